@@ -1,0 +1,1 @@
+"""The headless core: parsing, hashing, verification, replay, diff. Imports no UI library."""
