@@ -1,0 +1,81 @@
+"""The ``intentus-tui`` command line. Built on ``intentus_tui.core`` only.
+
+``intentus-tui [DIR]`` opens the debugger; ``intentus-tui COMMAND ...`` runs a command.
+Each command lives in its own module here and is registered in ``_COMMANDS``.
+Exit codes: 0 fine, 1 problems found, 2 usage error or missing path,
+3 not replayable, 4 envelope mismatch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+EXIT_NOT_REPLAYABLE = 3
+EXIT_MISMATCH = 4
+
+# command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
+_COMMANDS: dict[str, str] = {}
+
+
+class _DebuggerGroup(click.Group):
+    """A group whose first positional argument may be a directory instead of a command."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = _COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        module = importlib.import_module(module_name)
+        command: click.Command = getattr(module, attr)
+        return command
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = list(args)
+        if rest and not rest[0].startswith("-") and rest[0] not in _COMMANDS:
+            ctx.meta["intentus_dir"] = rest.pop(0)
+        return super().parse_args(ctx, rest)
+
+
+@click.group(cls=_DebuggerGroup, invoke_without_command=True)
+@click.option("--demo", is_flag=True, help="Build the demo world and open the debugger on it.")
+@click.version_option(package_name="intentus-tui")
+@click.pass_context
+def main(ctx: click.Context, demo: bool) -> None:
+    """A terminal debugger for recorded AI-agent executions.
+
+    \b
+    intentus-tui [DIR]        open the debugger on DIR (default ./.intentusnet)
+    intentus-tui --demo       open it on a generated demo world
+    intentus-tui COMMAND ...  run a scriptable command (see below)
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    directory = ctx.meta.get("intentus_dir")
+    from intentus_tui.cli.open import open_debugger
+
+    ctx.exit(open_debugger(directory, demo=demo))
+
+
+def run(argv: list[str] | None = None) -> Any:
+    """Entry point for tests: run the CLI in-process and return its exit code."""
+    try:
+        return main.main(args=argv, standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,527 @@
+"""IntentusNet execution records: the model and a tolerant loader.
+
+One model holds both the form IntentusNet 1.3.0 really writes (UUID ids, bare-hex hash,
+``{agent, strategy}`` event payloads) and the documented form (``exec-…`` ids, ``sha256:``
+hash, richer event payloads). Every model object keeps the JSON object it came from in
+``raw``, so unknown fields and unknown event types survive and ``to_json()`` round-trips.
+Typed accessors never raise on wrong types: they answer ``None`` (or an empty value) and
+leave the complaint to ``verify.check_structure``.
+
+``load_record_file`` turns any path into a ``LoadResult``, never an exception: a parsed
+record, a salvaged one (truncated or damaged JSON: every complete top-level section and
+every complete event before the damage, plus where and why the file breaks), or a
+classified failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+RECORD_SUFFIX = ".json"
+TEMP_SUFFIXES = (".tmp", ".temp", ".partial", ".swp")
+RECORD_SECTIONS = ("header", "envelope", "routerDecision", "events", "finalResponse")
+# Above this size a file is still loaded whole on request, but the index streams its head.
+HUGE_FILE_BYTES = 16 * 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+
+
+class LoadStatus(StrEnum):
+    """What a file turned out to be."""
+
+    OK = "ok"
+    SALVAGED = "salvaged"  # damaged, but some of the record was recovered
+    EMPTY = "empty"
+    NOT_JSON = "not_json"  # damaged before anything of a record could be recovered
+    NOT_RECORD = "not_record"  # valid JSON, but not an execution record
+    NOT_UTF8 = "not_utf8"
+    TOO_DEEP = "too_deep"
+    UNREADABLE = "unreadable"  # permission denied, vanished, I/O error
+    NOT_A_FILE = "not_a_file"  # a directory, FIFO, socket or device named *.json
+
+    @property
+    def has_record(self) -> bool:
+        return self in (LoadStatus.OK, LoadStatus.SALVAGED)
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _as_str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _as_int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionHeader:
+    """``header``: identity, creation time, envelope hash, replayability."""
+
+    raw: Mapping[str, Any]
+
+    @property
+    def execution_id(self) -> str | None:
+        return _as_str(self.raw.get("executionId"))
+
+    @property
+    def created_utc_iso(self) -> str | None:
+        return _as_str(self.raw.get("createdUtcIso"))
+
+    @property
+    def envelope_hash(self) -> str | None:
+        return _as_str(self.raw.get("envelopeHash"))
+
+    @property
+    def replayable(self) -> bool | None:
+        value = self.raw.get("replayable")
+        return value if isinstance(value, bool) else None
+
+    @property
+    def replayable_reason(self) -> str | None:
+        return _as_str(self.raw.get("replayableReason"))
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionEvent:
+    """One event ``{seq, type, payload}``; unknown types and extra keys are kept."""
+
+    raw: Mapping[str, Any]
+
+    @property
+    def seq(self) -> int | None:
+        return _as_int(self.raw.get("seq"))
+
+    @property
+    def type(self) -> str:
+        value = self.raw.get("type")
+        return value if isinstance(value, str) else ("" if value is None else str(value))
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return _as_dict(self.raw.get("payload"))
+
+    @property
+    def agent(self) -> str | None:
+        return _as_str(self.payload.get("agent"))
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionRecord:
+    """A whole record. ``raw`` is the top-level JSON object as it was read."""
+
+    raw: Mapping[str, Any]
+    header: ExecutionHeader
+    events: tuple[ExecutionEvent, ...]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ExecutionRecord:
+        events_raw = data.get("events")
+        events = tuple(
+            ExecutionEvent(e if isinstance(e, dict) else {"payload": e})
+            for e in (events_raw if isinstance(events_raw, list) else [])
+        )
+        return cls(raw=data, header=ExecutionHeader(_as_dict(data.get("header"))), events=events)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.raw)
+
+    def has(self, section: str) -> bool:
+        return section in self.raw
+
+    @property
+    def envelope(self) -> Any:
+        return self.raw.get("envelope")
+
+    @property
+    def router_decision(self) -> Any:
+        return self.raw.get("routerDecision")
+
+    @property
+    def final_response(self) -> Any:
+        return self.raw.get("finalResponse")
+
+    @property
+    def execution_id(self) -> str | None:
+        return self.header.execution_id
+
+    @property
+    def intent_name(self) -> str | None:
+        intent = _as_dict(self.envelope).get("intent")
+        if isinstance(intent, dict):
+            return _as_str(intent.get("name"))
+        return _as_str(intent)
+
+    @property
+    def strategy(self) -> str | None:
+        return _as_str(_as_dict(_as_dict(self.envelope).get("routing")).get("strategy"))
+
+    @property
+    def record_form(self) -> str:
+        """``runtime`` (what 1.3.0 writes), ``documented`` (seed 000) or ``unknown``."""
+        stored = self.header.envelope_hash or ""
+        if stored.startswith("sha256:"):
+            return "documented"
+        if len(stored) == 64:
+            return "runtime"
+        return "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Where a file stops being valid JSON, and what the parser expected there."""
+
+    offset: int  # byte offset into the file
+    line: int
+    column: int
+    expected: str
+    truncated: bool  # the damage is at the end of the file: it was cut short
+
+    def describe(self) -> str:
+        where = f"byte {self.offset} (line {self.line}, column {self.column})"
+        if self.truncated:
+            return f"file ends at {where}: truncated, {self.expected.lower()}"
+        return f"invalid JSON at {where}: {self.expected.lower()}"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    """The outcome of reading one file. Never raised, always returned."""
+
+    path: Path
+    status: LoadStatus
+    message: str
+    record: ExecutionRecord | None = None
+    damage: Damage | None = None
+    recovered: tuple[str, ...] = ()  # top-level sections recovered whole
+    partial: tuple[str, ...] = ()  # sections recovered in part (events before the damage)
+    size: int = 0
+    mtime_ns: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def stem(self) -> str:
+        name = self.path.name
+        return name[: -len(RECORD_SUFFIX)] if name.endswith(RECORD_SUFFIX) else name
+
+
+def is_record_name(name: str) -> bool:
+    """``*.json`` files are candidate records; temp and hidden files are not."""
+    return name.endswith(RECORD_SUFFIX) and not name.startswith(".")
+
+
+def is_temp_name(name: str) -> bool:
+    return name.endswith(TEMP_SUFFIXES)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_json_text(text: str) -> Any:
+    """Parse like Python's json (accepts NaN/Infinity and big ints), orjson when it can."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        # orjson refuses NaN/Infinity, > 64-bit ints and deep nesting: the stdlib decides.
+        return json.loads(text)
+
+
+def _damage_at(text: str, pos: int, message: str) -> Damage:
+    pos = max(0, min(pos, len(text)))
+    offset = len(text[:pos].encode("utf-8", "surrogatepass"))
+    line = text.count("\n", 0, pos) + 1
+    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    truncated = text[pos:].strip() == ""
+    return Damage(offset=offset, line=line, column=column, expected=message, truncated=truncated)
+
+
+class _Salvage:
+    """Walk a damaged top-level object section by section with the stdlib decoder.
+
+    Written by hand (rather than with ijson) because a post-mortem needs to know exactly
+    which sections survived whole, which events survived inside a cut ``events`` array,
+    and the byte offset and expectation where parsing stopped.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.decoder = json.JSONDecoder()
+        self.pos = 0
+        self.found: dict[str, Any] = {}
+        self.in_events = False  # inside the events array: a break there leaves it partial
+
+    def _skip_ws(self) -> None:
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        self.pos = pos
+
+    def _expect(self, char: str, what: str) -> None:
+        self._skip_ws()
+        if self.pos >= len(self.text) or self.text[self.pos] != char:
+            raise json.JSONDecodeError(f"Expecting {what}", self.text, self.pos)
+        self.pos += 1
+
+    def _value(self) -> Any:
+        self._skip_ws()
+        value, self.pos = self.decoder.raw_decode(self.text, self.pos)
+        return value
+
+    def _events(self) -> list[Any]:
+        """Parse an events array element by element, keeping the complete ones on failure."""
+        self._expect("[", "'['")
+        events: list[Any] = []
+        self.found["events"] = events
+        self.in_events = True
+        self._skip_ws()
+        if not self.text.startswith("]", self.pos):
+            while True:
+                events.append(self._value())
+                self._skip_ws()
+                if not self.text.startswith(",", self.pos):
+                    break
+                self.pos += 1
+        self._expect("]", "',' or ']' delimiter")
+        self.in_events = False
+        return events
+
+    def run(self) -> json.JSONDecodeError:
+        """Recover what precedes the damage; return the error that stopped it."""
+        try:
+            self._expect("{", "'{'")
+            first = True
+            while True:
+                self._skip_ws()
+                if not first:
+                    if self.text.startswith("}", self.pos):
+                        self.pos += 1
+                        raise json.JSONDecodeError("Extra data", self.text, self.pos)
+                    self._expect(",", "',' delimiter")
+                    self._skip_ws()
+                elif self.text.startswith("}", self.pos):
+                    raise json.JSONDecodeError("Extra data", self.text, self.pos + 1)
+                first = False
+                key = self._value()
+                if not isinstance(key, str):
+                    raise json.JSONDecodeError(
+                        "Expecting property name enclosed in double quotes", self.text, self.pos
+                    )
+                self._expect(":", "':' delimiter")
+                if key == "events":
+                    self._events()
+                else:
+                    self.found[key] = self._value()
+        except json.JSONDecodeError as exc:
+            return exc
+        except RecursionError:
+            return json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
+
+
+def _salvage(path: Path, text: str, err: json.JSONDecodeError, base: dict[str, Any]) -> LoadResult:
+    salvager = _Salvage(text)
+    salvager.run()
+    # The full parse knows best where the file breaks; the walk only decides what survived.
+    damage = _damage_at(text, err.pos, err.msg)
+    found = salvager.found
+    if not any(k in found for k in RECORD_SECTIONS):
+        return LoadResult(
+            path=path,
+            status=LoadStatus.NOT_JSON,
+            message=f"Not a readable record: {damage.describe()}",
+            damage=damage,
+            **base,
+        )
+    partial = ("events",) if salvager.in_events else ()
+    recovered = tuple(k for k in found if k not in partial)
+    got = ", ".join(recovered) or "nothing whole"
+    extra = f"; {len(found['events'])} complete events before the break" if partial else ""
+    return LoadResult(
+        path=path,
+        status=LoadStatus.SALVAGED,
+        message=f"Damaged record: {damage.describe()}. Recovered {got}{extra}.",
+        record=ExecutionRecord.from_json(found),
+        damage=damage,
+        recovered=recovered,
+        partial=partial,
+        **base,
+    )
+
+
+def _classify_value(path: Path, value: Any, base: dict[str, Any], notes: list[str]) -> LoadResult:
+    if not isinstance(value, dict):
+        kind = type(value).__name__ if value is not None else "null"
+        return LoadResult(
+            path=path,
+            status=LoadStatus.NOT_RECORD,
+            message=f"Valid JSON, but a {kind}, not an execution record object",
+            **base,
+        )
+    if not any(k in value for k in RECORD_SECTIONS):
+        hint = _what_else(value)
+        return LoadResult(
+            path=path,
+            status=LoadStatus.NOT_RECORD,
+            message=f"Valid JSON object, but not an execution record{hint}",
+            **base,
+        )
+    return LoadResult(
+        path=path,
+        status=LoadStatus.OK,
+        message="Record parsed",
+        record=ExecutionRecord.from_json(value),
+        notes=tuple(notes),
+        **{k: v for k, v in base.items() if k != "notes"},
+    )
+
+
+def _what_else(value: dict[str, Any]) -> str:
+    if value.get("format") == "verist-baseline@1" or {"workflowId", "artifacts"} <= value.keys():
+        return " (it looks like a Verist snapshot or baseline)"
+    if {"entry_type", "entry_hash"} <= value.keys():
+        return " (it looks like a write-ahead-log entry)"
+    keys = ", ".join(sorted(map(str, value))[:5])
+    return f" (keys: {keys})" if keys else " (empty object)"
+
+
+def load_record_bytes(path: Path, data: bytes, *, size: int = 0, mtime_ns: int = 0) -> LoadResult:
+    """Classify and parse bytes read from ``path``. Never raises."""
+    base: dict[str, Any] = {"size": size or len(data), "mtime_ns": mtime_ns}
+    notes: list[str] = []
+    if not data.strip():
+        what = "empty" if not data else "whitespace only"
+        return LoadResult(path=path, status=LoadStatus.EMPTY, message=f"File is {what}", **base)
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+        notes.append("starts with a UTF-8 byte-order mark (IntentusNet never writes one)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _load_non_utf8(path, data, exc, base)
+    try:
+        value = parse_json_text(text)
+    except json.JSONDecodeError as err:
+        return _salvage(path, text, err, base)
+    except RecursionError:
+        return LoadResult(
+            path=path,
+            status=LoadStatus.TOO_DEEP,
+            message="JSON nested too deeply to parse safely",
+            **base,
+        )
+    except ValueError as err:  # e.g. an integer too long for int() conversion limits
+        return LoadResult(
+            path=path, status=LoadStatus.NOT_JSON, message=f"Unparseable JSON: {err}", **base
+        )
+    base["notes"] = tuple(notes)
+    return _classify_value(path, value, base, notes)
+
+
+def _load_non_utf8(
+    path: Path, data: bytes, exc: UnicodeDecodeError, base: dict[str, Any]
+) -> LoadResult:
+    where = f"invalid UTF-8 at byte {exc.start}"
+    text = data.decode("utf-8", errors="replace")
+    try:
+        value = parse_json_text(text)
+    except (ValueError, RecursionError):
+        return LoadResult(
+            path=path,
+            status=LoadStatus.NOT_UTF8,
+            message=f"Not UTF-8 text: {where}",
+            **base,
+        )
+    if isinstance(value, dict) and any(k in value for k in RECORD_SECTIONS):
+        return LoadResult(
+            path=path,
+            status=LoadStatus.SALVAGED,
+            message=f"Damaged record: {where}; bad bytes shown as U+FFFD",
+            record=ExecutionRecord.from_json(value),
+            recovered=tuple(k for k in value if k in RECORD_SECTIONS),
+            damage=Damage(exc.start, 0, 0, "valid UTF-8", truncated=False),
+            **base,
+        )
+    return LoadResult(
+        path=path, status=LoadStatus.NOT_UTF8, message=f"Not UTF-8 text: {where}", **base
+    )
+
+
+def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> LoadResult | None:
+    """A ``LoadResult`` for paths that cannot be read as a regular file, else ``None``."""
+    if err is not None:
+        reason = err.strerror or type(err).__name__
+        if isinstance(err, FileNotFoundError):
+            reason = "file vanished (deleted or renamed while being read)"
+        return LoadResult(path=path, status=LoadStatus.UNREADABLE, message=f"Cannot read: {reason}")
+    assert st is not None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        if stat.S_ISFIFO(st.st_mode):
+            kind = "a FIFO (named pipe)"
+        return LoadResult(
+            path=path,
+            status=LoadStatus.NOT_A_FILE,
+            message=f"Named like a record but is {kind}",
+            mtime_ns=st.st_mtime_ns,
+        )
+    return None
+
+
+def read_file_bytes(path: Path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """Read a regular file without following it into a FIFO or device (no blocking open)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise IsADirectoryError(0, "not a regular file")
+        chunks: list[bytes] = []
+        remaining = st.st_size if limit is None else min(limit, st.st_size)
+        while True:
+            want = max(remaining, 65536) if limit is None else remaining
+            if want <= 0:
+                break
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            if limit is not None and remaining <= 0:
+                break
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+def load_record_file(path: str | os.PathLike[str]) -> LoadResult:
+    """Read and classify one file. Never raises."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except OSError as err:
+        return stat_failure(p, None, err) or LoadResult(p, LoadStatus.UNREADABLE, str(err))
+    failure = stat_failure(p, st, None)
+    if failure is not None:
+        return failure
+    try:
+        data, st = read_file_bytes(p)
+    except IsADirectoryError:
+        return stat_failure(p, os.stat(p), None) or LoadResult(
+            p, LoadStatus.NOT_A_FILE, "Not a regular file"
+        )
+    except OSError as err:
+        return stat_failure(p, None, err) or LoadResult(p, LoadStatus.UNREADABLE, str(err))
+    return load_record_bytes(p, data, size=st.st_size, mtime_ns=st.st_mtime_ns)
+
+
+def dump_record_json(value: Any) -> bytes:
+    """Serialize a record the way IntentusNet writes it (indent=2, UTF-8, not ASCII-escaped)."""
+    return json.dumps(value, ensure_ascii=False, indent=2).encode("utf-8", "surrogatepass")

@@ -1,0 +1,52 @@
+"""Make untrusted text inert before anything displays it.
+
+Rich and Textual strip only a few control characters; ESC/CSI/OSC sequences, C1 controls
+and bidi overrides from a record would otherwise reach the user's terminal (or make an SVG
+screenshot invalid XML). Every string that came from a record goes through here first.
+Markup is a separate concern: the UI must also display these strings without markup.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# C0 controls -> Unicode "control pictures" (U+2400 block), so ESC shows as ␛.
+_C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
+_C0_PICTURES[0x7F] = "\u2421"  # ␡
+# Invisible characters that change how text reads: bidi controls, zero-width characters,
+# and other format characters that could hide or reorder content.
+_INVISIBLE = (
+    "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\ufff9\ufffa\ufffb"
+)
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + _INVISIBLE + "\ud800-\udfff]")
+_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + _INVISIBLE + "\ud800-\udfff]")
+
+
+def _placeholder(char: str) -> str:
+    code = ord(char)
+    if code < 0x20 or code == 0x7F:
+        return _C0_PICTURES[code]
+    if 0x80 <= code <= 0x9F:
+        return f"\u27e8{code:02X}\u27e9"  # ⟨9B⟩
+    return f"\u27e8U+{code:04X}\u27e9"  # ⟨U+202E⟩
+
+
+def _replace(match: re.Match[str]) -> str:
+    return _placeholder(match.group())
+
+
+def sanitize(text: str) -> str:
+    """Keep newlines and tabs; make every other control or invisible character visible."""
+    return _UNSAFE.sub(_replace, text) if _UNSAFE.search(text) else text
+
+
+@lru_cache(maxsize=65536)
+def sanitize_line(text: str) -> str:
+    """For one-line cells: also newlines and tabs become visible (␊, ␉)."""
+    return _UNSAFE_LINE.sub(_replace, text) if _UNSAFE_LINE.search(text) else text
+
+
+def is_clean(text: str) -> bool:
+    return _UNSAFE.search(text) is None

@@ -1,0 +1,306 @@
+"""What happened in one execution: state, attempts, fallback chain, crash point.
+
+Works on both event vocabularies: 1.3.0's (``AGENT_ATTEMPT_START {agent, strategy, index?}``,
+``FALLBACK_TRIGGERED {from, to}``) and the documented one (``attempt_num``, ``latency_ms``,
+``from_agent``/``to_agent``, ``reason``). Unknown event types pass through as rows.
+Every string destined for display is sanitized here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+from intentus_tui.core.formats import ExecutionEvent, ExecutionRecord, LoadResult, LoadStatus
+from intentus_tui.core.sanitize import sanitize_line
+
+START = "AGENT_ATTEMPT_START"
+END = "AGENT_ATTEMPT_END"
+FALLBACK = "FALLBACK_TRIGGERED"
+FINAL = "FINAL_RESPONSE"
+DECISION = "ROUTER_DECISION"
+RECEIVED = "INTENT_RECEIVED"
+
+_OK = {"ok", "success", "succeeded", "completed", "done"}
+_ERROR = {"error", "failed", "failure", "exception", "timeout"}
+
+
+class ExecutionState(StrEnum):
+    COMPLETED = "completed"
+    INCOMPLETE = "incomplete"  # no final response: crashed, or still running
+    CORRUPTED = "corrupted"  # salvaged from a damaged file, or not usable as a record
+
+
+def normalize_status(status: Any) -> str:
+    if not isinstance(status, str):
+        return "unknown" if status is None else "invalid"
+    lowered = status.lower()
+    if lowered in _OK:
+        return "ok"
+    if lowered in _ERROR:
+        return "error"
+    return lowered
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    number: int  # 1-based, in order of starting
+    agent: str
+    strategy: str | None
+    index: int | None
+    status: str  # ok | error | in_flight | other recorded status
+    exception: str | None
+    latency_ms: float | None
+    start_seq: int | None
+    end_seq: int | None
+
+    @property
+    def in_flight(self) -> bool:
+        return self.status == "in_flight"
+
+    @property
+    def mark(self) -> str:
+        return {"ok": "✓", "error": "✗", "in_flight": "…"}.get(self.status, "?")
+
+
+@dataclass(frozen=True, slots=True)
+class FallbackStep:
+    from_agent: str
+    to_agent: str
+    reason: str | None
+    seq: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One timeline line: what the UI and ``inspect`` show for an event."""
+
+    index: int
+    seq: int | None
+    type: str
+    agent: str
+    status: str
+    summary: str
+    is_fallback: bool
+    is_error: bool
+    in_flight: bool  # this is the start of the attempt that never ended
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    state: ExecutionState
+    attempts: tuple[Attempt, ...]
+    fallbacks: tuple[FallbackStep, ...]
+    rows: tuple[EventRow, ...]
+    in_flight: tuple[Attempt, ...]
+    last_event: EventRow | None
+    decided_agent: str | None
+    final_status: str | None  # normalized status of the final response
+
+    @property
+    def chain(self) -> str:
+        """``fb-primary ✗ → fb-secondary ✓``: the agents in the order they were tried."""
+        return " → ".join(f"{a.agent} {a.mark}" for a in self.attempts)
+
+    @property
+    def attempt_count(self) -> int:
+        return len(self.attempts)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return sanitize_line(value)
+    return sanitize_line(_compact(value))
+
+
+def _compact(value: Any, limit: int = 200) -> str:
+    try:
+        dumped = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        dumped = repr(value)
+    return dumped if len(dumped) <= limit else dumped[: limit - 1] + "…"
+
+
+def _first(payload: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if key in payload and payload[key] is not None:
+            return payload[key]
+    return None
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _error_message(error: Any) -> str:
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+        return ": ".join(str(x) for x in (code, message) if x is not None) or _compact(error)
+    return "" if error is None else str(error)
+
+
+def _summary(event: ExecutionEvent) -> str:
+    p = event.payload
+    kind = event.type
+    if kind == RECEIVED:
+        return f"intent {_text(_first(p, 'intent', 'intentName'))}".strip()
+    if kind == START:
+        bits = [_text(p.get("agent"))]
+        if p.get("strategy") is not None:
+            bits.append(f"strategy {_text(p.get('strategy'))}")
+        attempt = _first(p, "attempt_num", "attempt", "index")
+        if attempt is not None:
+            bits.append(f"attempt {_text(attempt)}")
+        return "  ".join(b for b in bits if b)
+    if kind == END:
+        bits = [_text(p.get("agent")), _text(p.get("status"))]
+        latency = _number(_first(p, "latency_ms", "latencyMs"))
+        if latency is not None:
+            bits.append(f"{latency:g} ms")
+        exception = _first(p, "exception", "error")
+        if exception is not None:
+            bits.append(_text(_error_message(exception)))
+        return "  ".join(b for b in bits if b)
+    if kind == FALLBACK:
+        src = _text(_first(p, "from", "from_agent", "fromAgent"))
+        dst = _text(_first(p, "to", "to_agent", "toAgent"))
+        reason = _first(p, "reason")
+        return f"{src} → {dst}" + (f"  ({_text(reason)})" if reason is not None else "")
+    if kind == DECISION:
+        reason = p.get("reason")
+        return _text(p.get("agent")) + (f"  ({_text(reason)})" if reason is not None else "")
+    if kind == FINAL:
+        status = _text(p.get("status"))
+        error = p.get("error")
+        return status + (f"  {_text(_error_message(error))}" if error else "")
+    return _compact(p) if p else ""
+
+
+def _event_status(event: ExecutionEvent) -> str:
+    if event.type in (END, FINAL):
+        return normalize_status(event.payload.get("status"))
+    return ""
+
+
+def _pair_attempts(events: tuple[ExecutionEvent, ...]) -> tuple[list[Attempt], set[int]]:
+    """Pair each start with its end; return attempts and the indexes of unmatched starts."""
+    attempts: list[dict[str, Any]] = []
+    open_by_agent: dict[str, list[int]] = {}
+    open_events: dict[int, int] = {}  # attempt position -> event index
+    for index, event in enumerate(events):
+        payload = event.payload
+        agent = payload.get("agent")
+        agent_name = agent if isinstance(agent, str) else _text(agent) or "?"
+        if event.type == START:
+            position = len(attempts)
+            attempts.append(
+                {
+                    "agent": agent_name,
+                    "strategy": _text(payload.get("strategy")) or None,
+                    "index": _first(payload, "index", "attempt_num"),
+                    "status": "in_flight",
+                    "exception": None,
+                    "latency_ms": None,
+                    "start_seq": event.seq,
+                    "end_seq": None,
+                }
+            )
+            open_by_agent.setdefault(agent_name, []).append(position)
+            open_events[position] = index
+        elif event.type == END:
+            stack = open_by_agent.get(agent_name)
+            if stack:
+                position = stack.pop()
+                open_events.pop(position, None)
+            else:  # an end without a start: still an attempt the user should see
+                position = len(attempts)
+                attempts.append(
+                    {"agent": agent_name, "strategy": None, "index": None, "start_seq": None}
+                )
+            exception = _first(payload, "exception", "error")
+            attempts[position].update(
+                status=normalize_status(payload.get("status")),
+                exception=_text(_error_message(exception)) if exception is not None else None,
+                latency_ms=_number(_first(payload, "latency_ms", "latencyMs")),
+                end_seq=event.seq,
+            )
+    built = [
+        Attempt(
+            number=n + 1,
+            agent=_text(a["agent"]),
+            strategy=a.get("strategy"),
+            index=a["index"] if isinstance(a.get("index"), int) else None,
+            status=a.get("status", "in_flight"),
+            exception=a.get("exception"),
+            latency_ms=a.get("latency_ms"),
+            start_seq=a.get("start_seq"),
+            end_seq=a.get("end_seq"),
+        )
+        for n, a in enumerate(attempts)
+    ]
+    return built, set(open_events.values())
+
+
+def _fallbacks(events: tuple[ExecutionEvent, ...]) -> list[FallbackStep]:
+    steps = []
+    for event in events:
+        if event.type == FALLBACK:
+            p = event.payload
+            reason = p.get("reason")
+            steps.append(
+                FallbackStep(
+                    from_agent=_text(_first(p, "from", "from_agent", "fromAgent")),
+                    to_agent=_text(_first(p, "to", "to_agent", "toAgent")),
+                    reason=_text(reason) if reason is not None else None,
+                    seq=event.seq,
+                )
+            )
+    return steps
+
+
+def execution_state(record: ExecutionRecord | None, status: LoadStatus) -> ExecutionState:
+    if record is None or status is not LoadStatus.OK:
+        return ExecutionState.CORRUPTED
+    if record.final_response is None:
+        return ExecutionState.INCOMPLETE
+    return ExecutionState.COMPLETED
+
+
+def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) -> Timeline:
+    events = record.events
+    attempts, open_starts = _pair_attempts(events)
+    final = record.final_response
+    decision = record.router_decision
+    rows = tuple(
+        EventRow(
+            index=i,
+            seq=e.seq,
+            type=_text(e.type),
+            agent=_text(e.payload.get("agent") or _first(e.payload, "from", "from_agent")),
+            status=_event_status(e),
+            summary=_summary(e),
+            is_fallback=e.type == FALLBACK,
+            is_error=_event_status(e) == "error" or "exception" in e.payload,
+            in_flight=i in open_starts,
+        )
+        for i, e in enumerate(events)
+    )
+    return Timeline(
+        state=execution_state(record, status),
+        attempts=tuple(attempts),
+        fallbacks=tuple(_fallbacks(events)),
+        rows=rows,
+        in_flight=tuple(a for a in attempts if a.in_flight),
+        last_event=rows[-1] if rows else None,
+        decided_agent=_text(decision.get("agent")) or None if isinstance(decision, dict) else None,
+        final_status=normalize_status(final.get("status")) if isinstance(final, dict) else None,
+    )
+
+
+def timeline_of(result: LoadResult) -> Timeline | None:
+    return build_timeline(result.record, result.status) if result.record is not None else None
