@@ -36,7 +36,8 @@ def load_detail(path: Path) -> ExecutionDetail:
 
 
 def detail_of(result: LoadResult) -> ExecutionDetail:
-    replayable, reason = False, "record_corrupted"
+    replayable: bool = False
+    reason: str | None = "record_corrupted"
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     return ExecutionDetail(
