@@ -9,6 +9,7 @@ Exit codes: 0 fine, 1 problems found, 2 usage error or missing path,
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -21,7 +22,12 @@ EXIT_NOT_REPLAYABLE = 3
 EXIT_MISMATCH = 4
 
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
-_COMMANDS: dict[str, str] = {}
+_COMMANDS: dict[str, str] = {
+    "demo": "intentus_tui.cli.demo:demo",
+    "inspect": "intentus_tui.cli.inspect:inspect",
+    "replay": "intentus_tui.cli.replay:replay",
+    "verify": "intentus_tui.cli.verify:verify",
+}
 
 
 class _DebuggerGroup(click.Group):
@@ -61,6 +67,12 @@ def main(ctx: click.Context, demo: bool) -> None:
     if ctx.invoked_subcommand is not None:
         return
     directory = ctx.meta.get("intentus_dir")
+    if directory is not None and not os.path.isdir(directory):
+        what = (
+            "no such command or directory" if not os.path.exists(directory) else "not a directory"
+        )
+        click.echo(f"intentus-tui: {what}: {directory!r} (try --help)", err=True)
+        ctx.exit(EXIT_USAGE)
     from intentus_tui.cli.open import open_debugger
 
     ctx.exit(open_debugger(directory, demo=demo))

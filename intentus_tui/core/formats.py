@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -236,12 +237,28 @@ def parse_json_text(text: str) -> Any:
         return json.loads(text)
 
 
+_LITERALS = ("null", "true", "false", "NaN", "Infinity", "-Infinity")
+_NUMBER_PREFIX = re.compile(r"-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?")
+
+
+def _is_cut_short(rest: str) -> bool:
+    """Is what follows the error only the start of a token that the end of file interrupted?"""
+    if not rest:
+        return True
+    if len(rest) > 12:
+        return False
+    return any(lit.startswith(rest) for lit in _LITERALS) or bool(_NUMBER_PREFIX.fullmatch(rest))
+
+
 def _damage_at(text: str, pos: int, message: str) -> Damage:
+    if message.startswith("Unterminated string"):
+        # The string runs to the end of the file: the break is the end, not the opening quote.
+        pos, message = len(text), "Expecting '\"' to close a string"
     pos = max(0, min(pos, len(text)))
     offset = len(text[:pos].encode("utf-8", "surrogatepass"))
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    truncated = text[pos:].strip() == ""
+    truncated = _is_cut_short(text[pos:].strip())
     return Damage(offset=offset, line=line, column=column, expected=message, truncated=truncated)
 
 

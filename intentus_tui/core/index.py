@@ -210,3 +210,35 @@ class DirectoryIndex:
                 self._by_key[path.name] = summary
                 changed.append(summary)
         return changed, removed
+
+
+def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
+    """The ``inspect --list --json`` row (snake_case keys)."""
+    return {
+        "execution_id": s.execution_id,
+        "file": s.key,
+        "created": s.created or None,
+        "intent": s.intent or None,
+        "status": s.state.value,
+        "replayable": s.replayable,
+        "replayable_reason": s.replay_reason,
+        "hash_status": s.hash_status.value,
+        "hash_form": s.hash_form,
+        "hash_matched_form": s.matched_form,
+        "event_count": s.event_count,
+        "attempts": s.attempts,
+        "fallbacks": s.fallbacks,
+        "agent_chain": s.chain or None,
+        "in_flight_agent": s.in_flight_agent,
+        "final_status": s.final_status,
+        "load_status": s.load_status.value,
+        "message": s.message,
+        "problems": s.problems,
+        "source": s.source,
+    }
+
+
+def scan_root(root: RecordRoot, *, use_cache: bool = True) -> list[ExecutionSummary]:
+    """Summaries of every record in ``root``, sorted by file name."""
+    del use_cache  # the persistent cache is wired in by the scale work
+    return DirectoryIndex(root).scan()

@@ -1,0 +1,3 @@
+from intentus_tui.cli import main
+
+main()

@@ -1,0 +1,128 @@
+"""What every command shares: locating records, safe output, clean failures."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from intentus_tui.cli import EXIT_USAGE
+from intentus_tui.core.formats import RECORD_SUFFIX
+from intentus_tui.core.index import RecordRoot, resolve_root
+from intentus_tui.core.sanitize import sanitize
+from intentus_tui.core.store import FileExecutionStore, UnsafeIdError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Valid JSON may still carry characters a terminal acts on (C1 controls such as U+009B CSI,
+# bidi overrides): escape them so piping --json output to a terminal is as safe as text.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One clear line on stderr, then exit: never a traceback."""
+    click.echo(f"intentus-tui: {sanitize(message)}", err=True)
+    raise click.exceptions.Exit(code)
+
+
+def _finite(value: Any) -> Any:
+    """Replace NaN/Infinity (legal in Python's json, not in JSON) with their names as strings."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def dumps_json(value: Any) -> str:
+    """One valid JSON document, terminal-safe."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(value), ensure_ascii=False, indent=2, allow_nan=False)
+    except RecursionError:
+        text = json.dumps({"error": "value nested too deeply to print"})
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def echo_json(value: Any) -> None:
+    click.echo(dumps_json(value))
+
+
+def echo_text(text: str) -> None:
+    click.echo(sanitize(text))
+
+
+def guarded(func: F) -> F:
+    """Turn any unexpected exception into one clear line and exit code 2, not a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except UnsafeIdError as exc:
+            fail(f"refused: {exc}")
+        except (OSError, ValueError) as exc:
+            fail(str(exc))
+        except Exception as exc:  # a bug; still no traceback for the operator
+            fail(f"internal error: {type(exc).__name__}: {exc}")
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_root(directory: str | None) -> RecordRoot:
+    """Resolve DIR (default ./.intentusnet/records or the current directory) or exit 2."""
+    if directory is not None:
+        path = Path(directory)
+        if not path.exists():
+            fail(f"no such directory: {directory}")
+        if not path.is_dir():
+            fail(f"not a directory: {directory}")
+    root = resolve_root(directory)
+    if not root.records_dir.is_dir():
+        fail(f"no such directory: {root.records_dir}")
+    return root
+
+
+def locate_record(target: str, directory: str | None) -> Path:
+    """An existing file path, or an execution id looked up in the record directory."""
+    path = Path(target)
+    if target.endswith(RECORD_SUFFIX) or "/" in target or path.exists():
+        if not path.exists() and not path.is_symlink():
+            fail(f"no such file: {target}")
+        if path.is_dir():
+            fail(f"{target} is a directory, not a record file or execution id")
+        return path
+    root = open_root(directory)
+    candidate = FileExecutionStore(root.records_dir).path_for(target)
+    if not candidate.exists() and not candidate.is_symlink():
+        fail(f"no execution {target!r} in {root.records_dir}")
+    return candidate
+
+
+def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None) -> None:
+    """An aligned, space-separated table (like seed 003's ``inspect --list``)."""
+    if not rows:
+        return
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    write = out or click.echo
+    for row in rows:
+        write(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        )
+
+
+def stdout_is_tty() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,119 @@
+"""``intentus-tui inspect``: list executions, or the post-mortem view of one."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from intentus_tui.cli import EXIT_OK
+from intentus_tui.cli.common import (
+    echo_json,
+    echo_text,
+    guarded,
+    locate_record,
+    open_root,
+    print_table,
+)
+from intentus_tui.core.detail import ExecutionDetail, detail_to_json, load_detail
+from intentus_tui.core.index import ExecutionSummary, scan_root, summary_to_json
+
+
+def _list_rows(summaries: list[ExecutionSummary]) -> list[list[str]]:
+    header = ["EXECUTION", "CREATED", "INTENT", "STATUS", "REPLAY", "HASH", "EVENTS", "ATTEMPTS"]
+    rows = [header]
+    for s in summaries:
+        replay = "replayable" if s.replayable else f"not-replayable ({s.replay_reason or '?'})"
+        rows.append(
+            [
+                s.execution_id,
+                s.created or "-",
+                s.intent or "-",
+                s.state.value,
+                replay,
+                s.hash_status.value,
+                str(s.event_count),
+                str(s.attempts),
+            ]
+        )
+    return rows
+
+
+def _counts(summaries: list[ExecutionSummary]) -> dict[str, int]:
+    counts = Counter(s.state_label for s in summaries)
+    return dict(sorted(counts.items()))
+
+
+def _detail_text(detail: ExecutionDetail) -> None:
+    doc = detail_to_json(detail)
+    lines = [
+        f"execution   {doc['execution_id']}",
+        f"file        {doc['file']}",
+        f"status      {doc['status']}",
+        f"replayable  {'yes' if doc['replayable'] else 'no'}"
+        + ("" if doc["replayable"] else f" ({doc['replayable_reason']})"),
+    ]
+    if doc["intent"]:
+        lines.append(f"intent      {doc['intent']}")
+    if doc["created"]:
+        lines.append(f"created     {doc['created']}")
+    hash_doc = doc["hash"]
+    if isinstance(hash_doc, dict):
+        lines.append(f"hash        {hash_doc['status']}: {hash_doc['explanation']}")
+    if detail.timeline is not None:
+        lines.append(f"agents      {detail.timeline.chain or '(no attempts recorded)'}")
+        last = detail.timeline.last_event
+        if last is not None:
+            lines.append(f"last event  #{last.seq} {last.type} {last.summary}")
+        for attempt in detail.timeline.in_flight:
+            lines.append(
+                f"in flight   {attempt.agent} (started at seq {attempt.start_seq}, never ended)"
+            )
+    damage = detail.result.damage
+    if damage is not None:
+        lines.append(f"damage      {damage.describe()}")
+        recovered = ", ".join(detail.result.recovered) or "nothing whole"
+        partial = f"; partial: {', '.join(detail.result.partial)}" if detail.result.partial else ""
+        lines.append(f"recovered   {recovered}{partial}")
+    elif detail.result.record is None:
+        lines.append(f"problem     {detail.result.message}")
+    for problem in detail.verify.problems:
+        lines.append(f"problem     {problem}")
+    for line in lines:
+        echo_text(line)
+
+
+@click.command()
+@click.argument("target", required=False)
+@click.option("--list", "list_mode", is_flag=True, help="List every execution in the directory.")
+@click.option("--dir", "directory", help="Record directory (default ./.intentusnet/records or .).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the persistent index cache.")
+@guarded
+def inspect(
+    target: str | None, list_mode: bool, directory: str | None, as_json: bool, no_cache: bool
+) -> None:
+    """List executions (--list [DIR]) or show one execution's post-mortem (ID_OR_FILE)."""
+    if list_mode or target is None:
+        root = open_root(target if list_mode and target else directory)
+        summaries = scan_root(root, use_cache=not no_cache)
+        if as_json:
+            echo_json(
+                {
+                    "directory": str(root.records_dir),
+                    "wal_directory": str(root.wal_dir) if root.wal_dir else None,
+                    "counts": _counts(summaries),
+                    "executions": [summary_to_json(s) for s in summaries],
+                }
+            )
+        else:
+            rows = _list_rows(summaries)
+            print_table(rows, echo_text)
+            if len(rows) == 1:
+                echo_text(f"(no records in {root.records_dir})")
+        raise click.exceptions.Exit(EXIT_OK)
+    detail = load_detail(locate_record(target, directory))
+    if as_json:
+        echo_json(detail_to_json(detail))
+    else:
+        _detail_text(detail)

@@ -1,0 +1,85 @@
+"""``intentus-tui replay``: print the recorded response. Executes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from intentus_tui.cli import EXIT_MISMATCH, EXIT_NOT_REPLAYABLE, EXIT_OK
+from intentus_tui.cli.common import dumps_json, echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.core.formats import LoadStatus, load_record_file
+from intentus_tui.core.replay import NotReplayableError, ReplayEngine, ReplayHashMismatchError
+
+
+def _load_envelope(path: str) -> Any:
+    result = load_record_file(Path(path))
+    if result.status is LoadStatus.NOT_RECORD or result.record is None:
+        # A bare envelope file is not a record: parse it as plain JSON.
+        from intentus_tui.core.formats import parse_json_text, read_file_bytes
+
+        try:
+            data, _ = read_file_bytes(Path(path))
+            return parse_json_text(data.decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:
+            fail(f"cannot read envelope {path}: {exc}")
+    return result.record.envelope  # a whole record: use its envelope
+
+
+@click.command()
+@click.argument("target")
+@click.option(
+    "--dir", "directory", help="Record directory for an id (default ./.intentusnet/records or .)."
+)
+@click.option("--force", is_flag=True, help="Replay even a non-replayable record (with warnings).")
+@click.option(
+    "--envelope", "envelope_file", type=click.Path(), help="Verify this envelope's hash first."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@guarded
+def replay(
+    target: str, directory: str | None, force: bool, envelope_file: str | None, as_json: bool
+) -> None:
+    """Return the recorded response of ID_OR_FILE exactly, without running any agent."""
+    result = load_record_file(locate_record(target, directory))
+    if result.record is None:
+        fail(f"{result.path}: {result.message}", EXIT_NOT_REPLAYABLE)
+    envelope = _load_envelope(envelope_file) if envelope_file else None
+    engine = ReplayEngine.from_load_result(result)
+    try:
+        replayed = engine.replay(env=envelope, force=force)
+    except NotReplayableError as exc:
+        if as_json:
+            echo_json({"replayed": False, "replayable": False, "reason": exc.reason})
+        else:
+            echo_text(f"not replayable: {exc.reason} (use --force to replay anyway)")
+        raise click.exceptions.Exit(EXIT_NOT_REPLAYABLE) from None
+    except ReplayHashMismatchError as exc:
+        if as_json:
+            echo_json(
+                {
+                    "replayed": False,
+                    "envelope_match": False,
+                    "recorded": exc.recorded,
+                    "provided": exc.provided,
+                }
+            )
+        else:
+            echo_text(f"envelope mismatch: recorded {exc.recorded}, provided {exc.provided}")
+        raise click.exceptions.Exit(EXIT_MISMATCH) from None
+    doc = {"replayed": True, **replayed.to_json()}
+    if as_json:
+        echo_json(doc)
+    else:
+        echo_text(
+            f"replay of {replayed.originalExecutionId} (recorded {replayed.originalTimestamp})"
+        )
+        echo_text(f"status: {replayed.status}")
+        for warning in replayed.warnings:
+            echo_text(f"warning: {warning}")
+        if replayed.error is not None:
+            echo_text(f"error: {dumps_json(replayed.error)}")
+        echo_text(f"payload: {dumps_json(replayed.payload)}")
+        echo_text(f"metadata: {dumps_json(dict(replayed.metadata))}")
+    raise click.exceptions.Exit(EXIT_OK)

@@ -1,0 +1,87 @@
+"""``intentus-tui verify``: integrity of each record; exit 1 if any fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
+from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
+from intentus_tui.core.formats import load_record_file
+from intentus_tui.core.index import list_record_paths
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verify import VerifyReport, verify_load_result
+
+
+def _targets(paths: tuple[str, ...]) -> list[Path]:
+    if not paths:
+        return list_record_paths(open_root(None).records_dir)
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(list_record_paths(open_root(raw).records_dir))
+        elif path.exists() or path.is_symlink():
+            out.append(path)
+        else:
+            fail(f"no such file or directory: {raw}")
+    return out
+
+
+def report_to_json(report: VerifyReport) -> dict[str, Any]:
+    h, seq, st = report.hash, report.sequence, report.structure
+    return {
+        "file": report.path,
+        "ok": report.ok,
+        "load_status": report.load_status.value,
+        "hash": None
+        if h is None
+        else {
+            "status": h.status.value,
+            "stored": sanitize_line(h.stored or "") or None,
+            "detected_form": h.detected_form,
+            "matched_form": h.matched_form,
+            "expected": sanitize_line(h.expected or "") or None,
+            "actual": h.actual,
+            "computed": dict(h.computed),
+            "explanation": sanitize_line(h.explanation),
+            "benign": h.benign,
+        },
+        "sequence": None
+        if seq is None
+        else {"ok": seq.ok, "problems": list(seq.problems), "gaps": [list(g) for g in seq.gaps]},
+        "structure": None
+        if st is None
+        else {"ok": st.ok, "problems": [sanitize_line(p) for p in st.problems]},
+        "problems": [sanitize_line(p) for p in report.problems],
+    }
+
+
+@click.command()
+@click.argument("paths", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@guarded
+def verify(paths: tuple[str, ...], as_json: bool) -> None:
+    """Check envelope hashes, event sequences and structure of records (DIRS or FILES)."""
+    reports = [verify_load_result(load_record_file(p)) for p in _targets(paths)]
+    failed = [r for r in reports if not r.ok]
+    if as_json:
+        echo_json(
+            {
+                "ok": not failed,
+                "checked": len(reports),
+                "failed": len(failed),
+                "files": [report_to_json(r) for r in reports],
+            }
+        )
+    else:
+        for report in reports:
+            mark = "ok  " if report.ok else "FAIL"
+            hash_status = report.hash.status.value if report.hash else report.load_status.value
+            echo_text(f"{mark}  {Path(report.path).name}  hash {hash_status}")
+            for problem in report.problems:
+                echo_text(f"      - {problem}")
+        echo_text(f"{len(reports)} checked, {len(failed)} failed")
+    raise click.exceptions.Exit(EXIT_PROBLEMS if failed else EXIT_OK)

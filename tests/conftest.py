@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.intentusnet_world import RealWorld, build_real_world
+
+
+@pytest.fixture(scope="session")
+def real_world(tmp_path_factory: pytest.TempPathFactory) -> RealWorld:
+    """Records written by the real intentusnet 1.3.0 (read-only: copy before changing)."""
+    return build_real_world(tmp_path_factory.mktemp("real"))
+
+
+@pytest.fixture
+def records_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "records"
+    path.mkdir()
+    return path

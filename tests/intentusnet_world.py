@@ -1,0 +1,101 @@
+"""Records written by the REAL intentusnet 1.3.0 through its public API, in a temp directory."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from intentusnet import IntentusRuntime
+from intentusnet.core.agent import BaseAgent
+from intentusnet.protocol import AgentDefinition, AgentResponse, IntentRef
+from intentusnet.protocol.agent import Capability
+from intentusnet.protocol.enums import Priority, RoutingStrategy
+from intentusnet.protocol.intent import (
+    IntentContext,
+    IntentEnvelope,
+    IntentMetadata,
+    RoutingMetadata,
+    RoutingOptions,
+)
+from intentusnet.recording.recorder import InMemoryExecutionRecorder
+from intentusnet.recording.store import FileExecutionStore as RealStore
+
+
+@dataclass(frozen=True)
+class RealWorld:
+    records_dir: Path
+    success: str
+    fallback: str
+    error_truncated: str
+    invalidated: str
+
+
+def _agent(name: str, fail: bool, priority: int):
+    class Agent(BaseAgent):
+        def handle_intent(self, env: IntentEnvelope) -> AgentResponse:
+            if fail:
+                raise RuntimeError(f"{name} exploded")
+            return AgentResponse.success({"by": name, "echo": env.payload}, agent=name)
+
+    definition = AgentDefinition(
+        name=name,
+        nodePriority=priority,
+        capabilities=[Capability(intent=IntentRef(name="Summarize", version="1.0"))],
+    )
+    return lambda router: Agent(definition, router)
+
+
+def _envelope(strategy: RoutingStrategy, fallback: list[str], target: str | None) -> IntentEnvelope:
+    now = "2026-01-05T10:00:00+00:00"
+    return IntentEnvelope(
+        version="1.0",
+        intent=IntentRef(name="Summarize", version="1.0"),
+        payload={"text": "héllo wörld"},
+        context=IntentContext(
+            sourceAgent="client", timestamp=now, priority=Priority.NORMAL, tags=["t"]
+        ),
+        metadata=IntentMetadata(requestId="r-1", source="client", createdAt=now, traceId="tr-1"),
+        routing=RoutingOptions(strategy=strategy, targetAgent=target, fallbackAgents=fallback),
+        routingMetadata=RoutingMetadata(),
+    )
+
+
+def _new_id(records: Path, before: set[str]) -> str:
+    (new,) = {p.stem for p in records.glob("*.json")} - before
+    return new
+
+
+def build_real_world(base: Path) -> RealWorld:
+    records = base / ".intentusnet" / "records"
+    logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
+    old_cwd = os.getcwd()
+    os.chdir(base)  # 1.3.0 writes relative to the current directory
+    try:
+        runtime = IntentusRuntime(record_dir=str(records))
+        runtime.register_agent(_agent("fb-primary", True, 10))
+        runtime.register_agent(_agent("fb-secondary", False, 20))
+        router = runtime.router
+
+        def route(env: IntentEnvelope) -> str:
+            before = {p.stem for p in records.glob("*.json")}
+            # 1.3.0 raises TypeError while writing an error record (ErrorInfo is not JSON
+            # serializable) and leaves the file truncated: that is the behaviour under test.
+            with contextlib.suppress(TypeError):
+                router.route_intent(env)
+            return _new_id(records, before)
+
+        success = route(_envelope(RoutingStrategy.DIRECT, [], "fb-secondary"))
+        fallback = route(_envelope(RoutingStrategy.FALLBACK, ["fb-primary", "fb-secondary"], None))
+        error = route(_envelope(RoutingStrategy.DIRECT, [], "fb-primary"))
+        invalidated = route(_envelope(RoutingStrategy.DIRECT, [], "fb-secondary"))
+        store = RealStore(str(records))
+        record = store.load(invalidated)
+        recorder = InMemoryExecutionRecorder(record)
+        recorder.mark_not_replayable("manually_invalidated")
+        store.save(recorder.get_record())
+    finally:
+        os.chdir(old_cwd)
+    return RealWorld(records, success, fallback, error, invalidated)

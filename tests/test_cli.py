@@ -1,0 +1,143 @@
+"""Every command, flag and exit code of the scriptable CLI, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.factories import make_record, write_record
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "intentus_tui.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Path:
+    records = tmp_path / ".intentusnet" / "records"
+    write_record(records, make_record(execution_id="ok-1", agents=(("a", "error"), ("b", "ok"))))
+    write_record(records, make_record(execution_id="open-1", final_status=None))
+    write_record(
+        records, make_record(execution_id="inv-1", replayable=False, reason="manually_invalidated")
+    )
+    tampered = make_record(execution_id="tamper-1")
+    tampered["envelope"]["payload"] = {"text": "changed"}
+    write_record(records, tampered)
+    cut = write_record(records, make_record(execution_id="cut-1"))
+    cut.write_bytes(cut.read_bytes()[:-120])
+    (records / "empty.json").write_text("")
+    return tmp_path
+
+
+def test_inspect_list_json_from_the_default_directory(world: Path) -> None:
+    out = cli("inspect", "--list", "--json", cwd=world)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    by_id = {e["execution_id"]: e for e in doc["executions"]}
+    assert set(by_id) == {"ok-1", "open-1", "inv-1", "tamper-1", "cut-1", "empty"}
+    assert by_id["ok-1"]["status"] == "completed" and by_id["ok-1"]["replayable"] is True
+    assert by_id["ok-1"]["attempts"] == 2 and by_id["ok-1"]["agent_chain"] == "a ✗ → b ✓"
+    assert by_id["open-1"]["status"] == "incomplete"
+    assert by_id["open-1"]["replayable_reason"] == "execution_incomplete"
+    assert by_id["inv-1"]["replayable_reason"] == "manually_invalidated"
+    assert by_id["tamper-1"]["hash_status"] == "mismatch"
+    assert by_id["cut-1"]["status"] == "corrupted" and by_id["cut-1"]["load_status"] == "salvaged"
+    assert by_id["empty"]["load_status"] == "empty"
+    assert doc["counts"]["corrupted"] == 2
+
+
+def test_inspect_list_text_is_an_aligned_table(world: Path) -> None:
+    out = cli("inspect", "--list", str(world / ".intentusnet"))
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:4] == ["EXECUTION", "CREATED", "INTENT", "STATUS"]
+    ok_line = next(line for line in lines if line.startswith("ok-1"))
+    assert "completed" in ok_line and "replayable" in ok_line
+    assert lines[0].index("STATUS") == ok_line.index("completed")
+
+
+def test_inspect_one_execution(world: Path) -> None:
+    records = world / ".intentusnet" / "records"
+    out = cli("inspect", "open-1", "--dir", str(records), "--json")
+    doc = json.loads(out.stdout)
+    assert doc["execution_id"] == "open-1" and doc["status"] == "incomplete"
+    assert doc["last_event"]["type"] == "AGENT_ATTEMPT_END"
+    assert doc["replayable"] is False and doc["replayable_reason"] == "execution_incomplete"
+    cut = json.loads(cli("inspect", str(records / "cut-1.json"), "--json").stdout)
+    assert cut["salvage"]["truncated"] is True and "header" in cut["salvage"]["recovered"]
+    text = cli("inspect", "cut-1", "--dir", str(records))
+    assert "damage" in text.stdout and "truncated" in text.stdout
+
+
+def test_verify_exit_codes(world: Path) -> None:
+    records = world / ".intentusnet" / "records"
+    assert cli("verify", str(records / "ok-1.json")).returncode == 0
+    out = cli("verify", str(records), "--json")
+    assert out.returncode == 1
+    doc = json.loads(out.stdout)
+    failed = {Path(f["file"]).stem for f in doc["files"] if not f["ok"]}
+    assert failed == {"tamper-1", "cut-1", "empty"}
+    tamper = next(f for f in doc["files"] if f["file"].endswith("tamper-1.json"))
+    assert (
+        tamper["hash"]["status"] == "mismatch"
+        and tamper["hash"]["expected"] != tamper["hash"]["actual"]
+    )
+
+
+def test_replay_exit_codes(world: Path, tmp_path: Path) -> None:
+    records = world / ".intentusnet" / "records"
+    ok = cli("replay", "ok-1", "--dir", str(records), "--json")
+    assert ok.returncode == 0
+    doc = json.loads(ok.stdout)
+    assert doc["from_replay"] is True and doc["payload"] == {"summary": "done"}
+    refused = cli("replay", "inv-1", "--dir", str(records))
+    assert refused.returncode == 3 and "manually_invalidated" in refused.stdout
+    forced = json.loads(cli("replay", "inv-1", "--dir", str(records), "--force", "--json").stdout)
+    assert "Forced replay of non-replayable record" in forced["warnings"]
+    recorded_envelope = json.loads((records / "ok-1.json").read_text())["envelope"]
+    envelope = tmp_path / "env.json"
+    envelope.write_text(json.dumps(recorded_envelope))
+    assert cli("replay", "ok-1", "--dir", str(records), "--envelope", str(envelope)).returncode == 0
+    envelope.write_text(json.dumps({**recorded_envelope, "payload": {"x": 1}}))
+    mismatch = cli("replay", "ok-1", "--dir", str(records), "--envelope", str(envelope), "--json")
+    assert mismatch.returncode == 4 and json.loads(mismatch.stdout)["envelope_match"] is False
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("inspect", "--list", "/does/not/exist"),
+        ("inspect", "nope", "--dir", "{records}"),
+        ("inspect", "../../etc/passwd.json"),
+        ("replay", "..", "--dir", "{records}"),
+        ("verify", "/does/not/exist"),
+        ("replay",),
+        ("no-such-command",),
+    ],
+)
+def test_usage_errors_exit_2_without_traceback(world: Path, args: tuple[str, ...]) -> None:
+    records = str(world / ".intentusnet" / "records")
+    out = cli(*(a.replace("{records}", records) for a in args))
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr and out.stderr.strip()
+
+
+def test_hostile_text_never_reaches_the_terminal(tmp_path: Path) -> None:
+    evil = make_record(execution_id="evil", intent="\x1b]0;pwned\x07[b]x[/b]\x9b2J\u202e")
+    write_record(tmp_path, evil)
+    text = cli("inspect", "--list", str(tmp_path))
+    js = cli("inspect", "--list", str(tmp_path), "--json")
+    for out in (text.stdout, js.stdout):
+        assert "\x1b" not in out and "\x9b" not in out and "\u202e" not in out and "\x07" not in out
+    assert "[b]x[/b]" in text.stdout
+    json.loads(js.stdout)

@@ -1,0 +1,165 @@
+"""Every file yields a classified result, never an exception."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.formats import LoadStatus, load_record_bytes, load_record_file
+from intentus_tui.core.index import list_record_paths
+from tests.factories import make_record, write_record
+
+
+def _load_text(tmp_path: Path, data: bytes):
+    path = tmp_path / "x.json"
+    path.write_bytes(data)
+    return load_record_file(path)
+
+
+@pytest.mark.parametrize(
+    ("data", "status"),
+    [
+        (b"", LoadStatus.EMPTY),
+        (b"  \n\t ", LoadStatus.EMPTY),
+        (b"hello", LoadStatus.NOT_JSON),
+        (b"[1, 2]", LoadStatus.NOT_RECORD),
+        (b'"just a string"', LoadStatus.NOT_RECORD),
+        (b"null", LoadStatus.NOT_RECORD),
+        (b'{"workflowId": "w", "artifacts": []}', LoadStatus.NOT_RECORD),
+        (b"\xff\xfe{}", LoadStatus.NOT_UTF8),
+        (b"[" * 100_000, LoadStatus.TOO_DEEP),
+    ],
+    ids=["empty", "whitespace", "text", "list", "string", "null", "verist", "utf16", "deep"],
+)
+def test_bad_files_are_classified(tmp_path: Path, data: bytes, status: LoadStatus) -> None:
+    result = _load_text(tmp_path, data)
+    assert result.status is status
+    assert result.message
+
+
+def test_nan_infinity_and_big_ints_parse_like_python_json(tmp_path: Path) -> None:
+    record = make_record()
+    text = json.dumps(record).replace(
+        '"text": "hello"', '"text": NaN, "n": 1' + "0" * 40 + ', "inf": -Infinity'
+    )
+    result = _load_text(tmp_path, text.encode())
+    assert result.status is LoadStatus.OK and result.record is not None
+    payload = result.record.envelope["payload"]
+    assert payload["n"] == 10**40 and payload["inf"] == float("-inf")
+
+
+def test_deep_nesting_is_classified_not_crashed(tmp_path: Path) -> None:
+    deep = '{"header": {}, "envelope": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    result = _load_text(tmp_path, deep.encode())
+    assert result.status in (LoadStatus.TOO_DEEP, LoadStatus.SALVAGED, LoadStatus.OK)
+
+
+def test_bom_is_accepted_with_a_note(tmp_path: Path) -> None:
+    result = _load_text(tmp_path, b"\xef\xbb\xbf" + json.dumps(make_record()).encode())
+    assert result.status is LoadStatus.OK
+    assert any("byte-order mark" in n for n in result.notes)
+
+
+def test_invalid_utf8_inside_a_record_is_salvaged(tmp_path: Path) -> None:
+    data = json.dumps(make_record()).encode().replace(b"hello", b"he\xffllo")
+    result = _load_text(tmp_path, data)
+    assert result.status is LoadStatus.SALVAGED
+    assert result.damage is not None and "UTF-8" in result.message
+
+
+def test_every_truncation_point_is_classified(tmp_path: Path) -> None:
+    full = json.dumps(make_record(agents=(("a", "error"), ("b", "ok"))), indent=2).encode()
+    seen = set()
+    for cut in range(len(full)):
+        result = load_record_bytes(Path("t.json"), full[:cut])
+        seen.add(result.status)
+        assert result.status in (LoadStatus.EMPTY, LoadStatus.NOT_JSON, LoadStatus.SALVAGED)
+        if result.status is LoadStatus.SALVAGED:
+            assert result.damage is not None and result.damage.truncated
+            assert result.damage.offset == len(full[:cut].rstrip()) or result.damage.offset <= cut
+    assert seen == {LoadStatus.EMPTY, LoadStatus.NOT_JSON, LoadStatus.SALVAGED}
+    assert load_record_bytes(Path("t.json"), full).status is LoadStatus.OK
+
+
+def test_salvage_keeps_complete_events_before_the_cut() -> None:
+    record = make_record(agents=(("a", "error"), ("b", "ok")))
+    full = json.dumps(record, indent=2)
+    cut = full.index('"FALLBACK_TRIGGERED"')
+    result = load_record_bytes(Path("t.json"), full[:cut].encode())
+    assert result.status is LoadStatus.SALVAGED and result.record is not None
+    assert [e.type for e in result.record.events] == [e["type"] for e in record["events"][:3]]
+    assert result.recovered == ("header", "envelope", "routerDecision")
+    assert result.partial == ("events",)
+    assert "line" in result.message and "byte" in result.message
+
+
+def test_garbage_in_the_middle_reports_the_offset() -> None:
+    full = json.dumps(make_record(), indent=2)
+    at = full.index('"routerDecision"')
+    broken = full[:at] + "@@@" + full[at:]
+    result = load_record_bytes(Path("t.json"), broken.encode())
+    assert result.status is LoadStatus.SALVAGED
+    assert result.damage is not None and not result.damage.truncated
+    assert result.damage.offset == len(full[:at].encode())
+    assert result.recovered == ("header", "envelope")
+
+
+def test_non_files_and_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "dir.json").mkdir()
+    os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "broken.json").symlink_to(tmp_path / "nowhere.json")
+    assert load_record_file(tmp_path / "dir.json").status is LoadStatus.NOT_A_FILE
+    fifo = load_record_file(tmp_path / "fifo.json")  # must not block
+    assert fifo.status is LoadStatus.NOT_A_FILE and "FIFO" in fifo.message
+    assert load_record_file(tmp_path / "broken.json").status is LoadStatus.UNREADABLE
+    assert load_record_file(tmp_path / "gone.json").status is LoadStatus.UNREADABLE
+
+
+def test_permission_denied_is_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_record(tmp_path, make_record())
+
+    def deny(*args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "open", deny)
+    result = load_record_file(path)
+    assert result.status is LoadStatus.UNREADABLE and "Permission denied" in result.message
+
+
+def test_temp_and_hidden_files_are_not_records(tmp_path: Path) -> None:
+    write_record(tmp_path, make_record(execution_id="real"))
+    (tmp_path / "real.json.tmp").write_text("{")
+    (tmp_path / ".real.json.abc.tmp").write_text("{")
+    (tmp_path / ".hidden.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("x")
+    assert [p.name for p in list_record_paths(tmp_path)] == ["real.json"]
+
+
+def test_round_trip_keeps_unknown_fields_and_event_types() -> None:
+    record = make_record()
+    record["header"]["x-custom"] = {"kept": True}
+    record["events"].append(
+        {"seq": 99, "type": "MODEL_CALL", "payload": {"model": "m"}, "extra": 1}
+    )
+    record["vendorSection"] = [1, 2]
+    result = load_record_bytes(Path("r.json"), json.dumps(record).encode())
+    assert result.record is not None
+    assert result.record.to_json() == record
+    assert result.record.events[-1].type == "MODEL_CALL"
+
+
+def test_wrong_types_do_not_raise() -> None:
+    weird = {
+        "header": [],
+        "envelope": "x",
+        "events": {"a": 1},
+        "finalResponse": 5,
+        "routerDecision": "r",
+    }
+    result = load_record_bytes(Path("w.json"), json.dumps(weird).encode())
+    assert result.status is LoadStatus.OK and result.record is not None
+    record = result.record
+    assert record.execution_id is None and record.intent_name is None and record.events == ()
