@@ -473,3 +473,27 @@ def test_recovery_hint(
     assert hint.reason  # always explained
     verdict_, reason = hint  # a plain (verdict, reason) pair
     assert (verdict_, reason) == (hint.verdict, hint.reason)
+
+
+def test_encoded_lines_are_byte_identical_to_the_real_writer(tmp_path: Path) -> None:
+    from intentus_tui.core.wal import encode_wal_line, make_wal_entry
+
+    with WALWriter(str(tmp_path), EXEC_ID) as w:
+        real = [
+            w.execution_started("ab" * 32, "Übersetzen ✓"),
+            w.step_started("s1", "agent-ü", "read_only", {"x": [1, 2.5]}, "in"),
+        ]
+    ours = b""
+    prev = None
+    for entry in real:
+        made = make_wal_entry(
+            seq=entry.seq,
+            execution_id=entry.execution_id,
+            timestamp_iso=entry.timestamp_iso,
+            entry_type=entry.entry_type.value,
+            payload=entry.payload,
+            prev_hash=prev,
+        )
+        prev = made["entry_hash"]
+        ours += encode_wal_line(made)
+    assert ours == (tmp_path / f"{EXEC_ID}.wal").read_bytes()

@@ -226,6 +226,43 @@ def compute_entry_hash(
     return hashlib.sha256(encoded).hexdigest()
 
 
+def make_wal_entry(
+    *,
+    seq: int,
+    execution_id: str,
+    timestamp_iso: str,
+    entry_type: str,
+    payload: dict[str, Any],
+    prev_hash: str | None,
+    version: str = "1.0",
+) -> dict[str, Any]:
+    """A WAL entry dict exactly as ``WALEntry.to_dict`` lays it out, hash included."""
+    entry_hash = compute_entry_hash(
+        seq=seq,
+        execution_id=execution_id,
+        timestamp_iso=timestamp_iso,
+        entry_type=entry_type,
+        payload=payload,
+        prev_hash=prev_hash,
+        version=version,
+    )
+    return {
+        "seq": seq,
+        "execution_id": execution_id,
+        "timestamp_iso": timestamp_iso,
+        "entry_type": entry_type,
+        "payload": payload,
+        "prev_hash": prev_hash,
+        "entry_hash": entry_hash,
+        "version": version,
+    }
+
+
+def encode_wal_line(entry: dict[str, Any]) -> bytes:
+    """One WAL line as ``WALWriter.append`` writes it (``ensure_ascii=False``, then ``\\n``)."""
+    return (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 # --------------------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------------------
