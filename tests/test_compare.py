@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from intentus_tui.core.compare import agent_path, compare_records, first_divergence
 from intentus_tui.core.diff import DiffError, format_diff
@@ -200,3 +202,45 @@ def test_first_divergence_and_agent_path_helpers() -> None:
     assert first_divergence("junk", []) is None
     renumbered = [{**e, "seq": e["seq"] + 10} for e in record["events"]]
     assert first_divergence(record["events"], renumbered) is None  # seq is not compared
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+_record_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "header": _json,
+        "envelope": _json,
+        "routerDecision": _json,
+        "events": st.lists(
+            st.fixed_dictionaries({}, optional={"seq": _json, "type": _json, "payload": _json}),
+            max_size=5,
+        )
+        | _json,
+        "finalResponse": _json,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_record_like, _record_like)
+def test_any_pair_of_record_like_values_compares_without_raising(a: Any, b: Any) -> None:
+    comparison = compare_records(a, b)
+    assert compare_records(a, copy.deepcopy(a)).first_divergence is None
+    # The combined entries are exactly the section entries, prefixed.
+    assert len(comparison.entries) == sum(
+        len(r.entries)
+        for r in (
+            comparison.envelope,
+            comparison.router_decision,
+            comparison.events,
+            comparison.final_response,
+        )
+    )
+    if comparison.equal:
+        assert comparison.summary.same_response and comparison.summary.same_intent

@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
+import orjson
+
 from intentus_tui.core.diff import (
     DiffEntry,
     DiffResult,
@@ -94,6 +96,15 @@ def _seq_text(seq: int | None) -> str:
     return "-" if seq is None else str(seq)
 
 
+def _surely_equal(a: Any, b: Any) -> bool:
+    """A cheap yes for equal JSON values; False means "walk them" (Python's == says True == 1,
+    orjson's bytes do not; orjson writes NaN as null, == does not confuse those)."""
+    try:
+        return bool(a == b) and orjson.dumps(a) == orjson.dumps(b)
+    except (TypeError, RecursionError):
+        return False
+
+
 def find_divergence(
     a: Sequence[E],
     b: Sequence[E],
@@ -109,10 +120,15 @@ def find_divergence(
     """
     for index in range(min(len(a), len(b))):
         ea, eb = a[index], b[index]
+        if _surely_equal(ea, eb):
+            continue  # the whole event is the same (the common case): no need to look inside
         ta, tb = type_of(ea), type_of(eb)
         if ta != tb:
             return Divergence(index, "type", ea, eb, seq_of(ea), seq_of(eb), ta, tb)
-        body = diff(body_of(ea), body_of(eb))
+        body_a, body_b = body_of(ea), body_of(eb)
+        if _surely_equal(body_a, body_b):
+            continue
+        body = diff(body_a, body_b)
         if not body.equal:
             return Divergence(index, "payload", ea, eb, seq_of(ea), seq_of(eb), ta, tb, body)
     if len(a) == len(b):
