@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
+import orjson
 
 from intentus_tui.cli import EXIT_USAGE
 from intentus_tui.core.formats import RECORD_SUFFIX
@@ -43,8 +44,17 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def dumps_json(value: Any) -> str:
-    """One valid JSON document, terminal-safe."""
+def dumps_json(value: Any, *, fast: bool = False) -> str:
+    """One valid JSON document, terminal-safe.
+
+    ``fast``: orjson, for big documents known to hold no floats (it would turn NaN into null).
+    """
+    if fast:
+        try:
+            text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+            return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+        except (TypeError, orjson.JSONEncodeError):
+            pass
     try:
         text = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
     except ValueError:
@@ -55,8 +65,8 @@ def dumps_json(value: Any) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def echo_json(value: Any) -> None:
-    click.echo(dumps_json(value))
+def echo_json(value: Any, *, fast: bool = False) -> None:
+    click.echo(dumps_json(value, fast=fast))
 
 
 def echo_text(text: str) -> None:

@@ -104,7 +104,8 @@ def inspect(
                     "wal_directory": str(root.wal_dir) if root.wal_dir else None,
                     "counts": _counts(summaries),
                     "executions": [summary_to_json(s) for s in summaries],
-                }
+                },
+                fast=True,
             )
         else:
             rows = _list_rows(summaries)

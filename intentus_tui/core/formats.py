@@ -15,6 +15,7 @@ classified failure.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -209,6 +210,8 @@ class LoadResult:
     size: int = 0
     mtime_ns: int = 0
     notes: tuple[str, ...] = field(default=())
+    # (size, mtime_ns, ctime_ns, inode) of the file as read: the index cache's key
+    stamp: tuple[int, int, int, int] | None = None
 
     @property
     def stem(self) -> str:
@@ -374,7 +377,7 @@ def _salvage(path: Path, text: str, err: json.JSONDecodeError, base: dict[str, A
     )
 
 
-def _classify_value(path: Path, value: Any, base: dict[str, Any], notes: list[str]) -> LoadResult:
+def _classify_value(path: Path, value: Any, base: dict[str, Any]) -> LoadResult:
     if not isinstance(value, dict):
         kind = type(value).__name__ if value is not None else "null"
         return LoadResult(
@@ -384,11 +387,10 @@ def _classify_value(path: Path, value: Any, base: dict[str, Any], notes: list[st
             **base,
         )
     if not any(k in value for k in RECORD_SECTIONS):
-        hint = _what_else(value)
         return LoadResult(
             path=path,
             status=LoadStatus.NOT_RECORD,
-            message=f"Valid JSON object, but not an execution record{hint}",
+            message=f"Valid JSON object, but not an execution record{_what_else(value)}",
             **base,
         )
     return LoadResult(
@@ -396,8 +398,7 @@ def _classify_value(path: Path, value: Any, base: dict[str, Any], notes: list[st
         status=LoadStatus.OK,
         message="Record parsed",
         record=ExecutionRecord.from_json(value),
-        notes=tuple(notes),
-        **{k: v for k, v in base.items() if k != "notes"},
+        **base,
     )
 
 
@@ -410,22 +411,33 @@ def _what_else(value: dict[str, Any]) -> str:
     return f" (keys: {keys})" if keys else " (empty object)"
 
 
-def load_record_bytes(path: Path, data: bytes, *, size: int = 0, mtime_ns: int = 0) -> LoadResult:
+def load_record_bytes(
+    path: Path,
+    data: bytes,
+    *,
+    size: int = 0,
+    mtime_ns: int = 0,
+    stamp: tuple[int, int, int, int] | None = None,
+) -> LoadResult:
     """Classify and parse bytes read from ``path``. Never raises."""
-    base: dict[str, Any] = {"size": size or len(data), "mtime_ns": mtime_ns}
-    notes: list[str] = []
+    base: dict[str, Any] = {"size": size or len(data), "mtime_ns": mtime_ns, "stamp": stamp}
+    try:
+        # Fast path for the common case: valid UTF-8 JSON that orjson accepts as it is.
+        return _classify_value(path, orjson.loads(data), base)
+    except orjson.JSONDecodeError:
+        pass
     if not data.strip():
         what = "empty" if not data else "whitespace only"
         return LoadResult(path=path, status=LoadStatus.EMPTY, message=f"File is {what}", **base)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
-        notes.append("starts with a UTF-8 byte-order mark (IntentusNet never writes one)")
+        base["notes"] = ("starts with a UTF-8 byte-order mark (IntentusNet never writes one)",)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return _load_non_utf8(path, data, exc, base)
     try:
-        value = parse_json_text(text)
+        value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:
         return _salvage(path, text, err, base)
     except RecursionError:
@@ -439,8 +451,7 @@ def load_record_bytes(path: Path, data: bytes, *, size: int = 0, mtime_ns: int =
         return LoadResult(
             path=path, status=LoadStatus.NOT_JSON, message=f"Unparseable JSON: {err}", **base
         )
-    base["notes"] = tuple(notes)
-    return _classify_value(path, value, base, notes)
+    return _classify_value(path, value, base)
 
 
 def _load_non_utf8(
@@ -519,24 +530,31 @@ def read_file_bytes(path: Path, limit: int | None = None) -> tuple[bytes, os.sta
 
 
 def load_record_file(path: str | os.PathLike[str]) -> LoadResult:
-    """Read and classify one file. Never raises."""
+    """Read and classify one file. Never raises.
+
+    One ``open`` + ``fstat`` decides what the path is (no separate ``stat``: the index
+    calls this for every file, and the file may change between two calls anyway).
+    """
     p = Path(path)
-    try:
-        st = os.stat(p)
-    except OSError as err:
-        return stat_failure(p, None, err) or LoadResult(p, LoadStatus.UNREADABLE, str(err))
-    failure = stat_failure(p, st, None)
-    if failure is not None:
-        return failure
     try:
         data, st = read_file_bytes(p)
     except IsADirectoryError:
-        return stat_failure(p, os.stat(p), None) or LoadResult(
-            p, LoadStatus.NOT_A_FILE, "Not a regular file"
-        )
+        try:
+            st = os.stat(p)
+        except OSError as err:
+            return _unreadable(p, err)
+        failure = stat_failure(p, st, None)
+        return failure or LoadResult(p, LoadStatus.NOT_A_FILE, "Not a regular file")
     except OSError as err:
-        return stat_failure(p, None, err) or LoadResult(p, LoadStatus.UNREADABLE, str(err))
-    return load_record_bytes(p, data, size=st.st_size, mtime_ns=st.st_mtime_ns)
+        return _unreadable(p, err)
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    return load_record_bytes(p, data, size=st.st_size, mtime_ns=st.st_mtime_ns, stamp=stamp)
+
+
+def _unreadable(path: Path, err: OSError) -> LoadResult:
+    if err.errno == errno.EISDIR:
+        return LoadResult(path, LoadStatus.NOT_A_FILE, "Named like a record but is a directory")
+    return stat_failure(path, None, err) or LoadResult(path, LoadStatus.UNREADABLE, str(err))
 
 
 def dump_record_json(value: Any) -> bytes:

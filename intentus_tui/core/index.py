@@ -7,15 +7,26 @@ files it is told changed, so a live change costs work proportional to that file.
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.context
 import os
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from intentus_tui.core.cache import IndexCache, Stamp, stamp_of
 from intentus_tui.core.formats import LoadResult, LoadStatus, is_record_name, load_record_file
 from intentus_tui.core.replay import ReplayEngine
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.timeline import ExecutionState, build_timeline
+from intentus_tui.core.timeline import (
+    ExecutionState,
+    analyze_attempts,
+    decided_agent,
+    execution_state,
+    final_status,
+)
 from intentus_tui.core.verify import (
     HashStatus,
     check_envelope_hash,
@@ -130,23 +141,23 @@ def summarize(result: LoadResult) -> ExecutionSummary:
             size=result.size,
             mtime_ns=result.mtime_ns,
         )
-    timeline = build_timeline(record, result.status)
-    hash_check = check_envelope_hash(record)
+    analysis = analyze_attempts(record.events)
+    hash_check = check_envelope_hash(record, all_forms=False)
+    structure = check_structure(record, stem)
     replayable, reason = ReplayEngine(
-        record, damaged=result.status is not LoadStatus.OK
+        record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
     ).is_replayable()
-    problems = len(check_event_sequence(record).problems) + len(
-        check_structure(record, stem).problems
-    )
-    last_attempt = timeline.attempts[-1].agent if timeline.attempts else ""
+    problems = len(check_event_sequence(record).problems) + len(structure.problems)
+    last_attempt = analysis.attempts[-1].agent if analysis.attempts else ""
+    in_flight = analysis.in_flight
     return ExecutionSummary(
         key=result.path.name,
         execution_id=_clean(record.execution_id or stem),
         created=_clean(record.header.created_utc_iso),
         intent=_clean(record.intent_name),
-        agent=timeline.decided_agent or last_attempt,
+        agent=decided_agent(record) or last_attempt,
         strategy=_clean(record.strategy),
-        state=timeline.state,
+        state=execution_state(record, result.status),
         load_status=result.status,
         message=_clean(result.message),
         replayable=replayable,
@@ -155,11 +166,11 @@ def summarize(result: LoadResult) -> ExecutionSummary:
         hash_form=hash_check.detected_form,
         matched_form=hash_check.matched_form,
         event_count=len(record.events),
-        attempts=timeline.attempt_count,
-        fallbacks=len(timeline.fallbacks),
-        chain=timeline.chain,
-        in_flight_agent=timeline.in_flight[-1].agent if timeline.in_flight else None,
-        final_status=timeline.final_status,
+        attempts=len(analysis.attempts),
+        fallbacks=len(analysis.fallbacks),
+        chain=analysis.chain,
+        in_flight_agent=in_flight[-1].agent if in_flight else None,
+        final_status=final_status(record),
         problems=problems,
         size=result.size,
         mtime_ns=result.mtime_ns,
@@ -238,7 +249,83 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     }
 
 
-def scan_root(root: RecordRoot, *, use_cache: bool = True) -> list[ExecutionSummary]:
+# Below this many files to summarize, worker processes cost more than they save.
+PARALLEL_THRESHOLD = 2000
+_CHUNK = 256
+
+
+def _summarize_chunk(paths: list[str]) -> list[tuple[Stamp | None, ExecutionSummary]]:
+    out = []
+    for name in paths:
+        result = load_record_file(name)
+        out.append((result.stamp, summarize(result)))
+    return out
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    # fork is fastest; with other threads alive (the TUI) forkserver avoids inheriting locks.
+    method = "fork" if threading.active_count() == 1 else "forkserver"
+    return multiprocessing.get_context(method)
+
+
+def _summarize_many(
+    paths: list[Path], workers: int | None
+) -> Iterator[list[tuple[Stamp | None, ExecutionSummary]]]:
+    names = [str(p) for p in paths]
+    chunks = [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    if workers <= 1 or len(names) < PARALLEL_THRESHOLD:
+        for chunk in chunks:
+            yield _summarize_chunk(chunk)
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        yield from pool.map(_summarize_chunk, chunks)
+
+
+def scan_batches(
+    root: RecordRoot, *, use_cache: bool = True, workers: int | None = None
+) -> Iterator[list[ExecutionSummary]]:
+    """Summaries of every record file in ``root``, in batches as they become ready.
+
+    Cached summaries whose file is unchanged come first, in one batch; then the rest.
+    """
+    directory = root.records_dir
+    paths = list_record_paths(directory)
+    cache = IndexCache() if use_cache else None
+    try:
+        cached = cache.load(directory.resolve()) if cache else {}
+        fresh: list[ExecutionSummary] = []
+        todo: list[Path] = []
+        for path in paths:
+            hit = cached.pop(path.name, None)
+            if hit is not None and _unchanged(path, hit[0]):
+                fresh.append(hit[1])  # type: ignore[arg-type]
+            else:
+                todo.append(path)
+        if fresh:
+            yield fresh
+        for batch in _summarize_many(todo, workers):
+            if cache is not None:
+                cache.store(directory.resolve(), [(st, s) for st, s in batch if st is not None])
+            yield [s for _, s in batch]
+        if cache is not None and cached:
+            cache.store(directory.resolve(), (), removed=list(cached))
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _unchanged(path: Path, stamp: Stamp) -> bool:
+    try:
+        return stamp_of(os.stat(path)) == stamp
+    except OSError:
+        return False
+
+
+def scan_root(
+    root: RecordRoot, *, use_cache: bool = True, workers: int | None = None
+) -> list[ExecutionSummary]:
     """Summaries of every record in ``root``, sorted by file name."""
-    del use_cache  # the persistent cache is wired in by the scale work
-    return DirectoryIndex(root).scan()
+    out = [s for batch in scan_batches(root, use_cache=use_cache, workers=workers) for s in batch]
+    out.sort(key=lambda s: s.key)
+    return out

@@ -72,10 +72,13 @@ class ReplayResult:
 
 
 class ReplayEngine:
-    def __init__(self, record: ExecutionRecord, *, damaged: bool = False) -> None:
-        """``damaged``: the record was salvaged from a broken file."""
+    def __init__(
+        self, record: ExecutionRecord, *, damaged: bool = False, structure_ok: bool | None = None
+    ) -> None:
+        """``damaged``: salvaged from a broken file. ``structure_ok``: a check already made."""
         self._record = record
         self._damaged = damaged
+        self._structure_ok = structure_ok
 
     @classmethod
     def from_load_result(cls, result: LoadResult) -> ReplayEngine:
@@ -101,7 +104,9 @@ class ReplayEngine:
             return False, header.replayable_reason or "marked not replayable (no reason given)"
         if header.replayable is None and "replayable" in header.raw:
             return False, RECORD_CORRUPTED  # present but not a boolean; absent means true (1.3.0)
-        if not check_structure(self._record).ok:
+        if self._structure_ok is None:
+            self._structure_ok = check_structure(self._record).record_ok
+        if not self._structure_ok:
             return False, RECORD_CORRUPTED
         return True, None
 

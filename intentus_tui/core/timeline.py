@@ -187,49 +187,84 @@ def _event_status(event: ExecutionEvent) -> str:
     return ""
 
 
-def _pair_attempts(events: tuple[ExecutionEvent, ...]) -> tuple[list[Attempt], set[int]]:
-    """Pair each start with its end; return attempts and the indexes of unmatched starts."""
+@dataclass(frozen=True, slots=True)
+class AttemptAnalysis:
+    """Attempts and fallbacks: what both the timeline and the cheap index summary need."""
+
+    attempts: tuple[Attempt, ...]
+    fallbacks: tuple[FallbackStep, ...]
+    open_starts: frozenset[int]  # event indexes of starts that never ended
+
+    @property
+    def chain(self) -> str:
+        return " → ".join(f"{a.agent} {a.mark}" for a in self.attempts)
+
+    @property
+    def in_flight(self) -> tuple[Attempt, ...]:
+        return tuple(a for a in self.attempts if a.in_flight)
+
+
+def _name(value: Any) -> str:
+    return value if isinstance(value, str) else (_text(value) or "?")
+
+
+def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
+    """Pair each start with its end (per agent, latest first) and collect fallbacks.
+
+    Reads the raw event dicts directly: this runs for every file the index sees.
+    """
     attempts: list[dict[str, Any]] = []
+    fallbacks: list[FallbackStep] = []
     open_by_agent: dict[str, list[int]] = {}
     open_events: dict[int, int] = {}  # attempt position -> event index
     for index, event in enumerate(events):
-        payload = event.payload
-        agent = payload.get("agent")
-        agent_name = agent if isinstance(agent, str) else _text(agent) or "?"
-        if event.type == START:
+        raw = event.raw
+        kind = raw.get("type")
+        if kind not in (START, END, FALLBACK):
+            continue
+        payload = raw.get("payload")
+        if not isinstance(payload, dict):
+            payload = {}
+        if kind == FALLBACK:
+            reason = payload.get("reason")
+            fallbacks.append(
+                FallbackStep(
+                    from_agent=_text(_first(payload, "from", "from_agent", "fromAgent")),
+                    to_agent=_text(_first(payload, "to", "to_agent", "toAgent")),
+                    reason=_text(reason) if reason is not None else None,
+                    seq=event.seq,
+                )
+            )
+            continue
+        agent = _name(payload.get("agent"))
+        if kind == START:
             position = len(attempts)
             attempts.append(
                 {
-                    "agent": agent_name,
+                    "agent": agent,
                     "strategy": _text(payload.get("strategy")) or None,
                     "index": _first(payload, "index", "attempt_num"),
-                    "status": "in_flight",
-                    "exception": None,
-                    "latency_ms": None,
                     "start_seq": event.seq,
-                    "end_seq": None,
                 }
             )
-            open_by_agent.setdefault(agent_name, []).append(position)
+            open_by_agent.setdefault(agent, []).append(position)
             open_events[position] = index
-        elif event.type == END:
-            stack = open_by_agent.get(agent_name)
-            if stack:
-                position = stack.pop()
-                open_events.pop(position, None)
-            else:  # an end without a start: still an attempt the user should see
-                position = len(attempts)
-                attempts.append(
-                    {"agent": agent_name, "strategy": None, "index": None, "start_seq": None}
-                )
-            exception = _first(payload, "exception", "error")
-            attempts[position].update(
-                status=normalize_status(payload.get("status")),
-                exception=_text(_error_message(exception)) if exception is not None else None,
-                latency_ms=_number(_first(payload, "latency_ms", "latencyMs")),
-                end_seq=event.seq,
-            )
-    built = [
+            continue
+        stack = open_by_agent.get(agent)
+        if stack:
+            position = stack.pop()
+            open_events.pop(position, None)
+        else:  # an end without a start: still an attempt the user should see
+            position = len(attempts)
+            attempts.append({"agent": agent})
+        exception = _first(payload, "exception", "error")
+        attempts[position].update(
+            status=normalize_status(payload.get("status")),
+            exception=_text(_error_message(exception)) if exception is not None else None,
+            latency_ms=_number(_first(payload, "latency_ms", "latencyMs")),
+            end_seq=event.seq,
+        )
+    built = tuple(
         Attempt(
             number=n + 1,
             agent=_text(a["agent"]),
@@ -242,25 +277,8 @@ def _pair_attempts(events: tuple[ExecutionEvent, ...]) -> tuple[list[Attempt], s
             end_seq=a.get("end_seq"),
         )
         for n, a in enumerate(attempts)
-    ]
-    return built, set(open_events.values())
-
-
-def _fallbacks(events: tuple[ExecutionEvent, ...]) -> list[FallbackStep]:
-    steps = []
-    for event in events:
-        if event.type == FALLBACK:
-            p = event.payload
-            reason = p.get("reason")
-            steps.append(
-                FallbackStep(
-                    from_agent=_text(_first(p, "from", "from_agent", "fromAgent")),
-                    to_agent=_text(_first(p, "to", "to_agent", "toAgent")),
-                    reason=_text(reason) if reason is not None else None,
-                    seq=event.seq,
-                )
-            )
-    return steps
+    )
+    return AttemptAnalysis(built, tuple(fallbacks), frozenset(open_events.values()))
 
 
 def execution_state(record: ExecutionRecord | None, status: LoadStatus) -> ExecutionState:
@@ -273,9 +291,7 @@ def execution_state(record: ExecutionRecord | None, status: LoadStatus) -> Execu
 
 def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) -> Timeline:
     events = record.events
-    attempts, open_starts = _pair_attempts(events)
-    final = record.final_response
-    decision = record.router_decision
+    analysis = analyze_attempts(events)
     rows = tuple(
         EventRow(
             index=i,
@@ -286,20 +302,30 @@ def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) 
             summary=_summary(e),
             is_fallback=e.type == FALLBACK,
             is_error=_event_status(e) == "error" or "exception" in e.payload,
-            in_flight=i in open_starts,
+            in_flight=i in analysis.open_starts,
         )
         for i, e in enumerate(events)
     )
     return Timeline(
         state=execution_state(record, status),
-        attempts=tuple(attempts),
-        fallbacks=tuple(_fallbacks(events)),
+        attempts=analysis.attempts,
+        fallbacks=analysis.fallbacks,
         rows=rows,
-        in_flight=tuple(a for a in attempts if a.in_flight),
+        in_flight=analysis.in_flight,
         last_event=rows[-1] if rows else None,
-        decided_agent=_text(decision.get("agent")) or None if isinstance(decision, dict) else None,
-        final_status=normalize_status(final.get("status")) if isinstance(final, dict) else None,
+        decided_agent=decided_agent(record),
+        final_status=final_status(record),
     )
+
+
+def decided_agent(record: ExecutionRecord) -> str | None:
+    decision = record.router_decision
+    return (_text(decision.get("agent")) or None) if isinstance(decision, dict) else None
+
+
+def final_status(record: ExecutionRecord) -> str | None:
+    final = record.final_response
+    return normalize_status(final.get("status")) if isinstance(final, dict) else None
 
 
 def timeline_of(result: LoadResult) -> Timeline | None:

@@ -103,7 +103,15 @@ def _variant_hashes(envelope: Any) -> list[tuple[str, Callable[[], str]]]:
     ]
 
 
-def check_envelope_hash(record: ExecutionRecord) -> HashCheck:
+_FORMS: dict[str, Callable[[Any], str]] = {
+    "runtime": runtime_envelope_hash,
+    "documented": documented_envelope_hash,
+}
+
+
+def check_envelope_hash(record: ExecutionRecord, *, all_forms: bool = True) -> HashCheck:
+    """Verify the stored hash. ``all_forms=False`` stops at the first form that matches
+    (the index's cheap path); a mismatch always computes every form to explain itself."""
     stored_raw = record.header.raw.get("envelopeHash")
     stored = stored_raw if isinstance(stored_raw, str) else None
     detected = detect_hash_form(stored_raw)
@@ -117,26 +125,31 @@ def check_envelope_hash(record: ExecutionRecord) -> HashCheck:
         )
         return HashCheck(HashStatus.UNVERIFIABLE, None, detected, None, {}, why)
     envelope = record.envelope
+    order = ["documented", "runtime"] if detected == "documented" else ["runtime", "documented"]
+    computed: dict[str, str] = {}
     try:
-        computed = {
-            "runtime": runtime_envelope_hash(envelope),
-            "documented": documented_envelope_hash(envelope),
-        }
+        for form in order:
+            computed[form] = _FORMS[form](envelope)
+            if stored == computed[form]:
+                if all_forms:
+                    computed.update((f, _FORMS[f](envelope)) for f in order if f not in computed)
+                note = (
+                    ""
+                    if form == detected
+                    else f" (stored as {detected}, matched the {form} computation)"
+                )
+                return HashCheck(
+                    HashStatus.MATCH,
+                    stored,
+                    detected,
+                    form,
+                    computed,
+                    f"Envelope hash matches{note}",
+                )
     except (ValueError, TypeError, RecursionError) as exc:
         return HashCheck(
             HashStatus.UNVERIFIABLE, stored, detected, None, {}, f"Envelope cannot be hashed: {exc}"
         )
-    order = ["documented", "runtime"] if detected == "documented" else ["runtime", "documented"]
-    for form in order:
-        if stored == computed[form]:
-            note = (
-                ""
-                if form == detected
-                else f" (stored as {detected}, matched the {form} computation)"
-            )
-            return HashCheck(
-                HashStatus.MATCH, stored, detected, form, computed, f"Envelope hash matches{note}"
-            )
     return _explain_mismatch(envelope, stored, detected, computed)
 
 
@@ -238,6 +251,12 @@ def _type_name(value: Any) -> str:
 class StructureCheck:
     ok: bool
     problems: tuple[str, ...]
+    name_mismatch: bool = False  # executionId differs from the file name
+
+    @property
+    def record_ok(self) -> bool:
+        """Usable as a record (a misnamed file is suspicious, not corrupt)."""
+        return self.ok or (self.name_mismatch and len(self.problems) == 1)
 
 
 def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> StructureCheck:

@@ -1,0 +1,138 @@
+"""Time opening a record directory: our CLI against its peers, in one run.
+
+Contenders (each a fresh process, timed wall-clock, median of --runs after one warm-up so
+the page cache is warm for everyone):
+
+- ``read``: read every file's bytes, nothing else (the disk).
+- ``floor``: a single-process orjson read+parse loop (no hashing, no classification).
+- ``intentusnet``: the real library's API loop: ``FileExecutionStore.list_ids/load``,
+  ``ReplayEngine.is_replayable``, ``stable_hash`` of the envelope (truncated files raise
+  and are skipped: the library cannot read them).
+- ``jq``: one jq pass extracting id and replayability (no hashing), if jq is installed.
+- ``ours-cold``: ``intentus-tui inspect --list --json --no-cache`` (full classification,
+  envelope hash verification, both cores).
+- ``ours-warm``: the same with the persistent index cache already filled.
+
+Usage: ``python bench/bench_open.py [--count 10000] [--runs 5] [--dir DIR]``.
+Prints a table of medians, ratios to the floor, and peak RSS of each contender.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_records import generate
+
+READ = """
+import os, sys
+d = sys.argv[1]
+for name in os.listdir(d):
+    if name.endswith('.json'):
+        with open(os.path.join(d, name), 'rb') as f:
+            f.read()
+"""
+
+FLOOR = """
+import os, sys, orjson
+d = sys.argv[1]
+for name in os.listdir(d):
+    if name.endswith('.json'):
+        with open(os.path.join(d, name), 'rb') as f:
+            data = f.read()
+        try:
+            orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+"""
+
+INTENTUSNET = """
+import sys
+from intentusnet.recording.models import stable_hash
+from intentusnet.recording.replay import ReplayEngine
+from intentusnet.recording.store import FileExecutionStore
+store = FileExecutionStore(sys.argv[1])
+for execution_id in store.list_ids():
+    try:
+        record = store.load(execution_id)
+    except Exception:
+        continue
+    ReplayEngine(record).is_replayable()
+    stable_hash(record.envelope) == record.header.envelopeHash
+"""
+
+
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall time and peak RSS (KiB) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dir", type=Path, help="existing or new directory of generated records")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="intentus-bench-"))
+    directory = args.dir or work / "records"
+    if not directory.exists() or not any(directory.iterdir()):
+        print(f"generating {args.count} records in {directory} ...", file=sys.stderr)
+        generate(directory, args.count, args.seed)
+    count = sum(1 for n in os.listdir(directory) if n.endswith(".json"))
+    env = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(work / "cache")}
+    py = sys.executable
+    cli = [py, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
+    contenders: dict[str, list[str]] = {
+        "read": [py, "-c", READ, str(directory)],
+        "floor": [py, "-c", FLOOR, str(directory)],
+        "intentusnet": [py, "-c", INTENTUSNET, str(directory)],
+    }
+    if shutil.which("jq"):
+        jq = f"find {directory} -name '*.json' -print0 | xargs -0 jq -c '{{id: .header.executionId, replayable: .header.replayable, final: (.finalResponse != null)}}' 2>/dev/null"
+        contenders["jq"] = ["sh", "-c", jq]
+    contenders["ours-cold"] = [*cli, "--no-cache", str(directory)]
+    contenders["ours-warm"] = [*cli, str(directory)]
+
+    results: dict[str, tuple[float, int]] = {}
+    for name, argv in contenders.items():
+        _timed(argv, env)  # warm-up: page cache, and fills the index cache for ours-warm
+        samples = [_timed(argv, env) for _ in range(args.runs)]
+        results[name] = (statistics.median(s[0] for s in samples), max(s[1] for s in samples))
+
+    floor = results["floor"][0]
+    print(
+        f"\n{count} records in {directory} ({sum(f.stat().st_size for f in directory.iterdir()) / 1e6:.0f} MB), {args.runs} runs, {os.cpu_count()} cores"
+    )
+    print(f"{'contender':<12} {'median s':>9} {'x floor':>8} {'peak RSS MB':>12}")
+    for name, (seconds, rss) in results.items():
+        print(f"{name:<12} {seconds:>9.3f} {seconds / floor:>8.2f} {rss / 1024:>12.0f}")
+    ours = results["ours-cold"][0]
+    print(
+        f"\nours-cold is {results['intentusnet'][0] / ours:.1f}x faster than the intentusnet loop",
+        end="",
+    )
+    if "jq" in results:
+        print(f" and {results['jq'][0] / ours:.1f}x faster than jq", end="")
+    print(f"; ours-warm is {results['ours-warm'][0] / floor:.2f}x the floor")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
