@@ -1,0 +1,290 @@
+"""The Diff tab: two executions (or an execution and a snapshot/baseline), path by path.
+
+The diff itself (Verist semantics, ``core.diff``) runs in a thread worker; a newer request
+supersedes an older one. For two executions a section selector narrows the comparison to
+the header, envelope, events or final response.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Select, Static
+from textual.worker import Worker, get_current_worker
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.diff import DiffEntry, diff
+from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.missing import MISSING
+from intentus_tui.tui.screens.confirm import execution_label
+from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
+from intentus_tui.tui.widgets.pane_text import (
+    DIM_STYLE,
+    OK_STYLE,
+    PROBLEM_STYLE,
+    WARNING_STYLE,
+    badge,
+    compact_value,
+    safe,
+)
+
+WHOLE = "record"
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("Whole record", WHOLE),
+    ("header", "header"),
+    ("envelope", "envelope"),
+    ("routerDecision", "routerDecision"),
+    ("events", "events"),
+    ("finalResponse", "finalResponse"),
+)
+CURRENT_VALUE_CHARS = 1500
+
+
+def section_value(detail: ExecutionDetail, section: str) -> Any:
+    """The JSON compared for one side: the whole record, or one top-level section."""
+    record = detail.result.record
+    if record is None:
+        return MISSING
+    raw = record.raw
+    if section == WHOLE:
+        return dict(raw)
+    return raw.get(section, MISSING)
+
+
+@dataclass(frozen=True)
+class DiffRequest:
+    """What to compare; kept so a section change can recompute."""
+
+    left_label: str
+    right_label: str
+    left: ExecutionDetail | None = None
+    right: ExecutionDetail | None = None
+    left_value: Any = MISSING
+    right_value: Any = MISSING
+
+    @property
+    def is_records(self) -> bool:
+        return self.left is not None and self.right is not None
+
+    def values(self, section: str) -> tuple[Any, Any]:
+        if self.left is not None and self.right is not None:
+            return section_value(self.left, section), section_value(self.right, section)
+        return self.left_value, self.right_value
+
+
+@dataclass(frozen=True)
+class DiffOutcome:
+    request: DiffRequest
+    section: str
+    entries: tuple[DiffEntry, ...]
+    paths: list[str]
+    error: str | None = None
+
+
+def compute_diff(request: DiffRequest, section: str) -> DiffOutcome:
+    """Never raises: a value the diff cannot walk is reported, not crashed on."""
+    before, after = request.values(section)
+    try:
+        result = diff(before, after)
+    except Exception as exc:
+        return DiffOutcome(request, section, (), [], f"{type(exc).__name__}: {exc}")
+    return DiffOutcome(request, section, result.entries, entry_paths(result.entries))
+
+
+def _load_warnings(request: DiffRequest) -> list[Content]:
+    lines = []
+    for side, detail in (("A", request.left), ("B", request.right)):
+        if detail is not None and detail.result.status is not LoadStatus.OK:
+            text = f"{side}: {safe(detail.result.message)}"
+            lines.append(Content.assemble((text, WARNING_STYLE)))
+    return lines
+
+
+class DiffPane(Vertical):
+    """Title, section selector and status above the diff; the current difference below it."""
+
+    DEFAULT_CSS = """
+    DiffPane { padding: 0 1; }
+    DiffPane > #diff-title { text-style: bold; }
+    DiffPane > #diff-bar { height: auto; }
+    DiffPane > #diff-bar > #diff-section { width: 28; }
+    DiffPane > #diff-bar > #diff-status { width: 1fr; padding: 1 0 0 1; }
+    DiffPane.-values > #diff-bar > #diff-section { display: none; }
+    DiffPane.-values > #diff-bar > #diff-status { padding: 0; }
+    DiffPane > DiffView { height: 1fr; min-height: 4; }
+    DiffPane > #diff-current { height: auto; max-height: 8; border-top: solid $panel; }
+    DiffPane.-empty > DiffView, DiffPane.-empty > #diff-current, DiffPane.-empty > #diff-bar {
+        display: none;
+    }
+    """
+
+    class Finished(Message):
+        def __init__(self, token: int, outcome: DiffOutcome) -> None:
+            super().__init__()
+            self.token = token
+            self.outcome = outcome
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-empty")
+        self.request: DiffRequest | None = None
+        self.outcome: DiffOutcome | None = None
+        self._token = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._empty_text(), id="diff-title")
+        with Horizontal(id="diff-bar"):
+            yield Select(SECTIONS, value=WHOLE, allow_blank=False, id="diff-section", compact=False)
+            yield Static("", id="diff-status")
+        yield DiffView(id="diff-view")
+        yield Static("", id="diff-current")
+
+    @staticmethod
+    def _empty_text() -> Content:
+        return Content.assemble(
+            ("No comparison yet.", "bold"),
+            ("\nPick two executions (or an execution and a snapshot) to compare them.", DIM_STYLE),
+        )
+
+    @property
+    def view(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    @property
+    def section(self) -> str:
+        value = self.query_one("#diff-section", Select).value
+        return value if isinstance(value, str) else WHOLE
+
+    # ------------------------------------------------------------------ requests
+
+    def show_diff(self, left: ExecutionDetail, right: ExecutionDetail) -> Worker[DiffOutcome]:
+        request = DiffRequest(execution_label(left), execution_label(right), left, right)
+        self.remove_class("-values")
+        return self._start(request)
+
+    def show_diff_values(
+        self, left_label: str, left_value: Any, right_label: str, right_value: Any
+    ) -> Worker[DiffOutcome]:
+        request = DiffRequest(
+            safe(left_label), safe(right_label), left_value=left_value, right_value=right_value
+        )
+        self.add_class("-values")
+        return self._start(request)
+
+    def _start(self, request: DiffRequest) -> Worker[DiffOutcome]:
+        self.request = request
+        self._token += 1
+        self.remove_class("-empty")
+        self._set_title(request)
+        self._set_status(Content.assemble(("Comparing…", DIM_STYLE)))
+        return self._compute(self._token, request, self.section if request.is_records else WHOLE)
+
+    @work(thread=True, exclusive=True, group="diff", exit_on_error=False)
+    def _compute(self, token: int, request: DiffRequest, section: str) -> DiffOutcome:
+        outcome = compute_diff(request, section)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Finished(token, outcome))
+        return outcome
+
+    @on(Select.Changed, "#diff-section")
+    def _section_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if self.request is not None and self.request.is_records:
+            self._start(self.request)
+
+    def on_diff_pane_finished(self, message: Finished) -> None:
+        message.stop()
+        if message.token != self._token:
+            return  # superseded by a newer comparison
+        outcome = message.outcome
+        self.outcome = outcome
+        request = outcome.request
+        if outcome.error is not None:
+            self._set_status(
+                Content.assemble(
+                    badge("DIFF FAILED", "error"), "  ", (safe(outcome.error), PROBLEM_STYLE)
+                )
+            )
+        self.view.set_entries(
+            outcome.entries,
+            paths=outcome.paths,
+            before_label=f"A {request.left_label}",
+            after_label=f"B {request.right_label}",
+            empty_text="(no changes)" if outcome.error is None else "(diff failed)",
+        )
+
+    # ------------------------------------------------------------------ display
+
+    def _set_title(self, request: DiffRequest) -> None:
+        title = Content.assemble(
+            ("A: ", "bold $text-error"),
+            request.left_label,
+            "   ",
+            ("B: ", "bold $text-success"),
+            request.right_label,
+        )
+        lines = [title, *_load_warnings(request)]
+        self.query_one("#diff-title", Static).update(Content("\n").join(lines))
+
+    def _set_status(self, content: Content) -> None:
+        self.query_one("#diff-status", Static).update(content)
+
+    def on_diff_view_cursor_moved(self, message: DiffView.CursorMoved) -> None:
+        message.stop()
+        outcome = self.outcome
+        if outcome is None or outcome.error is not None:
+            return
+        self._set_status(self._status(outcome, message.index))
+        self.query_one("#diff-current", Static).update(self._current(message.entry, message.index))
+
+    @staticmethod
+    def _status(outcome: DiffOutcome, index: int) -> Content:
+        entries = outcome.entries
+        if not entries:
+            return Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE))
+        counts = {"added": 0, "removed": 0, "changed": 0}
+        for entry in entries:
+            counts[entry.kind] += 1
+        total = len(entries)
+        return Content.assemble(
+            (f"{total:,} difference{'s' if total != 1 else ''}", "bold"),
+            ("  ", ""),
+            (f"+{counts['added']:,} ", "$text-success"),
+            (f"-{counts['removed']:,} ", "$text-error"),
+            (f"~{counts['changed']:,}", "$text-warning"),
+            (f"   at {index + 1:,}/{total:,}   n/N: next/previous", DIM_STYLE),
+        )
+
+    def _current(self, entry: DiffEntry | None, index: int) -> Content:
+        if entry is None:
+            return Content("")
+        path = self.view.path_at(index)
+        return Content("\n").join(
+            [
+                Content.assemble(("at ", DIM_STYLE), (path, "bold")),
+                Content.assemble(
+                    ("A ", "bold $text-error"), compact_value(entry.before, CURRENT_VALUE_CHARS)
+                ),
+                Content.assemble(
+                    ("B ", "bold $text-success"), compact_value(entry.after, CURRENT_VALUE_CHARS)
+                ),
+            ]
+        )
+
+    # ------------------------------------------------------------------ navigation
+
+    def next_difference(self) -> bool:
+        return self.view.next_difference()
+
+    def previous_difference(self) -> bool:
+        return self.view.previous_difference()
+
+    @property
+    def entries(self) -> Sequence[DiffEntry]:
+        return self.view.entries

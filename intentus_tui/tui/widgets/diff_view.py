@@ -1,0 +1,310 @@
+"""A side-by-side diff: one path per line, before | after, with a cursor on one difference.
+
+A Line-API widget (``ScrollView`` + ``render_line``): a line is formatted only when it is
+on screen, and values are cut to their column before anything is drawn, so a
+10,000-entry diff with megabyte-sized values scrolls as fast as a ten-entry one.
+The first line is a fixed column header; the entries scroll beneath it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from intentus_tui.core.diff import DiffEntry, format_path
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.widgets.pane_text import compact_value
+
+MARKS = {"added": "+", "removed": "-", "changed": "~"}
+ABSENT = "∅"
+SEPARATOR = " │ "
+VALUE_CHARS = 400  # a value is never formatted longer than this, whatever the column width
+
+
+def fit(text: str, width: int) -> str:
+    """Exactly ``width`` cells: padded, or cut with an ellipsis (wide characters respected)."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return set_cell_size(text, width)
+    return set_cell_size(text, width - 1) + "…"
+
+
+def entry_paths(entries: Sequence[DiffEntry]) -> list[str]:
+    """Display paths (sanitized). Worth computing in the worker for big diffs."""
+    return [sanitize_line(format_path(entry.path)) for entry in entries]
+
+
+class DiffView(ScrollView, can_focus=True):
+    """Before | after, one difference per line. ``n``/``N`` move between differences."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "next_difference", "Next difference", id="diff.next"),
+        Binding("N", "previous_difference", "Previous difference", id="diff.previous"),
+        Binding("down,j", "next_difference", "Down", show=False),
+        Binding("up,k", "previous_difference", "Up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "diff-view--header",
+        "diff-view--added",
+        "diff-view--removed",
+        "diff-view--changed",
+        "diff-view--absent",
+        "diff-view--path",
+        "diff-view--separator",
+        "diff-view--cursor",
+        "diff-view--empty",
+    }
+
+    DEFAULT_CSS = """
+    DiffView {
+        background: $surface;
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+    }
+    DiffView > .diff-view--header { background: $panel; color: $text; text-style: bold; }
+    DiffView > .diff-view--added { color: $text-success; }
+    DiffView > .diff-view--removed { color: $text-error; }
+    DiffView > .diff-view--changed { color: $text-warning; }
+    DiffView > .diff-view--absent { color: $text-disabled; }
+    DiffView > .diff-view--path { color: $text; }
+    DiffView > .diff-view--separator { color: $panel-lighten-2; }
+    DiffView > .diff-view--cursor { background: $block-cursor-blurred-background; }
+    DiffView:focus > .diff-view--cursor { background: $block-cursor-background 45%; text-style: bold; }
+    DiffView > .diff-view--empty { color: $text-muted; text-style: italic; }
+    """
+
+    cursor: reactive[int] = reactive(0, init=False, always_update=True)
+
+    class CursorMoved(Message):
+        """The current difference changed (or the entries were replaced)."""
+
+        def __init__(self, view: DiffView, index: int, entry: DiffEntry | None) -> None:
+            super().__init__()
+            self.view = view
+            self.index = index
+            self.entry = entry
+
+        @property
+        def control(self) -> DiffView:
+            return self.view
+
+    def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self._entries: Sequence[DiffEntry] = ()
+        self._paths: Sequence[str] = ()
+        self._path_width = 12
+        self._labels = ("before", "after")
+        self.empty_text = "(no changes)"
+        self._values: LRUCache[int, tuple[str, str]] = LRUCache(4096)
+        self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(1024)
+
+    # ------------------------------------------------------------------ data
+
+    @property
+    def entries(self) -> Sequence[DiffEntry]:
+        return self._entries
+
+    @property
+    def current_entry(self) -> DiffEntry | None:
+        return self._entries[self.cursor] if self._entries else None
+
+    def set_entries(
+        self,
+        entries: Sequence[DiffEntry],
+        *,
+        paths: Sequence[str] | None = None,
+        before_label: str = "before",
+        after_label: str = "after",
+        empty_text: str = "(no changes)",
+    ) -> None:
+        """Show a new diff; the cursor goes to the first difference."""
+        self._entries = entries
+        self._paths = paths if paths is not None else entry_paths(entries)
+        self._path_width = max(map(cell_len, self._paths), default=4) + 1
+        self._labels = (sanitize_line(before_label), sanitize_line(after_label))
+        self.empty_text = empty_text
+        self._values.clear()
+        self._strips.clear()
+        self.virtual_size = Size(0, len(entries) + 1)
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.cursor = 0
+        self.refresh()
+
+    def path_at(self, index: int) -> str:
+        """The display path of one entry (sanitized)."""
+        return self._paths[index] if 0 <= index < len(self._paths) else ""
+
+    def values_for(self, index: int) -> tuple[str, str]:
+        """Compact, sanitized before/after strings of one entry (cached)."""
+        cached = self._values.get(index)
+        if cached is None:
+            entry = self._entries[index]
+            cached = (
+                compact_value(entry.before, VALUE_CHARS),
+                compact_value(entry.after, VALUE_CHARS),
+            )
+            self._values[index] = cached
+        return cached
+
+    def line_text(self, index: int) -> str:
+        """The plain text of one entry's line as drawn at the current width (for tests)."""
+        return "".join(segment.text for segment in self._entry_strip(index, self.size.width, False))
+
+    # ------------------------------------------------------------------ cursor
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        if self._entries:
+            clamped = max(0, min(new, len(self._entries) - 1))
+            if clamped != new:
+                self.cursor = clamped
+                return
+        self._strips.clear()
+        self.refresh()
+        self._scroll_to_cursor()
+        self.post_message(self.CursorMoved(self, self.cursor, self.current_entry))
+
+    def _scroll_to_cursor(self) -> None:
+        visible = max(1, self.size.height - 1)
+        top = round(self.scroll_y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + visible:
+            self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
+
+    def next_difference(self) -> bool:
+        """Move to the next difference; False at the last one."""
+        if self.cursor + 1 >= len(self._entries):
+            return False
+        self.cursor += 1
+        return True
+
+    def previous_difference(self) -> bool:
+        if self.cursor <= 0:
+            return False
+        self.cursor -= 1
+        return True
+
+    def action_next_difference(self) -> None:
+        if not self.next_difference() and self._entries:
+            self.app.bell()
+
+    def action_previous_difference(self) -> None:
+        if not self.previous_difference() and self._entries:
+            self.app.bell()
+
+    def action_page(self, direction: int) -> None:
+        self.cursor = self.cursor + direction * max(1, self.size.height - 2)
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = max(0, len(self._entries) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y >= 1 and self._entries:
+            self.cursor = round(self.scroll_y) + event.y - 1
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+
+    def on_focus(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"diff-view--{name}", partial=True)
+
+    def _columns(self, width: int) -> tuple[int, int, int]:
+        """(path, before, after) widths; the mark takes 2 cells, separators 3 each."""
+        room = max(0, width - 2 - 2 * len(SEPARATOR))
+        path = max(8, min(self._path_width, room * 2 // 5))
+        values = max(0, room - path)
+        before = values // 2
+        return path, before, values - before
+
+    def _header_strip(self, width: int) -> Strip:
+        path_w, before_w, after_w = self._columns(width)
+        sep = self._style("separator")
+        header = self._style("header")
+        segments = [
+            Segment("  "),
+            Segment(fit("path", path_w)),
+            Segment(SEPARATOR, sep),
+            Segment(fit(f"− {self._labels[0]}", before_w)),
+            Segment(SEPARATOR, sep),
+            Segment(fit(f"+ {self._labels[1]}", after_w)),
+        ]
+        return Strip(segments).apply_style(header)
+
+    def _entry_strip(self, index: int, width: int, is_cursor: bool) -> Strip:
+        key = (index, width, is_cursor, self.has_focus)
+        cached = self._strips.get(key)
+        if cached is not None:
+            return cached
+        entry = self._entries[index]
+        kind = entry.kind
+        path_w, before_w, after_w = self._columns(width)
+        before, after = self.values_for(index)
+        kind_style = self._style(kind)
+        absent = self._style("absent")
+        sep = self._style("separator")
+        before_style = absent if kind == "added" else self._style("removed")
+        after_style = absent if kind == "removed" else self._style("added")
+        segments = [
+            Segment(f"{MARKS[kind]} ", kind_style),
+            Segment(fit(self._paths[index], path_w), self._style("path")),
+            Segment(SEPARATOR, sep),
+            Segment(fit(ABSENT if kind == "added" else before, before_w), before_style),
+            Segment(SEPARATOR, sep),
+            Segment(fit(ABSENT if kind == "removed" else after, after_w), after_style),
+        ]
+        strip = Strip(segments)
+        if is_cursor:
+            strip = strip.apply_style(self._style("cursor"))
+        self._strips[key] = strip
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            return self._header_strip(width).apply_style(base).crop_extend(0, width, base)
+        index = round(self.scroll_y) + y - 1
+        if not self._entries:
+            if y == 1:
+                text = fit(f"  {self.empty_text}", width)
+                return Strip([Segment(text, base + self._style("empty"))])
+            return Strip.blank(width, base)
+        if index >= len(self._entries):
+            return Strip.blank(width, base)
+        strip = self._entry_strip(index, width, index == self.cursor)
+        return strip.apply_style(base).crop_extend(0, width, base)

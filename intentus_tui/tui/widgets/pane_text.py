@@ -1,0 +1,193 @@
+"""Small builders for the side pane's text: badges, labelled rows, compact JSON values.
+
+Everything here produces ``Content`` from literal strings (never markup), and every value
+that came from a record is passed through ``sanitize_line`` first. Styles are theme
+variables, so the panes follow the app's theme.
+
+A ``Line`` is a prefix (indent, label or bullet) and a body; ``LinesView`` wraps the body
+under itself (a hanging indent), so a long hash or explanation stays in its column
+instead of running back to the left edge of a narrow pane.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import orjson
+from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
+
+from intentus_tui.core.missing import MISSING
+from intentus_tui.core.sanitize import sanitize_line
+
+# Badge kinds -> style. Kept to a handful so every pane speaks the same colour language.
+BADGE_STYLES: dict[str, str] = {
+    "ok": "bold $text on $success",
+    "error": "bold $text on $error",
+    "warning": "bold $text on $warning",
+    "info": "bold $text on $primary",
+    "muted": "bold $text on $panel",
+}
+LABEL_STYLE = "$text-muted"
+HEADING_STYLE = "bold $text-accent"
+PROBLEM_STYLE = "$text-error"
+WARNING_STYLE = "$text-warning"
+OK_STYLE = "$text-success"
+DIM_STYLE = "$text-muted"
+LABEL_WIDTH = 17
+MIN_BODY_WIDTH = 16  # narrower than this, a line wraps from the left edge instead
+
+Part = str | Content | tuple[str, str]
+
+
+class Line(NamedTuple):
+    """One logical line: ``prefix`` then ``body``; the body wraps under itself."""
+
+    prefix: Content
+    body: Content
+
+    @property
+    def plain(self) -> str:
+        return self.prefix.plain + self.body.plain
+
+
+BLANK = Line(Content(""), Content(""))
+
+
+def _body(parts: Sequence[Part]) -> Content:
+    return Content.assemble(*parts)
+
+
+def badge(label: str, kind: str) -> Content:
+    """`` MATCH `` on a coloured background."""
+    return Content.assemble((f" {label} ", BADGE_STYLES.get(kind, BADGE_STYLES["muted"])))
+
+
+def heading(title: str, *after: Part) -> Line:
+    """A section title, optionally followed by a badge or a note on the same line."""
+    parts: list[Part] = [(title, HEADING_STYLE)]
+    for part in after:
+        parts.append("  ")
+        parts.append(part)
+    return Line(Content(""), _body(parts))
+
+
+def row(label: str, *value: Part, width: int = LABEL_WIDTH, indent: int = 2) -> Line:
+    """``  Label            value``: a muted label column; the value wraps beneath itself."""
+    padded = label.ljust(width - 1) + " "
+    return Line(Content.assemble(" " * indent, (padded, LABEL_STYLE)), _body(value))
+
+
+def bullet(text: str, style: str = "", mark: str = "•", indent: int = 2) -> Line:
+    return Line(
+        Content.assemble(" " * indent, (f"{mark} ", style)), Content.assemble((text, style))
+    )
+
+
+def plain(text: str, style: str = "", indent: int = 2) -> Line:
+    return Line(Content(" " * indent), Content.assemble((text, style)))
+
+
+def badge_line(mark: Content, note: str, style: str = "") -> Line:
+    """A badge with a note that wraps beside it, not under it."""
+    return Line(Content.assemble(mark, "  "), Content.assemble((note, style)))
+
+
+def line(*parts: Part) -> Line:
+    """A line with no indent."""
+    return Line(Content(""), _body(parts))
+
+
+def join_lines(lines: Iterable[Line]) -> Content:
+    """All lines as one Content, unwrapped (for tests and copying)."""
+    return Content("\n").join(Content.assemble(ln.prefix, ln.body) for ln in lines)
+
+
+def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
+    """Wrap each line's body to what is left of ``width`` after its prefix."""
+    out: list[Content] = []
+    for ln in lines:
+        indent = ln.prefix.cell_length
+        room = width - indent
+        if room < MIN_BODY_WIDTH:
+            out.extend(Content.assemble(ln.prefix, ln.body).wrap(max(1, width)))
+            continue
+        wrapped = ln.body.wrap(room) if ln.body.plain else [Content("")]
+        out.append(Content.assemble(ln.prefix, wrapped[0]))
+        hang = Content(" " * indent)
+        out.extend(Content.assemble(hang, rest) for rest in wrapped[1:])
+    return out
+
+
+class LinesView(Widget):
+    """Shows ``Line``s with hanging indents; height follows the wrapped text."""
+
+    DEFAULT_CSS = """
+    LinesView { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, lines: Iterable[Line] = (), *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: list[Line] = list(lines)
+        self._wrapped: tuple[int, list[Content]] | None = None
+
+    @property
+    def lines(self) -> list[Line]:
+        return self._lines
+
+    @property
+    def text(self) -> str:
+        return join_lines(self._lines).plain
+
+    def update(self, lines: Iterable[Line]) -> None:
+        self._lines = list(lines)
+        self._wrapped = None
+        self.refresh(layout=True)
+
+    def _wrap(self, width: int) -> list[Content]:
+        if self._wrapped is None or self._wrapped[0] != width:
+            self._wrapped = (width, wrap_lines(self._lines, width))
+        return self._wrapped[1]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._wrap(width))
+
+    def render(self) -> Content:
+        return Content("\n").join(self._wrap(self.size.width))
+
+
+def safe(value: Any) -> str:
+    """A record-derived string made inert for one line of display."""
+    return sanitize_line(value if isinstance(value, str) else str(value))
+
+
+def _non_finite(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    return "Infinity" if value > 0 else "-Infinity"
+
+
+def compact_value(value: Any, limit: int = 240) -> str:
+    """One-line JSON for display: sanitized, and cut at ``limit`` characters.
+
+    Huge strings are sliced *before* encoding, so a 1 MB value costs the same as a short one.
+    """
+    if value is MISSING:
+        return "∅ (absent)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return _non_finite(value)
+    cut = False
+    if isinstance(value, str) and len(value) > limit:
+        value, cut = value[:limit], True
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        text = repr(value)  # big ints, non-JSON values: still shown, never raised
+    if cut:
+        text = text[:-1] + "…"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return sanitize_line(text)

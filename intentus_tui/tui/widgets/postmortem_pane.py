@@ -1,0 +1,235 @@
+"""The Post-mortem tab: what state was the execution left in, and is it safe to retry?
+
+``postmortem_lines(detail, wal=None)`` is the seam: today it reads the record (its
+timeline, replayability and salvage information); when the lead joins a write-ahead log to
+``ExecutionDetail`` (``detail.wal``), the WAL's state, in-flight step and side-effect
+classes take over the recovery hint. The hint comes from ``core.wal.recovery_hint`` and is
+always phrased as a hint: IntentusNet never retries by itself, and neither does this tool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.timeline import Attempt, ExecutionState, Timeline
+from intentus_tui.core.wal import RecoveryHint, WalLog, recovery_hint
+from intentus_tui.tui.screens.confirm import explain_reason
+from intentus_tui.tui.widgets.pane_text import (
+    BLANK,
+    DIM_STYLE,
+    OK_STYLE,
+    PROBLEM_STYLE,
+    WARNING_STYLE,
+    Line,
+    LinesView,
+    badge,
+    bullet,
+    heading,
+    line,
+    plain,
+    row,
+    safe,
+)
+
+_STATE_BADGE = {
+    ExecutionState.COMPLETED: ("COMPLETED", "ok"),
+    ExecutionState.INCOMPLETE: ("INCOMPLETE", "warning"),
+    ExecutionState.CORRUPTED: ("CORRUPTED", "error"),
+}
+_STATE_NOTE = {
+    ExecutionState.COMPLETED: "a final response was recorded",
+    ExecutionState.INCOMPLETE: "no final response: the process died mid-execution, or it is still running",
+    ExecutionState.CORRUPTED: "the record file is damaged; what survived is shown below",
+}
+HINT_BADGE: dict[str, tuple[str, str]] = {
+    "safe_to_retry": ("HINT: SAFE TO RETRY", "ok"),
+    "investigate_first": ("HINT: INVESTIGATE FIRST", "warning"),
+    "do_not_retry": ("HINT: DO NOT RETRY", "error"),
+}
+HINT_DISCLAIMER = "A hint from what was recorded, not a decision: nothing is retried automatically."
+
+
+def _record_hint_state(timeline: Timeline | None) -> str:
+    """Map the record's state onto ``recovery_hint``'s vocabulary."""
+    if timeline is None:
+        return "unknown"
+    if timeline.final_status is not None:
+        return "failed" if timeline.final_status == "error" else "completed"
+    if timeline.state is ExecutionState.INCOMPLETE or timeline.in_flight:
+        return "in_flight"
+    return "unknown"
+
+
+def record_recovery_hint(detail: ExecutionDetail) -> RecoveryHint:
+    """The hint from the record alone: records do not declare side-effect classes."""
+    timeline = detail.timeline
+    state = _record_hint_state(timeline)
+    finished = [a for a in timeline.attempts if not a.in_flight] if timeline else []
+    # No attempt finished: nothing with side effects can have completed. Otherwise unknown.
+    side_effects_completed = None if finished else False
+    return recovery_hint(
+        state,
+        in_flight=bool(timeline and timeline.in_flight),
+        in_flight_side_effect=None,
+        side_effects_completed=side_effects_completed,
+    )
+
+
+def _attempt_text(attempt: Attempt) -> str:
+    bits = [f"#{attempt.number} {attempt.agent}"]
+    if attempt.status == "in_flight":
+        bits.append("started, never ended")
+    else:
+        bits.append(attempt.status)
+    if attempt.exception:
+        bits.append(attempt.exception)
+    if attempt.latency_ms is not None:
+        bits.append(f"{attempt.latency_ms:g} ms")
+    seqs = [s for s in (attempt.start_seq, attempt.end_seq) if s is not None]
+    if seqs:
+        bits.append("seq " + "–".join(str(s) for s in seqs))
+    return safe("  ".join(bits))
+
+
+def _events_lines(timeline: Timeline | None) -> list[Line]:
+    if timeline is None:
+        return [row("Last event", ("none: nothing of the record could be read", DIM_STYLE))]
+    lines: list[Line] = []
+    last = timeline.last_event
+    if last is None:
+        lines.append(row("Last event", ("no events recorded", DIM_STYLE)))
+    else:
+        seq = f"seq {last.seq}" if last.seq is not None else f"event #{last.index + 1}"
+        lines.append(row("Last event", safe(f"{seq} {last.type}  {last.summary}".rstrip())))
+    if timeline.in_flight:
+        for attempt in timeline.in_flight:
+            lines.append(row("In flight", (_attempt_text(attempt), WARNING_STYLE)))
+    else:
+        lines.append(row("In flight", ("no attempt was left open", OK_STYLE)))
+    finished = [a for a in timeline.attempts if not a.in_flight]
+    if finished:
+        lines.append(row("Completed before", ""))
+        for attempt in finished:
+            style = PROBLEM_STYLE if attempt.status == "error" else OK_STYLE
+            lines.append(bullet(_attempt_text(attempt), style, mark=attempt.mark, indent=4))
+    else:
+        lines.append(row("Completed before", ("no attempt finished", DIM_STYLE)))
+    if timeline.attempts:
+        lines.append(row("Chain", safe(timeline.chain)))
+    return lines
+
+
+def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
+    result = detail.result
+    if result.status is LoadStatus.OK:
+        return [row("Salvage", ("not needed: the file is whole", OK_STYLE))]
+    lines = [row("Salvage", (safe(result.message), WARNING_STYLE))]
+    if result.damage is not None:
+        lines.append(row("Damage", safe(result.damage.describe())))
+    if result.recovered:
+        lines.append(row("Recovered", safe(", ".join(result.recovered))))
+    if result.partial and result.record is not None:
+        count = len(result.record.events)
+        lines.append(row("Partial", safe(f"{', '.join(result.partial)}: {count} complete events")))
+    return lines
+
+
+def _wal_lines(wal: WalLog) -> list[Line]:
+    lines = [row("WAL", safe(wal.message))]
+    lines.append(row("WAL state", safe(wal.state)))
+    step = wal.in_flight_step
+    if step is not None:
+        effect = step.side_effect or "not declared"
+        agent = step.agent or "?"
+        text = safe(f"{agent} ({step.step_id}), side effect: {effect}")
+        lines.append(row("Step in flight", (text, WARNING_STYLE)))
+    effects = wal.side_effects_completed
+    done = {True: "yes", False: "no", None: "unknown"}[effects]
+    lines.append(row("Side effects done", done))
+    if not wal.chain_valid:
+        lines.append(row("Chain", ("broken: the log may have been altered", PROBLEM_STYLE)))
+    return lines
+
+
+def hint_lines(hint: RecoveryHint, source: str) -> list[Line]:
+    label, kind = HINT_BADGE.get(hint.verdict, (f"HINT: {hint.verdict}", "muted"))
+    return [
+        heading("Recovery", badge(label, kind)),
+        plain(safe(hint.reason)),
+        plain(f"Based on {source}. {HINT_DISCLAIMER}", DIM_STYLE),
+    ]
+
+
+def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> list[Line]:
+    """The Post-mortem tab's lines for one execution (and its WAL, once joined)."""
+    if detail is None:
+        return [line("Select an execution for its post-mortem.")]
+    timeline = detail.timeline
+    state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
+    label, kind = _STATE_BADGE[state]
+    lines = [heading("State", badge(label, kind)), plain(_STATE_NOTE[state])]
+    if timeline is not None and timeline.final_status is not None:
+        final_style = PROBLEM_STYLE if timeline.final_status == "error" else OK_STYLE
+        lines.append(row("Final response", (safe(timeline.final_status), final_style)))
+    lines.append(BLANK)
+    lines.extend(_events_lines(timeline))
+    lines.append(BLANK)
+    if detail.replayable:
+        lines.append(row("Replayable", ("yes", OK_STYLE)))
+    else:
+        why = f"no — {explain_reason(detail.replay_reason)}"
+        lines.append(row("Replayable", (why, WARNING_STYLE)))
+    lines.extend(_salvage_lines(detail))
+    if wal is not None:
+        lines.extend(_wal_lines(wal))
+    lines.append(BLANK)
+    if wal is not None and wal.file_status in ("ok", "empty"):
+        lines.extend(hint_lines(wal.hint, "the write-ahead log"))
+    else:
+        source = "the record only (records do not declare side-effect classes)"
+        lines.extend(hint_lines(record_recovery_hint(detail), source))
+    return lines
+
+
+class PostmortemPane(VerticalScroll):
+    DEFAULT_CSS = """
+    PostmortemPane { padding: 0 1; }
+    PostmortemPane > #postmortem-text { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._detail: ExecutionDetail | None = None
+
+    def compose(self) -> ComposeResult:
+        yield LinesView(postmortem_lines(None), id="postmortem-text")
+
+    @property
+    def detail(self) -> ExecutionDetail | None:
+        return self._detail
+
+    @detail.setter
+    def detail(self, detail: ExecutionDetail | None) -> None:
+        self._detail = detail
+        if self.is_mounted:
+            self._show()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _lines(self) -> list[Line]:
+        wal: Any = getattr(self._detail, "wal", None)  # seam for the lead's WAL join
+        return postmortem_lines(self._detail, wal)
+
+    def _show(self) -> None:
+        self.query_one("#postmortem-text", LinesView).update(self._lines())
+        self.scroll_home(animate=False)
+
+    @property
+    def text(self) -> str:
+        return self.query_one("#postmortem-text", LinesView).text

@@ -1,0 +1,283 @@
+"""The Replay tab: return the recorded response of the current execution, or say why not.
+
+Replay never runs agent code or calls a model (DESIGN 4): ``ReplayEngine.replay`` only
+reads the record. The work that can be slow -- pretty-printing a multi-megabyte payload --
+happens in a thread worker; the payload is then drawn lazily by ``JsonView``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static
+from textual.worker import Worker, get_current_worker
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.replay import FORCED_WARNING, NotReplayableError, ReplayResult
+from intentus_tui.tui.screens.confirm import execution_label, explain_reason
+from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
+from intentus_tui.tui.widgets.pane_text import (
+    BLANK,
+    DIM_STYLE,
+    OK_STYLE,
+    PROBLEM_STYLE,
+    WARNING_STYLE,
+    Line,
+    LinesView,
+    badge,
+    badge_line,
+    bullet,
+    compact_value,
+    heading,
+    line,
+    plain,
+    row,
+    safe,
+)
+
+OutcomeKind = Literal["result", "refused", "failed"]
+MAX_METADATA_KEYS = 30
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    """What one replay attempt produced, ready to display."""
+
+    kind: OutcomeKind
+    forced: bool
+    result: ReplayResult | None = None
+    reason: str | None = None  # refused: NotReplayableError.reason
+    message: str = ""  # failed: what went wrong
+    payload_lines: list[str] = field(default_factory=list)
+    payload_chars: int = 0
+
+
+def replay_detail(detail: ExecutionDetail, force: bool) -> ReplayOutcome:
+    """Replay one execution and prepare its payload for display. Never raises."""
+    try:
+        engine = detail.replay_engine()
+    except Exception as exc:  # a record the engine cannot even be built from
+        return ReplayOutcome("failed", force, message=f"{type(exc).__name__}: {exc}")
+    if engine is None:
+        return ReplayOutcome("failed", force, message=f"Nothing to replay: {detail.result.message}")
+    try:
+        result = engine.replay(force=force)
+    except NotReplayableError as exc:
+        return ReplayOutcome("refused", force, reason=exc.reason)
+    except Exception as exc:  # seed 000: a forced replay of a corrupted record may raise
+        return ReplayOutcome("failed", force, message=f"{type(exc).__name__}: {exc}")
+    lines = pretty_json_lines(result.payload)
+    return ReplayOutcome(
+        "result", force, result, payload_lines=lines, payload_chars=sum(map(len, lines))
+    )
+
+
+def _status_badge(result: ReplayResult) -> Content:
+    status = result.status
+    if status is None:
+        return badge("NO STATUS", "muted")
+    lowered = status.lower()
+    if result.error is not None or lowered in ("error", "failed", "failure"):
+        return badge(safe(status).upper(), "error")
+    if lowered in ("success", "ok", "completed"):
+        return badge(safe(status).upper(), "ok")
+    return badge(safe(status).upper(), "info")
+
+
+def _is_error(result: ReplayResult) -> bool:
+    return result.error is not None or (result.status or "").lower() in ("error", "failed")
+
+
+def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+    """The header block above the payload."""
+    result = outcome.result
+    assert result is not None
+    lines: list[Line] = []
+    if result.fromReplay:
+        marker = badge("FROM REPLAY", "info")
+        note = "the recorded response; no agent was run, no model was called"
+    else:
+        marker, note = badge("NOT A REPLAY", "warning"), "fromReplay is false"
+    lines.append(badge_line(marker, note, DIM_STYLE))
+    if outcome.forced and FORCED_WARNING in result.warnings:
+        note = "replayed although the record is not replayable"
+        lines.append(badge_line(badge("FORCED", "warning"), note, WARNING_STYLE))
+    if _is_error(result):
+        note = "the execution answered with an error; replay returns that error, not a success"
+        lines.append(badge_line(badge("ERROR RESPONSE", "error"), note, PROBLEM_STYLE))
+    lines.append(BLANK)
+    original = result.originalExecutionId
+    lines.append(row("Original id", safe(original) if original is not None else ("—", DIM_STYLE)))
+    when = result.originalTimestamp
+    lines.append(row("Original time", safe(when) if when is not None else ("—", DIM_STYLE)))
+    lines.append(row("Status", _status_badge(result)))
+    if result.error is not None:
+        lines.append(row("Error", (compact_value(result.error, 400), PROBLEM_STYLE)))
+    if result.warnings:
+        for index, warning in enumerate(result.warnings):
+            label = "Warnings" if index == 0 else ""
+            lines.append(row(label, ("⚠ " + safe(warning), WARNING_STYLE)))
+    lines.extend(_metadata_lines(result))
+    return lines
+
+
+def _metadata_lines(result: ReplayResult) -> list[Line]:
+    metadata = result.metadata
+    if not metadata:
+        return [row("Metadata", ("{} (none recorded)", DIM_STYLE))]
+    lines = [row("Metadata", "")]
+    for index, (key, value) in enumerate(metadata.items()):
+        if index == MAX_METADATA_KEYS:
+            lines.append(plain(f"… {len(metadata) - MAX_METADATA_KEYS} more keys", DIM_STYLE, 4))
+            break
+        key_text = Content.assemble("    ", (safe(key), "$text-primary"), ": ")
+        lines.append(Line(key_text, Content(compact_value(value, 200))))
+    return lines
+
+
+def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
+    """Before a replay: what would happen."""
+    if detail is None:
+        return [line("Select an execution to replay it.")]
+    lines = [row("Execution", safe(execution_label(detail)))]
+    if detail.replayable:
+        lines.append(row("Replayable", ("yes", OK_STYLE)))
+        note = "Replay returns the recorded response exactly; nothing is executed."
+        lines.append(plain(note, DIM_STYLE))
+    else:
+        why = f"no — {explain_reason(detail.replay_reason)}"
+        lines.append(row("Replayable", (why, WARNING_STYLE)))
+        lines.append(plain("A forced replay is possible after a confirmation.", DIM_STYLE))
+    return lines
+
+
+def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+    return [
+        heading("Replay refused", badge("NOT REPLAYABLE", "error")),
+        row("Execution", safe(execution_label(detail))),
+        row("Reason", (explain_reason(outcome.reason), PROBLEM_STYLE)),
+        BLANK,
+        plain(
+            "The record says its response cannot be trusted as a replay. A forced replay "
+            "returns whatever was recorded anyway, after a confirmation listing the risks.",
+            DIM_STYLE,
+        ),
+    ]
+
+
+def failed_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+    title = "Forced replay failed" if outcome.forced else "Replay failed"
+    return [
+        heading(title, badge("FAILED", "error")),
+        row("Execution", safe(execution_label(detail))),
+        bullet(safe(outcome.message), PROBLEM_STYLE, mark="✗"),
+    ]
+
+
+class ReplayPane(Vertical):
+    """Summary on top (scrolls if long), the payload below in a lazy JSON view."""
+
+    DEFAULT_CSS = """
+    ReplayPane { padding: 0 1; }
+    ReplayPane > #replay-summary-scroll { height: auto; max-height: 60%; }
+    ReplayPane #replay-summary { width: 1fr; }
+    ReplayPane > #replay-payload-title { margin-top: 1; color: $text-accent; text-style: bold; }
+    ReplayPane > #replay-payload { height: 1fr; min-height: 3; border: round $panel; }
+    ReplayPane.-no-payload > #replay-payload-title,
+    ReplayPane.-no-payload > #replay-payload { display: none; }
+    """
+
+    class Finished(Message):
+        """A replay worker is done (posted from its thread)."""
+
+        def __init__(self, detail: ExecutionDetail, outcome: ReplayOutcome) -> None:
+            super().__init__()
+            self.detail = detail
+            self.outcome = outcome
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-no-payload")
+        self._detail: ExecutionDetail | None = None
+        self.outcome: ReplayOutcome | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="replay-summary-scroll"):
+            yield LinesView(waiting_lines(None), id="replay-summary")
+        yield Static(Content("Payload"), id="replay-payload-title")
+        yield JsonView(id="replay-payload")
+
+    @property
+    def detail(self) -> ExecutionDetail | None:
+        return self._detail
+
+    @detail.setter
+    def detail(self, detail: ExecutionDetail | None) -> None:
+        """A new execution supersedes any replay of the previous one, running or shown."""
+        self._detail = detail
+        self.outcome = None
+        # A replay still running for the previous detail is not cancelled (a thread cannot
+        # be interrupted, and a cancelled worker makes wait_for_complete() raise): its
+        # result is dropped on arrival because it names another detail.
+        if self.is_mounted:
+            self._show()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def start(self, force: bool) -> Worker[ReplayOutcome] | None:
+        """Replay the current execution in a thread; the result shows when it is done."""
+        detail = self._detail
+        if detail is None:
+            return None
+        self._set_summary([plain("Replaying…", DIM_STYLE)])
+        self.add_class("-no-payload")
+        return self._replay(detail, force)
+
+    @work(thread=True, exclusive=True, group="replay", exit_on_error=False)
+    def _replay(self, detail: ExecutionDetail, force: bool) -> ReplayOutcome:
+        outcome = replay_detail(detail, force)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Finished(detail, outcome))
+        return outcome
+
+    def on_replay_pane_finished(self, message: Finished) -> None:
+        message.stop()
+        if message.detail is not self._detail:
+            return  # the user moved on while it ran
+        self.outcome = message.outcome
+        self._show()
+
+    def _set_summary(self, lines: list[Line]) -> None:
+        self.query_one("#replay-summary", LinesView).update(lines)
+
+    def _show(self) -> None:
+        detail, outcome = self._detail, self.outcome
+        if detail is None or outcome is None:
+            self.add_class("-no-payload")
+            self._set_summary(waiting_lines(detail))
+            return
+        if outcome.kind == "refused":
+            self.add_class("-no-payload")
+            self._set_summary(refused_lines(detail, outcome))
+            return
+        if outcome.kind == "failed":
+            self.add_class("-no-payload")
+            self._set_summary(failed_lines(detail, outcome))
+            return
+        self._set_summary(result_lines(detail, outcome))
+        count = len(outcome.payload_lines)
+        title = f"Payload  ({count:,} line{'s' if count != 1 else ''}, {outcome.payload_chars:,} characters)"
+        self.query_one("#replay-payload-title", Static).update(Content(title))
+        self.query_one(JsonView).set_lines(outcome.payload_lines)
+        self.remove_class("-no-payload")
+
+    @property
+    def text(self) -> str:
+        """The summary text shown (for tests)."""
+        return self.query_one("#replay-summary", LinesView).text

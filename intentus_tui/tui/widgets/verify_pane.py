@@ -1,0 +1,240 @@
+"""The Verify tab: is this record what was written, and is it whole?
+
+``verify_lines(detail, wal)`` is a pure function from the core's ``VerifyReport`` to
+display text, so it is tested without an app; ``VerifyPane`` only shows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.formats import LoadResult, LoadStatus
+from intentus_tui.core.verify import HashCheck, HashStatus, SequenceCheck, StructureCheck
+from intentus_tui.tui.widgets.pane_text import (
+    BLANK,
+    DIM_STYLE,
+    OK_STYLE,
+    PROBLEM_STYLE,
+    WARNING_STYLE,
+    Line,
+    LinesView,
+    badge,
+    bullet,
+    heading,
+    line,
+    plain,
+    row,
+    safe,
+)
+
+FORM_NAMES: dict[str, str] = {
+    "runtime": "runtime — bare hex over the whole envelope (what IntentusNet 1.3.0 writes)",
+    "documented": "documented — sha256: prefix, routingMetadata left out (seed 000)",
+    "unknown": "unknown — not a sha256 digest",
+    "absent": "absent — the header has no envelopeHash",
+}
+_HASH_BADGE = {
+    HashStatus.MATCH: ("MATCH", "ok"),
+    HashStatus.MISMATCH: ("MISMATCH", "error"),
+    HashStatus.UNVERIFIABLE: ("UNVERIFIABLE", "warning"),
+}
+MAX_LISTED_PROBLEMS = 50
+
+
+def _hash_mark(value: str | None, stored: str | None) -> Content:
+    if value is None:
+        return Content("")
+    if stored is not None and value == stored:
+        return Content.assemble((" ✓", OK_STYLE))
+    return Content.assemble((" ✗", PROBLEM_STYLE))
+
+
+def hash_lines(check: HashCheck | None) -> list[Line]:
+    if check is None:
+        return [
+            heading("Envelope hash", badge("NOT CHECKED", "muted")),
+            plain("There is no record to hash.", DIM_STYLE),
+        ]
+    label, kind = _HASH_BADGE[check.status]
+    if check.status is HashStatus.MISMATCH and check.benign is not None:
+        label, kind = "MISMATCH, LIKELY BENIGN", "warning"
+    style = {"ok": OK_STYLE, "error": PROBLEM_STYLE}.get(kind, WARNING_STYLE)
+    lines = [heading("Envelope hash", badge(label, kind)), plain(safe(check.explanation), style)]
+    form = FORM_NAMES.get(check.detected_form, check.detected_form)
+    lines.append(row("Form stored", safe(form)))
+    matched = check.matched_form or "none"
+    lines.append(row("Form matched", (matched, OK_STYLE if check.matched_form else PROBLEM_STYLE)))
+    if check.benign is not None:
+        lines.append(row("Likely cause", (safe(check.benign), WARNING_STYLE)))
+    stored = check.expected
+    actual_form = check.detected_form if check.detected_form in check.computed else "runtime"
+    lines.append(row("Expected", safe(stored) if stored is not None else ("—", DIM_STYLE)))
+    if check.computed:
+        actual = check.actual
+        lines.append(row("Actual", safe(actual or "—"), _hash_mark(actual, stored)))
+    for other, value in check.computed.items():
+        if other != actual_form:
+            lines.append(row(f"{other.capitalize()} form", safe(value), _hash_mark(value, stored)))
+    if check.computed:
+        note = f"expected: stored in the header; actual: the envelope on disk, {actual_form} form"
+        lines.append(plain(note, DIM_STYLE))
+    return lines
+
+
+def sequence_lines(check: SequenceCheck | None, events: int) -> list[Line]:
+    if check is None:
+        return [heading("Event sequence", badge("NOT CHECKED", "muted"))]
+    if check.ok:
+        note = f"{events} events, seq 1–{events}, strictly increasing" if events else "no events"
+        return [heading("Event sequence", badge("OK", "ok")), plain(note, OK_STYLE)]
+    lines = [heading("Event sequence", badge(f"{len(check.problems)} PROBLEMS", "error"))]
+    if check.gaps:
+        gaps = ", ".join(f"{a}→{b}" for a, b in check.gaps[:10])
+        more = f" (+{len(check.gaps) - 10} more)" if len(check.gaps) > 10 else ""
+        lines.append(row("Gaps", (gaps + more, PROBLEM_STYLE)))
+    lines.extend(_problem_bullets(check.problems))
+    return lines
+
+
+def structure_lines(check: StructureCheck | None) -> list[Line]:
+    if check is None:
+        return [heading("Structure", badge("NOT CHECKED", "muted"))]
+    if check.ok:
+        return [
+            heading("Structure", badge("OK", "ok")),
+            plain("All sections present with the expected types.", OK_STYLE),
+        ]
+    lines = [heading("Structure", badge(f"{len(check.problems)} PROBLEMS", "error"))]
+    lines.extend(_problem_bullets(check.problems))
+    return lines
+
+
+def _problem_bullets(problems: tuple[str, ...]) -> list[Line]:
+    lines = [bullet(safe(p), PROBLEM_STYLE, mark="✗") for p in problems[:MAX_LISTED_PROBLEMS]]
+    if len(problems) > MAX_LISTED_PROBLEMS:
+        lines.append(plain(f"… and {len(problems) - MAX_LISTED_PROBLEMS} more", DIM_STYLE))
+    return lines
+
+
+def file_lines(result: LoadResult) -> list[Line]:
+    """How the file loaded: cleanly, salvaged (what survived), or not at all."""
+    status = result.status
+    kind = "ok" if status is LoadStatus.OK else ("warning" if status.has_record else "error")
+    lines = [heading("File", badge(status.value.upper().replace("_", " "), kind))]
+    lines.append(plain(safe(result.message), OK_STYLE if kind == "ok" else WARNING_STYLE))
+    lines.append(row("Path", safe(str(result.path))))
+    if result.damage is not None:
+        lines.append(row("Damage", (safe(result.damage.describe()), PROBLEM_STYLE)))
+    if status is LoadStatus.SALVAGED:
+        lines.append(row("Recovered", safe(", ".join(result.recovered) or "no whole section")))
+        if result.partial:
+            record = result.record
+            count = len(record.events) if record is not None else 0
+            partial = ", ".join(result.partial)
+            lines.append(row("Partial", safe(f"{partial}: {count} complete before the break")))
+    for note in result.notes:
+        lines.append(bullet(safe(note), WARNING_STYLE, mark="!"))
+    return lines
+
+
+def wal_lines(wal: Any) -> list[Line]:
+    """The write-ahead log's hash chain, when the lead's WAL join supplies one."""
+    if wal is None:
+        return [
+            heading("Write-ahead log", badge("NONE", "muted")),
+            plain("No write-ahead log is joined to this execution.", DIM_STYLE),
+        ]
+    if getattr(wal, "file_status", "ok") not in ("ok", "empty"):
+        return [
+            heading("Write-ahead log", badge(safe(wal.file_status).upper(), "warning")),
+            plain(safe(wal.message), WARNING_STYLE),
+        ]
+    valid = bool(wal.chain_valid)
+    entries = len(wal.entries)
+    chain = badge("CHAIN VALID", "ok") if valid else badge("CHAIN BROKEN", "error")
+    lines = [heading("Write-ahead log", chain)]
+    lines.append(plain(safe(wal.message), OK_STYLE if valid else PROBLEM_STYLE))
+    lines.append(row("Entries", f"{entries} ({safe(wal.state)})"))
+    if wal.torn:
+        torn = "last line is torn: the process died while appending"
+        lines.append(bullet(torn, WARNING_STYLE, mark="!"))
+    for issue in wal.issues[:MAX_LISTED_PROBLEMS]:
+        where = f"line {issue.line_no}, byte {issue.byte_offset}"
+        style = WARNING_STYLE if issue.kind == "torn_last_line" else PROBLEM_STYLE
+        lines.append(bullet(safe(f"{where}: {issue.message}"), style, mark="✗"))
+    return lines
+
+
+def verify_lines(detail: ExecutionDetail | None, wal: Any = None) -> list[Line]:
+    """Everything the Verify tab shows for one execution."""
+    if detail is None:
+        return [line("Select an execution to verify it.")]
+    report = detail.verify
+    record = detail.result.record
+    if report.ok:
+        summary = line(badge("VERIFIED", "ok"), ("  every check passed", OK_STYLE))
+    else:
+        count = len(report.problems)
+        summary = line(
+            badge(f"{count} PROBLEM{'S' if count != 1 else ''}", "error"),
+            ("  see below", PROBLEM_STYLE),
+        )
+    sections: list[list[Line]] = [
+        [summary],
+        hash_lines(report.hash),
+        sequence_lines(report.sequence, len(record.events) if record is not None else 0),
+        structure_lines(report.structure),
+        file_lines(detail.result),
+        wal_lines(wal),
+    ]
+    lines: list[Line] = []
+    for section in sections:
+        if lines:
+            lines.append(BLANK)
+        lines.extend(section)
+    return lines
+
+
+class VerifyPane(VerticalScroll):
+    """Shows ``verify_lines`` for the current detail; scrolls when it is long."""
+
+    DEFAULT_CSS = """
+    VerifyPane { padding: 0 1; }
+    VerifyPane > #verify-text { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._detail: ExecutionDetail | None = None
+
+    def compose(self) -> ComposeResult:
+        yield LinesView(verify_lines(None), id="verify-text")
+
+    @property
+    def detail(self) -> ExecutionDetail | None:
+        return self._detail
+
+    @detail.setter
+    def detail(self, detail: ExecutionDetail | None) -> None:
+        self._detail = detail
+        if self.is_mounted:
+            self._show()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        # The seam for the WAL join: the lead will add ``wal`` to ExecutionDetail.
+        wal = getattr(self._detail, "wal", None)
+        self.query_one("#verify-text", LinesView).update(verify_lines(self._detail, wal))
+        self.scroll_home(animate=False)
+
+    @property
+    def text(self) -> str:
+        """The plain text shown (for tests and copy)."""
+        return self.query_one("#verify-text", LinesView).text

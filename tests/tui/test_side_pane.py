@@ -1,0 +1,482 @@
+"""The side pane as a user drives it: verify, replay (normal, refused, forced), diff, post-mortem."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from intentusnet.wal.writer import WALWriter
+from textual.widgets import Select
+
+from intentus_tui.core.detail import load_detail
+from intentus_tui.core.wal import read_wal
+from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines, invalidate_lines
+from intentus_tui.tui.widgets.diff_view import DiffView
+from intentus_tui.tui.widgets.json_view import MAX_LINE_CHARS, JsonView
+from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
+from intentus_tui.tui.widgets.replay_pane import ReplayPane
+from intentus_tui.tui.widgets.verify_pane import verify_lines
+from tests.factories import make_record, write_record
+from tests.tui.side_pane_harness import (
+    HOSTILE,
+    SidePaneApp,
+    detail_from,
+    good_record,
+    salvaged_detail,
+    tampered_record,
+)
+
+SIZE = (100, 40)
+
+
+def text_of(lines: list) -> str:
+    return "\n".join(line.plain for line in lines)
+
+
+# ----------------------------------------------------------------------------- verify
+
+
+async def test_verify_tab_shows_a_matching_hash_and_its_form() -> None:
+    app = SidePaneApp(detail_from(good_record()))
+    async with app.run_test(size=SIZE):
+        text = app.side.verify_pane.text
+    assert "VERIFIED" in text
+    assert "Envelope hash   MATCH" in text
+    assert "documented — sha256: prefix" in text  # form stored
+    assert "Form matched     documented" in text
+    assert "Event sequence   OK" in text
+
+
+async def test_verify_tab_shows_a_tampered_envelope_as_mismatch_with_expected_and_actual() -> None:
+    record = tampered_record()
+    detail = detail_from(record)
+    stored = record["header"]["envelopeHash"]
+    check = detail.verify.hash
+    assert check is not None and check.actual is not None
+    app = SidePaneApp(detail)
+    async with app.run_test(size=SIZE):
+        text = app.side.verify_pane.text
+    assert "MISMATCH" in text
+    assert "possible tampering" in text
+    assert f"Expected         {stored}" in text
+    assert f"Actual           {check.actual} ✗" in text
+    assert "Form matched     none" in text
+    assert "1 PROBLEM" in text
+
+
+def test_verify_names_a_benign_mismatch_instead_of_calling_it_tampering() -> None:
+    record = good_record()
+    record["header"]["envelopeHash"] = (
+        record["header"]["envelopeHash"].upper().replace("SHA256:", "sha256:")
+    )
+    text = text_of(verify_lines(detail_from(record)))
+    assert "MATCH" in text and "letter case" in text
+
+
+async def test_verify_tab_explains_a_salvaged_file() -> None:
+    app = SidePaneApp(salvaged_detail())
+    async with app.run_test(size=SIZE):
+        text = app.side.verify_pane.text
+    assert "File   SALVAGED" in text
+    assert "truncated" in text
+    assert "Recovered        header, envelope, routerDecision" in text
+    assert "Partial          events: 5 complete before the break" in text
+
+
+def test_verify_lists_sequence_gaps_and_structure_problems() -> None:
+    record = good_record()
+    record["events"][2]["seq"] = 9  # 1, 2, 9, 4 ...
+    del record["events"][4]["type"]
+    text = text_of(verify_lines(detail_from(record)))
+    assert "gap: seq 2 is followed by seq 9" in text
+    assert "seq 4 after seq 9: not strictly increasing" in text
+    assert "events[4].type is null" in text
+
+
+def test_verify_shows_a_joined_wal_chain(tmp_path: Path) -> None:
+    with WALWriter(str(tmp_path), "exec-0001") as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    wal_path = tmp_path / "exec-0001.wal"
+    clean = text_of(verify_lines(detail_from(good_record()), read_wal(wal_path)))
+    assert "Write-ahead log   CHAIN VALID" in clean
+    lines = wal_path.read_text().splitlines()
+    entry = json.loads(lines[0])
+    entry["payload"]["intent_name"] = "Tampered"
+    wal_path.write_text("\n".join([json.dumps(entry), *lines[1:]]) + "\n")
+    broken = text_of(verify_lines(detail_from(good_record()), read_wal(wal_path)))
+    assert "CHAIN BROKEN" in broken
+    assert "line 1, byte 0" in broken
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+async def test_replay_of_a_replayable_record_shows_the_recorded_response() -> None:
+    app = SidePaneApp(detail_from(good_record()), tab="verify")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        pane = app.side.replay_pane
+        assert app.side.active_tab == "replay"
+        assert pane.outcome is not None and pane.outcome.kind == "result"
+        text = pane.text
+        view = pane.query_one(JsonView)
+        payload = [view.visible_text(i) for i in range(view.line_count)]
+        assert view.display
+    assert "FROM REPLAY" in text
+    assert "Original id      exec-0001" in text
+    assert "Original time    2026-01-05T10:00:00.000000+00:00" in text
+    assert "SUCCESS" in text
+    assert 'agent: "fb-secondary"' in text
+    assert "Warnings" not in text
+    assert payload == ["{", '  "summary": "done"', "}"]
+
+
+async def test_an_error_response_replays_as_the_error() -> None:
+    app = SidePaneApp(detail_from(good_record(final_status="error")), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.side.run_replay(force=False)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = app.side.replay_pane.text
+    assert "ERROR RESPONSE" in text
+    assert 'Error            {"code":"AGENT_ERROR","message":"Failed"}' in text
+
+
+async def test_replay_refused_for_a_non_replayable_record_shows_the_reason() -> None:
+    detail = detail_from(good_record(replayable=False, reason="manually_invalidated"))
+    app = SidePaneApp(detail, tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        pane = app.side.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "refused"
+        text = pane.text
+        assert not pane.query_one(JsonView).display  # no payload for a refusal
+    assert "Replay refused   NOT REPLAYABLE" in text
+    assert "manually_invalidated — an operator marked this record as not replayable" in text
+
+
+async def test_forced_replay_asks_first_and_runs_when_confirmed() -> None:
+    app = SidePaneApp(salvaged_detail(), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        body = app.screen.body_text
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        pane = app.side.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "result"
+        text = pane.text
+    assert app.confirmed == [True]
+    assert "Not replayable: record_corrupted" in body
+    assert "▶ Corrupted record: May raise parse errors   ← this record" in body
+    assert "Incomplete execution: May return null payload" in body
+    assert "Recording failure: May return partial/corrupt data" in body
+    assert "FORCED" in text
+    assert "⚠ Forced replay of non-replayable record" in text
+    assert "⚠ No final response was recorded: payload is null" in text
+
+
+@pytest.mark.parametrize("answer", ["n", "escape", "click-cancel"])
+async def test_forced_replay_cancelled_does_nothing(answer: str) -> None:
+    app = SidePaneApp(salvaged_detail(), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        if answer == "click-cancel":
+            await pilot.click("#cancel")
+        else:
+            await pilot.press(answer)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert app.side.replay_pane.outcome is None
+        assert "Replayable       no — record_corrupted" in app.side.replay_pane.text
+    assert app.confirmed == [False]
+
+
+async def test_confirm_button_click_confirms() -> None:
+    app = SidePaneApp(detail_from(good_record(final_status=None)), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        outcome = app.side.replay_pane.outcome
+    assert app.confirmed == [True]
+    assert outcome is not None and outcome.result is not None
+    assert outcome.result.payload is None
+    assert "Forced replay of non-replayable record" in outcome.result.warnings
+
+
+async def test_a_new_detail_supersedes_a_replay_result() -> None:
+    first, second = detail_from(good_record("exec-0001")), detail_from(good_record("exec-0002"))
+    app = SidePaneApp(first, tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.side.run_replay()
+        app.side.detail = second  # the user moved on before (or after) the worker finished
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        pane = app.side.replay_pane
+        assert pane.outcome is None
+        assert "Execution        exec-0002" in pane.text
+        assert not pane.query_one(JsonView).display
+
+
+async def test_a_huge_payload_is_never_drawn_whole() -> None:
+    record = good_record()
+    record["finalResponse"]["payload"] = {"blob": "x" * 1_000_000, "n": 1}
+    app = SidePaneApp(detail_from(record), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = app.side.replay_pane.query_one(JsonView)
+        blob_line = view.visible_text(1)
+        title = str(app.side.replay_pane.query_one("#replay-payload-title").render())
+    assert len(blob_line) < MAX_LINE_CHARS + 60
+    assert blob_line.startswith('  "blob": "xxx')
+    assert "more characters not shown" in blob_line
+    assert "1,000," in title  # the size is reported, not hidden
+
+
+async def test_nothing_to_replay_for_an_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("not json at all")
+    app = SidePaneApp(load_detail(path), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.side.run_replay(force=True)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = app.side.replay_pane.text
+    assert "Forced replay failed" in text
+    assert "Nothing to replay" in text
+
+
+# ----------------------------------------------------------------------------- diff
+
+
+async def test_diff_of_two_records_with_n_and_shift_n_moving_the_cursor() -> None:
+    left = detail_from(good_record("exec-000A"))
+    right = detail_from(
+        good_record("exec-000B", agents=(("fb-primary", "error"), ("fb-tertiary", "ok")))
+    )
+    app = SidePaneApp(left, tab="verify")
+    async with app.run_test(size=SIZE) as pilot:
+        app.side.show_diff(left, right)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        pane = app.side.diff_pane
+        view = pane.query_one(DiffView)
+        assert app.side.active_tab == "diff"
+        title = str(pane.query_one("#diff-title").render())
+        paths = [view.path_at(i) for i in range(len(view.entries))]
+        assert view.cursor == 0
+        await pilot.press("n", "n")
+        assert view.cursor == 2
+        await pilot.press("N")
+        assert view.cursor == 1
+        status = str(pane.query_one("#diff-status").render())
+        current = str(pane.query_one("#diff-current").render())
+        for _ in range(len(paths) + 3):  # past the end: stays on the last difference
+            app.side.next_difference()
+        assert view.cursor == len(paths) - 1
+        assert app.side.next_difference() is False
+    assert "A: exec-000A" in title and "B: exec-000B" in title
+    assert "header.executionId" in paths
+    assert "routerDecision.agent" in paths
+    assert f"at 2/{len(paths)}" in status
+    assert paths[1] in current
+
+
+async def test_diff_keys_work_when_the_diff_view_has_focus() -> None:
+    app = SidePaneApp(None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.side.show_diff_values("snapshot", {"a": 1, "b": 2, "c": 3}, "now", {"a": 2, "c": 4})
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = app.side.diff_pane.query_one(DiffView)
+        view.focus()
+        await pilot.press("j", "j")
+        assert view.cursor == 2
+        await pilot.press("home")
+        assert view.cursor == 0
+        kinds = [entry.kind for entry in view.entries]
+        lines = [view.line_text(i) for i in range(3)]
+    assert kinds == ["changed", "removed", "changed"]
+    assert lines[0].startswith("~ a")
+    assert lines[1].startswith("- b") and "∅" in lines[1]
+
+
+async def test_diff_of_equal_records_says_no_changes_and_sections_narrow_it() -> None:
+    left = detail_from(good_record("exec-000A"))
+    right = detail_from(good_record("exec-000B", final_status="error"))
+    app = SidePaneApp(left, tab="diff")
+    async with app.run_test(size=SIZE) as pilot:
+        app.side.show_diff(left, left)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        pane = app.side.diff_pane
+        assert "(no changes)" in str(pane.query_one("#diff-status").render())
+        app.side.show_diff(left, right)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        whole = len(pane.query_one(DiffView).entries)
+        pane.query_one("#diff-section", Select).value = "finalResponse"
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        section_paths = [entry.path for entry in pane.query_one(DiffView).entries]
+    assert whole > len(section_paths)
+    assert sorted(section_paths) == [("error",), ("payload",), ("status",)]
+
+
+async def test_a_ten_thousand_entry_diff_scrolls_to_the_end() -> None:
+    before = {f"k{i:05d}": i for i in range(10_000)}
+    after = {f"k{i:05d}": i + 1 for i in range(10_000)}
+    app = SidePaneApp(None, tab="diff")
+    async with app.run_test(size=SIZE) as pilot:
+        app.side.show_diff_values("before", before, "after", after)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = app.side.diff_pane.query_one(DiffView)
+        view.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert view.cursor == 9_999
+        assert view.scroll_y > 9_000
+        last = view.line_text(9_999)
+    assert last.startswith("~ k09999") and "9999" in last and "10000" in last
+
+
+# ----------------------------------------------------------------------------- post-mortem
+
+
+async def test_postmortem_of_a_crashed_execution_names_the_attempt_in_flight() -> None:
+    app = SidePaneApp(salvaged_detail(), tab="postmortem")
+    async with app.run_test(size=SIZE):
+        text = app.side.postmortem_pane.text
+    assert "In flight        #2 fb-secondary  started, never ended  seq 5" in text
+    assert "#1 fb-primary  error  fb-primary failed  seq 2–3" in text
+    assert "Last event       seq 5 AGENT_ATTEMPT_START" in text
+    assert "Replayable       no — record_corrupted" in text
+    assert "Partial          events: 5 complete events" in text
+    assert "HINT: INVESTIGATE FIRST" in text
+    assert "not a decision" in text
+
+
+def test_postmortem_of_a_completed_execution_hints_replay_not_retry() -> None:
+    text = text_of(postmortem_lines(detail_from(good_record())))
+    assert "State   COMPLETED" in text
+    assert "HINT: DO NOT RETRY" in text
+    assert "Replay the recorded response instead" in text
+
+
+def test_postmortem_prefers_the_wal_when_one_is_joined(tmp_path: Path) -> None:
+    with WALWriter(str(tmp_path), "exec-0001") as writer:
+        writer.execution_started("ab" * 32, "PayIntent")
+        writer.step_started("charge", "payments-agent", "irreversible", {}, "in-1")
+    wal = read_wal(tmp_path / "exec-0001.wal")
+    record = good_record(final_status=None)
+    text = text_of(postmortem_lines(detail_from(record), wal))
+    assert "payments-agent (charge), side effect: irreversible" in text
+    assert "HINT: DO NOT RETRY" in text
+    assert "Based on the write-ahead log" in text
+
+
+# ----------------------------------------------------------------------------- hostile text
+
+
+def hostile_record() -> dict:
+    bad = "".join(HOSTILE)
+    record = make_record(
+        execution_id=f"exec-{bad}", replayable=False, reason=f"reason {bad}", agents=((bad, "ok"),)
+    )
+    record["finalResponse"]["payload"] = {bad: bad}
+    record["finalResponse"]["metadata"][bad] = bad
+    return record
+
+
+def assert_inert(text: str) -> None:
+    assert "[b]x[/b]" in text and "[/x]" in text and "[$accent]" in text
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+
+
+def assert_svg_clean(svg: str) -> None:
+    ET.fromstring(svg)  # parses: no raw control characters made it into the screenshot
+    assert "\x1b" not in svg
+
+
+async def test_hostile_strings_are_shown_literally_everywhere() -> None:
+    record = hostile_record()
+    detail = detail_from(record, name="hostile.json")
+    other = detail_from(good_record("exec-0001"))
+    app = SidePaneApp(detail, tab="verify")
+    async with app.run_test(size=(140, 60)) as pilot:
+        verify = app.side.verify_pane.text
+        assert_svg_clean(app.export_screenshot())
+        app.side.show_tab("postmortem")
+        await pilot.pause()
+        postmortem = app.side.postmortem_pane.text
+        assert_svg_clean(app.export_screenshot())
+        await pilot.press("R")
+        await pilot.pause()
+        modal = app.screen.body_text
+        assert_svg_clean(app.export_screenshot())
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        replay_pane = app.side.query_one(ReplayPane)
+        replay = replay_pane.text
+        view = replay_pane.query_one(JsonView)
+        payload = "\n".join(view.visible_text(i) for i in range(view.line_count))
+        assert_svg_clean(app.export_screenshot())
+        app.side.show_diff(detail, other)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        diff_view = app.side.diff_pane.query_one(DiffView)
+        diff = "\n".join(diff_view.line_text(i) for i in range(len(diff_view.entries)))
+        diff += str(app.side.diff_pane.query_one("#diff-title").render())
+        assert_svg_clean(app.export_screenshot())
+    for text in (verify, postmortem, modal, replay, payload, diff):
+        assert_inert(text)
+    assert "exec-[b]x[/b][/x][$accent]" in verify  # the id, in a structure problem
+    assert "␛]0;t␇" in modal
+    assert "reason [b]x[/b]" in modal
+    # In JSON, ESC is written as \u001b (inert text); the bidi override becomes a placeholder.
+    assert "⟨U+202E⟩" in payload
+
+
+def test_confirm_lines_are_sanitized_and_explain_the_write() -> None:
+    detail = detail_from(hostile_record(), name="hostile.json")
+    for lines in (force_replay_lines(detail), invalidate_lines(detail)):
+        joined = "\n".join(lines)
+        assert "\x1b" not in joined and "\u202e" not in joined
+        assert "[b]x[/b]" in joined
+    invalidate = "\n".join(invalidate_lines(detail))
+    assert 'replayableReason: "manually_invalidated"' in invalidate
+    assert "atomic" in invalidate
+
+
+def test_invalidate_lines_warn_that_a_damaged_file_cannot_be_invalidated() -> None:
+    assert "cannot be invalidated" in "\n".join(invalidate_lines(salvaged_detail()))
+
+
+async def test_side_pane_reads_a_record_written_like_intentusnet(tmp_path: Path) -> None:
+    path = write_record(tmp_path, make_record(execution_id="0b7c5a5e-1f7e-4bd5-9c8e-5f1f2d3c4b5a"))
+    app = SidePaneApp(load_detail(path))
+    async with app.run_test(size=SIZE):
+        text = app.side.verify_pane.text
+    assert "VERIFIED" in text
+    assert "runtime — bare hex" in text
