@@ -491,16 +491,11 @@ def test_core_index_classifies_every_scenario(world: DemoManifest) -> None:
     assert {s.hash_form for s in each("documented_form")} == {"documented"}
 
 
-@pytest.mark.xfail(
-    reason="core.verify does not yet compare finalResponse with its FINAL_RESPONSE event",
-    strict=False,
-)
 def test_core_flags_the_tampered_final_response(world: DemoManifest) -> None:
     (summary,) = [_summaries(world)[world.first("tampered_final_response")]]
     assert summary.problems >= 1
 
 
-@pytest.mark.xfail(reason="core.index does not yet list WAL-only executions", strict=False)
 def test_core_index_lists_the_wal_only_execution(world: DemoManifest) -> None:
     from intentus_tui.core.index import resolve_root, scan_root
 

@@ -106,3 +106,18 @@ def test_structure_problems_are_named() -> None:
     assert "envelope.intent missing or not an object" in problems
     assert any("differs from the file name" in p for p in problems)
     assert check_structure(_rec(make_record(execution_id="x")), "x").ok
+
+
+def test_edited_final_response_is_flagged() -> None:
+    from intentus_tui.core.verify import check_final_response
+
+    data = make_record()
+    assert check_final_response(_rec(data)) == ()
+    data["finalResponse"]["payload"] = {"summary": "edited"}
+    (problem,) = check_final_response(_rec(data))
+    assert "payload" in problem and "FINAL_RESPONSE" in problem
+    documented = make_record(documented=True)
+    documented["events"][-1]["payload"] = {"status": "success", "has_error": False}
+    assert check_final_response(_rec(documented)) == ()
+    documented["finalResponse"]["error"] = {"code": "X"}
+    assert check_final_response(_rec(documented))

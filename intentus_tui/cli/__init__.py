@@ -24,6 +24,8 @@ EXIT_MISMATCH = 4
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
 _COMMANDS: dict[str, str] = {
     "demo": "intentus_tui.cli.demo:demo",
+    "diff": "intentus_tui.cli.diff:diff",
+    "snapshot": "intentus_tui.cli.snapshot:snapshot",
     "inspect": "intentus_tui.cli.inspect:inspect",
     "replay": "intentus_tui.cli.replay:replay",
     "verify": "intentus_tui.cli.verify:verify",

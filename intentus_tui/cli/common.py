@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -18,7 +19,8 @@ from intentus_tui.cli import EXIT_USAGE
 from intentus_tui.core.formats import RECORD_SUFFIX
 from intentus_tui.core.index import RecordRoot, resolve_root
 from intentus_tui.core.sanitize import sanitize
-from intentus_tui.core.store import FileExecutionStore, UnsafeIdError
+from intentus_tui.core.store import FileExecutionStore, UnsafeIdError, check_id
+from intentus_tui.core.wal import WAL_SUFFIX
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,6 +84,10 @@ def guarded(func: F) -> F:
             return func(*args, **kwargs)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # `intentus-tui ... | head`: the reader left, nothing to say
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise click.exceptions.Exit(0) from None
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
         except (OSError, ValueError) as exc:
@@ -108,18 +114,31 @@ def open_root(directory: str | None) -> RecordRoot:
 
 def locate_record(target: str, directory: str | None) -> Path:
     """An existing file path, or an execution id looked up in the record directory."""
+    path, _ = locate_execution(target, directory, allow_wal=False)
+    return path
+
+
+def locate_execution(
+    target: str, directory: str | None, *, allow_wal: bool = True
+) -> tuple[Path, Path | None]:
+    """(file, WAL directory) for a path or an id; an id may name a WAL-only execution."""
     path = Path(target)
-    if target.endswith(RECORD_SUFFIX) or "/" in target or path.exists():
+    if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
             fail(f"no such file: {target}")
         if path.is_dir():
             fail(f"{target} is a directory, not a record file or execution id")
-        return path
+        sibling_wal = path.absolute().parent.parent / "wal"
+        return path, sibling_wal if sibling_wal.is_dir() else None
     root = open_root(directory)
     candidate = FileExecutionStore(root.records_dir).path_for(target)
-    if not candidate.exists() and not candidate.is_symlink():
-        fail(f"no execution {target!r} in {root.records_dir}")
-    return candidate
+    if candidate.exists() or candidate.is_symlink():
+        return candidate, root.wal_dir
+    if allow_wal and root.wal_dir is not None:
+        wal = root.wal_dir / f"{check_id(target)}{WAL_SUFFIX}"
+        if wal.exists():
+            return wal, root.wal_dir
+    fail(f"no execution {target!r} in {root.records_dir}")
 
 
 def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None) -> None:

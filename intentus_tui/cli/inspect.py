@@ -11,7 +11,7 @@ from intentus_tui.cli.common import (
     echo_json,
     echo_text,
     guarded,
-    locate_record,
+    locate_execution,
     open_root,
     print_table,
 )
@@ -19,23 +19,25 @@ from intentus_tui.core.detail import ExecutionDetail, detail_to_json, load_detai
 from intentus_tui.core.index import ExecutionSummary, scan_root, summary_to_json
 
 
-def _list_rows(summaries: list[ExecutionSummary]) -> list[list[str]]:
+def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
     header = ["EXECUTION", "CREATED", "INTENT", "STATUS", "REPLAY", "HASH", "EVENTS", "ATTEMPTS"]
-    rows = [header]
+    rows = [[*header, "WAL"] if with_wal else header]
     for s in summaries:
         replay = "replayable" if s.replayable else f"not-replayable ({s.replay_reason or '?'})"
-        rows.append(
-            [
-                s.execution_id,
-                s.created or "-",
-                s.intent or "-",
-                s.state.value,
-                replay,
-                s.hash_status.value,
-                str(s.event_count),
-                str(s.attempts),
-            ]
-        )
+        row = [
+            s.execution_id,
+            s.created or "-",
+            s.intent or "-",
+            s.state.value,
+            replay,
+            s.hash_status.value,
+            str(s.event_count),
+            str(s.attempts),
+        ]
+        if with_wal:
+            wal = s.wal_state or "-"
+            row.append(f"{wal} ({s.wal_problem})" if s.wal_problem else wal)
+        rows.append(row)
     return rows
 
 
@@ -75,10 +77,25 @@ def _detail_text(detail: ExecutionDetail) -> None:
         recovered = ", ".join(detail.result.recovered) or "nothing whole"
         partial = f"; partial: {', '.join(detail.result.partial)}" if detail.result.partial else ""
         lines.append(f"recovered   {recovered}{partial}")
-    elif detail.result.record is None:
-        lines.append(f"problem     {detail.result.message}")
     for problem in detail.verify.problems:
         lines.append(f"problem     {problem}")
+    if detail.wal is not None:
+        lines.append(f"wal         {detail.wal.message}")
+    pm = detail.postmortem
+    if pm is not None and (pm.state != "completed" or pm.disagreements):
+        lines.append("post-mortem")
+        lines.append(f"  last event       {pm.last_event or '(none recorded)'}")
+        for item in pm.in_flight:
+            lines.append(
+                f"  in flight        {item}"
+                + (f" [side effect: {pm.side_effect}]" if pm.side_effect else "")
+            )
+        for item in pm.completed_before:
+            lines.append(f"  completed before {item}")
+        for item in pm.disagreements:
+            lines.append(f"  disagreement     {item}")
+        lines.append(f"  hint             {pm.hint.verdict.replace('_', ' ')}: {pm.hint.reason}")
+        lines.append("                   (a hint from what was recorded, not a decision)")
     for line in lines:
         echo_text(line)
 
@@ -108,12 +125,13 @@ def inspect(
                 fast=True,
             )
         else:
-            rows = _list_rows(summaries)
+            rows = _list_rows(summaries, root.wal_dir is not None)
             print_table(rows, echo_text)
             if len(rows) == 1:
                 echo_text(f"(no records in {root.records_dir})")
         raise click.exceptions.Exit(EXIT_OK)
-    detail = load_detail(locate_record(target, directory))
+    path, wal_dir = locate_execution(target, directory)
+    detail = load_detail(path, wal_dir)
     if as_json:
         echo_json(detail_to_json(detail))
     else:

@@ -20,7 +20,7 @@ from intentus_tui.core.timeline import ExecutionState
 from intentus_tui.core.verify import HashStatus
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 1
+_SCHEMA = 2
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode

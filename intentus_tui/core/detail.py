@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from intentus_tui.core.formats import LoadResult, load_record_file
+from intentus_tui.core.formats import LoadResult, LoadStatus, load_record_file
+from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.replay import ReplayEngine
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timeline import Attempt, EventRow, Timeline, timeline_of
 from intentus_tui.core.verify import VerifyReport, verify_load_result
+from intentus_tui.core.wal import WAL_SUFFIX, WalLog, read_wal
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +24,8 @@ class ExecutionDetail:
     verify: VerifyReport
     replayable: bool
     replay_reason: str | None
+    wal: WalLog | None = None
+    postmortem: PostMortem | None = None
 
     @property
     def path(self) -> Path:
@@ -30,23 +35,41 @@ class ExecutionDetail:
         return ReplayEngine.from_load_result(self.result) if self.result.record else None
 
 
-def load_detail(path: Path) -> ExecutionDetail:
-    """Read one file and analyse it. Never raises."""
+def load_detail(path: Path, wal_dir: Path | None = None) -> ExecutionDetail:
+    """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises.
+
+    With ``wal_dir``, the execution's write-ahead log is read too when it exists.
+    """
+    if path.name.endswith(WAL_SUFFIX):
+        only_log = read_wal(path)
+        result = LoadResult(
+            path=path,
+            status=LoadStatus.NO_RECORD,
+            message=f"No record file was written; the write-ahead log says: {only_log.message}",
+        )
+        return detail_of(result, only_log)
     result = load_record_file(path)
-    return detail_of(result)
+    wal_path = wal_dir / f"{result.stem}{WAL_SUFFIX}" if wal_dir is not None else None
+    wal = read_wal(wal_path) if wal_path is not None and os.path.lexists(wal_path) else None
+    return detail_of(result, wal)
 
 
-def detail_of(result: LoadResult) -> ExecutionDetail:
+def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
     replayable: bool = False
-    reason: str | None = "record_corrupted"
+    reason: str | None = (
+        "record_corrupted" if result.status is not LoadStatus.NO_RECORD else "execution_incomplete"
+    )
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
+    timeline = timeline_of(result)
     return ExecutionDetail(
         result=result,
-        timeline=timeline_of(result),
+        timeline=timeline,
         verify=verify_load_result(result),
         replayable=replayable,
         replay_reason=reason,
+        wal=wal,
+        postmortem=build_postmortem(timeline, wal),
     )
 
 
@@ -84,8 +107,8 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
     hash_check = verify.hash
     out: dict[str, object] = {
         "execution_id": sanitize_line((record.execution_id if record else None) or stem),
-        "status": timeline.state.value if timeline else "corrupted",
-        "last_event": _event_json(timeline.last_event if timeline else None),
+        "status": timeline.state.value if timeline else _state_without_record(result),
+        "last_event": _event_json(timeline.last_event) if timeline else _wal_last_event(detail.wal),
         "replayable": detail.replayable,
         "replayable_reason": detail.replay_reason,
         "file": str(result.path),
@@ -126,5 +149,62 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
             "benign": hash_check.benign,
         },
         "problems": [sanitize_line(p) for p in verify.problems],
+        "postmortem": detail.postmortem.to_json() if detail.postmortem else None,
+        "wal": None if detail.wal is None else wal_to_json(detail.wal),
     }
     return out
+
+
+def _wal_last_event(log: WalLog | None) -> dict[str, object] | None:
+    last = log.last_entry if log is not None else None
+    if log is None or last is None:
+        return None
+    step = log.in_flight_step
+    agent = sanitize_line(step.agent) if step is not None and step.agent else None
+    return {
+        "seq": last.seq,
+        "type": sanitize_line(last.entry_type),
+        "agent": agent,
+        "source": "wal",
+    }
+
+
+def _state_without_record(result: LoadResult) -> str:
+    return "incomplete" if result.status is LoadStatus.NO_RECORD else "corrupted"
+
+
+def wal_to_json(log: WalLog) -> dict[str, object]:
+    issue = log.first_issue
+    step = log.in_flight_step
+    return {
+        "file": str(log.path),
+        "file_status": log.file_status,
+        "state": log.state,
+        "entries": len(log.entries),
+        "chain_valid": log.chain_valid,
+        "first_issue": None
+        if issue is None
+        else {
+            "kind": issue.kind,
+            "line": issue.line_no,
+            "offset": issue.byte_offset,
+            "message": sanitize_line(issue.message),
+        },
+        "in_flight_step": None
+        if step is None
+        else {
+            "step_id": sanitize_line(step.step_id),
+            "agent": sanitize_line(step.agent or "") or None,
+            "side_effect": step.side_effect,
+        },
+        "steps": [
+            {
+                "step_id": sanitize_line(st.step_id),
+                "agent": sanitize_line(st.agent or "") or None,
+                "status": st.status,
+                "side_effect": st.side_effect,
+            }
+            for st in log.steps
+        ],
+        "message": sanitize_line(log.message),
+    }

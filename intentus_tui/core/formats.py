@@ -48,6 +48,7 @@ class LoadStatus(StrEnum):
     TOO_DEEP = "too_deep"
     UNREADABLE = "unreadable"  # permission denied, vanished, I/O error
     NOT_A_FILE = "not_a_file"  # a directory, FIFO, socket or device named *.json
+    NO_RECORD = "no_record"  # known only from its write-ahead log: no record file was written
 
     @property
     def has_record(self) -> bool:
@@ -215,8 +216,12 @@ class LoadResult:
 
     @property
     def stem(self) -> str:
+        """The execution id the file name promises (``<id>.json``, or ``<id>.wal``)."""
         name = self.path.name
-        return name[: -len(RECORD_SUFFIX)] if name.endswith(RECORD_SUFFIX) else name
+        for suffix in (RECORD_SUFFIX, ".wal"):
+            if name.endswith(suffix):
+                return name[: -len(suffix)]
+        return name
 
 
 def is_record_name(name: str) -> bool:

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from intentus_tui.core.cache import IndexCache, Stamp, stamp_of
@@ -31,8 +31,10 @@ from intentus_tui.core.verify import (
     HashStatus,
     check_envelope_hash,
     check_event_sequence,
+    check_final_response,
     check_structure,
 )
+from intentus_tui.core.wal import WAL_SUFFIX, WalLog, read_wal, scan_wal_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +45,19 @@ class RecordRoot:
     wal_dir: Path | None
     requested: Path
 
+    def path_of(self, key: str) -> Path:
+        """The file behind a summary key: a record file, or the WAL of a WAL-only execution."""
+        if key.endswith(WAL_SUFFIX) and self.wal_dir is not None:
+            return self.wal_dir / key
+        return self.records_dir / key
+
 
 def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
     """Accept an ``.intentusnet`` root, a records directory, or any directory of ``*.json``.
 
     With no path: ``./.intentusnet/records`` when it exists, else the current directory.
     """
-    requested = Path(path) if path is not None else Path.cwd()
+    requested = (Path(path) if path is not None else Path.cwd()).absolute()
     base = requested
     if (path is None and (requested / ".intentusnet").is_dir()) or (
         (requested / ".intentusnet" / "records").is_dir() and not (requested / "records").is_dir()
@@ -92,6 +100,8 @@ class ExecutionSummary:
     size: int
     mtime_ns: int
     source: str = "record"  # record | wal | record+wal
+    wal_state: str | None = None  # completed | failed | aborted | in_flight | unknown
+    wal_problem: str | None = None  # the WAL's chain is broken, or it disagrees with the record
 
     @property
     def short_id(self) -> str:
@@ -147,7 +157,11 @@ def summarize(result: LoadResult) -> ExecutionSummary:
     replayable, reason = ReplayEngine(
         record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
     ).is_replayable()
-    problems = len(check_event_sequence(record).problems) + len(structure.problems)
+    problems = (
+        len(check_event_sequence(record).problems)
+        + len(structure.problems)
+        + len(check_final_response(record))
+    )
     last_attempt = analysis.attempts[-1].agent if analysis.attempts else ""
     in_flight = analysis.in_flight
     return ExecutionSummary(
@@ -191,38 +205,6 @@ def list_record_paths(directory: Path) -> list[Path]:
     return [directory / n for n in sorted(names)]
 
 
-class DirectoryIndex:
-    """Summaries of one records directory, updated path by path."""
-
-    def __init__(self, root: RecordRoot) -> None:
-        self.root = root
-        self._by_key: dict[str, ExecutionSummary] = {}
-
-    def scan(self) -> list[ExecutionSummary]:
-        self._by_key = {p.name: summarize_path(p) for p in list_record_paths(self.root.records_dir)}
-        return self.summaries()
-
-    def summaries(self) -> list[ExecutionSummary]:
-        return list(self._by_key.values())
-
-    def update(self, paths: Iterable[Path]) -> tuple[list[ExecutionSummary], list[str]]:
-        """Re-read only ``paths``; return (changed or new summaries, removed keys)."""
-        changed: list[ExecutionSummary] = []
-        removed: list[str] = []
-        for path in paths:
-            if path.parent != self.root.records_dir or not is_record_name(path.name):
-                continue
-            if not os.path.lexists(path):
-                if self._by_key.pop(path.name, None) is not None:
-                    removed.append(path.name)
-                continue
-            summary = summarize_path(path)
-            if self._by_key.get(path.name) != summary:
-                self._by_key[path.name] = summary
-                changed.append(summary)
-        return changed, removed
-
-
 def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     """The ``inspect --list --json`` row (snake_case keys)."""
     return {
@@ -246,6 +228,8 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
         "message": s.message,
         "problems": s.problems,
         "source": s.source,
+        "wal_state": s.wal_state,
+        "wal_problem": s.wal_problem,
     }
 
 
@@ -282,39 +266,6 @@ def _summarize_many(
         yield from pool.map(_summarize_chunk, chunks)
 
 
-def scan_batches(
-    root: RecordRoot, *, use_cache: bool = True, workers: int | None = None
-) -> Iterator[list[ExecutionSummary]]:
-    """Summaries of every record file in ``root``, in batches as they become ready.
-
-    Cached summaries whose file is unchanged come first, in one batch; then the rest.
-    """
-    directory = root.records_dir
-    paths = list_record_paths(directory)
-    cache = IndexCache() if use_cache else None
-    try:
-        cached = cache.load(directory.resolve()) if cache else {}
-        fresh: list[ExecutionSummary] = []
-        todo: list[Path] = []
-        for path in paths:
-            hit = cached.pop(path.name, None)
-            if hit is not None and _unchanged(path, hit[0]):
-                fresh.append(hit[1])  # type: ignore[arg-type]
-            else:
-                todo.append(path)
-        if fresh:
-            yield fresh
-        for batch in _summarize_many(todo, workers):
-            if cache is not None:
-                cache.store(directory.resolve(), [(st, s) for st, s in batch if st is not None])
-            yield [s for _, s in batch]
-        if cache is not None and cached:
-            cache.store(directory.resolve(), (), removed=list(cached))
-    finally:
-        if cache is not None:
-            cache.close()
-
-
 def _unchanged(path: Path, stamp: Stamp) -> bool:
     try:
         return stamp_of(os.stat(path)) == stamp
@@ -322,10 +273,198 @@ def _unchanged(path: Path, stamp: Stamp) -> bool:
         return False
 
 
+# ------------------------------------------------------------------ the WAL join
+
+
+def _stem(key: str) -> str:
+    return key[: -len(".json")] if key.endswith(".json") else key
+
+
+def wal_only_summary(log: WalLog) -> ExecutionSummary:
+    """An execution known only from its WAL: it crashed before any record was written."""
+    step = log.in_flight_step
+    return ExecutionSummary(
+        key=f"{log.execution_id}{WAL_SUFFIX}",
+        execution_id=_clean(log.execution_id),
+        created=_clean(log.entries[0].timestamp_iso) if log.entries else "",
+        intent=_clean(log.intent_name),
+        agent=_clean(step.agent) if step and step.agent else "",
+        strategy="",
+        state=ExecutionState.INCOMPLETE,
+        load_status=LoadStatus.NO_RECORD,
+        message=_clean(f"No record file; write-ahead log: {log.message}"),
+        replayable=False,
+        replay_reason="execution_incomplete",
+        hash_status=HashStatus.UNVERIFIABLE,
+        hash_form="absent",
+        matched_form=None,
+        event_count=len(log.entries),
+        attempts=len(log.steps),
+        fallbacks=len(log.fallbacks),
+        chain=" → ".join(_clean(s.agent or s.step_id) for s in log.steps),
+        in_flight_agent=_clean(step.agent or step.step_id) if step else None,
+        final_status=None,
+        problems=0 if log.chain_valid else 1,
+        size=log.size_bytes,
+        mtime_ns=0,
+        source="wal",
+        wal_state=log.state,
+        wal_problem=_wal_chain_problem(log),
+    )
+
+
+def _wal_chain_problem(log: WalLog) -> str | None:
+    if log.chain_valid:
+        return None
+    issue = log.first_issue
+    detail = f"line {issue.line_no}: {issue.kind}" if issue else log.message
+    return _clean(f"WAL chain broken ({detail})")
+
+
+def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
+    """Where a record and its WAL tell different stories (or the WAL is damaged)."""
+    chain = _wal_chain_problem(log)
+    if chain:
+        return chain
+    completed = summary.state is ExecutionState.COMPLETED
+    if completed and log.state == "in_flight":
+        return "record has a final response but the WAL never recorded the end of the execution"
+    if summary.state is ExecutionState.INCOMPLETE and log.state == "completed":
+        return "WAL says the execution completed but the record has no final response"
+    if completed and log.state in ("failed", "aborted") and summary.final_status == "ok":
+        return f"record says success but the WAL says {log.state}"
+    return None
+
+
+def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
+    return replace(
+        summary,
+        source="record+wal",
+        wal_state=log.state,
+        wal_problem=wal_disagreement(summary, log),
+    )
+
+
+class DirectoryIndex:
+    """Summaries of one opened location: record files joined with write-ahead logs.
+
+    ``scan``/``scan_batches`` read everything once (in parallel, through the cache);
+    ``update`` re-reads only the paths it is given, so a live change costs work
+    proportional to that file, not to the directory.
+    """
+
+    def __init__(
+        self, root: RecordRoot, *, use_cache: bool = True, workers: int | None = None
+    ) -> None:
+        self.root = root
+        self._use_cache = use_cache
+        self._workers = workers
+        self._records: dict[str, ExecutionSummary] = {}  # file name -> summary, un-joined
+        self._wals: dict[str, WalLog] = {}  # execution id -> log
+
+    # -- reading everything
+
+    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+        """Fill the index, yielding batches as they are ready.
+
+        Batches are upserts by ``key``: the last batch re-sends records joined with their
+        WALs, and adds WAL-only executions.
+        """
+        directory = self.root.records_dir
+        resolved = directory.resolve()
+        self._records = {}
+        cache = IndexCache() if self._use_cache else None
+        try:
+            cached = cache.load(resolved) if cache else {}
+            fresh: list[ExecutionSummary] = []
+            todo: list[Path] = []
+            for path in list_record_paths(directory):
+                hit = cached.pop(path.name, None)
+                if hit is not None and _unchanged(path, hit[0]):
+                    fresh.append(hit[1])  # type: ignore[arg-type]
+                else:
+                    todo.append(path)
+            if fresh:
+                self._records.update((s.key, s) for s in fresh)
+                yield fresh
+            for batch in _summarize_many(todo, self._workers):
+                if cache is not None:
+                    cache.store(resolved, [(st, s) for st, s in batch if st is not None])
+                summaries = [s for _, s in batch]
+                self._records.update((s.key, s) for s in summaries)
+                yield summaries
+            if cache is not None and cached:
+                cache.store(resolved, (), removed=list(cached))
+        finally:
+            if cache is not None:
+                cache.close()
+        self._wals = scan_wal_dir(self.root.wal_dir) if self.root.wal_dir else {}
+        joined = [self._view(execution_id) for execution_id in self._wals]
+        if joined:
+            yield [s for s in joined if s is not None]
+
+    def scan(self) -> list[ExecutionSummary]:
+        for _ in self.scan_batches():
+            pass
+        return self.summaries()
+
+    def summaries(self) -> list[ExecutionSummary]:
+        """The current view, sorted by key."""
+        view = {key: self._view(_stem(key)) or summary for key, summary in self._records.items()}
+        for execution_id in self._wals:
+            joined = self._view(execution_id)
+            if joined is not None:
+                view[joined.key] = joined
+        return [view[k] for k in sorted(view)]
+
+    def _view(self, execution_id: str) -> ExecutionSummary | None:
+        record = self._records.get(f"{execution_id}.json")
+        log = self._wals.get(execution_id)
+        if log is None:
+            return record
+        return with_wal(record, log) if record is not None else wal_only_summary(log)
+
+    # -- live updates
+
+    def update(self, paths: Iterable[Path]) -> tuple[list[ExecutionSummary], list[str]]:
+        """Re-read only ``paths``; return (changed or new summaries, removed keys)."""
+        before: dict[str, ExecutionSummary | None] = {}
+        for path in paths:
+            execution_id = self._apply(path)
+            if execution_id is not None and execution_id not in before:
+                before[execution_id] = None
+        changed: list[ExecutionSummary] = []
+        removed: list[str] = []
+        for execution_id in before:
+            view = self._view(execution_id)
+            for key in (f"{execution_id}.json", f"{execution_id}{WAL_SUFFIX}"):
+                if view is None or view.key != key:
+                    removed.append(key)
+            if view is not None:
+                changed.append(view)
+        return changed, removed
+
+    def _apply(self, path: Path) -> str | None:
+        """Re-read one changed path into the index; return the execution id it concerns."""
+        if path.parent == self.root.records_dir and is_record_name(path.name):
+            if os.path.lexists(path):
+                self._records[path.name] = summarize_path(path)
+            else:
+                self._records.pop(path.name, None)
+            return _stem(path.name)
+        wal_dir = self.root.wal_dir
+        if wal_dir is not None and path.parent == wal_dir and path.name.endswith(WAL_SUFFIX):
+            execution_id = path.name[: -len(WAL_SUFFIX)]
+            if os.path.lexists(path):
+                self._wals[execution_id] = read_wal(path)
+            else:
+                self._wals.pop(execution_id, None)
+            return execution_id
+        return None
+
+
 def scan_root(
     root: RecordRoot, *, use_cache: bool = True, workers: int | None = None
 ) -> list[ExecutionSummary]:
-    """Summaries of every record in ``root``, sorted by file name."""
-    out = [s for batch in scan_batches(root, use_cache=use_cache, workers=workers) for s in batch]
-    out.sort(key=lambda s: s.key)
-    return out
+    """Summaries of every execution in ``root`` (records joined with WALs), sorted by key."""
+    return DirectoryIndex(root, use_cache=use_cache, workers=workers).scan()

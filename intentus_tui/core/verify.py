@@ -317,6 +317,32 @@ def _event_problems(index: int, event: Any) -> list[str]:
     return out
 
 
+def check_final_response(record: ExecutionRecord) -> tuple[str, ...]:
+    """The response is written twice (``finalResponse`` and the ``FINAL_RESPONSE`` event's
+    payload): if the two disagree, one was edited after recording."""
+    final = record.final_response
+    event = next((e for e in reversed(record.events) if e.type == "FINAL_RESPONSE"), None)
+    if event is None or not isinstance(final, dict):
+        return ()
+    recorded = event.payload
+    if "has_error" in recorded and "payload" not in recorded:  # the documented summary form
+        problems = []
+        if "status" in recorded and recorded.get("status") != final.get("status"):
+            problems.append("finalResponse.status differs from the FINAL_RESPONSE event")
+        if bool(recorded.get("has_error")) != bool(final.get("error")):
+            problems.append(
+                "finalResponse.error disagrees with the FINAL_RESPONSE event's has_error"
+            )
+        return tuple(problems)
+    differing = sorted(k for k in recorded if k in final and recorded[k] != final[k])
+    if not differing:
+        return ()
+    keys = ", ".join(differing)
+    return (
+        f"finalResponse differs from the FINAL_RESPONSE event in {keys}: edited after recording?",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
     """Everything ``verify`` says about one file."""
@@ -350,6 +376,7 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
         problems.append(hash_check.explanation)
     problems.extend(sequence.problems)
     problems.extend(structure.problems)
+    problems.extend(check_final_response(record))
     return VerifyReport(
         str(result.path),
         result.status,

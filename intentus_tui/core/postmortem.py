@@ -1,0 +1,126 @@
+"""The morning after a crash: what one execution was doing when it stopped.
+
+Combines the record (if any) and the write-ahead log (if any): the last recorded event,
+the attempt or step in flight and its side-effect class, what completed before it, where
+the record and the log disagree, and a recovery *hint* (seed 003: IntentusNet never
+retries by itself; the operator decides).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.timeline import ExecutionState, Timeline
+from intentus_tui.core.wal import RecoveryHint, WalLog, recovery_hint
+
+
+@dataclass(frozen=True, slots=True)
+class PostMortem:
+    state: str  # completed | incomplete | corrupted | wal-only states (in_flight, failed, ...)
+    last_event: str | None  # one line: "#5 AGENT_ATTEMPT_START fb-primary"
+    in_flight: tuple[str, ...]  # attempts/steps started and never ended
+    side_effect: str | None  # the in-flight step's side-effect class, when declared
+    completed_before: tuple[str, ...]  # attempts/steps that ended before the crash
+    disagreements: tuple[str, ...]  # record vs WAL
+    hint: RecoveryHint
+    sources: tuple[str, ...]  # "record", "wal"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "state": self.state,
+            "last_event": self.last_event,
+            "in_flight": list(self.in_flight),
+            "side_effect": self.side_effect,
+            "completed_before": list(self.completed_before),
+            "disagreements": list(self.disagreements),
+            "hint": {"verdict": self.hint.verdict, "reason": self.hint.reason},
+            "sources": list(self.sources),
+        }
+
+
+def _record_state_for_hint(timeline: Timeline) -> str:
+    if timeline.state is ExecutionState.COMPLETED:
+        return "completed"
+    if timeline.in_flight or timeline.state is ExecutionState.INCOMPLETE:
+        return "in_flight"
+    return "unknown"  # damaged: we cannot tell how far it got
+
+
+def _wal_lines(log: WalLog) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    last = log.last_entry
+    last_line = f"WAL #{last.seq} {last.entry_type}" if last else None
+    step = log.in_flight_step
+    in_flight = (f"step {step.step_id} ({step.agent or 'agent unknown'})",) if step else ()
+    done = tuple(
+        f"step {s.step_id} ({s.agent or '?'}) {s.status}"
+        + (f", side effect {s.side_effect}" if s.side_effect else "")
+        for s in log.steps
+        if s.status != "started"
+    )
+    return last_line, in_flight, done
+
+
+def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMortem:
+    """Never raises; works with a record, a WAL, both, or (degenerate) neither."""
+    sources: list[str] = []
+    last_event: str | None = None
+    in_flight: tuple[str, ...] = ()
+    completed: tuple[str, ...] = ()
+    state = "unknown"
+    if timeline is not None:
+        sources.append("record")
+        state = timeline.state.value
+        last = timeline.last_event
+        if last is not None:
+            last_event = f"#{last.seq} {last.type} {last.summary}".strip()
+        in_flight = tuple(
+            f"{a.agent} (attempt {a.number}, started at seq {a.start_seq})"
+            for a in timeline.in_flight
+        )
+        completed = tuple(f"{a.agent} {a.status}" for a in timeline.attempts if not a.in_flight)
+    side_effect: str | None = None
+    disagreements: list[str] = []
+    if wal is not None:
+        sources.append("wal")
+        wal_last, wal_in_flight, wal_done = _wal_lines(wal)
+        last_event = last_event or wal_last
+        in_flight = in_flight or wal_in_flight
+        completed = completed or wal_done
+        side_effect = wal.in_flight_step.side_effect if wal.in_flight_step else None
+        if timeline is None:
+            state = wal.state
+        if not wal.chain_valid and wal.first_issue is not None:
+            issue = wal.first_issue
+            disagreements.append(f"WAL line {issue.line_no}: {issue.kind}: {issue.message}")
+        if timeline is not None:
+            if timeline.state is ExecutionState.COMPLETED and wal.state == "in_flight":
+                disagreements.append("the record is complete but the WAL never recorded completion")
+            if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
+                disagreements.append("the WAL says completed but the record has no final response")
+    hint = _hint(timeline, wal)
+    return PostMortem(
+        state=state,
+        last_event=sanitize_line(last_event) if last_event else None,
+        in_flight=tuple(sanitize_line(x) for x in in_flight),
+        side_effect=side_effect,
+        completed_before=tuple(sanitize_line(x) for x in completed),
+        disagreements=tuple(sanitize_line(x) for x in disagreements),
+        hint=hint,
+        sources=tuple(sources),
+    )
+
+
+def _hint(timeline: Timeline | None, wal: WalLog | None) -> RecoveryHint:
+    if wal is not None and wal.file_status in ("ok", "empty"):
+        return wal.hint  # the WAL knows side-effect classes; a record never does
+    if timeline is None:
+        return recovery_hint("unknown", in_flight=False)
+    # 1.3.0 records carry no side-effect classes: completed attempts' effects are unknown.
+    ended = [a for a in timeline.attempts if not a.in_flight]
+    return recovery_hint(
+        _record_state_for_hint(timeline),
+        in_flight=bool(timeline.in_flight),
+        in_flight_side_effect=None,
+        side_effects_completed=None if ended else False,
+    )

@@ -1,0 +1,139 @@
+"""The directory view: parallel scan, persistent cache, live updates, the WAL join."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.cache import CACHE_ENV, IndexCache
+from intentus_tui.core.demo import build_demo_world
+from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.index import DirectoryIndex, resolve_root, scan_root
+from intentus_tui.core.timeline import ExecutionState
+from tests.factories import make_record, write_record
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(path))
+    return path
+
+
+def _many(directory: Path, count: int) -> None:
+    for i in range(count):
+        write_record(
+            directory,
+            make_record(execution_id=f"r{i:05d}", final_status=None if i % 7 == 0 else "success"),
+        )
+
+
+def test_parallel_scan_equals_sequential(records_dir: Path) -> None:
+    _many(records_dir, 2100)  # above the parallel threshold
+    root = resolve_root(records_dir)
+    parallel = scan_root(root, use_cache=False, workers=2)
+    sequential = scan_root(root, use_cache=False, workers=1)
+    assert parallel == sequential and len(parallel) == 2100
+    assert sum(s.state is ExecutionState.INCOMPLETE for s in parallel) == 300
+
+
+def test_warm_scan_comes_from_the_cache_and_sees_changes(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    _many(records_dir, 30)
+    root = resolve_root(records_dir)
+    cold = scan_root(root)
+    assert (cache_dir / IndexCache().path.name).exists()
+    assert not [
+        p for p in os.listdir(records_dir) if not p.endswith(".json")
+    ]  # nothing written there
+    assert scan_root(root) == cold
+    # change one file, delete one, add one: the warm scan must notice each
+    write_record(records_dir, make_record(execution_id="r00001", final_status=None))
+    (records_dir / "r00002.json").unlink()
+    write_record(records_dir, make_record(execution_id="new"))
+    warm = {s.key: s for s in scan_root(root)}
+    assert warm["r00001.json"].state is ExecutionState.INCOMPLETE
+    assert "r00002.json" not in warm and "new.json" in warm
+    assert {s.key: s for s in scan_root(root, use_cache=False)} == warm
+
+
+def test_corrupt_cache_is_rebuilt(records_dir: Path, cache_dir: Path) -> None:
+    _many(records_dir, 5)
+    root = resolve_root(records_dir)
+    expected = scan_root(root)
+    path = IndexCache().path
+    path.write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    assert scan_root(root) == expected
+    assert scan_root(root) == expected
+    with sqlite3.connect(path) as db:  # rebuilt as a real cache
+        assert db.execute("select count(*) from summaries").fetchone()[0] == 5
+
+
+def test_unwritable_cache_is_bypassed(
+    records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv(CACHE_ENV, str(blocker / "cache"))
+    _many(records_dir, 3)
+    assert len(scan_root(resolve_root(records_dir))) == 3
+
+
+def test_update_touches_only_the_given_paths(records_dir: Path) -> None:
+    _many(records_dir, 5)
+    index = DirectoryIndex(resolve_root(records_dir), use_cache=False)
+    index.scan()
+    path = write_record(records_dir, make_record(execution_id="r00003", final_status=None))
+    (records_dir / "r00004.json").unlink()
+    changed, removed = index.update(
+        [path, records_dir / "r00004.json", records_dir / "r00000.json"]
+    )
+    assert {s.key for s in changed} == {"r00003.json", "r00000.json"}
+    assert next(s for s in changed if s.key == "r00003.json").state is ExecutionState.INCOMPLETE
+    assert "r00004.json" in removed
+    assert {s.key for s in index.summaries()} == {f"r0000{i}.json" for i in range(4)}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory):
+    return build_demo_world(tmp_path_factory.mktemp("demo"))
+
+
+def test_wal_only_executions_are_listed_as_incomplete(demo) -> None:
+    summaries = {s.execution_id: s for s in scan_root(resolve_root(demo.root), use_cache=False)}
+    wal_only = summaries[demo.first("crash_wal_only")]
+    assert wal_only.source == "wal" and wal_only.state is ExecutionState.INCOMPLETE
+    assert wal_only.load_status is LoadStatus.NO_RECORD and wal_only.wal_state == "in_flight"
+    assert not demo.record_path(wal_only.execution_id).exists()
+    tampered = summaries[demo.first("wal_tampered")]
+    assert (
+        tampered.source == "record+wal"
+        and tampered.wal_problem
+        and "hash_mismatch" in tampered.wal_problem
+    )
+    crash = summaries[demo.first("crash_mid_attempt")]
+    assert crash.source == "record+wal" and crash.wal_problem is None
+
+
+def test_live_wal_changes_join_and_unjoin(demo, tmp_path: Path) -> None:
+    root_dir = tmp_path / ".intentusnet"
+    shutil.copytree(demo.root, root_dir)
+    root = resolve_root(tmp_path)
+    index = DirectoryIndex(root, use_cache=False)
+    index.scan()
+    wal_only = demo.first("crash_wal_only")
+    wal_path = root.wal_dir / f"{wal_only}.wal"
+    # the record finally lands: the WAL-only row is replaced by a joined record row
+    write_record(root.records_dir, make_record(execution_id=wal_only))
+    changed, removed = index.update([root.records_dir / f"{wal_only}.json"])
+    assert [s.source for s in changed] == ["record+wal"] and f"{wal_only}.wal" in removed
+    wal_path.unlink()
+    changed, removed = index.update([wal_path])
+    assert [s.source for s in changed] == ["record"]
