@@ -111,12 +111,12 @@ def test_structure_problems_are_named() -> None:
 def test_edited_final_response_is_flagged() -> None:
     from intentus_tui.core.verify import check_final_response
 
-    data = make_record()
+    data = copy.deepcopy(make_record())  # as read from disk: two independent copies
     assert check_final_response(_rec(data)) == ()
     data["finalResponse"]["payload"] = {"summary": "edited"}
     (problem,) = check_final_response(_rec(data))
     assert "payload" in problem and "FINAL_RESPONSE" in problem
-    documented = make_record(documented=True)
+    documented = copy.deepcopy(make_record(documented=True))
     documented["events"][-1]["payload"] = {"status": "success", "has_error": False}
     assert check_final_response(_rec(documented)) == ()
     documented["finalResponse"]["error"] = {"code": "X"}
