@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 from intentus_tui.core.formats import ExecutionRecord
 from intentus_tui.core.hashing import runtime_envelope_hash
@@ -111,12 +112,12 @@ def test_structure_problems_are_named() -> None:
 def test_edited_final_response_is_flagged() -> None:
     from intentus_tui.core.verify import check_final_response
 
-    data = copy.deepcopy(make_record())  # as read from disk: two independent copies
+    data = json.loads(json.dumps(make_record()))  # as read from disk: two independent copies
     assert check_final_response(_rec(data)) == ()
     data["finalResponse"]["payload"] = {"summary": "edited"}
     (problem,) = check_final_response(_rec(data))
     assert "payload" in problem and "FINAL_RESPONSE" in problem
-    documented = copy.deepcopy(make_record(documented=True))
+    documented = json.loads(json.dumps(make_record(documented=True)))
     documented["events"][-1]["payload"] = {"status": "success", "has_error": False}
     assert check_final_response(_rec(documented)) == ()
     documented["finalResponse"]["error"] = {"code": "X"}
