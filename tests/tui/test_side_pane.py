@@ -13,6 +13,12 @@ from textual.widgets import Select
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.wal import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines, invalidate_lines
+from intentus_tui.tui.widgets.diff_pane import (
+    COMPARE,
+    COMPARE_ALIGNED,
+    DiffRequest,
+    compute_diff,
+)
 from intentus_tui.tui.widgets.diff_view import DiffView
 from intentus_tui.tui.widgets.json_view import MAX_LINE_CHARS, JsonView
 from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
@@ -281,6 +287,7 @@ async def test_diff_of_two_records_with_n_and_shift_n_moving_the_cursor() -> Non
         view = pane.query_one(DiffView)
         assert app.side.active_tab == "diff"
         title = str(pane.query_one("#diff-title").render())
+        summary = str(pane.query_one("#diff-summary").render())
         paths = [view.path_at(i) for i in range(len(view.entries))]
         assert view.cursor == 0
         await pilot.press("n", "n")
@@ -294,8 +301,19 @@ async def test_diff_of_two_records_with_n_and_shift_n_moving_the_cursor() -> Non
         assert view.cursor == len(paths) - 1
         assert app.side.next_difference() is False
     assert "A: exec-000A" in title and "B: exec-000B" in title
-    assert "header.executionId" in paths
-    assert "routerDecision.agent" in paths
+    # "What happened": the header (ids, times) is left out; events are matched by seq.
+    assert paths == [
+        "routerDecision.agent",
+        "events.4.payload.to",
+        "events.5.payload.agent",
+        "events.6.payload.agent",
+        "events.7.payload.agent",
+        "events.8.payload.metadata.agent",
+        "finalResponse.metadata.agent",
+    ]
+    assert "intent ✓ same   agents ✗ differs   response ✗ differs" in summary
+    assert "A fb-primary → fb-secondary   B fb-primary → fb-tertiary" in summary
+    assert "events part at event #4 (seq 4 / 4): same type FALLBACK_TRIGGERED" in summary
     assert f"at 2/{len(paths)}" in status
     assert paths[1] in current
 
@@ -332,13 +350,18 @@ async def test_diff_of_equal_records_says_no_changes_and_sections_narrow_it() ->
         app.side.show_diff(left, right)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        whole = len(pane.query_one(DiffView).entries)
+        pane.query_one("#diff-section", Select).value = "record"
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        whole = [entry.path for entry in pane.query_one(DiffView).entries]
         pane.query_one("#diff-section", Select).value = "finalResponse"
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
         section_paths = [entry.path for entry in pane.query_one(DiffView).entries]
-    assert whole > len(section_paths)
+    assert ("header", "executionId") in whole
+    assert len(whole) > len(section_paths)
     assert sorted(section_paths) == [("error",), ("payload",), ("status",)]
 
 
@@ -480,3 +503,18 @@ async def test_side_pane_reads_a_record_written_like_intentusnet(tmp_path: Path)
         text = app.side.verify_pane.text
     assert "VERIFIED" in text
     assert "runtime — bare hex" in text
+
+
+def test_aligned_comparison_reports_an_inserted_event_once() -> None:
+    record_a = good_record("exec-000A")
+    record_b = good_record("exec-000B")
+    events = record_b["events"]
+    events.insert(1, {"seq": 0, "type": "MODEL_CALL", "payload": {"model": "m"}})
+    for seq, event in enumerate(events, start=1):
+        event["seq"] = seq
+    request = DiffRequest("A", "B", detail_from(record_a), detail_from(record_b))
+    by_seq = compute_diff(request, COMPARE)
+    aligned = compute_diff(request, COMPARE_ALIGNED)
+    assert aligned.error is None and by_seq.error is None
+    assert [(e.path, e.kind) for e in aligned.entries] == [(("events", 1), "added")]
+    assert len(by_seq.entries) > 5  # by seq, every later event looks changed

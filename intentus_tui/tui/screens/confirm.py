@@ -143,7 +143,7 @@ class ConfirmScreen(ModalScreen[bool]):
         margin-left: 2;
     }
     ConfirmScreen #confirm-keys {
-        color: $text-muted;
+        color: $foreground-muted;
         margin-top: 1;
     }
     """

@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import Select, Static
 from textual.worker import Worker, get_current_worker
 
+from intentus_tui.core.compare import RecordComparison, compare_records
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.diff import DiffEntry, diff
 from intentus_tui.core.formats import LoadStatus
@@ -35,9 +36,13 @@ from intentus_tui.tui.widgets.pane_text import (
     safe,
 )
 
+COMPARE = "compare"
+COMPARE_ALIGNED = "compare-aligned"
 WHOLE = "record"
 SECTIONS: tuple[tuple[str, str], ...] = (
-    ("Whole record", WHOLE),
+    ("What happened", COMPARE),
+    ("What happened, aligned", COMPARE_ALIGNED),
+    ("Whole record (raw)", WHOLE),
     ("header", "header"),
     ("envelope", "envelope"),
     ("routerDecision", "routerDecision"),
@@ -47,14 +52,16 @@ SECTIONS: tuple[tuple[str, str], ...] = (
 CURRENT_VALUE_CHARS = 1500
 
 
+def record_json(detail: ExecutionDetail) -> Any:
+    record = detail.result.record
+    return MISSING if record is None else record.raw
+
+
 def section_value(detail: ExecutionDetail, section: str) -> Any:
     """The JSON compared for one side: the whole record, or one top-level section."""
-    record = detail.result.record
-    if record is None:
-        return MISSING
-    raw = record.raw
-    if section == WHOLE:
-        return dict(raw)
+    raw = record_json(detail)
+    if raw is MISSING or section == WHOLE:
+        return raw
     return raw.get(section, MISSING)
 
 
@@ -73,11 +80,6 @@ class DiffRequest:
     def is_records(self) -> bool:
         return self.left is not None and self.right is not None
 
-    def values(self, section: str) -> tuple[Any, Any]:
-        if self.left is not None and self.right is not None:
-            return section_value(self.left, section), section_value(self.right, section)
-        return self.left_value, self.right_value
-
 
 @dataclass(frozen=True)
 class DiffOutcome:
@@ -85,17 +87,84 @@ class DiffOutcome:
     section: str
     entries: tuple[DiffEntry, ...]
     paths: list[str]
+    comparison: RecordComparison | None = None
     error: str | None = None
 
 
 def compute_diff(request: DiffRequest, section: str) -> DiffOutcome:
-    """Never raises: a value the diff cannot walk is reported, not crashed on."""
-    before, after = request.values(section)
+    """Run the comparison asked for. Never raises: a failure is reported in the outcome.
+
+    Two executions compare "what happened" by default (``core.compare.compare_records``:
+    envelope, routerDecision, events matched by seq, finalResponse, plus a summary and the
+    first divergence); the raw sections are there for everything else.
+    """
     try:
-        result = diff(before, after)
+        if request.left is not None and request.right is not None:
+            if section in (COMPARE, COMPARE_ALIGNED):
+                comparison = compare_records(
+                    record_json(request.left),
+                    record_json(request.right),
+                    aligned=section == COMPARE_ALIGNED,
+                )
+                entries = comparison.entries
+                return DiffOutcome(request, section, entries, entry_paths(entries), comparison)
+            before = section_value(request.left, section)
+            after = section_value(request.right, section)
+        else:
+            before, after = request.left_value, request.right_value
+        entries = diff(before, after).entries
     except Exception as exc:
-        return DiffOutcome(request, section, (), [], f"{type(exc).__name__}: {exc}")
-    return DiffOutcome(request, section, result.entries, entry_paths(result.entries))
+        return DiffOutcome(request, section, (), [], error=f"{type(exc).__name__}: {exc}")
+    return DiffOutcome(request, section, entries, entry_paths(entries))
+
+
+def _same(flag: bool | None) -> tuple[str, str]:
+    if flag is None:
+        return ("? unknown", DIM_STYLE)
+    return ("✓ same", OK_STYLE) if flag else ("✗ differs", PROBLEM_STYLE)
+
+
+def comparison_summary(comparison: RecordComparison) -> Content:
+    """Same intent? Same agents? Same response? Same envelope hash? Where do events part?"""
+    summary = comparison.summary
+
+    def path_text(path: tuple[str, ...]) -> str:
+        return safe(" → ".join(path) or "(no attempts)")
+
+    first = Content.assemble(
+        ("intent ", DIM_STYLE),
+        _same(summary.same_intent),
+        ("   agents ", DIM_STYLE),
+        _same(summary.same_agent_path),
+        ("   response ", DIM_STYLE),
+        _same(summary.same_response),
+        ("   envelope hash ", DIM_STYLE),
+        _same(summary.same_envelope_hash),
+    )
+    lines = [first]
+    if not summary.same_agent_path:
+        lines.append(
+            Content.assemble(
+                ("A ", "bold $text-error"),
+                path_text(summary.agent_path_a),
+                ("   B ", "bold $text-success"),
+                path_text(summary.agent_path_b),
+            )
+        )
+    divergence = comparison.first_divergence
+    if divergence is None:
+        lines.append(Content.assemble(("events: ", DIM_STYLE), ("the streams agree", OK_STYLE)))
+    else:
+        lines.append(
+            Content.assemble(
+                ("events part at ", DIM_STYLE), (safe(divergence.describe()), WARNING_STYLE)
+            )
+        )
+    if comparison.events_keyed_by_seq:
+        lines.append(
+            Content.styled("events are matched by seq: events.N is the event with seq N", DIM_STYLE)
+        )
+    return Content("\n").join(lines)
 
 
 def _load_warnings(request: DiffRequest) -> list[Content]:
@@ -113,14 +182,16 @@ class DiffPane(Vertical):
     DEFAULT_CSS = """
     DiffPane { padding: 0 1; }
     DiffPane > #diff-title { text-style: bold; }
+    DiffPane > #diff-summary { height: auto; }
     DiffPane > #diff-bar { height: auto; }
-    DiffPane > #diff-bar > #diff-section { width: 28; }
+    DiffPane > #diff-bar > #diff-section { width: 30; }
     DiffPane > #diff-bar > #diff-status { width: 1fr; padding: 1 0 0 1; }
     DiffPane.-values > #diff-bar > #diff-section { display: none; }
     DiffPane.-values > #diff-bar > #diff-status { padding: 0; }
     DiffPane > DiffView { height: 1fr; min-height: 4; }
     DiffPane > #diff-current { height: auto; max-height: 8; border-top: solid $panel; }
-    DiffPane.-empty > DiffView, DiffPane.-empty > #diff-current, DiffPane.-empty > #diff-bar {
+    DiffPane.-empty > DiffView, DiffPane.-empty > #diff-current, DiffPane.-empty > #diff-bar,
+    DiffPane.-empty > #diff-summary {
         display: none;
     }
     """
@@ -139,8 +210,9 @@ class DiffPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self._empty_text(), id="diff-title")
+        yield Static("", id="diff-summary")
         with Horizontal(id="diff-bar"):
-            yield Select(SECTIONS, value=WHOLE, allow_blank=False, id="diff-section", compact=False)
+            yield Select(SECTIONS, value=COMPARE, allow_blank=False, id="diff-section")
             yield Static("", id="diff-status")
         yield DiffView(id="diff-view")
         yield Static("", id="diff-current")
@@ -159,7 +231,7 @@ class DiffPane(Vertical):
     @property
     def section(self) -> str:
         value = self.query_one("#diff-section", Select).value
-        return value if isinstance(value, str) else WHOLE
+        return value if isinstance(value, str) else COMPARE
 
     # ------------------------------------------------------------------ requests
 
@@ -183,6 +255,7 @@ class DiffPane(Vertical):
         self.remove_class("-empty")
         self._set_title(request)
         self._set_status(Content.assemble(("Comparing…", DIM_STYLE)))
+        self.query_one("#diff-summary", Static).update("")
         return self._compute(self._token, request, self.section if request.is_records else WHOLE)
 
     @work(thread=True, exclusive=True, group="diff", exit_on_error=False)
@@ -205,6 +278,10 @@ class DiffPane(Vertical):
         outcome = message.outcome
         self.outcome = outcome
         request = outcome.request
+        summary = outcome.comparison
+        self.query_one("#diff-summary", Static).update(
+            comparison_summary(summary) if summary is not None else ""
+        )
         if outcome.error is not None:
             self._set_status(
                 Content.assemble(
@@ -258,7 +335,8 @@ class DiffPane(Vertical):
             (f"+{counts['added']:,} ", "$text-success"),
             (f"-{counts['removed']:,} ", "$text-error"),
             (f"~{counts['changed']:,}", "$text-warning"),
-            (f"   at {index + 1:,}/{total:,}   n/N: next/previous", DIM_STYLE),
+            (f"   at {index + 1:,}/{total:,}", "bold"),
+            ("   n/N: next/previous", DIM_STYLE),
         )
 
     def _current(self, entry: DiffEntry | None, index: int) -> Content:

@@ -83,12 +83,12 @@ class DiffView(ScrollView, can_focus=True):
     DiffView > .diff-view--added { color: $text-success; }
     DiffView > .diff-view--removed { color: $text-error; }
     DiffView > .diff-view--changed { color: $text-warning; }
-    DiffView > .diff-view--absent { color: $text-disabled; }
+    DiffView > .diff-view--absent { color: $foreground-disabled; }
     DiffView > .diff-view--path { color: $text; }
     DiffView > .diff-view--separator { color: $panel-lighten-2; }
     DiffView > .diff-view--cursor { background: $block-cursor-blurred-background; }
-    DiffView:focus > .diff-view--cursor { background: $block-cursor-background 45%; text-style: bold; }
-    DiffView > .diff-view--empty { color: $text-muted; text-style: italic; }
+    DiffView:focus > .diff-view--cursor { background: $block-cursor-background 60%; text-style: bold; }
+    DiffView > .diff-view--empty { color: $foreground-muted; text-style: italic; }
     """
 
     cursor: reactive[int] = reactive(0, init=False, always_update=True)
@@ -241,7 +241,14 @@ class DiffView(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ drawing
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"diff-view--{name}", partial=True)
+        # partial=False: translucent theme colours ($foreground-disabled, the blurred cursor)
+        # are blended with the background here; a Rich style cannot carry alpha.
+        return self.get_component_rich_style(f"diff-view--{name}", partial=False)
+
+    def _cursor_overlay(self) -> Style:
+        """Only the cursor's background and weight, laid over each column's colours."""
+        cursor = self._style("cursor")
+        return Style(bgcolor=cursor.bgcolor, bold=cursor.bold)
 
     def _columns(self, width: int) -> tuple[int, int, int]:
         """(path, before, after) widths; the mark takes 2 cells, separators 3 each."""
@@ -253,17 +260,17 @@ class DiffView(ScrollView, can_focus=True):
 
     def _header_strip(self, width: int) -> Strip:
         path_w, before_w, after_w = self._columns(width)
-        sep = self._style("separator")
         header = self._style("header")
+        sep = header + Style(color=self._style("separator").color)
         segments = [
-            Segment("  "),
-            Segment(fit("path", path_w)),
+            Segment("  ", header),
+            Segment(fit("path", path_w), header),
             Segment(SEPARATOR, sep),
-            Segment(fit(f"− {self._labels[0]}", before_w)),
+            Segment(fit(f"− {self._labels[0]}", before_w), header),
             Segment(SEPARATOR, sep),
-            Segment(fit(f"+ {self._labels[1]}", after_w)),
+            Segment(fit(f"+ {self._labels[1]}", after_w), header),
         ]
-        return Strip(segments).apply_style(header)
+        return Strip(segments)
 
     def _entry_strip(self, index: int, width: int, is_cursor: bool) -> Strip:
         key = (index, width, is_cursor, self.has_focus)
@@ -287,9 +294,10 @@ class DiffView(ScrollView, can_focus=True):
             Segment(SEPARATOR, sep),
             Segment(fit(ABSENT if kind == "removed" else after, after_w), after_style),
         ]
-        strip = Strip(segments)
         if is_cursor:
-            strip = strip.apply_style(self._style("cursor"))
+            overlay = self._cursor_overlay()
+            segments = [Segment(seg.text, (seg.style or Style()) + overlay) for seg in segments]
+        strip = Strip(segments)
         self._strips[key] = strip
         return strip
 

@@ -85,8 +85,8 @@ class JsonView(ScrollView, can_focus=True):
     JsonView > .json-view--string { color: $text-success; }
     JsonView > .json-view--number { color: $text-warning; }
     JsonView > .json-view--literal { color: $text-accent; text-style: italic; }
-    JsonView > .json-view--punct { color: $text-muted; }
-    JsonView > .json-view--more { color: $text-muted; text-style: italic reverse; }
+    JsonView > .json-view--punct { color: $foreground-muted; }
+    JsonView > .json-view--more { color: $foreground-muted; text-style: italic reverse; }
     """
 
     def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
@@ -118,7 +118,7 @@ class JsonView(ScrollView, can_focus=True):
 
     def _styles(self) -> dict[str, Style]:
         return {
-            name: self.get_component_rich_style(f"json-view--{name}", partial=True)
+            name: self.get_component_rich_style(f"json-view--{name}", partial=False)
             for name in ("key", "string", "number", "literal", "punct", "more")
         }
 

@@ -31,12 +31,12 @@ BADGE_STYLES: dict[str, str] = {
     "info": "bold $text on $primary",
     "muted": "bold $text on $panel",
 }
-LABEL_STYLE = "$text-muted"
+LABEL_STYLE = "$foreground-muted"
 HEADING_STYLE = "bold $text-accent"
 PROBLEM_STYLE = "$text-error"
 WARNING_STYLE = "$text-warning"
 OK_STYLE = "$text-success"
-DIM_STYLE = "$text-muted"
+DIM_STYLE = "$foreground-muted"  # ($text-muted is "auto 60%": white in Content)
 LABEL_WIDTH = 17
 MIN_BODY_WIDTH = 16  # narrower than this, a line wraps from the left edge instead
 
