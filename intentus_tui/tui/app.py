@@ -1,0 +1,578 @@
+"""The debugger app: execution list | timeline + event detail | side pane.
+
+Data flows one way: files → ``IndexFeeder`` (thread workers) → ``IndexChanged`` messages →
+``ExecutionList``; the selected row → ``load_detail`` (thread worker) → ``DetailLoaded`` →
+timeline, event detail and side pane. Widgets never read files; the app owns the keys
+that act on the selected execution and calls into the side pane.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+import platformdirs
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+from textual.worker import get_current_worker
+
+from intentus_tui.core.detail import ExecutionDetail, load_detail
+from intentus_tui.core.index import ExecutionSummary, RecordRoot
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.store import FileExecutionStore, RecordLoadError, UnsafeIdError
+from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.messages import DetailLoaded, IndexChanged, ScanFinished, WatcherStopped
+from intentus_tui.tui.screens.confirm import (
+    ConfirmScreen,
+    execution_label,
+    force_replay_lines,
+    invalidate_lines,
+)
+from intentus_tui.tui.screens.help import HelpScreen, help_content
+from intentus_tui.tui.watcher import IndexFeeder, directory_problem, follow_directory
+from intentus_tui.tui.widgets.event_detail import EventDetail
+from intentus_tui.tui.widgets.execution_list import ExecutionList
+from intentus_tui.tui.widgets.filter_input import FilterInput
+from intentus_tui.tui.widgets.header_bar import HeaderBar, HeaderState
+from intentus_tui.tui.widgets.side_pane import SidePane
+from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
+
+# Actions that need a selected execution whose record could be read.
+_NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark"}
+
+
+def snapshot_directory(root: RecordRoot) -> Path:
+    """Where ``s`` saves snapshots: never inside the records directory.
+
+    In an ``.intentusnet/records`` layout, beside it in ``.intentusnet/snapshots`` (they
+    belong to the incident's data); for any other directory of records, the user's data dir
+    — a ``*.json`` written among records would be listed as a record, and a sibling of an
+    arbitrary directory is not ours to create.
+    """
+    if root.records_dir.name == "records":
+        return root.records_dir.parent / "snapshots"
+    return platformdirs.user_data_path("intentus-tui") / "snapshots"
+
+
+class IntentusApp(App[None]):
+    """A terminal debugger for recorded agent executions."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "intentus-tui"
+    COMMANDS = App.COMMANDS | {ExecutionCommands}
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("slash", "filter", "Filter", id="filter"),
+        Binding("v", "cycle_view", "View", id="cycle-view"),
+        Binding("o", "cycle_sort", "Sort", id="cycle-sort"),
+        Binding("p", "toggle_live", "Live/pause", id="toggle-live"),
+        Binding("r", "replay", "Replay", id="replay"),
+        Binding("R", "force_replay", "Force replay", show=False, id="force-replay"),
+        Binding("m", "mark", "Mark for diff", id="mark-for-diff"),
+        Binding("d", "diff", "Diff", id="diff"),
+        Binding("n", "next_difference", "Next diff", id="next-difference"),
+        Binding("N", "previous_difference", "Prev diff", show=False, id="previous-difference"),
+        Binding("I", "invalidate", "Invalidate", show=False, id="invalidate"),
+        Binding("s", "save_snapshot", "Snapshot", show=False, id="save-snapshot"),
+        Binding("1", "side_tab('verify')", "Verify tab", show=False, id="tab-verify"),
+        Binding("2", "side_tab('replay')", "Replay tab", show=False, id="tab-replay"),
+        Binding("3", "side_tab('diff')", "Diff tab", show=False, id="tab-diff"),
+        Binding("4", "side_tab('postmortem')", "Post-mortem tab", show=False, id="tab-postmortem"),
+    ]
+
+    def __init__(
+        self,
+        root: RecordRoot,
+        *,
+        watch: bool = True,
+        directory_label: str | None = None,
+        keymap: dict[str, str] | None = None,
+        keymap_problem: str | None = None,
+        use_cache: bool = True,
+    ) -> None:
+        super().__init__()
+        self.root = root
+        self.watching = watch
+        self.keymap = dict(keymap or {})
+        self._keymap_problem = keymap_problem
+        self.feeder = IndexFeeder(root, self.post_message, use_cache=use_cache)
+        self.header_state = HeaderState(
+            directory=directory_label if directory_label is not None else str(root.records_dir),
+            live="live" if watch else "off",
+        )
+        self.detail: ExecutionDetail | None = None  # the selected execution, once loaded
+        self.detail_key: str | None = None
+        self.marked: ExecutionDetail | None = None  # the left side of the next diff
+        self.diff_shown = False
+        self.scan_done = False
+        self._scan_problem: str | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield HeaderBar(id="header")
+        with Horizontal(id="main"):
+            with Vertical(id="list-pane"):
+                yield FilterInput(placeholder="filter: id, intent, agent, state…", id="filter")
+                yield ExecutionList(id="executions")
+            with Vertical(id="centre"):
+                yield TimelineView(id="timeline")
+                yield EventDetail(id="event-detail")
+            yield SidePane(id="side-pane")
+        yield Footer()
+
+    @property
+    def execution_list(self) -> ExecutionList:
+        return self.query_one(ExecutionList)
+
+    @property
+    def timeline(self) -> TimelineView:
+        return self.query_one(TimelineView)
+
+    @property
+    def event_detail(self) -> EventDetail:
+        return self.query_one(EventDetail)
+
+    @property
+    def side_pane(self) -> SidePane:
+        return self.query_one(SidePane)
+
+    def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
+        if self._keymap_problem:
+            self.notify(self._keymap_problem, severity="warning", markup=False)
+        listing = self.execution_list
+        listing.border_title = "Executions"
+        listing.empty_message = "Indexing…"
+        self.query_one("#filter", Input).display = False
+        self.timeline.border_title = "Timeline"
+        self.event_detail.border_title = "Event"
+        self.timeline.show_message("Select an execution to see its timeline.")
+        self.event_detail.show_message("")
+        listing.focus()
+        self._update_titles()
+        self._show_header()
+        if self.watching:
+            if directory_problem(self.root.records_dir) is None:
+                self._follow_directory()
+            else:
+                self.header_state.live = "stopped"
+        self.feeder.claim()
+        self._scan()
+
+    # ------------------------------------------------------------------ index workers
+
+    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
+    def _scan(self) -> None:
+        self.feeder.scan()
+
+    @work(thread=True, group="index-update", exit_on_error=False)
+    def _drain(self) -> None:
+        self.feeder.drain()
+
+    @work(exclusive=True, group="watcher", exit_on_error=False)
+    async def _follow_directory(self) -> None:
+        # Named so: a ``watch_*`` method would be taken for a reactive's watcher.
+        try:
+            directories = [self.root.records_dir]
+            if self.root.wal_dir is not None:
+                directories.append(self.root.wal_dir)
+            async for paths in follow_directory(*directories):
+                self.queue_paths(paths)
+        except Exception as exc:  # the directory vanished, inotify limits, ...
+            self.post_message(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
+
+    def queue_paths(self, paths: Iterable[Path]) -> None:
+        """Re-read these paths (now if live; when resumed if paused)."""
+        if self.feeder.add(paths):
+            self._drain()
+        if not self.feeder.live:
+            self._show_header()
+
+    def all_summaries(self) -> Iterable[ExecutionSummary]:
+        return self.execution_list.model.summaries.values()
+
+    def on_index_changed(self, message: IndexChanged) -> None:
+        self.execution_list.apply_changes(message.changed, message.removed)
+        if message.total is not None:
+            self.header_state.total = message.total
+            self.header_state.scanned = message.scanned or 0
+        self._update_empty_message()
+        self._update_titles()
+        self._show_header()
+
+    def on_scan_finished(self, message: ScanFinished) -> None:
+        self.scan_done = True
+        self._scan_problem = message.error
+        self.header_state.scanning = False
+        self.header_state.total = message.total
+        self.header_state.scanned = message.total
+        self.header_state.problem = message.error
+        self._update_empty_message()
+        self._show_header()
+
+    def on_watcher_stopped(self, message: WatcherStopped) -> None:
+        self.header_state.live = "stopped"
+        self._show_header()
+        self.notify(
+            f"Stopped watching the directory: {message.reason}", severity="warning", markup=False
+        )
+
+    # ------------------------------------------------------------------ header & titles
+
+    def _show_header(self) -> None:
+        state = self.header_state
+        state.counts = self.execution_list.model.counts
+        state.pending = self.feeder.pending_count if state.live == "paused" else 0
+        state.marked = execution_label(self.marked) if self.marked else None
+        state.shown = self.execution_list.model.shown_count
+        self.query_one(HeaderBar).show(state)
+
+    def _update_titles(self) -> None:
+        model = self.execution_list.model
+        self.execution_list.border_subtitle = f"{model.view.label} · sort: {model.sort.label}"
+
+    def _update_empty_message(self) -> None:
+        listing = self.execution_list
+        directory = sanitize_line(str(self.root.records_dir))
+        if self._scan_problem:
+            listing.empty_message = (
+                f"Cannot read this directory: {self._scan_problem}.\n{directory}"
+            )
+        elif not self.scan_done:
+            listing.empty_message = "Indexing…"
+        elif not listing.model.summaries:
+            listing.empty_message = f"No execution records (*.json) in {directory}.\n" + (
+                "New records will appear here as they are written." if self.watching else ""
+            )
+        else:
+            listing.empty_message = (
+                f"No executions match (view: {listing.model.view.label}).\n"
+                "Press v to change the view, or / then esc to clear the filter."
+            )
+        listing.refresh()
+
+    # ------------------------------------------------------------------ selection
+
+    @on(ExecutionList.Highlighted)
+    def _execution_highlighted(self, message: ExecutionList.Highlighted) -> None:
+        summary = message.summary
+        if summary is None:
+            self.detail = None
+            self.detail_key = None
+            self.timeline.show_message("Select an execution to see its timeline.")
+            self.event_detail.show_message("")
+            self.side_pane.detail = None
+            self.refresh_bindings()
+            return
+        if summary.key != self.detail_key:
+            self.timeline.show_message(
+                Content.assemble(("loading ", "$text-muted"), (summary.execution_id, "bold"), "…")
+            )
+        wal_only = summary.source == "wal" and self.root.wal_dir is not None
+        directory = self.root.wal_dir if wal_only else self.root.records_dir
+        assert directory is not None
+        self._load_detail(summary.key, directory / summary.key)
+
+    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
+    def _load_detail(self, key: str, path: Path) -> None:
+        detail = load_detail(path, self.root.wal_dir)
+        if not get_current_worker().is_cancelled:
+            self.post_message(DetailLoaded(key, detail))
+
+    def on_detail_loaded(self, message: DetailLoaded) -> None:
+        if message.key != self.execution_list.selected_key:
+            return  # the selection moved on while this was loading
+        same = message.key == self.detail_key and self.detail is not None
+        self.detail = message.detail
+        self.detail_key = message.key
+        self.timeline.show_detail(message.detail, keep_cursor=same)
+        self.side_pane.detail = message.detail
+        self.refresh_bindings()
+
+    @on(EventLines.Highlighted)
+    def _event_highlighted(self, message: EventLines.Highlighted) -> None:
+        if self.detail is not None:
+            self.event_detail.show_event(self.detail, message.index)
+
+    @on(ExecutionList.Activated)
+    def _open_timeline(self) -> None:
+        self.timeline.lines.focus()
+
+    @on(EventLines.Back)
+    def _back_to_list(self) -> None:
+        self.execution_list.focus()
+
+    def jump_to_execution(self, key: str) -> None:
+        """Select ``key`` even if the current view or filter hides it."""
+        listing = self.execution_list
+        if listing.model.row_of(key) is None:
+            filter_input = self.query_one("#filter", Input)
+            filter_input.value = ""
+            filter_input.display = False
+            listing.model.query = ""
+            while listing.model.view.name != "grouped":
+                listing.cycle_view()
+            listing.set_query("")
+            self._update_titles()
+        if listing.select_key(key):
+            listing.focus()
+
+    # ------------------------------------------------------------------ filter, view, sort
+
+    def action_filter(self) -> None:
+        filter_input = self.query_one("#filter", Input)
+        filter_input.display = True
+        filter_input.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.execution_list.set_query(event.value)
+        self._update_empty_message()
+        self._show_header()
+
+    @on(FilterInput.Done)
+    def _filter_done(self) -> None:
+        self.execution_list.focus()
+
+    def action_cycle_view(self) -> None:
+        label = self.execution_list.cycle_view()
+        self._after_view_change(f"View: {label}")
+
+    def action_cycle_sort(self) -> None:
+        label = self.execution_list.cycle_sort()
+        self._after_view_change(f"Sort: {label}")
+
+    def _after_view_change(self, note: str) -> None:
+        self._update_titles()
+        self._update_empty_message()
+        self._show_header()
+        self.notify(note, timeout=1.5)
+
+    def action_toggle_live(self) -> None:
+        if self.header_state.live in ("off", "stopped"):
+            self.notify("Not watching this directory", severity="warning")
+            return
+        live = self.header_state.live != "live"
+        self.header_state.live = "live" if live else "paused"
+        if self.feeder.set_live(live):
+            self._drain()
+        self._show_header()
+
+    # ------------------------------------------------------------------ side pane actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _NEEDS_RECORD:
+            return True if self.detail is not None and self.detail.result.record else None
+        if action == "diff":
+            ready = self.marked is not None and self.detail is not None
+            return True if ready and self.marked is not self.detail else None
+        if action in ("next_difference", "previous_difference"):
+            return self.diff_shown
+        return True
+
+    def action_side_tab(self, name: str) -> None:
+        self.side_pane.show_tab(name)
+
+    async def action_replay(self) -> None:
+        await self.side_pane.run_replay(False)
+
+    def action_force_replay(self) -> None:
+        detail = self.detail
+        if detail is None:
+            return
+
+        async def confirmed(ok: bool | None) -> None:
+            if ok and self.detail is detail:
+                await self.side_pane.run_replay(True)
+
+        self.push_screen(
+            ConfirmScreen("Force a replay?", force_replay_lines(detail), "Force replay"), confirmed
+        )
+
+    def action_mark(self) -> None:
+        self.marked = self.detail
+        self._show_header()
+        self.refresh_bindings()
+        if self.marked is not None:
+            self.notify(
+                f"Marked {execution_label(self.marked)}: select another execution and press d",
+                markup=False,
+                timeout=3,
+            )
+
+    def action_diff(self) -> None:
+        if self.marked is None or self.detail is None:
+            return
+        self.side_pane.show_diff(self.marked, self.detail)
+        self.diff_shown = True
+        self.refresh_bindings()
+
+    def action_next_difference(self) -> None:
+        self.side_pane.next_difference()
+
+    def action_previous_difference(self) -> None:
+        self.side_pane.previous_difference()
+
+    def action_invalidate(self) -> None:
+        detail = self.detail
+        if detail is None:
+            return
+
+        def confirmed(ok: bool | None) -> None:
+            if ok:
+                self._invalidate(detail)
+
+        self.push_screen(
+            ConfirmScreen("Invalidate this record?", invalidate_lines(detail), "Invalidate"),
+            confirmed,
+        )
+
+    @work(thread=True, group="write", exit_on_error=False)
+    def _invalidate(self, detail: ExecutionDetail) -> None:
+        path = detail.path
+        store = FileExecutionStore(path.parent)
+        try:
+            store.invalidate(detail.result.stem)
+        except (RecordLoadError, UnsafeIdError, OSError) as exc:
+            self.call_from_thread(self._report, f"Not invalidated: {exc}", "error")
+            return
+        self.call_from_thread(self._report, f"Invalidated {execution_label(detail)}", "information")
+        self.call_from_thread(self._refresh_now, [path])
+
+    def action_save_snapshot(self) -> None:
+        detail = self.detail
+        if detail is None or detail.result.record is None:
+            return
+        directory = snapshot_directory(self.root)
+        lines = [
+            f"Execution: {execution_label(detail)}",
+            f"Into: {sanitize_line(str(directory))}",
+            "",
+            "A Verist snapshot of this record (input: the envelope; step output: the final "
+            "response and the events) is written atomically. The record is not touched.",
+        ]
+
+        def confirmed(ok: bool | None) -> None:
+            if ok:
+                self._save_snapshot(detail, directory)
+
+        self.push_screen(ConfirmScreen("Save a snapshot?", lines, "Save"), confirmed)
+
+    @work(thread=True, group="write", exit_on_error=False)
+    def _save_snapshot(self, detail: ExecutionDetail, directory: Path) -> None:
+        from intentus_tui.core.snapshot import SnapshotError, save_snapshot, snapshot_from_record
+
+        record = detail.result.record
+        assert record is not None
+        try:
+            snapshot = snapshot_from_record(record.to_json())
+            output = snapshot.step_output
+            digest = hashlib.sha256(
+                (snapshot.input_hash + (output.hash if output else "")).encode()
+            ).hexdigest()[:8]
+            path = save_snapshot(snapshot, directory / f"{detail.result.stem}-{digest}.json")
+        except (SnapshotError, OSError) as exc:
+            self.call_from_thread(self._report, f"Snapshot not saved: {exc}", "error")
+            return
+        self.call_from_thread(self._report, f"Snapshot saved: {path}", "information")
+
+    def _report(self, text: str, severity: Any) -> None:
+        self.notify(sanitize_line(text), severity=severity, markup=False, timeout=6)
+
+    def _refresh_now(self, paths: list[Path]) -> None:
+        """The operator's own write: show it even while paused."""
+        if self.feeder.add(paths, force=True):
+            self._drain()
+
+    # ------------------------------------------------------------------ help & palette
+
+    def help_sections(self) -> list[tuple[str, Any]]:
+        return [
+            ("Everywhere", self.BINDINGS),
+            ("Execution list", ExecutionList.BINDINGS),
+            ("Timeline", EventLines.BINDINGS),
+            (
+                "Filter box",
+                [Binding("enter", "", "Keep the filter, back to the list"), *FilterInput.BINDINGS],
+            ),
+            (
+                "Also",
+                [
+                    Binding(
+                        "ctrl+p", "command_palette", "Commands: jump to an execution, run an action"
+                    ),
+                    Binding("tab", "focus_next", "Next pane"),
+                    Binding("shift+tab", "focus_previous", "Previous pane"),
+                    Binding("ctrl+q", "quit", "Quit"),
+                ],
+            ),
+        ]
+
+    def action_help(self) -> None:
+        from intentus_tui.tui.keymap import keymap_path
+
+        footer = (
+            f"Remap keys in {sanitize_line(str(keymap_path()))}: one line per binding id, "
+            'e.g. replay = "ctrl+r".'
+        )
+        content = help_content(self.help_sections(), self.keymap, self.get_key_display_for, footer)
+        self.push_screen(HelpScreen(content))
+
+    def get_key_display_for(self, key: str) -> str:
+        return self.get_key_display(Binding(key, ""))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Toggle live / paused",
+            "Stop or resume following the directory",
+            self.action_toggle_live,
+        )
+        yield SystemCommand(
+            "Cycle list view", "Grouped, flat, or one state only", self.action_cycle_view
+        )
+        yield SystemCommand(
+            "Cycle sort", "Newest, oldest, intent, state, attempts", self.action_cycle_sort
+        )
+        yield SystemCommand(
+            "Filter executions", "By id, intent, agent or state", self.action_filter
+        )
+        yield SystemCommand("Help: keys", "Every key binding", self.action_help)
+        if self.detail is not None and self.detail.result.record is not None:
+            yield SystemCommand("Replay", "Return the recorded response", self.action_replay)
+            yield SystemCommand(
+                "Force replay", "Replay a record that is not replayable", self.action_force_replay
+            )
+            yield SystemCommand("Mark for diff", "Left side of the next diff", self.action_mark)
+            yield SystemCommand(
+                "Invalidate record",
+                "Mark it not replayable (writes the file)",
+                self.action_invalidate,
+            )
+            yield SystemCommand(
+                "Save snapshot", "Write a Verist snapshot of this record", self.action_save_snapshot
+            )
+        if self.marked is not None and self.detail is not None:
+            yield SystemCommand(
+                "Diff marked vs selected", "Compare two executions", self.action_diff
+            )
+        for name, title in (
+            ("verify", "Verify"),
+            ("replay", "Replay"),
+            ("diff", "Diff"),
+            ("postmortem", "Post-mortem"),
+        ):
+            yield SystemCommand(
+                f"Show the {title} tab", "Side pane", lambda name=name: self.action_side_tab(name)
+            )

@@ -1,0 +1,61 @@
+"""``?``: every key binding, grouped by where it applies, with its id for a keymap."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+HelpSection = tuple[str, Iterable[BindingType]]
+
+
+def _key_text(binding: Binding, keymap: Mapping[str, str], display) -> str:
+    keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+    return " / ".join(display(key.strip()) for key in keys.split(","))
+
+
+def help_content(
+    sections: Iterable[HelpSection], keymap: Mapping[str, str], display, footer: str
+) -> Content:
+    lines: list[Content] = []
+    for title, bindings in sections:
+        lines.append(Content.styled(title, "bold $text-accent"))
+        for binding in Binding.make_bindings(bindings):
+            keys = _key_text(binding, keymap, display)
+            lines.append(
+                Content.assemble(
+                    (f"  {keys:<22}", "bold"),
+                    (f"{binding.description or binding.action:<28}", ""),
+                    (binding.id or "", "$text-muted"),
+                )
+            )
+        lines.append(Content(""))
+    lines.append(Content.styled(footer, "$text-muted"))
+    return Content("\n").join(lines)
+
+
+class HelpScreen(ModalScreen[None]):
+    """A scrollable list of bindings; any of escape, q or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
+    ]
+
+    def __init__(self, content: Content) -> None:
+        super().__init__()
+        self._content = content
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Static(Content.styled("Keys", "bold"), id="help-title")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(self._content, id="help-body")
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)

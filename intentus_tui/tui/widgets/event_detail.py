@@ -1,0 +1,54 @@
+"""The selected event as highlighted JSON, through a bounded preview (see ``json_preview``)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.highlight import highlight
+from textual.widgets import Static
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.json_preview import approximate_size, human_size, preview
+
+
+class EventDetail(VerticalScroll):
+    """One event's JSON; huge strings, arrays and objects are cut with their size shown."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="event-detail-title")
+        yield Static("", id="event-detail-body")
+
+    def show_message(self, message: str) -> None:
+        self._show(Content.styled(message, "$text-muted"), Content(""))
+
+    def show_event(self, detail: ExecutionDetail, index: int | None) -> None:
+        record = detail.result.record
+        if record is None or index is None or not 0 <= index < len(record.events):
+            self._show_file_problem(detail)
+            return
+        event = record.events[index]
+        size = approximate_size(event.raw)
+        shown = preview(event.raw)
+        title: list[str | tuple[str, str]] = [
+            (f"event {index + 1:,} of {len(record.events):,}", "bold"),
+            (f"  ·  {human_size(size)}", "$text-muted"),
+        ]
+        if shown.truncated:
+            title.append(("  ·  large: a shortened view (cuts marked ⟪…⟫)", "bold $warning"))
+        self._show(Content.assemble(*title), highlight(shown.text, language="json"))
+
+    def _show_file_problem(self, detail: ExecutionDetail) -> None:
+        result = detail.result
+        lines = [sanitize_line(result.message)]
+        if result.damage is not None and result.damage.describe() not in result.message:
+            lines.append(result.damage.describe())
+        lines.append(f"{human_size(result.size)} on disk")
+        body = Content("\n").join(Content(line) for line in lines)
+        self._show(Content.styled("no event to show", "bold"), body)
+
+    def _show(self, title: Content, body: Content) -> None:
+        self.query_one("#event-detail-title", Static).update(title)
+        self.query_one("#event-detail-body", Static).update(body)
+        self.scroll_home(animate=False)

@@ -1,0 +1,399 @@
+"""The execution list: a Line-API ``ScrollView`` that renders only the rows on screen.
+
+100,000 executions cost one sorted list of row keys (see ``ListModel``) and nothing per
+row until a row scrolls into view; rendered rows are cached by file key and dropped when
+their summary, the width, the cursor or the theme changes.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from intentus_tui.core.index import ExecutionSummary
+from intentus_tui.core.verify import HashStatus
+from intentus_tui.tui.list_model import GROUP_TITLES, SORTS, VIEWS, Group, ListModel, group_of
+from intentus_tui.tui.widgets.cells import fit
+
+_BADGES = {
+    Group.REPLAYABLE: ("✓ replayable", "execution-list--replayable"),
+    Group.INCOMPLETE: ("… incomplete", "execution-list--incomplete"),
+    Group.IN_FLIGHT: ("◌ in flight", "execution-list--in-flight"),
+    Group.CORRUPTED: ("✗ corrupted", "execution-list--corrupted"),
+}
+_SHORT_REASONS = {
+    "manually_invalidated": "invalidated",
+    "execution_incomplete": "incomplete",
+    "recording_failure": "rec.failure",
+    "record_corrupted": "corrupted",
+    "marked not replayable (no reason given)": "no reason",
+}
+_HASH_BADGES = {
+    HashStatus.MATCH: ("# ok", "execution-list--hash-match"),
+    HashStatus.MISMATCH: ("# BAD", "execution-list--hash-mismatch"),
+    HashStatus.UNVERIFIABLE: ("# ?", "execution-list--hash-unverifiable"),
+}
+MIN_ID_WIDTH = 8
+MAX_ID_WIDTH = 16
+BADGE_WIDTH = 13
+HASH_WIDTH = 5
+ATTEMPTS_WIDTH = 2
+CREATED_WIDTH = 19
+COMPACT_CREATED_WIDTH = 14
+
+
+def state_badge(summary: ExecutionSummary) -> tuple[str, str]:
+    """The state badge text and its component class."""
+    group = group_of(summary)
+    if group is Group.NOT_REPLAYABLE:
+        reason = summary.replay_reason or "not replayable"
+        return f"✗ {_SHORT_REASONS.get(reason, reason)}", "execution-list--not-replayable"
+    if group is Group.CORRUPTED and summary.load_status.value == "salvaged":
+        return "✗ salvaged", "execution-list--corrupted"
+    return _BADGES[group]
+
+
+def display_id(execution_id: str) -> str:
+    """A UUID's first 8 characters (unique enough in practice); other ids as they are."""
+    if len(execution_id) == 36 and execution_id.count("-") == 4:
+        return execution_id[:8]
+    return execution_id
+
+
+def created_cell(created: str, compact: bool = False) -> str:
+    """``2026-01-05 10:00:00`` (or ``01-05 10:00:00``) from an ISO timestamp, else as written."""
+    if len(created) >= 19 and created[10] == "T":
+        return f"{created[5 if compact else 0 : 10]} {created[11:19]}"
+    return created
+
+
+MIN_INTENT_WIDTH = 12
+
+
+def _optional_columns(width: int, id_width: int) -> tuple[int, bool]:
+    """(created column width or 0, show the hash badge): dropped before the intent gets cramped."""
+    base = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2 + MIN_INTENT_WIDTH
+    for created, show_hash in (
+        (CREATED_WIDTH, True),
+        (COMPACT_CREATED_WIDTH, True),
+        (0, True),
+        (0, False),
+    ):
+        need = base + (created + 1 if created else 0) + (HASH_WIDTH + 1 if show_hash else 0)
+        if width >= need:
+            return created, show_hash
+    return 0, False
+
+
+class ExecutionList(ScrollView, can_focus=True):
+    """Every execution in the opened directory, one row each, grouped and sorted."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="list.page-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="list.page-up"),
+        Binding("home,g", "first", "First", show=False, id="list.first"),
+        Binding("end,G", "last", "Last", show=False, id="list.last"),
+        Binding("enter,right,l", "activate", "Open timeline", id="list.open"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "execution-list--cursor",
+        "execution-list--header",
+        "execution-list--id",
+        "execution-list--dim",
+        "execution-list--message",
+        "execution-list--replayable",
+        "execution-list--not-replayable",
+        "execution-list--incomplete",
+        "execution-list--in-flight",
+        "execution-list--corrupted",
+        "execution-list--hash-match",
+        "execution-list--hash-mismatch",
+        "execution-list--hash-unverifiable",
+    }
+
+    class Highlighted(Message):
+        """The cursor is on a different execution (or on none)."""
+
+        def __init__(self, summary: ExecutionSummary | None) -> None:
+            super().__init__()
+            self.summary = summary
+
+    class Activated(Message):
+        """The user asked to open the execution under the cursor."""
+
+        def __init__(self, summary: ExecutionSummary) -> None:
+            super().__init__()
+            self.summary = summary
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.model = ListModel()
+        self.cursor_row = 0
+        self.selected_key: str | None = None
+        self.empty_message = "No executions"
+        self._strips: LRUCache[str, tuple[ExecutionSummary, int, bool, Strip]] = LRUCache(512)
+        self._styles: dict[str, Style] = {}
+        self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def selected_summary(self) -> ExecutionSummary | None:
+        return self.model.summaries.get(self.selected_key) if self.selected_key else None
+
+    def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
+        summaries = list(summaries)
+        self._widen_ids(summaries)
+        self._keeping_place(lambda: self.model.replace_all(summaries))
+
+    def _widen_ids(self, summaries: list[ExecutionSummary]) -> None:
+        if not summaries:
+            return
+        longest = max(len(display_id(s.execution_id)) for s in summaries)
+        wanted = min(MAX_ID_WIDTH, max(self._id_width, longest))
+        if wanted != self._id_width:
+            self._id_width = wanted
+            self._strips.clear()
+
+    def apply_changes(self, changed: Iterable[ExecutionSummary], removed: Iterable[str]) -> None:
+        """Fold in summaries that changed and keys that disappeared, keeping the user's place."""
+        changed = list(changed)
+        removed = list(removed)
+        self._widen_ids(changed)
+        for key in removed:
+            self._strips.discard(key)
+        for summary in changed:
+            self._strips.discard(summary.key)
+        self._keeping_place(lambda: self.model.apply(changed, removed))
+        selected = self.selected_summary
+        if selected is not None and any(s.key == self.selected_key for s in changed):
+            self.post_message(self.Highlighted(selected))  # its file changed: reload it
+
+    def cycle_view(self) -> str:
+        index = (VIEWS.index(self.model.view) + 1) % len(VIEWS)
+        self._keeping_place(lambda: self.model.set_view(VIEWS[index]))
+        return self.model.view.label
+
+    def cycle_sort(self) -> str:
+        index = (SORTS.index(self.model.sort) + 1) % len(SORTS)
+        self._keeping_place(lambda: self.model.set_sort(SORTS[index]))
+        return self.model.sort.label
+
+    def set_query(self, query: str) -> None:
+        self._keeping_place(lambda: self.model.set_query(query))
+
+    def select_key(self, key: str) -> bool:
+        """Put the cursor on ``key``; false if that execution is not shown."""
+        row = self.model.row_of(key)
+        if row is None:
+            return False
+        self._move_to(row)
+        return True
+
+    # ------------------------------------------------------------------ keeping place
+
+    def _keeping_place(self, change) -> None:
+        """Run a model change, then restore the selection and where it sat on screen."""
+        scroll_y = round(self.scroll_y)
+        old_cursor = self.cursor_row
+        cursor_on_screen = scroll_y <= old_cursor < scroll_y + max(1, self.size.height)
+        anchor_key = self.selected_key if cursor_on_screen else self.model.key_at(scroll_y)
+        anchor_offset = (old_cursor - scroll_y) if cursor_on_screen else 0
+        change()
+        model = self.model
+        self.virtual_size = Size(self.size.width, len(model))
+        row = model.row_of(self.selected_key) if self.selected_key else None
+        if row is None:  # the selection left the list: stay on the same row number
+            row = model.nearest_item(min(old_cursor, len(model) - 1))
+        self.cursor_row = row if row is not None else 0
+        if scroll_y == 0 and self.cursor_row < self.size.height:
+            new_scroll = 0  # at the top: stay there, new rows show up
+        else:
+            anchor_row = model.row_of(anchor_key) if anchor_key else None
+            new_scroll = (anchor_row - anchor_offset) if anchor_row is not None else scroll_y
+        self.scroll_to(y=max(0, new_scroll), animate=False, immediate=True)
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self._announce_selection()
+
+    def _announce_selection(self) -> None:
+        key = self.model.key_at(self.cursor_row)
+        if key != self.selected_key:
+            self.selected_key = key
+            self.post_message(self.Highlighted(self.selected_summary))
+
+    # ------------------------------------------------------------------ cursor
+
+    def _move_to(self, row: int, step: int = 1) -> None:
+        if not len(self.model):
+            return
+        target = self.model.nearest_item(row, step)
+        if target is None:
+            return
+        if target != self.cursor_row:
+            self.refresh_line(self.cursor_row)
+            self.cursor_row = target
+            self.refresh_line(target)
+        self._scroll_cursor_into_view()
+        self._announce_selection()
+
+    def _scroll_cursor_into_view(self) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        top = round(self.scroll_y)
+        row = self.cursor_row
+        # Keep a group header visible above the first row of its group.
+        want_top = row - 1 if row > 0 and self.model.is_header(row - 1) else row
+        if want_top < top:
+            self.scroll_to(y=want_top, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def action_cursor_down(self) -> None:
+        self._move_to(self.cursor_row + 1, 1)
+
+    def action_cursor_up(self) -> None:
+        self._move_to(self.cursor_row - 1, -1)
+
+    def action_page_down(self) -> None:
+        self._move_to(self.cursor_row + max(1, self.scrollable_content_region.height - 1), 1)
+
+    def action_page_up(self) -> None:
+        self._move_to(self.cursor_row - max(1, self.scrollable_content_region.height - 1), -1)
+
+    def action_first(self) -> None:
+        self._move_to(0, 1)
+
+    def action_last(self) -> None:
+        self._move_to(len(self.model) - 1, -1)
+
+    def action_activate(self) -> None:
+        summary = self.selected_summary
+        if summary is not None:
+            self.post_message(self.Activated(summary))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = round(self.scroll_y) + offset.y
+        if self.model.key_at(row) is not None:
+            self._move_to(row)
+            if event.chain >= 2:
+                self.action_activate()
+
+    # ------------------------------------------------------------------ rendering
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self._styles.clear()
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(self.size.width, len(self.model))
+        self._strips.clear()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        row = round(self.scroll_y) + y
+        model = self.model
+        if not len(model):
+            return self._render_empty(y, width)
+        if row >= len(model):
+            return Strip.blank(width, self.rich_style)
+        if model.is_header(row):
+            return self._render_header(row, width)
+        key = model.key_at(row)
+        assert key is not None
+        summary = model.summaries[key]
+        is_cursor = row == self.cursor_row
+        cached = self._strips.get(key)
+        if cached is not None and cached[0] is summary and cached[1:3] == (width, is_cursor):
+            return cached[3]
+        strip = self._render_row(summary, width, is_cursor)
+        self._strips[key] = (summary, width, is_cursor, strip)
+        return strip
+
+    def _render_empty(self, y: int, width: int) -> Strip:
+        lines = [
+            wrapped
+            for line in self.empty_message.splitlines()
+            for wrapped in (textwrap.wrap(line, max(8, width - 2), break_on_hyphens=False) or [""])
+        ]
+        if 1 <= y <= len(lines):
+            style = self._style("execution-list--message")
+            return Strip([Segment(fit(" " + lines[y - 1], width), style)], width)
+        return Strip.blank(width, self.rich_style)
+
+    def _render_header(self, row: int, width: int) -> Strip:
+        group, size = self.model.header_of(row)
+        text = f"── {GROUP_TITLES[group]} ({size:,}) "
+        text = fit(text + "─" * max(0, width - len(text)), width)
+        return Strip([Segment(text, self._style("execution-list--header"))], width)
+
+    def _render_row(self, summary: ExecutionSummary, width: int, is_cursor: bool) -> Strip:
+        base = self.rich_style
+        cursor = self._style("execution-list--cursor") if is_cursor else None
+
+        def style(name: str | None) -> Style:
+            combined = base + self._style(name) if name else base
+            return combined + cursor if cursor is not None else combined
+
+        badge, badge_class = state_badge(summary)
+        hash_text, hash_class = _HASH_BADGES[summary.hash_status]
+        id_width = self._id_width
+        created_width, show_hash = _optional_columns(width, id_width)
+        fixed = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2
+        fixed += (HASH_WIDTH + 1) if show_hash else 0
+        fixed += (created_width + 1) if created_width else 0
+        intent_width = max(4, width - fixed)
+        attempts = str(summary.attempts) if summary.attempts else "-"
+        intent = summary.intent or summary.message  # a broken file says what is wrong
+        segments = [
+            Segment(" ", style(None)),
+            Segment(fit(display_id(summary.execution_id), id_width), style("execution-list--id")),
+            Segment(" ", style(None)),
+            Segment(fit(badge, BADGE_WIDTH), style(badge_class)),
+            Segment(" ", style(None)),
+        ]
+        if show_hash:
+            segments.append(Segment(fit(hash_text, HASH_WIDTH), style(hash_class)))
+            segments.append(Segment(" ", style(None)))
+        segments.append(
+            Segment(fit(attempts, ATTEMPTS_WIDTH, align_right=True), style("execution-list--dim"))
+        )
+        segments.append(Segment("  ", style(None)))
+        intent_class = None if summary.intent else "execution-list--dim"
+        segments.append(Segment(fit(intent, intent_width), style(intent_class)))
+        if created_width:
+            created = created_cell(summary.created, compact=created_width < CREATED_WIDTH)
+            segments.append(Segment(" ", style(None)))
+            segments.append(Segment(fit(created, created_width), style("execution-list--dim")))
+        return Strip(segments).adjust_cell_length(width, style(None))

@@ -1,0 +1,106 @@
+"""The header bar: where we are, whether we are watching, what the directory holds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from textual.content import Content
+from textual.widget import Widget
+
+from intentus_tui.core.sanitize import sanitize_line
+
+
+@dataclass
+class HeaderState:
+    """Everything the header shows; the app replaces it and calls ``HeaderBar.show``."""
+
+    directory: str = ""
+    live: str = "live"  # live | paused | off | stopped
+    pending: int = 0  # changes waiting while paused
+    counts: Counter[str] = field(default_factory=Counter)
+    scanned: int = 0
+    total: int | None = None  # files found by the scan; None before the listing
+    scanning: bool = True
+    problem: str | None = None  # why the directory could not be read
+    marked: str | None = None  # short id marked as the left side of a diff
+    shown: int | None = None  # rows after the view/filter, when that differs from all
+
+
+def _progress_bar(done: int, total: int, width: int = 12) -> str:
+    filled = round(width * done / total) if total else width
+    return "█" * filled + "░" * (width - filled)
+
+
+class HeaderBar(Widget):
+    """Two lines: location and live state; counts by state."""
+
+    DEFAULT_CSS = """
+    HeaderBar { height: 2; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.state = HeaderState()
+
+    def show(self, state: HeaderState) -> None:
+        self.state = state
+        self.refresh()
+
+    def render(self) -> Content:
+        return Content("\n").join([self._location_line(), self._counts_line()])
+
+    def _location_line(self) -> Content:
+        s = self.state
+        live = {
+            "live": ("● live", "bold $success"),
+            "paused": ("❚❚ paused", "bold $warning"),
+            "off": ("○ not watching", "$text-muted"),
+            "stopped": ("✗ watching stopped", "bold $error"),
+        }[s.live]
+        parts: list[str | tuple[str, str]] = [
+            (" intentus-tui ", "bold $text-accent"),
+            ("▸ ", "$text-muted"),
+            (sanitize_line(s.directory), "bold"),
+            "  ",
+            live,
+        ]
+        if s.live == "paused" and s.pending:
+            parts.append((f" ({s.pending:,} changes waiting)", "$warning"))
+        if s.problem:
+            parts += ["  ", (f"cannot read the directory: {s.problem}", "bold $error")]
+        elif s.scanning:
+            if s.total is None:
+                parts += ["  ", ("listing files…", "$text-muted")]
+            else:
+                bar = _progress_bar(s.scanned, s.total)
+                parts += ["  ", (f"indexing {s.scanned:,}/{s.total:,} {bar}", "$accent")]
+        if s.marked:
+            parts += ["  ", ("marked for diff: ", "$text-muted"), (s.marked, "bold $secondary")]
+        return Content.assemble(*parts)
+
+    def _counts_line(self) -> Content:
+        counts = self.state.counts
+        total = sum(counts.values())
+        parts: list[str | tuple[str, str]] = [(f" {total:,} executions", "bold")]
+        if self.state.shown is not None and self.state.shown != total:
+            parts.append((f" ({self.state.shown:,} shown)", "$text-muted"))
+
+        def add(count: int, label: str, style: str) -> None:
+            if count:
+                parts.extend(("  ", (f"{count:,} {label}", style)))
+
+        add(counts["replayable"], "replayable", "$success")
+        reasons = sorted(
+            ((k.split(":", 1)[1], n) for k, n in counts.items() if k.startswith("not_replayable:")),
+            key=lambda item: (-item[1], item[0]),
+        )
+        not_replayable = sum(n for _, n in reasons)
+        if not_replayable:
+            detail = ", ".join(f"{n:,} {sanitize_line(reason)}" for reason, n in reasons[:3])
+            more = ", …" if len(reasons) > 3 else ""
+            add(not_replayable, f"not replayable ({detail}{more})", "$warning")
+        add(counts["incomplete"], "incomplete", "$warning")
+        add(counts["corrupted"], "corrupted", "$error")
+        add(counts["in_flight"], "in flight (WAL only)", "$accent")
+        return Content.assemble(*parts)

@@ -1,0 +1,418 @@
+"""The selected execution's timeline: a summary (state, fallback chain, crash point,
+salvage) above a Line-API list of its events, so 100,000 events open and step instantly."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.containers import Vertical
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Static
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.timeline import EventRow, ExecutionState, Timeline
+from intentus_tui.tui.widgets.cells import fit
+
+TYPE_WIDTH = 19  # AGENT_ATTEMPT_START
+AGENT_WIDTH = 16
+STATUS_WIDTH = 9  # "in flight"
+
+_MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
+
+
+def event_mark(row: EventRow) -> str:
+    if row.in_flight:
+        return "◌"
+    if row.is_fallback:
+        return "↪"
+    if row.is_error:
+        return "✗"
+    if row.status == "ok":
+        return "✓"
+    return " "
+
+
+def chain_content(timeline: Timeline) -> Content:
+    """``fb-primary ✗ (120 ms) → fb-secondary ✓``, each mark in its status colour."""
+    parts: list[str | tuple[str, str]] = []
+    for number, attempt in enumerate(timeline.attempts):
+        if number:
+            parts.append((" → ", "$text-muted"))
+        parts.append((attempt.agent or "?", "bold"))
+        parts.append((f" {attempt.mark}", _MARK_STYLES.get(attempt.status, "$text-muted")))
+        if attempt.in_flight:
+            parts.append((" in flight", "bold $warning"))
+        if attempt.latency_ms is not None:
+            parts.append((f" ({attempt.latency_ms:g} ms)", "$text-muted"))
+    return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
+
+
+def summary_content(detail: ExecutionDetail) -> Content:
+    """The lines above the events: identity, state, chain, crash point, salvage."""
+    result, timeline = detail.result, detail.timeline
+    record = result.record
+    lines: list[Content] = []
+    ident = sanitize_line((record.execution_id if record else None) or result.stem)
+    intent = sanitize_line(record.intent_name or "") if record else ""
+    lines.append(
+        Content.assemble(
+            (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), _state_part(detail)
+        )
+    )
+    if timeline is not None:
+        events_part = f"{len(timeline.rows):,} events · {timeline.attempt_count} attempts"
+        if timeline.fallbacks:
+            events_part += f" · {len(timeline.fallbacks)} fallbacks"
+        final = timeline.final_status or "none"
+        lines.append(
+            Content.assemble(
+                ("chain ", "$text-muted"),
+                chain_content(timeline),
+                (f"   {events_part} · final response: {final}", "$text-muted"),
+            )
+        )
+        for step in timeline.fallbacks[:3]:
+            why = f": {step.reason}" if step.reason else ""
+            seq = f"seq {step.seq} " if step.seq is not None else ""
+            lines.append(
+                Content.styled(
+                    f"  {seq}fallback {step.from_agent} → {step.to_agent}{why}", "$warning"
+                )
+            )
+        if len(timeline.fallbacks) > 3:
+            lines.append(
+                Content.styled(f"  … {len(timeline.fallbacks) - 3} more fallbacks", "$warning")
+            )
+        for attempt in timeline.in_flight:
+            seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
+            lines.append(
+                Content.styled(
+                    f"⚠ attempt {attempt.number} by {attempt.agent} started{seq} and never ended"
+                    " — it may have had side effects",
+                    "bold $warning",
+                )
+            )
+        if timeline.state is ExecutionState.INCOMPLETE and timeline.last_event is not None:
+            last = timeline.last_event
+            seq = f"seq {last.seq} " if last.seq is not None else ""
+            lines.append(
+                Content.styled(f"last recorded event: {seq}{last.type} {last.summary}", "$warning")
+            )
+    if result.status is not LoadStatus.OK:
+        lines.extend(_salvage_lines(detail))
+    return Content("\n").join(lines)
+
+
+def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
+    """Where the file breaks and what survived it; the loader's message otherwise."""
+    result = detail.result
+    if result.damage is None or result.record is None:
+        return [Content.styled(sanitize_line(result.message), "bold $error")]
+    lines = [Content.styled(sanitize_line(result.damage.describe()), "bold $error")]
+    recovered = ", ".join(result.recovered) or "nothing whole"
+    partly = ""
+    if result.partial:
+        partly = f" · partly: {', '.join(result.partial)}"
+        if "events" in result.partial:
+            count = len(result.record.events)
+            partly += f" ({count:,} complete event{'s' if count != 1 else ''} before the break)"
+    lines.append(Content.styled(sanitize_line(f"recovered whole: {recovered}{partly}"), "$error"))
+    return lines
+
+
+def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
+    timeline = detail.timeline
+    if detail.result.status is LoadStatus.SALVAGED:
+        return ("✗ salvaged from a damaged file", "bold $error")
+    if timeline is None:
+        return (f"✗ {detail.result.status.value.replace('_', ' ')}", "bold $error")
+    if timeline.state is ExecutionState.INCOMPLETE:
+        return ("… incomplete", "bold $warning")
+    if detail.replayable:
+        return ("✓ replayable", "bold $success")
+    return (f"✗ not replayable: {sanitize_line(detail.replay_reason or '?')}", "bold $warning")
+
+
+class EventLines(ScrollView, can_focus=True):
+    """The events of one execution, one line each, with a cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,j", "cursor_down", "Next event", show=False, id="timeline.down"),
+        Binding("up,k", "cursor_up", "Previous event", show=False, id="timeline.up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="timeline.page-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="timeline.page-up"),
+        Binding("home,g", "first", "First event", show=False, id="timeline.first"),
+        Binding("end,G", "last", "Last event", show=False, id="timeline.last"),
+        Binding("f", "next_fallback", "Next fallback", id="timeline.next-fallback"),
+        Binding("F", "previous_fallback", "Prev fallback", show=False, id="timeline.prev-fallback"),
+        Binding("e", "next_error", "Next error", id="timeline.next-error"),
+        Binding("E", "previous_error", "Prev error", show=False, id="timeline.prev-error"),
+        Binding("escape,left,h", "back", "Back to list", show=False, id="timeline.back"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "event-lines--cursor",
+        "event-lines--dim",
+        "event-lines--fallback",
+        "event-lines--error",
+        "event-lines--ok",
+        "event-lines--in-flight",
+        "event-lines--break",
+    }
+
+    class Highlighted(Message):
+        """The cursor moved to event ``index`` (``None``: no events)."""
+
+        def __init__(self, index: int | None) -> None:
+            super().__init__()
+            self.index = index
+
+    class Back(Message):
+        """The user wants to go back to the execution list."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: tuple[EventRow, ...] = ()
+        self.trailer: tuple[tuple[str, str], ...] = ()  # (text, component class) after events
+        self.cursor = 0
+        self._fallbacks: list[int] = []
+        self._errors: list[int] = []
+        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(512)
+        self._styles: dict[str, Style] = {}
+        self._seq_width = 3
+
+    def set_rows(
+        self,
+        rows: tuple[EventRow, ...],
+        trailer: tuple[tuple[str, str], ...] = (),
+        cursor: int = 0,
+    ) -> None:
+        self.rows = rows
+        self.trailer = trailer
+        self._fallbacks = [r.index for r in rows if r.is_fallback]
+        self._errors = [r.index for r in rows if r.is_error]
+        seqs = [r.seq for r in (rows[0], rows[-1]) if r.seq is not None] if rows else []
+        self._seq_width = max(3, *(len(str(s)) for s in seqs)) if seqs else 3
+        self._strips.clear()
+        self.virtual_size = Size(self.size.width, len(rows) + len(trailer))
+        self.cursor = max(0, min(cursor, len(rows) - 1))
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self.post_message(self.Highlighted(self.cursor if rows else None))
+
+    # ------------------------------------------------------------------ movement
+
+    def move_to(self, index: int) -> None:
+        if not self.rows:
+            return
+        index = max(0, min(index, len(self.rows) - 1))
+        if index != self.cursor:
+            self.refresh_line(self.cursor)
+            self.cursor = index
+            self.refresh_line(index)
+            self.post_message(self.Highlighted(index))
+        self._scroll_cursor_into_view()
+
+    def _scroll_cursor_into_view(self) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        top = round(self.scroll_y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def action_cursor_down(self) -> None:
+        self.move_to(self.cursor + 1)
+
+    def action_cursor_up(self) -> None:
+        self.move_to(self.cursor - 1)
+
+    def action_page_down(self) -> None:
+        self.move_to(self.cursor + max(1, self.scrollable_content_region.height - 1))
+
+    def action_page_up(self) -> None:
+        self.move_to(self.cursor - max(1, self.scrollable_content_region.height - 1))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(len(self.rows) - 1)
+
+    def _jump(self, marks: list[int], forward: bool, what: str) -> None:
+        if forward:
+            position = bisect_right(marks, self.cursor)
+            target = marks[position] if position < len(marks) else None
+        else:
+            position = bisect_left(marks, self.cursor) - 1
+            target = marks[position] if position >= 0 else None
+        if target is None:
+            direction = "after" if forward else "before"
+            self.app.bell()
+            self.notify(f"No {what} {direction} this event", timeout=2)
+            return
+        self.move_to(target)
+
+    def action_next_fallback(self) -> None:
+        self._jump(self._fallbacks, True, "fallback")
+
+    def action_previous_fallback(self) -> None:
+        self._jump(self._fallbacks, False, "fallback")
+
+    def action_next_error(self) -> None:
+        self._jump(self._errors, True, "error")
+
+    def action_previous_error(self) -> None:
+        self._jump(self._errors, False, "error")
+
+    def action_back(self) -> None:
+        self.post_message(self.Back())
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None:
+            row = round(self.scroll_y) + offset.y
+            if row < len(self.rows):
+                self.move_to(row)
+
+    # ------------------------------------------------------------------ rendering
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self._styles.clear()
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(self.size.width, len(self.rows) + len(self.trailer))
+        self._strips.clear()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        row = round(self.scroll_y) + y
+        if row >= len(self.rows):
+            extra = row - len(self.rows)
+            if extra < len(self.trailer):
+                text, name = self.trailer[extra]
+                return Strip([Segment(fit(text, width), self._style(name))], width)
+            return Strip.blank(width, self.rich_style)
+        is_cursor = row == self.cursor
+        key = (row, width, is_cursor)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._strips[key] = self._render_row(self.rows[row], width, is_cursor)
+        return strip
+
+    def _render_row(self, row: EventRow, width: int, is_cursor: bool) -> Strip:
+        base = self.rich_style
+        if row.in_flight:
+            base += self._style("event-lines--in-flight")
+        elif row.is_fallback:
+            base += self._style("event-lines--fallback")
+        elif row.is_error:
+            base += self._style("event-lines--error")
+        cursor = self._style("event-lines--cursor") if is_cursor else None
+        dim = base + self._style("event-lines--dim")
+        status_style = base
+        if row.status == "ok":
+            status_style = base + self._style("event-lines--ok")
+        elif row.status == "error":
+            status_style = base + self._style("event-lines--error")
+        if cursor is not None:
+            base, dim, status_style = base + cursor, dim + cursor, status_style + cursor
+        seq = "" if row.seq is None else str(row.seq)
+        # Narrow: drop the agent column (the summary names the agent anyway).
+        agent_width = AGENT_WIDTH if width >= 90 else 0
+        fixed = 2 + self._seq_width + 1 + TYPE_WIDTH + 1 + STATUS_WIDTH + 1
+        fixed += agent_width + 1 if agent_width else 0
+        summary = row.summary
+        status = "in flight" if row.in_flight else row.status
+        segments = [
+            Segment(f"{event_mark(row)} ", base),
+            Segment(fit(seq, self._seq_width, align_right=True) + " ", dim),
+            Segment(fit(row.type, TYPE_WIDTH) + " ", base),
+        ]
+        if agent_width:
+            segments.append(Segment(fit(row.agent, agent_width) + " ", base))
+        segments += [
+            Segment(fit(status, STATUS_WIDTH) + " ", status_style),
+            Segment(fit(summary, max(1, width - fixed)), base),
+        ]
+        return Strip(segments).adjust_cell_length(width, base)
+
+
+class TimelineView(Vertical):
+    """Summary of the selected execution above its event lines."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="timeline-summary")
+        yield EventLines(id="event-lines")
+
+    @property
+    def lines(self) -> EventLines:
+        return self.query_one(EventLines)
+
+    def show_message(self, message: Content | str) -> None:
+        """No timeline to show (nothing selected, still loading, or no record file)."""
+        content = message if isinstance(message, Content) else Content(message)
+        self.query_one("#timeline-summary", Static).update(content)
+        self.lines.set_rows(())
+
+    def show_detail(self, detail: ExecutionDetail, *, keep_cursor: bool = False) -> None:
+        self.query_one("#timeline-summary", Static).update(summary_content(detail))
+        timeline = detail.timeline
+        rows = timeline.rows if timeline is not None else ()
+        self.lines.set_rows(rows, _trailer(detail), self._cursor_for(detail, keep_cursor))
+
+    def _cursor_for(self, detail: ExecutionDetail, keep_cursor: bool) -> int:
+        return self.lines.cursor if keep_cursor else _first_interesting(detail.timeline)
+
+
+def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
+    """Lines after the last event: where a damaged file breaks, or that it never finished."""
+    timeline, damage = detail.timeline, detail.result.damage
+    if timeline is None:
+        return (("no events could be read from this file", "event-lines--break"),)
+    if damage is not None:
+        where = f"byte {damage.offset:,}, line {damage.line}"
+        return ((f"━━ the file breaks here ({where}) ━━", "event-lines--break"),)
+    if timeline.state is ExecutionState.INCOMPLETE:
+        return (("━━ no final response: never finished ━━", "event-lines--break"),)
+    return ()
+
+
+def _first_interesting(timeline: Timeline | None) -> int:
+    """Where a post-mortem starts: the attempt in flight, else the first event."""
+    if timeline is None:
+        return 0
+    for row in timeline.rows:
+        if row.in_flight:
+            return row.index
+    return 0

@@ -1,0 +1,128 @@
+"""Helpers for driving the debugger app in Pilot tests: deterministic worlds, waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from intentus_tui.core.index import resolve_root
+from intentus_tui.tui.app import IntentusApp
+from tests.factories import make_record, write_record
+
+SIZE = (160, 45)
+
+HOSTILE_TEXTS = ("[b]x[/b]", "[/x]", "[$accent]", "\x1b[2J", "\x1b]0;title\x07", "\u202e")
+
+
+def fixed_id(n: int) -> str:
+    """Deterministic UUID-shaped ids: the list shows their first 8 characters."""
+    return f"{n:08x}-0000-4000-8000-{n:012x}"
+
+
+def created(n: int) -> str:
+    return f"2026-01-05T10:{n // 60:02d}:{n % 60:02d}.000000+00:00"
+
+
+def write_world(records: Path) -> dict[str, str]:
+    """Six executions covering every group; returns name -> execution id."""
+    ids: dict[str, str] = {}
+
+    def add(name: str, n: int, **kwargs: Any) -> Path:
+        ids[name] = fixed_id(n)
+        return write_record(
+            records, make_record(execution_id=ids[name], created=created(n), **kwargs)
+        )
+
+    add("ok", 1, intent="Summarize")
+    add(
+        "fallback",
+        2,
+        intent="Translate",
+        agents=(("fb-primary", "error"), ("fb-secondary", "ok")),
+    )
+    add("invalidated", 3, intent="Classify", replayable=False, reason="manually_invalidated")
+    incomplete = make_record(
+        execution_id=fixed_id(4), created=created(4), intent="Refund", final_status=None
+    )
+    incomplete["events"].append(
+        {"seq": 4, "type": "AGENT_ATTEMPT_START", "payload": {"agent": "refunder", "index": 1}}
+    )
+    ids["incomplete"] = fixed_id(4)
+    write_record(records, incomplete)
+    truncated = make_record(
+        execution_id=fixed_id(5),
+        created=created(5),
+        intent="Summarize",
+        agents=(("fb-primary", "error"), ("fb-secondary", "ok")),
+    )
+    text = json.dumps(truncated, indent=2)
+    cut = text.index('"AGENT_ATTEMPT_END"', text.index("fb-secondary"))
+    (records / f"{fixed_id(5)}.json").write_text(text[:cut], encoding="utf-8")
+    ids["truncated"] = fixed_id(5)
+    add("ok2", 6, intent="Translate")
+    return ids
+
+
+def make_app(directory: Path, *, watch: bool = False, **kwargs: Any) -> IntentusApp:
+    kwargs.setdefault("directory_label", "records")
+    kwargs.setdefault("use_cache", False)  # never write the user's cache from a test
+    return IntentusApp(resolve_root(directory), watch=watch, **kwargs)
+
+
+def _busy(app: IntentusApp) -> bool:
+    return any(w.group != "watcher" and not w.is_finished for w in app.workers)
+
+
+async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
+    """Wait until no worker (but the watcher) runs and every posted message is handled."""
+    app = pilot.app
+    assert isinstance(app, IntentusApp)
+    deadline = time.monotonic() + timeout
+    quiet_rounds = 0
+    while quiet_rounds < 2:
+        await pilot.pause()
+        if _busy(app):
+            quiet_rounds = 0
+            await asyncio.sleep(0.005)
+        else:
+            quiet_rounds += 1
+        if time.monotonic() > deadline:
+            raise AssertionError("the app did not settle in time")
+
+
+async def wait_for(
+    pilot: Pilot[Any], condition: Callable[[], bool], what: str, timeout: float = 15.0
+) -> None:
+    """Poll ``condition`` while the app runs; fail with ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for: {what}")
+        await pilot.pause(0.02)
+
+
+def list_lines(app: IntentusApp) -> list[str]:
+    """The execution list's visible rows as plain text."""
+    listing = app.execution_list
+    return [listing.render_line(y).text for y in range(listing.scrollable_content_region.height)]
+
+
+def event_lines(app: IntentusApp) -> list[str]:
+    lines = app.timeline.lines
+    return [lines.render_line(y).text for y in range(lines.scrollable_content_region.height)]
+
+
+def screen_text(app: IntentusApp) -> str:
+    """Everything on screen as plain text (from the compositor, as a terminal would get it)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def timeline_summary(app: IntentusApp) -> str:
+    """The text above the events (unwrapped)."""
+    return str(app.timeline.query_one("#timeline-summary").render())

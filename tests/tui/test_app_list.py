@@ -1,0 +1,186 @@
+"""The execution list as a user drives it: select, step, jump, filter, sort, views, mouse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.cli import run as run_cli
+from intentus_tui.cli.open import open_debugger
+from intentus_tui.tui.widgets.execution_list import ExecutionList
+from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, write_world
+
+
+@pytest.fixture
+def world(records_dir: Path) -> dict[str, str]:
+    return write_world(records_dir)
+
+
+async def test_opens_grouped_with_counts_and_first_execution_loaded(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lines = list_lines(app)
+        assert lines[0].startswith("── Replayable (3)")
+        titles = [line for line in lines if line.startswith("──")]
+        assert [t.split(" (")[0] for t in titles] == [
+            "── Replayable",
+            "── Not replayable",
+            "── Incomplete",
+            "── Corrupted / unreadable",
+        ]
+        text = screen_text(app)
+        assert "6 executions" in text
+        assert "3 replayable" in text
+        assert "1 not replayable (1 manually_invalidated)" in text
+        assert "1 incomplete" in text
+        assert "1 corrupted" in text
+        # newest first inside a group: ok2 (created 10:00:06) leads the replayable group
+        assert app.execution_list.selected_key == f"{world['ok2']}.json"
+        assert app.detail is not None and app.detail.path.name == f"{world['ok2']}.json"
+        invalid_row = next(line for line in lines if world["invalidated"][:8] in line)
+        assert "✗ invalidated" in invalid_row and "Classify" in invalid_row
+
+
+async def test_step_jump_and_detail_follow_the_cursor(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("j")
+        await settle(pilot)
+        assert listing.selected_key == f"{world['fallback']}.json"
+        assert app.detail is not None and app.detail.path.name == listing.selected_key
+        await pilot.press("G")
+        await settle(pilot)
+        assert listing.selected_key == f"{world['truncated']}.json"  # the only corrupted one
+        assert "salvaged" in screen_text(app)
+        await pilot.press("k")  # skips the group header above it
+        await settle(pilot)
+        assert listing.selected_key == f"{world['incomplete']}.json"
+        await pilot.press("g")
+        await settle(pilot)
+        assert listing.selected_key == f"{world['ok2']}.json"
+        await pilot.press("up")  # already at the top: stays
+        await settle(pilot)
+        assert listing.selected_key == f"{world['ok2']}.json"
+
+
+async def test_filter_as_you_type_then_escape_clears(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"translate")
+        await settle(pilot)
+        shown = [line for line in list_lines(app) if line.strip() and not line.startswith("──")]
+        assert len(shown) == 2 and all("Translate" in line for line in shown)
+        assert "(2 shown)" in screen_text(app)
+        await pilot.press("enter")
+        assert app.focused is app.execution_list
+        # filter by agent and by state too
+        app.query_one("#filter").value = "fb-secondary"
+        await settle(pilot)
+        assert app.execution_list.model.shown_count == 2  # fallback + truncated
+        app.query_one("#filter").value = "incomplete"
+        await settle(pilot)
+        assert app.execution_list.selected_key == f"{world['incomplete']}.json"
+        app.query_one("#filter").value = "no-such-thing"
+        await settle(pilot)
+        assert "No executions match" in screen_text(app)
+        await pilot.press("slash", "escape")
+        await settle(pilot)
+        assert app.execution_list.model.shown_count == 6
+        assert not app.query_one("#filter").display
+
+
+async def test_sort_and_view_cycle(records_dir: Path, world: dict[str, str]) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("v")  # all, ungrouped, newest first
+        await settle(pilot)
+        keys = [listing.model.key_at(i) for i in range(len(listing.model))]
+        assert keys[0] == f"{world['ok2']}.json" and keys[-1] == f"{world['ok']}.json"
+        assert not any(line.startswith("──") for line in list_lines(app))
+        await pilot.press("o")  # oldest first
+        await settle(pilot)
+        keys = [listing.model.key_at(i) for i in range(len(listing.model))]
+        assert keys[0] == f"{world['ok']}.json" and keys[-1] == f"{world['ok2']}.json"
+        await pilot.press("o")  # by intent
+        await settle(pilot)
+        intents = [listing.model.summary_at(i).intent for i in range(len(listing.model))]
+        assert intents == sorted(intents, key=str.casefold)
+        assert "sort: intent" in str(listing.border_subtitle)
+        await pilot.press("v")  # replayable only
+        await settle(pilot)
+        assert listing.model.shown_count == 3
+        assert "replayable only" in str(listing.border_subtitle)
+
+
+async def test_selection_survives_sort_changes(records_dir: Path, world: dict[str, str]) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{world['invalidated']}.json")
+        await settle(pilot)
+        for _ in range(5):
+            await pilot.press("o")
+            await settle(pilot)
+            assert app.execution_list.selected_key == f"{world['invalidated']}.json"
+
+
+async def test_mouse_click_selects_a_row(records_dir: Path, world: dict[str, str]) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        row = listing.model.row_of(f"{world['incomplete']}.json")
+        assert row is not None
+        await pilot.click(ExecutionList, offset=(10, 1 + row))  # +1: the border
+        await settle(pilot)
+        assert listing.selected_key == f"{world['incomplete']}.json"
+        assert app.detail is not None and app.detail.path.name == listing.selected_key
+
+
+async def test_empty_directory_says_so(records_dir: Path) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "No execution records (*.json) in" in text
+        assert "0 executions" in text
+        await pilot.press("j", "G", "r", "enter")  # nothing to act on: no crash
+        await settle(pilot)
+
+
+async def test_missing_directory_shows_a_message_not_a_traceback(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "gone")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "cannot read the directory: directory not found" in text
+        assert "directory not found" in "\n".join(list_lines(app))
+
+
+def test_cli_refuses_a_missing_path_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope"
+    assert run_cli([str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("intentus-tui: no such") and str(missing) in err
+    assert len(err.strip().splitlines()) == 1
+    (tmp_path / "file.txt").write_text("x")
+    assert run_cli([str(tmp_path / "file.txt")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+    # the function the CLI calls says the same on its own
+    assert open_debugger(str(missing)) == 2
+    assert capsys.readouterr().err.strip() == f"intentus-tui: no such directory: {missing}"
