@@ -10,7 +10,8 @@ Ported from Verist's ``diff.ts`` / ``normalize.ts`` behaviour, exactly where it 
   ``{"a": MISSING}`` equals ``{}``; past the end of an array it is reported (``[1]`` vs
   ``[1, MISSING]`` is one entry whose both sides are ``MISSING``).
 - Equality is JavaScript's ``===`` on primitives: ``True`` is not ``1`` (Python would say it is),
-  ``1`` is ``1.0``, ``NaN`` differs from itself.
+  ``1`` is ``1.0``, ``-0`` is ``0``. ``NaN`` (not JSON, but Python's parser accepts it) differs
+  from another ``NaN``, though a subtree holding the very same NaN object compares equal.
 - ``apply_diff`` applies removals at descending array indices (Verist's comparator, with the same
   stable sort) and raises ``DiffError`` with Verist's messages on a bad path.
 - ``format_diff`` lines are ``+ path: after``, ``- path: before``, ``  path: before → after`` or
@@ -216,13 +217,33 @@ _EMIT_INSERT = -2
 _EMIT_DELETE = -3
 
 
-def _path_of(node: Any) -> Path:
+def _walk_up(node: Any) -> Path:
     parts: list[PathKey] = []
     while node is not None:
         node, key = node
         parts.append(key)
     parts.reverse()
     return tuple(parts)
+
+
+class _Paths:
+    """Materialises entry paths; siblings share their parent's tuple instead of re-walking."""
+
+    def __init__(self) -> None:
+        # id(parent node) -> (parent node, its path); holding the node keeps the id unique.
+        self._parents: dict[int, tuple[Any, Path]] = {}
+
+    def of(self, node: Any) -> Path:
+        if node is None:
+            return ()
+        parent, key = node
+        if parent is None:
+            return (key,)
+        hit = self._parents.get(id(parent))
+        if hit is None or hit[0] is not parent:
+            hit = (parent, _walk_up(parent))
+            self._parents[id(parent)] = hit
+        return (*hit[1], key)
 
 
 def diff(before: Any, after: Any, *, aligned: bool = False) -> DiffResult:
@@ -233,6 +254,7 @@ def diff(before: Any, after: Any, *, aligned: bool = False) -> DiffResult:
     """
     entries: list[DiffEntry] = []
     append = entries.append
+    path_of = _Paths().of
     stack: list[tuple[Any, Any, Any, int, int]] = [(before, after, None, 0, 0)]
     pop = stack.pop
     push = stack.append
@@ -242,12 +264,17 @@ def diff(before: Any, after: Any, *, aligned: bool = False) -> DiffResult:
             op: ArrayOp | None = (
                 None if depth == _EMIT else "insert" if depth == _EMIT_INSERT else "delete"
             )
-            append(DiffEntry(_path_of(node), b, a, op))
+            append(DiffEntry(path_of(node), b, a, op))
             continue
         if b is a and not (type(b) is float and b != b):
             continue
         tb = type(b)
         ta = type(a)
+        if tb in _PLAIN_SCALARS and ta in _PLAIN_SCALARS:
+            # The common leaf case, without the isinstance checks below.
+            if not _js_strict_equal(b, a):
+                append(DiffEntry(path_of(node), b, a))
+            continue
         if tb is not ta or (tb is not dict and tb is not list):
             tb, ta = _container_kind(b), _container_kind(a)
         if tb is dict and ta is dict:
@@ -272,8 +299,11 @@ def diff(before: Any, after: Any, *, aligned: bool = False) -> DiffResult:
                 _push_array_children(b, a, node, depth + 1, fast_from, push)
             continue
         if not _js_strict_equal(b, a):
-            append(DiffEntry(_path_of(node), b, a))
+            append(DiffEntry(path_of(node), b, a))
     return DiffResult(not entries, tuple(entries))
+
+
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None), type(MISSING)})
 
 
 def _container_kind(value: Any) -> type:
@@ -349,6 +379,7 @@ def _push_array_children(
 # --------------------------------------------------------------------------------------------
 
 _MYERS_MAX_EDITS = 1000  # never search for a shortest script longer than this
+_PATIENCE_ABOVE = 400  # regions with more elements than this are anchored before Myers
 _ANCHOR_MAX_LEVELS = 32  # patience recursion depth (each level strictly shrinks the region)
 
 
@@ -413,7 +444,7 @@ def _align(b: Sequence[Any], a: Sequence[Any]) -> list[tuple[str, int, int]]:
         pi, pj = mi + 1, mj + 1
     common = min(nb, na)
     by_index = [("sub", i, i) for i in range(common) if sb[i] != sa[i]]
-    if len(by_index) + abs(nb - na) <= len(out):
+    if len(by_index) + abs(nb - na) < len(out):
         by_index += [("del", i, -1) for i in range(common, nb)]
         by_index += [("ins", -1, j) for j in range(common, na)]
         return by_index
@@ -489,7 +520,8 @@ def _match_region(
     budget: _Budget,
     level: int,
 ) -> list[tuple[int, int]]:
-    """Shortest-edit matches if affordable; otherwise patience anchors and recurse."""
+    """Matches in a region: small regions by Myers; large ones anchored on elements unique to
+    both sides first (patience), then recursively; what stays unmatched pairs by position."""
     if lo_b >= hi_b or lo_a >= hi_a:
         return []
     xs, ys = sb[lo_b:hi_b], sa[lo_a:hi_a]
@@ -497,13 +529,15 @@ def _match_region(
     shared = sum((Counter(xs) & Counter(ys)).values())
     if shared == 0:
         return []
-    if len(xs) + len(ys) - 2 * shared <= _MYERS_MAX_EDITS:
+    anchors: list[tuple[int, int]] | None = None
+    if len(xs) + len(ys) > _PATIENCE_ABOVE and level < _ANCHOR_MAX_LEVELS:
+        anchors = _unique_anchors(xs, ys)
+    if not anchors and len(xs) + len(ys) - 2 * shared <= _MYERS_MAX_EDITS:
         found = _myers(xs, ys, _MYERS_MAX_EDITS, budget)
         if found is not None:
             return [(lo_b + i, lo_a + j) for i, j in found]
-    if level >= _ANCHOR_MAX_LEVELS:
-        return []
-    anchors = _unique_anchors(xs, ys)
+    if anchors is None and level < _ANCHOR_MAX_LEVELS:
+        anchors = _unique_anchors(xs, ys)
     if not anchors:
         return []  # nothing to anchor on: the region pairs up by position
     out: list[tuple[int, int]] = []
