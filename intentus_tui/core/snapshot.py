@@ -218,7 +218,7 @@ class Snapshot:
             out["input"] = _to_plain_json(self.input)
         out["inputHash"] = self.input_hash
         out["artifacts"] = [a.to_json() for a in self.artifacts]
-        out["capturedAt"] = self.captured_at
+        out["capturedAt"] = _plain_scalar(self.captured_at)
         return out
 
     @classmethod
