@@ -518,3 +518,23 @@ def test_aligned_comparison_reports_an_inserted_event_once() -> None:
     assert aligned.error is None and by_seq.error is None
     assert [(e.path, e.kind) for e in aligned.entries] == [(("events", 1), "added")]
     assert len(by_seq.entries) > 5  # by seq, every later event looks changed
+
+
+async def test_huge_record_strings_are_cut_everywhere() -> None:
+    huge = "z" * 1_000_000
+    record = good_record(replayable=False, reason=huge)
+    record["header"]["executionId"] = huge
+    record["header"]["envelopeHash"] = huge
+    app = SidePaneApp(detail_from(record, name="huge.json"), tab="verify")
+    async with app.run_test(size=SIZE) as pilot:
+        texts = {"verify": app.side.verify_pane.text, "postmortem": app.side.postmortem_pane.text}
+        await pilot.press("R")
+        await pilot.pause()
+        texts["modal"] = app.screen.body_text
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        texts["replay"] = app.side.replay_pane.text
+    for name, text in texts.items():
+        assert len(text) < 20_000, name
+        assert "999,700 more characters" in text or "999,400 more characters" in text, name

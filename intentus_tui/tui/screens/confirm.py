@@ -44,11 +44,21 @@ REASON_EXPLANATIONS: dict[str, str] = {
 }
 
 
+MAX_FIELD_CHARS = 300  # record-derived text in a dialog: enough to recognise, never a 1 MB wall
+
+
+def clip(text: str, limit: int = MAX_FIELD_CHARS) -> str:
+    """Sanitized, and cut with a note when longer than ``limit``."""
+    if len(text) > limit:
+        text = f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+    return sanitize_line(text)
+
+
 def explain_reason(reason: str | None) -> str:
     """``reason — what it means``, sanitized; unknown reasons are shown as recorded."""
     if reason is None:
         return "no reason recorded"
-    shown = sanitize_line(reason)
+    shown = clip(reason)
     meaning = REASON_EXPLANATIONS.get(reason)
     return f"{shown} — {meaning}" if meaning else shown
 
@@ -57,7 +67,7 @@ def execution_label(detail: ExecutionDetail) -> str:
     """The execution id if the record has one, else the file name; sanitized."""
     record = detail.result.record
     execution_id = record.execution_id if record is not None else None
-    return sanitize_line(execution_id if execution_id is not None else detail.path.name)
+    return clip(execution_id if execution_id is not None else detail.path.name)
 
 
 def force_replay_lines(detail: ExecutionDetail) -> list[str]:
@@ -68,7 +78,7 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     else:
         lines.append(f"Not replayable: {explain_reason(detail.replay_reason)}")
     if detail.result.status is not LoadStatus.OK:
-        lines.append(f"File: {sanitize_line(detail.result.message)}")
+        lines.append(f"File: {clip(detail.result.message)}")
     lines.append("")
     lines.append("Force replay risks (seed 000):")
     applies = _RISK_ROW_FOR_REASON.get(detail.replay_reason or "")
@@ -88,7 +98,7 @@ def invalidate_lines(detail: ExecutionDetail) -> list[str]:
     """What invalidating this record will change on disk."""
     lines = [
         f"Execution: {execution_label(detail)}",
-        f"File: {sanitize_line(str(detail.path))}",
+        f"File: {clip(str(detail.path))}",
     ]
     if detail.replayable:
         lines.append("Currently: replayable")
@@ -161,9 +171,11 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def __init__(self, title: str, lines: list[str], confirm_label: str = "Confirm") -> None:
         super().__init__()
-        self._title = sanitize_line(title)
-        self._lines = [sanitize_line(line) for line in lines]
-        self._confirm_label = sanitize_line(confirm_label)
+        # Callers pass sanitized text; doing it again here is cheap and makes the dialog
+        # safe whatever it is given.
+        self._title = clip(title)
+        self._lines = [clip(line, 4 * MAX_FIELD_CHARS) for line in lines]
+        self._confirm_label = clip(confirm_label, 40)
 
     @property
     def body_text(self) -> str:

@@ -138,7 +138,8 @@ class DiffView(ScrollView, can_focus=True):
         """Show a new diff; the cursor goes to the first difference."""
         self._entries = entries
         self._paths = paths if paths is not None else entry_paths(entries)
-        self._path_width = max(map(cell_len, self._paths), default=4) + 1
+        # len, not cell_len: C speed on 100k paths; fit() still cuts by cells when drawing.
+        self._path_width = max(map(len, self._paths), default=4) + 1
         self._labels = (sanitize_line(before_label), sanitize_line(after_label))
         self.empty_text = empty_text
         self._values.clear()

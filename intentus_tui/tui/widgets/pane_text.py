@@ -159,9 +159,15 @@ class LinesView(Widget):
         return Content("\n").join(self._wrap(self.size.width))
 
 
-def safe(value: Any) -> str:
-    """A record-derived string made inert for one line of display."""
-    return sanitize_line(value if isinstance(value, str) else str(value))
+SAFE_CHARS = 600  # a record-derived string longer than this is cut (a 1 MB id stays cheap)
+
+
+def safe(value: Any, limit: int = SAFE_CHARS) -> str:
+    """A record-derived string made inert for one line of display, and cut if huge."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) > limit:
+        text = f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+    return sanitize_line(text)
 
 
 def _non_finite(value: float) -> str:
