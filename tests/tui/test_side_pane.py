@@ -330,6 +330,8 @@ async def test_diff_keys_work_when_the_diff_view_has_focus() -> None:
         assert view.cursor == 2
         await pilot.press("home")
         assert view.cursor == 0
+        await pilot.click(DiffView, offset=(4, 2))  # row 0 is the column header
+        assert view.cursor == 1
         kinds = [entry.kind for entry in view.entries]
         lines = [view.line_text(i) for i in range(3)]
     assert kinds == ["changed", "removed", "changed"]
