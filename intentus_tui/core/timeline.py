@@ -42,7 +42,7 @@ def normalize_status(status: Any) -> str:
         return "ok"
     if lowered in _ERROR:
         return "error"
-    return lowered
+    return sanitize_line(lowered)  # any other recorded status is shown as it was written
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,28 @@
+"""One test per bug the hostile suite found in the core, named after the input that broke it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from intentus_tui.core.formats import load_record_bytes
+from intentus_tui.core.index import summarize
+from intentus_tui.core.sanitize import is_clean
+from intentus_tui.core.timeline import build_timeline
+from tests.factories import make_record
+from tests.hostile.corpus import dump_json
+
+
+def test_a_final_status_with_escape_sequences_is_sanitized() -> None:
+    """A recorded status like ``"\\x1b[2J"`` reached the list row's ``final_status`` raw."""
+    record = make_record(execution_id="st-1")
+    for event in record["events"]:
+        if event["type"] == "AGENT_ATTEMPT_END":
+            event["payload"]["status"] = "\x1b]0;title\x07"
+    record["finalResponse"]["status"] = "\x1b[2J\x9b31m\u202e"  # also the FINAL_RESPONSE event's
+    result = load_record_bytes(Path("st-1.json"), dump_json(record))
+    summary = summarize(result)
+    timeline = build_timeline(result.record)  # type: ignore[arg-type]
+    texts = [summary.final_status, timeline.final_status]
+    texts += [a.status for a in timeline.attempts] + [r.status for r in timeline.rows]
+    assert all(isinstance(t, str) and is_clean(t) for t in texts), texts
+    assert summary.final_status == "␛[2j⟨9B⟩31m⟨U+202E⟩"
