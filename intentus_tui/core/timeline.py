@@ -178,7 +178,7 @@ def _summary(event: ExecutionEvent) -> str:
         status = _text(p.get("status"))
         error = p.get("error")
         return status + (f"  {_text(_error_message(error))}" if error else "")
-    return _compact(p) if p else ""
+    return _text(p) if p else ""  # JSON escapes C0 only: DEL, C1 and bidi need sanitizing
 
 
 def _event_status(event: ExecutionEvent) -> str:

@@ -26,3 +26,17 @@ def test_a_final_status_with_escape_sequences_is_sanitized() -> None:
     texts += [a.status for a in timeline.attempts] + [r.status for r in timeline.rows]
     assert all(isinstance(t, str) and is_clean(t) for t in texts), texts
     assert summary.final_status == "␛[2j⟨9B⟩31m⟨U+202E⟩"
+
+
+def test_an_unknown_event_payload_with_del_c1_and_bidi_is_sanitized() -> None:
+    """An event of an unknown type is summarized as compact JSON, which escapes only C0:
+    DEL, C1 controls and bidi overrides in its payload reached ``EventRow.summary`` raw."""
+    record = make_record(execution_id="ev-1")
+    payload = {"x": "del\x7f csi\x9b31m rlo\u202e zw\u200b"}
+    record["events"].append(
+        {"seq": len(record["events"]) + 1, "type": "CUSTOM", "payload": payload}
+    )
+    result = load_record_bytes(Path("ev-1.json"), dump_json(record))
+    row = build_timeline(result.record).rows[-1]  # type: ignore[arg-type]
+    assert is_clean(row.summary), row.summary
+    assert row.summary == '{"x":"del␡ csi⟨9B⟩31m rlo⟨U+202E⟩ zw⟨U+200B⟩"}'
