@@ -1,45 +1,415 @@
 """Canonical encoders and hashes for every form this debugger verifies.
 
+Three canonical forms exist:
+
 - IntentusNet runtime form (what 1.3.0 writes): sha256 over
   ``json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=True)``
   of the whole envelope, as bare lowercase hex.
 - IntentusNet documented form (seed 000): the same without the top-level
   ``routingMetadata`` key, with ``default=str``, written as ``sha256:<hex>``.
-- Verist form (seed 004): see ``verist_stringify``.
+- Verist form (seed 004, JavaScript): see ``verist_stringify``.
+
+Why the IntentusNet fast path is safe
+-------------------------------------
+The index hashes every envelope it sees, and ``json.dumps`` is the slow part. The
+fast path lets ``orjson`` (sorted keys) do the encoding, on a value prepared so
+that orjson's output is provably the text ``json.dumps`` would write:
+
+1. A walk accepts only exact JSON types (``dict``, ``list``, ``tuple``, ``str``,
+   ``int``, ``bool``, ``None``, ``float``). ``Enum`` members and ``UUID`` (which
+   orjson would encode silently but differently), subclasses such as ``StrEnum``,
+   datetimes, ``MISSING`` and anything else take the reference path.
+2. Every float must be 0 or have ``1e-4 <= abs(x) < 1e16``: there ``repr`` (what
+   ``json`` uses) writes plain decimal notation and orjson writes the same
+   shortest round-trip digits the same way (checked at import time; if the
+   installed orjson disagrees, every float takes the reference path). This
+   also rejects NaN and infinities, which orjson would write as ``null``.
+3. Every non-ASCII string value is replaced by an ``orjson.Fragment`` holding
+   exactly what ``json.dumps`` writes for it: ``encode_basestring_ascii`` is the
+   function ``json.dumps`` itself calls (``\\uXXXX``, surrogate pairs, lone
+   surrogates). Containers are copied only along the paths that changed.
+4. orjson then sorts keys by code point as ``json`` does, writes no whitespace
+   and escapes ASCII strings the way ``json`` does except DEL, which is escaped
+   afterwards (a raw DEL byte can only be inside a string). orjson raises on
+   ints beyond 64 bits, non-``str`` keys, lone surrogates in keys and nesting
+   deeper than 254; a key with non-ASCII characters leaves non-ASCII bytes in
+   the output. All of these take the reference path.
+
+Anything that fails a check is encoded by the reference ``json.dumps`` call, so
+the result is byte-identical for every input, including the ones that raise.
+``tests/test_hashing.py`` proves it with hypothesis; ``bench/bench_hash.py``
+measures it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Literal
+import math
+import re
+from json.encoder import encode_basestring, encode_basestring_ascii
+from typing import Any, Final, Literal
+
+import orjson
+
+from intentus_tui.core.missing import MISSING
 
 HashForm = Literal["runtime", "documented"]
 
 DOCUMENTED_PREFIX = "sha256:"
+VERIST_PREFIX = "sha256:"
+
+# ---------------------------------------------------------------------------
+# IntentusNet: reference encoders (the definition of the two forms)
+# ---------------------------------------------------------------------------
 
 
-def runtime_canonical(value: Any) -> bytes:
-    """The exact bytes IntentusNet 1.3.0 hashes (``stable_hash``)."""
+def reference_runtime_canonical(value: Any) -> bytes:
+    """``stable_hash``'s bytes, computed exactly as IntentusNet 1.3.0 does."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
         "utf-8"
     )
 
 
+def reference_documented_canonical(envelope: Any) -> bytes:
+    """The documented ``compute_envelope_hash``'s bytes, computed as seed 000 does."""
+    return json.dumps(
+        _without_routing_metadata(envelope),
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=True,
+        default=str,
+    ).encode("utf-8")
+
+
+def _without_routing_metadata(envelope: Any) -> Any:
+    if isinstance(envelope, dict) and "routingMetadata" in envelope:
+        return {k: v for k, v in envelope.items() if k != "routingMetadata"}
+    return envelope
+
+
+# ---------------------------------------------------------------------------
+# IntentusNet: public encoders and hashes (fast path + reference fallback)
+# ---------------------------------------------------------------------------
+
+
+def runtime_canonical(value: Any) -> bytes:
+    """The exact bytes IntentusNet 1.3.0 hashes (``stable_hash``)."""
+    fast = _fast_canonical(value)
+    return fast if fast is not None else reference_runtime_canonical(value)
+
+
 def documented_canonical(envelope: Any) -> bytes:
     """The exact bytes the documented ``compute_envelope_hash`` hashes."""
-    if isinstance(envelope, dict):
-        envelope = {k: v for k, v in envelope.items() if k != "routingMetadata"}
-    return json.dumps(
-        envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str
-    ).encode("utf-8")
+    stable = _without_routing_metadata(envelope)
+    fast = _fast_canonical(stable)
+    return fast if fast is not None else reference_documented_canonical(stable)
 
 
 def runtime_envelope_hash(envelope: Any) -> str:
     """Bare hex sha256, as in ``header.envelopeHash`` written by IntentusNet 1.3.0."""
-    return hashlib.sha256(runtime_canonical(envelope)).hexdigest()
+    return sha256_hex(runtime_canonical(envelope))
 
 
 def documented_envelope_hash(envelope: Any) -> str:
     """``sha256:<hex>``, as in the documented record form."""
-    return DOCUMENTED_PREFIX + hashlib.sha256(documented_canonical(envelope)).hexdigest()
+    return DOCUMENTED_PREFIX + sha256_hex(documented_canonical(envelope))
+
+
+def envelope_hash(envelope: Any, form: HashForm) -> str:
+    """The envelope's hash in ``form``, written the way that form writes it."""
+    if form == "runtime":
+        return runtime_envelope_hash(envelope)
+    return documented_envelope_hash(envelope)
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lowercase hex sha256 of already-canonical bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# The fast path
+# ---------------------------------------------------------------------------
+
+_ORJSON_OPTIONS: Final = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+
+# Floats in [1e-4, 1e16) are where ``repr`` uses plain decimal notation.
+_PLAIN_FLOAT_MIN: Final = 1e-4
+_PLAIN_FLOAT_MAX: Final = 1e16
+
+# Deeper than orjson accepts (it refuses 254 levels): bounds the recursive walk.
+_MAX_DEPTH: Final = 256
+_REJECT: Final = object()
+
+
+def _refuse(obj: Any) -> Any:
+    """orjson ``default``: anything that is not plain JSON goes to the reference path."""
+    raise TypeError(type(obj).__name__)
+
+
+def _fast_canonical(value: Any) -> bytes | None:
+    """``json.dumps``-identical canonical bytes via orjson, or None when not provably so."""
+    prepared = _prepared(value, 0)
+    if prepared is _REJECT:
+        return None
+    try:
+        raw = orjson.dumps(prepared, default=_refuse, option=_ORJSON_OPTIONS)
+    except orjson.JSONEncodeError:
+        return None
+    if not raw.isascii():
+        return None  # a key with non-ASCII characters: values never leave any
+    # DEL is the one ASCII character json escapes and orjson does not. A raw DEL byte
+    # can only be a character inside a string (pre-encoded strings have it escaped).
+    return raw.replace(b"\x7f", b"\\u007f") if b"\x7f" in raw else raw
+
+
+def _prepared(value: Any, depth: int) -> Any:
+    """``value`` ready for orjson, or ``_REJECT`` if orjson could write it differently.
+
+    Only exact JSON types pass, and only floats both encoders write alike. A non-ASCII
+    string becomes an ``orjson.Fragment`` of exactly what ``json.dumps`` writes for it
+    (``encode_basestring_ascii`` is the function ``json.dumps`` itself calls).
+    """
+    kind = type(value)
+    if kind is str:
+        return value if value.isascii() else orjson.Fragment(encode_basestring_ascii(value))
+    if kind is dict or kind is list or kind is tuple:
+        return _prepared_container(value, depth)
+    if kind is float:
+        return value if _is_plain_float(value) else _REJECT
+    if kind is int or kind is bool or value is None:
+        return value
+    return _REJECT
+
+
+def _prepared_container(container: Any, depth: int) -> Any:
+    """``_prepared`` for a dict, list or tuple: copied only if a member was replaced."""
+    if depth >= _MAX_DEPTH:
+        return _REJECT
+    is_dict = type(container) is dict
+    copy: Any = None
+    for key, item in container.items() if is_dict else enumerate(container):
+        kind = type(item)
+        # Hot loop: plain ASCII strings and ints dominate and stay as they are.
+        if (kind is str and item.isascii()) or kind is int or kind is bool or item is None:
+            continue
+        if kind is dict or kind is list or kind is tuple:
+            new = _prepared_container(item, depth + 1)  # one stack frame per level
+        else:
+            new = _prepared(item, depth + 1)
+        if new is item:
+            continue
+        if new is _REJECT:
+            return _REJECT
+        if copy is None:
+            copy = dict(container) if is_dict else list(container)
+        copy[key] = new
+    return container if copy is None else copy
+
+
+def _is_plain_float(x: float) -> bool:
+    return _FLOATS_AGREE and (x == 0.0 or _PLAIN_FLOAT_MIN <= abs(x) < _PLAIN_FLOAT_MAX)
+
+
+def _orjson_writes_plain_floats_like_repr() -> bool:
+    """True if this orjson writes every float the fast path accepts exactly like ``repr``."""
+    probes = [0.0, -0.0, 1e-4, 1.5e-4, 0.1, 0.7, 1.0, 2.5, 100.0, 123456.789]
+    probes += [1e15, 1234567890123456.7, 9999999999999998.0, 3.141592653589793]
+    probes += [float(f"{m}e{e}") for m in (1, 3.3, 7.77) for e in range(-4, 16)]
+    probes += [-p for p in probes]
+    plain = [p for p in probes if p == 0.0 or _PLAIN_FLOAT_MIN <= abs(p) < _PLAIN_FLOAT_MAX]
+    return orjson.dumps(plain) == json.dumps(plain, separators=(",", ":")).encode()
+
+
+_FLOATS_AGREE: Final = _orjson_writes_plain_floats_like_repr()
+
+
+# ---------------------------------------------------------------------------
+# Verist: JSON.stringify after Object.keys(o).sort() re-insertion
+# ---------------------------------------------------------------------------
+
+
+class _Text(str):
+    """Already-rendered output on the encoder's work stack (not a value to encode)."""
+
+
+_ARRAY_INDEX: Final = re.compile(r"0|[1-9][0-9]*")
+_MAX_ARRAY_INDEX: Final = 2**32 - 2
+_MAX_SAFE_INTEGER: Final = 2**53
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def verist_stringify(value: Any) -> str:
+    """Verist's ``stableStringify``: what JavaScript's ``JSON.stringify`` writes for
+    ``value`` once every plain object has had its keys re-inserted in
+    ``Object.keys(o).sort()`` order.
+
+    JavaScript consequences reproduced here:
+
+    - an object enumerates array-index keys (``"0"`` .. ``"4294967294"``, canonical
+      form) first in numeric order, then the other keys in insertion order, which
+      ``.sort()`` made UTF-16 code-unit order (not Python's code-point order);
+    - a ``"__proto__"`` key is lost: re-inserting it with ``sorted[key] = ...``
+      runs the prototype setter instead of creating a property;
+    - numbers print as ``Number::toString`` does (``1``, ``1e+21``, ``1e-7``,
+      ``0.000001``, ``-0`` -> ``0``), non-finite numbers and ints too large for a
+      double print ``null``, other ints print as the double they would become;
+    - strings are escaped as well-formed ``JSON.stringify`` does: only ``"``,
+      ``\\``, control characters and lone surrogates; DEL and non-ASCII stay raw;
+    - ``MISSING`` (``undefined``) properties are dropped, ``MISSING`` in arrays and
+      at the top level is ``null``.
+
+    Raises ``TypeError`` for a value that is not JSON data.
+    """
+    out: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Text:
+            out.append(item)
+        elif isinstance(item, dict):
+            stack.extend(reversed(_object_parts(item)))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(_array_parts(item)))
+        else:
+            out.append(_js_primitive(item))
+    return "".join(out)
+
+
+def verist_hash_value(value: Any) -> str:
+    """Verist's ``hashValue``: ``sha256:`` + hex sha256 of the UTF-8 ``verist_stringify``."""
+    return VERIST_PREFIX + sha256_hex(verist_stringify(value).encode("utf-8"))
+
+
+def _object_parts(obj: dict[Any, Any]) -> list[Any]:
+    parts: list[Any] = [_Text("{")]
+    for key, item in _js_object_entries(obj):
+        if item is MISSING:
+            continue
+        separator = "," if len(parts) > 1 else ""
+        parts += [_Text(separator + _js_string(key) + ":"), item]
+    parts.append(_Text("}"))
+    return parts
+
+
+def _array_parts(items: list[Any] | tuple[Any, ...]) -> list[Any]:
+    parts: list[Any] = [_Text("[")]
+    for index, item in enumerate(items):
+        if index:
+            parts.append(_Text(","))
+        parts.append(None if item is MISSING else item)
+    parts.append(_Text("]"))
+    return parts
+
+
+def _js_object_entries(obj: dict[Any, Any]) -> list[tuple[str, Any]]:
+    """``obj``'s entries in the order a re-inserted JS object enumerates them."""
+    entries: dict[str, Any] = {}
+    for key, item in obj.items():
+        entries[_js_property_key(key)] = item
+    entries.pop("__proto__", None)
+    indices = sorted((k for k in entries if _is_array_index(k)), key=int)
+    index_set = set(indices)
+    names = sorted((k for k in entries if k not in index_set), key=_utf16_order)
+    return [(k, entries[k]) for k in indices + names]
+
+
+def _js_property_key(key: Any) -> str:
+    """The JS property key a Python dict key stands for (JS keys are strings)."""
+    if isinstance(key, str):
+        return _js_code_units(key)
+    if key is None or isinstance(key, (bool, int, float)):
+        return _js_primitive(key)
+    raise TypeError(f"verist_stringify: unsupported object key type {type(key).__name__}")
+
+
+def _is_array_index(key: str) -> bool:
+    return _ARRAY_INDEX.fullmatch(key) is not None and int(key) <= _MAX_ARRAY_INDEX
+
+
+def _utf16_order(key: str) -> bytes:
+    # Big-endian UTF-16 bytes compare exactly like JS compares code units.
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def _js_code_units(text: str) -> str:
+    """Pair adjacent surrogate code points into one character, as a JS string would."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _js_string(text: str) -> str:
+    if _SURROGATE.search(text) is None:
+        return encode_basestring(text)
+    # Once pairs are joined only lone surrogates are left: well-formed JSON.stringify
+    # escapes them (encode_basestring would leave them raw).
+    quoted = encode_basestring(_js_code_units(text))
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+
+
+def _js_primitive(value: Any) -> str:
+    if value is None or value is MISSING:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return _js_string(value)
+    if isinstance(value, int):
+        return _js_integer(int(value))
+    if isinstance(value, float):
+        return _js_number(float(value))
+    raise TypeError(f"verist_stringify: unsupported value type {type(value).__name__}")
+
+
+def _js_integer(value: int) -> str:
+    if -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
+        return str(value)
+    try:
+        return _js_number(float(value))  # correctly rounded, like JS parsing the literal
+    except OverflowError:
+        return "null"  # the literal would have parsed as +/-Infinity
+
+
+def _js_number(x: float) -> str:
+    """ECMAScript ``Number::toString(x)`` for a double (``null`` when not finite)."""
+    if not math.isfinite(x):
+        return "null"
+    if x == 0.0:
+        return "0"
+    if x < 0:
+        return "-" + _js_number(-x)
+    digits, n = _shortest_digits(x)
+    k = len(digits)
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * -n + digits
+    exponent = n - 1
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{mantissa}e{'+' if exponent > 0 else '-'}{abs(exponent)}"
+
+
+def _shortest_digits(x: float) -> tuple[str, int]:
+    """``(s, n)`` of Number::toString: shortest round-trip digits ``s`` with no
+    leading or trailing zeros, and ``n`` such that ``x == 0.s * 10**n``.
+
+    ``repr`` already gives the shortest round-trip digits; only their layout differs.
+    """
+    mantissa, _, exp_text = repr(x).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    point = len(whole) + (int(exp_text) if exp_text else 0)
+    significant = digits.lstrip("0")
+    point -= len(digits) - len(significant)
+    return significant.rstrip("0"), point
