@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -486,13 +487,21 @@ def execution_id_from_path(path: Path) -> str:
     return name[: -len(WAL_SUFFIX)] if name.endswith(WAL_SUFFIX) else name
 
 
+def _open_nonblocking(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NONBLOCK)  # a FIFO must not block until a writer comes
+
+
 def read_wal(path: str | os.PathLike[str]) -> WalLog:
     """Read, verify and classify one WAL file. Never raises for bad input."""
     wal_path = Path(path)
     execution_id = execution_id_from_path(wal_path)
     try:
-        with open(wal_path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
+        with open(wal_path, "rb", opener=_open_nonblocking) as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                what = "not a regular file (a FIFO, socket or device)"
+                return WalLog(wal_path, execution_id, "unreadable", what)
+            size = st.st_size
             entries, issues, missing_newline = _read_entries(f, execution_id)
     except FileNotFoundError:
         return WalLog(wal_path, execution_id, "missing", "WAL file does not exist")

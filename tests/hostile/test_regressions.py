@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from intentus_tui.core.formats import load_record_bytes
 from intentus_tui.core.index import summarize
 from intentus_tui.core.sanitize import is_clean
 from intentus_tui.core.timeline import build_timeline
+from intentus_tui.core.wal import read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import dump_json
+from tests.hostile.harness import deadline
 
 
 def test_a_final_status_with_escape_sequences_is_sanitized() -> None:
@@ -40,3 +43,21 @@ def test_an_unknown_event_payload_with_del_c1_and_bidi_is_sanitized() -> None:
     row = build_timeline(result.record).rows[-1]  # type: ignore[arg-type]
     assert is_clean(row.summary), row.summary
     assert row.summary == '{"x":"del␡ csi⟨9B⟩31m rlo⟨U+202E⟩ zw⟨U+200B⟩"}'
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_fifo_named_wal_does_not_block_the_wal_reader(tmp_path: Path) -> None:
+    """``read_wal`` opened with a plain ``open()``, which waits forever for a writer on a FIFO
+    named ``<id>.wal`` (``load_detail`` reads the WAL of every selected execution)."""
+    fifo = tmp_path / "x.wal"
+    os.mkfifo(fifo)
+    (tmp_path / "d.wal").mkdir()
+    fds = _open_fds()
+    with deadline(5, "read_wal on a FIFO"):
+        log = read_wal(fifo)
+    assert log.file_status == "unreadable" and "FIFO" in log.message
+    assert read_wal(tmp_path / "d.wal").file_status == "is_directory"
+    assert _open_fds() == fds  # nothing leaked on either refusal
