@@ -318,8 +318,9 @@ def _parse_line(raw: _RawLine) -> tuple[Any, str | None]:
         return None, f"line is not valid UTF-8 (byte {exc.start} of the line)"
     try:
         return json.loads(text), None
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also a > 4300-digit integer
         detail = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        detail = "a number too long to read" if type(exc) is ValueError else detail
         return None, f"line is not JSON ({detail})"
 
 

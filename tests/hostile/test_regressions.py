@@ -61,3 +61,13 @@ def test_a_fifo_named_wal_does_not_block_the_wal_reader(tmp_path: Path) -> None:
     assert log.file_status == "unreadable" and "FIFO" in log.message
     assert read_wal(tmp_path / "d.wal").file_status == "is_directory"
     assert _open_fds() == fds  # nothing leaked on either refusal
+
+
+def test_a_wal_line_with_a_10000_digit_integer_is_a_bad_line(tmp_path: Path) -> None:
+    """``json.loads`` raises a plain ``ValueError`` (not ``JSONDecodeError``) for an integer
+    over 4300 digits; it escaped ``read_wal``."""
+    path = tmp_path / "big.wal"
+    path.write_bytes(b'{"seq": ' + b"9" * 10_000 + b"}\n" + b'{"seq": 1}\n')
+    log = read_wal(path)
+    assert [i.kind for i in log.issues] == ["not_json", "bad_entry"]
+    assert log.issues[0].message == "line is not JSON (a number too long to read)"
