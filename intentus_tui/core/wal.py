@@ -475,7 +475,13 @@ def _read_entries(f: Any, execution_id: str) -> tuple[list[WalEntry], list[WalIs
             checker.issues.append(WalIssue("bad_entry", raw.line_no, raw.offset, problem, seq))
             checker.lost_line()
             continue
-        entry = _make_entry(obj, raw)
+        try:
+            entry = _make_entry(obj, raw)
+        except RecursionError:  # parsed, but too deep for json.dumps to hash it
+            why = "entry is nested too deeply to verify its hash"
+            checker.issues.append(WalIssue("bad_entry", raw.line_no, raw.offset, why, obj["seq"]))
+            checker.lost_line()
+            continue
         checker.check(entry)
         entries.append(entry)
         missing_newline = is_last and not raw.has_newline

@@ -11,7 +11,7 @@ from intentus_tui.core.sanitize import is_clean
 from intentus_tui.core.timeline import build_timeline
 from intentus_tui.core.wal import read_wal
 from tests.factories import make_record
-from tests.hostile.corpus import dump_json
+from tests.hostile.corpus import _deep_wal_line, dump_json
 from tests.hostile.harness import deadline
 
 
@@ -71,3 +71,21 @@ def test_a_wal_line_with_a_10000_digit_integer_is_a_bad_line(tmp_path: Path) -> 
     log = read_wal(path)
     assert [i.kind for i in log.issues] == ["not_json", "bad_entry"]
     assert log.issues[0].message == "line is not JSON (a number too long to read)"
+
+
+def test_a_wal_entry_too_deep_to_hash_is_a_bad_entry(tmp_path: Path) -> None:
+    """A payload just shallow enough for ``json.loads`` is too deep for ``json.dumps`` in the
+    hash check, which runs a few frames deeper: ``RecursionError`` escaped ``read_wal``.
+
+    Where exactly that depth lies depends on the caller's stack, so every depth around the
+    interpreter's limit is tried; each must be classified, and one must be that case.
+    """
+    path = tmp_path / "deep-990.wal"  # the execution id _deep_wal_line writes
+    too_deep_to_hash = 0
+    for depth in range(850, 1050):
+        path.write_bytes(_deep_wal_line(depth) + b"{}\n")  # the deep line is not the last
+        log = read_wal(path)
+        kinds = {i.kind for i in log.issues if i.line_no == 1}
+        assert kinds in ({"not_json"}, {"bad_entry"}, {"hash_mismatch"}), (depth, kinds)
+        too_deep_to_hash += "too deep" in log.issues[0].message
+    assert too_deep_to_hash
