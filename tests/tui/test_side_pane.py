@@ -417,7 +417,51 @@ def test_postmortem_prefers_the_wal_when_one_is_joined(tmp_path: Path) -> None:
     text = text_of(postmortem_lines(detail_from(record), wal))
     assert "payments-agent (charge), side effect: irreversible" in text
     assert "HINT: DO NOT RETRY" in text
-    assert "Based on the write-ahead log" in text
+    assert "Based on the record and the write-ahead log" in text
+
+
+async def test_a_wal_only_execution_is_verified_and_post_mortemed_from_its_log(
+    tmp_path: Path,
+) -> None:
+    with WALWriter(str(tmp_path), "exec-0009") as writer:
+        writer.execution_started("ab" * 32, "PayIntent")
+        writer.step_started("charge", "payments-agent", "reversible", {}, "in-1")
+    detail = load_detail(tmp_path / "exec-0009.wal")
+    app = SidePaneApp(detail, tab="verify")
+    async with app.run_test(size=SIZE) as pilot:
+        verify = app.side.verify_pane.text
+        postmortem = app.side.postmortem_pane.text
+        await app.side.run_replay(force=True)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        replay = app.side.replay_pane.text
+    assert "File   NO RECORD" in verify
+    assert "Write-ahead log   CHAIN VALID" in verify
+    assert "State   IN FLIGHT (WAL)" in postmortem
+    assert "step charge (payments-agent)" in postmortem
+    assert "Side effect      reversible" in postmortem
+    assert "HINT: INVESTIGATE FIRST" in postmortem
+    assert "Nothing to replay: No record file was written" in replay
+
+
+def test_postmortem_shows_where_record_and_wal_disagree(tmp_path: Path) -> None:
+    with WALWriter(str(tmp_path), "exec-0001") as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.step_started("s1", "agent-a", "read_only", {}, "in-1")
+    wal = read_wal(tmp_path / "exec-0001.wal")
+    text = text_of(postmortem_lines(detail_from(good_record()), wal))
+    assert "Record and WAL disagree" in text
+    assert "the record is complete but the WAL never recorded completion" in text
+
+
+def test_verify_lists_every_problem_at_the_top() -> None:
+    record = good_record()
+    # A new object: the factory shares one dict between finalResponse and the event.
+    record["finalResponse"] = {**record["finalResponse"], "payload": {"summary": "edited"}}
+    text = text_of(verify_lines(detail_from(record)))
+    head = text.split("Envelope hash")[0]
+    assert "1 PROBLEM" in head
+    assert "finalResponse differs from the FINAL_RESPONSE event in payload" in head
 
 
 # ----------------------------------------------------------------------------- hostile text

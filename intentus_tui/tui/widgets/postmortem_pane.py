@@ -1,23 +1,23 @@
 """The Post-mortem tab: what state was the execution left in, and is it safe to retry?
 
-``postmortem_lines(detail, wal=None)`` is the seam: today it reads the record (its
-timeline, replayability and salvage information); when the lead joins a write-ahead log to
-``ExecutionDetail`` (``detail.wal``), the WAL's state, in-flight step and side-effect
-classes take over the recovery hint. The hint comes from ``core.wal.recovery_hint`` and is
-always phrased as a hint: IntentusNet never retries by itself, and neither does this tool.
+``postmortem_lines(detail, wal=None)`` shows the core's post-mortem (``core.postmortem``:
+record and write-ahead log joined, their disagreements, the recovery hint) with the
+record's own detail around it: the attempt in flight, what completed before it, the
+salvage, replayability. ``wal`` defaults to the one the core joined (``detail.wal``).
+The hint is always phrased as a hint: IntentusNet never retries by itself, and neither
+does this tool.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.timeline import Attempt, ExecutionState, Timeline
-from intentus_tui.core.wal import RecoveryHint, WalLog, recovery_hint
+from intentus_tui.core.wal import RecoveryHint, WalLog
 from intentus_tui.tui.screens.confirm import explain_reason
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -54,32 +54,6 @@ HINT_BADGE: dict[str, tuple[str, str]] = {
 HINT_DISCLAIMER = "A hint from what was recorded, not a decision: nothing is retried automatically."
 
 
-def _record_hint_state(timeline: Timeline | None) -> str:
-    """Map the record's state onto ``recovery_hint``'s vocabulary."""
-    if timeline is None:
-        return "unknown"
-    if timeline.final_status is not None:
-        return "failed" if timeline.final_status == "error" else "completed"
-    if timeline.state is ExecutionState.INCOMPLETE or timeline.in_flight:
-        return "in_flight"
-    return "unknown"
-
-
-def record_recovery_hint(detail: ExecutionDetail) -> RecoveryHint:
-    """The hint from the record alone: records do not declare side-effect classes."""
-    timeline = detail.timeline
-    state = _record_hint_state(timeline)
-    finished = [a for a in timeline.attempts if not a.in_flight] if timeline else []
-    # No attempt finished: nothing with side effects can have completed. Otherwise unknown.
-    side_effects_completed = None if finished else False
-    return recovery_hint(
-        state,
-        in_flight=bool(timeline and timeline.in_flight),
-        in_flight_side_effect=None,
-        side_effects_completed=side_effects_completed,
-    )
-
-
 def _attempt_text(attempt: Attempt) -> str:
     bits = [f"#{attempt.number} {attempt.agent}"]
     if attempt.status == "in_flight":
@@ -96,9 +70,21 @@ def _attempt_text(attempt: Attempt) -> str:
     return safe("  ".join(bits))
 
 
-def _events_lines(timeline: Timeline | None) -> list[Line]:
+def _postmortem_only_lines(pm: PostMortem) -> list[Line]:
+    """No readable record: what the core's post-mortem (from the WAL, if any) says."""
+    last = pm.last_event or "none: nothing of the record could be read"
+    lines = [row("Last event", safe(last) if pm.last_event else (last, DIM_STYLE))]
+    for step in pm.in_flight:
+        lines.append(row("In flight", (safe(step), WARNING_STYLE)))
+    if pm.completed_before:
+        lines.append(row("Completed before", ""))
+        lines.extend(bullet(safe(done), indent=4) for done in pm.completed_before)
+    return lines
+
+
+def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     if timeline is None:
-        return [row("Last event", ("none: nothing of the record could be read", DIM_STYLE))]
+        return _postmortem_only_lines(pm)
     lines: list[Line] = []
     last = timeline.last_event
     if last is None:
@@ -128,6 +114,8 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
     result = detail.result
     if result.status is LoadStatus.OK:
         return [row("Salvage", ("not needed: the file is whole", OK_STYLE))]
+    if result.status is LoadStatus.NO_RECORD:
+        return [row("Record file", ("none: the process died before writing it", WARNING_STYLE))]
     lines = [row("Salvage", (safe(result.message), WARNING_STYLE))]
     if result.damage is not None:
         lines.append(row("Damage", safe(result.damage.describe())))
@@ -156,6 +144,16 @@ def _wal_lines(wal: WalLog) -> list[Line]:
     return lines
 
 
+_SOURCES = {"record": "the record", "wal": "the write-ahead log"}
+
+
+def hint_source(pm: PostMortem) -> str:
+    names = [_SOURCES.get(source, source) for source in pm.sources]
+    if "wal" not in pm.sources:
+        names.append("no write-ahead log (records do not declare side-effect classes)")
+    return " and ".join(names) if names else "nothing readable"
+
+
 def hint_lines(hint: RecoveryHint, source: str) -> list[Line]:
     label, kind = HINT_BADGE.get(hint.verdict, (f"HINT: {hint.verdict}", "muted"))
     return [
@@ -165,19 +163,47 @@ def hint_lines(hint: RecoveryHint, source: str) -> list[Line]:
     ]
 
 
-def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> list[Line]:
-    """The Post-mortem tab's lines for one execution (and its WAL, once joined)."""
-    if detail is None:
-        return [line("Select an execution for its post-mortem.")]
+_WAL_STATE_BADGE = {
+    "completed": ("COMPLETED (WAL)", "ok"),
+    "failed": ("FAILED (WAL)", "error"),
+    "aborted": ("ABORTED (WAL)", "warning"),
+    "in_flight": ("IN FLIGHT (WAL)", "warning"),
+}
+
+
+def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     timeline = detail.timeline
+    if timeline is None and detail.result.status is LoadStatus.NO_RECORD:
+        label, kind = _WAL_STATE_BADGE.get(pm.state, (safe(pm.state).upper(), "muted"))
+        note = "no record file was written: only the write-ahead log tells this execution"
+        return [heading("State", badge(label, kind)), plain(note)]
     state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
     label, kind = _STATE_BADGE[state]
     lines = [heading("State", badge(label, kind)), plain(_STATE_NOTE[state])]
     if timeline is not None and timeline.final_status is not None:
         final_style = PROBLEM_STYLE if timeline.final_status == "error" else OK_STYLE
         lines.append(row("Final response", (safe(timeline.final_status), final_style)))
+    return lines
+
+
+def postmortem_of(detail: ExecutionDetail, wal: WalLog | None) -> PostMortem:
+    """The core's post-mortem; rebuilt only when a different WAL is passed in."""
+    if wal is detail.wal and detail.postmortem is not None:
+        return detail.postmortem
+    return build_postmortem(detail.timeline, wal)
+
+
+def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> list[Line]:
+    """The Post-mortem tab's lines for one execution (``wal`` defaults to ``detail.wal``)."""
+    if detail is None:
+        return [line("Select an execution for its post-mortem.")]
+    wal = wal if wal is not None else detail.wal
+    pm = postmortem_of(detail, wal)
+    lines = _state_lines(detail, pm)
     lines.append(BLANK)
-    lines.extend(_events_lines(timeline))
+    lines.extend(_events_lines(detail.timeline, pm))
+    if pm.side_effect is not None:
+        lines.append(row("Side effect", (safe(pm.side_effect), WARNING_STYLE)))
     lines.append(BLANK)
     if detail.replayable:
         lines.append(row("Replayable", ("yes", OK_STYLE)))
@@ -187,12 +213,12 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
     lines.extend(_salvage_lines(detail))
     if wal is not None:
         lines.extend(_wal_lines(wal))
+    if pm.disagreements:
+        lines.append(BLANK)
+        lines.append(heading("Record and WAL disagree", badge("CHECK", "warning")))
+        lines.extend(bullet(safe(d), WARNING_STYLE, mark="!") for d in pm.disagreements)
     lines.append(BLANK)
-    if wal is not None and wal.file_status in ("ok", "empty"):
-        lines.extend(hint_lines(wal.hint, "the write-ahead log"))
-    else:
-        source = "the record only (records do not declare side-effect classes)"
-        lines.extend(hint_lines(record_recovery_hint(detail), source))
+    lines.extend(hint_lines(pm.hint, hint_source(pm)))
     return lines
 
 
@@ -223,8 +249,7 @@ class PostmortemPane(VerticalScroll):
         self._show()
 
     def _lines(self) -> list[Line]:
-        wal: Any = getattr(self._detail, "wal", None)  # seam for the lead's WAL join
-        return postmortem_lines(self._detail, wal)
+        return postmortem_lines(self._detail)
 
     def _show(self) -> None:
         self.query_one("#postmortem-text", LinesView).update(self._lines())

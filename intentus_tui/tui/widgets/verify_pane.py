@@ -6,15 +6,20 @@ display text, so it is tested without an app; ``VerifyPane`` only shows it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
 
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.formats import LoadResult, LoadStatus
-from intentus_tui.core.verify import HashCheck, HashStatus, SequenceCheck, StructureCheck
+from intentus_tui.core.verify import (
+    HashCheck,
+    HashStatus,
+    SequenceCheck,
+    StructureCheck,
+    VerifyReport,
+)
+from intentus_tui.core.wal import WalLog
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -124,7 +129,12 @@ def _problem_bullets(problems: tuple[str, ...]) -> list[Line]:
 def file_lines(result: LoadResult) -> list[Line]:
     """How the file loaded: cleanly, salvaged (what survived), or not at all."""
     status = result.status
-    kind = "ok" if status is LoadStatus.OK else ("warning" if status.has_record else "error")
+    if status is LoadStatus.OK:
+        kind = "ok"
+    elif status.has_record or status is LoadStatus.NO_RECORD:  # salvaged, or known from its WAL
+        kind = "warning"
+    else:
+        kind = "error"
     lines = [heading("File", badge(status.value.upper().replace("_", " "), kind))]
     lines.append(plain(safe(result.message), OK_STYLE if kind == "ok" else WARNING_STYLE))
     lines.append(row("Path", safe(str(result.path))))
@@ -142,14 +152,14 @@ def file_lines(result: LoadResult) -> list[Line]:
     return lines
 
 
-def wal_lines(wal: Any) -> list[Line]:
-    """The write-ahead log's hash chain, when the lead's WAL join supplies one."""
+def wal_lines(wal: WalLog | None) -> list[Line]:
+    """The write-ahead log's hash chain, when the execution has one."""
     if wal is None:
         return [
             heading("Write-ahead log", badge("NONE", "muted")),
             plain("No write-ahead log is joined to this execution.", DIM_STYLE),
         ]
-    if getattr(wal, "file_status", "ok") not in ("ok", "empty"):
+    if wal.file_status not in ("ok", "empty"):
         return [
             heading("Write-ahead log", badge(safe(wal.file_status).upper(), "warning")),
             plain(safe(wal.message), WARNING_STYLE),
@@ -170,22 +180,42 @@ def wal_lines(wal: Any) -> list[Line]:
     return lines
 
 
-def verify_lines(detail: ExecutionDetail | None, wal: Any = None) -> list[Line]:
-    """Everything the Verify tab shows for one execution."""
+def summary_lines(report: VerifyReport) -> list[Line]:
+    """One badge, where the problems are, and in full any problem no section below shows."""
+    if report.ok:
+        return [line(badge("VERIFIED", "ok"), ("  every check passed", OK_STYLE))]
+    count = len(report.problems)
+    places: list[str] = []
+    shown: set[str] = set()
+    check = report.hash
+    if check is not None and check.status is not HashStatus.MATCH:
+        places.append("envelope hash")
+        shown.add(check.explanation)
+    for name, part in (("event sequence", report.sequence), ("structure", report.structure)):
+        if part is not None and part.problems:
+            places.append(name)
+            shown.update(part.problems)
+    if report.load_status is not LoadStatus.OK:
+        places.append("file")
+        shown.add(report.load_message)
+    others = tuple(p for p in report.problems if p not in shown)  # listed right here
+    where = ("  in " + ", ".join(places)) if places else ""
+    lines = [
+        line(badge(f"{count} PROBLEM{'S' if count != 1 else ''}", "error"), (where, PROBLEM_STYLE))
+    ]
+    lines.extend(_problem_bullets(others))
+    return lines
+
+
+def verify_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> list[Line]:
+    """Everything the Verify tab shows (``wal`` defaults to the one joined to ``detail``)."""
     if detail is None:
         return [line("Select an execution to verify it.")]
     report = detail.verify
     record = detail.result.record
-    if report.ok:
-        summary = line(badge("VERIFIED", "ok"), ("  every check passed", OK_STYLE))
-    else:
-        count = len(report.problems)
-        summary = line(
-            badge(f"{count} PROBLEM{'S' if count != 1 else ''}", "error"),
-            ("  see below", PROBLEM_STYLE),
-        )
+    wal = wal if wal is not None else detail.wal
     sections: list[list[Line]] = [
-        [summary],
+        summary_lines(report),
         hash_lines(report.hash),
         sequence_lines(report.sequence, len(record.events) if record is not None else 0),
         structure_lines(report.structure),
@@ -229,9 +259,7 @@ class VerifyPane(VerticalScroll):
         self._show()
 
     def _show(self) -> None:
-        # The seam for the WAL join: the lead will add ``wal`` to ExecutionDetail.
-        wal = getattr(self._detail, "wal", None)
-        self.query_one("#verify-text", LinesView).update(verify_lines(self._detail, wal))
+        self.query_one("#verify-text", LinesView).update(verify_lines(self._detail))
         self.scroll_home(animate=False)
 
     @property
