@@ -439,7 +439,7 @@ async def test_a_wal_only_execution_is_verified_and_post_mortemed_from_its_log(
     assert "Write-ahead log   CHAIN VALID" in verify
     assert "State   IN FLIGHT (WAL)" in postmortem
     assert "step charge (payments-agent)" in postmortem
-    assert "Side effect      reversible" in postmortem
+    assert "payments-agent (charge), side effect: reversible" in postmortem
     assert "HINT: INVESTIGATE FIRST" in postmortem
     assert "Nothing to replay: No record file was written" in replay
 
@@ -450,7 +450,7 @@ def test_postmortem_shows_where_record_and_wal_disagree(tmp_path: Path) -> None:
         writer.step_started("s1", "agent-a", "read_only", {}, "in-1")
     wal = read_wal(tmp_path / "exec-0001.wal")
     text = text_of(postmortem_lines(detail_from(good_record()), wal))
-    assert "Record and WAL disagree" in text
+    assert "Inconsistencies" in text
     assert "the record is complete but the WAL never recorded completion" in text
 
 

@@ -115,7 +115,7 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
     if result.status is LoadStatus.OK:
         return [row("Salvage", ("not needed: the file is whole", OK_STYLE))]
     if result.status is LoadStatus.NO_RECORD:
-        return [row("Record file", ("none: the process died before writing it", WARNING_STYLE))]
+        return [row("Record file", ("none was written", WARNING_STYLE))]
     lines = [row("Salvage", (safe(result.message), WARNING_STYLE))]
     if result.damage is not None:
         lines.append(row("Damage", safe(result.damage.describe())))
@@ -202,8 +202,6 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
     lines = _state_lines(detail, pm)
     lines.append(BLANK)
     lines.extend(_events_lines(detail.timeline, pm))
-    if pm.side_effect is not None:
-        lines.append(row("Side effect", (safe(pm.side_effect), WARNING_STYLE)))
     lines.append(BLANK)
     if detail.replayable:
         lines.append(row("Replayable", ("yes", OK_STYLE)))
@@ -215,7 +213,7 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
         lines.extend(_wal_lines(wal))
     if pm.disagreements:
         lines.append(BLANK)
-        lines.append(heading("Record and WAL disagree", badge("CHECK", "warning")))
+        lines.append(heading("Inconsistencies", badge("CHECK", "warning")))
         lines.extend(bullet(safe(d), WARNING_STYLE, mark="!") for d in pm.disagreements)
     lines.append(BLANK)
     lines.extend(hint_lines(pm.hint, hint_source(pm)))
