@@ -51,7 +51,7 @@ async def test_verify_tab_shows_a_matching_hash_and_its_form() -> None:
     assert "VERIFIED" in text
     assert "Envelope hash   MATCH" in text
     assert "documented — sha256: prefix" in text  # form stored
-    assert "Form matched     documented" in text
+    assert "Form matched    documented" in text
     assert "Event sequence   OK" in text
 
 
@@ -66,9 +66,9 @@ async def test_verify_tab_shows_a_tampered_envelope_as_mismatch_with_expected_an
         text = app.side.verify_pane.text
     assert "MISMATCH" in text
     assert "possible tampering" in text
-    assert f"Expected         {stored}" in text
-    assert f"Actual           {check.actual} ✗" in text
-    assert "Form matched     none" in text
+    assert f"Expected        {stored}" in text
+    assert f"Actual          {check.actual} ✗" in text
+    assert "Form matched    none" in text
     assert "1 PROBLEM" in text
 
 
@@ -87,8 +87,8 @@ async def test_verify_tab_explains_a_salvaged_file() -> None:
         text = app.side.verify_pane.text
     assert "File   SALVAGED" in text
     assert "truncated" in text
-    assert "Recovered        header, envelope, routerDecision" in text
-    assert "Partial          events: 5 complete before the break" in text
+    assert "Recovered       header, envelope, routerDecision" in text
+    assert "Partial         events: 5 complete before the break" in text
 
 
 def test_verify_lists_sequence_gaps_and_structure_problems() -> None:
@@ -134,8 +134,8 @@ async def test_replay_of_a_replayable_record_shows_the_recorded_response() -> No
         payload = [view.visible_text(i) for i in range(view.line_count)]
         assert view.display
     assert "FROM REPLAY" in text
-    assert "Original id      exec-0001" in text
-    assert "Original time    2026-01-05T10:00:00.000000+00:00" in text
+    assert "Original id     exec-0001" in text
+    assert "Original time   2026-01-05T10:00:00.000000+00:00" in text
     assert "SUCCESS" in text
     assert 'agent: "fb-secondary"' in text
     assert "Warnings" not in text
@@ -150,7 +150,7 @@ async def test_an_error_response_replays_as_the_error() -> None:
         await pilot.pause()
         text = app.side.replay_pane.text
     assert "ERROR RESPONSE" in text
-    assert 'Error            {"code":"AGENT_ERROR","message":"Failed"}' in text
+    assert 'Error           {"code":"AGENT_ERROR","message":"Failed"}' in text
 
 
 async def test_replay_refused_for_a_non_replayable_record_shows_the_reason() -> None:
@@ -207,7 +207,7 @@ async def test_forced_replay_cancelled_does_nothing(answer: str) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
         assert app.side.replay_pane.outcome is None
-        assert "Replayable       no — record_corrupted" in app.side.replay_pane.text
+        assert "Replayable      no — record_corrupted" in app.side.replay_pane.text
     assert app.confirmed == [False]
 
 
@@ -236,7 +236,7 @@ async def test_a_new_detail_supersedes_a_replay_result() -> None:
         await pilot.pause()
         pane = app.side.replay_pane
         assert pane.outcome is None
-        assert "Execution        exec-0002" in pane.text
+        assert "Execution       exec-0002" in pane.text
         assert not pane.query_one(JsonView).display
 
 
@@ -392,11 +392,11 @@ async def test_postmortem_of_a_crashed_execution_names_the_attempt_in_flight() -
     app = SidePaneApp(salvaged_detail(), tab="postmortem")
     async with app.run_test(size=SIZE):
         text = app.side.postmortem_pane.text
-    assert "In flight        #2 fb-secondary  started, never ended  seq 5" in text
+    assert "In flight       #2 fb-secondary  started, never ended  seq 5" in text
     assert "#1 fb-primary  error  fb-primary failed  seq 2–3" in text
-    assert "Last event       seq 5 AGENT_ATTEMPT_START" in text
-    assert "Replayable       no — record_corrupted" in text
-    assert "Partial          events: 5 complete events" in text
+    assert "Last event      seq 5 AGENT_ATTEMPT_START" in text
+    assert "Replayable      no — record_corrupted" in text
+    assert "Partial         events: 5 complete events" in text
     assert "HINT: INVESTIGATE FIRST" in text
     assert "not a decision" in text
 

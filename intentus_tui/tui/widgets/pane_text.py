@@ -37,7 +37,7 @@ PROBLEM_STYLE = "$text-error"
 WARNING_STYLE = "$text-warning"
 OK_STYLE = "$text-success"
 DIM_STYLE = "$foreground-muted"  # ($text-muted is "auto 60%": white in Content)
-LABEL_WIDTH = 17
+LABEL_WIDTH = 16
 MIN_BODY_WIDTH = 16  # narrower than this, a line wraps from the left edge instead
 
 Part = str | Content | tuple[str, str]

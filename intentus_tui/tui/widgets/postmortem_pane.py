@@ -77,7 +77,7 @@ def _postmortem_only_lines(pm: PostMortem) -> list[Line]:
     for step in pm.in_flight:
         lines.append(row("In flight", (safe(step), WARNING_STYLE)))
     if pm.completed_before:
-        lines.append(row("Completed before", ""))
+        lines.append(row("Completed", ""))
         lines.extend(bullet(safe(done), indent=4) for done in pm.completed_before)
     return lines
 
@@ -99,12 +99,12 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
         lines.append(row("In flight", ("no attempt was left open", OK_STYLE)))
     finished = [a for a in timeline.attempts if not a.in_flight]
     if finished:
-        lines.append(row("Completed before", ""))
+        lines.append(row("Completed", ""))
         for attempt in finished:
             style = PROBLEM_STYLE if attempt.status == "error" else OK_STYLE
             lines.append(bullet(_attempt_text(attempt), style, mark=attempt.mark, indent=4))
     else:
-        lines.append(row("Completed before", ("no attempt finished", DIM_STYLE)))
+        lines.append(row("Completed", ("no attempt finished", DIM_STYLE)))
     if timeline.attempts:
         lines.append(row("Chain", safe(timeline.chain)))
     return lines
@@ -137,8 +137,12 @@ def _wal_lines(wal: WalLog) -> list[Line]:
         text = safe(f"{agent} ({step.step_id}), side effect: {effect}")
         lines.append(row("Step in flight", (text, WARNING_STYLE)))
     effects = wal.side_effects_completed
-    done = {True: "yes", False: "no", None: "unknown"}[effects]
-    lines.append(row("Side effects done", done))
+    done = {
+        True: ("a step with side effects completed", WARNING_STYLE),
+        False: ("no step with side effects completed", OK_STYLE),
+        None: ("unknown: a step's side effects were not declared", DIM_STYLE),
+    }[effects]
+    lines.append(row("Side effects", done))
     if not wal.chain_valid:
         lines.append(row("Chain", ("broken: the log may have been altered", PROBLEM_STYLE)))
     return lines
