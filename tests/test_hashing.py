@@ -16,6 +16,7 @@ import logging
 import random
 import struct
 import uuid
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -216,10 +217,17 @@ def _nested(depth: int) -> Any:
     return value
 
 
-@pytest.mark.parametrize("depth", [0, 1, 252, 253, 254, 255, 400])
-def test_deep_nesting_matches_reference(depth: int) -> None:
-    value = _nested(depth)
-    assert runtime_canonical(value) == reference_runtime_canonical(value)
+def _outcome(encode: Callable[[Any], bytes], value: Any) -> bytes | type[BaseException]:
+    try:
+        return encode(value)
+    except RecursionError as error:
+        return type(error)
+
+
+@pytest.mark.parametrize("depth", [0, 1, 252, 253, 254, 255, 400, 5000])
+def test_deep_nesting_behaves_like_the_reference(depth: int) -> None:
+    value = _nested(depth)  # 5000: both refuse with RecursionError, never a crash
+    assert _outcome(runtime_canonical, value) == _outcome(reference_runtime_canonical, value)
 
 
 def test_documented_form_drops_only_top_level_routing_metadata() -> None:

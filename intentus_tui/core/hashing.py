@@ -12,28 +12,29 @@ Three canonical forms exist:
 Why the IntentusNet fast path is safe
 -------------------------------------
 The index hashes every envelope it sees, and ``json.dumps`` is the slow part. The
-fast path lets ``orjson`` (sorted keys) do the encoding, on a value prepared so
-that orjson's output is provably the text ``json.dumps`` would write:
+fast path lets ``orjson`` (sorted keys) do the encoding and only keeps its output
+when it is provably the text ``json.dumps`` would write:
 
-1. A walk accepts only exact JSON types (``dict``, ``list``, ``tuple``, ``str``,
-   ``int``, ``bool``, ``None``, ``float``). ``Enum`` members and ``UUID`` (which
-   orjson would encode silently but differently), subclasses such as ``StrEnum``,
-   datetimes, ``MISSING`` and anything else take the reference path.
+1. Only exact JSON types (``dict``, ``list``, ``tuple``, ``str``, ``int``,
+   ``bool``, ``None``, ``float``) are accepted. ``Enum`` members and ``UUID``
+   (which orjson would encode silently but differently), subclasses such as
+   ``StrEnum``, datetimes, ``MISSING`` and anything else take the reference path.
 2. Every float must be 0 or have ``1e-4 <= abs(x) < 1e16``: there ``repr`` (what
    ``json`` uses) writes plain decimal notation and orjson writes the same
    shortest round-trip digits the same way (checked at import time; if the
    installed orjson disagrees, every float takes the reference path). This
    also rejects NaN and infinities, which orjson would write as ``null``.
-3. Every non-ASCII string value is replaced by an ``orjson.Fragment`` holding
-   exactly what ``json.dumps`` writes for it: ``encode_basestring_ascii`` is the
-   function ``json.dumps`` itself calls (``\\uXXXX``, surrogate pairs, lone
-   surrogates). Containers are copied only along the paths that changed.
-4. orjson then sorts keys by code point as ``json`` does, writes no whitespace
-   and escapes ASCII strings the way ``json`` does except DEL, which is escaped
-   afterwards (a raw DEL byte can only be inside a string). orjson raises on
-   ints beyond 64 bits, non-``str`` keys, lone surrogates in keys and nesting
-   deeper than 254; a key with non-ASCII characters leaves non-ASCII bytes in
-   the output. All of these take the reference path.
+3. orjson sorts keys by code point as ``json`` does, writes no whitespace and
+   escapes ASCII strings the way ``json`` does except DEL, which is escaped
+   afterwards (a raw DEL byte can only be inside a string). It raises on ints
+   beyond 64 bits, non-``str`` keys, lone surrogates and nesting deeper than 254.
+4. If orjson's output is not ASCII, some strings need ``ensure_ascii`` escapes:
+   every non-ASCII string value is then replaced by an ``orjson.Fragment``
+   holding exactly what ``json.dumps`` writes for it (``encode_basestring_ascii``
+   is the function ``json.dumps`` itself calls: ``\\uXXXX``, surrogate pairs,
+   lone surrogates), containers copied only along the changed paths, and orjson
+   runs again. A key with non-ASCII characters still leaves non-ASCII bytes in
+   the output and takes the reference path.
 
 Anything that fails a check is encoded by the reference ``json.dumps`` call, so
 the result is byte-identical for every input, including the ones that raise.
@@ -155,57 +156,86 @@ def _refuse(obj: Any) -> Any:
 
 def _fast_canonical(value: Any) -> bytes | None:
     """``json.dumps``-identical canonical bytes via orjson, or None when not provably so."""
-    prepared = _prepared(value, 0)
+    raw = _orjson_sorted(value)
+    if raw is not None and raw.isascii():
+        # The common case: no string needs escaping beyond what orjson did, so checking
+        # types and floats is enough (orjson refused nesting deeper than 254 levels).
+        return _with_del_escaped(raw) if _is_plain_json(value) else None
+    prepared = _prepared(value)
     if prepared is _REJECT:
         return None
+    raw = _orjson_sorted(prepared)
+    if raw is None or not raw.isascii():
+        return None  # a key with non-ASCII characters: prepared values never leave any
+    return _with_del_escaped(raw)
+
+
+def _orjson_sorted(value: Any) -> bytes | None:
     try:
-        raw = orjson.dumps(prepared, default=_refuse, option=_ORJSON_OPTIONS)
+        return orjson.dumps(value, default=_refuse, option=_ORJSON_OPTIONS)
     except orjson.JSONEncodeError:
         return None
-    if not raw.isascii():
-        return None  # a key with non-ASCII characters: values never leave any
+
+
+def _with_del_escaped(raw: bytes) -> bytes:
     # DEL is the one ASCII character json escapes and orjson does not. A raw DEL byte
     # can only be a character inside a string (pre-encoded strings have it escaped).
     return raw.replace(b"\x7f", b"\\u007f") if b"\x7f" in raw else raw
 
 
-def _prepared(value: Any, depth: int) -> Any:
-    """``value`` ready for orjson, or ``_REJECT`` if orjson could write it differently.
+def _is_plain_json(value: Any) -> bool:
+    """Exact JSON types only, and only floats both encoders write alike."""
+    return _is_plain_container([value])
+
+
+def _is_plain_container(container: Any) -> bool:
+    for item in container.values() if type(container) is dict else container:
+        kind = type(item)  # hot loop: strings and ints dominate
+        if kind is str or kind is int or item is None or kind is bool:
+            continue
+        if kind is dict or kind is list or kind is tuple:
+            if not _is_plain_container(item):
+                return False
+        elif kind is not float or not _is_plain_float(item):
+            return False
+    return True
+
+
+def _prepared(value: Any) -> Any:
+    """``value`` ready for orjson, or ``_REJECT`` if orjson could write it differently."""
+    wrapped = _prepared_container([value], 0)  # one code path for top level and members
+    return _REJECT if wrapped is _REJECT else wrapped[0]
+
+
+def _prepared_container(container: Any, depth: int) -> Any:
+    """A dict, list or tuple ready for orjson (copied only if a member had to be
+    replaced), or ``_REJECT``.
 
     Only exact JSON types pass, and only floats both encoders write alike. A non-ASCII
     string becomes an ``orjson.Fragment`` of exactly what ``json.dumps`` writes for it
     (``encode_basestring_ascii`` is the function ``json.dumps`` itself calls).
     """
-    kind = type(value)
-    if kind is str:
-        return value if value.isascii() else orjson.Fragment(encode_basestring_ascii(value))
-    if kind is dict or kind is list or kind is tuple:
-        return _prepared_container(value, depth)
-    if kind is float:
-        return value if _is_plain_float(value) else _REJECT
-    if kind is int or kind is bool or value is None:
-        return value
-    return _REJECT
-
-
-def _prepared_container(container: Any, depth: int) -> Any:
-    """``_prepared`` for a dict, list or tuple: copied only if a member was replaced."""
     if depth >= _MAX_DEPTH:
         return _REJECT
     is_dict = type(container) is dict
     copy: Any = None
     for key, item in container.items() if is_dict else enumerate(container):
-        kind = type(item)
-        # Hot loop: plain ASCII strings and ints dominate and stay as they are.
-        if (kind is str and item.isascii()) or kind is int or kind is bool or item is None:
+        kind = type(item)  # hot loop: plain ASCII strings and ints dominate
+        if kind is str:
+            if item.isascii():
+                continue
+            new = orjson.Fragment(encode_basestring_ascii(item))
+        elif kind is int or item is None or kind is bool:
             continue
-        if kind is dict or kind is list or kind is tuple:
-            new = _prepared_container(item, depth + 1)  # one stack frame per level
+        elif kind is dict or kind is list or kind is tuple:
+            new = _prepared_container(item, depth + 1)
+            if new is item:
+                continue
+            if new is _REJECT:
+                return _REJECT
+        elif kind is float and _is_plain_float(item):
+            continue
         else:
-            new = _prepared(item, depth + 1)
-        if new is item:
-            continue
-        if new is _REJECT:
             return _REJECT
         if copy is None:
             copy = dict(container) if is_dict else list(container)
