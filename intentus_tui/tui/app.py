@@ -114,37 +114,46 @@ class IntentusApp(App[None]):
         self.marked: ExecutionDetail | None = None  # the left side of the next diff
         self.diff_shown = False
         self.scan_done = False
+        self._scan_started = False
         self._scan_problem: str | None = None
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield HeaderBar(id="header")
+        # References are kept so handlers of messages that arrive while the app shuts down
+        # (a detail finishing its load) talk to the widgets rather than query a torn-down DOM.
+        self._header = HeaderBar(id="header")
+        self._filter = FilterInput(placeholder="filter: id, intent, agent, state…", id="filter")
+        self._list = ExecutionList(id="executions")
+        self._timeline = TimelineView(id="timeline")
+        self._event_detail = EventDetail(id="event-detail")
+        self._side_pane = SidePane(id="side-pane")
+        yield self._header
         with Horizontal(id="main"):
             with Vertical(id="list-pane"):
-                yield FilterInput(placeholder="filter: id, intent, agent, state…", id="filter")
-                yield ExecutionList(id="executions")
+                yield self._filter
+                yield self._list
             with Vertical(id="centre"):
-                yield TimelineView(id="timeline")
-                yield EventDetail(id="event-detail")
-            yield SidePane(id="side-pane")
+                yield self._timeline
+                yield self._event_detail
+            yield self._side_pane
         yield Footer()
 
     @property
     def execution_list(self) -> ExecutionList:
-        return self.query_one(ExecutionList)
+        return self._list
 
     @property
     def timeline(self) -> TimelineView:
-        return self.query_one(TimelineView)
+        return self._timeline
 
     @property
     def event_detail(self) -> EventDetail:
-        return self.query_one(EventDetail)
+        return self._event_detail
 
     @property
     def side_pane(self) -> SidePane:
-        return self.query_one(SidePane)
+        return self._side_pane
 
     def on_mount(self) -> None:
         if self.keymap:
@@ -154,7 +163,7 @@ class IntentusApp(App[None]):
         listing = self.execution_list
         listing.border_title = "Executions"
         listing.empty_message = "Indexing…"
-        self.query_one("#filter", Input).display = False
+        self._filter.display = False
         self.timeline.border_title = "Timeline"
         self.event_detail.border_title = "Event"
         self.timeline.show_message("Select an execution to see its timeline.")
@@ -162,13 +171,18 @@ class IntentusApp(App[None]):
         listing.focus()
         self._update_titles()
         self._show_header()
-        if self.watching:
-            if directory_problem(self.root.records_dir) is None:
-                self._follow_directory()
-            else:
+        if self.watching and directory_problem(self.root.records_dir) is None:
+            self._follow_directory()  # it starts the scan once the watch is in place
+        else:
+            if self.watching:
                 self.header_state.live = "stopped"
-        self.feeder.claim()
-        self._scan()
+            self._start_scan()
+
+    def _start_scan(self) -> None:
+        if not self._scan_started:
+            self._scan_started = True
+            self.feeder.claim()
+            self._scan()
 
     # ------------------------------------------------------------------ index workers
 
@@ -187,7 +201,7 @@ class IntentusApp(App[None]):
             directories = [self.root.records_dir]
             if self.root.wal_dir is not None:
                 directories.append(self.root.wal_dir)
-            async for paths in follow_directory(*directories):
+            async for paths in follow_directory(*directories, on_ready=self._start_scan):
                 self.queue_paths(paths)
         except Exception as exc:  # the directory vanished, inotify limits, ...
             self.post_message(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
@@ -222,6 +236,7 @@ class IntentusApp(App[None]):
         self._show_header()
 
     def on_watcher_stopped(self, message: WatcherStopped) -> None:
+        self._start_scan()
         self.header_state.live = "stopped"
         self._show_header()
         self.notify(
@@ -236,7 +251,7 @@ class IntentusApp(App[None]):
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
         state.marked = execution_label(self.marked) if self.marked else None
         state.shown = self.execution_list.model.shown_count
-        self.query_one(HeaderBar).show(state)
+        self._header.show(state)
 
     def _update_titles(self) -> None:
         model = self.execution_list.model
@@ -317,7 +332,7 @@ class IntentusApp(App[None]):
         """Select ``key`` even if the current view or filter hides it."""
         listing = self.execution_list
         if listing.model.row_of(key) is None:
-            filter_input = self.query_one("#filter", Input)
+            filter_input = self._filter
             filter_input.value = ""
             filter_input.display = False
             listing.model.query = ""
@@ -331,7 +346,7 @@ class IntentusApp(App[None]):
     # ------------------------------------------------------------------ filter, view, sort
 
     def action_filter(self) -> None:
-        filter_input = self.query_one("#filter", Input)
+        filter_input = self._filter
         filter_input.display = True
         filter_input.focus()
 

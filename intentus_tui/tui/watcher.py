@@ -12,6 +12,7 @@ them.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
@@ -173,14 +174,26 @@ def _record_filter(change: Change, path: str) -> bool:
     return is_record_name(name) or (name.endswith(WAL_SUFFIX) and not name.startswith("."))
 
 
-async def follow_directory(*directories: Path) -> AsyncIterator[set[Path]]:
-    """Yield sets of changed record and WAL paths in ``directories`` until cancelled."""
-    async for changes in awatch(
+async def follow_directory(
+    *directories: Path, on_ready: Callable[[], object] | None = None
+) -> AsyncIterator[set[Path]]:
+    """Yield sets of changed record and WAL paths in ``directories`` until cancelled.
+
+    ``on_ready`` is called once the directories are being watched, so a scan started
+    then cannot miss a file written in between. It is scheduled with ``call_soon`` just
+    before the first ``__anext__``: awatch creates its ``RustNotify`` (which registers the
+    watches synchronously) before its first real await, and the callback can only run
+    at that await.
+    """
+    changes = awatch(
         *directories,
         watch_filter=_record_filter,
         debounce=DEBOUNCE_MS,
         step=25,
         recursive=False,
         ignore_permission_denied=True,
-    ):
-        yield {Path(path) for _, path in changes}
+    )
+    if on_ready is not None:
+        asyncio.get_running_loop().call_soon(on_ready)
+    async for batch in changes:
+        yield {Path(path) for _, path in batch}

@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from intentus_tui.core.index import resolve_root
+from intentus_tui.core.index import RecordRoot, resolve_root
 from intentus_tui.tui.app import IntentusApp
 from tests.factories import make_record, write_record
 
@@ -62,7 +62,8 @@ def write_world(records: Path) -> dict[str, str]:
         agents=(("fb-primary", "error"), ("fb-secondary", "ok")),
     )
     text = json.dumps(truncated, indent=2)
-    cut = text.index('"AGENT_ATTEMPT_END"', text.index("fb-secondary"))
+    # Cut inside the second attempt's end: the process died while writing it.
+    cut = text.index('"AGENT_ATTEMPT_END"', text.rindex('"AGENT_ATTEMPT_START"'))
     (records / f"{fixed_id(5)}.json").write_text(text[:cut], encoding="utf-8")
     ids["truncated"] = fixed_id(5)
     add("ok2", 6, intent="Translate")
@@ -72,7 +73,14 @@ def write_world(records: Path) -> dict[str, str]:
 def make_app(directory: Path, *, watch: bool = False, **kwargs: Any) -> IntentusApp:
     kwargs.setdefault("directory_label", "records")
     kwargs.setdefault("use_cache", False)  # never write the user's cache from a test
-    return IntentusApp(resolve_root(directory), watch=watch, **kwargs)
+    # A relative directory stays relative (resolve_root makes paths absolute), so snapshot
+    # tests run in a temp cwd show no temp path.
+    root = (
+        RecordRoot(directory, None, directory)
+        if not directory.is_absolute()
+        else resolve_root(directory)
+    )
+    return IntentusApp(root, watch=watch, **kwargs)
 
 
 def _busy(app: IntentusApp) -> bool:

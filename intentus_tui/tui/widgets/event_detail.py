@@ -17,8 +17,10 @@ class EventDetail(VerticalScroll):
     """One event's JSON; huge strings, arrays and objects are cut with their size shown."""
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="event-detail-title")
-        yield Static("", id="event-detail-body")
+        self._title = Static("", id="event-detail-title")
+        self._body = Static("", id="event-detail-body")
+        yield self._title
+        yield self._body
 
     def show_message(self, message: str) -> None:
         self._show(Content.styled(message, "$text-muted"), Content(""))
@@ -49,6 +51,6 @@ class EventDetail(VerticalScroll):
         self._show(Content.styled("no event to show", "bold"), body)
 
     def _show(self, title: Content, body: Content) -> None:
-        self.query_one("#event-detail-title", Static).update(title)
-        self.query_one("#event-detail-body", Static).update(body)
+        self._title.update(title)
+        self._body.update(body)
         self.scroll_home(animate=False)

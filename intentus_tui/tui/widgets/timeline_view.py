@@ -60,60 +60,64 @@ def chain_content(timeline: Timeline) -> Content:
     return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def summary_content(detail: ExecutionDetail) -> Content:
-    """The lines above the events: identity, state, chain, crash point, salvage."""
+    """The lines above the events: identity and state, salvage, chain, crash point.
+
+    Most important first: the pane is short and a narrow one wraps.
+    """
     result, timeline = detail.result, detail.timeline
     record = result.record
-    lines: list[Content] = []
     ident = sanitize_line((record.execution_id if record else None) or result.stem)
     intent = sanitize_line(record.intent_name or "") if record else ""
-    lines.append(
+    lines = [
         Content.assemble(
             (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), _state_part(detail)
         )
-    )
-    if timeline is not None:
-        events_part = f"{len(timeline.rows):,} events · {timeline.attempt_count} attempts"
-        if timeline.fallbacks:
-            events_part += f" · {len(timeline.fallbacks)} fallbacks"
-        final = timeline.final_status or "none"
-        lines.append(
-            Content.assemble(
-                ("chain ", "$text-muted"),
-                chain_content(timeline),
-                (f"   {events_part} · final response: {final}", "$text-muted"),
-            )
-        )
-        for step in timeline.fallbacks[:3]:
-            why = f": {step.reason}" if step.reason else ""
-            seq = f"seq {step.seq} " if step.seq is not None else ""
-            lines.append(
-                Content.styled(
-                    f"  {seq}fallback {step.from_agent} → {step.to_agent}{why}", "$warning"
-                )
-            )
-        if len(timeline.fallbacks) > 3:
-            lines.append(
-                Content.styled(f"  … {len(timeline.fallbacks) - 3} more fallbacks", "$warning")
-            )
-        for attempt in timeline.in_flight:
-            seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
-            lines.append(
-                Content.styled(
-                    f"⚠ attempt {attempt.number} by {attempt.agent} started{seq} and never ended"
-                    " — it may have had side effects",
-                    "bold $warning",
-                )
-            )
-        if timeline.state is ExecutionState.INCOMPLETE and timeline.last_event is not None:
-            last = timeline.last_event
-            seq = f"seq {last.seq} " if last.seq is not None else ""
-            lines.append(
-                Content.styled(f"last recorded event: {seq}{last.type} {last.summary}", "$warning")
-            )
+    ]
     if result.status is not LoadStatus.OK:
         lines.extend(_salvage_lines(detail))
+    if timeline is not None:
+        lines.extend(_timeline_lines(timeline))
     return Content("\n").join(lines)
+
+
+def _timeline_lines(timeline: Timeline) -> list[Content]:
+    counts = [_plural(len(timeline.rows), "event"), _plural(timeline.attempt_count, "attempt")]
+    if timeline.fallbacks:
+        counts.append(_plural(len(timeline.fallbacks), "fallback"))
+    counts.append(f"final response: {timeline.final_status or 'none'}")
+    lines = [
+        Content.assemble(("chain ", "$text-muted"), chain_content(timeline)),
+        Content.styled(" · ".join(counts), "$text-muted"),
+    ]
+    for attempt in timeline.in_flight:
+        seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
+        lines.append(
+            Content.styled(
+                f"⚠ attempt {attempt.number} by {attempt.agent} started{seq} and never ended"
+                " — it may have had side effects",
+                "bold $warning",
+            )
+        )
+    if timeline.state is ExecutionState.INCOMPLETE and timeline.last_event is not None:
+        last = timeline.last_event
+        seq = f"seq {last.seq} " if last.seq is not None else ""
+        lines.append(
+            Content.styled(f"last recorded event: {seq}{last.type} {last.summary}", "$warning")
+        )
+    for step in timeline.fallbacks[:3]:
+        why = f": {step.reason}" if step.reason else ""
+        seq = f"seq {step.seq} " if step.seq is not None else ""
+        lines.append(
+            Content.styled(f"{seq}fallback {step.from_agent} → {step.to_agent}{why}", "$warning")
+        )
+    if len(timeline.fallbacks) > 3:
+        lines.append(Content.styled(f"… {len(timeline.fallbacks) - 3} more fallbacks", "$warning"))
+    return lines
 
 
 def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
@@ -372,21 +376,23 @@ class TimelineView(Vertical):
     """Summary of the selected execution above its event lines."""
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="timeline-summary")
-        yield EventLines(id="event-lines")
+        self._summary = Static("", id="timeline-summary")
+        self._lines = EventLines(id="event-lines")
+        yield self._summary
+        yield self._lines
 
     @property
     def lines(self) -> EventLines:
-        return self.query_one(EventLines)
+        return self._lines
 
     def show_message(self, message: Content | str) -> None:
         """No timeline to show (nothing selected, still loading, or no record file)."""
         content = message if isinstance(message, Content) else Content(message)
-        self.query_one("#timeline-summary", Static).update(content)
+        self._summary.update(content)
         self.lines.set_rows(())
 
     def show_detail(self, detail: ExecutionDetail, *, keep_cursor: bool = False) -> None:
-        self.query_one("#timeline-summary", Static).update(summary_content(detail))
+        self._summary.update(summary_content(detail))
         timeline = detail.timeline
         rows = timeline.rows if timeline is not None else ()
         self.lines.set_rows(rows, _trailer(detail), self._cursor_for(detail, keep_cursor))

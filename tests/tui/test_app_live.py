@@ -1,0 +1,129 @@
+"""Live watching with real watchfiles events: added, rewritten, half-written, deleted, bursts."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.formats import is_record_name
+from tests.factories import make_record, write_record
+from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for, write_world
+
+
+@pytest.fixture
+def world(records_dir: Path) -> dict[str, str]:
+    return write_world(records_dir)
+
+
+def _key(execution_id: str) -> str:
+    return f"{execution_id}.json"
+
+
+async def test_added_rewritten_and_deleted_files_update_only_their_rows(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        await settle(pilot)
+        listing = app.execution_list
+        model = listing.model
+        assert listing.select_key(_key(world["invalidated"]))
+        await settle(pilot)
+        untouched = model.summaries[_key(world["ok"])]
+
+        new_id = fixed_id(77)
+        write_record(records_dir, make_record(execution_id=new_id, created=created(77)))
+        await wait_for(pilot, lambda: _key(new_id) in model.summaries, "new file listed")
+        assert model.summaries[_key(world["ok"])] is untouched  # not re-read, not replaced
+        assert listing.selected_key == _key(world["invalidated"])
+
+        # The selected record is rewritten: its row and its detail follow.
+        path = records_dir / _key(world["invalidated"])
+        record = json.loads(path.read_text())
+        record["header"]["replayableReason"] = "recording_failure"
+        path.write_text(json.dumps(record, indent=2))
+        await wait_for(
+            pilot,
+            lambda: (
+                model.summaries[_key(world["invalidated"])].replay_reason == "recording_failure"
+            ),
+            "rewritten file re-read",
+        )
+        await wait_for(
+            pilot,
+            lambda: app.detail is not None and app.detail.replay_reason == "recording_failure",
+            "selected detail reloaded",
+        )
+        assert listing.selected_key == _key(world["invalidated"])
+
+        os.remove(records_dir / _key(world["ok"]))
+        await wait_for(pilot, lambda: _key(world["ok"]) not in model.summaries, "deleted file gone")
+        assert model.row_of(_key(world["ok"])) is None
+        assert listing.selected_key == _key(world["invalidated"])
+        assert sum(model.counts.values()) == 6  # 6 - 1 deleted + 1 added
+
+
+async def test_a_half_written_file_is_corrupted_until_it_parses(records_dir: Path) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        model = app.execution_list.model
+        execution_id = fixed_id(5)
+        text = json.dumps(make_record(execution_id=execution_id), indent=2)
+        path = records_dir / _key(execution_id)
+        path.write_text(text[: len(text) // 2])
+        await wait_for(pilot, lambda: _key(execution_id) in model.summaries, "partial file seen")
+        assert model.summaries[_key(execution_id)].state.value == "corrupted"
+        path.write_text(text)
+        await wait_for(
+            pilot,
+            lambda: model.summaries[_key(execution_id)].state.value == "completed",
+            "complete file re-read",
+        )
+        assert model.summaries[_key(execution_id)].replayable
+
+
+@pytest.mark.slow
+async def test_a_burst_of_1000_new_files_converges_exactly(records_dir: Path) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        model = app.execution_list.model
+        template = json.dumps(make_record(execution_id="ID-PLACEHOLDER"), indent=2)
+        for n in range(1000):
+            execution_id = fixed_id(1000 + n)
+            (records_dir / _key(execution_id)).write_text(
+                template.replace("ID-PLACEHOLDER", execution_id)
+            )
+        on_disk = {name for name in os.listdir(records_dir) if is_record_name(name)}
+        await wait_for(pilot, lambda: len(model.summaries) == 1000, "1000 rows", timeout=60)
+        await settle(pilot)
+        assert set(model.summaries) == on_disk
+        assert model.shown_count == 1000 and len(model) == 1001  # + the group header
+        assert all(s.state.value == "completed" for s in model.summaries.values())
+        assert "1,000 executions" in str(app.query_one("HeaderBar").render())
+
+
+async def test_paused_collects_changes_and_resume_applies_them(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        await settle(pilot)
+        model = app.execution_list.model
+        await pilot.press("p")
+        assert "paused" in str(app.query_one("HeaderBar").render())
+        new_id = fixed_id(88)
+        write_record(records_dir, make_record(execution_id=new_id))
+        await wait_for(pilot, lambda: app.feeder.pending_count > 0, "change noticed while paused")
+        await settle(pilot)
+        assert _key(new_id) not in model.summaries
+        assert "changes waiting" in str(app.query_one("HeaderBar").render())
+        await pilot.press("p")
+        await wait_for(pilot, lambda: _key(new_id) in model.summaries, "applied on resume")
+        assert "● live" in str(app.query_one("HeaderBar").render())
