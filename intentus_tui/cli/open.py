@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from intentus_tui.core.sanitize import sanitize_line
 
+if TYPE_CHECKING:
+    from intentus_tui.tui.app import IntentusApp
+
 EXIT_OK = 0
 EXIT_USAGE = 2
 
 
-def _error(message: str) -> int:
-    click.echo(f"intentus-tui: {sanitize_line(message)}", err=True)
-    return EXIT_USAGE
+class OpenError(Exception):
+    """Why the debugger cannot be opened (shown as one line, exit code 2)."""
 
 
 def demo_directory() -> Path:
@@ -24,11 +27,11 @@ def demo_directory() -> Path:
     return platformdirs.user_cache_path("intentus-tui") / "demo"
 
 
-def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = True) -> int:
-    """Open the app on ``directory`` (or the demo world). Returns the exit code."""
+def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) -> IntentusApp:
+    """The app for ``directory`` (or a fresh demo world); ``OpenError`` if there is none."""
     if demo:
         if directory is not None:
-            return _error("give either a directory or --demo, not both")
+            raise OpenError("give either a directory or --demo, not both")
         from intentus_tui.core.demo import DemoError, build_demo_world
 
         target = demo_directory()
@@ -36,20 +39,31 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
             target.mkdir(parents=True, exist_ok=True)
             build_demo_world(target)
         except (DemoError, OSError) as exc:
-            return _error(f"cannot build the demo world in {target}: {exc}")
+            raise OpenError(f"cannot build the demo world in {target}: {exc}") from None
         directory = str(target)
     if directory is not None:
         path = Path(directory)
         if not path.exists():
-            return _error(f"no such directory: {directory}")
+            raise OpenError(f"no such directory: {directory}")
         if not path.is_dir():
-            return _error(f"not a directory: {directory}")
+            raise OpenError(f"not a directory: {directory}")
     from intentus_tui.core.index import resolve_root
     from intentus_tui.tui.app import IntentusApp
     from intentus_tui.tui.keymap import load_keymap
 
-    root = resolve_root(directory)
     keymap, problem = load_keymap()
-    app = IntentusApp(root, watch=watch, keymap=keymap, keymap_problem=problem)
+    return IntentusApp(resolve_root(directory), watch=watch, keymap=keymap, keymap_problem=problem)
+
+
+def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = True) -> int:
+    """Open the app on ``directory`` (or the demo world). Returns the exit code.
+
+    An unreadable or empty directory still opens: the app says what is wrong.
+    """
+    try:
+        app = build_app(directory, demo, watch=watch)
+    except OpenError as exc:
+        click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
+        return EXIT_USAGE
     app.run()
     return EXIT_OK

@@ -117,7 +117,7 @@ def category_of(summary: ExecutionSummary) -> str:
 
 
 def haystack_of(summary: ExecutionSummary) -> str:
-    """The text ``/`` searches: id, intent, agent(s), state and file name."""
+    """The text ``/`` searches: id, intent, agents, state, group title, source, file name."""
     return "\n".join(
         (
             summary.execution_id,
@@ -126,6 +126,8 @@ def haystack_of(summary: ExecutionSummary) -> str:
             summary.chain,
             summary.state_label,
             summary.state.value,
+            GROUP_TITLES[group_of(summary)],
+            summary.source,
             summary.key,
         )
     ).casefold()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.cli import run as run_cli
-from intentus_tui.cli.open import open_debugger
+from intentus_tui.cli.open import OpenError, build_app, open_debugger
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, write_world
 
@@ -184,3 +184,22 @@ def test_cli_refuses_a_missing_path_with_exit_2(
     # the function the CLI calls says the same on its own
     assert open_debugger(str(missing)) == 2
     assert capsys.readouterr().err.strip() == f"intentus-tui: no such directory: {missing}"
+
+
+async def test_demo_opens_a_generated_world_from_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("INTENTUS_TUI_KEYMAP", str(tmp_path / "no-keymap.toml"))
+    app = build_app(None, demo=True, watch=False)
+    assert (
+        app.root.records_dir
+        == tmp_path / "cache" / "intentus-tui" / "demo" / ".intentusnet" / "records"
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, timeout=20)
+        counts = app.execution_list.model.counts
+        assert sum(counts.values()) >= 40
+        assert counts["corrupted"] and counts["incomplete"] and counts["in_flight"]
+    with pytest.raises(OpenError):
+        build_app(str(tmp_path), demo=True)

@@ -11,6 +11,7 @@ from textual.widgets import Static
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.json_preview import approximate_size, human_size, preview
+from intentus_tui.tui.wal_rows import wal_entry_json
 
 
 class EventDetail(VerticalScroll):
@@ -27,14 +28,21 @@ class EventDetail(VerticalScroll):
 
     def show_event(self, detail: ExecutionDetail, index: int | None) -> None:
         record = detail.result.record
+        if record is None and detail.wal is not None and index is not None:
+            entries = detail.wal.entries
+            if 0 <= index < len(entries):
+                self._show_value(wal_entry_json(entries[index]), index, len(entries), "WAL entry")
+                return
         if record is None or index is None or not 0 <= index < len(record.events):
             self._show_file_problem(detail)
             return
-        event = record.events[index]
-        size = approximate_size(event.raw)
-        shown = preview(event.raw)
+        self._show_value(record.events[index].raw, index, len(record.events), "event")
+
+    def _show_value(self, value: object, index: int, count: int, what: str) -> None:
+        size = approximate_size(value)
+        shown = preview(value)
         title: list[str | tuple[str, str]] = [
-            (f"event {index + 1:,} of {len(record.events):,}", "bold"),
+            (f"{what} {index + 1:,} of {count:,}", "bold"),
             (f"  ·  {human_size(size)}", "$text-muted"),
         ]
         if shown.truncated:

@@ -24,6 +24,8 @@ from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timeline import EventRow, ExecutionState, Timeline
+from intentus_tui.core.wal import WalLog
+from intentus_tui.tui.wal_rows import wal_rows
 from intentus_tui.tui.widgets.cells import fit
 
 TYPE_WIDTH = 19  # AGENT_ATTEMPT_START
@@ -392,13 +394,66 @@ class TimelineView(Vertical):
         self.lines.set_rows(())
 
     def show_detail(self, detail: ExecutionDetail, *, keep_cursor: bool = False) -> None:
+        if detail.timeline is None and detail.wal is not None and detail.wal.entries:
+            self._show_wal(detail, detail.wal, keep_cursor)
+            return
         self._summary.update(summary_content(detail))
         timeline = detail.timeline
         rows = timeline.rows if timeline is not None else ()
-        self.lines.set_rows(rows, _trailer(detail), self._cursor_for(detail, keep_cursor))
+        cursor = self.lines.cursor if keep_cursor else _first_interesting(rows)
+        self.lines.set_rows(rows, _trailer(detail), cursor)
 
-    def _cursor_for(self, detail: ExecutionDetail, keep_cursor: bool) -> int:
-        return self.lines.cursor if keep_cursor else _first_interesting(detail.timeline)
+    def _show_wal(self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool) -> None:
+        """No record file: the write-ahead log's entries are the timeline."""
+        self._summary.update(wal_summary_content(log))
+        rows = wal_rows(log)
+        trailer: tuple[tuple[str, str], ...] = ()
+        if log.state == "in_flight":
+            trailer = (("━━ the log ends here: never finished ━━", "event-lines--break"),)
+        cursor = self.lines.cursor if keep_cursor else _first_interesting(rows)
+        self.lines.set_rows(rows, trailer, cursor)
+
+
+def wal_summary_content(log: WalLog) -> Content:
+    lines = [
+        Content.assemble(
+            (sanitize_line(log.execution_id), "bold"),
+            "  ",
+            (sanitize_line(log.intent_name or ""), "$text-accent"),
+            "  ",
+            (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning"),
+        ),
+        Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted"),
+    ]
+    if log.steps:
+        parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
+        for number, done in enumerate(log.steps):
+            if number:
+                parts.append((" → ", "$text-muted"))
+            mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
+            parts.append((sanitize_line(done.agent or done.step_id), "bold"))
+            parts.append((f" {mark}", style))
+        lines.append(Content.assemble(*parts))
+    step = log.in_flight_step
+    if step is not None:
+        effect = f", {sanitize_line(step.side_effect)}" if step.side_effect else ""
+        seq = f" at seq {step.started_seq}" if step.started_seq is not None else ""
+        lines.append(
+            Content.styled(
+                f"⚠ step {sanitize_line(step.step_id)} ({sanitize_line(step.agent or '?')}{effect})"
+                f" started{seq} and never ended",
+                "bold $warning",
+            )
+        )
+    return Content("\n").join(lines)
+
+
+_STEP_MARKS = {
+    "completed": ("✓", "$success"),
+    "failed": ("✗", "$error"),
+    "started": ("… in flight", "bold $warning"),
+    "skipped": ("–", "$text-muted"),
+}
 
 
 def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
@@ -414,11 +469,9 @@ def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
     return ()
 
 
-def _first_interesting(timeline: Timeline | None) -> int:
+def _first_interesting(rows: tuple[EventRow, ...]) -> int:
     """Where a post-mortem starts: the attempt in flight, else the first event."""
-    if timeline is None:
-        return 0
-    for row in timeline.rows:
+    for row in rows:
         if row.in_flight:
             return row.index
     return 0

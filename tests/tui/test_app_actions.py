@@ -1,0 +1,180 @@
+"""Keys that act on the selected execution, help, keymaps, the command palette, WAL-only rows."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.demo import build_demo_world
+from intentus_tui.tui.screens.confirm import ConfirmScreen
+from intentus_tui.tui.screens.help import HelpScreen
+from tests.tui.app_support import (
+    SIZE,
+    event_lines,
+    make_app,
+    settle,
+    timeline_summary,
+    wait_for,
+    write_world,
+)
+
+
+@pytest.fixture
+def layout(tmp_path: Path) -> Path:
+    """An ``.intentusnet/records`` layout: snapshots then go to ``.intentusnet/snapshots``."""
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    return records
+
+
+async def test_help_lists_every_binding_with_its_id_and_closes(records_dir: Path) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-body").render())
+        for binding_id in (
+            "cycle-sort",
+            "cycle-view",
+            "toggle-live",
+            "replay",
+            "force-replay",
+            "invalidate",
+            "save-snapshot",
+            "list.down",
+            "timeline.next-fallback",
+            "timeline.prev-error",
+            "filter.clear",
+        ):
+            assert binding_id in text
+        assert "keymap.toml" in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_a_user_keymap_remaps_bindings_by_id(records_dir: Path) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir, keymap={"cycle-sort": "ctrl+o", "list.down": "n"})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        model = app.execution_list.model
+        await pilot.press("o")
+        assert model.sort.name == "newest"  # "o" no longer sorts
+        await pilot.press("ctrl+o")
+        assert model.sort.name == "oldest"
+        first = app.execution_list.selected_key
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.execution_list.selected_key != first
+        await pilot.press("question_mark")
+        text = str(app.screen.query_one("#help-body").render())
+        sort_line = next(line for line in text.splitlines() if line.endswith("cycle-sort"))
+        assert sort_line.split()[0] == "^o"
+
+
+async def test_invalidate_asks_then_rewrites_the_record_and_its_row(layout: Path) -> None:
+    ids = write_world(layout)
+    app = make_app(layout)  # not watching: the app re-reads its own write
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        key = f"{ids['ok']}.json"
+        app.execution_list.select_key(key)
+        await settle(pilot)
+        before = (layout / key).read_bytes()
+        await pilot.press("I")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # cancelled: nothing written
+        await settle(pilot)
+        assert (layout / key).read_bytes() == before
+        await pilot.press("I", "y")
+        model = app.execution_list.model
+        await wait_for(pilot, lambda: not model.summaries[key].replayable, "row re-read")
+        header = json.loads((layout / key).read_text())["header"]
+        assert header["replayable"] is False
+        assert header["replayableReason"] == "manually_invalidated"
+        assert model.summaries[key].replay_reason == "manually_invalidated"
+        await wait_for(
+            pilot, lambda: app.detail is not None and not app.detail.replayable, "detail"
+        )
+        assert app.execution_list.selected_key == key
+
+
+async def test_save_snapshot_writes_beside_the_records_never_among_them(layout: Path) -> None:
+    ids = write_world(layout)
+    app = make_app(layout)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.execution_list.select_key(f"{ids['fallback']}.json")
+        await settle(pilot)
+        names_before = sorted(os.listdir(layout))
+        await pilot.press("s")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        snapshots = layout.parent / "snapshots"
+        await wait_for(pilot, lambda: snapshots.is_dir() and any(snapshots.iterdir()), "saved")
+        (saved,) = snapshots.iterdir()
+        assert saved.name.startswith(ids["fallback"])
+        document = json.loads(saved.read_text())
+        assert document["workflowId"] == "Translate"
+        assert sorted(os.listdir(layout)) == names_before
+
+
+async def test_replay_mark_and_diff_drive_the_side_pane(records_dir: Path) -> None:
+    ids = write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.check_action("diff", ()) is None  # nothing marked: dimmed
+        assert app.check_action("next_difference", ()) is False  # no diff: hidden
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.side_pane.active_tab == "replay"
+        await pilot.press("m")
+        app.execution_list.select_key(f"{ids['fallback']}.json")
+        await settle(pilot)
+        assert app.check_action("diff", ()) is True
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.side_pane.active_tab == "diff"
+        assert app.check_action("next_difference", ()) is True
+        await pilot.press("n", "N")
+        await settle(pilot)
+        await pilot.press("R")  # force replay asks first
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        await pilot.press("4")
+        assert app.side_pane.active_tab == "postmortem"
+
+
+async def test_nothing_to_act_on_dims_the_record_actions(records_dir: Path) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for action in ("replay", "force_replay", "invalidate", "save_snapshot", "mark"):
+            assert app.check_action(action, ()) is None
+        await pilot.press("r", "R", "I", "s", "m", "d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_wal_only_execution_shows_the_log_as_its_timeline(tmp_path: Path) -> None:
+    manifest = build_demo_world(tmp_path)
+    app = make_app(manifest.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, timeout=20)
+        model = app.execution_list.model
+        wal_keys = [k for k, s in model.summaries.items() if s.source == "wal"]
+        assert wal_keys, "the demo world has an execution known only from its WAL"
+        assert app.execution_list.select_key(wal_keys[0])
+        await settle(pilot)
+        assert "no record file" in timeline_summary(app)
+        assert "never ended" in timeline_summary(app)
+        assert any("step.started" in line and "in flight" in line for line in event_lines(app))
+        body = str(app.event_detail.query_one("#event-detail-body").render())
+        assert '"entry_type": "step.started"' in body
+        assert app.check_action("replay", ()) is None  # no record to replay

@@ -1,0 +1,99 @@
+"""The list model: incremental updates end exactly where a full re-sort would."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.index import ExecutionSummary
+from intentus_tui.core.timeline import ExecutionState
+from intentus_tui.core.verify import HashStatus
+from intentus_tui.tui.list_model import SORTS, VIEWS, Group, ListModel, group_of
+
+
+def summary(
+    n: int, state: str = "completed", replayable: bool = True, **kw: object
+) -> ExecutionSummary:
+    base = ExecutionSummary(
+        key=f"{n:05d}.json",
+        execution_id=f"exec-{n:05d}",
+        created=f"2026-01-05T10:{n % 60:02d}:{(n * 7) % 60:02d}+00:00",
+        intent=["Summarize", "translate", "Classify"][n % 3],
+        agent="agent-a",
+        strategy="direct",
+        state=ExecutionState(state),
+        load_status=LoadStatus.OK,
+        message="",
+        replayable=replayable,
+        replay_reason=None if replayable else "manually_invalidated",
+        hash_status=HashStatus.MATCH,
+        hash_form="runtime",
+        matched_form="runtime",
+        event_count=5,
+        attempts=1 + n % 3,
+        fallbacks=0,
+        chain="agent-a ✓",
+        in_flight_agent=None,
+        final_status="ok",
+        problems=0,
+        size=100,
+        mtime_ns=0,
+    )
+    return replace(base, **kw) if kw else base  # type: ignore[arg-type]
+
+
+STATES = st.sampled_from(
+    [("completed", True), ("completed", False), ("incomplete", False), ("corrupted", False)]
+)
+OPS = st.lists(
+    st.tuples(st.sampled_from(["upsert", "remove"]), st.integers(0, 40), STATES), max_size=60
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ops=OPS,
+    view=st.sampled_from(VIEWS),
+    sort=st.sampled_from(SORTS),
+    query=st.sampled_from(["", "trans", "0001", "incomplete"]),
+)
+def test_incremental_updates_match_a_rebuild(ops, view, sort, query) -> None:  # type: ignore[no-untyped-def]
+    model = ListModel()
+    model.view, model.sort = view, sort
+    model.set_query(query)
+    for op, n, (state, replayable) in ops:
+        if op == "upsert":
+            model.apply([summary(n, state, replayable)])
+        else:
+            model.apply([], [f"{n:05d}.json"])
+    fresh = ListModel()
+    fresh.view, fresh.sort = view, sort
+    fresh.set_query(query)
+    fresh.replace_all(model.summaries.values())
+    assert model.rows == fresh.rows
+    assert +model.counts == +fresh.counts
+    assert model.shown_count == fresh.shown_count
+
+
+def test_grouped_rows_have_one_header_per_non_empty_group() -> None:
+    model = ListModel()
+    model.replace_all([summary(1), summary(2, "incomplete", False), summary(3)])
+    headers = [model.header_of(i) for i in range(len(model)) if model.is_header(i)]
+    assert headers == [(Group.REPLAYABLE, 2), (Group.INCOMPLETE, 1)]
+    model.apply([], ["00002.json"])
+    assert [model.header_of(i) for i in range(len(model)) if model.is_header(i)] == [
+        (Group.REPLAYABLE, 2)
+    ]
+    assert model.nearest_item(0) == 1  # a header is never selected
+
+
+def test_a_big_batch_re_sorts_once_and_small_ones_move_rows() -> None:
+    model = ListModel()
+    assert model.apply([summary(n) for n in range(3000)]) is True  # rebuilt
+    assert model.apply([summary(5, "corrupted", False)]) is False  # moved with bisect
+    assert group_of(model.summaries["00005.json"]) is Group.CORRUPTED
+    assert model.row_of("00005.json") == len(model) - 1  # last group, last row
+    assert model.counts["corrupted"] == 1 and model.counts["replayable"] == 2999
