@@ -113,6 +113,7 @@ class IntentusApp(App[None]):
         self.detail_key: str | None = None
         self.marked: ExecutionDetail | None = None  # the left side of the next diff
         self.diff_shown = False
+        self._footer_state: tuple[bool, bool, bool] | None = None
         self.scan_done = False
         self._scan_started = False
         self._scan_problem: str | None = None
@@ -288,7 +289,7 @@ class IntentusApp(App[None]):
             self.timeline.show_message("Select an execution to see its timeline.")
             self.event_detail.show_message("")
             self.side_pane.detail = None
-            self.refresh_bindings()
+            self._refresh_footer()
             return
         if summary.key != self.detail_key:
             self.timeline.show_message(
@@ -313,7 +314,7 @@ class IntentusApp(App[None]):
         self.detail_key = message.key
         self.timeline.show_detail(message.detail, keep_cursor=same)
         self.side_pane.detail = message.detail
-        self.refresh_bindings()
+        self._refresh_footer()
 
     @on(EventLines.Highlighted)
     def _event_highlighted(self, message: EventLines.Highlighted) -> None:
@@ -386,6 +387,19 @@ class IntentusApp(App[None]):
 
     # ------------------------------------------------------------------ side pane actions
 
+    def _action_state(self) -> tuple[bool, bool, bool]:
+        has_record = self.detail is not None and self.detail.result.record is not None
+        diff_ready = self.marked is not None and self.detail is not None
+        return has_record, diff_ready and self.marked is not self.detail, self.diff_shown
+
+    def _refresh_footer(self) -> None:
+        """Refresh the bindings only when what ``check_action`` answers changed: a footer
+        refresh re-lays out the screen, too slow to do on every cursor move."""
+        state = self._action_state()
+        if state != self._footer_state:
+            self._footer_state = state
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _NEEDS_RECORD:
             return True if self.detail is not None and self.detail.result.record else None
@@ -418,7 +432,7 @@ class IntentusApp(App[None]):
     def action_mark(self) -> None:
         self.marked = self.detail
         self._show_header()
-        self.refresh_bindings()
+        self._refresh_footer()
         if self.marked is not None:
             self.notify(
                 f"Marked {execution_label(self.marked)}: select another execution and press d",
@@ -431,7 +445,7 @@ class IntentusApp(App[None]):
             return
         self.side_pane.show_diff(self.marked, self.detail)
         self.diff_shown = True
-        self.refresh_bindings()
+        self._refresh_footer()
 
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()

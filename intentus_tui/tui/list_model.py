@@ -116,28 +116,33 @@ def category_of(summary: ExecutionSummary) -> str:
     return group.name.lower()
 
 
-def haystack_of(summary: ExecutionSummary) -> str:
+_GROUP_WORDS = {int(g): title.casefold() for g, title in GROUP_TITLES.items()}
+
+
+def haystack_of(summary: ExecutionSummary, group: int | None = None) -> str:
     """The text ``/`` searches: id, intent, agents, state, group title, source, file name."""
-    return "\n".join(
+    group = int(group_of(summary)) if group is None else group
+    return (
         (
-            summary.execution_id,
-            summary.intent,
-            summary.agent,
-            summary.chain,
-            summary.state_label,
-            summary.state.value,
-            GROUP_TITLES[group_of(summary)],
-            summary.source,
-            summary.key,
-        )
-    ).casefold()
+            f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
+            f"{summary.state_label}\n{summary.state.value}\n{summary.source}\n{summary.key}"
+        ).casefold()
+        + "\n"
+        + _GROUP_WORDS[group]
+    )
 
 
 RowKey = tuple[object, ...]
 
 
 class ListModel:
-    """Rows of the execution list. Row ``i`` is a group header or an execution's file key."""
+    """Rows of the execution list. Row ``i`` is a group header or an execution's file key.
+
+    Two sorted lists of row keys are kept: every execution's (``_sorted_all``, re-sorted
+    only when the sort or grouping changes) and the shown rows with their group headers
+    (``rows``). Typing a filter re-filters the first into the second in one ordered pass;
+    a live change moves single row keys in both with a bisect.
+    """
 
     # A change touching more rows than this re-sorts everything (cheaper than many bisects).
     REBUILD_THRESHOLD = 2000
@@ -149,8 +154,11 @@ class ListModel:
         self.query: str = ""
         self.rows: list[RowKey] = []
         self.counts: Counter[str] = Counter()
+        self._groups: dict[str, int] = {}  # file key -> Group value
+        self._all_keys: dict[str, RowKey] = {}  # every execution's row key
+        self._sorted_all: list[RowKey] = []
         self._row_key_of: dict[str, RowKey] = {}  # shown executions only
-        self._group_sizes: Counter[Group] = Counter()  # shown executions per group
+        self._group_sizes: Counter[int] = Counter()  # shown executions per group
         self._haystacks: dict[str, str] = {}
         self._terms: tuple[str, ...] = ()
 
@@ -167,8 +175,8 @@ class ListModel:
         return self.rows[row][1] == 0
 
     def header_of(self, row: int) -> tuple[Group, int]:
-        group = Group(cast(int, self.rows[row][0]))
-        return group, self._group_sizes[group]
+        group = cast(int, self.rows[row][0])
+        return Group(group), self._group_sizes[group]
 
     def key_at(self, row: int) -> str | None:
         """The file key of the execution on ``row``, or ``None`` for a header or no row."""
@@ -204,8 +212,12 @@ class ListModel:
     # ------------------------------------------------------------------ settings
 
     def set_view(self, view: View) -> None:
+        regroup = view.grouped != self.view.grouped
         self.view = view
-        self.rebuild()
+        if regroup:
+            self.rebuild()
+        else:
+            self._refilter()
 
     def set_sort(self, sort: Sort) -> None:
         self.sort = sort
@@ -214,90 +226,115 @@ class ListModel:
     def set_query(self, query: str) -> None:
         self.query = query
         self._terms = tuple(query.casefold().split())
-        self.rebuild()
+        self._refilter()
 
-    # ------------------------------------------------------------------ updates
+    # ------------------------------------------------------------------ building
 
     def _row_key(self, summary: ExecutionSummary) -> RowKey:
-        group = int(group_of(summary)) if self.view.grouped else 0
+        group = self._groups[summary.key] if self.view.grouped else 0
         return (group, 1, *self.sort.key(summary), summary.key)
 
-    def _matches(self, summary: ExecutionSummary) -> bool:
-        if self.view.only is not None and group_of(summary) is not self.view.only:
+    def _matches(self, key: str) -> bool:
+        if self.view.only is not None and self._groups[key] != self.view.only:
             return False
         if not self._terms:
             return True
-        haystack = self._haystacks.get(summary.key)
+        haystack = self._haystacks.get(key)
         if haystack is None:
-            haystack = self._haystacks[summary.key] = haystack_of(summary)
+            haystack = self._haystacks[key] = haystack_of(self.summaries[key], self._groups[key])
         return all(term in haystack for term in self._terms)
 
-    def _group_key(self, row_key: RowKey) -> Group:
-        return Group(cast(int, row_key[0]))
-
     def rebuild(self) -> None:
-        """Recompute every shown row from the summaries (after a view, sort or filter change)."""
-        shown = {key: self._row_key(s) for key, s in self.summaries.items() if self._matches(s)}
-        self._row_key_of = shown
-        rows = sorted(shown.values())
-        self._group_sizes = Counter()
-        if self.view.grouped:
-            for row_key in rows:
-                self._group_sizes[self._group_key(row_key)] += 1
-            headers: list[RowKey] = [(int(g), 0) for g in self._group_sizes]
-            rows = sorted(rows + headers)
-        self.rows = rows
+        """Re-sort every execution (after a sort or grouping change), then re-filter."""
+        self._all_keys = {key: self._row_key(s) for key, s in self.summaries.items()}
+        self._sorted_all = sorted(self._all_keys.values())
+        self._refilter()
+
+    def _refilter(self) -> None:
+        """Recompute the shown rows from the sorted executions, in one ordered pass."""
+        rows: list[RowKey] = []
+        shown: dict[str, RowKey] = {}
+        sizes: Counter[int] = Counter()
+        grouped = self.view.grouped
+        current_group: object = None
+        matches = self._matches
+        for row_key in self._sorted_all:
+            key = cast(str, row_key[-1])
+            if not matches(key):
+                continue
+            if grouped:
+                group = cast(int, row_key[0])
+                if group != current_group:
+                    rows.append((group, 0))
+                    current_group = group
+                sizes[group] += 1
+            rows.append(row_key)
+            shown[key] = row_key
+        self.rows, self._row_key_of, self._group_sizes = rows, shown, sizes
 
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
         self.summaries = {s.key: s for s in summaries}
+        self._groups = {key: int(group_of(s)) for key, s in self.summaries.items()}
         self._haystacks.clear()
         self.counts = Counter(category_of(s) for s in self.summaries.values())
         self.rebuild()
+
+    # ------------------------------------------------------------------ updates
 
     def apply(self, changed: Iterable[ExecutionSummary], removed: Iterable[str] = ()) -> bool:
         """Add or replace ``changed`` and drop ``removed``; return whether rows were re-sorted."""
         changed = list(changed)
         removed = [k for k in removed if k in self.summaries]
+        big = len(changed) + len(removed) > max(self.REBUILD_THRESHOLD, len(self.rows) // 8)
         for key in removed:
             self.counts[category_of(self.summaries.pop(key))] -= 1
+            self._groups.pop(key, None)
             self._haystacks.pop(key, None)
+            if not big:
+                self._forget(key)
         for summary in changed:
-            old = self.summaries.get(summary.key)
+            key = summary.key
+            old = self.summaries.get(key)
             if old is not None:
                 self.counts[category_of(old)] -= 1
-                self._haystacks.pop(summary.key, None)
-            self.summaries[summary.key] = summary
+                self._haystacks.pop(key, None)
+                if not big:
+                    self._forget(key)
+            self.summaries[key] = summary
+            self._groups[key] = int(group_of(summary))
             self.counts[category_of(summary)] += 1
+            if not big:
+                self._add(summary)
         self.counts = +self.counts  # drop zero counts
-        if len(changed) + len(removed) > max(self.REBUILD_THRESHOLD, len(self.rows) // 8):
+        if big:
             self.rebuild()
-            return True
-        for key in removed:
-            self._unshow(key)
-        for summary in changed:
-            self._unshow(summary.key)
-            if self._matches(summary):
-                self._show(summary)
-        return False
+        return big
 
-    def _unshow(self, key: str) -> None:
+    def _forget(self, key: str) -> None:
+        row_key = self._all_keys.pop(key, None)
+        if row_key is not None:
+            del self._sorted_all[bisect_left(self._sorted_all, row_key)]
         row_key = self._row_key_of.pop(key, None)
         if row_key is None:
             return
         del self.rows[bisect_left(self.rows, row_key)]
         if self.view.grouped:
-            group = self._group_key(row_key)
+            group = cast(int, row_key[0])
             self._group_sizes[group] -= 1
             if self._group_sizes[group] == 0:
                 del self._group_sizes[group]
-                del self.rows[bisect_left(self.rows, (int(group), 0))]
+                del self.rows[bisect_left(self.rows, (group, 0))]
 
-    def _show(self, summary: ExecutionSummary) -> None:
+    def _add(self, summary: ExecutionSummary) -> None:
         row_key = self._row_key(summary)
+        self._all_keys[summary.key] = row_key
+        insort(self._sorted_all, row_key)
+        if not self._matches(summary.key):
+            return
         self._row_key_of[summary.key] = row_key
         insort(self.rows, row_key)
         if self.view.grouped:
-            group = self._group_key(row_key)
+            group = cast(int, row_key[0])
             if self._group_sizes[group] == 0:
-                insort(self.rows, (int(group), 0))
+                insort(self.rows, (group, 0))
             self._group_sizes[group] += 1
