@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid
 from pathlib import Path
@@ -90,7 +91,7 @@ def make_record(
             if final_status == "success"
             else {"code": "AGENT_ERROR", "message": "Failed"},
         }
-        events.append({"type": "FINAL_RESPONSE", "payload": final})
+        events.append({"type": "FINAL_RESPONSE", "payload": copy.deepcopy(final)})
     events = [{"seq": seq, **event} for seq, event in enumerate(events, start=1)]
     return {
         "header": {

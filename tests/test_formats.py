@@ -163,3 +163,17 @@ def test_wrong_types_do_not_raise() -> None:
     assert result.status is LoadStatus.OK and result.record is not None
     record = result.record
     assert record.execution_id is None and record.intent_name is None and record.events == ()
+
+
+def test_integers_beyond_64_bits_keep_their_exact_value_and_hash(tmp_path: Path) -> None:
+    from intentus_tui.core.verify import HashStatus, check_envelope_hash
+
+    record = make_record()
+    record["envelope"]["payload"] = {"big": 2**70, "negative": -(2**65), "edge": 2**63}
+    from intentus_tui.core.hashing import runtime_envelope_hash
+
+    record["header"]["envelopeHash"] = runtime_envelope_hash(record["envelope"])
+    result = _load_text(tmp_path, json.dumps(record).encode())
+    assert result.record is not None
+    assert result.record.envelope["payload"] == {"big": 2**70, "negative": -(2**65), "edge": 2**63}
+    assert check_envelope_hash(result.record).status is HashStatus.MATCH

@@ -35,11 +35,12 @@ class ExecutionDetail:
         return ReplayEngine.from_load_result(self.result) if self.result.record else None
 
 
-def load_detail(path: Path, wal_dir: Path | None = None) -> ExecutionDetail:
+def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> ExecutionDetail:
     """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises.
 
     With ``wal_dir``, the execution's write-ahead log is read too when it exists.
     """
+    path = Path(path)
     if path.name.endswith(WAL_SUFFIX):
         only_log = read_wal(path)
         result = LoadResult(

@@ -34,6 +34,7 @@ RECORD_SECTIONS = ("header", "envelope", "routerDecision", "events", "finalRespo
 # Above this size a file is still loaded whole on request, but the index streams its head.
 HUGE_FILE_BYTES = 16 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+_LONG_DIGITS = re.compile(rb"\d{19}")
 
 
 class LoadStatus(StrEnum):
@@ -237,12 +238,14 @@ def is_temp_name(name: str) -> bool:
 
 
 def parse_json_text(text: str) -> Any:
-    """Parse like Python's json (accepts NaN/Infinity and big ints), orjson when it can."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        # orjson refuses NaN/Infinity, > 64-bit ints and deep nesting: the stdlib decides.
-        return json.loads(text)
+    """Parse exactly like Python's json (NaN/Infinity, big ints), with orjson when that is safe."""
+    if _LONG_DIGITS.search(text.encode("utf-8", "surrogatepass")) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    # orjson refuses NaN/Infinity and deep nesting and rounds huge ints: the stdlib decides.
+    return json.loads(text)
 
 
 _LITERALS = ("null", "true", "false", "NaN", "Infinity", "-Infinity")
@@ -426,11 +429,14 @@ def load_record_bytes(
 ) -> LoadResult:
     """Classify and parse bytes read from ``path``. Never raises."""
     base: dict[str, Any] = {"size": size or len(data), "mtime_ns": mtime_ns, "stamp": stamp}
-    try:
-        # Fast path for the common case: valid UTF-8 JSON that orjson accepts as it is.
-        return _classify_value(path, orjson.loads(data), base)
-    except orjson.JSONDecodeError:
-        pass
+    # Fast path for the common case: valid UTF-8 JSON that orjson accepts as it is. orjson
+    # reads integers beyond 64 bits as floats (silently changing the value and its hash),
+    # so any run of 19+ digits sends the file to the stdlib parser instead.
+    if _LONG_DIGITS.search(data) is None:
+        try:
+            return _classify_value(path, orjson.loads(data), base)
+        except orjson.JSONDecodeError:
+            pass
     if not data.strip():
         what = "empty" if not data else "whitespace only"
         return LoadResult(path=path, status=LoadStatus.EMPTY, message=f"File is {what}", **base)
