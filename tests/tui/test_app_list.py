@@ -203,3 +203,58 @@ async def test_demo_opens_a_generated_world_from_the_user_cache(
         assert counts["corrupted"] and counts["incomplete"] and counts["in_flight"]
     with pytest.raises(OpenError):
         build_app(str(tmp_path), demo=True)
+
+
+async def test_live_rows_above_keep_the_selection_where_it_is_on_screen(
+    records_dir: Path,
+) -> None:
+    from dataclasses import replace
+
+    from intentus_tui.tui.messages import IndexChanged
+    from tests.tui.test_list_model import summary
+
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.post_message(IndexChanged(tuple(summary(n) for n in range(0, 400, 2))))
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("pagedown", "pagedown", "j", "j")
+        await settle(pilot)
+        key = listing.selected_key
+        screen_row = listing.cursor_row - round(listing.scroll_y)
+        assert round(listing.scroll_y) > 0 and key is not None
+        # 100 new executions sort in among the old ones, some above the cursor
+        app.post_message(IndexChanged(tuple(summary(n) for n in range(1, 200, 2))))
+        await settle(pilot)
+        assert listing.selected_key == key
+        assert listing.cursor_row - round(listing.scroll_y) == screen_row
+        # a changed row re-renders; an unchanged one keeps its cached line
+        cached = listing._strips.get(listing.model.key_at(round(listing.scroll_y) + 1) or "")
+        changed = replace(listing.selected_summary, intent="Changed")
+        app.post_message(IndexChanged((changed,)))
+        await settle(pilot)
+        assert "Changed" in list_lines(app)[screen_row]
+        assert cached is not None
+        after = listing._strips.get(listing.model.key_at(round(listing.scroll_y) + 1) or "")
+        assert after is cached
+        # the selected execution disappears: the cursor stays on the same screen row
+        app.post_message(IndexChanged((), (key,)))
+        await settle(pilot)
+        assert listing.selected_key not in (None, key)
+        assert listing.cursor_row - round(listing.scroll_y) == screen_row
+
+
+async def test_every_built_in_theme_restyles_the_rows(records_dir: Path) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        styles = set()
+        for theme in ("textual-dark", "textual-light", "nord", "gruvbox"):
+            app.theme = theme
+            await settle(pilot)
+            strip = listing.render_line(listing.cursor_row - round(listing.scroll_y))
+            styles.add(str(next(iter(strip)).style))
+        assert len(styles) == 4  # the cached lines were re-rendered in each theme

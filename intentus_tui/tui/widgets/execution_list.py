@@ -370,6 +370,8 @@ class ExecutionList(ScrollView, can_focus=True):
         hash_text, hash_class = _HASH_BADGES[summary.hash_status]
         id_width = self._id_width
         created_width, show_hash = _optional_columns(width, id_width)
+        if not summary.created:
+            created_width = 0  # no time to show: the intent (or the problem) gets the room
         fixed = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2
         fixed += (HASH_WIDTH + 1) if show_hash else 0
         fixed += (created_width + 1) if created_width else 0
