@@ -138,10 +138,15 @@ class ReplayEngine:
 
     def _verify_envelope(self, env: Any) -> None:
         recorded = self._record.header.envelope_hash
-        if detect_hash_form(recorded) == "documented":
-            provided = documented_envelope_hash(env)
-        else:
-            provided = runtime_envelope_hash(env)
+        hasher = documented_envelope_hash
+        if detect_hash_form(recorded) != "documented":
+            hasher = runtime_envelope_hash
+        try:
+            provided = hasher(env)
+        except RecursionError:  # an envelope too deep to hash cannot be shown to match
+            raise ReplayHashMismatchError(
+                recorded, "(envelope too deeply nested to hash)"
+            ) from None
         if recorded is None or provided.lower() != recorded.lower():
             raise ReplayHashMismatchError(recorded=recorded, provided=provided)
 

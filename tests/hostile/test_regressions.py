@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from intentus_tui.core.formats import load_record_bytes
 from intentus_tui.core.index import summarize
+from intentus_tui.core.replay import ReplayEngine, ReplayHashMismatchError
 from intentus_tui.core.sanitize import is_clean
 from intentus_tui.core.timeline import build_timeline
 from intentus_tui.core.wal import read_wal
@@ -89,3 +92,16 @@ def test_a_wal_entry_too_deep_to_hash_is_a_bad_entry(tmp_path: Path) -> None:
         assert kinds in ({"not_json"}, {"bad_entry"}, {"hash_mismatch"}), (depth, kinds)
         too_deep_to_hash += "too deep" in log.issues[0].message
     assert too_deep_to_hash
+
+
+def test_replay_with_an_envelope_too_deep_to_hash_is_a_mismatch() -> None:
+    """``replay(env=...)`` hashed the given envelope with ``json.dumps``; a 990-deep one
+    raised ``RecursionError`` (the CLI's ``replay --envelope`` then said "internal error")."""
+    record = load_record_bytes(Path("r-1.json"), dump_json(make_record(execution_id="r-1")))
+    engine = ReplayEngine.from_load_result(record)
+    envelope: list[object] = []
+    for _ in range(100_000):  # built bottom-up: no recursion needed to make it
+        envelope = [envelope]
+    with pytest.raises(ReplayHashMismatchError) as caught:
+        engine.replay(env={"payload": envelope})
+    assert "too deeply nested" in caught.value.provided
