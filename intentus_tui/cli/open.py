@@ -65,5 +65,8 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
     except OpenError as exc:
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
         return EXIT_USAGE
+    from intentus_tui.tui.watcher import prestart_process_pool
+
+    prestart_process_pool(app.root.records_dir)  # before the app captures stdio
     app.run()
     return EXIT_OK

@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
 from intentus_tui.core.index import ExecutionSummary, RecordRoot
@@ -71,7 +71,18 @@ class IntentusApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("question_mark", "help", "Help", id="help"),
-        Binding("slash", "filter", "Filter", id="filter"),
+        # priority: handled before the key reaches the focused widget, so the keys typed
+        # right after "/" (one burst from the terminal, or a paste) land in the filter box.
+        Binding("slash", "filter", "Filter", id="filter", priority=True),
+        Binding(
+            "enter,down",
+            "filter_done",
+            "Back to the list",
+            show=False,
+            priority=True,
+            id="filter.done",
+        ),
+        Binding("escape", "filter_clear", "Clear filter", priority=True, id="filter.clear"),
         Binding("v", "cycle_view", "View", id="cycle-view"),
         Binding("o", "cycle_sort", "Sort", id="cycle-sort"),
         Binding("p", "toggle_live", "Live/pause", id="toggle-live"),
@@ -236,6 +247,20 @@ class IntentusApp(App[None]):
         self._update_empty_message()
         self._show_header()
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A scan or index worker that died must say so, not leave "indexing…" forever."""
+        worker = event.worker
+        if event.state is not WorkerState.ERROR or worker.group not in ("scan", "index-update"):
+            return
+        error = worker.error
+        reason = sanitize_line(f"{type(error).__name__}: {error}") if error else "unknown error"
+        self.feeder.release()
+        self.scan_done = True
+        self.header_state.scanning = False
+        self.header_state.problem = f"indexing failed ({reason})"
+        self._show_header()
+        self.notify(f"Indexing failed: {reason}", severity="error", markup=False, timeout=10)
+
     def on_watcher_stopped(self, message: WatcherStopped) -> None:
         self._start_scan()
         self.header_state.live = "stopped"
@@ -348,8 +373,12 @@ class IntentusApp(App[None]):
 
     def action_filter(self) -> None:
         filter_input = self._filter
+        if filter_input.has_focus:  # "/" typed into the filter is text
+            filter_input.insert_text_at_cursor("/")
+            return
         filter_input.display = True
-        filter_input.focus()
+        # Focus now, not after the next refresh: keys typed right after "/" must land here.
+        self.screen.set_focus(filter_input)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -357,9 +386,18 @@ class IntentusApp(App[None]):
         self._update_empty_message()
         self._show_header()
 
-    @on(FilterInput.Done)
-    def _filter_done(self) -> None:
-        self.execution_list.focus()
+    def action_filter_done(self) -> None:
+        if not self._filter.value:
+            self._filter.display = False
+        self.screen.set_focus(self.execution_list)
+
+    def action_filter_clear(self) -> None:
+        self._filter.value = ""
+        self._filter.display = False
+        self.execution_list.set_query("")
+        self._update_empty_message()
+        self._show_header()
+        self.screen.set_focus(self.execution_list)
 
     def action_cycle_view(self) -> None:
         label = self.execution_list.cycle_view()
@@ -401,6 +439,10 @@ class IntentusApp(App[None]):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("filter_done", "filter_clear"):
+            return self._filter.has_focus  # otherwise enter/escape mean what they usually do
+        if action == "filter":  # priority binding: leave "/" to modal screens' own inputs
+            return self.screen is self.screen_stack[0]
         if action in _NEEDS_RECORD:
             return True if self.detail is not None and self.detail.result.record else None
         if action == "diff":
@@ -527,14 +569,14 @@ class IntentusApp(App[None]):
     # ------------------------------------------------------------------ help & palette
 
     def help_sections(self) -> list[tuple[str, Any]]:
+        def is_filter(binding: BindingType) -> bool:
+            return isinstance(binding, Binding) and (binding.id or "").startswith("filter.")
+
         return [
-            ("Everywhere", self.BINDINGS),
+            ("Everywhere", [b for b in self.BINDINGS if not is_filter(b)]),
             ("Execution list", ExecutionList.BINDINGS),
             ("Timeline", EventLines.BINDINGS),
-            (
-                "Filter box",
-                [Binding("enter", "", "Keep the filter, back to the list"), *FilterInput.BINDINGS],
-            ),
+            ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
             (
                 "Also",
                 [

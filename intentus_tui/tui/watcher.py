@@ -53,6 +53,32 @@ def directory_problem(directory: Path) -> str | None:
         return exc.strerror or type(exc).__name__
 
 
+def prestart_process_pool(directory: Path) -> bool:
+    """Start multiprocessing's forkserver now, if the scan will want worker processes.
+
+    The index summarizes big directories in a process pool, started from a thread, hence
+    with the forkserver method. Starting a forkserver passes ``sys.stderr.fileno()`` to it,
+    and inside a running Textual app that is ``-1`` (Textual captures stdio), which fails
+    with "bad value(s) in fds_to_keep". Started before the app runs, it is reused.
+    Returns whether it was started.
+    """
+    from multiprocessing import forkserver
+
+    from intentus_tui.core.index import PARALLEL_THRESHOLD
+
+    count = 0
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                count += is_record_name(entry.name)
+                if count >= PARALLEL_THRESHOLD:
+                    forkserver.ensure_running()
+                    return True
+    except OSError:
+        pass
+    return False
+
+
 class IndexFeeder:
     """The index plus the paths waiting to be re-read. Thread-safe."""
 
@@ -163,6 +189,10 @@ class IndexFeeder:
         except BaseException:
             self._release()
             raise
+
+    def release(self) -> None:
+        """Forget a drain that died (the app calls this when its worker failed)."""
+        self._release()
 
     def _release(self) -> None:
         with self._lock:

@@ -258,3 +258,29 @@ async def test_every_built_in_theme_restyles_the_rows(records_dir: Path) -> None
             strip = listing.render_line(listing.cursor_row - round(listing.scroll_y))
             styles.add(str(next(iter(strip)).style))
         assert len(styles) == 4  # the cached lines were re-rendered in each theme
+
+
+async def test_keys_arriving_in_one_burst_after_slash_go_to_the_filter(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """A terminal delivers fast typing (or a paste) as one burst of key events."""
+    from textual import events
+
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def burst(*keys: tuple[str, str | None]) -> None:
+            for key, character in keys:
+                app.post_message(events.Key(key, character))
+
+        burst(("slash", "/"), ("t", "t"), ("r", "r"), ("a", "a"))
+        await settle(pilot)
+        assert app.query_one("#filter").value == "tra"
+        assert app.execution_list.model.shown_count == 2
+        first = app.execution_list.selected_key
+        burst(("enter", "\r"), ("j", "j"))
+        await settle(pilot)
+        assert app.query_one("#filter").value == "tra"
+        assert app.focused is app.execution_list
+        assert app.execution_list.selected_key != first

@@ -148,6 +148,7 @@ class ExecutionList(ScrollView, can_focus=True):
         self._strips: LRUCache[str, tuple[ExecutionSummary, int, bool, Strip]] = LRUCache(512)
         self._styles: dict[str, Style] = {}
         self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
+        self._user_moved = False  # until the user moves, the cursor follows the top row
 
     # ------------------------------------------------------------------ public API
 
@@ -210,17 +211,20 @@ class ExecutionList(ScrollView, can_focus=True):
         """Run a model change, then restore the selection and where it sat on screen."""
         scroll_y = round(self.scroll_y)
         old_cursor = self.cursor_row
-        cursor_on_screen = scroll_y <= old_cursor < scroll_y + max(1, self.size.height)
+        height = max(1, self.scrollable_content_region.height)
+        cursor_on_screen = scroll_y <= old_cursor < scroll_y + height
         anchor_key = self.selected_key if cursor_on_screen else self.model.key_at(scroll_y)
         anchor_offset = (old_cursor - scroll_y) if cursor_on_screen else 0
         change()
         model = self.model
         self.virtual_size = Size(self.size.width, len(model))
         row = model.row_of(self.selected_key) if self.selected_key else None
-        if row is None:  # the selection left the list: stay on the same row number
+        if not self._user_moved:  # nobody has moved yet (the list is filling): the top
+            row = model.nearest_item(0)
+        elif row is None:  # the selection left the list: stay on the same row number
             row = model.nearest_item(min(old_cursor, len(model) - 1))
         self.cursor_row = row if row is not None else 0
-        if scroll_y == 0 and self.cursor_row < self.size.height:
+        if not self._user_moved or (scroll_y == 0 and self.cursor_row < height):
             new_scroll = 0  # at the top: stay there, new rows show up
         else:
             anchor_row = model.row_of(anchor_key) if anchor_key else None
@@ -241,6 +245,7 @@ class ExecutionList(ScrollView, can_focus=True):
     def _move_to(self, row: int, step: int = 1) -> None:
         if not len(self.model):
             return
+        self._user_moved = True
         target = self.model.nearest_item(row, step)
         if target is None:
             return

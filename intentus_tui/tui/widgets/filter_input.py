@@ -1,35 +1,15 @@
-"""The ``/`` filter box above the execution list: filters as you type."""
+"""The ``/`` filter box above the execution list: filters as you type.
+
+Its keys (enter or down: back to the list, escape: clear) are priority bindings on the
+app, active only while the box has focus: a key handled by the box itself would be too
+late for the keys the terminal delivers in the same burst (they are routed to the
+focused widget before the box could hand focus back).
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.widgets import Input
 
 
 class FilterInput(Input):
-    """Enter keeps the filter and returns to the list; escape clears it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "clear_filter", "Clear filter", id="filter.clear"),
-        Binding("down", "done", "Back to the list", show=False, id="filter.done"),
-    ]
-
-    class Done(Message):
-        """The user is finished with the filter box (it may still hold a filter)."""
-
-    def action_clear_filter(self) -> None:
-        self.value = ""
-        self.display = False
-        self.post_message(self.Done())
-
-    def action_done(self) -> None:
-        if not self.value:
-            self.display = False
-        self.post_message(self.Done())
-
-    async def action_submit(self) -> None:
-        await super().action_submit()
-        self.action_done()
+    """A one-line input; the app reads its value as you type."""
