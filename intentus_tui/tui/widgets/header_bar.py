@@ -82,7 +82,8 @@ class HeaderBar(Widget):
     def _counts_line(self) -> Content:
         counts = self.state.counts
         total = sum(counts.values())
-        parts: list[str | tuple[str, str]] = [(f" {total:,} executions", "bold")]
+        noun = "execution" if total == 1 else "executions"
+        parts: list[str | tuple[str, str]] = [(f" {total:,} {noun}", "bold")]
         if self.state.shown is not None and self.state.shown != total:
             parts.append((f" ({self.state.shown:,} shown)", "$text-muted"))
 

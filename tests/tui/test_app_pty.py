@@ -1,0 +1,82 @@
+"""The real program in a real pseudo-terminal: hostile record text never reaches it raw."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.factories import make_record, write_record
+
+HOSTILE_INTENT = "X\x1b]0;PWNED\x07 \x1b[2J \x9b31m [b]bold[/b] \u202etxt"
+
+
+def _read_until(fd: int, needle: bytes, timeout: float) -> bytes:
+    out = b""
+    deadline = time.monotonic() + timeout
+    while needle not in out and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    return out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_no_escape_sequence_from_a_record_reaches_the_terminal(
+    records_dir: Path, tmp_path: Path
+) -> None:
+    write_record(
+        records_dir,
+        make_record(
+            execution_id="evil-1",
+            intent=HOSTILE_INTENT,
+            agents=(("\x1b[31mred", "error"), ("ok-agent", "ok")),
+        ),
+    )
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
+    }
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command line
+        os.execvpe(
+            sys.executable, [sys.executable, "-m", "intentus_tui.cli", str(records_dir)], env
+        )
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
+        output = _read_until(fd, "PWNED".encode(), timeout=30)
+        output += _read_until(fd, b"\x00never", timeout=1.0)  # let the screen settle
+        os.write(fd, b"q")
+        output += _read_until(fd, b"\x00never", timeout=3)
+    finally:
+        for _ in range(50):
+            done, _status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert b"PWNED" in output, "the record was never shown"
+    assert "␛]0;PWNED␇".encode() in output  # shown, made visible
+    assert b"\x1b]0;PWNED" not in output  # never sent as a title-setting sequence
+    assert b"\x1b[31mred" not in output
+    assert "\u202e".encode() not in output
+    assert "\x9b".encode() not in output  # C1 CSI, UTF-8 encoded
