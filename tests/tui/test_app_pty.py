@@ -60,7 +60,7 @@ def test_no_escape_sequence_from_a_record_reaches_the_terminal(
         )
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
-        output = _read_until(fd, "PWNED".encode(), timeout=30)
+        output = _read_until(fd, b"PWNED", timeout=30)
         output += _read_until(fd, b"\x00never", timeout=1.0)  # let the screen settle
         os.write(fd, b"q")
         output += _read_until(fd, b"\x00never", timeout=3)
