@@ -7,14 +7,16 @@ files it is told changed, so a live change costs work proportional to that file.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.context
 import os
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
 from intentus_tui.core.cache import IndexCache, Stamp, stamp_of
 from intentus_tui.core.formats import LoadResult, LoadStatus, is_record_name, load_record_file
@@ -26,6 +28,7 @@ from intentus_tui.core.timeline import (
     decided_agent,
     execution_state,
     final_status,
+    normalize_status,
 )
 from intentus_tui.core.verify import (
     HashStatus,
@@ -122,7 +125,21 @@ def _clean(value: str | None) -> str:
 
 
 def summarize(result: LoadResult) -> ExecutionSummary:
-    """One summary per file, whatever the file turned out to be. Never raises."""
+    """One summary per file, whatever the file turned out to be. Never raises.
+
+    Well-formed records take ``_summarize_well_formed``, one pass over plain dicts; every
+    other file takes the general path built from the verify/timeline/replay functions.
+    ``tests/test_index_fastpath.py`` proves both give the same summary.
+    """
+    if result.status is LoadStatus.OK and result.record is not None:
+        fast = _summarize_well_formed(result)
+        if fast is not None:
+            return fast
+    return summarize_general(result)
+
+
+def summarize_general(result: LoadResult) -> ExecutionSummary:
+    """The summary derived from the detailed checks (the definition of every field)."""
     record = result.record
     stem = result.stem
     if record is None:
@@ -191,6 +208,136 @@ def summarize(result: LoadResult) -> ExecutionSummary:
     )
 
 
+_MARKS = {"ok": "✓", "error": "✗", "in_flight": "…"}  # as Attempt.mark
+
+
+def _attempt_facts(events: list[dict[str, Any]]) -> tuple[int, int, str, str, str | None] | None:
+    """(attempts, fallbacks, chain, last agent, in-flight agent) for well-formed events.
+
+    The same pairing as ``timeline.analyze_attempts`` (per agent, latest start first),
+    kept to what a list row needs. None when an agent name is not a plain string.
+    """
+    agents: list[str] = []
+    marks: list[str] = []
+    open_by_agent: dict[str, list[int]] = {}
+    fallbacks = 0
+    for event in events:
+        kind = event["type"]
+        if kind == "FALLBACK_TRIGGERED":
+            fallbacks += 1
+            continue
+        if kind != "AGENT_ATTEMPT_START" and kind != "AGENT_ATTEMPT_END":
+            continue
+        agent = event["payload"].get("agent")
+        if type(agent) is not str:
+            return None
+        if kind == "AGENT_ATTEMPT_START":
+            open_by_agent.setdefault(agent, []).append(len(agents))
+            agents.append(agent)
+            marks.append("…")
+            continue
+        stack = open_by_agent.get(agent)
+        if stack:
+            position = stack.pop()
+        else:
+            position = len(agents)
+            agents.append(agent)
+            marks.append("")
+        marks[position] = _MARKS.get(normalize_status(event["payload"].get("status")), "?")
+    names = [sanitize_line(a) for a in agents]
+    chain = " → ".join(f"{n} {m}" for n, m in zip(names, marks, strict=True))
+    in_flight = [n for n, m in zip(names, marks, strict=True) if m == "…"]
+    return (
+        len(agents),
+        fallbacks,
+        chain,
+        names[-1] if names else "",
+        in_flight[-1] if in_flight else None,
+    )
+
+
+def _well_formed_events(events: Any) -> bool:
+    """Every event an object with seq 1..n in order, a string type and an object payload."""
+    if type(events) is not list:
+        return False
+    expected = 1
+    for event in events:
+        if (
+            type(event) is not dict
+            or event.get("seq") != expected
+            or type(event.get("seq")) is not int
+        ):
+            return False
+        if type(event.get("type")) is not str or type(event.get("payload")) is not dict:
+            return False
+        expected += 1
+    return True
+
+
+def _summarize_well_formed(result: LoadResult) -> ExecutionSummary | None:
+    """The common case, fast: None as soon as anything is unusual."""
+    record = result.record
+    assert record is not None
+    raw = record.raw
+    header, envelope, events = raw.get("header"), raw.get("envelope"), raw.get("events")
+    if type(header) is not dict or type(envelope) is not dict or not _well_formed_events(events):
+        return None
+    execution_id, created = header.get("executionId"), header.get("createdUtcIso")
+    flag, reason = header.get("replayable"), header.get("replayableReason")
+    if type(execution_id) is not str or type(created) is not str or type(flag) is not bool:
+        return None
+    if type(header.get("envelopeHash")) is not str or execution_id != result.stem:
+        return None
+    if reason is not None and type(reason) is not str:
+        return None
+    if type(envelope.get("intent")) is not dict:
+        return None
+    decision, final = raw.get("routerDecision"), raw.get("finalResponse")
+    if (decision is not None and type(decision) is not dict) or (
+        final is not None and type(final) is not dict
+    ):
+        return None
+    assert isinstance(events, list)
+    facts = _attempt_facts(events)
+    if facts is None:
+        return None
+    attempts, fallbacks, chain, last_agent, in_flight_agent = facts
+    if final is None:
+        replayable, why = False, "execution_incomplete"
+    elif not final:
+        replayable, why = False, "recording_failure"
+    elif not flag:
+        replayable, why = False, reason or "marked not replayable (no reason given)"
+    else:
+        replayable, why = True, None
+    hash_check = check_envelope_hash(record, all_forms=False)
+    return ExecutionSummary(
+        key=result.path.name,
+        execution_id=_clean(execution_id),
+        created=_clean(created),
+        intent=_clean(record.intent_name),
+        agent=decided_agent(record) or last_agent,
+        strategy=_clean(record.strategy),
+        state=ExecutionState.INCOMPLETE if final is None else ExecutionState.COMPLETED,
+        load_status=result.status,
+        message=_clean(result.message),
+        replayable=replayable,
+        replay_reason=_clean(why) or None,
+        hash_status=hash_check.status,
+        hash_form=hash_check.detected_form,
+        matched_form=hash_check.matched_form,
+        event_count=len(events),
+        attempts=attempts,
+        fallbacks=fallbacks,
+        chain=chain,
+        in_flight_agent=in_flight_agent,
+        final_status=final_status(record),
+        problems=len(check_final_response(record)),
+        size=result.size,
+        mtime_ns=result.mtime_ns,
+    )
+
+
 def summarize_path(path: Path) -> ExecutionSummary:
     return summarize(load_record_file(path))
 
@@ -238,12 +385,22 @@ PARALLEL_THRESHOLD = 2000
 _CHUNK = 256
 
 
-def _summarize_chunk(paths: list[str]) -> list[tuple[Stamp | None, ExecutionSummary]]:
+_FIELDS = tuple(f.name for f in fields(ExecutionSummary))
+_Row = tuple[Stamp | None, tuple[object, ...]]
+
+
+def _summarize_chunk(paths: list[str]) -> list[_Row]:
+    """Worker side: summaries as plain tuples, which cross the process boundary cheaper."""
     out = []
     for name in paths:
         result = load_record_file(name)
-        out.append((result.stamp, summarize(result)))
+        summary = summarize(result)
+        out.append((result.stamp, tuple(getattr(summary, f) for f in _FIELDS)))
     return out
+
+
+def _rebuild(rows: list[_Row]) -> list[tuple[Stamp | None, ExecutionSummary]]:
+    return [(stamp, ExecutionSummary(*values)) for stamp, values in rows]  # type: ignore[arg-type]
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
@@ -260,10 +417,15 @@ def _summarize_many(
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(names) < PARALLEL_THRESHOLD:
         for chunk in chunks:
-            yield _summarize_chunk(chunk)
+            yield _rebuild(_summarize_chunk(chunk))
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        yield from pool.map(_summarize_chunk, chunks)
+    # Workers hold nothing between files and build no cycles: reference counting frees
+    # everything, so the cyclic GC would only re-walk memory for nothing.
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=_pool_context(), initializer=gc.disable
+    ) as pool:
+        for rows in pool.map(_summarize_chunk, chunks):
+            yield _rebuild(rows)
 
 
 def _unchanged(path: Path, stamp: Stamp) -> bool:
