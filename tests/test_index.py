@@ -137,3 +137,30 @@ def test_live_wal_changes_join_and_unjoin(demo, tmp_path: Path) -> None:
     wal_path.unlink()
     changed, removed = index.update([wal_path])
     assert [s.source for s in changed] == ["record"]
+
+
+@pytest.mark.parametrize(
+    ("final", "cut", "state", "reason"),
+    [
+        ("success", 0, ExecutionState.COMPLETED, None),
+        (None, 0, ExecutionState.INCOMPLETE, "execution_incomplete"),
+        ("success", 5000, ExecutionState.CORRUPTED, "record_corrupted"),
+    ],
+)
+def test_huge_files_are_listed_from_head_and_tail(
+    records_dir: Path, final, cut, state, reason
+) -> None:
+    from intentus_tui.core.formats import HUGE_FILE_BYTES
+    from intentus_tui.core.index import summarize_path
+    from intentus_tui.core.verify import HashStatus
+
+    record = make_record(execution_id="huge", final_status=final)
+    record["envelope"]["payload"] = {"blob": "x" * (HUGE_FILE_BYTES + 20_000)}
+    path = write_record(records_dir, record)
+    if cut:
+        path.write_bytes(path.read_bytes()[:-cut])
+    summary = summarize_path(path)
+    assert summary.load_status is LoadStatus.HEAD_ONLY and "select it" in summary.message
+    assert summary.state is state and summary.replay_reason == reason
+    assert summary.execution_id == "huge" and summary.intent == "Summarize"
+    assert summary.hash_status is HashStatus.UNVERIFIABLE  # the envelope is beyond the head

@@ -16,6 +16,7 @@ classified failure.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import ijson
 import orjson
 
 RECORD_SUFFIX = ".json"
@@ -58,6 +60,7 @@ class LoadStatus(StrEnum):
     UNREADABLE = "unreadable"  # permission denied, vanished, I/O error
     NOT_A_FILE = "not_a_file"  # a directory, FIFO, socket or device named *.json
     NO_RECORD = "no_record"  # known only from its write-ahead log: no record file was written
+    HEAD_ONLY = "head_only"  # a huge file listed from its head and tail, not read whole
 
     @property
     def has_record(self) -> bool:
@@ -222,6 +225,8 @@ class LoadResult:
     notes: tuple[str, ...] = field(default=())
     # (size, mtime_ns, ctime_ns, inode) of the file as read: the index cache's key
     stamp: tuple[int, int, int, int] | None = None
+    # HEAD_ONLY: how the file ends: "final_response", "no_final_response" or "truncated"
+    tail_hint: str | None = None
 
     @property
     def stem(self) -> str:
@@ -574,6 +579,87 @@ def _unreadable(path: Path, err: OSError) -> LoadResult:
     if err.errno == errno.EISDIR:
         return LoadResult(path, LoadStatus.NOT_A_FILE, "Named like a record but is a directory")
     return stat_failure(path, None, err) or LoadResult(path, LoadStatus.UNREADABLE, str(err))
+
+
+_TAIL_FINAL = re.compile(r'"finalResponse"\s*:\s*(null|\{)')
+
+
+def _tail_hint(tail: str) -> str:
+    """How a record ends, judged from its last bytes (1.3.0 writes finalResponse last)."""
+    if not tail.rstrip().endswith("}"):
+        return "truncated"
+    matches = list(_TAIL_FINAL.finditer(tail))
+    if not matches:
+        return "truncated"  # ends like JSON, but not like a record we know: be cautious
+    return "no_final_response" if matches[-1].group(1) == "null" else "final_response"
+
+
+def _envelope_identity(head: bytes) -> dict[str, Any]:
+    """``envelope.intent`` and ``envelope.routing`` from the start of a file whose envelope is
+    too big to parse here: ijson streams the prefix and stops cleanly at the cut."""
+    out: dict[str, Any] = {}
+    for section in ("intent", "routing"):
+        items: dict[str, Any] = {}
+        try:
+            for key, value in ijson.kvitems(io.BytesIO(head), f"envelope.{section}"):
+                items[key] = value
+        except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError):
+            pass
+        if items:
+            out[section] = items
+    return out
+
+
+def load_record_head(
+    path: str | os.PathLike[str], head: int = 1 << 20, tail: int = 1 << 16
+) -> LoadResult:
+    """List a huge file without reading it whole: the sections complete within its first
+    ``head`` bytes, and how it ends from its last ``tail`` bytes. Never raises."""
+    p = Path(path)
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as err:
+        return _unreadable(p, err)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return stat_failure(p, st, None) or LoadResult(
+                p, LoadStatus.NOT_A_FILE, "Not a regular file"
+            )
+        first = os.pread(fd, head, 0)
+        last = os.pread(fd, tail, max(0, st.st_size - tail))
+    except OSError as err:
+        return _unreadable(p, err)
+    finally:
+        os.close(fd)
+    salvager = _Salvage(first.decode("utf-8", errors="replace"))
+    salvager.run()
+    found = {k: v for k, v in salvager.found.items() if k in RECORD_SECTIONS}
+    hint = _tail_hint(last.decode("utf-8", errors="replace"))
+    size_mb = st.st_size / 1e6
+    complete = [k for k in found if not (k == "events" and salvager.in_events)]
+    partial = ["events"] if salvager.in_events else []
+    if "envelope" not in found:
+        envelope = _envelope_identity(first)
+        if envelope:
+            found["envelope"] = envelope
+            partial.append("envelope")
+    return LoadResult(
+        path=p,
+        status=LoadStatus.HEAD_ONLY,
+        message=(
+            f"Large file ({size_mb:.0f} MB) listed from its first {head >> 10} KB and last "
+            f"{tail >> 10} KB (complete there: {', '.join(complete) or 'nothing'}); "
+            "select it to read and verify it whole"
+        ),
+        record=ExecutionRecord.from_json(found) if found else None,
+        recovered=tuple(complete),
+        partial=tuple(partial),
+        size=st.st_size,
+        mtime_ns=st.st_mtime_ns,
+        stamp=(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino),
+        tail_hint=hint,
+    )
 
 
 def dump_record_json(value: Any) -> bytes:

@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from intentus_tui.core.cache import IndexCache, Stamp, stamp_of
-from intentus_tui.core.formats import LoadResult, LoadStatus, is_record_name, load_record_file
+from intentus_tui.core.formats import (
+    HUGE_FILE_BYTES,
+    LoadResult,
+    LoadStatus,
+    is_record_name,
+    load_record_file,
+    load_record_head,
+)
 from intentus_tui.core.replay import ReplayEngine
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timeline import (
@@ -135,7 +142,48 @@ def summarize(result: LoadResult) -> ExecutionSummary:
         fast = _summarize_well_formed(result)
         if fast is not None:
             return fast
+    if result.status is LoadStatus.HEAD_ONLY:
+        return _summarize_head(result)
     return summarize_general(result)
+
+
+_HEAD_STATE = {
+    "final_response": ExecutionState.COMPLETED,
+    "no_final_response": ExecutionState.INCOMPLETE,
+    "truncated": ExecutionState.CORRUPTED,
+}
+
+
+def _summarize_head(result: LoadResult) -> ExecutionSummary:
+    """A huge file listed from its head and tail: what is known, and nothing invented."""
+    general = summarize_general(result)
+    record = result.record
+    state = _HEAD_STATE.get(result.tail_hint or "", ExecutionState.CORRUPTED)
+    header = record.header if record is not None else None
+    if state is ExecutionState.CORRUPTED:
+        replayable, reason = False, "record_corrupted"
+    elif state is ExecutionState.INCOMPLETE:
+        replayable, reason = False, "execution_incomplete"
+    elif header is not None and header.replayable is False:
+        replayable, reason = (
+            False,
+            header.replayable_reason or "marked not replayable (no reason given)",
+        )
+    else:
+        replayable, reason = True, None
+    if record is None or "envelope" not in result.recovered:
+        hash_status, matched = HashStatus.UNVERIFIABLE, None
+    else:
+        hash_status, matched = general.hash_status, general.matched_form
+    return replace(
+        general,
+        state=state,
+        replayable=replayable,
+        replay_reason=_clean(reason) or None,
+        hash_status=hash_status,
+        matched_form=matched,
+        problems=0,
+    )
 
 
 def summarize_general(result: LoadResult) -> ExecutionSummary:
@@ -338,8 +386,17 @@ def _summarize_well_formed(result: LoadResult) -> ExecutionSummary | None:
     )
 
 
+def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
+    """Read a file for listing: whole, unless it is huge (then its head and tail only)."""
+    try:
+        huge = os.stat(path).st_size > HUGE_FILE_BYTES
+    except OSError:
+        huge = False
+    return load_record_head(path) if huge else load_record_file(path)
+
+
 def summarize_path(path: Path) -> ExecutionSummary:
-    return summarize(load_record_file(path))
+    return summarize(load_for_index(path))
 
 
 def list_record_paths(directory: Path) -> list[Path]:
@@ -393,7 +450,7 @@ def _summarize_chunk(paths: list[str]) -> list[_Row]:
     """Worker side: summaries as plain tuples, which cross the process boundary cheaper."""
     out = []
     for name in paths:
-        result = load_record_file(name)
+        result = load_for_index(name)
         summary = summarize(result)
         out.append((result.stamp, tuple(getattr(summary, f) for f in _FIELDS)))
     return out
