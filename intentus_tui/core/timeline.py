@@ -8,9 +8,10 @@ Every string destined for display is sanitized here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 import orjson
 
@@ -94,11 +95,13 @@ class Timeline:
     state: ExecutionState
     attempts: tuple[Attempt, ...]
     fallbacks: tuple[FallbackStep, ...]
-    rows: tuple[EventRow, ...]
+    rows: Sequence[EventRow]  # built on first access: a 100,000-event record opens at once
     in_flight: tuple[Attempt, ...]
     last_event: EventRow | None
     decided_agent: str | None
     final_status: str | None  # normalized status of the final response
+    fallback_indexes: tuple[int, ...] = ()  # rows that are fallbacks (for jumping)
+    error_indexes: tuple[int, ...] = ()  # rows that record an error or exception
 
     @property
     def chain(self) -> str:
@@ -289,11 +292,44 @@ def execution_state(record: ExecutionRecord | None, status: LoadStatus) -> Execu
     return ExecutionState.COMPLETED
 
 
-def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) -> Timeline:
-    events = record.events
-    analysis = analyze_attempts(events)
-    rows = tuple(
-        EventRow(
+def _is_error(event: ExecutionEvent) -> bool:
+    return _event_status(event) == "error" or "exception" in event.payload
+
+
+class EventRows(Sequence[EventRow]):
+    """The timeline's rows, each built (and kept) the first time it is read.
+
+    A row's summary costs a few microseconds; a widget shows a screenful at a time, so
+    rendering never pays for 100,000 rows up front.
+    """
+
+    def __init__(self, events: tuple[ExecutionEvent, ...], open_starts: frozenset[int]) -> None:
+        self._events = events
+        self._open_starts = open_starts
+        self._built: dict[int, EventRow] = {}
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    @overload
+    def __getitem__(self, index: int) -> EventRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[EventRow]: ...
+    def __getitem__(self, index: int | slice) -> EventRow | Sequence[EventRow]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self._events)
+        if not 0 <= index < len(self._events):
+            raise IndexError(index)
+        row = self._built.get(index)
+        if row is None:
+            row = self._built[index] = self._build(index)
+        return row
+
+    def _build(self, i: int) -> EventRow:
+        e = self._events[i]
+        return EventRow(
             index=i,
             seq=e.seq,
             type=_text(e.type),
@@ -301,11 +337,15 @@ def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) 
             status=_event_status(e),
             summary=_summary(e),
             is_fallback=e.type == FALLBACK,
-            is_error=_event_status(e) == "error" or "exception" in e.payload,
-            in_flight=i in analysis.open_starts,
+            is_error=_is_error(e),
+            in_flight=i in self._open_starts,
         )
-        for i, e in enumerate(events)
-    )
+
+
+def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) -> Timeline:
+    events = record.events
+    analysis = analyze_attempts(events)
+    rows = EventRows(events, analysis.open_starts)
     return Timeline(
         state=execution_state(record, status),
         attempts=analysis.attempts,
@@ -315,6 +355,8 @@ def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) 
         last_event=rows[-1] if rows else None,
         decided_agent=decided_agent(record),
         final_status=final_status(record),
+        fallback_indexes=tuple(i for i, e in enumerate(events) if e.type == FALLBACK),
+        error_indexes=tuple(i for i, e in enumerate(events) if _is_error(e)),
     )
 
 

@@ -4,6 +4,7 @@ salvage) above a Line-API list of its events, so 100,000 events open and step in
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -191,7 +192,7 @@ class EventLines(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: tuple[EventRow, ...] = ()
+        self.rows: Sequence[EventRow] = ()
         self.trailer: tuple[tuple[str, str], ...] = ()  # (text, component class) after events
         self.cursor = 0
         self._fallbacks: list[int] = []
@@ -202,14 +203,21 @@ class EventLines(ScrollView, can_focus=True):
 
     def set_rows(
         self,
-        rows: tuple[EventRow, ...],
+        rows: Sequence[EventRow],
         trailer: tuple[tuple[str, str], ...] = (),
         cursor: int = 0,
+        jumps: tuple[Sequence[int], Sequence[int]] | None = None,
     ) -> None:
+        """``jumps``: (fallback rows, error rows) when known, so a lazy 100,000-row
+        timeline is not built whole just to find them."""
         self.rows = rows
         self.trailer = trailer
-        self._fallbacks = [r.index for r in rows if r.is_fallback]
-        self._errors = [r.index for r in rows if r.is_error]
+        if jumps is None:
+            jumps = (
+                [r.index for r in rows if r.is_fallback],
+                [r.index for r in rows if r.is_error],
+            )
+        self._fallbacks, self._errors = list(jumps[0]), list(jumps[1])
         seqs = [r.seq for r in (rows[0], rows[-1]) if r.seq is not None] if rows else []
         self._seq_width = max(3, *(len(str(s)) for s in seqs)) if seqs else 3
         self._strips.clear()
@@ -399,9 +407,13 @@ class TimelineView(Vertical):
             return
         self._summary.update(summary_content(detail))
         timeline = detail.timeline
-        rows = timeline.rows if timeline is not None else ()
-        cursor = self.lines.cursor if keep_cursor else _first_interesting(rows)
-        self.lines.set_rows(rows, _trailer(detail), cursor)
+        if timeline is None:
+            self.lines.set_rows((), _trailer(detail), 0)
+            return
+        in_flight = [a.start_seq for a in timeline.in_flight if a.start_seq is not None]
+        cursor = self.lines.cursor if keep_cursor else _row_of_seq(timeline.rows, in_flight)
+        jumps = (timeline.fallback_indexes, timeline.error_indexes)
+        self.lines.set_rows(timeline.rows, _trailer(detail), cursor, jumps)
 
     def _show_wal(self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
@@ -469,7 +481,18 @@ def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
     return ()
 
 
-def _first_interesting(rows: tuple[EventRow, ...]) -> int:
+def _row_of_seq(rows: Sequence[EventRow], seqs: list[int]) -> int:
+    """Where a post-mortem starts: the attempt in flight (by seq), else the first event."""
+    if not seqs:
+        return 0
+    target = seqs[0]
+    for index in range(len(rows) - 1, -1, -1):  # in-flight starts are near the end
+        if rows[index].seq == target:
+            return index
+    return 0
+
+
+def _first_interesting(rows: Sequence[EventRow]) -> int:
     """Where a post-mortem starts: the attempt in flight, else the first event."""
     for row in rows:
         if row.in_flight:
