@@ -122,3 +122,14 @@ def test_edited_final_response_is_flagged() -> None:
     assert check_final_response(_rec(documented)) == ()
     documented["finalResponse"]["error"] = {"code": "X"}
     assert check_final_response(_rec(documented))
+
+
+def test_a_misnamed_file_is_flagged_but_still_replayable(tmp_path) -> None:
+    from intentus_tui.core.index import summarize_path
+
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(make_record(execution_id="abc")))
+    summary = summarize_path(path)
+    assert summary.replayable and summary.problems == 1
+    structure = check_structure(_rec(make_record(execution_id="abc")), "other")
+    assert structure.name_mismatch and structure.record_ok and not structure.ok

@@ -115,7 +115,8 @@ class ExecutionSummary:
 
     @property
     def short_id(self) -> str:
-        return self.execution_id[:8] if len(self.execution_id) > 12 else self.execution_id
+        """First 8 characters of a UUID; shorter ids (``exec-a1b2c3d4``) whole."""
+        return self.execution_id[:8] if len(self.execution_id) == 36 else self.execution_id
 
     @property
     def state_label(self) -> str:

@@ -295,11 +295,12 @@ def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> St
     elif isinstance(events, list):
         for index, event in enumerate(events):
             problems.extend(_event_problems(index, event))
-    if file_stem is not None and record.execution_id not in (None, file_stem):
+    misnamed = file_stem is not None and record.execution_id not in (None, file_stem)
+    if misnamed:
         problems.append(
             f"executionId {record.execution_id!r} differs from the file name {file_stem!r}"
         )
-    return StructureCheck(not problems, tuple(problems))
+    return StructureCheck(not problems, tuple(problems), misnamed)
 
 
 def _event_problems(index: int, event: Any) -> list[str]:
