@@ -515,7 +515,7 @@ def test_unreadable_paths_raise_snapshot_error(
     def deny(*_: Any, **__: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "open", deny)
+    monkeypatch.setattr(os, "open", deny)  # the loader opens with os.open (O_NONBLOCK)
     with pytest.raises(SnapshotError, match="permission denied"):
         load_snapshot(path)
 

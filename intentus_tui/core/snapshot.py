@@ -29,6 +29,7 @@ import math
 import os
 import re
 import secrets
+import stat
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -709,11 +710,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _open_nonblocking(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NONBLOCK)
+
+
 def _read_json(path: Path, what: str, max_bytes: int) -> Any:
     try:
         if path.is_dir():
             raise SnapshotError(f"{what} {path} is a directory, not a file")
-        with path.open("rb") as handle:
+        with open(path, "rb", opener=_open_nonblocking) as handle:  # a FIFO must not block
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise SnapshotError(f"{what} {path} is not a regular file")
             data = handle.read(max_bytes + 1)
     except SnapshotError:
         raise

@@ -11,6 +11,7 @@ from intentus_tui.core.formats import load_record_bytes
 from intentus_tui.core.index import summarize
 from intentus_tui.core.replay import ReplayEngine, ReplayHashMismatchError
 from intentus_tui.core.sanitize import is_clean
+from intentus_tui.core.snapshot import SnapshotError, load_baseline, load_snapshot
 from intentus_tui.core.timeline import build_timeline
 from intentus_tui.core.wal import read_wal
 from tests.factories import make_record
@@ -105,3 +106,16 @@ def test_replay_with_an_envelope_too_deep_to_hash_is_a_mismatch() -> None:
     with pytest.raises(ReplayHashMismatchError) as caught:
         engine.replay(env={"payload": envelope})
     assert "too deeply nested" in caught.value.provided
+
+
+def test_a_fifo_named_like_a_snapshot_does_not_block_the_snapshot_loaders(tmp_path: Path) -> None:
+    """``load_snapshot``/``load_baseline`` used ``Path.open``, which waits forever for a writer
+    on a FIFO (``diff A B`` reads a side as a snapshot when it is not a record)."""
+    fifo = tmp_path / "x.snapshot.json"
+    os.mkfifo(fifo)
+    fds = _open_fds()
+    for loader in (load_snapshot, load_baseline):
+        with deadline(5, f"{loader.__name__} on a FIFO"), pytest.raises(SnapshotError) as caught:
+            loader(fifo)
+        assert "not a regular file" in str(caught.value)
+    assert _open_fds() == fds
