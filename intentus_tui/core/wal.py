@@ -25,6 +25,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from intentus_tui.core.sanitize import sanitize_line
+
 WAL_SUFFIX = ".wal"
 # A line longer than this is not a WAL entry anyone wrote; don't hold it in memory.
 MAX_LINE_BYTES = 32 * 1024 * 1024
@@ -590,7 +592,7 @@ def normalise_side_effect(value: Any) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return None
     key = value.strip().lower().replace("-", "_").replace(" ", "_")
-    return _SIDE_EFFECT_ALIASES.get(key, key)
+    return _SIDE_EFFECT_ALIASES.get(key) or sanitize_line(key)  # shown as a class: make it inert
 
 
 def _side_effect_of(payload: dict[str, Any]) -> str | None:

@@ -7,15 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.core.detail import wal_to_json
 from intentus_tui.core.formats import load_record_bytes
 from intentus_tui.core.index import summarize
+from intentus_tui.core.postmortem import build_postmortem
 from intentus_tui.core.replay import ReplayEngine, ReplayHashMismatchError
 from intentus_tui.core.sanitize import is_clean
 from intentus_tui.core.snapshot import SnapshotError, load_baseline, load_snapshot
 from intentus_tui.core.timeline import build_timeline
 from intentus_tui.core.wal import read_wal
 from tests.factories import make_record
-from tests.hostile.corpus import _deep_wal_line, dump_json
+from tests.hostile.corpus import _deep_wal_line, dump_json, hostile_wal
 from tests.hostile.harness import deadline
 
 
@@ -119,3 +121,17 @@ def test_a_fifo_named_like_a_snapshot_does_not_block_the_snapshot_loaders(tmp_pa
             loader(fifo)
         assert "not a regular file" in str(caught.value)
     assert _open_fds() == fds
+
+
+def test_an_undeclared_side_effect_class_from_a_wal_is_sanitized(tmp_path: Path) -> None:
+    """A step's ``side_effect`` that is not a known class was kept as written and reached
+    the post-mortem (``PostMortem.side_effect``) and ``wal_to_json`` raw."""
+    path = tmp_path / "se-1.wal"
+    path.write_bytes(hostile_wal("\x1b[2J\u202e\x9b", "se-1"))
+    log = read_wal(path)
+    shown = [build_postmortem(None, log).side_effect, wal_to_json(log)["in_flight_step"]]
+    shown += [s.side_effect for s in log.steps]
+    assert all(is_clean(str(x)) for x in shown), shown
+    assert log.in_flight_step is not None
+    assert log.in_flight_step.side_effect == "␛[2j⟨U+202E⟩⟨9B⟩"
+    assert read_wal(path).hint.verdict == "investigate_first"  # still an unknown class
