@@ -459,7 +459,11 @@ def load_record_bytes(
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return _load_non_utf8(path, data, exc, base)
+        if exc.reason != "unexpected end of data":
+            return _load_non_utf8(path, data, exc, base)
+        # Cut inside a multi-byte character: salvage it like a cut just before that character.
+        text = data[: exc.start].decode("utf-8")
+        base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:

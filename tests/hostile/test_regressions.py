@@ -135,3 +135,20 @@ def test_an_undeclared_side_effect_class_from_a_wal_is_sanitized(tmp_path: Path)
     assert log.in_flight_step is not None
     assert log.in_flight_step.side_effect == "␛[2j⟨U+202E⟩⟨9B⟩"
     assert read_wal(path).hint.verdict == "investigate_first"  # still an unknown class
+
+
+def test_a_record_cut_inside_a_multibyte_character_is_salvaged() -> None:
+    """1.3.0 writes records with ``ensure_ascii=False``; a crash can cut one inside a
+    character. That file was classified ``not_utf8`` and nothing was recovered, while the
+    same cut one byte earlier salvaged every complete section."""
+    record = make_record(execution_id="mb-1", intent="Résumé")
+    data = dump_json(record)
+    at = data.index("Résumé".encode()) + 2  # between the two bytes of "é"
+    result = load_record_bytes(Path("mb-1.json"), data[:at])
+    assert result.status.value == "salvaged", result.message
+    assert result.recovered == ("header",) and result.damage is not None
+    assert result.damage.truncated
+    assert result.record is not None and result.record.raw["header"] == record["header"]
+    bad = load_record_bytes(Path("mb-2.json"), data[:at] + b"x" + data[at:])
+    assert bad.status.value in ("not_utf8", "salvaged")  # invalid in the middle: not a cut
+    assert bad.damage is not None and not bad.damage.truncated
