@@ -366,6 +366,8 @@ class _Salvage:
             return exc
         except RecursionError:
             return json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
+        except ValueError:  # an integer over Python's 4300-digit limit: stop the walk there
+            return json.JSONDecodeError("Number too long to read", self.text, self.pos)
 
 
 def _salvage(path: Path, text: str, err: json.JSONDecodeError, base: dict[str, Any]) -> LoadResult:

@@ -152,3 +152,14 @@ def test_a_record_cut_inside_a_multibyte_character_is_salvaged() -> None:
     bad = load_record_bytes(Path("mb-2.json"), data[:at] + b"x" + data[at:])
     assert bad.status.value in ("not_utf8", "salvaged")  # invalid in the middle: not a cut
     assert bad.damage is not None and not bad.damage.truncated
+
+
+def test_a_5000_digit_number_where_a_key_belongs_is_salvaged() -> None:
+    """The salvage walk reads each top-level key as a JSON value; a 5000-digit number in a
+    key's place (the whole-file parse stops there with "Expecting property name") raised a
+    plain ``ValueError`` (Python's 4300-digit limit) out of the loader."""
+    record = make_record(execution_id="big-1")
+    data = dump_json(record).replace(b'"events"', b"9" * 5000, 1)
+    result = load_record_bytes(Path("big-1.json"), data)
+    assert result.status.value == "salvaged", result.message
+    assert set(result.recovered) == {"header", "envelope", "routerDecision"}
