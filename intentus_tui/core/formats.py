@@ -263,6 +263,8 @@ def parse_json_text(text: str) -> Any:
 
 _LITERALS = ("null", "true", "false", "NaN", "Infinity", "-Infinity")
 _NUMBER_PREFIX = re.compile(r"-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?")
+# What json leaves after "Invalid \uXXXX escape" when the file ends inside one (or a pair).
+_CUT_ESCAPE = re.compile(r"u[0-9a-fA-F]{0,4}(?:\\(?:u[0-9a-fA-F]{0,3})?)?")
 
 
 def _is_cut_short(rest: str) -> bool:
@@ -282,7 +284,9 @@ def _damage_at(text: str, pos: int, message: str) -> Damage:
     offset = len(text[:pos].encode("utf-8", "surrogatepass"))
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    truncated = _is_cut_short(text[pos:].strip())
+    rest = text[pos:].strip()
+    cut_escape = message.startswith("Invalid \\u") and _CUT_ESCAPE.fullmatch(rest) is not None
+    truncated = cut_escape or _is_cut_short(rest)
     return Damage(offset=offset, line=line, column=column, expected=message, truncated=truncated)
 
 

@@ -163,3 +163,17 @@ def test_a_5000_digit_number_where_a_key_belongs_is_salvaged() -> None:
     result = load_record_bytes(Path("big-1.json"), data)
     assert result.status.value == "salvaged", result.message
     assert set(result.recovered) == {"header", "envelope", "routerDecision"}
+
+
+@pytest.mark.parametrize("escape", ["\\u001b", "\\ud83d\\ude00"])
+def test_a_record_cut_inside_a_unicode_escape_is_reported_as_truncated(escape: str) -> None:
+    """A cut inside ``\\u001b`` (how JSON writes ESC) or a surrogate pair was described as
+    "invalid JSON ... invalid \\uXXXX escape" instead of a truncated file."""
+    data = dump_json(make_record(execution_id="esc-1", intent="Sum")).replace(
+        b'"Sum"', f'"S{escape}um"'.encode()
+    )
+    start = data.index(b"\\u")
+    for cut in range(start + 1, start + len(escape)):
+        result = load_record_bytes(Path("esc-1.json"), data[:cut])
+        assert result.damage is not None and result.damage.truncated, (cut, result.message)
+        assert "truncated" in result.message
