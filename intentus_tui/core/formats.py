@@ -370,15 +370,21 @@ class _Salvage:
             return exc
         except RecursionError:
             return json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
+        except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+            return json.JSONDecodeError(f"Unreadable value: {exc}", self.text, self.pos)
         except ValueError:  # an integer over Python's 4300-digit limit: stop the walk there
             return json.JSONDecodeError("Number too long to read", self.text, self.pos)
 
 
-def _salvage(path: Path, text: str, err: json.JSONDecodeError, base: dict[str, Any]) -> LoadResult:
+def _salvage(
+    path: Path, text: str, err: json.JSONDecodeError | None, base: dict[str, Any]
+) -> LoadResult:
+    """``err``: the full parse's error, or None when it failed without a position."""
     salvager = _Salvage(text)
-    salvager.run()
+    stop = salvager.run()
     # The full parse knows best where the file breaks; the walk only decides what survived.
-    damage = _damage_at(text, err.pos, err.msg)
+    where = err if err is not None else stop
+    damage = _damage_at(text, where.pos, where.msg)
     found = salvager.found
     if not any(k in found for k in RECORD_SECTIONS):
         return LoadResult(
@@ -481,10 +487,8 @@ def load_record_bytes(
             message="JSON nested too deeply to parse safely",
             **base,
         )
-    except ValueError as err:  # e.g. an integer too long for int() conversion limits
-        return LoadResult(
-            path=path, status=LoadStatus.NOT_JSON, message=f"Unparseable JSON: {err}", **base
-        )
+    except ValueError:  # e.g. an integer beyond int()'s digit limit: salvage around it
+        return _salvage(path, text, None, base)
     return _classify_value(path, value, base)
 
 
