@@ -372,8 +372,6 @@ class _Salvage:
             return json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
         except ValueError as exc:  # e.g. an integer beyond Python's digit limit
             return json.JSONDecodeError(f"Unreadable value: {exc}", self.text, self.pos)
-        except ValueError:  # an integer over Python's 4300-digit limit: stop the walk there
-            return json.JSONDecodeError("Number too long to read", self.text, self.pos)
 
 
 def _salvage(
