@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import orjson
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
+from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.missing import MISSING
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -157,6 +160,51 @@ class LinesView(Widget):
 
     def render(self) -> Content:
         return Content("\n").join(self._wrap(self.size.width))
+
+
+class LinesPane(VerticalScroll):
+    """A side-pane tab that shows ``lines_for(detail)`` for the current detail; scrolls.
+
+    Subclasses name the ``LinesView``'s id (``TEXT_ID``) and say what lines to show.
+    """
+
+    DEFAULT_CSS = """
+    LinesPane { padding: 0 1; }
+    LinesPane > LinesView { width: 1fr; }
+    """
+    TEXT_ID: ClassVar[str] = "pane-text"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._detail: ExecutionDetail | None = None
+
+    def lines_for(self, detail: ExecutionDetail | None) -> list[Line]:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        yield LinesView(self.lines_for(None), id=self.TEXT_ID)
+
+    @property
+    def detail(self) -> ExecutionDetail | None:
+        return self._detail
+
+    @detail.setter
+    def detail(self, detail: ExecutionDetail | None) -> None:
+        self._detail = detail
+        if self.is_mounted:
+            self._show()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        self.query_one(f"#{self.TEXT_ID}", LinesView).update(self.lines_for(self._detail))
+        self.scroll_home(animate=False)
+
+    @property
+    def text(self) -> str:
+        """The plain text shown (for tests and copy)."""
+        return self.query_one(f"#{self.TEXT_ID}", LinesView).text
 
 
 SAFE_CHARS = 600  # a record-derived string longer than this is cut (a 1 MB id stays cheap)

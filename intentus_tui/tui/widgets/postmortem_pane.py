@@ -10,9 +10,6 @@ does this tool.
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
@@ -26,7 +23,7 @@ from intentus_tui.tui.widgets.pane_text import (
     PROBLEM_STYLE,
     WARNING_STYLE,
     Line,
-    LinesView,
+    LinesPane,
     badge,
     bullet,
     heading,
@@ -224,39 +221,10 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
     return lines
 
 
-class PostmortemPane(VerticalScroll):
-    DEFAULT_CSS = """
-    PostmortemPane { padding: 0 1; }
-    PostmortemPane > #postmortem-text { width: 1fr; }
-    """
+class PostmortemPane(LinesPane):
+    """Shows ``postmortem_lines`` for the current detail."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._detail: ExecutionDetail | None = None
+    TEXT_ID = "postmortem-text"
 
-    def compose(self) -> ComposeResult:
-        yield LinesView(postmortem_lines(None), id="postmortem-text")
-
-    @property
-    def detail(self) -> ExecutionDetail | None:
-        return self._detail
-
-    @detail.setter
-    def detail(self, detail: ExecutionDetail | None) -> None:
-        self._detail = detail
-        if self.is_mounted:
-            self._show()
-
-    def on_mount(self) -> None:
-        self._show()
-
-    def _lines(self) -> list[Line]:
-        return postmortem_lines(self._detail)
-
-    def _show(self) -> None:
-        self.query_one("#postmortem-text", LinesView).update(self._lines())
-        self.scroll_home(animate=False)
-
-    @property
-    def text(self) -> str:
-        return self.query_one("#postmortem-text", LinesView).text
+    def lines_for(self, detail: ExecutionDetail | None) -> list[Line]:
+        return postmortem_lines(detail)

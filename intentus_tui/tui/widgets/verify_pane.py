@@ -6,8 +6,6 @@ display text, so it is tested without an app; ``VerifyPane`` only shows it.
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.content import Content
 
 from intentus_tui.core.detail import ExecutionDetail
@@ -27,7 +25,7 @@ from intentus_tui.tui.widgets.pane_text import (
     PROBLEM_STYLE,
     WARNING_STYLE,
     Line,
-    LinesView,
+    LinesPane,
     badge,
     bullet,
     heading,
@@ -230,39 +228,10 @@ def verify_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> l
     return lines
 
 
-class VerifyPane(VerticalScroll):
+class VerifyPane(LinesPane):
     """Shows ``verify_lines`` for the current detail; scrolls when it is long."""
 
-    DEFAULT_CSS = """
-    VerifyPane { padding: 0 1; }
-    VerifyPane > #verify-text { width: 1fr; }
-    """
+    TEXT_ID = "verify-text"
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._detail: ExecutionDetail | None = None
-
-    def compose(self) -> ComposeResult:
-        yield LinesView(verify_lines(None), id="verify-text")
-
-    @property
-    def detail(self) -> ExecutionDetail | None:
-        return self._detail
-
-    @detail.setter
-    def detail(self, detail: ExecutionDetail | None) -> None:
-        self._detail = detail
-        if self.is_mounted:
-            self._show()
-
-    def on_mount(self) -> None:
-        self._show()
-
-    def _show(self) -> None:
-        self.query_one("#verify-text", LinesView).update(verify_lines(self._detail))
-        self.scroll_home(animate=False)
-
-    @property
-    def text(self) -> str:
-        """The plain text shown (for tests and copy)."""
-        return self.query_one("#verify-text", LinesView).text
+    def lines_for(self, detail: ExecutionDetail | None) -> list[Line]:
+        return verify_lines(detail)
