@@ -177,3 +177,15 @@ def test_a_record_cut_inside_a_unicode_escape_is_reported_as_truncated(escape: s
         result = load_record_bytes(Path("esc-1.json"), data[:cut])
         assert result.damage is not None and result.damage.truncated, (cut, result.message)
         assert "truncated" in result.message
+
+
+def test_a_symlink_loop_named_like_a_record_is_unreadable_not_an_error(tmp_path: Path) -> None:
+    """``path_for`` resolved symlinks to refuse ones leading outside the store; a link to
+    itself made ``Path.resolve`` raise ``RuntimeError`` ("internal error" in the CLI)."""
+    from intentus_tui.core.store import FileExecutionStore
+
+    os.symlink(tmp_path / "loop.json", tmp_path / "loop.json")
+    store = FileExecutionStore(tmp_path)
+    assert store.path_for("loop") == tmp_path / "loop.json"
+    result = store.load_result("loop")
+    assert result.status.value == "unreadable" and "symbolic links" in result.message
