@@ -382,7 +382,9 @@ def _plain(value: Any) -> Any:
         return value
     try:
         return json.loads(json.dumps(value, default=lambda o: None if o is MISSING else str(o)))
-    except (ValueError, RecursionError):
+    except RecursionError:  # str() would recurse as deep
+        return "(nested too deeply to show)"
+    except ValueError:
         return str(value)
 
 

@@ -189,3 +189,16 @@ def test_a_symlink_loop_named_like_a_record_is_unreadable_not_an_error(tmp_path:
     assert store.path_for("loop") == tmp_path / "loop.json"
     result = store.load_result("loop")
     assert result.status.value == "unreadable" and "symbolic links" in result.message
+
+
+def test_a_diff_entry_too_deep_to_copy_is_shown_as_a_placeholder() -> None:
+    """``diff --json`` copies each differing value through ``json.dumps``; for a value too
+    deep for it the fallback ``str(value)`` recursed just as deep and raised."""
+    from intentus_tui.cli.diff import entry_json
+    from intentus_tui.core.diff import DiffEntry
+
+    value: list[object] = []
+    for _ in range(100_000):
+        value = [value]
+    doc = entry_json(DiffEntry(("payload",), [], value, None))
+    assert doc["after"] == "(nested too deeply to show)"
