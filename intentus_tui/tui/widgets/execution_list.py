@@ -15,16 +15,14 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
-from textual.geometry import Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from intentus_tui.core.index import ExecutionSummary
 from intentus_tui.core.verify import HashStatus
 from intentus_tui.tui.list_model import GROUP_TITLES, SORTS, VIEWS, Group, ListModel, group_of
 from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 _BADGES = {
     Group.REPLAYABLE: ("✓ replayable", "execution-list--replayable"),
@@ -96,7 +94,9 @@ def _optional_columns(width: int, id_width: int) -> tuple[int, bool]:
     return 0, False
 
 
-class ExecutionList(ScrollView, can_focus=True):
+class ExecutionList(
+    StripCachedView[str, tuple[ExecutionSummary, int, bool, Strip]], can_focus=True
+):
     """Every execution in the opened directory, one row each, grouped and sorted."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -145,8 +145,6 @@ class ExecutionList(ScrollView, can_focus=True):
         self.cursor_row = 0
         self.selected_key: str | None = None
         self.empty_message = "No executions"
-        self._strips: LRUCache[str, tuple[ExecutionSummary, int, bool, Strip]] = LRUCache(512)
-        self._styles: dict[str, Style] = {}
         self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
         self._user_moved = False  # until the user moves, the cursor follows the top row
 
@@ -217,7 +215,7 @@ class ExecutionList(ScrollView, can_focus=True):
         anchor_offset = (old_cursor - scroll_y) if cursor_on_screen else 0
         change()
         model = self.model
-        self.virtual_size = Size(self.size.width, len(model))
+        self._update_virtual_size()
         row = model.row_of(self.selected_key) if self.selected_key else None
         if not self._user_moved:  # nobody has moved yet (the list is filling): the top
             row = model.nearest_item(0)
@@ -302,28 +300,8 @@ class ExecutionList(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ rendering
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
-        self._styles.clear()
-
-    def _on_focus(self, event: events.Focus) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def _on_blur(self, event: events.Blur) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(self.size.width, len(self.model))
-        self._strips.clear()
-
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name)
-        return style
+    def _virtual_height(self) -> int:
+        return len(self.model)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width

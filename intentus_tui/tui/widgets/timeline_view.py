@@ -8,16 +8,12 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.content import Content
-from textual.geometry import Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
@@ -28,6 +24,7 @@ from intentus_tui.core.timeline import EventRow, ExecutionState, Timeline
 from intentus_tui.core.wal import WalLog
 from intentus_tui.tui.wal_rows import wal_rows
 from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 TYPE_WIDTH = 19  # AGENT_ATTEMPT_START
 AGENT_WIDTH = 16
@@ -153,7 +150,7 @@ def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
     return (f"✗ not replayable: {sanitize_line(detail.replay_reason or '?')}", "bold $warning")
 
 
-class EventLines(ScrollView, can_focus=True):
+class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
     """The events of one execution, one line each, with a cursor."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -197,8 +194,6 @@ class EventLines(ScrollView, can_focus=True):
         self.cursor = 0
         self._fallbacks: list[int] = []
         self._errors: list[int] = []
-        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(512)
-        self._styles: dict[str, Style] = {}
         self._seq_width = 3
 
     def set_rows(
@@ -221,7 +216,7 @@ class EventLines(ScrollView, can_focus=True):
         seqs = [r.seq for r in (rows[0], rows[-1]) if r.seq is not None] if rows else []
         self._seq_width = max(3, *(len(str(s)) for s in seqs)) if seqs else 3
         self._strips.clear()
-        self.virtual_size = Size(self.size.width, len(rows) + len(trailer))
+        self._update_virtual_size()
         self.cursor = max(0, min(cursor, len(rows) - 1))
         self.scroll_to(y=0, animate=False, immediate=True)
         self._scroll_cursor_into_view()
@@ -305,28 +300,8 @@ class EventLines(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ rendering
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
-        self._styles.clear()
-
-    def _on_focus(self, event: events.Focus) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def _on_blur(self, event: events.Blur) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(self.size.width, len(self.rows) + len(self.trailer))
-        self._strips.clear()
-
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name)
-        return style
+    def _virtual_height(self) -> int:
+        return len(self.rows) + len(self.trailer)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width

@@ -1,0 +1,59 @@
+"""A base for Line-API lists that cache their rendered rows as strips.
+
+A cached strip bakes in the width, the theme's styles and the focus (the cursor is drawn
+differently when the list is blurred), so a resize, a style update, focus and blur each
+drop the cache. Component styles are cached by name until the next style update.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rich.style import Style
+from textual import events
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+
+K = TypeVar("K")
+V = TypeVar("V")
+STRIP_CACHE_SIZE = 512
+
+
+class StripCachedView(ScrollView, Generic[K, V]):
+    """``_strips`` maps a subclass's row key to what it cached; ``_style`` looks styles up once."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._strips: LRUCache[K, V] = LRUCache(STRIP_CACHE_SIZE)
+        self._styles: dict[str, Style] = {}
+
+    def _virtual_height(self) -> int:
+        """How many lines there are to scroll through."""
+        raise NotImplementedError
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self.size.width, self._virtual_height())
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self._styles.clear()
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()
+        self._strips.clear()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
