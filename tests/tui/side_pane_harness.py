@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.pilot import Pilot
 
 from intentus_tui.core.detail import ExecutionDetail, detail_of
 from intentus_tui.core.formats import load_record_bytes
@@ -48,6 +49,12 @@ def salvaged_detail(execution_id: str = "exec-0003") -> ExecutionDetail:
     second_start = data.index('"AGENT_ATTEMPT_START"', data.index('"AGENT_ATTEMPT_START"') + 1)
     cut = data.index('"AGENT_ATTEMPT_END"', second_start)
     return detail_from(record, cut=cut)
+
+
+async def finish_workers(pilot: Pilot[Any]) -> None:
+    """Wait for every worker (replay, diff), then for the messages they posted to be handled."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 class SidePaneApp(App[None]):

@@ -29,6 +29,7 @@ from tests.tui.side_pane_harness import (
     HOSTILE,
     SidePaneApp,
     detail_from,
+    finish_workers,
     good_record,
     salvaged_detail,
     tampered_record,
@@ -124,8 +125,7 @@ async def test_replay_of_a_replayable_record_shows_the_recorded_response() -> No
     app = SidePaneApp(detail_from(good_record()), tab="verify")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         pane = app.side.replay_pane
         assert app.side.active_tab == "replay"
         assert pane.outcome is not None and pane.outcome.kind == "result"
@@ -146,8 +146,7 @@ async def test_an_error_response_replays_as_the_error() -> None:
     app = SidePaneApp(detail_from(good_record(final_status="error")), tab="replay")
     async with app.run_test(size=SIZE) as pilot:
         await app.side.run_replay(force=False)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         text = app.side.replay_pane.text
     assert "ERROR RESPONSE" in text
     assert 'Error           {"code":"AGENT_ERROR","message":"Failed"}' in text
@@ -158,8 +157,7 @@ async def test_replay_refused_for_a_non_replayable_record_shows_the_reason() -> 
     app = SidePaneApp(detail, tab="replay")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         pane = app.side.replay_pane
         assert pane.outcome is not None and pane.outcome.kind == "refused"
         text = pane.text
@@ -176,8 +174,7 @@ async def test_forced_replay_asks_first_and_runs_when_confirmed() -> None:
         assert isinstance(app.screen, ConfirmScreen)
         body = app.screen.body_text
         await pilot.press("y")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         assert not isinstance(app.screen, ConfirmScreen)
         pane = app.side.replay_pane
         assert pane.outcome is not None and pane.outcome.kind == "result"
@@ -203,8 +200,7 @@ async def test_forced_replay_cancelled_does_nothing(answer: str) -> None:
             await pilot.click("#cancel")
         else:
             await pilot.press(answer)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         assert not isinstance(app.screen, ConfirmScreen)
         assert app.side.replay_pane.outcome is None
         assert "Replayable      no — record_corrupted" in app.side.replay_pane.text
@@ -217,8 +213,7 @@ async def test_confirm_button_click_confirms() -> None:
         await pilot.press("R")
         await pilot.pause()
         await pilot.click("#confirm")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         outcome = app.side.replay_pane.outcome
     assert app.confirmed == [True]
     assert outcome is not None and outcome.result is not None
@@ -232,8 +227,7 @@ async def test_a_new_detail_supersedes_a_replay_result() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await app.side.run_replay()
         app.side.detail = second  # the user moved on before (or after) the worker finished
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         pane = app.side.replay_pane
         assert pane.outcome is None
         assert "Execution       exec-0002" in pane.text
@@ -246,8 +240,7 @@ async def test_a_huge_payload_is_never_drawn_whole() -> None:
     app = SidePaneApp(detail_from(record), tab="replay")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         view = app.side.replay_pane.query_one(JsonView)
         blob_line = view.visible_text(1)
         title = str(app.side.replay_pane.query_one("#replay-payload-title").render())
@@ -263,8 +256,7 @@ async def test_nothing_to_replay_for_an_unreadable_file(tmp_path: Path) -> None:
     app = SidePaneApp(load_detail(path), tab="replay")
     async with app.run_test(size=SIZE) as pilot:
         await app.side.run_replay(force=True)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         text = app.side.replay_pane.text
     assert "Forced replay failed" in text
     assert "Nothing to replay" in text
@@ -281,8 +273,7 @@ async def test_diff_of_two_records_with_n_and_shift_n_moving_the_cursor() -> Non
     app = SidePaneApp(left, tab="verify")
     async with app.run_test(size=SIZE) as pilot:
         app.side.show_diff(left, right)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         pane = app.side.diff_pane
         view = pane.query_one(DiffView)
         assert app.side.active_tab == "diff"
@@ -322,8 +313,7 @@ async def test_diff_keys_work_when_the_diff_view_has_focus() -> None:
     app = SidePaneApp(None)
     async with app.run_test(size=SIZE) as pilot:
         app.side.show_diff_values("snapshot", {"a": 1, "b": 2, "c": 3}, "now", {"a": 2, "c": 4})
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         view = app.side.diff_pane.query_one(DiffView)
         view.focus()
         await pilot.press("j", "j")
@@ -345,22 +335,18 @@ async def test_diff_of_equal_records_says_no_changes_and_sections_narrow_it() ->
     app = SidePaneApp(left, tab="diff")
     async with app.run_test(size=SIZE) as pilot:
         app.side.show_diff(left, left)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         pane = app.side.diff_pane
         assert "(no changes)" in str(pane.query_one("#diff-status").render())
         app.side.show_diff(left, right)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         pane.query_one("#diff-section", Select).value = "record"
         await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         whole = [entry.path for entry in pane.query_one(DiffView).entries]
         pane.query_one("#diff-section", Select).value = "finalResponse"
         await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         section_paths = [entry.path for entry in pane.query_one(DiffView).entries]
     assert ("header", "executionId") in whole
     assert len(whole) > len(section_paths)
@@ -373,8 +359,7 @@ async def test_a_ten_thousand_entry_diff_scrolls_to_the_end() -> None:
     app = SidePaneApp(None, tab="diff")
     async with app.run_test(size=SIZE) as pilot:
         app.side.show_diff_values("before", before, "after", after)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         view = app.side.diff_pane.query_one(DiffView)
         view.focus()
         await pilot.press("end")
@@ -432,8 +417,7 @@ async def test_a_wal_only_execution_is_verified_and_post_mortemed_from_its_log(
         verify = app.side.verify_pane.text
         postmortem = app.side.postmortem_pane.text
         await app.side.run_replay(force=True)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         replay = app.side.replay_pane.text
     assert "File   NO RECORD" in verify
     assert "Write-ahead log   CHAIN VALID" in verify
@@ -504,16 +488,14 @@ async def test_hostile_strings_are_shown_literally_everywhere() -> None:
         modal = app.screen.body_text
         assert_svg_clean(app.export_screenshot())
         await pilot.press("y")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         replay_pane = app.side.query_one(ReplayPane)
         replay = replay_pane.text
         view = replay_pane.query_one(JsonView)
         payload = "\n".join(view.visible_text(i) for i in range(view.line_count))
         assert_svg_clean(app.export_screenshot())
         app.side.show_diff(detail, other)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         diff_view = app.side.diff_pane.query_one(DiffView)
         diff = "\n".join(diff_view.line_text(i) for i in range(len(diff_view.entries)))
         diff += str(app.side.diff_pane.query_one("#diff-title").render())
@@ -578,8 +560,7 @@ async def test_huge_record_strings_are_cut_everywhere() -> None:
         await pilot.pause()
         texts["modal"] = app.screen.body_text
         await pilot.press("y")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await finish_workers(pilot)
         texts["replay"] = app.side.replay_pane.text
     for name, text in texts.items():
         assert len(text) < 20_000, name

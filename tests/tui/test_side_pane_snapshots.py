@@ -13,17 +13,13 @@ from textual.pilot import Pilot
 from tests.tui.side_pane_harness import (
     SidePaneApp,
     detail_from,
+    finish_workers,
     good_record,
     salvaged_detail,
     tampered_record,
 )
 
 SIZE = (100, 40)
-
-
-async def _settle(pilot: Pilot[Any]) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def test_snapshot_verify_mismatch(snap_compare: Any) -> None:
@@ -36,7 +32,7 @@ def test_snapshot_replay_result(snap_compare: Any) -> None:
 
     async def replay(pilot: Pilot[Any]) -> None:
         await pilot.press("r")
-        await _settle(pilot)
+        await finish_workers(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=replay)
 
@@ -57,7 +53,7 @@ def test_snapshot_diff_of_two_records(snap_compare: Any) -> None:
 
     async def compare(pilot: Pilot[Any]) -> None:
         pilot.app.query_one("SidePane").show_diff(left, right)  # type: ignore[attr-defined]
-        await _settle(pilot)
+        await finish_workers(pilot)
         await pilot.press("n", "n", "n")
         await pilot.pause()
 
