@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.core.demo import SCENARIOS, DemoError, DemoManifest, build_demo_world
+from intentus_tui.core.demo import (
+    SCENARIOS,
+    DemoError,
+    DemoManifest,
+    LiveDemo,
+    LivePlan,
+    build_demo_world,
+)
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -39,7 +46,41 @@ def _print_manifest(manifest: DemoManifest) -> None:
     help="Executions to write (at least one per scenario).",
 )
 @click.option("--seed", type=int, default=7, show_default=True, help="Same seed, same files.")
-def demo(directory: Path, count: int, seed: int) -> None:
+@click.option(
+    "--live",
+    is_flag=True,
+    help="Then keep recording new executions (a few per second, some slow) until Ctrl-C.",
+)
+@click.option(
+    "--max-executions",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --live: stop after starting this many executions.",
+)
+@click.option(
+    "--duration",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="With --live: stop starting executions after this many seconds.",
+)
+@click.option(
+    "--rate",
+    type=click.FloatRange(min=0.01),
+    default=3.0,
+    show_default=True,
+    help="With --live: executions started per second, on average.",
+)
+@click.option("--time-scale", type=click.FloatRange(min=0), default=1.0, hidden=True)
+def demo(
+    directory: Path,
+    count: int,
+    seed: int,
+    live: bool,
+    max_executions: int | None,
+    duration: float | None,
+    rate: float,
+    time_scale: float,
+) -> None:
     """Write a demo .intentusnet tree into DIRECTORY: every kind of execution the debugger
     knows about (successes, fallbacks, crashes, tampering, truncation, WALs)."""
     try:
@@ -51,3 +92,45 @@ def demo(directory: Path, count: int, seed: int) -> None:
         click.echo(f"error: cannot write the demo world: {exc}", err=True)
         raise click.exceptions.Exit(EXIT_USAGE) from exc
     _print_manifest(manifest)
+    if live:
+        _run_live(manifest.root, seed, rate, time_scale, max_executions, duration)
+
+
+def _print_finished(plan: LivePlan, seconds: float) -> None:
+    attempts = len(plan.runs)
+    chain = " -> ".join(run.name for run in plan.runs)
+    click.echo(
+        f"  done  {plan.execution_id}  {plan.spec.name}  {attempts} attempt(s): {chain}"
+        f"  ({seconds:.1f}s)"
+    )
+
+
+def _run_live(
+    base: Path,
+    seed: int,
+    rate: float,
+    time_scale: float,
+    max_executions: int | None,
+    duration: float | None,
+) -> None:
+    live = LiveDemo(base, seed=seed, rate=rate, time_scale=time_scale, on_finished=_print_finished)
+    click.echo("")
+    click.echo(f"Recording live executions into {base} (Ctrl-C to stop)...")
+    interrupted = False
+    try:
+        live.run(max_executions=max_executions, duration=duration)
+    except KeyboardInterrupt:
+        interrupted = True
+    while True:  # let the executions in flight finish (at once, once stopped)
+        live.stop()
+        try:
+            live.join()
+            break
+        except KeyboardInterrupt:
+            interrupted = True
+    stats = live.stats
+    why = "interrupted" if interrupted else "stopped"
+    click.echo(f"Live demo {why}: {stats.started} started, {stats.finished} finished.")
+    if stats.errors:
+        click.echo(f"error: {stats.errors[0]}", err=True)
+        raise click.exceptions.Exit(EXIT_USAGE)
