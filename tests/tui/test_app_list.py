@@ -12,11 +12,6 @@ from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, write_world
 
 
-@pytest.fixture
-def world(records_dir: Path) -> dict[str, str]:
-    return write_world(records_dir)
-
-
 async def test_opens_grouped_with_counts_and_first_execution_loaded(
     records_dir: Path, world: dict[str, str]
 ) -> None:

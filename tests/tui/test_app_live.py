@@ -10,12 +10,7 @@ import pytest
 
 from intentus_tui.core.formats import is_record_name
 from tests.factories import make_record, write_record
-from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for, write_world
-
-
-@pytest.fixture
-def world(records_dir: Path) -> dict[str, str]:
-    return write_world(records_dir)
+from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for
 
 
 def _key(execution_id: str) -> str:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from intentus_tui.tui.json_preview import Limits, preview
 from tests.factories import make_record, write_record
 from tests.tui.app_support import (
@@ -16,13 +14,7 @@ from tests.tui.app_support import (
     make_app,
     settle,
     timeline_summary,
-    write_world,
 )
-
-
-@pytest.fixture
-def world(records_dir: Path) -> dict[str, str]:
-    return write_world(records_dir)
 
 
 async def test_fallback_chain_and_jumps(records_dir: Path, world: dict[str, str]) -> None:
