@@ -164,3 +164,16 @@ def test_huge_files_are_listed_from_head_and_tail(
     assert summary.state is state and summary.replay_reason == reason
     assert summary.execution_id == "huge" and summary.intent == "Summarize"
     assert summary.hash_status is HashStatus.UNVERIFIABLE  # the envelope is beyond the head
+
+
+def test_the_wal_names_the_step_in_flight_when_the_partial_record_cannot(tmp_path: Path) -> None:
+    from intentus_tui.core.recorder import ExecutionRecorder
+
+    root = tmp_path / ".intentusnet"
+    recorder = ExecutionRecorder(root, envelope=make_record()["envelope"])
+    recorder.intent_received()
+    recorder.attempt_start("payments-adyen")  # crash here: the WAL has it, the record may not
+    summaries = {s.execution_id: s for s in scan_root(resolve_root(tmp_path), use_cache=False)}
+    (summary,) = summaries.values()
+    assert summary.state is ExecutionState.INCOMPLETE and summary.source == "record+wal"
+    assert summary.in_flight_agent == "payments-adyen"

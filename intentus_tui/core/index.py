@@ -557,11 +557,17 @@ def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
 
 
 def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
+    in_flight = summary.in_flight_agent
+    step = log.in_flight_step
+    if in_flight is None and step is not None and summary.state is ExecutionState.INCOMPLETE:
+        # A partial record may stop before the attempt began: the WAL knows what ran.
+        in_flight = _clean(step.agent or step.step_id)
     return replace(
         summary,
         source="record+wal",
         wal_state=log.state,
         wal_problem=wal_disagreement(summary, log),
+        in_flight_agent=in_flight,
     )
 
 
