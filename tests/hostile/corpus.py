@@ -10,6 +10,7 @@ Nothing here is random: the same tree every time.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -174,17 +175,26 @@ def nan_record(execution_id: str) -> bytes:
 
 
 def write_huge_record(path: Path, size: int = HUGE_BYTES) -> Path:
-    """A valid record padded to ``size`` bytes with one huge string, written in a few large writes."""
+    """A valid record (its envelope hash matches) padded to ``size`` bytes with one huge
+    string, written in a few large writes; the hash is computed streaming, as the file is."""
     record = make_record(execution_id=path.name.removesuffix(".json"))
     record["envelope"]["payload"] = "__HUGE__"
+    canonical = json.dumps(record["envelope"], sort_keys=True, separators=(",", ":"))
     head, tail = dump_json(record).split(b'"__HUGE__"')
     pad = size - len(head) - len(tail) - 2
     chunk = b"x" * (8 * 1024 * 1024)
+    digest = hashlib.sha256()
+    before, after = canonical.encode().split(b'"__HUGE__"')
+    digest.update(before + b'"')
+    for at in range(0, pad, len(chunk)):
+        digest.update(chunk[: min(len(chunk), pad - at)])
+    digest.update(b'"' + after)
+    stale = record["header"]["envelopeHash"].encode()
+    head = head.replace(stale, digest.hexdigest().encode())
     with open(path, "wb") as handle:
         handle.write(head + b'"')
-        while pad > 0:
-            handle.write(chunk[: min(pad, len(chunk))])
-            pad -= len(chunk)
+        for at in range(0, pad, len(chunk)):
+            handle.write(chunk[: min(len(chunk), pad - at)])
         handle.write(b'"' + tail)
     return path
 
