@@ -855,9 +855,10 @@ def format_value(value: Any) -> str:
 def format_entry(entry: DiffEntry) -> str:
     """One line: ``+ path: after``, ``- path: before`` or ``  path: before → after``."""
     path = format_path(entry.path)
-    if entry.before is MISSING:
+    kind = entry.kind
+    if kind == "added":
         return f"+ {path}: {format_value(entry.after)}"
-    if entry.after is MISSING:
+    if kind == "removed":
         return f"- {path}: {format_value(entry.before)}"
     return f"  {path}: {format_value(entry.before)} → {format_value(entry.after)}"
 
