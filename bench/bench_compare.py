@@ -15,29 +15,18 @@ import argparse
 import copy
 import json
 import sqlite3
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_ms
 from intentus_tui.core.activegraph import RunDatabase
 from intentus_tui.core.compare import compare_records
 from intentus_tui.core.diff import diff
 from tests.factories import make_record
-
-
-def median_ms(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def big_records(n_events: int) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
+from bench.timing import median_ms
 from intentus_tui.core.diff import diff
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
@@ -40,15 +38,6 @@ class Bench(App[None]):
     def compose(self) -> ComposeResult:
         yield DiffView()
         yield JsonView()
-
-
-def median_ms(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def screen(widget: Any) -> None:
