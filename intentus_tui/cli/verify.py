@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -11,8 +10,7 @@ from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.core.formats import load_record_file
 from intentus_tui.core.index import list_record_paths
-from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verify import VerifyReport, verify_load_result
+from intentus_tui.core.verify import verify_load_result
 
 
 def _targets(paths: tuple[str, ...]) -> list[Path]:
@@ -30,35 +28,6 @@ def _targets(paths: tuple[str, ...]) -> list[Path]:
     return out
 
 
-def report_to_json(report: VerifyReport) -> dict[str, Any]:
-    h, seq, st = report.hash, report.sequence, report.structure
-    return {
-        "file": report.path,
-        "ok": report.ok,
-        "load_status": report.load_status.value,
-        "hash": None
-        if h is None
-        else {
-            "status": h.status.value,
-            "stored": sanitize_line(h.stored or "") or None,
-            "detected_form": h.detected_form,
-            "matched_form": h.matched_form,
-            "expected": sanitize_line(h.expected or "") or None,
-            "actual": h.actual,
-            "computed": dict(h.computed),
-            "explanation": sanitize_line(h.explanation),
-            "benign": h.benign,
-        },
-        "sequence": None
-        if seq is None
-        else {"ok": seq.ok, "problems": list(seq.problems), "gaps": [list(g) for g in seq.gaps]},
-        "structure": None
-        if st is None
-        else {"ok": st.ok, "problems": [sanitize_line(p) for p in st.problems]},
-        "problems": [sanitize_line(p) for p in report.problems],
-    }
-
-
 @click.command()
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -73,7 +42,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
                 "ok": not failed,
                 "checked": len(reports),
                 "failed": len(failed),
-                "files": [report_to_json(r) for r in reports],
+                "files": [r.to_json() for r in reports],
             }
         )
     else:

@@ -138,17 +138,7 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
             "recovered": list(result.recovered),
             "partial": list(result.partial),
         },
-        "hash": None
-        if hash_check is None
-        else {
-            "status": hash_check.status.value,
-            "stored": sanitize_line(hash_check.stored or "") or None,
-            "detected_form": hash_check.detected_form,
-            "matched_form": hash_check.matched_form,
-            "computed": dict(hash_check.computed),
-            "explanation": sanitize_line(hash_check.explanation),
-            "benign": hash_check.benign,
-        },
+        "hash": None if hash_check is None else hash_check.to_json(),
         "problems": [sanitize_line(p) for p in verify.problems],
         "postmortem": detail.postmortem.to_json() if detail.postmortem else None,
         "wal": None if detail.wal is None else wal_to_json(detail.wal),

@@ -23,6 +23,7 @@ from intentus_tui.core.hashing import (
     documented_envelope_hash,
     runtime_envelope_hash,
 )
+from intentus_tui.core.sanitize import sanitize_line
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -53,6 +54,20 @@ class HashCheck:
         """What the envelope on disk hashes to, in the detected form."""
         form = self.detected_form if self.detected_form in self.computed else "runtime"
         return self.computed.get(form)
+
+    def to_json(self) -> dict[str, Any]:
+        """Snake_case, terminal-safe: the ``hash`` object of ``verify``/``inspect --json``."""
+        return {
+            "status": self.status.value,
+            "stored": sanitize_line(self.stored or "") or None,
+            "detected_form": self.detected_form,
+            "matched_form": self.matched_form,
+            "expected": sanitize_line(self.expected or "") or None,
+            "actual": self.actual,
+            "computed": dict(self.computed),
+            "explanation": sanitize_line(self.explanation),
+            "benign": self.benign,
+        }
 
 
 def detect_hash_form(stored: Any) -> str:
@@ -359,6 +374,26 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        seq, st = self.sequence, self.structure
+        return {
+            "file": self.path,
+            "ok": self.ok,
+            "load_status": self.load_status.value,
+            "hash": None if self.hash is None else self.hash.to_json(),
+            "sequence": None
+            if seq is None
+            else {
+                "ok": seq.ok,
+                "problems": list(seq.problems),
+                "gaps": [list(g) for g in seq.gaps],
+            },
+            "structure": None
+            if st is None
+            else {"ok": st.ok, "problems": [sanitize_line(p) for p in st.problems]},
+            "problems": [sanitize_line(p) for p in self.problems],
+        }
 
 
 def verify_load_result(result: LoadResult) -> VerifyReport:
