@@ -540,9 +540,35 @@ def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> 
     return None
 
 
+class OutsideLinkError(OSError):
+    """A symlink whose target lies outside the directory that holds it: not followed."""
+
+
+def open_confined(path: str | os.PathLike[str], flags: int = 0) -> int:
+    """Open read-only and non-blocking (a FIFO must not hang us), following a symlink only
+    when its target stays inside the link's own directory.
+
+    ``O_NOFOLLOW`` makes plain files cost nothing extra; only a link (ELOOP) is resolved.
+    """
+    base = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | flags
+    try:
+        return os.open(path, base | os.O_NOFOLLOW)
+    except OSError as err:
+        if err.errno != errno.ELOOP:
+            raise
+    link = Path(path)
+    # realpath, not Path.resolve: a symlink loop must end in ELOOP below, not RuntimeError
+    target = Path(os.path.realpath(link))
+    if Path(os.path.realpath(link.absolute().parent)) not in target.parents:
+        raise OutsideLinkError(
+            errno.EPERM, f"symlink to {target}, outside the directory: not followed"
+        )
+    return os.open(target, base)
+
+
 def read_file_bytes(path: Path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
-    """Read a regular file without following it into a FIFO or device (no blocking open)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    """Read a regular file without blocking on a FIFO or leaving its directory by a link."""
+    fd = open_confined(path)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -588,6 +614,8 @@ def load_record_file(path: str | os.PathLike[str]) -> LoadResult:
 
 
 def _unreadable(path: Path, err: OSError) -> LoadResult:
+    if isinstance(err, OutsideLinkError):
+        return LoadResult(path, LoadStatus.UNREADABLE, f"Refused: {err.strerror}")
     if err.errno == errno.EISDIR:
         return LoadResult(path, LoadStatus.NOT_A_FILE, "Named like a record but is a directory")
     return stat_failure(path, None, err) or LoadResult(path, LoadStatus.UNREADABLE, str(err))
@@ -629,7 +657,7 @@ def load_record_head(
     ``head`` bytes, and how it ends from its last ``tail`` bytes. Never raises."""
     p = Path(path)
     try:
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = open_confined(p)
     except OSError as err:
         return _unreadable(p, err)
     try:

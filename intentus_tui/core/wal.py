@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from intentus_tui.core.formats import OutsideLinkError, open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
 WAL_SUFFIX = ".wal"
@@ -497,7 +498,8 @@ def execution_id_from_path(path: Path) -> str:
 
 
 def _open_nonblocking(path: str, flags: int) -> int:
-    return os.open(path, flags | os.O_NONBLOCK)  # a FIFO must not block until a writer comes
+    # a FIFO must not block until a writer comes; a link must not lead out of the directory
+    return open_confined(path, flags)
 
 
 def read_wal(path: str | os.PathLike[str]) -> WalLog:
@@ -516,6 +518,8 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
         return WalLog(wal_path, execution_id, "missing", "WAL file does not exist")
     except IsADirectoryError:
         return WalLog(wal_path, execution_id, "is_directory", "a directory, not a WAL file")
+    except OutsideLinkError as exc:
+        return WalLog(wal_path, execution_id, "unreadable", f"refused: {exc.strerror}")
     except PermissionError:
         return WalLog(wal_path, execution_id, "permission_denied", "permission denied")
     except OSError as exc:
