@@ -27,7 +27,7 @@ from intentus_tui.core.index import (
     DirectoryIndex,
     ExecutionSummary,
     RecordRoot,
-    list_record_paths,
+    list_record_names,
 )
 from intentus_tui.core.wal import WAL_SUFFIX
 from intentus_tui.tui.messages import IndexChanged, ScanFinished
@@ -145,7 +145,7 @@ class IndexFeeder:
         directory = self.index.root.records_dir
         try:
             problem = directory_problem(directory)
-            total = 0 if problem else len(list_record_paths(directory))
+            total = 0 if problem else len(list_record_names(directory))
             if total == 0 and not problem:
                 self._post(IndexChanged((), scanned=0, total=0))
             done = 0

@@ -24,7 +24,7 @@ from intentus_tui.cli import main
 from intentus_tui.core.store import check_id
 from tests.factories import make_record
 from tests.hostile.corpus import Corpus, build_corpus, dump_json
-from tests.hostile.harness import assert_valid_json_text, deadline, raw_controls
+from tests.hostile.harness import assert_valid_json_text, deadline, raw_controls, tree_digest
 
 # command -> the exit codes the README documents for it
 EXIT_CODES = {
@@ -71,8 +71,12 @@ def check_output(run: Run) -> None:
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    return build_corpus(tmp_path_factory.mktemp("cli"))
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
+    """The corpus; after every test of this module ran on it, nothing in it has changed."""
+    built = build_corpus(tmp_path_factory.mktemp("cli"))
+    before = tree_digest(built.root)
+    yield built
+    assert tree_digest(built.root) == before, "a command wrote into the corpus"
 
 
 @pytest.fixture(autouse=True)
@@ -199,15 +203,20 @@ def test_files_deleted_between_listing_and_reading(
     import intentus_tui.cli.verify as verify_cli
     import intentus_tui.core.index as index
 
-    real = index.list_record_paths
+    real_names, real_paths = index.list_record_names, index.list_record_paths
 
-    def listing_then_delete(directory: Path) -> list[Path]:
-        paths = real(directory)
+    def names_then_delete(directory: Path) -> list[str]:
+        names = real_names(directory)
+        (directory / "r-1.json").unlink(missing_ok=True)
+        return names
+
+    def paths_then_delete(directory: Path) -> list[Path]:
+        paths = real_paths(directory)
         (directory / "r-1.json").unlink(missing_ok=True)
         return paths
 
-    monkeypatch.setattr(index, "list_record_paths", listing_then_delete)
-    monkeypatch.setattr(verify_cli, "list_record_paths", listing_then_delete)
+    monkeypatch.setattr(index, "list_record_names", names_then_delete)
+    monkeypatch.setattr(verify_cli, "list_record_paths", paths_then_delete)
     doc = json.loads(run_cli("inspect", "--list", str(records), "--json", "--no-cache").stdout)
     rows = {e["file"]: e for e in doc["executions"]}
     assert rows["r-1.json"]["load_status"] == "unreadable"
