@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import json
+import os
 import re
 import signal
 from collections.abc import Callable, Iterator
@@ -212,3 +214,20 @@ def deadline(seconds: float, what: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Every entry under ``root`` (symlinks not followed): a digest of each readable regular
+    file's bytes, a link's target, or the kind of anything else. Equal digests before and
+    after a command mean it wrote nothing there."""
+    out: dict[str, str] = {}
+    for dirpath, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = Path(dirpath, name)
+            if path.is_symlink():
+                out[str(path)] = f"-> {os.readlink(path)}"
+            elif path.is_file() and os.access(path, os.R_OK):
+                out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+            else:
+                out[str(path)] = f"mode {os.lstat(path).st_mode:o}"
+    return out

@@ -2,12 +2,12 @@
 
 Ids with ``..``, separators, NUL, a leading dot or an absolute path are refused before any
 file is touched; a symlink inside the store that leads outside is refused for lookups and
-writes. A path typed on the command line is read as typed (like ``cat``) but never written.
+writes, and not followed by the loaders. A path typed on the command line is read as typed
+(like ``cat``) but never written.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -23,6 +23,7 @@ from intentus_tui.core.store import FileExecutionStore, UnsafeIdError
 from intentus_tui.core.wal import read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import dump_json
+from tests.hostile.harness import tree_digest
 
 UNSAFE_IDS = [
     "",
@@ -42,19 +43,6 @@ UNSAFE_IDS = [
 ]
 
 
-def _tree_digest(root: Path) -> dict[str, str]:
-    """Every file under ``root`` (symlinks not followed) with a digest of its bytes."""
-    out = {}
-    for dirpath, _, files in os.walk(root):
-        for name in files:
-            path = Path(dirpath, name)
-            if path.is_symlink():
-                out[str(path)] = f"-> {os.readlink(path)}"
-            elif path.is_file():
-                out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return out
-
-
 @pytest.fixture
 def world(tmp_path: Path) -> tuple[Path, Path]:
     records = tmp_path / "records"
@@ -71,7 +59,7 @@ def world(tmp_path: Path) -> tuple[Path, Path]:
 @pytest.mark.parametrize("bad", UNSAFE_IDS)
 def test_every_store_operation_refuses_unsafe_ids(world: tuple[Path, Path], bad: str) -> None:
     records, _ = world
-    before = _tree_digest(records.parent)
+    before = tree_digest(records.parent)
     store = FileExecutionStore(records)
     raw = make_record()
     raw["header"]["executionId"] = bad  # make_record would replace "" with a fresh id
@@ -89,14 +77,14 @@ def test_every_store_operation_refuses_unsafe_ids(world: tuple[Path, Path], bad:
     result = batch_replay(store, [bad, "ok-1"])
     assert result[bad].payload is None and "Not replayable" in result[bad].warnings[0]
     assert result["ok-1"].payload == {"summary": "done"}
-    assert _tree_digest(records.parent) == before
+    assert tree_digest(records.parent) == before
 
 
 def test_a_symlink_out_of_the_store_is_refused_for_lookups_and_writes(
     world: tuple[Path, Path],
 ) -> None:
     records, _ = world
-    before = _tree_digest(records.parent)
+    before = tree_digest(records.parent)
     store = FileExecutionStore(records)
     for operation in (
         lambda: store.path_for("secret"),
@@ -108,7 +96,7 @@ def test_a_symlink_out_of_the_store_is_refused_for_lookups_and_writes(
             operation()
     assert store.path_for("alias") == records / "alias.json"  # a link inside is fine
     assert store.load("alias").execution_id == "ok-1"
-    assert _tree_digest(records.parent) == before
+    assert tree_digest(records.parent) == before
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
@@ -123,12 +111,12 @@ def test_cli_refuses_unsafe_ids_with_exit_2(
 ) -> None:
     records, _ = world
     monkeypatch.chdir(tmp_path)
-    before = _tree_digest(tmp_path)
+    before = tree_digest(tmp_path)
     for command in ("inspect", "replay", "snapshot"):
         code, _, stderr = _cli(command, bad, "--dir", str(records))
         assert code == 2, (command, bad, stderr)
         assert stderr.startswith("intentus-tui: ") and len(stderr.splitlines()) == 1
-    assert _tree_digest(tmp_path) == before
+    assert tree_digest(tmp_path) == before
 
 
 def test_cli_refuses_the_symlink_out_by_id(
@@ -167,7 +155,7 @@ def test_a_path_typed_on_the_command_line_is_read_never_written(
 ) -> None:
     records, outside = world
     monkeypatch.chdir(tmp_path)
-    before = _tree_digest(tmp_path)
+    before = tree_digest(tmp_path)
     secret = outside / "secret.json"
     for args in (
         ("inspect", str(secret), "--json"),
@@ -178,16 +166,11 @@ def test_a_path_typed_on_the_command_line_is_read_never_written(
     ):
         code, stdout, _ = _cli(*args)
         assert code in (0, 1) and json.loads(stdout)
-    assert _tree_digest(tmp_path) == before
+    assert tree_digest(tmp_path) == before
 
 
-# A listing follows a symlink that leads out of the record directory and shows what it
-# reads there, without a word. The store refuses such a link by id; the loaders do not.
-# Proposed fix: open with O_NOFOLLOW first and, only on ELOOP (the last component is a
-# link), refuse when its target is outside the link's directory -- no cost for plain files.
-@pytest.mark.xfail(
-    strict=True, reason="the record loader follows a symlink out of its directory (reported)"
-)
+# A symlink that leads out of the directory holding it is not followed by the loaders
+# (they open with O_NOFOLLOW and resolve only on ELOOP): a listing shows it as refused.
 def test_listing_refuses_or_flags_a_record_symlink_out_of_the_directory(
     world: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -198,9 +181,6 @@ def test_listing_refuses_or_flags_a_record_symlink_out_of_the_directory(
     assert "outside" in rows["secret.json"].message
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the WAL reader follows a symlink out of its directory (reported)"
-)
 def test_wal_reader_refuses_or_flags_a_symlink_out_of_the_directory(
     world: tuple[Path, Path], tmp_path: Path
 ) -> None:
