@@ -481,7 +481,7 @@ def _summarize_many(
 ) -> Iterator[list[tuple[Stamp | None, ExecutionSummary]]]:
     """Summaries of ``names`` (full paths) in batches.
 
-    The first chunk is done in this process while the worker pool starts, so the first
+    The first chunk is done in this process before the worker pool starts, so the first
     rows are ready in milliseconds whatever the size of the directory.
     """
     chunks = [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
@@ -492,12 +492,11 @@ def _summarize_many(
         return
     # Workers hold nothing between files and build no cycles: reference counting frees
     # everything, so the cyclic GC would only re-walk memory for nothing.
+    yield _rebuild(_summarize_chunk(chunks[0]))
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=_pool_context(), initializer=gc.disable
     ) as pool:
-        results = pool.map(_summarize_chunk, chunks[1:])
-        yield _rebuild(_summarize_chunk(chunks[0]))
-        for rows in results:
+        for rows in pool.map(_summarize_chunk, chunks[1:]):
             yield _rebuild(rows)
 
 

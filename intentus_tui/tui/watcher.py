@@ -62,6 +62,7 @@ def prestart_process_pool(directory: Path) -> bool:
     with "bad value(s) in fds_to_keep". Started before the app runs, it is reused.
     Returns whether it was started.
     """
+    import multiprocessing
     from multiprocessing import forkserver
 
     from intentus_tui.core.index import PARALLEL_THRESHOLD
@@ -72,6 +73,8 @@ def prestart_process_pool(directory: Path) -> bool:
             for entry in entries:
                 count += is_record_name(entry.name)
                 if count >= PARALLEL_THRESHOLD:
+                    # workers fork from a server that already imported the index code
+                    multiprocessing.set_forkserver_preload(["intentus_tui.core.index"])
                     forkserver.ensure_running()
                     return True
     except OSError:
