@@ -23,7 +23,7 @@ from intentus_tui.core.formats import RECORD_SECTIONS, LoadStatus, load_record_b
 from intentus_tui.core.index import DirectoryIndex, RecordRoot
 from intentus_tui.core.wal import encode_wal_line, make_wal_entry, read_wal
 from tests.factories import make_record
-from tests.hostile.corpus import HOSTILE_STRINGS, dump_json, hostile_record, hostile_wal
+from tests.hostile.corpus import HOSTILE_STRINGS, dump_json, hostile_wal
 from tests.hostile.harness import exercise, exercise_bytes, exercise_wal
 from tests.intentusnet_world import RealWorld
 
@@ -36,6 +36,15 @@ FUZZ_SETTINGS = settings(
 )
 
 
+def _hostile(text: str) -> dict[str, Any]:
+    record = make_record(
+        execution_id="h-1", agents=((f"{text}-a", "error"), (f"{text}-b", "ok")), intent=text
+    )
+    record["finalResponse"]["error"] = {"code": text, "message": text}
+    record["events"].append({"seq": len(record["events"]) + 1, "type": text, "payload": {}})
+    return record
+
+
 def _fixtures() -> dict[str, bytes]:
     return {
         "fallback": dump_json(
@@ -45,8 +54,9 @@ def _fixtures() -> dict[str, bytes]:
             make_record(execution_id="exec-d1", documented=True, final_status="error")
         ),
         "incomplete": dump_json(make_record(execution_id="i-1", final_status=None)),
-        # Multi-byte UTF-8, control characters (written as \u escapes) and markup in every field.
-        "hostile": dump_json(hostile_record("\x1b[2J\x9b[b]\u202e\u200bé😀", "h-1")),
+        # Multi-byte UTF-8, control characters (written as \u escapes) and markup in the
+        # intent, agent names, errors and an unknown event type.
+        "hostile": dump_json(_hostile("\x1b[2J\x9b[b]\u202e\u200bé😀")),
     }
 
 
