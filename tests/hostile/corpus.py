@@ -242,6 +242,8 @@ def build_corpus(root: Path, *, huge: bool = False) -> Corpus:
     def rec(name: str, data: bytes | None, why: str, *statuses: LoadStatus) -> Path:
         path = records / name
         if data is not None:
+            if path.is_file():
+                path.chmod(0o644)  # built twice: the mode-000 file must be writable again
             path.write_bytes(data)
         corpus.records[name] = HostileFile(name, why, frozenset(s.value for s in statuses))
         return path

@@ -116,29 +116,31 @@ def test_an_event_storm_leaves_the_index_equal_to_the_directory(tmp_path: Path) 
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    # The watcher is live once it reports a change: only then start the storm.
-    deadline = time.monotonic() + 10
-    while not seen_ready.is_set() and time.monotonic() < deadline:
-        (records / "ready.txt").write_bytes(b"x")
-        seen_ready.wait(0.1)
-    assert seen_ready.is_set(), failures
+    try:
+        # The watcher is live once it reports a change: only then start the storm.
+        deadline = time.monotonic() + 10
+        while not seen_ready.is_set() and time.monotonic() < deadline:
+            (records / "ready.txt").write_bytes(b"x")
+            seen_ready.wait(0.1)
+        assert seen_ready.is_set(), failures
 
-    started = time.monotonic()
-    subprocess.run(
-        [sys.executable, "-c", STORM, str(records), str(wal), str(OPS), "storm-1"],
-        check=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=60,
-    )
-    storm_end = time.monotonic()
-    # Settled: the watcher has timed out quietly after the storm ended.
-    while time.monotonic() < storm_end + 15:
-        if any(n == 0 and t > storm_end + 0.1 for t, n in yields):
-            break
-        time.sleep(0.05)
-    stop.set()
-    watcher.join(timeout=10)
+        started = time.monotonic()
+        subprocess.run(
+            [sys.executable, "-c", STORM, str(records), str(wal), str(OPS), "storm-1"],
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
+        )
+        storm_end = time.monotonic()
+        # Settled: the watcher has timed out quietly after the storm ended.
+        while time.monotonic() < storm_end + 15:
+            if any(n == 0 and t > storm_end + 0.1 for t, n in yields):
+                break
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
     assert not failures, failures
     assert any(n == 0 and t > storm_end for t, n in yields), "the storm never settled"
     events = sum(n for _, n in yields)
