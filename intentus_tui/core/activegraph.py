@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from intentus_tui.core.compare import Divergence, find_divergence
+from intentus_tui.core.formats import open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
 __all__ = [
@@ -163,10 +164,15 @@ class ForkComparison:
 def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
     """True if the file starts with SQLite's 16-byte header (False on any error)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        fd = open_confined(path)  # never blocks on a FIFO swapped in after the is_file check
     except OSError:
         return False
+    try:
+        return os.read(fd, len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:

@@ -371,7 +371,8 @@ class _Salvage:
         except RecursionError:
             return json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
         except ValueError as exc:  # e.g. an integer beyond Python's digit limit
-            return json.JSONDecodeError(f"Unreadable value: {exc}", self.text, self.pos)
+            why = "a number too long to read safely" if "digits" in str(exc) else str(exc)
+            return json.JSONDecodeError(f"Unreadable value: {why}", self.text, self.pos)
 
 
 def _salvage(
