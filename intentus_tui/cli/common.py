@@ -53,8 +53,7 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
     """
     if fast:
         try:
-            text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-            return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+            return _escape_unsafe(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
         except (TypeError, orjson.JSONEncodeError):
             pass
     try:
@@ -64,6 +63,12 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
     except RecursionError:
         text = json.dumps({"error": "value nested too deeply to print"})
     text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return _escape_unsafe(text)
+
+
+def _escape_unsafe(text: str) -> str:
+    if text.isascii() and "\x7f" not in text:  # the common case, checked in C
+        return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
