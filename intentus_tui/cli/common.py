@@ -72,6 +72,14 @@ def _escape_unsafe(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def echo_safe_json(value: Any) -> None:
+    """Write a large document whose strings are all sanitized already (index summaries):
+    orjson's bytes go straight to stdout, without the copies a str would cost."""
+    out = sys.stdout.buffer
+    out.write(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    out.flush()
+
+
 def echo_json(value: Any, *, fast: bool = False) -> None:
     click.echo(dumps_json(value, fast=fast))
 

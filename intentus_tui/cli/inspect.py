@@ -9,6 +9,7 @@ import click
 from intentus_tui.cli import EXIT_OK
 from intentus_tui.cli.common import (
     echo_json,
+    echo_safe_json,
     echo_text,
     guarded,
     locate_execution,
@@ -17,6 +18,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.core.detail import ExecutionDetail, detail_to_json, load_detail
 from intentus_tui.core.index import ExecutionSummary, scan_root, summary_to_json
+from intentus_tui.core.sanitize import is_clean
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
@@ -115,15 +117,19 @@ def inspect(
         root = open_root(target if list_mode and target else directory)
         summaries = scan_root(root, use_cache=not no_cache)
         if as_json:
-            echo_json(
-                {
-                    "directory": str(root.records_dir),
-                    "wal_directory": str(root.wal_dir) if root.wal_dir else None,
-                    "counts": _counts(summaries),
-                    "executions": [summary_to_json(s) for s in summaries],
-                },
-                fast=True,
-            )
+            directory, wal_directory = str(root.records_dir), str(root.wal_dir or "")
+            doc = {
+                "directory": directory,
+                "wal_directory": wal_directory or None,
+                "counts": _counts(summaries),
+                "executions": [summary_to_json(s) for s in summaries],
+            }
+            # Every summary string is sanitized; only file and directory names are raw.
+            names = [s.key for s in summaries] + [directory, wal_directory]
+            if all(is_clean(name) for name in names):
+                echo_safe_json(doc)
+            else:
+                echo_json(doc, fast=True)
         else:
             rows = _list_rows(summaries, root.wal_dir is not None)
             print_table(rows, echo_text)

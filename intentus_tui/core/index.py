@@ -423,7 +423,7 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     """The ``inspect --list --json`` row (snake_case keys)."""
     return {
         "execution_id": s.execution_id,
-        "file": s.key,
+        "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
         "created": s.created or None,
         "intent": s.intent or None,
         "status": s.state.value,
@@ -614,6 +614,10 @@ class DirectoryIndex:
         resolved = directory.resolve()
         self._records = {}
         cache = IndexCache() if self._use_cache else None
+        # 100,000 summaries are 100,000 tracked objects: each full collection would walk
+        # them all again, for nothing (summaries hold no cycles). Collect once at the end.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
         try:
             cached = cache.load(resolved) if cache else {}
             fresh: list[ExecutionSummary] = []
@@ -639,6 +643,8 @@ class DirectoryIndex:
         finally:
             if cache is not None:
                 cache.close()
+            if gc_was_enabled:
+                gc.enable()
         self._wals = scan_wal_dir(self.root.wal_dir) if self.root.wal_dir else {}
         joined = [self._view(execution_id) for execution_id in self._wals]
         if joined:
