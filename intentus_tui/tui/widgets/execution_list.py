@@ -51,8 +51,20 @@ CREATED_WIDTH = 19
 COMPACT_CREATED_WIDTH = 14
 
 
-def state_badge(summary: ExecutionSummary) -> tuple[str, str]:
+# A damaged file that changed this recently, seen live, is taken for one being written.
+WRITING_SECONDS = 3.0
+_HALF_WRITTEN = frozenset({"salvaged", "empty", "not_json"})
+
+
+def looks_half_written(summary: ExecutionSummary) -> bool:
+    """Damaged the way a file caught mid-write is (1.3.0 writes in place, no temp file)."""
+    return summary.source != "wal" and summary.load_status.value in _HALF_WRITTEN
+
+
+def state_badge(summary: ExecutionSummary, writing: bool = False) -> tuple[str, str]:
     """The state badge text and its component class."""
+    if writing:
+        return "… writing", "execution-list--incomplete"
     group = group_of(summary)
     if group is Group.NOT_REPLAYABLE:
         reason = summary.replay_reason or "not replayable"
@@ -146,6 +158,7 @@ class ExecutionList(
         self.selected_key: str | None = None
         self.empty_message = "No executions"
         self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
+        self._writing: set[str] = set()  # keys of damaged files that just changed (live)
         self._user_moved = False  # until the user moves, the cursor follows the top row
 
     # ------------------------------------------------------------------ public API
@@ -177,10 +190,30 @@ class ExecutionList(
             self._strips.discard(key)
         for summary in changed:
             self._strips.discard(summary.key)
+            self._note_writing(summary)
+        self._writing.difference_update(removed)
         self._keeping_place(lambda: self.model.apply(changed, removed))
         selected = self.selected_summary
         if selected is not None and any(s.key == self.selected_key for s in changed):
             self.post_message(self.Highlighted(selected))  # its file changed: reload it
+
+    def is_writing(self, key: str) -> bool:
+        return key in self._writing
+
+    def _note_writing(self, summary: ExecutionSummary) -> None:
+        """A live change left the file damaged: show it as being written until it parses,
+        or until it has been still for ``WRITING_SECONDS`` (then it is what it is)."""
+        if not looks_half_written(summary):
+            self._writing.discard(summary.key)
+            return
+        self._writing.add(summary.key)
+        self.set_timer(WRITING_SECONDS, lambda: self._settled(summary))
+
+    def _settled(self, summary: ExecutionSummary) -> None:
+        if self.model.summaries.get(summary.key) is summary:  # unchanged since: it is damaged
+            self._writing.discard(summary.key)
+            self._strips.discard(summary.key)
+            self.refresh()
 
     def cycle_view(self) -> str:
         index = (VIEWS.index(self.model.view) + 1) % len(VIEWS)
@@ -349,7 +382,7 @@ class ExecutionList(
             combined = base + self._style(name) if name else base
             return combined + cursor if cursor is not None else combined
 
-        badge, badge_class = state_badge(summary)
+        badge, badge_class = state_badge(summary, summary.key in self._writing)
         hash_text, hash_class = _HASH_BADGES[summary.hash_status]
         id_width = self._id_width
         created_width, show_hash = _optional_columns(width, id_width)
