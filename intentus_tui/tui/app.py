@@ -9,6 +9,7 @@ that act on the selected execution and calls into the side pane.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -36,6 +37,7 @@ from intentus_tui.tui.screens.confirm import (
     invalidate_lines,
 )
 from intentus_tui.tui.screens.help import HelpScreen, help_content
+from intentus_tui.tui.screens.path_prompt import PathPrompt
 from intentus_tui.tui.watcher import IndexFeeder, directory_problem, follow_directory
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
@@ -45,7 +47,7 @@ from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
 # Actions that need a selected execution whose record could be read.
-_NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark"}
+_NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark", "diff_file"}
 
 
 def snapshot_directory(root: RecordRoot) -> Path:
@@ -90,6 +92,7 @@ class IntentusApp(App[None]):
         Binding("R", "force_replay", "Force replay", show=False, id="force-replay"),
         Binding("m", "mark", "Mark for diff", id="mark-for-diff"),
         Binding("d", "diff", "Diff", id="diff"),
+        Binding("D", "diff_file", "Diff vs file", show=False, id="diff-file"),
         Binding("n", "next_difference", "Next diff", id="next-difference"),
         Binding("N", "previous_difference", "Prev diff", show=False, id="previous-difference"),
         Binding("I", "invalidate", "Invalidate", show=False, id="invalidate"),
@@ -489,6 +492,54 @@ class IntentusApp(App[None]):
         self.diff_shown = True
         self._refresh_footer()
 
+    def action_diff_file(self) -> None:
+        """Ask for a snapshot or Verist baseline file and diff the selected execution
+        (as a snapshot of its record) against it."""
+        detail = self.detail
+        if detail is None or detail.result.record is None:
+            return
+        directory = snapshot_directory(self.root)
+        suggestion = f"{directory}{os.sep}" if directory.is_dir() else ""
+
+        def chosen(path: str | None) -> None:
+            if path:  # the execution asked about, even if the selection moved meanwhile
+                self._diff_file(detail, Path(path).expanduser())
+
+        self.push_screen(
+            PathPrompt(
+                "Diff the selected execution against a snapshot or baseline file",
+                "path to a snapshot (.json) or verist-baseline@1 file",
+                suggestion,
+            ),
+            chosen,
+        )
+
+    @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
+    def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
+        from intentus_tui.core.snapshot import SnapshotError, load_snapshot, snapshot_from_record
+
+        record = detail.result.record
+        assert record is not None
+        try:
+            right = load_snapshot(path)
+            left = snapshot_from_record(record.raw)
+        except (SnapshotError, OSError) as exc:
+            self.call_from_thread(self._report, f"Cannot diff: {exc}", "error")
+            return
+        self.call_from_thread(
+            self._show_file_diff,
+            execution_label(detail),
+            left.to_json(),
+            path.name,
+            right.to_json(),
+        )
+
+    def _show_file_diff(self, left_label: str, left: Any, right_label: str, right: Any) -> None:
+        # The pane prefixes the labels with "A:"/"B:" itself.
+        self.side_pane.show_diff_values(left_label, left, right_label, right)
+        self.diff_shown = True
+        self._refresh_footer()
+
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()
 
@@ -633,6 +684,11 @@ class IntentusApp(App[None]):
             )
             yield SystemCommand(
                 "Save snapshot", "Write a Verist snapshot of this record", self.action_save_snapshot
+            )
+            yield SystemCommand(
+                "Diff vs snapshot file",
+                "Compare this record with a snapshot or Verist baseline file",
+                self.action_diff_file,
             )
         if self.marked is not None and self.detail is not None:
             yield SystemCommand(
