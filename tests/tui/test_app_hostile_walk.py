@@ -40,7 +40,7 @@ class RecordingApp(IntentusApp):
         if event.state is WorkerState.ERROR:
             error = event.worker.error
             self.dead_workers.append(f"{event.worker.name}: {type(error).__name__}: {error}")
-        super().on_worker_state_changed(event)
+        # No super() call: Textual dispatches the base class's handler too (along the MRO).
 
 
 def listed_on_disk(corpus: Corpus) -> set[str]:
