@@ -232,7 +232,8 @@ class IntentusApp(App[None]):
         return self.execution_list.model.summaries.values()
 
     def on_index_changed(self, message: IndexChanged) -> None:
-        self.execution_list.apply_changes(message.changed, message.removed)
+        live = message.total is None  # the initial scan always says how far it is
+        self.execution_list.apply_changes(message.changed, message.removed, live=live)
         if message.total is not None:
             self.header_state.total = message.total
             self.header_state.scanned = message.scanned or 0

@@ -29,22 +29,26 @@ async def test_half_written_file_shows_writing_until_it_settles(
         listing = app.query_one(ExecutionList)
         path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
         half = summarize_path(path)
-        listing.apply_changes([half], [])
+        listing.apply_changes([half], [], live=True)
         await pilot.pause()
         assert listing.is_writing("live.json")
         assert state_badge(half, listing.is_writing("live.json"))[0] == "… writing"
         path.write_bytes(whole)  # it finished: a whole record is never "writing"
-        listing.apply_changes([summarize_path(path)], [])
+        listing.apply_changes([summarize_path(path)], [], live=True)
         assert not listing.is_writing("live.json")
         path.write_bytes(whole[:10])  # damaged again, and then left alone
-        listing.apply_changes([summarize_path(path)], [])
+        listing.apply_changes([summarize_path(path)], [], live=True)
         assert listing.is_writing("live.json")
         await pilot.pause(0.5)
         assert not listing.is_writing("live.json")  # still damaged after a pause: corrupted
 
 
-def test_a_damaged_file_from_the_initial_scan_is_not_writing(tmp_path: Path) -> None:
+async def test_a_damaged_file_from_the_initial_scan_is_not_writing(tmp_path: Path) -> None:
     path = write_record(tmp_path, make_record(execution_id="old"))
     path.write_bytes(path.read_bytes()[:50])
     summary = summarize_path(path)
     assert state_badge(summary)[0] in ("✗ salvaged", "✗ corrupted")
+    async with ListApp().run_test(size=(100, 10)) as pilot:
+        listing = pilot.app.query_one(ExecutionList)
+        listing.apply_changes([summary], [])  # the initial scan: not live
+        assert not listing.is_writing("old.json")

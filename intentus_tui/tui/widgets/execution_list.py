@@ -181,8 +181,14 @@ class ExecutionList(
             self._id_width = wanted
             self._strips.clear()
 
-    def apply_changes(self, changed: Iterable[ExecutionSummary], removed: Iterable[str]) -> None:
-        """Fold in summaries that changed and keys that disappeared, keeping the user's place."""
+    def apply_changes(
+        self, changed: Iterable[ExecutionSummary], removed: Iterable[str], *, live: bool = False
+    ) -> None:
+        """Fold in summaries that changed and keys that disappeared, keeping the user's place.
+
+        ``live``: the changes come from watching (not the initial scan), so a damaged file
+        among them may be one caught mid-write.
+        """
         changed = list(changed)
         removed = list(removed)
         self._widen_ids(changed)
@@ -190,7 +196,10 @@ class ExecutionList(
             self._strips.discard(key)
         for summary in changed:
             self._strips.discard(summary.key)
-            self._note_writing(summary)
+            if live:
+                self._note_writing(summary)
+            else:
+                self._writing.discard(summary.key)
         self._writing.difference_update(removed)
         self._keeping_place(lambda: self.model.apply(changed, removed))
         selected = self.selected_summary
