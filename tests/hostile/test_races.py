@@ -139,7 +139,11 @@ def test_atomic_rewrites_racing_the_reader_read_old_or_new(tmp_path: Path) -> No
 
 def test_in_place_rewrites_racing_the_reader_are_classified(tmp_path: Path) -> None:
     """A writer that truncates and rewrites in place (not atomic): a reader may catch it
-    empty or half-written. That is classified, and a whole read is old or new."""
+    empty or half-written. That is classified; a read that parses is a whole record.
+
+    (It is not always the old or the new version: without a temp file and a rename, a
+    reader can get the start of one write and the end of the next, and when the cut falls
+    where both are alike that is valid JSON. No reader can tell; 1.3.0 writes this way.)"""
     versions = [make_record(execution_id="torn-1", intent=f"v{n}" * 50) for n in range(2)]
     blobs = [dump_json(v) for v in versions]
     path = tmp_path / "torn-1.json"
@@ -164,7 +168,8 @@ def test_in_place_rewrites_racing_the_reader_are_classified(tmp_path: Path) -> N
             exercise(result, compare=False, inspect=False)
             assert result.status in (LoadStatus.OK, LoadStatus.SALVAGED, LoadStatus.EMPTY)
             if result.status is LoadStatus.OK:
-                assert result.record is not None and result.record.raw in versions
+                assert result.record is not None and result.record.execution_id == "torn-1"
+                assert set(result.record.raw) == set(versions[0])
     finally:
         stop.set()
         thread.join()
