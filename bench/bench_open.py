@@ -8,7 +8,8 @@ the page cache is warm for everyone):
 - ``intentusnet``: the real library's API loop: ``FileExecutionStore.list_ids/load``,
   ``ReplayEngine.is_replayable``, ``stable_hash`` of the envelope (truncated files raise
   and are skipped: the library cannot read them).
-- ``jq``: one jq pass extracting id and replayability (no hashing), if jq is installed.
+- ``jq``: jq extracting id and replayability (no hashing), one process per file, two at a
+  time (a shared stream would let one truncated file swallow the rest), if jq is installed.
 - ``ours-cold``: ``intentus-tui inspect --list --json --no-cache`` (full classification,
   envelope hash verification, both cores).
 - ``ours-warm``: the same with the persistent index cache already filled.
@@ -88,6 +89,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--dir", type=Path, help="existing or new directory of generated records")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--skip-jq", action="store_true", help="leave out jq (slow: a process per file)"
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="intentus-bench-"))
@@ -104,8 +108,14 @@ def main() -> None:
         "floor": [py, "-c", FLOOR, str(directory)],
         "intentusnet": [py, "-c", INTENTUSNET, str(directory)],
     }
-    if shutil.which("jq"):
-        jq = f"find {directory} -name '*.json' -print0 | xargs -0 jq -c '{{id: .header.executionId, replayable: .header.replayable, final: (.finalResponse != null)}}' 2>/dev/null"
+    if shutil.which("jq") and not args.skip_jq:
+        # One jq per file (two at a time): jq concatenates its inputs into one stream, so a
+        # single truncated record would silently swallow every file after it in the batch.
+        jq = (
+            f"find {directory} -name '*.json' -print0 | xargs -0 -n 1 -P 2 jq -c "
+            "'{id: .header.executionId, replayable: .header.replayable, "
+            "final: (.finalResponse != null)}' >/dev/null 2>&1; true"
+        )
         contenders["jq"] = ["sh", "-c", jq]
     contenders["ours-cold"] = [*cli, "--no-cache", str(directory)]
     contenders["ours-warm"] = [*cli, str(directory)]
