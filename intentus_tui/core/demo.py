@@ -574,6 +574,14 @@ class DemoSimulator:
             run.name, spec.name, "direct match" if ok else "routing failed"
         ), response
 
+    def _all_failed(
+        self, strategy: str, spec: IntentSpec, trace_id: str, last_error: ErrorInfo | None
+    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """1.3.0's ending when no agent succeeded: a "routing failed" decision, error response."""
+        decision = self._decision(strategy, spec.name, "routing failed")
+        error = last_error or ErrorInfo("ROUTING_ERROR", f"All {strategy} agents failed")
+        return decision, self._router_error(strategy, trace_id, error)
+
     def _route_fallback(
         self, spec: IntentSpec, runs: list[AgentRun], trace_id: str, events: _Events
     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
@@ -602,12 +610,7 @@ class DemoSimulator:
                 last_error = response["error"]
             if index + 1 < len(runs):
                 events.add("FALLBACK_TRIGGERED", {"from": run.name, "to": runs[index + 1].name})
-        decision = self._decision("fallback", spec.name, "routing failed")
-        return decision, self._router_error(
-            "fallback",
-            trace_id,
-            last_error or ErrorInfo("ROUTING_ERROR", "All fallback agents failed"),
-        )
+        return self._all_failed("fallback", spec, trace_id, last_error)
 
     def _route_broadcast(
         self, spec: IntentSpec, runs: list[AgentRun], trace_id: str, events: _Events
@@ -631,12 +634,7 @@ class DemoSimulator:
             events.add("AGENT_ATTEMPT_END", {"agent": run.name, "status": status})
         if last_success is not None:
             return self._decision(last_agent, spec.name, "broadcast last success"), last_success
-        decision = self._decision("broadcast", spec.name, "routing failed")
-        return decision, self._router_error(
-            "broadcast",
-            trace_id,
-            last_error or ErrorInfo("ROUTING_ERROR", "All broadcast agents failed"),
-        )
+        return self._all_failed("broadcast", spec, trace_id, last_error)
 
     def _route_parallel(
         self, spec: IntentSpec, runs: list[AgentRun], trace_id: str, events: _Events
@@ -662,12 +660,7 @@ class DemoSimulator:
             if run.outcome == "ok":
                 return self._decision(run.name, spec.name, "parallel first success"), response
             last_error = response["error"]
-        decision = self._decision("parallel", spec.name, "routing failed")
-        return decision, self._router_error(
-            "parallel",
-            trace_id,
-            last_error or ErrorInfo("ROUTING_ERROR", "All parallel agents failed"),
-        )
+        return self._all_failed("parallel", spec, trace_id, last_error)
 
     # ---- documented form, recorded with a WAL -------------------------------------------
 
