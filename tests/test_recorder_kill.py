@@ -4,11 +4,7 @@ or valid and marked incomplete -- never torn, never lost once its first event wa
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +13,7 @@ import pytest
 
 from intentus_tui.core.recorder import EXECUTION_INCOMPLETE, record_from_wal
 from intentus_tui.core.wal import read_wal
+from tests.zygote import Zygote, alive
 
 KILLS = 200
 LIVE = 4  # children recording at the same time (concurrent writers in one directory)
@@ -38,7 +35,6 @@ EXPECTED_TYPES = [
 ZYGOTE = r"""
 import os, signal, sys, traceback
 from intentus_tui.core.recorder import ExecutionRecorder
-signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # dead children are reaped by the kernel
 root, side = sys.argv[1], sys.argv[2]
 
 def record_forever(mode, tag, size):
@@ -60,40 +56,19 @@ def record_forever(mode, tag, size):
         rec.final_response({"version": "1.0", "status": "success", "payload": {"n": n},
                             "metadata": {}, "error": None})
 
-sys.stdout.write("ready\n"); sys.stdout.flush()
-for line in sys.stdin:
-    mode, tag, size = line.split()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            record_forever(mode, tag, int(size))
-        except BaseException:
-            with open(os.path.join(side, "error-" + tag), "w") as f:
-                f.write(traceback.format_exc())
-        os._exit(1)
-    sys.stdout.write(f"{pid}\n"); sys.stdout.flush()
+def child(mode, tag, size):
+    record_forever(mode, tag, int(size))
+
+def report_error(fields, text):
+    with open(os.path.join(side, "error-" + fields[1]), "w") as f:
+        f.write(text)
 """
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def _run_kills(root: Path, side: Path) -> dict[str, str]:
     """Fork KILLS recording children, SIGKILL each at a random moment; tag -> flush mode."""
     rng = random.Random(20260105)
-    zygote = subprocess.Popen(
-        [sys.executable, "-c", ZYGOTE, str(root), str(side)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert zygote.stdin is not None and zygote.stdout is not None
-    assert zygote.stdout.readline() == "ready\n"
+    zygote = Zygote(ZYGOTE, str(root), str(side))
     modes: dict[str, str] = {}
     live: list[tuple[float, int]] = []  # (kill deadline, pid)
     pids: list[int] = []
@@ -103,24 +78,21 @@ def _run_kills(root: Path, side: Path) -> dict[str, str]:
                 tag = f"k{len(pids):03d}"
                 mode = "rewrite" if len(pids) % 4 == 3 else "wal"  # the default gets 3/4
                 size = rng.choice((10, 2_000, 40_000))  # big envelopes: long writes to hit
-                zygote.stdin.write(f"{mode} {tag} {size}\n")
-                zygote.stdin.flush()
-                pid = int(zygote.stdout.readline())
+                pid = zygote.fork(mode, tag, size)
                 modes[tag] = mode
                 pids.append(pid)
                 live.append((time.monotonic() + rng.uniform(0.001, 0.08), pid))
             live.sort()
             deadline, pid = live.pop(0)
             time.sleep(max(0.0, deadline - time.monotonic()))
-            assert _alive(pid), "a recording child died on its own"
-            os.kill(pid, signal.SIGKILL)
+            assert alive(pid), "a recording child died on its own"
+            zygote.kill(pid)
     finally:
-        zygote.stdin.close()
-        zygote.wait(timeout=10)
+        zygote.close()
     give_up = time.monotonic() + 10
-    while any(_alive(pid) for pid in pids) and time.monotonic() < give_up:
+    while any(alive(pid) for pid in pids) and time.monotonic() < give_up:
         time.sleep(0.01)
-    assert not any(_alive(pid) for pid in pids)
+    assert not any(alive(pid) for pid in pids)
     return modes
 
 

@@ -14,9 +14,6 @@ import json
 import os
 import random
 import re
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +27,7 @@ from intentus_tui.core.index import list_record_paths
 from intentus_tui.core.snapshot import load_snapshot, save_snapshot, snapshot_from_record
 from tests.factories import make_record
 from tests.hostile.corpus import dump_json
+from tests.zygote import Zygote, alive
 
 KILLS = 100
 LIVE = 4
@@ -45,7 +43,6 @@ from pathlib import Path
 from intentus_tui.core.store import FileExecutionStore
 from intentus_tui.core.snapshot import save_snapshot, snapshot_from_record
 from tests.factories import make_record
-signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 snaps = [snapshot_from_record(make_record(execution_id="s", intent=f"v{n}")) for n in range(2)]
 
 def write_forever(mode, target):
@@ -60,41 +57,17 @@ def write_forever(mode, target):
         if n == 1:
             Path(target + ".written").touch()
 
-sys.stdout.write("ready\n"); sys.stdout.flush()
-for line in sys.stdin:
-    mode, target = line.split()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            write_forever(mode, target)
-        except BaseException:
-            with open(target + ".error", "w") as f:
-                f.write(traceback.format_exc())
-        os._exit(1)
-    sys.stdout.write(f"{pid}\n"); sys.stdout.flush()
+child = write_forever
+
+def report_error(fields, text):
+    with open(fields[1] + ".error", "w") as f:
+        f.write(text)
 """
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def _kill_writers(targets: list[tuple[str, Path]], kills: int, rng: random.Random) -> None:
     """Start writers on ``targets`` (mode, path) round-robin, SIGKILL each at a random time."""
-    zygote = subprocess.Popen(
-        [sys.executable, "-c", ZYGOTE],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert zygote.stdin is not None and zygote.stdout is not None
-    assert zygote.stdout.readline() == "ready\n"
+    zygote = Zygote(ZYGOTE, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     live: list[tuple[float, int, Path]] = []
     started = 0
     pids: list[int] = []
@@ -107,9 +80,7 @@ def _kill_writers(targets: list[tuple[str, Path]], kills: int, rng: random.Rando
                 queue.remove((mode, path))
                 queue.append((mode, path))
                 busy.add(path)
-                zygote.stdin.write(f"{mode} {path}\n")
-                zygote.stdin.flush()
-                pid = int(zygote.stdout.readline())
+                pid = zygote.fork(mode, path)
                 pids.append(pid)
                 started += 1
                 # Up to 40 ms: many complete writes, then a kill anywhere inside one.
@@ -117,14 +88,13 @@ def _kill_writers(targets: list[tuple[str, Path]], kills: int, rng: random.Rando
             live.sort(key=lambda item: item[0])
             deadline, pid, path = live.pop(0)
             time.sleep(max(0.0, deadline - time.monotonic()))
-            assert _alive(pid), f"a writer died on its own: {_error(path)}"
-            os.kill(pid, signal.SIGKILL)
-            while _alive(pid):  # reaped by the kernel (the zygote ignores SIGCHLD)
+            assert alive(pid), f"a writer died on its own: {_error(path)}"
+            zygote.kill(pid)
+            while alive(pid):  # reaped by the kernel (the zygote ignores SIGCHLD)
                 time.sleep(0.001)
     finally:
-        zygote.stdin.close()
-        zygote.wait(timeout=10)
-    assert not any(_alive(pid) for pid in pids)
+        zygote.close()
+    assert not any(alive(pid) for pid in pids)
 
 
 def _error(path: Path) -> str:
