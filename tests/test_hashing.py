@@ -323,3 +323,44 @@ def _realistic_envelope(text: str) -> dict[str, Any]:
         "routing": {"strategy": "fallback", "targetAgent": None, "fallbackAgents": ["a", "b"]},
         "routingMetadata": {"decisionPath": ["a"], "retries": 1},
     }
+
+
+# ---------------------------------------------------------------------------
+# Proofs: the parsed-value path (values exactly as orjson.loads returns them)
+# ---------------------------------------------------------------------------
+
+
+def _as_orjson_parsed(value: Any) -> Any:
+    """``value`` written by json.dumps and read back by orjson, as the index reads files;
+    ``None`` where orjson refuses the text (NaN, huge ints, lone surrogates, ...)."""
+    try:
+        return hashing.orjson.loads(json.dumps(value))
+    except (hashing.orjson.JSONDecodeError, ValueError):
+        return None
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values)
+def test_parsed_value_path_is_byte_identical_to_the_reference(value: Any) -> None:
+    parsed = _as_orjson_parsed(value)
+    assert hashing.parsed_runtime_canonical(parsed) == reference_runtime_canonical(parsed)
+    envelope = {"routingMetadata": {"retries": 1}, "payload": parsed, "x": [parsed]}
+    assert hashing.parsed_documented_canonical(envelope) == reference_documented_canonical(envelope)
+
+
+@PROOF
+@given(st.text(alphabet=st.sampled_from(TRICKY_CHARS), max_size=40))
+def test_parsed_value_path_escapes_strings_and_keys_like_json(text: str) -> None:
+    parsed = _as_orjson_parsed([text, {text: text, "k" + text: [text]}])
+    assert hashing.parsed_runtime_canonical(parsed) == reference_runtime_canonical(parsed)
+
+
+def test_parsed_value_path_writes_every_float_like_repr() -> None:
+    rng = random.Random(20261122)
+    doubles = [struct.unpack("<d", rng.randbytes(8))[0] for _ in range(20_000)]
+    doubles += [float(f"{rng.randint(1, 10**16)}e{rng.randint(-40, 40)}") for _ in range(20_000)]
+    doubles = [x for x in doubles if x == x and abs(x) != float("inf")]
+    values = [hashing.orjson.loads(json.dumps(x)) for x in doubles]
+    assert hashing.parsed_runtime_canonical(values) == reference_runtime_canonical(values)
+    for x in values[::7]:
+        assert hashing.parsed_runtime_canonical(x) == reference_runtime_canonical(x), x

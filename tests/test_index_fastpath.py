@@ -1,4 +1,9 @@
-"""The index's fast path for well-formed records gives exactly the general path's summary."""
+"""The index's fast lanes give exactly the general path's summary.
+
+``_summarize_well_formed`` (a parsed well-formed record) and ``_quick_row`` (a file read,
+parsed by orjson and summarized in one pass, hash checked without a type walk) must each
+either step aside (None) or agree with ``summarize_general`` field for field.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,17 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.formats import load_record_bytes
-from intentus_tui.core.index import _summarize_well_formed, summarize_general
+from intentus_tui.core.formats import has_long_digit_run, load_record_bytes, load_record_file
+from intentus_tui.core.hashing import runtime_envelope_hash
+from intentus_tui.core.index import (
+    _FIELDS,
+    _quick_row,
+    _summarize_chunk,
+    _summarize_well_formed,
+    summarize_general,
+)
 from tests.factories import make_record
+from tests.hostile.corpus import build_corpus
 
 agents = st.sampled_from(["a", "b", "fb-primary", "évil\x1b[2J", "[b]x[/b]", ""])
 statuses = st.sampled_from(["ok", "error", "success", "FAILED", "in_flight", "weird", None])
@@ -56,6 +69,63 @@ def records(draw: st.DrawFn) -> dict:
     if draw(st.booleans()):
         record["envelope"]["payload"] = {"text": draw(st.text(max_size=20))}
     return record
+
+
+envelope_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**63), 2**64 - 1),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(alphabet=st.sampled_from('aé\\"x\x7f\x1b😀 U:,0.e-5'), max_size=6),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3), st.dictionaries(st.text(max_size=3), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@st.composite
+def record_files(draw: st.DrawFn) -> dict:
+    """Records as files: odd envelopes, hashes in either form, some stale (a mismatch)."""
+    record = draw(records())
+    record["envelope"]["payload"] = draw(envelope_values)
+    stored = runtime_envelope_hash(record["envelope"])
+    record["header"]["envelopeHash"] = draw(
+        st.sampled_from([stored, stored.upper(), "sha256:" + stored, "ab" * 32, "not-a-hash"])
+    )
+    return record
+
+
+def _general_row(path: Path) -> tuple:
+    result = load_record_file(path)
+    summary = summarize_general(result)
+    return result.stamp, tuple(getattr(summary, f) for f in _FIELDS)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(record_files())
+def test_quick_lane_equals_general_path(tmp_path_factory, record: dict) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("quick") / "e1.json"
+    data = json.dumps(record).encode()
+    path.write_bytes(data)
+    quick = _quick_row(str(path))
+    # 19+ digits in a row could be an integer orjson would round: the general path reads it.
+    assert quick is not None or has_long_digit_run(data)
+    assert quick in (None, _general_row(path))
+
+
+def test_quick_lane_steps_aside_or_agrees_on_every_hostile_file(tmp_path: Path) -> None:
+    corpus = build_corpus(tmp_path)
+    taken = 0
+    for path in corpus.record_paths():
+        quick = _quick_row(str(path))
+        if quick is not None:
+            taken += 1
+            assert quick == _general_row(path), path.name
+        assert _summarize_chunk([str(path)]) == [quick or _general_row(path)], path.name
+    assert taken > 0
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)

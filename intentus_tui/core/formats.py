@@ -42,7 +42,7 @@ _DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 _NINETEEN_ZEROS = b"0" * 19
 
 
-def _has_long_digit_run(data: bytes) -> bool:
+def has_long_digit_run(data: bytes) -> bool:
     """Could this text hold an integer orjson would round (beyond 64 bits)?"""
     return _NINETEEN_ZEROS in data.translate(_DIGITS_TO_ZERO)
 
@@ -252,7 +252,7 @@ def is_temp_name(name: str) -> bool:
 
 def parse_json_text(text: str) -> Any:
     """Parse exactly like Python's json (NaN/Infinity, big ints), with orjson when that is safe."""
-    if not _has_long_digit_run(text.encode("utf-8", "surrogatepass")):
+    if not has_long_digit_run(text.encode("utf-8", "surrogatepass")):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
@@ -456,7 +456,7 @@ def load_record_bytes(
     # Fast path for the common case: valid UTF-8 JSON that orjson accepts as it is. orjson
     # reads integers beyond 64 bits as floats (silently changing the value and its hash),
     # so any run of 19+ digits sends the file to the stdlib parser instead.
-    if not _has_long_digit_run(data):
+    if not has_long_digit_run(data):
         try:
             return _classify_value(path, orjson.loads(data), base)
         except orjson.JSONDecodeError:

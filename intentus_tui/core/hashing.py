@@ -107,6 +107,33 @@ def documented_canonical(envelope: Any) -> bytes:
     return fast if fast is not None else reference_documented_canonical(stable)
 
 
+def parsed_runtime_canonical(value: Any) -> bytes:
+    """``runtime_canonical`` for a value exactly as ``orjson.loads`` returned it.
+
+    Such a value holds only exact JSON types, finite floats and ints within 64 bits, so
+    the type walk of ``_fast_canonical`` is not needed: orjson's sorted output differs
+    from ``json.dumps`` only in floats below 1e-4 (spotted in the text by
+    ``_float_text_differs``) and in ``ensure_ascii`` escapes (added by ``_ascii_escaped``).
+    Anything else takes ``runtime_canonical``.
+    """
+    try:
+        raw = orjson.dumps(value, default=_refuse, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return runtime_canonical(value)
+    if not _FLOATS_SPOTTABLE or _float_text_differs(raw):
+        return runtime_canonical(value)
+    if raw.isascii():
+        return _with_del_escaped(raw)
+    escaped = _ascii_escaped(raw)
+    return escaped if escaped is not None else runtime_canonical(value)
+
+
+def parsed_documented_canonical(envelope: Any) -> bytes:
+    """``documented_canonical`` for an envelope exactly as ``orjson.loads`` returned it
+    (``default=str`` never applies: such a value holds nothing but JSON types)."""
+    return parsed_runtime_canonical(_without_routing_metadata(envelope))
+
+
 def runtime_envelope_hash(envelope: Any) -> str:
     """Bare hex sha256, as in ``header.envelopeHash`` written by IntentusNet 1.3.0."""
     return sha256_hex(runtime_canonical(envelope))
@@ -181,6 +208,22 @@ def _with_del_escaped(raw: bytes) -> bytes:
     # DEL is the one ASCII character json escapes and orjson does not. A raw DEL byte
     # can only be a character inside a string (pre-encoded strings have it escaped).
     return raw.replace(b"\x7f", b"\\u007f") if b"\x7f" in raw else raw
+
+
+def _ascii_escaped(raw: bytes) -> bytes | None:
+    """orjson's UTF-8 output with every non-ASCII character written as ``json`` writes it
+    (``\\u00e9``, lowercase hex), or None when that cannot be done by text substitution.
+
+    ``backslashreplace`` writes ``\\xe9``, ``\\u2028`` and ``\\U0001f600``: the first is
+    rewritten to ``\\u00e9``, which is safe only if orjson's own output held no ``\\x``
+    (an escaped backslash before an "x"); the last needs a surrogate pair: None.
+    """
+    if b"\\x" in raw or b"\\U" in raw:
+        return None
+    out = raw.decode("utf-8").encode("ascii", "backslashreplace")
+    if b"\\U" in out:
+        return None
+    return _with_del_escaped(out.replace(b"\\x", b"\\u00"))
 
 
 def _is_plain_json(value: Any) -> bool:
@@ -258,6 +301,33 @@ def _orjson_writes_plain_floats_like_repr() -> bool:
 
 
 _FLOATS_AGREE: Final = _orjson_writes_plain_floats_like_repr()
+
+# Where orjson and ``repr`` write a finite float differently (1e-9 <= |x| < 1e-4 only:
+# orjson writes "0.00001" and "1e-7" where repr writes "1e-05" and "1e-07"), the text has
+# "0.0000" or a one-digit negative exponent. A string holding those only costs the slow path.
+_SHORT_NEGATIVE_EXPONENT: Final = re.compile(rb"e-[0-9](?:[,\]}]|$)")
+
+
+def _float_text_differs(text: bytes) -> bool:
+    # Two substring tests first: each is a fast scan, the regex only runs on a hit.
+    return b"0.0000" in text or (
+        b"e-" in text and _SHORT_NEGATIVE_EXPONENT.search(text) is not None
+    )
+
+
+def _floats_spottable() -> bool:
+    """True if every float this orjson writes unlike ``repr`` is caught by the pattern."""
+    # Both writers switch notation between 1e-30 and 1e30; the extremes are checked too.
+    probes = [float(f"{m}e{e}") for m in (1, 2.5, 7.123456789) for e in range(-30, 31)]
+    probes += [5e-324, 1.5e-300, 2.2250738585072014e-308, 1.7976931348623157e308, 0.0]
+    for x in probes + [-p for p in probes]:
+        text = orjson.dumps(x)
+        if text != json.dumps(x).encode() and not _float_text_differs(text):
+            return False
+    return True
+
+
+_FLOATS_SPOTTABLE: Final = _floats_spottable()
 
 
 # ---------------------------------------------------------------------------

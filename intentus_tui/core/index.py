@@ -8,31 +8,34 @@ files it is told changed, so a live change costs work proportional to that file.
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import multiprocessing.context
 import os
-import threading
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
+
+import orjson
 
 from intentus_tui.core.cache import IndexCache, Stamp, stamp_of
 from intentus_tui.core.formats import (
     HUGE_FILE_BYTES,
+    RECORD_SUFFIX,
     LoadResult,
     LoadStatus,
+    has_long_digit_run,
     is_record_name,
     load_record_file,
     load_record_head,
 )
+from intentus_tui.core.parallel import map_chunks
 from intentus_tui.core.replay import ReplayEngine
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timeline import (
     ExecutionState,
     analyze_attempts,
     decided_agent,
+    display_text,
     execution_state,
     final_status,
     normalize_status,
@@ -43,6 +46,8 @@ from intentus_tui.core.verify import (
     check_event_sequence,
     check_final_response,
     check_structure,
+    final_response_problems,
+    hash_verdict,
 )
 from intentus_tui.core.wal import WAL_SUFFIX, WalLog, read_wal, scan_wal_dir
 
@@ -218,7 +223,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
             mtime_ns=result.mtime_ns,
         )
     analysis = analyze_attempts(record.events)
-    hash_check = check_envelope_hash(record, all_forms=False)
+    hash_check = check_envelope_hash(record, all_forms=False, explain=False)
     structure = check_structure(record, stem)
     replayable, reason = ReplayEngine(
         record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
@@ -327,26 +332,49 @@ def _summarize_well_formed(result: LoadResult) -> ExecutionSummary | None:
     """The common case, fast: None as soon as anything is unusual."""
     record = result.record
     assert record is not None
-    raw = record.raw
+    values = _well_formed_values(
+        result.path.name, record.raw, result.stem, result.size, result.mtime_ns, parsed=False
+    )
+    return None if values is None else ExecutionSummary(*values)
+
+
+_PARSED_MESSAGE = "Record parsed"  # _classify_value's message for a record parsed whole
+
+
+def _well_formed_values(
+    key: str, raw: Any, stem: str, size: int, mtime_ns: int, *, parsed: bool
+) -> tuple[Any, ...] | None:
+    """The summary's field values for a well-formed record, straight from its JSON object
+    (no model objects); None as soon as anything is unusual or the hash does not match.
+
+    ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no walk).
+    """
     header, envelope, events = raw.get("header"), raw.get("envelope"), raw.get("events")
     if type(header) is not dict or type(envelope) is not dict or not _well_formed_events(events):
         return None
     execution_id, created = header.get("executionId"), header.get("createdUtcIso")
-    flag, reason = header.get("replayable"), header.get("replayableReason")
+    flag, reason, stored = (
+        header.get("replayable"),
+        header.get("replayableReason"),
+        header.get("envelopeHash"),
+    )
     if type(execution_id) is not str or type(created) is not str or type(flag) is not bool:
         return None
-    if type(header.get("envelopeHash")) is not str or execution_id != result.stem:
+    if type(stored) is not str or execution_id != stem:
         return None
     if reason is not None and type(reason) is not str:
         return None
-    if type(envelope.get("intent")) is not dict:
+    intent = envelope.get("intent")
+    if type(intent) is not dict:
         return None
     decision, final = raw.get("routerDecision"), raw.get("finalResponse")
     if (decision is not None and type(decision) is not dict) or (
         final is not None and type(final) is not dict
     ):
         return None
-    assert isinstance(events, list)
+    hash_fields = _hash_fields(envelope, stored, parsed)
+    if hash_fields is None:
+        return None
     facts = _attempt_facts(events)
     if facts is None:
         return None
@@ -359,32 +387,50 @@ def _summarize_well_formed(result: LoadResult) -> ExecutionSummary | None:
         replayable, why = False, reason or "marked not replayable (no reason given)"
     else:
         replayable, why = True, None
-    hash_check = check_envelope_hash(record, all_forms=False)
-    return ExecutionSummary(
-        key=result.path.name,
-        execution_id=_clean(execution_id),
-        created=_clean(created),
-        intent=_clean(record.intent_name),
-        agent=decided_agent(record) or last_agent,
-        strategy=_clean(record.strategy),
-        state=ExecutionState.INCOMPLETE if final is None else ExecutionState.COMPLETED,
-        load_status=result.status,
-        message=_clean(result.message),
-        replayable=replayable,
-        replay_reason=_clean(why) or None,
-        hash_status=hash_check.status,
-        hash_form=hash_check.detected_form,
-        matched_form=hash_check.matched_form,
-        event_count=len(events),
-        attempts=attempts,
-        fallbacks=fallbacks,
-        chain=chain,
-        in_flight_agent=in_flight_agent,
-        final_status=final_status(record),
-        problems=len(check_final_response(record)),
-        size=result.size,
-        mtime_ns=result.mtime_ns,
+    name, routing = intent.get("name"), envelope.get("routing")
+    strategy = routing.get("strategy") if type(routing) is dict else None
+    decided = (display_text(decision.get("agent")) or None) if decision is not None else None
+    problems = 0
+    if final is not None:
+        last_final = next((e for e in reversed(events) if e["type"] == "FINAL_RESPONSE"), None)
+        if last_final is not None:
+            problems = len(final_response_problems(final, last_final["payload"]))
+    return (
+        key,
+        _clean(execution_id),
+        _clean(created),
+        _clean(name) if type(name) is str else "",
+        decided or last_agent,
+        _clean(strategy) if type(strategy) is str else "",
+        ExecutionState.INCOMPLETE if final is None else ExecutionState.COMPLETED,
+        LoadStatus.OK,
+        _PARSED_MESSAGE,
+        replayable,
+        _clean(why) or None,
+        *hash_fields,
+        len(events),
+        attempts,
+        fallbacks,
+        chain,
+        in_flight_agent,
+        normalize_status(final.get("status")) if final is not None else None,
+        problems,
+        size,
+        mtime_ns,
+        "record",  # source, wal_state, wal_problem: the WAL join comes later
+        None,
+        None,
     )
+
+
+def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | None:
+    """(status, detected form, matched form) as ``check_envelope_hash`` decides them; None
+    for an envelope that cannot be hashed (the general path says why)."""
+    try:
+        verdict = hash_verdict(envelope, stored, parsed=parsed)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return verdict.status, verdict.detected_form, verdict.matched_form
 
 
 def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
@@ -449,7 +495,7 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
 
 # Below this many files to summarize, worker processes cost more than they save.
 PARALLEL_THRESHOLD = 2000
-_CHUNK = 256
+_CHUNK = 128
 
 
 _FIELDS = tuple(f.name for f in fields(ExecutionSummary))
@@ -459,45 +505,88 @@ _Row = tuple[Stamp | None, tuple[object, ...]]
 def _summarize_chunk(paths: list[str]) -> list[_Row]:
     """Worker side: summaries as plain tuples, which cross the process boundary cheaper."""
     out = []
-    for name in paths:
-        result = load_for_index(name)
-        summary = summarize(result)
-        out.append((result.stamp, tuple(getattr(summary, f) for f in _FIELDS)))
+    for path in paths:
+        row = _quick_row(path)
+        if row is None:
+            result = load_for_index(path)
+            summary = summarize(result)
+            row = (result.stamp, tuple(getattr(summary, f) for f in _FIELDS))
+        out.append(row)
     return out
 
 
-def _rebuild(rows: list[_Row]) -> list[tuple[Stamp | None, ExecutionSummary]]:
-    return [(stamp, ExecutionSummary(*values)) for stamp, values in rows]  # type: ignore[arg-type]
+_QUICK_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
-def _pool_context() -> multiprocessing.context.BaseContext:
-    # fork is fastest; with other threads alive (the TUI) forkserver avoids inheriting locks.
-    method = "fork" if threading.active_count() == 1 else "forkserver"
-    return multiprocessing.get_context(method)
+def _quick_row(path: str) -> _Row | None:
+    """The index's fast lane: one read, one ``orjson.loads``, one pass over the object.
+
+    Only a plain regular file that parses whole into a well-formed record whose hash
+    matches takes it; for anything else (a link, a FIFO, a huge or changing file, damage,
+    a mismatch, ...) it returns None and the general path reads the file and explains.
+    ``tests/test_index_fastpath.py`` proves both lanes give the same summary.
+    """
+    try:
+        fd = os.open(path, _QUICK_FLAGS)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        size = st.st_size
+        if not S_ISREG(st.st_mode) or size > HUGE_FILE_BYTES:
+            return None
+        data = os.read(fd, size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) != size or has_long_digit_run(data):
+        return None
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if type(raw) is not dict:
+        return None
+    key = os.path.basename(path)
+    stem = key[: -len(RECORD_SUFFIX)] if key.endswith(RECORD_SUFFIX) else key
+    values = _well_formed_values(key, raw, stem, size, st.st_mtime_ns, parsed=True)
+    if values is None:
+        return None
+    return (size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), values
+
+
+_ENUM_FIELDS = tuple(
+    (_FIELDS.index(name), {member.value: member for member in kind})
+    for name, kind in (
+        ("state", ExecutionState),
+        ("load_status", LoadStatus),
+        ("hash_status", HashStatus),
+    )
+)
+
+
+def _rebuild(rows: list[Any]) -> list[tuple[Stamp | None, ExecutionSummary]]:
+    """Summaries from ``_summarize_chunk`` rows, as made or after a trip through JSON
+    (lists for tuples, strings for enums: a ``StrEnum`` member finds itself by its value)."""
+    out = []
+    for stamp, values in rows:
+        values = list(values)
+        for index, members in _ENUM_FIELDS:
+            values[index] = members[values[index]]
+        out.append((tuple(stamp) if stamp is not None else None, ExecutionSummary(*values)))
+    return out
 
 
 def _summarize_many(
     names: list[str], workers: int | None
 ) -> Iterator[list[tuple[Stamp | None, ExecutionSummary]]]:
-    """Summaries of ``names`` (full paths) in batches.
-
-    The first chunk is done in this process before the worker pool starts, so the first
-    rows are ready in milliseconds whatever the size of the directory.
-    """
+    """Summaries of ``names`` (full paths) in batches, on every core for a big directory."""
     chunks = [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
-    workers = workers if workers is not None else (os.cpu_count() or 1)
-    if workers <= 1 or len(names) < PARALLEL_THRESHOLD:
-        for chunk in chunks:
-            yield _rebuild(_summarize_chunk(chunk))
-        return
-    # Workers hold nothing between files and build no cycles: reference counting frees
-    # everything, so the cyclic GC would only re-walk memory for nothing.
-    yield _rebuild(_summarize_chunk(chunks[0]))
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=_pool_context(), initializer=gc.disable
-    ) as pool:
-        for rows in pool.map(_summarize_chunk, chunks[1:]):
-            yield _rebuild(rows)
+    cores = workers if workers is not None else (os.cpu_count() or 1)
+    if len(names) < PARALLEL_THRESHOLD:
+        cores = 1  # below this, starting helpers costs more than it saves
+    yield from map_chunks(_summarize_chunk, _rebuild, chunks, cores)
 
 
 def _unchanged(path: str, stamp: Stamp) -> bool:
@@ -657,6 +746,8 @@ class DirectoryIndex:
 
     def summaries(self) -> list[ExecutionSummary]:
         """The current view, sorted by key."""
+        if not self._wals:  # nothing to join
+            return [self._records[k] for k in sorted(self._records)]
         view = {key: self._view(_stem(key)) or summary for key, summary in self._records.items()}
         for execution_id in self._wals:
             joined = self._view(execution_id)

@@ -113,7 +113,7 @@ class Timeline:
         return len(self.attempts)
 
 
-def _text(value: Any) -> str:
+def display_text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
@@ -151,37 +151,39 @@ def _summary(event: ExecutionEvent) -> str:
     p = event.payload
     kind = event.type
     if kind == RECEIVED:
-        return f"intent {_text(_first(p, 'intent', 'intentName'))}".strip()
+        return f"intent {display_text(_first(p, 'intent', 'intentName'))}".strip()
     if kind == START:
-        bits = [_text(p.get("agent"))]
+        bits = [display_text(p.get("agent"))]
         if p.get("strategy") is not None:
-            bits.append(f"strategy {_text(p.get('strategy'))}")
+            bits.append(f"strategy {display_text(p.get('strategy'))}")
         attempt = _first(p, "attempt_num", "attempt", "index")
         if attempt is not None:
-            bits.append(f"attempt {_text(attempt)}")
+            bits.append(f"attempt {display_text(attempt)}")
         return "  ".join(b for b in bits if b)
     if kind == END:
-        bits = [_text(p.get("agent")), _text(p.get("status"))]
+        bits = [display_text(p.get("agent")), display_text(p.get("status"))]
         latency = _number(_first(p, "latency_ms", "latencyMs"))
         if latency is not None:
             bits.append(f"{latency:g} ms")
         exception = _first(p, "exception", "error")
         if exception is not None:
-            bits.append(_text(_error_message(exception)))
+            bits.append(display_text(_error_message(exception)))
         return "  ".join(b for b in bits if b)
     if kind == FALLBACK:
-        src = _text(_first(p, "from", "from_agent", "fromAgent"))
-        dst = _text(_first(p, "to", "to_agent", "toAgent"))
+        src = display_text(_first(p, "from", "from_agent", "fromAgent"))
+        dst = display_text(_first(p, "to", "to_agent", "toAgent"))
         reason = _first(p, "reason")
-        return f"{src} → {dst}" + (f"  ({_text(reason)})" if reason is not None else "")
+        return f"{src} → {dst}" + (f"  ({display_text(reason)})" if reason is not None else "")
     if kind == DECISION:
         reason = p.get("reason")
-        return _text(p.get("agent")) + (f"  ({_text(reason)})" if reason is not None else "")
+        return display_text(p.get("agent")) + (
+            f"  ({display_text(reason)})" if reason is not None else ""
+        )
     if kind == FINAL:
-        status = _text(p.get("status"))
+        status = display_text(p.get("status"))
         error = p.get("error")
-        return status + (f"  {_text(_error_message(error))}" if error else "")
-    return _text(p) if p else ""  # JSON escapes C0 only: DEL, C1 and bidi need sanitizing
+        return status + (f"  {display_text(_error_message(error))}" if error else "")
+    return display_text(p) if p else ""  # JSON escapes C0 only: DEL, C1 and bidi need sanitizing
 
 
 def _event_status(event: ExecutionEvent) -> str:
@@ -208,7 +210,7 @@ class AttemptAnalysis:
 
 
 def _name(value: Any) -> str:
-    return value if isinstance(value, str) else (_text(value) or "?")
+    return value if isinstance(value, str) else (display_text(value) or "?")
 
 
 def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
@@ -232,9 +234,9 @@ def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
             reason = payload.get("reason")
             fallbacks.append(
                 FallbackStep(
-                    from_agent=_text(_first(payload, "from", "from_agent", "fromAgent")),
-                    to_agent=_text(_first(payload, "to", "to_agent", "toAgent")),
-                    reason=_text(reason) if reason is not None else None,
+                    from_agent=display_text(_first(payload, "from", "from_agent", "fromAgent")),
+                    to_agent=display_text(_first(payload, "to", "to_agent", "toAgent")),
+                    reason=display_text(reason) if reason is not None else None,
                     seq=event.seq,
                 )
             )
@@ -245,7 +247,7 @@ def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
             attempts.append(
                 {
                     "agent": agent,
-                    "strategy": _text(payload.get("strategy")) or None,
+                    "strategy": display_text(payload.get("strategy")) or None,
                     "index": _first(payload, "index", "attempt_num"),
                     "start_seq": event.seq,
                 }
@@ -263,14 +265,14 @@ def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
         exception = _first(payload, "exception", "error")
         attempts[position].update(
             status=normalize_status(payload.get("status")),
-            exception=_text(_error_message(exception)) if exception is not None else None,
+            exception=display_text(_error_message(exception)) if exception is not None else None,
             latency_ms=_number(_first(payload, "latency_ms", "latencyMs")),
             end_seq=event.seq,
         )
     built = tuple(
         Attempt(
             number=n + 1,
-            agent=_text(a["agent"]),
+            agent=display_text(a["agent"]),
             strategy=a.get("strategy"),
             index=a["index"] if isinstance(a.get("index"), int) else None,
             status=a.get("status", "in_flight"),
@@ -332,8 +334,8 @@ class EventRows(Sequence[EventRow]):
         return EventRow(
             index=i,
             seq=e.seq,
-            type=_text(e.type),
-            agent=_text(e.payload.get("agent") or _first(e.payload, "from", "from_agent")),
+            type=display_text(e.type),
+            agent=display_text(e.payload.get("agent") or _first(e.payload, "from", "from_agent")),
             status=_event_status(e),
             summary=_summary(e),
             is_fallback=e.type == FALLBACK,
@@ -362,7 +364,7 @@ def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) 
 
 def decided_agent(record: ExecutionRecord) -> str | None:
     decision = record.router_decision
-    return (_text(decision.get("agent")) or None) if isinstance(decision, dict) else None
+    return (display_text(decision.get("agent")) or None) if isinstance(decision, dict) else None
 
 
 def final_status(record: ExecutionRecord) -> str | None:

@@ -21,6 +21,8 @@ from intentus_tui.core.formats import ExecutionRecord, LoadResult, LoadStatus
 from intentus_tui.core.hashing import (
     DOCUMENTED_PREFIX,
     documented_envelope_hash,
+    parsed_documented_canonical,
+    parsed_runtime_canonical,
     runtime_envelope_hash,
 )
 from intentus_tui.core.sanitize import sanitize_line
@@ -122,11 +124,58 @@ _FORMS: dict[str, Callable[[Any], str]] = {
     "runtime": runtime_envelope_hash,
     "documented": documented_envelope_hash,
 }
+# The same hashes for an envelope exactly as ``orjson.loads`` returned it (no type walk).
+_PARSED_FORMS: dict[str, Callable[[Any], str]] = {
+    "runtime": lambda e: _sha(parsed_runtime_canonical(e)),
+    "documented": lambda e: DOCUMENTED_PREFIX + _sha(parsed_documented_canonical(e)),
+}
 
 
-def check_envelope_hash(record: ExecutionRecord, *, all_forms: bool = True) -> HashCheck:
+@dataclass(frozen=True, slots=True)
+class HashVerdict:
+    """What comparing a stored hash with the envelope decides, before any explanation."""
+
+    status: HashStatus
+    detected_form: str
+    matched_form: str | None
+    computed: dict[str, str]
+    written_differently: bool = False  # same digest, other letter case or prefix
+
+
+def hash_verdict(
+    envelope: Any, stored: str, *, all_forms: bool = False, parsed: bool = False
+) -> HashVerdict:
+    """Compare ``stored`` with the envelope's hash in each form, the detected form first.
+
+    ``all_forms``: on a match, compute the other form too. ``parsed``: the envelope is
+    exactly what ``orjson.loads`` returned. Raises what hashing raises (ValueError,
+    TypeError, RecursionError) for an envelope that cannot be hashed.
+    """
+    detected = detect_hash_form(stored)
+    order = ("documented", "runtime") if detected == "documented" else ("runtime", "documented")
+    forms = _PARSED_FORMS if parsed else _FORMS
+    computed: dict[str, str] = {}
+    for form in order:
+        computed[form] = forms[form](envelope)
+        if stored == computed[form]:
+            if all_forms:
+                computed.update((f, forms[f](envelope)) for f in order if f not in computed)
+            return HashVerdict(HashStatus.MATCH, detected, form, computed)
+    bare = _bare(stored).lower()
+    for form, value in computed.items():
+        if bare == _bare(value):
+            return HashVerdict(HashStatus.MATCH, detected, form, computed, written_differently=True)
+    status = HashStatus.UNVERIFIABLE if detected == "unknown" else HashStatus.MISMATCH
+    return HashVerdict(status, detected, None, computed)
+
+
+def check_envelope_hash(
+    record: ExecutionRecord, *, all_forms: bool = True, explain: bool = True
+) -> HashCheck:
     """Verify the stored hash. ``all_forms=False`` stops at the first form that matches
-    (the index's cheap path); a mismatch always computes every form to explain itself."""
+    (the index's cheap path); a mismatch always computes every form to explain itself.
+    ``explain=False`` skips looking for a benign story behind a mismatch (the status is
+    the same either way)."""
     stored_raw = record.header.raw.get("envelopeHash")
     stored = stored_raw if isinstance(stored_raw, str) else None
     detected = detect_hash_form(stored_raw)
@@ -140,51 +189,36 @@ def check_envelope_hash(record: ExecutionRecord, *, all_forms: bool = True) -> H
         )
         return HashCheck(HashStatus.UNVERIFIABLE, None, detected, None, {}, why)
     envelope = record.envelope
-    order = ["documented", "runtime"] if detected == "documented" else ["runtime", "documented"]
-    computed: dict[str, str] = {}
     try:
-        for form in order:
-            computed[form] = _FORMS[form](envelope)
-            if stored == computed[form]:
-                if all_forms:
-                    computed.update((f, _FORMS[f](envelope)) for f in order if f not in computed)
-                note = (
-                    ""
-                    if form == detected
-                    else f" (stored as {detected}, matched the {form} computation)"
-                )
-                return HashCheck(
-                    HashStatus.MATCH,
-                    stored,
-                    detected,
-                    form,
-                    computed,
-                    f"Envelope hash matches{note}",
-                )
+        verdict = hash_verdict(envelope, stored, all_forms=all_forms)
     except (ValueError, TypeError, RecursionError) as exc:
         return HashCheck(
             HashStatus.UNVERIFIABLE, stored, detected, None, {}, f"Envelope cannot be hashed: {exc}"
         )
-    return _explain_mismatch(envelope, stored, detected, computed)
+    return _explained(envelope, stored, verdict, explain)
 
 
-def _explain_mismatch(
-    envelope: Any, stored: str, detected: str, computed: dict[str, str]
-) -> HashCheck:
-    bare = _bare(stored).lower()
-    for form, value in computed.items():
-        if bare == _bare(value):
-            benign = "same digest, written differently (letter case or sha256: prefix)"
-            return HashCheck(
-                HashStatus.MATCH,
-                stored,
-                detected,
-                form,
-                computed,
-                f"Envelope hash matches: {benign}",
-                benign,
-            )
-    if detected == "unknown":
+def _explained(envelope: Any, stored: str, verdict: HashVerdict, explain: bool) -> HashCheck:
+    detected, form, computed = verdict.detected_form, verdict.matched_form, verdict.computed
+    if verdict.status is HashStatus.MATCH and not verdict.written_differently:
+        note = (
+            "" if form == detected else f" (stored as {detected}, matched the {form} computation)"
+        )
+        return HashCheck(
+            HashStatus.MATCH, stored, detected, form, computed, f"Envelope hash matches{note}"
+        )
+    if verdict.status is HashStatus.MATCH:
+        benign = "same digest, written differently (letter case or sha256: prefix)"
+        return HashCheck(
+            HashStatus.MATCH,
+            stored,
+            detected,
+            form,
+            computed,
+            f"Envelope hash matches: {benign}",
+            benign,
+        )
+    if verdict.status is HashStatus.UNVERIFIABLE:
         return HashCheck(
             HashStatus.UNVERIFIABLE,
             stored,
@@ -193,7 +227,8 @@ def _explain_mismatch(
             computed,
             "Stored envelopeHash is not a sha256 hex digest, so it cannot be checked",
         )
-    if isinstance(envelope, dict):
+    bare = _bare(stored).lower()
+    if explain and isinstance(envelope, dict):
         for story, compute in _variant_hashes(envelope):
             try:
                 if compute() == bare:
@@ -340,7 +375,12 @@ def check_final_response(record: ExecutionRecord) -> tuple[str, ...]:
     event = next((e for e in reversed(record.events) if e.type == "FINAL_RESPONSE"), None)
     if event is None or not isinstance(final, dict):
         return ()
-    recorded = event.payload
+    return final_response_problems(final, event.payload)
+
+
+def final_response_problems(final: dict[str, Any], recorded: dict[str, Any]) -> tuple[str, ...]:
+    """``check_final_response`` once both sides are found: ``finalResponse`` and the
+    payload of the last ``FINAL_RESPONSE`` event."""
     if "has_error" in recorded and "payload" not in recorded:  # the documented summary form
         problems = []
         if "status" in recorded and recorded.get("status") != final.get("status"):
