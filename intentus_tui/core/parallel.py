@@ -24,7 +24,7 @@ import os
 import select
 import struct
 import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
 import orjson
