@@ -111,21 +111,16 @@ def parsed_runtime_canonical(value: Any) -> bytes:
     """``runtime_canonical`` for a value exactly as ``orjson.loads`` returned it.
 
     Such a value holds only exact JSON types, finite floats and ints within 64 bits, so
-    the type walk of ``_fast_canonical`` is not needed: orjson's sorted output differs
-    from ``json.dumps`` only in floats below 1e-4 (spotted in the text by
-    ``_float_text_differs``) and in ``ensure_ascii`` escapes (added by ``_ascii_escaped``).
-    Anything else takes ``runtime_canonical``.
+    when orjson's sorted output is ASCII the type walk of ``_fast_canonical`` is not
+    needed: the output then differs from ``json.dumps`` only in floats below 1e-4,
+    which ``_float_text_differs`` spots in the text, and in DEL. Non-ASCII output needs
+    the walk anyway (to find the strings to escape), which also checks the floats.
     """
-    try:
-        raw = orjson.dumps(value, default=_refuse, option=orjson.OPT_SORT_KEYS)
-    except orjson.JSONEncodeError:
-        return runtime_canonical(value)
-    if not _FLOATS_SPOTTABLE or _float_text_differs(raw):
-        return runtime_canonical(value)
-    if raw.isascii():
+    raw = _orjson_sorted(value)
+    if raw is not None and raw.isascii() and _FLOATS_SPOTTABLE and not _float_text_differs(raw):
         return _with_del_escaped(raw)
-    escaped = _ascii_escaped(raw)
-    return escaped if escaped is not None else runtime_canonical(value)
+    fast = _fast_canonical(value, raw)
+    return fast if fast is not None else reference_runtime_canonical(value)
 
 
 def parsed_documented_canonical(envelope: Any) -> bytes:
@@ -181,9 +176,14 @@ def _refuse(obj: Any) -> Any:
     raise TypeError(type(obj).__name__)
 
 
-def _fast_canonical(value: Any) -> bytes | None:
-    """``json.dumps``-identical canonical bytes via orjson, or None when not provably so."""
-    raw = _orjson_sorted(value)
+def _fast_canonical(value: Any, raw: bytes | object | None = _REJECT) -> bytes | None:
+    """``json.dumps``-identical canonical bytes via orjson, or None when not provably so.
+
+    ``raw``: orjson's sorted output for ``value`` when the caller already has it.
+    """
+    if raw is _REJECT:
+        raw = _orjson_sorted(value)
+    assert raw is None or isinstance(raw, bytes)
     if raw is not None and raw.isascii():
         # The common case: no string needs escaping beyond what orjson did, so checking
         # types and floats is enough (orjson refused nesting deeper than 254 levels).
@@ -208,22 +208,6 @@ def _with_del_escaped(raw: bytes) -> bytes:
     # DEL is the one ASCII character json escapes and orjson does not. A raw DEL byte
     # can only be a character inside a string (pre-encoded strings have it escaped).
     return raw.replace(b"\x7f", b"\\u007f") if b"\x7f" in raw else raw
-
-
-def _ascii_escaped(raw: bytes) -> bytes | None:
-    """orjson's UTF-8 output with every non-ASCII character written as ``json`` writes it
-    (``\\u00e9``, lowercase hex), or None when that cannot be done by text substitution.
-
-    ``backslashreplace`` writes ``\\xe9``, ``\\u2028`` and ``\\U0001f600``: the first is
-    rewritten to ``\\u00e9``, which is safe only if orjson's own output held no ``\\x``
-    (an escaped backslash before an "x"); the last needs a surrogate pair: None.
-    """
-    if b"\\x" in raw or b"\\U" in raw:
-        return None
-    out = raw.decode("utf-8").encode("ascii", "backslashreplace")
-    if b"\\U" in out:
-        return None
-    return _with_del_escaped(out.replace(b"\\x", b"\\u00"))
 
 
 def _is_plain_json(value: Any) -> bool:
