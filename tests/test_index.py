@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.cache import CACHE_ENV, IndexCache
+from intentus_tui.core.cache import CACHE_ENV, NO_STAMP, STAMP_WIDTH, IndexCache
 from intentus_tui.core.demo import build_demo_world
 from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.index import DirectoryIndex, resolve_root, scan_root
@@ -73,7 +73,8 @@ def test_corrupt_cache_is_rebuilt(records_dir: Path, cache_dir: Path) -> None:
     assert scan_root(root) == expected
     assert scan_root(root) == expected
     with sqlite3.connect(path) as db:  # rebuilt as a real cache
-        assert db.execute("select count(*) from summaries").fetchone()[0] == 5
+        (names,) = db.execute("select names from snapshots").fetchone()
+        assert names.decode().split("\0") == [s.key for s in expected]
 
 
 def test_unwritable_cache_is_bypassed(
@@ -177,3 +178,85 @@ def test_the_wal_names_the_step_in_flight_when_the_partial_record_cannot(tmp_pat
     (summary,) = summaries.values()
     assert summary.state is ExecutionState.INCOMPLETE and summary.source == "record+wal"
     assert summary.in_flight_agent == "payments-adyen"
+
+
+def _listing_json(root_dir: Path, *, use_cache: bool = True) -> bytes:
+    """What ``inspect --list --json`` prints, through the cache's fast path when it can."""
+    from click.testing import CliRunner
+
+    from intentus_tui.cli import main
+
+    args = ["inspect", "--list", "--json", str(root_dir)] + ([] if use_cache else ["--no-cache"])
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result.stdout_bytes
+
+
+def test_warm_listing_is_printed_from_the_cache_byte_for_byte(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    _many(records_dir, 12)
+    (records_dir / "evil\x1b]0;x\x07\u202e.json").write_text("{}")  # a name a terminal acts on
+    cold = _listing_json(records_dir, use_cache=False)
+    assert _listing_json(records_dir) == cold  # fills the cache
+    index = DirectoryIndex(resolve_root(records_dir))
+    assert index.fresh_listing_json() is not None  # nothing changed: straight from the cache
+    assert _listing_json(records_dir) == cold
+    assert b"\x1b" not in cold and "\u202e".encode() not in cold
+
+
+def test_a_file_rewritten_in_place_is_seen_on_the_next_open(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    _many(records_dir, 6)
+    _listing_json(records_dir)
+    path = records_dir / "r00003.json"
+    data = path.read_bytes()
+    assert data.count(b'"Summarize"') >= 1
+    with path.open("r+b") as f:  # same size, same name: only the stamp tells
+        f.write(data.replace(b'"Summarize"', b'"Summarizf"'))
+    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
+    warm = _listing_json(records_dir)
+    assert b'"intent":"Summarizf"' in warm and warm == _listing_json(records_dir, use_cache=False)
+    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
+
+
+def test_parallel_stat_equals_sequential(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from intentus_tui.core import index as index_module
+
+    _many(records_dir, 40)
+    os.symlink("r00001.json", records_dir / "link.json")
+    os.symlink("missing-target", records_dir / "dangling.json")
+    names = sorted(os.listdir(records_dir))
+    sequential = index_module.stat_names(records_dir, names, workers=1)
+    monkeypatch.setattr(index_module, "PARALLEL_STAT_THRESHOLD", 10)
+    assert index_module.stat_names(records_dir, names, workers=2) == sequential
+
+    def stamp(name: str) -> tuple[int, ...]:
+        i = names.index(name) * STAMP_WIDTH
+        return tuple(sequential[i : i + STAMP_WIDTH])
+
+    assert stamp("dangling.json") == NO_STAMP
+    assert stamp("link.json") == stamp("r00001.json") != NO_STAMP
+
+
+def test_warm_listing_reaches_a_real_pipe_whole(records_dir: Path, cache_dir: Path) -> None:
+    """The cached rows go from file to pipe by the kernel (sendfile): same bytes."""
+    import subprocess
+    import sys
+
+    _many(records_dir, 40)
+    argv = [sys.executable, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
+    env = {**os.environ, CACHE_ENV: str(cache_dir)}
+
+    def run(*extra: str) -> bytes:
+        done = subprocess.run([*argv, *extra, str(records_dir)], capture_output=True, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    cold = run("--no-cache")
+    assert run() == cold  # fills the cache
+    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
+    assert run() == cold  # printed from the cache

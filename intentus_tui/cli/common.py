@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -18,15 +17,11 @@ import orjson
 from intentus_tui.cli import EXIT_USAGE
 from intentus_tui.core.formats import RECORD_SUFFIX
 from intentus_tui.core.index import RecordRoot, resolve_root
-from intentus_tui.core.sanitize import sanitize
+from intentus_tui.core.sanitize import json_text_safe, sanitize
 from intentus_tui.core.store import FileExecutionStore, UnsafeIdError, check_id
 from intentus_tui.core.wal import WAL_SUFFIX
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-# Valid JSON may still carry characters a terminal acts on (C1 controls such as U+009B CSI,
-# bidi overrides): escape them so piping --json output to a terminal is as safe as text.
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -53,7 +48,7 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
     """
     if fast:
         try:
-            return _escape_unsafe(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+            return json_text_safe(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
         except (TypeError, orjson.JSONEncodeError):
             pass
     try:
@@ -63,21 +58,7 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
     except RecursionError:
         text = json.dumps({"error": "value nested too deeply to print"})
     text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    return _escape_unsafe(text)
-
-
-def _escape_unsafe(text: str) -> str:
-    if text.isascii() and "\x7f" not in text:  # the common case, checked in C
-        return text
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def echo_safe_json(value: Any) -> None:
-    """Write a large document whose strings are all sanitized already (index summaries):
-    orjson's bytes go straight to stdout, without the copies a str would cost."""
-    out = sys.stdout.buffer
-    out.write(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
-    out.flush()
+    return json_text_safe(text)
 
 
 def echo_json(value: Any, *, fast: bool = False) -> None:

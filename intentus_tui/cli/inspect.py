@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import io
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import BinaryIO
 
 import click
 
 from intentus_tui.cli import EXIT_OK
 from intentus_tui.cli.common import (
+    dumps_json,
     echo_json,
-    echo_safe_json,
     echo_text,
     guarded,
     locate_execution,
@@ -17,8 +22,13 @@ from intentus_tui.cli.common import (
     print_table,
 )
 from intentus_tui.core.detail import ExecutionDetail, detail_to_json, load_detail
-from intentus_tui.core.index import ExecutionSummary, scan_root, summary_to_json
-from intentus_tui.core.sanitize import is_clean
+from intentus_tui.core.index import (
+    DirectoryIndex,
+    ExecutionSummary,
+    RecordRoot,
+    listing_counts,
+    listing_rows_json,
+)
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
@@ -43,9 +53,45 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
     return rows
 
 
-def _counts(summaries: list[ExecutionSummary]) -> dict[str, int]:
-    counts = Counter(s.state_label for s in summaries)
-    return dict(sorted(counts.items()))
+def _echo_listing_json(root: RecordRoot, counts: dict[str, int], rows: bytes | Path) -> None:
+    """One JSON document, one execution per line. ``rows`` are ready-made: bytes, or the
+    cache's file of them (copied to the output by the kernel, never read into Python)."""
+    head = {
+        "directory": str(root.records_dir),
+        "wal_directory": str(root.wal_dir) if root.wal_dir else None,
+        "counts": counts,
+    }
+    text = dumps_json(head).rstrip().removesuffix("}").rstrip()
+    out = sys.stdout.buffer
+    out.write(text.encode("utf-8") + b',\n  "executions": [')
+    if isinstance(rows, Path):
+        if rows.stat().st_size:
+            out.write(b"\n")
+            out.flush()
+            _copy_file_to(rows, out)
+            out.write(b"\n  ]\n}\n")
+        else:
+            out.write(b"]\n}\n")
+    else:
+        out.write(b"\n" + rows + b"\n  ]\n}\n" if rows else b"]\n}\n")
+    out.flush()
+
+
+def _copy_file_to(path: Path, out: BinaryIO) -> None:
+    with path.open("rb") as source:
+        offset = 0
+        try:  # the kernel copies: 50 MB of rows never pass through Python
+            size = os.fstat(source.fileno()).st_size
+            while offset < size:
+                sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
+                if not sent:
+                    break
+                offset += sent
+            return
+        except (OSError, AttributeError, io.UnsupportedOperation):
+            pass  # not a real file descriptor (or no sendfile): copy what is left here
+        source.seek(offset)
+        shutil.copyfileobj(source, out)
 
 
 def _detail_text(detail: ExecutionDetail) -> None:
@@ -115,23 +161,16 @@ def inspect(
     """List executions (--list [DIR]) or show one execution's post-mortem (ID_OR_FILE)."""
     if list_mode or target is None:
         root = open_root(target if list_mode and target else directory)
-        summaries = scan_root(root, use_cache=not no_cache)
+        index = DirectoryIndex(root, use_cache=not no_cache)
         if as_json:
-            directory, wal_directory = str(root.records_dir), str(root.wal_dir or "")
-            doc = {
-                "directory": directory,
-                "wal_directory": wal_directory or None,
-                "counts": _counts(summaries),
-                "executions": [summary_to_json(s) for s in summaries],
-            }
-            # Every summary string is sanitized; only file and directory names are raw.
-            names = [s.key for s in summaries] + [directory, wal_directory]
-            if all(is_clean(name) for name in names):
-                echo_safe_json(doc)
+            cached = index.fresh_listing_json()
+            if cached is not None:
+                _echo_listing_json(root, *cached)
             else:
-                echo_json(doc, fast=True)
+                summaries = index.scan()
+                _echo_listing_json(root, listing_counts(summaries), listing_rows_json(summaries))
         else:
-            rows = _list_rows(summaries, root.wal_dir is not None)
+            rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)
             if len(rows) == 1:
                 echo_text(f"(no records in {root.records_dir})")

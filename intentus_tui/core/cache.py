@@ -1,29 +1,53 @@
-"""A persistent index cache: summaries keyed by (directory, file name, size, mtime, ctime, inode).
+"""A persistent index cache: one snapshot per opened directory.
 
 Lives under the user cache directory (``platformdirs``), or ``INTENTUS_TUI_CACHE_DIR``;
 never inside a record directory. Any problem with it — corrupt, locked, stale schema,
 unwritable — makes it step aside silently: the index then reads the files.
+
+A snapshot is what a re-open needs, each part as one blob so that nothing is decoded
+that the caller does not use: the directory listing as ``os.listdir`` gave it (if it is
+unchanged, so are the record names, and neither filtering nor sorting is redone), the
+record names, each file's stamp (a file whose stamp changed is read again), the
+summaries, and the ``inspect --list --json`` rows and counts ready to print.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import fields
+from array import array
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from intentus_tui import __version__
-from intentus_tui.core.formats import LoadStatus
-from intentus_tui.core.timeline import ExecutionState
-from intentus_tui.core.verify import HashStatus
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 2
+_SCHEMA = 3
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+
+# Many stamps, packed: STAMP_WIDTH signed 64-bit numbers per file, in the names' order.
+Stamps = array
+STAMP_WIDTH = 4
+NO_STAMP: Stamp = (-1, -1, -1, -1)  # could not be stat'ed or read: never fresh
+
+
+def new_stamps() -> Stamps:
+    return array("q")
+
+
+def packable(stamp: Stamp | None) -> Stamp:
+    """``stamp`` as four signed 64-bit numbers (inode numbers may use all 64 bits)."""
+    if stamp is None:
+        return NO_STAMP
+    size, mtime, ctime, inode = stamp
+    return size, mtime, ctime, inode - (1 << 64) if inode >= 1 << 63 else inode
 
 
 def cache_dir() -> Path:
@@ -39,21 +63,63 @@ def stamp_of(st: os.stat_result) -> Stamp:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One directory as the index last saw it: ``summaries[i]`` and the stamp at
+    ``stamps[STAMP_WIDTH * i:][:STAMP_WIDTH]`` belong to ``names[i]``."""
+
+    listing: list[str]
+    names: list[str]
+    stamps: Stamps
+    counts: dict[str, int]
+    # The inspect --list --json "executions" members, ready to print: given to store them,
+    # or, once loaded, the file that holds them (beside the database: printing them is
+    # then a copy from file to output that never passes through Python).
+    rows_json: bytes | None = None
+    rows_path: Path | None = None
+    summaries: list[list[Any]] | None = None  # field values; loaded on request
+
+
+def _names_blob(names: list[str]) -> bytes:
+    # File names hold no NUL; undecodable bytes travel as surrogate escapes.
+    return "\0".join(names).encode("utf-8", "surrogateescape")
+
+
+def _names_of(blob: bytes) -> list[str]:
+    return blob.decode("utf-8", "surrogateescape").split("\0") if blob else []
+
+
+def _stamps_from(blob: bytes) -> Stamps:
+    stamps = new_stamps()
+    stamps.frombytes(blob)  # ValueError unless a whole number of stamps
+    if len(stamps) % STAMP_WIDTH:
+        raise ValueError("stamps cut short")
+    return stamps
+
+
+def _file_stamp(path: Path | None) -> list[int] | None:
+    try:
+        st = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino] if st is not None else None
+
+
+def _write_file(path: Path, data: bytes) -> list[int] | None:
+    """Write ``path`` whole or not at all (a reader never sees half); return its stamp."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_bytes(data)
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
+    return _file_stamp(path)
+
+
 class IndexCache:
-    """One SQLite file of summaries for every directory the user opened."""
+    """One SQLite file of directory snapshots for every directory the user opened."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        from intentus_tui.core.index import ExecutionSummary
-
-        self._summary_type = ExecutionSummary
-        self._columns = [f.name for f in fields(ExecutionSummary)]
-        converters = {
-            "state": ExecutionState,
-            "load_status": LoadStatus,
-            "hash_status": HashStatus,
-            "replayable": bool,
-        }
-        self._convert = [(i, converters[n]) for i, n in enumerate(self._columns) if n in converters]
         self._path = (directory or cache_dir()) / f"index-v{_SCHEMA}-{__version__}.sqlite"
         self._db: sqlite3.Connection | None = None
 
@@ -69,12 +135,11 @@ class IndexCache:
             db = sqlite3.connect(self._path, timeout=0.5, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            cols = ", ".join(self._columns)
             db.execute(
-                "CREATE TABLE IF NOT EXISTS summaries (dir TEXT, st_size INT, st_mtime INT, st_ctime INT,"
-                f" st_ino INT, {cols}, PRIMARY KEY (dir, key))"
+                "CREATE TABLE IF NOT EXISTS snapshots (dir TEXT PRIMARY KEY, listing BLOB,"
+                " names BLOB, stamps BLOB, counts BLOB, rows_file BLOB, summaries BLOB)"
             )
-            db.execute("SELECT count(*) FROM summaries LIMIT 1").fetchone()
+            db.execute("SELECT count(*) FROM snapshots LIMIT 1").fetchone()
         except (sqlite3.Error, OSError):
             self._discard()
             return None
@@ -88,65 +153,74 @@ class IndexCache:
             if self._path.exists() and self._path.stat().st_size > 0:
                 self._path.unlink()
 
-    def load(self, directory: Path) -> dict[str, tuple[Stamp, object]]:
-        """Every cached summary for ``directory``: key -> (stamp, summary)."""
+    def load(self, directory: Path, *, summaries: bool = True) -> Snapshot | None:
+        """The snapshot of ``directory``, if there is a readable one."""
         db = self._connect()
         if db is None:
-            return {}
-        cols = ", ".join(self._columns)
+            return None
+        columns = "listing, names, stamps, counts, rows_file" + (", summaries" if summaries else "")
         try:
-            rows = db.execute(
-                f"SELECT st_size, st_mtime, st_ctime, st_ino, {cols} FROM summaries WHERE dir = ?",
-                (str(directory),),
-            ).fetchall()
+            row = db.execute(
+                f"SELECT {columns} FROM snapshots WHERE dir = ?", (str(directory),)
+            ).fetchone()
         except sqlite3.Error:
             self._discard()
-            return {}
-        make = self._summary_type
-        convert = self._convert
-        out: dict[str, tuple[Stamp, object]] = {}
+            return None
+        if row is None:
+            return None
         try:
-            for row in rows:
-                values = list(row[4:])
-                for index, converter in convert:
-                    values[index] = converter(values[index])
-                out[values[0]] = ((row[0], row[1], row[2], row[3]), make(*values))
-        except (ValueError, TypeError, IndexError):
+            snapshot = Snapshot(
+                listing=_names_of(row[0]),
+                names=_names_of(row[1]),
+                stamps=_stamps_from(row[2]),
+                counts=orjson.loads(row[3]),
+                rows_path=self._rows_path(directory),
+                summaries=orjson.loads(row[5]) if summaries else None,
+            )
+            rows_stamp = orjson.loads(row[4])
+        except (orjson.JSONDecodeError, TypeError, ValueError, IndexError):
             self._discard()
-            return {}
-        return out
+            return None
+        if _file_stamp(snapshot.rows_path) != rows_stamp:
+            return None  # the rows file is gone or is not the one this snapshot wrote
+        lengths = {len(snapshot.names), len(snapshot.stamps) // STAMP_WIDTH}
+        if snapshot.summaries is not None:
+            lengths.add(len(snapshot.summaries))
+        if len(lengths) != 1:
+            self._discard()
+            return None
+        return snapshot
 
-    def store(
-        self, directory: Path, entries: Iterable[tuple[Stamp, object]], removed: Iterable[str] = ()
-    ) -> None:
+    def store(self, directory: Path, snapshot: Snapshot) -> None:
         db = self._connect()
         if db is None:
             return
-        names = self._columns
-        placeholders = ", ".join("?" * (len(names) + 5))
-        rows = [
-            (str(directory), *stamp, *(getattr(summary, n) for n in names))
-            for stamp, summary in entries
-        ]
+        rows_path = self._rows_path(directory)
+        try:
+            rows_stamp = _write_file(rows_path, snapshot.rows_json or b"")
+            values = (
+                str(directory),
+                _names_blob(snapshot.listing),
+                _names_blob(snapshot.names),
+                snapshot.stamps.tobytes(),
+                orjson.dumps(snapshot.counts),
+                orjson.dumps(rows_stamp),
+                orjson.dumps(snapshot.summaries or []),
+            )
+        except (orjson.JSONEncodeError, UnicodeError, OSError):
+            return
         try:
             with db:
-                db.executemany(
-                    f"INSERT OR REPLACE INTO summaries VALUES ({placeholders})",
-                    [tuple(_plain(v) for v in row) for row in rows],
-                )
-                db.executemany(
-                    "DELETE FROM summaries WHERE dir = ? AND key = ?",
-                    [(str(directory), key) for key in removed],
-                )
+                db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?)", values)
         except sqlite3.Error:
             self._discard()
+
+    def _rows_path(self, directory: Path) -> Path:
+        digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:32]
+        return self._path.parent / f"{self._path.stem}-rows-{digest}.json"
 
     def close(self) -> None:
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
-
-
-def _plain(value: object) -> object:
-    return value.value if isinstance(value, ExecutionState | LoadStatus | HashStatus) else value

@@ -8,6 +8,7 @@ files it is told changed, so a live change costs work proportional to that file.
 from __future__ import annotations
 
 import gc
+import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
@@ -17,7 +18,16 @@ from typing import Any
 
 import orjson
 
-from intentus_tui.core.cache import IndexCache, Stamp, stamp_of
+from intentus_tui.core.cache import (
+    NO_STAMP,
+    STAMP_WIDTH,
+    IndexCache,
+    Snapshot,
+    Stamp,
+    Stamps,
+    new_stamps,
+    packable,
+)
 from intentus_tui.core.formats import (
     HUGE_FILE_BYTES,
     RECORD_SUFFIX,
@@ -28,9 +38,9 @@ from intentus_tui.core.formats import (
     load_record_file,
     load_record_head,
 )
-from intentus_tui.core.parallel import map_chunks
+from intentus_tui.core.parallel import can_fork, map_chunks
 from intentus_tui.core.replay import ReplayEngine
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.sanitize import json_text_safe, sanitize_line
 from intentus_tui.core.timeline import (
     ExecutionState,
     analyze_attempts,
@@ -493,6 +503,40 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     }
 
 
+def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
+    """How many executions per ``state_label``, sorted by label."""
+    counts: dict[str, int] = {}
+    for s in summaries:
+        label = s.state_label
+        counts[label] = counts.get(label, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def listing_rows_json(summaries: Iterable[ExecutionSummary]) -> bytes:
+    """The ``executions`` array's members for ``inspect --list --json``, one per line
+    (indented to sit inside the document).
+
+    Every summary string is sanitized; only file names are raw, and the few a terminal
+    would act on are escaped (``json_text_safe``).
+    """
+    rows = b",\n".join([b"    " + _row_json(summary_to_json(s)) for s in summaries])
+    if rows.isascii() and b"\x7f" not in rows:
+        return rows
+    return json_text_safe(rows.decode("utf-8")).encode("utf-8")
+
+
+def _row_json(row: dict[str, object]) -> bytes:
+    try:
+        return orjson.dumps(row)
+    except orjson.JSONEncodeError:  # a file name with undecodable bytes (lone surrogates)
+        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+
+
+def _values_of(summary: ExecutionSummary) -> tuple[Any, ...]:
+    return tuple(getattr(summary, f) for f in _FIELDS)
+
+
 # Below this many files to summarize, worker processes cost more than they save.
 PARALLEL_THRESHOLD = 2000
 _CHUNK = 128
@@ -510,7 +554,7 @@ def _summarize_chunk(paths: list[str]) -> list[_Row]:
         if row is None:
             result = load_for_index(path)
             summary = summarize(result)
-            row = (result.stamp, tuple(getattr(summary, f) for f in _FIELDS))
+            row = (result.stamp, _values_of(summary))
         out.append(row)
     return out
 
@@ -566,16 +610,18 @@ _ENUM_FIELDS = tuple(
 )
 
 
+def _summary_of(values: list[Any] | tuple[Any, ...]) -> ExecutionSummary:
+    """A summary from its field values, as made or after a trip through JSON (lists for
+    tuples, strings for enums: a ``StrEnum`` member finds itself by its value)."""
+    values = list(values)
+    for index, members in _ENUM_FIELDS:
+        values[index] = members[values[index]]
+    return ExecutionSummary(*values)
+
+
 def _rebuild(rows: list[Any]) -> list[tuple[Stamp | None, ExecutionSummary]]:
-    """Summaries from ``_summarize_chunk`` rows, as made or after a trip through JSON
-    (lists for tuples, strings for enums: a ``StrEnum`` member finds itself by its value)."""
-    out = []
-    for stamp, values in rows:
-        values = list(values)
-        for index, members in _ENUM_FIELDS:
-            values[index] = members[values[index]]
-        out.append((tuple(stamp) if stamp is not None else None, ExecutionSummary(*values)))
-    return out
+    """``_summarize_chunk`` rows as (stamp, summary), however they travelled."""
+    return [(tuple(st) if st is not None else None, _summary_of(values)) for st, values in rows]
 
 
 def _summarize_many(
@@ -589,11 +635,84 @@ def _summarize_many(
     yield from map_chunks(_summarize_chunk, _rebuild, chunks, cores)
 
 
-def _unchanged(path: str, stamp: Stamp) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Survey:
+    """A directory's record files and their stamps now, and the snapshot of last time."""
+
+    listing: list[str]
+    names: list[str]
+    stamps: Stamps
+    snapshot: Snapshot | None
+
+    @property
+    def fresh(self) -> bool:
+        """Nothing changed: same files, same stamps, and every file could be stat'ed."""
+        snapshot = self.snapshot
+        return (
+            snapshot is not None
+            and snapshot.names == self.names
+            and snapshot.stamps == self.stamps
+            and NO_STAMP[0] not in self.stamps[::STAMP_WIDTH]  # sizes: -1 marks NO_STAMP
+        )
+
+
+def _listdir(directory: Path) -> list[str]:
     try:
-        return stamp_of(os.stat(path)) == stamp
+        return os.listdir(directory)
     except OSError:
-        return False
+        return []
+
+
+# Below this many files, a second process to stat them costs more than it saves.
+PARALLEL_STAT_THRESHOLD = 20_000
+
+
+def stat_names(directory: Path, names: list[str], workers: int | None = None) -> Stamps:
+    """Each file's stamp (following a link, as reading does; ``NO_STAMP`` where it cannot
+    be stat'ed), packed. A stat costs a few microseconds of system time and there may be
+    100,000 of them: a big directory is split with a forked helper when that is safe."""
+    prefix = os.path.join(directory, "")
+    paths = [prefix + name for name in names]
+    cores = workers if workers is not None else (os.cpu_count() or 1)
+    if len(paths) < PARALLEL_STAT_THRESHOLD or cores <= 1 or not can_fork():
+        return _stamps_of(paths)
+    half = len(paths) // 2
+    ours, theirs = paths[:half], paths[half:]
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the helper: stat the second half, send it packed, leave without cleanup
+        status = 0
+        try:
+            os.close(read_end)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(_stamps_of(theirs).tobytes())
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    stamps = _stamps_of(ours)
+    with os.fdopen(read_end, "rb") as incoming:
+        data = incoming.read()
+    os.waitpid(pid, 0)
+    if len(data) != len(theirs) * STAMP_WIDTH * stamps.itemsize:
+        return _stamps_of(paths)  # the helper failed: do it all here
+    stamps.frombytes(data)
+    return stamps
+
+
+def _stamps_of(paths: list[str]) -> Stamps:
+    out = new_stamps()
+    add = out.extend
+    stat = os.stat
+    for path in paths:
+        try:
+            st = stat(path)
+        except OSError:  # vanished, unreadable, a dangling link: read (and explain) it
+            add(NO_STAMP)
+            continue
+        add(packable((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)))
+    return out
 
 
 # ------------------------------------------------------------------ the WAL join
@@ -690,8 +809,37 @@ class DirectoryIndex:
         self._workers = workers
         self._records: dict[str, ExecutionSummary] = {}  # file name -> summary, un-joined
         self._wals: dict[str, WalLog] = {}  # execution id -> log
+        self._survey_ahead: _Survey | None = None
 
     # -- reading everything
+
+    def fresh_listing_json(self) -> tuple[dict[str, int], Path] | None:
+        """The counts and the file of ``inspect --list --json`` rows in the cache, when no
+        record file changed since they were written and there are no WALs to join."""
+        if not self._use_cache or self.root.wal_dir is not None:
+            return None
+        cache = IndexCache()
+        try:
+            survey = self._survey(cache, self.root.records_dir.resolve())
+        finally:
+            cache.close()
+        self._survey_ahead = survey  # a scan that follows need not list and stat again
+        snapshot = survey.snapshot
+        if survey.fresh and snapshot is not None and snapshot.rows_path is not None:
+            return snapshot.counts, snapshot.rows_path
+        return None
+
+    def _survey(self, cache: IndexCache | None, resolved: Path) -> _Survey:
+        """List the directory and stat every record file; compare with the snapshot."""
+        directory = self.root.records_dir
+        listing = _listdir(directory)
+        snapshot = cache.load(resolved, summaries=False) if cache else None
+        if snapshot is not None and snapshot.listing == listing:
+            names = snapshot.names  # same entries: no need to filter and sort them again
+        else:
+            names = sorted(n for n in listing if is_record_name(n))
+        stamps = stat_names(directory, names, self._workers)
+        return _Survey(listing, names, stamps, snapshot)
 
     def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
         """Fill the index, yielding batches as they are ready.
@@ -699,8 +847,7 @@ class DirectoryIndex:
         Batches are upserts by ``key``: the last batch re-sends records joined with their
         WALs, and adds WAL-only executions.
         """
-        directory = self.root.records_dir
-        resolved = directory.resolve()
+        resolved = self.root.records_dir.resolve()
         self._records = {}
         cache = IndexCache() if self._use_cache else None
         # 100,000 summaries are 100,000 tracked objects: each full collection would walk
@@ -708,27 +855,10 @@ class DirectoryIndex:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            cached = cache.load(resolved) if cache else {}
-            fresh: list[ExecutionSummary] = []
-            todo: list[str] = []
-            for name in list_record_names(directory):
-                full = os.path.join(directory, name)
-                hit = cached.pop(name, None)
-                if hit is not None and _unchanged(full, hit[0]):
-                    fresh.append(hit[1])  # type: ignore[arg-type]
-                else:
-                    todo.append(full)
-            if fresh:
-                self._records.update((s.key, s) for s in fresh)
-                yield fresh
-            for batch in _summarize_many(todo, self._workers):
-                if cache is not None:
-                    cache.store(resolved, [(st, s) for st, s in batch if st is not None])
-                summaries = [s for _, s in batch]
-                self._records.update((s.key, s) for s in summaries)
-                yield summaries
-            if cache is not None and cached:
-                cache.store(resolved, (), removed=list(cached))
+            survey, self._survey_ahead = self._survey_ahead, None
+            if survey is None:
+                survey = self._survey(cache, resolved)
+            yield from self._read_records(survey, cache, resolved)
         finally:
             if cache is not None:
                 cache.close()
@@ -738,6 +868,59 @@ class DirectoryIndex:
         joined = [self._view(execution_id) for execution_id in self._wals]
         if joined:
             yield [s for s in joined if s is not None]
+
+    def _read_records(
+        self, survey: _Survey, cache: IndexCache | None, resolved: Path
+    ) -> Iterator[list[ExecutionSummary]]:
+        """Summaries from the snapshot where a file's stamp is unchanged, read otherwise;
+        then a new snapshot if anything changed."""
+        old = cache.load(resolved) if cache is not None and survey.snapshot is not None else None
+        known: dict[str, int] = {name: i for i, name in enumerate(old.names)} if old else {}
+        stamps: dict[str, Stamp] = {}
+        fresh: list[ExecutionSummary] = []
+        todo: list[str] = []
+        prefix = os.path.join(self.root.records_dir, "")
+        width = STAMP_WIDTH
+        for i, name in enumerate(survey.names):
+            stamp = tuple(survey.stamps[width * i : width * (i + 1)])
+            j = known.get(name)
+            if (
+                old is not None
+                and old.summaries is not None
+                and j is not None
+                and stamp != NO_STAMP
+                and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
+            ):
+                fresh.append(_summary_of(old.summaries[j]))
+                stamps[name] = stamp
+            else:
+                todo.append(prefix + name)
+        if fresh:
+            self._records.update((s.key, s) for s in fresh)
+            yield fresh
+        for batch in _summarize_many(todo, self._workers):
+            for read_stamp, summary in batch:  # as fstat saw the file when it was read
+                stamps[summary.key] = packable(read_stamp)
+            summaries = [s for _, s in batch]
+            self._records.update((s.key, s) for s in summaries)
+            yield summaries
+        if cache is not None and (todo or old is None or old.names != survey.names):
+            cache.store(resolved, self._snapshot(survey.listing, stamps))
+
+    def _snapshot(self, listing: list[str], stamps: dict[str, Stamp]) -> Snapshot:
+        names = sorted(self._records)
+        summaries = [self._records[n] for n in names]
+        packed = new_stamps()
+        for name in names:
+            packed.extend(stamps.get(name, NO_STAMP))
+        return Snapshot(
+            listing=listing,
+            names=names,
+            stamps=packed,
+            counts=listing_counts(summaries),
+            rows_json=listing_rows_json(summaries),
+            summaries=[list(_values_of(s)) for s in summaries],
+        )
 
     def scan(self) -> list[ExecutionSummary]:
         for _ in self.scan_batches():

@@ -45,10 +45,15 @@ def map_chunks(
         for chunk in chunks:
             yield decode(work(chunk))
         return
-    if hasattr(os, "fork") and threading.active_count() == 1:
+    if can_fork():
         yield from _forked(work, decode, chunks, cores - 1)
     else:
         yield from _pooled(work, decode, chunks, cores)
+
+
+def can_fork() -> bool:
+    """Forking is safe here: the system has it and no other thread holds locks to copy."""
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _forked(

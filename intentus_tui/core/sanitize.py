@@ -50,3 +50,16 @@ def sanitize_line(text: str) -> str:
 
 def is_clean(text: str) -> bool:
     return _UNSAFE.search(text) is None
+
+
+# Valid JSON may still carry characters a terminal acts on (C1 controls such as U+009B CSI,
+# bidi overrides): escaped, piping --json output to a terminal is as safe as text.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def json_text_safe(text: str) -> str:
+    """JSON text with every character a terminal would act on written as a ``\\u`` escape
+    (still the same JSON value: these characters can only be inside strings)."""
+    if text.isascii() and "\x7f" not in text:  # the common case, checked in C
+        return text
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

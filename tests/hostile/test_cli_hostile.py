@@ -203,10 +203,10 @@ def test_files_deleted_between_listing_and_reading(
     import intentus_tui.cli.verify as verify_cli
     import intentus_tui.core.index as index
 
-    real_names, real_paths = index.list_record_names, index.list_record_paths
+    real_listdir, real_paths = index._listdir, index.list_record_paths
 
     def names_then_delete(directory: Path) -> list[str]:
-        names = real_names(directory)
+        names = real_listdir(directory)
         (directory / "r-1.json").unlink(missing_ok=True)
         return names
 
@@ -215,7 +215,7 @@ def test_files_deleted_between_listing_and_reading(
         (directory / "r-1.json").unlink(missing_ok=True)
         return paths
 
-    monkeypatch.setattr(index, "list_record_names", names_then_delete)
+    monkeypatch.setattr(index, "_listdir", names_then_delete)
     monkeypatch.setattr(verify_cli, "list_record_paths", paths_then_delete)
     doc = json.loads(run_cli("inspect", "--list", str(records), "--json", "--no-cache").stdout)
     rows = {e["file"]: e for e in doc["executions"]}

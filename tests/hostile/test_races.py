@@ -38,14 +38,14 @@ def _records(directory: Path, count: int = 4) -> list[Path]:
 def _scan_with(
     directory: Path, monkeypatch: pytest.MonkeyPatch, after_listing: Callable[[Path], None]
 ) -> dict[str, Any]:
-    real = index_module.list_record_names  # what the scan lists the directory with
+    real = index_module._listdir  # what the scan lists the directory with
 
     def listing(d: Path) -> list[str]:
         names = real(d)
         after_listing(d)
         return names
 
-    monkeypatch.setattr(index_module, "list_record_names", listing)
+    monkeypatch.setattr(index_module, "_listdir", listing)
     with deadline(10, "scan"):
         rows = scan_root(RecordRoot(directory, None, directory), use_cache=False, workers=1)
     return {s.key: s for s in rows}
