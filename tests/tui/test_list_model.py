@@ -51,6 +51,15 @@ STATES = st.sampled_from(
 OPS = st.lists(
     st.tuples(st.sampled_from(["upsert", "remove"]), st.integers(0, 40), STATES), max_size=60
 )
+# Batches as the scan and the watcher send them: several upserts (a key may repeat: the
+# last one wins) and removals at once, big enough to take the merge path too.
+BATCHES = st.lists(
+    st.tuples(
+        st.lists(st.tuples(st.integers(0, 120), STATES), max_size=80),
+        st.lists(st.integers(0, 120), max_size=10),
+    ),
+    max_size=8,
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -78,6 +87,32 @@ def test_incremental_updates_match_a_rebuild(ops, view, sort, query) -> None:  #
     assert model.shown_count == fresh.shown_count
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    batches=BATCHES,
+    view=st.sampled_from(VIEWS),
+    sort=st.sampled_from(SORTS),
+    query=st.sampled_from(["", "trans", "0001", "incomplete"]),
+)
+def test_batched_updates_match_a_rebuild(batches, view, sort, query) -> None:  # type: ignore[no-untyped-def]
+    model = ListModel()
+    model.view, model.sort = view, sort
+    model.set_query(query)
+    for upserts, removals in batches:
+        changed = [summary(n, state, replayable) for n, (state, replayable) in upserts]
+        model.apply(changed, [f"{n:05d}.json" for n in removals])
+    fresh = ListModel()
+    fresh.view, fresh.sort = view, sort
+    fresh.set_query(query)
+    fresh.replace_all(model.summaries.values())
+    assert model.rows == fresh.rows
+    assert +model.counts == +fresh.counts
+    assert model.shown_count == fresh.shown_count
+    for row in range(len(model)):  # every shown execution is found where it is
+        key = model.key_at(row)
+        assert key is None or model.row_of(key) == row
+
+
 def test_grouped_rows_have_one_header_per_non_empty_group() -> None:
     model = ListModel()
     model.replace_all([summary(1), summary(2, "incomplete", False), summary(3)])
@@ -90,10 +125,15 @@ def test_grouped_rows_have_one_header_per_non_empty_group() -> None:
     assert model.nearest_item(0) == 1  # a header is never selected
 
 
-def test_a_big_batch_re_sorts_once_and_small_ones_move_rows() -> None:
+def test_new_rows_merge_and_many_replaced_rows_re_sort() -> None:
     model = ListModel()
-    assert model.apply([summary(n) for n in range(3000)]) is True  # rebuilt
+    assert model.apply([summary(n) for n in range(3000)]) is False  # merged, whatever the size
+    assert model.apply([summary(n) for n in range(3000, 6000)]) is False
+    assert model.apply([summary(n, "incomplete", False) for n in range(2500)]) is True
+    assert model.counts["incomplete"] == 2500
+    for n in range(2500):
+        model.apply([summary(n)])  # back, one at a time
     assert model.apply([summary(5, "corrupted", False)]) is False  # moved with bisect
     assert group_of(model.summaries["00005.json"]) is Group.CORRUPTED
     assert model.row_of("00005.json") == len(model) - 1  # last group, last row
-    assert model.counts["corrupted"] == 1 and model.counts["replayable"] == 2999
+    assert model.counts["corrupted"] == 1 and model.counts["replayable"] == 5999
