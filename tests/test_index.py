@@ -260,3 +260,16 @@ def test_warm_listing_reaches_a_real_pipe_whole(records_dir: Path, cache_dir: Pa
     assert run() == cold  # fills the cache
     assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
     assert run() == cold  # printed from the cache
+
+
+def test_damaged_side_files_are_rebuilt(records_dir: Path, cache_dir: Path) -> None:
+    _many(records_dir, 8)
+    expected = _listing_json(records_dir, use_cache=False)
+    summaries = scan_root(resolve_root(records_dir), use_cache=False)
+    for damage in ("rows.json", "summaries.json"):
+        assert _listing_json(records_dir) == expected  # (re)fills the cache
+        (side,) = cache_dir.glob(f"*-{damage}")
+        side.write_bytes(side.read_bytes()[:-7])  # cut short, as a full disk would leave it
+        assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
+        assert scan_root(resolve_root(records_dir)) == summaries
+        assert _listing_json(records_dir) == expected

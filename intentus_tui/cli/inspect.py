@@ -6,6 +6,7 @@ import io
 import os
 import shutil
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -27,7 +28,7 @@ from intentus_tui.core.index import (
     ExecutionSummary,
     RecordRoot,
     listing_counts,
-    listing_rows_json,
+    listing_row_lines,
 )
 
 
@@ -53,9 +54,11 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
     return rows
 
 
-def _echo_listing_json(root: RecordRoot, counts: dict[str, int], rows: bytes | Path) -> None:
-    """One JSON document, one execution per line. ``rows`` are ready-made: bytes, or the
-    cache's file of them (copied to the output by the kernel, never read into Python)."""
+def _echo_listing_json(
+    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | Path
+) -> None:
+    """One JSON document, one execution per line. ``rows`` are the lines as they are made,
+    or the cache's file of them (copied to the output by the kernel, never read here)."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -73,7 +76,11 @@ def _echo_listing_json(root: RecordRoot, counts: dict[str, int], rows: bytes | P
         else:
             out.write(b"]\n}\n")
     else:
-        out.write(b"\n" + rows + b"\n  ]\n}\n" if rows else b"]\n}\n")
+        first = True
+        for row in rows:
+            out.write(b"\n" + row if first else b",\n" + row)
+            first = False
+        out.write(b"]\n}\n" if first else b"\n  ]\n}\n")
     out.flush()
 
 
@@ -168,7 +175,7 @@ def inspect(
                 _echo_listing_json(root, *cached)
             else:
                 summaries = index.scan()
-                _echo_listing_json(root, listing_counts(summaries), listing_rows_json(summaries))
+                _echo_listing_json(root, listing_counts(summaries), listing_row_lines(summaries))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)

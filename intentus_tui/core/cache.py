@@ -18,7 +18,8 @@ import hashlib
 import os
 import sqlite3
 from array import array
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ import orjson
 from intentus_tui import __version__
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 3
+_SCHEMA = 4
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
@@ -72,11 +73,9 @@ class Snapshot:
     names: list[str]
     stamps: Stamps
     counts: dict[str, int]
-    # The inspect --list --json "executions" members, ready to print: given to store them,
-    # or, once loaded, the file that holds them (beside the database: printing them is
-    # then a copy from file to output that never passes through Python).
-    rows_json: bytes | None = None
-    rows_path: Path | None = None
+    # The inspect --list --json "executions" members, ready to print, in a file beside the
+    # database: printing them is a copy from file to output that never passes through Python.
+    rows_path: Path
     summaries: list[list[Any]] | None = None  # field values; loaded on request
 
 
@@ -105,11 +104,23 @@ def _file_stamp(path: Path | None) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ino] if st is not None else None
 
 
-def _write_file(path: Path, data: bytes) -> list[int] | None:
+def _joined(parts: Iterable[bytes], separator: bytes) -> Iterator[bytes]:
+    for i, part in enumerate(parts):
+        yield separator + part if i else part
+
+
+def _json_array(items: Iterable[Sequence[Any]]) -> Iterator[bytes]:
+    yield b"["
+    yield from _joined((orjson.dumps(item) for item in items), b",")
+    yield b"]"
+
+
+def _write_file(path: Path, chunks: Iterable[bytes]) -> list[int] | None:
     """Write ``path`` whole or not at all (a reader never sees half); return its stamp."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temp.write_bytes(data)
+        with temp.open("wb") as out:
+            out.writelines(chunks)
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
@@ -137,7 +148,7 @@ class IndexCache:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS snapshots (dir TEXT PRIMARY KEY, listing BLOB,"
-                " names BLOB, stamps BLOB, counts BLOB, rows_file BLOB, summaries BLOB)"
+                " names BLOB, stamps BLOB, counts BLOB, files BLOB)"
             )
             db.execute("SELECT count(*) FROM snapshots LIMIT 1").fetchone()
         except (sqlite3.Error, OSError):
@@ -158,31 +169,33 @@ class IndexCache:
         db = self._connect()
         if db is None:
             return None
-        columns = "listing, names, stamps, counts, rows_file" + (", summaries" if summaries else "")
         try:
             row = db.execute(
-                f"SELECT {columns} FROM snapshots WHERE dir = ?", (str(directory),)
+                "SELECT listing, names, stamps, counts, files FROM snapshots WHERE dir = ?",
+                (str(directory),),
             ).fetchone()
         except sqlite3.Error:
             self._discard()
             return None
         if row is None:
             return None
+        rows_path, summaries_path = self._side_files(directory)
         try:
             snapshot = Snapshot(
                 listing=_names_of(row[0]),
                 names=_names_of(row[1]),
                 stamps=_stamps_from(row[2]),
                 counts=orjson.loads(row[3]),
-                rows_path=self._rows_path(directory),
-                summaries=orjson.loads(row[5]) if summaries else None,
+                rows_path=rows_path,
             )
-            rows_stamp = orjson.loads(row[4])
-        except (orjson.JSONDecodeError, TypeError, ValueError, IndexError):
+            if orjson.loads(row[4]) != [_file_stamp(rows_path), _file_stamp(summaries_path)]:
+                return None  # a side file is gone, or is not the one this snapshot wrote
+            if summaries:
+                values = orjson.loads(summaries_path.read_bytes())
+                snapshot = replace(snapshot, summaries=values)
+        except (OSError, orjson.JSONDecodeError, TypeError, ValueError, IndexError):
             self._discard()
             return None
-        if _file_stamp(snapshot.rows_path) != rows_stamp:
-            return None  # the rows file is gone or is not the one this snapshot wrote
         lengths = {len(snapshot.names), len(snapshot.stamps) // STAMP_WIDTH}
         if snapshot.summaries is not None:
             lengths.add(len(snapshot.summaries))
@@ -191,33 +204,51 @@ class IndexCache:
             return None
         return snapshot
 
-    def store(self, directory: Path, snapshot: Snapshot) -> None:
+    def store(
+        self,
+        directory: Path,
+        *,
+        listing: list[str],
+        names: list[str],
+        stamps: Stamps,
+        counts: dict[str, int],
+        rows: Iterable[bytes],
+        summaries: Iterable[Sequence[Any]],
+    ) -> None:
+        """Replace the snapshot of ``directory``. ``rows`` and ``summaries`` (one per name)
+        are written out as they come: a 100,000-file snapshot is never whole in memory."""
         db = self._connect()
         if db is None:
             return
-        rows_path = self._rows_path(directory)
+        rows_path, summaries_path = self._side_files(directory)
         try:
-            rows_stamp = _write_file(rows_path, snapshot.rows_json or b"")
+            files = [
+                _write_file(rows_path, _joined(rows, b",\n")),
+                _write_file(summaries_path, _json_array(summaries)),
+            ]
             values = (
                 str(directory),
-                _names_blob(snapshot.listing),
-                _names_blob(snapshot.names),
-                snapshot.stamps.tobytes(),
-                orjson.dumps(snapshot.counts),
-                orjson.dumps(rows_stamp),
-                orjson.dumps(snapshot.summaries or []),
+                _names_blob(listing),
+                _names_blob(names),
+                stamps.tobytes(),
+                orjson.dumps(counts),
+                orjson.dumps(files),
             )
         except (orjson.JSONEncodeError, UnicodeError, OSError):
             return
         try:
             with db:
-                db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+                db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", values)
         except sqlite3.Error:
             self._discard()
 
-    def _rows_path(self, directory: Path) -> Path:
+    def _side_files(self, directory: Path) -> tuple[Path, Path]:
         digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:32]
-        return self._path.parent / f"{self._path.stem}-rows-{digest}.json"
+        base = f"{self._path.stem}-{digest}"
+        return (
+            self._path.parent / f"{base}-rows.json",
+            self._path.parent / f"{base}-summaries.json",
+        )
 
     def close(self) -> None:
         if self._db is not None:

@@ -512,17 +512,19 @@ def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def listing_rows_json(summaries: Iterable[ExecutionSummary]) -> bytes:
-    """The ``executions`` array's members for ``inspect --list --json``, one per line
-    (indented to sit inside the document).
+def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
+    """The ``executions`` array's members for ``inspect --list --json``, one line each
+    (indented to sit inside the document), made one at a time.
 
     Every summary string is sanitized; only file names are raw, and the few a terminal
     would act on are escaped (``json_text_safe``).
     """
-    rows = b",\n".join([b"    " + _row_json(summary_to_json(s)) for s in summaries])
-    if rows.isascii() and b"\x7f" not in rows:
-        return rows
-    return json_text_safe(rows.decode("utf-8")).encode("utf-8")
+    for summary in summaries:
+        row = b"    " + _row_json(summary_to_json(summary))
+        if row.isascii() and b"\x7f" not in row:
+            yield row
+        else:
+            yield json_text_safe(row.decode("utf-8")).encode("utf-8")
 
 
 def _row_json(row: dict[str, object]) -> bytes:
@@ -556,6 +558,9 @@ def _summarize_chunk(paths: list[str]) -> list[_Row]:
             summary = summarize(result)
             row = (result.stamp, _values_of(summary))
         out.append(row)
+    # The scan runs with the cyclic GC off (it would re-walk every summary kept so far),
+    # but a damaged file leaves cycles (an exception and its frames): free this chunk's.
+    gc.collect(1)
     return out
 
 
@@ -610,12 +615,38 @@ _ENUM_FIELDS = tuple(
 )
 
 
+# Fields whose values repeat across a directory (a few intents, agents, chains): decoded
+# from JSON each would be a new string; shared, 100,000 summaries hold each value once.
+_SHARED_FIELDS = tuple(
+    _FIELDS.index(name)
+    for name in (
+        "intent",
+        "agent",
+        "strategy",
+        "message",
+        "replay_reason",
+        "hash_form",
+        "matched_form",
+        "chain",
+        "in_flight_agent",
+        "final_status",
+        "source",
+    )
+)
+_shared: dict[str, str] = {}
+
+
 def _summary_of(values: list[Any] | tuple[Any, ...]) -> ExecutionSummary:
     """A summary from its field values, as made or after a trip through JSON (lists for
     tuples, strings for enums: a ``StrEnum`` member finds itself by its value)."""
     values = list(values)
     for index, members in _ENUM_FIELDS:
         values[index] = members[values[index]]
+    share = _shared.setdefault
+    for index in _SHARED_FIELDS:
+        value = values[index]
+        if value is not None:
+            values[index] = share(value, value)
     return ExecutionSummary(*values)
 
 
@@ -825,7 +856,7 @@ class DirectoryIndex:
             cache.close()
         self._survey_ahead = survey  # a scan that follows need not list and stat again
         snapshot = survey.snapshot
-        if survey.fresh and snapshot is not None and snapshot.rows_path is not None:
+        if survey.fresh and snapshot is not None:
             return snapshot.counts, snapshot.rows_path
         return None
 
@@ -905,21 +936,24 @@ class DirectoryIndex:
             self._records.update((s.key, s) for s in summaries)
             yield summaries
         if cache is not None and (todo or old is None or old.names != survey.names):
-            cache.store(resolved, self._snapshot(survey.listing, stamps))
+            self._store(cache, resolved, survey.listing, stamps)
 
-    def _snapshot(self, listing: list[str], stamps: dict[str, Stamp]) -> Snapshot:
+    def _store(
+        self, cache: IndexCache, resolved: Path, listing: list[str], stamps: dict[str, Stamp]
+    ) -> None:
         names = sorted(self._records)
         summaries = [self._records[n] for n in names]
         packed = new_stamps()
         for name in names:
             packed.extend(stamps.get(name, NO_STAMP))
-        return Snapshot(
+        cache.store(
+            resolved,
             listing=listing,
             names=names,
             stamps=packed,
             counts=listing_counts(summaries),
-            rows_json=listing_rows_json(summaries),
-            summaries=[list(_values_of(s)) for s in summaries],
+            rows=listing_row_lines(summaries),
+            summaries=(_values_of(s) for s in summaries),
         )
 
     def scan(self) -> list[ExecutionSummary]:
