@@ -131,6 +131,7 @@ class IntentusApp(App[None]):
         self.scan_done = False
         self._scan_started = False
         self._scan_problem: str | None = None
+        self._side_pane_scheduled = False
 
     # ------------------------------------------------------------------ layout
 
@@ -142,7 +143,8 @@ class IntentusApp(App[None]):
         self._list = ExecutionList(id="executions")
         self._timeline = TimelineView(id="timeline")
         self._event_detail = EventDetail(id="event-detail")
-        self._side_pane = SidePane(id="side-pane")
+        # Built once the first rows are on screen: see ``_build_side_pane``.
+        self._side_pane = SidePane(id="side-pane", lazy=True)
         yield self._header
         with Horizontal(id="main"):
             with Vertical(id="list-pane"):
@@ -234,6 +236,8 @@ class IntentusApp(App[None]):
     def on_index_changed(self, message: IndexChanged) -> None:
         live = message.total is None  # the initial scan always says how far it is
         self.execution_list.apply_changes(message.changed, message.removed, live=live)
+        if message.changed:
+            self._build_side_pane_soon()
         if message.total is not None:
             self.header_state.total = message.total
             self.header_state.scanned = message.scanned or 0
@@ -242,6 +246,7 @@ class IntentusApp(App[None]):
         self._show_header()
 
     def on_scan_finished(self, message: ScanFinished) -> None:
+        self._build_side_pane_soon()
         self.scan_done = True
         self._scan_problem = message.error
         self.header_state.scanning = False
@@ -272,6 +277,17 @@ class IntentusApp(App[None]):
         self.notify(
             f"Stopped watching the directory: {message.reason}", severity="warning", markup=False
         )
+
+    def _build_side_pane_soon(self) -> None:
+        """Build the side pane's tabs once the first rows are drawn (or the scan found
+        none): they cost a sixth of a second that the first rows should not wait for."""
+        if not self._side_pane_scheduled:
+            self._side_pane_scheduled = True
+            self.call_after_refresh(self._build_side_pane)
+
+    async def _build_side_pane(self) -> None:
+        if self.side_pane.is_attached:
+            await self.side_pane.build()
 
     # ------------------------------------------------------------------ header & titles
 
@@ -456,7 +472,8 @@ class IntentusApp(App[None]):
             return self.diff_shown
         return True
 
-    def action_side_tab(self, name: str) -> None:
+    async def action_side_tab(self, name: str) -> None:
+        await self.side_pane.build()
         self.side_pane.show_tab(name)
 
     async def action_replay(self) -> None:
@@ -486,10 +503,12 @@ class IntentusApp(App[None]):
                 timeout=3,
             )
 
-    def action_diff(self) -> None:
+    async def action_diff(self) -> None:
         if self.marked is None or self.detail is None:
             return
-        self.side_pane.show_diff(self.marked, self.detail)
+        marked, detail = self.marked, self.detail
+        await self.side_pane.build()
+        self.side_pane.show_diff(marked, detail)
         self.diff_shown = True
         self._refresh_footer()
 
@@ -536,7 +555,13 @@ class IntentusApp(App[None]):
         )
 
     def _show_file_diff(self, left_label: str, left: Any, right_label: str, right: Any) -> None:
+        self.call_later(self._show_file_diff_built, left_label, left, right_label, right)
+
+    async def _show_file_diff_built(
+        self, left_label: str, left: Any, right_label: str, right: Any
+    ) -> None:
         # The pane prefixes the labels with "A:"/"B:" itself.
+        await self.side_pane.build()
         self.side_pane.show_diff_values(left_label, left, right_label, right)
         self.diff_shown = True
         self._refresh_footer()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.highlight import highlight
 from textual.widgets import Static
 
 from intentus_tui.core.detail import ExecutionDetail
@@ -47,6 +46,9 @@ class EventDetail(VerticalScroll):
         ]
         if shown.truncated:
             title.append(("  ·  large: a shortened view (cuts marked ⟪…⟫)", "bold $warning"))
+        # Imported here: pygments (behind it) costs start-up time before any event is shown.
+        from textual.highlight import highlight
+
         self._show(Content.assemble(*title), highlight(shown.text, language="json"))
 
     def _show_file_problem(self, detail: ExecutionDetail) -> None:

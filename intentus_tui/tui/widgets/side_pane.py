@@ -4,23 +4,31 @@ Attributes down: the app sets ``side_pane.detail`` and every tab follows. The ap
 the keys and calls ``show_tab``, ``run_replay``, ``show_diff``/``show_diff_values`` and
 ``next_difference``/``previous_difference``. A forced replay is confirmed by the app first
 (``screens.confirm.ConfirmScreen`` with ``force_replay_lines``), then ``run_replay(True)``.
+
+``SidePane(lazy=True)`` (the debugger's) starts empty and builds its tabs on ``build()``
+(or on the first call that needs them): the tabs and the modules behind them cost about
+a sixth of a second of start-up, which the first rows of the list should not wait for.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import asyncio
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.app import ComposeResult
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import TabbedContent, TabPane
 from textual.worker import Worker
 
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.tui.widgets.diff_pane import DiffOutcome, DiffPane
-from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
-from intentus_tui.tui.widgets.replay_pane import ReplayOutcome, ReplayPane
-from intentus_tui.tui.widgets.verify_pane import VerifyPane
+
+if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
+    from textual.widgets import TabbedContent
+
+    from intentus_tui.tui.widgets.diff_pane import DiffOutcome, DiffPane
+    from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
+    from intentus_tui.tui.widgets.replay_pane import ReplayOutcome, ReplayPane
+    from intentus_tui.tui.widgets.verify_pane import VerifyPane
 
 TabName = Literal["verify", "replay", "diff", "postmortem"]
 TAB_NAMES: tuple[str, ...] = ("verify", "replay", "diff", "postmortem")
@@ -41,28 +49,65 @@ class SidePane(Widget):
     def __init__(
         self,
         *,
+        lazy: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self._lazy = lazy
+        self._initial_tab = "verify"
+        self._building = False
+        self._ready = False  # the tabs are mounted
+        self._built = asyncio.Event()
 
     def compose(self) -> ComposeResult:
-        with TabbedContent(initial="verify"):
-            with TabPane("Verify", id="verify"):
-                yield VerifyPane(id="verify-pane")
-            with TabPane("Replay", id="replay"):
-                yield ReplayPane(id="replay-pane")
-            with TabPane("Diff", id="diff"):
-                yield DiffPane(id="diff-pane")
-            with TabPane("Post-mortem", id="postmortem"):
-                yield PostmortemPane(id="postmortem-pane")
+        if not self._lazy:
+            self._building = True
+            yield self._tabs()
+
+    def _tabs(self) -> TabbedContent:
+        from textual.widgets import TabbedContent, TabPane
+
+        from intentus_tui.tui.widgets.diff_pane import DiffPane
+        from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
+        from intentus_tui.tui.widgets.replay_pane import ReplayPane
+        from intentus_tui.tui.widgets.verify_pane import VerifyPane
+
+        tabs = TabbedContent(initial=self._initial_tab)
+        for pane in (
+            TabPane("Verify", VerifyPane(id="verify-pane"), id="verify"),
+            TabPane("Replay", ReplayPane(id="replay-pane"), id="replay"),
+            TabPane("Diff", DiffPane(id="diff-pane"), id="diff"),
+            TabPane("Post-mortem", PostmortemPane(id="postmortem-pane"), id="postmortem"),
+        ):
+            tabs.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
+        return tabs
 
     def on_mount(self) -> None:
+        if self._building:
+            self._ready = True
+            self._built.set()
+            self._push_detail(self.detail)
+
+    @property
+    def ready(self) -> bool:
+        """Whether the tabs are built and mounted (always, unless ``lazy``)."""
+        return self._ready
+
+    async def build(self) -> None:
+        """Build and mount the tabs now, if they are not already (or being built)."""
+        if self._building:  # built, or another caller is mounting them: wait for that
+            await self._built.wait()
+            return
+        self._building = True
+        await self.mount(self._tabs())
+        self._ready = True
+        self._built.set()
         self._push_detail(self.detail)
 
     def watch_detail(self, detail: ExecutionDetail | None) -> None:
-        if self.is_mounted:
+        if self._ready and self.is_mounted:
             self._push_detail(detail)
 
     def _push_detail(self, detail: ExecutionDetail | None) -> None:
@@ -76,30 +121,48 @@ class SidePane(Widget):
 
     @property
     def verify_pane(self) -> VerifyPane:
+        from intentus_tui.tui.widgets.verify_pane import VerifyPane
+
         return self.query_one(VerifyPane)
 
     @property
     def replay_pane(self) -> ReplayPane:
+        from intentus_tui.tui.widgets.replay_pane import ReplayPane
+
         return self.query_one(ReplayPane)
 
     @property
     def diff_pane(self) -> DiffPane:
+        from intentus_tui.tui.widgets.diff_pane import DiffPane
+
         return self.query_one(DiffPane)
 
     @property
     def postmortem_pane(self) -> PostmortemPane:
+        from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
+
         return self.query_one(PostmortemPane)
 
     @property
     def active_tab(self) -> str:
+        if not self._ready:
+            return self._initial_tab
+        from textual.widgets import TabbedContent
+
         return self.query_one(TabbedContent).active
 
     # ------------------------------------------------------------------ the contract
 
     def show_tab(self, name: str) -> None:
-        """Switch to "verify", "replay", "diff" or "postmortem"."""
+        """Switch to "verify", "replay", "diff" or "postmortem" (the first shown, if the
+        tabs are still to be built)."""
         if name not in TAB_NAMES:
             raise ValueError(f"unknown side pane tab {name!r}; expected one of {TAB_NAMES}")
+        if not self._ready:
+            self._initial_tab = name
+            return
+        from textual.widgets import TabbedContent
+
         self.query_one(TabbedContent).active = name
 
     async def run_replay(self, force: bool = False) -> Worker[ReplayOutcome] | None:
@@ -109,11 +172,12 @@ class SidePane(Widget):
         detail. Non-forced replay of a non-replayable record shows the refusal and its reason.
         Forced: confirm with the user first (the app shows ``ConfirmScreen``).
         """
+        await self.build()
         self.show_tab("replay")
         return self.replay_pane.start(force)
 
     def show_diff(self, left: ExecutionDetail, right: ExecutionDetail) -> Worker[DiffOutcome]:
-        """Compare two executions (A = left, B = right) in the Diff tab."""
+        """Compare two executions (A = left, B = right) in the Diff tab (``build()`` first)."""
         self.show_tab("diff")
         return self.diff_pane.show_diff(left, right)
 
@@ -126,7 +190,7 @@ class SidePane(Widget):
 
     def next_difference(self) -> bool:
         """Move the diff cursor to the next difference (False at the last one)."""
-        return self.diff_pane.next_difference()
+        return self._ready and self.diff_pane.next_difference()
 
     def previous_difference(self) -> bool:
-        return self.diff_pane.previous_difference()
+        return self._ready and self.diff_pane.previous_difference()
