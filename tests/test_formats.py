@@ -177,3 +177,45 @@ def test_integers_beyond_64_bits_keep_their_exact_value_and_hash(tmp_path: Path)
     assert result.record is not None
     assert result.record.envelope["payload"] == {"big": 2**70, "negative": -(2**65), "edge": 2**63}
     assert check_envelope_hash(result.record).status is HashStatus.MATCH
+
+
+# ---------------------------------------------------------------------------
+# The cut-short shortcut: when orjson read an object to its very end, the whole-text
+# stdlib parse is skipped and the section walk alone says where the file breaks.
+# ---------------------------------------------------------------------------
+
+
+def _cut_points(data: bytes, step: int) -> list[int]:
+    structural = [i for i, b in enumerate(data) if b in b'{}[],:"']
+    return sorted({*range(0, len(data), step), *structural, *(i + 1 for i in structural)})
+
+
+def test_cut_short_shortcut_reads_every_truncation_like_the_whole_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import random
+
+    from intentus_tui.core import formats
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    sources = [(world.records_dir / f"{world.fallback}.json").read_bytes()]
+    sources.append((world.records_dir / f"{world.error_truncated}.json").read_bytes())
+    evil = make_record(execution_id="e1", intent="évil\x1b[2J ☃ \U0001f600")
+    sources.append(json.dumps(evil, ensure_ascii=False, indent=2).encode())  # raw UTF-8
+    sources.append(json.dumps({**evil, "events": {"not": "a list"}}).encode())
+    sources.append(json.dumps(dict(reversed(evil.items())), separators=(",", ":")).encode())
+    rng = random.Random(7)
+    checked = shortcut = 0
+    for data in sources:
+        for cut in _cut_points(data, 1 if len(data) < 3000 else 3):
+            piece = data[:cut]
+            if rng.random() < 0.5 and cut % 2:
+                piece += b"  \n"  # cut, then whitespace
+            monkeypatch.setattr(formats, "_SHALLOW", 500)
+            fast = load_record_bytes(Path("e1.json"), piece)
+            monkeypatch.setattr(formats, "_SHALLOW", 0)  # the shortcut never applies
+            assert fast == load_record_bytes(Path("e1.json"), piece), (cut, piece[-40:])
+            checked += 1
+            shortcut += fast.status is LoadStatus.SALVAGED
+    assert checked > 3000 and shortcut > 1000

@@ -24,6 +24,7 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +263,7 @@ def parse_json_text(text: str) -> Any:
 
 
 _LITERALS = ("null", "true", "false", "NaN", "Infinity", "-Infinity")
+_WHITESPACE = re.compile(r"[ \t\n\r]*")  # json's own
 _NUMBER_PREFIX = re.compile(r"-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?")
 # What json leaves after "Invalid \uXXXX escape" when the file ends inside one (or a pair).
 _CUT_ESCAPE = re.compile(r"u[0-9a-fA-F]{0,4}(?:\\(?:u[0-9a-fA-F]{0,3})?)?")
@@ -300,16 +302,14 @@ class _Salvage:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.decoder = json.JSONDecoder()
+        # what raw_decode calls, unwrapped (typeshed mistypes the argument)
+        self.scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
         self.pos = 0
         self.found: dict[str, Any] = {}
         self.in_events = False  # inside the events array: a break there leaves it partial
 
     def _skip_ws(self) -> None:
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in " \t\r\n":
-            pos += 1
-        self.pos = pos
+        self.pos = _WHITESPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def _expect(self, char: str, what: str) -> None:
         self._skip_ws()
@@ -319,7 +319,10 @@ class _Salvage:
 
     def _value(self) -> Any:
         self._skip_ws()
-        value, self.pos = self.decoder.raw_decode(self.text, self.pos)
+        try:
+            value, self.pos = self.scan(self.text, self.pos)
+        except StopIteration as err:
+            raise json.JSONDecodeError("Expecting value", self.text, err.value) from None
         return value
 
     def _events(self) -> list[Any]:
@@ -336,7 +339,7 @@ class _Salvage:
                 if not self.text.startswith(",", self.pos):
                     break
                 self.pos += 1
-        self._expect("]", "',' or ']' delimiter")
+        self._expect("]", "',' delimiter")  # json's words for this place
         self.in_events = False
         return events
 
@@ -356,13 +359,14 @@ class _Salvage:
                 elif self.text.startswith("}", self.pos):
                     raise json.JSONDecodeError("Extra data", self.text, self.pos + 1)
                 first = False
-                key = self._value()
-                if not isinstance(key, str):
+                if not self.text.startswith('"', self.pos):
                     raise json.JSONDecodeError(
                         "Expecting property name enclosed in double quotes", self.text, self.pos
                     )
+                key = self._value()
                 self._expect(":", "':' delimiter")
-                if key == "events":
+                self._skip_ws()
+                if key == "events" and self.text.startswith("[", self.pos):
                     self._events()
                 else:
                     self.found[key] = self._value()
@@ -409,7 +413,9 @@ def _salvage(
     )
 
 
-def _classify_value(path: Path, value: Any, base: dict[str, Any]) -> LoadResult:
+def classify_value(path: Path, value: Any, base: dict[str, Any]) -> LoadResult:
+    """What a parsed file is: a record, or valid JSON that is not one. ``base``: the
+    ``LoadResult`` fields about the file itself (size, mtime_ns, stamp)."""
     if not isinstance(value, dict):
         kind = type(value).__name__ if value is not None else "null"
         return LoadResult(
@@ -450,17 +456,22 @@ def load_record_bytes(
     size: int = 0,
     mtime_ns: int = 0,
     stamp: tuple[int, int, int, int] | None = None,
+    orjson_error: str | None = None,
 ) -> LoadResult:
-    """Classify and parse bytes read from ``path``. Never raises."""
+    """Classify and parse bytes read from ``path``. Never raises.
+
+    ``orjson_error``: the caller already had ``orjson.loads`` refuse ``data`` with this
+    message (it is not tried again).
+    """
     base: dict[str, Any] = {"size": size or len(data), "mtime_ns": mtime_ns, "stamp": stamp}
     # Fast path for the common case: valid UTF-8 JSON that orjson accepts as it is. orjson
     # reads integers beyond 64 bits as floats (silently changing the value and its hash),
     # so any run of 19+ digits sends the file to the stdlib parser instead.
-    if not has_long_digit_run(data):
+    if orjson_error is None and not has_long_digit_run(data):
         try:
-            return _classify_value(path, orjson.loads(data), base)
-        except orjson.JSONDecodeError:
-            pass
+            return classify_value(path, orjson.loads(data), base)
+        except orjson.JSONDecodeError as exc:
+            orjson_error = str(exc)
     if not data.strip():
         what = "empty" if not data else "whitespace only"
         return LoadResult(path=path, status=LoadStatus.EMPTY, message=f"File is {what}", **base)
@@ -475,6 +486,9 @@ def load_record_bytes(
         # Cut inside a multi-byte character: salvage it like a cut just before that character.
         text = data[: exc.start].decode("utf-8")
         base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
+    if _cut_short_object(data, orjson_error):
+        # The whole parse would fail at the end too, where the walk below stops: skip it.
+        return _salvage(path, text, None, base)
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:
@@ -488,7 +502,25 @@ def load_record_bytes(
         )
     except ValueError:  # e.g. an integer beyond int()'s digit limit: salvage around it
         return _salvage(path, text, None, base)
-    return _classify_value(path, value, base)
+    return classify_value(path, value, base)
+
+
+def _cut_short_object(data: bytes, orjson_error: str | None) -> bool:
+    """Is ``data`` an object that orjson read to the very end without a fault (so the
+    stdlib parser would too: it accepts all orjson does), only to find it cut short?
+
+    Then the section walk (``_Salvage``) stops where the whole parse would, with the same
+    message. Shallow nesting only: near Python's recursion limit the two could differ.
+    """
+    return (
+        orjson_error is not None
+        and orjson_error.startswith("unexpected end of data")
+        and data.lstrip(b" \t\r\n").startswith(b"{")
+        and data.count(b"{") + data.count(b"[") < _SHALLOW
+    )
+
+
+_SHALLOW = 500
 
 
 def _load_non_utf8(

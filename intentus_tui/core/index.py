@@ -33,10 +33,18 @@ from intentus_tui.core.formats import (
     RECORD_SUFFIX,
     LoadResult,
     LoadStatus,
+    classify_value,
     has_long_digit_run,
     is_record_name,
+    load_record_bytes,
     load_record_file,
     load_record_head,
+)
+from intentus_tui.core.hashing import (
+    DOCUMENTED_PREFIX,
+    parsed_documented_canonical,
+    parsed_runtime_canonical,
+    sha256_hex,
 )
 from intentus_tui.core.parallel import can_fork, map_chunks
 from intentus_tui.core.replay import ReplayEngine
@@ -348,7 +356,7 @@ def _summarize_well_formed(result: LoadResult) -> ExecutionSummary | None:
     return None if values is None else ExecutionSummary(*values)
 
 
-_PARSED_MESSAGE = "Record parsed"  # _classify_value's message for a record parsed whole
+_PARSED_MESSAGE = "Record parsed"  # classify_value's message for a record parsed whole
 
 
 def _well_formed_values(
@@ -433,10 +441,30 @@ def _well_formed_values(
     )
 
 
+_MATCHED = {
+    "runtime": (HashStatus.MATCH, "runtime", "runtime"),
+    "documented": (HashStatus.MATCH, "documented", "documented"),
+}
+
+
 def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | None:
     """(status, detected form, matched form) as ``check_envelope_hash`` decides them; None
-    for an envelope that cannot be hashed (the general path says why)."""
+    for an envelope that cannot be hashed (the general path says why).
+
+    The common case first: the stored hash equals the digest of the form its prefix names
+    (a digest is written one way only, so that is also the form it is detected as).
+    """
     try:
+        if parsed:
+            documented = stored.startswith(DOCUMENTED_PREFIX)
+            canonical = (
+                parsed_documented_canonical(envelope)
+                if documented
+                else parsed_runtime_canonical(envelope)
+            )
+            digest = sha256_hex(canonical)
+            if stored == (DOCUMENTED_PREFIX + digest if documented else digest):
+                return _MATCHED["documented" if documented else "runtime"]
         verdict = hash_verdict(envelope, stored, parsed=parsed)
     except (ValueError, TypeError, RecursionError):
         return None
@@ -550,59 +578,98 @@ _Row = tuple[Stamp | None, tuple[object, ...]]
 
 def _summarize_chunk(paths: list[str]) -> list[_Row]:
     """Worker side: summaries as plain tuples, which cross the process boundary cheaper."""
-    out = []
-    for path in paths:
-        row = _quick_row(path)
-        if row is None:
-            result = load_for_index(path)
-            summary = summarize(result)
-            row = (result.stamp, _values_of(summary))
-        out.append(row)
+    out = [_index_file(path) for path in paths]
     # The scan runs with the cyclic GC off (it would re-walk every summary kept so far),
     # but a damaged file leaves cycles (an exception and its frames): free this chunk's.
     gc.collect(1)
     return out
 
 
+def _index_file(path: str) -> _Row:
+    """One file's row: the fast lane when it can, else the general path (never reading
+    or parsing the file twice)."""
+    read = _read_plain(path)
+    if read is None:  # a link, a FIFO, a huge or changing file...: the careful reader
+        result = load_for_index(path)
+        return result.stamp, _values_of(summarize(result))
+    data, st = read
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    parsed, error = _parse(data)
+    if type(parsed) is dict:
+        row = _quick_values(path, parsed, st)
+        if row is not None:
+            return stamp, row
+    if parsed is not _UNPARSED:
+        base: dict[str, Any] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "stamp": stamp}
+        result = classify_value(Path(path), parsed, base)
+    else:
+        result = load_record_bytes(
+            Path(path),
+            data,
+            size=st.st_size,
+            mtime_ns=st.st_mtime_ns,
+            stamp=stamp,
+            orjson_error=error,
+        )
+    return stamp, _values_of(summarize(result))
+
+
 _QUICK_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_UNPARSED: Any = object()
 
 
-def _quick_row(path: str) -> _Row | None:
-    """The index's fast lane: one read, one ``orjson.loads``, one pass over the object.
-
-    Only a plain regular file that parses whole into a well-formed record whose hash
-    matches takes it; for anything else (a link, a FIFO, a huge or changing file, damage,
-    a mismatch, ...) it returns None and the general path reads the file and explains.
-    ``tests/test_index_fastpath.py`` proves both lanes give the same summary.
-    """
+def _read_plain(path: str) -> tuple[bytes, os.stat_result] | None:
+    """A plain regular file's bytes, read whole in one go; None for anything else."""
     try:
         fd = os.open(path, _QUICK_FLAGS)
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        size = st.st_size
-        if not S_ISREG(st.st_mode) or size > HUGE_FILE_BYTES:
+        if not S_ISREG(st.st_mode) or st.st_size > HUGE_FILE_BYTES:
             return None
-        data = os.read(fd, size + 1)
+        data = os.read(fd, st.st_size + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
-    if len(data) != size or has_long_digit_run(data):
-        return None
+    return (data, st) if len(data) == st.st_size else None
+
+
+def _parse(data: bytes) -> tuple[Any, str | None]:
+    """(value, None) from orjson; (_UNPARSED, its error) or (_UNPARSED, None) when the text
+    may hold an integer orjson would round (``load_record_bytes`` decides)."""
+    if has_long_digit_run(data):
+        return _UNPARSED, None
     try:
-        raw = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if type(raw) is not dict:
-        return None
+        return orjson.loads(data), None
+    except orjson.JSONDecodeError as exc:
+        return _UNPARSED, str(exc)
+
+
+def _quick_values(path: str, raw: dict[str, Any], st: os.stat_result) -> tuple[Any, ...] | None:
     key = os.path.basename(path)
     stem = key[: -len(RECORD_SUFFIX)] if key.endswith(RECORD_SUFFIX) else key
-    values = _well_formed_values(key, raw, stem, size, st.st_mtime_ns, parsed=True)
+    return _well_formed_values(key, raw, stem, st.st_size, st.st_mtime_ns, parsed=True)
+
+
+def _quick_row(path: str) -> _Row | None:
+    """The index's fast lane alone: one read, one ``orjson.loads``, one pass over the object.
+
+    Only a plain regular file that parses whole into a well-formed record takes it; for
+    anything else (a link, a FIFO, a huge or changing file, damage, ...) it returns None
+    and ``_index_file`` takes the general path. ``tests/test_index_fastpath.py`` proves
+    both lanes give the same summary.
+    """
+    read = _read_plain(path)
+    if read is None:
+        return None
+    data, st = read
+    parsed, _ = _parse(data)
+    values = _quick_values(path, parsed, st) if type(parsed) is dict else None
     if values is None:
         return None
-    return (size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), values
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), values
 
 
 _ENUM_FIELDS = tuple(
