@@ -195,6 +195,10 @@ class IntentusApp(App[None]):
                 self.header_state.live = "stopped"
             self._start_scan()
 
+    def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
+        self.feeder.stop()  # every way out comes here: a scan must not hold up the exit
+        super().exit(result, return_code, message)
+
     def _start_scan(self) -> None:
         if not self._scan_started:
             self._scan_started = True
@@ -234,13 +238,18 @@ class IntentusApp(App[None]):
         return self.execution_list.model.summaries.values()
 
     def on_index_changed(self, message: IndexChanged) -> None:
-        live = message.total is None  # the initial scan always says how far it is
-        self.execution_list.apply_changes(message.changed, message.removed, live=live)
+        live = message.scanned is None  # the initial scan always says how far it is
+        try:
+            self.execution_list.apply_changes(message.changed, message.removed, live=live)
+        finally:
+            if not live:  # the scan sends its next batch once this one is on screen
+                self.call_after_refresh(self.feeder.batch_shown)
         if message.changed:
             self._build_side_pane_soon()
-        if message.total is not None:
-            self.header_state.total = message.total
+        if not live:
             self.header_state.scanned = message.scanned or 0
+            if message.total is not None:
+                self.header_state.total = message.total
         self._update_empty_message()
         self._update_titles()
         self._show_header()

@@ -30,8 +30,8 @@ class IndexChanged(Message):
         super().__init__()
         self.changed = changed
         self.removed = removed
-        self.scanned = scanned  # files summarized so far (initial scan only)
-        self.total = total  # files the initial scan found
+        self.scanned = scanned  # files summarized so far (the initial scan only: else None)
+        self.total = total  # files the initial scan found (None until they are counted)
 
 
 class ScanFinished(Message):

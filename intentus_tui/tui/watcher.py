@@ -34,8 +34,10 @@ from intentus_tui.tui.messages import IndexChanged, ScanFinished
 
 DEBOUNCE_MS = 75  # watchfiles' default is 1,600 ms: far too slow for a live list
 FIRST_BATCH = 64  # the first rows show after this many files are summarized
-MAX_BATCH = 16384
+FIRST_POST_MAX = 1024  # ... and the first message holds at most this many (the rest follow)
+MAX_BATCH = 16384  # rows in one message: what the list folds in between two key presses
 COALESCE_SECONDS = 0.25
+SHOWN_WAIT_SECONDS = 1.0  # never wait longer than this for the list to take a batch
 
 
 def directory_problem(directory: Path) -> str | None:
@@ -95,6 +97,12 @@ class IndexFeeder:
         self._forced: set[Path] = set()  # the operator's own writes: applied even when paused
         self._busy = False
         self._live = True
+        # Set while no scan batch is waiting to be shown: at most one is in flight, so a
+        # key press never queues behind a pile of them, and while the list is busy the
+        # next batch just grows (see ``scan``).
+        self._shown = threading.Event()
+        self._shown.set()
+        self._stopping = threading.Event()
 
     @property
     def pending_count(self) -> int:
@@ -137,48 +145,96 @@ class IndexFeeder:
                 return True
             return False
 
+    def stop(self) -> None:
+        """The app is closing: end the scan at its next batch and drain no more.
+
+        (Python waits for worker threads at exit: a scan left running would hold the
+        terminal for as long as it still had to read.)
+        """
+        self._stopping.set()
+        self._shown.set()
+
+    def batch_shown(self) -> None:
+        """The app has folded in the last scan batch (and drawn it): send the next."""
+        self._shown.set()
+
     def scan(self) -> None:
         """Summarize every execution, posting growing batches so the first rows show fast.
 
         Call from a worker thread after ``claim()``; ends by draining what the watcher
-        queued meanwhile. The index yields small batches; they are coalesced (the first
-        right away, then ever larger ones, or whatever arrived within ``COALESCE_SECONDS``)
-        so a 100,000-file scan costs the list a handful of merges, not hundreds.
+        queued meanwhile.
         """
         directory = self.index.root.records_dir
         try:
             problem = directory_problem(directory)
-            total = 0 if problem else len(list_record_names(directory))
-            if total == 0 and not problem:
-                self._post(IndexChanged((), scanned=0, total=0))
-            done = 0
-            pending: list[ExecutionSummary] = []
-            target = FIRST_BATCH
-            last_post = time.monotonic()
-            batches = iter(()) if problem else self.index.scan_batches()
-            for batch in batches:
-                pending.extend(batch)
-                now = time.monotonic()
-                if len(pending) >= target or now - last_post >= COALESCE_SECONDS:
-                    done = min(total, done + len(pending))
-                    self._post(IndexChanged(tuple(pending), scanned=done, total=total))
-                    pending = []
-                    target = min(target * 4, MAX_BATCH)
-                    last_post = now
-            if pending:
-                self._post(IndexChanged(tuple(pending), scanned=total, total=total))
-            self._post(ScanFinished(total, problem))
+            if problem:
+                self._post(ScanFinished(0, problem))
+            else:
+                self._post(ScanFinished(self._scan_batches(directory)))
         except BaseException:
             self._release()
             raise
         self.drain()
+
+    def _scan_batches(self, directory: Path) -> int:
+        """Post the index's batches as ``IndexChanged`` messages; return the file count.
+
+        The first rows go out as soon as the index has any (at most ``FIRST_POST_MAX``:
+        a warm cache yields everything at once). Then one message at a time: the next is
+        posted once the app has shown the last (``batch_shown``), and holds what arrived
+        meanwhile, once there are ``target`` rows (growing 4x each time) or
+        ``COALESCE_SECONDS`` have passed, at most ``MAX_BATCH``. So a 100,000-file scan
+        costs the list a few dozen merges, and a key press waits for one at most.
+        The directory is counted for the progress bar after the first rows are out.
+        """
+        pending: list[ExecutionSummary] = []
+        total: int | None = None
+        scanned = posts = 0
+        target, limit = FIRST_BATCH, FIRST_POST_MAX
+        last_post = 0.0
+
+        def post(rows: list[ExecutionSummary]) -> None:
+            nonlocal scanned, posts, last_post
+            self._shown.clear()
+            posts += 1
+            scanned = scanned + len(rows) if total is None else min(total, scanned + len(rows))
+            self._post(IndexChanged(tuple(rows), scanned=scanned, total=total))
+            last_post = time.monotonic()
+
+        batches = self.index.scan_batches()
+        for batch in batches:
+            if self._stopping.is_set():
+                close = getattr(batches, "close", None)  # a generator: its own cleanup runs
+                if close is not None:
+                    close()
+                return scanned
+            pending.extend(batch)
+            while pending and self._shown.is_set():
+                due = time.monotonic() - last_post >= COALESCE_SECONDS
+                if len(pending) < target and not due:
+                    break
+                post(pending[:limit])
+                del pending[:limit]
+                target, limit = min(target * 4, MAX_BATCH), MAX_BATCH
+                if total is None:
+                    total = len(list_record_names(directory))
+        while pending and not self._stopping.is_set():  # the rest, one message at a time
+            self._shown.wait(SHOWN_WAIT_SECONDS)
+            post(pending[:limit])
+            del pending[:limit]
+            limit = MAX_BATCH
+        if total is None:
+            total = len(list_record_names(directory))
+        if not posts:  # nothing to show: still say the scan found nothing
+            self._post(IndexChanged((), scanned=0, total=total))
+        return total
 
     def drain(self) -> None:
         """Re-read pending paths until none are left (or the feeder is paused)."""
         try:
             while True:
                 with self._lock:
-                    if not self._has_work():
+                    if not self._has_work() or self._stopping.is_set():
                         self._busy = False
                         return
                     paths = set(self._forced)

@@ -20,7 +20,7 @@ class HeaderState:
     pending: int = 0  # changes waiting while paused
     counts: Counter[str] = field(default_factory=Counter)
     scanned: int = 0
-    total: int | None = None  # files found by the scan; None before the listing
+    total: int | None = None  # files found by the scan; None until they are counted
     scanning: bool = True
     problem: str | None = None  # why the directory could not be read
     marked: str | None = None  # short id marked as the left side of a diff
@@ -71,7 +71,8 @@ class HeaderBar(Widget):
             parts += ["  ", (f"cannot read the directory: {s.problem}", "bold $error")]
         elif s.scanning:
             if s.total is None:
-                parts += ["  ", ("listing files…", "$text-muted")]
+                text = f"indexing {s.scanned:,}…" if s.scanned else "listing files…"
+                parts += ["  ", (text, "$text-muted")]
             else:
                 bar = _progress_bar(s.scanned, s.total)
                 parts += ["  ", (f"indexing {s.scanned:,}/{s.total:,} {bar}", "$accent")]

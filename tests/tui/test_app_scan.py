@@ -1,0 +1,166 @@
+"""The initial scan as a user lives it: rows show before it ends, keys work meanwhile,
+batches go out one at a time, and quitting ends it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.index import DirectoryIndex, ExecutionSummary, RecordRoot, resolve_root
+from intentus_tui.tui import watcher
+from intentus_tui.tui.messages import IndexChanged, ScanFinished
+from intentus_tui.tui.watcher import FIRST_POST_MAX, MAX_BATCH, IndexFeeder
+from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, wait_for
+from tests.tui.test_list_model import summary
+
+
+class GatedIndex:
+    """Stands in for the feeder's index: yields the given batches, each only when the test
+    releases it (``gate``); records whether the scan was closed."""
+
+    def __init__(self, root: RecordRoot, batches: list[list[ExecutionSummary]]) -> None:
+        self.root = root
+        self.batches = batches
+        self.gate = threading.Semaphore(0)
+        self.closed = threading.Event()
+
+    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+        try:
+            for batch in self.batches:
+                assert self.gate.acquire(timeout=20), "the test never released the batch"
+                yield batch
+        finally:
+            self.closed.set()
+
+
+class EndlessIndex:
+    """A scan that never ends on its own (a huge directory on a slow disk)."""
+
+    def __init__(self, root: RecordRoot) -> None:
+        self.root = root
+        self.closed = threading.Event()
+        self.yielded = threading.Event()
+
+    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+        n = 0
+        try:
+            while True:
+                yield [summary(n)]
+                self.yielded.set()
+                n += 1
+                threading.Event().wait(0.001)
+        finally:
+            self.closed.set()
+
+
+def _messages_feeder(directory: Path, index: object) -> tuple[IndexFeeder, list[object]]:
+    posted: list[object] = []
+    feeder = IndexFeeder(RecordRoot(directory, None, directory), posted.append, use_cache=False)
+    feeder.index = index  # type: ignore[assignment]
+    return feeder, posted
+
+
+def _changed(posted: list[object]) -> list[IndexChanged]:
+    return [m for m in posted if isinstance(m, IndexChanged)]
+
+
+async def test_rows_show_and_keys_work_while_the_scan_is_still_running(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    everything = DirectoryIndex(resolve_root(records_dir), use_cache=False).scan()
+    app = make_app(records_dir)
+    index = GatedIndex(app.root, [everything[:3], everything[3:]])
+    app.feeder.index = index  # type: ignore[assignment]
+    async with app.run_test(size=SIZE) as pilot:
+        index.gate.release()  # the first batch only: the scan then waits for the test
+        listing = app.execution_list
+        await wait_for(pilot, lambda: len(listing.model.summaries) == 3, "the first rows")
+        await wait_for(pilot, lambda: listing.selected_key is not None, "a selection")
+        assert not app.scan_done
+        assert "indexing" in screen_text(app)  # the progress indicator
+        rows = [line for line in list_lines(app) if line.strip() and not line.startswith("──")]
+        assert len(rows) == 3
+        first = listing.selected_key
+        await pilot.press("j")
+        await wait_for(pilot, lambda: listing.selected_key != first, "j answered mid-scan")
+        assert not app.scan_done and not index.closed.is_set()  # still scanning
+        index.gate.release()
+        await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+        await pilot.pause()
+        assert len(listing.model.summaries) == len(everything) == 6
+        assert "indexing" not in screen_text(app)
+        assert "6 executions" in screen_text(app)
+
+
+def test_one_batch_in_flight_the_rest_waits_and_grows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody shows the first batch: the scan keeps reading and sends all the rest in one
+    message at the end (after a bounded wait), not one message per index batch."""
+    monkeypatch.setattr(watcher, "SHOWN_WAIT_SECONDS", 0.01)
+    for n in range(1000):
+        (tmp_path / f"{n:05d}.json").write_bytes(b"")
+    batches = [[summary(n) for n in range(i, i + 50)] for i in range(0, 1000, 50)]
+    index = GatedIndex(RecordRoot(tmp_path, None, tmp_path), batches)
+    for _ in batches:
+        index.gate.release()
+    feeder, posted = _messages_feeder(tmp_path, index)
+    assert feeder.claim()
+    feeder.scan()
+    changed = _changed(posted)
+    assert [len(m.changed) for m in changed] == [50, 950]
+    assert changed[0].total is None  # the first rows go out before the files are counted
+    assert changed[1].total == 1000 and changed[1].scanned == 1000
+    keys = [s.key for m in changed for s in m.changed]
+    assert keys == [f"{n:05d}.json" for n in range(1000)]  # each row once, in order
+    assert isinstance(posted[-1], ScanFinished) and posted[-1].total == 1000
+
+
+def test_a_warm_cache_batch_is_cut_so_the_first_rows_show_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watcher, "SHOWN_WAIT_SECONDS", 0.01)
+    count = FIRST_POST_MAX + MAX_BATCH + 10
+    index = GatedIndex(RecordRoot(tmp_path, None, tmp_path), [[summary(n) for n in range(count)]])
+    index.gate.release()
+    feeder, posted = _messages_feeder(tmp_path, index)
+    feeder.claim()
+    feeder.scan()
+    assert [len(m.changed) for m in _changed(posted)] == [FIRST_POST_MAX, MAX_BATCH, 10]
+
+
+def test_shown_batches_let_the_next_one_go(tmp_path: Path) -> None:
+    """When the app acknowledges each batch, rows flow in several growing messages."""
+    batches = [[summary(n) for n in range(i, i + 50)] for i in range(0, 1000, 50)]
+    index = GatedIndex(RecordRoot(tmp_path, None, tmp_path), batches)
+    for _ in batches:
+        index.gate.release()
+    posted: list[object] = []
+
+    def post(message: object) -> None:
+        posted.append(message)
+        feeder.batch_shown()
+
+    feeder = IndexFeeder(RecordRoot(tmp_path, None, tmp_path), post, use_cache=False)
+    feeder.index = index  # type: ignore[assignment]
+    feeder.claim()
+    feeder.scan()
+    sizes = [len(m.changed) for m in _changed(posted)]
+    assert len(sizes) >= 3 and sizes[0] == 50
+    assert sum(sizes) == 1000 and max(sizes) <= MAX_BATCH
+
+
+def test_stop_ends_a_scan_that_would_go_on(tmp_path: Path) -> None:
+    index = EndlessIndex(RecordRoot(tmp_path, None, tmp_path))
+    feeder, _posted = _messages_feeder(tmp_path, index)
+    feeder.claim()
+    thread = threading.Thread(target=feeder.scan, daemon=True)
+    thread.start()
+    assert index.yielded.wait(10)
+    feeder.stop()
+    thread.join(timeout=5)
+    assert not thread.is_alive(), "the scan did not stop"
+    assert index.closed.is_set()  # the index's generator was closed: its cleanup ran
