@@ -8,7 +8,7 @@ import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
@@ -22,7 +22,9 @@ from intentus_tui.cli.common import (
     open_root,
     print_table,
 )
-from intentus_tui.core.detail import ExecutionDetail, detail_to_json, load_detail
+
+if TYPE_CHECKING:
+    from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.index import (
     DirectoryIndex,
     ExecutionSummary,
@@ -102,6 +104,8 @@ def _copy_file_to(path: Path, out: BinaryIO) -> None:
 
 
 def _detail_text(detail: ExecutionDetail) -> None:
+    from intentus_tui.core.detail import detail_to_json
+
     doc = detail_to_json(detail)
     lines = [
         f"execution   {doc['execution_id']}",
@@ -182,6 +186,8 @@ def inspect(
             if len(rows) == 1:
                 echo_text(f"(no records in {root.records_dir})")
         raise click.exceptions.Exit(EXIT_OK)
+    from intentus_tui.core.detail import detail_to_json, load_detail  # one execution only
+
     path, wal_dir = locate_execution(target, directory)
     detail = load_detail(path, wal_dir)
     if as_json:

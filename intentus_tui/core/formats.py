@@ -32,6 +32,7 @@ import ijson
 import orjson
 
 RECORD_SUFFIX = ".json"
+WAL_SUFFIX = ".wal"  # a write-ahead log: see core.wal
 TEMP_SUFFIXES = (".tmp", ".temp", ".partial", ".swp")
 RECORD_SECTIONS = ("header", "envelope", "routerDecision", "events", "finalResponse")
 # Above this size a file is still loaded whole on request, but the index streams its head.
@@ -233,7 +234,7 @@ class LoadResult:
     def stem(self) -> str:
         """The execution id the file name promises (``<id>.json``, or ``<id>.wal``)."""
         name = self.path.name
-        for suffix in (RECORD_SUFFIX, ".wal"):
+        for suffix in (RECORD_SUFFIX, WAL_SUFFIX):
             if name.endswith(suffix):
                 return name[: -len(suffix)]
         return name

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from stat import S_ISREG
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -31,6 +31,7 @@ from intentus_tui.core.cache import (
 from intentus_tui.core.formats import (
     HUGE_FILE_BYTES,
     RECORD_SUFFIX,
+    WAL_SUFFIX,
     LoadResult,
     LoadStatus,
     classify_value,
@@ -58,6 +59,9 @@ from intentus_tui.core.timeline import (
     final_status,
     normalize_status,
 )
+
+if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
+    from intentus_tui.core.wal import WalLog
 from intentus_tui.core.verify import (
     HashStatus,
     check_envelope_hash,
@@ -67,7 +71,6 @@ from intentus_tui.core.verify import (
     final_response_problems,
     hash_verdict,
 )
-from intentus_tui.core.wal import WAL_SUFFIX, WalLog, read_wal, scan_wal_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -962,7 +965,11 @@ class DirectoryIndex:
                 cache.close()
             if gc_was_enabled:
                 gc.enable()
-        self._wals = scan_wal_dir(self.root.wal_dir) if self.root.wal_dir else {}
+        self._wals = {}
+        if self.root.wal_dir is not None:
+            from intentus_tui.core.wal import scan_wal_dir
+
+            self._wals = scan_wal_dir(self.root.wal_dir)
         joined = [self._view(execution_id) for execution_id in self._wals]
         if joined:
             yield [s for s in joined if s is not None]
@@ -1078,6 +1085,8 @@ class DirectoryIndex:
         if wal_dir is not None and path.parent == wal_dir and path.name.endswith(WAL_SUFFIX):
             execution_id = path.name[: -len(WAL_SUFFIX)]
             if os.path.lexists(path):
+                from intentus_tui.core.wal import read_wal
+
                 self._wals[execution_id] = read_wal(path)
             else:
                 self._wals.pop(execution_id, None)

@@ -25,10 +25,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from intentus_tui.core.formats import OutsideLinkError, open_confined
+from intentus_tui.core.formats import WAL_SUFFIX, OutsideLinkError, open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
-WAL_SUFFIX = ".wal"
 # A line longer than this is not a WAL entry anyone wrote; don't hold it in memory.
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
