@@ -102,6 +102,12 @@ def main() -> None:
     count = sum(1 for n in os.listdir(directory) if n.endswith(".json"))
     env = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(work / "cache")}
     py = sys.executable
+    # An installed package has its bytecode compiled; a checkout run with
+    # PYTHONDONTWRITEBYTECODE (as here) would recompile it on every start.
+    package = Path(__file__).resolve().parent.parent / "intentus_tui"
+    subprocess.run(
+        [py, "-m", "compileall", "-q", str(package)], check=True, stdout=subprocess.DEVNULL
+    )
     cli = [py, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
     contenders: dict[str, list[str]] = {
         "read": [py, "-c", READ, str(directory)],
