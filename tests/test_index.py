@@ -273,3 +273,19 @@ def test_damaged_side_files_are_rebuilt(records_dir: Path, cache_dir: Path) -> N
         assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
         assert scan_root(resolve_root(records_dir)) == summaries
         assert _listing_json(records_dir) == expected
+
+
+def test_listing_rows_follow_live_updates_and_the_wal_join(records_dir: Path, demo) -> None:
+    from intentus_tui.core.index import listing_row_lines
+
+    _many(records_dir, 5)
+    index = DirectoryIndex(resolve_root(records_dir), use_cache=False, keep_rows=True)
+    index.scan()
+    path = write_record(records_dir, make_record(execution_id="r00003", final_status=None))
+    index.update([path])
+    assert list(index.listing_lines()) == list(listing_row_lines(index.summaries()))
+    assert b'"status":"incomplete"' in b"".join(index.listing_lines())
+    joined = DirectoryIndex(resolve_root(demo.root), use_cache=False, keep_rows=True)
+    joined.scan()
+    assert list(joined.listing_lines()) == list(listing_row_lines(joined.summaries()))
+    assert any(s.source != "record" for s in joined.summaries())

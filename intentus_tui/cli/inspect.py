@@ -30,7 +30,6 @@ from intentus_tui.core.index import (
     ExecutionSummary,
     RecordRoot,
     listing_counts,
-    listing_row_lines,
 )
 
 
@@ -172,14 +171,14 @@ def inspect(
     """List executions (--list [DIR]) or show one execution's post-mortem (ID_OR_FILE)."""
     if list_mode or target is None:
         root = open_root(target if list_mode and target else directory)
-        index = DirectoryIndex(root, use_cache=not no_cache)
+        index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json)
         if as_json:
             cached = index.fresh_listing_json()
             if cached is not None:
                 _echo_listing_json(root, *cached)
             else:
                 summaries = index.scan()
-                _echo_listing_json(root, listing_counts(summaries), listing_row_lines(summaries))
+                _echo_listing_json(root, listing_counts(summaries), index.listing_lines())
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+from collections import namedtuple
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -551,11 +552,15 @@ def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
     would act on are escaped (``json_text_safe``).
     """
     for summary in summaries:
-        row = b"    " + _row_json(summary_to_json(summary))
-        if row.isascii() and b"\x7f" not in row:
-            yield row
-        else:
-            yield json_text_safe(row.decode("utf-8")).encode("utf-8")
+        yield row_line(summary)
+
+
+def row_line(summary: ExecutionSummary) -> bytes:
+    """One line of ``listing_row_lines``."""
+    row = b"    " + _row_json(summary_to_json(summary))
+    if row.isascii() and b"\x7f" not in row:
+        return row
+    return json_text_safe(row.decode("utf-8")).encode("utf-8")
 
 
 def _row_json(row: dict[str, object]) -> bytes:
@@ -576,12 +581,19 @@ _CHUNK = 128
 
 
 _FIELDS = tuple(f.name for f in fields(ExecutionSummary))
-_Row = tuple[Stamp | None, tuple[object, ...]]
+_Row = tuple[Stamp | None, tuple[Any, ...]]
+_SummaryView = namedtuple("_SummaryView", _FIELDS)  # type: ignore[misc]
 
 
-def _summarize_chunk(paths: list[str]) -> list[_Row]:
-    """Worker side: summaries as plain tuples, which cross the process boundary cheaper."""
-    out = [_index_file(path) for path in paths]
+def _summarize_chunk(paths: list[str]) -> list[tuple[Stamp | None, tuple[Any, ...], str]]:
+    """Worker side: (stamp, summary values, listing row) per file. Plain values cross the
+    process boundary cheaply; the row is rendered here too, on the worker's core (a
+    listing and the cache both print it)."""
+    out = []
+    for path in paths:
+        stamp, values = _index_file(path)
+        view: Any = _SummaryView._make(values)  # reads like a summary, costs a tuple
+        out.append((stamp, values, row_line(view).decode("utf-8")))
     # The scan runs with the cyclic GC off (it would re-walk every summary kept so far),
     # but a damaged file leaves cycles (an exception and its frames): free this chunk's.
     gc.collect(1)
@@ -720,14 +732,18 @@ def _summary_of(values: list[Any] | tuple[Any, ...]) -> ExecutionSummary:
     return ExecutionSummary(*values)
 
 
-def _rebuild(rows: list[Any]) -> list[tuple[Stamp | None, ExecutionSummary]]:
-    """``_summarize_chunk`` rows as (stamp, summary), however they travelled."""
-    return [(tuple(st) if st is not None else None, _summary_of(values)) for st, values in rows]
+_Built = tuple[Stamp | None, ExecutionSummary, bytes]
 
 
-def _summarize_many(
-    names: list[str], workers: int | None
-) -> Iterator[list[tuple[Stamp | None, ExecutionSummary]]]:
+def _rebuild(rows: list[Any]) -> list[_Built]:
+    """``_summarize_chunk`` rows as (stamp, summary, row line), however they travelled."""
+    return [
+        (tuple(st) if st is not None else None, _summary_of(values), line.encode("utf-8"))
+        for st, values, line in rows
+    ]
+
+
+def _summarize_many(names: list[str], workers: int | None) -> Iterator[list[_Built]]:
     """Summaries of ``names`` (full paths) in batches, on every core for a big directory."""
     chunks = [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
     cores = workers if workers is not None else (os.cpu_count() or 1)
@@ -903,14 +919,24 @@ class DirectoryIndex:
     """
 
     def __init__(
-        self, root: RecordRoot, *, use_cache: bool = True, workers: int | None = None
+        self,
+        root: RecordRoot,
+        *,
+        use_cache: bool = True,
+        workers: int | None = None,
+        keep_rows: bool = False,
     ) -> None:
+        """``keep_rows``: keep the listing rows the workers rendered for
+        ``listing_lines`` (a command line listing); otherwise they are dropped after the
+        scan (they cost about as much memory as the summaries)."""
         self.root = root
         self._use_cache = use_cache
         self._workers = workers
         self._records: dict[str, ExecutionSummary] = {}  # file name -> summary, un-joined
         self._wals: dict[str, WalLog] = {}  # execution id -> log
         self._survey_ahead: _Survey | None = None
+        self._keep_rows = keep_rows
+        self._lines: dict[str, bytes] = {}  # file name -> listing row rendered by a worker
 
     # -- reading everything
 
@@ -965,6 +991,8 @@ class DirectoryIndex:
                 cache.close()
             if gc_was_enabled:
                 gc.enable()
+            if not self._keep_rows:
+                self._lines = {}
         self._wals = {}
         if self.root.wal_dir is not None:
             from intentus_tui.core.wal import scan_wal_dir
@@ -1004,9 +1032,10 @@ class DirectoryIndex:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
         for batch in _summarize_many(todo, self._workers):
-            for read_stamp, summary in batch:  # as fstat saw the file when it was read
+            for read_stamp, summary, line in batch:  # as fstat saw the file when it was read
                 stamps[summary.key] = packable(read_stamp)
-            summaries = [s for _, s in batch]
+                self._lines[summary.key] = line
+            summaries = [s for _, s, _ in batch]
             self._records.update((s.key, s) for s in summaries)
             yield summaries
         if cache is not None and (todo or old is None or old.names != survey.names):
@@ -1026,9 +1055,16 @@ class DirectoryIndex:
             names=names,
             stamps=packed,
             counts=listing_counts(summaries),
-            rows=listing_row_lines(summaries),
+            rows=(self._lines.get(s.key) or row_line(s) for s in summaries),
             summaries=(_values_of(s) for s in summaries),
         )
+
+    def listing_lines(self) -> Iterator[bytes]:
+        """The current view as ``inspect --list --json`` rows (``listing_row_lines``),
+        reusing the rows the workers rendered where the summary is still theirs."""
+        for summary in self.summaries():
+            line = self._lines.get(summary.key) if summary.source == "record" else None
+            yield line or row_line(summary)
 
     def scan(self) -> list[ExecutionSummary]:
         for _ in self.scan_batches():
@@ -1076,6 +1112,7 @@ class DirectoryIndex:
     def _apply(self, path: Path) -> str | None:
         """Re-read one changed path into the index; return the execution id it concerns."""
         if path.parent == self.root.records_dir and is_record_name(path.name):
+            self._lines.pop(path.name, None)
             if os.path.lexists(path):
                 self._records[path.name] = summarize_path(path)
             else:
