@@ -152,3 +152,19 @@ def test_unusual_records_leave_the_fast_path() -> None:
             _summarize_well_formed(load_record_bytes(Path("e1.json"), json.dumps(record).encode()))
             is None
         )
+
+
+def test_summaries_rebuilt_from_values_are_the_same_frozen_summaries(tmp_path: Path) -> None:
+    import dataclasses
+
+    import pytest
+
+    from intentus_tui.core.index import _summary_of, _values_of
+
+    path = tmp_path / "e1.json"
+    path.write_text(json.dumps(make_record(execution_id="e1")))
+    summary = summarize_general(load_record_file(path))
+    rebuilt = _summary_of(json.loads(json.dumps(_values_of(summary))))  # as from a helper
+    assert rebuilt == summary and type(rebuilt) is type(summary)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rebuilt.intent = "changed"  # type: ignore[misc]

@@ -729,7 +729,17 @@ def _summary_of(values: list[Any] | tuple[Any, ...]) -> ExecutionSummary:
         value = values[index]
         if value is not None:
             values[index] = share(value, value)
-    return ExecutionSummary(*values)
+    # A frozen dataclass's __init__ sets each field through object.__setattr__; setting
+    # the slots directly builds the same (still frozen) object in half the time, which
+    # counts when a warm open rebuilds 100,000 summaries.
+    summary = _new_object(ExecutionSummary)
+    for set_slot, value in zip(_SLOT_SETTERS, values, strict=True):
+        set_slot(summary, value)
+    return summary
+
+
+_new_object = object.__new__
+_SLOT_SETTERS = tuple(ExecutionSummary.__dict__[name].__set__ for name in _FIELDS)
 
 
 _Built = tuple[Stamp | None, ExecutionSummary, bytes]
@@ -1009,6 +1019,16 @@ class DirectoryIndex:
         then a new snapshot if anything changed."""
         old = cache.load(resolved) if cache is not None and survey.snapshot is not None else None
         known: dict[str, int] = {name: i for i, name in enumerate(old.names)} if old else {}
+        if (
+            survey.fresh
+            and old is not None
+            and old.summaries is not None
+            and (old.names, old.stamps) == (survey.names, survey.stamps)
+        ):  # nothing changed: no file to compare one by one, nothing to store
+            every = [_summary_of(values) for values in old.summaries]
+            self._records.update((s.key, s) for s in every)
+            yield every
+            return
         stamps: dict[str, Stamp] = {}
         fresh: list[ExecutionSummary] = []
         todo: list[str] = []
