@@ -164,3 +164,31 @@ def test_stop_ends_a_scan_that_would_go_on(tmp_path: Path) -> None:
     thread.join(timeout=5)
     assert not thread.is_alive(), "the scan did not stop"
     assert index.closed.is_set()  # the index's generator was closed: its cleanup ran
+
+
+async def test_rows_added_after_the_list_overflows_can_be_scrolled_to(tmp_path: Path) -> None:
+    """Batches that only lengthen an already scrolling list update its scroll range
+    without a layout pass (``StripCachedView._update_virtual_size``): the last row must
+    still be reachable and drawn."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "the empty scan")
+        listing = app.execution_list
+        listing.focus()
+        app.post_message(IndexChanged(tuple(summary(n) for n in range(100)), scanned=100))
+        await pilot.pause()
+        overflowing = listing.virtual_size.height
+        assert overflowing > listing.scrollable_content_region.height
+        app.post_message(IndexChanged(tuple(summary(n) for n in range(100, 300)), scanned=300))
+        await pilot.pause()
+        assert listing.virtual_size.height == overflowing + 200  # one header + 300 rows
+        assert listing.vertical_scrollbar.window_virtual_size == overflowing + 200  # the thumb
+        await pilot.press("end")
+        await pilot.pause()
+        last = listing.model.summary_at(len(listing.model) - 1)
+        assert last is not None and listing.selected_key == last.key
+        assert listing.max_scroll_y == listing.virtual_size.height - (
+            listing.scrollable_content_region.height
+        )
+        assert round(listing.scroll_y) == listing.max_scroll_y
+        assert last.execution_id in list_lines(app)[-1]  # drawn on the bottom line

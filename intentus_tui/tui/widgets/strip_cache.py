@@ -33,7 +33,25 @@ class StripCachedView(ScrollView, Generic[K, V]):
         raise NotImplementedError
 
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self.size.width, self._virtual_height())
+        new = Size(self.size.width, self._virtual_height())
+        old = self.virtual_size
+        if new == old:
+            return
+        height = self.scrollable_content_region.height
+        if (
+            self.is_mounted
+            and new.width == old.width
+            and (old.height > height) == (new.height > height)
+        ):
+            # Only the scroll range changed (rows came or went, the scrollbar neither
+            # appears nor goes): no layout pass. Setting ``virtual_size`` would re-lay out
+            # the whole screen, on every batch of a 100,000-file scan. This is what Textual
+            # itself does when a size changes without a layout (``Widget._size_updated``).
+            self.set_reactive(ScrollView.virtual_size, new)
+            self._scroll_update(new)
+            self.refresh()
+        else:
+            self.virtual_size = new
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
