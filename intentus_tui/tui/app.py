@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
@@ -42,6 +42,7 @@ from intentus_tui.tui.watcher import IndexFeeder, directory_problem, follow_dire
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from intentus_tui.tui.widgets.filter_input import FilterInput
+from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.header_bar import HeaderBar, HeaderState
 from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
@@ -154,7 +155,7 @@ class IntentusApp(App[None]):
                 yield self._timeline
                 yield self._event_detail
             yield self._side_pane
-        yield Footer()
+        yield AppFooter()
 
     @property
     def execution_list(self) -> ExecutionList:
