@@ -437,7 +437,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, help="reuse (or fill) this directory of records")
-    parser.add_argument("--probe-every", type=float, default=0.3)
+    parser.add_argument("--probe-every", type=float, default=1.0)
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()
     if sys.platform != "linux":

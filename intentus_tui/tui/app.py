@@ -245,8 +245,6 @@ class IntentusApp(App[None]):
         finally:
             if not live:  # the scan sends its next batch once this one is on screen
                 self.call_after_refresh(self.feeder.batch_shown)
-        if message.changed:
-            self._build_side_pane_soon()
         if not live:
             self.header_state.scanned = message.scanned or 0
             if message.total is not None:
@@ -288,12 +286,15 @@ class IntentusApp(App[None]):
             f"Stopped watching the directory: {message.reason}", severity="warning", markup=False
         )
 
+    @on(ExecutionList.RowsDrawn)
     def _build_side_pane_soon(self) -> None:
         """Build the side pane's tabs once the first rows are drawn (or the scan found
-        none): they cost a sixth of a second that the first rows should not wait for."""
+        none): they cost a sixth of a second (more on a busy machine) that the first rows
+        should not wait for. (``call_after_refresh`` after the first batch was not enough:
+        it can run before the frame with the rows is composed.)"""
         if not self._side_pane_scheduled:
             self._side_pane_scheduled = True
-            self.call_after_refresh(self._build_side_pane)
+            self.call_later(self._build_side_pane)
 
     async def _build_side_pane(self) -> None:
         if self.side_pane.is_attached:

@@ -144,6 +144,9 @@ class ExecutionList(
             super().__init__()
             self.summary = summary
 
+    class RowsDrawn(Message):
+        """Execution rows were drawn for the first time (posted once, from rendering)."""
+
     class Activated(Message):
         """The user asked to open the execution under the cursor."""
 
@@ -160,6 +163,7 @@ class ExecutionList(
         self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
         self._user_moved = False  # until the user moves, the cursor follows the top row
+        self._rows_drawn = False
 
     # ------------------------------------------------------------------ public API
 
@@ -357,6 +361,9 @@ class ExecutionList(
             return self._render_header(row, width)
         key = model.key_at(row)
         assert key is not None
+        if not self._rows_drawn:
+            self._rows_drawn = True
+            self.post_message(self.RowsDrawn())  # handled once this frame is out
         summary = model.summaries[key]
         is_cursor = row == self.cursor_row
         cached = self._strips.get(key)
