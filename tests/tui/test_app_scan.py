@@ -75,10 +75,13 @@ async def test_rows_show_and_keys_work_while_the_scan_is_still_running(
     index = GatedIndex(app.root, [everything[:3], everything[3:]])
     app.feeder.index = index  # type: ignore[assignment]
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.side_pane.ready  # its tabs wait for the first rows
         index.gate.release()  # the first batch only: the scan then waits for the test
         listing = app.execution_list
         await wait_for(pilot, lambda: len(listing.model.summaries) == 3, "the first rows")
         await wait_for(pilot, lambda: listing.selected_key is not None, "a selection")
+        await wait_for(pilot, lambda: app.side_pane.ready, "the side pane, after the rows")
         assert not app.scan_done
         assert "indexing" in screen_text(app)  # the progress indicator
         rows = [line for line in list_lines(app) if line.strip() and not line.startswith("──")]
