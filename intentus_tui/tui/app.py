@@ -47,6 +47,9 @@ from intentus_tui.tui.widgets.header_bar import HeaderBar, HeaderState
 from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
+# The side pane's tabs are built at the latest this long after the first rows arrive.
+SIDE_PANE_FALLBACK_SECONDS = 0.5
+
 # Actions that need a selected execution whose record could be read.
 _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark", "diff_file"}
 
@@ -245,6 +248,9 @@ class IntentusApp(App[None]):
         finally:
             if not live:  # the scan sends its next batch once this one is on screen
                 self.call_after_refresh(self.feeder.batch_shown)
+        if message.changed and not self._side_pane_scheduled:
+            # normally the list's RowsDrawn comes first; headless, rows are never drawn
+            self.set_timer(SIDE_PANE_FALLBACK_SECONDS, self._build_side_pane_soon)
         if not live:
             self.header_state.scanned = message.scanned or 0
             if message.total is not None:
