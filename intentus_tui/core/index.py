@@ -798,13 +798,22 @@ def stat_names(directory: Path, names: list[str], workers: int | None = None) ->
     """Each file's stamp (following a link, as reading does; ``NO_STAMP`` where it cannot
     be stat'ed), packed. A stat costs a few microseconds of system time and there may be
     100,000 of them: a big directory is split with a forked helper when that is safe."""
-    prefix = os.path.join(directory, "")
-    paths = [prefix + name for name in names]
+    try:
+        directory_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return _stamps_of([os.path.join(directory, name) for name in names], None)
+    try:
+        return _stat_split(names, directory_fd, workers)
+    finally:
+        os.close(directory_fd)
+
+
+def _stat_split(names: list[str], directory_fd: int, workers: int | None) -> Stamps:
     cores = workers if workers is not None else (os.cpu_count() or 1)
-    if len(paths) < PARALLEL_STAT_THRESHOLD or cores <= 1 or not can_fork():
-        return _stamps_of(paths)
-    half = len(paths) // 2
-    ours, theirs = paths[:half], paths[half:]
+    if len(names) < PARALLEL_STAT_THRESHOLD or cores <= 1 or not can_fork():
+        return _stamps_of(names, directory_fd)
+    half = len(names) // 2
+    ours, theirs = names[:half], names[half:]
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the helper: stat the second half, send it packed, leave without cleanup
@@ -812,33 +821,41 @@ def stat_names(directory: Path, names: list[str], workers: int | None = None) ->
         try:
             os.close(read_end)
             with os.fdopen(write_end, "wb") as out:
-                out.write(_stamps_of(theirs).tobytes())
+                out.write(_stamps_of(theirs, directory_fd).tobytes())
         except BaseException:
             status = 1
         finally:
             os._exit(status)
     os.close(write_end)
-    stamps = _stamps_of(ours)
+    stamps = _stamps_of(ours, directory_fd)
     with os.fdopen(read_end, "rb") as incoming:
         data = incoming.read()
     os.waitpid(pid, 0)
     if len(data) != len(theirs) * STAMP_WIDTH * stamps.itemsize:
-        return _stamps_of(paths)  # the helper failed: do it all here
+        return _stamps_of(names, directory_fd)  # the helper failed: do it all here
     stamps.frombytes(data)
     return stamps
 
 
-def _stamps_of(paths: list[str]) -> Stamps:
+_HIGH_INODE = 1 << 63
+
+
+def _stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
+    """Stamps of ``names`` (relative to ``directory_fd``, or paths when it is None), as
+    ``cache.packable`` packs them: written out here, it is the inner loop of a re-open."""
     out = new_stamps()
     add = out.extend
     stat = os.stat
-    for path in paths:
+    for name in names:
         try:
-            st = stat(path)
+            st = stat(name, dir_fd=directory_fd)
         except OSError:  # vanished, unreadable, a dangling link: read (and explain) it
             add(NO_STAMP)
             continue
-        add(packable((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)))
+        inode = st.st_ino
+        if inode >= _HIGH_INODE:
+            inode -= 1 << 64
+        add((st.st_size, st.st_mtime_ns, st.st_ctime_ns, inode))
     return out
 
 
