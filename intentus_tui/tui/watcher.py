@@ -28,12 +28,14 @@ from intentus_tui.core.index import (
     ExecutionSummary,
     RecordRoot,
     list_record_names,
+    summarize_path,
 )
 from intentus_tui.core.wal import WAL_SUFFIX
 from intentus_tui.tui.messages import IndexChanged, ScanFinished
 
 DEBOUNCE_MS = 75  # watchfiles' default is 1,600 ms: far too slow for a live list
 FIRST_BATCH = 64  # the first rows show after this many files are summarized
+PREVIEW = 64  # files summarized straight away in a big directory, before the index starts
 FIRST_POST_MAX = 1024  # ... and the first message holds at most this many (the rest follow)
 MAX_BATCH = 16384  # rows in one message: what the list folds in between two key presses
 COALESCE_SECONDS = 0.25
@@ -84,13 +86,43 @@ def prestart_process_pool(directory: Path) -> bool:
     return False
 
 
+def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
+    """Summaries of the first ``count`` record files the directory lists, if it has more.
+
+    Before the index has listed, stat-ed and (warm) loaded its cache for a big directory
+    (about a second for 100,000 files), the user already sees ``count`` rows: the first
+    names ``os.scandir`` returns, read directly (the same summaries the index makes; it
+    sends them again, and the list takes them as updates). A small directory gets none:
+    its index is fast anyway, and each file would be read twice.
+    """
+    names: list[str] = []
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if is_record_name(entry.name):
+                    names.append(entry.name)
+                    if len(names) > count:
+                        break
+    except OSError:
+        return []
+    if len(names) <= count:
+        return []
+    return [summarize_path(directory / name) for name in names[:count]]
+
+
 class IndexFeeder:
     """The index plus the paths waiting to be re-read. Thread-safe."""
 
     def __init__(
-        self, root: RecordRoot, post: Callable[[Message], object], *, use_cache: bool = True
+        self,
+        root: RecordRoot,
+        post: Callable[[Message], object],
+        *,
+        use_cache: bool = True,
+        preview: bool = True,
     ) -> None:
         self.index = DirectoryIndex(root, use_cache=use_cache)
+        self._preview = preview
         self._post = post
         self._lock = threading.Lock()
         self._pending: set[Path] = set()
@@ -192,6 +224,12 @@ class IndexFeeder:
         scanned = posts = 0
         target, limit = FIRST_BATCH, FIRST_POST_MAX
         last_post = 0.0
+        if self._preview:
+            preview = preview_summaries(directory, PREVIEW)
+            if preview:
+                self._shown.clear()
+                posts += 1
+                self._post(IndexChanged(tuple(preview), scanned=0))
 
         def post(rows: list[ExecutionSummary]) -> None:
             nonlocal scanned, posts, last_post

@@ -4,6 +4,7 @@ batches go out one at a time, and quitting ends it."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from intentus_tui.core.index import DirectoryIndex, ExecutionSummary, RecordRoot, resolve_root
 from intentus_tui.tui import watcher
 from intentus_tui.tui.messages import IndexChanged, ScanFinished
-from intentus_tui.tui.watcher import FIRST_POST_MAX, MAX_BATCH, IndexFeeder
+from intentus_tui.tui.watcher import FIRST_POST_MAX, MAX_BATCH, PREVIEW, IndexFeeder
+from tests.factories import make_record, write_record
 from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, wait_for
 from tests.tui.test_list_model import summary
 
@@ -58,7 +60,8 @@ class EndlessIndex:
 
 def _messages_feeder(directory: Path, index: object) -> tuple[IndexFeeder, list[object]]:
     posted: list[object] = []
-    feeder = IndexFeeder(RecordRoot(directory, None, directory), posted.append, use_cache=False)
+    root = RecordRoot(directory, None, directory)
+    feeder = IndexFeeder(root, posted.append, use_cache=False, preview=False)
     feeder.index = index  # type: ignore[assignment]
     return feeder, posted
 
@@ -147,7 +150,8 @@ def test_shown_batches_let_the_next_one_go(tmp_path: Path) -> None:
         posted.append(message)
         feeder.batch_shown()
 
-    feeder = IndexFeeder(RecordRoot(tmp_path, None, tmp_path), post, use_cache=False)
+    root = RecordRoot(tmp_path, None, tmp_path)
+    feeder = IndexFeeder(root, post, use_cache=False, preview=False)
     feeder.index = index  # type: ignore[assignment]
     feeder.claim()
     feeder.scan()
@@ -195,3 +199,47 @@ async def test_rows_added_after_the_list_overflows_can_be_scrolled_to(tmp_path: 
         )
         assert round(listing.scroll_y) == listing.max_scroll_y
         assert last.execution_id in list_lines(app)[-1]  # drawn on the bottom line
+
+
+def test_a_big_directory_shows_a_preview_before_the_index_has_anything(tmp_path: Path) -> None:
+    for n in range(PREVIEW + 5):
+        write_record(tmp_path, make_record(execution_id=f"exec-{n:04d}"))
+    root = resolve_root(tmp_path)
+    everything = DirectoryIndex(root, use_cache=False).scan()
+    index = GatedIndex(root, [everything])
+    posted: list[object] = []
+    feeder = IndexFeeder(root, posted.append, use_cache=False)
+    feeder.index = index  # type: ignore[assignment]
+    feeder.claim()
+    thread = threading.Thread(target=feeder.scan, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not posted and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # the index has not yielded (its gate is closed), yet rows are out
+        preview = _changed(posted)[0]
+        assert len(preview.changed) == PREVIEW and preview.total is None
+        by_key = {s.key: s for s in everything}
+        for shown in preview.changed:  # what the index itself says about them
+            assert shown == by_key[shown.key]
+    finally:
+        index.gate.release()
+        feeder.batch_shown()
+        thread.join(timeout=10)
+    keys = {s.key for m in _changed(posted)[1:] for s in m.changed}
+    assert len(keys) == PREVIEW + 5  # the index sends every file, the previewed ones again
+
+
+def test_a_small_directory_gets_no_preview(tmp_path: Path) -> None:
+    for n in range(PREVIEW):
+        write_record(tmp_path, make_record(execution_id=f"exec-{n:04d}"))
+    root = resolve_root(tmp_path)
+    index = GatedIndex(root, [DirectoryIndex(root, use_cache=False).scan()])
+    index.gate.release()
+    posted: list[object] = []
+    feeder = IndexFeeder(root, posted.append, use_cache=False)
+    feeder.index = index  # type: ignore[assignment]
+    feeder.claim()
+    feeder.scan()
+    assert [len(m.changed) for m in _changed(posted)] == [PREVIEW]  # the index's, once
