@@ -13,7 +13,8 @@ before the process is started:
   row (the list follows the top row until the user moves, so only the key can do that).
 - ``/ mid-fill``: every ``--probe-every`` seconds until the index is complete, ``/``
   (the filter box appears) then enter (it disappears); each answer timed separately.
-  Reported: median and worst of all probes.
+  Reported: median and worst of all probes. ``--probe-every 0``: no probes (each costs
+  the app two layouts and a footer rebuild, which slow the scan a little).
 - memory: ``VmRSS`` (steady, once the index is complete and the screen settled) and
   ``VmHWM`` (peak) of the app's process, from ``/proc``; the same app opened on an empty
   directory in the same run is the baseline ("above the empty app"). Helper processes
@@ -319,7 +320,8 @@ def measure(
                     sent = app.send(b"j")
                     answered = app.wait_for(lambda: (screen.cursor_row(ids) or 0) > 0, 5.0)
                     run.j_latency = None if answered is None else answered - sent
-            run.probes = probe_until_complete(app, count, args)
+            if args.probe_every > 0:
+                run.probes = probe_until_complete(app, count, args)
         run.complete = app.wait_for(lambda: header_done(screen, count), args.timeout)
         run.timed_out = run.complete is None
         app.settle()
@@ -336,7 +338,10 @@ def measure_bare_textual(home: Path) -> Run:
     try:
         first = app.wait_for(lambda: " intentus-tui " in app.screen.line(0), 60)
         app.settle()
-        return Run(first_paint=first, rss_kib=proc_status(app.pid).get("VmRSS", 0))
+        status = proc_status(app.pid)
+        return Run(
+            first_paint=first, rss_kib=status.get("VmRSS", 0), hwm_kib=status.get("VmHWM", 0)
+        )
     finally:
         app.close()
 
