@@ -28,7 +28,7 @@ import orjson
 from intentus_tui import __version__
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 4
+_SCHEMA = 5
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
@@ -76,7 +76,16 @@ class Snapshot:
     # The inspect --list --json "executions" members, ready to print, in a file beside the
     # database: printing them is a copy from file to output that never passes through Python.
     rows_path: Path
+    summaries_path: Path
     summaries: list[list[Any]] | None = None  # field values; loaded on request
+
+    def summary_chunks(self) -> Iterator[list[list[Any]]]:
+        """The summaries' field values a chunk at a time, as stored (one JSON array per
+        line): a warm open of 100,000 never holds them all decoded at once. Raises
+        OSError or ValueError if the file is damaged."""
+        with self.summaries_path.open("rb") as lines:
+            for line in lines:
+                yield orjson.loads(line)
 
 
 def _names_blob(names: list[str]) -> bytes:
@@ -109,10 +118,18 @@ def _joined(parts: Iterable[bytes], separator: bytes) -> Iterator[bytes]:
         yield separator + part if i else part
 
 
-def _json_array(items: Iterable[Sequence[Any]]) -> Iterator[bytes]:
-    yield b"["
-    yield from _joined((orjson.dumps(item) for item in items), b",")
-    yield b"]"
+_CHUNK = 1024  # summaries per line of the summaries file
+
+
+def _json_lines(items: Iterable[Sequence[Any]]) -> Iterator[bytes]:
+    chunk: list[Sequence[Any]] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == _CHUNK:
+            yield orjson.dumps(chunk) + b"\n"
+            chunk = []
+    if chunk:
+        yield orjson.dumps(chunk) + b"\n"
 
 
 def _write_file(path: Path, chunks: Iterable[bytes]) -> list[int] | None:
@@ -187,11 +204,12 @@ class IndexCache:
                 stamps=_stamps_from(row[2]),
                 counts=orjson.loads(row[3]),
                 rows_path=rows_path,
+                summaries_path=summaries_path,
             )
             if orjson.loads(row[4]) != [_file_stamp(rows_path), _file_stamp(summaries_path)]:
                 return None  # a side file is gone, or is not the one this snapshot wrote
             if summaries:
-                values = orjson.loads(summaries_path.read_bytes())
+                values = [item for chunk in snapshot.summary_chunks() for item in chunk]
                 snapshot = replace(snapshot, summaries=values)
         except (OSError, orjson.JSONDecodeError, TypeError, ValueError, IndexError):
             self._discard()
@@ -224,7 +242,7 @@ class IndexCache:
         try:
             files = [
                 _write_file(rows_path, _joined(rows, b",\n")),
-                _write_file(summaries_path, _json_array(summaries)),
+                _write_file(summaries_path, _json_lines(summaries)),
             ]
             values = (
                 str(directory),

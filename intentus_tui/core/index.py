@@ -11,7 +11,7 @@ import gc
 import json
 import os
 from collections import namedtuple
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from stat import S_ISREG
@@ -1034,18 +1034,14 @@ class DirectoryIndex:
     ) -> Iterator[list[ExecutionSummary]]:
         """Summaries from the snapshot where a file's stamp is unchanged, read otherwise;
         then a new snapshot if anything changed."""
+        if survey.fresh and survey.snapshot is not None:
+            # Nothing changed: no file to compare one by one, nothing to store.
+            done = yield from self._fresh_chunks(survey.snapshot)
+            if done == len(survey.names):
+                return
+            self._records = {}  # a damaged summaries file: read everything instead
         old = cache.load(resolved) if cache is not None and survey.snapshot is not None else None
         known: dict[str, int] = {name: i for i, name in enumerate(old.names)} if old else {}
-        if (
-            survey.fresh
-            and old is not None
-            and old.summaries is not None
-            and (old.names, old.stamps) == (survey.names, survey.stamps)
-        ):  # nothing changed: no file to compare one by one, nothing to store
-            every = [_summary_of(values) for values in old.summaries]
-            self._records.update((s.key, s) for s in every)
-            yield every
-            return
         stamps: dict[str, Stamp] = {}
         fresh: list[ExecutionSummary] = []
         todo: list[str] = []
@@ -1077,6 +1073,20 @@ class DirectoryIndex:
             yield summaries
         if cache is not None and (todo or old is None or old.names != survey.names):
             self._store(cache, resolved, survey.listing, stamps)
+
+    def _fresh_chunks(self, snapshot: Snapshot) -> Generator[list[ExecutionSummary], None, int]:
+        """Every summary of an unchanged snapshot, a stored chunk at a time; returns how
+        many came (fewer than the names if the file turns out damaged)."""
+        count = 0
+        try:
+            for chunk in snapshot.summary_chunks():
+                summaries = [_summary_of(values) for values in chunk]
+                count += len(summaries)
+                self._records.update((s.key, s) for s in summaries)
+                yield summaries
+        except (OSError, ValueError, TypeError, IndexError, KeyError):
+            return -1
+        return count
 
     def _store(
         self, cache: IndexCache, resolved: Path, listing: list[str], stamps: dict[str, Stamp]
