@@ -289,3 +289,20 @@ def test_listing_rows_follow_live_updates_and_the_wal_join(records_dir: Path, de
     joined.scan()
     assert list(joined.listing_lines()) == list(listing_row_lines(joined.summaries()))
     assert any(s.source != "record" for s in joined.summaries())
+
+
+def test_a_summaries_file_damaged_in_place_falls_back_to_the_records(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    """Same size, same mtime, garbage inside: the stamp cannot tell, the decoder can."""
+    _many(records_dir, 1500)  # two chunks of summaries
+    expected = scan_root(resolve_root(records_dir), use_cache=False)
+    assert scan_root(resolve_root(records_dir)) == expected  # fills the cache
+    (side,) = cache_dir.glob("*-summaries.json")
+    st = side.stat()
+    data = bytearray(side.read_bytes())
+    data[-40:-30] = b"#" * 10  # the second chunk no longer parses
+    with side.open("r+b") as f:
+        f.write(data)
+    os.utime(side, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert scan_root(resolve_root(records_dir)) == expected
