@@ -11,7 +11,7 @@ from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.index import ExecutionSummary
 from intentus_tui.core.timeline import ExecutionState
 from intentus_tui.core.verify import HashStatus
-from intentus_tui.tui.list_model import SORTS, VIEWS, Group, ListModel, group_of
+from intentus_tui.tui.list_model import SORTS, VIEWS, Group, ListModel, Sort, View, group_of
 
 
 def summary(
@@ -70,17 +70,24 @@ BATCHES = st.lists(
     query=st.sampled_from(["", "trans", "0001", "incomplete"]),
 )
 def test_incremental_updates_match_a_rebuild(ops, view, sort, query) -> None:  # type: ignore[no-untyped-def]
-    model = ListModel()
-    model.view, model.sort = view, sort
-    model.set_query(query)
+    model = _model(view, sort, query)
     for op, n, (state, replayable) in ops:
         if op == "upsert":
             model.apply([summary(n, state, replayable)])
         else:
             model.apply([], [f"{n:05d}.json"])
-    fresh = ListModel()
-    fresh.view, fresh.sort = view, sort
-    fresh.set_query(query)
+    _assert_matches_a_rebuild(model, view, sort, query)
+
+
+def _model(view: View, sort: Sort, query: str) -> ListModel:
+    model = ListModel()
+    model.view, model.sort = view, sort
+    model.set_query(query)
+    return model
+
+
+def _assert_matches_a_rebuild(model: ListModel, view: View, sort: Sort, query: str) -> None:
+    fresh = _model(view, sort, query)
     fresh.replace_all(model.summaries.values())
     assert model.rows == fresh.rows
     assert +model.counts == +fresh.counts
@@ -95,19 +102,11 @@ def test_incremental_updates_match_a_rebuild(ops, view, sort, query) -> None:  #
     query=st.sampled_from(["", "trans", "0001", "incomplete"]),
 )
 def test_batched_updates_match_a_rebuild(batches, view, sort, query) -> None:  # type: ignore[no-untyped-def]
-    model = ListModel()
-    model.view, model.sort = view, sort
-    model.set_query(query)
+    model = _model(view, sort, query)
     for upserts, removals in batches:
         changed = [summary(n, state, replayable) for n, (state, replayable) in upserts]
         model.apply(changed, [f"{n:05d}.json" for n in removals])
-    fresh = ListModel()
-    fresh.view, fresh.sort = view, sort
-    fresh.set_query(query)
-    fresh.replace_all(model.summaries.values())
-    assert model.rows == fresh.rows
-    assert +model.counts == +fresh.counts
-    assert model.shown_count == fresh.shown_count
+    _assert_matches_a_rebuild(model, view, sort, query)
     for row in range(len(model)):  # every shown execution is found where it is
         key = model.key_at(row)
         assert key is None or model.row_of(key) == row
