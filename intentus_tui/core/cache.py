@@ -60,10 +60,6 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("intentus-tui", appauthor=False))
 
 
-def stamp_of(st: os.stat_result) -> Stamp:
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-
-
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """One directory as the index last saw it: ``summaries[i]`` and the stamp at
