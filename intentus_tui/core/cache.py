@@ -19,7 +19,7 @@ import os
 import sqlite3
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +72,7 @@ class Snapshot:
     # The inspect --list --json "executions" members, ready to print, in a file beside the
     # database: printing them is a copy from file to output that never passes through Python.
     rows_path: Path
-    summaries_path: Path
-    summaries: list[list[Any]] | None = None  # field values; loaded on request
+    summaries_path: Path  # field values, read with summary_chunks()
 
     def summary_chunks(self) -> Iterator[list[list[Any]]]:
         """The summaries' field values a chunk at a time, as stored (one JSON array per
@@ -177,8 +176,9 @@ class IndexCache:
             if self._path.exists() and self._path.stat().st_size > 0:
                 self._path.unlink()
 
-    def load(self, directory: Path, *, summaries: bool = True) -> Snapshot | None:
-        """The snapshot of ``directory``, if there is a readable one."""
+    def load(self, directory: Path) -> Snapshot | None:
+        """The snapshot of ``directory``, if there is a readable one (its summaries are
+        read on request, with ``Snapshot.summary_chunks``)."""
         db = self._connect()
         if db is None:
             return None
@@ -204,16 +204,10 @@ class IndexCache:
             )
             if orjson.loads(row[4]) != [_file_stamp(rows_path), _file_stamp(summaries_path)]:
                 return None  # a side file is gone, or is not the one this snapshot wrote
-            if summaries:
-                values = [item for chunk in snapshot.summary_chunks() for item in chunk]
-                snapshot = replace(snapshot, summaries=values)
         except (OSError, orjson.JSONDecodeError, TypeError, ValueError, IndexError):
             self._discard()
             return None
-        lengths = {len(snapshot.names), len(snapshot.stamps) // STAMP_WIDTH}
-        if snapshot.summaries is not None:
-            lengths.add(len(snapshot.summaries))
-        if len(lengths) != 1:
+        if len(snapshot.names) != len(snapshot.stamps) // STAMP_WIDTH:
             self._discard()
             return None
         return snapshot

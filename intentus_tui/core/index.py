@@ -762,6 +762,18 @@ def _summarize_many(names: list[str], workers: int | None) -> Iterator[list[_Bui
     yield from map_chunks(_summarize_chunk, _rebuild, chunks, cores)
 
 
+def _stored_values(snapshot: Snapshot | None) -> list[list[Any]] | None:
+    """The survey's snapshot's summaries (its names and stamps are already loaded), or
+    None when there is none or its file is damaged."""
+    if snapshot is None:
+        return None
+    try:
+        values = [item for chunk in snapshot.summary_chunks() for item in chunk]
+    except (OSError, ValueError):
+        return None
+    return values if len(values) == len(snapshot.names) else None
+
+
 @dataclass(frozen=True, slots=True)
 class _Survey:
     """A directory's record files and their stamps now, and the snapshot of last time."""
@@ -987,7 +999,7 @@ class DirectoryIndex:
         """List the directory and stat every record file; compare with the snapshot."""
         directory = self.root.records_dir
         listing = _listdir(directory)
-        snapshot = cache.load(resolved, summaries=False) if cache else None
+        snapshot = cache.load(resolved) if cache else None
         if snapshot is not None and snapshot.listing == listing:
             names = snapshot.names  # same entries: no need to filter and sort them again
         else:
@@ -1040,7 +1052,9 @@ class DirectoryIndex:
             if done == len(survey.names):
                 return
             self._records = {}  # a damaged summaries file: read everything instead
-        old = cache.load(resolved) if cache is not None and survey.snapshot is not None else None
+        old, old_values = survey.snapshot, _stored_values(survey.snapshot)
+        if old_values is None:
+            old = None  # no snapshot, or its summaries are damaged: read every file
         known: dict[str, int] = {name: i for i, name in enumerate(old.names)} if old else {}
         stamps: dict[str, Stamp] = {}
         fresh: list[ExecutionSummary] = []
@@ -1052,12 +1066,12 @@ class DirectoryIndex:
             j = known.get(name)
             if (
                 old is not None
-                and old.summaries is not None
+                and old_values is not None
                 and j is not None
                 and stamp != NO_STAMP
                 and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
             ):
-                fresh.append(_summary_of(old.summaries[j]))
+                fresh.append(_summary_of(old_values[j]))
                 stamps[name] = stamp
             else:
                 todo.append(prefix + name)
