@@ -7,6 +7,7 @@ written by the real intentusnet 1.3.0.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import enum
@@ -16,7 +17,7 @@ import logging
 import random
 import struct
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,21 @@ json_values = st.recursive(
 PROOF = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@contextlib.contextmanager
+def _pure_python() -> Iterator[None]:
+    """Without the native encoder (``core.native``): the orjson fast path and the
+    reference alone, as on a machine where the C extension could not be built."""
+    saved = hashing._native_canonical
+    hashing._native_canonical = None
+    try:
+        yield
+    finally:
+        hashing._native_canonical = saved
+
+
+BOTH_WAYS = (contextlib.nullcontext, _pure_python)
+
+
 # ---------------------------------------------------------------------------
 # Proofs: fast path == reference, for both forms
 # ---------------------------------------------------------------------------
@@ -103,14 +119,15 @@ def test_fast_path_is_byte_identical_to_the_reference_for_both_forms(
     fast = hashing._fast_canonical(value)
     if fast is not None:  # accepted fast output is the reference output
         assert fast == reference_runtime_canonical(value)
-    assert runtime_canonical(value) == reference_runtime_canonical(value)
-    assert runtime_envelope_hash(value) == stable_hash(value)
-
     envelope = {"routingMetadata": routing_metadata, "payload": value}
     if isinstance(value, dict):
         envelope.update(value)
-    assert documented_canonical(envelope) == reference_documented_canonical(envelope)
-    assert documented_envelope_hash(envelope) == seed_compute_envelope_hash(envelope)
+    for way in BOTH_WAYS:
+        with way():
+            assert runtime_canonical(value) == reference_runtime_canonical(value)
+            assert runtime_envelope_hash(value) == stable_hash(value)
+            assert documented_canonical(envelope) == reference_documented_canonical(envelope)
+            assert documented_envelope_hash(envelope) == seed_compute_envelope_hash(envelope)
 
 
 @PROOF
@@ -229,7 +246,11 @@ def _outcome(encode: Callable[[Any], bytes], value: Any) -> bytes | type[BaseExc
 @pytest.mark.parametrize("depth", [0, 1, 252, 253, 254, 255, 400, 5000])
 def test_deep_nesting_behaves_like_the_reference(depth: int) -> None:
     value = _nested(depth)  # 5000: both refuse with RecursionError, never a crash
-    assert _outcome(runtime_canonical, value) == _outcome(reference_runtime_canonical, value)
+    for way in BOTH_WAYS:
+        with way():
+            assert _outcome(runtime_canonical, value) == _outcome(
+                reference_runtime_canonical, value
+            )
 
 
 def test_documented_form_drops_only_top_level_routing_metadata() -> None:
@@ -343,16 +364,21 @@ def _as_orjson_parsed(value: Any) -> Any:
 @given(json_values)
 def test_parsed_value_path_is_byte_identical_to_the_reference(value: Any) -> None:
     parsed = _as_orjson_parsed(value)
-    assert hashing.parsed_runtime_canonical(parsed) == reference_runtime_canonical(parsed)
     envelope = {"routingMetadata": {"retries": 1}, "payload": parsed, "x": [parsed]}
-    assert hashing.parsed_documented_canonical(envelope) == reference_documented_canonical(envelope)
+    for way in BOTH_WAYS:
+        with way():
+            assert hashing.parsed_runtime_canonical(parsed) == reference_runtime_canonical(parsed)
+            documented = hashing.parsed_documented_canonical(envelope)
+            assert documented == reference_documented_canonical(envelope)
 
 
 @PROOF
 @given(st.text(alphabet=st.sampled_from(TRICKY_CHARS), max_size=40))
 def test_parsed_value_path_escapes_strings_and_keys_like_json(text: str) -> None:
     parsed = _as_orjson_parsed([text, {text: text, "k" + text: [text]}])
-    assert hashing.parsed_runtime_canonical(parsed) == reference_runtime_canonical(parsed)
+    for way in BOTH_WAYS:
+        with way():
+            assert hashing.parsed_runtime_canonical(parsed) == reference_runtime_canonical(parsed)
 
 
 def test_parsed_value_path_writes_every_float_like_repr() -> None:
@@ -361,6 +387,8 @@ def test_parsed_value_path_writes_every_float_like_repr() -> None:
     doubles += [float(f"{rng.randint(1, 10**16)}e{rng.randint(-40, 40)}") for _ in range(20_000)]
     doubles = [x for x in doubles if x == x and abs(x) != float("inf")]
     values = [hashing.orjson.loads(json.dumps(x)) for x in doubles]
-    assert hashing.parsed_runtime_canonical(values) == reference_runtime_canonical(values)
-    for x in values[::7]:
-        assert hashing.parsed_runtime_canonical(x) == reference_runtime_canonical(x), x
+    for way in BOTH_WAYS:
+        with way():
+            assert hashing.parsed_runtime_canonical(values) == reference_runtime_canonical(values)
+            for x in values[::7]:
+                assert hashing.parsed_runtime_canonical(x) == reference_runtime_canonical(x), x

@@ -31,6 +31,8 @@ from typing import Any
 import ijson
 import orjson
 
+from intentus_tui.core.native import has_long_digit_run as _native_digit_run
+
 RECORD_SUFFIX = ".json"
 WAL_SUFFIX = ".wal"  # a write-ahead log: see core.wal
 TEMP_SUFFIXES = (".tmp", ".temp", ".partial", ".swp")
@@ -46,6 +48,13 @@ _NINETEEN_ZEROS = b"0" * 19
 
 def has_long_digit_run(data: bytes) -> bool:
     """Could this text hold an integer orjson would round (beyond 64 bits)?"""
+    if _native_digit_run is not None:
+        return _native_digit_run(data)
+    return pure_has_long_digit_run(data)
+
+
+def pure_has_long_digit_run(data: bytes) -> bool:
+    """``has_long_digit_run`` in Python (the definition; the native twin skips ahead)."""
     return _NINETEEN_ZEROS in data.translate(_DIGITS_TO_ZERO)
 
 

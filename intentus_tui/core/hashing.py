@@ -9,10 +9,18 @@ Three canonical forms exist:
   ``routingMetadata`` key, with ``default=str``, written as ``sha256:<hex>``.
 - Verist form (seed 004, JavaScript): see ``verist_stringify``.
 
-Why the IntentusNet fast path is safe
--------------------------------------
-The index hashes every envelope it sees, and ``json.dumps`` is the slow part. The
-fast path lets ``orjson`` (sorted keys) do the encoding and only keeps its output
+Why the IntentusNet fast paths are safe
+---------------------------------------
+The index hashes every envelope it sees, and ``json.dumps`` is the slow part.
+
+When the optional native module is built (``_speedups.c``, see ``core.native``), it
+writes the canonical bytes itself for values made only of exact JSON types, piece by
+piece as CPython's own json encoder does (``repr`` for numbers, the escapes of
+``encode_basestring_ascii``), and declines anything else. ``tests/test_speedups.py``
+proves it byte-identical with hypothesis; it is about 5x faster than the path below
+on envelopes with non-ASCII text.
+
+Without it (or when it declines), the orjson fast path lets ``orjson`` (sorted keys) do the encoding and only keeps its output
 when it is provably the text ``json.dumps`` would write:
 
 1. Only exact JSON types (``dict``, ``list``, ``tuple``, ``str``, ``int``,
@@ -54,6 +62,7 @@ from typing import Any, Final, Literal
 import orjson
 
 from intentus_tui.core.missing import MISSING
+from intentus_tui.core.native import canonical_json as _native_canonical
 
 HashForm = Literal["runtime", "documented"]
 
@@ -96,14 +105,18 @@ def _without_routing_metadata(envelope: Any) -> Any:
 
 def runtime_canonical(value: Any) -> bytes:
     """The exact bytes IntentusNet 1.3.0 hashes (``stable_hash``)."""
-    fast = _fast_canonical(value)
+    fast = _native_canonical(value) if _native_canonical is not None else None
+    if fast is None:
+        fast = _fast_canonical(value)
     return fast if fast is not None else reference_runtime_canonical(value)
 
 
 def documented_canonical(envelope: Any) -> bytes:
     """The exact bytes the documented ``compute_envelope_hash`` hashes."""
     stable = _without_routing_metadata(envelope)
-    fast = _fast_canonical(stable)
+    fast = _native_canonical(stable) if _native_canonical is not None else None
+    if fast is None:  # default=str changes nothing for the exact JSON types native takes
+        fast = _fast_canonical(stable)
     return fast if fast is not None else reference_documented_canonical(stable)
 
 
@@ -116,6 +129,10 @@ def parsed_runtime_canonical(value: Any) -> bytes:
     which ``_float_text_differs`` spots in the text, and in DEL. Non-ASCII output needs
     the walk anyway (to find the strings to escape), which also checks the floats.
     """
+    if _native_canonical is not None:
+        native = _native_canonical(value)
+        if native is not None:
+            return native
     raw = _orjson_sorted(value)
     if raw is not None and raw.isascii() and _FLOATS_SPOTTABLE and not _float_text_differs(raw):
         return _with_del_escaped(raw)

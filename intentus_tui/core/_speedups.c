@@ -1,0 +1,335 @@
+/*
+ * Native speed-ups for the index's hot loop (optional: the pure-Python code in
+ * hashing.py and formats.py is the definition and the fallback).
+ *
+ * canonical_json(value) -> bytes | None
+ *     Exactly json.dumps(value, sort_keys=True, separators=(",", ":"),
+ *     ensure_ascii=True).encode() for a value made only of exact JSON types
+ *     (dict with str keys, list, tuple, str, int, float, bool, None); None for
+ *     anything else (a subclass, a non-str key, nesting deeper than MAX_DEPTH,
+ *     an int repr that raises), which the caller then encodes with json.dumps
+ *     itself. Every piece is written as CPython's own json encoder writes it:
+ *     repr for ints and floats, NaN/Infinity/-Infinity, and the escapes of
+ *     encode_basestring_ascii (lowercase hex, surrogate pairs above U+FFFF).
+ *     tests/test_speedups.py proves it byte-identical with hypothesis.
+ *
+ * has_long_digit_run(data, run=19) -> bool
+ *     Is there a run of at least `run` ASCII digits in data? (an integer orjson
+ *     might read differently from Python's json).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define MAX_DEPTH 200
+
+typedef struct {
+    char *data;
+    Py_ssize_t len;
+    Py_ssize_t cap;
+} Buffer;
+
+static int buf_reserve(Buffer *b, Py_ssize_t extra) {
+    if (b->len + extra <= b->cap) return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 1024;
+    while (cap < b->len + extra) cap *= 2;
+    char *grown = PyMem_Realloc(b->data, (size_t)cap);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = grown;
+    b->cap = cap;
+    return 0;
+}
+
+static int buf_put(Buffer *b, const char *text, Py_ssize_t n) {
+    if (buf_reserve(b, n) < 0) return -1;
+    memcpy(b->data + b->len, text, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+static inline int buf_char(Buffer *b, char c) {
+    if (b->len >= b->cap && buf_reserve(b, 1) < 0) return -1;
+    b->data[b->len++] = c;
+    return 0;
+}
+
+/* Result of encoding a value: written, not encodable here (caller falls back), or a
+ * Python error (memory). */
+enum { OK = 0, DECLINE = 1, FAIL = -1 };
+
+static const char HEX[] = "0123456789abcdef";
+
+static char *put_u_escape(char *out, Py_UCS4 c) {
+    *out++ = '\\';
+    *out++ = 'u';
+    *out++ = HEX[(c >> 12) & 0xf];
+    *out++ = HEX[(c >> 8) & 0xf];
+    *out++ = HEX[(c >> 4) & 0xf];
+    *out++ = HEX[c & 0xf];
+    return out;
+}
+
+/* encode_basestring_ascii, as CPython's _json.c writes it. */
+static int encode_string(Buffer *b, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    /* Worst case 12 output bytes per character (a surrogate pair), plus the quotes. */
+    if (n > (PY_SSIZE_T_MAX - 2) / 12) {
+        PyErr_NoMemory();
+        return FAIL;
+    }
+    if (buf_reserve(b, n * 12 + 2) < 0) return FAIL;
+    char *out = b->data + b->len;
+    *out++ = '"';
+    Py_ssize_t i = 0;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        /* Copy the leading run that needs no escape in one go (often the whole string). */
+        const unsigned char *bytes = data;
+        while (i < n && bytes[i] >= ' ' && bytes[i] <= '~' && bytes[i] != '\\' &&
+               bytes[i] != '"')
+            i++;
+        memcpy(out, bytes, (size_t)i);
+        out += i;
+    }
+    for (; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= ' ' && c <= '~' && c != '\\' && c != '"') {
+            *out++ = (char)c;
+            continue;
+        }
+        switch (c) {
+        case '\\': *out++ = '\\'; *out++ = '\\'; break;
+        case '"': *out++ = '\\'; *out++ = '"'; break;
+        case '\b': *out++ = '\\'; *out++ = 'b'; break;
+        case '\f': *out++ = '\\'; *out++ = 'f'; break;
+        case '\n': *out++ = '\\'; *out++ = 'n'; break;
+        case '\r': *out++ = '\\'; *out++ = 'r'; break;
+        case '\t': *out++ = '\\'; *out++ = 't'; break;
+        default:
+            if (c >= 0x10000) {
+                Py_UCS4 v = c - 0x10000;
+                out = put_u_escape(out, 0xd800 | ((v >> 10) & 0x3ff));
+                out = put_u_escape(out, 0xdc00 | (v & 0x3ff));
+            } else {
+                out = put_u_escape(out, c);
+            }
+        }
+    }
+    *out++ = '"';
+    b->len = out - b->data;
+    return OK;
+}
+
+static int encode_int(Buffer *b, PyObject *value) {
+    int overflow = 0;
+    long long small = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (small == -1 && PyErr_Occurred()) return FAIL;
+    if (!overflow) {
+        char digits[32];
+        int n = snprintf(digits, sizeof digits, "%lld", small);
+        return buf_put(b, digits, n) < 0 ? FAIL : OK;
+    }
+    /* Beyond 64 bits: int.__repr__, which json uses too (it may raise: then decline and
+     * let json.dumps raise the same error). */
+    PyObject *text = PyLong_Type.tp_repr(value);
+    if (text == NULL) {
+        PyErr_Clear();
+        return DECLINE;
+    }
+    Py_ssize_t n;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &n);
+    int status = utf8 == NULL ? FAIL : (buf_put(b, utf8, n) < 0 ? FAIL : OK);
+    Py_DECREF(text);
+    return status;
+}
+
+static int encode_float(Buffer *b, PyObject *value) {
+    double x = PyFloat_AS_DOUBLE(value);
+    if (Py_IS_NAN(x)) return buf_put(b, "NaN", 3) < 0 ? FAIL : OK;
+    if (Py_IS_INFINITY(x))
+        return (x > 0 ? buf_put(b, "Infinity", 8) : buf_put(b, "-Infinity", 9)) < 0 ? FAIL : OK;
+    /* float.__repr__ exactly (what json.dumps writes for a finite float). */
+    char *text = PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (text == NULL) return FAIL;
+    int status = buf_put(b, text, (Py_ssize_t)strlen(text)) < 0 ? FAIL : OK;
+    PyMem_Free(text);
+    return status;
+}
+
+static int encode_value(Buffer *b, PyObject *value, int depth);
+
+/* Code point order, as sorted() compares str keys in json.dumps. */
+static int key_less(PyObject *a, PyObject *b) {
+    if (PyUnicode_IS_ASCII(a) && PyUnicode_IS_ASCII(b)) {
+        Py_ssize_t na = PyUnicode_GET_LENGTH(a), nb = PyUnicode_GET_LENGTH(b);
+        int c = memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)(na < nb ? na : nb));
+        return c < 0 || (c == 0 && na < nb);
+    }
+    return PyUnicode_Compare(a, b) < 0; /* exact str: cannot fail */
+}
+
+typedef struct {
+    PyObject *key; /* borrowed, like the value: nothing here runs Python code */
+    PyObject *value;
+} Pair;
+
+static int pair_order(const void *a, const void *b) {
+    PyObject *ka = ((const Pair *)a)->key, *kb = ((const Pair *)b)->key;
+    return key_less(ka, kb) ? -1 : (key_less(kb, ka) ? 1 : 0);
+}
+
+#define SMALL_DICT 32
+
+static int encode_dict(Buffer *b, PyObject *dict, int depth) {
+    Py_ssize_t n = PyDict_GET_SIZE(dict);
+    if (n == 0) return buf_put(b, "{}", 2) < 0 ? FAIL : OK;
+    Pair small[SMALL_DICT];
+    Pair *pairs = n <= SMALL_DICT ? small : PyMem_Malloc(sizeof(Pair) * (size_t)n);
+    if (pairs == NULL) {
+        PyErr_NoMemory();
+        return FAIL;
+    }
+    Py_ssize_t pos = 0, count = 0;
+    PyObject *key, *item;
+    int status = OK;
+    while (PyDict_Next(dict, &pos, &key, &item) && count < n) {
+        if (!PyUnicode_CheckExact(key)) {
+            status = DECLINE; /* json converts or refuses other keys: let it */
+            goto done;
+        }
+        pairs[count].key = key;
+        pairs[count].value = item;
+        count++;
+    }
+    if (count <= SMALL_DICT) { /* insertion sort: record dicts are small */
+        for (Py_ssize_t i = 1; i < count; i++) {
+            Pair moving = pairs[i];
+            Py_ssize_t at = i;
+            while (at > 0 && key_less(moving.key, pairs[at - 1].key)) {
+                pairs[at] = pairs[at - 1];
+                at--;
+            }
+            pairs[at] = moving;
+        }
+    } else {
+        qsort(pairs, (size_t)count, sizeof(Pair), pair_order);
+    }
+    if (buf_char(b, '{') < 0) {
+        status = FAIL;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if ((i && buf_char(b, ',') < 0) || encode_string(b, pairs[i].key) != OK ||
+            buf_char(b, ':') < 0) {
+            status = FAIL;
+            goto done;
+        }
+        status = encode_value(b, pairs[i].value, depth + 1);
+        if (status != OK) goto done;
+    }
+    status = buf_char(b, '}') < 0 ? FAIL : OK;
+done:
+    if (pairs != small) PyMem_Free(pairs);
+    return status;
+}
+
+static int encode_sequence(Buffer *b, PyObject *seq, int depth) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    if (buf_char(b, '[') < 0) return FAIL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i && buf_char(b, ',') < 0) return FAIL;
+        int status = encode_value(b, items[i], depth + 1);
+        if (status != OK) return status;
+    }
+    return buf_char(b, ']') < 0 ? FAIL : OK;
+}
+
+static int encode_value(Buffer *b, PyObject *value, int depth) {
+    if (depth > MAX_DEPTH) return DECLINE; /* json.dumps decides: it may raise */
+    PyTypeObject *type = Py_TYPE(value);
+    if (type == &PyUnicode_Type) return encode_string(b, value);
+    if (value == Py_None) return buf_put(b, "null", 4) < 0 ? FAIL : OK;
+    if (value == Py_True) return buf_put(b, "true", 4) < 0 ? FAIL : OK;
+    if (value == Py_False) return buf_put(b, "false", 5) < 0 ? FAIL : OK;
+    if (type == &PyLong_Type) return encode_int(b, value);
+    if (type == &PyFloat_Type) return encode_float(b, value);
+    if (type == &PyDict_Type) return encode_dict(b, value, depth);
+    if (type == &PyList_Type || type == &PyTuple_Type) return encode_sequence(b, value, depth);
+    return DECLINE;
+}
+
+static PyObject *canonical_json(PyObject *module, PyObject *value) {
+    Buffer b = {NULL, 0, 0};
+    int status = encode_value(&b, value, 0);
+    PyObject *result = NULL;
+    if (status == OK) {
+        result = PyBytes_FromStringAndSize(b.data, b.len);
+    } else if (status == DECLINE) {
+        result = Py_NewRef(Py_None);
+    }
+    PyMem_Free(b.data);
+    return result;
+}
+
+static inline int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+static PyObject *has_long_digit_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "has_long_digit_run(data, run=19)");
+        return NULL;
+    }
+    Py_ssize_t run = 19;
+    if (nargs == 2) {
+        run = PyLong_AsSsize_t(args[1]);
+        if (run == -1 && PyErr_Occurred()) return NULL;
+        if (run < 1) {
+            PyErr_SetString(PyExc_ValueError, "run must be at least 1");
+            return NULL;
+        }
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *data = view.buf;
+    Py_ssize_t n = view.len;
+    int found = 0;
+    /* Look at the last byte of each window of `run` bytes: a non-digit there means no
+     * run fits in that window, so skip it whole (most windows in record text). */
+    Py_ssize_t start = 0;
+    while (start + run <= n) {
+        Py_ssize_t end = start + run - 1;
+        if (!is_digit(data[end])) {
+            start = end + 1;
+            continue;
+        }
+        Py_ssize_t j = end;
+        while (j > start && is_digit(data[j - 1])) j--;
+        if (j == start) {
+            found = 1;
+            break;
+        }
+        start = j; /* data[j-1] is not a digit: a run can only start at j */
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(found);
+}
+
+static PyMethodDef methods[] = {
+    {"canonical_json", (PyCFunction)canonical_json, METH_O,
+     "json.dumps(value, sort_keys=True, separators=(',', ':'), ensure_ascii=True) as "
+     "bytes for exact JSON types; None for anything else."},
+    {"has_long_digit_run", (PyCFunction)(void (*)(void))has_long_digit_run, METH_FASTCALL,
+     "True if data holds a run of at least `run` (19) ASCII digits."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_speedups", "Native speed-ups for the index (optional).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module_def); }

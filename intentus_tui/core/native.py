@@ -1,0 +1,25 @@
+"""The optional native speed-ups (``_speedups.c``), or None where they are not built.
+
+Each is a faster, byte-identical twin of a pure-Python function that stays the definition
+(``tests/test_speedups.py`` proves them equal). ``INTENTUS_TUI_PURE_PYTHON=1`` turns them
+off, to compare or to rule them out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+canonical_json: Callable[[object], bytes | None] | None = None
+has_long_digit_run: Callable[[bytes], bool] | None = None
+
+if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
+    try:
+        from intentus_tui.core import _speedups
+    except ImportError:  # no C compiler at install time: the pure-Python code runs
+        pass
+    else:
+        canonical_json = _speedups.canonical_json
+        has_long_digit_run = _speedups.has_long_digit_run
+
+AVAILABLE = canonical_json is not None

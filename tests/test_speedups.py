@@ -1,0 +1,197 @@
+"""The native speed-ups are byte-identical twins of the pure-Python definitions.
+
+``canonical_json`` must write exactly what ``json.dumps(sort_keys=True, separators=(",",
+":"), ensure_ascii=True)`` writes, or decline (None) and leave the value to it;
+``has_long_digit_run`` must answer as the pure scan does. The module is built by
+``pip install -e .`` (setup.py); where it cannot be built the pure code runs, and these
+tests say so unless ``INTENTUS_TUI_PURE_PYTHON`` asked for that on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from intentus_tui.core import native
+from intentus_tui.core.formats import pure_has_long_digit_run
+from intentus_tui.core.hashing import reference_runtime_canonical
+from tests.factories import make_record
+from tests.hostile.corpus import build_corpus, dump_json
+from tests.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
+
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("INTENTUS_TUI_PURE_PYTHON")), reason="native speed-ups turned off"
+)
+
+PROOF = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _canonical(value: Any) -> bytes | None:
+    assert native.canonical_json is not None
+    return native.canonical_json(value)
+
+
+def _reference(value: Any) -> bytes | type[BaseException]:
+    try:
+        return reference_runtime_canonical(value)
+    except (ValueError, TypeError, RecursionError) as error:
+        return type(error)
+
+
+def test_the_native_module_is_built() -> None:
+    # setup.py builds it on install; a machine without a C compiler runs the pure code.
+    assert native.AVAILABLE, "intentus_tui.core._speedups was not built (no C compiler?)"
+
+
+@PROOF
+@given(json_values)
+def test_canonical_json_is_byte_identical_to_json_dumps(value: Any) -> None:
+    got = _canonical(value)
+    assert got is not None  # every value of these strategies is made of exact JSON types
+    assert got == _reference(value)
+
+
+@PROOF
+@given(st.text(alphabet=st.sampled_from(TRICKY_CHARS), max_size=60))
+def test_strings_and_keys_are_escaped_like_json(text: str) -> None:
+    value = [text, {text: text, "k" + text: [text], text + "\x7f": None}]
+    assert _canonical(value) == _reference(value)
+
+
+def test_big_dicts_are_sorted_like_json() -> None:
+    # Small dicts are insertion-sorted, big ones go through qsort: both by code point.
+    rng = random.Random(5)
+    alphabet = [*TRICKY_CHARS, "A", "b", "ÿ", "Ā"]
+    for size in [31, 32, 33, 64, 500, 5000]:
+        keys = {"".join(rng.choices(alphabet, k=rng.randint(0, 4))) for _ in range(size)}
+        value = {key: index for index, key in enumerate(keys)}
+        assert _canonical(value) == _reference(value)
+
+
+def test_every_double_is_written_like_repr() -> None:
+    rng = random.Random(20261122)
+    doubles = [struct.unpack("<d", rng.randbytes(8))[0] for _ in range(50_000)]
+    doubles += [float(f"{rng.randint(1, 10**17)}e{rng.randint(-330, 310)}") for _ in range(20_000)]
+    doubles += [0.0, -0.0, float("nan"), float("inf"), -float("inf"), 5e-324, 1e16, 1e-5]
+    assert _canonical(doubles) == _reference(doubles)
+
+
+def test_ints_of_every_size_are_written_like_repr() -> None:
+    ints = [0, -1, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1, 2**64, 10**300, -(10**200)]
+    ints += [random.Random(7).randint(-(2**70), 2**70) for _ in range(2_000)]
+    assert _canonical(ints) == _reference(ints)
+
+
+@pytest.mark.parametrize("value", NOT_JSON, ids=lambda v: type(v).__name__ + repr(v)[:30])
+def test_anything_but_exact_json_types_is_declined(value: Any) -> None:
+    assert _canonical(value) is None
+
+
+def test_subclasses_and_odd_values_are_declined() -> None:
+    class Text(str):
+        pass
+
+    class Number(int):
+        pass
+
+    for value in [Text("a"), {"k": Number(3)}, [1, {"k": {Text("k"): 1}}], {None: 1}, {1.5: 2}]:
+        assert _canonical(value) is None
+
+
+def test_an_int_too_long_for_repr_is_declined_for_json_to_refuse() -> None:
+    # int.__repr__ refuses more than sys.get_int_max_str_digits() digits: json.dumps raises,
+    # so the native encoder must not write anything for it.
+    huge = 10 ** (sys.get_int_max_str_digits() + 5)
+    assert _canonical([huge]) is None
+    assert _reference([huge]) is ValueError
+
+
+@pytest.mark.parametrize("depth", [0, 1, 150, 199, 200, 201, 400, 5000])
+def test_deep_nesting_is_written_or_declined_never_a_crash(depth: int) -> None:
+    value: Any = {"leaf": "é"}
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    got = _canonical(value)
+    assert got is None or got == _reference(value)
+    assert (got is None) == (depth >= 200)
+
+
+def test_a_self_containing_value_is_declined_not_looped_forever() -> None:
+    looped: list[Any] = []
+    looped.append(looped)
+    assert _canonical(looped) is None
+    assert _reference(looped) is ValueError  # json.dumps: "Circular reference detected"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.binary(max_size=80)
+    | st.lists(st.sampled_from([b"1", b"9", b"0", b"x", b" ", b"-", b"."]), max_size=80).map(
+        b"".join
+    )
+)
+def test_digit_runs_are_found_like_the_pure_scan(data: bytes) -> None:
+    assert native.has_long_digit_run is not None
+    assert native.has_long_digit_run(data) == pure_has_long_digit_run(data)
+
+
+@pytest.mark.parametrize("at", [0, 1, 17, 18, 19, 37, 100])
+@pytest.mark.parametrize("length", [18, 19, 20, 40])
+def test_digit_runs_at_every_offset(at: int, length: int) -> None:
+    assert native.has_long_digit_run is not None
+    for filler in (b"x", b"1234567x"):
+        data = (filler * 30)[:at] + b" " + b"7" * length + b"]" + filler * 3
+        assert native.has_long_digit_run(data) == pure_has_long_digit_run(data) == (length >= 19)
+
+
+def test_the_pure_python_switch_turns_the_speedups_off() -> None:
+    code = "from intentus_tui.core import native; print(native.AVAILABLE)"
+    env = {**os.environ, "INTENTUS_TUI_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_listings_are_identical_with_and_without_the_speedups(tmp_path: Path) -> None:
+    # What a user sees: the same ``inspect --list --json`` bytes for the hostile corpus
+    # (damaged files, escapes, odd numbers) and a few hundred realistic records.
+    records = build_corpus(tmp_path / "corpus").records_dir
+    intents = ["Summarize", "Résumé “Q3” — 日本語 😀", "tab\there\x7f", "e-7 0.00001 1e-05"]
+    for number in range(200):
+        record = make_record(
+            intent=intents[number % 4], documented=number % 3 == 0, replayable=number % 5 > 0
+        )
+        record["envelope"]["payload"] = {"score": number / 7e5, "n": number * 10**12}
+        if number % 4:  # the header's hash follows the new payload (else: tampered)
+            stable = record["envelope"]
+            if record["header"]["envelopeHash"].startswith("sha256:"):
+                stable = {k: v for k, v in stable.items() if k != "routingMetadata"}
+            text = json.dumps(stable, sort_keys=True, separators=(",", ":"))
+            digest = hashlib.sha256(text.encode()).hexdigest()
+            prefix = "sha256:" if record["header"]["envelopeHash"].startswith("sha256:") else ""
+            record["header"]["envelopeHash"] = prefix + digest
+        name = f"{record['header']['executionId']}.json"
+        (records / name).write_bytes(dump_json(record))
+    outputs = []
+    for pure in ("", "1"):
+        env = {**os.environ, "INTENTUS_TUI_PURE_PYTHON": pure}
+        argv = [sys.executable, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
+        run = subprocess.run(
+            [*argv, "--no-cache", str(records)], env=env, capture_output=True, check=False
+        )
+        assert run.returncode in (0, 1), run.stderr
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1]
+    rows = json.loads(outputs[0])["executions"]
+    statuses = {row["hash_status"] for row in rows}
+    assert {"match", "mismatch", "unverifiable"} <= statuses
