@@ -50,7 +50,7 @@ from intentus_tui.core.hashing import (
 )
 from intentus_tui.core.parallel import can_fork, map_chunks
 from intentus_tui.core.replay import ReplayEngine
-from intentus_tui.core.sanitize import json_text_safe, sanitize_line
+from intentus_tui.core.sanitize import json_bytes_safe, sanitize_line
 from intentus_tui.core.timeline import (
     ExecutionState,
     analyze_attempts,
@@ -508,16 +508,18 @@ def list_record_paths(directory: Path) -> list[Path]:
 
 
 def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
-    """The ``inspect --list --json`` row (snake_case keys)."""
+    """The ``inspect --list --json`` row (snake_case keys). The three states are
+    ``StrEnum`` members, so they are their values already (``.value`` would cost a Python
+    call each, on every row)."""
     return {
         "execution_id": s.execution_id,
         "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
         "created": s.created or None,
         "intent": s.intent or None,
-        "status": s.state.value,
+        "status": s.state,
         "replayable": s.replayable,
         "replayable_reason": s.replay_reason,
-        "hash_status": s.hash_status.value,
+        "hash_status": s.hash_status,
         "hash_form": s.hash_form,
         "hash_matched_form": s.matched_form,
         "event_count": s.event_count,
@@ -526,7 +528,7 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
         "agent_chain": s.chain or None,
         "in_flight_agent": s.in_flight_agent,
         "final_status": s.final_status,
-        "load_status": s.load_status.value,
+        "load_status": s.load_status,
         "message": s.message,
         "problems": s.problems,
         "source": s.source,
@@ -549,7 +551,7 @@ def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
     (indented to sit inside the document), made one at a time.
 
     Every summary string is sanitized; only file names are raw, and the few a terminal
-    would act on are escaped (``json_text_safe``).
+    would act on are escaped (``json_bytes_safe``).
     """
     for summary in summaries:
         yield row_line(summary)
@@ -557,10 +559,7 @@ def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
 
 def row_line(summary: ExecutionSummary) -> bytes:
     """One line of ``listing_row_lines``."""
-    row = b"    " + _row_json(summary_to_json(summary))
-    if row.isascii() and b"\x7f" not in row:
-        return row
-    return json_text_safe(row.decode("utf-8")).encode("utf-8")
+    return json_bytes_safe(b"    " + _row_json(summary_to_json(summary)))
 
 
 def _row_json(row: dict[str, object]) -> bytes:

@@ -390,6 +390,8 @@ def final_response_problems(final: dict[str, Any], recorded: dict[str, Any]) -> 
                 "finalResponse.error disagrees with the FINAL_RESPONSE event's has_error"
             )
         return tuple(problems)
+    if recorded == final:  # the usual case, compared in C
+        return ()
     differing = sorted(k for k in recorded if k in final and recorded[k] != final[k])
     if not differing:
         return ()
