@@ -8,11 +8,12 @@ that act on the selected execution and calls into the side pane.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import platformdirs
 from textual import on, work
@@ -24,12 +25,17 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from intentus_tui.core.detail import ExecutionDetail, load_detail
 from intentus_tui.core.index import ExecutionSummary, RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.tui.commands import ExecutionCommands
-from intentus_tui.tui.messages import DetailLoaded, IndexChanged, ScanFinished, WatcherStopped
+from intentus_tui.tui.messages import (
+    DetailLoaded,
+    IndexChanged,
+    PathsChanged,
+    ScanFinished,
+    WatcherStopped,
+)
 from intentus_tui.tui.screens.confirm import (
     ConfirmScreen,
     execution_label,
@@ -38,7 +44,12 @@ from intentus_tui.tui.screens.confirm import (
 )
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
-from intentus_tui.tui.watcher import IndexFeeder, directory_problem, follow_directory
+from intentus_tui.tui.watcher import (
+    DirectoryWatcher,
+    IndexFeeder,
+    directory_problem,
+    prepare_directory,
+)
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from intentus_tui.tui.widgets.filter_input import FilterInput
@@ -46,6 +57,10 @@ from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.header_bar import HeaderBar, HeaderState
 from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
+
+if TYPE_CHECKING:
+    # Imported where used: what the first frame does not need should not delay it.
+    from intentus_tui.core.detail import ExecutionDetail
 
 # The side pane's tabs are built at the latest this long after the first rows arrive.
 SIDE_PANE_FALLBACK_SECONDS = 0.5
@@ -136,6 +151,25 @@ class IntentusApp(App[None]):
         self._scan_started = False
         self._scan_problem: str | None = None
         self._side_pane_scheduled = False
+        self._watcher: DirectoryWatcher | None = None
+        self._first_rows: list[ExecutionSummary] = []  # read before the app ran
+        self._first_frame_out = False
+        self._resume_gc = False
+        self._detail_waiting: tuple[str, Path] | None = None  # selected before that frame
+
+    def prepare_start(self) -> None:
+        """Call just before ``run``: prepares the scan's process pool if it will want one
+        (it cannot once Textual holds stdio) and reads a big directory's first rows, so
+        the first frame shows them (see ``prepare_directory``).
+
+        If the cyclic garbage collector is off (the command line turns it off for the
+        start), it comes back on once the first frame is out, with every object made so
+        far frozen (never walked again: they live as long as the app).
+        """
+        self._resume_gc = not gc.isenabled()
+        self._first_rows = prepare_directory(self.root.records_dir)
+        if self._first_rows:
+            self.feeder.preview_shown()
 
     # ------------------------------------------------------------------ layout
 
@@ -192,15 +226,34 @@ class IntentusApp(App[None]):
         listing.focus()
         self._update_titles()
         self._show_header()
+        if self._first_rows:
+            self.on_index_changed(IndexChanged(tuple(self._first_rows), scanned=0))
+            self._first_rows = []
+        self.call_after_refresh(self._first_frame_shown)
+
+    def _first_frame_shown(self) -> None:
+        """Start what would compete with the first frame for the interpreter (its lock
+        is shared by every thread): watching, the scan, the selected execution's detail.
+        Started before it, they delayed it by a tenth of a second."""
+        self._first_frame_out = True
+        if self._resume_gc:
+            self._resume_gc = False
+            gc.freeze()
+            gc.enable()
         if self.watching and directory_problem(self.root.records_dir) is None:
             self._follow_directory()  # it starts the scan once the watch is in place
         else:
             if self.watching:
                 self.header_state.live = "stopped"
             self._start_scan()
+        if self._detail_waiting is not None:
+            self._load_detail(*self._detail_waiting)
+            self._detail_waiting = None
 
     def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
         self.feeder.stop()  # every way out comes here: a scan must not hold up the exit
+        if self._watcher is not None:
+            self._watcher.stop()
         super().exit(result, return_code, message)
 
     def _start_scan(self) -> None:
@@ -219,17 +272,19 @@ class IntentusApp(App[None]):
     def _drain(self) -> None:
         self.feeder.drain()
 
-    @work(exclusive=True, group="watcher", exit_on_error=False)
-    async def _follow_directory(self) -> None:
+    def _follow_directory(self) -> None:
         # Named so: a ``watch_*`` method would be taken for a reactive's watcher.
-        try:
-            directories = [self.root.records_dir]
-            if self.root.wal_dir is not None:
-                directories.append(self.root.wal_dir)
-            async for paths in follow_directory(*directories, on_ready=self._start_scan):
-                self.queue_paths(paths)
-        except Exception as exc:  # the directory vanished, inotify limits, ...
-            self.post_message(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
+        directories = [self.root.records_dir]
+        if self.root.wal_dir is not None:
+            directories.append(self.root.wal_dir)
+        self._watcher = DirectoryWatcher(directories, self.post_message)
+        self._watcher.start()  # it posts WatchStarted, which starts the scan
+
+    def on_watch_started(self) -> None:
+        self._start_scan()
+
+    def on_paths_changed(self, message: PathsChanged) -> None:
+        self.queue_paths(message.paths)
 
     def queue_paths(self, paths: Iterable[Path]) -> None:
         """Re-read these paths (now if live; when resumed if paused)."""
@@ -351,6 +406,7 @@ class IntentusApp(App[None]):
             self.timeline.show_message("Select an execution to see its timeline.")
             self.event_detail.show_message("")
             self.side_pane.detail = None
+            self._detail_waiting = None
             self._refresh_footer()
             return
         if summary.key != self.detail_key:
@@ -360,10 +416,15 @@ class IntentusApp(App[None]):
         wal_only = summary.source == "wal" and self.root.wal_dir is not None
         directory = self.root.wal_dir if wal_only else self.root.records_dir
         assert directory is not None
-        self._load_detail(summary.key, directory / summary.key)
+        if self._first_frame_out:
+            self._load_detail(summary.key, directory / summary.key)
+        else:
+            self._detail_waiting = (summary.key, directory / summary.key)
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
+        from intentus_tui.core.detail import load_detail
+
         detail = load_detail(path, self.root.wal_dir)
         if not get_current_worker().is_cancelled:
             self.post_message(DetailLoaded(key, detail))

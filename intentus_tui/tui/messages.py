@@ -6,10 +6,14 @@ and the app hands the contents down to the widgets on the UI thread.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.index import ExecutionSummary
+if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
+    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.index import ExecutionSummary
 
 
 class IndexChanged(Message):
@@ -50,6 +54,18 @@ class DetailLoaded(Message):
         super().__init__()
         self.key = key
         self.detail = detail
+
+
+class WatchStarted(Message):
+    """The directory watcher is in place: a scan started now misses no file."""
+
+
+class PathsChanged(Message):
+    """The directory watcher saw these record or WAL paths change."""
+
+    def __init__(self, paths: frozenset[Path]) -> None:
+        super().__init__()
+        self.paths = paths
 
 
 class WatcherStopped(Message):

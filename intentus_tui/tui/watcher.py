@@ -7,22 +7,21 @@ index is never touched by two threads, and a burst of changes is coalesced into 
 is picked up by that drain's next round. Pausing keeps collecting paths; resuming applies
 them.
 
-``follow_directory`` is the async watchfiles loop the app runs in a worker.
+``DirectoryWatcher`` follows the directory with watchfiles, from its own thread.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
-from watchfiles import Change, awatch
 
-from intentus_tui.core.formats import is_record_name
+from intentus_tui.core.formats import WAL_SUFFIX, is_record_name
 from intentus_tui.core.index import (
     DirectoryIndex,
     ExecutionSummary,
@@ -30,8 +29,17 @@ from intentus_tui.core.index import (
     list_record_names,
     summarize_path,
 )
-from intentus_tui.core.wal import WAL_SUFFIX
-from intentus_tui.tui.messages import IndexChanged, ScanFinished
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.messages import (
+    IndexChanged,
+    PathsChanged,
+    ScanFinished,
+    WatcherStopped,
+    WatchStarted,
+)
+
+if TYPE_CHECKING:
+    from watchfiles import Change
 
 DEBOUNCE_MS = 75  # watchfiles' default is 1,600 ms: far too slow for a live list
 FIRST_BATCH = 64  # the first rows show after this many files are summarized
@@ -57,33 +65,51 @@ def directory_problem(directory: Path) -> str | None:
         return exc.strerror or type(exc).__name__
 
 
-def prestart_process_pool(directory: Path) -> bool:
-    """Start multiprocessing's forkserver now, if the scan will want worker processes.
+def prepare_directory(directory: Path, preview: int = PREVIEW) -> list[ExecutionSummary]:
+    """Before the app runs: start the scan's process pool if it will want one, and read
+    the first rows a big directory shows (so that the first frame already has them).
 
-    The index summarizes big directories in a process pool, started from a thread, hence
-    with the forkserver method. Starting a forkserver passes ``sys.stderr.fileno()`` to it,
-    and inside a running Textual app that is ``-1`` (Textual captures stdio), which fails
-    with "bad value(s) in fds_to_keep". Started before the app runs, it is reused.
-    Returns whether it was started.
+    The pool: the index summarizes big directories in a process pool, started from a
+    thread, hence with the forkserver method. The forkserver needs multiprocessing's
+    resource tracker, whose start passes ``sys.stderr.fileno()`` to it: inside a running
+    Textual app that is ``-1`` (Textual captures stdio), which fails with "bad value(s) in
+    fds_to_keep". So the tracker starts here, before the app runs; the forkserver itself
+    starts when the scan first needs it (a warm open may never), not now: its start
+    (importing the index code, once for every worker) would compete with the first
+    frame for the machine.
+
+    The rows: the summaries of the first ``preview`` record files ``os.scandir`` lists,
+    if there are more (see ``preview_summaries``). One listing pass serves both: it stops
+    once it has seen enough names for each.
     """
-    import multiprocessing
-    from multiprocessing import forkserver
-
     from intentus_tui.core.index import PARALLEL_THRESHOLD
 
+    names: list[str] = []
     count = 0
     try:
         with os.scandir(directory) as entries:
             for entry in entries:
-                count += is_record_name(entry.name)
-                if count >= PARALLEL_THRESHOLD:
-                    # workers fork from a server that already imported the index code
-                    multiprocessing.set_forkserver_preload(["intentus_tui.core.index"])
-                    forkserver.ensure_running()
-                    return True
+                if is_record_name(entry.name):
+                    count += 1
+                    if len(names) <= preview:
+                        names.append(entry.name)
+                    if count >= PARALLEL_THRESHOLD:
+                        break
     except OSError:
-        pass
-    return False
+        return []
+    if count >= PARALLEL_THRESHOLD:
+        import multiprocessing
+        from multiprocessing import resource_tracker
+
+        multiprocessing.set_forkserver_preload(["intentus_tui.core.index"])
+        resource_tracker.ensure_running()
+    return _summaries_if_more(directory, names, preview)
+
+
+def _summaries_if_more(directory: Path, names: list[str], count: int) -> list[ExecutionSummary]:
+    if len(names) <= count:
+        return []
+    return [summarize_path(directory / name) for name in names[:count]]
 
 
 def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
@@ -105,9 +131,7 @@ def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
                         break
     except OSError:
         return []
-    if len(names) <= count:
-        return []
-    return [summarize_path(directory / name) for name in names[:count]]
+    return _summaries_if_more(directory, names, count)
 
 
 class IndexFeeder:
@@ -135,6 +159,10 @@ class IndexFeeder:
         self._shown = threading.Event()
         self._shown.set()
         self._stopping = threading.Event()
+
+    def preview_shown(self) -> None:
+        """The app already shows a preview (read before it ran): the scan reads none."""
+        self._preview = False
 
     @property
     def pending_count(self) -> int:
@@ -301,26 +329,68 @@ def _record_filter(change: Change, path: str) -> bool:
     return is_record_name(name) or (name.endswith(WAL_SUFFIX) and not name.startswith("."))
 
 
-async def follow_directory(
-    *directories: Path, on_ready: Callable[[], object] | None = None
-) -> AsyncIterator[set[Path]]:
-    """Yield sets of changed record and WAL paths in ``directories`` until cancelled.
+class _ReadySignal:
+    """The stop event handed to ``watchfiles.watch``, which also says when watching began.
 
-    ``on_ready`` is called once the directories are being watched, so a scan started
-    then cannot miss a file written in between. It is scheduled with ``call_soon`` just
-    before the first ``__anext__``: awatch creates its ``RustNotify`` (which registers the
-    watches synchronously) before its first real await, and the callback can only run
-    at that await.
+    watchfiles registers its watches when the watch starts, then asks ``is_set()`` between
+    its waits (``step``): the first question means the directories are being watched.
     """
-    changes = awatch(
-        *directories,
-        watch_filter=_record_filter,
-        debounce=DEBOUNCE_MS,
-        step=25,
-        recursive=False,
-        ignore_permission_denied=True,
-    )
-    if on_ready is not None:
-        asyncio.get_running_loop().call_soon(on_ready)
-    async for batch in changes:
-        yield {Path(path) for _, path in batch}
+
+    def __init__(self, on_ready: Callable[[], object]) -> None:
+        self.stop = threading.Event()
+        self._on_ready: Callable[[], object] | None = on_ready
+
+    def is_set(self) -> bool:
+        if self._on_ready is not None:
+            on_ready, self._on_ready = self._on_ready, None
+            on_ready()
+        return self.stop.is_set()
+
+
+class DirectoryWatcher:
+    """Watches directories from a daemon thread and posts what changed.
+
+    Posts ``WatchStarted`` once the directories are watched (a scan started then cannot
+    miss a file written in between), ``PathsChanged`` for each burst of changed record and
+    WAL paths, and ``WatcherStopped`` if watching fails. A plain thread, not a Textual
+    worker: it lives as long as the app and must not hold up its exit (or a pool slot),
+    and it spares the UI thread watchfiles' async machinery (anyio's import alone is
+    ~30 ms before the first frame).
+    """
+
+    def __init__(self, directories: list[Path], post: Callable[[Message], object]) -> None:
+        self._directories = directories
+        self._post = post
+        self._signal = _ReadySignal(lambda: self._post(WatchStarted()))
+        self._thread = threading.Thread(target=self._run, name="directory-watcher", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop watching (within one ``step``)."""
+        self._signal.stop.set()
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            from watchfiles import watch  # here: its import need not delay the first frame
+
+            for batch in watch(
+                *self._directories,
+                watch_filter=_record_filter,
+                debounce=DEBOUNCE_MS,
+                step=25,
+                stop_event=self._signal,
+                recursive=False,
+                ignore_permission_denied=True,
+                raise_interrupt=False,
+            ):
+                self._post(PathsChanged(frozenset(Path(path) for _, path in batch)))
+        except RuntimeError:  # the app's event loop is closed: nobody to tell
+            return
+        except Exception as exc:  # the directory vanished, inotify limits, ...
+            if not self._signal.stop.is_set():
+                self._post(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import time
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.core.formats import is_record_name
+from intentus_tui.tui.messages import PathsChanged, WatchStarted
+from intentus_tui.tui.watcher import DirectoryWatcher
 from tests.factories import make_record, write_record
 from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for
 
@@ -122,3 +126,25 @@ async def test_paused_collects_changes_and_resume_applies_them(
         await pilot.press("p")
         await wait_for(pilot, lambda: _key(new_id) in model.summaries, "applied on resume")
         assert "● live" in str(app.query_one("HeaderBar").render())
+
+
+def test_the_watcher_says_when_it_watches_reports_changes_and_stops(records_dir: Path) -> None:
+    posted: queue.Queue[object] = queue.Queue()
+    watcher = DirectoryWatcher([records_dir], posted.put)
+    watcher.start()
+    try:
+        assert isinstance(posted.get(timeout=10), WatchStarted)
+        path = write_record(records_dir, make_record(execution_id=fixed_id(90)))
+        (records_dir / "notes.txt").write_text("not a record")
+        seen: set[Path] = set()
+        deadline = time.monotonic() + 10
+        while path not in seen and time.monotonic() < deadline:
+            message = posted.get(timeout=10)
+            assert isinstance(message, PathsChanged)
+            seen |= message.paths
+        assert path in seen
+        assert records_dir / "notes.txt" not in seen
+    finally:
+        watcher.stop()
+        watcher.join(timeout=5)
+    assert not watcher._thread.is_alive()  # stopped within one step, not at exit

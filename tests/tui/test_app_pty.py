@@ -80,3 +80,46 @@ def test_no_escape_sequence_from_a_record_reaches_the_terminal(
     assert b"\x1b[31mred" not in output
     assert "\u202e".encode() not in output
     assert "\x9b".encode() not in output  # C1 CSI, UTF-8 encoded
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_a_directory_big_enough_for_worker_processes_opens_completely(tmp_path: Path) -> None:
+    """At ``PARALLEL_THRESHOLD`` files the scan summarizes in a process pool, started from
+    inside the running app (Textual holds stdio then: what the pool needs is prepared
+    before). The first rows show before the index is complete; it then completes."""
+    from intentus_tui.core.index import PARALLEL_THRESHOLD
+
+    records = tmp_path / "records"
+    for n in range(PARALLEL_THRESHOLD):
+        write_record(records, make_record(execution_id=f"exec-{n:05d}"))
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache"),
+        "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
+    }
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command line
+        os.execvpe(sys.executable, [sys.executable, "-m", "intentus_tui.cli", str(records)], env)
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
+        first = _read_until(fd, b"exec-", timeout=30)
+        done = f"{PARALLEL_THRESHOLD:,} executions".encode()
+        output = first + _read_until(fd, done, timeout=60)
+        output += _read_until(fd, b"\x00never", timeout=1.0)  # let the screen settle
+        os.write(fd, b"q")
+        output += _read_until(fd, b"\x00never", timeout=3)
+    finally:
+        for _ in range(50):
+            done_pid, _status = os.waitpid(pid, os.WNOHANG)
+            if done_pid:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert b"exec-" in first, "no row was shown"
+    assert done in output, "the index never completed"
+    assert b"failed" not in output  # "indexing failed (...)" in the header

@@ -3,6 +3,7 @@ batches go out one at a time, and quitting ends it."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Iterator
@@ -243,3 +244,58 @@ def test_a_small_directory_gets_no_preview(tmp_path: Path) -> None:
     feeder.claim()
     feeder.scan()
     assert [len(m.changed) for m in _changed(posted)] == [PREVIEW]  # the index's, once
+
+
+async def test_the_first_frame_already_shows_a_big_directorys_first_rows(tmp_path: Path) -> None:
+    for n in range(PREVIEW + 5):
+        write_record(tmp_path, make_record(execution_id=f"exec-{n:04d}"))
+    app = make_app(tmp_path)
+    everything = DirectoryIndex(app.root, use_cache=False).scan()
+    index = GatedIndex(app.root, [everything])
+    app.feeder.index = index  # type: ignore[assignment]
+    app.prepare_start()  # as the command line does, before the app runs
+    async with app.run_test(size=SIZE) as pilot:
+        listing = app.execution_list
+        # The index has yielded nothing (its gate is closed), yet rows are on screen.
+        assert listing.model.shown_count == PREVIEW
+        assert any("exec-" in line for line in list_lines(app))
+        assert not app.scan_done
+        index.gate.release()
+        await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+        await pilot.pause()
+        assert listing.model.shown_count == PREVIEW + 5  # each once, the preview updated
+        assert f"{PREVIEW + 5} executions" in screen_text(app)
+
+
+async def test_a_collector_paused_for_the_start_resumes_after_the_first_frame(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    gc.disable()  # as the command line does for the start
+    try:
+        app.prepare_start()
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, gc.isenabled, "the collector back on")
+            assert gc.get_freeze_count() > 0  # what the start made is never walked again
+            await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+async def test_a_long_directory_path_leaves_the_counts_and_progress_in_view(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    label = "/very/long/path/of/records" * 12 + "/the-end"
+    app = make_app(records_dir, directory_label=label)
+    index = GatedIndex(app.root, [DirectoryIndex(app.root, use_cache=False).scan()])
+    app.feeder.index = index  # type: ignore[assignment]
+    async with app.run_test(size=SIZE) as pilot:
+        top, counts = screen_text(app).splitlines()[:2]
+        assert top.rstrip().endswith("listing files…")  # the progress, after the path
+        assert "…" in top and "/the-end" in top and len(top.rstrip()) <= SIZE[0]
+        index.gate.release()
+        await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+        await pilot.pause()
+        counts = screen_text(app).splitlines()[1]
+        assert counts.startswith(" 6 executions")

@@ -7,7 +7,7 @@ break it with ``[/x]`` or write escape sequences to the terminal.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,7 +16,6 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.replay import (
     EXECUTION_INCOMPLETE,
@@ -27,6 +26,9 @@ from intentus_tui.core.replay import (
     RECORDING_FAILURE,
 )
 from intentus_tui.core.sanitize import sanitize_line
+
+if TYPE_CHECKING:  # imported by the app when a record is loaded
+    from intentus_tui.core.detail import ExecutionDetail
 
 # Which row of seed 000's "Force Replay Risks" table a replayable reason falls under.
 _RISK_ROW_FOR_REASON: dict[str, str] = {

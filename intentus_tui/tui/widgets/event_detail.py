@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.json_preview import approximate_size, human_size, preview
-from intentus_tui.tui.wal_rows import wal_entry_json
+
+if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
+    from intentus_tui.core.detail import ExecutionDetail
 
 
 class EventDetail(VerticalScroll):
@@ -30,6 +32,8 @@ class EventDetail(VerticalScroll):
         if record is None and detail.wal is not None and index is not None:
             entries = detail.wal.entries
             if 0 <= index < len(entries):
+                from intentus_tui.tui.wal_rows import wal_entry_json
+
                 self._show_value(wal_entry_json(entries[index]), index, len(entries), "WAL entry")
                 return
         if record is None or index is None or not 0 <= index < len(record.events):
@@ -38,6 +42,8 @@ class EventDetail(VerticalScroll):
         self._show_value(record.events[index].raw, index, len(record.events), "event")
 
     def _show_value(self, value: object, index: int, count: int, what: str) -> None:
+        from intentus_tui.tui.json_preview import approximate_size, human_size, preview
+
         size = approximate_size(value)
         shown = preview(value)
         title: list[str | tuple[str, str]] = [
@@ -52,6 +58,8 @@ class EventDetail(VerticalScroll):
         self._show(Content.assemble(*title), highlight(shown.text, language="json"))
 
     def _show_file_problem(self, detail: ExecutionDetail) -> None:
+        from intentus_tui.tui.json_preview import human_size
+
         result = detail.result
         lines = [sanitize_line(result.message)]
         if result.damage is not None and result.damage.describe() not in result.message:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.widget import Widget
 
@@ -30,6 +31,24 @@ class HeaderState:
 def _progress_bar(done: int, total: int, width: int = 12) -> str:
     filled = round(width * done / total) if total else width
     return "█" * filled + "░" * (width - filled)
+
+
+DIRECTORY = ("", "")  # where the directory goes in the location line
+MIN_DIRECTORY_CELLS = 12
+
+
+def _keep_tail(text: str, width: int | None) -> str:
+    """``text``, or ``…`` and as much of its end as fits in ``width`` cells (at least
+    ``MIN_DIRECTORY_CELLS``; ``None``, before the first layout: all of it)."""
+    if width is None:
+        return text
+    width = max(MIN_DIRECTORY_CELLS, width)
+    if cell_len(text) <= width:
+        return text
+    tail = text[-(width - 1) :]
+    while cell_len(tail) > width - 1:
+        tail = tail[1:]
+    return "…" + tail
 
 
 class HeaderBar(Widget):
@@ -61,7 +80,7 @@ class HeaderBar(Widget):
         parts: list[str | tuple[str, str]] = [
             (" intentus-tui ", "bold $text-accent"),
             ("▸ ", "$text-muted"),
-            (sanitize_line(s.directory), "bold"),
+            DIRECTORY,
             "  ",
             live,
         ]
@@ -78,7 +97,12 @@ class HeaderBar(Widget):
                 parts += ["  ", (f"indexing {s.scanned:,}/{s.total:,} {bar}", "$accent")]
         if s.marked:
             parts += ["  ", ("marked for diff: ", "$text-muted"), (s.marked, "bold $secondary")]
-        return Content.assemble(*parts)
+        # The directory gets what the rest leaves: a long path must not wrap the line and
+        # push the counts and the progress indicator out of the two lines.
+        rest = sum(cell_len(p if isinstance(p, str) else p[0]) for p in parts if p is not DIRECTORY)
+        room = self.size.width - rest if self.size.width else None
+        directory = _keep_tail(sanitize_line(s.directory), room)
+        return Content.assemble(*[(directory, "bold") if p is DIRECTORY else p for p in parts])
 
     def _counts_line(self) -> Content:
         counts = self.state.counts

@@ -20,11 +20,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.worker import Worker
 
-from intentus_tui.core.detail import ExecutionDetail
-
 if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
     from textual.widgets import TabbedContent
 
+    from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.tui.widgets.diff_pane import DiffOutcome, DiffPane
     from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
     from intentus_tui.tui.widgets.replay_pane import ReplayOutcome, ReplayPane

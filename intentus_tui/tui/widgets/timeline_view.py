@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from textual import events
@@ -17,12 +17,13 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static
 
-from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timeline import EventRow, ExecutionState, Timeline
-from intentus_tui.core.wal import WalLog
-from intentus_tui.tui.wal_rows import wal_rows
+
+if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
+    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.wal import WalLog
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
@@ -393,6 +394,8 @@ class TimelineView(Vertical):
     def _show_wal(self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
         self._summary.update(wal_summary_content(log))
+        from intentus_tui.tui.wal_rows import wal_rows
+
         rows = wal_rows(log)
         trailer: tuple[tuple[str, str], ...] = ()
         if log.state == "in_flight":
