@@ -1003,7 +1003,9 @@ class DirectoryIndex:
             names = snapshot.names  # same entries: no need to filter and sort them again
         else:
             names = sorted(n for n in listing if is_record_name(n))
-        stamps = stat_names(directory, names, self._workers)
+        # Stamps only serve to compare with a snapshot: with none, every file is read and
+        # its stamp taken by fstat as it is (100,000 stats saved on a first open).
+        stamps = stat_names(directory, names, self._workers) if snapshot else new_stamps()
         return _Survey(listing, names, stamps, snapshot)
 
     def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
@@ -1060,7 +1062,7 @@ class DirectoryIndex:
         todo: list[str] = []
         prefix = os.path.join(self.root.records_dir, "")
         width = STAMP_WIDTH
-        for i, name in enumerate(survey.names):
+        for i, name in enumerate(survey.names if old is not None else ()):
             stamp = tuple(survey.stamps[width * i : width * (i + 1)])
             j = known.get(name)
             if (
@@ -1074,6 +1076,8 @@ class DirectoryIndex:
                 stamps[name] = stamp
             else:
                 todo.append(prefix + name)
+        if old is None:
+            todo = [prefix + name for name in survey.names]
         if fresh:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
