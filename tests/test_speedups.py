@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from intentus_tui.core import native
 from intentus_tui.core.formats import pure_has_long_digit_run
 from intentus_tui.core.hashing import reference_runtime_canonical
+from intentus_tui.core.sanitize import _JSON_UNSAFE
 from tests.factories import make_record
 from tests.hostile.corpus import build_corpus, dump_json
 from tests.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
@@ -33,6 +34,13 @@ from tests.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("INTENTUS_TUI_PURE_PYTHON")), reason="native speed-ups turned off"
 )
+
+# Characters json_text_safe escapes, their neighbours, and others sharing their lead bytes.
+TERMINAL_EDGES = [
+    "a", "\x7e", "\x7f", "\x80", "\x9f", "\xa0", "\u061b", "\u061c", "\u061d", "\u200a",
+    "\u200b", "\u200f", "\u2010", "\u2029", "\u202a", "\u202e", "\u202f", "\u205f", "\u2060",
+    "\u2069", "\u206a", "\u2192", "\ufefe", "\ufeff", "\uff00", "😀", "é", "\u0600",
+]  # fmt: skip
 
 PROOF = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -153,6 +161,16 @@ def test_digit_runs_at_every_offset(at: int, length: int) -> None:
     for filler in (b"x", b"1234567x"):
         data = (filler * 30)[:at] + b" " + b"7" * length + b"]" + filler * 3
         assert native.has_long_digit_run(data) == pure_has_long_digit_run(data) == (length >= 19)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(TERMINAL_EDGES), max_size=16))
+def test_terminal_controls_are_found_like_the_regex(text: str) -> None:
+    assert native.has_terminal_controls is not None
+    data = text.encode("utf-8", "surrogatepass")
+    assert native.has_terminal_controls(data) == (_JSON_UNSAFE.search(text) is not None)
+    for cut in range(len(data)):  # a sequence cut at the end of the buffer is not read past it
+        native.has_terminal_controls(data[:cut])
 
 
 def test_the_pure_python_switch_turns_the_speedups_off() -> None:

@@ -13,6 +13,9 @@
  *     encode_basestring_ascii (lowercase hex, surrogate pairs above U+FFFF).
  *     tests/test_speedups.py proves it byte-identical with hypothesis.
  *
+ * has_terminal_controls(data) -> bool
+ *     Does UTF-8 JSON text hold a character sanitize.json_text_safe would escape?
+ *
  * has_long_digit_run(data, run=19) -> bool
  *     Is there a run of at least `run` ASCII digits in data? (an integer orjson
  *     might read differently from Python's json).
@@ -318,7 +321,33 @@ static PyObject *has_long_digit_run(PyObject *module, PyObject *const *args, Py_
     return PyBool_FromLong(found);
 }
 
+/* Does UTF-8 JSON text hold a character sanitize.json_text_safe escapes: DEL, U+0080-U+009F,
+ * U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+2069, U+FEFF? (Matched on the encoded
+ * bytes: a lead byte in valid UTF-8 never belongs to another character.) */
+static PyObject *has_terminal_controls(PyObject *module, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *d = view.buf;
+    Py_ssize_t n = view.len;
+    int found = 0;
+    for (Py_ssize_t i = 0; i < n && !found; i++) {
+        unsigned char c = d[i];
+        if (c < 0x7f) continue;
+        unsigned char c1 = i + 1 < n ? d[i + 1] : 0, c2 = i + 2 < n ? d[i + 2] : 0;
+        found = c == 0x7f || (c == 0xc2 && c1 >= 0x80 && c1 <= 0x9f) ||
+                (c == 0xd8 && c1 == 0x9c) ||
+                (c == 0xe2 && c1 == 0x80 &&
+                 ((c2 >= 0x8b && c2 <= 0x8f) || (c2 >= 0xaa && c2 <= 0xae))) ||
+                (c == 0xe2 && c1 == 0x81 && c2 >= 0xa0 && c2 <= 0xa9) ||
+                (c == 0xef && c1 == 0xbb && c2 == 0xbf);
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef methods[] = {
+    {"has_terminal_controls", (PyCFunction)has_terminal_controls, METH_O,
+     "True if UTF-8 JSON text holds a character a terminal would act on."},
     {"canonical_json", (PyCFunction)canonical_json, METH_O,
      "json.dumps(value, sort_keys=True, separators=(',', ':'), ensure_ascii=True) as "
      "bytes for exact JSON types; None for anything else."},

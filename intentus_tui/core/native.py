@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 canonical_json: Callable[[object], bytes | None] | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
+has_terminal_controls: Callable[[bytes], bool] | None = None
 
 if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
     try:
@@ -21,5 +22,6 @@ if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
     else:
         canonical_json = _speedups.canonical_json
         has_long_digit_run = _speedups.has_long_digit_run
+        has_terminal_controls = _speedups.has_terminal_controls
 
 AVAILABLE = canonical_json is not None

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from intentus_tui.core.native import has_terminal_controls as _native_has_controls
+
 # C0 controls -> Unicode "control pictures" (U+2400 block), so ESC shows as ␛.
 _C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
 _C0_PICTURES[0x7F] = "\u2421"  # ␡
@@ -65,22 +67,11 @@ def json_text_safe(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-# The lead bytes of those characters in UTF-8 (DEL; U+0080-U+009F; U+061C; U+2000-U+206F;
-# U+FEFF). In valid UTF-8 a lead byte is never part of another character, so text free of
-# these byte pairs holds none of them: substring tests (memchr fast) spare the regex.
-
-
 def json_bytes_safe(data: bytes) -> bytes:
-    """``json_text_safe`` for UTF-8 encoded JSON text."""
+    """``json_text_safe`` for UTF-8 encoded JSON text (most rows hold none of those
+    characters: the native check says so without decoding)."""
     if data.isascii() and b"\x7f" not in data:
         return data
-    if (  # written out: a generator over the patterns costs more than the tests
-        b"\x7f" not in data
-        and b"\xc2" not in data
-        and b"\xd8\x9c" not in data
-        and b"\xe2\x80" not in data
-        and b"\xe2\x81" not in data
-        and b"\xef\xbb\xbf" not in data
-    ):
+    if _native_has_controls is not None and not _native_has_controls(data):
         return data
     return json_text_safe(data.decode("utf-8")).encode("utf-8")
