@@ -29,6 +29,7 @@ from intentus_tui.core.index import ExecutionSummary, RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.memory import release_free_memory
 from intentus_tui.tui.messages import (
     DetailLoaded,
     IndexChanged,
@@ -316,6 +317,7 @@ class IntentusApp(App[None]):
 
     def on_scan_finished(self, message: ScanFinished) -> None:
         self._build_side_pane_soon()
+        self.call_after_refresh(release_free_memory)  # what the scan used is free now
         self.scan_done = True
         self._scan_problem = message.error
         self.header_state.scanning = False
