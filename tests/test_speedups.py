@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from intentus_tui.core import native
 from intentus_tui.core.formats import pure_has_long_digit_run
 from intentus_tui.core.hashing import reference_runtime_canonical
-from intentus_tui.core.sanitize import _JSON_UNSAFE
+from intentus_tui.core.index import event_facts_python
+from intentus_tui.core.sanitize import _JSON_UNSAFE, sanitize_line
 from tests.factories import make_record
 from tests.hostile.corpus import build_corpus, dump_json
 from tests.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
@@ -171,6 +172,51 @@ def test_terminal_controls_are_found_like_the_regex(text: str) -> None:
     assert native.has_terminal_controls(data) == (_JSON_UNSAFE.search(text) is not None)
     for cut in range(len(data)):  # a sequence cut at the end of the buffer is not read past it
         native.has_terminal_controls(data[:cut])
+
+
+# Events as records hold them, and every way they can be odd: seq gaps, bools and floats for
+# ints, unknown kinds, missing or non-str agents, statuses that only lower() makes known.
+_agents = st.sampled_from(["a", "b", "fb-primary", "évil\x1b[2J", "tab\there", "", "\u202e"])
+_statuses = st.sampled_from(
+    ["ok", "OK", "Succeeded", "error", "TIMEOUT", "in_flight", "IN_FLIGHT", "O\u212a", "weird",
+     "\x9b", 3, None, "MISSING"]
+)  # fmt: skip
+_kinds = st.sampled_from(
+    ["AGENT_ATTEMPT_START", "AGENT_ATTEMPT_END", "FALLBACK_TRIGGERED", "FINAL_RESPONSE",
+     "MODEL_CALL", "agent_attempt_start"]
+)  # fmt: skip
+
+
+@st.composite
+def _events(draw: st.DrawFn) -> Any:
+    events: list[Any] = []
+    for number in range(1, draw(st.integers(0, 8)) + 1):
+        payload: dict[str, Any] = {}
+        agent = draw(st.one_of(_agents, st.sampled_from([None, 7, "MISSING"])))
+        if agent != "MISSING":
+            payload["agent"] = agent
+        status = draw(_statuses)
+        if status != "MISSING":
+            payload["status"] = status
+        event: dict[str, Any] = {"seq": number, "type": draw(_kinds), "payload": payload}
+        oddity = draw(st.integers(0, 30))
+        if oddity == 0:
+            event["seq"] = draw(st.sampled_from([True, float(number), number + 1, 2**70, "1"]))
+        elif oddity == 1:
+            event["type"] = 5
+        elif oddity == 2:
+            event["payload"] = [payload]
+        elif oddity == 3:
+            event = [event]  # type: ignore[assignment]
+        events.append(event)
+    return tuple(events) if draw(st.integers(0, 40)) == 0 else events
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_events())
+def test_event_facts_are_the_python_definition(events: Any) -> None:
+    assert native.event_facts is not None
+    assert native.event_facts(events, sanitize_line) == event_facts_python(events)
 
 
 def test_the_pure_python_switch_turns_the_speedups_off() -> None:

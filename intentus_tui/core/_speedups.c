@@ -345,7 +345,159 @@ static PyObject *has_terminal_controls(PyObject *module, PyObject *arg) {
     return PyBool_FromLong(found);
 }
 
+/* ------------------------------------------------------------------ event_facts */
+
+/* The mark normalize_status(status) gives an attempt's end (index._MARKS: ok -> ✓,
+ * error -> ✗, in_flight -> …, anything else -> ?). NULL on error. */
+static const char *const OK_WORDS[] = {"ok", "success", "succeeded", "completed", "done", NULL};
+static const char *const ERROR_WORDS[] = {"error", "failed", "failure", "exception", "timeout",
+                                          NULL};
+
+static int in_words(PyObject *text, const char *const *words) {
+    for (; *words; words++)
+        if (PyUnicode_CompareWithASCIIString(text, *words) == 0) return 1;
+    return 0;
+}
+
+static PyObject *MARK_OK, *MARK_ERROR, *MARK_IN_FLIGHT, *MARK_OTHER, *MARK_NONE, *ARROW;
+
+static PyObject *end_mark(PyObject *status) {
+    if (status == NULL || !PyUnicode_Check(status)) return MARK_OTHER; /* unknown | invalid */
+    PyObject *lowered = PyObject_CallMethod(status, "lower", NULL); /* str.lower, Unicode rules */
+    if (lowered == NULL) return NULL;
+    PyObject *mark = in_words(lowered, OK_WORDS)      ? MARK_OK
+                     : in_words(lowered, ERROR_WORDS) ? MARK_ERROR
+                     /* sanitize_line leaves "in_flight" as it is, and makes nothing else it */
+                     : PyUnicode_CompareWithASCIIString(lowered, "in_flight") == 0 ? MARK_IN_FLIGHT
+                                                                                    : MARK_OTHER;
+    Py_DECREF(lowered);
+    return mark;
+}
+
+/* Printable ASCII is what sanitize_line leaves unchanged without looking. */
+static int plain_ascii(PyObject *text) {
+    if (!PyUnicode_IS_ASCII(text)) return 0;
+    const unsigned char *d = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (d[i] < 0x20 || d[i] == 0x7f) return 0;
+    return 1;
+}
+
+/* event_facts(events, sanitize_line) -> (attempts, fallbacks, chain, last agent,
+ * in-flight agent, last FINAL_RESPONSE payload or None) | None.
+ *
+ * index._well_formed_events and index._attempt_facts in one pass (they are the definition;
+ * tests/test_speedups.py proves this equal): None unless every event is a dict with seq
+ * 1..n (exact ints) in order, a str type and a dict payload, and every attempt's agent is
+ * a str. */
+static PyObject *event_facts(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "event_facts(events, sanitize_line)");
+        return NULL;
+    }
+    PyObject *events = args[0], *sanitize = args[1];
+    if (!PyList_CheckExact(events)) Py_RETURN_NONE;
+    PyObject *agents = PyList_New(0), *marks = PyList_New(0), *open_by_agent = PyDict_New();
+    PyObject *result = NULL, *final_payload = Py_None, *names = NULL, *parts = NULL;
+    Py_ssize_t fallbacks = 0;
+    if (agents == NULL || marks == NULL || open_by_agent == NULL) goto done;
+    Py_ssize_t n = PyList_GET_SIZE(events);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *event = PyList_GET_ITEM(events, i);
+        if (!PyDict_CheckExact(event)) goto decline;
+        PyObject *seq = PyDict_GetItemString(event, "seq");
+        if (seq == NULL || !PyLong_CheckExact(seq)) goto decline;
+        int overflow = 0;
+        long long number = PyLong_AsLongLongAndOverflow(seq, &overflow);
+        if (overflow || number != i + 1) goto decline;
+        PyObject *kind = PyDict_GetItemString(event, "type");
+        PyObject *payload = PyDict_GetItemString(event, "payload");
+        if (kind == NULL || !PyUnicode_CheckExact(kind) || payload == NULL ||
+            !PyDict_CheckExact(payload))
+            goto decline;
+        if (PyUnicode_CompareWithASCIIString(kind, "FINAL_RESPONSE") == 0) {
+            final_payload = payload;
+            continue;
+        }
+        if (PyUnicode_CompareWithASCIIString(kind, "FALLBACK_TRIGGERED") == 0) {
+            fallbacks++;
+            continue;
+        }
+        int start = PyUnicode_CompareWithASCIIString(kind, "AGENT_ATTEMPT_START") == 0;
+        if (!start && PyUnicode_CompareWithASCIIString(kind, "AGENT_ATTEMPT_END") != 0) continue;
+        PyObject *agent = PyDict_GetItemString(payload, "agent");
+        if (agent == NULL || !PyUnicode_CheckExact(agent)) goto decline;
+        PyObject *stack = PyDict_GetItemWithError(open_by_agent, agent); /* borrowed */
+        if (stack == NULL && PyErr_Occurred()) goto done;
+        if (start) {
+            if (stack == NULL) {
+                stack = PyList_New(0);
+                if (stack == NULL || PyDict_SetItem(open_by_agent, agent, stack) < 0) {
+                    Py_XDECREF(stack);
+                    goto done;
+                }
+                Py_DECREF(stack); /* the dict holds it */
+            }
+            PyObject *position = PyLong_FromSsize_t(PyList_GET_SIZE(agents));
+            int failed = position == NULL || PyList_Append(stack, position) < 0 ||
+                         PyList_Append(agents, agent) < 0 ||
+                         PyList_Append(marks, MARK_IN_FLIGHT) < 0;
+            Py_XDECREF(position);
+            if (failed) goto done;
+            continue;
+        }
+        Py_ssize_t position;
+        if (stack != NULL && PyList_GET_SIZE(stack) > 0) {
+            Py_ssize_t last = PyList_GET_SIZE(stack) - 1;
+            position = PyLong_AsSsize_t(PyList_GET_ITEM(stack, last));
+            if (PyList_SetSlice(stack, last, last + 1, NULL) < 0) goto done;
+        } else {
+            position = PyList_GET_SIZE(agents);
+            if (PyList_Append(agents, agent) < 0 || PyList_Append(marks, MARK_NONE) < 0) goto done;
+        }
+        PyObject *mark = end_mark(PyDict_GetItemString(payload, "status"));
+        if (mark == NULL) goto done;
+        Py_INCREF(mark);
+        PyList_SetItem(marks, position, mark); /* steals the reference */
+    }
+    Py_ssize_t count = PyList_GET_SIZE(agents);
+    names = PyList_New(count);
+    parts = PyList_New(count);
+    if (names == NULL || parts == NULL) goto done;
+    PyObject *last_name = NULL, *in_flight = Py_None;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *agent = PyList_GET_ITEM(agents, i);
+        PyObject *name = plain_ascii(agent) ? Py_NewRef(agent)
+                                            : PyObject_CallOneArg(sanitize, agent);
+        if (name == NULL) goto done;
+        PyList_SET_ITEM(names, i, name);
+        PyObject *mark = PyList_GET_ITEM(marks, i);
+        PyObject *part = PyUnicode_FromFormat("%U %U", name, mark);
+        if (part == NULL) goto done;
+        PyList_SET_ITEM(parts, i, part);
+        last_name = name;
+        if (mark == MARK_IN_FLIGHT) in_flight = name;
+    }
+    PyObject *chain = PyUnicode_Join(ARROW, parts);
+    if (chain == NULL) goto done;
+    result = Py_BuildValue("(nnNOOO)", count, fallbacks, chain,
+                           last_name ? last_name : MARK_NONE, in_flight, final_payload);
+    goto done;
+decline:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(agents);
+    Py_XDECREF(marks);
+    Py_XDECREF(open_by_agent);
+    Py_XDECREF(names);
+    Py_XDECREF(parts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"event_facts", (PyCFunction)(void (*)(void))event_facts, METH_FASTCALL,
+     "index._well_formed_events + index._attempt_facts in one pass (see the C source)."},
     {"has_terminal_controls", (PyCFunction)has_terminal_controls, METH_O,
      "True if UTF-8 JSON text holds a character a terminal would act on."},
     {"canonical_json", (PyCFunction)canonical_json, METH_O,
@@ -358,7 +510,17 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_speedups", "Native speed-ups for the index (optional).", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module_def); }
+PyMODINIT_FUNC PyInit__speedups(void) {
+    MARK_OK = PyUnicode_FromString("\xe2\x9c\x93"); /* ✓ U+2713 */
+    MARK_ERROR = PyUnicode_FromString("\xe2\x9c\x97"); /* ✗ U+2717 */
+    MARK_IN_FLIGHT = PyUnicode_FromString("\xe2\x80\xa6"); /* … U+2026 */
+    MARK_OTHER = PyUnicode_FromString("?");
+    MARK_NONE = PyUnicode_FromString("");
+    ARROW = PyUnicode_FromString(" \xe2\x86\x92 "); /* → U+2192 */
+    if (!MARK_OK || !MARK_ERROR || !MARK_IN_FLIGHT || !MARK_OTHER || !MARK_NONE || !ARROW)
+        return NULL;
+    return PyModule_Create(&module_def);
+}

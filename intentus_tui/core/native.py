@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 canonical_json: Callable[[object], bytes | None] | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
+event_facts: Callable[[Any, Callable[[str], str]], Any] | None = None
 
 if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
     try:
@@ -23,5 +25,6 @@ if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
         canonical_json = _speedups.canonical_json
         has_long_digit_run = _speedups.has_long_digit_run
         has_terminal_controls = _speedups.has_terminal_controls
+        event_facts = _speedups.event_facts
 
 AVAILABLE = canonical_json is not None
