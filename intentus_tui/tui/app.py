@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -46,6 +47,7 @@ from intentus_tui.tui.screens.confirm import (
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
 from intentus_tui.tui.watcher import (
+    PREVIEW,
     DirectoryWatcher,
     IndexFeeder,
     directory_problem,
@@ -168,7 +170,9 @@ class IntentusApp(App[None]):
         far frozen (never walked again: they live as long as the app).
         """
         self._resume_gc = not gc.isenabled()
-        self._first_rows = prepare_directory(self.root.records_dir)
+        # As many rows as the terminal can show (the list is most of its height).
+        rows = shutil.get_terminal_size((0, PREVIEW)).lines
+        self._first_rows = prepare_directory(self.root.records_dir, min(PREVIEW, max(1, rows)))
         if self._first_rows:
             self.feeder.preview_shown()
 

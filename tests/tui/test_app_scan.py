@@ -246,18 +246,21 @@ def test_a_small_directory_gets_no_preview(tmp_path: Path) -> None:
     assert [len(m.changed) for m in _changed(posted)] == [PREVIEW]  # the index's, once
 
 
-async def test_the_first_frame_already_shows_a_big_directorys_first_rows(tmp_path: Path) -> None:
+async def test_the_first_frame_already_shows_a_big_directorys_first_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for n in range(PREVIEW + 5):
         write_record(tmp_path, make_record(execution_id=f"exec-{n:04d}"))
     app = make_app(tmp_path)
     everything = DirectoryIndex(app.root, use_cache=False).scan()
     index = GatedIndex(app.root, [everything])
     app.feeder.index = index  # type: ignore[assignment]
+    monkeypatch.setenv("LINES", "30")  # a terminal 30 lines high: as many rows are read
     app.prepare_start()  # as the command line does, before the app runs
     async with app.run_test(size=SIZE) as pilot:
         listing = app.execution_list
         # The index has yielded nothing (its gate is closed), yet rows are on screen.
-        assert listing.model.shown_count == PREVIEW
+        assert listing.model.shown_count == 30
         assert any("exec-" in line for line in list_lines(app))
         assert not app.scan_done
         index.gate.release()
