@@ -13,13 +13,20 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.formats import has_long_digit_run, load_record_bytes, load_record_file
+from intentus_tui.core.formats import (
+    LoadStatus,
+    has_long_digit_run,
+    load_record_bytes,
+    load_record_file,
+)
 from intentus_tui.core.hashing import runtime_envelope_hash
 from intentus_tui.core.index import (
     _FIELDS,
     _quick_row,
     _summarize_chunk,
+    _summarize_salvaged,
     _summarize_well_formed,
+    summarize,
     summarize_general,
 )
 from tests.factories import make_record
@@ -168,3 +175,41 @@ def test_summaries_rebuilt_from_values_are_the_same_frozen_summaries(tmp_path: P
     assert rebuilt == summary and type(rebuilt) is type(summary)
     with pytest.raises(dataclasses.FrozenInstanceError):
         rebuilt.intent = "changed"  # type: ignore[misc]
+
+
+def _cut_everywhere(record: dict, step: int) -> tuple[int, int]:
+    """Summaries of ``record`` cut short at every ``step``-th byte: the salvaged lane must
+    step aside or agree with the general path. Returns (cuts salvaged, cuts it took)."""
+    data = json.dumps(record, indent=2, ensure_ascii=False).encode()
+    salvaged = taken = 0
+    for cut in range(1, len(data), step):
+        result = load_record_bytes(Path("e1.json"), data[:cut])
+        if result.status is not LoadStatus.SALVAGED:
+            continue
+        salvaged += 1
+        fast = _summarize_salvaged(result)
+        if fast is not None:
+            taken += 1
+            assert fast == summarize_general(result), cut
+        assert summarize(result) == (fast or summarize_general(result))
+    return salvaged, taken
+
+
+def test_salvaged_lane_equals_general_path_at_every_cut() -> None:
+    # Cut anywhere in the events or after them: recovered sections well-formed, events
+    # partial or whole; cut earlier: the general path explains what is missing.
+    for documented in (False, True):
+        record = make_record(
+            execution_id="e1",
+            agents=(("primäry", "error"), ("fallback", "ok")),
+            intent="Résumé “Q3”",
+            documented=documented,
+        )
+        salvaged, taken = _cut_everywhere(record, step=1)
+        assert salvaged > 100 and taken > salvaged // 3
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(records(), st.integers(7, 23))
+def test_salvaged_lane_equals_general_path_for_odd_records(record: dict, step: int) -> None:
+    _cut_everywhere(record, step)

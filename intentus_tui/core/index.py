@@ -50,7 +50,7 @@ from intentus_tui.core.hashing import (
 )
 from intentus_tui.core.native import event_facts as _native_event_facts
 from intentus_tui.core.parallel import can_fork, map_chunks
-from intentus_tui.core.replay import ReplayEngine
+from intentus_tui.core.replay import RECORD_CORRUPTED, ReplayEngine
 from intentus_tui.core.sanitize import json_bytes_safe, sanitize_line
 from intentus_tui.core.timeline import (
     ExecutionState,
@@ -171,9 +171,34 @@ def summarize(result: LoadResult) -> ExecutionSummary:
         fast = _summarize_well_formed(result)
         if fast is not None:
             return fast
+    if result.status is LoadStatus.SALVAGED and result.record is not None:
+        salvaged = _summarize_salvaged(result)
+        if salvaged is not None:
+            return salvaged
     if result.status is LoadStatus.HEAD_ONLY:
         return _summarize_head(result)
     return summarize_general(result)
+
+
+def _summarize_salvaged(result: LoadResult) -> ExecutionSummary | None:
+    """A record cut short whose recovered sections are all well-formed (the common way a
+    crash leaves one): the fast lane's summary of them, with what the damage decides. The
+    general path would find no structure or sequence problem in such sections either."""
+    record = result.record
+    assert record is not None
+    values = _well_formed_values(
+        result.path.name, record.raw, result.stem, result.size, result.mtime_ns, parsed=False
+    )
+    if values is None:
+        return None
+    return replace(
+        ExecutionSummary(*values),
+        state=ExecutionState.CORRUPTED,
+        load_status=result.status,
+        message=_clean(result.message),
+        replayable=False,
+        replay_reason=RECORD_CORRUPTED,
+    )
 
 
 _HEAD_STATE = {
