@@ -25,8 +25,12 @@ cold run with that cache filled. The floor, also in every run: a bare Textual ap
 draws one line (``textual`` row): Python's and Textual's own start, which no change of
 ours can beat.
 
-Usage: ``python bench/bench_tui_start.py [--count 100000] [--runs 3] [--dir DIR]``
-(``--count 10000`` for a quick run). Linux only (``/proc``, ``pty``).
+``--baseline TREE``: another checkout of the project (e.g. ``git archive HEAD~3 | tar -x
+-C /tmp/old``) measured the same way, alternating with this one in every run (rows
+``old …``), and the ratios of this one to it.
+
+Usage: ``python bench/bench_tui_start.py [--count 100000] [--runs 3] [--dir DIR]
+[--baseline TREE]`` (``--count 10000`` for a quick run). Linux only (``/proc``, ``pty``).
 """
 
 from __future__ import annotations
@@ -203,7 +207,7 @@ def descendants(pid: int) -> list[int]:
 class App:
     """One launch of the real program in a pseudo-terminal."""
 
-    def __init__(self, argv: list[str], cache_dir: Path, home: Path) -> None:
+    def __init__(self, argv: list[str], cache_dir: Path, home: Path, root: Path = ROOT) -> None:
         env = {
             **os.environ,
             "TERM": "xterm-256color",
@@ -215,13 +219,14 @@ class App:
             "XDG_CONFIG_HOME": str(home / "config"),
         }
         env.pop("NO_COLOR", None)
+        env.pop("PYTHONPATH", None)  # the program comes from ``root`` (the current directory)
         self.screen = Screen(ROWS, COLS)
         self.start = time.perf_counter()
         pid, fd = pty.fork()
         if pid == 0:  # the child: size the terminal before the app asks, then the program
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-                os.chdir(ROOT)
+                os.chdir(root)
                 os.execve(sys.executable, argv, env)
             finally:
                 os._exit(127)
@@ -305,9 +310,11 @@ def measure(
     cache_dir: Path,
     home: Path,
     args: argparse.Namespace,
+    root: Path = ROOT,
 ) -> Run:
     run = Run()
-    app = App([sys.executable, "-m", "intentus_tui.cli", str(directory)], cache_dir, home)
+    argv = [sys.executable, "-m", "intentus_tui.cli", str(directory)]
+    app = App(argv, cache_dir, home, root)
     screen = app.screen
     try:
         run.first_paint = app.wait_for(lambda: " intentus-tui " in screen.line(0), args.timeout)
@@ -395,24 +402,37 @@ def prepare_records(args: argparse.Namespace, tmp: Path) -> Path:
     return directory
 
 
+def _empty_of(name: str) -> str:
+    """The empty-app row a row's memory is measured above (each tree has its own)."""
+    return "old empty" if name.startswith("old ") else "empty"
+
+
 def report(count: int, runs: dict[str, list[Run]]) -> None:
-    empty = runs["empty"]
-    base_rss = median([r.rss_kib for r in empty]) or 0
-    base_hwm = median([r.hwm_kib for r in empty]) or 0
-    print(f"\nTUI start in a {COLS}x{ROWS} pty, {count:,} records, medians of {len(empty)} runs")
+    def med_kib(name: str, attr: str) -> float:
+        return median([getattr(r, attr) for r in runs[name]]) or 0
+
+    print(
+        f"\nTUI start in a {COLS}x{ROWS} pty, {count:,} records, "
+        f"medians of {len(runs['empty'])} runs"
+    )
     header = (
-        f"{'':<7}{'first paint':>12}{'first row':>11}{'complete':>11}{'j mid-fill':>12}"
+        f"{'':<10}{'first paint':>12}{'first row':>11}{'complete':>11}{'j mid-fill':>12}"
         f"{'/ median':>10}{'/ worst':>9}{'probes':>7}{'RSS':>11}{'peak':>11}"
         f"{'RSS-empty':>11}{'helpers':>10}"
     )
     print(header)
     for name, group in runs.items():
         probes = [p for r in group for p in r.probes]
-        rss = median([r.rss_kib for r in group]) or 0
-        hwm = median([r.hwm_kib for r in group]) or 0
-        above = "" if name in ("empty", "textual") else mib(rss - base_rss)
+        rss = med_kib(name, "rss_kib")
+        hwm = med_kib(name, "hwm_kib")
+        empty = _empty_of(name)
+        above = (
+            ""
+            if name in ("empty", "old empty", "textual")
+            else mib(rss - med_kib(empty, "rss_kib"))
+        )
         print(
-            f"{name:<7}{ms(median([r.first_paint for r in group])):>12}"
+            f"{name:<10}{ms(median([r.first_paint for r in group])):>12}"
             f"{ms(median([r.first_row for r in group])):>11}"
             f"{ms(median([r.complete for r in group])):>11}"
             f"{ms(median([r.j_latency for r in group])):>12}"
@@ -422,17 +442,30 @@ def report(count: int, runs: dict[str, list[Run]]) -> None:
         )
         if any(r.timed_out for r in group):
             print(f"  ({name}: {sum(r.timed_out for r in group)} run(s) never completed)")
+    paint = median([r.first_paint for r in runs["textual"]])
     for name in ("cold", "warm"):
-        group = runs[name]
-        rss = median([r.rss_kib for r in group]) or 0
-        hwm = median([r.hwm_kib for r in group]) or 0
-        first = median([r.first_row for r in group])
-        paint = median([r.first_paint for r in runs["textual"]])
+        rss = med_kib(name, "rss_kib") - med_kib("empty", "rss_kib")
+        hwm = med_kib(name, "hwm_kib") - med_kib("empty", "hwm_kib")
+        first = median([r.first_row for r in runs[name]])
         print(
-            f"{name}: RSS above the empty app {mib(rss - base_rss)} "
-            f"({(rss - base_rss) / max(1, count) * 1024:,.0f} B per record; target < 150 MiB "
-            f"at 100,000), peak above {mib(hwm - base_hwm)}; first row {ms(first)} "
+            f"{name}: RSS above the empty app {mib(rss)} "
+            f"({rss / max(1, count) * 1024:,.0f} B per record; target < 150 MiB "
+            f"at 100,000), peak above {mib(hwm)}; first row {ms(first)} "
             f"= {first / paint if first and paint else 0:.2f}x a bare Textual app's first paint"
+        )
+        if f"old {name}" not in runs:
+            continue
+
+        def ratio(attr: str, name: str = name) -> str:
+            new = median([getattr(r, attr) for r in runs[name]])
+            old = median([getattr(r, attr) for r in runs[f"old {name}"]])
+            return f"{new / old:.2f}" if new and old else "-"
+
+        old_rss = med_kib(f"old {name}", "rss_kib") - med_kib("old empty", "rss_kib")
+        print(
+            f"  this / old ({name}): first row {ratio('first_row')}, complete "
+            f"{ratio('complete')}, j mid-fill {ratio('j_latency')}, RSS above the empty app "
+            f"{rss / old_rss if old_rss else 0:.2f}"
         )
 
 
@@ -444,32 +477,49 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="reuse (or fill) this directory of records")
     parser.add_argument("--probe-every", type=float, default=1.0)
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout to measure alternately (old rows)"
+    )
     args = parser.parse_args()
     if sys.platform != "linux":
         sys.exit("needs Linux (/proc and a pty)")
+    trees = {"": ROOT}
+    if args.baseline is not None:
+        if not (args.baseline / "intentus_tui" / "cli").is_dir():
+            sys.exit(f"--baseline {args.baseline}: no intentus_tui package there")
+        trees["old "] = args.baseline.absolute()
     # PYTHONDONTWRITEBYTECODE may be set: then every launch would compile the package from
     # source again, and we would time the compiler. Compile once, up front.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "intentus_tui")])
+    for tree in trees.values():
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "intentus_tui")])
     with tempfile.TemporaryDirectory(prefix="bench-tui-") as name:
         tmp = Path(name)
         directory = prepare_records(args, tmp)
         ids = {n[:8] for n in os.listdir(directory) if n.endswith(".json")}
         (tmp / "empty").mkdir()
-        runs: dict[str, list[Run]] = {"textual": [], "empty": [], "cold": [], "warm": []}
+        runs: dict[str, list[Run]] = {"textual": []}
+        for prefix in trees:
+            for kind in ("empty", "cold", "warm"):
+                runs[prefix + kind] = []
         for n in range(args.runs):
             home = tmp / f"home-{n}"
             home.mkdir()
             runs["textual"].append(measure_bare_textual(home))
-            runs["empty"].append(measure(tmp / "empty", 0, set(), home / "c0", home, args))
-            runs["cold"].append(measure(directory, args.count, ids, home / "c", home, args))
-            runs["warm"].append(measure(directory, args.count, ids, home / "c", home, args))
-            cold, warm = runs["cold"][-1], runs["warm"][-1]
-            print(
-                f"run {n + 1}: first row cold {ms(cold.first_row)} warm {ms(warm.first_row)};"
-                f" complete cold {ms(cold.complete)} warm {ms(warm.complete)};"
-                f" j {ms(cold.j_latency)}/{ms(warm.j_latency)}",
-                flush=True,
-            )
+            for prefix, tree in trees.items():  # alternating: each run measures both
+                cache = home / f"c{len(prefix)}"
+                empty = measure(tmp / "empty", 0, set(), cache / "empty", home, args, tree)
+                cold = measure(directory, args.count, ids, cache / "dir", home, args, tree)
+                warm = measure(directory, args.count, ids, cache / "dir", home, args, tree)
+                runs[prefix + "empty"].append(empty)
+                runs[prefix + "cold"].append(cold)
+                runs[prefix + "warm"].append(warm)
+                print(
+                    f"run {n + 1}{' (old)' if prefix else ''}: first row cold "
+                    f"{ms(cold.first_row)} warm {ms(warm.first_row)}; complete cold "
+                    f"{ms(cold.complete)} warm {ms(warm.complete)}; "
+                    f"j {ms(cold.j_latency)}/{ms(warm.j_latency)}",
+                    flush=True,
+                )
             shutil.rmtree(home, ignore_errors=True)
         report(args.count, runs)
 
