@@ -157,7 +157,11 @@ class ExecutionSummary:
 
 
 def _clean(value: str | None) -> str:
-    return sanitize_line(value) if value else ""
+    if not value:
+        return ""
+    if value.isascii() and value.isprintable():  # nothing to make visible (checked in C)
+        return value
+    return sanitize_line(value)
 
 
 def summarize(result: LoadResult) -> ExecutionSummary:
