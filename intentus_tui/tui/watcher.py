@@ -361,7 +361,7 @@ class DirectoryWatcher:
     def __init__(self, directories: list[Path], post: Callable[[Message], object]) -> None:
         self._directories = directories
         self._post = post
-        self._signal = _ReadySignal(lambda: self._post(WatchStarted()))
+        self._signal = _ReadySignal(lambda: self._send(WatchStarted()))
         self._thread = threading.Thread(target=self._run, name="directory-watcher", daemon=True)
 
     def start(self) -> None:
@@ -388,9 +388,13 @@ class DirectoryWatcher:
                 ignore_permission_denied=True,
                 raise_interrupt=False,
             ):
-                self._post(PathsChanged(frozenset(Path(path) for _, path in batch)))
-        except RuntimeError:  # the app's event loop is closed: nobody to tell
-            return
+                self._send(PathsChanged(frozenset(Path(path) for _, path in batch)))
         except Exception as exc:  # the directory vanished, inotify limits, ...
             if not self._signal.stop.is_set():
-                self._post(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
+                self._send(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
+
+    def _send(self, message: Message) -> None:
+        try:
+            self._post(message)
+        except RuntimeError:  # the app's event loop is closed: nobody to tell any more
+            self.stop()

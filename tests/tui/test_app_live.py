@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.formats import is_record_name
-from intentus_tui.tui.messages import PathsChanged, WatchStarted
+from intentus_tui.tui.messages import PathsChanged, WatcherStopped, WatchStarted
 from intentus_tui.tui.watcher import DirectoryWatcher
 from tests.factories import make_record, write_record
 from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for
@@ -148,3 +148,35 @@ def test_the_watcher_says_when_it_watches_reports_changes_and_stops(records_dir:
         watcher.stop()
         watcher.join(timeout=5)
     assert not watcher._thread.is_alive()  # stopped within one step, not at exit
+
+
+def test_a_watcher_that_cannot_watch_says_why(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import watchfiles
+    from watchfiles._rust_notify import WatchfilesRustInternalError
+
+    def broken(*paths: object, **options: object) -> object:
+        raise WatchfilesRustInternalError("inotify watch limit reached")  # a RuntimeError
+
+    monkeypatch.setattr(watchfiles, "watch", broken)
+    posted: queue.Queue[object] = queue.Queue()
+    watcher = DirectoryWatcher([records_dir], posted.put)
+    watcher.start()
+    try:
+        message = posted.get(timeout=10)
+    finally:
+        watcher.stop()
+        watcher.join(timeout=5)
+    assert isinstance(message, WatcherStopped)  # the app then scans without watching
+    assert "limit" in message.reason
+
+
+def test_a_watcher_whose_app_has_closed_stops(records_dir: Path) -> None:
+    def closed(message: object) -> None:
+        raise RuntimeError("Event loop is closed")
+
+    watcher = DirectoryWatcher([records_dir], closed)
+    watcher.start()
+    watcher.join(timeout=5)
+    assert not watcher._thread.is_alive()
