@@ -9,6 +9,7 @@ tests say so unless ``INTENTUS_TUI_PURE_PYTHON`` asked for that on purpose.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -24,9 +25,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import native
-from intentus_tui.core.formats import pure_has_long_digit_run
+from intentus_tui.core.formats import load_record_file, pure_has_long_digit_run
 from intentus_tui.core.hashing import reference_runtime_canonical
-from intentus_tui.core.index import event_facts_python
+from intentus_tui.core.index import (
+    _FIELDS,
+    _SLOT_MEMBERS,
+    ExecutionSummary,
+    event_facts_python,
+    summarize,
+    summary_from_slots,
+)
 from intentus_tui.core.sanitize import _JSON_UNSAFE, sanitize_line
 from tests.factories import make_record
 from tests.hostile.corpus import build_corpus, dump_json
@@ -259,3 +267,26 @@ def test_listings_are_identical_with_and_without_the_speedups(tmp_path: Path) ->
     rows = json.loads(outputs[0])["executions"]
     statuses = {row["hash_status"] for row in rows}
     assert {"match", "mismatch", "unverifiable"} <= statuses
+
+
+def test_summaries_built_in_c_are_the_frozen_dataclass_built_in_python(tmp_path: Path) -> None:
+    # Every hostile file's summary, rebuilt both ways from its values: equal, hashable,
+    # the same repr, still frozen; a wrong class or member list is refused, not written.
+    corpus = build_corpus(tmp_path)
+    summaries = [summarize(load_record_file(path)) for path in corpus.record_paths()]
+    assert native.new_slotted is not None
+    for summary in summaries:
+        values = [getattr(summary, name) for name in _FIELDS]
+        built = native.new_slotted(ExecutionSummary, _SLOT_MEMBERS, values)
+        assert type(built) is ExecutionSummary
+        assert built == summary == summary_from_slots(values)
+        assert hash(built) == hash(summary) and repr(built) == repr(summary)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            built.intent = "changed"  # type: ignore[misc]
+    values = [getattr(summaries[0], name) for name in _FIELDS]
+    with pytest.raises(ValueError):
+        native.new_slotted(ExecutionSummary, _SLOT_MEMBERS, values[:-1])
+    with pytest.raises(TypeError):
+        native.new_slotted(dict, _SLOT_MEMBERS, values)
+    with pytest.raises(TypeError):
+        native.new_slotted(ExecutionSummary, (len,) * len(values), values)

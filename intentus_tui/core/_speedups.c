@@ -16,6 +16,8 @@
  * has_terminal_controls(data) -> bool
  *     Does UTF-8 JSON text hold a character sanitize.json_text_safe would escape?
  *
+ * event_facts(events, sanitize_line), new_slotted(cls, members, values): see below.
+ *
  * has_long_digit_run(data, run=19) -> bool
  *     Is there a run of at least `run` ASCII digits in data? (an integer orjson
  *     might read differently from Python's json).
@@ -23,6 +25,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#include <structmember.h> /* T_OBJECT_EX: how __slots__ members are stored */
 
 #define MAX_DEPTH 200
 
@@ -495,7 +498,52 @@ done:
     return result;
 }
 
+/* new_slotted(cls, members, values) -> an instance of cls with each member slot set.
+ *
+ * What index._summary_of does with one slot setter call per field (a frozen dataclass's
+ * __init__ would call object.__setattr__ per field), in one C call: a warm open rebuilds
+ * 100,000 summaries. members: cls's __slots__ member descriptors, in field order. */
+static PyObject *new_slotted(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "new_slotted(cls, members: tuple, values)");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    PyObject *members = args[1];
+    PyObject *values = PySequence_Fast(args[2], "values must be a sequence");
+    if (values == NULL) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(members);
+    if (PySequence_Fast_GET_SIZE(values) != n) {
+        Py_DECREF(values);
+        PyErr_SetString(PyExc_ValueError, "new_slotted: one value per member");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *member = PyTuple_GET_ITEM(members, i);
+        if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
+            ((PyMemberDescrObject *)member)->d_member->type != T_OBJECT_EX ||
+            !PyType_IsSubtype(cls, PyDescr_TYPE(member))) {
+            Py_DECREF(values);
+            PyErr_SetString(PyExc_TypeError, "new_slotted: members must be cls's slots");
+            return NULL;
+        }
+    }
+    PyObject *obj = cls->tp_alloc(cls, 0);
+    if (obj != NULL) {
+        PyObject **items = PySequence_Fast_ITEMS(values);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
+            PyObject **slot = (PyObject **)((char *)obj + def->offset);
+            Py_XSETREF(*slot, Py_NewRef(items[i]));
+        }
+    }
+    Py_DECREF(values);
+    return obj;
+}
+
 static PyMethodDef methods[] = {
+    {"new_slotted", (PyCFunction)(void (*)(void))new_slotted, METH_FASTCALL,
+     "An instance of cls with its __slots__ members set from values (see the C source)."},
     {"event_facts", (PyCFunction)(void (*)(void))event_facts, METH_FASTCALL,
      "index._well_formed_events + index._attempt_facts in one pass (see the C source)."},
     {"has_terminal_controls", (PyCFunction)has_terminal_controls, METH_O,

@@ -381,12 +381,21 @@ class _Salvage:
                 else:
                     self.found[key] = self._value()
         except json.JSONDecodeError as exc:
-            return exc
+            return _detached(exc)
         except RecursionError:
-            return json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
+            return _detached(
+                json.JSONDecodeError("Nesting too deep to recover", self.text, self.pos)
+            )
         except ValueError as exc:  # e.g. an integer beyond Python's digit limit
             why = "a number too long to read safely" if "digits" in str(exc) else str(exc)
-            return json.JSONDecodeError(f"Unreadable value: {why}", self.text, self.pos)
+            return _detached(json.JSONDecodeError(f"Unreadable value: {why}", self.text, self.pos))
+
+
+def _detached(error: json.JSONDecodeError) -> json.JSONDecodeError:
+    """``error`` without its traceback and context: their frames lead back to the caller
+    that keeps it, a cycle only the cyclic GC would free (and a scan runs with it off)."""
+    error.__context__ = None
+    return error.with_traceback(None)
 
 
 def _salvage(

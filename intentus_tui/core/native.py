@@ -8,13 +8,14 @@ off, to compare or to rule them out.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 canonical_json: Callable[[object], bytes | None] | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
 event_facts: Callable[[Any, Callable[[str], str]], Any] | None = None
+new_slotted: Callable[[type[Any], tuple[Any, ...], Sequence[Any]], Any] | None = None
 
 if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
     try:
@@ -26,5 +27,6 @@ if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
         has_long_digit_run = _speedups.has_long_digit_run
         has_terminal_controls = _speedups.has_terminal_controls
         event_facts = _speedups.event_facts
+        new_slotted = _speedups.new_slotted
 
 AVAILABLE = canonical_json is not None
