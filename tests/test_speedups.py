@@ -32,6 +32,7 @@ from intentus_tui.core.index import (
     _SLOT_MEMBERS,
     ExecutionSummary,
     event_facts_python,
+    stamps_of_python,
     summarize,
     summary_from_slots,
 )
@@ -290,3 +291,29 @@ def test_summaries_built_in_c_are_the_frozen_dataclass_built_in_python(tmp_path:
         native.new_slotted(dict, _SLOT_MEMBERS, values)
     with pytest.raises(TypeError):
         native.new_slotted(ExecutionSummary, (len,) * len(values), values)
+
+
+def test_stat_stamps_are_the_python_loop(tmp_path: Path) -> None:
+    # Every kind of entry a record directory can hold, and names that are not there.
+    (tmp_path / "plain.json").write_bytes(b"{}")
+    (tmp_path / "big.json").write_bytes(b"x" * 70_000)
+    (tmp_path / "dir.json").mkdir()
+    os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "link.json").symlink_to("plain.json")
+    (tmp_path / "dangling.json").symlink_to("nowhere.json")
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    odd = os.fsdecode(b"caf\xe9-\xff.json")  # not UTF-8: a surrogate-escaped str
+    (tmp_path / odd).write_bytes(b"1")
+    names = [*sorted(os.listdir(tmp_path)), "vanished.json", "sub/../plain.json"]
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        assert native.stat_stamps is not None
+        packed = native.stat_stamps(fd, names)
+        expected = stamps_of_python(names, fd)
+    finally:
+        os.close(fd)
+    assert packed == expected.tobytes()
+    stamps = [tuple(expected[i : i + 4]) for i in range(0, len(expected), 4)]
+    assert stamps[names.index("vanished.json")] == (-1, -1, -1, -1)
+    assert stamps[names.index("link.json")] == stamps[names.index("plain.json")]
+    assert stamps[names.index("big.json")][0] == 70_000

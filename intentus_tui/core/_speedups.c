@@ -26,6 +26,10 @@
 #include <Python.h>
 #include <string.h>
 #include <structmember.h> /* T_OBJECT_EX: how __slots__ members are stored */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
 #define MAX_DEPTH 200
 
@@ -541,7 +545,59 @@ static PyObject *new_slotted(PyObject *module, PyObject *const *args, Py_ssize_t
     return obj;
 }
 
+/* stat_stamps(dir_fd, names) -> bytes: index._stamps_of's loop in C. For each name (relative
+ * to dir_fd, following a link as os.stat does) four native int64s: size, mtime_ns, ctime_ns,
+ * inode (as a signed 64-bit number); -1 four times where it cannot be stat'ed. A re-open
+ * stats every file: here that costs the system call alone, not a stat_result each. */
+static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[0]) || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "stat_stamps(dir_fd: int, names: list[str])");
+        return NULL;
+    }
+    long fd = PyLong_AsLong(args[0]);
+    if (fd == -1 && PyErr_Occurred()) return NULL;
+    if (fd < INT_MIN || fd > INT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "dir_fd out of range");
+        return NULL;
+    }
+    int dir_fd = (int)fd;
+    PyObject *names = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * 4 * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL) return NULL;
+    char *packed = PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++, packed += sizeof(int64_t[4])) {
+        int64_t stamp[4] = {-1, -1, -1, -1};
+        PyObject *name = PyList_GET_ITEM(names, i);
+        PyObject *encoded = PyUnicode_Check(name) ? PyUnicode_EncodeFSDefault(name) : NULL;
+        if (encoded == NULL) {
+            Py_DECREF(out);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "names must be str");
+            return NULL;
+        }
+        const char *path = PyBytes_AS_STRING(encoded);
+        struct stat st;
+        int failed = (Py_ssize_t)strlen(path) != PyBytes_GET_SIZE(encoded);
+        if (!failed) {
+            Py_BEGIN_ALLOW_THREADS
+            failed = fstatat(dir_fd, path, &st, 0) != 0;
+            Py_END_ALLOW_THREADS
+        }
+        Py_DECREF(encoded);
+        if (!failed) {
+            stamp[0] = (int64_t)st.st_size;
+            stamp[1] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+            stamp[2] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+            stamp[3] = (int64_t)(uint64_t)st.st_ino;
+        }
+        memcpy(packed, stamp, sizeof stamp);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"stat_stamps", (PyCFunction)(void (*)(void))stat_stamps, METH_FASTCALL,
+     "index._stamps_of's loop in C: packed (size, mtime_ns, ctime_ns, inode) per name."},
     {"new_slotted", (PyCFunction)(void (*)(void))new_slotted, METH_FASTCALL,
      "An instance of cls with its __slots__ members set from values (see the C source)."},
     {"event_facts", (PyCFunction)(void (*)(void))event_facts, METH_FASTCALL,

@@ -50,6 +50,7 @@ from intentus_tui.core.hashing import (
 )
 from intentus_tui.core.native import event_facts as _native_event_facts
 from intentus_tui.core.native import new_slotted as _native_new_slotted
+from intentus_tui.core.native import stat_stamps as _native_stat_stamps
 from intentus_tui.core.parallel import can_fork, map_chunks
 from intentus_tui.core.replay import RECORD_CORRUPTED, ReplayEngine
 from intentus_tui.core.sanitize import json_bytes_safe, sanitize_line
@@ -913,6 +914,15 @@ _HIGH_INODE = 1 << 63
 def _stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
     """Stamps of ``names`` (relative to ``directory_fd``, or paths when it is None), as
     ``cache.packable`` packs them: written out here, it is the inner loop of a re-open."""
+    if _native_stat_stamps is not None and directory_fd is not None:
+        out = new_stamps()  # the same loop in C: the system calls alone
+        out.frombytes(_native_stat_stamps(directory_fd, names))
+        return out
+    return stamps_of_python(names, directory_fd)
+
+
+def stamps_of_python(names: list[str], directory_fd: int | None) -> Stamps:
+    """``_stamps_of`` in Python (the definition of the native ``stat_stamps``)."""
     out = new_stamps()
     add = out.extend
     stat = os.stat

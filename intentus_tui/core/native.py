@@ -16,6 +16,7 @@ has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
 event_facts: Callable[[Any, Callable[[str], str]], Any] | None = None
 new_slotted: Callable[[type[Any], tuple[Any, ...], Sequence[Any]], Any] | None = None
+stat_stamps: Callable[[int, list[str]], bytes] | None = None
 
 if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
     try:
@@ -28,5 +29,6 @@ if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
         has_terminal_controls = _speedups.has_terminal_controls
         event_facts = _speedups.event_facts
         new_slotted = _speedups.new_slotted
+        stat_stamps = _speedups.stat_stamps
 
 AVAILABLE = canonical_json is not None
