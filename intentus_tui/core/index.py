@@ -833,6 +833,34 @@ def _stored_values(snapshot: Snapshot | None) -> list[list[Any]] | None:
     return values if len(values) == len(snapshot.names) else None
 
 
+def _keep_unchanged(
+    survey: _Survey,
+    old: Snapshot,
+    old_values: list[list[Any]],
+    prefix: str,
+    fresh: list[ExecutionSummary],
+    stamps: dict[str, Stamp],
+) -> list[str]:
+    """Add to ``fresh`` (and ``stamps``) the snapshot's summary of every file whose stamp
+    is unchanged; return the paths of the others, to read."""
+    known = {name: i for i, name in enumerate(old.names)}
+    todo: list[str] = []
+    width = STAMP_WIDTH
+    for i, name in enumerate(survey.names):
+        stamp = tuple(survey.stamps[width * i : width * (i + 1)])
+        j = known.get(name)
+        if (
+            j is not None
+            and stamp != NO_STAMP
+            and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
+        ):
+            fresh.append(_summary_of(old_values[j]))
+            stamps[name] = stamp
+        else:
+            todo.append(prefix + name)
+    return todo
+
+
 @dataclass(frozen=True, slots=True)
 class _Survey:
     """A directory's record files and their stamps now, and the snapshot of last time."""
@@ -913,7 +941,7 @@ _HIGH_INODE = 1 << 63
 
 def _stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
     """Stamps of ``names`` (relative to ``directory_fd``, or paths when it is None), as
-    ``cache.packable`` packs them: written out here, it is the inner loop of a re-open."""
+    ``cache.packable`` packs them: the inner loop of a re-open, in C where it is built."""
     if _native_stat_stamps is not None and directory_fd is not None:
         out = new_stamps()  # the same loop in C: the system calls alone
         out.frombytes(_native_stat_stamps(directory_fd, names))
@@ -1123,30 +1151,14 @@ class DirectoryIndex:
                 return
             self._records = {}  # a damaged summaries file: read everything instead
         old, old_values = survey.snapshot, _stored_values(survey.snapshot)
-        if old_values is None:
-            old = None  # no snapshot, or its summaries are damaged: read every file
-        known: dict[str, int] = {name: i for i, name in enumerate(old.names)} if old else {}
+        prefix = os.path.join(self.root.records_dir, "")
         stamps: dict[str, Stamp] = {}
         fresh: list[ExecutionSummary] = []
-        todo: list[str] = []
-        prefix = os.path.join(self.root.records_dir, "")
-        width = STAMP_WIDTH
-        for i, name in enumerate(survey.names if old is not None else ()):
-            stamp = tuple(survey.stamps[width * i : width * (i + 1)])
-            j = known.get(name)
-            if (
-                old is not None
-                and old_values is not None
-                and j is not None
-                and stamp != NO_STAMP
-                and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
-            ):
-                fresh.append(_summary_of(old_values[j]))
-                stamps[name] = stamp
-            else:
-                todo.append(prefix + name)
-        if old is None:
+        if old is None or old_values is None:
+            old = None  # no snapshot, or its summaries are damaged: read every file
             todo = [prefix + name for name in survey.names]
+        else:
+            todo = _keep_unchanged(survey, old, old_values, prefix, fresh, stamps)
         if fresh:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
