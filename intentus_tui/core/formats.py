@@ -28,7 +28,6 @@ from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
 
-import ijson
 import orjson
 
 from intentus_tui.core.native import has_long_digit_run as _native_digit_run
@@ -689,6 +688,8 @@ def _tail_hint(tail: str) -> str:
 def _envelope_identity(head: bytes) -> dict[str, Any]:
     """``envelope.intent`` and ``envelope.routing`` from the start of a file whose envelope is
     too big to parse here: ijson streams the prefix and stops cleanly at the cut."""
+    import ijson  # only huge files need it: every command line start would pay ~4 ms
+
     out: dict[str, Any] = {}
     for section in ("intent", "routing"):
         items: dict[str, Any] = {}
