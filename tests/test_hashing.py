@@ -276,7 +276,8 @@ def test_realistic_envelopes_take_the_fast_path() -> None:
 
 def test_installed_orjson_writes_plain_floats_like_repr() -> None:
     # If this fails the module still works (floats take the reference path), only slower.
-    assert hashing._FLOATS_AGREE
+    assert hashing._floats_agree()
+    assert hashing._floats_spottable()  # every float orjson writes unlike repr is caught
 
 
 # ---------------------------------------------------------------------------

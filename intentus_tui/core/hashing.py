@@ -29,7 +29,7 @@ when it is provably the text ``json.dumps`` would write:
    ``StrEnum``, datetimes, ``MISSING`` and anything else take the reference path.
 2. Every float must be 0 or have ``1e-4 <= abs(x) < 1e16``: there ``repr`` (what
    ``json`` uses) writes plain decimal notation and orjson writes the same
-   shortest round-trip digits the same way (checked at import time; if the
+   shortest round-trip digits the same way (checked once, on first use; if the
    installed orjson disagrees, every float takes the reference path). This
    also rejects NaN and infinities, which orjson would write as ``null``.
 3. orjson sorts keys by code point as ``json`` does, writes no whitespace and
@@ -52,6 +52,7 @@ measures it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -134,7 +135,7 @@ def parsed_runtime_canonical(value: Any) -> bytes:
         if native is not None:
             return native
     raw = _orjson_sorted(value)
-    if raw is not None and raw.isascii() and _FLOATS_SPOTTABLE and not _float_text_differs(raw):
+    if raw is not None and raw.isascii() and _floats_spottable() and not _float_text_differs(raw):
         return _with_del_escaped(raw)
     fast = _fast_canonical(value, raw)
     return fast if fast is not None else reference_runtime_canonical(value)
@@ -288,10 +289,11 @@ def _prepared_container(container: Any, depth: int) -> Any:
 
 
 def _is_plain_float(x: float) -> bool:
-    return _FLOATS_AGREE and (x == 0.0 or _PLAIN_FLOAT_MIN <= abs(x) < _PLAIN_FLOAT_MAX)
+    return _floats_agree() and (x == 0.0 or _PLAIN_FLOAT_MIN <= abs(x) < _PLAIN_FLOAT_MAX)
 
 
-def _orjson_writes_plain_floats_like_repr() -> bool:
+@functools.cache  # checked once, when first needed (not at every start: ~2 ms)
+def _floats_agree() -> bool:
     """True if this orjson writes every float the fast path accepts exactly like ``repr``."""
     probes = [0.0, -0.0, 1e-4, 1.5e-4, 0.1, 0.7, 1.0, 2.5, 100.0, 123456.789]
     probes += [1e15, 1234567890123456.7, 9999999999999998.0, 3.141592653589793]
@@ -300,8 +302,6 @@ def _orjson_writes_plain_floats_like_repr() -> bool:
     plain = [p for p in probes if p == 0.0 or _PLAIN_FLOAT_MIN <= abs(p) < _PLAIN_FLOAT_MAX]
     return orjson.dumps(plain) == json.dumps(plain, separators=(",", ":")).encode()
 
-
-_FLOATS_AGREE: Final = _orjson_writes_plain_floats_like_repr()
 
 # Where orjson and ``repr`` write a finite float differently (1e-9 <= |x| < 1e-4 only:
 # orjson writes "0.00001" and "1e-7" where repr writes "1e-05" and "1e-07"), the text has
@@ -316,6 +316,7 @@ def _float_text_differs(text: bytes) -> bool:
     )
 
 
+@functools.cache
 def _floats_spottable() -> bool:
     """True if every float this orjson writes unlike ``repr`` is caught by the pattern."""
     # Both writers switch notation between 1e-30 and 1e30; the extremes are checked too.
@@ -326,9 +327,6 @@ def _floats_spottable() -> bool:
         if text != json.dumps(x).encode() and not _float_text_differs(text):
             return False
     return True
-
-
-_FLOATS_SPOTTABLE: Final = _floats_spottable()
 
 
 # ---------------------------------------------------------------------------
