@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -10,6 +11,7 @@ import struct
 import sys
 import termios
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,37 @@ def _read_until(fd: int, needle: bytes, timeout: float) -> bytes:
     return out
 
 
+@contextlib.contextmanager
+def _debugger_in_pty(records_dir: Path, env: dict[str, str]) -> Iterator[int]:
+    """The real command line on ``records_dir`` in a 160x45 pseudo-terminal: yields the
+    terminal's fd; afterwards the program is gone (``q``, or killed if it hangs)."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command line
+        os.execvpe(
+            sys.executable, [sys.executable, "-m", "intentus_tui.cli", str(records_dir)], env
+        )
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
+        yield fd
+    finally:
+        for _ in range(50):
+            done, _status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def _settle_and_quit(fd: int) -> bytes:
+    """What the screen shows once it settles, then after ``q``."""
+    output = _read_until(fd, b"\x00never", timeout=1.0)
+    os.write(fd, b"q")
+    return output + _read_until(fd, b"\x00never", timeout=3)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_no_escape_sequence_from_a_record_reaches_the_terminal(
     records_dir: Path, tmp_path: Path
@@ -53,27 +86,9 @@ def test_no_escape_sequence_from_a_record_reaches_the_terminal(
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
     }
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the real command line
-        os.execvpe(
-            sys.executable, [sys.executable, "-m", "intentus_tui.cli", str(records_dir)], env
-        )
-    try:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
+    with _debugger_in_pty(records_dir, env) as fd:
         output = _read_until(fd, b"PWNED", timeout=30)
-        output += _read_until(fd, b"\x00never", timeout=1.0)  # let the screen settle
-        os.write(fd, b"q")
-        output += _read_until(fd, b"\x00never", timeout=3)
-    finally:
-        for _ in range(50):
-            done, _status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            time.sleep(0.1)
-        else:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        output += _settle_and_quit(fd)
     assert b"PWNED" in output, "the record was never shown"
     assert "␛]0;PWNED␇".encode() in output  # shown, made visible
     assert b"\x1b]0;PWNED" not in output  # never sent as a title-setting sequence
@@ -99,27 +114,11 @@ def test_a_directory_big_enough_for_worker_processes_opens_completely(tmp_path: 
         "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache"),
         "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
     }
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the real command line
-        os.execvpe(sys.executable, [sys.executable, "-m", "intentus_tui.cli", str(records)], env)
-    try:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
+    done = f"{PARALLEL_THRESHOLD:,} executions".encode()
+    with _debugger_in_pty(records, env) as fd:
         first = _read_until(fd, b"exec-", timeout=30)
-        done = f"{PARALLEL_THRESHOLD:,} executions".encode()
         output = first + _read_until(fd, done, timeout=60)
-        output += _read_until(fd, b"\x00never", timeout=1.0)  # let the screen settle
-        os.write(fd, b"q")
-        output += _read_until(fd, b"\x00never", timeout=3)
-    finally:
-        for _ in range(50):
-            done_pid, _status = os.waitpid(pid, os.WNOHANG)
-            if done_pid:
-                break
-            time.sleep(0.1)
-        else:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        output += _settle_and_quit(fd)
     assert b"exec-" in first, "no row was shown"
     assert done in output, "the index never completed"
     assert b"failed" not in output  # "indexing failed (...)" in the header
