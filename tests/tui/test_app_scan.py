@@ -281,6 +281,9 @@ async def test_a_collector_paused_for_the_start_resumes_after_the_first_frame(
             await wait_for(pilot, gc.isenabled, "the collector back on")
             assert gc.get_freeze_count() > 0  # what the start made is never walked again
             await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+            # run_test then closes the app directly: tabs still mounting would have their
+            # Mount handlers query children never composed (Textual raises there)
+            await wait_for(pilot, lambda: app.side_pane.ready, "the side pane built")
     finally:
         gc.unfreeze()
         gc.enable()

@@ -35,7 +35,6 @@ from intentus_tui.tui.widgets.pane_text import (
     compact_value,
     safe,
 )
-from intentus_tui.tui.widgets.section_select import SectionSelect
 
 COMPARE = "compare"
 COMPARE_ALIGNED = "compare-aligned"
@@ -213,7 +212,7 @@ class DiffPane(Vertical):
         yield Static(self._empty_text(), id="diff-title")
         yield Static("", id="diff-summary")
         with Horizontal(id="diff-bar"):
-            yield SectionSelect(SECTIONS, value=COMPARE, allow_blank=False, id="diff-section")
+            yield Select(SECTIONS, value=COMPARE, allow_blank=False, id="diff-section")
             yield Static("", id="diff-status")
         yield DiffView(id="diff-view")
         yield Static("", id="diff-current")
