@@ -115,6 +115,14 @@ async def wait_for(
         await pilot.pause(0.02)
 
 
+async def wait_for_scan_and_side_pane(pilot: Pilot[Any], app: IntentusApp) -> None:
+    """The scan finished and the side pane it then builds is mounted. A test that ends
+    sooner has ``run_test`` close the app while the pane's tabs are still mounting, and
+    their Mount handlers query children never composed (Textual raises: a flaky failure)."""
+    await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+    await wait_for(pilot, lambda: app.side_pane.ready, "the side pane built")
+
+
 def list_lines(app: IntentusApp) -> list[str]:
     """The execution list's visible rows as plain text."""
     listing = app.execution_list

@@ -16,7 +16,14 @@ from intentus_tui.tui import watcher
 from intentus_tui.tui.messages import IndexChanged, ScanFinished
 from intentus_tui.tui.watcher import FIRST_POST_MAX, MAX_BATCH, PREVIEW, IndexFeeder
 from tests.factories import make_record, write_record
-from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, wait_for
+from tests.tui.app_support import (
+    SIZE,
+    list_lines,
+    make_app,
+    screen_text,
+    wait_for,
+    wait_for_scan_and_side_pane,
+)
 from tests.tui.test_list_model import summary
 
 
@@ -95,7 +102,7 @@ async def test_rows_show_and_keys_work_while_the_scan_is_still_running(
         await wait_for(pilot, lambda: listing.selected_key != first, "j answered mid-scan")
         assert not app.scan_done and not index.closed.is_set()  # still scanning
         index.gate.release()
-        await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+        await wait_for_scan_and_side_pane(pilot, app)
         await pilot.pause()
         assert len(listing.model.summaries) == len(everything) == 6
         assert "indexing" not in screen_text(app)
@@ -264,7 +271,7 @@ async def test_the_first_frame_already_shows_a_big_directorys_first_rows(
         assert any("exec-" in line for line in list_lines(app))
         assert not app.scan_done
         index.gate.release()
-        await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+        await wait_for_scan_and_side_pane(pilot, app)
         await pilot.pause()
         assert listing.model.shown_count == PREVIEW + 5  # each once, the preview updated
         assert f"{PREVIEW + 5} executions" in screen_text(app)
@@ -280,10 +287,7 @@ async def test_a_collector_paused_for_the_start_resumes_after_the_first_frame(
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, gc.isenabled, "the collector back on")
             assert gc.get_freeze_count() > 0  # what the start made is never walked again
-            await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
-            # run_test then closes the app directly: tabs still mounting would have their
-            # Mount handlers query children never composed (Textual raises there)
-            await wait_for(pilot, lambda: app.side_pane.ready, "the side pane built")
+            await wait_for_scan_and_side_pane(pilot, app)
     finally:
         gc.unfreeze()
         gc.enable()
@@ -301,7 +305,7 @@ async def test_a_long_directory_path_leaves_the_counts_and_progress_in_view(
         assert top.rstrip().endswith("listing files…")  # the progress, after the path
         assert "…" in top and "/the-end" in top and len(top.rstrip()) <= SIZE[0]
         index.gate.release()
-        await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
+        await wait_for_scan_and_side_pane(pilot, app)
         await pilot.pause()
         counts = screen_text(app).splitlines()[1]
         assert counts.startswith(" 6 executions")
