@@ -367,6 +367,15 @@ static int in_words(PyObject *text, const char *const *words) {
 }
 
 static PyObject *MARK_OK, *MARK_ERROR, *MARK_IN_FLIGHT, *MARK_OTHER, *MARK_NONE, *ARROW;
+/* Interned keys: a lookup by C string would make (and hash) a new str every time. */
+static PyObject *KEY_SEQ, *KEY_TYPE, *KEY_PAYLOAD, *KEY_AGENT, *KEY_STATUS;
+
+/* dict[key] (borrowed) or NULL; never raises for exact str keys and exact dicts. */
+static PyObject *item(PyObject *dict, PyObject *key) {
+    PyObject *value = PyDict_GetItemWithError(dict, key);
+    if (value == NULL) PyErr_Clear();
+    return value;
+}
 
 static PyObject *end_mark(PyObject *status) {
     if (status == NULL || !PyUnicode_Check(status)) return MARK_OTHER; /* unknown | invalid */
@@ -413,13 +422,13 @@ static PyObject *event_facts(PyObject *module, PyObject *const *args, Py_ssize_t
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *event = PyList_GET_ITEM(events, i);
         if (!PyDict_CheckExact(event)) goto decline;
-        PyObject *seq = PyDict_GetItemString(event, "seq");
+        PyObject *seq = item(event, KEY_SEQ);
         if (seq == NULL || !PyLong_CheckExact(seq)) goto decline;
         int overflow = 0;
         long long number = PyLong_AsLongLongAndOverflow(seq, &overflow);
         if (overflow || number != i + 1) goto decline;
-        PyObject *kind = PyDict_GetItemString(event, "type");
-        PyObject *payload = PyDict_GetItemString(event, "payload");
+        PyObject *kind = item(event, KEY_TYPE);
+        PyObject *payload = item(event, KEY_PAYLOAD);
         if (kind == NULL || !PyUnicode_CheckExact(kind) || payload == NULL ||
             !PyDict_CheckExact(payload))
             goto decline;
@@ -433,7 +442,7 @@ static PyObject *event_facts(PyObject *module, PyObject *const *args, Py_ssize_t
         }
         int start = PyUnicode_CompareWithASCIIString(kind, "AGENT_ATTEMPT_START") == 0;
         if (!start && PyUnicode_CompareWithASCIIString(kind, "AGENT_ATTEMPT_END") != 0) continue;
-        PyObject *agent = PyDict_GetItemString(payload, "agent");
+        PyObject *agent = item(payload, KEY_AGENT);
         if (agent == NULL || !PyUnicode_CheckExact(agent)) goto decline;
         PyObject *stack = PyDict_GetItemWithError(open_by_agent, agent); /* borrowed */
         if (stack == NULL && PyErr_Occurred()) goto done;
@@ -463,7 +472,7 @@ static PyObject *event_facts(PyObject *module, PyObject *const *args, Py_ssize_t
             position = PyList_GET_SIZE(agents);
             if (PyList_Append(agents, agent) < 0 || PyList_Append(marks, MARK_NONE) < 0) goto done;
         }
-        PyObject *mark = end_mark(PyDict_GetItemString(payload, "status"));
+        PyObject *mark = end_mark(item(payload, KEY_STATUS));
         if (mark == NULL) goto done;
         Py_INCREF(mark);
         PyList_SetItem(marks, position, mark); /* steals the reference */
@@ -624,7 +633,13 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     MARK_OTHER = PyUnicode_FromString("?");
     MARK_NONE = PyUnicode_FromString("");
     ARROW = PyUnicode_FromString(" \xe2\x86\x92 "); /* → U+2192 */
-    if (!MARK_OK || !MARK_ERROR || !MARK_IN_FLIGHT || !MARK_OTHER || !MARK_NONE || !ARROW)
+    KEY_SEQ = PyUnicode_InternFromString("seq");
+    KEY_TYPE = PyUnicode_InternFromString("type");
+    KEY_PAYLOAD = PyUnicode_InternFromString("payload");
+    KEY_AGENT = PyUnicode_InternFromString("agent");
+    KEY_STATUS = PyUnicode_InternFromString("status");
+    if (!MARK_OK || !MARK_ERROR || !MARK_IN_FLIGHT || !MARK_OTHER || !MARK_NONE || !ARROW ||
+        !KEY_SEQ || !KEY_TYPE || !KEY_PAYLOAD || !KEY_AGENT || !KEY_STATUS)
         return NULL;
     return PyModule_Create(&module_def);
 }

@@ -20,8 +20,9 @@ piece as CPython's own json encoder does (``repr`` for numbers, the escapes of
 proves it byte-identical with hypothesis; it is about 5x faster than the path below
 on envelopes with non-ASCII text.
 
-Without it (or when it declines), the orjson fast path lets ``orjson`` (sorted keys) do the encoding and only keeps its output
-when it is provably the text ``json.dumps`` would write:
+Without it (or when it declines), the orjson fast path lets ``orjson`` (sorted keys) do
+the encoding and only keeps its output when it is provably the text ``json.dumps`` would
+write:
 
 1. Only exact JSON types (``dict``, ``list``, ``tuple``, ``str``, ``int``,
    ``bool``, ``None``, ``float``) are accepted. ``Enum`` members and ``UUID``
@@ -106,19 +107,21 @@ def _without_routing_metadata(envelope: Any) -> Any:
 
 def runtime_canonical(value: Any) -> bytes:
     """The exact bytes IntentusNet 1.3.0 hashes (``stable_hash``)."""
-    fast = _native_canonical(value) if _native_canonical is not None else None
-    if fast is None:
-        fast = _fast_canonical(value)
+    fast = _native_or_fast_canonical(value)
     return fast if fast is not None else reference_runtime_canonical(value)
 
 
 def documented_canonical(envelope: Any) -> bytes:
     """The exact bytes the documented ``compute_envelope_hash`` hashes."""
     stable = _without_routing_metadata(envelope)
-    fast = _native_canonical(stable) if _native_canonical is not None else None
-    if fast is None:  # default=str changes nothing for the exact JSON types native takes
-        fast = _fast_canonical(stable)
+    # default=str changes nothing for the exact JSON types both fast paths accept
+    fast = _native_or_fast_canonical(stable)
     return fast if fast is not None else reference_documented_canonical(stable)
+
+
+def _native_or_fast_canonical(value: Any) -> bytes | None:
+    native = _native_canonical(value) if _native_canonical is not None else None
+    return native if native is not None else _fast_canonical(value)
 
 
 def parsed_runtime_canonical(value: Any) -> bytes:
