@@ -41,6 +41,32 @@ def test_parallel_scan_equals_sequential(records_dir: Path) -> None:
     assert sum(s.state is ExecutionState.INCOMPLETE for s in parallel) == 300
 
 
+def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``inspect --list --json --no-cache`` skips the summaries: the workers send rows and
+    counts, the parent joins them in order. Same bytes as rows made from summaries."""
+    from intentus_tui.core import index as index_module
+    from tests.hostile.corpus import build_corpus
+
+    corpus = build_corpus(tmp_path)
+    shutil.rmtree(corpus.wal_dir)  # no WAL to join: the case the workers' listing serves
+    _many(corpus.records_dir, 300)
+    monkeypatch.setattr(index_module, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(index_module, "_CHUNK", 7)  # many chunks, finished out of order
+    root = resolve_root(corpus.records_dir)
+    assert root.wal_dir is None
+    direct = DirectoryIndex(root, use_cache=False, workers=2).listing_json()
+    assert direct is not None
+    scanned = DirectoryIndex(root, use_cache=False, workers=1, keep_rows=True)
+    summaries = scanned.scan()
+    assert direct[0] == index_module.listing_counts(summaries)
+    assert b",\n".join(direct[1]) == b",\n".join(scanned.listing_lines())
+    assert len(summaries) > 300 and set(direct[0]) >= {"corrupted", "incomplete", "replayable"}
+    # with a cache to fill or a WAL to join, the summaries are needed: no shortcut
+    assert DirectoryIndex(root).listing_json() is None
+
+
 def test_warm_scan_comes_from_the_cache_and_sees_changes(
     records_dir: Path, cache_dir: Path
 ) -> None:

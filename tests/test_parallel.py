@@ -29,6 +29,10 @@ def _names(batches: Any) -> list[str]:
     return sorted(name for batch in batches for name, _ in batch)
 
 
+def _numbered_names(numbered: Any) -> list[str]:
+    return _names(batch for _, batch in numbered)
+
+
 @pytest.mark.parametrize("cores", [1, 2, 3])
 def test_every_row_arrives_once(cores: int) -> None:
     assert _names(map_chunks(upper, decode, CHUNKS, cores)) == EXPECTED
@@ -46,8 +50,8 @@ def test_forked_helpers_share_the_work(tmp_path: Path) -> None:
                 time.sleep(0.005)
         return upper(chunk)
 
-    batches = parallel._forked(parent_waits_for_a_helper, decode, CHUNKS, 1)
-    rows = [row for batch in batches for row in batch]
+    numbered = parallel._forked(parent_waits_for_a_helper, decode, CHUNKS, 1)
+    rows = [row for _, batch in numbered for row in batch]
     assert sorted(name for name, _ in rows) == EXPECTED
     assert {pid for _, pid in rows} - {PARENT}, "the helper did none of the chunks"
 
@@ -58,8 +62,7 @@ def test_chunks_a_helper_claimed_and_never_sent_are_redone() -> None:
             os._exit(9)  # killed mid-chunk: nothing sent for it, nor for any later chunk
         return upper(chunk)
 
-    rows = [row for batch in parallel._forked(dies_in_helpers, decode, CHUNKS, 2) for row in batch]
-    assert sorted(name for name, _ in rows) == EXPECTED
+    assert _numbered_names(parallel._forked(dies_in_helpers, decode, CHUNKS, 2)) == EXPECTED
 
 
 def test_a_helper_that_raises_loses_nothing() -> None:
@@ -68,12 +71,52 @@ def test_a_helper_that_raises_loses_nothing() -> None:
             raise RuntimeError("boom")
         return upper(chunk)
 
-    assert _names(parallel._forked(raises_in_helpers, decode, CHUNKS, 1)) == EXPECTED
+    assert _numbered_names(parallel._forked(raises_in_helpers, decode, CHUNKS, 1)) == EXPECTED
 
 
-def test_stopping_early_leaves_no_helper_behind() -> None:
-    batches = parallel._forked(upper, decode, CHUNKS, 1)
+@pytest.mark.parametrize("ordered", [False, True])
+def test_stopping_early_leaves_no_helper_behind(ordered: bool) -> None:
+    batches = map_chunks(upper, decode, CHUNKS, 2, ordered=ordered)
     next(batches)
     batches.close()  # the consumer gave up: helpers are reaped, not left as zombies
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def joined(chunk: list[str]) -> bytes:
+    return "\n".join(name.upper() for name in chunk).encode()
+
+
+@pytest.mark.parametrize("cores", [2, 3])
+def test_ordered_results_come_in_the_chunks_order(cores: int, tmp_path: Path) -> None:
+    marker = tmp_path / "a-later-chunk-is-done"
+
+    def first_chunk_finishes_late(chunk: list[str]) -> list[Any]:
+        if chunk[0].startswith("0-"):  # whoever claims it waits for a later chunk to finish
+            deadline = time.monotonic() + 20
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+        else:
+            marker.touch()
+        return upper(chunk)
+
+    batches = map_chunks(first_chunk_finishes_late, decode, CHUNKS, cores, ordered=True)
+    assert [name for batch in batches for name, _ in batch] == [
+        name.upper() for chunk in CHUNKS for name in chunk
+    ]
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_bytes_results_travel_as_they_are(cores: int) -> None:
+    blocks = list(map_chunks(joined, bytes, CHUNKS, cores, ordered=True))
+    assert blocks == [joined(chunk) for chunk in CHUNKS]
+
+
+def test_ordered_results_survive_a_helper_that_dies() -> None:
+    def dies_in_helpers(chunk: list[str]) -> bytes:
+        if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
+            os._exit(9)
+        return joined(chunk)
+
+    blocks = list(map_chunks(dies_in_helpers, bytes, CHUNKS, 3, ordered=True))
+    assert blocks == [joined(chunk) for chunk in CHUNKS]

@@ -58,8 +58,9 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
 def _echo_listing_json(
     root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | Path
 ) -> None:
-    """One JSON document, one execution per line. ``rows`` are the lines as they are made,
-    or the cache's file of them (copied to the output by the kernel, never read here)."""
+    """One JSON document, one execution per line. ``rows`` are the lines as they are made
+    (or blocks of them joined by ``,\\n``), or the cache's file of them (copied to the
+    output by the kernel, never read here)."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -173,7 +174,7 @@ def inspect(
         root = open_root(target if list_mode and target else directory)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json)
         if as_json:
-            cached = index.fresh_listing_json()
+            cached = index.fresh_listing_json() or index.listing_json()
             if cached is not None:
                 _echo_listing_json(root, *cached)
             else:

@@ -151,11 +151,16 @@ class ExecutionSummary:
     @property
     def state_label(self) -> str:
         """A single word for filtering and grouping: ``replayable``, a reason, or a state."""
-        if self.state is ExecutionState.CORRUPTED:
-            return "corrupted"
-        if self.state is ExecutionState.INCOMPLETE:
-            return "incomplete"
-        return "replayable" if self.replayable else (self.replay_reason or "not_replayable")
+        return state_label_of(self.state, self.replayable, self.replay_reason)
+
+
+def state_label_of(state: ExecutionState, replayable: bool, replay_reason: str | None) -> str:
+    """``ExecutionSummary.state_label`` from the three fields it depends on."""
+    if state is ExecutionState.CORRUPTED:
+        return "corrupted"
+    if state is ExecutionState.INCOMPLETE:
+        return "incomplete"
+    return "replayable" if replayable else (replay_reason or "not_replayable")
 
 
 def _clean(value: str | None) -> str:
@@ -651,6 +656,25 @@ def _summarize_chunk(paths: list[str]) -> list[tuple[Stamp | None, tuple[Any, ..
     return out
 
 
+def _listing_chunk(paths: list[str]) -> bytes:
+    """Worker side of a listing that needs no summaries (``listing_json``): one line of
+    per-label counts (JSON), then the chunk's listing rows joined by ``,\\n``."""
+    counts: dict[str, int] = {}
+    rows = []
+    for path in paths:
+        view: Any = _SummaryView._make(_index_file(path)[1])
+        rows.append(row_line(view))
+        label = state_label_of(view.state, view.replayable, view.replay_reason)
+        counts[label] = counts.get(label, 0) + 1
+    gc.collect(1)  # as in _summarize_chunk
+    return orjson.dumps(counts) + b"\n" + b",\n".join(rows)
+
+
+def _split_listing_chunk(data: bytes) -> tuple[dict[str, int], bytes]:
+    head, _, rows = data.partition(b"\n")
+    return orjson.loads(head), rows
+
+
 def _index_file(path: str) -> _Row:
     """One file's row: the fast lane when it can, else the general path (never reading
     or parsing the file twice)."""
@@ -814,11 +838,17 @@ def _rebuild(rows: list[Any]) -> list[_Built]:
 
 def _summarize_many(names: list[str], workers: int | None) -> Iterator[list[_Built]]:
     """Summaries of ``names`` (full paths) in batches, on every core for a big directory."""
-    chunks = [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
-    cores = workers if workers is not None else (os.cpu_count() or 1)
+    yield from map_chunks(_summarize_chunk, _rebuild, _chunks(names), _cores(names, workers))
+
+
+def _chunks(names: list[str]) -> list[list[str]]:
+    return [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
+
+
+def _cores(names: list[str], workers: int | None) -> int:
     if len(names) < PARALLEL_THRESHOLD:
-        cores = 1  # below this, starting helpers costs more than it saves
-    yield from map_chunks(_summarize_chunk, _rebuild, chunks, cores)
+        return 1  # below this, starting helpers costs more than it saves
+    return workers if workers is not None else (os.cpu_count() or 1)
 
 
 def _stored_values(snapshot: Snapshot | None) -> list[list[Any]] | None:
@@ -891,6 +921,10 @@ def _listdir(directory: Path) -> list[str]:
 
 # Below this many files, a second process to stat them costs more than it saves.
 PARALLEL_STAT_THRESHOLD = 20_000
+
+
+def _record_names(listing: list[str]) -> list[str]:
+    return sorted(n for n in listing if is_record_name(n))
 
 
 def stat_names(directory: Path, names: list[str], workers: int | None = None) -> Stamps:
@@ -1091,6 +1125,30 @@ class DirectoryIndex:
             return snapshot.counts, snapshot.rows_path
         return None
 
+    def listing_json(self) -> tuple[dict[str, int], list[bytes]] | None:
+        """The counts and blocks of rows of ``inspect --list --json`` made by the workers
+        alone, when nothing needs the summaries themselves: no cache to fill and no WAL
+        to join (None otherwise). The parent only joins what the workers send, in order.
+        """
+        if self._use_cache or self.root.wal_dir is not None:
+            return None
+        prefix = os.path.join(self.root.records_dir, "")
+        names = [prefix + name for name in _record_names(_listdir(self.root.records_dir))]
+        counts: dict[str, int] = {}
+        blocks = []
+        parts = map_chunks(
+            _listing_chunk,
+            _split_listing_chunk,
+            _chunks(names),
+            _cores(names, self._workers),
+            ordered=True,
+        )
+        for chunk_counts, rows in parts:
+            for label, count in chunk_counts.items():
+                counts[label] = counts.get(label, 0) + count
+            blocks.append(rows)
+        return dict(sorted(counts.items())), blocks
+
     def _survey(self, cache: IndexCache | None, resolved: Path) -> _Survey:
         """List the directory and stat every record file; compare with the snapshot."""
         directory = self.root.records_dir
@@ -1099,7 +1157,7 @@ class DirectoryIndex:
         if snapshot is not None and snapshot.listing == listing:
             names = snapshot.names  # same entries: no need to filter and sort them again
         else:
-            names = sorted(n for n in listing if is_record_name(n))
+            names = _record_names(listing)
         # Stamps only serve to compare with a snapshot: with none, every file is read and
         # its stamp taken by fstat as it is (100,000 stats saved on a first open).
         stamps = stat_names(directory, names, self._workers) if snapshot else new_stamps()

@@ -6,14 +6,15 @@ Two ways, chosen by ``map_chunks``:
   line). This process forks ``cores - 1`` helpers and works too. A pipe pre-filled with
   chunk numbers is the shared work queue: a 4-byte read claims the next chunk (reads of
   at most ``PIPE_BUF`` bytes are atomic), so a slow chunk never leaves a core idle.
-  Helpers send each chunk's rows back as one line of JSON on their own pipe; anything a
-  helper claimed but never delivered (it died) is done here at the end.
+  Helpers send each chunk's result back on their own pipe as one frame (chunk number,
+  length, payload); anything a helper claimed but never delivered (it died) is done here
+  at the end.
 - **a process pool** (``forkserver`` when other threads are alive, as in the debugger,
   where forking would copy locks held by those threads). The first chunk is done in this
   process before the pool starts, so the first rows are ready in milliseconds.
 
-Rows must survive ``orjson`` (tuples and enums come back as lists and strings): the
-caller's ``decode`` rebuilds them.
+A chunk's result is ``bytes`` (sent as they are) or rows that survive ``orjson`` (tuples
+and enums come back as lists and strings): the caller's ``decode`` rebuilds them.
 """
 
 from __future__ import annotations
@@ -24,31 +25,55 @@ import os
 import select
 import struct
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, TypeVar
 
 import orjson
 
 Row = TypeVar("Row")
 _CLAIM = struct.Struct("=I")  # one chunk number in the work queue
+_FRAME = struct.Struct("=IIB")  # chunk number, payload length, payload is raw bytes
 _PIPE_BYTES = 1 << 20  # room for many chunks of rows: a helper rarely waits on this process
 
 
+Work = Callable[[list[str]], Any]  # a chunk's rows (orjson-able) or bytes
+Decode = Callable[[Any], Row]
+Numbered = Generator[tuple[int, Row], None, None]  # (chunk number, decoded result)
+
+
 def map_chunks(
-    work: Callable[[list[str]], list[Any]],
-    decode: Callable[[list[Any]], list[Row]],
+    work: Work,
+    decode: Decode[Row],
     chunks: Sequence[list[str]],
     cores: int,
-) -> Generator[list[Row], None, None]:
-    """``decode(work(chunk))`` for every chunk (in no particular order), on ``cores`` cores."""
+    *,
+    ordered: bool = False,
+) -> Generator[Row, None, None]:
+    """``decode(work(chunk))`` for every chunk on ``cores`` cores: as each is ready, or in
+    the chunks' order with ``ordered`` (early results wait for the ones before them)."""
     if cores <= 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            yield decode(work(chunk))
-        return
-    if can_fork():
-        yield from _forked(work, decode, chunks, cores - 1)
+        numbered: Numbered[Row] = ((i, decode(work(chunk))) for i, chunk in enumerate(chunks))
+    elif can_fork():
+        numbered = _forked(work, decode, chunks, cores - 1)
     else:
-        yield from _pooled(work, decode, chunks, cores)
+        numbered = _pooled(work, decode, chunks, cores)
+    try:
+        if ordered:
+            yield from _in_order(numbered)
+        else:
+            yield from (result for _, result in numbered)
+    finally:
+        numbered.close()  # a consumer that stops early leaves no helper behind
+
+
+def _in_order(numbered: Numbered[Row]) -> Iterator[Row]:
+    waiting: dict[int, Row] = {}
+    next_index = 0
+    for index, result in numbered:
+        waiting[index] = result
+        while next_index in waiting:
+            yield waiting.pop(next_index)
+            next_index += 1
 
 
 def can_fork() -> bool:
@@ -57,11 +82,8 @@ def can_fork() -> bool:
 
 
 def _forked(
-    work: Callable[[list[str]], list[Any]],
-    decode: Callable[[list[Any]], list[Row]],
-    chunks: Sequence[list[str]],
-    helpers: int,
-) -> Generator[list[Row], None, None]:
+    work: Work, decode: Decode[Row], chunks: Sequence[list[str]], helpers: int
+) -> Numbered[Row]:
     queue_r, queue_w = os.pipe()
     _widen(queue_w)
     os.write(queue_w, b"".join(_CLAIM.pack(i) for i in range(len(chunks))))
@@ -79,13 +101,13 @@ def _forked(
         done: set[int] = set()
         pending = {fd: bytearray() for fd in pids}
         while (index := _claim(queue_r)) is not None:
-            yield decode(work(chunks[index]))
+            yield index, decode(work(chunks[index]))
             done.add(index)
             yield from _drain(pending, decode, done, block=False)
         yield from _drain(pending, decode, done, block=True)
         for index in range(len(chunks)):
             if index not in done:  # claimed by a helper that died before delivering
-                yield decode(work(chunks[index]))
+                yield index, decode(work(chunks[index]))
     finally:
         os.close(queue_r)
         for fd, pid in pids.items():
@@ -96,7 +118,7 @@ def _forked(
 
 
 def _helper(
-    work: Callable[[list[str]], list[Any]],
+    work: Work,
     chunks: Sequence[list[str]],
     queue_r: int,
     result_w: int,
@@ -109,8 +131,10 @@ def _helper(
             os.close(fd)
         gc.disable()  # nothing here builds cycles; reference counting frees everything
         while (index := _claim(queue_r)) is not None:
-            line = orjson.dumps([index, work(chunks[index])]) + b"\n"
-            view = memoryview(line)
+            result = work(chunks[index])
+            raw = type(result) is bytes
+            payload = result if raw else orjson.dumps(result)
+            view = memoryview(_FRAME.pack(index, len(payload), raw) + payload)
             while view:
                 view = view[os.write(result_w, view) :]
     except BaseException:  # the parent redoes whatever did not arrive
@@ -126,32 +150,42 @@ def _claim(queue_r: int) -> int | None:
 
 def _drain(
     pending: dict[int, bytearray],
-    decode: Callable[[list[Any]], list[Row]],
+    decode: Decode[Row],
     done: set[int],
     *,
     block: bool,
-) -> Generator[list[Row], None, None]:
-    """Yield every complete line the helpers have sent; with ``block``, until they close."""
+) -> Numbered[Row]:
+    """Yield every complete frame the helpers have sent; with ``block``, until they close."""
     while pending:
         ready, _, _ = select.select(list(pending), [], [], None if block else 0)
         if not ready:
             return
         for fd in ready:
             data = os.read(fd, _PIPE_BYTES)
-            buffer = pending[fd]
             if not data:
-                del pending[fd]  # a helper finished (or died mid-line: that chunk is redone)
+                del pending[fd]  # a helper finished (or died mid-frame: that chunk is redone)
                 continue
+            buffer = pending[fd]
             buffer += data
-            end = buffer.rfind(b"\n")
-            if end < 0:
-                continue
-            lines = bytes(buffer[:end]).split(b"\n")
-            del buffer[: end + 1]
-            for line in lines:
-                index, rows = orjson.loads(line)
+            for index, payload in _frames(buffer):
                 done.add(index)
-                yield decode(rows)
+                yield index, decode(payload)
+
+
+def _frames(buffer: bytearray) -> list[tuple[int, Any]]:
+    """Take every complete frame off the front of ``buffer``: (chunk number, result)."""
+    frames = []
+    start = 0
+    while len(buffer) - start >= _FRAME.size:
+        index, length, raw = _FRAME.unpack_from(buffer, start)
+        end = start + _FRAME.size + length
+        if end > len(buffer):
+            break
+        payload = bytes(buffer[start + _FRAME.size : end])
+        frames.append((index, payload if raw else orjson.loads(payload)))
+        start = end
+    del buffer[:start]
+    return frames
 
 
 def _widen(fd: int) -> None:
@@ -163,15 +197,12 @@ def _widen(fd: int) -> None:
 
 
 def _pooled(
-    work: Callable[[list[str]], list[Any]],
-    decode: Callable[[list[Any]], list[Row]],
-    chunks: Sequence[list[str]],
-    cores: int,
-) -> Generator[list[Row], None, None]:
+    work: Work, decode: Decode[Row], chunks: Sequence[list[str]], cores: int
+) -> Numbered[Row]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    yield decode(work(chunks[0]))
+    yield 0, decode(work(chunks[0]))
     # fork is fastest; with other threads alive forkserver avoids inheriting their locks.
     method = "fork" if threading.active_count() == 1 else "forkserver"
     with ProcessPoolExecutor(
@@ -179,5 +210,5 @@ def _pooled(
         mp_context=multiprocessing.get_context(method),
         initializer=gc.disable,
     ) as pool:
-        for rows in pool.map(work, chunks[1:]):
-            yield decode(rows)
+        for index, result in enumerate(pool.map(work, chunks[1:]), start=1):
+            yield index, decode(result)
