@@ -25,18 +25,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import native
-from intentus_tui.core.formats import load_record_file, pure_has_long_digit_run
+from intentus_tui.core.formats import LoadStatus, load_record_file, pure_has_long_digit_run
 from intentus_tui.core.hashing import reference_runtime_canonical
 from intentus_tui.core.index import (
     _FIELDS,
+    _ROW_SPEC,
     _SLOT_MEMBERS,
     ExecutionSummary,
     event_facts_python,
+    python_row_of_values,
     stamps_of_python,
     summarize,
     summary_from_slots,
 )
 from intentus_tui.core.sanitize import _JSON_UNSAFE, sanitize_line
+from intentus_tui.core.timeline import ExecutionState
+from intentus_tui.core.verify import HashStatus
 from tests.factories import make_record
 from tests.hostile.corpus import build_corpus, dump_json
 from tests.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
@@ -181,6 +185,73 @@ def test_terminal_controls_are_found_like_the_regex(text: str) -> None:
     assert native.has_terminal_controls(data) == (_JSON_UNSAFE.search(text) is not None)
     for cut in range(len(data)):  # a sequence cut at the end of the buffer is not read past it
         native.has_terminal_controls(data[:cut])
+
+
+# A listing row's values: every kind of character a summary or file name may hold, the enum
+# fields as members, None where allowed; in one row out of eight, what orjson refuses too
+# (lone surrogates, ints beyond 64 bits), which must make the native writer decline.
+_ROW_CHARS = TRICKY_CHARS + TERMINAL_EDGES + ["\x1b", "\t"]
+_SURROGATES = [c for c in _ROW_CHARS if "\ud800" <= c <= "\udfff"]
+_ROW_TEXT = {
+    False: st.text(alphabet=st.sampled_from([c for c in _ROW_CHARS if c not in _SURROGATES])),
+    True: st.text(alphabet=st.sampled_from(_ROW_CHARS)),
+}
+_ROW_INT = {
+    False: st.one_of(st.integers(0, 10**6), st.sampled_from([-(2**63), 2**63, 2**64 - 1])),
+    True: st.one_of(st.integers(0, 10), st.sampled_from([-(2**63) - 1, 2**64])),
+}
+_ROW_FIELD_VALUES = {
+    "state": st.sampled_from(list(ExecutionState)),
+    "load_status": st.sampled_from(list(LoadStatus)),
+    "hash_status": st.sampled_from(list(HashStatus)),
+    "replayable": st.booleans(),
+}
+
+
+@st.composite
+def _row_values(draw: st.DrawFn) -> list[Any]:
+    odd = draw(st.integers(0, 7)) == 0
+    text, number = _ROW_TEXT[odd], _ROW_INT[odd]
+    values = []
+    for field in dataclasses.fields(ExecutionSummary):
+        if field.name in _ROW_FIELD_VALUES:
+            values.append(draw(_ROW_FIELD_VALUES[field.name]))
+        elif field.type == "int":
+            values.append(draw(number))
+        elif "None" in str(field.type):
+            values.append(draw(st.one_of(st.none(), text)))
+        else:
+            values.append(draw(st.one_of(st.just(""), text)))
+    return values
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_row_values())
+def test_listing_rows_written_in_c_are_the_python_rows(values: list[Any]) -> None:
+    # Declined (None) only where orjson itself refuses: a lone surrogate, an int beyond
+    # 64 bits; the Python path then writes the row (its fallback replaces the surrogate).
+    assert native.json_row is not None
+    line = native.json_row(_ROW_SPEC, values)
+    if line is None:
+        refused = any(
+            (type(v) is int and not -(2**63) <= v < 2**64)
+            or (isinstance(v, str) and any("\ud800" <= c <= "\udfff" for c in v))
+            for v in values
+        )
+        assert refused
+    else:
+        assert line == python_row_of_values(values)
+        json.loads(line)
+
+
+def test_a_malformed_row_spec_is_refused_not_read() -> None:
+    values = [None] * len(_FIELDS)
+    assert native.json_row is not None
+    with pytest.raises(IndexError):
+        native.json_row(((b"{", len(_FIELDS), False),), values)
+    with pytest.raises(TypeError):
+        native.json_row(((b"{", 0),), values)
+    assert native.json_row(((b"{", 0, False),), [object()]) is None
 
 
 # Events as records hold them, and every way they can be odd: seq gaps, bools and floats for

@@ -16,7 +16,8 @@
  * has_terminal_controls(data) -> bool
  *     Does UTF-8 JSON text hold a character sanitize.json_text_safe would escape?
  *
- * event_facts(events, sanitize_line), new_slotted(cls, members, values): see below.
+ * json_row(spec, values), event_facts(events, sanitize_line),
+ * new_slotted(cls, members, values): see below.
  *
  * has_long_digit_run(data, run=19) -> bool
  *     Is there a run of at least `run` ASCII digits in data? (an integer orjson
@@ -352,6 +353,157 @@ static PyObject *has_terminal_controls(PyObject *module, PyObject *arg) {
     return PyBool_FromLong(found);
 }
 
+/* ------------------------------------------------------------------ json_row */
+
+/* Is c a character sanitize.json_text_safe writes as \uXXXX (a terminal acts on it)? */
+static inline int terminal_control(Py_UCS4 c) {
+    return (c >= 0x7f && c <= 0x9f) || c == 0x61c || (c >= 0x200b && c <= 0x200f) ||
+           (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069) || c == 0xfeff;
+}
+
+/* A str as orjson.dumps writes it (UTF-8; \" \\ \b \t \n \f \r and \u00XX for other C0
+ * controls) and then json_bytes_safe (terminal controls as \uXXXX). DECLINE for a lone
+ * surrogate, which orjson refuses (the Python path replaces it). */
+static int encode_row_string(Buffer *b, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (n > (PY_SSIZE_T_MAX - 2) / 6) {
+        PyErr_NoMemory();
+        return FAIL;
+    }
+    if (buf_reserve(b, n * 6 + 2) < 0) return FAIL; /* \u0000 is the longest per character */
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    char *out = b->data + b->len;
+    *out++ = '"';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= ' ' && c < 0x7f && c != '"' && c != '\\') {
+            *out++ = (char)c;
+        } else if (c < ' ' || c == '"' || c == '\\') {
+            *out++ = '\\';
+            switch (c) {
+            case '"': *out++ = '"'; break;
+            case '\\': *out++ = '\\'; break;
+            case '\b': *out++ = 'b'; break;
+            case '\t': *out++ = 't'; break;
+            case '\n': *out++ = 'n'; break;
+            case '\f': *out++ = 'f'; break;
+            case '\r': *out++ = 'r'; break;
+            default: out = put_u_escape(out - 1, c);
+            }
+        } else if (terminal_control(c)) {
+            out = put_u_escape(out, c);
+        } else if (c < 0x800) {
+            *out++ = (char)(0xc0 | (c >> 6));
+            *out++ = (char)(0x80 | (c & 0x3f));
+        } else if (c < 0x10000) {
+            if (c >= 0xd800 && c <= 0xdfff) return DECLINE;
+            *out++ = (char)(0xe0 | (c >> 12));
+            *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
+            *out++ = (char)(0x80 | (c & 0x3f));
+        } else {
+            *out++ = (char)(0xf0 | (c >> 18));
+            *out++ = (char)(0x80 | ((c >> 12) & 0x3f));
+            *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
+            *out++ = (char)(0x80 | (c & 0x3f));
+        }
+    }
+    *out++ = '"';
+    b->len = out - b->data;
+    return OK;
+}
+
+/* An int as orjson writes it; DECLINE beyond 64 bits (orjson refuses those). */
+static int encode_row_int(Buffer *b, PyObject *value) {
+    char digits[32];
+    int n;
+    int overflow = 0;
+    long long small = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (small == -1 && PyErr_Occurred()) return FAIL;
+    if (!overflow) {
+        n = snprintf(digits, sizeof digits, "%lld", small);
+    } else if (overflow > 0) {
+        unsigned long long big = PyLong_AsUnsignedLongLong(value);
+        if (big == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return DECLINE;
+        }
+        n = snprintf(digits, sizeof digits, "%llu", big);
+    } else {
+        return DECLINE;
+    }
+    return buf_put(b, digits, n) < 0 ? FAIL : OK;
+}
+
+/* json_row(spec, values) -> bytes | None
+ *     index.row_of_values in one call: for each (head, index, empty_is_null) of spec,
+ *     head (the key, with what goes before it) and then values[index] as JSON, the
+ *     object closed with "}". A str (or str subclass: the enum fields) is written as
+ *     encode_row_string writes it, "" as null where empty_is_null; None, bool and int
+ *     as orjson writes them. None for any other value, a lone surrogate or an int
+ *     beyond 64 bits (the Python path handles those). */
+static PyObject *json_row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "json_row(spec: tuple, values: sequence)");
+        return NULL;
+    }
+    PyObject *spec = args[0];
+    PyObject *values = PySequence_Fast(args[1], "json_row: values must be a sequence");
+    if (values == NULL) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    Buffer b = {NULL, 0, 0};
+    int status = OK;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(spec) && status == OK; i++) {
+        PyObject *entry = PyTuple_GET_ITEM(spec, i);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3 ||
+            !PyBytes_Check(PyTuple_GET_ITEM(entry, 0))) {
+            PyErr_SetString(PyExc_TypeError, "json_row: spec entries are (bytes, int, bool)");
+            status = FAIL;
+            break;
+        }
+        PyObject *head = PyTuple_GET_ITEM(entry, 0);
+        Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 1));
+        if (at == -1 && PyErr_Occurred()) {
+            status = FAIL;
+            break;
+        }
+        if (at < 0 || at >= count) {
+            PyErr_SetString(PyExc_IndexError, "json_row: spec index out of range");
+            status = FAIL;
+            break;
+        }
+        int empty_is_null = PyTuple_GET_ITEM(entry, 2) == Py_True;
+        PyObject *value = items[at];
+        if (buf_put(&b, PyBytes_AS_STRING(head), PyBytes_GET_SIZE(head)) < 0) {
+            status = FAIL;
+        } else if (PyUnicode_Check(value)) {
+            status = empty_is_null && PyUnicode_GET_LENGTH(value) == 0
+                         ? (buf_put(&b, "null", 4) < 0 ? FAIL : OK)
+                         : encode_row_string(&b, value);
+        } else if (value == Py_None) {
+            status = buf_put(&b, "null", 4) < 0 ? FAIL : OK;
+        } else if (value == Py_True) {
+            status = buf_put(&b, "true", 4) < 0 ? FAIL : OK;
+        } else if (value == Py_False) {
+            status = buf_put(&b, "false", 5) < 0 ? FAIL : OK;
+        } else if (PyLong_CheckExact(value)) {
+            status = encode_row_int(&b, value);
+        } else {
+            status = DECLINE;
+        }
+    }
+    PyObject *result = NULL;
+    if (status == OK && buf_char(&b, '}') == 0) {
+        result = PyBytes_FromStringAndSize(b.data, b.len);
+    } else if (status == DECLINE) {
+        result = Py_NewRef(Py_None);
+    }
+    PyMem_Free(b.data);
+    Py_DECREF(values);
+    return result;
+}
+
 /* ------------------------------------------------------------------ event_facts */
 
 /* The mark normalize_status(status) gives an attempt's end (index._MARKS: ok -> ✓,
@@ -607,6 +759,8 @@ static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t
 static PyMethodDef methods[] = {
     {"stat_stamps", (PyCFunction)(void (*)(void))stat_stamps, METH_FASTCALL,
      "index._stamps_of's loop in C: packed (size, mtime_ns, ctime_ns, inode) per name."},
+    {"json_row", (PyCFunction)(void (*)(void))json_row, METH_FASTCALL,
+     "index.row_of_values's JSON object in one call (see the C source)."},
     {"new_slotted", (PyCFunction)(void (*)(void))new_slotted, METH_FASTCALL,
      "An instance of cls with its __slots__ members set from values (see the C source)."},
     {"event_facts", (PyCFunction)(void (*)(void))event_facts, METH_FASTCALL,

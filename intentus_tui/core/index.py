@@ -11,7 +11,7 @@ import gc
 import json
 import os
 from collections import namedtuple
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from stat import S_ISREG
@@ -49,6 +49,7 @@ from intentus_tui.core.hashing import (
     sha256_hex,
 )
 from intentus_tui.core.native import event_facts as _native_event_facts
+from intentus_tui.core.native import json_row as _native_json_row
 from intentus_tui.core.native import new_slotted as _native_new_slotted
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
 from intentus_tui.core.parallel import can_fork, map_chunks
@@ -515,6 +516,7 @@ def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | 
     The common case first: the stored hash equals the digest of the form its prefix names
     (a digest is written one way only, so that is also the form it is detected as).
     """
+    known = None
     try:
         if parsed:
             documented = stored.startswith(DOCUMENTED_PREFIX)
@@ -524,9 +526,11 @@ def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | 
                 else parsed_runtime_canonical(envelope)
             )
             digest = sha256_hex(canonical)
-            if stored == (DOCUMENTED_PREFIX + digest if documented else digest):
+            written = DOCUMENTED_PREFIX + digest if documented else digest
+            if stored == written:
                 return _MATCHED["documented" if documented else "runtime"]
-        verdict = hash_verdict(envelope, stored, parsed=parsed)
+            known = {"documented" if documented else "runtime": written}  # not again
+        verdict = hash_verdict(envelope, stored, parsed=parsed, known=known)
     except (ValueError, TypeError, RecursionError):
         return None
     return verdict.status, verdict.detected_form, verdict.matched_form
@@ -594,6 +598,34 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     }
 
 
+# summary_to_json for the native json_row: per key, what precedes its value, the field it
+# comes from, and whether "" is written as null (the fields written ``or None``).
+_ROW_KEYS = (
+    ("execution_id", "execution_id", False),
+    ("file", "key", False),
+    ("created", "created", True),
+    ("intent", "intent", True),
+    ("status", "state", False),
+    ("replayable", "replayable", False),
+    ("replayable_reason", "replay_reason", False),
+    ("hash_status", "hash_status", False),
+    ("hash_form", "hash_form", False),
+    ("hash_matched_form", "matched_form", False),
+    ("event_count", "event_count", False),
+    ("attempts", "attempts", False),
+    ("fallbacks", "fallbacks", False),
+    ("agent_chain", "chain", True),
+    ("in_flight_agent", "in_flight_agent", False),
+    ("final_status", "final_status", False),
+    ("load_status", "load_status", False),
+    ("message", "message", False),
+    ("problems", "problems", False),
+    ("source", "source", False),
+    ("wal_state", "wal_state", False),
+    ("wal_problem", "wal_problem", False),
+)
+
+
 def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
     """How many executions per ``state_label``, sorted by label."""
     counts: dict[str, int] = {}
@@ -616,7 +648,22 @@ def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
 
 def row_line(summary: ExecutionSummary) -> bytes:
     """One line of ``listing_row_lines``."""
-    return json_bytes_safe(b"    " + _row_json(summary_to_json(summary)))
+    return row_of_values(_values_of(summary))
+
+
+def row_of_values(values: Sequence[Any]) -> bytes:
+    """``row_line`` of the summary with these field values (a worker has only those)."""
+    if _native_json_row is not None:
+        line = _native_json_row(_ROW_SPEC, values)
+        if line is not None:
+            return line
+    return python_row_of_values(values)
+
+
+def python_row_of_values(values: Sequence[Any]) -> bytes:
+    """``row_of_values`` in Python (the definition the native ``json_row`` matches)."""
+    view: Any = _SummaryView._make(values)  # reads like a summary, costs a tuple
+    return json_bytes_safe(b"    " + _row_json(summary_to_json(view)))
 
 
 def _row_json(row: dict[str, object]) -> bytes:
@@ -639,6 +686,13 @@ _CHUNK = 128
 _FIELDS = tuple(f.name for f in fields(ExecutionSummary))
 _Row = tuple[Stamp | None, tuple[Any, ...]]
 _SummaryView = namedtuple("_SummaryView", _FIELDS)  # type: ignore[misc]
+_STATE, _REPLAYABLE, _REPLAY_REASON = (
+    _FIELDS.index(name) for name in ("state", "replayable", "replay_reason")
+)
+_ROW_SPEC = tuple(
+    (f'{"    {" if i == 0 else ","}"{key}":'.encode(), _FIELDS.index(field), empty_is_null)
+    for i, (key, field, empty_is_null) in enumerate(_ROW_KEYS)
+)
 
 
 def _summarize_chunk(paths: list[str]) -> list[tuple[Stamp | None, tuple[Any, ...], str]]:
@@ -648,8 +702,7 @@ def _summarize_chunk(paths: list[str]) -> list[tuple[Stamp | None, tuple[Any, ..
     out = []
     for path in paths:
         stamp, values = _index_file(path)
-        view: Any = _SummaryView._make(values)  # reads like a summary, costs a tuple
-        out.append((stamp, values, row_line(view).decode("utf-8")))
+        out.append((stamp, values, row_of_values(values).decode("utf-8")))
     # The scan runs with the cyclic GC off (it would re-walk every summary kept so far),
     # but a damaged file leaves cycles (an exception and its frames): free this chunk's.
     gc.collect(1)
@@ -662,9 +715,9 @@ def _listing_chunk(paths: list[str]) -> bytes:
     counts: dict[str, int] = {}
     rows = []
     for path in paths:
-        view: Any = _SummaryView._make(_index_file(path)[1])
-        rows.append(row_line(view))
-        label = state_label_of(view.state, view.replayable, view.replay_reason)
+        values = _index_file(path)[1]
+        rows.append(row_of_values(values))
+        label = state_label_of(values[_STATE], values[_REPLAYABLE], values[_REPLAY_REASON])
         counts[label] = counts.get(label, 0) + 1
     gc.collect(1)  # as in _summarize_chunk
     return orjson.dumps(counts) + b"\n" + b",\n".join(rows)

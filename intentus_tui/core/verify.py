@@ -143,12 +143,18 @@ class HashVerdict:
 
 
 def hash_verdict(
-    envelope: Any, stored: str, *, all_forms: bool = False, parsed: bool = False
+    envelope: Any,
+    stored: str,
+    *,
+    all_forms: bool = False,
+    parsed: bool = False,
+    known: dict[str, str] | None = None,
 ) -> HashVerdict:
     """Compare ``stored`` with the envelope's hash in each form, the detected form first.
 
     ``all_forms``: on a match, compute the other form too. ``parsed``: the envelope is
-    exactly what ``orjson.loads`` returned. Raises what hashing raises (ValueError,
+    exactly what ``orjson.loads`` returned. ``known``: hashes of some forms the caller has
+    computed already (not computed again). Raises what hashing raises (ValueError,
     TypeError, RecursionError) for an envelope that cannot be hashed.
     """
     detected = detect_hash_form(stored)
@@ -156,7 +162,7 @@ def hash_verdict(
     forms = _PARSED_FORMS if parsed else _FORMS
     computed: dict[str, str] = {}
     for form in order:
-        computed[form] = forms[form](envelope)
+        computed[form] = known[form] if known and form in known else forms[form](envelope)
         if stored == computed[form]:
             if all_forms:
                 computed.update((f, forms[f](envelope)) for f in order if f not in computed)
