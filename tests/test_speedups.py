@@ -91,6 +91,19 @@ def test_strings_and_keys_are_escaped_like_json(text: str) -> None:
     assert _canonical(value) == _reference(value)
 
 
+def test_an_escape_is_found_at_every_place_in_a_plain_run() -> None:
+    # Plain ASCII is copied 8 bytes at a time: an escape at each offset of a word, in
+    # ASCII and Latin-1 strings, and output far past the encoder's first (stack) buffer.
+    bytewise = [chr(code) for code in range(256)]
+    for length in (7, 8, 9, 16, 17, 40):
+        for at in range(length):
+            for char in [*TRICKY_CHARS, *bytewise]:
+                text = "p" * at + char + "q" * (length - at - 1)
+                assert _canonical(text) == _reference(text), (length, at, char)
+    big = {"k": "x" * 9000 + "é", "l": ["y" * 3000 + "\x1f"] * 5, "m": "z" * 20000}
+    assert _canonical(big) == _reference(big)
+
+
 def test_big_dicts_are_sorted_like_json() -> None:
     # Small dicts are insertion-sorted, big ones go through qsort: both by code point.
     rng = random.Random(5)

@@ -38,20 +38,30 @@ typedef struct {
     char *data;
     Py_ssize_t len;
     Py_ssize_t cap;
+    char *stack; /* the caller's stack array data starts in: not freed, copied once outgrown */
 } Buffer;
+
+#define STACK_BYTES 8192
+#define BUFFER_ON(array) {(array), 0, (Py_ssize_t)sizeof(array), (array)}
 
 static int buf_reserve(Buffer *b, Py_ssize_t extra) {
     if (b->len + extra <= b->cap) return 0;
     Py_ssize_t cap = b->cap ? b->cap : 1024;
     while (cap < b->len + extra) cap *= 2;
-    char *grown = PyMem_Realloc(b->data, (size_t)cap);
+    char *grown = b->data == b->stack ? PyMem_Malloc((size_t)cap)
+                                      : PyMem_Realloc(b->data, (size_t)cap);
     if (grown == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    if (b->data == b->stack && b->len) memcpy(grown, b->data, (size_t)b->len);
     b->data = grown;
     b->cap = cap;
     return 0;
+}
+
+static void buf_release(Buffer *b) {
+    if (b->data != b->stack) PyMem_Free(b->data);
 }
 
 static int buf_put(Buffer *b, const char *text, Py_ssize_t n) {
@@ -83,6 +93,30 @@ static char *put_u_escape(char *out, Py_UCS4 c) {
     return out;
 }
 
+/* Does any of the 8 bytes in w need an escape in encode_basestring_ascii: below ' ',
+ * above '~', '"' or '\\'? (The classic bit tricks: a byte's high bit marks a hit.) */
+static inline uint64_t escapes_in(uint64_t w) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t below_space = (w - ones * 0x20) & ~w;
+    uint64_t above_tilde = (w + ones) | w; /* w + 1 reaches 0x80 from 0x7f; high bytes stay */
+    uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+    quote = (quote - ones) & ~quote;
+    backslash = (backslash - ones) & ~backslash;
+    return (below_space | above_tilde | quote | backslash) & highs;
+}
+
+/* How many bytes from the start of s (n of them) need no escape. */
+static inline Py_ssize_t plain_run(const unsigned char *s, Py_ssize_t n) {
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (escapes_in(w)) break;
+    }
+    while (i < n && s[i] >= ' ' && s[i] <= '~' && s[i] != '\\' && s[i] != '"') i++;
+    return i;
+}
+
 /* encode_basestring_ascii, as CPython's _json.c writes it. */
 static int encode_string(Buffer *b, PyObject *text) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
@@ -97,16 +131,16 @@ static int encode_string(Buffer *b, PyObject *text) {
     char *out = b->data + b->len;
     *out++ = '"';
     Py_ssize_t i = 0;
-    if (kind == PyUnicode_1BYTE_KIND) {
-        /* Copy the leading run that needs no escape in one go (often the whole string). */
-        const unsigned char *bytes = data;
-        while (i < n && bytes[i] >= ' ' && bytes[i] <= '~' && bytes[i] != '\\' &&
-               bytes[i] != '"')
-            i++;
-        memcpy(out, bytes, (size_t)i);
-        out += i;
-    }
+    const unsigned char *bytes = kind == PyUnicode_1BYTE_KIND ? data : NULL;
     for (; i < n; i++) {
+        if (bytes != NULL) {
+            /* Copy each run that needs no escape in one go (often the whole string). */
+            Py_ssize_t run = plain_run(bytes + i, n - i);
+            memcpy(out, bytes + i, (size_t)run);
+            out += run;
+            i += run;
+            if (i == n) break;
+        }
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c >= ' ' && c <= '~' && c != '\\' && c != '"') {
             *out++ = (char)c;
@@ -275,7 +309,8 @@ static int encode_value(Buffer *b, PyObject *value, int depth) {
 }
 
 static PyObject *canonical_json(PyObject *module, PyObject *value) {
-    Buffer b = {NULL, 0, 0};
+    char stack[STACK_BYTES];
+    Buffer b = BUFFER_ON(stack);
     int status = encode_value(&b, value, 0);
     PyObject *result = NULL;
     if (status == OK) {
@@ -283,7 +318,7 @@ static PyObject *canonical_json(PyObject *module, PyObject *value) {
     } else if (status == DECLINE) {
         result = Py_NewRef(Py_None);
     }
-    PyMem_Free(b.data);
+    buf_release(&b);
     return result;
 }
 
@@ -452,7 +487,8 @@ static PyObject *json_row(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (values == NULL) return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
     PyObject **items = PySequence_Fast_ITEMS(values);
-    Buffer b = {NULL, 0, 0};
+    char stack[STACK_BYTES];
+    Buffer b = BUFFER_ON(stack);
     int status = OK;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(spec) && status == OK; i++) {
         PyObject *entry = PyTuple_GET_ITEM(spec, i);
@@ -499,7 +535,7 @@ static PyObject *json_row(PyObject *module, PyObject *const *args, Py_ssize_t na
     } else if (status == DECLINE) {
         result = Py_NewRef(Py_None);
     }
-    PyMem_Free(b.data);
+    buf_release(&b);
     Py_DECREF(values);
     return result;
 }
