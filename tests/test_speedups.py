@@ -29,6 +29,8 @@ from intentus_tui.core.formats import LoadStatus, load_record_file, pure_has_lon
 from intentus_tui.core.hashing import reference_runtime_canonical
 from intentus_tui.core.index import (
     _FIELDS,
+    _NATIVE_HOOKS_LOADED,
+    _NATIVE_HOOKS_PARSED,
     _ROW_SPEC,
     _SLOT_MEMBERS,
     ExecutionSummary,
@@ -37,6 +39,7 @@ from intentus_tui.core.index import (
     stamps_of_python,
     summarize,
     summary_from_slots,
+    well_formed_values_python,
 )
 from intentus_tui.core.sanitize import _JSON_UNSAFE, sanitize_line
 from intentus_tui.core.timeline import ExecutionState
@@ -265,6 +268,83 @@ def test_a_malformed_row_spec_is_refused_not_read() -> None:
     with pytest.raises(TypeError):
         native.json_row(((b"{", 0),), values)
     assert native.json_row(((b"{", 0, False),), [object()]) is None
+
+
+# Every field the well-formed lane reads, odd in each way it can be: wrong types, names a
+# terminal acts on, empty strings, statuses only lower() makes known, final responses that
+# differ from the FINAL_RESPONSE event, or take its documented summary form.
+_odd_text = st.sampled_from(["x", "", "évil\x1b[2J", "tab\there", "\u202e", "O\u212a", "Weird"])
+_odd_value = st.one_of(_odd_text, st.sampled_from([None, 3, True, 1.5, ["a"], {"a": 1}]))
+_MISSING = object()
+_RECORD_PLACES = {
+    ("header", "executionId"): st.one_of(st.just("e1"), _odd_value),
+    ("header", "createdUtcIso"): _odd_value,
+    ("header", "replayable"): st.one_of(st.booleans(), _odd_value),
+    ("header", "replayableReason"): _odd_value,
+    ("header", "envelopeHash"): _odd_value,
+    ("envelope", "intent"): st.one_of(st.fixed_dictionaries({"name": _odd_value}), _odd_value),
+    ("envelope", "routing"): st.one_of(st.fixed_dictionaries({"strategy": _odd_value}), _odd_value),
+    ("routerDecision",): st.one_of(st.fixed_dictionaries({"agent": _odd_value}), _odd_value),
+    ("finalResponse",): st.one_of(
+        st.fixed_dictionaries({"status": _odd_value, "payload": _odd_value}),
+        st.just({}),
+        _odd_value,
+    ),
+}
+
+
+@st.composite
+def _odd_records(draw: st.DrawFn) -> dict[str, Any]:
+    record = make_record(
+        execution_id="e1",
+        agents=(("a", "error"), ("b", draw(st.sampled_from(["ok", "error"])))),
+        documented=draw(st.booleans()),
+        replayable=draw(st.booleans()),
+    )
+    for place, values in _RECORD_PLACES.items():
+        if draw(st.integers(0, 3)):
+            continue  # most places keep their usual value
+        *parents, last = place
+        holder = record
+        for parent in parents:
+            holder = holder[parent]
+        value = draw(st.one_of(values, st.just(_MISSING)))
+        if value is _MISSING:
+            holder.pop(last, None)
+        else:
+            holder[last] = value
+    finals = [e for e in record["events"] if e["type"] == "FINAL_RESPONSE"]
+    final = record.get("finalResponse")
+    if finals and isinstance(final, dict):
+        finals[-1]["payload"] = draw(
+            st.sampled_from(
+                [
+                    dict(final),
+                    {**final, "status": "other"},
+                    {"has_error": bool(final.get("error")), "status": final.get("status")},
+                    {"has_error": True, "payload": 1},
+                ]
+            )
+        )
+    return record
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_odd_records(), st.booleans())
+def test_well_formed_values_in_c_are_the_python_definition(record: Any, parsed: bool) -> None:
+    assert native.well_formed_values is not None
+    hooks = _NATIVE_HOOKS_PARSED if parsed else _NATIVE_HOOKS_LOADED
+    expected = well_formed_values_python("e1.json", record, "e1", 1234, 5678, parsed=parsed)
+    assert native.well_formed_values(record, "e1.json", "e1", 1234, 5678, hooks) == expected
+
+
+def test_well_formed_values_take_the_usual_record_in_c() -> None:
+    # The proof above would pass if C declined everything: the usual record is not declined.
+    record = make_record(execution_id="e1")
+    assert native.well_formed_values is not None
+    values = native.well_formed_values(record, "e1.json", "e1", 1, 2, _NATIVE_HOOKS_LOADED)
+    assert values is not None and values[1] == "e1"
+    assert values == well_formed_values_python("e1.json", record, "e1", 1, 2, parsed=False)
 
 
 # Events as records hold them, and every way they can be odd: seq gaps, bools and floats for

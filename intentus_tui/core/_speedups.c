@@ -16,7 +16,8 @@
  * has_terminal_controls(data) -> bool
  *     Does UTF-8 JSON text hold a character sanitize.json_text_safe would escape?
  *
- * json_row(spec, values), event_facts(events, sanitize_line),
+ * json_row(spec, values), well_formed_values(raw, key, stem, size, mtime_ns, hooks),
+ * event_facts(events, sanitize_line),
  * new_slotted(cls, members, values): see below.
  *
  * has_long_digit_run(data, run=19) -> bool
@@ -699,6 +700,209 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ well_formed_values */
+
+/* Record keys, interned once (see KEY_SEQ). */
+enum {
+    K_HEADER, K_ENVELOPE, K_EVENTS, K_EXECUTION_ID, K_CREATED, K_REPLAYABLE, K_REASON,
+    K_HASH, K_INTENT, K_DECISION, K_FINAL, K_NAME, K_ROUTING, K_STRATEGY, K_HAS_ERROR,
+    K_COUNT
+};
+static const char *const KEY_NAMES[K_COUNT] = {
+    "header", "envelope", "events", "executionId", "createdUtcIso", "replayable",
+    "replayableReason", "envelopeHash", "intent", "routerDecision", "finalResponse", "name",
+    "routing", "strategy", "has_error",
+};
+static PyObject *KEYS[K_COUNT];
+static PyObject *WORD_OK, *WORD_ERROR, *WORD_UNKNOWN, *WORD_INVALID, *WHY_INCOMPLETE,
+    *WHY_RECORDING, *WHY_UNMARKED, *SOURCE_RECORD;
+
+/* The hooks tuple: Python functions for what is rare, and the enum members to write. */
+enum {
+    H_HASH_FIELDS, H_SANITIZE_LINE, H_DISPLAY_TEXT, H_FINAL_PROBLEMS, H_INCOMPLETE,
+    H_COMPLETED, H_LOAD_OK, H_PARSED_MESSAGE, H_COUNT
+};
+
+static PyObject *key_of(PyObject *dict, int key) { return item(dict, KEYS[key]); }
+
+/* index._clean: "" for nothing, printable ASCII as it is, else sanitize_line(text). */
+static PyObject *clean(PyObject *text, PyObject *sanitize) {
+    if (text == NULL || text == Py_None || PyUnicode_GET_LENGTH(text) == 0)
+        return PyUnicode_New(0, 0);
+    return plain_ascii(text) ? Py_NewRef(text) : PyObject_CallOneArg(sanitize, text);
+}
+
+/* timeline.normalize_status (the same word lists as end_mark). */
+static PyObject *normalized_status(PyObject *status, PyObject *sanitize) {
+    if (status == NULL || status == Py_None) return Py_NewRef(WORD_UNKNOWN);
+    if (!PyUnicode_Check(status)) return Py_NewRef(WORD_INVALID);
+    PyObject *lowered = PyObject_CallMethod(status, "lower", NULL);
+    if (lowered == NULL) return NULL;
+    PyObject *result = in_words(lowered, OK_WORDS)      ? Py_NewRef(WORD_OK)
+                       : in_words(lowered, ERROR_WORDS) ? Py_NewRef(WORD_ERROR)
+                                                        : PyObject_CallOneArg(sanitize, lowered);
+    Py_DECREF(lowered);
+    return result;
+}
+
+/* The decided agent: (display_text(agent) or None), printable ASCII without the call. */
+static PyObject *decided_agent(PyObject *decision, PyObject *display_text) {
+    PyObject *agent = item(decision, KEY_AGENT);
+    PyObject *text;
+    if (agent == NULL || agent == Py_None) return Py_NewRef(Py_None);
+    if (PyUnicode_CheckExact(agent) && plain_ascii(agent)) {
+        text = Py_NewRef(agent);
+    } else {
+        text = PyObject_CallOneArg(display_text, agent);
+        if (text == NULL) return NULL;
+    }
+    if (PyUnicode_Check(text) && PyUnicode_GET_LENGTH(text) == 0) {
+        Py_DECREF(text);
+        return Py_NewRef(Py_None);
+    }
+    return text;
+}
+
+/* len(final_response_problems(final, recorded)), without the call when they are equal
+ * and recorded is not the documented summary form (has_error without payload). */
+static Py_ssize_t problem_count(PyObject *final, PyObject *recorded, PyObject *problems) {
+    int summary_form = PyDict_Contains(recorded, KEYS[K_HAS_ERROR]) == 1 &&
+                       PyDict_Contains(recorded, KEY_PAYLOAD) != 1;
+    if (!summary_form) {
+        int equal = PyObject_RichCompareBool(recorded, final, Py_EQ);
+        if (equal < 0) return -1;
+        if (equal) return 0;
+    }
+    PyObject *found = PyObject_CallFunctionObjArgs(problems, final, recorded, NULL);
+    if (found == NULL) return -1;
+    Py_ssize_t count = PyObject_Length(found);
+    Py_DECREF(found);
+    return count;
+}
+
+/* well_formed_values(raw, key, stem, size, mtime_ns, hooks) -> tuple | None
+ *
+ * index.well_formed_values_python (the definition; tests/test_speedups.py proves them
+ * equal) for a record that is an exact dict: the summary's field values, or None as soon
+ * as anything is unusual. hooks: (hash_fields(envelope, stored), sanitize_line,
+ * display_text, final_response_problems, ExecutionState.INCOMPLETE,
+ * ExecutionState.COMPLETED, LoadStatus.OK, the parsed message). */
+static PyObject *well_formed_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyDict_CheckExact(args[0]) || !PyTuple_CheckExact(args[5]) ||
+        PyTuple_GET_SIZE(args[5]) != H_COUNT) {
+        PyErr_SetString(PyExc_TypeError,
+                        "well_formed_values(raw: dict, key, stem, size, mtime_ns, hooks)");
+        return NULL;
+    }
+    PyObject *raw = args[0], *key = args[1], *stem = args[2], *hooks = args[5];
+    PyObject *sanitize = PyTuple_GET_ITEM(hooks, H_SANITIZE_LINE);
+    PyObject *header = key_of(raw, K_HEADER), *envelope = key_of(raw, K_ENVELOPE);
+    if (header == NULL || !PyDict_CheckExact(header) || envelope == NULL ||
+        !PyDict_CheckExact(envelope))
+        Py_RETURN_NONE;
+    PyObject *execution_id = key_of(header, K_EXECUTION_ID), *created = key_of(header, K_CREATED);
+    PyObject *flag = key_of(header, K_REPLAYABLE), *reason = key_of(header, K_REASON);
+    PyObject *stored = key_of(header, K_HASH);
+    if (execution_id == NULL || !PyUnicode_CheckExact(execution_id) || created == NULL ||
+        !PyUnicode_CheckExact(created) || flag == NULL || !PyBool_Check(flag) ||
+        stored == NULL || !PyUnicode_CheckExact(stored))
+        Py_RETURN_NONE;
+    int same = PyUnicode_Check(stem) ? PyUnicode_Compare(execution_id, stem) == 0 : 0;
+    if (PyErr_Occurred()) return NULL;
+    if (!same) Py_RETURN_NONE;
+    if (reason != NULL && reason != Py_None && !PyUnicode_CheckExact(reason)) Py_RETURN_NONE;
+    PyObject *intent = key_of(envelope, K_INTENT);
+    if (intent == NULL || !PyDict_CheckExact(intent)) Py_RETURN_NONE;
+    PyObject *decision = key_of(raw, K_DECISION), *final = key_of(raw, K_FINAL);
+    if (decision == Py_None) decision = NULL;
+    if (final == Py_None) final = NULL;
+    if ((decision != NULL && !PyDict_CheckExact(decision)) ||
+        (final != NULL && !PyDict_CheckExact(final)))
+        Py_RETURN_NONE;
+    PyObject *events = key_of(raw, K_EVENTS);
+    PyObject *facts_args[2] = {events ? events : Py_None, sanitize};
+    PyObject *facts = event_facts(module, facts_args, 2);
+    if (facts == NULL || facts == Py_None) return facts;
+    PyObject *hashed = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(hooks, H_HASH_FIELDS),
+                                                    envelope, stored, NULL);
+    PyObject *result = NULL, *agent = NULL, *why_clean = NULL, *status = NULL;
+    PyObject *fields[6] = {NULL};
+    if (hashed == NULL || hashed == Py_None) {
+        result = hashed;
+        hashed = NULL;
+        goto done;
+    }
+    if (!PyTuple_CheckExact(hashed) || PyTuple_GET_SIZE(hashed) != 3) {
+        PyErr_SetString(PyExc_TypeError, "hash_fields must return a 3-tuple or None");
+        goto done;
+    }
+    PyObject *why = Py_None;
+    int replayable = 0;
+    if (final == NULL) {
+        why = WHY_INCOMPLETE;
+    } else if (PyDict_GET_SIZE(final) == 0) {
+        why = WHY_RECORDING;
+    } else if (flag == Py_False) {
+        why = reason != NULL && reason != Py_None && PyUnicode_GET_LENGTH(reason) ? reason
+                                                                                : WHY_UNMARKED;
+    } else {
+        replayable = 1;
+    }
+    PyObject *name = key_of(intent, K_NAME), *routing = key_of(envelope, K_ROUTING);
+    PyObject *strategy = routing != NULL && PyDict_CheckExact(routing)
+                             ? key_of(routing, K_STRATEGY) : NULL;
+    PyObject *last_agent = PyTuple_GET_ITEM(facts, 3), *final_event = PyTuple_GET_ITEM(facts, 5);
+    if (decision != NULL) {
+        agent = decided_agent(decision, PyTuple_GET_ITEM(hooks, H_DISPLAY_TEXT));
+        if (agent == NULL) goto done;
+    }
+    if (agent == NULL || agent == Py_None) {
+        Py_XDECREF(agent);
+        agent = Py_NewRef(last_agent);
+    }
+    Py_ssize_t problems = 0;
+    if (final != NULL && final_event != Py_None) {
+        problems = problem_count(final, final_event, PyTuple_GET_ITEM(hooks, H_FINAL_PROBLEMS));
+        if (problems < 0) goto done;
+    }
+    fields[0] = clean(execution_id, sanitize);
+    fields[1] = clean(created, sanitize);
+    fields[2] = clean(name != NULL && PyUnicode_CheckExact(name) ? name : NULL, sanitize);
+    fields[3] = clean(strategy != NULL && PyUnicode_CheckExact(strategy) ? strategy : NULL,
+                      sanitize);
+    for (int i = 0; i < 4; i++)
+        if (fields[i] == NULL) goto done;
+    why_clean = why == Py_None ? Py_NewRef(Py_None) : clean(why, sanitize);
+    if (why_clean == NULL) goto done;
+    if (why_clean != Py_None && PyUnicode_GET_LENGTH(why_clean) == 0) {
+        Py_DECREF(why_clean);
+        why_clean = Py_NewRef(Py_None);
+    }
+    if (final != NULL) {
+        status = normalized_status(item(final, KEY_STATUS), sanitize);
+        if (status == NULL) goto done;
+    } else {
+        status = Py_NewRef(Py_None);
+    }
+    result = Py_BuildValue(
+        "(OOOOOOOOOOOOOOnOOOOOnOOOOO)", key, fields[0], fields[1], fields[2], agent, fields[3],
+        PyTuple_GET_ITEM(hooks, final == NULL ? H_INCOMPLETE : H_COMPLETED),
+        PyTuple_GET_ITEM(hooks, H_LOAD_OK), PyTuple_GET_ITEM(hooks, H_PARSED_MESSAGE),
+        replayable ? Py_True : Py_False, why_clean, PyTuple_GET_ITEM(hashed, 0),
+        PyTuple_GET_ITEM(hashed, 1), PyTuple_GET_ITEM(hashed, 2),
+        events ? PyList_GET_SIZE(events) : 0, PyTuple_GET_ITEM(facts, 0),
+        PyTuple_GET_ITEM(facts, 1), PyTuple_GET_ITEM(facts, 2), PyTuple_GET_ITEM(facts, 4),
+        status, problems, args[3], args[4], SOURCE_RECORD, Py_None, Py_None);
+done:
+    Py_DECREF(facts);
+    Py_XDECREF(hashed);
+    Py_XDECREF(agent);
+    Py_XDECREF(why_clean);
+    Py_XDECREF(status);
+    for (int i = 0; i < 4; i++) Py_XDECREF(fields[i]);
+    return result;
+}
+
 /* new_slotted(cls, members, values) -> an instance of cls with each member slot set.
  *
  * What index._summary_of does with one slot setter call per field (a frozen dataclass's
@@ -795,6 +999,8 @@ static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t
 static PyMethodDef methods[] = {
     {"stat_stamps", (PyCFunction)(void (*)(void))stat_stamps, METH_FASTCALL,
      "index._stamps_of's loop in C: packed (size, mtime_ns, ctime_ns, inode) per name."},
+    {"well_formed_values", (PyCFunction)(void (*)(void))well_formed_values, METH_FASTCALL,
+     "index.well_formed_values_python for an exact dict (see the C source)."},
     {"json_row", (PyCFunction)(void (*)(void))json_row, METH_FASTCALL,
      "index.row_of_values's JSON object in one call (see the C source)."},
     {"new_slotted", (PyCFunction)(void (*)(void))new_slotted, METH_FASTCALL,
@@ -828,6 +1034,19 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     KEY_PAYLOAD = PyUnicode_InternFromString("payload");
     KEY_AGENT = PyUnicode_InternFromString("agent");
     KEY_STATUS = PyUnicode_InternFromString("status");
+    for (int i = 0; i < K_COUNT; i++)
+        if ((KEYS[i] = PyUnicode_InternFromString(KEY_NAMES[i])) == NULL) return NULL;
+    WORD_OK = PyUnicode_InternFromString("ok");
+    WORD_ERROR = PyUnicode_InternFromString("error");
+    WORD_UNKNOWN = PyUnicode_InternFromString("unknown");
+    WORD_INVALID = PyUnicode_InternFromString("invalid");
+    WHY_INCOMPLETE = PyUnicode_InternFromString("execution_incomplete");
+    WHY_RECORDING = PyUnicode_InternFromString("recording_failure");
+    WHY_UNMARKED = PyUnicode_InternFromString("marked not replayable (no reason given)");
+    SOURCE_RECORD = PyUnicode_InternFromString("record");
+    if (!WORD_OK || !WORD_ERROR || !WORD_UNKNOWN || !WORD_INVALID || !WHY_INCOMPLETE ||
+        !WHY_RECORDING || !WHY_UNMARKED || !SOURCE_RECORD)
+        return NULL;
     if (!MARK_OK || !MARK_ERROR || !MARK_IN_FLIGHT || !MARK_OTHER || !MARK_NONE || !ARROW ||
         !KEY_SEQ || !KEY_TYPE || !KEY_PAYLOAD || !KEY_AGENT || !KEY_STATUS)
         return NULL;

@@ -13,6 +13,7 @@ import os
 from collections import namedtuple
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import partial
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,7 @@ from intentus_tui.core.native import event_facts as _native_event_facts
 from intentus_tui.core.native import json_row as _native_json_row
 from intentus_tui.core.native import new_slotted as _native_new_slotted
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
+from intentus_tui.core.native import well_formed_values as _native_well_formed
 from intentus_tui.core.parallel import can_fork, map_chunks
 from intentus_tui.core.replay import RECORD_CORRUPTED, ReplayEngine
 from intentus_tui.core.sanitize import json_bytes_safe, sanitize_line
@@ -430,6 +432,16 @@ def _well_formed_values(
 
     ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no walk).
     """
+    if _native_well_formed is not None and type(raw) is dict:
+        hooks = _NATIVE_HOOKS_PARSED if parsed else _NATIVE_HOOKS_LOADED
+        return _native_well_formed(raw, key, stem, size, mtime_ns, hooks)
+    return well_formed_values_python(key, raw, stem, size, mtime_ns, parsed=parsed)
+
+
+def well_formed_values_python(
+    key: str, raw: Any, stem: str, size: int, mtime_ns: int, *, parsed: bool
+) -> tuple[Any, ...] | None:
+    """``_well_formed_values`` in Python: the definition the native twin matches."""
     header, envelope = raw.get("header"), raw.get("envelope")
     if type(header) is not dict or type(envelope) is not dict:
         return None
@@ -534,6 +546,25 @@ def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | 
     except (ValueError, TypeError, RecursionError):
         return None
     return verdict.status, verdict.detected_form, verdict.matched_form
+
+
+def _native_hooks(parsed: bool) -> tuple[Any, ...]:
+    """What the native ``well_formed_values`` calls for rare cases, and the values it
+    writes (see ``_speedups.c``)."""
+    return (
+        partial(_hash_fields, parsed=parsed),
+        sanitize_line,
+        display_text,
+        final_response_problems,
+        ExecutionState.INCOMPLETE,
+        ExecutionState.COMPLETED,
+        LoadStatus.OK,
+        _PARSED_MESSAGE,
+    )
+
+
+_NATIVE_HOOKS_PARSED = _native_hooks(parsed=True)
+_NATIVE_HOOKS_LOADED = _native_hooks(parsed=False)
 
 
 def load_for_index(path: str | os.PathLike[str]) -> LoadResult:

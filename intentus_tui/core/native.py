@@ -17,6 +17,7 @@ has_terminal_controls: Callable[[bytes], bool] | None = None
 event_facts: Callable[[Any, Callable[[str], str]], Any] | None = None
 new_slotted: Callable[[type[Any], tuple[Any, ...], Sequence[Any]], Any] | None = None
 stat_stamps: Callable[[int, list[str]], bytes] | None = None
+well_formed_values: Callable[..., tuple[Any, ...] | None] | None = None
 json_row: Callable[[tuple[tuple[bytes, int, bool], ...], Sequence[Any]], bytes | None] | None = None
 
 if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
@@ -32,5 +33,6 @@ if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
         new_slotted = _speedups.new_slotted
         stat_stamps = _speedups.stat_stamps
         json_row = _speedups.json_row
+        well_formed_values = _speedups.well_formed_values
 
 AVAILABLE = canonical_json is not None
