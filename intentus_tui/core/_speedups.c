@@ -106,16 +106,52 @@ static inline uint64_t escapes_in(uint64_t w) {
     return (below_space | above_tilde | quote | backslash) & highs;
 }
 
-/* How many bytes from the start of s (n of them) need no escape. */
-static inline Py_ssize_t plain_run(const unsigned char *s, Py_ssize_t n) {
-    Py_ssize_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (escapes_in(w)) break;
+/* One character that encode_basestring_ascii escapes, written at out. */
+static inline char *escaped(char *out, Py_UCS4 c) {
+    switch (c) {
+    case '\\': *out++ = '\\'; *out++ = '\\'; break;
+    case '"': *out++ = '\\'; *out++ = '"'; break;
+    case '\b': *out++ = '\\'; *out++ = 'b'; break;
+    case '\f': *out++ = '\\'; *out++ = 'f'; break;
+    case '\n': *out++ = '\\'; *out++ = 'n'; break;
+    case '\r': *out++ = '\\'; *out++ = 'r'; break;
+    case '\t': *out++ = '\\'; *out++ = 't'; break;
+    default:
+        if (c >= 0x10000) {
+            Py_UCS4 v = c - 0x10000;
+            out = put_u_escape(out, 0xd800 | ((v >> 10) & 0x3ff));
+            out = put_u_escape(out, 0xdc00 | (v & 0x3ff));
+        } else {
+            out = put_u_escape(out, c);
+        }
     }
-    while (i < n && s[i] >= ' ' && s[i] <= '~' && s[i] != '\\' && s[i] != '"') i++;
-    return i;
+    return out;
+}
+
+static inline int plain_char(Py_UCS4 c) { return c >= ' ' && c <= '~' && c != '\\' && c != '"'; }
+
+/* A 1-byte-kind string's characters, 8 at a time: a word with no escape is copied whole;
+ * otherwise the bytes before its first escape are, then that one is escaped. (The lowest
+ * marked byte is always a real one: the tricks' borrows and carries only run upwards.) */
+static char *encode_bytes(char *out, const unsigned char *s, Py_ssize_t n) {
+    Py_ssize_t i = 0;
+#if PY_LITTLE_ENDIAN
+    while (n - i >= 8) {
+        uint64_t w, hits;
+        memcpy(&w, s + i, 8);
+        memcpy(out, &w, 8); /* the plain bytes, and maybe some that are rewritten next */
+        if ((hits = escapes_in(w)) == 0) {
+            out += 8;
+            i += 8;
+            continue;
+        }
+        int plain = __builtin_ctzll(hits) / 8;
+        out = escaped(out + plain, s[i + plain]);
+        i += plain + 1;
+    }
+#endif
+    for (; i < n; i++) out = plain_char(s[i]) ? (*out = (char)s[i], out + 1) : escaped(out, s[i]);
+    return out;
 }
 
 /* encode_basestring_ascii, as CPython's _json.c writes it. */
@@ -123,46 +159,21 @@ static int encode_string(Buffer *b, PyObject *text) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    /* Worst case 12 output bytes per character (a surrogate pair), plus the quotes. */
-    if (n > (PY_SSIZE_T_MAX - 2) / 12) {
+    /* Worst case 12 output bytes per character (a surrogate pair), plus the quotes; 8
+     * more: a word is stored whole before its escapes are written over it. */
+    if (n > (PY_SSIZE_T_MAX - 10) / 12) {
         PyErr_NoMemory();
         return FAIL;
     }
-    if (buf_reserve(b, n * 12 + 2) < 0) return FAIL;
+    if (buf_reserve(b, n * 12 + 10) < 0) return FAIL;
     char *out = b->data + b->len;
     *out++ = '"';
-    Py_ssize_t i = 0;
-    const unsigned char *bytes = kind == PyUnicode_1BYTE_KIND ? data : NULL;
-    for (; i < n; i++) {
-        if (bytes != NULL) {
-            /* Copy each run that needs no escape in one go (often the whole string). */
-            Py_ssize_t run = plain_run(bytes + i, n - i);
-            memcpy(out, bytes + i, (size_t)run);
-            out += run;
-            i += run;
-            if (i == n) break;
-        }
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c >= ' ' && c <= '~' && c != '\\' && c != '"') {
-            *out++ = (char)c;
-            continue;
-        }
-        switch (c) {
-        case '\\': *out++ = '\\'; *out++ = '\\'; break;
-        case '"': *out++ = '\\'; *out++ = '"'; break;
-        case '\b': *out++ = '\\'; *out++ = 'b'; break;
-        case '\f': *out++ = '\\'; *out++ = 'f'; break;
-        case '\n': *out++ = '\\'; *out++ = 'n'; break;
-        case '\r': *out++ = '\\'; *out++ = 'r'; break;
-        case '\t': *out++ = '\\'; *out++ = 't'; break;
-        default:
-            if (c >= 0x10000) {
-                Py_UCS4 v = c - 0x10000;
-                out = put_u_escape(out, 0xd800 | ((v >> 10) & 0x3ff));
-                out = put_u_escape(out, 0xdc00 | (v & 0x3ff));
-            } else {
-                out = put_u_escape(out, c);
-            }
+    if (kind == PyUnicode_1BYTE_KIND) {
+        out = encode_bytes(out, data, n);
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            out = plain_char(c) ? (*out = (char)c, out + 1) : escaped(out, c);
         }
     }
     *out++ = '"';
