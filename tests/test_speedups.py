@@ -25,7 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import native
-from intentus_tui.core.formats import LoadStatus, load_record_file, pure_has_long_digit_run
+from intentus_tui.core.formats import (
+    LoadStatus,
+    load_record_bytes,
+    load_record_file,
+    pure_has_long_digit_run,
+)
 from intentus_tui.core.hashing import reference_runtime_canonical
 from intentus_tui.core.index import (
     _FIELDS,
@@ -258,6 +263,25 @@ def test_listing_rows_written_in_c_are_the_python_rows(values: list[Any]) -> Non
     else:
         assert line == python_row_of_values(values)
         json.loads(line)
+
+
+def test_ascii_row_strings_are_escaped_at_every_place_in_a_word() -> None:
+    # ASCII strings take the 8-bytes-at-a-time writer: each ASCII character at each offset.
+    summary = make_summary_values()
+    message = _FIELDS.index("message")
+    for length in (7, 8, 9, 17):
+        for at in range(length):
+            for code in range(128):
+                values = list(summary)
+                values[message] = "p" * at + chr(code) + "q" * (length - at - 1)
+                assert native.json_row is not None
+                assert native.json_row(_ROW_SPEC, values) == python_row_of_values(values)
+
+
+def make_summary_values() -> list[Any]:
+    record = make_record(execution_id="e1")
+    summary = summarize(load_record_bytes(Path("e1.json"), dump_json(record)))
+    return [getattr(summary, name) for name in _FIELDS]
 
 
 def test_a_malformed_row_spec_is_refused_not_read() -> None:

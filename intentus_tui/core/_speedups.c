@@ -181,13 +181,32 @@ static int encode_string(Buffer *b, PyObject *text) {
     return OK;
 }
 
+/* Decimal digits of an integer (what %lld / %llu write; snprintf costs more than the
+ * whole rest of a small int's encoding). */
+static int write_digits(char *out, unsigned long long magnitude, int negative) {
+    char reversed[24];
+    int count = 0, len = 0;
+    do {
+        reversed[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (negative) out[len++] = '-';
+    while (count) out[len++] = reversed[--count];
+    return len;
+}
+
+static int write_signed(char *out, long long value) {
+    return value < 0 ? write_digits(out, 0ULL - (unsigned long long)value, 1)
+                     : write_digits(out, (unsigned long long)value, 0);
+}
+
 static int encode_int(Buffer *b, PyObject *value) {
     int overflow = 0;
     long long small = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (small == -1 && PyErr_Occurred()) return FAIL;
     if (!overflow) {
         char digits[32];
-        int n = snprintf(digits, sizeof digits, "%lld", small);
+        int n = write_signed(digits, small);
         return buf_put(b, digits, n) < 0 ? FAIL : OK;
     }
     /* Beyond 64 bits: int.__repr__, which json uses too (it may raise: then decline and
@@ -413,15 +432,21 @@ static inline int terminal_control(Py_UCS4 c) {
  * surrogate, which orjson refuses (the Python path replaces it). */
 static int encode_row_string(Buffer *b, PyObject *text) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (n > (PY_SSIZE_T_MAX - 2) / 6) {
+    if (n > (PY_SSIZE_T_MAX - 10) / 6) {
         PyErr_NoMemory();
         return FAIL;
     }
-    if (buf_reserve(b, n * 6 + 2) < 0) return FAIL; /* \u0000 is the longest per character */
+    /* \u0000 is the longest per character; 8 more: encode_bytes stores whole words. */
+    if (buf_reserve(b, n * 6 + 10) < 0) return FAIL;
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     char *out = b->data + b->len;
     *out++ = '"';
+    if (PyUnicode_IS_ASCII(text)) {
+        /* In ASCII, orjson's escapes plus \u007f are exactly json.dumps's (DEL included). */
+        out = encode_bytes(out, data, n);
+        n = 0;
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c >= ' ' && c < 0x7f && c != '"' && c != '\\') {
@@ -468,14 +493,14 @@ static int encode_row_int(Buffer *b, PyObject *value) {
     long long small = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (small == -1 && PyErr_Occurred()) return FAIL;
     if (!overflow) {
-        n = snprintf(digits, sizeof digits, "%lld", small);
+        n = write_signed(digits, small);
     } else if (overflow > 0) {
         unsigned long long big = PyLong_AsUnsignedLongLong(value);
         if (big == (unsigned long long)-1 && PyErr_Occurred()) {
             PyErr_Clear();
             return DECLINE;
         }
-        n = snprintf(digits, sizeof digits, "%llu", big);
+        n = write_digits(digits, big, 0);
     } else {
         return DECLINE;
     }
