@@ -181,22 +181,43 @@ def summarize(result: LoadResult) -> ExecutionSummary:
     other file takes the general path built from the verify/timeline/replay functions.
     ``tests/test_index_fastpath.py`` proves both give the same summary.
     """
-    if result.status is LoadStatus.OK and result.record is not None:
-        fast = _summarize_well_formed(result)
-        if fast is not None:
-            return fast
-    if result.status is LoadStatus.SALVAGED and result.record is not None:
-        salvaged = _summarize_salvaged(result)
-        if salvaged is not None:
-            return salvaged
+    fast = _fast_values(result)
+    if fast is not None:
+        return ExecutionSummary(*fast)
     if result.status is LoadStatus.HEAD_ONLY:
         return _summarize_head(result)
     return summarize_general(result)
 
 
+def summary_values(result: LoadResult) -> tuple[Any, ...]:
+    """``summarize``'s field values (what an index worker sends): the fast lanes' values
+    without building a summary in between."""
+    fast = _fast_values(result)
+    return fast if fast is not None else _values_of(summarize(result))
+
+
+def _fast_values(result: LoadResult) -> tuple[Any, ...] | None:
+    """The well-formed or salvaged lane's values, or None when neither takes the file."""
+    if result.record is None:
+        return None
+    if result.status is LoadStatus.OK:
+        record = result.record
+        return _well_formed_values(
+            result.path.name, record.raw, result.stem, result.size, result.mtime_ns, parsed=False
+        )
+    if result.status is LoadStatus.SALVAGED:
+        return _salvaged_values(result)
+    return None
+
+
 def _summarize_salvaged(result: LoadResult) -> ExecutionSummary | None:
+    values = _salvaged_values(result) if result.record is not None else None
+    return None if values is None else ExecutionSummary(*values)
+
+
+def _salvaged_values(result: LoadResult) -> tuple[Any, ...] | None:
     """A record cut short whose recovered sections are all well-formed (the common way a
-    crash leaves one): the fast lane's summary of them, with what the damage decides. The
+    crash leaves one): the fast lane's values for them, with what the damage decides. The
     general path would find no structure or sequence problem in such sections either."""
     record = result.record
     assert record is not None
@@ -205,14 +226,13 @@ def _summarize_salvaged(result: LoadResult) -> ExecutionSummary | None:
     )
     if values is None:
         return None
-    return replace(
-        ExecutionSummary(*values),
-        state=ExecutionState.CORRUPTED,
-        load_status=result.status,
-        message=_clean(result.message),
-        replayable=False,
-        replay_reason=RECORD_CORRUPTED,
-    )
+    damaged = list(values)
+    damaged[_STATE] = ExecutionState.CORRUPTED
+    damaged[_LOAD_STATUS] = result.status
+    damaged[_MESSAGE] = _clean(result.message)
+    damaged[_REPLAYABLE] = False
+    damaged[_REPLAY_REASON] = RECORD_CORRUPTED
+    return tuple(damaged)
 
 
 _HEAD_STATE = {
@@ -717,8 +737,9 @@ _CHUNK = 128
 _FIELDS = tuple(f.name for f in fields(ExecutionSummary))
 _Row = tuple[Stamp | None, tuple[Any, ...]]
 _SummaryView = namedtuple("_SummaryView", _FIELDS)  # type: ignore[misc]
-_STATE, _REPLAYABLE, _REPLAY_REASON = (
-    _FIELDS.index(name) for name in ("state", "replayable", "replay_reason")
+_STATE, _LOAD_STATUS, _MESSAGE, _REPLAYABLE, _REPLAY_REASON = (
+    _FIELDS.index(name)
+    for name in ("state", "load_status", "message", "replayable", "replay_reason")
 )
 _ROW_SPEC = tuple(
     (f'{"    {" if i == 0 else ","}"{key}":'.encode(), _FIELDS.index(field), empty_is_null)
@@ -765,7 +786,7 @@ def _index_file(path: str) -> _Row:
     read = _read_plain(path)
     if read is None:  # a link, a FIFO, a huge or changing file...: the careful reader
         result = load_for_index(path)
-        return result.stamp, _values_of(summarize(result))
+        return result.stamp, summary_values(result)
     data, st = read
     stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     parsed, error = _parse(data)
@@ -785,7 +806,7 @@ def _index_file(path: str) -> _Row:
             stamp=stamp,
             orjson_error=error,
         )
-    return stamp, _values_of(summarize(result))
+    return stamp, summary_values(result)
 
 
 _QUICK_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
