@@ -301,6 +301,12 @@ def _damage_at(text: str, pos: int, message: str) -> Damage:
     return Damage(offset=offset, line=line, column=column, expected=message, truncated=truncated)
 
 
+# What raw_decode calls, unwrapped (typeshed mistypes the argument). It keeps no state
+# between calls (its memo is cleared after each), so one serves every salvage.
+_SCAN = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+_WHITESPACE_CHARS = (" ", "\t", "\n", "\r")
+
+
 class _Salvage:
     """Walk a damaged top-level object section by section with the stdlib decoder.
 
@@ -311,14 +317,14 @@ class _Salvage:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # what raw_decode calls, unwrapped (typeshed mistypes the argument)
-        self.scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+        self.scan = _SCAN
         self.pos = 0
         self.found: dict[str, Any] = {}
         self.in_events = False  # inside the events array: a break there leaves it partial
 
     def _skip_ws(self) -> None:
-        self.pos = _WHITESPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        if self.text[self.pos : self.pos + 1] in _WHITESPACE_CHARS:  # half the calls: none
+            self.pos = _WHITESPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def _expect(self, char: str, what: str) -> None:
         self._skip_ws()
