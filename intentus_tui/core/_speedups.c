@@ -862,7 +862,7 @@ static PyObject *well_formed_values(PyObject *module, PyObject *const *args, Py_
     PyObject *hashed = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(hooks, H_HASH_FIELDS),
                                                     envelope, stored, NULL);
     PyObject *result = NULL, *agent = NULL, *why_clean = NULL, *status = NULL;
-    PyObject *fields[6] = {NULL};
+    PyObject *fields[4] = {NULL};
     if (hashed == NULL || hashed == Py_None) {
         result = hashed;
         hashed = NULL;
