@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from intentus_tui.core import native
 from intentus_tui.core.formats import (
     LoadStatus,
+    _Salvage,
     load_record_bytes,
     load_record_file,
     pure_has_long_digit_run,
@@ -369,6 +370,47 @@ def test_well_formed_values_take_the_usual_record_in_c() -> None:
     values = native.well_formed_values(record, "e1.json", "e1", 1, 2, _NATIVE_HOOKS_LOADED)
     assert values is not None and values[1] == "e1"
     assert values == well_formed_values_python("e1.json", record, "e1", 1, 2, parsed=False)
+
+
+def _walked(text: str, encoded: bytes | None) -> tuple[Any, ...]:
+    salvage = _Salvage(text)
+    stop = salvage.run(encoded)
+    return salvage.found, salvage.in_events, salvage.pos, stop.msg, stop.pos
+
+
+_RECORD = make_record(execution_id="e1", agents=(("a", "error"), ("b", "ok")))
+_CUT_TEXTS = {
+    "indented": dump_json(_RECORD),
+    "compact": json.dumps(_RECORD, ensure_ascii=False, separators=(",", ":")).encode(),
+    # escaped keys, scalars, "events" twice (and once escaped), nested arrays, non-ASCII,
+    # brackets in strings, an integer orjson would round, NaN (orjson refuses it)
+    "odd": (
+        '{"h\\u00e9": {"s": "}]\\"\\\\", "n": [1.5e3, -0, true, null]},'
+        ' "events": [{"seq": 1}, [[]], {"k": "日本\\u001b"}],'
+        ' "x": "a string value", "ev\\u0065nts": [{"a": 1}, {"b": [2, {"c": 3}]}],'
+        ' "n": {"big": 12345678901234567890123}, "f": [NaN],'
+        ' "events" : [ {"seq": 2, "payload": {"t": "ééééé"}} , {"seq": 3}, 7, {"seq": 4} ],'
+        ' "tail": {"z": 1}}'
+    ).encode(),
+}
+
+
+@pytest.mark.parametrize("name", list(_CUT_TEXTS))
+def test_salvage_reading_whole_sections_with_orjson_is_the_walk(name: str) -> None:
+    # A record cut at every byte: the walk that reads whole sections with orjson first
+    # recovers the same sections and events and stops at the same place, with the same
+    # words, as the stdlib walk alone.
+    data = _CUT_TEXTS[name]
+    read_whole = 0
+    for cut in range(1, len(data)):
+        encoded = data[:cut]
+        try:
+            text = encoded.decode()
+        except UnicodeDecodeError:
+            continue
+        assert _walked(text, encoded) == _walked(text, None), cut
+        read_whole += _Salvage(text)._read_whole(encoded)
+    assert read_whole > len(data) / 2  # orjson read whole sections for most cuts
 
 
 # Events as records hold them, and every way they can be odd: seq gaps, bools and floats for

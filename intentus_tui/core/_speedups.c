@@ -16,7 +16,8 @@
  * has_terminal_controls(data) -> bool
  *     Does UTF-8 JSON text hold a character sanitize.json_text_safe would escape?
  *
- * json_row(spec, values), well_formed_values(raw, key, stem, size, mtime_ns, hooks),
+ * object_outline(data), json_row(spec, values),
+ * well_formed_values(raw, key, stem, size, mtime_ns, hooks),
  * event_facts(events, sanitize_line),
  * new_slotted(cls, members, values): see below.
  *
@@ -417,6 +418,118 @@ static PyObject *has_terminal_controls(PyObject *module, PyObject *arg) {
     }
     PyBuffer_Release(&view);
     return PyBool_FromLong(found);
+}
+
+/* ------------------------------------------------------------------ object_outline */
+
+static inline Py_ssize_t skip_ws(const unsigned char *d, Py_ssize_t n, Py_ssize_t i) {
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r')) i++;
+    return i;
+}
+
+/* The end (just past the closing quote) of the string opening at d[i], or -1. */
+static Py_ssize_t string_end(const unsigned char *d, Py_ssize_t n, Py_ssize_t i) {
+    for (i++; i < n; i++) {
+        if (d[i] == '\\') {
+            i++;
+        } else if (d[i] == '"') {
+            return i + 1;
+        }
+    }
+    return -1;
+}
+
+/* The end of the object or array opening at d[i] (brackets counted outside strings, not
+ * checked), or -1 when the data ends first or a run of 19 digits outside strings holds a
+ * number orjson might read differently from Python's json. */
+static Py_ssize_t container_end(const unsigned char *d, Py_ssize_t n, Py_ssize_t i) {
+    Py_ssize_t depth = 0, digits = 0;
+    for (; i < n; i++) {
+        unsigned char c = d[i];
+        if (c >= '0' && c <= '9') {
+            if (++digits >= 19) return -1;
+            continue;
+        }
+        digits = 0;
+        if (c == '"') {
+            if ((i = string_end(d, n, i)) < 0) return -1;
+            i--;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return -1;
+}
+
+/* object_outline(data) -> (members, elements)
+ *
+ * Where the complete sections of a JSON object cut short lie, for formats._Salvage to read
+ * them with orjson instead of walking them: members, (key start, key end, value start,
+ * value end) byte offsets of each top-level member, in order, up to the first whose value
+ * is not a whole object or array; elements, the (start, end) of each whole object or
+ * array at the start of that member's array value when its key is written "events" (else
+ * an empty list). Spans are only candidates: the caller's parse decides whether each is
+ * valid JSON. */
+static PyObject *object_outline(PyObject *module, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *d = view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *members = PyList_New(0), *elements = PyList_New(0), *result = NULL;
+    if (members == NULL || elements == NULL) goto done;
+    Py_ssize_t i = skip_ws(d, n, 0);
+    if (i >= n || d[i] != '{') goto finish;
+    i++;
+    for (int first = 1;; first = 0) {
+        i = skip_ws(d, n, i);
+        if (!first) {
+            if (i >= n || d[i] != ',') break;
+            i = skip_ws(d, n, i + 1);
+        }
+        if (i >= n || d[i] != '"') break;
+        Py_ssize_t key_start = i, key_end = string_end(d, n, i);
+        if (key_end < 0) break;
+        i = skip_ws(d, n, key_end);
+        if (i >= n || d[i] != ':') break;
+        i = skip_ws(d, n, i + 1);
+        if (i >= n || (d[i] != '{' && d[i] != '[')) break;
+        Py_ssize_t value_end = container_end(d, n, i);
+        if (value_end < 0) {
+            int events = key_end - key_start == 8 && memcmp(d + key_start, "\"events\"", 8) == 0;
+            if (!events || d[i] != '[') break;
+            for (Py_ssize_t at = skip_ws(d, n, i + 1);;) {
+                if (at >= n || (d[at] != '{' && d[at] != '[')) break;
+                Py_ssize_t end = container_end(d, n, at);
+                if (end < 0) break;
+                PyObject *span = Py_BuildValue("(nn)", at, end);
+                if (span == NULL || PyList_Append(elements, span) < 0) {
+                    Py_XDECREF(span);
+                    goto done;
+                }
+                Py_DECREF(span);
+                at = skip_ws(d, n, end);
+                if (at >= n || d[at] != ',') break;
+                at = skip_ws(d, n, at + 1);
+            }
+            break;
+        }
+        PyObject *span = Py_BuildValue("(nnnn)", key_start, key_end, i, value_end);
+        if (span == NULL || PyList_Append(members, span) < 0) {
+            Py_XDECREF(span);
+            goto done;
+        }
+        Py_DECREF(span);
+        i = value_end;
+    }
+finish:
+    result = PyTuple_Pack(2, members, elements);
+done:
+    Py_XDECREF(members);
+    Py_XDECREF(elements);
+    PyBuffer_Release(&view);
+    return result;
 }
 
 /* ------------------------------------------------------------------ json_row */
@@ -1037,6 +1150,8 @@ static PyMethodDef methods[] = {
      "index._stamps_of's loop in C: packed (size, mtime_ns, ctime_ns, inode) per name."},
     {"well_formed_values", (PyCFunction)(void (*)(void))well_formed_values, METH_FASTCALL,
      "index.well_formed_values_python for an exact dict (see the C source)."},
+    {"object_outline", (PyCFunction)object_outline, METH_O,
+     "Byte spans of a cut-short object's whole sections (see the C source)."},
     {"json_row", (PyCFunction)(void (*)(void))json_row, METH_FASTCALL,
      "index.row_of_values's JSON object in one call (see the C source)."},
     {"new_slotted", (PyCFunction)(void (*)(void))new_slotted, METH_FASTCALL,

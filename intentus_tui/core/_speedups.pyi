@@ -17,3 +17,6 @@ def json_row(
 def well_formed_values(
     raw: dict[str, Any], key: str, stem: str, size: int, mtime_ns: int, hooks: tuple[Any, ...], /
 ) -> tuple[Any, ...] | None: ...
+def object_outline(
+    data: bytes, /
+) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]: ...

@@ -31,6 +31,7 @@ from typing import Any
 import orjson
 
 from intentus_tui.core.native import has_long_digit_run as _native_digit_run
+from intentus_tui.core.native import object_outline as _native_outline
 
 RECORD_SUFFIX = ".json"
 WAL_SUFFIX = ".wal"  # a write-ahead log: see core.wal
@@ -340,7 +341,7 @@ class _Salvage:
             raise json.JSONDecodeError("Expecting value", self.text, err.value) from None
         return value
 
-    def _events(self) -> list[Any]:
+    def _events(self) -> None:
         """Parse an events array element by element, keeping the complete ones on failure."""
         self._expect("[", "'['")
         events: list[Any] = []
@@ -348,21 +349,63 @@ class _Salvage:
         self.in_events = True
         self._skip_ws()
         if not self.text.startswith("]", self.pos):
-            while True:
-                events.append(self._value())
-                self._skip_ws()
-                if not self.text.startswith(",", self.pos):
-                    break
-                self.pos += 1
+            events.append(self._value())
+        self._more_events(events)
+
+    def _more_events(self, events: list[Any]) -> None:
+        """The events array after an element: more elements, then its end."""
+        while True:
+            self._skip_ws()
+            if not self.text.startswith(",", self.pos):
+                break
+            self.pos += 1
+            events.append(self._value())
         self._expect("]", "',' delimiter")  # json's words for this place
         self.in_events = False
-        return events
 
-    def run(self) -> json.JSONDecodeError:
-        """Recover what precedes the damage; return the error that stopped it."""
+    def _read_whole(self, encoded: bytes) -> bool:
+        """Read the sections whose brackets close (and whole events of a cut events array)
+        with orjson, and leave ``pos`` after them: True if there were any. The native
+        outline finds them; orjson reads a span only if the stdlib scanner would read the
+        same value from it (anything it refuses, this leaves to the walk: nothing read).
+        ``encoded``: ``text`` in UTF-8, nested less deeply than the recursion limit."""
+        if _native_outline is None:
+            return False
+        members, elements = _native_outline(encoded)
+        if not members and not elements:
+            return False
+        found: dict[str, Any] = {}
         try:
-            self._expect("{", "'{'")
+            for key_start, key_end, value_start, value_end in members:
+                found[orjson.loads(encoded[key_start:key_end])] = orjson.loads(
+                    encoded[value_start:value_end]
+                )
+            events = [orjson.loads(encoded[start:end]) for start, end in elements]
+        except orjson.JSONDecodeError:
+            return False
+        if elements:
+            found["events"] = events
+            self.in_events = True
+        self.found = found
+        end = elements[-1][1] if elements else members[-1][3]
+        self.pos = end if len(encoded) == len(self.text) else len(encoded[:end].decode())
+        return True
+
+    def run(self, encoded: bytes | None = None) -> json.JSONDecodeError:
+        """Recover what precedes the damage; return the error that stopped it.
+
+        ``encoded``: ``text`` in UTF-8, when the caller has it and the text is nested
+        shallowly: whole sections are then read by orjson (``_read_whole``) and the walk
+        goes on from the first that is not whole.
+        """
+        try:
             first = True
+            if encoded is not None and self._read_whole(encoded):
+                first = False
+                if self.in_events:
+                    self._more_events(self.found["events"])
+            else:
+                self._expect("{", "'{'")
             while True:
                 self._skip_ws()
                 if not first:
@@ -404,11 +447,16 @@ def _detached(error: json.JSONDecodeError) -> json.JSONDecodeError:
 
 
 def _salvage(
-    path: Path, text: str, err: json.JSONDecodeError | None, base: dict[str, Any]
+    path: Path,
+    text: str,
+    err: json.JSONDecodeError | None,
+    base: dict[str, Any],
+    encoded: bytes | None = None,
 ) -> LoadResult:
-    """``err``: the full parse's error, or None when it failed without a position."""
+    """``err``: the full parse's error, or None when it failed without a position.
+    ``encoded``: see ``_Salvage.run``."""
     salvager = _Salvage(text)
-    stop = salvager.run()
+    stop = salvager.run(encoded)
     # The full parse knows best where the file breaks; the walk only decides what survived.
     where = err if err is not None else stop
     damage = _damage_at(text, where.pos, where.msg)
@@ -502,17 +550,19 @@ def load_record_bytes(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
         base["notes"] = ("starts with a UTF-8 byte-order mark (IntentusNet never writes one)",)
+    encoded = data  # what text is decoded from
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.reason != "unexpected end of data":
             return _load_non_utf8(path, data, exc, base)
         # Cut inside a multi-byte character: salvage it like a cut just before that character.
-        text = data[: exc.start].decode("utf-8")
+        encoded = data[: exc.start]
+        text = encoded.decode("utf-8")
         base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
     if _cut_short_object(data, orjson_error):
         # The whole parse would fail at the end too, where the walk below stops: skip it.
-        return _salvage(path, text, None, base)
+        return _salvage(path, text, None, base, encoded)
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:
