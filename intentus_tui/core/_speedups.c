@@ -562,20 +562,8 @@ static int encode_row_string(Buffer *b, PyObject *text) {
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c >= ' ' && c < 0x7f && c != '"' && c != '\\') {
-            *out++ = (char)c;
-        } else if (c < ' ' || c == '"' || c == '\\') {
-            *out++ = '\\';
-            switch (c) {
-            case '"': *out++ = '"'; break;
-            case '\\': *out++ = '\\'; break;
-            case '\b': *out++ = 'b'; break;
-            case '\t': *out++ = 't'; break;
-            case '\n': *out++ = 'n'; break;
-            case '\f': *out++ = 'f'; break;
-            case '\r': *out++ = 'r'; break;
-            default: out = put_u_escape(out - 1, c);
-            }
+        if (c < 0x80) { /* ASCII: the same escapes as json.dumps (DEL as \u007f) */
+            out = plain_char(c) ? (*out = (char)c, out + 1) : escaped(out, c);
         } else if (terminal_control(c)) {
             out = put_u_escape(out, c);
         } else if (c < 0x800) {
