@@ -31,6 +31,7 @@
 #include <structmember.h> /* T_OBJECT_EX: how __slots__ members are stored */
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -356,6 +357,25 @@ static PyObject *canonical_json(PyObject *module, PyObject *value) {
 
 static inline int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+/* Is there a run of at least `run` ASCII digits in data? */
+static int digit_run(const unsigned char *data, Py_ssize_t n, Py_ssize_t run) {
+    /* Look at the last byte of each window of `run` bytes: a non-digit there means no
+     * run fits in that window, so skip it whole (most windows in record text). */
+    Py_ssize_t start = 0;
+    while (start + run <= n) {
+        Py_ssize_t end = start + run - 1;
+        if (!is_digit(data[end])) {
+            start = end + 1;
+            continue;
+        }
+        Py_ssize_t j = end;
+        while (j > start && is_digit(data[j - 1])) j--;
+        if (j == start) return 1;
+        start = j; /* data[j-1] is not a digit: a run can only start at j */
+    }
+    return 0;
+}
+
 static PyObject *has_long_digit_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 1 || nargs > 2) {
         PyErr_SetString(PyExc_TypeError, "has_long_digit_run(data, run=19)");
@@ -372,26 +392,7 @@ static PyObject *has_long_digit_run(PyObject *module, PyObject *const *args, Py_
     }
     Py_buffer view;
     if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) return NULL;
-    const unsigned char *data = view.buf;
-    Py_ssize_t n = view.len;
-    int found = 0;
-    /* Look at the last byte of each window of `run` bytes: a non-digit there means no
-     * run fits in that window, so skip it whole (most windows in record text). */
-    Py_ssize_t start = 0;
-    while (start + run <= n) {
-        Py_ssize_t end = start + run - 1;
-        if (!is_digit(data[end])) {
-            start = end + 1;
-            continue;
-        }
-        Py_ssize_t j = end;
-        while (j > start && is_digit(data[j - 1])) j--;
-        if (j == start) {
-            found = 1;
-            break;
-        }
-        start = j; /* data[j-1] is not a digit: a run can only start at j */
-    }
+    int found = digit_run(view.buf, view.len, run);
     PyBuffer_Release(&view);
     return PyBool_FromLong(found);
 }
@@ -423,6 +424,12 @@ static PyObject *has_terminal_controls(PyObject *module, PyObject *arg) {
 /* ------------------------------------------------------------------ object_outline */
 
 static inline Py_ssize_t skip_ws(const unsigned char *d, Py_ssize_t n, Py_ssize_t i) {
+#if PY_LITTLE_ENDIAN
+    /* An indented record's lines start with runs of spaces: 8 at a time. */
+    const uint64_t spaces = 0x2020202020202020ULL;
+    uint64_t w;
+    while (n - i >= 8 && (memcpy(&w, d + i, 8), w == spaces)) i += 8;
+#endif
     while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r')) i++;
     return i;
 }
@@ -726,6 +733,75 @@ static int plain_ascii(PyObject *text) {
     return 1;
 }
 
+/* One attempt event in index._attempt_facts's pairing (per agent, latest start first):
+ * a start opens a slot marked in flight; an end closes the agent's latest open slot (or
+ * adds a slot of its own) with its status's mark. 0, or -1 on a Python error. */
+static int pair_attempt(PyObject *open_by_agent, PyObject *agents, PyObject *marks,
+                        PyObject *agent, int start, PyObject *status) {
+    PyObject *stack = PyDict_GetItemWithError(open_by_agent, agent); /* borrowed */
+    if (stack == NULL && PyErr_Occurred()) return -1;
+    if (start) {
+        if (stack == NULL) {
+            stack = PyList_New(0);
+            if (stack == NULL || PyDict_SetItem(open_by_agent, agent, stack) < 0) {
+                Py_XDECREF(stack);
+                return -1;
+            }
+            Py_DECREF(stack); /* the dict holds it */
+        }
+        PyObject *position = PyLong_FromSsize_t(PyList_GET_SIZE(agents));
+        int failed = position == NULL || PyList_Append(stack, position) < 0 ||
+                     PyList_Append(agents, agent) < 0 || PyList_Append(marks, MARK_IN_FLIGHT) < 0;
+        Py_XDECREF(position);
+        return failed ? -1 : 0;
+    }
+    Py_ssize_t position;
+    if (stack != NULL && PyList_GET_SIZE(stack) > 0) {
+        Py_ssize_t last = PyList_GET_SIZE(stack) - 1;
+        position = PyLong_AsSsize_t(PyList_GET_ITEM(stack, last));
+        if (PyList_SetSlice(stack, last, last + 1, NULL) < 0) return -1;
+    } else {
+        position = PyList_GET_SIZE(agents);
+        if (PyList_Append(agents, agent) < 0 || PyList_Append(marks, MARK_NONE) < 0) return -1;
+    }
+    PyObject *mark = end_mark(status);
+    if (mark == NULL) return -1;
+    Py_INCREF(mark);
+    PyList_SetItem(marks, position, mark); /* steals the reference */
+    return 0;
+}
+
+/* The facts tuple from the paired attempts: (attempts, fallbacks, chain, last agent,
+ * in-flight agent, final_payload), names made inert by sanitize_line. */
+static PyObject *facts_of(PyObject *agents, PyObject *marks, Py_ssize_t fallbacks,
+                          PyObject *final_payload, PyObject *sanitize) {
+    Py_ssize_t count = PyList_GET_SIZE(agents);
+    PyObject *names = PyList_New(count), *parts = PyList_New(count), *result = NULL;
+    if (names == NULL || parts == NULL) goto done;
+    PyObject *last_name = NULL, *in_flight = Py_None;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *agent = PyList_GET_ITEM(agents, i);
+        PyObject *name = plain_ascii(agent) ? Py_NewRef(agent)
+                                            : PyObject_CallOneArg(sanitize, agent);
+        if (name == NULL) goto done;
+        PyList_SET_ITEM(names, i, name);
+        PyObject *mark = PyList_GET_ITEM(marks, i);
+        PyObject *part = PyUnicode_FromFormat("%U %U", name, mark);
+        if (part == NULL) goto done;
+        PyList_SET_ITEM(parts, i, part);
+        last_name = name;
+        if (mark == MARK_IN_FLIGHT) in_flight = name;
+    }
+    PyObject *chain = PyUnicode_Join(ARROW, parts);
+    if (chain == NULL) goto done;
+    result = Py_BuildValue("(nnNOOO)", count, fallbacks, chain,
+                           last_name ? last_name : MARK_NONE, in_flight, final_payload);
+done:
+    Py_XDECREF(names);
+    Py_XDECREF(parts);
+    return result;
+}
+
 /* event_facts(events, sanitize_line) -> (attempts, fallbacks, chain, last agent,
  * in-flight agent, last FINAL_RESPONSE payload or None) | None.
  *
@@ -741,7 +817,7 @@ static PyObject *event_facts(PyObject *module, PyObject *const *args, Py_ssize_t
     PyObject *events = args[0], *sanitize = args[1];
     if (!PyList_CheckExact(events)) Py_RETURN_NONE;
     PyObject *agents = PyList_New(0), *marks = PyList_New(0), *open_by_agent = PyDict_New();
-    PyObject *result = NULL, *final_payload = Py_None, *names = NULL, *parts = NULL;
+    PyObject *result = NULL, *final_payload = Py_None;
     Py_ssize_t fallbacks = 0;
     if (agents == NULL || marks == NULL || open_by_agent == NULL) goto done;
     Py_ssize_t n = PyList_GET_SIZE(events);
@@ -770,61 +846,11 @@ static PyObject *event_facts(PyObject *module, PyObject *const *args, Py_ssize_t
         if (!start && PyUnicode_CompareWithASCIIString(kind, "AGENT_ATTEMPT_END") != 0) continue;
         PyObject *agent = item(payload, KEY_AGENT);
         if (agent == NULL || !PyUnicode_CheckExact(agent)) goto decline;
-        PyObject *stack = PyDict_GetItemWithError(open_by_agent, agent); /* borrowed */
-        if (stack == NULL && PyErr_Occurred()) goto done;
-        if (start) {
-            if (stack == NULL) {
-                stack = PyList_New(0);
-                if (stack == NULL || PyDict_SetItem(open_by_agent, agent, stack) < 0) {
-                    Py_XDECREF(stack);
-                    goto done;
-                }
-                Py_DECREF(stack); /* the dict holds it */
-            }
-            PyObject *position = PyLong_FromSsize_t(PyList_GET_SIZE(agents));
-            int failed = position == NULL || PyList_Append(stack, position) < 0 ||
-                         PyList_Append(agents, agent) < 0 ||
-                         PyList_Append(marks, MARK_IN_FLIGHT) < 0;
-            Py_XDECREF(position);
-            if (failed) goto done;
-            continue;
-        }
-        Py_ssize_t position;
-        if (stack != NULL && PyList_GET_SIZE(stack) > 0) {
-            Py_ssize_t last = PyList_GET_SIZE(stack) - 1;
-            position = PyLong_AsSsize_t(PyList_GET_ITEM(stack, last));
-            if (PyList_SetSlice(stack, last, last + 1, NULL) < 0) goto done;
-        } else {
-            position = PyList_GET_SIZE(agents);
-            if (PyList_Append(agents, agent) < 0 || PyList_Append(marks, MARK_NONE) < 0) goto done;
-        }
-        PyObject *mark = end_mark(item(payload, KEY_STATUS));
-        if (mark == NULL) goto done;
-        Py_INCREF(mark);
-        PyList_SetItem(marks, position, mark); /* steals the reference */
+        if (pair_attempt(open_by_agent, agents, marks, agent, start,
+                         start ? NULL : item(payload, KEY_STATUS)) < 0)
+            goto done;
     }
-    Py_ssize_t count = PyList_GET_SIZE(agents);
-    names = PyList_New(count);
-    parts = PyList_New(count);
-    if (names == NULL || parts == NULL) goto done;
-    PyObject *last_name = NULL, *in_flight = Py_None;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *agent = PyList_GET_ITEM(agents, i);
-        PyObject *name = plain_ascii(agent) ? Py_NewRef(agent)
-                                            : PyObject_CallOneArg(sanitize, agent);
-        if (name == NULL) goto done;
-        PyList_SET_ITEM(names, i, name);
-        PyObject *mark = PyList_GET_ITEM(marks, i);
-        PyObject *part = PyUnicode_FromFormat("%U %U", name, mark);
-        if (part == NULL) goto done;
-        PyList_SET_ITEM(parts, i, part);
-        last_name = name;
-        if (mark == MARK_IN_FLIGHT) in_flight = name;
-    }
-    PyObject *chain = PyUnicode_Join(ARROW, parts);
-    if (chain == NULL) goto done;
-    result = Py_BuildValue("(nnNOOO)", count, fallbacks, chain,
-                           last_name ? last_name : MARK_NONE, in_flight, final_payload);
+    result = facts_of(agents, marks, fallbacks, final_payload, sanitize);
     goto done;
 decline:
     result = Py_NewRef(Py_None);
@@ -832,8 +858,6 @@ done:
     Py_XDECREF(agents);
     Py_XDECREF(marks);
     Py_XDECREF(open_by_agent);
-    Py_XDECREF(names);
-    Py_XDECREF(parts);
     return result;
 }
 
@@ -882,9 +906,9 @@ static PyObject *normalized_status(PyObject *status, PyObject *sanitize) {
     return result;
 }
 
-/* The decided agent: (display_text(agent) or None), printable ASCII without the call. */
-static PyObject *decided_agent(PyObject *decision, PyObject *display_text) {
-    PyObject *agent = item(decision, KEY_AGENT);
+/* The decided agent from the decision's agent value (NULL: no such key):
+ * (display_text(agent) or None), printable ASCII without the call. */
+static PyObject *decided_agent(PyObject *agent, PyObject *display_text) {
     PyObject *text;
     if (agent == NULL || agent == Py_None) return Py_NewRef(Py_None);
     if (PyUnicode_CheckExact(agent) && plain_ascii(agent)) {
@@ -917,6 +941,92 @@ static Py_ssize_t problem_count(PyObject *final, PyObject *recorded, PyObject *p
     return count;
 }
 
+/* What a record's summary values are made of, found in a dict (well_formed_values) or in
+ * the bytes (record_values). Borrowed references; NULL where the record has no such key. */
+typedef struct {
+    PyObject *execution_id, *created, *flag, *reason, *name, *strategy;
+    PyObject *decided;      /* the routerDecision's agent; NULL: none, or no such key */
+    PyObject *final_status; /* the finalResponse's status */
+    int has_final, final_empty;
+    Py_ssize_t problems, event_count;
+    PyObject *facts;  /* event facts: (attempts, fallbacks, chain, last agent, in flight, _) */
+    PyObject *hashed; /* (status, detected form, matched form) */
+} Parts;
+
+/* The summary's values from the parts, as well_formed_values_python writes them. */
+static PyObject *values_of(const Parts *p, PyObject *const *args, PyObject *hooks) {
+    PyObject *sanitize = PyTuple_GET_ITEM(hooks, H_SANITIZE_LINE);
+    PyObject *result = NULL, *agent = NULL, *why_clean = NULL, *status = NULL;
+    PyObject *fields[4] = {NULL};
+    PyObject *why = Py_None;
+    int replayable = 0;
+    if (!p->has_final) {
+        why = WHY_INCOMPLETE;
+    } else if (p->final_empty) {
+        why = WHY_RECORDING;
+    } else if (p->flag == Py_False) {
+        why = p->reason != NULL && p->reason != Py_None && PyUnicode_GET_LENGTH(p->reason)
+                  ? p->reason
+                  : WHY_UNMARKED;
+    } else {
+        replayable = 1;
+    }
+    if (p->decided != NULL) {
+        agent = decided_agent(p->decided, PyTuple_GET_ITEM(hooks, H_DISPLAY_TEXT));
+        if (agent == NULL) goto done;
+    }
+    if (agent == NULL || agent == Py_None) {
+        Py_XDECREF(agent);
+        agent = Py_NewRef(PyTuple_GET_ITEM(p->facts, 3)); /* the last agent */
+    }
+    fields[0] = clean(p->execution_id, sanitize);
+    fields[1] = clean(p->created, sanitize);
+    fields[2] = clean(p->name != NULL && PyUnicode_CheckExact(p->name) ? p->name : NULL, sanitize);
+    fields[3] = clean(p->strategy != NULL && PyUnicode_CheckExact(p->strategy) ? p->strategy : NULL,
+                      sanitize);
+    for (int i = 0; i < 4; i++)
+        if (fields[i] == NULL) goto done;
+    why_clean = why == Py_None ? Py_NewRef(Py_None) : clean(why, sanitize);
+    if (why_clean == NULL) goto done;
+    if (why_clean != Py_None && PyUnicode_GET_LENGTH(why_clean) == 0) {
+        Py_DECREF(why_clean);
+        why_clean = Py_NewRef(Py_None);
+    }
+    status = p->has_final ? normalized_status(p->final_status, sanitize) : Py_NewRef(Py_None);
+    if (status == NULL) goto done;
+    PyObject *facts = p->facts, *hashed = p->hashed;
+    result = Py_BuildValue(
+        "(OOOOOOOOOOOOOOnOOOOOnOOOOO)", args[1], fields[0], fields[1], fields[2], agent,
+        fields[3], PyTuple_GET_ITEM(hooks, p->has_final ? H_COMPLETED : H_INCOMPLETE),
+        PyTuple_GET_ITEM(hooks, H_LOAD_OK), PyTuple_GET_ITEM(hooks, H_PARSED_MESSAGE),
+        replayable ? Py_True : Py_False, why_clean, PyTuple_GET_ITEM(hashed, 0),
+        PyTuple_GET_ITEM(hashed, 1), PyTuple_GET_ITEM(hashed, 2), p->event_count,
+        PyTuple_GET_ITEM(facts, 0), PyTuple_GET_ITEM(facts, 1), PyTuple_GET_ITEM(facts, 2),
+        PyTuple_GET_ITEM(facts, 4), status, p->problems, args[3], args[4], SOURCE_RECORD, Py_None,
+        Py_None);
+done:
+    Py_XDECREF(agent);
+    Py_XDECREF(why_clean);
+    Py_XDECREF(status);
+    for (int i = 0; i < 4; i++) Py_XDECREF(fields[i]);
+    return result;
+}
+
+/* A hash_fields hook's answer checked: a 3-tuple (new reference), None, or NULL. */
+static PyObject *checked_hash_fields(PyObject *hashed) {
+    if (hashed != NULL && hashed != Py_None &&
+        (!PyTuple_CheckExact(hashed) || PyTuple_GET_SIZE(hashed) != 3)) {
+        Py_DECREF(hashed);
+        PyErr_SetString(PyExc_TypeError, "hash_fields must return a 3-tuple or None");
+        return NULL;
+    }
+    return hashed;
+}
+
+static int check_hooks(PyObject *hooks, Py_ssize_t count) {
+    return PyTuple_CheckExact(hooks) && PyTuple_GET_SIZE(hooks) == count;
+}
+
 /* well_formed_values(raw, key, stem, size, mtime_ns, hooks) -> tuple | None
  *
  * index.well_formed_values_python (the definition; tests/test_speedups.py proves them
@@ -925,29 +1035,32 @@ static Py_ssize_t problem_count(PyObject *final, PyObject *recorded, PyObject *p
  * display_text, final_response_problems, ExecutionState.INCOMPLETE,
  * ExecutionState.COMPLETED, LoadStatus.OK, the parsed message). */
 static PyObject *well_formed_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6 || !PyDict_CheckExact(args[0]) || !PyTuple_CheckExact(args[5]) ||
-        PyTuple_GET_SIZE(args[5]) != H_COUNT) {
+    if (nargs != 6 || !PyDict_CheckExact(args[0]) || !check_hooks(args[5], H_COUNT)) {
         PyErr_SetString(PyExc_TypeError,
                         "well_formed_values(raw: dict, key, stem, size, mtime_ns, hooks)");
         return NULL;
     }
-    PyObject *raw = args[0], *key = args[1], *stem = args[2], *hooks = args[5];
+    PyObject *raw = args[0], *stem = args[2], *hooks = args[5];
     PyObject *sanitize = PyTuple_GET_ITEM(hooks, H_SANITIZE_LINE);
+    Parts p = {0};
     PyObject *header = key_of(raw, K_HEADER), *envelope = key_of(raw, K_ENVELOPE);
     if (header == NULL || !PyDict_CheckExact(header) || envelope == NULL ||
         !PyDict_CheckExact(envelope))
         Py_RETURN_NONE;
-    PyObject *execution_id = key_of(header, K_EXECUTION_ID), *created = key_of(header, K_CREATED);
-    PyObject *flag = key_of(header, K_REPLAYABLE), *reason = key_of(header, K_REASON);
+    p.execution_id = key_of(header, K_EXECUTION_ID);
+    p.created = key_of(header, K_CREATED);
+    p.flag = key_of(header, K_REPLAYABLE);
+    p.reason = key_of(header, K_REASON);
     PyObject *stored = key_of(header, K_HASH);
-    if (execution_id == NULL || !PyUnicode_CheckExact(execution_id) || created == NULL ||
-        !PyUnicode_CheckExact(created) || flag == NULL || !PyBool_Check(flag) ||
+    if (p.execution_id == NULL || !PyUnicode_CheckExact(p.execution_id) || p.created == NULL ||
+        !PyUnicode_CheckExact(p.created) || p.flag == NULL || !PyBool_Check(p.flag) ||
         stored == NULL || !PyUnicode_CheckExact(stored))
         Py_RETURN_NONE;
-    int same = PyUnicode_Check(stem) ? PyUnicode_Compare(execution_id, stem) == 0 : 0;
+    int same = PyUnicode_Check(stem) ? PyUnicode_Compare(p.execution_id, stem) == 0 : 0;
     if (PyErr_Occurred()) return NULL;
     if (!same) Py_RETURN_NONE;
-    if (reason != NULL && reason != Py_None && !PyUnicode_CheckExact(reason)) Py_RETURN_NONE;
+    if (p.reason != NULL && p.reason != Py_None && !PyUnicode_CheckExact(p.reason))
+        Py_RETURN_NONE;
     PyObject *intent = key_of(envelope, K_INTENT);
     if (intent == NULL || !PyDict_CheckExact(intent)) Py_RETURN_NONE;
     PyObject *decision = key_of(raw, K_DECISION), *final = key_of(raw, K_FINAL);
@@ -958,85 +1071,770 @@ static PyObject *well_formed_values(PyObject *module, PyObject *const *args, Py_
         Py_RETURN_NONE;
     PyObject *events = key_of(raw, K_EVENTS);
     PyObject *facts_args[2] = {events ? events : Py_None, sanitize};
-    PyObject *facts = event_facts(module, facts_args, 2);
-    if (facts == NULL || facts == Py_None) return facts;
-    PyObject *hashed = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(hooks, H_HASH_FIELDS),
-                                                    envelope, stored, NULL);
-    PyObject *result = NULL, *agent = NULL, *why_clean = NULL, *status = NULL;
-    PyObject *fields[4] = {NULL};
-    if (hashed == NULL || hashed == Py_None) {
-        result = hashed;
-        hashed = NULL;
+    p.facts = event_facts(module, facts_args, 2);
+    if (p.facts == NULL || p.facts == Py_None) return p.facts;
+    PyObject *result = NULL;
+    p.hashed = checked_hash_fields(PyObject_CallFunctionObjArgs(
+        PyTuple_GET_ITEM(hooks, H_HASH_FIELDS), envelope, stored, NULL));
+    if (p.hashed == NULL || p.hashed == Py_None) {
+        result = p.hashed;
+        p.hashed = NULL;
         goto done;
     }
-    if (!PyTuple_CheckExact(hashed) || PyTuple_GET_SIZE(hashed) != 3) {
-        PyErr_SetString(PyExc_TypeError, "hash_fields must return a 3-tuple or None");
-        goto done;
-    }
-    PyObject *why = Py_None;
-    int replayable = 0;
-    if (final == NULL) {
-        why = WHY_INCOMPLETE;
-    } else if (PyDict_GET_SIZE(final) == 0) {
-        why = WHY_RECORDING;
-    } else if (flag == Py_False) {
-        why = reason != NULL && reason != Py_None && PyUnicode_GET_LENGTH(reason) ? reason
-                                                                                : WHY_UNMARKED;
-    } else {
-        replayable = 1;
-    }
-    PyObject *name = key_of(intent, K_NAME), *routing = key_of(envelope, K_ROUTING);
-    PyObject *strategy = routing != NULL && PyDict_CheckExact(routing)
-                             ? key_of(routing, K_STRATEGY) : NULL;
-    PyObject *last_agent = PyTuple_GET_ITEM(facts, 3), *final_event = PyTuple_GET_ITEM(facts, 5);
-    if (decision != NULL) {
-        agent = decided_agent(decision, PyTuple_GET_ITEM(hooks, H_DISPLAY_TEXT));
-        if (agent == NULL) goto done;
-    }
-    if (agent == NULL || agent == Py_None) {
-        Py_XDECREF(agent);
-        agent = Py_NewRef(last_agent);
-    }
-    Py_ssize_t problems = 0;
+    p.name = key_of(intent, K_NAME);
+    PyObject *routing = key_of(envelope, K_ROUTING);
+    p.strategy = routing != NULL && PyDict_CheckExact(routing) ? key_of(routing, K_STRATEGY)
+                                                               : NULL;
+    p.decided = decision != NULL ? item(decision, KEY_AGENT) : NULL;
+    p.has_final = final != NULL;
+    p.final_empty = final != NULL && PyDict_GET_SIZE(final) == 0;
+    p.final_status = final != NULL ? item(final, KEY_STATUS) : NULL;
+    PyObject *final_event = PyTuple_GET_ITEM(p.facts, 5);
     if (final != NULL && final_event != Py_None) {
-        problems = problem_count(final, final_event, PyTuple_GET_ITEM(hooks, H_FINAL_PROBLEMS));
-        if (problems < 0) goto done;
+        p.problems =
+            problem_count(final, final_event, PyTuple_GET_ITEM(hooks, H_FINAL_PROBLEMS));
+        if (p.problems < 0) goto done;
     }
-    fields[0] = clean(execution_id, sanitize);
-    fields[1] = clean(created, sanitize);
-    fields[2] = clean(name != NULL && PyUnicode_CheckExact(name) ? name : NULL, sanitize);
-    fields[3] = clean(strategy != NULL && PyUnicode_CheckExact(strategy) ? strategy : NULL,
-                      sanitize);
-    for (int i = 0; i < 4; i++)
-        if (fields[i] == NULL) goto done;
-    why_clean = why == Py_None ? Py_NewRef(Py_None) : clean(why, sanitize);
-    if (why_clean == NULL) goto done;
-    if (why_clean != Py_None && PyUnicode_GET_LENGTH(why_clean) == 0) {
-        Py_DECREF(why_clean);
-        why_clean = Py_NewRef(Py_None);
-    }
-    if (final != NULL) {
-        status = normalized_status(item(final, KEY_STATUS), sanitize);
-        if (status == NULL) goto done;
-    } else {
-        status = Py_NewRef(Py_None);
-    }
-    result = Py_BuildValue(
-        "(OOOOOOOOOOOOOOnOOOOOnOOOOO)", key, fields[0], fields[1], fields[2], agent, fields[3],
-        PyTuple_GET_ITEM(hooks, final == NULL ? H_INCOMPLETE : H_COMPLETED),
-        PyTuple_GET_ITEM(hooks, H_LOAD_OK), PyTuple_GET_ITEM(hooks, H_PARSED_MESSAGE),
-        replayable ? Py_True : Py_False, why_clean, PyTuple_GET_ITEM(hashed, 0),
-        PyTuple_GET_ITEM(hashed, 1), PyTuple_GET_ITEM(hashed, 2),
-        events ? PyList_GET_SIZE(events) : 0, PyTuple_GET_ITEM(facts, 0),
-        PyTuple_GET_ITEM(facts, 1), PyTuple_GET_ITEM(facts, 2), PyTuple_GET_ITEM(facts, 4),
-        status, problems, args[3], args[4], SOURCE_RECORD, Py_None, Py_None);
+    p.event_count = events ? PyList_GET_SIZE(events) : 0;
+    result = values_of(&p, args, hooks);
 done:
-    Py_DECREF(facts);
-    Py_XDECREF(hashed);
-    Py_XDECREF(agent);
-    Py_XDECREF(why_clean);
-    Py_XDECREF(status);
-    for (int i = 0; i < 4; i++) Py_XDECREF(fields[i]);
+    Py_DECREF(p.facts);
+    Py_XDECREF(p.hashed);
+    return result;
+}
+
+/* ------------------------------------------------------------------ record_values */
+
+/* The bytes lane: a record's summary values read straight from its JSON bytes, with no
+ * Python object for the whole document. A strict tokenizer checks the text (anything it
+ * is not sure orjson reads the same way is declined), the envelope's canonical JSON is
+ * written from the tokens, and only the few values a summary holds become Python
+ * objects. Rare cases (a hash that does not match, a final response unlike its event, a
+ * string with escapes) hand the sub-value, read by orjson, to the Python hooks. */
+
+enum { J_OBJECT, J_ARRAY, J_STRING, J_INT, J_FLOAT, J_TRUE, J_FALSE, J_NULL };
+#define S_ESCAPED 1 /* a string with a backslash escape */
+#define LANE_DEPTH 64
+#define LANE_SMALL 1024
+
+typedef struct {
+    uint8_t kind, flags;
+    int32_t start, end; /* bytes [start, end); a string's include its quotes */
+    int32_t next;       /* the token after this value and everything inside it */
+    int32_t count;      /* an object's members (key and value tokens each), an array's elements */
+} Token;
+
+typedef struct {
+    Token *at;
+    int32_t len, cap;
+    Token small[LANE_SMALL];
+} Tokens;
+
+static Token *new_token(Tokens *t, int kind, Py_ssize_t start) {
+    if (t->len == t->cap) {
+        if (t->cap > INT32_MAX / 2) return NULL;
+        int32_t cap = t->cap * 2;
+        Token *grown = t->at == t->small ? PyMem_Malloc(sizeof(Token) * (size_t)cap)
+                                         : PyMem_Realloc(t->at, sizeof(Token) * (size_t)cap);
+        if (grown == NULL) return NULL;
+        if (t->at == t->small) memcpy(grown, t->small, sizeof t->small);
+        t->at = grown;
+        t->cap = cap;
+    }
+    Token *token = &t->at[t->len];
+    token->kind = (uint8_t)kind;
+    token->flags = 0;
+    token->start = (int32_t)start;
+    token->end = (int32_t)start;
+    token->count = 0;
+    token->next = ++t->len;
+    return token;
+}
+
+static inline int hex_value(unsigned char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static int32_t hex4(const unsigned char *s) {
+    int32_t v = 0;
+    for (int k = 0; k < 4; k++) {
+        int h = hex_value(s[k]);
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* The length of the well-formed UTF-8 sequence at s (at most n bytes), or 0. */
+static int utf8_length(const unsigned char *s, Py_ssize_t n) {
+    unsigned char c = s[0];
+    if (c >= 0xc2 && c <= 0xdf) return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80) return 0;
+        if (c == 0xe0 && s[1] < 0xa0) return 0; /* overlong */
+        if (c == 0xed && s[1] > 0x9f) return 0; /* a surrogate */
+        return 3;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+            return 0;
+        if (c == 0xf0 && s[1] < 0x90) return 0; /* overlong */
+        if (c == 0xf4 && s[1] > 0x8f) return 0; /* beyond U+10FFFF */
+        return 4;
+    }
+    return 0;
+}
+
+static Py_UCS4 utf8_char(const unsigned char *s, int length) {
+    if (length == 2) return ((Py_UCS4)(s[0] & 0x1f) << 6) | (s[1] & 0x3f);
+    if (length == 3)
+        return ((Py_UCS4)(s[0] & 0x0f) << 12) | ((Py_UCS4)(s[1] & 0x3f) << 6) | (s[2] & 0x3f);
+    return ((Py_UCS4)(s[0] & 0x07) << 18) | ((Py_UCS4)(s[1] & 0x3f) << 12) |
+           ((Py_UCS4)(s[2] & 0x3f) << 6) | (s[3] & 0x3f);
+}
+
+/* The end of the JSON string opening at d[i] (past its quote); -1 when it is not valid
+ * JSON, -2 for what is declined (a \u escape of a surrogate: orjson's reading of those is
+ * left to it). Sets S_ESCAPED in *flags when it holds an escape. */
+static Py_ssize_t scan_string(const unsigned char *d, Py_ssize_t n, Py_ssize_t i, uint8_t *flags) {
+    Py_ssize_t j = i + 1;
+    for (;;) {
+#if PY_LITTLE_ENDIAN
+        while (n - j >= 8) { /* plain printable ASCII, 8 bytes at a time */
+            uint64_t w, hits;
+            memcpy(&w, d + j, 8);
+            if ((hits = escapes_in(w)) != 0) {
+                j += __builtin_ctzll(hits) / 8; /* to the first byte to look at */
+                break;
+            }
+            j += 8;
+        }
+#endif
+        if (j >= n) return -1;
+        unsigned char c = d[j];
+        if (c == '"') return j + 1;
+        if (c == '\\') {
+            *flags |= S_ESCAPED;
+            if (j + 1 >= n) return -1;
+            switch (d[j + 1]) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+                j += 2;
+                continue;
+            case 'u': {
+                if (n - j < 6) return -1;
+                int32_t v = hex4(d + j + 2);
+                if (v < 0) return -1;
+                if (v >= 0xd800 && v <= 0xdfff) return -2;
+                j += 6;
+                continue;
+            }
+            default:
+                return -1;
+            }
+        }
+        if (c < 0x20) return -1;
+        if (c < 0x80) {
+            j++;
+            continue;
+        }
+        int length = utf8_length(d + j, n - j);
+        if (!length) return -1;
+        j += length;
+    }
+}
+
+/* The end of the JSON number at d[i]; -1 when it is not valid JSON, -2 when declined (an
+ * exponent; more significant digits than a 64-bit int holds, or than 17 for a float: every
+ * correctly rounding reader then gets the same double). */
+static Py_ssize_t scan_number(const unsigned char *d, Py_ssize_t n, Py_ssize_t i, int *kind) {
+    Py_ssize_t j = i, significant = 0;
+    if (d[j] == '-') j++;
+    if (j >= n || !is_digit(d[j])) return -1;
+    if (d[j] == '0') {
+        j++;
+    } else {
+        while (j < n && is_digit(d[j])) j++, significant++;
+    }
+    *kind = J_INT;
+    if (j < n && d[j] == '.') {
+        j++;
+        if (j >= n || !is_digit(d[j])) return -1;
+        for (; j < n && is_digit(d[j]); j++)
+            if (significant || d[j] != '0') significant++;
+        *kind = J_FLOAT;
+    }
+    if (j < n && (d[j] == 'e' || d[j] == 'E')) return -2;
+    if (significant > (*kind == J_INT ? 18 : 17)) return -2;
+    return j;
+}
+
+static Py_ssize_t scan_literal(const unsigned char *d, Py_ssize_t n, Py_ssize_t i, int *kind) {
+    if (n - i >= 4 && memcmp(d + i, "true", 4) == 0) return *kind = J_TRUE, i + 4;
+    if (n - i >= 5 && memcmp(d + i, "false", 5) == 0) return *kind = J_FALSE, i + 5;
+    if (n - i >= 4 && memcmp(d + i, "null", 4) == 0) return *kind = J_NULL, i + 4;
+    return -1;
+}
+
+/* Tokenize d, a JSON object: OK, DECLINE (not valid JSON, not an object, or anything
+ * declined: nesting deeper than LANE_DEPTH, a key with an escape, ...), FAIL (memory). */
+static int tokenize(const unsigned char *d, Py_ssize_t n, Tokens *t) {
+    int32_t open[LANE_DEPTH];
+    int depth = 0;
+    Py_ssize_t i = skip_ws(d, n, 0);
+    if (n > INT32_MAX || i >= n || d[i] != '{') return DECLINE;
+    for (;;) {
+        /* a value starts at d[i] (whitespace skipped) */
+        if (i >= n) return DECLINE;
+        unsigned char c = d[i];
+        Token *token;
+        Py_ssize_t end;
+        if (c == '{' || c == '[') {
+            if (depth == LANE_DEPTH) return DECLINE;
+            if ((token = new_token(t, c == '{' ? J_OBJECT : J_ARRAY, i)) == NULL) goto memory;
+            open[depth++] = t->len - 1;
+            i = skip_ws(d, n, i + 1);
+            if (i < n && d[i] == (c == '{' ? '}' : ']')) {
+                token->end = (int32_t)++i;
+                depth--;
+                goto after_value;
+            }
+            if (c == '[') continue;
+            goto key;
+        }
+        if (c == '"') {
+            if ((token = new_token(t, J_STRING, i)) == NULL) goto memory;
+            end = scan_string(d, n, i, &token->flags);
+            if (end < 0) return DECLINE;
+            token->end = (int32_t)(i = end);
+        } else if (c == '-' || is_digit(c)) {
+            int kind;
+            end = scan_number(d, n, i, &kind);
+            if (end < 0) return DECLINE;
+            if ((token = new_token(t, kind, i)) == NULL) goto memory;
+            token->end = (int32_t)(i = end);
+        } else {
+            int kind;
+            end = scan_literal(d, n, i, &kind);
+            if (end < 0) return DECLINE;
+            if ((token = new_token(t, kind, i)) == NULL) goto memory;
+            token->end = (int32_t)(i = end);
+        }
+    after_value:
+        if (depth == 0) return skip_ws(d, n, i) == n ? OK : DECLINE;
+        {
+            Token *container = &t->at[open[depth - 1]];
+            int object = container->kind == J_OBJECT;
+            container->count++;
+            i = skip_ws(d, n, i);
+            if (i < n && d[i] == ',') {
+                i = skip_ws(d, n, i + 1);
+                if (object) goto key;
+                continue;
+            }
+            if (i < n && d[i] == (object ? '}' : ']')) {
+                container->end = (int32_t)++i;
+                container->next = t->len;
+                depth--;
+                goto after_value;
+            }
+            return DECLINE;
+        }
+    key:
+        if (i >= n || d[i] != '"') return DECLINE;
+        if ((token = new_token(t, J_STRING, i)) == NULL) goto memory;
+        end = scan_string(d, n, i, &token->flags);
+        if (end < 0 || token->flags & S_ESCAPED) return DECLINE; /* keys are matched as bytes */
+        token->end = (int32_t)end;
+        i = skip_ws(d, n, end);
+        if (i >= n || d[i] != ':') return DECLINE;
+        i = skip_ws(d, n, i + 1);
+    }
+memory:
+    PyErr_NoMemory();
+    return FAIL;
+}
+
+typedef struct {
+    const unsigned char *d;
+    const Token *t;
+    PyObject *loads;
+} Doc;
+
+/* The value token of the last member of object `object` keyed `name` (as orjson keeps the
+ * last of duplicate keys), or -1. */
+static int32_t member(const Doc *doc, int32_t object, const char *name) {
+    if (object < 0 || doc->t[object].kind != J_OBJECT) return -1;
+    size_t length = strlen(name);
+    int32_t found = -1, at = object + 1;
+    for (int32_t m = 0; m < doc->t[object].count; m++) {
+        const Token *key = &doc->t[at];
+        if ((size_t)(key->end - key->start - 2) == length &&
+            memcmp(doc->d + key->start + 1, name, length) == 0)
+            found = at + 1;
+        at = doc->t[at + 1].next;
+    }
+    return found;
+}
+
+static int kind_of(const Doc *doc, int32_t at) { return at < 0 ? -1 : doc->t[at].kind; }
+
+/* Does string token `at` hold exactly the ASCII text `text`? (No escape: else declined.) */
+static int string_is(const Doc *doc, int32_t at, const char *text) {
+    const Token *s = &doc->t[at];
+    size_t length = strlen(text);
+    return (size_t)(s->end - s->start - 2) == length &&
+           memcmp(doc->d + s->start + 1, text, length) == 0;
+}
+
+/* The value at token `at`, as orjson reads it (a new reference). */
+static PyObject *materialize(const Doc *doc, int32_t at) {
+    const Token *token = &doc->t[at];
+    PyObject *view = PyMemoryView_FromMemory((char *)doc->d + token->start,
+                                             token->end - token->start, PyBUF_READ);
+    if (view == NULL) return NULL;
+    PyObject *value = PyObject_CallOneArg(doc->loads, view);
+    Py_DECREF(view);
+    return value;
+}
+
+/* A string token's str (a new reference); its UTF-8 was checked by the tokenizer. */
+static PyObject *string_value(const Doc *doc, int32_t at) {
+    const Token *s = &doc->t[at];
+    if (s->flags & S_ESCAPED) return materialize(doc, at);
+    return PyUnicode_DecodeUTF8((const char *)doc->d + s->start + 1, s->end - s->start - 2, NULL);
+}
+
+/* Any token's value: a str without orjson for strings, Py_None for null (new references). */
+static PyObject *value_at(const Doc *doc, int32_t at) {
+    if (doc->t[at].kind == J_STRING) return string_value(doc, at);
+    if (doc->t[at].kind == J_NULL) return Py_NewRef(Py_None);
+    return materialize(doc, at);
+}
+
+/* Do tokens a and b hold the same JSON text, token for token? (Then they are equal
+ * values; the converse need not hold, and the caller then compares the values.) */
+static int same_tokens(const Doc *doc, int32_t a, int32_t b) {
+    const Token *t = doc->t;
+    int32_t length = t[a].next - a;
+    if (t[b].next - b != length) return 0;
+    for (int32_t k = 0; k < length; k++) {
+        const Token *x = &t[a + k], *y = &t[b + k];
+        if (x->kind != y->kind || x->count != y->count) return 0;
+        if (x->kind != J_OBJECT && x->kind != J_ARRAY &&
+            (x->end - x->start != y->end - y->start ||
+             memcmp(doc->d + x->start, doc->d + y->start, (size_t)(x->end - x->start)) != 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the envelope's canonical JSON, from its tokens */
+
+/* A string token's inner text, escaped as encode_basestring_ascii escapes its value. */
+static int canonical_string(Buffer *b, const unsigned char *s, Py_ssize_t n) {
+    if (n > (PY_SSIZE_T_MAX - 20) / 6) {
+        PyErr_NoMemory();
+        return FAIL;
+    }
+    /* 6 bytes out per byte in at most (DEL as \u007f); 8 more: whole words are stored. */
+    if (buf_reserve(b, n * 6 + 20) < 0) return FAIL;
+    char *out = b->data + b->len;
+    *out++ = '"';
+    Py_ssize_t i = 0;
+    while (i < n) {
+#if PY_LITTLE_ENDIAN
+        if (n - i >= 8) { /* plain printable ASCII is copied a word at a time */
+            uint64_t w, hits;
+            memcpy(&w, s + i, 8);
+            memcpy(out, &w, 8);
+            if ((hits = escapes_in(w)) == 0) {
+                out += 8;
+                i += 8;
+                continue;
+            }
+            int plain = __builtin_ctzll(hits) / 8;
+            out += plain;
+            i += plain;
+        }
+#endif
+        if (s[i] < 0x80 && s[i] != '\\') { /* DEL, or a plain byte of a short tail */
+            out = plain_char(s[i]) ? (*out = (char)s[i], out + 1) : escaped(out, s[i]);
+            i++;
+            continue;
+        }
+        if (s[i] == '\\') {
+            unsigned char e = s[i + 1];
+            i += 2;
+            switch (e) {
+            case '"': out = escaped(out, '"'); break;
+            case '\\': out = escaped(out, '\\'); break;
+            case '/': *out++ = '/'; break;
+            case 'b': out = escaped(out, '\b'); break;
+            case 'f': out = escaped(out, '\f'); break;
+            case 'n': out = escaped(out, '\n'); break;
+            case 'r': out = escaped(out, '\r'); break;
+            case 't': out = escaped(out, '\t'); break;
+            default: { /* 'u': checked by the tokenizer, never a surrogate */
+                Py_UCS4 c = (Py_UCS4)hex4(s + i);
+                i += 4;
+                out = plain_char(c) ? (*out = (char)c, out + 1) : escaped(out, c);
+            }
+            }
+            continue;
+        }
+        int length = utf8_length(s + i, n - i);
+        out = escaped(out, utf8_char(s + i, length));
+        i += length;
+    }
+    *out++ = '"';
+    b->len = out - b->data;
+    return OK;
+}
+
+/* A float token as float.__repr__ writes the double orjson reads from it (at most 17
+ * digits, no exponent: any correctly rounding reader gets the same double). */
+static int canonical_float(Buffer *b, const unsigned char *s, Py_ssize_t n) {
+    char text[48];
+    if (n >= (Py_ssize_t)sizeof text) return DECLINE;
+    memcpy(text, s, (size_t)n);
+    text[n] = '\0';
+    char *end;
+    double x = PyOS_string_to_double(text, &end, NULL);
+    if (x == -1.0 && PyErr_Occurred()) return FAIL;
+    if (end != text + n || !isfinite(x)) return DECLINE;
+    char *repr = PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (repr == NULL) return FAIL;
+    int status = buf_put(b, repr, (Py_ssize_t)strlen(repr)) < 0 ? FAIL : OK;
+    PyMem_Free(repr);
+    return status;
+}
+
+typedef struct {
+    const unsigned char *key;
+    int32_t length, value, order;
+} Member;
+
+static int member_order(const void *a, const void *b) {
+    const Member *x = a, *y = b;
+    int c = memcmp(x->key, y->key, (size_t)(x->length < y->length ? x->length : y->length));
+    if (c == 0) c = (x->length > y->length) - (x->length < y->length);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int canonical_tokens(Buffer *b, const Doc *doc, int32_t at, const char *leave_out);
+
+/* An object with its keys sorted (UTF-8 byte order is code point order, as sorted() compares
+ * str keys), the last of duplicate keys kept (as orjson keeps it), and the member keyed
+ * leave_out (if any) left out. */
+static int canonical_object(Buffer *b, const Doc *doc, int32_t at, const char *leave_out) {
+    const Token *t = doc->t;
+    int32_t n = t[at].count;
+    Member small[SMALL_DICT];
+    Member *members = n <= SMALL_DICT ? small : PyMem_Malloc(sizeof(Member) * (size_t)n);
+    if (members == NULL) {
+        PyErr_NoMemory();
+        return FAIL;
+    }
+    int32_t count = 0, key = at + 1;
+    size_t leave_length = leave_out ? strlen(leave_out) : 0;
+    for (int32_t m = 0; m < n; m++) {
+        Member x = {doc->d + t[key].start + 1, t[key].end - t[key].start - 2, key + 1, m};
+        if (!leave_out || (size_t)x.length != leave_length ||
+            memcmp(x.key, leave_out, leave_length) != 0)
+            members[count++] = x;
+        key = t[key + 1].next;
+    }
+    qsort(members, (size_t)count, sizeof(Member), member_order);
+    int status = buf_char(b, '{') < 0 ? FAIL : OK;
+    int first = 1;
+    for (int32_t m = 0; m < count && status == OK; m++) {
+        const Member *x = &members[m];
+        if (m + 1 < count && x->length == members[m + 1].length &&
+            memcmp(x->key, members[m + 1].key, (size_t)x->length) == 0)
+            continue; /* a later duplicate wins */
+        if ((!first && buf_char(b, ',') < 0) || canonical_string(b, x->key, x->length) != OK ||
+            buf_char(b, ':') < 0) {
+            status = FAIL;
+            break;
+        }
+        first = 0;
+        status = canonical_tokens(b, doc, x->value, NULL);
+    }
+    if (status == OK && buf_char(b, '}') < 0) status = FAIL;
+    if (members != small) PyMem_Free(members);
+    return status;
+}
+
+/* json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True) of the value
+ * at token `at`, written from its text. */
+static int canonical_tokens(Buffer *b, const Doc *doc, int32_t at, const char *leave_out) {
+    const Token *token = &doc->t[at];
+    const unsigned char *s = doc->d + token->start;
+    Py_ssize_t n = token->end - token->start;
+    switch (token->kind) {
+    case J_OBJECT:
+        return canonical_object(b, doc, at, leave_out);
+    case J_ARRAY: {
+        if (buf_char(b, '[') < 0) return FAIL;
+        int32_t element = at + 1;
+        for (int32_t k = 0; k < token->count; k++) {
+            if (k && buf_char(b, ',') < 0) return FAIL;
+            int status = canonical_tokens(b, doc, element, NULL);
+            if (status != OK) return status;
+            element = doc->t[element].next;
+        }
+        return buf_char(b, ']') < 0 ? FAIL : OK;
+    }
+    case J_STRING:
+        return canonical_string(b, s + 1, n - 2);
+    case J_INT: /* int.__repr__ is the JSON text, but for "-0" (0) */
+        if (n == 2 && s[0] == '-' && s[1] == '0') return DECLINE;
+        return buf_put(b, (const char *)s, n) < 0 ? FAIL : OK;
+    case J_FLOAT:
+        return canonical_float(b, s, n);
+    default: /* true, false, null */
+        return buf_put(b, (const char *)s, n) < 0 ? FAIL : OK;
+    }
+}
+
+/* Hooks of record_values: (the well-formed hooks, orjson.loads, sha256_hex, the hash fields
+ * of a runtime match, of a documented match). */
+enum { R_VALUE_HOOKS, R_LOADS, R_SHA256_HEX, R_MATCHED_RUNTIME, R_MATCHED_DOCUMENTED, R_COUNT };
+
+/* index._hash_fields from the tokens: the stored hash matches the digest of the form its
+ * prefix names, or the hook decides (a new reference; None for an envelope it cannot hash;
+ * NULL on error; DECLINED when the text is declined). */
+static PyObject DECLINED_OBJECT;
+#define DECLINED (&DECLINED_OBJECT)
+
+static PyObject *token_hash_fields(const Doc *doc, int32_t envelope, int32_t stored,
+                                   PyObject *hooks) {
+    const Token *s = &doc->t[stored];
+    const char *prefix = "sha256:"; /* hashing.DOCUMENTED_PREFIX */
+    Py_ssize_t prefix_length = (Py_ssize_t)strlen(prefix);
+    const unsigned char *hash = doc->d + s->start + 1;
+    Py_ssize_t hash_length = s->end - s->start - 2;
+    int documented = !(s->flags & S_ESCAPED) && hash_length >= prefix_length &&
+                     memcmp(hash, prefix, (size_t)prefix_length) == 0;
+    if (!(s->flags & S_ESCAPED)) {
+        char stack[STACK_BYTES];
+        Buffer b = BUFFER_ON(stack);
+        int status = canonical_tokens(&b, doc, envelope, documented ? "routingMetadata" : NULL);
+        PyObject *digest = NULL;
+        if (status == OK) {
+            PyObject *canonical = PyBytes_FromStringAndSize(b.data, b.len);
+            digest = canonical ? PyObject_CallOneArg(PyTuple_GET_ITEM(hooks, R_SHA256_HEX),
+                                                     canonical)
+                               : NULL;
+            Py_XDECREF(canonical);
+        }
+        buf_release(&b);
+        if (status == FAIL || (status == OK && digest == NULL)) return NULL;
+        if (status == DECLINE) return DECLINED;
+        int match = 0;
+        if (PyUnicode_IS_ASCII(digest)) {
+            Py_ssize_t skip = documented ? prefix_length : 0;
+            match = PyUnicode_GET_LENGTH(digest) == hash_length - skip &&
+                    memcmp(PyUnicode_DATA(digest), hash + skip, (size_t)(hash_length - skip)) == 0;
+        }
+        Py_DECREF(digest);
+        if (match)
+            return Py_NewRef(PyTuple_GET_ITEM(hooks, documented ? R_MATCHED_DOCUMENTED
+                                                                : R_MATCHED_RUNTIME));
+    }
+    /* A mismatch (or an escaped hash): the Python path explains it, from orjson's value. */
+    PyObject *value = materialize(doc, envelope), *stored_text = NULL, *hashed = NULL;
+    if (value != NULL && (stored_text = string_value(doc, stored)) != NULL)
+        hashed = PyObject_CallFunctionObjArgs(
+            PyTuple_GET_ITEM(PyTuple_GET_ITEM(hooks, R_VALUE_HOOKS), H_HASH_FIELDS), value,
+            stored_text, NULL);
+    Py_XDECREF(value);
+    Py_XDECREF(stored_text);
+    return checked_hash_fields(hashed);
+}
+
+/* The event facts of an events array's tokens, as event_facts gives them for orjson's list
+ * (its last member, the FINAL_RESPONSE payload, is left None: *final_payload is its token,
+ * -1 for none). Py_None when the events are not well-formed, DECLINED, or NULL. */
+static PyObject *token_event_facts(const Doc *doc, int32_t events, PyObject *sanitize,
+                                   int32_t *final_payload) {
+    const Token *t = doc->t;
+    *final_payload = -1;
+    if (kind_of(doc, events) != J_ARRAY) return Py_NewRef(Py_None);
+    PyObject *agents = PyList_New(0), *marks = PyList_New(0), *open_by_agent = PyDict_New();
+    PyObject *result = NULL;
+    Py_ssize_t fallbacks = 0;
+    if (agents == NULL || marks == NULL || open_by_agent == NULL) goto done;
+    int32_t event = events + 1;
+    for (int32_t i = 0; i < t[events].count; i++, event = t[event].next) {
+        if (t[event].kind != J_OBJECT) goto not_well_formed;
+        int32_t seq = member(doc, event, "seq"), kind = member(doc, event, "type");
+        int32_t payload = member(doc, event, "payload");
+        if (kind_of(doc, seq) != J_INT || kind_of(doc, kind) != J_STRING ||
+            kind_of(doc, payload) != J_OBJECT)
+            goto not_well_formed;
+        long long number = 0; /* at most 18 digits: the tokenizer declines longer ints */
+        const unsigned char *digit = doc->d + t[seq].start;
+        if (*digit == '-') goto not_well_formed;
+        for (; digit < doc->d + t[seq].end; digit++) number = number * 10 + (*digit - '0');
+        if (number != (long long)i + 1) goto not_well_formed;
+        if (t[kind].flags & S_ESCAPED) {
+            result = DECLINED;
+            goto done;
+        }
+        if (string_is(doc, kind, "FINAL_RESPONSE")) {
+            *final_payload = payload;
+            continue;
+        }
+        if (string_is(doc, kind, "FALLBACK_TRIGGERED")) {
+            fallbacks++;
+            continue;
+        }
+        int start = string_is(doc, kind, "AGENT_ATTEMPT_START");
+        if (!start && !string_is(doc, kind, "AGENT_ATTEMPT_END")) continue;
+        int32_t agent_at = member(doc, payload, "agent");
+        if (kind_of(doc, agent_at) != J_STRING) goto not_well_formed;
+        int32_t status_at = start ? -1 : member(doc, payload, "status");
+        PyObject *agent = string_value(doc, agent_at);
+        PyObject *status = status_at < 0 ? NULL
+                           : kind_of(doc, status_at) == J_STRING ? string_value(doc, status_at)
+                                                                 : Py_NewRef(Py_None);
+        int failed = agent == NULL || (status_at >= 0 && status == NULL) ||
+                     pair_attempt(open_by_agent, agents, marks, agent, start, status) < 0;
+        Py_XDECREF(agent);
+        Py_XDECREF(status);
+        if (failed) goto done;
+    }
+    result = facts_of(agents, marks, fallbacks, Py_None, sanitize);
+    goto done;
+not_well_formed:
+    *final_payload = -1;
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(agents);
+    Py_XDECREF(marks);
+    Py_XDECREF(open_by_agent);
+    return result;
+}
+
+/* len(final_response_problems(final, recorded)) from the tokens: 0 without a call when
+ * they are the same text (and recorded is not the documented summary form). */
+static Py_ssize_t token_problem_count(const Doc *doc, int32_t final, int32_t recorded,
+                                      PyObject *problems) {
+    int summary_form = member(doc, recorded, "has_error") >= 0 &&
+                       member(doc, recorded, "payload") < 0;
+    if (!summary_form && same_tokens(doc, final, recorded)) return 0;
+    PyObject *final_value = materialize(doc, final);
+    PyObject *recorded_value = final_value ? materialize(doc, recorded) : NULL;
+    Py_ssize_t count = recorded_value ? problem_count(final_value, recorded_value, problems) : -1;
+    Py_XDECREF(final_value);
+    Py_XDECREF(recorded_value);
+    return count;
+}
+
+/* The parts of a well-formed record from its tokens (new references in *owned, to be
+ * released by the caller): OK, DECLINE (not well-formed, or declined), FAIL. */
+static int token_parts(const Doc *doc, PyObject *stem, PyObject *hooks, Parts *p,
+                       PyObject **owned) {
+    PyObject *value_hooks = PyTuple_GET_ITEM(hooks, R_VALUE_HOOKS);
+    int32_t header = member(doc, 0, "header"), envelope = member(doc, 0, "envelope");
+    if (kind_of(doc, header) != J_OBJECT || kind_of(doc, envelope) != J_OBJECT) return DECLINE;
+    int32_t id = member(doc, header, "executionId"), created = member(doc, header, "createdUtcIso");
+    int32_t flag = member(doc, header, "replayable"), reason = member(doc, header, "replayableReason");
+    int32_t stored = member(doc, header, "envelopeHash");
+    if (kind_of(doc, id) != J_STRING || kind_of(doc, created) != J_STRING ||
+        (kind_of(doc, flag) != J_TRUE && kind_of(doc, flag) != J_FALSE) ||
+        kind_of(doc, stored) != J_STRING)
+        return DECLINE;
+    if (reason >= 0 && kind_of(doc, reason) != J_NULL && kind_of(doc, reason) != J_STRING)
+        return DECLINE;
+    int32_t intent = member(doc, envelope, "intent");
+    if (kind_of(doc, intent) != J_OBJECT) return DECLINE;
+    int32_t decision = member(doc, 0, "routerDecision"), final = member(doc, 0, "finalResponse");
+    if (kind_of(doc, decision) == J_NULL) decision = -1;
+    if (kind_of(doc, final) == J_NULL) final = -1;
+    if ((decision >= 0 && kind_of(doc, decision) != J_OBJECT) ||
+        (final >= 0 && kind_of(doc, final) != J_OBJECT))
+        return DECLINE;
+    if ((owned[0] = p->execution_id = string_value(doc, id)) == NULL) return FAIL;
+    int same = PyUnicode_Check(stem) ? PyUnicode_Compare(p->execution_id, stem) == 0 : 0;
+    if (PyErr_Occurred()) return FAIL;
+    if (!same) return DECLINE;
+    int32_t events = member(doc, 0, "events"), final_payload;
+    p->facts = owned[1] = token_event_facts(
+        doc, events, PyTuple_GET_ITEM(value_hooks, H_SANITIZE_LINE), &final_payload);
+    if (p->facts == DECLINED) owned[1] = NULL;
+    if (p->facts == NULL) return FAIL;
+    if (p->facts == Py_None || p->facts == DECLINED) return DECLINE;
+    p->hashed = owned[2] = token_hash_fields(doc, envelope, stored, hooks);
+    if (p->hashed == DECLINED) owned[2] = NULL;
+    if (p->hashed == NULL) return FAIL;
+    if (p->hashed == Py_None || p->hashed == DECLINED) return DECLINE;
+    int32_t name = member(doc, intent, "name"), routing = member(doc, envelope, "routing");
+    int32_t strategy = member(doc, routing, "strategy");
+    int32_t decided = member(doc, decision, "agent");
+    int32_t status = member(doc, final, "status");
+    if ((owned[3] = p->created = string_value(doc, created)) == NULL) return FAIL;
+    p->flag = kind_of(doc, flag) == J_TRUE ? Py_True : Py_False;
+    if (reason >= 0 && (owned[4] = p->reason = value_at(doc, reason)) == NULL) return FAIL;
+    if (kind_of(doc, name) == J_STRING && (owned[5] = p->name = string_value(doc, name)) == NULL)
+        return FAIL;
+    if (kind_of(doc, strategy) == J_STRING &&
+        (owned[6] = p->strategy = string_value(doc, strategy)) == NULL)
+        return FAIL;
+    if (decided >= 0 && (owned[7] = p->decided = value_at(doc, decided)) == NULL) return FAIL;
+    if (status >= 0 && (owned[8] = p->final_status = value_at(doc, status)) == NULL) return FAIL;
+    p->has_final = final >= 0;
+    p->final_empty = final >= 0 && doc->t[final].count == 0;
+    p->event_count = doc->t[events].count;
+    if (final >= 0 && final_payload >= 0) {
+        p->problems = token_problem_count(doc, final, final_payload,
+                                          PyTuple_GET_ITEM(value_hooks, H_FINAL_PROBLEMS));
+        if (p->problems < 0) return FAIL;
+    }
+    return OK;
+}
+
+#define OWNED 9
+
+/* record_values(data, key, stem, size, mtime_ns, hooks) -> tuple | None
+ *
+ * well_formed_values(orjson.loads(data), key, stem, size, mtime_ns, hooks[0]) for a
+ * record's bytes, without parsing them into Python objects; None for anything the lane
+ * declines: text orjson would refuse (or might read otherwise: a run of 19 digits, an
+ * exponent, a surrogate escape, an escaped key, nesting deeper than LANE_DEPTH), a record
+ * that is not well-formed (the caller's other lanes decide). tests/test_bytes_lane.py
+ * proves it equal to the definition. hooks: see R_COUNT. */
+static PyObject *record_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyBytes_CheckExact(args[0]) || !check_hooks(args[5], R_COUNT) ||
+        !check_hooks(PyTuple_GET_ITEM(args[5], R_VALUE_HOOKS), H_COUNT)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "record_values(data: bytes, key, stem, size, mtime_ns, hooks)");
+        return NULL;
+    }
+    const unsigned char *d = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    Py_ssize_t n = PyBytes_GET_SIZE(args[0]);
+    if (digit_run(d, n, 19)) Py_RETURN_NONE;
+    Tokens tokens;
+    tokens.at = tokens.small;
+    tokens.len = 0;
+    tokens.cap = LANE_SMALL;
+    int status = tokenize(d, n, &tokens);
+    PyObject *result = NULL;
+    PyObject *owned[OWNED] = {NULL};
+    if (status == OK) {
+        Doc doc = {d, tokens.at, PyTuple_GET_ITEM(args[5], R_LOADS)};
+        Parts p = {0};
+        status = token_parts(&doc, args[2], args[5], &p, owned);
+        if (status == OK)
+            result = values_of(&p, args, PyTuple_GET_ITEM(args[5], R_VALUE_HOOKS));
+    }
+    if (status == DECLINE) result = Py_NewRef(Py_None);
+    for (int k = 0; k < OWNED; k++) Py_XDECREF(owned[k]);
+    if (tokens.at != tokens.small) PyMem_Free(tokens.at);
     return result;
 }
 
@@ -1134,6 +1932,9 @@ static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t
 }
 
 static PyMethodDef methods[] = {
+    {"record_values", (PyCFunction)(void (*)(void))record_values, METH_FASTCALL,
+     "well_formed_values for a record's JSON bytes, read without parsing them into Python "
+     "objects (see the C source)."},
     {"stat_stamps", (PyCFunction)(void (*)(void))stat_stamps, METH_FASTCALL,
      "index._stamps_of's loop in C: packed (size, mtime_ns, ctime_ns, inode) per name."},
     {"well_formed_values", (PyCFunction)(void (*)(void))well_formed_values, METH_FASTCALL,

@@ -20,3 +20,6 @@ def well_formed_values(
 def object_outline(
     data: bytes, /
 ) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]: ...
+def record_values(
+    data: bytes, key: str, stem: str, size: int, mtime_ns: int, hooks: tuple[Any, ...], /
+) -> tuple[Any, ...] | None: ...

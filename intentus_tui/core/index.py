@@ -52,6 +52,7 @@ from intentus_tui.core.hashing import (
 from intentus_tui.core.native import event_facts as _native_event_facts
 from intentus_tui.core.native import json_row as _native_json_row
 from intentus_tui.core.native import new_slotted as _native_new_slotted
+from intentus_tui.core.native import record_values as _native_record_values
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
 from intentus_tui.core.native import well_formed_values as _native_well_formed
 from intentus_tui.core.parallel import can_fork, map_chunks
@@ -585,6 +586,27 @@ def _native_hooks(parsed: bool) -> tuple[Any, ...]:
 
 _NATIVE_HOOKS_PARSED = _native_hooks(parsed=True)
 _NATIVE_HOOKS_LOADED = _native_hooks(parsed=False)
+# What the native bytes lane (``record_values``) calls: the hooks above, orjson for the
+# sub-values the rare cases need, the digest, and the hash fields of a match.
+_BYTES_LANE_HOOKS = (
+    _NATIVE_HOOKS_PARSED,
+    orjson.loads,
+    sha256_hex,
+    _MATCHED["runtime"],
+    _MATCHED["documented"],
+)
+
+
+def bytes_lane_values(
+    data: bytes, key: str, stem: str, size: int, mtime_ns: int
+) -> tuple[Any, ...] | None:
+    """``_well_formed_values(key, orjson.loads(data), ...)`` read straight from the bytes by
+    the native lane (no Python objects for the whole record); None when it declines (text
+    orjson might read otherwise, a record that is not well-formed) or is not built.
+    ``tests/test_bytes_lane.py`` proves it equal to the definition."""
+    if _native_record_values is None:
+        return None
+    return _native_record_values(data, key, stem, size, mtime_ns, _BYTES_LANE_HOOKS)
 
 
 def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
@@ -789,9 +811,17 @@ def _index_file(path: str) -> _Row:
         return result.stamp, summary_values(result)
     data, st = read
     stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    key = os.path.basename(path)
+    stem = key[: -len(RECORD_SUFFIX)] if key.endswith(RECORD_SUFFIX) else key
+    if _native_record_values is not None:  # well-formed text: no Python objects for it all
+        values = _native_record_values(
+            data, key, stem, st.st_size, st.st_mtime_ns, _BYTES_LANE_HOOKS
+        )
+        if values is not None:
+            return stamp, values
     parsed, error = _parse(data)
     if type(parsed) is dict:
-        row = _quick_values(path, parsed, st)
+        row = _well_formed_values(key, parsed, stem, st.st_size, st.st_mtime_ns, parsed=True)
         if row is not None:
             return stamp, row
     if parsed is not _UNPARSED:
