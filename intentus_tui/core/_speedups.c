@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -876,7 +877,7 @@ static const char *const KEY_NAMES[K_COUNT] = {
 };
 static PyObject *KEYS[K_COUNT];
 static PyObject *WORD_OK, *WORD_ERROR, *WORD_UNKNOWN, *WORD_INVALID, *WHY_INCOMPLETE,
-    *WHY_RECORDING, *WHY_UNMARKED, *SOURCE_RECORD;
+    *WHY_RECORDING, *WHY_UNMARKED, *SOURCE_RECORD, *SUFFIX_JSON;
 
 /* The hooks tuple: Python functions for what is rare, and the enum members to write. */
 enum {
@@ -1931,7 +1932,94 @@ static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t
     return out;
 }
 
+/* record_file_values(path, limit, hooks) -> (size, mtime_ns, ctime_ns, inode, data, values)
+ * | None
+ *
+ * index._read_plain and the bytes lane in one call: a plain regular file of at most
+ * `limit` bytes read whole in one read (opened without following a link, without
+ * blocking on a FIFO), then record_values on its bytes, keyed by the path's last
+ * component (the stem: that without ".json"). values is None where the lane declines
+ * (the caller parses data itself); None for anything but such a file (the careful reader
+ * decides). */
+static PyObject *record_file_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "record_file_values(path: str, limit: int, hooks)");
+        return NULL;
+    }
+    long long limit = PyLong_AsLongLong(args[1]);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
+    PyObject *encoded = PyUnicode_EncodeFSDefault(args[0]);
+    if (encoded == NULL) return NULL;
+    const char *path = PyBytes_AS_STRING(encoded);
+    if ((Py_ssize_t)strlen(path) != PyBytes_GET_SIZE(encoded)) { /* a NUL: not a file name */
+        Py_DECREF(encoded);
+        Py_RETURN_NONE;
+    }
+    struct stat st;
+    int fd, ok, flags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC;
+    /* The event os.open raises: audit hooks see this open as they see Python's. */
+    if (PySys_Audit("open", "OOi", args[0], Py_None, flags) < 0) {
+        Py_DECREF(encoded);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    fd = open(path, flags);
+    ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= limit;
+    Py_END_ALLOW_THREADS
+    Py_DECREF(encoded);
+    PyObject *data = ok ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)st.st_size + 1) : NULL;
+    if (ok && data == NULL) {
+        close(fd);
+        return NULL;
+    }
+    Py_ssize_t got = -1;
+    if (ok) {
+        char *buffer = PyBytes_AS_STRING(data);
+        Py_BEGIN_ALLOW_THREADS
+        got = read(fd, buffer, (size_t)st.st_size + 1);
+        Py_END_ALLOW_THREADS
+    }
+    if (fd >= 0) close(fd);
+    if (!ok || got != (Py_ssize_t)st.st_size) { /* not a plain file, or changing under us */
+        Py_XDECREF(data);
+        Py_RETURN_NONE;
+    }
+    if (_PyBytes_Resize(&data, got) < 0) return NULL;
+    PyObject *name = args[0], *key = NULL, *stem = NULL, *values = NULL, *result = NULL;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+    Py_ssize_t slash = PyUnicode_FindChar(name, '/', 0, length, -1);
+    if (slash == -2) goto done;
+    key = PyUnicode_Substring(name, slash + 1, length);
+    if (key == NULL) goto done;
+    Py_ssize_t key_length = PyUnicode_GET_LENGTH(key);
+    int suffixed = PyUnicode_Tailmatch(key, SUFFIX_JSON, 0, key_length, 1);
+    if (suffixed < 0) goto done;
+    stem = suffixed ? PyUnicode_Substring(key, 0, key_length - 5) : Py_NewRef(key);
+    if (stem == NULL) goto done;
+    PyObject *stamp[4] = {
+        PyLong_FromLongLong((long long)st.st_size),
+        PyLong_FromLongLong((long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec),
+        PyLong_FromLongLong((long long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec),
+        PyLong_FromUnsignedLongLong((unsigned long long)st.st_ino),
+    };
+    if (stamp[0] && stamp[1] && stamp[2] && stamp[3]) {
+        PyObject *lane_args[6] = {data, key, stem, stamp[0], stamp[1], args[2]};
+        values = record_values(module, lane_args, 6);
+        if (values != NULL)
+            result = PyTuple_Pack(6, stamp[0], stamp[1], stamp[2], stamp[3], data, values);
+    }
+    for (int k = 0; k < 4; k++) Py_XDECREF(stamp[k]);
+done:
+    Py_XDECREF(key);
+    Py_XDECREF(stem);
+    Py_XDECREF(values);
+    Py_DECREF(data);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"record_file_values", (PyCFunction)(void (*)(void))record_file_values, METH_FASTCALL,
+     "index._read_plain and record_values in one call (see the C source)."},
     {"record_values", (PyCFunction)(void (*)(void))record_values, METH_FASTCALL,
      "well_formed_values for a record's JSON bytes, read without parsing them into Python "
      "objects (see the C source)."},
@@ -1984,6 +2072,8 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     WHY_RECORDING = PyUnicode_InternFromString("recording_failure");
     WHY_UNMARKED = PyUnicode_InternFromString("marked not replayable (no reason given)");
     SOURCE_RECORD = PyUnicode_InternFromString("record");
+    SUFFIX_JSON = PyUnicode_InternFromString(".json");
+    if (SUFFIX_JSON == NULL) return NULL;
     if (!WORD_OK || !WORD_ERROR || !WORD_UNKNOWN || !WORD_INVALID || !WHY_INCOMPLETE ||
         !WHY_RECORDING || !WHY_UNMARKED || !SOURCE_RECORD)
         return NULL;

@@ -23,3 +23,6 @@ def object_outline(
 def record_values(
     data: bytes, key: str, stem: str, size: int, mtime_ns: int, hooks: tuple[Any, ...], /
 ) -> tuple[Any, ...] | None: ...
+def record_file_values(
+    path: str, limit: int, hooks: tuple[Any, ...], /
+) -> tuple[int, int, int, int, bytes, tuple[Any, ...] | None] | None: ...

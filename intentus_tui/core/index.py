@@ -52,6 +52,7 @@ from intentus_tui.core.hashing import (
 from intentus_tui.core.native import event_facts as _native_event_facts
 from intentus_tui.core.native import json_row as _native_json_row
 from intentus_tui.core.native import new_slotted as _native_new_slotted
+from intentus_tui.core.native import record_file_values as _native_record_file
 from intentus_tui.core.native import record_values as _native_record_values
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
 from intentus_tui.core.native import well_formed_values as _native_well_formed
@@ -803,40 +804,47 @@ def _split_listing_chunk(data: bytes) -> tuple[dict[str, int], bytes]:
 
 
 def _index_file(path: str) -> _Row:
-    """One file's row: the fast lane when it can, else the general path (never reading
-    or parsing the file twice)."""
-    read = _read_plain(path)
+    """One file's row: the bytes lane when it can, else the fast lane, else the general
+    path (never reading or parsing the file twice)."""
+    read = _read_for_index(path)
     if read is None:  # a link, a FIFO, a huge or changing file...: the careful reader
         result = load_for_index(path)
         return result.stamp, summary_values(result)
-    data, st = read
-    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    size, mtime_ns, ctime_ns, inode, data, values = read
+    stamp = (size, mtime_ns, ctime_ns, inode)
+    if values is not None:  # the bytes lane took it: well-formed text
+        return stamp, values
     key = os.path.basename(path)
     stem = key[: -len(RECORD_SUFFIX)] if key.endswith(RECORD_SUFFIX) else key
-    if _native_record_values is not None:  # well-formed text: no Python objects for it all
-        values = _native_record_values(
-            data, key, stem, st.st_size, st.st_mtime_ns, _BYTES_LANE_HOOKS
-        )
-        if values is not None:
-            return stamp, values
     parsed, error = _parse(data)
     if type(parsed) is dict:
-        row = _well_formed_values(key, parsed, stem, st.st_size, st.st_mtime_ns, parsed=True)
+        row = _well_formed_values(key, parsed, stem, size, mtime_ns, parsed=True)
         if row is not None:
             return stamp, row
     if parsed is not _UNPARSED:
-        base: dict[str, Any] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "stamp": stamp}
+        base: dict[str, Any] = {"size": size, "mtime_ns": mtime_ns, "stamp": stamp}
         result = classify_value(Path(path), parsed, base)
     else:
         result = load_record_bytes(
-            Path(path),
-            data,
-            size=st.st_size,
-            mtime_ns=st.st_mtime_ns,
-            stamp=stamp,
-            orjson_error=error,
+            Path(path), data, size=size, mtime_ns=mtime_ns, stamp=stamp, orjson_error=error
         )
     return stamp, summary_values(result)
+
+
+_FileRead = tuple[int, int, int, int, bytes, "tuple[Any, ...] | None"]
+
+
+def _read_for_index(path: str) -> _FileRead | None:
+    """(size, mtime_ns, ctime_ns, inode, bytes, the bytes lane's values or None) of a
+    plain regular file read whole; None for anything else. One native call where the
+    speed-ups are built (the read and the lane), else ``_read_plain``."""
+    if _native_record_file is not None:
+        return _native_record_file(path, HUGE_FILE_BYTES, _BYTES_LANE_HOOKS)
+    read = _read_plain(path)
+    if read is None:
+        return None
+    data, st = read
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, data, None
 
 
 _QUICK_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)

@@ -19,6 +19,7 @@ new_slotted: Callable[[type[Any], tuple[Any, ...], Sequence[Any]], Any] | None =
 stat_stamps: Callable[[int, list[str]], bytes] | None = None
 well_formed_values: Callable[..., tuple[Any, ...] | None] | None = None
 record_values: Callable[..., tuple[Any, ...] | None] | None = None
+record_file_values: Callable[..., tuple[Any, ...] | None] | None = None
 object_outline: Callable[[bytes], Any] | None = None
 json_row: Callable[[tuple[tuple[bytes, int, bool], ...], Sequence[Any]], bytes | None] | None = None
 
@@ -38,5 +39,6 @@ if not os.environ.get("INTENTUS_TUI_PURE_PYTHON"):
         object_outline = _speedups.object_outline
         well_formed_values = _speedups.well_formed_values
         record_values = _speedups.record_values
+        record_file_values = _speedups.record_file_values
 
 AVAILABLE = canonical_json is not None

@@ -185,6 +185,14 @@ def _deny(monkeypatch: pytest.MonkeyPatch, denied: set[Path]) -> None:
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", guarded_open)
+    native_read = index_module._native_record_file
+    if native_read is not None:  # the native reader opens in C: refused there alike
+
+        def guarded_native_read(path: str, *args: Any) -> Any:
+            # What it answers when open(2) fails: None, and the careful reader decides.
+            return None if Path(path) in denied else native_read(path, *args)
+
+        monkeypatch.setattr(index_module, "_native_record_file", guarded_native_read)
 
 
 def test_permission_denied_everywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
