@@ -425,13 +425,19 @@ static PyObject *has_terminal_controls(PyObject *module, PyObject *arg) {
 /* ------------------------------------------------------------------ object_outline */
 
 static inline Py_ssize_t skip_ws(const unsigned char *d, Py_ssize_t n, Py_ssize_t i) {
-#if PY_LITTLE_ENDIAN
-    /* An indented record's lines start with runs of spaces: 8 at a time. */
-    const uint64_t spaces = 0x2020202020202020ULL;
-    uint64_t w;
-    while (n - i >= 8 && (memcpy(&w, d + i, 8), w == spaces)) i += 8;
-#endif
-    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r')) i++;
+    while (i < n) {
+        unsigned char c = d[i];
+        if (c == '\n' && n - i > 8) { /* an indented record's next line: spaces, 8 at a time */
+            const uint64_t spaces = 0x2020202020202020ULL;
+            uint64_t w;
+            i++;
+            while (n - i >= 8 && (memcpy(&w, d + i, 8), w == spaces)) i += 8;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            i++;
+        } else {
+            break;
+        }
+    }
     return i;
 }
 
