@@ -16,6 +16,12 @@
  * has_terminal_controls(data) -> bool
  *     Does UTF-8 JSON text hold a character sanitize.json_text_safe would escape?
  *
+ * record_values(data, key, stem, size, mtime_ns, hooks),
+ * record_file_values(path, limit, hooks)
+ *     The bytes lane: a record's summary values straight from its JSON bytes (a strict
+ *     tokenizer, the envelope's canonical JSON written from the tokens), and the file
+ *     read in front of it. tests/test_bytes_lane.py proves it equal to the orjson lane.
+ *
  * object_outline(data), json_row(spec, values),
  * well_formed_values(raw, key, stem, size, mtime_ns, hooks),
  * event_facts(events, sanitize_line),
