@@ -1376,31 +1376,32 @@ typedef struct {
     PyObject *loads;
 } Doc;
 
+/* Are the n bytes at s exactly the ASCII text `text`? */
+static int same_text(const unsigned char *s, Py_ssize_t n, const char *text) {
+    size_t length = strlen(text);
+    return (size_t)n == length && memcmp(s, text, length) == 0;
+}
+
+/* Does string token `at` hold exactly `text`? (Compared as written: keys with escapes are
+ * declined, and so are escaped strings where this is used.) */
+static int string_is(const Doc *doc, int32_t at, const char *text) {
+    const Token *s = &doc->t[at];
+    return same_text(doc->d + s->start + 1, s->end - s->start - 2, text);
+}
+
 /* The value token of the last member of object `object` keyed `name` (as orjson keeps the
  * last of duplicate keys), or -1. */
 static int32_t member(const Doc *doc, int32_t object, const char *name) {
     if (object < 0 || doc->t[object].kind != J_OBJECT) return -1;
-    size_t length = strlen(name);
     int32_t found = -1, at = object + 1;
     for (int32_t m = 0; m < doc->t[object].count; m++) {
-        const Token *key = &doc->t[at];
-        if ((size_t)(key->end - key->start - 2) == length &&
-            memcmp(doc->d + key->start + 1, name, length) == 0)
-            found = at + 1;
+        if (string_is(doc, at, name)) found = at + 1;
         at = doc->t[at + 1].next;
     }
     return found;
 }
 
 static int kind_of(const Doc *doc, int32_t at) { return at < 0 ? -1 : doc->t[at].kind; }
-
-/* Does string token `at` hold exactly the ASCII text `text`? (No escape: else declined.) */
-static int string_is(const Doc *doc, int32_t at, const char *text) {
-    const Token *s = &doc->t[at];
-    size_t length = strlen(text);
-    return (size_t)(s->end - s->start - 2) == length &&
-           memcmp(doc->d + s->start + 1, text, length) == 0;
-}
 
 /* The value at token `at`, as orjson reads it (a new reference). */
 static PyObject *materialize(const Doc *doc, int32_t at) {
@@ -1552,12 +1553,9 @@ static int canonical_object(Buffer *b, const Doc *doc, int32_t at, const char *l
         return FAIL;
     }
     int32_t count = 0, key = at + 1;
-    size_t leave_length = leave_out ? strlen(leave_out) : 0;
     for (int32_t m = 0; m < n; m++) {
         Member x = {doc->d + t[key].start + 1, t[key].end - t[key].start - 2, key + 1, m};
-        if (!leave_out || (size_t)x.length != leave_length ||
-            memcmp(x.key, leave_out, leave_length) != 0)
-            members[count++] = x;
+        if (!leave_out || !same_text(x.key, x.length, leave_out)) members[count++] = x;
         key = t[key + 1].next;
     }
     qsort(members, (size_t)count, sizeof(Member), member_order);
