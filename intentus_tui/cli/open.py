@@ -11,6 +11,7 @@ import click
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
+    from intentus_tui.core.index import RecordRoot
     from intentus_tui.tui.app import IntentusApp
 
 EXIT_OK = 0
@@ -28,8 +29,9 @@ def demo_directory() -> Path:
     return platformdirs.user_cache_path("intentus-tui") / "demo"
 
 
-def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) -> IntentusApp:
-    """The app for ``directory`` (or a fresh demo world); ``OpenError`` if there is none."""
+def resolve_target(directory: str | None, demo: bool = False) -> RecordRoot:
+    """The records to open: ``directory``'s (or a fresh demo world's); ``OpenError`` if
+    there are none."""
     if demo:
         if directory is not None:
             raise OpenError("give either a directory or --demo, not both")
@@ -49,28 +51,55 @@ def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) 
         if not path.is_dir():
             raise OpenError(f"not a directory: {directory}")
     from intentus_tui.core.index import resolve_root
+
+    return resolve_root(directory)
+
+
+def make_app(root: RecordRoot, *, watch: bool = True) -> IntentusApp:
+    """The app on ``root``, with the user's key map."""
     from intentus_tui.tui.app import IntentusApp
     from intentus_tui.tui.keymap import load_keymap
 
     keymap, problem = load_keymap()
-    return IntentusApp(resolve_root(directory), watch=watch, keymap=keymap, keymap_problem=problem)
+    return IntentusApp(root, watch=watch, keymap=keymap, keymap_problem=problem)
+
+
+def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) -> IntentusApp:
+    """The app for ``directory`` (or a fresh demo world); ``OpenError`` if there is none."""
+    return make_app(resolve_target(directory, demo), watch=watch)
 
 
 def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = True) -> int:
     """Open the app on ``directory`` (or the demo world). Returns the exit code.
 
     An unreadable or empty directory still opens: the app says what is wrong.
+    A big directory's first rows are read first and drawn at once (the start frame),
+    before Textual is imported; the app's first frame replaces them.
     """
     # The start (importing Textual and the app, the first frame) allocates much and frees
     # little: collections would only walk the same objects again (~50 ms). The app turns
     # the collector back on once its first frame is out (``prepare_start``).
     gc.disable()
     try:
-        app = build_app(directory, demo, watch=watch)
+        root = resolve_target(directory, demo)
     except OpenError as exc:
         gc.enable()
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
         return EXIT_USAGE
-    app.prepare_start()  # before the app captures stdio: the process pool, the first rows
-    app.run()
+    from intentus_tui.tui.first_rows import first_look, first_row_count
+    from intentus_tui.tui.start_frame import StartFrame
+
+    first = first_look(root.records_dir, first_row_count())
+    frame = StartFrame.show(str(root.records_dir), first.rows, watch=watch)
+    try:
+        app = make_app(root, watch=watch)
+        if frame is not None:
+            from intentus_tui.tui.start_driver import take_over_start_frame
+
+            take_over_start_frame(app)
+        app.prepare_start(first)  # before the app captures stdio: the process pool
+        app.run()
+    finally:
+        if frame is not None:
+            frame.close()
     return EXIT_OK

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -30,6 +29,9 @@ from intentus_tui.core.index import ExecutionSummary, RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.first_rows import FirstLook, first_look, first_row_count, prepare_pool
+from intentus_tui.tui.header_text import HeaderState
+from intentus_tui.tui.list_rows import list_subtitle
 from intentus_tui.tui.memory import release_free_memory
 from intentus_tui.tui.messages import (
     DetailLoaded,
@@ -46,18 +48,12 @@ from intentus_tui.tui.screens.confirm import (
 )
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
-from intentus_tui.tui.watcher import (
-    PREVIEW,
-    DirectoryWatcher,
-    IndexFeeder,
-    directory_problem,
-    prepare_directory,
-)
+from intentus_tui.tui.watcher import DirectoryWatcher, IndexFeeder, directory_problem
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from intentus_tui.tui.widgets.filter_input import FilterInput
 from intentus_tui.tui.widgets.footer import AppFooter
-from intentus_tui.tui.widgets.header_bar import HeaderBar, HeaderState
+from intentus_tui.tui.widgets.header_bar import HeaderBar
 from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
@@ -90,6 +86,9 @@ class IntentusApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "intentus-tui"
+    # The list has the keys from the start: keys typed before the app was up (during the
+    # start frame) are handled before ``on_mount`` could move the focus there.
+    AUTO_FOCUS = "#executions"
     COMMANDS = App.COMMANDS | {ExecutionCommands}
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -160,19 +159,22 @@ class IntentusApp(App[None]):
         self._resume_gc = False
         self._detail_waiting: tuple[str, Path] | None = None  # selected before that frame
 
-    def prepare_start(self) -> None:
+    def prepare_start(self, first: FirstLook | None = None) -> None:
         """Call just before ``run``: prepares the scan's process pool if it will want one
-        (it cannot once Textual holds stdio) and reads a big directory's first rows, so
-        the first frame shows them (see ``prepare_directory``).
+        (it cannot once Textual holds stdio: see ``prepare_pool``) and reads a big
+        directory's first rows, so the first frame shows them (see ``first_look``).
+        ``first``: what the command line already read that way (for the start frame).
 
         If the cyclic garbage collector is off (the command line turns it off for the
         start), it comes back on once the first frame is out, with every object made so
         far frozen (never walked again: they live as long as the app).
         """
         self._resume_gc = not gc.isenabled()
-        # As many rows as the terminal can show (the list is most of its height).
-        rows = shutil.get_terminal_size((0, PREVIEW)).lines
-        self._first_rows = prepare_directory(self.root.records_dir, min(PREVIEW, max(1, rows)))
+        if first is None:
+            first = first_look(self.root.records_dir, first_row_count())
+        if first.wants_pool:
+            prepare_pool()
+        self._first_rows = list(first.rows)
         if self._first_rows:
             self.feeder.preview_shown()
 
@@ -223,7 +225,6 @@ class IntentusApp(App[None]):
         listing = self.execution_list
         listing.border_title = "Executions"
         listing.empty_message = "Indexing…"
-        self._filter.display = False
         self.timeline.border_title = "Timeline"
         self.event_detail.border_title = "Event"
         self.timeline.show_message("Select an execution to see its timeline.")
@@ -378,8 +379,7 @@ class IntentusApp(App[None]):
         self._header.show(state)
 
     def _update_titles(self) -> None:
-        model = self.execution_list.model
-        self.execution_list.border_subtitle = f"{model.view.label} · sort: {model.sort.label}"
+        self.execution_list.border_subtitle = list_subtitle(self.execution_list.model)
 
     def _update_empty_message(self) -> None:
         listing = self.execution_list

@@ -15,7 +15,7 @@ from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
 from intentus_tui.core.index import ExecutionSummary
-from intentus_tui.tui.widgets.execution_list import state_badge
+from intentus_tui.tui.list_rows import state_badge
 
 if TYPE_CHECKING:
     from intentus_tui.tui.app import IntentusApp

@@ -27,9 +27,9 @@ from intentus_tui.core.index import (
     ExecutionSummary,
     RecordRoot,
     list_record_names,
-    summarize_path,
 )
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.first_rows import PREVIEW, preview_summaries
 from intentus_tui.tui.messages import (
     IndexChanged,
     PathsChanged,
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 
 DEBOUNCE_MS = 75  # watchfiles' default is 1,600 ms: far too slow for a live list
 FIRST_BATCH = 64  # the first rows show after this many files are summarized
-PREVIEW = 64  # files summarized straight away in a big directory, before the index starts
 FIRST_POST_MAX = 1024  # ... and the first message holds at most this many (the rest follow)
 MAX_BATCH = 16384  # rows in one message: what the list folds in between two key presses
 COALESCE_SECONDS = 0.25
@@ -63,75 +62,6 @@ def directory_problem(directory: Path) -> str | None:
         return "permission denied"
     except OSError as exc:
         return exc.strerror or type(exc).__name__
-
-
-def prepare_directory(directory: Path, preview: int = PREVIEW) -> list[ExecutionSummary]:
-    """Before the app runs: start the scan's process pool if it will want one, and read
-    the first rows a big directory shows (so that the first frame already has them).
-
-    The pool: the index summarizes big directories in a process pool, started from a
-    thread, hence with the forkserver method. The forkserver needs multiprocessing's
-    resource tracker, whose start passes ``sys.stderr.fileno()`` to it: inside a running
-    Textual app that is ``-1`` (Textual captures stdio), which fails with "bad value(s) in
-    fds_to_keep". So the tracker starts here, before the app runs; the forkserver itself
-    starts when the scan first needs it (a warm open may never), not now: its start
-    (importing the index code, once for every worker) would compete with the first
-    frame for the machine.
-
-    The rows: the summaries of the first ``preview`` record files ``os.scandir`` lists,
-    if there are more (see ``preview_summaries``). One listing pass serves both: it stops
-    once it has seen enough names for each.
-    """
-    from intentus_tui.core.index import PARALLEL_THRESHOLD
-
-    names: list[str] = []
-    count = 0
-    try:
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                if is_record_name(entry.name):
-                    count += 1
-                    if len(names) <= preview:
-                        names.append(entry.name)
-                    if count >= PARALLEL_THRESHOLD:
-                        break
-    except OSError:
-        return []
-    if count >= PARALLEL_THRESHOLD:
-        import multiprocessing
-        from multiprocessing import resource_tracker
-
-        multiprocessing.set_forkserver_preload(["intentus_tui.core.index"])
-        resource_tracker.ensure_running()
-    return _summaries_if_more(directory, names, preview)
-
-
-def _summaries_if_more(directory: Path, names: list[str], count: int) -> list[ExecutionSummary]:
-    if len(names) <= count:
-        return []
-    return [summarize_path(directory / name) for name in names[:count]]
-
-
-def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
-    """Summaries of the first ``count`` record files the directory lists, if it has more.
-
-    Before the index has listed, stat-ed and (warm) loaded its cache for a big directory
-    (about a second for 100,000 files), the user already sees ``count`` rows: the first
-    names ``os.scandir`` returns, read directly (the same summaries the index makes; it
-    sends them again, and the list takes them as updates). A small directory gets none:
-    its index is fast anyway, and each file would be read twice.
-    """
-    names: list[str] = []
-    try:
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                if is_record_name(entry.name):
-                    names.append(entry.name)
-                    if len(names) > count:
-                        break
-    except OSError:
-        return []
-    return _summaries_if_more(directory, names, count)
 
 
 class IndexFeeder:

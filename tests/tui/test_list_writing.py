@@ -8,8 +8,9 @@ import pytest
 from textual.app import App, ComposeResult
 
 from intentus_tui.core.index import summarize_path
+from intentus_tui.tui.list_rows import state_badge
 from intentus_tui.tui.widgets import execution_list
-from intentus_tui.tui.widgets.execution_list import ExecutionList, state_badge
+from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.factories import make_record, write_record
 
 

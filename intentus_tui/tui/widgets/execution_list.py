@@ -19,37 +19,15 @@ from textual.message import Message
 from textual.strip import Strip
 
 from intentus_tui.core.index import ExecutionSummary
-from intentus_tui.core.verify import HashStatus
-from intentus_tui.tui.list_model import GROUP_TITLES, SORTS, VIEWS, Group, ListModel, group_of
+from intentus_tui.tui.list_model import SORTS, VIEWS, ListModel
+from intentus_tui.tui.list_rows import (
+    MIN_ID_WIDTH,
+    group_header_text,
+    id_width_for,
+    row_cells,
+)
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
-
-_BADGES = {
-    Group.REPLAYABLE: ("✓ replayable", "execution-list--replayable"),
-    Group.INCOMPLETE: ("… incomplete", "execution-list--incomplete"),
-    Group.IN_FLIGHT: ("◌ in flight", "execution-list--in-flight"),
-    Group.CORRUPTED: ("✗ corrupted", "execution-list--corrupted"),
-}
-_SHORT_REASONS = {
-    "manually_invalidated": "invalidated",
-    "execution_incomplete": "incomplete",
-    "recording_failure": "rec.failure",
-    "record_corrupted": "corrupted",
-    "marked not replayable (no reason given)": "no reason",
-}
-_HASH_BADGES = {
-    HashStatus.MATCH: ("# ok", "execution-list--hash-match"),
-    HashStatus.MISMATCH: ("# BAD", "execution-list--hash-mismatch"),
-    HashStatus.UNVERIFIABLE: ("# ?", "execution-list--hash-unverifiable"),
-}
-MIN_ID_WIDTH = 8
-MAX_ID_WIDTH = 16
-BADGE_WIDTH = 13
-HASH_WIDTH = 5
-ATTEMPTS_WIDTH = 2
-CREATED_WIDTH = 19
-COMPACT_CREATED_WIDTH = 14
-
 
 # A damaged file that changed this recently, seen live, is taken for one being written.
 WRITING_SECONDS = 3.0
@@ -59,51 +37,6 @@ _HALF_WRITTEN = frozenset({"salvaged", "empty", "not_json"})
 def looks_half_written(summary: ExecutionSummary) -> bool:
     """Damaged the way a file caught mid-write is (1.3.0 writes in place, no temp file)."""
     return summary.source != "wal" and summary.load_status.value in _HALF_WRITTEN
-
-
-def state_badge(summary: ExecutionSummary, writing: bool = False) -> tuple[str, str]:
-    """The state badge text and its component class."""
-    if writing:
-        return "… writing", "execution-list--incomplete"
-    group = group_of(summary)
-    if group is Group.NOT_REPLAYABLE:
-        reason = summary.replay_reason or "not replayable"
-        return f"✗ {_SHORT_REASONS.get(reason, reason)}", "execution-list--not-replayable"
-    if group is Group.CORRUPTED and summary.load_status.value == "salvaged":
-        return "✗ salvaged", "execution-list--corrupted"
-    return _BADGES[group]
-
-
-def display_id(execution_id: str) -> str:
-    """A UUID's first 8 characters (unique enough in practice); other ids as they are."""
-    if len(execution_id) == 36 and execution_id.count("-") == 4:
-        return execution_id[:8]
-    return execution_id
-
-
-def created_cell(created: str, compact: bool = False) -> str:
-    """``2026-01-05 10:00:00`` (or ``01-05 10:00:00``) from an ISO timestamp, else as written."""
-    if len(created) >= 19 and created[10] == "T":
-        return f"{created[5 if compact else 0 : 10]} {created[11:19]}"
-    return created
-
-
-MIN_INTENT_WIDTH = 12
-
-
-def _optional_columns(width: int, id_width: int) -> tuple[int, bool]:
-    """(created column width or 0, show the hash badge): dropped before the intent gets cramped."""
-    base = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2 + MIN_INTENT_WIDTH
-    for created, show_hash in (
-        (CREATED_WIDTH, True),
-        (COMPACT_CREATED_WIDTH, True),
-        (0, True),
-        (0, False),
-    ):
-        need = base + (created + 1 if created else 0) + (HASH_WIDTH + 1 if show_hash else 0)
-        if width >= need:
-            return created, show_hash
-    return 0, False
 
 
 class ExecutionList(
@@ -177,10 +110,7 @@ class ExecutionList(
         self._keeping_place(lambda: self.model.replace_all(summaries))
 
     def _widen_ids(self, summaries: list[ExecutionSummary]) -> None:
-        if not summaries:
-            return
-        longest = max(len(display_id(s.execution_id)) for s in summaries)
-        wanted = min(MAX_ID_WIDTH, max(self._id_width, longest))
+        wanted = id_width_for(summaries, self._id_width)
         if wanted != self._id_width:
             self._id_width = wanted
             self._strips.clear()
@@ -385,9 +315,7 @@ class ExecutionList(
         return Strip.blank(width, self.rich_style)
 
     def _render_header(self, row: int, width: int) -> Strip:
-        group, size = self.model.header_of(row)
-        text = f"── {GROUP_TITLES[group]} ({size:,}) "
-        text = fit(text + "─" * max(0, width - len(text)), width)
+        text = group_header_text(*self.model.header_of(row), width)
         return Strip([Segment(text, self._style("execution-list--header"))], width)
 
     def _render_row(self, summary: ExecutionSummary, width: int, is_cursor: bool) -> Strip:
@@ -398,36 +326,7 @@ class ExecutionList(
             combined = base + self._style(name) if name else base
             return combined + cursor if cursor is not None else combined
 
-        badge, badge_class = state_badge(summary, summary.key in self._writing)
-        hash_text, hash_class = _HASH_BADGES[summary.hash_status]
-        id_width = self._id_width
-        created_width, show_hash = _optional_columns(width, id_width)
-        if not summary.created:
-            created_width = 0  # no time to show: the intent (or the problem) gets the room
-        fixed = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2
-        fixed += (HASH_WIDTH + 1) if show_hash else 0
-        fixed += (created_width + 1) if created_width else 0
-        intent_width = max(4, width - fixed)
-        attempts = str(summary.attempts) if summary.attempts else "-"
-        intent = summary.intent or summary.message  # a broken file says what is wrong
-        segments = [
-            Segment(" ", style(None)),
-            Segment(fit(display_id(summary.execution_id), id_width), style("execution-list--id")),
-            Segment(" ", style(None)),
-            Segment(fit(badge, BADGE_WIDTH), style(badge_class)),
-            Segment(" ", style(None)),
-        ]
-        if show_hash:
-            segments.append(Segment(fit(hash_text, HASH_WIDTH), style(hash_class)))
-            segments.append(Segment(" ", style(None)))
-        segments.append(
-            Segment(fit(attempts, ATTEMPTS_WIDTH, align_right=True), style("execution-list--dim"))
-        )
-        segments.append(Segment("  ", style(None)))
-        intent_class = None if summary.intent else "execution-list--dim"
-        segments.append(Segment(fit(intent, intent_width), style(intent_class)))
-        if created_width:
-            created = created_cell(summary.created, compact=created_width < CREATED_WIDTH)
-            segments.append(Segment(" ", style(None)))
-            segments.append(Segment(fit(created, created_width), style("execution-list--dim")))
+        writing = summary.key in self._writing
+        cells = row_cells(summary, width, self._id_width, writing=writing)
+        segments = [Segment(text, style(name)) for text, name in cells]
         return Strip(segments).adjust_cell_length(width, style(None))
