@@ -251,3 +251,22 @@ def test_the_real_program_draws_the_frame_first_and_the_app_takes_over(tmp_path:
     assert output.count(b"\x1b[?1049h") == 1, "the app entered the alternate screen again"
     assert output.rindex(b"\x1b[?1049l") > output.rindex(b"Keys")
     assert after == before
+
+
+async def test_the_side_pane_is_blank_until_its_tabs_are_built() -> None:
+    """The app's first frames show the side pane before its tabs exist: blank, not
+    Textual's placeholder (the widget's class and id)."""
+    from textual.app import App, ComposeResult
+
+    from intentus_tui.tui.widgets.side_pane import SidePane
+
+    class PaneOnly(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SidePane(id="side-pane", lazy=True)
+
+    app = PaneOnly()
+    async with app.run_test(size=(60, 10)) as pilot:
+        await pilot.pause()
+        text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert not app.query_one(SidePane).ready
+    assert "SidePane" not in text and not text.strip()

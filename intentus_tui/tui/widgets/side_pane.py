@@ -60,6 +60,11 @@ class SidePane(Widget):
         self._ready = False  # the tabs are mounted
         self._built = asyncio.Event()
 
+    def render(self) -> str:
+        # Under the tabs, or alone until they are built: blank (Textual's default shows
+        # the widget's class and id, "SidePane#side-pane", in the first frames).
+        return ""
+
     def compose(self) -> ComposeResult:
         if not self._lazy:
             self._building = True
