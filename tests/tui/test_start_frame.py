@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.index import summarize_path
+from intentus_tui.core.index import ExecutionSummary, summarize_path
 from intentus_tui.tui.first_rows import first_look
 from intentus_tui.tui.start_frame import (
     ENTER,
     LIST_PANE_MIN,
+    Span,
     StartFrame,
     frame_lines,
     render,
@@ -36,6 +37,7 @@ from tests.factories import make_record, write_record
 from tests.hostile.corpus import HOSTILE_STRINGS, hostile_record, safe_name
 from tests.hostile.harness import raw_controls
 from tests.tui.app_support import SIZE, created, fixed_id, make_app, screen_text, write_world
+from tests.tui.test_app_pty import _read_until
 from tests.tui.test_app_scan import GatedIndex
 
 COLUMNS, LINES = SIZE
@@ -43,7 +45,7 @@ COLUMNS, LINES = SIZE
 OWN_SEQUENCE = re.compile(r"\x1b\[[0-9;?]*[HJmhl]")
 
 
-def plain(line: list) -> str:  # type: ignore[type-arg]
+def plain(line: list[Span]) -> str:
     return "".join(span.text for span in line)
 
 
@@ -144,24 +146,22 @@ def _pty_stdio(columns: int, lines: int) -> Iterator[tuple[int, int]]:
 
 
 def _drain(fd: int) -> bytes:
-    out = b""
-    while select.select([fd], [], [], 0.05)[0]:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    return out
+    """What the terminal got and was not read yet (waiting a little for more)."""
+    return _read_until(fd, b"\x00never", timeout=0.3)
+
+
+@pytest.fixture
+def rows_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[ExecutionSummary]:
+    """A few rows to draw, and a terminal type that can show them."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    write_world(tmp_path)
+    return [summarize_path(p) for p in sorted(tmp_path.glob("*.json"))]
 
 
 def test_a_terminal_too_small_gets_no_frame_and_keeps_its_settings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rows_on_a_terminal: list[ExecutionSummary],
 ) -> None:
-    monkeypatch.setenv("TERM", "xterm-256color")
-    write_world(tmp_path)
-    rows = [summarize_path(p) for p in sorted(tmp_path.glob("*.json"))]
+    rows = rows_on_a_terminal
     with _pty_stdio(40, 10) as (master, slave):
         before = termios.tcgetattr(slave)
         assert StartFrame.show("records", rows, watch=True) is None
@@ -170,11 +170,9 @@ def test_a_terminal_too_small_gets_no_frame_and_keeps_its_settings(
 
 
 def test_the_frame_quiets_the_terminal_and_close_restores_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rows_on_a_terminal: list[ExecutionSummary],
 ) -> None:
-    monkeypatch.setenv("TERM", "xterm-256color")
-    write_world(tmp_path)
-    rows = [summarize_path(p) for p in sorted(tmp_path.glob("*.json"))]
+    rows = rows_on_a_terminal
     with _pty_stdio(COLUMNS, LINES) as (master, slave):
         before = termios.tcgetattr(slave)
         frame = StartFrame.show("records", rows, watch=True)
