@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-import termios
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -160,7 +159,7 @@ def render(frame: list[Line], *, color: bool = True) -> str:
         out.append(f"\x1b[{y + 1};1H")
         for span in line:
             text = sanitize_line(span.text)
-            sgr = span.sgr if color else ";".join(p for p in span.sgr.split(";") if p in "12")
+            sgr = span.sgr if color else ";".join(p for p in span.sgr.split(";") if p in ("1", "2"))
             out.append(f"\x1b[{sgr}m{text}{RESET}" if sgr else text)
     return "".join(out)
 
@@ -176,26 +175,33 @@ class StartFrame:
         cls, directory: str, rows: list[ExecutionSummary], *, watch: bool
     ) -> StartFrame | None:
         """Draw the frame if stdin and stdout are a terminal big enough; else ``None``."""
-        if not rows or os.environ.get("TERM", "") in ("", "dumb"):
+        if not rows or os.environ.get("TERM", "") in ("", "dumb") or sys.platform == "win32":
             return None
+        import termios  # POSIX only
+
         try:
             fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
             if not (os.isatty(fd_in) and os.isatty(fd_out)):
                 return None
             columns, lines = os.get_terminal_size(fd_out)
-            if columns < MIN_COLUMNS or lines < MIN_LINES:
-                return None
-            saved = termios.tcgetattr(fd_in)
-            quiet = termios.tcgetattr(fd_in)
-            quiet[3] &= ~(termios.ECHO | termios.ICANON)  # lflag: no echo, no line editing
-            termios.tcsetattr(fd_in, termios.TCSANOW, quiet)
-        except (OSError, ValueError, termios.error):  # no fileno, not a tty, ...
+        except (OSError, ValueError):  # no file descriptor, not a terminal, ...
             return None
-        frame = cls(fd_in, fd_out, saved)
+        if columns < MIN_COLUMNS or lines < MIN_LINES:
+            return None
+        # Made before the terminal is touched: nothing can fail between quieting it and
+        # handing it to ``close``.
         text = render(
             frame_lines(directory, rows, watch=watch, columns=columns, lines=lines),
             color="NO_COLOR" not in os.environ,
         )
+        try:
+            saved = termios.tcgetattr(fd_in)
+            quiet = termios.tcgetattr(fd_in)
+            quiet[3] &= ~(termios.ECHO | termios.ICANON)  # lflag: no echo, no line editing
+            termios.tcsetattr(fd_in, termios.TCSANOW, quiet)
+        except termios.error:
+            return None
+        frame = cls(fd_in, fd_out, saved)
         frame._write(text)
         return frame
 
@@ -211,6 +217,8 @@ class StartFrame:
         """Back to the normal screen (a no-op once the app has left the alternate one)
         and to the terminal's own settings, keys typed but never read dropped, as the
         app does at exit."""
+        import termios
+
         self._write(LEAVE)
         try:
             termios.tcflush(self._fd_in, termios.TCIFLUSH)
