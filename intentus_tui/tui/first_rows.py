@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from intentus_tui.core.formats import is_record_name
-from intentus_tui.core.index import ExecutionSummary, summarize_path
+from intentus_tui.core.index import PARALLEL_THRESHOLD, ExecutionSummary, summarize_path
 
 PREVIEW = 64  # files summarized straight away in a big directory, before the index starts
 
@@ -36,8 +36,6 @@ def first_look(directory: Path, preview: int = PREVIEW) -> FirstLook:
     """The summaries of the first ``preview`` record files ``os.scandir`` lists, if there
     are more (see ``preview_summaries``), and whether the scan will want its process pool.
     One listing pass serves both: it stops once it has seen enough names for each."""
-    from intentus_tui.core.index import PARALLEL_THRESHOLD
-
     names: list[str] = []
     count = 0
     try:

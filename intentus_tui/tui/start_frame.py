@@ -106,11 +106,9 @@ def _titled_border(left: str, right: str, width: int, title: str, *, at_end: boo
     """A box's top or bottom edge with a title, as Textual draws a round border."""
     inner = width - 2
     title = fit(f" {title} ", max(0, min(len(title) + 2, inner - 2)))
-    if at_end:  # the subtitle: right-aligned, one rule cell before the corner
-        rule = "─" * max(0, inner - len(title) - 1)
-        return f"{left}{rule}{title}─{right}"
     rule = "─" * max(0, inner - len(title) - 1)
-    return f"{left}─{title}{rule}{right}"
+    # a title sits one rule cell after the left corner; a subtitle, one before the right
+    return f"{left}{rule}{title}─{right}" if at_end else f"{left}─{title}{rule}{right}"
 
 
 def _list_lines(rows: list[ExecutionSummary], width: int, height: int) -> list[Line]:
