@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.timing import median_ms
 from intentus_tui.core.activegraph import RunDatabase
 from intentus_tui.core.compare import compare_records
-from intentus_tui.core.diff import diff
+from intentus_tui.core.verist.diff import diff
 from tests.factories import make_record
 
 

@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_s
-from intentus_tui.core.diff import apply_diff, diff
+from intentus_tui.core.verist.diff import apply_diff, diff
 
 
 def event(rng: random.Random, seq: int) -> dict[str, Any]:

@@ -11,7 +11,7 @@ what costs the fast path extra work (each is pre-encoded by json's C string enco
 - ``emoji``: English with emoji (characters beyond U+FFFF: surrogate-pair escapes).
 
 Prints, per mix and form, the median CPU time per envelope of N hashes (over R repeats,
-reference and ours alternating) for the reference and for ``intentus_tui.core.hashing``,
+reference and ours alternating) for the reference and for ``intentus_tui.core.records.hashing``,
 the ratio, the share of envelopes that took the fast path, and what 100,000 envelopes
 would cost. Both columns include the sha256 itself.
 
@@ -40,7 +40,7 @@ from intentusnet.protocol.intent import (
 )
 from intentusnet.recording.models import _to_plain
 
-from intentus_tui.core import hashing
+from intentus_tui.core.records import hashing
 
 WORDS = {
     "ascii": [

@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from intentus_tui.core.recorder import FLUSH_MODES, ExecutionRecorder, FlushMode
+from intentus_tui.demo.recorder import FLUSH_MODES, ExecutionRecorder, FlushMode
 
 EVENTS_PER_EXECUTION = 8
 

@@ -25,7 +25,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 
 from bench.timing import median_ms
-from intentus_tui.core.diff import diff
+from intentus_tui.core.verist.diff import diff
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 

@@ -31,12 +31,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.formats import LoadStatus
-from intentus_tui.core.index import ExecutionSummary, RecordRoot
-from intentus_tui.core.timeline import ExecutionState
-from intentus_tui.core.verify import HashStatus
+from intentus_tui.core.index.directory import ExecutionSummary, RecordRoot
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.records.timeline import ExecutionState
+from intentus_tui.core.records.verify import HashStatus
 from intentus_tui.tui.app import IntentusApp
-from intentus_tui.tui.messages import IndexChanged
+from intentus_tui.tui.live.messages import IndexChanged
 from tests.factories import make_record, write_record
 
 SIZE = (160, 45)

@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from intentus_tui.core.hashing import runtime_envelope_hash
+from intentus_tui.core.records.hashing import runtime_envelope_hash
 
 AGENTS = ["summarizer-a", "summarizer-b", "search-primary", "search-backup", "planner", "writer-1"]
 INTENTS = ["Summarize", "Search", "Plan", "Draft", "Classify"]

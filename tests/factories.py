@@ -8,7 +8,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from intentus_tui.core.hashing import documented_envelope_hash, runtime_envelope_hash
+from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 
 
 def make_envelope(

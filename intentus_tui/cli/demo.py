@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.core.demo import (
+from intentus_tui.demo.world import (
     SCENARIOS,
     DemoError,
     DemoManifest,

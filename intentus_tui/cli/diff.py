@@ -44,7 +44,9 @@ from intentus_tui.core.compare import (
     compare_records,
     compare_values,
 )
-from intentus_tui.core.diff import (
+from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verist.diff import (
     DiffEntry,
     DiffError,
     DiffResult,
@@ -52,13 +54,11 @@ from intentus_tui.core.diff import (
     format_diff,
     format_path,
 )
-from intentus_tui.core.diff import (
+from intentus_tui.core.verist.diff import (
     diff as diff_values,
 )
-from intentus_tui.core.formats import LoadStatus, load_record_file
-from intentus_tui.core.missing import MISSING
-from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.snapshot import (
+from intentus_tui.core.verist.missing import MISSING
+from intentus_tui.core.verist.snapshot import (
     Snapshot,
     SnapshotError,
     compare_snapshots,

@@ -25,7 +25,7 @@ from intentus_tui.cli.common import (
 
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.index import (
+from intentus_tui.core.index.directory import (
     DirectoryIndex,
     ExecutionSummary,
     RecordRoot,

@@ -11,7 +11,7 @@ import click
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
-    from intentus_tui.core.index import RecordRoot
+    from intentus_tui.core.index.directory import RecordRoot
     from intentus_tui.tui.app import IntentusApp
 
 EXIT_OK = 0
@@ -35,7 +35,7 @@ def resolve_target(directory: str | None, demo: bool = False) -> RecordRoot:
     if demo:
         if directory is not None:
             raise OpenError("give either a directory or --demo, not both")
-        from intentus_tui.core.demo import DemoError, build_demo_world
+        from intentus_tui.demo.world import DemoError, build_demo_world
 
         target = demo_directory()
         try:
@@ -50,7 +50,7 @@ def resolve_target(directory: str | None, demo: bool = False) -> RecordRoot:
             raise OpenError(f"no such directory: {directory}")
         if not path.is_dir():
             raise OpenError(f"not a directory: {directory}")
-    from intentus_tui.core.index import resolve_root
+    from intentus_tui.core.index.directory import resolve_root
 
     return resolve_root(directory)
 
@@ -86,15 +86,15 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
         gc.enable()
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
         return EXIT_USAGE
-    from intentus_tui.tui.first_rows import first_look, first_row_count
-    from intentus_tui.tui.start_frame import StartFrame
+    from intentus_tui.tui.startup.first_rows import first_look, first_row_count
+    from intentus_tui.tui.startup.start_frame import StartFrame
 
     first = first_look(root.records_dir, first_row_count())
     frame = StartFrame.show(str(root.records_dir), first.rows, watch=watch)
     try:
         app = make_app(root, watch=watch)
         if frame is not None:
-            from intentus_tui.tui.start_driver import take_over_start_frame
+            from intentus_tui.tui.startup.start_driver import take_over_start_frame
 
             take_over_start_frame(app)
         app.prepare_start(first)  # before the app captures stdio: the process pool

@@ -9,15 +9,19 @@ import click
 
 from intentus_tui.cli import EXIT_MISMATCH, EXIT_NOT_REPLAYABLE, EXIT_OK
 from intentus_tui.cli.common import dumps_json, echo_json, echo_text, fail, guarded, locate_record
-from intentus_tui.core.formats import LoadStatus, load_record_file
-from intentus_tui.core.replay import NotReplayableError, ReplayEngine, ReplayHashMismatchError
+from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.records.replay import (
+    NotReplayableError,
+    ReplayEngine,
+    ReplayHashMismatchError,
+)
 
 
 def _load_envelope(path: str) -> Any:
     result = load_record_file(Path(path))
     if result.status is LoadStatus.NOT_RECORD or result.record is None:
         # A bare envelope file is not a record: parse it as plain JSON.
-        from intentus_tui.core.formats import parse_json_text, read_file_bytes
+        from intentus_tui.core.records.load import parse_json_text, read_file_bytes
 
         try:
             data, _ = read_file_bytes(Path(path))

@@ -8,9 +8,9 @@ import click
 
 from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
-from intentus_tui.core.formats import load_record_file
-from intentus_tui.core.index import list_record_paths
-from intentus_tui.core.verify import verify_load_result
+from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.records.load import load_record_file
+from intentus_tui.core.records.verify import verify_load_result
 
 
 def _targets(paths: tuple[str, ...]) -> list[Path]:

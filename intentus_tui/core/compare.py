@@ -24,14 +24,14 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import orjson
 
-from intentus_tui.core.diff import (
+from intentus_tui.core.verist.diff import (
     DiffEntry,
     DiffResult,
     KeyFn,
     diff,
     key_by,
 )
-from intentus_tui.core.missing import MISSING
+from intentus_tui.core.verist.missing import MISSING
 
 __all__ = [
     "RECORD_SECTIONS_COMPARED",

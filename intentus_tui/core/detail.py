@@ -6,13 +6,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from intentus_tui.core.formats import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
-from intentus_tui.core.replay import ReplayEngine
+from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
+from intentus_tui.core.records.replay import ReplayEngine
+from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
+from intentus_tui.core.records.verify import VerifyReport, verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.timeline import Attempt, EventRow, Timeline, timeline_of
-from intentus_tui.core.verify import VerifyReport, verify_load_result
-from intentus_tui.core.wal import WAL_SUFFIX, WalLog, read_wal
+from intentus_tui.core.wal.log import WAL_SUFFIX, WalLog, read_wal
 
 
 @dataclass(frozen=True, slots=True)

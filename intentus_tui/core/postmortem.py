@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.timeline import ExecutionState, Timeline
-from intentus_tui.core.wal import RecoveryHint, WalLog, recovery_hint
+from intentus_tui.core.wal.log import RecoveryHint, WalLog, recovery_hint
 
 
 @dataclass(frozen=True, slots=True)

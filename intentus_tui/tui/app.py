@@ -25,21 +25,20 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from intentus_tui.core.index import ExecutionSummary, RecordRoot
+from intentus_tui.core.index.directory import ExecutionSummary, RecordRoot
+from intentus_tui.core.records.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.tui.commands import ExecutionCommands
-from intentus_tui.tui.first_rows import FirstLook, first_look, first_row_count, prepare_pool
-from intentus_tui.tui.header_text import HeaderState
-from intentus_tui.tui.list_rows import list_subtitle
-from intentus_tui.tui.memory import release_free_memory
-from intentus_tui.tui.messages import (
+from intentus_tui.tui.live.messages import (
     DetailLoaded,
     IndexChanged,
     PathsChanged,
     ScanFinished,
     WatcherStopped,
 )
+from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
+from intentus_tui.tui.presenters.header_text import HeaderState
+from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.screens.confirm import (
     ConfirmScreen,
     execution_label,
@@ -48,7 +47,8 @@ from intentus_tui.tui.screens.confirm import (
 )
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
-from intentus_tui.tui.watcher import DirectoryWatcher, IndexFeeder, directory_problem
+from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count, prepare_pool
+from intentus_tui.tui.startup.memory import release_free_memory
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from intentus_tui.tui.widgets.filter_input import FilterInput
@@ -620,7 +620,11 @@ class IntentusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
-        from intentus_tui.core.snapshot import SnapshotError, load_snapshot, snapshot_from_record
+        from intentus_tui.core.verist.snapshot import (
+            SnapshotError,
+            load_snapshot,
+            snapshot_from_record,
+        )
 
         record = detail.result.record
         assert record is not None
@@ -703,7 +707,11 @@ class IntentusApp(App[None]):
 
     @work(thread=True, group="write", exit_on_error=False)
     def _save_snapshot(self, detail: ExecutionDetail, directory: Path) -> None:
-        from intentus_tui.core.snapshot import SnapshotError, save_snapshot, snapshot_from_record
+        from intentus_tui.core.verist.snapshot import (
+            SnapshotError,
+            save_snapshot,
+            snapshot_from_record,
+        )
 
         record = detail.result.record
         assert record is not None

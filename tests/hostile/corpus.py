@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from intentus_tui.core.formats import LoadStatus
-from intentus_tui.core.wal import encode_wal_line, make_wal_entry
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
 from tests.factories import make_record
 
 S = LoadStatus

@@ -23,16 +23,21 @@ from typing import Any
 from intentus_tui.cli.common import dumps_json
 from intentus_tui.core.compare import compare_records
 from intentus_tui.core.detail import detail_of, detail_to_json, wal_to_json
-from intentus_tui.core.diff import diff
-from intentus_tui.core.formats import LoadResult, LoadStatus, load_record_bytes
-from intentus_tui.core.index import ExecutionSummary, summarize, summary_to_json, wal_only_summary
+from intentus_tui.core.index.directory import (
+    ExecutionSummary,
+    summarize,
+    summary_to_json,
+    wal_only_summary,
+)
 from intentus_tui.core.postmortem import build_postmortem
-from intentus_tui.core.replay import ReplayEngine, ReplayHashMismatchError
+from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_bytes
+from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError
+from intentus_tui.core.records.timeline import build_timeline
+from intentus_tui.core.records.verify import verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.snapshot import SnapshotError, snapshot_from_record
-from intentus_tui.core.timeline import build_timeline
-from intentus_tui.core.verify import verify_load_result
-from intentus_tui.core.wal import WalLog
+from intentus_tui.core.verist.diff import diff
+from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_from_record
+from intentus_tui.core.wal.log import WalLog
 from tests.factories import make_record
 from tests.hostile.corpus import FORBIDDEN_RAW
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.formats import LoadStatus, load_record_bytes, load_record_file
-from intentus_tui.core.wal import read_wal
+from intentus_tui.core.records.load import LoadStatus, load_record_bytes, load_record_file
+from intentus_tui.core.wal.log import read_wal
 from tests.hostile.corpus import (
     BIG_DIGITS,
     DEEP,
@@ -36,8 +36,8 @@ CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from intentus_tui.core.detail import detail_to_json, load_detail
-from intentus_tui.core.formats import load_record_file
-from intentus_tui.core.index import summarize_path
+from intentus_tui.core.records.load import load_record_file
+from intentus_tui.core.index.directory import summarize_path
 path = Path(sys.argv[1])
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from intentus_tui.cli import main
-from intentus_tui.core.store import check_id
+from intentus_tui.core.records.store import check_id
 from tests.factories import make_record
 from tests.hostile.corpus import Corpus, build_corpus, dump_json
 from tests.hostile.harness import assert_valid_json_text, deadline, raw_controls, tree_digest
@@ -201,7 +201,7 @@ def test_files_deleted_between_listing_and_reading(
     for n in range(3):
         (records / f"r-{n}.json").write_bytes(dump_json(make_record(execution_id=f"r-{n}")))
     import intentus_tui.cli.verify as verify_cli
-    import intentus_tui.core.index as index
+    import intentus_tui.core.index.directory as index
 
     real_listdir, real_paths = index._listdir, index.list_record_paths
 

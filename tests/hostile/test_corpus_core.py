@@ -8,10 +8,15 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.formats import LoadStatus, load_record_file
-from intentus_tui.core.index import DirectoryIndex, list_record_paths, resolve_root, scan_root
-from intentus_tui.core.snapshot import SnapshotError, load_baseline, load_snapshot
-from intentus_tui.core.wal import read_wal, scan_wal_dir
+from intentus_tui.core.index.directory import (
+    DirectoryIndex,
+    list_record_paths,
+    resolve_root,
+    scan_root,
+)
+from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.verist.snapshot import SnapshotError, load_baseline, load_snapshot
+from intentus_tui.core.wal.log import read_wal, scan_wal_dir
 from tests.hostile.corpus import Corpus, build_corpus
 from tests.hostile.harness import deadline, exercise, exercise_wal
 

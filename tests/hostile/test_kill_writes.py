@@ -22,9 +22,9 @@ import pytest
 from click.testing import CliRunner
 
 from intentus_tui.cli import main
-from intentus_tui.core.formats import LoadStatus, load_record_file
-from intentus_tui.core.index import list_record_paths
-from intentus_tui.core.snapshot import load_snapshot, save_snapshot, snapshot_from_record
+from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.verist.snapshot import load_snapshot, save_snapshot, snapshot_from_record
 from tests.factories import make_record
 from tests.hostile.corpus import dump_json
 from tests.zygote import Zygote, alive
@@ -40,8 +40,8 @@ TEMP_NAME = re.compile(r"^\..+\.tmp$")
 ZYGOTE = r"""
 import os, signal, sys, traceback
 from pathlib import Path
-from intentus_tui.core.store import FileExecutionStore
-from intentus_tui.core.snapshot import save_snapshot, snapshot_from_record
+from intentus_tui.core.records.store import FileExecutionStore
+from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from tests.factories import make_record
 snaps = [snapshot_from_record(make_record(execution_id="s", intent=f"v{n}")) for n in range(2)]
 

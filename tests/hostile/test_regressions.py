@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import wal_to_json
-from intentus_tui.core.formats import load_record_bytes
-from intentus_tui.core.index import summarize
+from intentus_tui.core.index.directory import summarize
 from intentus_tui.core.postmortem import build_postmortem
-from intentus_tui.core.replay import ReplayEngine, ReplayHashMismatchError
+from intentus_tui.core.records.load import load_record_bytes
+from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError
+from intentus_tui.core.records.timeline import build_timeline
 from intentus_tui.core.sanitize import is_clean
-from intentus_tui.core.snapshot import SnapshotError, load_baseline, load_snapshot
-from intentus_tui.core.timeline import build_timeline
-from intentus_tui.core.wal import read_wal
+from intentus_tui.core.verist.snapshot import SnapshotError, load_baseline, load_snapshot
+from intentus_tui.core.wal.log import read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import _deep_wal_line, dump_json, hostile_wal
 from tests.hostile.harness import deadline
@@ -182,7 +182,7 @@ def test_a_record_cut_inside_a_unicode_escape_is_reported_as_truncated(escape: s
 def test_a_symlink_loop_named_like_a_record_is_unreadable_not_an_error(tmp_path: Path) -> None:
     """``path_for`` resolved symlinks to refuse ones leading outside the store; a link to
     itself made ``Path.resolve`` raise ``RuntimeError`` ("internal error" in the CLI)."""
-    from intentus_tui.core.store import FileExecutionStore
+    from intentus_tui.core.records.store import FileExecutionStore
 
     os.symlink(tmp_path / "loop.json", tmp_path / "loop.json")
     store = FileExecutionStore(tmp_path)
@@ -195,7 +195,7 @@ def test_a_diff_entry_too_deep_to_copy_is_shown_as_a_placeholder() -> None:
     """``diff --json`` copies each differing value through ``json.dumps``; for a value too
     deep for it the fallback ``str(value)`` recursed just as deep and raised."""
     from intentus_tui.cli.diff import entry_json
-    from intentus_tui.core.diff import DiffEntry
+    from intentus_tui.core.verist.diff import DiffEntry
 
     value: list[object] = []
     for _ in range(100_000):

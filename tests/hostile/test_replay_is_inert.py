@@ -27,10 +27,10 @@ import intentus_tui.cli.inspect, intentus_tui.cli.replay, intentus_tui.cli.verif
 import intentus_tui.cli.diff, intentus_tui.cli.snapshot
 from intentus_tui.cli import main
 from intentus_tui.core.detail import detail_to_json, load_detail
-from intentus_tui.core.formats import load_record_file
-from intentus_tui.core.index import resolve_root, scan_root
-from intentus_tui.core.replay import ReplayEngine, ReplayHashMismatchError
-from intentus_tui.core.verify import verify_load_result
+from intentus_tui.core.records.load import load_record_file
+from intentus_tui.core.index.directory import resolve_root, scan_root
+from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError
+from intentus_tui.core.records.verify import verify_load_result
 
 corpus = Path(sys.argv[1])
 out_dir = sys.argv[2]

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import detail_of, detail_to_json, load_detail
-from intentus_tui.core.formats import load_record_bytes
-from intentus_tui.core.index import summarize
+from intentus_tui.core.index.directory import summarize
+from intentus_tui.core.records.load import load_record_bytes
+from intentus_tui.core.records.timeline import build_timeline
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.timeline import build_timeline
-from intentus_tui.core.wal import read_wal
+from intentus_tui.core.wal.log import read_wal
 from tests.hostile.corpus import (
     HOSTILE_STRINGS,
     Corpus,

@@ -205,7 +205,7 @@ async def test_live_rows_above_keep_the_selection_where_it_is_on_screen(
 ) -> None:
     from dataclasses import replace
 
-    from intentus_tui.tui.messages import IndexChanged
+    from intentus_tui.tui.live.messages import IndexChanged
     from tests.tui.test_list_model import summary
 
     app = make_app(records_dir)

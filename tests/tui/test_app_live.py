@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.formats import is_record_name
-from intentus_tui.tui.messages import PathsChanged, WatcherStopped, WatchStarted
-from intentus_tui.tui.watcher import DirectoryWatcher
+from intentus_tui.core.records.load import is_record_name
+from intentus_tui.tui.live.messages import PathsChanged, WatcherStopped, WatchStarted
+from intentus_tui.tui.live.watcher import DirectoryWatcher
 from tests.factories import make_record, write_record
 from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for
 

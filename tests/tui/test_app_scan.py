@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.index import DirectoryIndex, ExecutionSummary, RecordRoot, resolve_root
-from intentus_tui.tui import watcher
-from intentus_tui.tui.messages import IndexChanged, ScanFinished
-from intentus_tui.tui.watcher import FIRST_POST_MAX, MAX_BATCH, PREVIEW, IndexFeeder
+from intentus_tui.core.index.directory import (
+    DirectoryIndex,
+    ExecutionSummary,
+    RecordRoot,
+    resolve_root,
+)
+from intentus_tui.tui.live import watcher
+from intentus_tui.tui.live.messages import IndexChanged, ScanFinished
+from intentus_tui.tui.live.watcher import FIRST_POST_MAX, MAX_BATCH, PREVIEW, IndexFeeder
 from tests.factories import make_record, write_record
 from tests.tui.app_support import (
     SIZE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from intentus_tui.tui.json_preview import Limits, preview
+from intentus_tui.tui.presenters.json_preview import Limits, preview
 from tests.factories import make_record, write_record
 from tests.tui.app_support import (
     SIZE,

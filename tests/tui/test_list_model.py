@@ -7,11 +7,19 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.formats import LoadStatus
-from intentus_tui.core.index import ExecutionSummary
-from intentus_tui.core.timeline import ExecutionState
-from intentus_tui.core.verify import HashStatus
-from intentus_tui.tui.list_model import SORTS, VIEWS, Group, ListModel, Sort, View, group_of
+from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.records.timeline import ExecutionState
+from intentus_tui.core.records.verify import HashStatus
+from intentus_tui.tui.presenters.list_model import (
+    SORTS,
+    VIEWS,
+    Group,
+    ListModel,
+    Sort,
+    View,
+    group_of,
+)
 
 
 def summary(

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from intentus_tui.tui.memory import release_free_memory
+from intentus_tui.tui.startup.memory import release_free_memory
 
 
 def _resident_mib() -> float:

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.index import ExecutionSummary, summarize_path
-from intentus_tui.tui.first_rows import first_look
-from intentus_tui.tui.start_frame import (
+from intentus_tui.core.index.directory import ExecutionSummary, summarize_path
+from intentus_tui.tui.startup.first_rows import first_look
+from intentus_tui.tui.startup.start_frame import (
     ENTER,
     LIST_PANE_MIN,
     Span,

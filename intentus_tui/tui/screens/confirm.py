@@ -16,8 +16,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from intentus_tui.core.formats import LoadStatus
-from intentus_tui.core.replay import (
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.records.replay import (
     EXECUTION_INCOMPLETE,
     FORCE_REPLAY_RISKS,
     FORCED_WARNING,

@@ -21,9 +21,9 @@ from textual.worker import Worker, get_current_worker
 
 from intentus_tui.core.compare import RecordComparison, compare_records
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.diff import DiffEntry, diff
-from intentus_tui.core.formats import LoadStatus
-from intentus_tui.core.missing import MISSING
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.verist.diff import DiffEntry, diff
+from intentus_tui.core.verist.missing import MISSING
 from intentus_tui.tui.screens.confirm import execution_label
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.pane_text import (

@@ -32,7 +32,7 @@ class EventDetail(VerticalScroll):
         if record is None and detail.wal is not None and index is not None:
             entries = detail.wal.entries
             if 0 <= index < len(entries):
-                from intentus_tui.tui.wal_rows import wal_entry_json
+                from intentus_tui.tui.presenters.wal_rows import wal_entry_json
 
                 self._show_value(wal_entry_json(entries[index]), index, len(entries), "WAL entry")
                 return
@@ -42,7 +42,7 @@ class EventDetail(VerticalScroll):
         self._show_value(record.events[index].raw, index, len(record.events), "event")
 
     def _show_value(self, value: object, index: int, count: int, what: str) -> None:
-        from intentus_tui.tui.json_preview import approximate_size, human_size, preview
+        from intentus_tui.tui.presenters.json_preview import approximate_size, human_size, preview
 
         size = approximate_size(value)
         shown = preview(value)
@@ -58,7 +58,7 @@ class EventDetail(VerticalScroll):
         self._show(Content.assemble(*title), highlight(shown.text, language="json"))
 
     def _show_file_problem(self, detail: ExecutionDetail) -> None:
-        from intentus_tui.tui.json_preview import human_size
+        from intentus_tui.tui.presenters.json_preview import human_size
 
         result = detail.result
         lines = [sanitize_line(result.message)]

@@ -18,9 +18,9 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
 
-from intentus_tui.core.index import ExecutionSummary
-from intentus_tui.tui.list_model import SORTS, VIEWS, ListModel
-from intentus_tui.tui.list_rows import (
+from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel
+from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,
     group_header_text,
     id_width_for,

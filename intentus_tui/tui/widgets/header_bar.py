@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widget import Widget
 
-from intentus_tui.tui.header_text import HeaderState, counts_parts, location_parts
+from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 
 
 class HeaderBar(Widget):

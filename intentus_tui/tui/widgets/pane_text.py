@@ -23,8 +23,8 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.missing import MISSING
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verist.missing import MISSING
 
 # Badge kinds -> style. Kept to a handful so every pane speaks the same colour language.
 BADGE_STYLES: dict[str, str] = {

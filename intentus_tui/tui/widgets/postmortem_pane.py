@@ -11,10 +11,10 @@ does this tool.
 from __future__ import annotations
 
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.formats import LoadStatus
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
-from intentus_tui.core.timeline import Attempt, ExecutionState, Timeline
-from intentus_tui.core.wal import RecoveryHint, WalLog
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.records.timeline import Attempt, ExecutionState, Timeline
+from intentus_tui.core.wal.log import RecoveryHint, WalLog
 from intentus_tui.tui.screens.confirm import explain_reason
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,

@@ -19,7 +19,7 @@ from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.replay import FORCED_WARNING, NotReplayableError, ReplayResult
+from intentus_tui.core.records.replay import FORCED_WARNING, NotReplayableError, ReplayResult
 from intentus_tui.tui.screens.confirm import execution_label, explain_reason
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (

@@ -17,13 +17,13 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static
 
-from intentus_tui.core.formats import LoadStatus
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.records.timeline import EventRow, ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.timeline import EventRow, ExecutionState, Timeline
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.detail import ExecutionDetail
-    from intentus_tui.core.wal import WalLog
+    from intentus_tui.core.wal.log import WalLog
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
@@ -394,7 +394,7 @@ class TimelineView(Vertical):
     def _show_wal(self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
         self._summary.update(wal_summary_content(log))
-        from intentus_tui.tui.wal_rows import wal_rows
+        from intentus_tui.tui.presenters.wal_rows import wal_rows
 
         rows = wal_rows(log)
         trailer: tuple[tuple[str, str], ...] = ()

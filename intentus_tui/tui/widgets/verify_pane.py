@@ -9,15 +9,15 @@ from __future__ import annotations
 from textual.content import Content
 
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.formats import LoadResult, LoadStatus
-from intentus_tui.core.verify import (
+from intentus_tui.core.records.load import LoadResult, LoadStatus
+from intentus_tui.core.records.verify import (
     HashCheck,
     HashStatus,
     SequenceCheck,
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.wal import WalLog
+from intentus_tui.core.wal.log import WalLog
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,

@@ -1,0 +1,376 @@
+"""What happened in one execution: state, attempts, fallback chain, crash point.
+
+Works on both event vocabularies: 1.3.0's (``AGENT_ATTEMPT_START {agent, strategy, index?}``,
+``FALLBACK_TRIGGERED {from, to}``) and the documented one (``attempt_num``, ``latency_ms``,
+``from_agent``/``to_agent``, ``reason``). Unknown event types pass through as rows.
+Every string destined for display is sanitized here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, overload
+
+import orjson
+
+from intentus_tui.core.records.load import ExecutionEvent, ExecutionRecord, LoadResult, LoadStatus
+from intentus_tui.core.sanitize import sanitize_line
+
+START = "AGENT_ATTEMPT_START"
+END = "AGENT_ATTEMPT_END"
+FALLBACK = "FALLBACK_TRIGGERED"
+FINAL = "FINAL_RESPONSE"
+DECISION = "ROUTER_DECISION"
+RECEIVED = "INTENT_RECEIVED"
+
+_OK = {"ok", "success", "succeeded", "completed", "done"}
+_ERROR = {"error", "failed", "failure", "exception", "timeout"}
+
+
+class ExecutionState(StrEnum):
+    COMPLETED = "completed"
+    INCOMPLETE = "incomplete"  # no final response: crashed, or still running
+    CORRUPTED = "corrupted"  # salvaged from a damaged file, or not usable as a record
+
+
+def normalize_status(status: Any) -> str:
+    if not isinstance(status, str):
+        return "unknown" if status is None else "invalid"
+    lowered = status.lower()
+    if lowered in _OK:
+        return "ok"
+    if lowered in _ERROR:
+        return "error"
+    return sanitize_line(lowered)  # any other recorded status is shown as it was written
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    number: int  # 1-based, in order of starting
+    agent: str
+    strategy: str | None
+    index: int | None
+    status: str  # ok | error | in_flight | other recorded status
+    exception: str | None
+    latency_ms: float | None
+    start_seq: int | None
+    end_seq: int | None
+
+    @property
+    def in_flight(self) -> bool:
+        return self.status == "in_flight"
+
+    @property
+    def mark(self) -> str:
+        return {"ok": "✓", "error": "✗", "in_flight": "…"}.get(self.status, "?")
+
+
+@dataclass(frozen=True, slots=True)
+class FallbackStep:
+    from_agent: str
+    to_agent: str
+    reason: str | None
+    seq: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One timeline line: what the UI and ``inspect`` show for an event."""
+
+    index: int
+    seq: int | None
+    type: str
+    agent: str
+    status: str
+    summary: str
+    is_fallback: bool
+    is_error: bool
+    in_flight: bool  # this is the start of the attempt that never ended
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    state: ExecutionState
+    attempts: tuple[Attempt, ...]
+    fallbacks: tuple[FallbackStep, ...]
+    rows: Sequence[EventRow]  # built on first access: a 100,000-event record opens at once
+    in_flight: tuple[Attempt, ...]
+    last_event: EventRow | None
+    decided_agent: str | None
+    final_status: str | None  # normalized status of the final response
+    fallback_indexes: tuple[int, ...] = ()  # rows that are fallbacks (for jumping)
+    error_indexes: tuple[int, ...] = ()  # rows that record an error or exception
+
+    @property
+    def chain(self) -> str:
+        """``fb-primary ✗ → fb-secondary ✓``: the agents in the order they were tried."""
+        return " → ".join(f"{a.agent} {a.mark}" for a in self.attempts)
+
+    @property
+    def attempt_count(self) -> int:
+        return len(self.attempts)
+
+
+def display_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return sanitize_line(value)
+    return sanitize_line(_compact(value))
+
+
+def _compact(value: Any, limit: int = 200) -> str:
+    try:
+        dumped = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        dumped = repr(value)
+    return dumped if len(dumped) <= limit else dumped[: limit - 1] + "…"
+
+
+def _first(payload: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if key in payload and payload[key] is not None:
+            return payload[key]
+    return None
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _error_message(error: Any) -> str:
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+        return ": ".join(str(x) for x in (code, message) if x is not None) or _compact(error)
+    return "" if error is None else str(error)
+
+
+def _summary(event: ExecutionEvent) -> str:
+    p = event.payload
+    kind = event.type
+    if kind == RECEIVED:
+        return f"intent {display_text(_first(p, 'intent', 'intentName'))}".strip()
+    if kind == START:
+        bits = [display_text(p.get("agent"))]
+        if p.get("strategy") is not None:
+            bits.append(f"strategy {display_text(p.get('strategy'))}")
+        attempt = _first(p, "attempt_num", "attempt", "index")
+        if attempt is not None:
+            bits.append(f"attempt {display_text(attempt)}")
+        return "  ".join(b for b in bits if b)
+    if kind == END:
+        bits = [display_text(p.get("agent")), display_text(p.get("status"))]
+        latency = _number(_first(p, "latency_ms", "latencyMs"))
+        if latency is not None:
+            bits.append(f"{latency:g} ms")
+        exception = _first(p, "exception", "error")
+        if exception is not None:
+            bits.append(display_text(_error_message(exception)))
+        return "  ".join(b for b in bits if b)
+    if kind == FALLBACK:
+        src = display_text(_first(p, "from", "from_agent", "fromAgent"))
+        dst = display_text(_first(p, "to", "to_agent", "toAgent"))
+        reason = _first(p, "reason")
+        return f"{src} → {dst}" + (f"  ({display_text(reason)})" if reason is not None else "")
+    if kind == DECISION:
+        reason = p.get("reason")
+        return display_text(p.get("agent")) + (
+            f"  ({display_text(reason)})" if reason is not None else ""
+        )
+    if kind == FINAL:
+        status = display_text(p.get("status"))
+        error = p.get("error")
+        return status + (f"  {display_text(_error_message(error))}" if error else "")
+    return display_text(p) if p else ""  # JSON escapes C0 only: DEL, C1 and bidi need sanitizing
+
+
+def _event_status(event: ExecutionEvent) -> str:
+    if event.type in (END, FINAL):
+        return normalize_status(event.payload.get("status"))
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptAnalysis:
+    """Attempts and fallbacks: what both the timeline and the cheap index summary need."""
+
+    attempts: tuple[Attempt, ...]
+    fallbacks: tuple[FallbackStep, ...]
+    open_starts: frozenset[int]  # event indexes of starts that never ended
+
+    @property
+    def chain(self) -> str:
+        return " → ".join(f"{a.agent} {a.mark}" for a in self.attempts)
+
+    @property
+    def in_flight(self) -> tuple[Attempt, ...]:
+        return tuple(a for a in self.attempts if a.in_flight)
+
+
+def _name(value: Any) -> str:
+    return value if isinstance(value, str) else (display_text(value) or "?")
+
+
+def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
+    """Pair each start with its end (per agent, latest first) and collect fallbacks.
+
+    Reads the raw event dicts directly: this runs for every file the index sees.
+    """
+    attempts: list[dict[str, Any]] = []
+    fallbacks: list[FallbackStep] = []
+    open_by_agent: dict[str, list[int]] = {}
+    open_events: dict[int, int] = {}  # attempt position -> event index
+    for index, event in enumerate(events):
+        raw = event.raw
+        kind = raw.get("type")
+        if kind not in (START, END, FALLBACK):
+            continue
+        payload = raw.get("payload")
+        if not isinstance(payload, dict):
+            payload = {}
+        if kind == FALLBACK:
+            reason = payload.get("reason")
+            fallbacks.append(
+                FallbackStep(
+                    from_agent=display_text(_first(payload, "from", "from_agent", "fromAgent")),
+                    to_agent=display_text(_first(payload, "to", "to_agent", "toAgent")),
+                    reason=display_text(reason) if reason is not None else None,
+                    seq=event.seq,
+                )
+            )
+            continue
+        agent = _name(payload.get("agent"))
+        if kind == START:
+            position = len(attempts)
+            attempts.append(
+                {
+                    "agent": agent,
+                    "strategy": display_text(payload.get("strategy")) or None,
+                    "index": _first(payload, "index", "attempt_num"),
+                    "start_seq": event.seq,
+                }
+            )
+            open_by_agent.setdefault(agent, []).append(position)
+            open_events[position] = index
+            continue
+        stack = open_by_agent.get(agent)
+        if stack:
+            position = stack.pop()
+            open_events.pop(position, None)
+        else:  # an end without a start: still an attempt the user should see
+            position = len(attempts)
+            attempts.append({"agent": agent})
+        exception = _first(payload, "exception", "error")
+        attempts[position].update(
+            status=normalize_status(payload.get("status")),
+            exception=display_text(_error_message(exception)) if exception is not None else None,
+            latency_ms=_number(_first(payload, "latency_ms", "latencyMs")),
+            end_seq=event.seq,
+        )
+    built = tuple(
+        Attempt(
+            number=n + 1,
+            agent=display_text(a["agent"]),
+            strategy=a.get("strategy"),
+            index=a["index"] if isinstance(a.get("index"), int) else None,
+            status=a.get("status", "in_flight"),
+            exception=a.get("exception"),
+            latency_ms=a.get("latency_ms"),
+            start_seq=a.get("start_seq"),
+            end_seq=a.get("end_seq"),
+        )
+        for n, a in enumerate(attempts)
+    )
+    return AttemptAnalysis(built, tuple(fallbacks), frozenset(open_events.values()))
+
+
+def execution_state(record: ExecutionRecord | None, status: LoadStatus) -> ExecutionState:
+    if record is None or status is not LoadStatus.OK:
+        return ExecutionState.CORRUPTED
+    if record.final_response is None:
+        return ExecutionState.INCOMPLETE
+    return ExecutionState.COMPLETED
+
+
+def _is_error(event: ExecutionEvent) -> bool:
+    return _event_status(event) == "error" or "exception" in event.payload
+
+
+class EventRows(Sequence[EventRow]):
+    """The timeline's rows, each built (and kept) the first time it is read.
+
+    A row's summary costs a few microseconds; a widget shows a screenful at a time, so
+    rendering never pays for 100,000 rows up front.
+    """
+
+    def __init__(self, events: tuple[ExecutionEvent, ...], open_starts: frozenset[int]) -> None:
+        self._events = events
+        self._open_starts = open_starts
+        self._built: dict[int, EventRow] = {}
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    @overload
+    def __getitem__(self, index: int) -> EventRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[EventRow]: ...
+    def __getitem__(self, index: int | slice) -> EventRow | Sequence[EventRow]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self._events)
+        if not 0 <= index < len(self._events):
+            raise IndexError(index)
+        row = self._built.get(index)
+        if row is None:
+            row = self._built[index] = self._build(index)
+        return row
+
+    def _build(self, i: int) -> EventRow:
+        e = self._events[i]
+        return EventRow(
+            index=i,
+            seq=e.seq,
+            type=display_text(e.type),
+            agent=display_text(e.payload.get("agent") or _first(e.payload, "from", "from_agent")),
+            status=_event_status(e),
+            summary=_summary(e),
+            is_fallback=e.type == FALLBACK,
+            is_error=_is_error(e),
+            in_flight=i in self._open_starts,
+        )
+
+
+def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) -> Timeline:
+    events = record.events
+    analysis = analyze_attempts(events)
+    rows = EventRows(events, analysis.open_starts)
+    return Timeline(
+        state=execution_state(record, status),
+        attempts=analysis.attempts,
+        fallbacks=analysis.fallbacks,
+        rows=rows,
+        in_flight=analysis.in_flight,
+        last_event=rows[-1] if rows else None,
+        decided_agent=decided_agent(record),
+        final_status=final_status(record),
+        fallback_indexes=tuple(i for i, e in enumerate(events) if e.type == FALLBACK),
+        error_indexes=tuple(i for i, e in enumerate(events) if _is_error(e)),
+    )
+
+
+def decided_agent(record: ExecutionRecord) -> str | None:
+    decision = record.router_decision
+    return (display_text(decision.get("agent")) or None) if isinstance(decision, dict) else None
+
+
+def final_status(record: ExecutionRecord) -> str | None:
+    final = record.final_response
+    return normalize_status(final.get("status")) if isinstance(final, dict) else None
+
+
+def timeline_of(result: LoadResult) -> Timeline | None:
+    return build_timeline(result.record, result.status) if result.record is not None else None

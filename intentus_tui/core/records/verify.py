@@ -1,0 +1,472 @@
+"""Integrity checks of one record: envelope hash, event sequence, structure.
+
+The envelope hash is checked in both forms (DESIGN 2.1 runtime, 2.2 documented). The form
+is first *detected* from how the stored hash is written, then every form is computed, so
+a report can say "stored in the documented form, matched the runtime computation". A
+mismatch is only called tampering after looking for benign explanations (upper-case hex,
+a prefix added or dropped, routing metadata updated during routing, ASCII escaping).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from intentus_tui.core.records.hashing import (
+    DOCUMENTED_PREFIX,
+    documented_envelope_hash,
+    parsed_documented_canonical,
+    parsed_runtime_canonical,
+    runtime_envelope_hash,
+)
+from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
+from intentus_tui.core.sanitize import sanitize_line
+
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+class HashStatus(StrEnum):
+    MATCH = "match"
+    MISMATCH = "mismatch"
+    UNVERIFIABLE = "unverifiable"
+
+
+@dataclass(frozen=True, slots=True)
+class HashCheck:
+    status: HashStatus
+    stored: str | None
+    detected_form: str  # runtime | documented | unknown | absent
+    matched_form: str | None
+    computed: Mapping[str, str]  # form -> hash computed from the envelope on disk
+    explanation: str
+    benign: str | None = None  # a harmless reason the hash differs, when one was found
+
+    @property
+    def expected(self) -> str | None:
+        """What the stored hash says the envelope should hash to."""
+        return self.stored
+
+    @property
+    def actual(self) -> str | None:
+        """What the envelope on disk hashes to, in the detected form."""
+        form = self.detected_form if self.detected_form in self.computed else "runtime"
+        return self.computed.get(form)
+
+    def to_json(self) -> dict[str, Any]:
+        """Snake_case, terminal-safe: the ``hash`` object of ``verify``/``inspect --json``."""
+        return {
+            "status": self.status.value,
+            "stored": sanitize_line(self.stored or "") or None,
+            "detected_form": self.detected_form,
+            "matched_form": self.matched_form,
+            "expected": sanitize_line(self.expected or "") or None,
+            "actual": self.actual,
+            "computed": dict(self.computed),
+            "explanation": sanitize_line(self.explanation),
+            "benign": self.benign,
+        }
+
+
+def detect_hash_form(stored: Any) -> str:
+    if stored is None:
+        return "absent"
+    if not isinstance(stored, str):
+        return "unknown"
+    if stored.startswith(DOCUMENTED_PREFIX) and _HEX64.fullmatch(stored[len(DOCUMENTED_PREFIX) :]):
+        return "documented"
+    if _HEX64.fullmatch(stored):
+        return "runtime"
+    return "unknown"
+
+
+def _bare(value: str) -> str:
+    return value[len(DOCUMENTED_PREFIX) :] if value.startswith(DOCUMENTED_PREFIX) else value
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _variant_hashes(envelope: Any) -> list[tuple[str, Callable[[], str]]]:
+    """Computations a writer might plausibly have used, each with the story it tells."""
+
+    def without_routing_metadata_updates() -> str:
+        env = dict(envelope)
+        rm = env.get("routingMetadata")
+        if isinstance(rm, dict):
+            env["routingMetadata"] = {**rm, "decisionPath": [], "retries": 0}
+        return runtime_envelope_hash(env)
+
+    def not_ascii_escaped() -> str:
+        dumped = json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return _sha(dumped.encode("utf-8", "surrogatepass"))
+
+    def unsorted_keys() -> str:
+        return _sha(json.dumps(envelope, separators=(",", ":")).encode())
+
+    return [
+        (
+            "routingMetadata (decisionPath/retries) was updated during routing after the hash "
+            "was taken; the rest of the envelope is unchanged",
+            without_routing_metadata_updates,
+        ),
+        ("the writer hashed UTF-8 text without ASCII escaping", not_ascii_escaped),
+        ("the writer hashed JSON without sorting keys", unsorted_keys),
+    ]
+
+
+_FORMS: dict[str, Callable[[Any], str]] = {
+    "runtime": runtime_envelope_hash,
+    "documented": documented_envelope_hash,
+}
+# The same hashes for an envelope exactly as ``orjson.loads`` returned it (no type walk).
+_PARSED_FORMS: dict[str, Callable[[Any], str]] = {
+    "runtime": lambda e: _sha(parsed_runtime_canonical(e)),
+    "documented": lambda e: DOCUMENTED_PREFIX + _sha(parsed_documented_canonical(e)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HashVerdict:
+    """What comparing a stored hash with the envelope decides, before any explanation."""
+
+    status: HashStatus
+    detected_form: str
+    matched_form: str | None
+    computed: dict[str, str]
+    written_differently: bool = False  # same digest, other letter case or prefix
+
+
+def hash_verdict(
+    envelope: Any,
+    stored: str,
+    *,
+    all_forms: bool = False,
+    parsed: bool = False,
+    known: dict[str, str] | None = None,
+) -> HashVerdict:
+    """Compare ``stored`` with the envelope's hash in each form, the detected form first.
+
+    ``all_forms``: on a match, compute the other form too. ``parsed``: the envelope is
+    exactly what ``orjson.loads`` returned. ``known``: hashes of some forms the caller has
+    computed already (not computed again). Raises what hashing raises (ValueError,
+    TypeError, RecursionError) for an envelope that cannot be hashed.
+    """
+    detected = detect_hash_form(stored)
+    order = ("documented", "runtime") if detected == "documented" else ("runtime", "documented")
+    forms = _PARSED_FORMS if parsed else _FORMS
+    computed: dict[str, str] = {}
+    for form in order:
+        computed[form] = known[form] if known and form in known else forms[form](envelope)
+        if stored == computed[form]:
+            if all_forms:
+                computed.update((f, forms[f](envelope)) for f in order if f not in computed)
+            return HashVerdict(HashStatus.MATCH, detected, form, computed)
+    bare = _bare(stored).lower()
+    for form, value in computed.items():
+        if bare == _bare(value):
+            return HashVerdict(HashStatus.MATCH, detected, form, computed, written_differently=True)
+    status = HashStatus.UNVERIFIABLE if detected == "unknown" else HashStatus.MISMATCH
+    return HashVerdict(status, detected, None, computed)
+
+
+def check_envelope_hash(
+    record: ExecutionRecord, *, all_forms: bool = True, explain: bool = True
+) -> HashCheck:
+    """Verify the stored hash. ``all_forms=False`` stops at the first form that matches
+    (the index's cheap path); a mismatch always computes every form to explain itself.
+    ``explain=False`` skips looking for a benign story behind a mismatch (the status is
+    the same either way)."""
+    stored_raw = record.header.raw.get("envelopeHash")
+    stored = stored_raw if isinstance(stored_raw, str) else None
+    detected = detect_hash_form(stored_raw)
+    if not record.has("envelope"):
+        return HashCheck(HashStatus.UNVERIFIABLE, stored, detected, None, {}, "No envelope to hash")
+    if stored is None:
+        why = (
+            "No envelopeHash in the header"
+            if stored_raw is None
+            else "envelopeHash is not a string"
+        )
+        return HashCheck(HashStatus.UNVERIFIABLE, None, detected, None, {}, why)
+    envelope = record.envelope
+    try:
+        verdict = hash_verdict(envelope, stored, all_forms=all_forms)
+    except (ValueError, TypeError, RecursionError) as exc:
+        return HashCheck(
+            HashStatus.UNVERIFIABLE, stored, detected, None, {}, f"Envelope cannot be hashed: {exc}"
+        )
+    return _explained(envelope, stored, verdict, explain)
+
+
+def _explained(envelope: Any, stored: str, verdict: HashVerdict, explain: bool) -> HashCheck:
+    detected, form, computed = verdict.detected_form, verdict.matched_form, verdict.computed
+    if verdict.status is HashStatus.MATCH and not verdict.written_differently:
+        note = (
+            "" if form == detected else f" (stored as {detected}, matched the {form} computation)"
+        )
+        return HashCheck(
+            HashStatus.MATCH, stored, detected, form, computed, f"Envelope hash matches{note}"
+        )
+    if verdict.status is HashStatus.MATCH:
+        benign = "same digest, written differently (letter case or sha256: prefix)"
+        return HashCheck(
+            HashStatus.MATCH,
+            stored,
+            detected,
+            form,
+            computed,
+            f"Envelope hash matches: {benign}",
+            benign,
+        )
+    if verdict.status is HashStatus.UNVERIFIABLE:
+        return HashCheck(
+            HashStatus.UNVERIFIABLE,
+            stored,
+            detected,
+            None,
+            computed,
+            "Stored envelopeHash is not a sha256 hex digest, so it cannot be checked",
+        )
+    bare = _bare(stored).lower()
+    if explain and isinstance(envelope, dict):
+        for story, compute in _variant_hashes(envelope):
+            try:
+                if compute() == bare:
+                    return HashCheck(
+                        HashStatus.MISMATCH,
+                        stored,
+                        detected,
+                        None,
+                        computed,
+                        f"Envelope hash differs, probably benign: {story}",
+                        story,
+                    )
+            except (ValueError, TypeError, RecursionError):
+                continue
+    expected_form = detected if detected in computed else "runtime"
+    return HashCheck(
+        HashStatus.MISMATCH,
+        stored,
+        detected,
+        None,
+        computed,
+        "Envelope modified since it was recorded: stored "
+        f"{stored} but the envelope on disk hashes to {computed[expected_form]} "
+        f"({expected_form} form); no benign explanation found — possible tampering",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceCheck:
+    ok: bool
+    problems: tuple[str, ...]
+    gaps: tuple[tuple[int, int], ...] = ()  # (after seq, next seq) where numbers are missing
+
+
+def check_event_sequence(record: ExecutionRecord) -> SequenceCheck:
+    problems: list[str] = []
+    gaps: list[tuple[int, int]] = []
+    last: int | None = None
+    for index, event in enumerate(record.events):
+        seq = event.seq
+        if seq is None:
+            problems.append(f"event #{index + 1} has no integer seq ({event.raw.get('seq')!r})")
+            continue
+        if last is None:
+            if seq != 1:
+                problems.append(f"first event has seq {seq}, expected 1")
+        elif seq <= last:
+            problems.append(f"seq {seq} after seq {last}: not strictly increasing")
+        elif seq != last + 1:
+            gaps.append((last, seq))
+            problems.append(f"gap: seq {last} is followed by seq {seq}")
+        last = seq if last is None or seq > last else last
+    return SequenceCheck(not problems, tuple(problems), tuple(gaps))
+
+
+_HEADER_TYPES: dict[str, tuple[type, ...]] = {
+    "executionId": (str,),
+    "createdUtcIso": (str,),
+    "envelopeHash": (str,),
+    "replayable": (bool,),
+}
+_OPTIONAL_HEADER_TYPES: dict[str, tuple[type, ...]] = {"replayableReason": (str, type(None))}
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class StructureCheck:
+    ok: bool
+    problems: tuple[str, ...]
+    name_mismatch: bool = False  # executionId differs from the file name
+
+    @property
+    def record_ok(self) -> bool:
+        """Usable as a record (a misnamed file is suspicious, not corrupt)."""
+        return self.ok or (self.name_mismatch and len(self.problems) == 1)
+
+
+def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> StructureCheck:
+    problems: list[str] = []
+    raw = record.raw
+    for section in ("header", "envelope", "events"):
+        if section not in raw:
+            problems.append(f"missing section {section!r}")
+    header = raw.get("header")
+    if "header" in raw and not isinstance(header, dict):
+        problems.append(f"header is {_type_name(header)}, expected object")
+    elif isinstance(header, dict):
+        for key, types in _HEADER_TYPES.items():
+            if key not in header:
+                problems.append(f"header.{key} missing")
+            elif not isinstance(header[key], types):
+                problems.append(f"header.{key} is {_type_name(header[key])}")
+        for key, types in _OPTIONAL_HEADER_TYPES.items():
+            if key in header and not isinstance(header[key], types):
+                problems.append(f"header.{key} is {_type_name(header[key])}")
+    envelope = raw.get("envelope")
+    if "envelope" in raw:
+        if not isinstance(envelope, dict):
+            problems.append(f"envelope is {_type_name(envelope)}, expected object")
+        elif not isinstance(envelope.get("intent"), dict):
+            problems.append("envelope.intent missing or not an object")
+    for key, allowed in (
+        ("routerDecision", (dict, type(None))),
+        ("finalResponse", (dict, type(None))),
+    ):
+        if key in raw and not isinstance(raw[key], allowed):
+            problems.append(f"{key} is {_type_name(raw[key])}, expected object or null")
+    events = raw.get("events")
+    if "events" in raw and not isinstance(events, list):
+        problems.append(f"events is {_type_name(events)}, expected array")
+    elif isinstance(events, list):
+        for index, event in enumerate(events):
+            problems.extend(_event_problems(index, event))
+    misnamed = file_stem is not None and record.execution_id not in (None, file_stem)
+    if misnamed:
+        problems.append(
+            f"executionId {record.execution_id!r} differs from the file name {file_stem!r}"
+        )
+    return StructureCheck(not problems, tuple(problems), misnamed)
+
+
+def _event_problems(index: int, event: Any) -> list[str]:
+    where = f"events[{index}]"
+    if not isinstance(event, dict):
+        return [f"{where} is {_type_name(event)}, expected object"]
+    out = []
+    seq = event.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        out.append(f"{where}.seq is {_type_name(seq)}")
+    if not isinstance(event.get("type"), str):
+        out.append(f"{where}.type is {_type_name(event.get('type'))}")
+    if not isinstance(event.get("payload"), dict):
+        out.append(f"{where}.payload is {_type_name(event.get('payload'))}")
+    return out
+
+
+def check_final_response(record: ExecutionRecord) -> tuple[str, ...]:
+    """The response is written twice (``finalResponse`` and the ``FINAL_RESPONSE`` event's
+    payload): if the two disagree, one was edited after recording."""
+    final = record.final_response
+    event = next((e for e in reversed(record.events) if e.type == "FINAL_RESPONSE"), None)
+    if event is None or not isinstance(final, dict):
+        return ()
+    return final_response_problems(final, event.payload)
+
+
+def final_response_problems(final: dict[str, Any], recorded: dict[str, Any]) -> tuple[str, ...]:
+    """``check_final_response`` once both sides are found: ``finalResponse`` and the
+    payload of the last ``FINAL_RESPONSE`` event."""
+    if "has_error" in recorded and "payload" not in recorded:  # the documented summary form
+        problems = []
+        if "status" in recorded and recorded.get("status") != final.get("status"):
+            problems.append("finalResponse.status differs from the FINAL_RESPONSE event")
+        if bool(recorded.get("has_error")) != bool(final.get("error")):
+            problems.append(
+                "finalResponse.error disagrees with the FINAL_RESPONSE event's has_error"
+            )
+        return tuple(problems)
+    if recorded == final:  # the usual case, compared in C
+        return ()
+    differing = sorted(k for k in recorded if k in final and recorded[k] != final[k])
+    if not differing:
+        return ()
+    keys = ", ".join(differing)
+    return (
+        f"finalResponse differs from the FINAL_RESPONSE event in {keys}: edited after recording?",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """Everything ``verify`` says about one file."""
+
+    path: str
+    load_status: LoadStatus
+    load_message: str
+    hash: HashCheck | None
+    sequence: SequenceCheck | None
+    structure: StructureCheck | None
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        seq, st = self.sequence, self.structure
+        return {
+            "file": self.path,
+            "ok": self.ok,
+            "load_status": self.load_status.value,
+            "hash": None if self.hash is None else self.hash.to_json(),
+            "sequence": None
+            if seq is None
+            else {
+                "ok": seq.ok,
+                "problems": list(seq.problems),
+                "gaps": [list(g) for g in seq.gaps],
+            },
+            "structure": None
+            if st is None
+            else {"ok": st.ok, "problems": [sanitize_line(p) for p in st.problems]},
+            "problems": [sanitize_line(p) for p in self.problems],
+        }
+
+
+def verify_load_result(result: LoadResult) -> VerifyReport:
+    record = result.record
+    if record is None:
+        return VerifyReport(
+            str(result.path), result.status, result.message, None, None, None, (result.message,)
+        )
+    hash_check = check_envelope_hash(record)
+    sequence = check_event_sequence(record)
+    structure = check_structure(record, result.stem)
+    problems: list[str] = []
+    if result.status is not LoadStatus.OK:
+        problems.append(result.message)
+    if hash_check.status is not HashStatus.MATCH:
+        problems.append(hash_check.explanation)
+    problems.extend(sequence.problems)
+    problems.extend(structure.problems)
+    problems.extend(check_final_response(record))
+    return VerifyReport(
+        str(result.path),
+        result.status,
+        result.message,
+        hash_check,
+        sequence,
+        structure,
+        tuple(problems),
+    )

@@ -1,0 +1,330 @@
+"""Feeding the directory index: the initial scan, and live changes from watchfiles.
+
+``IndexFeeder`` owns the ``DirectoryIndex`` and a set of paths waiting to be re-read.
+Exactly one worker thread drains it at a time (``add`` says when to start one), so the
+index is never touched by two threads, and a burst of changes is coalesced into a few
+``IndexChanged`` messages without losing a path: a path added while a drain is running
+is picked up by that drain's next round. Pausing keeps collecting paths; resuming applies
+them.
+
+``DirectoryWatcher`` follows the directory with watchfiles, from its own thread.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from intentus_tui.core.index.directory import (
+    DirectoryIndex,
+    ExecutionSummary,
+    RecordRoot,
+    list_record_names,
+)
+from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.live.messages import (
+    IndexChanged,
+    PathsChanged,
+    ScanFinished,
+    WatcherStopped,
+    WatchStarted,
+)
+from intentus_tui.tui.startup.first_rows import PREVIEW, preview_summaries
+
+if TYPE_CHECKING:
+    from watchfiles import Change
+
+DEBOUNCE_MS = 75  # watchfiles' default is 1,600 ms: far too slow for a live list
+FIRST_BATCH = 64  # the first rows show after this many files are summarized
+FIRST_POST_MAX = 1024  # ... and the first message holds at most this many (the rest follow)
+MAX_BATCH = 16384  # rows in one message: what the list folds in between two key presses
+COALESCE_SECONDS = 0.25
+SHOWN_WAIT_SECONDS = 1.0  # never wait longer than this for the list to take a batch
+
+
+def directory_problem(directory: Path) -> str | None:
+    """Why ``directory`` cannot be listed, or ``None`` when it can."""
+    try:
+        with os.scandir(directory):
+            return None
+    except FileNotFoundError:
+        return "directory not found"
+    except NotADirectoryError:
+        return "not a directory"
+    except PermissionError:
+        return "permission denied"
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+
+
+class IndexFeeder:
+    """The index plus the paths waiting to be re-read. Thread-safe."""
+
+    def __init__(
+        self,
+        root: RecordRoot,
+        post: Callable[[Message], object],
+        *,
+        use_cache: bool = True,
+        preview: bool = True,
+    ) -> None:
+        self.index = DirectoryIndex(root, use_cache=use_cache)
+        self._preview = preview
+        self._post = post
+        self._lock = threading.Lock()
+        self._pending: set[Path] = set()
+        self._forced: set[Path] = set()  # the operator's own writes: applied even when paused
+        self._busy = False
+        self._live = True
+        # Set while no scan batch is waiting to be shown: at most one is in flight, so a
+        # key press never queues behind a pile of them, and while the list is busy the
+        # next batch just grows (see ``scan``).
+        self._shown = threading.Event()
+        self._shown.set()
+        self._stopping = threading.Event()
+
+    def preview_shown(self) -> None:
+        """The app already shows a preview (read before it ran): the scan reads none."""
+        self._preview = False
+
+    @property
+    def pending_count(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    @property
+    def live(self) -> bool:
+        return self._live
+
+    def claim(self) -> bool:
+        """Mark a drain as running; false if one already is (then don't start another)."""
+        with self._lock:
+            if self._busy:
+                return False
+            self._busy = True
+            return True
+
+    def add(self, paths: Iterable[Path], *, force: bool = False) -> bool:
+        """Queue paths to re-read; true if the caller must start a worker running ``drain``.
+
+        ``force``: re-read them even while paused (the operator's own writes).
+        """
+        with self._lock:
+            (self._forced if force else self._pending).update(paths)
+            if self._busy or not self._has_work():
+                return False
+            self._busy = True
+            return True
+
+    def _has_work(self) -> bool:
+        return bool(self._forced) or (self._live and bool(self._pending))
+
+    def set_live(self, live: bool) -> bool:
+        """Pause or resume; true if the caller must start a worker to apply what piled up."""
+        with self._lock:
+            self._live = live
+            if self._has_work() and not self._busy:
+                self._busy = True
+                return True
+            return False
+
+    def stop(self) -> None:
+        """The app is closing: end the scan at its next batch and drain no more.
+
+        (Python waits for worker threads at exit: a scan left running would hold the
+        terminal for as long as it still had to read.)
+        """
+        self._stopping.set()
+        self._shown.set()
+
+    def batch_shown(self) -> None:
+        """The app has folded in the last scan batch (and drawn it): send the next."""
+        self._shown.set()
+
+    def scan(self) -> None:
+        """Summarize every execution, posting growing batches so the first rows show fast.
+
+        Call from a worker thread after ``claim()``; ends by draining what the watcher
+        queued meanwhile.
+        """
+        directory = self.index.root.records_dir
+        try:
+            problem = directory_problem(directory)
+            if problem:
+                self._post(ScanFinished(0, problem))
+            else:
+                self._post(ScanFinished(self._scan_batches(directory)))
+        except BaseException:
+            self._release()
+            raise
+        self.drain()
+
+    def _scan_batches(self, directory: Path) -> int:
+        """Post the index's batches as ``IndexChanged`` messages; return the file count.
+
+        The first rows go out as soon as the index has any (at most ``FIRST_POST_MAX``:
+        a warm cache yields everything at once). Then one message at a time: the next is
+        posted once the app has shown the last (``batch_shown``), and holds what arrived
+        meanwhile, once there are ``target`` rows (growing 4x each time) or
+        ``COALESCE_SECONDS`` have passed, at most ``MAX_BATCH``. So a 100,000-file scan
+        costs the list a few dozen merges, and a key press waits for one at most.
+        The directory is counted for the progress bar after the first rows are out.
+        """
+        pending: list[ExecutionSummary] = []
+        total: int | None = None
+        scanned = posts = 0
+        target, limit = FIRST_BATCH, FIRST_POST_MAX
+        last_post = 0.0
+        if self._preview:
+            preview = preview_summaries(directory, PREVIEW)
+            if preview:
+                self._shown.clear()
+                posts += 1
+                self._post(IndexChanged(tuple(preview), scanned=0))
+
+        def post(rows: list[ExecutionSummary]) -> None:
+            nonlocal scanned, posts, last_post
+            self._shown.clear()
+            posts += 1
+            scanned = scanned + len(rows) if total is None else min(total, scanned + len(rows))
+            self._post(IndexChanged(tuple(rows), scanned=scanned, total=total))
+            last_post = time.monotonic()
+
+        batches = self.index.scan_batches()
+        for batch in batches:
+            if self._stopping.is_set():
+                close = getattr(batches, "close", None)  # a generator: its own cleanup runs
+                if close is not None:
+                    close()
+                return scanned
+            pending.extend(batch)
+            while pending and self._shown.is_set():
+                due = time.monotonic() - last_post >= COALESCE_SECONDS
+                if len(pending) < target and not due:
+                    break
+                post(pending[:limit])
+                del pending[:limit]
+                target, limit = min(target * 4, MAX_BATCH), MAX_BATCH
+                if total is None:
+                    total = len(list_record_names(directory))
+        while pending and not self._stopping.is_set():  # the rest, one message at a time
+            self._shown.wait(SHOWN_WAIT_SECONDS)
+            post(pending[:limit])
+            del pending[:limit]
+            limit = MAX_BATCH
+        if total is None:
+            total = len(list_record_names(directory))
+        if not posts:  # nothing to show: still say the scan found nothing
+            self._post(IndexChanged((), scanned=0, total=total))
+        return total
+
+    def drain(self) -> None:
+        """Re-read pending paths until none are left (or the feeder is paused)."""
+        try:
+            while True:
+                with self._lock:
+                    if not self._has_work() or self._stopping.is_set():
+                        self._busy = False
+                        return
+                    paths = set(self._forced)
+                    self._forced.clear()
+                    if self._live:
+                        paths |= self._pending
+                        self._pending.clear()
+                changed, removed = self.index.update(sorted(paths))
+                if changed or removed:
+                    self._post(IndexChanged(tuple(changed), tuple(removed)))
+        except BaseException:
+            self._release()
+            raise
+
+    def release(self) -> None:
+        """Forget a drain that died (the app calls this when its worker failed)."""
+        self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            self._busy = False
+
+
+def _record_filter(change: Change, path: str) -> bool:
+    name = os.path.basename(path)
+    return is_record_name(name) or (name.endswith(WAL_SUFFIX) and not name.startswith("."))
+
+
+class _ReadySignal:
+    """The stop event handed to ``watchfiles.watch``, which also says when watching began.
+
+    watchfiles registers its watches when the watch starts, then asks ``is_set()`` between
+    its waits (``step``): the first question means the directories are being watched.
+    """
+
+    def __init__(self, on_ready: Callable[[], object]) -> None:
+        self.stop = threading.Event()
+        self._on_ready: Callable[[], object] | None = on_ready
+
+    def is_set(self) -> bool:
+        if self._on_ready is not None:
+            on_ready, self._on_ready = self._on_ready, None
+            on_ready()
+        return self.stop.is_set()
+
+
+class DirectoryWatcher:
+    """Watches directories from a daemon thread and posts what changed.
+
+    Posts ``WatchStarted`` once the directories are watched (a scan started then cannot
+    miss a file written in between), ``PathsChanged`` for each burst of changed record and
+    WAL paths, and ``WatcherStopped`` if watching fails. A plain thread, not a Textual
+    worker: it lives as long as the app and must not hold up its exit (or a pool slot),
+    and it spares the UI thread watchfiles' async machinery (anyio's import alone is
+    ~30 ms before the first frame).
+    """
+
+    def __init__(self, directories: list[Path], post: Callable[[Message], object]) -> None:
+        self._directories = directories
+        self._post = post
+        self._signal = _ReadySignal(lambda: self._send(WatchStarted()))
+        self._thread = threading.Thread(target=self._run, name="directory-watcher", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop watching (within one ``step``)."""
+        self._signal.stop.set()
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            from watchfiles import watch  # here: its import need not delay the first frame
+
+            for batch in watch(
+                *self._directories,
+                watch_filter=_record_filter,
+                debounce=DEBOUNCE_MS,
+                step=25,
+                stop_event=self._signal,
+                recursive=False,
+                ignore_permission_denied=True,
+                raise_interrupt=False,
+            ):
+                self._send(PathsChanged(frozenset(Path(path) for _, path in batch)))
+        except Exception as exc:  # the directory vanished, inotify limits, ...
+            if not self._signal.stop.is_set():
+                self._send(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
+
+    def _send(self, message: Message) -> None:
+        try:
+            self._post(message)
+        except RuntimeError:  # the app's event loop is closed: nobody to tell any more
+            self.stop()

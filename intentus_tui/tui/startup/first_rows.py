@@ -1,0 +1,99 @@
+"""A big directory's first rows, read before anything else: no Textual.
+
+The index of 100,000 files takes a while to list, stat and summarize; the first rows need
+not wait for it. They are read straight from the first names ``os.scandir`` returns, before
+Textual is even imported (``cli/open.py``): the start frame draws them at once and the
+app's first frame shows them too.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from intentus_tui.core.index.directory import PARALLEL_THRESHOLD, ExecutionSummary, summarize_path
+from intentus_tui.core.records.load import is_record_name
+
+PREVIEW = 64  # files summarized straight away in a big directory, before the index starts
+
+
+def first_row_count() -> int:
+    """As many rows as the terminal can show (the list is most of its height)."""
+    return min(PREVIEW, max(1, shutil.get_terminal_size((0, PREVIEW)).lines))
+
+
+@dataclass(frozen=True)
+class FirstLook:
+    """What one short listing pass tells before the app starts."""
+
+    rows: list[ExecutionSummary]  # the first rows a big directory shows (else none)
+    wants_pool: bool  # the scan will summarize in a process pool (see ``prepare_pool``)
+
+
+def first_look(directory: Path, preview: int = PREVIEW) -> FirstLook:
+    """The summaries of the first ``preview`` record files ``os.scandir`` lists, if there
+    are more (see ``preview_summaries``), and whether the scan will want its process pool.
+    One listing pass serves both: it stops once it has seen enough names for each."""
+    names: list[str] = []
+    count = 0
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if is_record_name(entry.name):
+                    count += 1
+                    if len(names) <= preview:
+                        names.append(entry.name)
+                    if count >= PARALLEL_THRESHOLD:
+                        break
+    except OSError:
+        return FirstLook([], wants_pool=False)
+    rows = _summaries_if_more(directory, names, preview)
+    return FirstLook(rows, wants_pool=count >= PARALLEL_THRESHOLD)
+
+
+def prepare_pool() -> None:
+    """Before the app runs: what the scan's process pool needs, and cannot get later.
+
+    The index summarizes big directories in a process pool, started from a thread, hence
+    with the forkserver method. The forkserver needs multiprocessing's resource tracker,
+    whose start passes ``sys.stderr.fileno()`` to it: inside a running Textual app that is
+    ``-1`` (Textual captures stdio), which fails with "bad value(s) in fds_to_keep". So the
+    tracker starts here, before the app runs; the forkserver itself starts when the scan
+    first needs it (a warm open may never), not now: its start (importing the index code,
+    once for every worker) would compete with the first frame for the machine.
+    """
+    import multiprocessing
+    from multiprocessing import resource_tracker
+
+    multiprocessing.set_forkserver_preload(["intentus_tui.core.index.directory"])
+    resource_tracker.ensure_running()
+
+
+def _summaries_if_more(directory: Path, names: list[str], count: int) -> list[ExecutionSummary]:
+    if len(names) <= count:
+        return []
+    return [summarize_path(directory / name) for name in names[:count]]
+
+
+def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
+    """Summaries of the first ``count`` record files the directory lists, if it has more.
+
+    Before the index has listed, stat-ed and (warm) loaded its cache for a big directory
+    (about a second for 100,000 files), the user already sees ``count`` rows: the first
+    names ``os.scandir`` returns, read directly (the same summaries the index makes; it
+    sends them again, and the list takes them as updates). A small directory gets none:
+    its index is fast anyway, and each file would be read twice.
+    """
+    names: list[str] = []
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if is_record_name(entry.name):
+                    names.append(entry.name)
+                    if len(names) > count:
+                        break
+    except OSError:
+        return []
+    return _summaries_if_more(directory, names, count)

@@ -1,0 +1,443 @@
+"""``intentus-tui diff`` and ``intentus-tui snapshot``: every flag and exit code."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from activegraph import Behavior, FrozenClock, Graph, Runtime
+
+from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, run
+from intentus_tui.core.verist.snapshot import load_snapshot
+from tests.factories import make_record, write_record
+
+FALLBACK = (("agent-a", "error"), ("agent-b", "ok"))
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = run(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project directory with ``.intentusnet/records``; the tests run from it."""
+    records = tmp_path / ".intentusnet" / "records"
+    base = make_record(execution_id="exec-a", agents=FALLBACK)
+    write_record(records, base)
+    same = copy.deepcopy(base)
+    same["header"]["executionId"] = "exec-same"
+    write_record(records, same)
+    drift = copy.deepcopy(base)
+    drift["header"]["executionId"] = "exec-drift"
+    drift["events"][2]["payload"]["exception"] = "agent-a timed out"
+    write_record(records, drift)
+    write_record(records, make_record(execution_id="exec-direct", agents=(("agent-a", "ok"),)))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --------------------------------------------------------------------------- records
+
+
+def test_equal_records_exit_0(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file_a = ".intentusnet/records/exec-a.json"
+    code, out, err = cli(capsys, "diff", file_a, "exec-same")
+    assert code == EXIT_OK, err
+    assert "(no changes)" in out and out.rstrip().endswith("equal")
+    assert "first divergence: none" in out
+
+
+def test_payload_drift_exit_1_with_format_diff_lines(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = cli(capsys, "diff", "exec-a", "exec-drift")
+    assert code == EXIT_PROBLEMS
+    assert (
+        '  events.3.payload.exception: "agent-a failed" → "agent-a timed out"' in out.splitlines()
+    )
+    assert "first divergence: event #3 (seq 3 / 3): same type AGENT_ATTEMPT_END" in out
+    assert "same agent path: yes" in out and "same response: yes" in out
+    assert out.rstrip().endswith("different: 1 change")
+
+
+def test_json_document(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "diff", "exec-a", "exec-direct", "--json")
+    assert code == EXIT_PROBLEMS
+    doc = json.loads(out)
+    assert doc["equal"] is False and doc["compared"] == "records"
+    assert doc["a"] == {"source": "exec-a", "kind": "record", "execution_id": "exec-a"}
+    summary = doc["summary"]
+    assert summary["same_agent_path"] is False
+    assert summary["agent_path_a"] == ["agent-a", "agent-b"]
+    assert summary["agent_path_b"] == ["agent-a"]
+    divergence = doc["first_divergence"]
+    assert divergence["kind"] == "payload" and divergence["index"] == 2
+    assert {e["path_text"] for e in divergence["payload_entries"]} == {
+        "payload.exception",
+        "payload.status",
+    }
+    by_path = {e["path_text"]: e for e in doc["entries"]}
+    removed = by_path["events.3.payload.exception"]
+    assert removed["kind"] == "removed" and "after" not in removed
+    assert removed["before"] == "agent-a failed"
+    added = by_path["events.4.payload.intent"]
+    assert added["kind"] == "added" and "before" not in added
+    changed = by_path["envelope.routing.strategy"]
+    assert (changed["before"], changed["after"]) == ("fallback", "direct")
+    assert doc["fork"] is None
+
+
+def test_key_by(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = root / ".intentusnet" / "records"
+    a = make_record(execution_id="chain-a")
+    a["envelope"]["metadata"]["identityChain"] = [{"id": "x"}, {"id": "y"}]
+    b = copy.deepcopy(a)
+    b["header"]["executionId"] = "chain-b"
+    b["envelope"]["metadata"]["identityChain"] = [{"id": "y"}, {"id": "x"}]
+    write_record(records, a)
+    write_record(records, b)
+    assert cli(capsys, "diff", "chain-a", "chain-b")[0] == EXIT_PROBLEMS
+    code, _, err = cli(
+        capsys, "diff", "chain-a", "chain-b", "--key-by", "envelope.metadata.identityChain=id"
+    )
+    assert code == EXIT_OK, err
+    code, _, _ = cli(
+        capsys,
+        "diff",
+        "chain-a",
+        "chain-b",
+        "--key-by",
+        "envelope.metadata.identityChain=id",
+        "--key-by",
+        "events=seq",
+    )
+    assert code == EXIT_OK
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("events", "expected PATH=FIELD"),
+        ("=seq", "expected PATH=FIELD"),
+        ("events=", "expected PATH=FIELD"),
+        ("events=type", 'duplicate key "AGENT_ATTEMPT_START"'),
+        ("events=nope", 'has no field "nope"'),
+    ],
+)
+def test_bad_key_by_is_a_usage_error(
+    root: Path, capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    code, out, err = cli(capsys, "diff", "exec-a", "exec-drift", "--key-by", spec)
+    assert code == EXIT_USAGE and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_key_by_given_twice(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(
+        capsys, "diff", "exec-a", "exec-a", "--key-by", "events=seq", "--key-by", "events=type"
+    )
+    assert code == EXIT_USAGE and "twice" in err
+
+
+def test_aligned_reports_an_inserted_event_once(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = root / ".intentusnet" / "records"
+    base = make_record(execution_id="ins-a")
+    inserted = copy.deepcopy(base)
+    inserted["header"]["executionId"] = "ins-b"
+    inserted["events"].insert(1, {"type": "MODEL_CALL", "payload": {"model": "m"}})
+    inserted["events"] = [{**e, "seq": i} for i, e in enumerate(inserted["events"], 1)]
+    write_record(records, base)
+    write_record(records, inserted)
+    code, out, _ = cli(capsys, "diff", "ins-a", "ins-b", "--json")
+    assert code == EXIT_PROBLEMS and len(json.loads(out)["entries"]) > 3
+    code, out, _ = cli(capsys, "diff", "ins-a", "ins-b", "--json", "--aligned")
+    assert code == EXIT_PROBLEMS
+    doc = json.loads(out)
+    assert [(e["path_text"], e["kind"], e["array_op"]) for e in doc["entries"]] == [
+        ("events[1]", "added", "insert")
+    ]
+    assert doc["first_divergence"]["kind"] == "type"
+
+
+def test_dir_option_resolves_ids_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "elsewhere"
+    write_record(other, make_record(execution_id="x-1"))
+    write_record(other, make_record(execution_id="x-2"))
+    code, _, err = cli(capsys, "diff", "x-1", "x-2", "--dir", str(other))
+    assert code in (EXIT_OK, EXIT_PROBLEMS), err
+    code, _, err = cli(capsys, "diff", "x-1", "x-2", "--dir", str(tmp_path / "missing"))
+    assert code == EXIT_USAGE and "no such directory" in err
+
+
+def test_a_damaged_record_is_compared_with_a_note(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = root / ".intentusnet" / "records"
+    cut = write_record(records, make_record(execution_id="cut-1", agents=FALLBACK))
+    cut.write_bytes(cut.read_bytes()[:-150])
+    code, out, _ = cli(capsys, "diff", "exec-a", "cut-1")
+    assert code == EXIT_PROBLEMS
+    assert "note: damaged record" in out
+
+
+# --------------------------------------------------------------------------- usage errors
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("missing.json", "exec-a"), "no such file"),
+        (("exec-a", "no-such-id"), "no execution 'no-such-id'"),
+        (("exec-a", ".hidden"), "refused"),
+        (("exec-a", ".intentusnet"), "is a directory"),
+        (("exec-a", "empty.json"), "empty"),
+        (("exec-a", "other.json"), "neither a record nor a snapshot"),
+        (("exec-a", "garbage.db#run"), "not a SQLite database"),
+        (("exec-a", "nope.db#run"), "no such file"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(
+    root: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    (root / "empty.json").write_text("")
+    (root / "other.json").write_text('{"hello": "world"}')
+    (root / "garbage.db").write_text("not sqlite at all")
+    code, out, err = cli(capsys, "diff", *args)
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_no_traceback_from_a_real_process(root: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "intentus_tui.cli", "diff", "exec-a", "nope"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=60,
+    )
+    assert proc.returncode == EXIT_USAGE
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "intentus_tui.cli", "diff", "exec-a", "exec-drift"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=60,
+    )
+    assert proc.returncode == EXIT_PROBLEMS and "events.3.payload.exception" in proc.stdout
+
+
+def test_hostile_text_stays_inert(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = root / ".intentusnet" / "records"
+    evil = make_record(execution_id="evil", agents=FALLBACK)
+    evil["events"][2]["payload"]["exception"] = "\x1b]0;pwned\x07\x1b[2J\u202e\x9b31m"
+    write_record(records, evil)
+    code, out, _ = cli(capsys, "diff", "exec-a", "evil")
+    assert code == EXIT_PROBLEMS
+    assert not any(c in out for c in "\x1b\x07\u202e\x9b")
+    assert "␛" in out
+    code, out, _ = cli(capsys, "diff", "exec-a", "evil", "--json")
+    assert not any(c in out for c in "\x1b\x07\u202e\x9b")
+    doc = json.loads(out)
+    assert doc["first_divergence"]["payload_entries"][0]["after"].startswith("\x1b]0;pwned")
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+def test_snapshot_command_default_path_and_round_trip(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = cli(capsys, "snapshot", "exec-a")
+    assert code == EXIT_OK, err
+    written = root / "exec-a.snapshot.json"
+    assert out.strip() == str(written)
+    snap = load_snapshot(written)
+    assert snap.step_name == "route" and snap.step_output is not None
+    # A record and its own snapshot are equal; a drifted record's response is too, but the
+    # recorded events differ, which the snapshot comparison says in a note.
+    assert cli(capsys, "diff", str(written), "exec-a")[0] == EXIT_OK
+    code, out, _ = cli(capsys, "diff", str(written), "exec-drift")
+    assert code == EXIT_OK and "events differ" in out
+    code, out, _ = cli(capsys, "diff", str(written), "exec-direct", "--json")
+    assert code == EXIT_PROBLEMS
+    doc = json.loads(out)
+    assert doc["compared"] == "snapshots"
+    assert "input.routing.strategy" in {e["path_text"] for e in doc["entries"]}
+    assert doc["summary"]["same_input"] is False
+
+
+def test_snapshot_command_output_and_json(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = root / "pins" / "a.json"
+    code, out, err = cli(capsys, "snapshot", "exec-a", "-o", str(target), "--json")
+    assert code == EXIT_OK, err
+    doc = json.loads(out)
+    snap = load_snapshot(target)
+    assert doc["path"] == str(target)
+    assert doc["input_hash"] == snap.input_hash
+    assert [a["kind"] for a in doc["artifacts"]] == [a.kind for a in snap.artifacts]
+    assert [p.name for p in target.parent.iterdir()] == ["a.json"]  # no temp file left
+
+
+def test_a_verist_baseline_file_can_be_diffed(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli(capsys, "snapshot", "exec-a", "-o", "a.json")
+    snapshot_json = json.loads((root / "a.json").read_text())
+    baseline = {"format": "verist-baseline@1", "snapshot": snapshot_json, "metadata": {}}
+    (root / "baseline.json").write_text(json.dumps(baseline))
+    code, _, err = cli(capsys, "diff", "baseline.json", "a.json")
+    assert code == EXIT_OK, err
+    (root / "bad.json").write_text(json.dumps({**baseline, "format": "verist-baseline@9"}))
+    code, _, err = cli(capsys, "diff", "bad.json", "a.json")
+    assert code == EXIT_USAGE and "verist-baseline@9" in err
+
+
+def test_snapshot_refuses_the_record_directory(
+    root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = root / ".intentusnet" / "records"
+    before = sorted(p.name for p in records.iterdir())
+    code, _, err = cli(capsys, "snapshot", "exec-a", "-o", str(records / "pin.json"))
+    assert code == EXIT_USAGE and "record directory" in err
+    monkeypatch.chdir(records)
+    code, _, err = cli(capsys, "snapshot", "exec-a", "--dir", str(root))
+    assert code == EXIT_USAGE and "choose another place with -o" in err
+    assert sorted(p.name for p in records.iterdir()) == before
+
+
+def test_snapshot_usage_errors(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (root / "other.json").write_text("[1, 2]")
+    for args, message in (
+        (("nope",), "no execution 'nope'"),
+        (("other.json",), "not an execution record"),
+        (("exec-a", "-o", str(root)), "is a directory"),
+    ):
+        code, out, err = cli(capsys, "snapshot", *args)
+        assert code == EXIT_USAGE and out == "" and message in err, (args, err)
+
+
+def test_snapshot_of_a_damaged_record_warns(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = root / ".intentusnet" / "records"
+    cut = write_record(records, make_record(execution_id="cut-2"))
+    cut.write_bytes(cut.read_bytes()[:-100])
+    code, out, err = cli(capsys, "snapshot", "cut-2")
+    assert code == EXIT_OK
+    assert "warning" in err and out.strip() == str(root / "cut-2.snapshot.json")
+    assert load_snapshot(out.strip()).input_hash
+
+
+def test_snapshot_file_name_never_comes_from_an_unsafe_id(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = make_record(execution_id="../../escape")
+    write_record(root / "loose", record, name="loose-1.json")
+    code, out, err = cli(capsys, "snapshot", "loose/loose-1.json")
+    assert code == EXIT_OK, err
+    assert Path(out.strip()) == root / "loose-1.snapshot.json"
+
+
+# --------------------------------------------------------------------------- Active Graph runs
+
+
+def _planner(status: str) -> Behavior:
+    def planner(event: Any, graph: Any, ctx: Any) -> None:
+        graph.add_object("task", {"title": "Research", "status": "open"})
+        graph.add_object("task", {"title": "Draft", "status": status})
+
+    return Behavior(name="planner", fn=planner, on=["goal.created"])
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    path = tmp_path_factory.mktemp("runs") / "runs.db"
+    graph = Graph(clock=FrozenClock())
+    parent = Runtime(graph, behaviors=[_planner("blocked")], persist_to=str(path))
+    parent.run_goal("Plan")
+    same = parent.fork(at_event="evt_001", label="same")
+    same.run_until_idle()
+    drift = parent.fork(at_event="evt_001", label="drift", behaviors=[_planner("on-hold")])
+    drift.run_until_idle()
+    other_path = path.with_name("other.db")
+    other = Runtime(
+        Graph(clock=FrozenClock()), behaviors=[_planner("blocked")], persist_to=str(other_path)
+    )
+    other.run_goal("Plan")
+    for runtime in (parent, same, drift, other):
+        runtime.graph.store.close()
+    return {
+        "db": str(path),
+        "parent": f"{path}#{graph.run_id}",
+        "same": f"{path}#{same.graph.run_id}",
+        "drift": f"{path}#{drift.graph.run_id}",
+        "other": f"{other_path}#{other.graph.run_id}",
+    }
+
+
+def test_a_payload_only_fork(runs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "diff", runs["parent"], runs["drift"])
+    assert code == EXIT_PROBLEMS
+    assert "same event types: yes" in out
+    assert "shared prefix: 3 events" in out
+    assert '  [3].payload.object.data.status: "blocked" → "on-hold"' in out.splitlines()
+    code, out, _ = cli(capsys, "diff", runs["drift"], runs["parent"], "--json")
+    doc = json.loads(out)
+    assert doc["compared"] == "runs" and doc["equal"] is False
+    fork = doc["fork"]
+    assert fork["fork_run_id"] == runs["drift"].split("#")[1]
+    assert fork["shared_prefix_len"] == 3 and fork["prefix_intact"] is True
+    assert fork["first_divergence"]["kind"] == "payload"
+    assert len(fork["parent_tail"]) == len(fork["fork_tail"]) == 3
+    assert doc["first_divergence"]["event_a"]["id"] == "evt_004"
+
+
+def test_a_fork_with_the_same_behaviours_is_equal(
+    runs: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = cli(capsys, "diff", runs["parent"], runs["same"])
+    assert code == EXIT_OK, err
+    assert "shared prefix: 6 events" in out
+
+
+def test_runs_in_two_files(runs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "diff", runs["parent"], runs["other"], "--json")
+    doc = json.loads(out)
+    assert code == EXIT_OK and doc["fork"] is None and doc["equal"] is True
+
+
+def test_run_usage_errors(runs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    for args, message in (
+        ((runs["db"], runs["parent"]), "name a run as"),
+        ((runs["db"] + "#", runs["parent"]), "name a run after '#'"),
+        ((runs["db"] + "#nope", runs["parent"]), "no run 'nope'"),
+        ((runs["parent"], "exec-a.json"), "no such file"),
+    ):
+        code, out, err = cli(capsys, "diff", *args)
+        assert code == EXIT_USAGE and out == "" and message in err, (args, err)
+
+
+def test_a_run_cannot_be_compared_with_a_record(
+    runs: dict[str, str], root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = cli(capsys, "diff", runs["parent"], "exec-a")
+    assert code == EXIT_USAGE and "cannot compare an Active Graph run" in err
+
+
+def test_a_missing_operand_is_a_usage_error(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "diff", "exec-a")
+    assert code == EXIT_USAGE and out == "" and "Missing argument" in err
+    code, out, err = cli(capsys, "snapshot")
+    assert code == EXIT_USAGE and out == "" and "Missing argument" in err

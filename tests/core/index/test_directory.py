@@ -1,0 +1,334 @@
+"""The directory view: parallel scan, persistent cache, live updates, the WAL join."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.index.cache import CACHE_ENV, NO_STAMP, STAMP_WIDTH, IndexCache
+from intentus_tui.core.index.directory import DirectoryIndex, resolve_root, scan_root
+from intentus_tui.core.records.load import LoadStatus
+from intentus_tui.core.records.timeline import ExecutionState
+from intentus_tui.demo.world import build_demo_world
+from tests.factories import make_record, write_record
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(path))
+    return path
+
+
+def _many(directory: Path, count: int) -> None:
+    for i in range(count):
+        write_record(
+            directory,
+            make_record(execution_id=f"r{i:05d}", final_status=None if i % 7 == 0 else "success"),
+        )
+
+
+def test_parallel_scan_equals_sequential(records_dir: Path) -> None:
+    _many(records_dir, 2100)  # above the parallel threshold
+    root = resolve_root(records_dir)
+    parallel = scan_root(root, use_cache=False, workers=2)
+    sequential = scan_root(root, use_cache=False, workers=1)
+    assert parallel == sequential and len(parallel) == 2100
+    assert sum(s.state is ExecutionState.INCOMPLETE for s in parallel) == 300
+
+
+def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``inspect --list --json --no-cache`` skips the summaries: the workers send rows and
+    counts, the parent joins them in order. Same bytes as rows made from summaries."""
+    from intentus_tui.core.index import directory as index_module
+    from tests.hostile.corpus import build_corpus
+
+    corpus = build_corpus(tmp_path)
+    shutil.rmtree(corpus.wal_dir)  # no WAL to join: the case the workers' listing serves
+    _many(corpus.records_dir, 300)
+    monkeypatch.setattr(index_module, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(index_module, "_CHUNK", 7)  # many chunks, finished out of order
+    root = resolve_root(corpus.records_dir)
+    assert root.wal_dir is None
+    direct = DirectoryIndex(root, use_cache=False, workers=2).listing_json()
+    assert direct is not None
+    scanned = DirectoryIndex(root, use_cache=False, workers=1, keep_rows=True)
+    summaries = scanned.scan()
+    assert direct[0] == index_module.listing_counts(summaries)
+    assert b",\n".join(direct[1]) == b",\n".join(scanned.listing_lines())
+    assert len(summaries) > 300 and set(direct[0]) >= {"corrupted", "incomplete", "replayable"}
+    # with a cache to fill or a WAL to join, the summaries are needed: no shortcut
+    assert DirectoryIndex(root).listing_json() is None
+
+
+def test_warm_scan_comes_from_the_cache_and_sees_changes(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    _many(records_dir, 30)
+    root = resolve_root(records_dir)
+    cold = scan_root(root)
+    assert (cache_dir / IndexCache().path.name).exists()
+    assert not [
+        p for p in os.listdir(records_dir) if not p.endswith(".json")
+    ]  # nothing written there
+    assert scan_root(root) == cold
+    # change one file, delete one, add one: the warm scan must notice each
+    write_record(records_dir, make_record(execution_id="r00001", final_status=None))
+    (records_dir / "r00002.json").unlink()
+    write_record(records_dir, make_record(execution_id="new"))
+    warm = {s.key: s for s in scan_root(root)}
+    assert warm["r00001.json"].state is ExecutionState.INCOMPLETE
+    assert "r00002.json" not in warm and "new.json" in warm
+    assert {s.key: s for s in scan_root(root, use_cache=False)} == warm
+
+
+def test_corrupt_cache_is_rebuilt(records_dir: Path, cache_dir: Path) -> None:
+    _many(records_dir, 5)
+    root = resolve_root(records_dir)
+    expected = scan_root(root)
+    path = IndexCache().path
+    path.write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    assert scan_root(root) == expected
+    assert scan_root(root) == expected
+    with sqlite3.connect(path) as db:  # rebuilt as a real cache
+        (names,) = db.execute("select names from snapshots").fetchone()
+        assert names.decode().split("\0") == [s.key for s in expected]
+
+
+def test_unwritable_cache_is_bypassed(
+    records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv(CACHE_ENV, str(blocker / "cache"))
+    _many(records_dir, 3)
+    assert len(scan_root(resolve_root(records_dir))) == 3
+
+
+def test_update_touches_only_the_given_paths(records_dir: Path) -> None:
+    _many(records_dir, 5)
+    index = DirectoryIndex(resolve_root(records_dir), use_cache=False)
+    index.scan()
+    path = write_record(records_dir, make_record(execution_id="r00003", final_status=None))
+    (records_dir / "r00004.json").unlink()
+    changed, removed = index.update(
+        [path, records_dir / "r00004.json", records_dir / "r00000.json"]
+    )
+    assert {s.key for s in changed} == {"r00003.json", "r00000.json"}
+    assert next(s for s in changed if s.key == "r00003.json").state is ExecutionState.INCOMPLETE
+    assert "r00004.json" in removed
+    assert {s.key for s in index.summaries()} == {f"r0000{i}.json" for i in range(4)}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory):
+    return build_demo_world(tmp_path_factory.mktemp("demo"))
+
+
+def test_wal_only_executions_are_listed_as_incomplete(demo) -> None:
+    summaries = {s.execution_id: s for s in scan_root(resolve_root(demo.root), use_cache=False)}
+    wal_only = summaries[demo.first("crash_wal_only")]
+    assert wal_only.source == "wal" and wal_only.state is ExecutionState.INCOMPLETE
+    assert wal_only.load_status is LoadStatus.NO_RECORD and wal_only.wal_state == "in_flight"
+    assert not demo.record_path(wal_only.execution_id).exists()
+    tampered = summaries[demo.first("wal_tampered")]
+    assert (
+        tampered.source == "record+wal"
+        and tampered.wal_problem
+        and "hash_mismatch" in tampered.wal_problem
+    )
+    crash = summaries[demo.first("crash_mid_attempt")]
+    assert crash.source == "record+wal" and crash.wal_problem is None
+
+
+def test_live_wal_changes_join_and_unjoin(demo, tmp_path: Path) -> None:
+    root_dir = tmp_path / ".intentusnet"
+    shutil.copytree(demo.root, root_dir)
+    root = resolve_root(tmp_path)
+    index = DirectoryIndex(root, use_cache=False)
+    index.scan()
+    wal_only = demo.first("crash_wal_only")
+    wal_path = root.wal_dir / f"{wal_only}.wal"
+    # the record finally lands: the WAL-only row is replaced by a joined record row
+    write_record(root.records_dir, make_record(execution_id=wal_only))
+    changed, removed = index.update([root.records_dir / f"{wal_only}.json"])
+    assert [s.source for s in changed] == ["record+wal"] and f"{wal_only}.wal" in removed
+    wal_path.unlink()
+    changed, removed = index.update([wal_path])
+    assert [s.source for s in changed] == ["record"]
+
+
+@pytest.mark.parametrize(
+    ("final", "cut", "state", "reason"),
+    [
+        ("success", 0, ExecutionState.COMPLETED, None),
+        (None, 0, ExecutionState.INCOMPLETE, "execution_incomplete"),
+        ("success", 5000, ExecutionState.CORRUPTED, "record_corrupted"),
+    ],
+)
+def test_huge_files_are_listed_from_head_and_tail(
+    records_dir: Path, final, cut, state, reason
+) -> None:
+    from intentus_tui.core.index.directory import summarize_path
+    from intentus_tui.core.records.load import HUGE_FILE_BYTES
+    from intentus_tui.core.records.verify import HashStatus
+
+    record = make_record(execution_id="huge", final_status=final)
+    record["envelope"]["payload"] = {"blob": "x" * (HUGE_FILE_BYTES + 20_000)}
+    path = write_record(records_dir, record)
+    if cut:
+        path.write_bytes(path.read_bytes()[:-cut])
+    summary = summarize_path(path)
+    assert summary.load_status is LoadStatus.HEAD_ONLY and "select it" in summary.message
+    assert summary.state is state and summary.replay_reason == reason
+    assert summary.execution_id == "huge" and summary.intent == "Summarize"
+    assert summary.hash_status is HashStatus.UNVERIFIABLE  # the envelope is beyond the head
+
+
+def test_the_wal_names_the_step_in_flight_when_the_partial_record_cannot(tmp_path: Path) -> None:
+    from intentus_tui.demo.recorder import ExecutionRecorder
+
+    root = tmp_path / ".intentusnet"
+    recorder = ExecutionRecorder(root, envelope=make_record()["envelope"])
+    recorder.intent_received()
+    recorder.attempt_start("payments-adyen")  # crash here: the WAL has it, the record may not
+    summaries = {s.execution_id: s for s in scan_root(resolve_root(tmp_path), use_cache=False)}
+    (summary,) = summaries.values()
+    assert summary.state is ExecutionState.INCOMPLETE and summary.source == "record+wal"
+    assert summary.in_flight_agent == "payments-adyen"
+
+
+def _listing_json(root_dir: Path, *, use_cache: bool = True) -> bytes:
+    """What ``inspect --list --json`` prints, through the cache's fast path when it can."""
+    from click.testing import CliRunner
+
+    from intentus_tui.cli import main
+
+    args = ["inspect", "--list", "--json", str(root_dir)] + ([] if use_cache else ["--no-cache"])
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result.stdout_bytes
+
+
+def test_warm_listing_is_printed_from_the_cache_byte_for_byte(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    _many(records_dir, 12)
+    (records_dir / "evil\x1b]0;x\x07\u202e.json").write_text("{}")  # a name a terminal acts on
+    cold = _listing_json(records_dir, use_cache=False)
+    assert _listing_json(records_dir) == cold  # fills the cache
+    index = DirectoryIndex(resolve_root(records_dir))
+    assert index.fresh_listing_json() is not None  # nothing changed: straight from the cache
+    assert _listing_json(records_dir) == cold
+    assert b"\x1b" not in cold and "\u202e".encode() not in cold
+
+
+def test_a_file_rewritten_in_place_is_seen_on_the_next_open(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    _many(records_dir, 6)
+    _listing_json(records_dir)
+    path = records_dir / "r00003.json"
+    data = path.read_bytes()
+    assert data.count(b'"Summarize"') >= 1
+    with path.open("r+b") as f:  # same size, same name: only the stamp tells
+        f.write(data.replace(b'"Summarize"', b'"Summarizf"'))
+    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
+    warm = _listing_json(records_dir)
+    assert b'"intent":"Summarizf"' in warm and warm == _listing_json(records_dir, use_cache=False)
+    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
+
+
+def test_parallel_stat_equals_sequential(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from intentus_tui.core.index import directory as index_module
+
+    _many(records_dir, 40)
+    os.symlink("r00001.json", records_dir / "link.json")
+    os.symlink("missing-target", records_dir / "dangling.json")
+    names = sorted(os.listdir(records_dir))
+    sequential = index_module.stat_names(records_dir, names, workers=1)
+    monkeypatch.setattr(index_module, "PARALLEL_STAT_THRESHOLD", 10)
+    assert index_module.stat_names(records_dir, names, workers=2) == sequential
+
+    def stamp(name: str) -> tuple[int, ...]:
+        i = names.index(name) * STAMP_WIDTH
+        return tuple(sequential[i : i + STAMP_WIDTH])
+
+    assert stamp("dangling.json") == NO_STAMP
+    assert stamp("link.json") == stamp("r00001.json") != NO_STAMP
+
+
+def test_warm_listing_reaches_a_real_pipe_whole(records_dir: Path, cache_dir: Path) -> None:
+    """The cached rows go from file to pipe by the kernel (sendfile): same bytes."""
+    import subprocess
+    import sys
+
+    _many(records_dir, 40)
+    argv = [sys.executable, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
+    env = {**os.environ, CACHE_ENV: str(cache_dir)}
+
+    def run(*extra: str) -> bytes:
+        done = subprocess.run([*argv, *extra, str(records_dir)], capture_output=True, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    cold = run("--no-cache")
+    assert run() == cold  # fills the cache
+    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
+    assert run() == cold  # printed from the cache
+
+
+def test_damaged_side_files_are_rebuilt(records_dir: Path, cache_dir: Path) -> None:
+    _many(records_dir, 8)
+    expected = _listing_json(records_dir, use_cache=False)
+    summaries = scan_root(resolve_root(records_dir), use_cache=False)
+    for damage in ("rows.json", "summaries.json"):
+        assert _listing_json(records_dir) == expected  # (re)fills the cache
+        (side,) = cache_dir.glob(f"*-{damage}")
+        side.write_bytes(side.read_bytes()[:-7])  # cut short, as a full disk would leave it
+        assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
+        assert scan_root(resolve_root(records_dir)) == summaries
+        assert _listing_json(records_dir) == expected
+
+
+def test_listing_rows_follow_live_updates_and_the_wal_join(records_dir: Path, demo) -> None:
+    from intentus_tui.core.index.directory import listing_row_lines
+
+    _many(records_dir, 5)
+    index = DirectoryIndex(resolve_root(records_dir), use_cache=False, keep_rows=True)
+    index.scan()
+    path = write_record(records_dir, make_record(execution_id="r00003", final_status=None))
+    index.update([path])
+    assert list(index.listing_lines()) == list(listing_row_lines(index.summaries()))
+    assert b'"status":"incomplete"' in b"".join(index.listing_lines())
+    joined = DirectoryIndex(resolve_root(demo.root), use_cache=False, keep_rows=True)
+    joined.scan()
+    assert list(joined.listing_lines()) == list(listing_row_lines(joined.summaries()))
+    assert any(s.source != "record" for s in joined.summaries())
+
+
+def test_a_summaries_file_damaged_in_place_falls_back_to_the_records(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    """Same size, same mtime, garbage inside: the stamp cannot tell, the decoder can."""
+    _many(records_dir, 1500)  # two chunks of summaries
+    expected = scan_root(resolve_root(records_dir), use_cache=False)
+    assert scan_root(resolve_root(records_dir)) == expected  # fills the cache
+    (side,) = cache_dir.glob("*-summaries.json")
+    st = side.stat()
+    data = bytearray(side.read_bytes())
+    data[-40:-30] = b"#" * 10  # the second chunk no longer parses
+    with side.open("r+b") as f:
+        f.write(data)
+    os.utime(side, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert scan_root(resolve_root(records_dir)) == expected

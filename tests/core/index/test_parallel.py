@@ -1,0 +1,122 @@
+"""Chunks run on every core: every chunk's rows arrive exactly once, whatever a helper does."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from intentus_tui.core.index import parallel
+from intentus_tui.core.index.parallel import map_chunks
+
+PARENT = os.getpid()
+CHUNKS = [[f"{c}-{i}" for i in range(5)] for c in range(40)]
+EXPECTED = sorted(name.upper() for chunk in CHUNKS for name in chunk)
+
+
+def upper(chunk: list[str]) -> list[Any]:
+    return [(name.upper(), os.getpid()) for name in chunk]
+
+
+def decode(rows: list[Any]) -> list[tuple[str, int]]:
+    return [(name, pid) for name, pid in rows]
+
+
+def _names(batches: Any) -> list[str]:
+    return sorted(name for batch in batches for name, _ in batch)
+
+
+def _numbered_names(numbered: Any) -> list[str]:
+    return _names(batch for _, batch in numbered)
+
+
+@pytest.mark.parametrize("cores", [1, 2, 3])
+def test_every_row_arrives_once(cores: int) -> None:
+    assert _names(map_chunks(upper, decode, CHUNKS, cores)) == EXPECTED
+
+
+def test_forked_helpers_share_the_work(tmp_path: Path) -> None:
+    marker = tmp_path / "helper-worked"
+
+    def parent_waits_for_a_helper(chunk: list[str]) -> list[Any]:
+        if os.getpid() != PARENT:
+            marker.touch()
+        else:  # the parent's first chunk lasts until a helper has done one of its own
+            deadline = time.monotonic() + 20
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+        return upper(chunk)
+
+    numbered = parallel._forked(parent_waits_for_a_helper, decode, CHUNKS, 1)
+    rows = [row for _, batch in numbered for row in batch]
+    assert sorted(name for name, _ in rows) == EXPECTED
+    assert {pid for _, pid in rows} - {PARENT}, "the helper did none of the chunks"
+
+
+def test_chunks_a_helper_claimed_and_never_sent_are_redone() -> None:
+    def dies_in_helpers(chunk: list[str]) -> list[Any]:
+        if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
+            os._exit(9)  # killed mid-chunk: nothing sent for it, nor for any later chunk
+        return upper(chunk)
+
+    assert _numbered_names(parallel._forked(dies_in_helpers, decode, CHUNKS, 2)) == EXPECTED
+
+
+def test_a_helper_that_raises_loses_nothing() -> None:
+    def raises_in_helpers(chunk: list[str]) -> list[Any]:
+        if os.getpid() != PARENT:
+            raise RuntimeError("boom")
+        return upper(chunk)
+
+    assert _numbered_names(parallel._forked(raises_in_helpers, decode, CHUNKS, 1)) == EXPECTED
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_stopping_early_leaves_no_helper_behind(ordered: bool) -> None:
+    batches = map_chunks(upper, decode, CHUNKS, 2, ordered=ordered)
+    next(batches)
+    batches.close()  # the consumer gave up: helpers are reaped, not left as zombies
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def joined(chunk: list[str]) -> bytes:
+    return "\n".join(name.upper() for name in chunk).encode()
+
+
+@pytest.mark.parametrize("cores", [2, 3])
+def test_ordered_results_come_in_the_chunks_order(cores: int, tmp_path: Path) -> None:
+    marker = tmp_path / "a-later-chunk-is-done"
+
+    def first_chunk_finishes_late(chunk: list[str]) -> list[Any]:
+        if chunk[0].startswith("0-"):  # whoever claims it waits for a later chunk to finish
+            deadline = time.monotonic() + 20
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+        else:
+            marker.touch()
+        return upper(chunk)
+
+    batches = map_chunks(first_chunk_finishes_late, decode, CHUNKS, cores, ordered=True)
+    assert [name for batch in batches for name, _ in batch] == [
+        name.upper() for chunk in CHUNKS for name in chunk
+    ]
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_bytes_results_travel_as_they_are(cores: int) -> None:
+    blocks = list(map_chunks(joined, bytes, CHUNKS, cores, ordered=True))
+    assert blocks == [joined(chunk) for chunk in CHUNKS]
+
+
+def test_ordered_results_survive_a_helper_that_dies() -> None:
+    def dies_in_helpers(chunk: list[str]) -> bytes:
+        if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
+            os._exit(9)
+        return joined(chunk)
+
+    blocks = list(map_chunks(dies_in_helpers, bytes, CHUNKS, 3, ordered=True))
+    assert blocks == [joined(chunk) for chunk in CHUNKS]

@@ -1,0 +1,239 @@
+"""Every file yields a classified result, never an exception."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.records.load import LoadStatus, load_record_bytes, load_record_file
+from tests.factories import make_record, write_record
+
+
+def _load_text(tmp_path: Path, data: bytes):
+    path = tmp_path / "x.json"
+    path.write_bytes(data)
+    return load_record_file(path)
+
+
+@pytest.mark.parametrize(
+    ("data", "status"),
+    [
+        (b"", LoadStatus.EMPTY),
+        (b"  \n\t ", LoadStatus.EMPTY),
+        (b"hello", LoadStatus.NOT_JSON),
+        (b"[1, 2]", LoadStatus.NOT_RECORD),
+        (b'"just a string"', LoadStatus.NOT_RECORD),
+        (b"null", LoadStatus.NOT_RECORD),
+        (b'{"workflowId": "w", "artifacts": []}', LoadStatus.NOT_RECORD),
+        (b"\xff\xfe{}", LoadStatus.NOT_UTF8),
+        (b"[" * 100_000, LoadStatus.TOO_DEEP),
+    ],
+    ids=["empty", "whitespace", "text", "list", "string", "null", "verist", "utf16", "deep"],
+)
+def test_bad_files_are_classified(tmp_path: Path, data: bytes, status: LoadStatus) -> None:
+    result = _load_text(tmp_path, data)
+    assert result.status is status
+    assert result.message
+
+
+def test_nan_infinity_and_big_ints_parse_like_python_json(tmp_path: Path) -> None:
+    record = make_record()
+    text = json.dumps(record).replace(
+        '"text": "hello"', '"text": NaN, "n": 1' + "0" * 40 + ', "inf": -Infinity'
+    )
+    result = _load_text(tmp_path, text.encode())
+    assert result.status is LoadStatus.OK and result.record is not None
+    payload = result.record.envelope["payload"]
+    assert payload["n"] == 10**40 and payload["inf"] == float("-inf")
+
+
+def test_deep_nesting_is_classified_not_crashed(tmp_path: Path) -> None:
+    deep = '{"header": {}, "envelope": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    result = _load_text(tmp_path, deep.encode())
+    assert result.status in (LoadStatus.TOO_DEEP, LoadStatus.SALVAGED, LoadStatus.OK)
+
+
+def test_bom_is_accepted_with_a_note(tmp_path: Path) -> None:
+    result = _load_text(tmp_path, b"\xef\xbb\xbf" + json.dumps(make_record()).encode())
+    assert result.status is LoadStatus.OK
+    assert any("byte-order mark" in n for n in result.notes)
+
+
+def test_invalid_utf8_inside_a_record_is_salvaged(tmp_path: Path) -> None:
+    data = json.dumps(make_record()).encode().replace(b"hello", b"he\xffllo")
+    result = _load_text(tmp_path, data)
+    assert result.status is LoadStatus.SALVAGED
+    assert result.damage is not None and "UTF-8" in result.message
+
+
+def test_every_truncation_point_is_classified(tmp_path: Path) -> None:
+    full = json.dumps(make_record(agents=(("a", "error"), ("b", "ok"))), indent=2).encode()
+    seen = set()
+    for cut in range(len(full)):
+        result = load_record_bytes(Path("t.json"), full[:cut])
+        seen.add(result.status)
+        assert result.status in (LoadStatus.EMPTY, LoadStatus.NOT_JSON, LoadStatus.SALVAGED)
+        if result.status is LoadStatus.SALVAGED:
+            assert result.damage is not None and result.damage.truncated
+            assert result.damage.offset == len(full[:cut].rstrip()) or result.damage.offset <= cut
+    assert seen == {LoadStatus.EMPTY, LoadStatus.NOT_JSON, LoadStatus.SALVAGED}
+    assert load_record_bytes(Path("t.json"), full).status is LoadStatus.OK
+
+
+def test_salvage_keeps_complete_events_before_the_cut() -> None:
+    record = make_record(agents=(("a", "error"), ("b", "ok")))
+    full = json.dumps(record, indent=2)
+    cut = full.index('"FALLBACK_TRIGGERED"')
+    result = load_record_bytes(Path("t.json"), full[:cut].encode())
+    assert result.status is LoadStatus.SALVAGED and result.record is not None
+    assert [e.type for e in result.record.events] == [e["type"] for e in record["events"][:3]]
+    assert result.recovered == ("header", "envelope", "routerDecision")
+    assert result.partial == ("events",)
+    assert "line" in result.message and "byte" in result.message
+
+
+def test_garbage_in_the_middle_reports_the_offset() -> None:
+    full = json.dumps(make_record(), indent=2)
+    at = full.index('"routerDecision"')
+    broken = full[:at] + "@@@" + full[at:]
+    result = load_record_bytes(Path("t.json"), broken.encode())
+    assert result.status is LoadStatus.SALVAGED
+    assert result.damage is not None and not result.damage.truncated
+    assert result.damage.offset == len(full[:at].encode())
+    assert result.recovered == ("header", "envelope")
+
+
+def test_non_files_and_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "dir.json").mkdir()
+    os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "broken.json").symlink_to(tmp_path / "nowhere.json")
+    assert load_record_file(tmp_path / "dir.json").status is LoadStatus.NOT_A_FILE
+    fifo = load_record_file(tmp_path / "fifo.json")  # must not block
+    assert fifo.status is LoadStatus.NOT_A_FILE and "FIFO" in fifo.message
+    assert load_record_file(tmp_path / "broken.json").status is LoadStatus.UNREADABLE
+    assert load_record_file(tmp_path / "gone.json").status is LoadStatus.UNREADABLE
+
+
+def test_permission_denied_is_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_record(tmp_path, make_record())
+
+    def deny(*args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "open", deny)
+    result = load_record_file(path)
+    assert result.status is LoadStatus.UNREADABLE and "Permission denied" in result.message
+
+
+def test_temp_and_hidden_files_are_not_records(tmp_path: Path) -> None:
+    write_record(tmp_path, make_record(execution_id="real"))
+    (tmp_path / "real.json.tmp").write_text("{")
+    (tmp_path / ".real.json.abc.tmp").write_text("{")
+    (tmp_path / ".hidden.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("x")
+    assert [p.name for p in list_record_paths(tmp_path)] == ["real.json"]
+
+
+def test_round_trip_keeps_unknown_fields_and_event_types() -> None:
+    record = make_record()
+    record["header"]["x-custom"] = {"kept": True}
+    record["events"].append(
+        {"seq": 99, "type": "MODEL_CALL", "payload": {"model": "m"}, "extra": 1}
+    )
+    record["vendorSection"] = [1, 2]
+    result = load_record_bytes(Path("r.json"), json.dumps(record).encode())
+    assert result.record is not None
+    assert result.record.to_json() == record
+    assert result.record.events[-1].type == "MODEL_CALL"
+
+
+def test_wrong_types_do_not_raise() -> None:
+    weird = {
+        "header": [],
+        "envelope": "x",
+        "events": {"a": 1},
+        "finalResponse": 5,
+        "routerDecision": "r",
+    }
+    result = load_record_bytes(Path("w.json"), json.dumps(weird).encode())
+    assert result.status is LoadStatus.OK and result.record is not None
+    record = result.record
+    assert record.execution_id is None and record.intent_name is None and record.events == ()
+
+
+def test_integers_beyond_64_bits_keep_their_exact_value_and_hash(tmp_path: Path) -> None:
+    from intentus_tui.core.records.verify import HashStatus, check_envelope_hash
+
+    record = make_record()
+    record["envelope"]["payload"] = {"big": 2**70, "negative": -(2**65), "edge": 2**63}
+    from intentus_tui.core.records.hashing import runtime_envelope_hash
+
+    record["header"]["envelopeHash"] = runtime_envelope_hash(record["envelope"])
+    result = _load_text(tmp_path, json.dumps(record).encode())
+    assert result.record is not None
+    assert result.record.envelope["payload"] == {"big": 2**70, "negative": -(2**65), "edge": 2**63}
+    assert check_envelope_hash(result.record).status is HashStatus.MATCH
+
+
+# ---------------------------------------------------------------------------
+# The cut-short shortcut: when orjson read an object to its very end, the whole-text
+# stdlib parse is skipped and the section walk alone says where the file breaks.
+# ---------------------------------------------------------------------------
+
+
+def _cut_points(data: bytes, step: int) -> list[int]:
+    structural = [i for i, b in enumerate(data) if b in b'{}[],:"']
+    return sorted({*range(0, len(data), step), *structural, *(i + 1 for i in structural)})
+
+
+def test_cut_short_shortcut_reads_every_truncation_like_the_whole_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import random
+
+    from intentus_tui.core.records import load as formats
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    sources = [(world.records_dir / f"{world.fallback}.json").read_bytes()]
+    sources.append((world.records_dir / f"{world.error_truncated}.json").read_bytes())
+    evil = make_record(execution_id="e1", intent="évil\x1b[2J ☃ \U0001f600")
+    sources.append(json.dumps(evil, ensure_ascii=False, indent=2).encode())  # raw UTF-8
+    sources.append(json.dumps({**evil, "events": {"not": "a list"}}).encode())
+    sources.append(json.dumps(dict(reversed(evil.items())), separators=(",", ":")).encode())
+    rng = random.Random(7)
+    checked = shortcut = 0
+    for data in sources:
+        for cut in _cut_points(data, 1 if len(data) < 3000 else 3):
+            piece = data[:cut]
+            if rng.random() < 0.5 and cut % 2:
+                piece += b"  \n"  # cut, then whitespace
+            monkeypatch.setattr(formats, "_SHALLOW", 500)
+            fast = load_record_bytes(Path("e1.json"), piece)
+            monkeypatch.setattr(formats, "_SHALLOW", 0)  # the shortcut never applies
+            assert fast == load_record_bytes(Path("e1.json"), piece), (cut, piece[-40:])
+            checked += 1
+            shortcut += fast.status is LoadStatus.SALVAGED
+    assert checked > 3000 and shortcut > 1000
+
+
+def test_salvaging_leaves_no_reference_cycles_behind() -> None:
+    # A scan runs with the cyclic GC off: whatever a damaged file leaves in cycles (an
+    # exception holding the frames that hold it) would pile up until the scan ends.
+    data = json.dumps(make_record(execution_id="e1"), indent=2).encode()
+    cuts = [data[:cut] for cut in range(40, len(data), 97)] + [b"{nope", b'{"header": NaN, "x']
+    gc.collect()
+    gc.disable()
+    try:
+        for damaged in cuts:
+            result = load_record_bytes(Path("e1.json"), damaged)
+            assert result.status is not LoadStatus.OK
+        del result
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

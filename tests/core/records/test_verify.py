@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import copy
+import json
+
+from intentus_tui.core.records.hashing import runtime_envelope_hash
+from intentus_tui.core.records.load import ExecutionRecord
+from intentus_tui.core.records.verify import (
+    HashStatus,
+    check_envelope_hash,
+    check_event_sequence,
+    check_structure,
+    detect_hash_form,
+)
+from tests.factories import make_record
+
+
+def _rec(data: dict) -> ExecutionRecord:
+    return ExecutionRecord.from_json(data)
+
+
+def test_forms_are_detected_and_matched() -> None:
+    runtime = check_envelope_hash(_rec(make_record()))
+    assert (runtime.status, runtime.detected_form, runtime.matched_form) == (
+        HashStatus.MATCH,
+        "runtime",
+        "runtime",
+    )
+    documented = check_envelope_hash(_rec(make_record(documented=True)))
+    assert (documented.detected_form, documented.matched_form) == ("documented", "documented")
+    assert detect_hash_form("sha256:" + "a" * 64) == "documented"
+    assert detect_hash_form("zz") == "unknown" and detect_hash_form(None) == "absent"
+
+
+def test_documented_hash_ignores_routing_metadata_but_runtime_does_not() -> None:
+    doc = make_record(documented=True)
+    doc["envelope"]["routingMetadata"]["decisionPath"] = ["a", "b"]
+    assert check_envelope_hash(_rec(doc)).status is HashStatus.MATCH
+    run = make_record()
+    run["envelope"]["routingMetadata"]["decisionPath"] = ["agent-a"]
+    check = check_envelope_hash(_rec(run))
+    assert check.status is HashStatus.MISMATCH
+    assert check.benign is not None and "routingMetadata" in check.benign
+
+
+def test_tampered_payload_is_called_tampering_with_expected_and_actual() -> None:
+    data = make_record()
+    original = data["header"]["envelopeHash"]
+    data["envelope"]["payload"]["text"] = "changed"
+    check = check_envelope_hash(_rec(data))
+    assert check.status is HashStatus.MISMATCH and check.benign is None
+    assert check.expected == original
+    assert check.actual == runtime_envelope_hash(data["envelope"]) != original
+    assert "tampering" in check.explanation
+
+
+def test_benign_formatting_differences_still_match() -> None:
+    data = make_record()
+    data["header"]["envelopeHash"] = data["header"]["envelopeHash"].upper()
+    check = check_envelope_hash(_rec(data))
+    assert check.status is HashStatus.MATCH and check.benign is not None
+    prefixed = make_record()
+    prefixed["header"]["envelopeHash"] = "sha256:" + prefixed["header"]["envelopeHash"]
+    check = check_envelope_hash(_rec(prefixed))
+    assert check.status is HashStatus.MATCH and check.matched_form == "runtime"
+
+
+def test_unverifiable_cases() -> None:
+    no_hash = make_record()
+    del no_hash["header"]["envelopeHash"]
+    assert check_envelope_hash(_rec(no_hash)).status is HashStatus.UNVERIFIABLE
+    no_env = make_record()
+    del no_env["envelope"]
+    assert check_envelope_hash(_rec(no_env)).status is HashStatus.UNVERIFIABLE
+    junk = make_record()
+    junk["header"]["envelopeHash"] = "md5:abc"
+    assert check_envelope_hash(_rec(junk)).status is HashStatus.UNVERIFIABLE
+
+
+def test_event_sequence_gaps_and_order() -> None:
+    data = make_record(agents=(("a", "error"), ("b", "ok")))
+    assert check_event_sequence(_rec(data)).ok
+    gappy = copy.deepcopy(data)
+    gappy["events"][3]["seq"] = 10
+    for offset, event in enumerate(gappy["events"][4:]):
+        event["seq"] = 11 + offset
+    check = check_event_sequence(_rec(gappy))
+    assert not check.ok and check.gaps == ((3, 10),)
+    backwards = copy.deepcopy(data)
+    backwards["events"][2]["seq"] = 1
+    assert any(
+        "not strictly increasing" in p for p in check_event_sequence(_rec(backwards)).problems
+    )
+    late_start = copy.deepcopy(data)
+    late_start["events"][0]["seq"] = 0
+    assert any("expected 1" in p for p in check_event_sequence(_rec(late_start)).problems)
+
+
+def test_structure_problems_are_named() -> None:
+    data = make_record()
+    data["header"]["replayable"] = "yes"
+    data["events"][1]["payload"] = []
+    del data["envelope"]["intent"]
+    problems = check_structure(_rec(data), file_stem="other-name").problems
+    assert "header.replayable is str" in problems
+    assert "events[1].payload is list" in problems
+    assert "envelope.intent missing or not an object" in problems
+    assert any("differs from the file name" in p for p in problems)
+    assert check_structure(_rec(make_record(execution_id="x")), "x").ok
+
+
+def test_edited_final_response_is_flagged() -> None:
+    from intentus_tui.core.records.verify import check_final_response
+
+    data = json.loads(json.dumps(make_record()))  # as read from disk: two independent copies
+    assert check_final_response(_rec(data)) == ()
+    data["finalResponse"]["payload"] = {"summary": "edited"}
+    (problem,) = check_final_response(_rec(data))
+    assert "payload" in problem and "FINAL_RESPONSE" in problem
+    documented = json.loads(json.dumps(make_record(documented=True)))
+    documented["events"][-1]["payload"] = {"status": "success", "has_error": False}
+    assert check_final_response(_rec(documented)) == ()
+    documented["finalResponse"]["error"] = {"code": "X"}
+    assert check_final_response(_rec(documented))
+
+
+def test_a_misnamed_file_is_flagged_but_still_replayable(tmp_path) -> None:
+    from intentus_tui.core.index.directory import summarize_path
+
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(make_record(execution_id="abc")))
+    summary = summarize_path(path)
+    assert summary.replayable and summary.problems == 1
+    structure = check_structure(_rec(make_record(execution_id="abc")), "other")
+    assert structure.name_mismatch and structure.record_ok and not structure.ok

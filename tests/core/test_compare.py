@@ -1,0 +1,246 @@
+"""Record against record: section diffs, the summary, and the first divergence."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from intentus_tui.core.compare import agent_path, compare_records, first_divergence
+from intentus_tui.core.records.load import load_record_file
+from intentus_tui.core.verist.diff import DiffError, format_diff
+from intentus_tui.core.verist.missing import MISSING
+from tests.factories import make_record, write_record
+
+FALLBACK = (("agent-a", "error"), ("agent-b", "ok"))
+
+
+def _load(tmp_path: Path, record: dict[str, Any]) -> Any:
+    result = load_record_file(write_record(tmp_path, record))
+    assert result.record is not None
+    return result.record.raw
+
+
+def _renumber(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**e, "seq": i} for i, e in enumerate(events, start=1)]
+
+
+def test_two_executions_of_the_same_thing_are_equal(tmp_path: Path) -> None:
+    a = _load(tmp_path, make_record(agents=FALLBACK))
+    b = _load(tmp_path, make_record(agents=FALLBACK, created="2026-02-01T00:00:00+00:00"))
+    # Different ids and creation times (the header) do not make them different executions,
+    # but the router decision's timestamp does.
+    b["routerDecision"]["timestamp"] = a["routerDecision"]["timestamp"]
+    for event in b["events"]:
+        if event["type"] == "ROUTER_DECISION":
+            event["payload"]["timestamp"] = a["routerDecision"]["timestamp"]
+        if event["type"] == "FINAL_RESPONSE":
+            event["payload"]["metadata"]["timestamp"] = a["routerDecision"]["timestamp"]
+    b["finalResponse"]["metadata"]["timestamp"] = a["routerDecision"]["timestamp"]
+    comparison = compare_records(a, b)
+    assert comparison.equal and comparison.entries == ()
+    assert comparison.first_divergence is None
+    summary = comparison.summary
+    assert summary.same_intent and summary.same_agent_path and summary.same_response
+    assert summary.same_envelope_hash is True
+    assert summary.agent_path_a == ("agent-a", "agent-b")
+    assert format_diff(comparison.result) == "(no changes)"
+
+
+def test_a_different_agent_path(tmp_path: Path) -> None:
+    a = _load(tmp_path, make_record(agents=(("agent-a", "ok"),)))
+    b = _load(tmp_path, make_record(agents=FALLBACK))
+    comparison = compare_records(a, b)
+    assert not comparison.equal
+    assert not comparison.summary.same_agent_path
+    assert comparison.summary.agent_path_a == ("agent-a",)
+    assert comparison.summary.agent_path_b == ("agent-a", "agent-b")
+    assert comparison.summary.same_intent
+    divergence = comparison.first_divergence
+    # INTENT_RECEIVED and the first AGENT_ATTEMPT_START agree; agent-a's end does not.
+    assert divergence is not None and divergence.index == 2 and divergence.kind == "payload"
+    assert divergence.seq_a == divergence.seq_b == 3
+    assert divergence.payload_diff is not None
+    paths = {e.path for e in divergence.payload_diff.entries}
+    assert ("payload", "status") in paths and ("payload", "exception") in paths
+    # The envelope's routing strategy changed too (direct vs fallback): reported path by path.
+    assert ("envelope", "routing", "strategy") in {e.path for e in comparison.entries}
+    assert comparison.router_decision.entries[0].path == ("agent",)
+
+
+def test_payload_only_drift_in_one_event(tmp_path: Path) -> None:
+    record = make_record(agents=FALLBACK)
+    a = _load(tmp_path, record)
+    drifted = copy.deepcopy(record)
+    drifted["events"][2]["payload"]["exception"] = "agent-a timed out"
+    b = _load(tmp_path, drifted)
+    comparison = compare_records(a, b)
+    assert not comparison.equal
+    summary = comparison.summary
+    assert summary.same_agent_path and summary.same_response and summary.same_intent
+    divergence = comparison.first_divergence
+    assert divergence is not None and divergence.kind == "payload" and divergence.index == 2
+    assert divergence.type_a == divergence.type_b == "AGENT_ATTEMPT_END"
+    assert divergence.payload_diff is not None
+    [entry] = divergence.payload_diff.entries
+    assert entry.path == ("payload", "exception")
+    assert (entry.before, entry.after) == ("agent-a failed", "agent-a timed out")
+    # The events section is keyed by seq: the path names the event by its seq.
+    assert comparison.events_keyed_by_seq
+    assert [e.path for e in comparison.entries] == [("events", "3", "payload", "exception")]
+    assert "event #3 (seq 3 / 3)" in divergence.describe()
+
+
+def test_a_shorter_stream_diverges_by_length(tmp_path: Path) -> None:
+    a = _load(tmp_path, make_record(agents=FALLBACK))
+    crashed = make_record(agents=FALLBACK, final_status=None)  # no decision, no response
+    b = _load(tmp_path, crashed)
+    comparison = compare_records(a, b)
+    divergence = comparison.first_divergence
+    assert divergence is not None and divergence.kind == "length"
+    assert divergence.index == len(b["events"])
+    assert divergence.event_b is None and divergence.type_a == "ROUTER_DECISION"
+    assert "B ends" in divergence.describe()
+    assert not comparison.summary.same_response
+    removed = [e for e in comparison.events.entries if e.kind == "removed"]
+    assert len(removed) == 2
+
+
+def test_an_inserted_event_diverges_by_type(tmp_path: Path) -> None:
+    record = make_record(agents=(("agent-a", "ok"),))
+    a = _load(tmp_path, record)
+    events = copy.deepcopy(record["events"])
+    events.insert(2, {"type": "MODEL_CALL", "payload": {"model": "m"}})
+    b = _load(tmp_path, {**record, "events": _renumber(events)})
+    comparison = compare_records(a, b)
+    divergence = comparison.first_divergence
+    assert divergence is not None and divergence.kind == "type" and divergence.index == 2
+    assert (divergence.type_a, divergence.type_b) == ("AGENT_ATTEMPT_END", "MODEL_CALL")
+    # By seq, every event after the insertion changed; aligned, it is one insertion.
+    assert len(comparison.events.entries) > 3
+    aligned = compare_records(a, b, aligned=True)
+    assert [(e.path, e.kind) for e in aligned.events.entries] == [((2,), "added")]
+    assert aligned.events.entries[0].after == {"type": "MODEL_CALL", "payload": {"model": "m"}}
+
+
+def test_envelope_hash_summary(tmp_path: Path) -> None:
+    a = _load(tmp_path, make_record())
+    b = copy.deepcopy(a)
+    b["header"]["envelopeHash"] = "0" * 64
+    assert compare_records(a, b).summary.same_envelope_hash is False
+    del b["header"]["envelopeHash"]
+    assert compare_records(a, b).summary.same_envelope_hash is None
+    documented = copy.deepcopy(a)
+    documented["header"]["envelopeHash"] = "sha256:" + a["header"]["envelopeHash"].upper()
+    assert compare_records(a, documented).summary.same_envelope_hash is True
+
+
+def test_a_different_intent(tmp_path: Path) -> None:
+    a = _load(tmp_path, make_record(intent="Summarize"))
+    b = _load(tmp_path, make_record(intent="Translate"))
+    summary = compare_records(a, b).summary
+    assert not summary.same_intent
+    assert (summary.intent_a, summary.intent_b) == ("Summarize", "Translate")
+
+
+def test_user_key_by_reshapes_arrays_before_the_diff(tmp_path: Path) -> None:
+    record = make_record(agents=FALLBACK)
+    a = _load(tmp_path, record)
+    b = copy.deepcopy(a)
+    b["envelope"]["metadata"]["identityChain"] = [{"id": "y"}, {"id": "x"}]
+    a["envelope"]["metadata"]["identityChain"] = [{"id": "x"}, {"id": "y"}]
+    assert not compare_records(a, b).equal
+    keyed = compare_records(a, b, key_by_paths={"envelope.metadata.identityChain": "id"})
+    assert keyed.equal
+    with pytest.raises(DiffError, match="duplicate key"):
+        compare_records(a, b, key_by_paths={"events": "type"})
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        None,
+        [],
+        "a string",
+        {},
+        {"events": "not a list"},
+        {"events": [1, None, "x", {"seq": "one", "type": 7}]},
+        {"events": [{"seq": 1, "type": "INTENT_RECEIVED"}, {"seq": 1, "type": "X"}]},
+        {"envelope": "flat", "routerDecision": 5, "finalResponse": [1]},
+        {"header": "nope", "envelope": {"intent": "Summarize"}},
+    ],
+)
+def test_malformed_records_never_raise(tmp_path: Path, broken: Any) -> None:
+    good = _load(tmp_path, make_record())
+    for a, b in ((good, broken), (broken, good), (broken, broken)):
+        comparison = compare_records(a, b)
+        assert isinstance(comparison.equal, bool)
+        assert isinstance(comparison.summary.same_agent_path, bool)
+        comparison.first_divergence  # noqa: B018 - computed, must not raise
+        format_diff(comparison.result)
+    assert compare_records(broken, copy.deepcopy(broken)).equal
+
+
+def test_a_missing_section_is_reported_as_removed(tmp_path: Path) -> None:
+    a = _load(tmp_path, make_record())
+    b = copy.deepcopy(a)
+    del b["finalResponse"]
+    comparison = compare_records(a, b)
+    [entry] = comparison.final_response.entries
+    assert entry.path == () and entry.after is MISSING and entry.kind == "removed"
+    assert comparison.entries[-1].path == ("finalResponse",)
+
+
+def test_first_divergence_and_agent_path_helpers() -> None:
+    record = make_record(agents=FALLBACK)
+    assert agent_path(record) == ("agent-a", "agent-b")
+    assert first_divergence(record["events"], record["events"]) is None
+    assert first_divergence("junk", []) is None
+    renumbered = [{**e, "seq": e["seq"] + 10} for e in record["events"]]
+    assert first_divergence(record["events"], renumbered) is None  # seq is not compared
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+_record_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "header": _json,
+        "envelope": _json,
+        "routerDecision": _json,
+        "events": st.lists(
+            st.fixed_dictionaries({}, optional={"seq": _json, "type": _json, "payload": _json}),
+            max_size=5,
+        )
+        | _json,
+        "finalResponse": _json,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_record_like, _record_like)
+def test_any_pair_of_record_like_values_compares_without_raising(a: Any, b: Any) -> None:
+    comparison = compare_records(a, b)
+    assert compare_records(a, copy.deepcopy(a)).first_divergence is None
+    # The combined entries are exactly the section entries, prefixed.
+    assert len(comparison.entries) == sum(
+        len(r.entries)
+        for r in (
+            comparison.envelope,
+            comparison.router_decision,
+            comparison.events,
+            comparison.final_response,
+        )
+    )
+    if comparison.equal:
+        assert comparison.summary.same_response and comparison.summary.same_intent

@@ -1,0 +1,79 @@
+"""The crash view of one execution: record, WAL, or both."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.detail import detail_to_json, load_detail
+from intentus_tui.demo.world import build_demo_world
+from tests.factories import make_record, write_record
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory):
+    return build_demo_world(tmp_path_factory.mktemp("pm"))
+
+
+def test_crash_mid_attempt_names_the_attempt_in_flight_and_its_side_effect(demo) -> None:
+    execution_id = demo.first("crash_mid_attempt")
+    detail = load_detail(demo.record_path(execution_id), demo.wal_dir)
+    pm = detail.postmortem
+    assert pm is not None and pm.sources == ("record", "wal")
+    assert pm.state == "incomplete" and pm.in_flight
+    assert pm.last_event is not None and "AGENT_ATTEMPT_START" in pm.last_event
+    assert pm.side_effect in ("read_only", "reversible", "irreversible")
+    assert (
+        pm.hint.verdict in ("safe_to_retry", "investigate_first", "do_not_retry") and pm.hint.reason
+    )
+
+
+def test_wal_only_execution(demo) -> None:
+    execution_id = demo.first("crash_wal_only")
+    detail = load_detail(demo.wal_path(execution_id), demo.wal_dir)
+    doc = detail_to_json(detail)
+    assert doc["execution_id"] == execution_id and doc["status"] == "incomplete"
+    assert doc["load_status"] == "no_record" and doc["replayable_reason"] == "execution_incomplete"
+    assert doc["last_event"]["source"] == "wal"
+    assert doc["postmortem"]["sources"] == ["wal"] and doc["wal"]["state"] == "in_flight"
+
+
+def test_record_without_wal_gets_a_cautious_hint(tmp_path: Path) -> None:
+    data = make_record(agents=(("a", "error"), ("b", "ok")), final_status=None)
+    data["events"] = data["events"][:-1]
+    path = write_record(tmp_path, data)
+    pm = load_detail(path).postmortem
+    assert pm is not None and pm.hint.verdict == "investigate_first"
+    assert pm.in_flight and pm.in_flight[0].startswith("b ")
+    assert pm.completed_before == ("a error",)
+
+
+def test_completed_record_says_replay_not_retry(tmp_path: Path) -> None:
+    pm = load_detail(write_record(tmp_path, make_record())).postmortem
+    assert pm is not None and pm.hint.verdict == "do_not_retry" and "Replay" in pm.hint.reason
+
+
+def test_inspect_cli_shows_the_post_mortem_and_lists_wal_only(demo) -> None:
+    run = [sys.executable, "-m", "intentus_tui.cli"]
+    listing = json.loads(
+        subprocess.run(
+            [*run, "inspect", "--list", str(demo.root), "--json", "--no-cache"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    wal_only = demo.first("crash_wal_only")
+    row = next(e for e in listing["executions"] if e["execution_id"] == wal_only)
+    assert row["status"] == "incomplete" and row["source"] == "wal"
+    text = subprocess.run(
+        [*run, "inspect", demo.first("crash_mid_attempt"), "--dir", str(demo.root)],
+        capture_output=True,
+        text=True,
+    )
+    assert text.returncode == 0 and "post-mortem" in text.stdout and "hint" in text.stdout
+    assert "not a decision" in text.stdout

@@ -1,0 +1,499 @@
+"""WAL reading against logs written by the real IntentusNet 1.3.0 WALWriter."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from intentusnet.wal.models import ExecutionState, WALEntry, WALEntryType
+from intentusnet.wal.reader import WALIntegrityError, WALReader
+from intentusnet.wal.writer import WALWriter
+
+from intentus_tui.core.wal.log import (
+    compute_entry_hash,
+    read_wal,
+    recovery_hint,
+    scan_wal_dir,
+)
+
+EXEC_ID = "3f2b9c1e-8d4a-4c55-9a77-1e2f3a4b5c6d"
+
+
+def write_completed(wal_dir: Path, execution_id: str = EXEC_ID) -> Path:
+    with WALWriter(str(wal_dir), execution_id) as w:
+        w.execution_started("ab" * 32, "SearchIntent")
+        w.step_started("step-1", "search-agent", "read_only", {"timeout_ms": 500}, "in-1")
+        w.contract_validated("step-1", {"timeout_ms": 500})
+        w.step_completed("step-1", "out-1", True)
+        w.step_started("step-2", "mailer", "irreversible", {}, "in-2")
+        w.step_completed("step-2", "out-2", True)
+        w.execution_completed("cd" * 32)
+    return wal_dir / f"{execution_id}.wal"
+
+
+def write_in_flight(wal_dir: Path, side_effect: str, execution_id: str = EXEC_ID) -> Path:
+    with WALWriter(str(wal_dir), execution_id) as w:
+        w.execution_started("ab" * 32, "PayIntent")
+        w.step_started("lookup", "ledger-reader", "read_only", {}, "in-1")
+        w.step_completed("lookup", "out-1", True)
+        w.step_started("charge", "payments-agent", side_effect, {"exactly_once": True}, "in-2")
+    return wal_dir / f"{execution_id}.wal"
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def offset_of_line(path: Path, line_no: int) -> int:
+    return sum(len(line) for line in lines_of(path)[: line_no - 1])
+
+
+# ---------------------------------------------------------------------------------------
+# Clean logs
+
+
+def test_clean_completed_chain_verifies_like_the_real_reader(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    WALReader(str(tmp_path), EXEC_ID).read_all(verify_integrity=True)  # the real check agrees
+
+    log = read_wal(path)
+
+    assert log.file_status == "ok"
+    assert log.execution_id == EXEC_ID
+    assert log.issues == ()
+    assert log.chain_valid
+    assert [e.entry_type for e in log.entries] == [
+        "execution.started",
+        "step.started",
+        "contract.validated",
+        "step.completed",
+        "step.started",
+        "step.completed",
+        "execution.completed",
+    ]
+    assert log.state == "completed"
+    assert log.intent_name == "SearchIntent"
+    assert log.envelope_hash == "ab" * 32
+    assert log.in_flight_step is None
+    step1, step2 = log.steps
+    assert (step1.step_id, step1.agent, step1.status, step1.side_effect) == (
+        "step-1",
+        "search-agent",
+        "completed",
+        "read_only",
+    )
+    assert step1.contracts_validated and step1.success is True
+    assert step2.side_effect == "irreversible"
+    assert log.side_effects_completed is True
+    assert log.hint.verdict == "do_not_retry"
+
+
+def test_in_flight_irreversible_step_is_named_and_hinted_do_not_retry(tmp_path: Path) -> None:
+    log = read_wal(write_in_flight(tmp_path, "irreversible"))
+
+    assert log.state == "in_flight"
+    assert log.chain_valid
+    assert log.in_flight_step is not None
+    assert log.in_flight_step.step_id == "charge"
+    assert log.in_flight_step.agent == "payments-agent"
+    assert log.in_flight_step.side_effect == "irreversible"
+    assert [s.status for s in log.steps] == ["completed", "started"]
+    assert log.hint.verdict == "do_not_retry"
+    assert "irreversible" in log.hint.reason
+    assert "charge" in log.message and "in flight" in log.message
+
+
+def test_in_flight_read_only_step_after_read_only_work_is_safe(tmp_path: Path) -> None:
+    log = read_wal(write_in_flight(tmp_path, "read_only"))
+    assert log.in_flight_step is not None
+    assert log.side_effects_completed is False
+    assert log.hint.verdict == "safe_to_retry"
+
+
+def test_failed_execution_with_fallbacks_and_contract_violation(tmp_path: Path) -> None:
+    with WALWriter(str(tmp_path), EXEC_ID) as w:
+        w.execution_started("ab" * 32, "Translate")
+        w.step_started("a", "translator-a", "read_only", {}, "i")
+        w.step_failed("a", "agent_error", "timeout after 30s", True)
+        w.fallback_triggered("translator-a", "translator-b", "agent_error")
+        w.step_started("b", "translator-b", "reversible", {}, "i")
+        w.contract_violated("b", "max_latency_ms", "took 9000ms")
+        w.step_failed("b", "contract_violation", "took 9000ms", False)
+        w.append(WALEntryType.FALLBACK_EXHAUSTED, {"reason": "no agents left"})
+        w.execution_failed("fallback_exhausted", "all agents failed", False)
+
+    log = read_wal(tmp_path / f"{EXEC_ID}.wal")
+
+    assert log.state == "failed"
+    assert log.terminal_reason == "all agents failed"
+    assert [(s.step_id, s.status) for s in log.steps] == [("a", "failed"), ("b", "failed")]
+    assert log.steps[0].reason == "timeout after 30s" and log.steps[0].recoverable is True
+    assert log.steps[1].contract_violation == "max_latency_ms: took 9000ms"
+    assert [(f.from_agent, f.to_agent, f.exhausted) for f in log.fallbacks] == [
+        ("translator-a", "translator-b", False),
+        (None, None, True),
+    ]
+    assert log.in_flight_step is None
+    assert log.hint.verdict == "safe_to_retry"  # nothing with side effects completed
+
+
+def test_state_manager_transitions_and_abort_by_recovery_manager(tmp_path: Path) -> None:
+    from intentusnet.wal.recovery import RecoveryManager
+    from intentusnet.wal.state_manager import ExecutionStateManager
+
+    with WALWriter(str(tmp_path), EXEC_ID) as w:
+        manager = ExecutionStateManager(w, EXEC_ID)
+        manager.initialize()
+        manager.transition(ExecutionState.STARTED)
+        manager.transition(ExecutionState.IN_PROGRESS)
+        w.step_started("s", "agent", "irreversible", {}, "i")
+    assert read_wal(tmp_path / f"{EXEC_ID}.wal").state == "in_flight"
+
+    logging.disable(logging.CRITICAL)
+    try:
+        RecoveryManager(str(tmp_path)).abort_execution(EXEC_ID, "irreversible step ambiguous")
+    finally:
+        logging.disable(logging.NOTSET)
+    log = read_wal(tmp_path / f"{EXEC_ID}.wal")
+    assert log.state == "aborted"
+    assert log.terminal_reason == "irreversible step ambiguous"
+    assert log.chain_valid
+    assert log.hint.verdict == "investigate_first"
+
+
+# ---------------------------------------------------------------------------------------
+# Broken logs: first broken entry, why, where
+
+
+def test_tampered_payload_is_a_hash_mismatch_at_that_line(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    lines = lines_of(path)
+    entry = json.loads(lines[3])
+    entry["payload"]["success"] = False  # step-1 now "failed" -- but the hash says otherwise
+    lines[3] = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+    path.write_bytes(b"".join(lines))
+    with pytest.raises(WALIntegrityError, match="Hash mismatch"):
+        WALReader(str(tmp_path), EXEC_ID).read_all(verify_integrity=True)
+
+    log = read_wal(path)
+
+    assert not log.chain_valid
+    issue = log.first_issue
+    assert issue is not None
+    assert (issue.kind, issue.line_no, issue.seq) == ("hash_mismatch", 4, 4)
+    assert issue.byte_offset == offset_of_line(path, 4)
+    assert "changed after it was written" in issue.message
+    assert len(log.issues) == 1  # the next entry still links to the stored hash
+    assert not log.entries[3].hash_ok and log.entries[4].hash_ok
+
+
+def test_removed_entry_is_a_broken_link_and_a_seq_gap(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    lines = lines_of(path)
+    del lines[2]
+    path.write_bytes(b"".join(lines))
+
+    log = read_wal(path)
+
+    kinds = [(i.kind, i.line_no) for i in log.issues]
+    assert kinds == [("broken_link", 3), ("seq_gap", 3)]
+    assert log.first_issue is not None and log.first_issue.byte_offset == offset_of_line(path, 3)
+    assert "seq 4" in log.issues[0].message and "seq 2" in log.issues[0].message
+    assert not log.chain_valid
+
+
+def test_repeated_entry_is_out_of_order(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    lines = lines_of(path)
+    lines.insert(3, lines[2])
+    path.write_bytes(b"".join(lines))
+
+    log = read_wal(path)
+
+    assert {i.kind for i in log.issues if i.line_no == 4} == {"seq_order", "broken_link"}
+
+
+def test_missing_start_of_log(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    path.write_bytes(b"".join(lines_of(path)[2:]))
+
+    first = read_wal(path).first_issue
+
+    assert first is not None and first.line_no == 1
+    assert first.kind == "broken_link" and "start of the log is missing" in first.message
+
+
+def test_torn_last_line_is_a_crash_not_tampering(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    data = path.read_bytes()
+    cut = len(data) - 40  # inside the execution.completed line
+    path.write_bytes(data[:cut])
+
+    log = read_wal(path)
+
+    assert [(i.kind, i.line_no) for i in log.issues] == [("torn_last_line", 7)]
+    assert log.issues[0].byte_offset == offset_of_line(path, 7)
+    assert log.torn and log.chain_valid  # everything durable verifies
+    assert len(log.entries) == 6
+    assert log.state == "in_flight"  # the completion never became durable
+    assert log.in_flight_step is None
+    assert log.hint.verdict == "investigate_first"  # an irreversible step completed
+
+
+def test_zero_filled_tail_after_crash_is_torn(tmp_path: Path) -> None:
+    path = write_in_flight(tmp_path, "reversible")
+    path.write_bytes(path.read_bytes() + b"\x00" * 300)
+
+    log = read_wal(path)
+
+    assert [i.kind for i in log.issues] == ["torn_last_line"]
+    assert log.in_flight_step is not None and log.in_flight_step.step_id == "charge"
+    assert log.hint.verdict == "investigate_first"
+
+
+def test_complete_last_entry_without_newline_is_kept(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+
+    log = read_wal(path)
+
+    assert log.issues == () and log.state == "completed" and log.missing_final_newline
+
+
+def test_garbage_middle_lines(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    lines = lines_of(path)
+    lines[1] = b"not json at all\n"
+    lines[2] = b"\xff\xfe\x00garbage\n"
+    lines[4] = b'["a", "list"]\n'
+    path.write_bytes(b"".join(lines))
+
+    log = read_wal(path)
+
+    assert [(i.kind, i.line_no) for i in log.issues] == [
+        ("not_json", 2),
+        ("not_json", 3),
+        ("bad_entry", 5),
+    ]
+    assert "UTF-8" in log.issues[1].message
+    assert "list" in log.issues[2].message
+    # The lines around them still parse and are not blamed for the lost neighbours.
+    assert [e.seq for e in log.entries] == [1, 4, 6, 7]
+    assert log.state == "completed"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda e: e.update(seq="3"), "integer 'seq'"),
+        (lambda e: e.update(payload=[1]), "object 'payload'"),
+        (lambda e: e.pop("entry_type"), "string 'entry_type'"),
+        (lambda e: e.update(prev_hash=7), "'prev_hash' is not a string"),
+    ],
+)
+def test_wrong_types_are_bad_entries(tmp_path: Path, mutate: Any, message: str) -> None:
+    path = write_completed(tmp_path)
+    lines = lines_of(path)
+    entry = json.loads(lines[2])
+    mutate(entry)
+    lines[2] = (json.dumps(entry) + "\n").encode()
+    path.write_bytes(b"".join(lines))
+
+    issue = read_wal(path).first_issue
+
+    assert issue is not None and issue.kind == "bad_entry" and message in issue.message
+
+
+def test_entry_from_another_execution(tmp_path: Path) -> None:
+    path = write_completed(tmp_path)
+    other = tmp_path / "other-id.wal"
+    shutil.copy(path, other)
+
+    log = read_wal(other)
+
+    assert log.execution_id == "other-id"
+    assert {i.kind for i in log.issues} == {"execution_id_mismatch"}
+    assert log.chain_valid  # the chain itself is intact; the file is misplaced
+
+
+# ---------------------------------------------------------------------------------------
+# Files that are not logs at all
+
+
+def test_missing_empty_directory_and_unreadable(tmp_path: Path, monkeypatch: Any) -> None:
+    assert read_wal(tmp_path / "nope.wal").file_status == "missing"
+
+    (tmp_path / "empty.wal").write_bytes(b"")
+    empty = read_wal(tmp_path / "empty.wal")
+    assert (empty.file_status, empty.state, empty.hint.verdict) == (
+        "empty",
+        "in_flight",
+        "safe_to_retry",
+    )
+
+    blank = tmp_path / "blank.wal"
+    blank.write_bytes(b"\n\n  \n")
+    assert read_wal(blank).file_status == "empty"
+
+    (tmp_path / "dir.wal").mkdir()
+    assert read_wal(tmp_path / "dir.wal").file_status == "is_directory"
+
+    locked = tmp_path / "locked.wal"
+    locked.write_bytes(b"{}\n")
+    real_open = builtins.open
+
+    def deny(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if Path(str(file)) == locked:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", deny)
+    denied = read_wal(locked)
+    assert (denied.file_status, denied.state) == ("permission_denied", "unknown")
+    assert denied.hint.verdict == "investigate_first"
+
+
+def test_binary_garbage_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.wal"
+    path.write_bytes(os.urandom(2000).replace(b"\n", b"\r"))
+    log = read_wal(path)
+    assert log.file_status == "ok"
+    assert [i.kind for i in log.issues] == ["torn_last_line"]
+    assert log.entries == ()
+
+
+def test_scan_wal_dir(tmp_path: Path) -> None:
+    write_completed(tmp_path, "aaa")
+    write_in_flight(tmp_path, "irreversible", "bbb")
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "ccc.wal.tmp").write_text("x")
+
+    logs = scan_wal_dir(tmp_path)
+
+    assert list(logs) == ["aaa", "bbb"]
+    assert logs["aaa"].state == "completed" and logs["bbb"].state == "in_flight"
+    assert scan_wal_dir(tmp_path / "missing") == {}
+
+
+# ---------------------------------------------------------------------------------------
+# Hash equivalence with the real library
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    payload=st.dictionaries(
+        st.text(max_size=8),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+            ),
+            max_leaves=8,
+        ),
+        max_size=4,
+    )
+)
+def test_any_payload_the_real_writer_writes_verifies(
+    tmp_path: Path, payload: dict[str, Any]
+) -> None:
+    wal_dir = tmp_path / "h"
+    shutil.rmtree(wal_dir, ignore_errors=True)
+    with WALWriter(str(wal_dir), EXEC_ID) as w:
+        w.append(WALEntryType.CHECKPOINT, payload)
+        w.append(WALEntryType.STEP_STARTED, payload)
+    log = read_wal(wal_dir / f"{EXEC_ID}.wal")
+    assert log.issues == ()
+    assert len(log.entries) == 2
+
+
+def test_compute_entry_hash_matches_real_compute_hash() -> None:
+    entry = WALEntry(
+        seq=3,
+        execution_id="e",
+        timestamp_iso="2025-01-01T00:00:00+00:00",
+        entry_type=WALEntryType.STEP_COMPLETED,
+        payload={"ü": ["✓", 1.5, None, {"b": 1, "a": 2}]},
+        prev_hash="ff" * 32,
+    )
+    assert (
+        compute_entry_hash(
+            seq=3,
+            execution_id="e",
+            timestamp_iso="2025-01-01T00:00:00+00:00",
+            entry_type="step.completed",
+            payload={"ü": ["✓", 1.5, None, {"b": 1, "a": 2}]},
+            prev_hash="ff" * 32,
+        )
+        == entry.compute_hash()
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Recovery hints (plain inputs, usable without a WAL)
+
+
+@pytest.mark.parametrize(
+    ("state", "in_flight", "effect", "done", "verdict"),
+    [
+        ("in_flight", False, None, False, "safe_to_retry"),  # seed 003 scenario 1
+        ("in_flight", True, None, False, "investigate_first"),  # scenario 2, unknown effects
+        ("in_flight", True, "irreversible", False, "do_not_retry"),
+        ("in_flight", True, "reversible", False, "investigate_first"),
+        ("in_flight", True, "state-changing", False, "investigate_first"),
+        ("in_flight", True, "read_only", False, "safe_to_retry"),
+        ("in_flight", True, "read_only", True, "investigate_first"),
+        ("in_flight", True, "read_only", None, "investigate_first"),
+        ("in_flight", False, None, True, "investigate_first"),
+        ("completed", False, None, False, "do_not_retry"),  # scenario 3: replay instead
+        ("failed", False, None, False, "safe_to_retry"),
+        ("failed", False, None, True, "investigate_first"),
+        ("aborted", False, None, False, "investigate_first"),
+        ("unknown", False, None, None, "investigate_first"),
+        ("garbage", True, "irreversible", True, "investigate_first"),
+    ],
+)
+def test_recovery_hint(
+    state: str, in_flight: bool, effect: str | None, done: bool | None, verdict: str
+) -> None:
+    hint = recovery_hint(
+        state, in_flight=in_flight, in_flight_side_effect=effect, side_effects_completed=done
+    )
+    assert hint.verdict == verdict
+    assert hint.reason  # always explained
+    verdict_, reason = hint  # a plain (verdict, reason) pair
+    assert (verdict_, reason) == (hint.verdict, hint.reason)
+
+
+def test_encoded_lines_are_byte_identical_to_the_real_writer(tmp_path: Path) -> None:
+    from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
+
+    with WALWriter(str(tmp_path), EXEC_ID) as w:
+        real = [
+            w.execution_started("ab" * 32, "Übersetzen ✓"),
+            w.step_started("s1", "agent-ü", "read_only", {"x": [1, 2.5]}, "in"),
+        ]
+    ours = b""
+    prev = None
+    for entry in real:
+        made = make_wal_entry(
+            seq=entry.seq,
+            execution_id=entry.execution_id,
+            timestamp_iso=entry.timestamp_iso,
+            entry_type=entry.entry_type.value,
+            payload=entry.payload,
+            prev_hash=prev,
+        )
+        prev = made["entry_hash"]
+        ours += encode_wal_line(made)
+    assert ours == (tmp_path / f"{EXEC_ID}.wal").read_bytes()
