@@ -1,8 +1,9 @@
 """Replay: return what was recorded. Never runs agent code, never calls a model.
 
-The contract is seed 000's: ``ReplayEngine(record).is_replayable() -> (bool, reason)`` and
-``replay(env=None, force=False) -> ReplayResult``. Field names of ``ReplayResult`` follow the
-seed (camelCase) so code written against the documentation works unchanged.
+The contract is IntentusNet's documented replay API: ``ReplayEngine(record).is_replayable()
+-> (bool, reason)`` and ``replay(env=None, force=False) -> ReplayResult``. Field names of
+``ReplayResult`` are IntentusNet's (camelCase) so code written against that documentation
+works unchanged.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """Integrity checks of one record: envelope hash, event sequence, structure.
 
-The envelope hash is checked in both forms (DESIGN 2.1 runtime, 2.2 documented). The form
+The envelope hash is checked in both forms: the runtime form (what IntentusNet 1.3.0 computes:
+the whole envelope, bare hex) and the documented form (``sha256:`` prefix, top-level
+``routingMetadata`` left out, ``default=str``). The form
 is first *detected* from how the stored hash is written, then every form is computed, so
 a report can say "stored in the documented form, matched the runtime computation". A
 mismatch is only called tampering after looking for benign explanations (upper-case hex,
