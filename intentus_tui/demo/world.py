@@ -33,9 +33,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
+from intentus_tui.core.fsio import atomic_write, temp_target
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
-from intentus_tui.demo.recorder import TEMP_SUFFIX, ExecutionRecorder, write_atomic
+from intentus_tui.demo.recorder import ExecutionRecorder
 
 MANIFEST_NAME = "demo-manifest.json"
 DEMO_EPOCH = datetime(2026, 1, 5, 9, 0, 0, tzinfo=UTC)
@@ -1098,8 +1099,7 @@ def _prepare(base: Path) -> None:
 
 def _is_demo_file(directory: Path, name: str, previous: list[str]) -> bool:
     """Listed in the earlier manifest, or the temp file of one (a live run killed mid-write)."""
-    if name.endswith(TEMP_SUFFIX):
-        name = name[: -len(TEMP_SUFFIX)]
+    name = temp_target(name) or name
     return f"{directory.name}/{name}" in previous
 
 
@@ -1138,7 +1138,7 @@ def _write(base: Path, seed: int, executions: list[Execution]) -> DemoManifest:
 
 def _save_manifest(manifest: DemoManifest) -> None:
     data = (json.dumps(manifest.to_json(), indent=2) + "\n").encode("utf-8")
-    write_atomic(manifest.root / MANIFEST_NAME, data, fsync=False)
+    atomic_write(manifest.root / MANIFEST_NAME, data, durable=False)
 
 
 def load_manifest(base: str | os.PathLike[str]) -> DemoManifest | None:

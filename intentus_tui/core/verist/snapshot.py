@@ -28,8 +28,6 @@ import json
 import math
 import os
 import re
-import secrets
-import stat
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,6 +37,12 @@ from functools import cmp_to_key
 from pathlib import Path
 from typing import Any, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
+from intentus_tui.core.fsio import (
+    NotRegularFileError,
+    OutsideLinkError,
+    atomic_write,
+    read_regular_file,
+)
 from intentus_tui.core.verist.diff import DiffError, DiffResult, KeyFn, diff
 from intentus_tui.core.verist.diff import key_by as _key_by
 from intentus_tui.core.verist.missing import MISSING
@@ -710,20 +714,14 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _open_nonblocking(path: str, flags: int) -> int:
-    return os.open(path, flags | os.O_NONBLOCK)
-
-
 def _read_json(path: Path, what: str, max_bytes: int) -> Any:
     try:
-        if path.is_dir():
-            raise SnapshotError(f"{what} {path} is a directory, not a file")
-        with open(path, "rb", opener=_open_nonblocking) as handle:  # a FIFO must not block
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise SnapshotError(f"{what} {path} is not a regular file")
-            data = handle.read(max_bytes + 1)
-    except SnapshotError:
-        raise
+        data, _ = read_regular_file(path, limit=max_bytes + 1)
+    except NotRegularFileError as exc:
+        shown = "a directory, not a file" if exc.kind == "a directory" else "not a regular file"
+        raise SnapshotError(f"{what} {path} is {shown}") from None
+    except OutsideLinkError as exc:
+        raise SnapshotError(f"{what} {path} refused: {exc.strerror}") from None
     except FileNotFoundError:
         raise SnapshotError(f"{what} not found: {path}") from None
     except PermissionError:
@@ -969,36 +967,10 @@ def save_snapshot(
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SnapshotError(f"cannot create {directory}: {exc.strerror or exc}") from None
-    temp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, target)
+        return atomic_write(target, data)
     except OSError as exc:
-        temp.unlink(missing_ok=True)
         raise SnapshotError(f"cannot save snapshot to {target}: {exc.strerror or exc}") from None
-    _fsync_directory(directory)
-    return target
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # not supported here (e.g. Windows); the rename itself has happened
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 _UNSAFE_COMPONENT = re.compile(r"[/\\\x00]")

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from intentus_tui.core.records.load import WAL_SUFFIX, OutsideLinkError, open_confined
+from intentus_tui.core.fsio import OutsideLinkError, open_confined
+from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.sanitize import sanitize_line
 
 # A line longer than this is not a WAL entry anyone wrote; don't hold it in memory.

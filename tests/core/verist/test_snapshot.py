@@ -520,6 +520,35 @@ def test_unreadable_paths_raise_snapshot_error(
         load_snapshot(path)
 
 
+def test_a_symlink_in_a_snapshot_directory_leading_outside_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+    outside = tmp_path / "elsewhere.json"
+    shutil.copy(BASELINE, outside)  # a perfectly readable baseline, but not in the directory
+    (snapshots / "pinned.json").symlink_to(outside)
+    opened: list[str] = []
+    real_open = os.open
+
+    def spy(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        opened.append(os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spy)
+    for load in (load_snapshot, load_baseline):
+        with pytest.raises(SnapshotError) as info:
+            load(snapshots / "pinned.json")
+        message = str(info.value)
+        assert "\n" not in message and "outside the directory" in message
+        assert message.startswith(f"{'Snapshot' if load is load_snapshot else 'Baseline'} file")
+    assert str(outside) not in opened  # refused before the target was ever opened
+    # A link that stays inside the directory is followed as before.
+    shutil.copy(BASELINE, snapshots / "real.json")
+    (snapshots / "alias.json").symlink_to(snapshots / "real.json")
+    assert load_snapshot(snapshots / "alias.json").step_name == "extract"
+
+
 def test_size_limit(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     shutil.copy(BASELINE, path)
