@@ -50,7 +50,7 @@ from typing import Any, Literal
 
 from intentus_tui.core.fsio import atomic_write, fsync_directory
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.wal.log import WalLog, encode_wal_line, make_wal_entry
+from intentus_tui.core.wal.read import WalLog, encode_wal_line, make_wal_entry
 
 FlushMode = Literal["wal", "rewrite", "none"]
 HashForm = Literal["runtime", "documented"]

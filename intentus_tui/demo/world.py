@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from intentus_tui.core.fsio import atomic_write, temp_target
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 from intentus_tui.demo.recorder import ExecutionRecorder
 
 MANIFEST_NAME = "demo-manifest.json"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from intentus_tui.core.fsio import temp_target
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from intentus_tui.demo.recorder import EXECUTION_INCOMPLETE, record_from_wal
 from tests.zygote import Zygote, alive
 

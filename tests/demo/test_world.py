@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.wal.log import read_wal, scan_wal_dir
+from intentus_tui.core.wal.read import read_wal, scan_wal_dir
 from intentus_tui.demo.world import (
     MIN_COUNT,
     SCENARIOS,
