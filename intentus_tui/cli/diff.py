@@ -38,7 +38,12 @@ from intentus_tui.core.activegraph import (
     is_sqlite_file,
     run_divergence,
 )
-from intentus_tui.core.compare import ComparisonSummary, Divergence, compare_records, compare_values
+from intentus_tui.core.compare import (
+    ComparisonSummary,
+    Divergence,
+    compare_records,
+    compare_values,
+)
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import DiffEntry, DiffError, DiffResult

@@ -13,7 +13,12 @@ from textual.widgets import Select
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.wal.read import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines, invalidate_lines
-from intentus_tui.tui.widgets.diff_pane import COMPARE, COMPARE_ALIGNED, DiffRequest, compute_diff
+from intentus_tui.tui.widgets.diff_pane import (
+    COMPARE,
+    COMPARE_ALIGNED,
+    DiffRequest,
+    compute_diff,
+)
 from intentus_tui.tui.widgets.diff_view import DiffView
 from intentus_tui.tui.widgets.json_view import MAX_LINE_CHARS, JsonView
 from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
