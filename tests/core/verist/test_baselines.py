@@ -1,4 +1,5 @@
-"""Verist CLI baselines: verified against hashes Node computed, their structure rules and file names."""
+"""Verist CLI baselines: verified against hashes Node computed, their structure rules and
+file names."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Verist snapshots: made, read (never leaving their directory) and written atomically; IntentusNet records as snapshots."""
+"""Verist snapshots: made, read (never leaving their directory) and written atomically;
+IntentusNet records as snapshots."""
 
 from __future__ import annotations
 
