@@ -29,7 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_s
-from intentus_tui.core.verist.diff import apply_diff, diff
+from intentus_tui.core.verist.apply import apply_diff
+from intentus_tui.core.verist.diff import diff
 
 
 def event(rng: random.Random, seq: int) -> dict[str, Any]:

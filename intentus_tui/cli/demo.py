@@ -6,14 +6,9 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.demo.world import (
-    SCENARIOS,
-    DemoError,
-    DemoManifest,
-    LiveDemo,
-    LivePlan,
-    build_demo_world,
-)
+from intentus_tui.demo.live import LiveDemo, LivePlan
+from intentus_tui.demo.scenarios import SCENARIOS
+from intentus_tui.demo.writer import DemoError, DemoManifest, build_demo_world
 
 EXIT_OK = 0
 EXIT_USAGE = 2

@@ -46,22 +46,15 @@ from intentus_tui.core.compare import (
 )
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.diff import (
-    DiffEntry,
-    DiffError,
-    DiffResult,
-    KeyFn,
-    format_diff,
-    format_path,
-)
-from intentus_tui.core.verist.diff import (
-    diff as diff_values,
-)
+from intentus_tui.core.verist.diff import DiffEntry, DiffError, DiffResult
+from intentus_tui.core.verist.diff import diff as diff_values
+from intentus_tui.core.verist.format import format_diff, format_path
+from intentus_tui.core.verist.key_by import KeyFn
 from intentus_tui.core.verist.missing import MISSING
+from intentus_tui.core.verist.recompute import compare_snapshots
 from intentus_tui.core.verist.snapshot import (
     Snapshot,
     SnapshotError,
-    compare_snapshots,
     load_snapshot,
     snapshot_from_record,
 )

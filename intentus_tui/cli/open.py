@@ -35,7 +35,7 @@ def resolve_target(directory: str | None, demo: bool = False) -> RecordRoot:
     if demo:
         if directory is not None:
             raise OpenError("give either a directory or --demo, not both")
-        from intentus_tui.demo.world import DemoError, build_demo_world
+        from intentus_tui.demo.writer import DemoError, build_demo_world
 
         target = demo_directory()
         try:

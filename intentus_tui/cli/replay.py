@@ -21,10 +21,11 @@ def _load_envelope(path: str) -> Any:
     result = load_record_file(Path(path))
     if result.status is LoadStatus.NOT_RECORD or result.record is None:
         # A bare envelope file is not a record: parse it as plain JSON.
-        from intentus_tui.core.records.load import parse_json_text, read_file_bytes
+        from intentus_tui.core.fsio import read_regular_file
+        from intentus_tui.core.records.load import parse_json_text
 
         try:
-            data, _ = read_file_bytes(Path(path))
+            data, _ = read_regular_file(Path(path))
             return parse_json_text(data.decode("utf-8"))
         except (OSError, ValueError, RecursionError) as exc:
             fail(f"cannot read envelope {path}: {exc}")

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from intentus_tui.core.compare import Divergence, find_divergence
-from intentus_tui.core.records.load import open_confined
+from intentus_tui.core.fsio import open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
 __all__ = [

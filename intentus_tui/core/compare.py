@@ -24,13 +24,8 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import orjson
 
-from intentus_tui.core.verist.diff import (
-    DiffEntry,
-    DiffResult,
-    KeyFn,
-    diff,
-    key_by,
-)
+from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff
+from intentus_tui.core.verist.key_by import KeyFn, key_by
 from intentus_tui.core.verist.missing import MISSING
 
 __all__ = [

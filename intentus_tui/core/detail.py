@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
-from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
+from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
 from intentus_tui.core.records.verify import VerifyReport, verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.log import WAL_SUFFIX, WalLog, read_wal
+from intentus_tui.core.wal.read import WalLog, read_wal
 
 
 @dataclass(frozen=True, slots=True)

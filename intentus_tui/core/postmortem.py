@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.log import RecoveryHint, WalLog, recovery_hint
+from intentus_tui.core.wal.analyse import RecoveryHint, recovery_hint
+from intentus_tui.core.wal.read import WalLog
 
 
 @dataclass(frozen=True, slots=True)

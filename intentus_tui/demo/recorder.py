@@ -1,4 +1,4 @@
-"""A crash-safe execution recorder: the design seeds 001/003 document, done properly.
+"""A crash-safe execution recorder: what IntentusNet's recorder promises, done properly.
 
 - **Deterministic clock**: events are ordered by sequence number (1, 2, 3, ...), never by
   wall-clock time. ``createdUtcIso`` is informational only.
@@ -8,8 +8,8 @@
 - **Always a valid record**: from the first flushed event on, ``<root>/records/<id>.json``
   exists and is complete JSON. Until the final response it says ``replayable: false``,
   ``replayableReason: "execution_incomplete"``, ``finalResponse: null``; the final record
-  replaces it atomically (temp file ``<id>.json.tmp`` in the same directory, fsync,
-  ``os.replace``, fsync the directory) and says ``replayable: true``.
+  replaces it atomically (``fsio.atomic_write``: a hidden temp file in the same directory,
+  fsync, ``os.replace``, fsync the directory) and says ``replayable: true``.
 - **Never truncates**: values json cannot encode (dataclasses such as IntentusNet's
   ``ErrorInfo``, enums, sets) are converted, unlike 1.3.0's store, which leaves a torn file.
 
@@ -17,7 +17,7 @@ Flush modes (``flush_mode``):
 
 ``"wal"`` (default)
     Each event is appended as one line to ``<root>/wal/<id>.wal`` in the IntentusNet WAL
-    format (DESIGN 2.3, hash-chained, readable by ``core.wal``) and fsynced. The record is
+    format (JSON lines, hash-chained, readable by ``core.wal``) and fsynced. The record is
     written atomically at the first event (incomplete) and at the final response; in between
     the WAL is the source of truth, and ``record_from_wal`` rebuilds the partial record.
 ``"rewrite"``
@@ -34,7 +34,6 @@ rename, and unlike the rewrite it does not re-write the envelope at every event.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import enum
 import hashlib
@@ -49,8 +48,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
+from intentus_tui.core.fsio import atomic_write, fsync_directory
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.wal.log import WalLog, encode_wal_line, make_wal_entry
+from intentus_tui.core.wal.read import WalLog, encode_wal_line, make_wal_entry
 
 FlushMode = Literal["wal", "rewrite", "none"]
 HashForm = Literal["runtime", "documented"]
@@ -65,7 +65,6 @@ ROUTER_DECISION = "ROUTER_DECISION"
 FINAL_RESPONSE = "FINAL_RESPONSE"
 
 EXECUTION_INCOMPLETE = "execution_incomplete"
-TEMP_SUFFIX = ".tmp"  # "<id>.json.tmp": never ends in .json, so no lister takes it for a record
 
 
 class RecorderError(Exception):
@@ -115,41 +114,10 @@ def encode_record(record: Mapping[str, Any]) -> bytes:
     return json.dumps(record, ensure_ascii=False, indent=2, default=_json_default).encode("utf-8")
 
 
-# --------------------------------------------------------------------------------------
-# Durable file operations
-# --------------------------------------------------------------------------------------
-
-
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make a rename or a new file in ``directory`` durable."""
-    with contextlib.suppress(OSError):  # some filesystems refuse to fsync a directory
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def write_atomic(path: Path, data: bytes, *, fsync: bool = True) -> None:
-    """Readers see the old file or the new one, never a mix; durable on return."""
-    temp = path.with_name(path.name + TEMP_SUFFIX)
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        _write_all(fd, data)
-        if fsync:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
-    if fsync:
-        fsync_dir(path.parent)
+        view = view[os.write(fd, view) :]
 
 
 # --------------------------------------------------------------------------------------
@@ -377,7 +345,7 @@ class ExecutionRecorder:
                 self._write_record()
 
     def _write_record(self) -> None:
-        write_atomic(self.record_path, encode_record(self.snapshot()), fsync=self.fsync)
+        atomic_write(self.record_path, encode_record(self.snapshot()), durable=self.fsync)
         self._record_written = True
 
     def _append_wal(self, event: dict[str, Any], *, final_response: Any = None) -> None:
@@ -398,7 +366,7 @@ class ExecutionRecorder:
         if self.fsync:
             os.fsync(self._wal_fd)
             if created:
-                fsync_dir(self.wal_dir)
+                fsync_directory(self.wal_dir)
         self._wal_prev = entry["entry_hash"]
 
     def _close_wal(self) -> None:

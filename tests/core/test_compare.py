@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from intentus_tui.core.compare import agent_path, compare_records, first_divergence
 from intentus_tui.core.records.load import load_record_file
-from intentus_tui.core.verist.diff import DiffError, format_diff
+from intentus_tui.core.verist.diff import DiffError
+from intentus_tui.core.verist.format import format_diff
 from intentus_tui.core.verist.missing import MISSING
 from tests.factories import make_record, write_record
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import detail_to_json, load_detail
-from intentus_tui.demo.world import build_demo_world
+from intentus_tui.demo.writer import build_demo_world
 from tests.factories import make_record, write_record
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from intentus_tui.demo.recorder import (
     EXECUTION_INCOMPLETE,
     ExecutionRecorder,

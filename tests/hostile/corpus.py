@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from intentus_tui.core.records.load import LoadStatus
-from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 from tests.factories import make_record
 
 S = LoadStatus

@@ -37,7 +37,7 @@ from intentus_tui.core.records.verify import verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import diff
 from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_from_record
-from intentus_tui.core.wal.log import WalLog
+from intentus_tui.core.wal.read import WalLog
 from tests.factories import make_record
 from tests.hostile.corpus import FORBIDDEN_RAW
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.records.load import LoadStatus, load_record_bytes, load_record_file
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from tests.hostile.corpus import (
     BIG_DIGITS,
     DEEP,

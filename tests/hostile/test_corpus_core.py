@@ -15,8 +15,9 @@ from intentus_tui.core.index.directory import (
     scan_root,
 )
 from intentus_tui.core.records.load import LoadStatus, load_record_file
-from intentus_tui.core.verist.snapshot import SnapshotError, load_baseline, load_snapshot
-from intentus_tui.core.wal.log import read_wal, scan_wal_dir
+from intentus_tui.core.verist.baselines import load_baseline
+from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
+from intentus_tui.core.wal.read import read_wal, scan_wal_dir
 from tests.hostile.corpus import Corpus, build_corpus
 from tests.hostile.harness import deadline, exercise, exercise_wal
 

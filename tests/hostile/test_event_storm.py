@@ -18,8 +18,7 @@ from pathlib import Path
 import watchfiles
 
 from intentus_tui.core.index.directory import DirectoryIndex, resolve_root
-from intentus_tui.core.records.load import is_record_name
-from intentus_tui.core.wal.log import WAL_SUFFIX
+from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 
 OPS = 10_000
 ROOT = Path(__file__).parents[2]
@@ -30,7 +29,7 @@ STORM = r"""
 import json, os, random, sys
 records, wal, ops, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 rng = random.Random(seed)
-from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 from tests.factories import make_record
 
 def record(name, version):

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from intentus_tui.core.index.directory import DirectoryIndex, RecordRoot
 from intentus_tui.core.records.load import RECORD_SECTIONS, LoadStatus, load_record_bytes
-from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry, read_wal
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry, read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import HOSTILE_STRINGS, dump_json, hostile_wal
 from tests.hostile.harness import exercise, exercise_bytes, exercise_wal

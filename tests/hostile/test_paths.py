@@ -20,7 +20,7 @@ from intentus_tui.core.index.directory import RecordRoot, scan_root
 from intentus_tui.core.records.load import ExecutionRecord, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import CachingReplayEngine, batch_replay
 from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import dump_json
 from tests.hostile.harness import tree_digest

@@ -19,7 +19,7 @@ from intentus_tui.core.detail import load_detail
 from intentus_tui.core.index.directory import RecordRoot, scan_root
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import dump_json
 from tests.hostile.harness import deadline, exercise

@@ -14,8 +14,9 @@ from intentus_tui.core.records.load import load_record_bytes
 from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError
 from intentus_tui.core.records.timeline import build_timeline
 from intentus_tui.core.sanitize import is_clean
-from intentus_tui.core.verist.snapshot import SnapshotError, load_baseline, load_snapshot
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.verist.baselines import load_baseline
+from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
+from intentus_tui.core.wal.read import read_wal
 from tests.factories import make_record
 from tests.hostile.corpus import _deep_wal_line, dump_json, hostile_wal
 from tests.hostile.harness import deadline

@@ -24,7 +24,7 @@ from intentus_tui.core.index.directory import summarize
 from intentus_tui.core.records.load import load_record_bytes
 from intentus_tui.core.records.timeline import build_timeline
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from tests.hostile.corpus import (
     HOSTILE_STRINGS,
     Corpus,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.demo.world import build_demo_world
+from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen
 from tests.tui.app_support import (

@@ -11,7 +11,7 @@ from intentusnet.wal.writer import WALWriter
 from textual.widgets import Select
 
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.wal.log import read_wal
+from intentus_tui.core.wal.read import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines, invalidate_lines
 from intentus_tui.tui.widgets.diff_pane import (
     COMPARE,

@@ -70,7 +70,7 @@ from intentus_tui.core.records.timeline import (
 from intentus_tui.core.sanitize import json_bytes_safe, sanitize_line
 
 if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
-    from intentus_tui.core.wal.log import WalLog
+    from intentus_tui.core.wal.read import WalLog
 from intentus_tui.core.records.verify import (
     HashStatus,
     check_envelope_hash,
@@ -1333,7 +1333,7 @@ class DirectoryIndex:
                 self._lines = {}
         self._wals = {}
         if self.root.wal_dir is not None:
-            from intentus_tui.core.wal.log import scan_wal_dir
+            from intentus_tui.core.wal.read import scan_wal_dir
 
             self._wals = scan_wal_dir(self.root.wal_dir)
         joined = [self._view(execution_id) for execution_id in self._wals]
@@ -1468,7 +1468,7 @@ class DirectoryIndex:
         if wal_dir is not None and path.parent == wal_dir and path.name.endswith(WAL_SUFFIX):
             execution_id = path.name[: -len(WAL_SUFFIX)]
             if os.path.lexists(path):
-                from intentus_tui.core.wal.log import read_wal
+                from intentus_tui.core.wal.read import read_wal
 
                 self._wals[execution_id] = read_wal(path)
             else:

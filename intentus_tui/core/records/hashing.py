@@ -1,13 +1,13 @@
-"""Canonical encoders and hashes for every form this debugger verifies.
+"""Canonical encoders and envelope hashes of IntentusNet records.
 
-Three canonical forms exist:
+Two canonical forms exist (Verist's JavaScript form is in ``core.verist.hashing``):
 
 - IntentusNet runtime form (what 1.3.0 writes): sha256 over
   ``json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=True)``
   of the whole envelope, as bare lowercase hex.
-- IntentusNet documented form (seed 000): the same without the top-level
-  ``routingMetadata`` key, with ``default=str``, written as ``sha256:<hex>``.
-- Verist form (seed 004, JavaScript): see ``verist_stringify``.
+- IntentusNet documented form (IntentusNet's documented ``compute_envelope_hash``): the
+  same without the top-level ``routingMetadata`` key, with ``default=str``, written as
+  ``sha256:<hex>``.
 
 Why the IntentusNet fast paths are safe
 ---------------------------------------
@@ -47,7 +47,7 @@ write:
 
 Anything that fails a check is encoded by the reference ``json.dumps`` call, so
 the result is byte-identical for every input, including the ones that raise.
-``tests/test_hashing.py`` proves it with hypothesis; ``bench/bench_hash.py``
+``tests/core/records/test_hashing.py`` proves it with hypothesis; ``bench/bench_hash.py``
 measures it.
 """
 
@@ -56,20 +56,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import re
-from json.encoder import encode_basestring, encode_basestring_ascii
+from json.encoder import encode_basestring_ascii
 from typing import Any, Final, Literal
 
 import orjson
 
 from intentus_tui.core.native import canonical_json as _native_canonical
-from intentus_tui.core.verist.missing import MISSING
 
 HashForm = Literal["runtime", "documented"]
 
 DOCUMENTED_PREFIX = "sha256:"
-VERIST_PREFIX = "sha256:"
 
 # ---------------------------------------------------------------------------
 # IntentusNet: reference encoders (the definition of the two forms)
@@ -84,7 +81,7 @@ def reference_runtime_canonical(value: Any) -> bytes:
 
 
 def reference_documented_canonical(envelope: Any) -> bytes:
-    """The documented ``compute_envelope_hash``'s bytes, computed as seed 000 does."""
+    """The documented ``compute_envelope_hash``'s bytes, computed as its definition does."""
     return json.dumps(
         _without_routing_metadata(envelope),
         sort_keys=True,
@@ -330,188 +327,3 @@ def _floats_spottable() -> bool:
         if text != json.dumps(x).encode() and not _float_text_differs(text):
             return False
     return True
-
-
-# ---------------------------------------------------------------------------
-# Verist: JSON.stringify after Object.keys(o).sort() re-insertion
-# ---------------------------------------------------------------------------
-
-
-class _Text(str):
-    """Already-rendered output on the encoder's work stack (not a value to encode)."""
-
-
-_ARRAY_INDEX: Final = re.compile(r"0|[1-9][0-9]*")
-_MAX_ARRAY_INDEX: Final = 2**32 - 2
-_MAX_SAFE_INTEGER: Final = 2**53
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
-
-
-def verist_stringify(value: Any) -> str:
-    """Verist's ``stableStringify``: what JavaScript's ``JSON.stringify`` writes for
-    ``value`` once every plain object has had its keys re-inserted in
-    ``Object.keys(o).sort()`` order.
-
-    JavaScript consequences reproduced here:
-
-    - an object enumerates array-index keys (``"0"`` .. ``"4294967294"``, canonical
-      form) first in numeric order, then the other keys in insertion order, which
-      ``.sort()`` made UTF-16 code-unit order (not Python's code-point order);
-    - a ``"__proto__"`` key is lost: re-inserting it with ``sorted[key] = ...``
-      runs the prototype setter instead of creating a property;
-    - numbers print as ``Number::toString`` does (``1``, ``1e+21``, ``1e-7``,
-      ``0.000001``, ``-0`` -> ``0``), non-finite numbers and ints too large for a
-      double print ``null``, other ints print as the double they would become;
-    - strings are escaped as well-formed ``JSON.stringify`` does: only ``"``,
-      ``\\``, control characters and lone surrogates; DEL and non-ASCII stay raw;
-    - ``MISSING`` (``undefined``) properties are dropped, ``MISSING`` in arrays and
-      at the top level is ``null``.
-
-    Raises ``TypeError`` for a value that is not JSON data.
-    """
-    out: list[str] = []
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if type(item) is _Text:
-            out.append(item)
-        elif isinstance(item, dict):
-            stack.extend(reversed(_object_parts(item)))
-        elif isinstance(item, (list, tuple)):
-            stack.extend(reversed(_array_parts(item)))
-        else:
-            out.append(_js_primitive(item))
-    return "".join(out)
-
-
-def verist_hash_value(value: Any) -> str:
-    """Verist's ``hashValue``: ``sha256:`` + hex sha256 of the UTF-8 ``verist_stringify``."""
-    return VERIST_PREFIX + sha256_hex(verist_stringify(value).encode("utf-8"))
-
-
-def _object_parts(obj: dict[Any, Any]) -> list[Any]:
-    parts: list[Any] = [_Text("{")]
-    for key, item in _js_object_entries(obj):
-        if item is MISSING:
-            continue
-        separator = "," if len(parts) > 1 else ""
-        parts += [_Text(separator + _js_string(key) + ":"), item]
-    parts.append(_Text("}"))
-    return parts
-
-
-def _array_parts(items: list[Any] | tuple[Any, ...]) -> list[Any]:
-    parts: list[Any] = [_Text("[")]
-    for index, item in enumerate(items):
-        if index:
-            parts.append(_Text(","))
-        parts.append(None if item is MISSING else item)
-    parts.append(_Text("]"))
-    return parts
-
-
-def _js_object_entries(obj: dict[Any, Any]) -> list[tuple[str, Any]]:
-    """``obj``'s entries in the order a re-inserted JS object enumerates them."""
-    entries: dict[str, Any] = {}
-    for key, item in obj.items():
-        entries[_js_property_key(key)] = item
-    entries.pop("__proto__", None)
-    indices = sorted((k for k in entries if _is_array_index(k)), key=int)
-    index_set = set(indices)
-    names = sorted((k for k in entries if k not in index_set), key=_utf16_order)
-    return [(k, entries[k]) for k in indices + names]
-
-
-def _js_property_key(key: Any) -> str:
-    """The JS property key a Python dict key stands for (JS keys are strings)."""
-    if isinstance(key, str):
-        return _js_code_units(key)
-    if key is None or isinstance(key, (bool, int, float)):
-        return _js_primitive(key)
-    raise TypeError(f"verist_stringify: unsupported object key type {type(key).__name__}")
-
-
-def _is_array_index(key: str) -> bool:
-    return _ARRAY_INDEX.fullmatch(key) is not None and int(key) <= _MAX_ARRAY_INDEX
-
-
-def _utf16_order(key: str) -> bytes:
-    # Big-endian UTF-16 bytes compare exactly like JS compares code units.
-    return key.encode("utf-16-be", "surrogatepass")
-
-
-def _js_code_units(text: str) -> str:
-    """Pair adjacent surrogate code points into one character, as a JS string would."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-
-
-def _js_string(text: str) -> str:
-    if _SURROGATE.search(text) is None:
-        return encode_basestring(text)
-    # Once pairs are joined only lone surrogates are left: well-formed JSON.stringify
-    # escapes them (encode_basestring would leave them raw).
-    quoted = encode_basestring(_js_code_units(text))
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
-
-
-def _js_primitive(value: Any) -> str:
-    if value is None or value is MISSING:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return _js_string(value)
-    if isinstance(value, int):
-        return _js_integer(int(value))
-    if isinstance(value, float):
-        return _js_number(float(value))
-    raise TypeError(f"verist_stringify: unsupported value type {type(value).__name__}")
-
-
-def _js_integer(value: int) -> str:
-    if -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
-        return str(value)
-    try:
-        return _js_number(float(value))  # correctly rounded, like JS parsing the literal
-    except OverflowError:
-        return "null"  # the literal would have parsed as +/-Infinity
-
-
-def _js_number(x: float) -> str:
-    """ECMAScript ``Number::toString(x)`` for a double (``null`` when not finite)."""
-    if not math.isfinite(x):
-        return "null"
-    if x == 0.0:
-        return "0"
-    if x < 0:
-        return "-" + _js_number(-x)
-    digits, n = _shortest_digits(x)
-    k = len(digits)
-    if k <= n <= 21:
-        return digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return "0." + "0" * -n + digits
-    exponent = n - 1
-    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
-    return f"{mantissa}e{'+' if exponent > 0 else '-'}{abs(exponent)}"
-
-
-def _shortest_digits(x: float) -> tuple[str, int]:
-    """``(s, n)`` of Number::toString: shortest round-trip digits ``s`` with no
-    leading or trailing zeros, and ``n`` such that ``x == 0.s * 10**n``.
-
-    ``repr`` already gives the shortest round-trip digits; only their layout differs.
-    """
-    mantissa, _, exp_text = repr(x).partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = whole + fraction
-    point = len(whole) + (int(exp_text) if exp_text else 0)
-    significant = digits.lstrip("0")
-    point -= len(digits) - len(significant)
-    return significant.rstrip("0"), point

@@ -30,6 +30,12 @@ from typing import Any
 
 import orjson
 
+from intentus_tui.core.fsio import (
+    NotRegularFileError,
+    OutsideLinkError,
+    open_confined,
+    read_regular_file,
+)
 from intentus_tui.core.native import has_long_digit_run as _native_digit_run
 from intentus_tui.core.native import object_outline as _native_outline
 
@@ -647,57 +653,6 @@ def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> 
     return None
 
 
-class OutsideLinkError(OSError):
-    """A symlink whose target lies outside the directory that holds it: not followed."""
-
-
-def open_confined(path: str | os.PathLike[str], flags: int = 0) -> int:
-    """Open read-only and non-blocking (a FIFO must not hang us), following a symlink only
-    when its target stays inside the link's own directory.
-
-    ``O_NOFOLLOW`` makes plain files cost nothing extra; only a link (ELOOP) is resolved.
-    """
-    base = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | flags
-    try:
-        return os.open(path, base | os.O_NOFOLLOW)
-    except OSError as err:
-        if err.errno != errno.ELOOP:
-            raise
-    link = Path(path)
-    # realpath, not Path.resolve: a symlink loop must end in ELOOP below, not RuntimeError
-    target = Path(os.path.realpath(link))
-    if Path(os.path.realpath(link.absolute().parent)) not in target.parents:
-        raise OutsideLinkError(
-            errno.EPERM, f"symlink to {target}, outside the directory: not followed"
-        )
-    return os.open(target, base)
-
-
-def read_file_bytes(path: Path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
-    """Read a regular file without blocking on a FIFO or leaving its directory by a link."""
-    fd = open_confined(path)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise IsADirectoryError(0, "not a regular file")
-        chunks: list[bytes] = []
-        remaining = st.st_size if limit is None else min(limit, st.st_size)
-        while True:
-            want = max(remaining, 65536) if limit is None else remaining
-            if want <= 0:
-                break
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-            if limit is not None and remaining <= 0:
-                break
-        return b"".join(chunks), st
-    finally:
-        os.close(fd)
-
-
 def load_record_file(path: str | os.PathLike[str]) -> LoadResult:
     """Read and classify one file. Never raises.
 
@@ -706,8 +661,8 @@ def load_record_file(path: str | os.PathLike[str]) -> LoadResult:
     """
     p = Path(path)
     try:
-        data, st = read_file_bytes(p)
-    except IsADirectoryError:
+        data, st = read_regular_file(p)
+    except NotRegularFileError:
         try:
             st = os.stat(p)
         except OSError as err:

@@ -1,19 +1,18 @@
 """A directory of record files: list, load, and the only writes an operator may make.
 
 Ids are confined to the directory: an id with a path separator, ``..``, a NUL byte, a
-leading dot or an absolute path is refused before any file is touched. Writes are atomic:
-a temp file in the same directory (named ``*.json.tmp``, so no lister takes it for a
-record), fsync, rename over the target, fsync the directory.
+leading dot or an absolute path is refused before any file is touched. Writes are atomic
+(``fsio.atomic_write``: a hidden ``.<name>.<random>.tmp`` file in the same directory, which
+no lister takes for a record, fsync, rename over the target, fsync the directory).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.records.load import (
     ExecutionRecord,
     LoadResult,
@@ -51,33 +50,6 @@ def check_id(execution_id: str) -> str:
     if os.path.isabs(execution_id):
         raise UnsafeIdError(f"execution id {execution_id!r} is an absolute path")
     return execution_id
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> Path:
-    """Replace ``path`` with ``data`` so readers see the old file or the new one, never a mix."""
-    directory = path.parent
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
-    fsync_directory(directory)
-    return path
-
-
-def fsync_directory(directory: Path) -> None:
-    with contextlib.suppress(OSError):  # not every filesystem lets a directory be fsynced
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 class FileExecutionStore:
@@ -122,7 +94,7 @@ class FileExecutionStore:
         execution_id = record.execution_id
         if execution_id is None:
             raise UnsafeIdError("record has no header.executionId")
-        return atomic_write_bytes(self.path_for(execution_id), dump_record_json(record.to_json()))
+        return atomic_write(self.path_for(execution_id), dump_record_json(record.to_json()))
 
     def invalidate(self, execution_id: str, reason: str = MANUALLY_INVALIDATED) -> ExecutionRecord:
         """Mark a record not replayable, keeping every other byte of meaning intact.
@@ -140,5 +112,5 @@ class FileExecutionStore:
             )
         raw["header"] = {**header, "replayable": False, "replayableReason": reason}
         record = ExecutionRecord.from_json(raw)
-        atomic_write_bytes(result.path, dump_record_json(raw))
+        atomic_write(result.path, dump_record_json(raw))
         return record

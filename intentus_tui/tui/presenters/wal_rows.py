@@ -12,7 +12,7 @@ import orjson
 
 from intentus_tui.core.records.timeline import EventRow
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.log import WalEntry, WalLog
+from intentus_tui.core.wal.read import WalEntry, WalLog
 
 _OK_TYPES = {"step.completed", "execution.completed", "contract.validated", "recovery.completed"}
 _ERROR_TYPES = {"step.failed", "execution.failed", "execution.aborted", "contract.violated"}

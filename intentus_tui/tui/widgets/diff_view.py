@@ -24,7 +24,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.diff import DiffEntry, format_path
+from intentus_tui.core.verist.diff import DiffEntry
+from intentus_tui.core.verist.format import format_path
 from intentus_tui.tui.widgets.pane_text import compact_value
 
 MARKS = {"added": "+", "removed": "-", "changed": "~"}

@@ -14,7 +14,8 @@ from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import Attempt, ExecutionState, Timeline
-from intentus_tui.core.wal.log import RecoveryHint, WalLog
+from intentus_tui.core.wal.analyse import RecoveryHint
+from intentus_tui.core.wal.read import WalLog
 from intentus_tui.tui.screens.confirm import explain_reason
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,

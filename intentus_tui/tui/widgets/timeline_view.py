@@ -23,7 +23,7 @@ from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.detail import ExecutionDetail
-    from intentus_tui.core.wal.log import WalLog
+    from intentus_tui.core.wal.read import WalLog
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 

@@ -17,7 +17,7 @@ from intentus_tui.core.records.verify import (
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.wal.log import WalLog
+from intentus_tui.core.wal.read import WalLog
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,

@@ -13,7 +13,7 @@ from intentus_tui.core.index.cache import CACHE_ENV, NO_STAMP, STAMP_WIDTH, Inde
 from intentus_tui.core.index.directory import DirectoryIndex, resolve_root, scan_root
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
-from intentus_tui.demo.world import build_demo_world
+from intentus_tui.demo.writer import build_demo_world
 from tests.factories import make_record, write_record
 
 

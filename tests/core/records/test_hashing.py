@@ -1,7 +1,7 @@
 """IntentusNet canonical forms: the orjson fast path is byte-identical to ``json.dumps``.
 
 The oracles are the reference ``json.dumps`` calls (IntentusNet 1.3.0's ``stable_hash``
-itself, and seed 000's ``compute_envelope_hash`` copied verbatim below), and records
+itself, and the documented ``compute_envelope_hash`` copied verbatim below), and records
 written by the real intentusnet 1.3.0.
 """
 
@@ -41,8 +41,8 @@ from intentus_tui.core.records.hashing import (
 from intentus_tui.core.verist.missing import MISSING
 
 
-def seed_compute_envelope_hash(envelope: dict[str, Any]) -> str:
-    """Seed 000's ``compute_envelope_hash``, verbatim."""
+def documented_compute_envelope_hash(envelope: dict[str, Any]) -> str:
+    """IntentusNet's documented ``compute_envelope_hash``, verbatim."""
     stable = {k: v for k, v in envelope.items() if k not in ["routingMetadata"]}
     canonical = json.dumps(
         stable, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str
@@ -127,7 +127,7 @@ def test_fast_path_is_byte_identical_to_the_reference_for_both_forms(
             assert runtime_canonical(value) == reference_runtime_canonical(value)
             assert runtime_envelope_hash(value) == stable_hash(value)
             assert documented_canonical(envelope) == reference_documented_canonical(envelope)
-            assert documented_envelope_hash(envelope) == seed_compute_envelope_hash(envelope)
+            assert documented_envelope_hash(envelope) == documented_compute_envelope_hash(envelope)
 
 
 @PROOF
@@ -257,14 +257,14 @@ def test_documented_form_drops_only_top_level_routing_metadata() -> None:
     envelope = {"routingMetadata": {"retries": 1}, "payload": {"routingMetadata": 1}}
     assert documented_canonical(envelope) == b'{"payload":{"routingMetadata":1}}'
     assert documented_envelope_hash(envelope).startswith(DOCUMENTED_PREFIX)
-    assert envelope_hash(envelope, "documented") == seed_compute_envelope_hash(envelope)
+    assert envelope_hash(envelope, "documented") == documented_compute_envelope_hash(envelope)
     assert envelope_hash(envelope, "runtime") == stable_hash(envelope)
 
 
-def test_documented_form_stringifies_datetimes_like_the_seed() -> None:
+def test_documented_form_stringifies_datetimes_like_the_documented_hash() -> None:
     envelope = {"createdAt": dt.datetime(2026, 1, 5, 10, 0, tzinfo=dt.UTC)}
     assert documented_canonical(envelope) == b'{"createdAt":"2026-01-05 10:00:00+00:00"}'
-    assert documented_envelope_hash(envelope) == seed_compute_envelope_hash(envelope)
+    assert documented_envelope_hash(envelope) == documented_compute_envelope_hash(envelope)
 
 
 def test_realistic_envelopes_take_the_fast_path() -> None:

@@ -71,3 +71,20 @@ def test_invalidate_refuses_damaged_records(tmp_path: Path) -> None:
         FileExecutionStore(tmp_path).invalidate("cut")
     assert info.value.result.status is LoadStatus.SALVAGED
     assert path.read_bytes() == damaged  # nothing lost
+
+
+def test_a_failed_rewrite_keeps_the_record_and_leaves_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_record(tmp_path, make_record(execution_id="x"))
+    before = path.read_bytes()
+
+    def disk_full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        FileExecutionStore(tmp_path).invalidate("x")
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["x.json"]

@@ -11,7 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.verist.diff import MISSING, apply_diff, diff, format_diff
+from intentus_tui.core.verist.apply import apply_diff
+from intentus_tui.core.verist.diff import diff
+from intentus_tui.core.verist.format import format_diff
+from intentus_tui.core.verist.missing import MISSING
 
 VECTORS = Path(__file__).parents[2] / "data" / "verist_diff_vectors.json"
 

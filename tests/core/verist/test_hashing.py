@@ -19,7 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.records.hashing import VERIST_PREFIX, verist_hash_value, verist_stringify
+from intentus_tui.core.verist.hashing import (
+    VERIST_PREFIX,
+    hash_value,
+    hash_with_content,
+    verist_stringify,
+)
 from intentus_tui.core.verist.missing import MISSING
 
 # ---------------------------------------------------------------------------
@@ -123,9 +128,9 @@ def test_hash_value_is_sha256_of_utf8_stable_stringify() -> None:
     text = '{"a":[1,null],"b":"é😀"}'
     assert verist_stringify(value) == text
     expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    assert verist_hash_value(value) == VERIST_PREFIX + expected == "sha256:" + expected
+    assert hash_value(value) == VERIST_PREFIX + expected == "sha256:" + expected
     # Lone surrogates are escaped, so hashing never fails on them.
-    assert verist_hash_value("\ud800").startswith("sha256:")
+    assert hash_value("\ud800").startswith("sha256:")
 
 
 def test_deep_nesting_does_not_overflow_the_stack() -> None:
@@ -239,7 +244,7 @@ def test_keys_come_out_in_javascript_order(obj: dict[str, int]) -> None:
 # node as a live oracle
 # ---------------------------------------------------------------------------
 
-# Verist's stableStringify semantics, written from DESIGN 2.4; the reviver turns marker
+# Verist's stableStringify (sort each object's keys, re-insert, JSON.stringify); the reviver turns marker
 # strings back into the values JSON cannot carry.
 NODE_ORACLE = r"""
 const MARKS = {"\u0000undefined": undefined, "\u0000NaN": NaN,
@@ -321,3 +326,31 @@ def test_agrees_with_node_on_random_doubles(node_stringify: Callable[[Any], str]
     doubles += [rng.uniform(-1e-5, 1e-5) for _ in range(1000)]
     doubles += [float(rng.getrandbits(rng.randint(1, 80))) for _ in range(1000)]
     assert verist_stringify(doubles) == node_stringify(doubles)
+
+
+# --- hashing ------------------------------------------------------------------------------
+
+
+def test_hash_value_is_prefixed_sha256_and_ignores_key_order() -> None:
+    digest = hash_value({"test": "value"})
+    assert digest.startswith("sha256:") and len(digest) == 71
+    assert hash_value({"a": 1, "b": 2}) == hash_value({"b": 2, "a": 1})
+    assert hash_value({"outer": {"z": 1, "a": 2}, "first": True}) == hash_value(
+        {"first": True, "outer": {"a": 2, "z": 1}}
+    )
+    assert hash_value([1, 2, 3]) != hash_value([3, 2, 1])
+    assert hash_value({"value": 1}) != hash_value({"value": 2})
+
+
+def test_hash_value_follows_json_undefined_rules() -> None:
+    assert hash_value(MISSING) == hash_value(None)  # top-level undefined is null
+    assert hash_value({"a": 1, "b": MISSING}) == hash_value({"a": 1})  # property dropped
+    assert hash_value([MISSING]) == hash_value([None])  # array element becomes null
+
+
+def test_hash_with_content_returns_the_canonical_text() -> None:
+    hashed = hash_with_content({"z": 1, "a": 2})
+    assert hashed.content == '{"a":2,"z":1}'
+    assert hashed.hash == hash_value({"a": 2, "z": 1})
+    assert hashed.hash == "sha256:" + hashlib.sha256(b'{"a":2,"z":1}').hexdigest()
+    assert hash_with_content({"name": "test"}).content == '{"name":"test"}'

@@ -1,6 +1,4 @@
-"""A realistic ``.intentusnet`` tree for demos, screenshots and tests.
-
-A small simulated router and its agents produce records the way the real writers do:
+"""A small simulated router and its agents, producing records the way the real writers do:
 
 - **runtime form**: what IntentusNet 1.3.0's ``IntentRouter`` + ``FileExecutionStore`` write
   (UUID ids, bare-hex envelope hash, ``{agent, strategy, index?}`` event payloads, the
@@ -8,7 +6,7 @@ A small simulated router and its agents produce records the way the real writers
   in place). Like 1.3.0, a response carrying an error is not JSON-serializable, so the file
   stops right after ``"error": `` -- the demo runs the very same ``json.dump`` call over an
   equally unserializable object, so the truncation is byte-for-byte what 1.3.0 leaves.
-- **documented form** (seeds 000/001/003): ``exec-xxxxxxxx`` ids, ``sha256:`` hash without
+- **documented form** (IntentusNet's documented record layout): ``exec-xxxxxxxx`` ids, ``sha256:`` hash without
   ``routingMetadata``, ``latency_ms``/``attempt_num``/``reason`` in events, written whole
   with ``json.dump(record, f)``, and a write-ahead log beside each record.
 
@@ -21,130 +19,21 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import random
-import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, Literal
 
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
-from intentus_tui.demo.recorder import TEMP_SUFFIX, ExecutionRecorder, write_atomic
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 
-MANIFEST_NAME = "demo-manifest.json"
 DEMO_EPOCH = datetime(2026, 1, 5, 9, 0, 0, tzinfo=UTC)
 
 Form = Literal["runtime", "documented", "wal_only", "recorder"]
 Outcome = Literal["ok", "error", "exception"]
-
-# Scenario name -> what it shows. Every one of these is realised at least once.
-SCENARIOS: dict[str, str] = {
-    "success": "completed on the first attempt",
-    "fallback_chain": "fallback through 2-4 attempts (errors and exceptions), ending in success",
-    "broadcast": "broadcast to every agent; the last success answers (1.3.0)",
-    "parallel": "parallel attempts; the first success answers (1.3.0)",
-    "all_agents_failed": "every agent failed: a complete record with an error response",
-    "crash_mid_attempt": "the process died while an attempt was in flight: partial record + WAL",
-    "crash_wal_only": "the process died before any record file existed: only the WAL remains",
-    "manually_invalidated": "an operator marked the record not replayable",
-    "recording_failure": "the recorder lost an event; the record is marked not replayable",
-    "tampered_envelope": "the envelope was edited after it was hashed",
-    "tampered_final_response": "the final response was edited after it was recorded",
-    "truncated_error_record": 'an error response as 1.3.0 writes it: the file ends after "error": ',
-    "large_payload": "an envelope payload over 1 MB",
-    "wal_torn_tail": "the process died while appending to the WAL: its last line is torn",
-    "wal_tampered": "a WAL entry was edited after it was written: the hash chain breaks",
-    "runtime_form": "records exactly as IntentusNet 1.3.0 writes them",
-    "documented_form": "records in the documented form (exec- ids, sha256: hashes)",
-}
-
-# Scenarios that need a dedicated execution (the two *_form entries are derived).
-_SPECIAL = (
-    "fallback_chain",
-    "fallback_chain",
-    "fallback_chain",
-    "broadcast",
-    "parallel",
-    "all_agents_failed",
-    "crash_mid_attempt",
-    "crash_mid_attempt",
-    "crash_wal_only",
-    "manually_invalidated",
-    "recording_failure",
-    "tampered_envelope",
-    "tampered_envelope",
-    "tampered_final_response",
-    "truncated_error_record",
-    "large_payload",
-    "wal_torn_tail",
-    "wal_tampered",
-    "success",
-    "success",
-)
-MIN_COUNT = len(_SPECIAL)
-LARGE_PAYLOAD_BYTES = 1_200_000
-
-
-class DemoError(Exception):
-    """The demo world cannot be written where asked."""
-
-
-@dataclass(frozen=True)
-class DemoManifest:
-    """Which execution ids realise which scenario, and in which form each was written."""
-
-    root: Path  # the .intentusnet directory
-    seed: int
-    scenarios: Mapping[str, tuple[str, ...]]
-    forms: Mapping[str, Form]
-    files: tuple[str, ...] = ()  # every file written, relative to ``root``
-
-    @property
-    def records_dir(self) -> Path:
-        return self.root / "records"
-
-    @property
-    def wal_dir(self) -> Path:
-        return self.root / "wal"
-
-    @property
-    def execution_ids(self) -> tuple[str, ...]:
-        return tuple(self.forms)
-
-    def ids(self, scenario: str) -> tuple[str, ...]:
-        return self.scenarios.get(scenario, ())
-
-    def first(self, scenario: str) -> str:
-        ids = self.ids(scenario)
-        if not ids:
-            raise KeyError(scenario)
-        return ids[0]
-
-    def record_path(self, execution_id: str) -> Path:
-        return self.records_dir / f"{execution_id}.json"
-
-    def wal_path(self, execution_id: str) -> Path:
-        return self.wal_dir / f"{execution_id}.wal"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "scenarios": {k: list(v) for k, v in self.scenarios.items()},
-            "descriptions": SCENARIOS,
-            "forms": dict(self.forms),
-            "files": list(self.files),
-        }
-
-
-# --------------------------------------------------------------------------------------
-# Deterministic sources: a fake clock and RNG-derived ids
-# --------------------------------------------------------------------------------------
 
 
 class FakeClock:
@@ -198,7 +87,7 @@ class IntentSpec:
     make_output: Callable[[random.Random], dict[str, Any]]
 
 
-def _pick(rng: random.Random, options: tuple[Any, ...]) -> Any:
+def pick(rng: random.Random, options: tuple[Any, ...]) -> Any:
     return options[rng.randrange(len(options))]
 
 
@@ -222,21 +111,21 @@ INTENTS: tuple[IntentSpec, ...] = (
         ("summarizer-gpt", "summarizer-claude", "summarizer-local", "summarizer-extractive"),
         "read_only",
         lambda r: {
-            "documentTitle": _pick(r, _DOCS),
-            "maxWords": _pick(r, (80, 120, 200)),
+            "documentTitle": pick(r, _DOCS),
+            "maxWords": pick(r, (80, 120, 200)),
             "language": "en",
         },
         lambda r: {
             "summary": "Revenue grew 12% quarter on quarter; two risks flagged for follow-up.",
             "wordCount": r.randint(40, 120),
-            "model": _pick(r, ("gpt-4o-mini", "claude-3-haiku", "llama-3-8b")),
+            "model": pick(r, ("gpt-4o-mini", "claude-3-haiku", "llama-3-8b")),
         },
     ),
     IntentSpec(
         "TranslateText",
         ("translator-deepl", "translator-llm", "translator-opus-mt"),
         "read_only",
-        lambda r: {"text": _pick(r, _TEXTS), "targetLanguage": "en"},
+        lambda r: {"text": pick(r, _TEXTS), "targetLanguage": "en"},
         lambda r: {
             "translation": "Greetings from Munich!",
             "detectedSource": "de",
@@ -247,7 +136,7 @@ INTENTS: tuple[IntentSpec, ...] = (
         "SearchKnowledgeBase",
         ("kb-search-primary", "kb-search-replica", "kb-search-cache", "kb-search-cold"),
         "read_only",
-        lambda r: {"query": _pick(r, _QUERIES), "topK": 3},
+        lambda r: {"query": pick(r, _QUERIES), "topK": 3},
         lambda r: {
             "hits": [
                 {
@@ -268,7 +157,7 @@ INTENTS: tuple[IntentSpec, ...] = (
             "subject": "Charged twice for March invoice",
         },
         lambda r: {
-            "label": _pick(r, ("billing", "bug", "access")),
+            "label": pick(r, ("billing", "bug", "access")),
             "confidence": round(r.uniform(0.6, 0.99), 3),
         },
     ),
@@ -301,7 +190,7 @@ INTENTS: tuple[IntentSpec, ...] = (
         lambda r: {"messageId": f"<{r.getrandbits(48):012x}@mail.example.com>"},
     ),
 )
-_INTENTS_BY_NAME = {spec.name: spec for spec in INTENTS}
+INTENTS_BY_NAME = {spec.name: spec for spec in INTENTS}
 
 _ERRORS: tuple[tuple[str, str, str], ...] = (  # code, message, documented fallback reason
     ("AGENT_TIMEOUT", "upstream model did not answer within 30000 ms", "timeout"),
@@ -424,7 +313,7 @@ class Execution:
             self.wal_bytes = self.wal.render()
 
 
-def _digest(rng: random.Random) -> str:
+def digest(rng: random.Random) -> str:
     return f"{rng.getrandbits(256):064x}"
 
 
@@ -442,9 +331,9 @@ class DemoSimulator:
     def agent_runs(self, spec: IntentSpec, outcomes: list[Outcome]) -> list[AgentRun]:
         runs = []
         for name, outcome in zip(spec.agents, outcomes, strict=False):
-            code, message, reason = _pick(self.rng, _ERRORS)
+            code, message, reason = pick(self.rng, _ERRORS)
             if outcome == "exception":
-                message, reason = _pick(self.rng, _EXCEPTIONS), "exception"
+                message, reason = pick(self.rng, _EXCEPTIONS), "exception"
             latency = round(
                 self.rng.uniform(35, 900) if outcome != "error" else self.rng.uniform(200, 3000), 1
             )
@@ -468,8 +357,8 @@ class DemoSimulator:
             "context": {
                 "sourceAgent": "api-gateway",
                 "timestamp": sent,
-                "priority": _pick(self.rng, ("normal", "normal", "high")),
-                "tags": ["tenant:acme", _pick(self.rng, ("env:prod", "env:staging"))],
+                "priority": pick(self.rng, ("normal", "normal", "high")),
+                "tags": ["tenant:acme", pick(self.rng, ("env:prod", "env:staging"))],
             },
             "metadata": {
                 "requestId": self.ids.uuid4(),
@@ -704,7 +593,7 @@ class DemoSimulator:
                     "agent_name": run.name,
                     "side_effect": spec.side_effect,
                     "contracts": {"timeout_ms": 30000},
-                    "input_hash": _digest(self.rng),
+                    "input_hash": digest(self.rng),
                 },
             )
             self.clock.advance(run.latency_ms)
@@ -732,7 +621,7 @@ class DemoSimulator:
                 wal.add(
                     self.clock,
                     "step.completed",
-                    {"step_id": step_id, "output_hash": _digest(self.rng), "success": True},
+                    {"step_id": step_id, "output_hash": digest(self.rng), "success": True},
                 )
                 answer = (run, spec.make_output(self.rng))
                 break
@@ -809,7 +698,7 @@ class DemoSimulator:
             wal.add(
                 self.clock,
                 "execution.completed",
-                {"execution_id": execution_id, "response_hash": _digest(self.rng)},
+                {"execution_id": execution_id, "response_hash": digest(self.rng)},
             )
         else:
             wal.add(
@@ -850,498 +739,3 @@ class DemoSimulator:
         if reason is not None:
             header["replayableReason"] = reason
         return header
-
-
-# --------------------------------------------------------------------------------------
-# Scenarios
-# --------------------------------------------------------------------------------------
-
-
-def _spec(name: str) -> IntentSpec:
-    return _INTENTS_BY_NAME[name]
-
-
-def _realise(sim: DemoSimulator, scenario: str) -> Execution:
-    """Build one execution that shows ``scenario``."""
-    rng = sim.rng
-    variant = sim.seen[scenario]
-    sim.seen[scenario] += 1
-    if scenario == "success":
-        spec = _pick(rng, INTENTS)
-        if rng.random() < 0.35:
-            execution = sim.documented(spec, sim.agent_runs(spec, ["ok"]))
-        else:
-            execution = sim.runtime(spec, "direct", sim.agent_runs(spec, ["ok"]))
-    elif scenario == "fallback_chain":
-        execution = _fallback_chain(sim)
-    elif scenario in ("broadcast", "parallel"):
-        spec = _spec("SearchKnowledgeBase")
-        outcomes: list[Outcome] = (
-            ["error", "ok", "exception", "ok"]
-            if scenario == "broadcast"
-            else ["exception", "error", "ok", "ok"]
-        )
-        execution = sim.runtime(spec, scenario, sim.agent_runs(spec, outcomes))
-    elif scenario == "all_agents_failed":
-        spec = _spec("TranslateText")
-        execution = sim.documented(
-            spec,
-            sim.agent_runs(spec, ["error", "exception", "error"]),
-            fallback_keys=("from_agent", "to_agent"),
-        )
-    elif scenario == "crash_mid_attempt":
-        execution = _crash_mid_attempt(sim, variant)
-    elif scenario == "crash_wal_only":
-        spec = _spec("UpdateCustomerRecord")
-        execution = sim.documented(spec, sim.agent_runs(spec, ["ok"]), crash_in=0)
-        execution.record, execution.form = None, "wal_only"
-    elif scenario == "wal_torn_tail":
-        spec = _spec("SendEmail")
-        execution = sim.documented(spec, sim.agent_runs(spec, ["error", "ok"]), crash_in=1)
-        assert execution.wal is not None
-        execution.wal.add(
-            sim.clock,
-            "step.completed",
-            {"step_id": "attempt-2", "output_hash": _digest(rng), "success": True},
-        )
-        whole = execution.wal.render()
-        execution.wal_bytes = whole[: len(whole) - 57]  # the last append was cut short
-    elif scenario == "wal_tampered":
-        spec = _spec("ClassifyTicket")
-        execution = sim.documented(spec, sim.agent_runs(spec, ["error", "ok"]))
-        _tamper_wal(execution)
-    elif scenario == "truncated_error_record":
-        spec = _spec("SummarizeDocument")
-        execution = sim.runtime(
-            spec, "fallback", sim.agent_runs(spec, ["error", "exception", "error"])
-        )
-    elif scenario == "large_payload":
-        spec = _spec("SummarizeDocument")
-        payload = {
-            "documentTitle": "Annual report 2025 (full text)",
-            "maxWords": 300,
-            "language": "en",
-            "document": _large_text(rng, LARGE_PAYLOAD_BYTES),
-        }
-        execution = sim.runtime(spec, "direct", sim.agent_runs(spec, ["ok"]), payload=payload)
-    elif scenario == "manually_invalidated":
-        spec = _spec("ChargeCard")
-        execution = sim.runtime(spec, "direct", sim.agent_runs(spec, ["ok"]))
-        assert execution.record is not None
-        execution.record["header"].update(replayable=False, replayableReason="manually_invalidated")
-    elif scenario == "recording_failure":
-        spec = _spec("SummarizeDocument")
-        execution = sim.documented(spec, sim.agent_runs(spec, ["error", "ok"]))
-        assert execution.record is not None
-        events = execution.record["events"]
-        lost = next(i for i, e in enumerate(events) if e["type"] == "AGENT_ATTEMPT_END")
-        del events[lost]  # the recorder failed to persist this event; its seq is gone too
-        execution.record["header"].update(replayable=False, replayableReason="recording_failure")
-    elif scenario == "tampered_envelope":
-        execution = _tampered_envelope(sim, variant)
-    elif scenario == "tampered_final_response":
-        spec = _spec("ClassifyTicket")
-        execution = sim.runtime(spec, "direct", sim.agent_runs(spec, ["ok"]))
-        assert execution.record is not None
-        final = execution.record["finalResponse"]
-        # a new dict: the FINAL_RESPONSE event keeps what was really answered
-        execution.record["finalResponse"] = {
-            **final,
-            "payload": {"label": "refund_approved", "confidence": 0.99},
-        }
-    else:  # pragma: no cover - programming error
-        raise ValueError(scenario)
-    execution.scenarios.append(scenario)
-    return execution
-
-
-def _fallback_chain(sim: DemoSimulator) -> Execution:
-    rng = sim.rng
-    spec = _pick(rng, (_spec("SummarizeDocument"), _spec("SearchKnowledgeBase")))
-    failures = rng.randint(1, 3)  # 2-4 attempts in all
-    outcomes: list[Outcome] = [_pick(rng, ("error", "exception")) for _ in range(failures)]
-    if "exception" not in outcomes:
-        outcomes[-1] = "exception"
-    runs = sim.agent_runs(spec, [*outcomes, "ok"])
-    if rng.random() < 0.3:
-        # The documented recorder has no "exception" payload; it says why in "error".
-        return sim.documented(spec, runs)
-    return sim.runtime(spec, "fallback", runs)
-
-
-def _crash_mid_attempt(sim: DemoSimulator, variant: int) -> Execution:
-    # Alternate: an irreversible step in flight after a fallback, or a read-only first attempt.
-    if variant % 2 == 0:
-        spec = _spec("ChargeCard")
-        return sim.documented(spec, sim.agent_runs(spec, ["error", "ok"]), crash_in=1)
-    spec = _spec("SearchKnowledgeBase")
-    return sim.documented(spec, sim.agent_runs(spec, ["ok"]), crash_in=0)
-
-
-def _tampered_envelope(sim: DemoSimulator, variant: int) -> Execution:
-    if variant % 2 == 0:
-        spec = _spec("ChargeCard")
-        execution = sim.runtime(spec, "direct", sim.agent_runs(spec, ["ok"]))
-    else:
-        spec = _spec("TranslateText")
-        execution = sim.documented(spec, sim.agent_runs(spec, ["ok"]))
-    assert execution.record is not None
-    payload = execution.record["envelope"]["payload"]
-    if "amountCents" in payload:
-        payload["amountCents"] = payload["amountCents"] * 100  # someone added two zeros
-    else:
-        payload["text"] = payload["text"] + " (edited)"
-    return execution
-
-
-def _tamper_wal(execution: Execution) -> None:
-    assert execution.wal is not None
-    entries = execution.wal.entries
-    rendered = execution.wal.render().splitlines(keepends=True)
-    index = next(i for i, (kind, _, _) in enumerate(entries) if kind == "step.failed")
-    entry = json.loads(rendered[index])
-    entry["payload"]["recoverable"] = False  # edited in place, hash left as it was
-    rendered[index] = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    execution.wal_bytes = b"".join(rendered)
-
-
-_WORDS = (
-    "revenue",
-    "quarter",
-    "growth",
-    "risk",
-    "customer",
-    "churn",
-    "margin",
-    "pipeline",
-    "forecast",
-    "operating",
-    "expenses",
-    "headcount",
-    "Zürich",
-    "region",
-    "contract",
-    "renewal",
-    "latency",
-)
-
-
-def _large_text(rng: random.Random, size: int) -> str:
-    paragraphs: list[str] = []
-    total = 0
-    while total < size:
-        sentence = (
-            " ".join(rng.choice(_WORDS) for _ in range(rng.randint(8, 20))).capitalize() + ". "
-        )
-        paragraphs.append(sentence)
-        total += len(sentence.encode("utf-8"))
-    return "".join(paragraphs)
-
-
-def _filler(sim: DemoSimulator) -> Execution:
-    """A realistic everyday execution: mostly first-try successes, some fallbacks."""
-    if sim.rng.random() < 0.25:
-        execution = _fallback_chain(sim)
-        execution.scenarios.append("fallback_chain")
-        return execution
-    return _realise(sim, "success")
-
-
-# --------------------------------------------------------------------------------------
-# Writing the tree
-# --------------------------------------------------------------------------------------
-
-
-def build_demo_world(
-    root: str | os.PathLike[str], *, count: int = 40, seed: int = 7
-) -> DemoManifest:
-    """Write ``root/.intentusnet/{records,wal}`` with ``max(count, MIN_COUNT)`` executions.
-
-    Refuses (``DemoError``) to write into an ``.intentusnet`` that holds anything but an
-    earlier demo world; an earlier demo world is replaced.
-    """
-    base = Path(root) / ".intentusnet"
-    _prepare(base)
-    sim = DemoSimulator(seed)
-    order = list(_SPECIAL) + ["filler"] * max(0, count - len(_SPECIAL))
-    sim.rng.shuffle(order)
-    executions = [_filler(sim) if name == "filler" else _realise(sim, name) for name in order]
-    return _write(base, seed, executions)
-
-
-def _prepare(base: Path) -> None:
-    records, wal = base / "records", base / "wal"
-    manifest = base / MANIFEST_NAME
-    previous: list[str] = []
-    if manifest.is_file():
-        with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
-            previous = list(json.loads(manifest.read_text(encoding="utf-8")).get("files", []))
-    for directory in (records, wal):
-        if not directory.is_dir():
-            continue
-        foreign = [
-            p.name for p in directory.iterdir() if not _is_demo_file(directory, p.name, previous)
-        ]
-        if foreign:
-            raise DemoError(
-                f"{directory} already holds files that are not from a demo world "
-                f"(e.g. {foreign[0]!r}); choose an empty directory"
-            )
-    for directory in (records, wal):
-        if directory.is_dir():
-            for path in directory.iterdir():
-                with contextlib.suppress(OSError):
-                    path.unlink()  # all demo files: checked above
-    records.mkdir(parents=True, exist_ok=True)
-    wal.mkdir(parents=True, exist_ok=True)
-
-
-def _is_demo_file(directory: Path, name: str, previous: list[str]) -> bool:
-    """Listed in the earlier manifest, or the temp file of one (a live run killed mid-write)."""
-    if name.endswith(TEMP_SUFFIX):
-        name = name[: -len(TEMP_SUFFIX)]
-    return f"{directory.name}/{name}" in previous
-
-
-def _write(base: Path, seed: int, executions: list[Execution]) -> DemoManifest:
-    scenarios: dict[str, list[str]] = {name: [] for name in SCENARIOS}
-    forms: dict[str, Form] = {}
-    files: list[str] = []
-    for execution in executions:
-        execution.render()
-        stamp = execution.created.timestamp()
-        if execution.record_bytes is not None:
-            path = base / "records" / f"{execution.execution_id}.json"
-            path.write_bytes(execution.record_bytes)
-            os.utime(path, (stamp, stamp))
-            files.append(f"records/{path.name}")
-        if execution.wal_bytes is not None:
-            path = base / "wal" / f"{execution.execution_id}.wal"
-            path.write_bytes(execution.wal_bytes)
-            os.utime(path, (stamp, stamp))
-            files.append(f"wal/{path.name}")
-        forms[execution.execution_id] = execution.form
-        for scenario in execution.scenarios:
-            scenarios[scenario].append(execution.execution_id)
-        if execution.form in ("runtime", "documented"):
-            scenarios[f"{execution.form}_form"].append(execution.execution_id)
-    manifest = DemoManifest(
-        root=base,
-        seed=seed,
-        scenarios={k: tuple(v) for k, v in scenarios.items()},
-        forms=forms,
-        files=tuple(files),
-    )
-    _save_manifest(manifest)
-    return manifest
-
-
-def _save_manifest(manifest: DemoManifest) -> None:
-    data = (json.dumps(manifest.to_json(), indent=2) + "\n").encode("utf-8")
-    write_atomic(manifest.root / MANIFEST_NAME, data, fsync=False)
-
-
-def load_manifest(base: str | os.PathLike[str]) -> DemoManifest | None:
-    """Read ``<.intentusnet>/demo-manifest.json`` back (None if absent or unreadable)."""
-    directory = Path(base)
-    try:
-        data = json.loads((directory / MANIFEST_NAME).read_text(encoding="utf-8"))
-        return DemoManifest(
-            root=directory,
-            seed=int(data["seed"]),
-            scenarios={str(k): tuple(str(i) for i in v) for k, v in data["scenarios"].items()},
-            forms={str(k): v for k, v in data["forms"].items()},
-            files=tuple(str(f) for f in data.get("files", [])),
-        )
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-
-
-# --------------------------------------------------------------------------------------
-# Live mode: executions recorded as they happen, by the crash-safe recorder
-# --------------------------------------------------------------------------------------
-
-LIVE_SCENARIO = "live"
-ProgressCallback = Callable[[str, str], None]  # (execution id, event type just flushed)
-
-
-@dataclass(frozen=True)
-class LivePlan:
-    """One live execution, decided up front (the RNG is not shared with worker threads)."""
-
-    execution_id: str
-    spec: IntentSpec
-    envelope: dict[str, Any]
-    runs: tuple[AgentRun, ...]  # tried in order until one is ok
-    output: dict[str, Any]
-    hash_form: Literal["runtime", "documented"]
-
-
-@dataclass
-class LiveStats:
-    started: int = 0
-    finished: int = 0
-    ids: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-
-class LiveDemo:
-    """Keeps recording executions into ``base`` (an ``.intentusnet`` dir) until told to stop.
-
-    A few executions start per second; most attempts take tens to hundreds of milliseconds,
-    about one in four takes seconds, so partial records and WAL lines are visibly there
-    before the final record. ``time_scale`` shrinks every latency (tests).
-    """
-
-    def __init__(
-        self,
-        base: Path,
-        *,
-        seed: int = 7,
-        rate: float = 3.0,
-        time_scale: float = 1.0,
-        fsync: bool = True,
-        on_progress: ProgressCallback | None = None,
-        on_finished: Callable[[LivePlan, float], None] | None = None,
-    ) -> None:
-        self.base = base
-        self.rate = rate
-        self.time_scale = time_scale
-        self.fsync = fsync
-        self.on_progress = on_progress
-        self.on_finished = on_finished
-        self.sim = DemoSimulator(seed + 1_000_003)
-        self.stop_event = threading.Event()
-        self.stats = LiveStats()
-        self._threads: list[threading.Thread] = []
-        self._lock = threading.Lock()
-        self._manifest = load_manifest(base)
-
-    def plan(self) -> LivePlan:
-        sim, rng = self.sim, self.sim.rng
-        sim.clock.now = datetime.now(UTC)
-        spec: IntentSpec = _pick(rng, INTENTS)
-        failures = min(rng.choice((0, 0, 0, 1, 1, 2)), len(spec.agents) - 1)
-        outcomes: list[Outcome] = [_pick(rng, ("error", "exception")) for _ in range(failures)]
-        runs = sim.agent_runs(spec, [*outcomes, "ok"])
-        if rng.random() < 0.25:  # a slow one: visibly in flight for a few seconds
-            slow = runs[-1]
-            runs[-1] = AgentRun(slow.name, "ok", round(rng.uniform(1500, 4500), 1))
-        documented = rng.random() < 0.3
-        strategy = "fallback" if len(runs) > 1 else "direct"
-        return LivePlan(
-            execution_id=sim.ids.exec_id() if documented else sim.ids.uuid4(),
-            spec=spec,
-            envelope=sim.envelope(spec, strategy, sim.ids.uuid4()),
-            runs=tuple(runs),
-            output=spec.make_output(rng),
-            hash_form="documented" if documented else "runtime",
-        )
-
-    def run(self, *, max_executions: int | None = None, duration: float | None = None) -> LiveStats:
-        """Start executions until ``max_executions``, ``duration`` or ``stop()``; then wait for
-        the ones in flight (which finish at once after ``stop()``)."""
-        deadline = None if duration is None else time.monotonic() + duration
-        try:
-            while not self.stop_event.is_set():
-                if max_executions is not None and self.stats.started >= max_executions:
-                    break
-                if deadline is not None and time.monotonic() >= deadline:
-                    break
-                self._launch(self.plan())
-                self.stop_event.wait(self.sim.rng.expovariate(self.rate))
-        except BaseException:  # Ctrl-C: the executions in flight finish at once
-            self.stop()
-            raise
-        finally:
-            self.join()
-        return self.stats
-
-    def stop(self) -> None:
-        self.stop_event.set()
-
-    def join(self) -> None:
-        """Wait for the executions in flight."""
-        for thread in self._threads:
-            while thread.is_alive():
-                thread.join(timeout=0.2)  # short joins keep Ctrl-C responsive
-
-    def _launch(self, plan: LivePlan) -> None:
-        self._remember(plan.execution_id)
-        self.stats.started += 1
-        thread = threading.Thread(
-            target=self._execute, args=(plan,), name=f"live-{plan.execution_id[:8]}"
-        )
-        self._threads = [t for t in self._threads if t.is_alive()]
-        self._threads.append(thread)
-        thread.start()
-
-    def _remember(self, execution_id: str) -> None:
-        """List the new files in the manifest first, so a rebuild knows they are the demo's."""
-        with self._lock:
-            manifest = self._manifest or DemoManifest(self.base, -1, {}, {})
-            scenarios = dict(manifest.scenarios)
-            scenarios[LIVE_SCENARIO] = (*scenarios.get(LIVE_SCENARIO, ()), execution_id)
-            files = (*manifest.files, f"records/{execution_id}.json", f"wal/{execution_id}.wal")
-            forms: dict[str, Form] = {**manifest.forms, execution_id: "recorder"}
-            self._manifest = DemoManifest(manifest.root, manifest.seed, scenarios, forms, files)
-            _save_manifest(self._manifest)
-            self.stats.ids.append(execution_id)
-
-    def _sleep(self, ms: float) -> None:
-        self.stop_event.wait(ms / 1000 * self.time_scale)  # returns at once when stopping
-
-    def _progress(self, execution_id: str, event_type: str) -> None:
-        if self.on_progress is not None:
-            self.on_progress(execution_id, event_type)
-
-    def _execute(self, plan: LivePlan) -> None:
-        try:
-            self._record(plan)
-        except OSError as exc:  # disk full, directory removed...: stop, and say why
-            with self._lock:
-                self.stats.errors.append(f"{plan.execution_id}: {exc}")
-            self.stop()
-
-    def _record(self, plan: LivePlan) -> None:
-        started = time.monotonic()
-        rec = ExecutionRecorder(
-            self.base,
-            plan.envelope,
-            execution_id=plan.execution_id,
-            hash_form=plan.hash_form,
-            fsync=self.fsync,
-        )
-        strategy = "FALLBACK" if len(plan.runs) > 1 else "DIRECT"
-        with rec:
-            rec.intent_received()
-            self._progress(plan.execution_id, "INTENT_RECEIVED")
-            for index, run in enumerate(plan.runs):
-                rec.attempt_start(run.name, strategy=strategy, side_effect=plan.spec.side_effect)
-                self._progress(plan.execution_id, "AGENT_ATTEMPT_START")
-                self._sleep(run.latency_ms)
-                if run.outcome == "ok":
-                    rec.attempt_end(run.name, "ok", latency_ms=run.latency_ms)
-                    reason = f"fallback success at index {index}" if index else "direct match"
-                    rec.router_decision(run.name, reason)
-                    break
-                exception = run.message if run.outcome == "exception" else None
-                rec.attempt_end(run.name, "error", latency_ms=run.latency_ms, exception=exception)
-                rec.fallback_triggered(run.name, plan.runs[index + 1].name, run.reason)
-            rec.final_response(
-                {
-                    "version": "1.0",
-                    "status": "success",
-                    "payload": plan.output,
-                    "metadata": {
-                        "agent": plan.runs[-1].name,
-                        "timestamp": datetime.now(UTC).isoformat(),
-                    },
-                    "error": None,
-                }
-            )
-        self._progress(plan.execution_id, "FINAL_RESPONSE")
-        with self._lock:
-            self.stats.finished += 1
-        if self.on_finished is not None:
-            self.on_finished(plan, time.monotonic() - started)

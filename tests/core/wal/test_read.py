@@ -1,10 +1,10 @@
-"""WAL reading against logs written by the real IntentusNet 1.3.0 WALWriter."""
+"""WAL reading against logs written by the real IntentusNet 1.3.0 WALWriter: the hash chain,
+broken and torn logs, files that are not logs."""
 
 from __future__ import annotations
 
 import builtins
 import json
-import logging
 import os
 import shutil
 from pathlib import Path
@@ -13,48 +13,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from intentusnet.wal.models import ExecutionState, WALEntry, WALEntryType
+from intentusnet.wal.models import WALEntry, WALEntryType
 from intentusnet.wal.reader import WALIntegrityError, WALReader
 from intentusnet.wal.writer import WALWriter
 
-from intentus_tui.core.wal.log import (
-    compute_entry_hash,
-    read_wal,
-    recovery_hint,
-    scan_wal_dir,
+from intentus_tui.core.wal.read import compute_entry_hash, read_wal, scan_wal_dir
+from tests.core.wal.support import (
+    EXEC_ID,
+    lines_of,
+    offset_of_line,
+    write_completed,
+    write_in_flight,
 )
-
-EXEC_ID = "3f2b9c1e-8d4a-4c55-9a77-1e2f3a4b5c6d"
-
-
-def write_completed(wal_dir: Path, execution_id: str = EXEC_ID) -> Path:
-    with WALWriter(str(wal_dir), execution_id) as w:
-        w.execution_started("ab" * 32, "SearchIntent")
-        w.step_started("step-1", "search-agent", "read_only", {"timeout_ms": 500}, "in-1")
-        w.contract_validated("step-1", {"timeout_ms": 500})
-        w.step_completed("step-1", "out-1", True)
-        w.step_started("step-2", "mailer", "irreversible", {}, "in-2")
-        w.step_completed("step-2", "out-2", True)
-        w.execution_completed("cd" * 32)
-    return wal_dir / f"{execution_id}.wal"
-
-
-def write_in_flight(wal_dir: Path, side_effect: str, execution_id: str = EXEC_ID) -> Path:
-    with WALWriter(str(wal_dir), execution_id) as w:
-        w.execution_started("ab" * 32, "PayIntent")
-        w.step_started("lookup", "ledger-reader", "read_only", {}, "in-1")
-        w.step_completed("lookup", "out-1", True)
-        w.step_started("charge", "payments-agent", side_effect, {"exactly_once": True}, "in-2")
-    return wal_dir / f"{execution_id}.wal"
-
-
-def lines_of(path: Path) -> list[bytes]:
-    return path.read_bytes().splitlines(keepends=True)
-
-
-def offset_of_line(path: Path, line_no: int) -> int:
-    return sum(len(line) for line in lines_of(path)[: line_no - 1])
-
 
 # ---------------------------------------------------------------------------------------
 # Clean logs
@@ -94,79 +64,6 @@ def test_clean_completed_chain_verifies_like_the_real_reader(tmp_path: Path) -> 
     assert step2.side_effect == "irreversible"
     assert log.side_effects_completed is True
     assert log.hint.verdict == "do_not_retry"
-
-
-def test_in_flight_irreversible_step_is_named_and_hinted_do_not_retry(tmp_path: Path) -> None:
-    log = read_wal(write_in_flight(tmp_path, "irreversible"))
-
-    assert log.state == "in_flight"
-    assert log.chain_valid
-    assert log.in_flight_step is not None
-    assert log.in_flight_step.step_id == "charge"
-    assert log.in_flight_step.agent == "payments-agent"
-    assert log.in_flight_step.side_effect == "irreversible"
-    assert [s.status for s in log.steps] == ["completed", "started"]
-    assert log.hint.verdict == "do_not_retry"
-    assert "irreversible" in log.hint.reason
-    assert "charge" in log.message and "in flight" in log.message
-
-
-def test_in_flight_read_only_step_after_read_only_work_is_safe(tmp_path: Path) -> None:
-    log = read_wal(write_in_flight(tmp_path, "read_only"))
-    assert log.in_flight_step is not None
-    assert log.side_effects_completed is False
-    assert log.hint.verdict == "safe_to_retry"
-
-
-def test_failed_execution_with_fallbacks_and_contract_violation(tmp_path: Path) -> None:
-    with WALWriter(str(tmp_path), EXEC_ID) as w:
-        w.execution_started("ab" * 32, "Translate")
-        w.step_started("a", "translator-a", "read_only", {}, "i")
-        w.step_failed("a", "agent_error", "timeout after 30s", True)
-        w.fallback_triggered("translator-a", "translator-b", "agent_error")
-        w.step_started("b", "translator-b", "reversible", {}, "i")
-        w.contract_violated("b", "max_latency_ms", "took 9000ms")
-        w.step_failed("b", "contract_violation", "took 9000ms", False)
-        w.append(WALEntryType.FALLBACK_EXHAUSTED, {"reason": "no agents left"})
-        w.execution_failed("fallback_exhausted", "all agents failed", False)
-
-    log = read_wal(tmp_path / f"{EXEC_ID}.wal")
-
-    assert log.state == "failed"
-    assert log.terminal_reason == "all agents failed"
-    assert [(s.step_id, s.status) for s in log.steps] == [("a", "failed"), ("b", "failed")]
-    assert log.steps[0].reason == "timeout after 30s" and log.steps[0].recoverable is True
-    assert log.steps[1].contract_violation == "max_latency_ms: took 9000ms"
-    assert [(f.from_agent, f.to_agent, f.exhausted) for f in log.fallbacks] == [
-        ("translator-a", "translator-b", False),
-        (None, None, True),
-    ]
-    assert log.in_flight_step is None
-    assert log.hint.verdict == "safe_to_retry"  # nothing with side effects completed
-
-
-def test_state_manager_transitions_and_abort_by_recovery_manager(tmp_path: Path) -> None:
-    from intentusnet.wal.recovery import RecoveryManager
-    from intentusnet.wal.state_manager import ExecutionStateManager
-
-    with WALWriter(str(tmp_path), EXEC_ID) as w:
-        manager = ExecutionStateManager(w, EXEC_ID)
-        manager.initialize()
-        manager.transition(ExecutionState.STARTED)
-        manager.transition(ExecutionState.IN_PROGRESS)
-        w.step_started("s", "agent", "irreversible", {}, "i")
-    assert read_wal(tmp_path / f"{EXEC_ID}.wal").state == "in_flight"
-
-    logging.disable(logging.CRITICAL)
-    try:
-        RecoveryManager(str(tmp_path)).abort_execution(EXEC_ID, "irreversible step ambiguous")
-    finally:
-        logging.disable(logging.NOTSET)
-    log = read_wal(tmp_path / f"{EXEC_ID}.wal")
-    assert log.state == "aborted"
-    assert log.terminal_reason == "irreversible step ambiguous"
-    assert log.chain_valid
-    assert log.hint.verdict == "investigate_first"
 
 
 # ---------------------------------------------------------------------------------------
@@ -439,44 +336,8 @@ def test_compute_entry_hash_matches_real_compute_hash() -> None:
     )
 
 
-# ---------------------------------------------------------------------------------------
-# Recovery hints (plain inputs, usable without a WAL)
-
-
-@pytest.mark.parametrize(
-    ("state", "in_flight", "effect", "done", "verdict"),
-    [
-        ("in_flight", False, None, False, "safe_to_retry"),  # seed 003 scenario 1
-        ("in_flight", True, None, False, "investigate_first"),  # scenario 2, unknown effects
-        ("in_flight", True, "irreversible", False, "do_not_retry"),
-        ("in_flight", True, "reversible", False, "investigate_first"),
-        ("in_flight", True, "state-changing", False, "investigate_first"),
-        ("in_flight", True, "read_only", False, "safe_to_retry"),
-        ("in_flight", True, "read_only", True, "investigate_first"),
-        ("in_flight", True, "read_only", None, "investigate_first"),
-        ("in_flight", False, None, True, "investigate_first"),
-        ("completed", False, None, False, "do_not_retry"),  # scenario 3: replay instead
-        ("failed", False, None, False, "safe_to_retry"),
-        ("failed", False, None, True, "investigate_first"),
-        ("aborted", False, None, False, "investigate_first"),
-        ("unknown", False, None, None, "investigate_first"),
-        ("garbage", True, "irreversible", True, "investigate_first"),
-    ],
-)
-def test_recovery_hint(
-    state: str, in_flight: bool, effect: str | None, done: bool | None, verdict: str
-) -> None:
-    hint = recovery_hint(
-        state, in_flight=in_flight, in_flight_side_effect=effect, side_effects_completed=done
-    )
-    assert hint.verdict == verdict
-    assert hint.reason  # always explained
-    verdict_, reason = hint  # a plain (verdict, reason) pair
-    assert (verdict_, reason) == (hint.verdict, hint.reason)
-
-
 def test_encoded_lines_are_byte_identical_to_the_real_writer(tmp_path: Path) -> None:
-    from intentus_tui.core.wal.log import encode_wal_line, make_wal_entry
+    from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 
     with WALWriter(str(tmp_path), EXEC_ID) as w:
         real = [

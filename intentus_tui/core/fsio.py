@@ -1,0 +1,173 @@
+"""File-system primitives, one copy each: confined reads, atomic writes, directory fsync.
+
+Reading (``open_confined``, ``read_regular_file``): everything the debugger reads is named
+by a directory listing or by a user, and may be anything. The open never blocks (a FIFO
+with no writer would hang a plain ``open``), never takes a controlling terminal, and
+follows a symlink only when its target stays inside the directory that holds the link;
+the read refuses what is not a regular file (a directory, a FIFO, a device, a socket).
+
+Writing (``atomic_write``): readers see the old file or the new one, never a mix. The
+bytes go to a hidden ``.<name>.<random>.tmp`` file in the same directory (no lister takes
+it for a record, a WAL or a snapshot), which is fsynced, renamed over the target, and
+the directory is fsynced so the rename survives a power cut. On any failure the temp
+file is removed and the target is left as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import secrets
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
+_TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[0-9a-f]{12}\.tmp")
+
+
+class OutsideLinkError(OSError):
+    """A symlink whose target lies outside the directory that holds it: not followed."""
+
+
+class NotRegularFileError(OSError):
+    """A path that is not a regular file; ``kind`` says what it is ("a directory", ...)."""
+
+    def __init__(self, path: str | os.PathLike[str], st: os.stat_result) -> None:
+        self.kind = file_kind(st)
+        self.st = st
+        super().__init__(errno.EINVAL, f"{self.kind}, not a regular file", os.fspath(path))
+
+
+def file_kind(st: os.stat_result) -> str:
+    """What a stat result describes, as a phrase for a message."""
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def open_confined(path: str | os.PathLike[str], flags: int = 0) -> int:
+    """Open read-only and non-blocking, following a symlink only into the link's own
+    directory (or below it); ``OutsideLinkError`` otherwise. Returns the descriptor.
+
+    ``O_NOFOLLOW`` makes plain files cost nothing extra: only a link (ELOOP) is resolved.
+    The resolved target is opened with ``O_NOFOLLOW`` too, so a link swapped in between
+    the check and the open is refused rather than followed.
+    """
+    base = _READ_FLAGS | flags
+    try:
+        return os.open(path, base | os.O_NOFOLLOW)
+    except OSError as err:
+        if err.errno != errno.ELOOP:
+            raise
+    link = Path(path)
+    # realpath, not Path.resolve: a symlink loop must end in ELOOP below, not RuntimeError
+    target = Path(os.path.realpath(link))
+    if Path(os.path.realpath(link.absolute().parent)) not in target.parents:
+        raise OutsideLinkError(
+            errno.EPERM, f"symlink to {target}, outside the directory: not followed"
+        )
+    return os.open(target, base | os.O_NOFOLLOW)
+
+
+def read_regular_file(
+    path: str | os.PathLike[str], limit: int | None = None
+) -> tuple[bytes, os.stat_result]:
+    """The bytes of a regular file (at most ``limit`` of them) and its ``fstat``.
+
+    Opened with ``open_confined``; anything but a regular file raises
+    ``NotRegularFileError`` before a byte is read.
+    """
+    fd = open_confined(path)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(path, st)
+        chunks: list[bytes] = []
+        remaining = st.st_size if limit is None else min(limit, st.st_size)
+        while True:
+            # Without a limit, read past the stat'd size: a file may grow while it is read.
+            want = max(remaining, 65536) if limit is None else remaining
+            if want <= 0:
+                break
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            if limit is not None and remaining <= 0:
+                break
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+def fsync_directory(directory: str | os.PathLike[str]) -> None:
+    """Make a rename or a new file in ``directory`` durable (where the system allows it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | _CLOEXEC)
+    except OSError:
+        return  # not supported here (e.g. Windows): the rename itself has happened
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse to fsync a directory
+    finally:
+        os.close(fd)
+
+
+def temp_name_for(name: str) -> str:
+    """A fresh name for ``atomic_write``'s temp file of ``name``."""
+    return f".{name}.{secrets.token_hex(6)}.tmp"
+
+
+def temp_target(name: str) -> str | None:
+    """The target name an ``atomic_write`` temp file was made for, or None."""
+    match = _TEMP_NAME.fullmatch(name)
+    return match.group("target") if match else None
+
+
+def atomic_write(
+    path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, durable: bool = True
+) -> Path:
+    """Replace ``path`` with ``data`` (bytes, or chunks of bytes written in turn, so a large
+    file need not be held whole) atomically; return the path.
+
+    ``durable=False`` skips both fsyncs (the swap is still atomic, but a power cut may
+    lose it): for files that are cheap to write again.
+    """
+    target = Path(path)
+    directory = target.parent
+    temp = directory / temp_name_for(target.name)
+    chunks = [data] if isinstance(data, bytes | bytearray | memoryview) else data
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
+    try:
+        try:
+            for chunk in chunks:
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view) :]
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    if durable:
+        fsync_directory(directory)
+    return target

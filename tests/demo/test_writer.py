@@ -1,0 +1,102 @@
+"""Writing the demo world: every promised scenario is in the files, deterministically;
+foreign files are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.fsio import temp_name_for
+from intentus_tui.demo.scenarios import MIN_COUNT, SCENARIOS
+from intentus_tui.demo.writer import DemoError, DemoManifest, build_demo_world, load_manifest
+
+# ---------------------------------------------------------------------------------------
+# The tree as a whole
+
+
+def test_every_scenario_is_realised_and_every_id_has_its_files(world: DemoManifest) -> None:
+    for scenario in SCENARIOS:
+        assert world.ids(scenario), f"{scenario} missing"
+    assert len(world.execution_ids) == 40
+    for execution_id, form in world.forms.items():
+        has_record = world.record_path(execution_id).is_file()
+        has_wal = world.wal_path(execution_id).is_file()
+        assert has_record == (form != "wal_only"), execution_id
+        assert has_wal == (form != "runtime"), execution_id  # 1.3.0's router writes no WAL
+    on_disk = {p.stem for p in world.records_dir.iterdir()} | {
+        p.stem for p in world.wal_dir.iterdir()
+    }
+    assert on_disk == set(world.execution_ids)
+    assert load_manifest(world.root) == world
+
+
+def test_same_seed_same_bytes_other_seed_other_world(tmp_path: Path) -> None:
+    a = build_demo_world(tmp_path / "a", count=25, seed=3)
+    b = build_demo_world(tmp_path / "b", count=25, seed=3)
+    c = build_demo_world(tmp_path / "c", count=25, seed=4)
+    assert a.files == b.files
+    for relative in a.files:
+        assert (a.root / relative).read_bytes() == (b.root / relative).read_bytes(), relative
+    assert set(c.execution_ids).isdisjoint(a.execution_ids)
+
+
+def test_count_below_the_scenario_minimum_still_has_every_scenario(tmp_path: Path) -> None:
+    manifest = build_demo_world(tmp_path, count=1)
+    assert len(manifest.execution_ids) == MIN_COUNT
+    assert all(manifest.ids(s) for s in SCENARIOS)
+
+
+def test_refuses_foreign_files_and_replaces_an_earlier_demo(tmp_path: Path) -> None:
+    first = build_demo_world(tmp_path, count=30, seed=1)
+    second = build_demo_world(tmp_path, count=20, seed=2)  # replaces the first completely
+    names = {p.stem for p in second.records_dir.iterdir()} | {
+        p.stem for p in second.wal_dir.iterdir()
+    }
+    assert names == set(second.execution_ids)
+    assert set(first.execution_ids).isdisjoint(names)
+
+    (second.records_dir / "real-record.json").write_text("{}")
+    with pytest.raises(DemoError, match=r"real-record\.json"):
+        build_demo_world(tmp_path)
+    assert (second.records_dir / "real-record.json").exists()
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+
+
+def test_cli_demo_writes_the_world(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from intentus_tui.cli import run
+
+    assert run(["demo", str(tmp_path / "w"), "--count", "22", "--seed", "5"]) in (0, None)
+    out = capsys.readouterr().out
+    assert "truncated_error_record" in out and str(tmp_path / "w") in out
+    manifest = load_manifest(tmp_path / "w" / ".intentusnet")
+    assert manifest is not None and len(manifest.execution_ids) == 22
+
+
+def test_cli_demo_refuses_a_directory_with_real_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from intentus_tui.cli import run
+
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    (records / "mine.json").write_text("{}")
+    assert run(["demo", str(tmp_path)]) == 2
+    assert "not from a demo world" in capsys.readouterr().err
+
+
+def test_a_temp_file_left_by_a_killed_live_run_belongs_to_the_demo(tmp_path: Path) -> None:
+    first = build_demo_world(tmp_path, count=20, seed=1)
+    listed = first.execution_ids[0]
+    leftover = first.records_dir / temp_name_for(f"{listed}.json")  # killed mid atomic_write
+    leftover.write_text("{")
+    build_demo_world(tmp_path, count=20, seed=2)
+    assert not leftover.exists()
+    foreign = first.records_dir / temp_name_for("someone-elses.json")
+    foreign.write_text("{")
+    with pytest.raises(DemoError, match="not from a demo world"):
+        build_demo_world(tmp_path, count=20, seed=3)
+    assert foreign.exists()
