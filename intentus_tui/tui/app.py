@@ -620,27 +620,16 @@ class IntentusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
-        from intentus_tui.core.verist.snapshot import (
-            SnapshotError,
-            load_snapshot,
-            snapshot_from_record,
-        )
+        from intentus_tui.core.compare import CompareError, file_operand
+        from intentus_tui.tui.widgets.diff_pane import detail_operand
 
-        record = detail.result.record
-        assert record is not None
         try:
-            right = load_snapshot(path)
-            left = snapshot_from_record(record.raw)
-        except (SnapshotError, OSError) as exc:
+            right = file_operand(path.name, path, prefer="snapshot")
+        except CompareError as exc:
             self.call_from_thread(self._report, f"Cannot diff: {exc}", "error")
             return
-        self.call_from_thread(
-            self._show_file_diff,
-            execution_label(detail),
-            left.to_json(),
-            path.name,
-            right.to_json(),
-        )
+        left = detail_operand(detail)
+        self.call_from_thread(self._show_file_diff, execution_label(detail), left, path.name, right)
 
     def _show_file_diff(self, left_label: str, left: Any, right_label: str, right: Any) -> None:
         self.call_later(self._show_file_diff_built, left_label, left, right_label, right)
@@ -650,7 +639,7 @@ class IntentusApp(App[None]):
     ) -> None:
         # The pane prefixes the labels with "A:"/"B:" itself.
         await self.side_pane.build()
-        self.side_pane.show_diff_values(left_label, left, right_label, right)
+        self.side_pane.show_comparison(left_label, left, right_label, right)
         self.diff_shown = True
         self._refresh_footer()
 
