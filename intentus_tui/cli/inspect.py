@@ -186,7 +186,8 @@ def inspect(
             if len(rows) == 1:
                 echo_text(f"(no records in {root.records_dir})")
         raise click.exceptions.Exit(EXIT_OK)
-    from intentus_tui.core.detail import detail_to_json, load_detail  # one execution only
+    from intentus_tui.core.actions import load_detail  # one execution only
+    from intentus_tui.core.detail import detail_to_json
 
     path, wal_dir = locate_execution(target, directory)
     detail = load_detail(path, wal_dir)

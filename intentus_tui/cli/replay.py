@@ -9,12 +9,8 @@ import click
 
 from intentus_tui.cli import EXIT_MISMATCH, EXIT_NOT_REPLAYABLE, EXIT_OK
 from intentus_tui.cli.common import dumps_json, echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.records.load import LoadStatus, load_record_file
-from intentus_tui.core.records.replay import (
-    NotReplayableError,
-    ReplayEngine,
-    ReplayHashMismatchError,
-)
 
 
 def _load_envelope(path: str) -> Any:
@@ -50,28 +46,31 @@ def replay(
     if result.record is None:
         fail(f"{result.path}: {result.message}", EXIT_NOT_REPLAYABLE)
     envelope = _load_envelope(envelope_file) if envelope_file else None
-    engine = ReplayEngine.from_load_result(result)
-    try:
-        replayed = engine.replay(env=envelope, force=force)
-    except NotReplayableError as exc:
+    outcome = replay_record(result, force=force, envelope=envelope)
+    if outcome.kind == "refused":
         if as_json:
-            echo_json({"replayed": False, "replayable": False, "reason": exc.reason})
+            echo_json({"replayed": False, "replayable": False, "reason": outcome.reason})
         else:
-            echo_text(f"not replayable: {exc.reason} (use --force to replay anyway)")
-        raise click.exceptions.Exit(EXIT_NOT_REPLAYABLE) from None
-    except ReplayHashMismatchError as exc:
+            echo_text(f"not replayable: {outcome.reason} (use --force to replay anyway)")
+        raise click.exceptions.Exit(EXIT_NOT_REPLAYABLE)
+    if outcome.kind == "mismatch":
         if as_json:
             echo_json(
                 {
                     "replayed": False,
                     "envelope_match": False,
-                    "recorded": exc.recorded,
-                    "provided": exc.provided,
+                    "recorded": outcome.recorded,
+                    "provided": outcome.provided,
                 }
             )
         else:
-            echo_text(f"envelope mismatch: recorded {exc.recorded}, provided {exc.provided}")
-        raise click.exceptions.Exit(EXIT_MISMATCH) from None
+            echo_text(
+                f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}"
+            )
+        raise click.exceptions.Exit(EXIT_MISMATCH)
+    replayed = outcome.result
+    if replayed is None:
+        fail(outcome.message)
     doc = {"replayed": True, **replayed.to_json()}
     if as_json:
         echo_json(doc)

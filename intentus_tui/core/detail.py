@@ -31,9 +31,6 @@ class ExecutionDetail:
     def path(self) -> Path:
         return self.result.path
 
-    def replay_engine(self) -> ReplayEngine | None:
-        return ReplayEngine.from_load_result(self.result) if self.result.record else None
-
 
 def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> ExecutionDetail:
     """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises.

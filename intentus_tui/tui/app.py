@@ -9,7 +9,6 @@ that act on the selected execution and calls into the side pane.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -26,7 +25,6 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.index.directory import ExecutionSummary, RecordRoot
-from intentus_tui.core.records.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.live.messages import (
@@ -59,7 +57,7 @@ from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
 if TYPE_CHECKING:
     # Imported where used: what the first frame does not need should not delay it.
-    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail
 
 # The side pane's tabs are built at the latest this long after the first rows arrive.
 SIDE_PANE_FALLBACK_SECONDS = 0.5
@@ -429,7 +427,7 @@ class IntentusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
-        from intentus_tui.core.detail import load_detail
+        from intentus_tui.core.actions import load_detail
 
         detail = load_detail(path, self.root.wal_dir)
         if not get_current_worker().is_cancelled:
@@ -620,8 +618,7 @@ class IntentusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
-        from intentus_tui.core.compare import CompareError, file_operand
-        from intentus_tui.tui.widgets.diff_pane import detail_operand
+        from intentus_tui.core.actions import CompareError, detail_operand, file_operand
 
         try:
             right = file_operand(path.name, path, prefer="snapshot")
@@ -665,15 +662,15 @@ class IntentusApp(App[None]):
 
     @work(thread=True, group="write", exit_on_error=False)
     def _invalidate(self, detail: ExecutionDetail) -> None:
-        path = detail.path
-        store = FileExecutionStore(path.parent)
+        from intentus_tui.core.actions import ActionError, invalidate
+
         try:
-            store.invalidate(detail.result.stem)
-        except (RecordLoadError, UnsafeIdError, OSError) as exc:
+            invalidate(detail)
+        except ActionError as exc:
             self.call_from_thread(self._report, f"Not invalidated: {exc}", "error")
             return
         self.call_from_thread(self._report, f"Invalidated {execution_label(detail)}", "information")
-        self.call_from_thread(self._refresh_now, [path])
+        self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
         detail = self.detail
@@ -696,22 +693,11 @@ class IntentusApp(App[None]):
 
     @work(thread=True, group="write", exit_on_error=False)
     def _save_snapshot(self, detail: ExecutionDetail, directory: Path) -> None:
-        from intentus_tui.core.verist.snapshot import (
-            SnapshotError,
-            save_snapshot,
-            snapshot_from_record,
-        )
+        from intentus_tui.core.actions import ActionError, save_snapshot
 
-        record = detail.result.record
-        assert record is not None
         try:
-            snapshot = snapshot_from_record(record.to_json())
-            output = snapshot.step_output
-            digest = hashlib.sha256(
-                (snapshot.input_hash + (output.hash if output else "")).encode()
-            ).hexdigest()[:8]
-            path = save_snapshot(snapshot, directory / f"{detail.result.stem}-{digest}.json")
-        except (SnapshotError, OSError) as exc:
+            path = save_snapshot(detail, directory)
+        except ActionError as exc:
             self.call_from_thread(self._report, f"Snapshot not saved: {exc}", "error")
             return
         self.call_from_thread(self._report, f"Snapshot saved: {path}", "information")

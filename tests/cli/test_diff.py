@@ -441,3 +441,49 @@ def test_a_missing_operand_is_a_usage_error(root: Path, capsys: pytest.CaptureFi
     assert code == EXIT_USAGE and out == "" and "Missing argument" in err
     code, out, err = cli(capsys, "snapshot")
     assert code == EXIT_USAGE and out == "" and "Missing argument" in err
+
+
+# --------------------------------------------------------------------------- one comparison
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("exec-a", "exec-drift"),  # two records
+        ("exec-a", "exec-direct"),
+        ("exec-drift", "snapshot-of-exec-direct"),  # a record against a snapshot
+    ],
+)
+def test_the_debugger_and_the_command_line_find_the_same_differences(
+    root: Path, capsys: pytest.CaptureFixture[str], a: str, b: str
+) -> None:
+    """``diff --json`` and the use case the Diff tab calls give the same entries."""
+    from intentus_tui.cli.diff import entry_json
+    from intentus_tui.core import actions
+
+    records = root / ".intentusnet" / "records"
+    if b.startswith("snapshot-of-"):
+        snapshot = root / "pinned.json"
+        code, _, err = cli(capsys, "snapshot", b.removeprefix("snapshot-of-"), "-o", str(snapshot))
+        assert code == EXIT_OK, err
+        b_path = snapshot
+    else:
+        b_path = records / f"{b}.json"
+    a_path = records / f"{a}.json"
+    code, out, err = cli(capsys, "diff", str(a_path), str(b_path), "--json")
+    assert code == EXIT_PROBLEMS, err
+    doc = json.loads(out)
+
+    # What the debugger does: the selected execution's detail, the other side as it is read.
+    left = actions.detail_operand(actions.load_detail(a_path))
+    right = (
+        actions.file_operand(b_path.name, b_path, prefer="snapshot")
+        if b_path == root / "pinned.json"
+        else actions.detail_operand(actions.load_detail(b_path))
+    )
+    shown = actions.compare_view(actions.VIEW_WHAT_HAPPENED, left, right)
+
+    assert shown.compared == doc["compared"]
+    assert shown.equal is doc["equal"] is False
+    assert [actions.path_text(e) for e in shown.entries] == [e["path_text"] for e in doc["entries"]]
+    assert [entry_json(e) for e in shown.entries] == doc["entries"]

@@ -1,6 +1,6 @@
 """The Diff tab: two executions, or an execution and a snapshot/baseline, path by path.
 
-What is compared, and how, is the core's one "A vs B" use case (``core.compare.compare``):
+What is compared, and how, is the core's one "A vs B" use case (``actions.compare_view``):
 two records by what happened (envelope, routerDecision, events matched by seq,
 finalResponse, with a summary and the first divergence), a snapshot or baseline by Verist's
 three-part comparison (input, output, commands) -- the same differences ``intentus-tui
@@ -22,21 +22,20 @@ from textual.message import Message
 from textual.widgets import Select, Static
 from textual.worker import Worker, get_current_worker
 
-from intentus_tui.core.compare import (
+from intentus_tui.core.actions import (
+    MISSING,
+    VIEW_ALIGNED,
+    VIEW_WHAT_HAPPENED,
     WHOLE_RECORD,
     Comparison,
+    DiffEntry,
+    ExecutionDetail,
     Operand,
     RecordComparison,
     SnapshotSummary,
-    compare,
-    compare_plain_values,
-    compare_record_section,
-    load_result_operand,
-    record_operand,
+    compare_view,
+    detail_operand,
 )
-from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.verist.diff import DiffEntry
-from intentus_tui.core.verist.missing import MISSING
 from intentus_tui.tui.screens.confirm import execution_label
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.pane_text import (
@@ -49,8 +48,8 @@ from intentus_tui.tui.widgets.pane_text import (
     safe,
 )
 
-COMPARE = "compare"
-COMPARE_ALIGNED = "compare-aligned"
+COMPARE = VIEW_WHAT_HAPPENED
+COMPARE_ALIGNED = VIEW_ALIGNED
 WHOLE = WHOLE_RECORD
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("What happened", COMPARE),
@@ -63,15 +62,6 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("finalResponse", "finalResponse"),
 )
 CURRENT_VALUE_CHARS = 1500
-
-
-def detail_operand(detail: ExecutionDetail) -> Operand:
-    """The execution's record as one side of a comparison; with no record, an empty one
-    (everything on the other side is then an addition), and ``note`` says why."""
-    result = detail.result
-    if result.record is None:
-        return record_operand(result.stem, {}, note=result.message)
-    return load_result_operand(result.stem, result)
 
 
 @dataclass(frozen=True)
@@ -111,14 +101,13 @@ class DiffOutcome:
 def compute_diff(request: DiffRequest, section: str) -> DiffOutcome:
     """Run the comparison asked for. Never raises: a failure is reported in the outcome."""
     try:
-        left, right = request.left, request.right
-        if left is not None and right is not None:
-            if request.is_records and section not in (COMPARE, COMPARE_ALIGNED):
-                comparison = compare_record_section(left, right, section)
-            else:
-                comparison = compare(left, right, aligned=section == COMPARE_ALIGNED)
-        else:
-            comparison = compare_plain_values(request.left_value, request.right_value)
+        comparison = compare_view(
+            section,
+            request.left,
+            request.right,
+            a_value=request.left_value,
+            b_value=request.right_value,
+        )
     except Exception as exc:
         return DiffOutcome(request, section, (), [], error=f"{type(exc).__name__}: {exc}")
     entries = comparison.entries

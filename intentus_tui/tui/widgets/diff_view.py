@@ -23,9 +23,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from intentus_tui.core.compare import path_text
+from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.diff import DiffEntry
 from intentus_tui.tui.widgets.pane_text import compact_value
 
 MARKS = {"added": "+", "removed": "-", "changed": "~"}

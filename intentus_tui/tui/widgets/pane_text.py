@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import orjson
 from textual.app import ComposeResult
@@ -22,9 +22,11 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
-from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.actions import MISSING
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.missing import MISSING
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import ExecutionDetail
 
 # Badge kinds -> style. Kept to a handful so every pane speaks the same colour language.
 BADGE_STYLES: dict[str, str] = {

@@ -23,8 +23,7 @@ from textual.worker import Worker
 if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
     from textual.widgets import TabbedContent
 
-    from intentus_tui.core.compare import Operand
-    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail, Operand
     from intentus_tui.tui.widgets.diff_pane import DiffOutcome, DiffPane
     from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
     from intentus_tui.tui.widgets.replay_pane import ReplayOutcome, ReplayPane
