@@ -35,14 +35,14 @@ from intentus_tui.tui.live.messages import (
     WatcherStopped,
 )
 from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
-from intentus_tui.tui.presenters.header_text import HeaderState
-from intentus_tui.tui.presenters.list_rows import list_subtitle
-from intentus_tui.tui.screens.confirm import (
-    ConfirmScreen,
+from intentus_tui.tui.presenters.execution_text import (
     execution_label,
     force_replay_lines,
     invalidate_lines,
 )
+from intentus_tui.tui.presenters.header_text import HeaderState
+from intentus_tui.tui.presenters.list_rows import list_subtitle
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count, prepare_pool

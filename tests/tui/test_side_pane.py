@@ -12,7 +12,8 @@ from textual.widgets import Select
 
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.wal.log import read_wal
-from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines, invalidate_lines
+from intentus_tui.tui.presenters.execution_text import force_replay_lines, invalidate_lines
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.widgets.diff_pane import (
     COMPARE,
     COMPARE_ALIGNED,

@@ -36,7 +36,7 @@ from intentus_tui.core.actions import (
     compare_view,
     detail_operand,
 )
-from intentus_tui.tui.screens.confirm import execution_label
+from intentus_tui.tui.presenters.execution_text import execution_label
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.pane_text import (
     DIM_STYLE,

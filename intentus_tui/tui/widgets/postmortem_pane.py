@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import ExecutionState, LoadStatus, postmortem
-from intentus_tui.tui.screens.confirm import explain_reason
+from intentus_tui.tui.presenters.execution_text import explain_reason
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,

@@ -22,7 +22,7 @@ from intentus_tui.core.actions import (
     ReplayResult,
     replay,
 )
-from intentus_tui.tui.screens.confirm import execution_label, explain_reason
+from intentus_tui.tui.presenters.execution_text import execution_label, explain_reason
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
