@@ -26,8 +26,8 @@ from typing import Any
 
 import click
 
-from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.activegraph import ForkComparison, GraphEvent
 from intentus_tui.core.compare import (
     CompareError,
@@ -343,4 +343,4 @@ def diff(
         echo_json(comparison_json(side_a, side_b, comparison))
     else:
         print_text(side_a, side_b, comparison)
-    raise click.exceptions.Exit(EXIT_OK if comparison.equal else EXIT_PROBLEMS)
+    raise click.exceptions.Exit(ExitCode.OK if comparison.equal else ExitCode.PROBLEMS)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import verify_file
 from intentus_tui.core.index.directory import list_record_paths
 
@@ -52,4 +52,4 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             for problem in report.problems:
                 echo_text(f"      - {problem}")
         echo_text(f"{len(reports)} checked, {len(failed)} failed")
-    raise click.exceptions.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
+    raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)

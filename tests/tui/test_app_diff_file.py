@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli import run as run_cli
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.index.directory import resolve_root
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui import app as app_module
@@ -84,7 +84,7 @@ def cli_diff_json(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> dict[
     """``intentus-tui diff A B --json``, run in-process."""
     capsys.readouterr()
     code = run_cli(["diff", str(a), str(b), "--json"])
-    assert code in (EXIT_OK, EXIT_PROBLEMS)
+    assert code in (ExitCode.OK, ExitCode.PROBLEMS)
     doc: dict[str, Any] = json.loads(capsys.readouterr().out)
     return doc
 
