@@ -135,7 +135,7 @@ def locate_execution(
 
 
 def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None) -> None:
-    """An aligned, space-separated table (like seed 003's ``inspect --list``)."""
+    """An aligned, space-separated table, one execution a line (``inspect --list``)."""
     if not rows:
         return
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

@@ -97,7 +97,12 @@ def _attempt_json(a: Attempt) -> dict[str, object]:
 
 
 def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
-    """The ``inspect ID --json`` document: seed 003's keys first, then everything we add."""
+    """The ``inspect ID --json`` document.
+
+    IntentusNet's own ``inspect ID`` keys come first (``execution_id``, ``status``,
+    ``last_event`` {seq, type, agent}, ``replayable``, ``replayable_reason``), then everything
+    this tool adds.
+    """
     result, timeline, verify = detail.result, detail.timeline, detail.verify
     record = result.record
     stem = result.stem

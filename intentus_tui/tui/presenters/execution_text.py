@@ -75,7 +75,7 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     if detail.result.status is not LoadStatus.OK:
         lines.append(f"File: {clip(detail.result.message)}")
     lines.append("")
-    lines.append("Force replay risks (seed 000):")
+    lines.append("Force replay risks:")
     applies = _RISK_ROW_FOR_REASON.get(detail.replay_reason or "")
     for scenario, risk in FORCE_REPLAY_RISKS:
         marker = "▶" if scenario == applies else " "

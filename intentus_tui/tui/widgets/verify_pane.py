@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 FORM_NAMES: dict[str, str] = {
     "runtime": "runtime — bare hex over the whole envelope (what IntentusNet 1.3.0 writes)",
-    "documented": "documented — sha256: prefix, routingMetadata left out (seed 000)",
+    "documented": "documented — sha256: prefix, routingMetadata left out",
     "unknown": "unknown — not a sha256 digest",
     "absent": "absent — the header has no envelopeHash",
 }
