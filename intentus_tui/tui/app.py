@@ -595,8 +595,8 @@ class IntentusApp(App[None]):
         self._refresh_footer()
 
     def action_diff_file(self) -> None:
-        """Ask for a snapshot or Verist baseline file and diff the selected execution
-        (as a snapshot of its record) against it."""
+        """Ask for a snapshot or Verist baseline file and compare the selected execution
+        with it as ``intentus-tui diff`` does (Verist's input, output and commands)."""
         detail = self.detail
         if detail is None or detail.result.record is None:
             return

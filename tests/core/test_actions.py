@@ -102,3 +102,9 @@ def test_save_snapshot_writes_one_file_per_content(tmp_path: Path) -> None:
 def test_unknown_names_are_attribute_errors() -> None:
     with pytest.raises(AttributeError):
         actions.NoSuchThing  # noqa: B018
+
+
+def test_every_exported_name_resolves() -> None:
+    """The facade's list and its lazily resolved names stay in step."""
+    missing = [name for name in actions.__all__ if not hasattr(actions, name)]
+    assert missing == []
