@@ -117,9 +117,16 @@ class SidePane(Widget):
     def _push_detail(self, detail: ExecutionDetail | None) -> None:
         # The diff tab keeps its comparison: it is labelled with both ids, so it stays true
         # while the user browses; a newer comparison supersedes it.
-        self.verify_pane.detail = detail
-        self.replay_pane.detail = detail
-        self.postmortem_pane.detail = detail
+        from textual.css.query import NoMatches
+
+        try:
+            tabs = (self.verify_pane, self.replay_pane, self.postmortem_pane)
+        except NoMatches:
+            # Only while the app closes: the tabs are removed before this pane, and a detail
+            # that finished loading meanwhile has nowhere to go. Nothing else removes them.
+            return
+        for tab in tabs:
+            tab.detail = detail
 
     # ------------------------------------------------------------------ parts
 
