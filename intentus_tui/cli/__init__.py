@@ -2,8 +2,7 @@
 
 ``intentus-tui [DIR]`` opens the debugger; ``intentus-tui COMMAND ...`` runs a command.
 Each command lives in its own module here and is registered in ``_COMMANDS``.
-Exit codes: 0 fine, 1 problems found, 2 usage error or missing path,
-3 not replayable, 4 envelope mismatch.
+Exit codes: ``cli.exit_codes.ExitCode``.
 """
 
 from __future__ import annotations
@@ -15,11 +14,7 @@ from typing import Any
 
 import click
 
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
-EXIT_NOT_REPLAYABLE = 3
-EXIT_MISMATCH = 4
+from intentus_tui.cli.exit_codes import ExitCode
 
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
 _COMMANDS: dict[str, str] = {
@@ -74,7 +69,7 @@ def main(ctx: click.Context, demo: bool) -> None:
             "no such command or directory" if not os.path.exists(directory) else "not a directory"
         )
         click.echo(f"intentus-tui: {what}: {directory!r} (try --help)", err=True)
-        ctx.exit(EXIT_USAGE)
+        ctx.exit(ExitCode.USAGE)
     from intentus_tui.cli.open import open_debugger
 
     ctx.exit(open_debugger(directory, demo=demo))
@@ -88,7 +83,7 @@ def run(argv: list[str] | None = None) -> Any:
         return exc.exit_code
     except click.ClickException as exc:
         exc.show()
-        return EXIT_USAGE
+        return ExitCode.USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

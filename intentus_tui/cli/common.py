@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 import orjson
 
-from intentus_tui.cli import EXIT_USAGE
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.index.directory import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
 from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError, check_id
@@ -23,7 +23,7 @@ from intentus_tui.core.sanitize import json_text_safe, sanitize
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     """One clear line on stderr, then exit: never a traceback."""
     click.echo(f"intentus-tui: {sanitize(message)}", err=True)
     raise click.exceptions.Exit(code)
@@ -80,7 +80,7 @@ def guarded(func: F) -> F:
         except BrokenPipeError:  # `intentus-tui ... | head`: the reader left, nothing to say
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-            raise click.exceptions.Exit(0) from None
+            raise click.exceptions.Exit(ExitCode.OK) from None
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
         except (OSError, ValueError) as exc:
@@ -135,7 +135,7 @@ def locate_execution(
 
 
 def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None) -> None:
-    """An aligned, space-separated table (like seed 003's ``inspect --list``)."""
+    """An aligned, space-separated table, one execution a line (``inspect --list``)."""
     if not rows:
         return
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

@@ -6,12 +6,10 @@ from pathlib import Path
 
 import click
 
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.demo.live import LiveDemo, LivePlan
 from intentus_tui.demo.scenarios import SCENARIOS
 from intentus_tui.demo.writer import DemoError, DemoManifest, build_demo_world
-
-EXIT_OK = 0
-EXIT_USAGE = 2
 
 
 def _print_manifest(manifest: DemoManifest) -> None:
@@ -82,10 +80,10 @@ def demo(
         manifest = build_demo_world(directory, count=count, seed=seed)
     except DemoError as exc:
         click.echo(f"error: {exc}", err=True)
-        raise click.exceptions.Exit(EXIT_USAGE) from exc
+        raise click.exceptions.Exit(ExitCode.USAGE) from exc
     except OSError as exc:
         click.echo(f"error: cannot write the demo world: {exc}", err=True)
-        raise click.exceptions.Exit(EXIT_USAGE) from exc
+        raise click.exceptions.Exit(ExitCode.USAGE) from exc
     _print_manifest(manifest)
     if live:
         _run_live(manifest.root, seed, rate, time_scale, max_executions, duration)
@@ -128,4 +126,4 @@ def _run_live(
     click.echo(f"Live demo {why}: {stats.started} started, {stats.finished} finished.")
     if stats.errors:
         click.echo(f"error: {stats.errors[0]}", err=True)
-        raise click.exceptions.Exit(EXIT_USAGE)
+        raise click.exceptions.Exit(ExitCode.USAGE)

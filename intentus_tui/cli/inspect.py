@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
-from intentus_tui.cli import EXIT_OK
 from intentus_tui.cli.common import (
     dumps_json,
     echo_json,
@@ -22,6 +21,7 @@ from intentus_tui.cli.common import (
     open_root,
     print_table,
 )
+from intentus_tui.cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
@@ -185,8 +185,9 @@ def inspect(
             print_table(rows, echo_text)
             if len(rows) == 1:
                 echo_text(f"(no records in {root.records_dir})")
-        raise click.exceptions.Exit(EXIT_OK)
-    from intentus_tui.core.detail import detail_to_json, load_detail  # one execution only
+        raise click.exceptions.Exit(ExitCode.OK)
+    from intentus_tui.core.actions import load_detail  # one execution only
+    from intentus_tui.core.detail import detail_to_json
 
     path, wal_dir = locate_execution(target, directory)
     detail = load_detail(path, wal_dir)

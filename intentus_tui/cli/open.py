@@ -8,14 +8,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
     from intentus_tui.core.index.directory import RecordRoot
     from intentus_tui.tui.app import IntentusApp
-
-EXIT_OK = 0
-EXIT_USAGE = 2
 
 
 class OpenError(Exception):
@@ -85,7 +83,7 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
     except OpenError as exc:
         gc.enable()
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     from intentus_tui.tui.startup.first_rows import first_look, first_row_count
     from intentus_tui.tui.startup.start_frame import StartFrame
 
@@ -102,4 +100,4 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
     finally:
         if frame is not None:
             frame.close()
-    return EXIT_OK
+    return ExitCode.OK

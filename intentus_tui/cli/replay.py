@@ -7,14 +7,10 @@ from typing import Any
 
 import click
 
-from intentus_tui.cli import EXIT_MISMATCH, EXIT_NOT_REPLAYABLE, EXIT_OK
 from intentus_tui.cli.common import dumps_json, echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.records.load import LoadStatus, load_record_file
-from intentus_tui.core.records.replay import (
-    NotReplayableError,
-    ReplayEngine,
-    ReplayHashMismatchError,
-)
 
 
 def _load_envelope(path: str) -> Any:
@@ -49,30 +45,33 @@ def replay(
     """Return the recorded response of ID_OR_FILE exactly, without running any agent."""
     result = load_record_file(locate_record(target, directory))
     if result.record is None:
-        fail(f"{result.path}: {result.message}", EXIT_NOT_REPLAYABLE)
+        fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)
     envelope = _load_envelope(envelope_file) if envelope_file else None
-    engine = ReplayEngine.from_load_result(result)
-    try:
-        replayed = engine.replay(env=envelope, force=force)
-    except NotReplayableError as exc:
+    outcome = replay_record(result, force=force, envelope=envelope)
+    if outcome.kind == "refused":
         if as_json:
-            echo_json({"replayed": False, "replayable": False, "reason": exc.reason})
+            echo_json({"replayed": False, "replayable": False, "reason": outcome.reason})
         else:
-            echo_text(f"not replayable: {exc.reason} (use --force to replay anyway)")
-        raise click.exceptions.Exit(EXIT_NOT_REPLAYABLE) from None
-    except ReplayHashMismatchError as exc:
+            echo_text(f"not replayable: {outcome.reason} (use --force to replay anyway)")
+        raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
+    if outcome.kind == "mismatch":
         if as_json:
             echo_json(
                 {
                     "replayed": False,
                     "envelope_match": False,
-                    "recorded": exc.recorded,
-                    "provided": exc.provided,
+                    "recorded": outcome.recorded,
+                    "provided": outcome.provided,
                 }
             )
         else:
-            echo_text(f"envelope mismatch: recorded {exc.recorded}, provided {exc.provided}")
-        raise click.exceptions.Exit(EXIT_MISMATCH) from None
+            echo_text(
+                f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}"
+            )
+        raise click.exceptions.Exit(ExitCode.MISMATCH)
+    replayed = outcome.result
+    if replayed is None:
+        fail(outcome.message)
     doc = {"replayed": True, **replayed.to_json()}
     if as_json:
         echo_json(doc)
@@ -87,4 +86,4 @@ def replay(
             echo_text(f"error: {dumps_json(replayed.error)}")
         echo_text(f"payload: {dumps_json(replayed.payload)}")
         echo_text(f"metadata: {dumps_json(dict(replayed.metadata))}")
-    raise click.exceptions.Exit(EXIT_OK)
+    raise click.exceptions.Exit(ExitCode.OK)

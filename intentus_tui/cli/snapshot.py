@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli import EXIT_OK
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.index.directory import resolve_root
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.store import UnsafeIdError, check_id
@@ -105,4 +105,4 @@ def snapshot(record: str, output: str | None, directory: str | None, as_json: bo
         )
     else:
         echo_text(sanitize_line(shown))
-    raise click.exceptions.Exit(EXIT_OK)
+    raise click.exceptions.Exit(ExitCode.OK)

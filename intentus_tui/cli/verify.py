@@ -6,11 +6,10 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
+from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.actions import verify_file
 from intentus_tui.core.index.directory import list_record_paths
-from intentus_tui.core.records.load import load_record_file
-from intentus_tui.core.records.verify import verify_load_result
 
 
 def _targets(paths: tuple[str, ...]) -> list[Path]:
@@ -34,7 +33,7 @@ def _targets(paths: tuple[str, ...]) -> list[Path]:
 @guarded
 def verify(paths: tuple[str, ...], as_json: bool) -> None:
     """Check envelope hashes, event sequences and structure of records (DIRS or FILES)."""
-    reports = [verify_load_result(load_record_file(p)) for p in _targets(paths)]
+    reports = [verify_file(p) for p in _targets(paths)]
     failed = [r for r in reports if not r.ok]
     if as_json:
         echo_json(
@@ -53,4 +52,4 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             for problem in report.problems:
                 echo_text(f"      - {problem}")
         echo_text(f"{len(reports)} checked, {len(failed)} failed")
-    raise click.exceptions.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
+    raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)

@@ -1,4 +1,18 @@
-"""Compare two executions: record against record, and the first divergence of two event streams.
+"""Compare A with B: the one "A vs B" use case of the command line and the debugger.
+
+An operand (``Operand``) is a record, a Verist snapshot or baseline, or an Active Graph run;
+``compare(a, b)`` picks the comparison from their kinds and returns one ``Comparison``:
+
+- two records: ``compare_records`` below (the sections that say what happened, a summary,
+  the first event divergence);
+- a snapshot or baseline on either side: Verist's three-part snapshot comparison (input,
+  output, commands; ``compare_snapshot_operands``), a record taking part as the snapshot
+  ``snapshot_from_record`` makes of it;
+- two runs: their event lists, normalized as ``core.activegraph`` documents, with the fork
+  comparison when one run is the other's direct fork in the same database.
+
+Every entry's path is relative to the operand (``input.intent.name``, ``events.3.payload``)
+and is written with ``path_text`` (Verist's ``formatPath``) wherever it is shown.
 
 ``compare_records(a, b)`` diffs the sections that describe *what happened* (``envelope``,
 ``routerDecision``, ``events``, ``finalResponse``) with the Verist diff, sums it up for a person
@@ -19,26 +33,48 @@ wrong type is compared as it is, and events that are not objects are compared wh
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
 
 import orjson
 
 from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff
+from intentus_tui.core.verist.format import format_path
 from intentus_tui.core.verist.key_by import KeyFn, key_by
 from intentus_tui.core.verist.missing import MISSING
 
+if TYPE_CHECKING:  # activegraph imports this module (find_divergence): imported where used
+    from intentus_tui.core.activegraph import ForkComparison, GraphEvent, RunInfo
+    from intentus_tui.core.records.load import LoadResult
+    from intentus_tui.core.verist.snapshot import Snapshot
+
 __all__ = [
     "RECORD_SECTIONS_COMPARED",
+    "WHOLE_RECORD",
+    "CompareError",
+    "Comparison",
     "ComparisonSummary",
     "Divergence",
     "DivergenceKind",
+    "Operand",
     "RecordComparison",
+    "RunSummary",
+    "SnapshotSummary",
     "agent_path",
+    "compare",
+    "compare_plain_values",
+    "compare_record_section",
     "compare_records",
+    "compare_snapshot_operands",
     "compare_values",
+    "file_operand",
     "find_divergence",
     "first_divergence",
+    "load_result_operand",
+    "path_text",
+    "record_operand",
+    "run_operand",
 ]
 
 E = TypeVar("E")
@@ -392,3 +428,403 @@ def compare_values(
         a = key_by(a, key_by_paths)
         b = key_by(b, key_by_paths)
     return diff(a, b, aligned=aligned)
+
+
+def path_text(entry: DiffEntry) -> str:
+    """The one notation for a difference's path, in every output (Verist's ``formatPath``)."""
+    return format_path(entry.path)
+
+
+# --------------------------------------------------------------------------- operands
+
+OperandKind: TypeAlias = Literal["record", "snapshot", "run"]
+Compared: TypeAlias = Literal["records", "snapshots", "runs", "values"]
+
+
+class CompareError(Exception):
+    """An operand that cannot be read or compared; the message is one line for a person."""
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One side of a comparison, read and classified. ``label`` is what names it to a person."""
+
+    label: str
+    kind: OperandKind
+    record: Mapping[str, Any] | None = None
+    snapshot: Snapshot | None = None
+    run: RunInfo | None = None
+    events: tuple[GraphEvent, ...] = ()
+    db_path: Path | None = None
+    note: str | None = None  # e.g. "damaged record, compared what was recovered: ..."
+
+    def describe(self) -> dict[str, Any]:
+        """What was read, as plain JSON values (raw text: sanitize before printing)."""
+        out: dict[str, Any] = {"source": self.label, "kind": self.kind}
+        if self.record is not None:
+            header = self.record.get("header")
+            execution_id = header.get("executionId") if isinstance(header, dict) else None
+            out["execution_id"] = execution_id if isinstance(execution_id, str) else None
+        if self.snapshot is not None:
+            out["workflow_id"] = self.snapshot.workflow_id
+            out["step_name"] = self.snapshot.step_name
+            out["input_hash"] = self.snapshot.input_hash
+        if self.run is not None:
+            out.update(
+                run_id=self.run.run_id,
+                parent_run_id=self.run.parent_run_id,
+                forked_at_event_id=self.run.forked_at_event_id,
+                label=self.run.label,
+                event_count=len(self.events),
+            )
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def record_operand(label: str, record: Mapping[str, Any], note: str | None = None) -> Operand:
+    """A record already read (``LoadResult.record.raw``)."""
+    return Operand(label, "record", record=record, note=note)
+
+
+def load_result_operand(label: str, result: LoadResult) -> Operand:
+    """The record of a load result (which must have one); a damaged file says so in ``note``."""
+    from intentus_tui.core.records.load import LoadStatus
+
+    assert result.record is not None
+    note = None
+    if result.status is LoadStatus.SALVAGED:
+        note = f"damaged record, compared what was recovered: {result.message}"
+    return record_operand(label, dict(result.record.raw), note)
+
+
+def run_operand(label: str, db_path: str | Path, run_id: str) -> Operand:
+    """Run ``run_id`` of an Active Graph database (``RUNS.db#RUN_ID``), or ``CompareError``."""
+    from intentus_tui.core.activegraph import ActiveGraphError, RunDatabase
+
+    if not run_id:
+        raise CompareError(f"{label}: name a run after '#' (RUNS.db#RUN_ID)")
+    try:
+        with RunDatabase(db_path) as db:
+            run = db.run(run_id)
+            events = db.run_events(run_id)
+    except ActiveGraphError as exc:
+        raise CompareError(str(exc)) from None
+    return Operand(label, "run", run=run, events=tuple(events), db_path=Path(db_path))
+
+
+def _run_names(path: Path) -> str:
+    from intentus_tui.core.activegraph import ActiveGraphError, RunDatabase
+
+    try:
+        with RunDatabase(path) as db:
+            runs = db.list_runs()
+    except ActiveGraphError as exc:
+        return f" ({exc})"
+    return f"; runs: {', '.join(r.run_id for r in runs)}" if runs else "; it holds no runs"
+
+
+def file_operand(
+    label: str, path: Path, *, prefer: Literal["record", "snapshot"] = "record"
+) -> Operand:
+    """A record, snapshot or baseline file, or ``CompareError`` with one clear line.
+
+    ``prefer="snapshot"`` reads the file as a snapshot first and reports the snapshot
+    reader's problem when it is neither (for a person who was asked for a snapshot file);
+    a record given there is still compared as a record.
+    """
+    from intentus_tui.core.activegraph import is_sqlite_file
+    from intentus_tui.core.records.load import LoadStatus, load_record_file
+    from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
+
+    if path.is_dir():
+        raise CompareError(
+            f"{label} is a directory: name a record file, a record id or a snapshot file"
+        )
+    if path.is_file() and is_sqlite_file(path):
+        raise CompareError(
+            f"{label} is a SQLite database: name a run as {label}#RUN_ID{_run_names(path)}"
+        )
+    if prefer == "snapshot":
+        try:
+            return Operand(label, "snapshot", snapshot=load_snapshot(path))
+        except (SnapshotError, OSError) as exc:
+            snapshot_problem = str(exc)
+        result = load_record_file(path)
+        if result.record is None:
+            raise CompareError(snapshot_problem)
+    else:
+        result = load_record_file(path)
+    if result.record is not None:
+        return load_result_operand(label, result)
+    if result.status is LoadStatus.NOT_RECORD:
+        try:
+            return Operand(label, "snapshot", snapshot=load_snapshot(path))
+        except SnapshotError as exc:
+            raise CompareError(f"{label}: neither a record nor a snapshot: {exc}") from None
+    raise CompareError(f"{label}: {result.message}")
+
+
+# --------------------------------------------------------------------------- the comparison
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotSummary:
+    """Verist's three questions; ``None`` where a side has nothing to compare."""
+
+    same_input: bool
+    same_input_hash: bool
+    same_output: bool | None
+    same_commands: bool | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "same_input": self.same_input,
+            "same_input_hash": self.same_input_hash,
+            "same_output": self.same_output,
+            "same_commands": self.same_commands,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    events_a: int
+    events_b: int
+    same_types: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"events_a": self.events_a, "events_b": self.events_b, "same_types": self.same_types}
+
+
+def _summary_json(summary: ComparisonSummary) -> dict[str, Any]:
+    return {
+        "same_intent": summary.same_intent,
+        "same_agent_path": summary.same_agent_path,
+        "same_response": summary.same_response,
+        "same_envelope_hash": summary.same_envelope_hash,
+        "intent_a": summary.intent_a,
+        "intent_b": summary.intent_b,
+        "agent_path_a": list(summary.agent_path_a),
+        "agent_path_b": list(summary.agent_path_b),
+    }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What comparing A with B found, for the command line and the debugger alike.
+
+    ``entries`` are every difference, paths relative to the operands; exactly one of
+    ``records`` / ``snapshots`` / ``runs`` is set (none for two plain values).
+    """
+
+    compared: Compared
+    equal: bool
+    entries: tuple[DiffEntry, ...]
+    records: RecordComparison | None = None
+    snapshots: SnapshotSummary | None = None
+    runs: RunSummary | None = None
+    divergence: Divergence[Any] | None = None
+    fork: ForkComparison | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def result(self) -> DiffResult:
+        return DiffResult(not self.entries, self.entries)
+
+    def summary_json(self) -> dict[str, Any] | None:
+        if self.records is not None:
+            return _summary_json(self.records.summary)
+        if self.snapshots is not None:
+            return self.snapshots.to_json()
+        if self.runs is not None:
+            return self.runs.to_json()
+        return None
+
+
+def _prefixed(prefix: str, result: DiffResult | None) -> list[DiffEntry]:
+    if result is None:
+        return []
+    return [DiffEntry((prefix, *e.path), e.before, e.after, e.array_op) for e in result.entries]
+
+
+def _as_snapshot(operand: Operand) -> Snapshot:
+    from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_from_record
+
+    if operand.snapshot is not None:
+        return operand.snapshot
+    assert operand.record is not None
+    try:
+        return snapshot_from_record(operand.record)
+    except SnapshotError as exc:
+        raise CompareError(
+            f"{operand.label}: cannot make a snapshot of this record: {exc}"
+        ) from None
+
+
+def _step_output(snapshot: Snapshot) -> Any:
+    artifact = snapshot.step_output
+    content = artifact.content if artifact is not None else MISSING
+    return content.get("output", MISSING) if isinstance(content, dict) else MISSING
+
+
+def compare_snapshot_operands(
+    a: Operand, b: Operand, key_by_paths: Mapping[str, KeyFn] | None, aligned: bool
+) -> Comparison:
+    """Verist's ``compareSnapshots`` (input, output, commands; events are left out)."""
+    from intentus_tui.core.verist.recompute import compare_snapshots
+
+    sa, sb = _as_snapshot(a), _as_snapshot(b)
+    input_diff, output_diff, commands_diff = compare_snapshots(sa, sb, key_by=key_by_paths or None)
+    notes: list[str] = []
+    if aligned:
+        # compare_snapshots is Verist's by-index diff; redo input and output aligned.
+        input_diff = diff(sa.input, sb.input, aligned=True)
+        if output_diff is not None:
+            output_diff = compare_values(
+                _step_output(sa), _step_output(sb), key_by_paths=key_by_paths, aligned=True
+            )
+    equal = input_diff.equal
+    ha, hb = (s.step_output.hash if s.step_output else None for s in (sa, sb))
+    same_hash = ha is not None and ha == hb
+    if output_diff is not None:
+        equal = equal and output_diff.equal
+        if output_diff.equal and not same_hash:
+            notes.append(
+                "the step-output hashes differ although the outputs are equal: the recorded "
+                "events differ (Verist's snapshot comparison leaves events out; "
+                "diff the records to see them)"
+            )
+    else:
+        # No comparable content on a side (hash-only or malformed): fall back to the hashes.
+        equal = equal and same_hash
+        notes.append(
+            "outputs not compared path by path (a snapshot has no step-output content); "
+            + ("their step-output hashes match" if same_hash else "their step-output hashes differ")
+        )
+    if commands_diff is not None:
+        equal = equal and commands_diff.equal
+    entries = (
+        _prefixed("input", input_diff)
+        + _prefixed("output", output_diff)
+        + _prefixed("commands", commands_diff)
+    )
+    summary = SnapshotSummary(
+        same_input=input_diff.equal,
+        same_input_hash=sa.input_hash == sb.input_hash,
+        same_output=None if output_diff is None else output_diff.equal,
+        same_commands=None if commands_diff is None else commands_diff.equal,
+    )
+    return Comparison("snapshots", equal, tuple(entries), snapshots=summary, notes=tuple(notes))
+
+
+def _fork_relation(a: Operand, b: Operand) -> tuple[str, str] | None:
+    """(parent run id, fork run id) when one run is the other's direct fork in the same file."""
+    if a.run is None or b.run is None or a.db_path is None or b.db_path is None:
+        return None
+    try:
+        same_file = a.db_path.resolve() == b.db_path.resolve()
+    except OSError:
+        return None
+    if not same_file:
+        return None
+    if b.run.parent_run_id == a.run.run_id:
+        return a.run.run_id, b.run.run_id
+    if a.run.parent_run_id == b.run.run_id:
+        return b.run.run_id, a.run.run_id
+    return None
+
+
+def _compare_runs(
+    a: Operand, b: Operand, key_by_paths: Mapping[str, KeyFn] | None, aligned: bool
+) -> Comparison:
+    from intentus_tui.core.activegraph import (
+        ActiveGraphError,
+        RunDatabase,
+        comparable_events,
+        run_divergence,
+    )
+
+    assert a.run is not None and b.run is not None
+    run_ids = (a.run.run_id, b.run.run_id)
+    result = compare_values(
+        comparable_events(a.events, run_ids),
+        comparable_events(b.events, run_ids),
+        key_by_paths=key_by_paths,
+        aligned=aligned,
+    )
+    summary = RunSummary(
+        events_a=len(a.events),
+        events_b=len(b.events),
+        same_types=[e.type for e in a.events] == [e.type for e in b.events],
+    )
+    fork = None
+    notes: list[str] = []
+    relation = _fork_relation(a, b)
+    if relation is not None and a.db_path is not None:
+        try:
+            with RunDatabase(a.db_path) as db:
+                fork = db.compare_fork(relation[1])
+        except ActiveGraphError as exc:
+            notes.append(f"fork comparison unavailable: {exc}")
+    return Comparison(
+        "runs",
+        result.equal,
+        result.entries,
+        runs=summary,
+        divergence=run_divergence(a.events, b.events, run_ids=run_ids),
+        fork=fork,
+        notes=tuple(notes),
+    )
+
+
+def compare(
+    a: Operand,
+    b: Operand,
+    *,
+    key_by_paths: Mapping[str, KeyFn] | None = None,
+    aligned: bool = False,
+) -> Comparison:
+    """Compare A with B by their kinds (see the module docstring).
+
+    Raises ``CompareError`` (a run against a record or snapshot; a record no snapshot can be
+    made of) and ``DiffError`` (a bad ``key_by_paths`` key).
+    """
+    kinds = {a.kind, b.kind}
+    if kinds == {"record"}:
+        assert a.record is not None and b.record is not None
+        records = compare_records(a.record, b.record, key_by_paths=key_by_paths, aligned=aligned)
+        return Comparison(
+            "records",
+            records.equal,
+            records.entries,
+            records=records,
+            divergence=records.first_divergence,
+        )
+    if "run" in kinds:
+        if kinds != {"run"}:
+            raise CompareError("cannot compare an Active Graph run with a record or snapshot")
+        return _compare_runs(a, b, key_by_paths, aligned)
+    return compare_snapshot_operands(a, b, key_by_paths, aligned)
+
+
+WHOLE_RECORD = "record"
+
+
+def compare_record_section(a: Operand, b: Operand, section: str) -> Comparison:
+    """Two records' raw ``section`` (a top-level key, or ``WHOLE_RECORD``), diffed as it is.
+
+    For looking at what ``compare`` leaves out on purpose (the header's ids and times).
+    """
+    before: Any = MISSING if a.record is None else a.record
+    after: Any = MISSING if b.record is None else b.record
+    if section != WHOLE_RECORD:
+        before = before.get(section, MISSING) if isinstance(before, Mapping) else MISSING
+        after = after.get(section, MISSING) if isinstance(after, Mapping) else MISSING
+    result = diff(before, after)
+    return Comparison("values", result.equal, result.entries)
+
+
+def compare_plain_values(a: Any, b: Any) -> Comparison:
+    """Two JSON values, as they are."""
+    result = diff(a, b)
+    return Comparison("values", result.equal, result.entries)

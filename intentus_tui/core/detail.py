@@ -31,9 +31,6 @@ class ExecutionDetail:
     def path(self) -> Path:
         return self.result.path
 
-    def replay_engine(self) -> ReplayEngine | None:
-        return ReplayEngine.from_load_result(self.result) if self.result.record else None
-
 
 def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> ExecutionDetail:
     """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises.
@@ -100,7 +97,12 @@ def _attempt_json(a: Attempt) -> dict[str, object]:
 
 
 def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
-    """The ``inspect ID --json`` document: seed 003's keys first, then everything we add."""
+    """The ``inspect ID --json`` document.
+
+    IntentusNet's own ``inspect ID`` keys come first (``execution_id``, ``status``,
+    ``last_event`` {seq, type, agent}, ``replayable``, ``replayable_reason``), then everything
+    this tool adds.
+    """
     result, timeline, verify = detail.result, detail.timeline, detail.verify
     record = result.record
     stem = result.stem

@@ -2,8 +2,8 @@
 
 Combines the record (if any) and the write-ahead log (if any): the last recorded event,
 the attempt or step in flight and its side-effect class, what completed before it, where
-the record and the log disagree, and a recovery *hint* (seed 003: IntentusNet never
-retries by itself; the operator decides).
+the record and the log disagree, and a recovery *hint*: IntentusNet never retries an
+incomplete execution by itself (a retry may duplicate side effects); the operator decides.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ that act on the selected execution and calls into the side pane.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -26,7 +25,6 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.index.directory import ExecutionSummary, RecordRoot
-from intentus_tui.core.records.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.live.messages import (
@@ -37,14 +35,14 @@ from intentus_tui.tui.live.messages import (
     WatcherStopped,
 )
 from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
-from intentus_tui.tui.presenters.header_text import HeaderState
-from intentus_tui.tui.presenters.list_rows import list_subtitle
-from intentus_tui.tui.screens.confirm import (
-    ConfirmScreen,
+from intentus_tui.tui.presenters.execution_text import (
     execution_label,
     force_replay_lines,
     invalidate_lines,
 )
+from intentus_tui.tui.presenters.header_text import HeaderState
+from intentus_tui.tui.presenters.list_rows import list_subtitle
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count, prepare_pool
@@ -59,7 +57,7 @@ from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
 if TYPE_CHECKING:
     # Imported where used: what the first frame does not need should not delay it.
-    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail
 
 # The side pane's tabs are built at the latest this long after the first rows arrive.
 SIDE_PANE_FALLBACK_SECONDS = 0.5
@@ -429,7 +427,7 @@ class IntentusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
-        from intentus_tui.core.detail import load_detail
+        from intentus_tui.core.actions import load_detail
 
         detail = load_detail(path, self.root.wal_dir)
         if not get_current_worker().is_cancelled:
@@ -597,8 +595,8 @@ class IntentusApp(App[None]):
         self._refresh_footer()
 
     def action_diff_file(self) -> None:
-        """Ask for a snapshot or Verist baseline file and diff the selected execution
-        (as a snapshot of its record) against it."""
+        """Ask for a snapshot or Verist baseline file and compare the selected execution
+        with it as ``intentus-tui diff`` does (Verist's input, output and commands)."""
         detail = self.detail
         if detail is None or detail.result.record is None:
             return
@@ -620,27 +618,15 @@ class IntentusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
-        from intentus_tui.core.verist.snapshot import (
-            SnapshotError,
-            load_snapshot,
-            snapshot_from_record,
-        )
+        from intentus_tui.core.actions import CompareError, detail_operand, file_operand
 
-        record = detail.result.record
-        assert record is not None
         try:
-            right = load_snapshot(path)
-            left = snapshot_from_record(record.raw)
-        except (SnapshotError, OSError) as exc:
+            right = file_operand(path.name, path, prefer="snapshot")
+        except CompareError as exc:
             self.call_from_thread(self._report, f"Cannot diff: {exc}", "error")
             return
-        self.call_from_thread(
-            self._show_file_diff,
-            execution_label(detail),
-            left.to_json(),
-            path.name,
-            right.to_json(),
-        )
+        left = detail_operand(detail)
+        self.call_from_thread(self._show_file_diff, execution_label(detail), left, path.name, right)
 
     def _show_file_diff(self, left_label: str, left: Any, right_label: str, right: Any) -> None:
         self.call_later(self._show_file_diff_built, left_label, left, right_label, right)
@@ -650,7 +636,7 @@ class IntentusApp(App[None]):
     ) -> None:
         # The pane prefixes the labels with "A:"/"B:" itself.
         await self.side_pane.build()
-        self.side_pane.show_diff_values(left_label, left, right_label, right)
+        self.side_pane.show_comparison(left_label, left, right_label, right)
         self.diff_shown = True
         self._refresh_footer()
 
@@ -676,15 +662,15 @@ class IntentusApp(App[None]):
 
     @work(thread=True, group="write", exit_on_error=False)
     def _invalidate(self, detail: ExecutionDetail) -> None:
-        path = detail.path
-        store = FileExecutionStore(path.parent)
+        from intentus_tui.core.actions import ActionError, invalidate
+
         try:
-            store.invalidate(detail.result.stem)
-        except (RecordLoadError, UnsafeIdError, OSError) as exc:
+            invalidate(detail)
+        except ActionError as exc:
             self.call_from_thread(self._report, f"Not invalidated: {exc}", "error")
             return
         self.call_from_thread(self._report, f"Invalidated {execution_label(detail)}", "information")
-        self.call_from_thread(self._refresh_now, [path])
+        self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
         detail = self.detail
@@ -707,22 +693,11 @@ class IntentusApp(App[None]):
 
     @work(thread=True, group="write", exit_on_error=False)
     def _save_snapshot(self, detail: ExecutionDetail, directory: Path) -> None:
-        from intentus_tui.core.verist.snapshot import (
-            SnapshotError,
-            save_snapshot,
-            snapshot_from_record,
-        )
+        from intentus_tui.core.actions import ActionError, save_snapshot
 
-        record = detail.result.record
-        assert record is not None
         try:
-            snapshot = snapshot_from_record(record.to_json())
-            output = snapshot.step_output
-            digest = hashlib.sha256(
-                (snapshot.input_hash + (output.hash if output else "")).encode()
-            ).hexdigest()[:8]
-            path = save_snapshot(snapshot, directory / f"{detail.result.stem}-{digest}.json")
-        except (SnapshotError, OSError) as exc:
+            path = save_snapshot(detail, directory)
+        except ActionError as exc:
             self.call_from_thread(self._report, f"Snapshot not saved: {exc}", "error")
             return
         self.call_from_thread(self._report, f"Snapshot saved: {path}", "information")

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from activegraph import Behavior, FrozenClock, Graph, Runtime
 
-from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, run
+from intentus_tui.cli import run
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.verist.snapshot import load_snapshot
 from tests.factories import make_record, write_record
 
@@ -49,7 +50,7 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_equal_records_exit_0(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     file_a = ".intentusnet/records/exec-a.json"
     code, out, err = cli(capsys, "diff", file_a, "exec-same")
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     assert "(no changes)" in out and out.rstrip().endswith("equal")
     assert "first divergence: none" in out
 
@@ -58,7 +59,7 @@ def test_payload_drift_exit_1_with_format_diff_lines(
     root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = cli(capsys, "diff", "exec-a", "exec-drift")
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     assert (
         '  events.3.payload.exception: "agent-a failed" → "agent-a timed out"' in out.splitlines()
     )
@@ -69,7 +70,7 @@ def test_payload_drift_exit_1_with_format_diff_lines(
 
 def test_json_document(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "diff", "exec-a", "exec-direct", "--json")
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     doc = json.loads(out)
     assert doc["equal"] is False and doc["compared"] == "records"
     assert doc["a"] == {"source": "exec-a", "kind": "record", "execution_id": "exec-a"}
@@ -103,11 +104,11 @@ def test_key_by(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     b["envelope"]["metadata"]["identityChain"] = [{"id": "y"}, {"id": "x"}]
     write_record(records, a)
     write_record(records, b)
-    assert cli(capsys, "diff", "chain-a", "chain-b")[0] == EXIT_PROBLEMS
+    assert cli(capsys, "diff", "chain-a", "chain-b")[0] == ExitCode.PROBLEMS
     code, _, err = cli(
         capsys, "diff", "chain-a", "chain-b", "--key-by", "envelope.metadata.identityChain=id"
     )
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     code, _, _ = cli(
         capsys,
         "diff",
@@ -118,7 +119,7 @@ def test_key_by(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "--key-by",
         "events=seq",
     )
-    assert code == EXIT_OK
+    assert code == ExitCode.OK
 
 
 @pytest.mark.parametrize(
@@ -135,7 +136,7 @@ def test_bad_key_by_is_a_usage_error(
     root: Path, capsys: pytest.CaptureFixture[str], spec: str, message: str
 ) -> None:
     code, out, err = cli(capsys, "diff", "exec-a", "exec-drift", "--key-by", spec)
-    assert code == EXIT_USAGE and out == ""
+    assert code == ExitCode.USAGE and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
 
 
@@ -143,7 +144,7 @@ def test_key_by_given_twice(root: Path, capsys: pytest.CaptureFixture[str]) -> N
     code, _, err = cli(
         capsys, "diff", "exec-a", "exec-a", "--key-by", "events=seq", "--key-by", "events=type"
     )
-    assert code == EXIT_USAGE and "twice" in err
+    assert code == ExitCode.USAGE and "twice" in err
 
 
 def test_aligned_reports_an_inserted_event_once(
@@ -158,9 +159,9 @@ def test_aligned_reports_an_inserted_event_once(
     write_record(records, base)
     write_record(records, inserted)
     code, out, _ = cli(capsys, "diff", "ins-a", "ins-b", "--json")
-    assert code == EXIT_PROBLEMS and len(json.loads(out)["entries"]) > 3
+    assert code == ExitCode.PROBLEMS and len(json.loads(out)["entries"]) > 3
     code, out, _ = cli(capsys, "diff", "ins-a", "ins-b", "--json", "--aligned")
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     doc = json.loads(out)
     assert [(e["path_text"], e["kind"], e["array_op"]) for e in doc["entries"]] == [
         ("events[1]", "added", "insert")
@@ -175,9 +176,9 @@ def test_dir_option_resolves_ids_elsewhere(
     write_record(other, make_record(execution_id="x-1"))
     write_record(other, make_record(execution_id="x-2"))
     code, _, err = cli(capsys, "diff", "x-1", "x-2", "--dir", str(other))
-    assert code in (EXIT_OK, EXIT_PROBLEMS), err
+    assert code in (ExitCode.OK, ExitCode.PROBLEMS), err
     code, _, err = cli(capsys, "diff", "x-1", "x-2", "--dir", str(tmp_path / "missing"))
-    assert code == EXIT_USAGE and "no such directory" in err
+    assert code == ExitCode.USAGE and "no such directory" in err
 
 
 def test_a_damaged_record_is_compared_with_a_note(
@@ -187,7 +188,7 @@ def test_a_damaged_record_is_compared_with_a_note(
     cut = write_record(records, make_record(execution_id="cut-1", agents=FALLBACK))
     cut.write_bytes(cut.read_bytes()[:-150])
     code, out, _ = cli(capsys, "diff", "exec-a", "cut-1")
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     assert "note: damaged record" in out
 
 
@@ -214,7 +215,7 @@ def test_usage_errors_exit_2_with_one_line(
     (root / "other.json").write_text('{"hello": "world"}')
     (root / "garbage.db").write_text("not sqlite at all")
     code, out, err = cli(capsys, "diff", *args)
-    assert code == EXIT_USAGE
+    assert code == ExitCode.USAGE
     assert out == ""
     assert message in err and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
@@ -228,7 +229,7 @@ def test_no_traceback_from_a_real_process(root: Path) -> None:
         cwd=root,
         timeout=60,
     )
-    assert proc.returncode == EXIT_USAGE
+    assert proc.returncode == ExitCode.USAGE
     assert proc.stdout == "" and "Traceback" not in proc.stderr
     proc = subprocess.run(
         [sys.executable, "-m", "intentus_tui.cli", "diff", "exec-a", "exec-drift"],
@@ -237,7 +238,7 @@ def test_no_traceback_from_a_real_process(root: Path) -> None:
         cwd=root,
         timeout=60,
     )
-    assert proc.returncode == EXIT_PROBLEMS and "events.3.payload.exception" in proc.stdout
+    assert proc.returncode == ExitCode.PROBLEMS and "events.3.payload.exception" in proc.stdout
 
 
 def test_hostile_text_stays_inert(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -246,7 +247,7 @@ def test_hostile_text_stays_inert(root: Path, capsys: pytest.CaptureFixture[str]
     evil["events"][2]["payload"]["exception"] = "\x1b]0;pwned\x07\x1b[2J\u202e\x9b31m"
     write_record(records, evil)
     code, out, _ = cli(capsys, "diff", "exec-a", "evil")
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     assert not any(c in out for c in "\x1b\x07\u202e\x9b")
     assert "␛" in out
     code, out, _ = cli(capsys, "diff", "exec-a", "evil", "--json")
@@ -262,18 +263,18 @@ def test_snapshot_command_default_path_and_round_trip(
     root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = cli(capsys, "snapshot", "exec-a")
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     written = root / "exec-a.snapshot.json"
     assert out.strip() == str(written)
     snap = load_snapshot(written)
     assert snap.step_name == "route" and snap.step_output is not None
     # A record and its own snapshot are equal; a drifted record's response is too, but the
     # recorded events differ, which the snapshot comparison says in a note.
-    assert cli(capsys, "diff", str(written), "exec-a")[0] == EXIT_OK
+    assert cli(capsys, "diff", str(written), "exec-a")[0] == ExitCode.OK
     code, out, _ = cli(capsys, "diff", str(written), "exec-drift")
-    assert code == EXIT_OK and "events differ" in out
+    assert code == ExitCode.OK and "events differ" in out
     code, out, _ = cli(capsys, "diff", str(written), "exec-direct", "--json")
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     doc = json.loads(out)
     assert doc["compared"] == "snapshots"
     assert "input.routing.strategy" in {e["path_text"] for e in doc["entries"]}
@@ -283,7 +284,7 @@ def test_snapshot_command_default_path_and_round_trip(
 def test_snapshot_command_output_and_json(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = root / "pins" / "a.json"
     code, out, err = cli(capsys, "snapshot", "exec-a", "-o", str(target), "--json")
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     doc = json.loads(out)
     snap = load_snapshot(target)
     assert doc["path"] == str(target)
@@ -300,10 +301,10 @@ def test_a_verist_baseline_file_can_be_diffed(
     baseline = {"format": "verist-baseline@1", "snapshot": snapshot_json, "metadata": {}}
     (root / "baseline.json").write_text(json.dumps(baseline))
     code, _, err = cli(capsys, "diff", "baseline.json", "a.json")
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     (root / "bad.json").write_text(json.dumps({**baseline, "format": "verist-baseline@9"}))
     code, _, err = cli(capsys, "diff", "bad.json", "a.json")
-    assert code == EXIT_USAGE and "verist-baseline@9" in err
+    assert code == ExitCode.USAGE and "verist-baseline@9" in err
 
 
 def test_snapshot_refuses_the_record_directory(
@@ -312,10 +313,10 @@ def test_snapshot_refuses_the_record_directory(
     records = root / ".intentusnet" / "records"
     before = sorted(p.name for p in records.iterdir())
     code, _, err = cli(capsys, "snapshot", "exec-a", "-o", str(records / "pin.json"))
-    assert code == EXIT_USAGE and "record directory" in err
+    assert code == ExitCode.USAGE and "record directory" in err
     monkeypatch.chdir(records)
     code, _, err = cli(capsys, "snapshot", "exec-a", "--dir", str(root))
-    assert code == EXIT_USAGE and "choose another place with -o" in err
+    assert code == ExitCode.USAGE and "choose another place with -o" in err
     assert sorted(p.name for p in records.iterdir()) == before
 
 
@@ -327,7 +328,7 @@ def test_snapshot_usage_errors(root: Path, capsys: pytest.CaptureFixture[str]) -
         (("exec-a", "-o", str(root)), "is a directory"),
     ):
         code, out, err = cli(capsys, "snapshot", *args)
-        assert code == EXIT_USAGE and out == "" and message in err, (args, err)
+        assert code == ExitCode.USAGE and out == "" and message in err, (args, err)
 
 
 def test_snapshot_of_a_damaged_record_warns(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -335,7 +336,7 @@ def test_snapshot_of_a_damaged_record_warns(root: Path, capsys: pytest.CaptureFi
     cut = write_record(records, make_record(execution_id="cut-2"))
     cut.write_bytes(cut.read_bytes()[:-100])
     code, out, err = cli(capsys, "snapshot", "cut-2")
-    assert code == EXIT_OK
+    assert code == ExitCode.OK
     assert "warning" in err and out.strip() == str(root / "cut-2.snapshot.json")
     assert load_snapshot(out.strip()).input_hash
 
@@ -346,7 +347,7 @@ def test_snapshot_file_name_never_comes_from_an_unsafe_id(
     record = make_record(execution_id="../../escape")
     write_record(root / "loose", record, name="loose-1.json")
     code, out, err = cli(capsys, "snapshot", "loose/loose-1.json")
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     assert Path(out.strip()) == root / "loose-1.snapshot.json"
 
 
@@ -389,7 +390,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def test_a_payload_only_fork(runs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "diff", runs["parent"], runs["drift"])
-    assert code == EXIT_PROBLEMS
+    assert code == ExitCode.PROBLEMS
     assert "same event types: yes" in out
     assert "shared prefix: 3 events" in out
     assert '  [3].payload.object.data.status: "blocked" → "on-hold"' in out.splitlines()
@@ -408,14 +409,14 @@ def test_a_fork_with_the_same_behaviours_is_equal(
     runs: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = cli(capsys, "diff", runs["parent"], runs["same"])
-    assert code == EXIT_OK, err
+    assert code == ExitCode.OK, err
     assert "shared prefix: 6 events" in out
 
 
 def test_runs_in_two_files(runs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "diff", runs["parent"], runs["other"], "--json")
     doc = json.loads(out)
-    assert code == EXIT_OK and doc["fork"] is None and doc["equal"] is True
+    assert code == ExitCode.OK and doc["fork"] is None and doc["equal"] is True
 
 
 def test_run_usage_errors(runs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -426,18 +427,64 @@ def test_run_usage_errors(runs: dict[str, str], capsys: pytest.CaptureFixture[st
         ((runs["parent"], "exec-a.json"), "no such file"),
     ):
         code, out, err = cli(capsys, "diff", *args)
-        assert code == EXIT_USAGE and out == "" and message in err, (args, err)
+        assert code == ExitCode.USAGE and out == "" and message in err, (args, err)
 
 
 def test_a_run_cannot_be_compared_with_a_record(
     runs: dict[str, str], root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = cli(capsys, "diff", runs["parent"], "exec-a")
-    assert code == EXIT_USAGE and "cannot compare an Active Graph run" in err
+    assert code == ExitCode.USAGE and "cannot compare an Active Graph run" in err
 
 
 def test_a_missing_operand_is_a_usage_error(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(capsys, "diff", "exec-a")
-    assert code == EXIT_USAGE and out == "" and "Missing argument" in err
+    assert code == ExitCode.USAGE and out == "" and "Missing argument" in err
     code, out, err = cli(capsys, "snapshot")
-    assert code == EXIT_USAGE and out == "" and "Missing argument" in err
+    assert code == ExitCode.USAGE and out == "" and "Missing argument" in err
+
+
+# --------------------------------------------------------------------------- one comparison
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("exec-a", "exec-drift"),  # two records
+        ("exec-a", "exec-direct"),
+        ("exec-drift", "snapshot-of-exec-direct"),  # a record against a snapshot
+    ],
+)
+def test_the_debugger_and_the_command_line_find_the_same_differences(
+    root: Path, capsys: pytest.CaptureFixture[str], a: str, b: str
+) -> None:
+    """``diff --json`` and the use case the Diff tab calls give the same entries."""
+    from intentus_tui.cli.diff import entry_json
+    from intentus_tui.core import actions
+
+    records = root / ".intentusnet" / "records"
+    if b.startswith("snapshot-of-"):
+        snapshot = root / "pinned.json"
+        code, _, err = cli(capsys, "snapshot", b.removeprefix("snapshot-of-"), "-o", str(snapshot))
+        assert code == ExitCode.OK, err
+        b_path = snapshot
+    else:
+        b_path = records / f"{b}.json"
+    a_path = records / f"{a}.json"
+    code, out, err = cli(capsys, "diff", str(a_path), str(b_path), "--json")
+    assert code == ExitCode.PROBLEMS, err
+    doc = json.loads(out)
+
+    # What the debugger does: the selected execution's detail, the other side as it is read.
+    left = actions.detail_operand(actions.load_detail(a_path))
+    right = (
+        actions.file_operand(b_path.name, b_path, prefer="snapshot")
+        if b_path == root / "pinned.json"
+        else actions.detail_operand(actions.load_detail(b_path))
+    )
+    shown = actions.compare_view(actions.VIEW_WHAT_HAPPENED, left, right)
+
+    assert shown.compared == doc["compared"]
+    assert shown.equal is doc["equal"] is False
+    assert [actions.path_text(e) for e in shown.entries] == [e["path_text"] for e in doc["entries"]]
+    assert [entry_json(e) for e in shown.entries] == doc["entries"]

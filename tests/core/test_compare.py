@@ -245,3 +245,44 @@ def test_any_pair_of_record_like_values_compares_without_raising(a: Any, b: Any)
     )
     if comparison.equal:
         assert comparison.summary.same_response and comparison.summary.same_intent
+
+
+# --------------------------------------------------------------------------- operands
+
+
+def test_file_operand_reads_records_and_snapshots_and_names_what_it_cannot(
+    tmp_path: Path,
+) -> None:
+    from intentus_tui.core.compare import CompareError, compare, file_operand
+    from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
+
+    record = make_record(execution_id="exec-op")
+    record_path = write_record(tmp_path / "records", record)
+    snapshot_path = save_snapshot(snapshot_from_record(record), tmp_path / "pinned.json")
+    assert file_operand("r", record_path).kind == "record"
+    assert file_operand("s", snapshot_path).kind == "snapshot"
+    # Asked for a snapshot file, a record is still compared as a record.
+    assert file_operand("r", record_path, prefer="snapshot").kind == "record"
+    # A record against its own snapshot: Verist's comparison, nothing differs.
+    same = compare(file_operand("r", record_path), file_operand("s", snapshot_path))
+    assert same.compared == "snapshots" and same.equal and same.entries == ()
+
+    junk = tmp_path / "junk.json"
+    junk.write_text("[1, 2", "utf-8")
+    with pytest.raises(CompareError, match="Invalid JSON"):
+        file_operand("junk", junk, prefer="snapshot")
+    with pytest.raises(CompareError, match="junk: Not a readable record"):
+        file_operand("junk", junk)
+    with pytest.raises(CompareError, match="not found"):
+        file_operand("nope", tmp_path / "nope.json", prefer="snapshot")
+    with pytest.raises(CompareError, match="is a directory"):
+        file_operand("dir", tmp_path)
+
+
+def test_a_run_cannot_be_compared_with_a_record(tmp_path: Path) -> None:
+    from intentus_tui.core.compare import CompareError, Operand, compare, record_operand
+
+    record = record_operand("r", make_record())
+    run = Operand("db#run", "run")
+    with pytest.raises(CompareError, match="cannot compare an Active Graph run"):
+        compare(record, run)

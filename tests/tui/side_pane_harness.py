@@ -12,7 +12,8 @@ from textual.pilot import Pilot
 
 from intentus_tui.core.detail import ExecutionDetail, detail_of
 from intentus_tui.core.records.load import load_record_bytes
-from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines
+from intentus_tui.tui.presenters.execution_text import force_replay_lines
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.widgets.side_pane import SidePane
 from tests.factories import make_record
 

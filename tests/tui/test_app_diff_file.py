@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from intentus_tui.cli import run as run_cli
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.index.directory import resolve_root
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui import app as app_module
@@ -78,7 +80,20 @@ async def diff_against(app: IntentusApp, pilot: Any, typed: str) -> PathPrompt:
     return prompt
 
 
-async def test_diff_vs_baseline_file_shows_the_differences(world: dict[str, Any]) -> None:
+def cli_diff_json(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """``intentus-tui diff A B --json``, run in-process."""
+    capsys.readouterr()
+    code = run_cli(["diff", str(a), str(b), "--json"])
+    assert code in (ExitCode.OK, ExitCode.PROBLEMS)
+    doc: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return doc
+
+
+async def test_diff_vs_baseline_file_shows_the_differences(
+    world: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_a = world["records"] / f"{world['a']}.json"
+    cli = cli_diff_json(record_a, world["baseline"], capsys)
     app = make_noting_app(world["records"])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -92,8 +107,15 @@ async def test_diff_vs_baseline_file_shows_the_differences(world: dict[str, Any]
         assert pane.outcome.request.right_label == "pinned-b.json"
         paths = pane.outcome.paths
         assert paths, "A and B differ"
-        assert any("workflowId" in path for path in paths)  # Summarize vs Translate
+        # Verist's three-part comparison (input, output, commands), as ``intentus-tui diff``
+        # does it: the same differences, the same paths, in the same order.
+        assert "input.intent.name" in paths  # Summarize vs Translate
+        assert not any("workflowId" in path for path in paths)  # not the whole snapshot JSON
+        assert cli["compared"] == "snapshots"
+        assert paths == [entry["path_text"] for entry in cli["entries"]]
         assert len(pane.entries) == len(paths)
+        summary = str(pane.query_one("#diff-summary").render())
+        assert "input ✗ differs" in summary and "output ✗ differs" in summary
         assert app.check_action("next_difference", ()) is True
         title = str(pane.query_one("#diff-title").render())
         assert "pinned-b.json" in title and world["a"] in title

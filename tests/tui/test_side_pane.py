@@ -12,12 +12,14 @@ from textual.widgets import Select
 
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.wal.read import read_wal
-from intentus_tui.tui.screens.confirm import ConfirmScreen, force_replay_lines, invalidate_lines
+from intentus_tui.tui.presenters.execution_text import force_replay_lines, invalidate_lines
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.widgets.diff_pane import (
     COMPARE,
     COMPARE_ALIGNED,
     DiffRequest,
     compute_diff,
+    detail_operand,
 )
 from intentus_tui.tui.widgets.diff_view import DiffView
 from intentus_tui.tui.widgets.json_view import MAX_LINE_CHARS, JsonView
@@ -540,7 +542,9 @@ def test_aligned_comparison_reports_an_inserted_event_once() -> None:
     events.insert(1, {"seq": 0, "type": "MODEL_CALL", "payload": {"model": "m"}})
     for seq, event in enumerate(events, start=1):
         event["seq"] = seq
-    request = DiffRequest("A", "B", detail_from(record_a), detail_from(record_b))
+    request = DiffRequest(
+        "A", "B", detail_operand(detail_from(record_a)), detail_operand(detail_from(record_b))
+    )
     by_seq = compute_diff(request, COMPARE)
     aligned = compute_diff(request, COMPARE_ALIGNED)
     assert aligned.error is None and by_seq.error is None

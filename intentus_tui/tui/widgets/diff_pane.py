@@ -1,8 +1,11 @@
-"""The Diff tab: two executions (or an execution and a snapshot/baseline), path by path.
+"""The Diff tab: two executions, or an execution and a snapshot/baseline, path by path.
 
-The diff itself (Verist semantics, ``core.diff``) runs in a thread worker; a newer request
-supersedes an older one. For two executions a section selector narrows the comparison to
-the header, envelope, events or final response.
+What is compared, and how, is the core's one "A vs B" use case (``actions.compare_view``):
+two records by what happened (envelope, routerDecision, events matched by seq,
+finalResponse, with a summary and the first divergence), a snapshot or baseline by Verist's
+three-part comparison (input, output, commands) -- the same differences ``intentus-tui
+diff`` prints. It runs in a thread worker; a newer request supersedes an older one. For
+two executions a section selector narrows the comparison to one raw section.
 """
 
 from __future__ import annotations
@@ -19,12 +22,21 @@ from textual.message import Message
 from textual.widgets import Select, Static
 from textual.worker import Worker, get_current_worker
 
-from intentus_tui.core.compare import RecordComparison, compare_records
-from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.records.load import LoadStatus
-from intentus_tui.core.verist.diff import DiffEntry, diff
-from intentus_tui.core.verist.missing import MISSING
-from intentus_tui.tui.screens.confirm import execution_label
+from intentus_tui.core.actions import (
+    MISSING,
+    VIEW_ALIGNED,
+    VIEW_WHAT_HAPPENED,
+    WHOLE_RECORD,
+    Comparison,
+    DiffEntry,
+    ExecutionDetail,
+    Operand,
+    RecordComparison,
+    SnapshotSummary,
+    compare_view,
+    detail_operand,
+)
+from intentus_tui.tui.presenters.execution_text import execution_label
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.pane_text import (
     DIM_STYLE,
@@ -36,9 +48,9 @@ from intentus_tui.tui.widgets.pane_text import (
     safe,
 )
 
-COMPARE = "compare"
-COMPARE_ALIGNED = "compare-aligned"
-WHOLE = "record"
+COMPARE = VIEW_WHAT_HAPPENED
+COMPARE_ALIGNED = VIEW_ALIGNED
+WHOLE = WHOLE_RECORD
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("What happened", COMPARE),
     ("What happened, aligned", COMPARE_ALIGNED),
@@ -52,33 +64,28 @@ SECTIONS: tuple[tuple[str, str], ...] = (
 CURRENT_VALUE_CHARS = 1500
 
 
-def record_json(detail: ExecutionDetail) -> Any:
-    record = detail.result.record
-    return MISSING if record is None else record.raw
-
-
-def section_value(detail: ExecutionDetail, section: str) -> Any:
-    """The JSON compared for one side: the whole record, or one top-level section."""
-    raw = record_json(detail)
-    if raw is MISSING or section == WHOLE:
-        return raw
-    return raw.get(section, MISSING)
-
-
 @dataclass(frozen=True)
 class DiffRequest:
-    """What to compare; kept so a section change can recompute."""
+    """What to compare; kept so a section change can recompute.
+
+    Two operands (records, snapshots) go through the core's comparison; two plain values
+    (``left_value``/``right_value``) are diffed as they are.
+    """
 
     left_label: str
     right_label: str
-    left: ExecutionDetail | None = None
-    right: ExecutionDetail | None = None
+    left: Operand | None = None
+    right: Operand | None = None
     left_value: Any = MISSING
     right_value: Any = MISSING
 
     @property
     def is_records(self) -> bool:
-        return self.left is not None and self.right is not None
+        return (
+            self.left is not None
+            and self.right is not None
+            and self.left.kind == self.right.kind == "record"
+        )
 
 
 @dataclass(frozen=True)
@@ -87,41 +94,61 @@ class DiffOutcome:
     section: str
     entries: tuple[DiffEntry, ...]
     paths: list[str]
-    comparison: RecordComparison | None = None
+    comparison: Comparison | None = None
     error: str | None = None
 
 
 def compute_diff(request: DiffRequest, section: str) -> DiffOutcome:
-    """Run the comparison asked for. Never raises: a failure is reported in the outcome.
-
-    Two executions compare "what happened" by default (``core.compare.compare_records``:
-    envelope, routerDecision, events matched by seq, finalResponse, plus a summary and the
-    first divergence); the raw sections are there for everything else.
-    """
+    """Run the comparison asked for. Never raises: a failure is reported in the outcome."""
     try:
-        if request.left is not None and request.right is not None:
-            if section in (COMPARE, COMPARE_ALIGNED):
-                comparison = compare_records(
-                    record_json(request.left),
-                    record_json(request.right),
-                    aligned=section == COMPARE_ALIGNED,
-                )
-                entries = comparison.entries
-                return DiffOutcome(request, section, entries, entry_paths(entries), comparison)
-            before = section_value(request.left, section)
-            after = section_value(request.right, section)
-        else:
-            before, after = request.left_value, request.right_value
-        entries = diff(before, after).entries
+        comparison = compare_view(
+            section,
+            request.left,
+            request.right,
+            a_value=request.left_value,
+            b_value=request.right_value,
+        )
     except Exception as exc:
         return DiffOutcome(request, section, (), [], error=f"{type(exc).__name__}: {exc}")
-    return DiffOutcome(request, section, entries, entry_paths(entries))
+    entries = comparison.entries
+    return DiffOutcome(request, section, entries, entry_paths(entries), comparison)
 
 
 def _same(flag: bool | None) -> tuple[str, str]:
     if flag is None:
         return ("? unknown", DIM_STYLE)
     return ("✓ same", OK_STYLE) if flag else ("✗ differs", PROBLEM_STYLE)
+
+
+def snapshot_summary(summary: SnapshotSummary, notes: Sequence[str]) -> Content:
+    """Verist's three questions: same input? same output? same commands?"""
+    commands = (
+        ("n/a (no commands)", DIM_STYLE)
+        if summary.same_commands is None
+        else _same(summary.same_commands)
+    )
+    lines = [
+        Content.assemble(
+            ("input ", DIM_STYLE),
+            _same(summary.same_input),
+            ("   output ", DIM_STYLE),
+            _same(summary.same_output),
+            ("   commands ", DIM_STYLE),
+            commands,
+        )
+    ]
+    lines.extend(Content.styled(safe(note), DIM_STYLE) for note in notes)
+    return Content("\n").join(lines)
+
+
+def summary_of(comparison: Comparison | None) -> Content | str:
+    if comparison is None:
+        return ""
+    if comparison.records is not None:
+        return comparison_summary(comparison.records)
+    if comparison.snapshots is not None:
+        return snapshot_summary(comparison.snapshots, comparison.notes)
+    return ""
 
 
 def comparison_summary(comparison: RecordComparison) -> Content:
@@ -169,9 +196,9 @@ def comparison_summary(comparison: RecordComparison) -> Content:
 
 def _load_warnings(request: DiffRequest) -> list[Content]:
     lines = []
-    for side, detail in (("A", request.left), ("B", request.right)):
-        if detail is not None and detail.result.status is not LoadStatus.OK:
-            text = f"{side}: {safe(detail.result.message)}"
+    for side, operand in (("A", request.left), ("B", request.right)):
+        if operand is not None and operand.note:
+            text = f"{side}: {safe(operand.note)}"
             lines.append(Content.assemble((text, WARNING_STYLE)))
     return lines
 
@@ -186,8 +213,8 @@ class DiffPane(Vertical):
     DiffPane > #diff-bar { height: auto; }
     DiffPane > #diff-bar > #diff-section { width: 30; }
     DiffPane > #diff-bar > #diff-status { width: 1fr; padding: 1 0 0 1; }
-    DiffPane.-values > #diff-bar > #diff-section { display: none; }
-    DiffPane.-values > #diff-bar > #diff-status { padding: 0; }
+    DiffPane.-no-sections > #diff-bar > #diff-section { display: none; }
+    DiffPane.-no-sections > #diff-bar > #diff-status { padding: 0; }
     DiffPane > DiffView { height: 1fr; min-height: 4; }
     DiffPane > #diff-current { height: auto; max-height: 8; border-top: solid $panel; }
     DiffPane.-empty > DiffView, DiffPane.-empty > #diff-current, DiffPane.-empty > #diff-bar,
@@ -236,8 +263,20 @@ class DiffPane(Vertical):
     # ------------------------------------------------------------------ requests
 
     def show_diff(self, left: ExecutionDetail, right: ExecutionDetail) -> Worker[DiffOutcome]:
-        request = DiffRequest(execution_label(left), execution_label(right), left, right)
-        self.remove_class("-values")
+        """Two executions (their records; one without a record compares as nothing)."""
+        return self.show_comparison(
+            execution_label(left),
+            detail_operand(left),
+            execution_label(right),
+            detail_operand(right),
+        )
+
+    def show_comparison(
+        self, left_label: str, left: Operand | None, right_label: str, right: Operand | None
+    ) -> Worker[DiffOutcome]:
+        """Two operands (records, snapshots, baselines), as ``intentus-tui diff`` compares them."""
+        request = DiffRequest(safe(left_label), safe(right_label), left, right)
+        self.set_class(not request.is_records, "-no-sections")
         return self._start(request)
 
     def show_diff_values(
@@ -246,7 +285,7 @@ class DiffPane(Vertical):
         request = DiffRequest(
             safe(left_label), safe(right_label), left_value=left_value, right_value=right_value
         )
-        self.add_class("-values")
+        self.add_class("-no-sections")
         return self._start(request)
 
     def _start(self, request: DiffRequest) -> Worker[DiffOutcome]:
@@ -256,7 +295,7 @@ class DiffPane(Vertical):
         self._set_title(request)
         self._set_status(Content.assemble(("Comparing…", DIM_STYLE)))
         self.query_one("#diff-summary", Static).update("")
-        return self._compute(self._token, request, self.section if request.is_records else WHOLE)
+        return self._compute(self._token, request, self.section if request.is_records else COMPARE)
 
     @work(thread=True, exclusive=True, group="diff", exit_on_error=False)
     def _compute(self, token: int, request: DiffRequest, section: str) -> DiffOutcome:
@@ -278,10 +317,7 @@ class DiffPane(Vertical):
         outcome = message.outcome
         self.outcome = outcome
         request = outcome.request
-        summary = outcome.comparison
-        self.query_one("#diff-summary", Static).update(
-            comparison_summary(summary) if summary is not None else ""
-        )
+        self.query_one("#diff-summary", Static).update(summary_of(outcome.comparison))
         if outcome.error is not None:
             self._set_status(
                 Content.assemble(

@@ -23,9 +23,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.diff import DiffEntry
-from intentus_tui.core.verist.format import format_path
 from intentus_tui.tui.widgets.pane_text import compact_value
 
 MARKS = {"added": "+", "removed": "-", "changed": "~"}
@@ -45,7 +44,7 @@ def fit(text: str, width: int) -> str:
 
 def entry_paths(entries: Sequence[DiffEntry]) -> list[str]:
     """Display paths (sanitized). Worth computing in the worker for big diffs."""
-    return [sanitize_line(format_path(entry.path)) for entry in entries]
+    return [sanitize_line(path_text(entry)) for entry in entries]
 
 
 class DiffView(ScrollView, can_focus=True):

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
-    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail
 
 
 class EventDetail(VerticalScroll):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import orjson
 from textual.app import ComposeResult
@@ -22,9 +22,12 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
-from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.actions import MISSING
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.missing import MISSING
+from intentus_tui.tui.presenters.execution_text import clip
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import ExecutionDetail
 
 # Badge kinds -> style. Kept to a handful so every pane speaks the same colour language.
 BADGE_STYLES: dict[str, str] = {
@@ -211,11 +214,8 @@ SAFE_CHARS = 600  # a record-derived string longer than this is cut (a 1 MB id s
 
 
 def safe(value: Any, limit: int = SAFE_CHARS) -> str:
-    """A record-derived string made inert for one line of display, and cut if huge."""
-    text = value if isinstance(value, str) else str(value)
-    if len(text) > limit:
-        text = f"{text[:limit]}… ({len(text) - limit:,} more characters)"
-    return sanitize_line(text)
+    """A record-derived value made inert for one line of display, and cut if huge."""
+    return clip(value if isinstance(value, str) else str(value), limit)
 
 
 def _non_finite(value: float) -> str:

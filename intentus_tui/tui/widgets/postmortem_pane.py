@@ -1,6 +1,6 @@
 """The Post-mortem tab: what state was the execution left in, and is it safe to retry?
 
-``postmortem_lines(detail, wal=None)`` shows the core's post-mortem (``core.postmortem``:
+``postmortem_lines(detail, wal=None)`` shows the core's post-mortem (``actions.postmortem``:
 record and write-ahead log joined, their disagreements, the recovery hint) with the
 record's own detail around it: the attempt in flight, what completed before it, the
 salvage, replayability. ``wal`` defaults to the one the core joined (``detail.wal``).
@@ -10,13 +10,10 @@ does this tool.
 
 from __future__ import annotations
 
-from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.postmortem import PostMortem, build_postmortem
-from intentus_tui.core.records.load import LoadStatus
-from intentus_tui.core.records.timeline import Attempt, ExecutionState, Timeline
-from intentus_tui.core.wal.analyse import RecoveryHint
-from intentus_tui.core.wal.read import WalLog
-from intentus_tui.tui.screens.confirm import explain_reason
+from typing import TYPE_CHECKING
+
+from intentus_tui.core.actions import ExecutionState, LoadStatus, postmortem
+from intentus_tui.tui.presenters.execution_text import explain_reason
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -33,6 +30,16 @@ from intentus_tui.tui.widgets.pane_text import (
     row,
     safe,
 )
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import (
+        Attempt,
+        ExecutionDetail,
+        PostMortem,
+        RecoveryHint,
+        Timeline,
+        WalLog,
+    )
 
 _STATE_BADGE = {
     ExecutionState.COMPLETED: ("COMPLETED", "ok"),
@@ -188,19 +195,12 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     return lines
 
 
-def postmortem_of(detail: ExecutionDetail, wal: WalLog | None) -> PostMortem:
-    """The core's post-mortem; rebuilt only when a different WAL is passed in."""
-    if wal is detail.wal and detail.postmortem is not None:
-        return detail.postmortem
-    return build_postmortem(detail.timeline, wal)
-
-
 def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> list[Line]:
     """The Post-mortem tab's lines for one execution (``wal`` defaults to ``detail.wal``)."""
     if detail is None:
         return [line("Select an execution for its post-mortem.")]
     wal = wal if wal is not None else detail.wal
-    pm = postmortem_of(detail, wal)
+    pm = postmortem(detail, wal)
     lines = _state_lines(detail, pm)
     lines.append(BLANK)
     lines.extend(_events_lines(detail.timeline, pm))

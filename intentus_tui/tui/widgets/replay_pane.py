@@ -1,14 +1,11 @@
-"""The Replay tab: return the recorded response of the current execution, or say why not.
+"""The Replay tab: the recorded response of the current execution, or why there is none.
 
-Replay never runs agent code or calls a model (DESIGN 4): ``ReplayEngine.replay`` only
-reads the record. The work that can be slow -- pretty-printing a multi-megabyte payload --
-happens in a thread worker; the payload is then drawn lazily by ``JsonView``.
+Replay never runs agent code or calls a model: ``actions.replay`` only reads the record.
+The replay and the pretty-printing of a multi-megabyte payload run in a thread worker; the
+payload is then drawn lazily by ``JsonView``.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -18,9 +15,14 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
-from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.records.replay import FORCED_WARNING, NotReplayableError, ReplayResult
-from intentus_tui.tui.screens.confirm import execution_label, explain_reason
+from intentus_tui.core.actions import (
+    FORCED_WARNING,
+    ExecutionDetail,
+    ReplayOutcome,
+    ReplayResult,
+    replay,
+)
+from intentus_tui.tui.presenters.execution_text import execution_label, explain_reason
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -41,41 +43,7 @@ from intentus_tui.tui.widgets.pane_text import (
     safe,
 )
 
-OutcomeKind = Literal["result", "refused", "failed"]
 MAX_METADATA_KEYS = 30
-
-
-@dataclass(frozen=True)
-class ReplayOutcome:
-    """What one replay attempt produced, ready to display."""
-
-    kind: OutcomeKind
-    forced: bool
-    result: ReplayResult | None = None
-    reason: str | None = None  # refused: NotReplayableError.reason
-    message: str = ""  # failed: what went wrong
-    payload_lines: list[str] = field(default_factory=list)
-    payload_chars: int = 0
-
-
-def replay_detail(detail: ExecutionDetail, force: bool) -> ReplayOutcome:
-    """Replay one execution and prepare its payload for display. Never raises."""
-    try:
-        engine = detail.replay_engine()
-    except Exception as exc:  # a record the engine cannot even be built from
-        return ReplayOutcome("failed", force, message=f"{type(exc).__name__}: {exc}")
-    if engine is None:
-        return ReplayOutcome("failed", force, message=f"Nothing to replay: {detail.result.message}")
-    try:
-        result = engine.replay(force=force)
-    except NotReplayableError as exc:
-        return ReplayOutcome("refused", force, reason=exc.reason)
-    except Exception as exc:  # seed 000: a forced replay of a corrupted record may raise
-        return ReplayOutcome("failed", force, message=f"{type(exc).__name__}: {exc}")
-    lines = pretty_json_lines(result.payload)
-    return ReplayOutcome(
-        "result", force, result, payload_lines=lines, payload_chars=sum(map(len, lines))
-    )
 
 
 def _status_badge(result: ReplayResult) -> Content:
@@ -194,17 +162,21 @@ class ReplayPane(Vertical):
     """
 
     class Finished(Message):
-        """A replay worker is done (posted from its thread)."""
+        """A replay worker is done (posted from its thread), the payload's lines made."""
 
-        def __init__(self, detail: ExecutionDetail, outcome: ReplayOutcome) -> None:
+        def __init__(
+            self, detail: ExecutionDetail, outcome: ReplayOutcome, payload_lines: list[str]
+        ) -> None:
             super().__init__()
             self.detail = detail
             self.outcome = outcome
+            self.payload_lines = payload_lines
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-no-payload")
         self._detail: ExecutionDetail | None = None
         self.outcome: ReplayOutcome | None = None
+        self._payload_lines: list[str] = []
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="replay-summary-scroll"):
@@ -221,6 +193,7 @@ class ReplayPane(Vertical):
         """A new execution supersedes any replay of the previous one, running or shown."""
         self._detail = detail
         self.outcome = None
+        self._payload_lines = []
         # A replay still running for the previous detail is not cancelled (a thread cannot
         # be interrupted, and a cancelled worker makes wait_for_complete() raise): its
         # result is dropped on arrival because it names another detail.
@@ -241,9 +214,10 @@ class ReplayPane(Vertical):
 
     @work(thread=True, exclusive=True, group="replay", exit_on_error=False)
     def _replay(self, detail: ExecutionDetail, force: bool) -> ReplayOutcome:
-        outcome = replay_detail(detail, force)
+        outcome = replay(detail.result, force=force)
+        lines = pretty_json_lines(outcome.result.payload) if outcome.result is not None else []
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Finished(detail, outcome))
+            self.post_message(self.Finished(detail, outcome, lines))
         return outcome
 
     def on_replay_pane_finished(self, message: Finished) -> None:
@@ -251,6 +225,7 @@ class ReplayPane(Vertical):
         if message.detail is not self._detail:
             return  # the user moved on while it ran
         self.outcome = message.outcome
+        self._payload_lines = message.payload_lines
         self._show()
 
     def _set_summary(self, lines: list[Line]) -> None:
@@ -266,15 +241,16 @@ class ReplayPane(Vertical):
             self.add_class("-no-payload")
             self._set_summary(refused_lines(detail, outcome))
             return
-        if outcome.kind == "failed":
+        if outcome.kind != "result":  # failed (this tab gives no envelope to mismatch)
             self.add_class("-no-payload")
             self._set_summary(failed_lines(detail, outcome))
             return
         self._set_summary(result_lines(detail, outcome))
-        count = len(outcome.payload_lines)
-        title = f"Payload  ({count:,} line{'s' if count != 1 else ''}, {outcome.payload_chars:,} characters)"
+        lines = self._payload_lines
+        count, chars = len(lines), sum(map(len, lines))
+        title = f"Payload  ({count:,} line{'s' if count != 1 else ''}, {chars:,} characters)"
         self.query_one("#replay-payload-title", Static).update(Content(title))
-        self.query_one(JsonView).set_lines(outcome.payload_lines)
+        self.query_one(JsonView).set_lines(lines)
         self.remove_class("-no-payload")
 
     @property

@@ -1,7 +1,7 @@
 """The debugger's right-hand pane: Verify, Replay, Diff and Post-mortem tabs.
 
 Attributes down: the app sets ``side_pane.detail`` and every tab follows. The app binds
-the keys and calls ``show_tab``, ``run_replay``, ``show_diff``/``show_diff_values`` and
+the keys and calls ``show_tab``, ``run_replay``, ``show_diff``/``show_comparison`` and
 ``next_difference``/``previous_difference``. A forced replay is confirmed by the app first
 (``screens.confirm.ConfirmScreen`` with ``force_replay_lines``), then ``run_replay(True)``.
 
@@ -23,7 +23,7 @@ from textual.worker import Worker
 if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
     from textual.widgets import TabbedContent
 
-    from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail, Operand
     from intentus_tui.tui.widgets.diff_pane import DiffOutcome, DiffPane
     from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
     from intentus_tui.tui.widgets.replay_pane import ReplayOutcome, ReplayPane
@@ -117,9 +117,16 @@ class SidePane(Widget):
     def _push_detail(self, detail: ExecutionDetail | None) -> None:
         # The diff tab keeps its comparison: it is labelled with both ids, so it stays true
         # while the user browses; a newer comparison supersedes it.
-        self.verify_pane.detail = detail
-        self.replay_pane.detail = detail
-        self.postmortem_pane.detail = detail
+        from textual.css.query import NoMatches
+
+        try:
+            tabs = (self.verify_pane, self.replay_pane, self.postmortem_pane)
+        except NoMatches:
+            # Only while the app closes: the tabs are removed before this pane, and a detail
+            # that finished loading meanwhile has nowhere to go. Nothing else removes them.
+            return
+        for tab in tabs:
+            tab.detail = detail
 
     # ------------------------------------------------------------------ parts
 
@@ -185,10 +192,17 @@ class SidePane(Widget):
         self.show_tab("diff")
         return self.diff_pane.show_diff(left, right)
 
+    def show_comparison(
+        self, left_label: str, left: Operand, right_label: str, right: Operand
+    ) -> Worker[DiffOutcome]:
+        """Compare two operands, e.g. a record against a snapshot or baseline file."""
+        self.show_tab("diff")
+        return self.diff_pane.show_comparison(left_label, left, right_label, right)
+
     def show_diff_values(
         self, left_label: str, left_value: Any, right_label: str, right_value: Any
     ) -> Worker[DiffOutcome]:
-        """Compare two JSON values, e.g. a record against a snapshot or baseline file."""
+        """Compare two JSON values as they are."""
         self.show_tab("diff")
         return self.diff_pane.show_diff_values(left_label, left_value, right_label, right_value)
 

@@ -17,13 +17,11 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static
 
-from intentus_tui.core.records.load import LoadStatus
-from intentus_tui.core.records.timeline import EventRow, ExecutionState, Timeline
+from intentus_tui.core.actions import EventRow, ExecutionState, LoadStatus, Timeline
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
-    from intentus_tui.core.detail import ExecutionDetail
-    from intentus_tui.core.wal.read import WalLog
+    from intentus_tui.core.actions import ExecutionDetail, WalLog
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 

@@ -6,18 +6,20 @@ display text, so it is tested without an app; ``VerifyPane`` only shows it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 
-from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.records.load import LoadResult, LoadStatus
-from intentus_tui.core.records.verify import (
+from intentus_tui.core.actions import (
+    ExecutionDetail,
     HashCheck,
     HashStatus,
+    LoadResult,
+    LoadStatus,
     SequenceCheck,
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.wal.read import WalLog
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -35,9 +37,12 @@ from intentus_tui.tui.widgets.pane_text import (
     safe,
 )
 
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import WalLog
+
 FORM_NAMES: dict[str, str] = {
     "runtime": "runtime — bare hex over the whole envelope (what IntentusNet 1.3.0 writes)",
-    "documented": "documented — sha256: prefix, routingMetadata left out (seed 000)",
+    "documented": "documented — sha256: prefix, routingMetadata left out",
     "unknown": "unknown — not a sha256 digest",
     "absent": "absent — the header has no envelopeHash",
 }

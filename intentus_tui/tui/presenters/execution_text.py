@@ -1,0 +1,113 @@
+"""Text about one execution for the debugger's dialogs and panes: no Textual.
+
+Every string here is sanitized (record-derived text is inert) and cut when huge, so a hostile
+execution id cannot style a dialog, break it with ``[/x]`` or write escape sequences to the
+terminal. Used by the confirmation dialog, the app and the side pane's tabs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from intentus_tui.core.actions import (
+    EXECUTION_INCOMPLETE,
+    FORCE_REPLAY_RISKS,
+    FORCED_WARNING,
+    MANUALLY_INVALIDATED,
+    RECORD_CORRUPTED,
+    RECORDING_FAILURE,
+    LoadStatus,
+)
+from intentus_tui.core.sanitize import sanitize_line
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import ExecutionDetail
+
+# Which row of the force-replay risks table (``FORCE_REPLAY_RISKS``) a replayable reason falls under.
+_RISK_ROW_FOR_REASON: dict[str, str] = {
+    EXECUTION_INCOMPLETE: "Incomplete execution",
+    RECORDING_FAILURE: "Recording failure",
+    RECORD_CORRUPTED: "Corrupted record",
+}
+
+# What each documented replayable reason means, in words.
+REASON_EXPLANATIONS: dict[str, str] = {
+    EXECUTION_INCOMPLETE: "no final response was recorded (the process died or is still running)",
+    RECORDING_FAILURE: "a final response exists but was not recorded properly",
+    MANUALLY_INVALIDATED: "an operator marked this record as not replayable",
+    RECORD_CORRUPTED: "the record is damaged or structurally invalid",
+}
+
+
+MAX_FIELD_CHARS = 300  # record-derived text in a dialog: enough to recognise, never a 1 MB wall
+
+
+def clip(text: str, limit: int = MAX_FIELD_CHARS) -> str:
+    """Sanitized, and cut with a note when longer than ``limit``."""
+    if len(text) > limit:
+        text = f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+    return sanitize_line(text)
+
+
+def explain_reason(reason: str | None) -> str:
+    """``reason — what it means``, sanitized; unknown reasons are shown as recorded."""
+    if reason is None:
+        return "no reason recorded"
+    shown = clip(reason)
+    meaning = REASON_EXPLANATIONS.get(reason)
+    return f"{shown} — {meaning}" if meaning else shown
+
+
+def execution_label(detail: ExecutionDetail) -> str:
+    """The execution id if the record has one, else the file name; sanitized."""
+    record = detail.result.record
+    execution_id = record.execution_id if record is not None else None
+    return clip(execution_id if execution_id is not None else detail.path.name)
+
+
+def force_replay_lines(detail: ExecutionDetail) -> list[str]:
+    """What the operator must know before forcing a replay of this record."""
+    lines = [f"Execution: {execution_label(detail)}"]
+    if detail.replayable:
+        lines.append("This record is replayable: a forced replay returns the same as a normal one.")
+    else:
+        lines.append(f"Not replayable: {explain_reason(detail.replay_reason)}")
+    if detail.result.status is not LoadStatus.OK:
+        lines.append(f"File: {clip(detail.result.message)}")
+    lines.append("")
+    lines.append("Force replay risks:")
+    applies = _RISK_ROW_FOR_REASON.get(detail.replay_reason or "")
+    for scenario, risk in FORCE_REPLAY_RISKS:
+        marker = "▶" if scenario == applies else " "
+        note = "   ← this record" if scenario == applies else ""
+        lines.append(f" {marker} {scenario}: {risk}{note}")
+    lines.append("")
+    lines.append(
+        "Replay returns what was recorded; it never runs agent code or calls a model. "
+        f'The result is marked "{FORCED_WARNING}".'
+    )
+    return lines
+
+
+def invalidate_lines(detail: ExecutionDetail) -> list[str]:
+    """What invalidating this record will change on disk."""
+    lines = [
+        f"Execution: {execution_label(detail)}",
+        f"File: {clip(str(detail.path))}",
+    ]
+    if detail.replayable:
+        lines.append("Currently: replayable")
+    else:
+        lines.append(f"Currently: not replayable ({explain_reason(detail.replay_reason)})")
+    lines.append("")
+    lines.append(
+        f'The header is rewritten to replayable: false, replayableReason: "{MANUALLY_INVALIDATED}". '
+        "Nothing else in the record changes; the write is atomic (temp file, fsync, rename)."
+    )
+    lines.append("Replay will refuse this record afterwards; a forced replay stays possible.")
+    if detail.result.status is not LoadStatus.OK:
+        lines.append(
+            "This file is damaged: it cannot be invalidated, because rewriting it would drop "
+            "everything after the damage."
+        )
+    return lines
