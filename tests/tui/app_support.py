@@ -84,11 +84,14 @@ def make_app(directory: Path, *, watch: bool = False, **kwargs: Any) -> Intentus
 
 
 def _busy(app: IntentusApp) -> bool:
+    if app._side_pane_scheduled and not app.side_pane.ready:
+        return True  # its tabs are being built (after the first rows or the scan's end)
     return any(w.group != "watcher" and not w.is_finished for w in app.workers)
 
 
 async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
-    """Wait until no worker (but the watcher) runs and every posted message is handled."""
+    """Wait until no worker (but the watcher) runs, the side pane is built if it was
+    asked for, and every posted message is handled."""
     app = pilot.app
     assert isinstance(app, IntentusApp)
     deadline = time.monotonic() + timeout

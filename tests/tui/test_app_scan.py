@@ -192,7 +192,7 @@ async def test_rows_added_after_the_list_overflows_can_be_scrolled_to(tmp_path: 
     still be reachable and drawn."""
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.scan_done, "the empty scan")
+        await wait_for_scan_and_side_pane(pilot, app)  # the empty scan
         listing = app.execution_list
         listing.focus()
         app.post_message(IndexChanged(tuple(summary(n) for n in range(100)), scanned=100))
