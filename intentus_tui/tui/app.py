@@ -254,6 +254,14 @@ class IntentusApp(App[None]):
             self._load_detail(*self._detail_waiting)
             self._detail_waiting = None
 
+    @property
+    def closing(self) -> bool:
+        """Whether the app has begun to close (or was never started). Its widgets are then
+        being taken down, children first, so a result from a background thread that
+        arrives now (a detail, a batch of rows) has nowhere to go: a pane's parent may
+        still be mounted while the tabs it would fill are gone."""
+        return not self.is_running
+
     def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
         self.feeder.stop()  # every way out comes here: a scan must not hold up the exit
         if self._watcher is not None:
@@ -288,6 +296,8 @@ class IntentusApp(App[None]):
         self._start_scan()
 
     def on_paths_changed(self, message: PathsChanged) -> None:
+        if self.closing:
+            return
         self.queue_paths(message.paths)
 
     def queue_paths(self, paths: Iterable[Path]) -> None:
@@ -301,6 +311,9 @@ class IntentusApp(App[None]):
         return self.execution_list.model.summaries.values()
 
     def on_index_changed(self, message: IndexChanged) -> None:
+        if self.closing:
+            self.feeder.stop()  # no frame will show this batch: the scan need not wait for one
+            return
         live = message.scanned is None  # the initial scan always says how far it is
         try:
             self.execution_list.apply_changes(message.changed, message.removed, live=live)
@@ -319,6 +332,8 @@ class IntentusApp(App[None]):
         self._show_header()
 
     def on_scan_finished(self, message: ScanFinished) -> None:
+        if self.closing:
+            return
         self._build_side_pane_soon()
         self.call_after_refresh(release_free_memory)  # what the scan used is free now
         self.scan_done = True
@@ -363,7 +378,7 @@ class IntentusApp(App[None]):
             self.call_later(self._build_side_pane)
 
     async def _build_side_pane(self) -> None:
-        if self.side_pane.is_attached:
+        if self.side_pane.is_attached and not self.closing:
             await self.side_pane.build()
 
     # ------------------------------------------------------------------ header & titles
@@ -434,6 +449,8 @@ class IntentusApp(App[None]):
             self.post_message(DetailLoaded(key, detail))
 
     def on_detail_loaded(self, message: DetailLoaded) -> None:
+        if self.closing:
+            return
         if message.key != self.execution_list.selected_key:
             return  # the selection moved on while this was loading
         same = message.key == self.detail_key and self.detail is not None

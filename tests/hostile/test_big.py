@@ -1,7 +1,10 @@
 """Enormous inputs: a 200 MB record, nesting 100,000 deep, 10,000-digit integers.
 
-Each is classified within a time bound and without more than ~1 GB of extra memory. The
-200 MB cases run in a child process, so peak RSS measures that work and nothing else.
+Each is classified right, without more than ~1 GB of extra memory, and a listing reads a
+bounded part of a huge file. The 200 MB cases run in a child process, so peak RSS and bytes
+read measure that work and nothing else. How long each takes is measured, as a ratio to
+orjson parsing the same input, by ``bench/bench_hostile.py``: wall-clock limits in the
+suite failed on a busy 2-core machine. ``deadline`` only stops a hang.
 """
 
 from __future__ import annotations
@@ -10,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,14 +35,13 @@ GB = 1024**3
 
 # Runs in a child: load, summarize, verify, detail of one file; prints peak RSS growth.
 CHILD = r"""
-import json, resource, sys, time
+import json, resource, sys
 from pathlib import Path
 from intentus_tui.core.detail import detail_to_json, load_detail
 from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.index.directory import summarize_path
 path = Path(sys.argv[1])
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-start = time.perf_counter()
 loaded = load_record_file(path)
 status = loaded.status.value
 del loaded
@@ -51,9 +52,21 @@ print(json.dumps({
     "status": status,
     "row_status": row.load_status.value,
     "hash": doc["hash"]["status"] if doc["hash"] else None,
-    "seconds": time.perf_counter() - start,
     "extra_bytes": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024,
 }))
+"""
+
+# Runs the command line in a child and reports on stderr how many bytes it read (all
+# files, its own modules included), from Linux's /proc/self/io.
+COUNT_READS = r"""
+import atexit, runpy, sys
+def report():
+    with open("/proc/self/io") as io:
+        fields = dict(line.split(": ") for line in io.read().splitlines())
+    sys.stderr.write(f"\nbytes read: {fields['rchar']}\n")
+atexit.register(report)
+sys.argv = ["intentus-tui", *sys.argv[1:]]
+runpy.run_module("intentus_tui.cli", run_name="__main__")
 """
 
 
@@ -82,7 +95,7 @@ def huge(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_a_200_mb_record_is_read_verified_and_shown_in_bounded_time_and_memory(
+def test_a_200_mb_record_is_read_verified_and_shown_in_bounded_memory(
     huge: Path, tmp_path: Path
 ) -> None:
     proc = _child(str(huge), code=CHILD, cache=tmp_path)
@@ -90,18 +103,20 @@ def test_a_200_mb_record_is_read_verified_and_shown_in_bounded_time_and_memory(
     report = json.loads(proc.stdout)
     assert report["status"] == LoadStatus.OK.value
     assert report["hash"] == "match"
-    assert report["seconds"] < 20, report
     assert report["extra_bytes"] < GB, report
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts reads in /proc")
 def test_the_cli_lists_and_verifies_a_200_mb_record(huge: Path, tmp_path: Path) -> None:
-    start = time.perf_counter()
-    listing = _child("inspect", "--list", str(huge.parent), "--json", cache=tmp_path)
+    listing = _child(
+        "inspect", "--list", str(huge.parent), "--json", cache=tmp_path, code=COUNT_READS
+    )
     assert listing.returncode == 0, listing.stderr
     (row,) = json.loads(listing.stdout)["executions"]
     assert row["file"] == "huge-1.json" and row["execution_id"] == "huge-1"
-    assert time.perf_counter() - start < 10  # listed from its head, not parsed whole
+    bytes_read = int(listing.stderr.rsplit("bytes read: ", 1)[1])
+    assert bytes_read < HUGE_BYTES // 10  # listed from its head (4 MB read), not parsed whole
     verify = _child("verify", str(huge), "--json", cache=tmp_path)
     assert verify.returncode == 0, verify.stderr
     assert json.loads(verify.stdout)["files"][0]["hash"]["status"] == "match"
@@ -109,12 +124,10 @@ def test_the_cli_lists_and_verifies_a_200_mb_record(huge: Path, tmp_path: Path) 
 
 def test_nesting_100000_deep_is_classified_quickly() -> None:
     for data in (deep_array(DEEP), b'{"a":' * DEEP + b"1" + b"}" * DEEP, deep_record(DEEP, "d")):
-        start = time.perf_counter()
         with deadline(10, "deep"):
             result = load_record_bytes(Path("deep.json"), data)
             exercise(result)
         assert result.status is LoadStatus.TOO_DEEP
-        assert time.perf_counter() - start < 2
         for cut in (len(data) // 2, len(data) - 1):  # and damaged: the salvage walk too
             with deadline(10, "deep, cut"):
                 exercise(load_record_bytes(Path("deep.json"), data[:cut]))
@@ -139,11 +152,9 @@ def test_10000_digit_integers_are_classified_quickly(tmp_path: Path) -> None:
         b'{"header": {"executionId": "b"}, "events": [{"seq": ' + digits + b"}]}",
     ]
     for data in cases:
-        start = time.perf_counter()
         with deadline(10, "big int"):
             result = load_record_bytes(Path("b.json"), data)
             exercise(result)
-        assert time.perf_counter() - start < 2
         assert result.status in (LoadStatus.NOT_JSON, LoadStatus.NOT_RECORD, LoadStatus.SALVAGED)
     path = tmp_path / "b.json"
     path.write_bytes(big_int_record("b"))

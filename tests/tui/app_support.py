@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import Worker
 
 from intentus_tui.core.index.directory import RecordRoot, resolve_root
 from intentus_tui.tui.app import IntentusApp
@@ -83,21 +84,42 @@ def make_app(directory: Path, *, watch: bool = False, **kwargs: Any) -> Intentus
     return IntentusApp(root, watch=watch, **kwargs)
 
 
-def _busy(app: IntentusApp) -> bool:
-    return any(w.group != "watcher" and not w.is_finished for w in app.workers)
+def _running_workers(app: IntentusApp) -> list[Worker[Any]]:
+    return [w for w in app.workers if w.group != "watcher" and not w.is_finished]
+
+
+def _building_side_pane(app: IntentusApp) -> bool:
+    # Its tabs are asked for after the first rows or at the scan's end; mounting them is
+    # not a worker.
+    return app._side_pane_scheduled and not app.side_pane.ready
+
+
+async def _workers_finished(workers: list[Worker[Any]], timeout: float) -> None:
+    """Wait for these workers to end, however they end (a failure is the app's to show)."""
+    waits = [asyncio.ensure_future(worker.wait()) for worker in workers]
+    done, pending = await asyncio.wait(waits, timeout=max(timeout, 0))
+    for wait in pending:
+        wait.cancel()
+    for wait in done:
+        wait.exception()  # retrieved: the test looks at what the app shows instead
 
 
 async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
-    """Wait until no worker (but the watcher) runs and every posted message is handled."""
+    """Wait until no worker (but the watcher) runs, the side pane is built if it was
+    asked for, and every posted message is handled, twice over with a frame drawn in
+    between (what a frame starts, a finished worker's message, may start more work)."""
     app = pilot.app
     assert isinstance(app, IntentusApp)
     deadline = time.monotonic() + timeout
     quiet_rounds = 0
     while quiet_rounds < 2:
         await pilot.pause()
-        if _busy(app):
+        if workers := _running_workers(app):
             quiet_rounds = 0
-            await asyncio.sleep(0.005)
+            await _workers_finished(workers, deadline - time.monotonic())
+        elif _building_side_pane(app):
+            quiet_rounds = 0
+            await pilot.pause(0.005)
         else:
             quiet_rounds += 1
         if time.monotonic() > deadline:

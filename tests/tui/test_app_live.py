@@ -9,12 +9,28 @@ import time
 from pathlib import Path
 
 import pytest
+from textual import events
+from textual.message import Message
 
 from intentus_tui.core.records.load import is_record_name
-from intentus_tui.tui.live.messages import PathsChanged, WatcherStopped, WatchStarted
+from intentus_tui.tui.live.messages import (
+    DetailLoaded,
+    IndexChanged,
+    PathsChanged,
+    WatcherStopped,
+    WatchStarted,
+)
 from intentus_tui.tui.live.watcher import DirectoryWatcher
 from tests.factories import make_record, write_record
-from tests.tui.app_support import SIZE, created, fixed_id, make_app, settle, wait_for
+from tests.tui.app_support import (
+    SIZE,
+    created,
+    fixed_id,
+    make_app,
+    settle,
+    wait_for,
+    wait_for_scan_and_side_pane,
+)
 
 
 def _key(execution_id: str) -> str:
@@ -26,7 +42,7 @@ async def test_added_rewritten_and_deleted_files_update_only_their_rows(
 ) -> None:
     app = make_app(records_dir, watch=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        await wait_for_scan_and_side_pane(pilot, app)
         await settle(pilot)
         listing = app.execution_list
         model = listing.model
@@ -69,7 +85,7 @@ async def test_added_rewritten_and_deleted_files_update_only_their_rows(
 async def test_a_half_written_file_is_corrupted_until_it_parses(records_dir: Path) -> None:
     app = make_app(records_dir, watch=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        await wait_for_scan_and_side_pane(pilot, app)
         model = app.execution_list.model
         execution_id = fixed_id(5)
         text = json.dumps(make_record(execution_id=execution_id), indent=2)
@@ -90,7 +106,7 @@ async def test_a_half_written_file_is_corrupted_until_it_parses(records_dir: Pat
 async def test_a_burst_of_1000_new_files_converges_exactly(records_dir: Path) -> None:
     app = make_app(records_dir, watch=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        await wait_for_scan_and_side_pane(pilot, app)
         model = app.execution_list.model
         template = json.dumps(make_record(execution_id="ID-PLACEHOLDER"), indent=2)
         for n in range(1000):
@@ -112,7 +128,7 @@ async def test_paused_collects_changes_and_resume_applies_them(
 ) -> None:
     app = make_app(records_dir, watch=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.scan_done, "initial scan")
+        await wait_for_scan_and_side_pane(pilot, app)
         await settle(pilot)
         model = app.execution_list.model
         await pilot.press("p")
@@ -180,3 +196,28 @@ def test_a_watcher_whose_app_has_closed_stops(records_dir: Path) -> None:
     watcher.start()
     watcher.join(timeout=5)
     assert not watcher._thread.is_alive()
+
+
+async def test_results_that_arrive_while_the_app_closes_are_dropped(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """A detail or a batch of rows finishing as the app closes reaches an app whose panes
+    are being taken down, children first (the side pane still mounted, its tabs gone):
+    it is dropped, where it used to raise ``NoMatches: VerifyPane`` out of the app."""
+    app = make_app(records_dir)
+    arrived_while_closing = 0
+
+    def deliver_while_closing(message: Message) -> None:
+        # Each widget taken down (its Unmount) is a moment a worker's result may land.
+        nonlocal arrived_while_closing
+        if isinstance(message, events.Unmount) and app.closing and app.detail_key:
+            assert app.detail is not None
+            arrived_while_closing += app.post_message(DetailLoaded(app.detail_key, app.detail))
+            row = app.execution_list.model.summaries[app.detail_key]
+            app.post_message(IndexChanged((row,), scanned=None))
+
+    async with app.run_test(size=SIZE, message_hook=deliver_while_closing) as pilot:
+        await settle(pilot)
+        assert app.side_pane.ready and app.detail is not None
+        assert app.side_pane.verify_pane.detail is app.detail
+    assert arrived_while_closing > 0  # the race was really run

@@ -50,6 +50,13 @@ class GatedIndex:
         finally:
             self.closed.set()
 
+    def open(self) -> None:
+        """Let every batch still held through. Call it when the test is done: a scan
+        thread left waiting at the gate holds up the event loop's close (it joins its
+        threads) until the gate's timeout."""
+        for _ in self.batches:
+            self.gate.release()
+
 
 class EndlessIndex:
     """A scan that never ends on its own (a huge directory on a slow disk)."""
@@ -192,7 +199,7 @@ async def test_rows_added_after_the_list_overflows_can_be_scrolled_to(tmp_path: 
     still be reachable and drawn."""
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.scan_done, "the empty scan")
+        await wait_for_scan_and_side_pane(pilot, app)  # the empty scan
         listing = app.execution_list
         listing.focus()
         app.post_message(IndexChanged(tuple(summary(n) for n in range(100)), scanned=100))

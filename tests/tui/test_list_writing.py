@@ -12,6 +12,7 @@ from intentus_tui.tui.presenters.list_rows import state_badge
 from intentus_tui.tui.widgets import execution_list
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.factories import make_record, write_record
+from tests.tui.app_support import wait_for
 
 
 class ListApp(App[None]):
@@ -40,8 +41,8 @@ async def test_half_written_file_shows_writing_until_it_settles(
         path.write_bytes(whole[:10])  # damaged again, and then left alone
         listing.apply_changes([summarize_path(path)], [], live=True)
         assert listing.is_writing("live.json")
-        await pilot.pause(0.5)
-        assert not listing.is_writing("live.json")  # still damaged after a pause: corrupted
+        # still damaged once WRITING_SECONDS have passed: corrupted, no longer "writing"
+        await wait_for(pilot, lambda: not listing.is_writing("live.json"), "the writing timer")
 
 
 async def test_a_damaged_file_from_the_initial_scan_is_not_writing(tmp_path: Path) -> None:

@@ -76,11 +76,15 @@ async def test_the_app_s_first_frame_draws_the_same_rows_in_the_same_places(
         for line in frame_lines("records", first.rows, watch=False, columns=COLUMNS, lines=LINES)
     ]
     app = make_app(records_dir)
-    app.feeder.index = GatedIndex(app.root, [[]])  # type: ignore[assignment]  # never yields
+    index = GatedIndex(app.root, [[]])
+    app.feeder.index = index  # type: ignore[assignment]  # yields nothing while the test looks
     app.prepare_start(first)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        shown = screen_text(app).splitlines()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            shown = screen_text(app).splitlines()
+    finally:
+        index.open()
     list_width = max(LIST_PANE_MIN, COLUMNS * 40 // 100)
     assert len(frame) == LINES - 1  # everything but the footer
     assert [line.rstrip() for line in shown[:2]] == [line.rstrip() for line in frame[:2]]
