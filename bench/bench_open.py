@@ -13,8 +13,13 @@ the page cache is warm for everyone):
 - ``ours-cold``: ``intentus-tui inspect --list --json --no-cache`` (full classification,
   envelope hash verification, both cores).
 - ``ours-warm``: the same with the persistent index cache already filled.
+- ``ours-pure-cold``/``ours-pure-warm`` (with ``--pure``): the same with the native helpers
+  off (``INTENTUS_TUI_PURE_PYTHON=1``).
+- ``base-cold``/``base-warm`` (with ``--baseline-tree TREE``): another checkout's CLI (its
+  C extension built in place), run with ``PYTHONPATH=TREE``: before and after, one run.
 
-Usage: ``python bench/bench_open.py [--count 10000] [--runs 5] [--dir DIR]``.
+Usage: ``python bench/bench_open.py [--count 10000] [--runs 5] [--dir DIR]
+[--baseline-tree TREE] [--pure] [--skip-jq]``.
 Contenders run in rounds (each once per round) after one warm-up each. Prints a table of
 medians, ratios to the floor, peak RSS, and the most any run read from disk (the files
 should come from the page cache; a VM that drops it shows here).
@@ -105,6 +110,14 @@ def main() -> None:
     parser.add_argument(
         "--skip-jq", action="store_true", help="leave out jq (slow: a process per file)"
     )
+    parser.add_argument(
+        "--baseline-tree",
+        type=Path,
+        help="another checkout whose CLI to time too (base-cold, base-warm)",
+    )
+    parser.add_argument(
+        "--pure", action="store_true", help="also time ours with the native helpers off"
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="intentus-bench-"))
@@ -113,19 +126,25 @@ def main() -> None:
         print(f"generating {args.count} records in {directory} ...", file=sys.stderr)
         generate(directory, args.count, args.seed)
     count = sum(1 for n in os.listdir(directory) if n.endswith(".json"))
-    env = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(work / "cache")}
     py = sys.executable
+    tree = Path(__file__).resolve().parent.parent
+    base_env = {k: v for k, v in os.environ.items() if k != "INTENTUS_TUI_PURE_PYTHON"}
+    env = base_env  # the peers: no cache, no tree of ours
+    ours = {**base_env, "PYTHONPATH": str(tree), "INTENTUS_TUI_CACHE_DIR": str(work / "cache")}
     # An installed package has its bytecode compiled; a checkout run with
     # PYTHONDONTWRITEBYTECODE (as here) would recompile it on every start.
-    package = Path(__file__).resolve().parent.parent / "intentus_tui"
-    subprocess.run(
-        [py, "-m", "compileall", "-q", str(package)], check=True, stdout=subprocess.DEVNULL
-    )
+    trees = [tree, *([args.baseline_tree.resolve()] if args.baseline_tree else [])]
+    for package in trees:
+        subprocess.run(
+            [py, "-m", "compileall", "-q", str(package / "intentus_tui")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     cli = [py, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
-    contenders: dict[str, list[str]] = {
-        "read": [py, "-c", READ, str(directory)],
-        "floor": [py, "-c", FLOOR, str(directory)],
-        "intentusnet": [py, "-c", INTENTUSNET, str(directory)],
+    contenders: dict[str, tuple[list[str], dict[str, str]]] = {
+        "read": ([py, "-c", READ, str(directory)], env),
+        "floor": ([py, "-c", FLOOR, str(directory)], env),
+        "intentusnet": ([py, "-c", INTENTUSNET, str(directory)], env),
     }
     if shutil.which("jq") and not args.skip_jq:
         # One jq per file (two at a time): jq concatenates its inputs into one stream, so a
@@ -135,18 +154,34 @@ def main() -> None:
             "'{id: .header.executionId, replayable: .header.replayable, "
             "final: (.finalResponse != null)}' >/dev/null 2>&1; true"
         )
-        contenders["jq"] = ["sh", "-c", jq]
-    contenders["ours-cold"] = [*cli, "--no-cache", str(directory)]
-    contenders["ours-warm"] = [*cli, str(directory)]
+        contenders["jq"] = (["sh", "-c", jq], env)
+    if args.baseline_tree:
+        base = {
+            **base_env,
+            "PYTHONPATH": str(args.baseline_tree.resolve()),
+            "INTENTUS_TUI_CACHE_DIR": str(work / "base-cache"),
+        }
+        contenders["base-cold"] = ([*cli, "--no-cache", str(directory)], base)
+        contenders["base-warm"] = ([*cli, str(directory)], base)
+    contenders["ours-cold"] = ([*cli, "--no-cache", str(directory)], ours)
+    contenders["ours-warm"] = ([*cli, str(directory)], ours)
+    if args.pure:
+        pure = {
+            **ours,
+            "INTENTUS_TUI_PURE_PYTHON": "1",
+            "INTENTUS_TUI_CACHE_DIR": str(work / "pure-cache"),
+        }
+        contenders["ours-pure-cold"] = ([*cli, "--no-cache", str(directory)], pure)
+        contenders["ours-pure-warm"] = ([*cli, str(directory)], pure)
 
-    for argv in contenders.values():
-        _timed(argv, env)  # warm-up: page cache, and fills the index cache for ours-warm
+    for argv, argv_env in contenders.values():
+        _timed(argv, argv_env)  # warm-up: page cache, and fills the index cache for ours-warm
     # Rounds, each contender once per round: a slow spell of a shared machine (or its page
     # cache dropped) then falls on every contender, not on one.
     samples: dict[str, list[tuple[float, int, int]]] = {name: [] for name in contenders}
     for _ in range(args.runs):
-        for name, argv in contenders.items():
-            samples[name].append(_timed(argv, env))
+        for name, (argv, argv_env) in contenders.items():
+            samples[name].append(_timed(argv, argv_env))
     results = {
         name: (
             statistics.median(s[0] for s in runs),
@@ -160,21 +195,21 @@ def main() -> None:
     print(
         f"\n{count} records in {directory} ({sum(f.stat().st_size for f in directory.iterdir()) / 1e6:.0f} MB), {args.runs} runs, {os.cpu_count()} cores"
     )
-    print(f"{'contender':<12} {'median s':>9} {'x floor':>8} {'peak RSS MB':>12} {'disk MB':>8}")
+    print(f"{'contender':<15} {'median s':>9} {'x floor':>8} {'peak RSS MB':>12} {'disk MB':>8}")
     for name, (seconds, rss, disk) in results.items():
         print(
-            f"{name:<12} {seconds:>9.3f} {seconds / floor:>8.2f} {rss / 1024:>12.0f}"
+            f"{name:<15} {seconds:>9.3f} {seconds / floor:>8.2f} {rss / 1024:>12.0f}"
             f" {disk / 1024:>8.0f}"
         )
     if any(disk > 1024 for _, _, disk in results.values()):
         print("(disk MB > 0: the page cache lost the files during a run; that run read disk)")
-    ours = results["ours-cold"][0]
+    cold = results["ours-cold"][0]
     print(
-        f"\nours-cold is {results['intentusnet'][0] / ours:.1f}x faster than the intentusnet loop",
+        f"\nours-cold is {results['intentusnet'][0] / cold:.1f}x faster than the intentusnet loop",
         end="",
     )
     if "jq" in results:
-        print(f" and {results['jq'][0] / ours:.1f}x faster than jq", end="")
+        print(f" and {results['jq'][0] / cold:.1f}x faster than jq", end="")
     print(f"; ours-warm is {results['ours-warm'][0] / floor:.2f}x the floor")
     shutil.rmtree(work, ignore_errors=True)
 

@@ -8,7 +8,7 @@ import click
 
 from intentus_tui.cli import EXIT_OK, EXIT_PROBLEMS
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
-from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.paths import list_record_paths
 from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.records.verify import verify_load_result
 

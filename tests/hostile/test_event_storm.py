@@ -17,7 +17,8 @@ from pathlib import Path
 
 import watchfiles
 
-from intentus_tui.core.index.directory import DirectoryIndex, resolve_root
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.load import is_record_name
 from intentus_tui.core.wal.log import WAL_SUFFIX
 

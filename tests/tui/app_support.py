@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from intentus_tui.core.index.directory import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.tui.app import IntentusApp
 from tests.factories import make_record, write_record
 

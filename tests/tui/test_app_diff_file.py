@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.core.index.directory import resolve_root
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp

@@ -1,0 +1,129 @@
+"""The summary and verdict types every layer shares: what a file turned out to be, what
+state its execution is in, whether its envelope hash holds, and one execution's summary.
+
+Summaries are built by keyword only (``ExecutionSummary(key=..., ...)``): adding a field
+never shifts another, and nothing anywhere depends on the fields' order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class LoadStatus(StrEnum):
+    """What a file turned out to be."""
+
+    OK = "ok"
+    SALVAGED = "salvaged"  # damaged, but some of the record was recovered
+    EMPTY = "empty"
+    NOT_JSON = "not_json"  # damaged before anything of a record could be recovered
+    NOT_RECORD = "not_record"  # valid JSON, but not an execution record
+    NOT_UTF8 = "not_utf8"
+    TOO_DEEP = "too_deep"
+    UNREADABLE = "unreadable"  # permission denied, vanished, I/O error
+    NOT_A_FILE = "not_a_file"  # a directory, FIFO, socket or device named *.json
+    NO_RECORD = "no_record"  # known only from its write-ahead log: no record file was written
+    HEAD_ONLY = "head_only"  # a huge file listed from its head and tail, not read whole
+
+    @property
+    def has_record(self) -> bool:
+        return self in (LoadStatus.OK, LoadStatus.SALVAGED)
+
+
+class ExecutionState(StrEnum):
+    COMPLETED = "completed"
+    INCOMPLETE = "incomplete"  # no final response: crashed, or still running
+    CORRUPTED = "corrupted"  # salvaged from a damaged file, or not usable as a record
+
+
+class HashStatus(StrEnum):
+    MATCH = "match"
+    MISMATCH = "mismatch"
+    UNVERIFIABLE = "unverifiable"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExecutionSummary:
+    """One row of the execution list. Strings are already sanitized for display."""
+
+    key: str  # unique within a directory: the file name (or ``<id>.wal`` for WAL-only)
+    execution_id: str
+    created: str
+    intent: str
+    agent: str
+    strategy: str
+    state: ExecutionState
+    load_status: LoadStatus
+    message: str
+    replayable: bool
+    replay_reason: str | None
+    hash_status: HashStatus
+    hash_form: str  # how the stored hash is written: runtime | documented | unknown | absent
+    matched_form: str | None
+    event_count: int
+    attempts: int
+    fallbacks: int
+    chain: str
+    in_flight_agent: str | None
+    final_status: str | None
+    problems: int  # sequence + structure problems found
+    size: int
+    mtime_ns: int
+    source: str = "record"  # record | wal | record+wal
+    wal_state: str | None = None  # completed | failed | aborted | in_flight | unknown
+    wal_problem: str | None = None  # the WAL's chain is broken, or it disagrees with the record
+
+    @property
+    def short_id(self) -> str:
+        """First 8 characters of a UUID; shorter ids (``exec-a1b2c3d4``) whole."""
+        return self.execution_id[:8] if len(self.execution_id) == 36 else self.execution_id
+
+    @property
+    def state_label(self) -> str:
+        """A single word for filtering and grouping: ``replayable``, a reason, or a state."""
+        return state_label_of(self.state, self.replayable, self.replay_reason)
+
+
+def state_label_of(state: ExecutionState, replayable: bool, replay_reason: str | None) -> str:
+    """``ExecutionSummary.state_label`` from the three fields it depends on."""
+    if state is ExecutionState.CORRUPTED:
+        return "corrupted"
+    if state is ExecutionState.INCOMPLETE:
+        return "incomplete"
+    return "replayable" if replayable else (replay_reason or "not_replayable")
+
+
+# Fields whose values repeat across a directory (a few intents, agents, chains): decoded
+# from JSON each would be a new string; shared, 100,000 summaries hold each value once.
+_SHARED = (
+    "intent",
+    "agent",
+    "strategy",
+    "message",
+    "replay_reason",
+    "hash_form",
+    "matched_form",
+    "chain",
+    "in_flight_agent",
+    "final_status",
+    "source",
+)
+_shared: dict[str, str] = {}
+
+
+def summary_from_fields(fields: Mapping[str, Any]) -> ExecutionSummary:
+    """A summary from its ``{field: value}`` mapping, as made or after a trip through JSON
+    (enums arrive as their string values: a ``StrEnum`` member finds itself by value)."""
+    values = dict(fields)
+    values["state"] = ExecutionState(values["state"])
+    values["load_status"] = LoadStatus(values["load_status"])
+    values["hash_status"] = HashStatus(values["hash_status"])
+    share = _shared.setdefault
+    for name in _SHARED:
+        value = values.get(name)
+        if value is not None:
+            values[name] = share(value, value)
+    return ExecutionSummary(**values)
