@@ -87,16 +87,17 @@ def _disk_kib_read() -> int:
         return 0
 
 
-def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
-    """Wall time, peak RSS (KiB) and KiB read from disk (anything: the page cache should
-    hold the files) of one child process."""
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int, float]:
+    """Wall time, peak RSS (KiB), KiB read from disk (anything: the page cache should
+    hold the files) and CPU seconds (user + system, with its helper processes) of one
+    child process. On a shared machine the CPU time is the steadier figure."""
     disk = _disk_kib_read()
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss, _disk_kib_read() - disk
+    return elapsed, usage.ru_maxrss, _disk_kib_read() - disk, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -178,7 +179,7 @@ def main() -> None:
         _timed(argv, argv_env)  # warm-up: page cache, and fills the index cache for ours-warm
     # Rounds, each contender once per round: a slow spell of a shared machine (or its page
     # cache dropped) then falls on every contender, not on one.
-    samples: dict[str, list[tuple[float, int, int]]] = {name: [] for name in contenders}
+    samples: dict[str, list[tuple[float, int, int, float]]] = {name: [] for name in contenders}
     for _ in range(args.runs):
         for name, (argv, argv_env) in contenders.items():
             samples[name].append(_timed(argv, argv_env))
@@ -187,21 +188,26 @@ def main() -> None:
             statistics.median(s[0] for s in runs),
             max(s[1] for s in runs),
             max(s[2] for s in runs),
+            statistics.median(s[3] for s in runs),
         )
         for name, runs in samples.items()
     }
 
-    floor = results["floor"][0]
+    floor, floor_cpu = results["floor"][0], results["floor"][3]
     print(
         f"\n{count} records in {directory} ({sum(f.stat().st_size for f in directory.iterdir()) / 1e6:.0f} MB), {args.runs} runs, {os.cpu_count()} cores"
     )
-    print(f"{'contender':<15} {'median s':>9} {'x floor':>8} {'peak RSS MB':>12} {'disk MB':>8}")
-    for name, (seconds, rss, disk) in results.items():
+    print(
+        f"{'contender':<15} {'median s':>9} {'x floor':>8} {'CPU s':>7} {'CPU x floor':>12}"
+        f" {'peak RSS MB':>12} {'disk MB':>8}"
+    )
+    for name, (seconds, rss, disk, cpu) in results.items():
         print(
-            f"{name:<15} {seconds:>9.3f} {seconds / floor:>8.2f} {rss / 1024:>12.0f}"
-            f" {disk / 1024:>8.0f}"
+            f"{name:<15} {seconds:>9.3f} {seconds / floor:>8.2f} {cpu:>7.2f}"
+            f" {cpu / floor_cpu:>12.2f} {rss / 1024:>12.0f} {disk / 1024:>8.0f}"
         )
-    if any(disk > 1024 for _, _, disk in results.values()):
+    print(f"(load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())})")
+    if any(disk > 1024 for _, _, disk, _ in results.values()):
         print("(disk MB > 0: the page cache lost the files during a run; that run read disk)")
     cold = results["ours-cold"][0]
     print(

@@ -28,7 +28,7 @@ from intentus_tui.core import native
 from intentus_tui.core.index.scan import python_stamps_of
 from intentus_tui.core.records.hashing import reference_runtime_canonical
 from intentus_tui.core.records.load import pure_has_long_digit_run
-from intentus_tui.core.sanitize import _JSON_UNSAFE
+from intentus_tui.core.sanitize import _JSON_UNSAFE, pure_has_terminal_controls
 from tests.core.records.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
 from tests.factories import make_record
 from tests.hostile.corpus import build_corpus, dump_json
@@ -183,7 +183,8 @@ def test_digit_runs_at_every_offset(at: int, length: int) -> None:
 def test_terminal_controls_are_found_like_the_regex(text: str) -> None:
     assert native.has_terminal_controls is not None
     data = text.encode("utf-8", "surrogatepass")
-    assert native.has_terminal_controls(data) == (_JSON_UNSAFE.search(text) is not None)
+    expected = _JSON_UNSAFE.search(text) is not None
+    assert native.has_terminal_controls(data) == expected == pure_has_terminal_controls(data)
     for cut in range(len(data)):  # a sequence cut at the end of the buffer is not read past it
         native.has_terminal_controls(data[:cut])
 
