@@ -35,3 +35,12 @@ def test_a_summary_comes_back_from_json_as_the_same_frozen_summary(tmp_path: Pat
         assert type(rebuilt.state) is type(summary.state)
         with pytest.raises(dataclasses.FrozenInstanceError):
             rebuilt.intent = "changed"  # type: ignore[misc]
+
+
+def test_a_summary_missing_a_field_or_with_an_unknown_one_is_refused(tmp_path: Path) -> None:
+    fields = orjson.loads(orjson.dumps(_summary(tmp_path)))
+    del fields["intent"]
+    with pytest.raises(TypeError):
+        summary_from_fields(fields)
+    with pytest.raises(TypeError):
+        summary_from_fields({**orjson.loads(orjson.dumps(_summary(tmp_path))), "extra": 1})
