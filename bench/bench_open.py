@@ -13,6 +13,8 @@ the page cache is warm for everyone):
 - ``ours-cold``: ``intentus-tui inspect --list --json --no-cache`` (full classification,
   envelope hash verification, both cores).
 - ``ours-warm``: the same with the persistent index cache already filled.
+- ``ours-first``: the first open with the cache on (an empty cache each time: it is
+  filled, summaries and rows, as the listing is printed; the time includes removing it).
 - ``ours-pure-cold``/``ours-pure-warm`` (with ``--pure``): the same with the native helpers
   off (``INTENTUS_TUI_PURE_PYTHON=1``).
 - ``base-cold``/``base-warm`` (with ``--baseline-tree TREE``): another checkout's CLI (its
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -100,6 +103,13 @@ def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int, float
     return elapsed, usage.ru_maxrss, _disk_kib_read() - disk, usage.ru_utime + usage.ru_stime
 
 
+def _first_open(cli: list[str], directory: Path, cache: Path) -> list[str]:
+    """``cli`` on ``directory`` with an empty index cache of its own (removed first)."""
+    command = " ".join(shlex.quote(part) for part in [*cli, str(directory)])
+    quoted = shlex.quote(str(cache))
+    return ["sh", "-c", f"rm -rf {quoted} && INTENTUS_TUI_CACHE_DIR={quoted} exec {command}"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -163,8 +173,10 @@ def main() -> None:
             "INTENTUS_TUI_CACHE_DIR": str(work / "base-cache"),
         }
         contenders["base-cold"] = ([*cli, "--no-cache", str(directory)], base)
+        contenders["base-first"] = (_first_open(cli, directory, work / "base-first"), base)
         contenders["base-warm"] = ([*cli, str(directory)], base)
     contenders["ours-cold"] = ([*cli, "--no-cache", str(directory)], ours)
+    contenders["ours-first"] = (_first_open(cli, directory, work / "ours-first"), ours)
     contenders["ours-warm"] = ([*cli, str(directory)], ours)
     if args.pure:
         pure = {

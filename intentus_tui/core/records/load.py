@@ -173,7 +173,8 @@ class ExecutionRecord:
 
     @property
     def record_form(self) -> str:
-        """``runtime`` (what 1.3.0 writes), ``documented`` (seed 000) or ``unknown``."""
+        """``runtime`` (what 1.3.0 writes), ``documented`` (a ``sha256:``-prefixed hash, as
+        IntentusNet's documentation describes records) or ``unknown``."""
         stored = self.header.envelope_hash or ""
         if stored.startswith("sha256:"):
             return "documented"
