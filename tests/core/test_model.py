@@ -44,3 +44,15 @@ def test_a_summary_missing_a_field_or_with_an_unknown_one_is_refused(tmp_path: P
         summary_from_fields(fields)
     with pytest.raises(TypeError):
         summary_from_fields({**orjson.loads(orjson.dumps(_summary(tmp_path))), "extra": 1})
+
+
+def test_a_table_of_summaries_comes_back_by_its_header_in_any_order(tmp_path: Path) -> None:
+    from intentus_tui.core.model import FIELD_NAMES, summaries_from_table
+
+    summary = _summary(tmp_path)
+    names = list(reversed(FIELD_NAMES))  # the header is the only order there is
+    row = [getattr(summary, name) for name in names]
+    (rebuilt,) = summaries_from_table(names, orjson.loads(orjson.dumps([row])))
+    assert rebuilt == summary and type(rebuilt.hash_status) is type(summary.hash_status)
+    with pytest.raises(TypeError):
+        summaries_from_table(names[:-1], [row[:-1]])  # no "key": refused

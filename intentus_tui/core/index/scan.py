@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,7 +30,12 @@ from intentus_tui.core.index.cache import (
 )
 from intentus_tui.core.index.parallel import can_fork, map_chunks
 from intentus_tui.core.index.summarize import summarize_file
-from intentus_tui.core.model import ExecutionSummary, summary_from_fields
+from intentus_tui.core.model import (
+    FIELD_NAMES,
+    ExecutionSummary,
+    summaries_from_table,
+    summary_from_fields,
+)
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
 from intentus_tui.core.records.load import is_record_name
 
@@ -50,11 +56,14 @@ _CHUNK = 128
 Built = tuple[Stamp | None, ExecutionSummary, bytes | None]
 
 
-def summarize_chunk(
-    paths: list[str], rows: RowFormat | None = None
-) -> list[tuple[Stamp | None, ExecutionSummary, str | None]]:
-    """Worker side: (stamp, summary, listing row) per file. A summary crosses the process
-    boundary as its ``{field: value}`` JSON object (orjson writes dataclasses itself)."""
+def summarize_chunk(paths: list[str], rows: RowFormat | None = None, home: int = 0) -> Any:
+    """Worker side: (stamp, summary, listing row) per file.
+
+    In the process ``home`` (the scan's own, which works too) the summaries stay objects.
+    A worker process sends a table instead: a header of field names and each summary's
+    values under it (a third smaller than one JSON object per summary, and rebuilt in
+    half the time: the parent rebuilds every summary the workers send).
+    """
     out = []
     for path in paths:
         stamp, summary = summarize_file(path)
@@ -62,18 +71,32 @@ def summarize_chunk(
     # The scan runs with the cyclic GC off (it would re-walk every summary kept so far),
     # but a damaged file leaves cycles (an exception and its frames): free this chunk's.
     gc.collect(1)
-    return out
+    if os.getpid() == home:
+        return out
+    values = attrgetter(*FIELD_NAMES)
+    return {
+        "fields": FIELD_NAMES,
+        "stamps": [stamp for stamp, _, _ in out],
+        "summaries": [values(summary) for _, summary, _ in out],
+        "rows": [row for _, _, row in out],
+    }
 
 
-def _rebuild(rows: list[Any]) -> list[Built]:
+def _rebuild(result: Any) -> list[Built]:
     """``summarize_chunk``'s result as (stamp, summary, row), however it travelled."""
+    if type(result) is list:  # made in this process
+        return [
+            (stamp, summary, line.encode() if line is not None else None)
+            for stamp, summary, line in result
+        ]
+    summaries = summaries_from_table(result["fields"], result["summaries"])
     return [
         (
             tuple(stamp) if stamp is not None else None,
-            summary if type(summary) is ExecutionSummary else summary_from_fields(summary),
+            summary,
             line.encode() if line is not None else None,
         )
-        for stamp, summary, line in rows
+        for stamp, summary, line in zip(result["stamps"], summaries, result["rows"], strict=True)
     ]
 
 
@@ -81,7 +104,7 @@ def summarize_many(
     paths: list[str], workers: int | None, rows: RowFormat | None = None
 ) -> Iterator[list[Built]]:
     """Summaries of ``paths`` in batches, on every core for a big directory."""
-    work = partial(summarize_chunk, rows=rows)
+    work = partial(summarize_chunk, rows=rows, home=os.getpid())
     yield from map_chunks(work, _rebuild, chunks(paths), cores_for(paths, workers))
 
 
