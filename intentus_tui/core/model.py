@@ -201,3 +201,14 @@ def summaries_from_table(
                 set_field(summary, share(value, value))
         out.append(summary)
     return out
+
+
+def summaries_from_mappings(chunk: Sequence[Mapping[str, Any]]) -> list[ExecutionSummary]:
+    """``summary_from_fields`` of each mapping; as one table (``summaries_from_table``)
+    when they all list their fields in the same order, as one writer writes them."""
+    if not chunk:
+        return []
+    header = tuple(chunk[0])
+    if all(tuple(fields) == header for fields in chunk):
+        return summaries_from_table(header, [tuple(fields.values()) for fields in chunk])
+    return [summary_from_fields(fields) for fields in chunk]

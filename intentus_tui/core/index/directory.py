@@ -36,7 +36,7 @@ from intentus_tui.core.index.scan import (
 )
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
-from intentus_tui.core.model import ExecutionSummary, summary_from_fields
+from intentus_tui.core.model import ExecutionSummary, summaries_from_mappings
 from intentus_tui.core.paths import RecordRoot, id_of_key
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 
@@ -197,7 +197,7 @@ class DirectoryIndex:
         count = 0
         try:
             for chunk in snapshot.summary_chunks():
-                summaries = [summary_from_fields(fields) for fields in chunk]
+                summaries = summaries_from_mappings(chunk)
                 count += len(summaries)
                 self._records.update((s.key, s) for s in summaries)
                 yield summaries
