@@ -107,7 +107,7 @@ def _child_seconds(args: list[str], cache: Path) -> float:
 
 def huge_bench(repeat: int, work: Path) -> None:
     from intentus_tui.core.detail import detail_to_json, load_detail
-    from intentus_tui.core.index.directory import summarize_path
+    from intentus_tui.core.index.summarize import summarize_path
     from intentus_tui.core.records.load import load_record_file
 
     records = work / "records"

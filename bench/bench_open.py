@@ -13,8 +13,15 @@ the page cache is warm for everyone):
 - ``ours-cold``: ``intentus-tui inspect --list --json --no-cache`` (full classification,
   envelope hash verification, both cores).
 - ``ours-warm``: the same with the persistent index cache already filled.
+- ``ours-first``: the first open with the cache on (an empty cache each time: it is
+  filled, summaries and rows, as the listing is printed; the time includes removing it).
+- ``ours-pure-cold``/``ours-pure-warm`` (with ``--pure``): the same with the native helpers
+  off (``INTENTUS_TUI_PURE_PYTHON=1``).
+- ``base-cold``/``base-warm`` (with ``--baseline-tree TREE``): another checkout's CLI (its
+  C extension built in place), run with ``PYTHONPATH=TREE``: before and after, one run.
 
-Usage: ``python bench/bench_open.py [--count 10000] [--runs 5] [--dir DIR]``.
+Usage: ``python bench/bench_open.py [--count 10000] [--runs 5] [--dir DIR]
+[--baseline-tree TREE] [--pure] [--skip-jq]``.
 Contenders run in rounds (each once per round) after one warm-up each. Prints a table of
 medians, ratios to the floor, peak RSS, and the most any run read from disk (the files
 should come from the page cache; a VM that drops it shows here).
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -82,16 +90,24 @@ def _disk_kib_read() -> int:
         return 0
 
 
-def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
-    """Wall time, peak RSS (KiB) and KiB read from disk (anything: the page cache should
-    hold the files) of one child process."""
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int, float]:
+    """Wall time, peak RSS (KiB), KiB read from disk (anything: the page cache should
+    hold the files) and CPU seconds (user + system, with its helper processes) of one
+    child process. On a shared machine the CPU time is the steadier figure."""
     disk = _disk_kib_read()
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss, _disk_kib_read() - disk
+    return elapsed, usage.ru_maxrss, _disk_kib_read() - disk, usage.ru_utime + usage.ru_stime
+
+
+def _first_open(cli: list[str], directory: Path, cache: Path) -> list[str]:
+    """``cli`` on ``directory`` with an empty index cache of its own (removed first)."""
+    command = " ".join(shlex.quote(part) for part in [*cli, str(directory)])
+    quoted = shlex.quote(str(cache))
+    return ["sh", "-c", f"rm -rf {quoted} && INTENTUS_TUI_CACHE_DIR={quoted} exec {command}"]
 
 
 def main() -> None:
@@ -105,6 +121,14 @@ def main() -> None:
     parser.add_argument(
         "--skip-jq", action="store_true", help="leave out jq (slow: a process per file)"
     )
+    parser.add_argument(
+        "--baseline-tree",
+        type=Path,
+        help="another checkout whose CLI to time too (base-cold, base-warm)",
+    )
+    parser.add_argument(
+        "--pure", action="store_true", help="also time ours with the native helpers off"
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="intentus-bench-"))
@@ -113,19 +137,25 @@ def main() -> None:
         print(f"generating {args.count} records in {directory} ...", file=sys.stderr)
         generate(directory, args.count, args.seed)
     count = sum(1 for n in os.listdir(directory) if n.endswith(".json"))
-    env = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(work / "cache")}
     py = sys.executable
+    tree = Path(__file__).resolve().parent.parent
+    base_env = {k: v for k, v in os.environ.items() if k != "INTENTUS_TUI_PURE_PYTHON"}
+    env = base_env  # the peers: no cache, no tree of ours
+    ours = {**base_env, "PYTHONPATH": str(tree), "INTENTUS_TUI_CACHE_DIR": str(work / "cache")}
     # An installed package has its bytecode compiled; a checkout run with
     # PYTHONDONTWRITEBYTECODE (as here) would recompile it on every start.
-    package = Path(__file__).resolve().parent.parent / "intentus_tui"
-    subprocess.run(
-        [py, "-m", "compileall", "-q", str(package)], check=True, stdout=subprocess.DEVNULL
-    )
+    trees = [tree, *([args.baseline_tree.resolve()] if args.baseline_tree else [])]
+    for package in trees:
+        subprocess.run(
+            [py, "-m", "compileall", "-q", str(package / "intentus_tui")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     cli = [py, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
-    contenders: dict[str, list[str]] = {
-        "read": [py, "-c", READ, str(directory)],
-        "floor": [py, "-c", FLOOR, str(directory)],
-        "intentusnet": [py, "-c", INTENTUSNET, str(directory)],
+    contenders: dict[str, tuple[list[str], dict[str, str]]] = {
+        "read": ([py, "-c", READ, str(directory)], env),
+        "floor": ([py, "-c", FLOOR, str(directory)], env),
+        "intentusnet": ([py, "-c", INTENTUSNET, str(directory)], env),
     }
     if shutil.which("jq") and not args.skip_jq:
         # One jq per file (two at a time): jq concatenates its inputs into one stream, so a
@@ -135,46 +165,69 @@ def main() -> None:
             "'{id: .header.executionId, replayable: .header.replayable, "
             "final: (.finalResponse != null)}' >/dev/null 2>&1; true"
         )
-        contenders["jq"] = ["sh", "-c", jq]
-    contenders["ours-cold"] = [*cli, "--no-cache", str(directory)]
-    contenders["ours-warm"] = [*cli, str(directory)]
+        contenders["jq"] = (["sh", "-c", jq], env)
+    if args.baseline_tree:
+        base = {
+            **base_env,
+            "PYTHONPATH": str(args.baseline_tree.resolve()),
+            "INTENTUS_TUI_CACHE_DIR": str(work / "base-cache"),
+        }
+        contenders["base-cold"] = ([*cli, "--no-cache", str(directory)], base)
+        contenders["base-first"] = (_first_open(cli, directory, work / "base-first"), base)
+        contenders["base-warm"] = ([*cli, str(directory)], base)
+    contenders["ours-cold"] = ([*cli, "--no-cache", str(directory)], ours)
+    contenders["ours-first"] = (_first_open(cli, directory, work / "ours-first"), ours)
+    contenders["ours-warm"] = ([*cli, str(directory)], ours)
+    if args.pure:
+        pure = {
+            **ours,
+            "INTENTUS_TUI_PURE_PYTHON": "1",
+            "INTENTUS_TUI_CACHE_DIR": str(work / "pure-cache"),
+        }
+        contenders["ours-pure-cold"] = ([*cli, "--no-cache", str(directory)], pure)
+        contenders["ours-pure-warm"] = ([*cli, str(directory)], pure)
 
-    for argv in contenders.values():
-        _timed(argv, env)  # warm-up: page cache, and fills the index cache for ours-warm
+    for argv, argv_env in contenders.values():
+        _timed(argv, argv_env)  # warm-up: page cache, and fills the index cache for ours-warm
     # Rounds, each contender once per round: a slow spell of a shared machine (or its page
     # cache dropped) then falls on every contender, not on one.
-    samples: dict[str, list[tuple[float, int, int]]] = {name: [] for name in contenders}
+    samples: dict[str, list[tuple[float, int, int, float]]] = {name: [] for name in contenders}
     for _ in range(args.runs):
-        for name, argv in contenders.items():
-            samples[name].append(_timed(argv, env))
+        for name, (argv, argv_env) in contenders.items():
+            samples[name].append(_timed(argv, argv_env))
     results = {
         name: (
             statistics.median(s[0] for s in runs),
             max(s[1] for s in runs),
             max(s[2] for s in runs),
+            statistics.median(s[3] for s in runs),
         )
         for name, runs in samples.items()
     }
 
-    floor = results["floor"][0]
+    floor, floor_cpu = results["floor"][0], results["floor"][3]
     print(
         f"\n{count} records in {directory} ({sum(f.stat().st_size for f in directory.iterdir()) / 1e6:.0f} MB), {args.runs} runs, {os.cpu_count()} cores"
     )
-    print(f"{'contender':<12} {'median s':>9} {'x floor':>8} {'peak RSS MB':>12} {'disk MB':>8}")
-    for name, (seconds, rss, disk) in results.items():
-        print(
-            f"{name:<12} {seconds:>9.3f} {seconds / floor:>8.2f} {rss / 1024:>12.0f}"
-            f" {disk / 1024:>8.0f}"
-        )
-    if any(disk > 1024 for _, _, disk in results.values()):
-        print("(disk MB > 0: the page cache lost the files during a run; that run read disk)")
-    ours = results["ours-cold"][0]
     print(
-        f"\nours-cold is {results['intentusnet'][0] / ours:.1f}x faster than the intentusnet loop",
+        f"{'contender':<15} {'median s':>9} {'x floor':>8} {'CPU s':>7} {'CPU x floor':>12}"
+        f" {'peak RSS MB':>12} {'disk MB':>8}"
+    )
+    for name, (seconds, rss, disk, cpu) in results.items():
+        print(
+            f"{name:<15} {seconds:>9.3f} {seconds / floor:>8.2f} {cpu:>7.2f}"
+            f" {cpu / floor_cpu:>12.2f} {rss / 1024:>12.0f} {disk / 1024:>8.0f}"
+        )
+    print(f"(load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())})")
+    if any(disk > 1024 for _, _, disk, _ in results.values()):
+        print("(disk MB > 0: the page cache lost the files during a run; that run read disk)")
+    cold = results["ours-cold"][0]
+    print(
+        f"\nours-cold is {results['intentusnet'][0] / cold:.1f}x faster than the intentusnet loop",
         end="",
     )
     if "jq" in results:
-        print(f" and {results['jq'][0] / ours:.1f}x faster than jq", end="")
+        print(f" and {results['jq'][0] / cold:.1f}x faster than jq", end="")
     print(f"; ours-warm is {results['ours-warm'][0] / floor:.2f}x the floor")
     shutil.rmtree(work, ignore_errors=True)
 

@@ -31,7 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.index.directory import ExecutionSummary, RecordRoot
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
 from intentus_tui.core.records.verify import HashStatus

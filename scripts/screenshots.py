@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual.pilot import Pilot
 
-from intentus_tui.core.index.directory import RecordRoot
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.demo.writer import DemoManifest, build_demo_world
 from intentus_tui.tui.app import IntentusApp
 

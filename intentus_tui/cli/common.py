@@ -15,7 +15,7 @@ import click
 import orjson
 
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.index.directory import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
 from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError, check_id
 from intentus_tui.core.sanitize import json_text_safe, sanitize

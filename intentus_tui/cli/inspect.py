@@ -25,12 +25,10 @@ from intentus_tui.cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.index.directory import (
-    DirectoryIndex,
-    ExecutionSummary,
-    RecordRoot,
-    listing_counts,
-)
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot
+from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
@@ -172,7 +170,7 @@ def inspect(
     """List executions (--list [DIR]) or show one execution's post-mortem (ID_OR_FILE)."""
     if list_mode or target is None:
         root = open_root(target if list_mode and target else directory)
-        index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json)
+        index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
             cached = index.fresh_listing_json() or index.listing_json()
             if cached is not None:

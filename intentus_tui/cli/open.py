@@ -12,7 +12,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
-    from intentus_tui.core.index.directory import RecordRoot
+    from intentus_tui.core.paths import RecordRoot
     from intentus_tui.tui.app import IntentusApp
 
 
@@ -48,7 +48,7 @@ def resolve_target(directory: str | None, demo: bool = False) -> RecordRoot:
             raise OpenError(f"no such directory: {directory}")
         if not path.is_dir():
             raise OpenError(f"not a directory: {directory}")
-    from intentus_tui.core.index.directory import resolve_root
+    from intentus_tui.core.paths import resolve_root
 
     return resolve_root(directory)
 

@@ -14,7 +14,7 @@ import click
 
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.index.directory import resolve_root
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.store import UnsafeIdError, check_id
 from intentus_tui.core.sanitize import sanitize_line

@@ -9,7 +9,7 @@ import click
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import verify_file
-from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.paths import list_record_paths
 
 
 def _targets(paths: tuple[str, ...]) -> list[Path]:

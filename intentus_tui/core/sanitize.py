@@ -67,11 +67,25 @@ def json_text_safe(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+# _JSON_UNSAFE's characters as UTF-8 bytes: in valid UTF-8 a lead byte never belongs to
+# another character, so a match here is a match there.
+_JSON_UNSAFE_UTF8 = re.compile(
+    rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0-\xa9]|\xef\xbb\xbf"
+)
+
+
+def pure_has_terminal_controls(data: bytes) -> bool:
+    """Does UTF-8 JSON text hold a character ``json_text_safe`` escapes? (The definition
+    the native twin matches.)"""
+    return _JSON_UNSAFE_UTF8.search(data) is not None
+
+
 def json_bytes_safe(data: bytes) -> bytes:
     """``json_text_safe`` for UTF-8 encoded JSON text (most rows hold none of those
-    characters: the native check says so without decoding)."""
+    characters: the check says so without decoding)."""
     if data.isascii() and b"\x7f" not in data:
         return data
-    if _native_has_controls is not None and not _native_has_controls(data):
+    controls = _native_has_controls or pure_has_terminal_controls
+    if not controls(data):
         return data
     return json_text_safe(data.decode("utf-8")).encode("utf-8")

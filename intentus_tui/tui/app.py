@@ -24,7 +24,8 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from intentus_tui.core.index.directory import ExecutionSummary, RecordRoot
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.live.messages import (

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
-from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.tui.presenters.list_rows import state_badge
 
 if TYPE_CHECKING:

@@ -1,15 +1,15 @@
-"""The native speed-ups are byte-identical twins of the pure-Python definitions.
+"""The native helpers are byte-identical twins of the pure-Python definitions.
 
 ``canonical_json`` must write exactly what ``json.dumps(sort_keys=True, separators=(",",
 ":"), ensure_ascii=True)`` writes, or decline (None) and leave the value to it;
-``has_long_digit_run`` must answer as the pure scan does. The module is built by
+``has_long_digit_run``, ``has_terminal_controls`` and ``stat_stamps`` must answer as the
+pure scan, the regex and the stat loop do. The module is built by
 ``pip install -e .`` (setup.py); where it cannot be built the pure code runs, and these
 tests say so unless ``INTENTUS_TUI_PURE_PYTHON`` asked for that on purpose.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -25,31 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import native
-from intentus_tui.core.index.directory import (
-    _FIELDS,
-    _NATIVE_HOOKS_LOADED,
-    _NATIVE_HOOKS_PARSED,
-    _ROW_SPEC,
-    _SLOT_MEMBERS,
-    ExecutionSummary,
-    event_facts_python,
-    python_row_of_values,
-    stamps_of_python,
-    summarize,
-    summary_from_slots,
-    well_formed_values_python,
-)
+from intentus_tui.core.index.scan import python_stamps_of
 from intentus_tui.core.records.hashing import reference_runtime_canonical
-from intentus_tui.core.records.load import (
-    LoadStatus,
-    _Salvage,
-    load_record_bytes,
-    load_record_file,
-    pure_has_long_digit_run,
-)
-from intentus_tui.core.records.timeline import ExecutionState
-from intentus_tui.core.records.verify import HashStatus
-from intentus_tui.core.sanitize import _JSON_UNSAFE, sanitize_line
+from intentus_tui.core.records.load import pure_has_long_digit_run
+from intentus_tui.core.sanitize import _JSON_UNSAFE, pure_has_terminal_controls
 from tests.core.records.test_hashing import NOT_JSON, TRICKY_CHARS, json_values
 from tests.factories import make_record
 from tests.hostile.corpus import build_corpus, dump_json
@@ -204,258 +183,10 @@ def test_digit_runs_at_every_offset(at: int, length: int) -> None:
 def test_terminal_controls_are_found_like_the_regex(text: str) -> None:
     assert native.has_terminal_controls is not None
     data = text.encode("utf-8", "surrogatepass")
-    assert native.has_terminal_controls(data) == (_JSON_UNSAFE.search(text) is not None)
+    expected = _JSON_UNSAFE.search(text) is not None
+    assert native.has_terminal_controls(data) == expected == pure_has_terminal_controls(data)
     for cut in range(len(data)):  # a sequence cut at the end of the buffer is not read past it
         native.has_terminal_controls(data[:cut])
-
-
-# A listing row's values: every kind of character a summary or file name may hold, the enum
-# fields as members, None where allowed; in one row out of eight, what orjson refuses too
-# (lone surrogates, ints beyond 64 bits), which must make the native writer decline.
-_ROW_CHARS = TRICKY_CHARS + TERMINAL_EDGES + ["\x1b", "\t"]
-_SURROGATES = [c for c in _ROW_CHARS if "\ud800" <= c <= "\udfff"]
-_ROW_TEXT = {
-    False: st.text(alphabet=st.sampled_from([c for c in _ROW_CHARS if c not in _SURROGATES])),
-    True: st.text(alphabet=st.sampled_from(_ROW_CHARS)),
-}
-_ROW_INT = {
-    False: st.one_of(st.integers(0, 10**6), st.sampled_from([-(2**63), 2**63, 2**64 - 1])),
-    True: st.one_of(st.integers(0, 10), st.sampled_from([-(2**63) - 1, 2**64])),
-}
-_ROW_FIELD_VALUES = {
-    "state": st.sampled_from(list(ExecutionState)),
-    "load_status": st.sampled_from(list(LoadStatus)),
-    "hash_status": st.sampled_from(list(HashStatus)),
-    "replayable": st.booleans(),
-}
-
-
-@st.composite
-def _row_values(draw: st.DrawFn) -> list[Any]:
-    odd = draw(st.integers(0, 7)) == 0
-    text, number = _ROW_TEXT[odd], _ROW_INT[odd]
-    values = []
-    for field in dataclasses.fields(ExecutionSummary):
-        if field.name in _ROW_FIELD_VALUES:
-            values.append(draw(_ROW_FIELD_VALUES[field.name]))
-        elif field.type == "int":
-            values.append(draw(number))
-        elif "None" in str(field.type):
-            values.append(draw(st.one_of(st.none(), text)))
-        else:
-            values.append(draw(st.one_of(st.just(""), text)))
-    return values
-
-
-@settings(max_examples=1500, deadline=None)
-@given(_row_values())
-def test_listing_rows_written_in_c_are_the_python_rows(values: list[Any]) -> None:
-    # Declined (None) only where orjson itself refuses: a lone surrogate, an int beyond
-    # 64 bits; the Python path then writes the row (its fallback replaces the surrogate).
-    assert native.json_row is not None
-    line = native.json_row(_ROW_SPEC, values)
-    if line is None:
-        refused = any(
-            (type(v) is int and not -(2**63) <= v < 2**64)
-            or (isinstance(v, str) and any("\ud800" <= c <= "\udfff" for c in v))
-            for v in values
-        )
-        assert refused
-    else:
-        assert line == python_row_of_values(values)
-        json.loads(line)
-
-
-def test_ascii_row_strings_are_escaped_at_every_place_in_a_word() -> None:
-    # ASCII strings take the 8-bytes-at-a-time writer: each ASCII character at each offset.
-    summary = make_summary_values()
-    message = _FIELDS.index("message")
-    for length in (7, 8, 9, 17):
-        for at in range(length):
-            for code in range(128):
-                values = list(summary)
-                values[message] = "p" * at + chr(code) + "q" * (length - at - 1)
-                assert native.json_row is not None
-                assert native.json_row(_ROW_SPEC, values) == python_row_of_values(values)
-
-
-def make_summary_values() -> list[Any]:
-    record = make_record(execution_id="e1")
-    summary = summarize(load_record_bytes(Path("e1.json"), dump_json(record)))
-    return [getattr(summary, name) for name in _FIELDS]
-
-
-def test_a_malformed_row_spec_is_refused_not_read() -> None:
-    values = [None] * len(_FIELDS)
-    assert native.json_row is not None
-    with pytest.raises(IndexError):
-        native.json_row(((b"{", len(_FIELDS), False),), values)
-    with pytest.raises(TypeError):
-        native.json_row(((b"{", 0),), values)
-    assert native.json_row(((b"{", 0, False),), [object()]) is None
-
-
-# Every field the well-formed lane reads, odd in each way it can be: wrong types, names a
-# terminal acts on, empty strings, statuses only lower() makes known, final responses that
-# differ from the FINAL_RESPONSE event, or take its documented summary form.
-_odd_text = st.sampled_from(["x", "", "évil\x1b[2J", "tab\there", "\u202e", "O\u212a", "Weird"])
-_odd_value = st.one_of(_odd_text, st.sampled_from([None, 3, True, 1.5, ["a"], {"a": 1}]))
-_MISSING = object()
-_RECORD_PLACES = {
-    ("header", "executionId"): st.one_of(st.just("e1"), _odd_value),
-    ("header", "createdUtcIso"): _odd_value,
-    ("header", "replayable"): st.one_of(st.booleans(), _odd_value),
-    ("header", "replayableReason"): _odd_value,
-    ("header", "envelopeHash"): _odd_value,
-    ("envelope", "intent"): st.one_of(st.fixed_dictionaries({"name": _odd_value}), _odd_value),
-    ("envelope", "routing"): st.one_of(st.fixed_dictionaries({"strategy": _odd_value}), _odd_value),
-    ("routerDecision",): st.one_of(st.fixed_dictionaries({"agent": _odd_value}), _odd_value),
-    ("finalResponse",): st.one_of(
-        st.fixed_dictionaries({"status": _odd_value, "payload": _odd_value}),
-        st.just({}),
-        _odd_value,
-    ),
-}
-
-
-@st.composite
-def _odd_records(draw: st.DrawFn) -> dict[str, Any]:
-    record = make_record(
-        execution_id="e1",
-        agents=(("a", "error"), ("b", draw(st.sampled_from(["ok", "error"])))),
-        documented=draw(st.booleans()),
-        replayable=draw(st.booleans()),
-    )
-    for place, values in _RECORD_PLACES.items():
-        if draw(st.integers(0, 3)):
-            continue  # most places keep their usual value
-        *parents, last = place
-        holder = record
-        for parent in parents:
-            holder = holder[parent]
-        value = draw(st.one_of(values, st.just(_MISSING)))
-        if value is _MISSING:
-            holder.pop(last, None)
-        else:
-            holder[last] = value
-    finals = [e for e in record["events"] if e["type"] == "FINAL_RESPONSE"]
-    final = record.get("finalResponse")
-    if finals and isinstance(final, dict):
-        finals[-1]["payload"] = draw(
-            st.sampled_from(
-                [
-                    dict(final),
-                    {**final, "status": "other"},
-                    {"has_error": bool(final.get("error")), "status": final.get("status")},
-                    {"has_error": True, "payload": 1},
-                ]
-            )
-        )
-    return record
-
-
-@settings(max_examples=1500, deadline=None)
-@given(_odd_records(), st.booleans())
-def test_well_formed_values_in_c_are_the_python_definition(record: Any, parsed: bool) -> None:
-    assert native.well_formed_values is not None
-    hooks = _NATIVE_HOOKS_PARSED if parsed else _NATIVE_HOOKS_LOADED
-    expected = well_formed_values_python("e1.json", record, "e1", 1234, 5678, parsed=parsed)
-    assert native.well_formed_values(record, "e1.json", "e1", 1234, 5678, hooks) == expected
-
-
-def test_well_formed_values_take_the_usual_record_in_c() -> None:
-    # The proof above would pass if C declined everything: the usual record is not declined.
-    record = make_record(execution_id="e1")
-    assert native.well_formed_values is not None
-    values = native.well_formed_values(record, "e1.json", "e1", 1, 2, _NATIVE_HOOKS_LOADED)
-    assert values is not None and values[1] == "e1"
-    assert values == well_formed_values_python("e1.json", record, "e1", 1, 2, parsed=False)
-
-
-def _walked(text: str, encoded: bytes | None) -> tuple[Any, ...]:
-    salvage = _Salvage(text)
-    stop = salvage.run(encoded)
-    return salvage.found, salvage.in_events, salvage.pos, stop.msg, stop.pos
-
-
-_RECORD = make_record(execution_id="e1", agents=(("a", "error"), ("b", "ok")))
-_CUT_TEXTS = {
-    "indented": dump_json(_RECORD),
-    "compact": json.dumps(_RECORD, ensure_ascii=False, separators=(",", ":")).encode(),
-    # escaped keys, scalars, "events" twice (and once escaped), nested arrays, non-ASCII,
-    # brackets in strings, an integer orjson would round, NaN (orjson refuses it)
-    "odd": (
-        '{"h\\u00e9": {"s": "}]\\"\\\\", "n": [1.5e3, -0, true, null]},'
-        ' "events": [{"seq": 1}, [[]], {"k": "日本\\u001b"}],'
-        ' "x": "a string value", "ev\\u0065nts": [{"a": 1}, {"b": [2, {"c": 3}]}],'
-        ' "n": {"big": 12345678901234567890123}, "f": [NaN],'
-        ' "events" : [ {"seq": 2, "payload": {"t": "ééééé"}} , {"seq": 3}, 7, {"seq": 4} ],'
-        ' "tail": {"z": 1}}'
-    ).encode(),
-}
-
-
-@pytest.mark.parametrize("name", list(_CUT_TEXTS))
-def test_salvage_reading_whole_sections_with_orjson_is_the_walk(name: str) -> None:
-    # A record cut at every byte: the walk that reads whole sections with orjson first
-    # recovers the same sections and events and stops at the same place, with the same
-    # words, as the stdlib walk alone.
-    data = _CUT_TEXTS[name]
-    read_whole = 0
-    for cut in range(1, len(data)):
-        encoded = data[:cut]
-        try:
-            text = encoded.decode()
-        except UnicodeDecodeError:
-            continue
-        assert _walked(text, encoded) == _walked(text, None), cut
-        read_whole += _Salvage(text)._read_whole(encoded)
-    assert read_whole > len(data) / 2  # orjson read whole sections for most cuts
-
-
-# Events as records hold them, and every way they can be odd: seq gaps, bools and floats for
-# ints, unknown kinds, missing or non-str agents, statuses that only lower() makes known.
-_agents = st.sampled_from(["a", "b", "fb-primary", "évil\x1b[2J", "tab\there", "", "\u202e"])
-_statuses = st.sampled_from(
-    ["ok", "OK", "Succeeded", "error", "TIMEOUT", "in_flight", "IN_FLIGHT", "O\u212a", "weird",
-     "\x9b", 3, None, "MISSING"]
-)  # fmt: skip
-_kinds = st.sampled_from(
-    ["AGENT_ATTEMPT_START", "AGENT_ATTEMPT_END", "FALLBACK_TRIGGERED", "FINAL_RESPONSE",
-     "MODEL_CALL", "agent_attempt_start"]
-)  # fmt: skip
-
-
-@st.composite
-def _events(draw: st.DrawFn) -> Any:
-    events: list[Any] = []
-    for number in range(1, draw(st.integers(0, 8)) + 1):
-        payload: dict[str, Any] = {}
-        agent = draw(st.one_of(_agents, st.sampled_from([None, 7, "MISSING"])))
-        if agent != "MISSING":
-            payload["agent"] = agent
-        status = draw(_statuses)
-        if status != "MISSING":
-            payload["status"] = status
-        event: dict[str, Any] = {"seq": number, "type": draw(_kinds), "payload": payload}
-        oddity = draw(st.integers(0, 30))
-        if oddity == 0:
-            event["seq"] = draw(st.sampled_from([True, float(number), number + 1, 2**70, "1"]))
-        elif oddity == 1:
-            event["type"] = 5
-        elif oddity == 2:
-            event["payload"] = [payload]
-        elif oddity == 3:
-            event = [event]  # type: ignore[assignment]
-        events.append(event)
-    return tuple(events) if draw(st.integers(0, 40)) == 0 else events
-
-
-@settings(max_examples=2000, deadline=None)
-@given(_events())
-def test_event_facts_are_the_python_definition(events: Any) -> None:
-    assert native.event_facts is not None
-    assert native.event_facts(events, sanitize_line) == event_facts_python(events)
 
 
 def test_the_pure_python_switch_turns_the_speedups_off() -> None:
@@ -500,29 +231,6 @@ def test_listings_are_identical_with_and_without_the_speedups(tmp_path: Path) ->
     assert {"match", "mismatch", "unverifiable"} <= statuses
 
 
-def test_summaries_built_in_c_are_the_frozen_dataclass_built_in_python(tmp_path: Path) -> None:
-    # Every hostile file's summary, rebuilt both ways from its values: equal, hashable,
-    # the same repr, still frozen; a wrong class or member list is refused, not written.
-    corpus = build_corpus(tmp_path)
-    summaries = [summarize(load_record_file(path)) for path in corpus.record_paths()]
-    assert native.new_slotted is not None
-    for summary in summaries:
-        values = [getattr(summary, name) for name in _FIELDS]
-        built = native.new_slotted(ExecutionSummary, _SLOT_MEMBERS, values)
-        assert type(built) is ExecutionSummary
-        assert built == summary == summary_from_slots(values)
-        assert hash(built) == hash(summary) and repr(built) == repr(summary)
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            built.intent = "changed"  # type: ignore[misc]
-    values = [getattr(summaries[0], name) for name in _FIELDS]
-    with pytest.raises(ValueError):
-        native.new_slotted(ExecutionSummary, _SLOT_MEMBERS, values[:-1])
-    with pytest.raises(TypeError):
-        native.new_slotted(dict, _SLOT_MEMBERS, values)
-    with pytest.raises(TypeError):
-        native.new_slotted(ExecutionSummary, (len,) * len(values), values)
-
-
 def test_stat_stamps_are_the_python_loop(tmp_path: Path) -> None:
     # Every kind of entry a record directory can hold, and names that are not there.
     (tmp_path / "plain.json").write_bytes(b"{}")
@@ -539,7 +247,7 @@ def test_stat_stamps_are_the_python_loop(tmp_path: Path) -> None:
     try:
         assert native.stat_stamps is not None
         packed = native.stat_stamps(fd, names)
-        expected = stamps_of_python(names, fd)
+        expected = python_stamps_of(names, fd)
     finally:
         os.close(fd)
     assert packed == expected.tobytes()
@@ -547,3 +255,45 @@ def test_stat_stamps_are_the_python_loop(tmp_path: Path) -> None:
     assert stamps[names.index("vanished.json")] == (-1, -1, -1, -1)
     assert stamps[names.index("link.json")] == stamps[names.index("plain.json")]
     assert stamps[names.index("big.json")][0] == 70_000
+
+
+def test_stat_stamps_of_a_file_dated_after_2262_wrap_as_the_python_loop(tmp_path: Path) -> None:
+    # tv_sec * 1e9 overflows signed 64 bits after 2262: both sides take it modulo 2**64.
+    for name, ns in (("far.json", 10**19), ("farther.json", 2**64 + 5), ("old.json", -(10**18))):
+        (tmp_path / name).write_bytes(b"{}")
+        os.utime(tmp_path / name, ns=(ns, ns))
+    names = sorted(os.listdir(tmp_path))
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        assert native.stat_stamps is not None
+        assert native.stat_stamps(fd, names) == python_stamps_of(names, fd).tobytes()
+    finally:
+        os.close(fd)
+
+
+def test_stat_stamps_own_their_names_while_the_gil_is_released(tmp_path: Path) -> None:
+    # Another thread empties the list while the C loop stats outside the GIL: the loop
+    # reads its own copy (a borrowed list item would be read after it was freed).
+    import threading
+
+    for n in range(2000):
+        (tmp_path / f"r{n}.json").write_bytes(b"{}")
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        assert native.stat_stamps is not None
+        for _ in range(5):
+            names = [f"r{n}.json" for n in range(2000)]
+            stop = threading.Event()
+
+            def shrink(names: list[str] = names, stop: threading.Event = stop) -> None:
+                while names and not stop.is_set():
+                    names.pop()
+
+            thread = threading.Thread(target=shrink)
+            thread.start()
+            packed = native.stat_stamps(fd, names)
+            stop.set()
+            thread.join()
+            assert len(packed) % 32 == 0
+    finally:
+        os.close(fd)

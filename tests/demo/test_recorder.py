@@ -287,7 +287,7 @@ def test_unsafe_ids_are_refused(tmp_path: Path, bad: str) -> None:
 
 
 def test_the_core_loader_reads_recorder_output(tmp_path: Path) -> None:
-    from intentus_tui.core.index.directory import summarize_path
+    from intentus_tui.core.index.summarize import summarize_path
     from intentus_tui.core.records.timeline import ExecutionState
     from intentus_tui.core.records.verify import HashStatus
 

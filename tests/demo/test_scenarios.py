@@ -157,7 +157,7 @@ def test_wal_scenarios(world: DemoManifest) -> None:
 
 
 def _summaries(world: DemoManifest) -> dict[str, Any]:
-    from intentus_tui.core.index.directory import summarize_path
+    from intentus_tui.core.index.summarize import summarize_path
 
     return {p.stem: summarize_path(p) for p in sorted(world.records_dir.glob("*.json"))}
 
@@ -209,7 +209,8 @@ def test_core_flags_the_tampered_final_response(world: DemoManifest) -> None:
 
 
 def test_core_index_lists_the_wal_only_execution(world: DemoManifest) -> None:
-    from intentus_tui.core.index.directory import resolve_root, scan_root
+    from intentus_tui.core.index.directory import scan_root
+    from intentus_tui.core.paths import resolve_root
 
     rows = scan_root(resolve_root(world.root.parent))
     assert world.first("crash_wal_only") in {r.execution_id for r in rows}

@@ -23,12 +23,9 @@ from typing import Any
 from intentus_tui.cli.common import dumps_json
 from intentus_tui.core.compare import compare_records
 from intentus_tui.core.detail import detail_of, detail_to_json, wal_to_json
-from intentus_tui.core.index.directory import (
-    ExecutionSummary,
-    summarize,
-    summary_to_json,
-    wal_only_summary,
-)
+from intentus_tui.core.index.summarize import summarize
+from intentus_tui.core.index.wal_join import wal_only_summary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.postmortem import build_postmortem
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_bytes
 from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError
@@ -38,6 +35,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import diff
 from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_from_record
 from intentus_tui.core.wal.read import WalLog
+from intentus_tui.render.rows import summary_to_json
 from tests.factories import make_record
 from tests.hostile.corpus import FORBIDDEN_RAW
 

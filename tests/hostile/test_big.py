@@ -39,7 +39,7 @@ import json, resource, sys
 from pathlib import Path
 from intentus_tui.core.detail import detail_to_json, load_detail
 from intentus_tui.core.records.load import load_record_file
-from intentus_tui.core.index.directory import summarize_path
+from intentus_tui.core.index.summarize import summarize_path
 path = Path(sys.argv[1])
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 loaded = load_record_file(path)

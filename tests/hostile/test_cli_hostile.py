@@ -203,7 +203,7 @@ def test_files_deleted_between_listing_and_reading(
     import intentus_tui.cli.verify as verify_cli
     import intentus_tui.core.index.directory as index
 
-    real_listdir, real_paths = index._listdir, index.list_record_paths
+    real_listdir, real_paths = index.listdir, verify_cli.list_record_paths
 
     def names_then_delete(directory: Path) -> list[str]:
         names = real_listdir(directory)
@@ -215,7 +215,7 @@ def test_files_deleted_between_listing_and_reading(
         (directory / "r-1.json").unlink(missing_ok=True)
         return paths
 
-    monkeypatch.setattr(index, "_listdir", names_then_delete)
+    monkeypatch.setattr(index, "listdir", names_then_delete)
     monkeypatch.setattr(verify_cli, "list_record_paths", paths_then_delete)
     doc = json.loads(run_cli("inspect", "--list", str(records), "--json", "--no-cache").stdout)
     rows = {e["file"]: e for e in doc["executions"]}

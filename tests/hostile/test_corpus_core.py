@@ -8,12 +8,8 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.index.directory import (
-    DirectoryIndex,
-    list_record_paths,
-    resolve_root,
-    scan_root,
-)
+from intentus_tui.core.index.directory import DirectoryIndex, scan_root
+from intentus_tui.core.paths import list_record_paths, resolve_root
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.verist.baselines import load_baseline
 from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import watchfiles
 
-from intentus_tui.core.index.directory import DirectoryIndex, resolve_root
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 
 OPS = 10_000

@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.index.directory import DirectoryIndex, RecordRoot
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import RECORD_SECTIONS, LoadStatus, load_record_bytes
 from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry, read_wal
 from tests.factories import make_record

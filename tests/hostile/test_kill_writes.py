@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from intentus_tui.cli import main
-from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.paths import list_record_paths
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.verist.snapshot import load_snapshot, save_snapshot, snapshot_from_record
 from tests.factories import make_record

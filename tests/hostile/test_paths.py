@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from intentus_tui.cli import main
-from intentus_tui.core.index.directory import RecordRoot, scan_root
+from intentus_tui.core.index.directory import scan_root
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import ExecutionRecord, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import CachingReplayEngine, batch_replay
 from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError

@@ -16,7 +16,8 @@ import pytest
 
 import intentus_tui.core.index.directory as index_module
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.index.directory import RecordRoot, scan_root
+from intentus_tui.core.index.directory import scan_root
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
 from intentus_tui.core.wal.read import read_wal
@@ -38,14 +39,14 @@ def _records(directory: Path, count: int = 4) -> list[Path]:
 def _scan_with(
     directory: Path, monkeypatch: pytest.MonkeyPatch, after_listing: Callable[[Path], None]
 ) -> dict[str, Any]:
-    real = index_module._listdir  # what the scan lists the directory with
+    real = index_module.listdir  # what the scan lists the directory with
 
     def listing(d: Path) -> list[str]:
         names = real(d)
         after_listing(d)
         return names
 
-    monkeypatch.setattr(index_module, "_listdir", listing)
+    monkeypatch.setattr(index_module, "listdir", listing)
     with deadline(10, "scan"):
         rows = scan_root(RecordRoot(directory, None, directory), use_cache=False, workers=1)
     return {s.key: s for s in rows}
@@ -185,14 +186,6 @@ def _deny(monkeypatch: pytest.MonkeyPatch, denied: set[Path]) -> None:
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", guarded_open)
-    native_read = index_module._native_record_file
-    if native_read is not None:  # the native reader opens in C: refused there alike
-
-        def guarded_native_read(path: str, *args: Any) -> Any:
-            # What it answers when open(2) fails: None, and the careful reader decides.
-            return None if Path(path) in denied else native_read(path, *args)
-
-        monkeypatch.setattr(index_module, "_native_record_file", guarded_native_read)
 
 
 def test_permission_denied_everywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import wal_to_json
-from intentus_tui.core.index.directory import summarize
+from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.postmortem import build_postmortem
 from intentus_tui.core.records.load import load_record_bytes
 from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError

@@ -28,7 +28,8 @@ import intentus_tui.cli.diff, intentus_tui.cli.snapshot
 from intentus_tui.cli import main
 from intentus_tui.core.detail import detail_to_json, load_detail
 from intentus_tui.core.records.load import load_record_file
-from intentus_tui.core.index.directory import resolve_root, scan_root
+from intentus_tui.core.index.directory import scan_root
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.replay import ReplayEngine, ReplayHashMismatchError
 from intentus_tui.core.records.verify import verify_load_result
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import detail_of, detail_to_json, load_detail
-from intentus_tui.core.index.directory import summarize
+from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.records.load import load_record_bytes
 from intentus_tui.core.records.timeline import build_timeline
 from intentus_tui.core.sanitize import sanitize_line

@@ -12,7 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.worker import Worker
 
-from intentus_tui.core.index.directory import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.tui.app import IntentusApp
 from tests.factories import make_record, write_record
 

@@ -10,7 +10,7 @@ import pytest
 
 from intentus_tui.cli import run as run_cli
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.index.directory import resolve_root
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp

@@ -15,7 +15,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.worker import Worker, WorkerState
 
-from intentus_tui.core.index.directory import resolve_root
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp
 from tests.hostile.corpus import FORBIDDEN_RAW, Corpus, build_corpus

@@ -105,7 +105,7 @@ def test_a_directory_big_enough_for_worker_processes_opens_completely(tmp_path: 
     """At ``PARALLEL_THRESHOLD`` files the scan summarizes in a process pool, started from
     inside the running app (Textual holds stdio then: what the pool needs is prepared
     before). The first rows show before the index is complete; it then completes."""
-    from intentus_tui.core.index.directory import PARALLEL_THRESHOLD
+    from intentus_tui.core.index.scan import PARALLEL_THRESHOLD
 
     records = tmp_path / "records"
     for n in range(PARALLEL_THRESHOLD):

@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.index.directory import (
-    DirectoryIndex,
-    ExecutionSummary,
-    RecordRoot,
-    resolve_root,
-)
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.tui.live import watcher
 from intentus_tui.tui.live.messages import IndexChanged, ScanFinished
 from intentus_tui.tui.live.watcher import FIRST_POST_MAX, MAX_BATCH, PREVIEW, IndexFeeder

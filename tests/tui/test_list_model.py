@@ -7,7 +7,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
 from intentus_tui.core.records.verify import HashStatus

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.app import App, ComposeResult
 
-from intentus_tui.core.index.directory import summarize_path
+from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.tui.presenters.list_rows import state_badge
 from intentus_tui.tui.widgets import execution_list
 from intentus_tui.tui.widgets.execution_list import ExecutionList

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.index.directory import ExecutionSummary, summarize_path
+from intentus_tui.core.index.summarize import summarize_path
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.tui.startup.first_rows import first_look
 from intentus_tui.tui.startup.start_frame import (
     ENTER,

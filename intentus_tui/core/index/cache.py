@@ -18,7 +18,7 @@ import hashlib
 import os
 import sqlite3
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ import orjson
 from intentus_tui import __version__
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 5
+_SCHEMA = 6  # 6: summaries stored as {field: value} objects
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
@@ -44,11 +44,19 @@ def new_stamps() -> Stamps:
 
 
 def packable(stamp: Stamp | None) -> Stamp:
-    """``stamp`` as four signed 64-bit numbers (inode numbers may use all 64 bits)."""
+    """``stamp`` as four signed 64-bit numbers, each taken modulo 2**64: inode numbers may
+    use all 64 bits, and an mtime after 2262 (a bad clock, a tar extraction) is more
+    nanoseconds than a signed 64-bit number holds. Stamps are only compared for equality."""
     if stamp is None:
         return NO_STAMP
-    size, mtime, ctime, inode = stamp
-    return size, mtime, ctime, inode - (1 << 64) if inode >= 1 << 63 else inode
+    return (_signed64(stamp[0]), _signed64(stamp[1]), _signed64(stamp[2]), _signed64(stamp[3]))
+
+
+def _signed64(number: int) -> int:
+    if -(1 << 63) <= number < 1 << 63:
+        return number
+    number &= (1 << 64) - 1
+    return number - (1 << 64) if number >= 1 << 63 else number
 
 
 def cache_dir() -> Path:
@@ -72,9 +80,9 @@ class Snapshot:
     # The inspect --list --json "executions" members, ready to print, in a file beside the
     # database: printing them is a copy from file to output that never passes through Python.
     rows_path: Path
-    summaries_path: Path  # field values, read with summary_chunks()
+    summaries_path: Path  # {field: value} objects, read with summary_chunks()
 
-    def summary_chunks(self) -> Iterator[list[list[Any]]]:
+    def summary_chunks(self) -> Iterator[list[Any]]:
         """The summaries' field values a chunk at a time, as stored (one JSON array per
         line): a warm open of 100,000 never holds them all decoded at once. Raises
         OSError or ValueError if the file is damaged."""
@@ -116,8 +124,8 @@ def _joined(parts: Iterable[bytes], separator: bytes) -> Iterator[bytes]:
 _CHUNK = 1024  # summaries per line of the summaries file
 
 
-def _json_lines(items: Iterable[Sequence[Any]]) -> Iterator[bytes]:
-    chunk: list[Sequence[Any]] = []
+def _json_lines(items: Iterable[Any]) -> Iterator[bytes]:
+    chunk: list[Any] = []
     for item in items:
         chunk.append(item)
         if len(chunk) == _CHUNK:
@@ -221,7 +229,7 @@ class IndexCache:
         stamps: Stamps,
         counts: dict[str, int],
         rows: Iterable[bytes],
-        summaries: Iterable[Sequence[Any]],
+        summaries: Iterable[Any],
     ) -> None:
         """Replace the snapshot of ``directory``. ``rows`` and ``summaries`` (one per name)
         are written out as they come: a 100,000-file snapshot is never whole in memory."""

@@ -16,7 +16,7 @@ The index hashes every envelope it sees, and ``json.dumps`` is the slow part.
 When the optional native module is built (``_speedups.c``, see ``core.native``), it
 writes the canonical bytes itself for values made only of exact JSON types, piece by
 piece as CPython's own json encoder does (``repr`` for numbers, the escapes of
-``encode_basestring_ascii``), and declines anything else. ``tests/test_speedups.py``
+``encode_basestring_ascii``), and declines anything else. ``tests/core/test_native.py``
 proves it byte-identical with hypothesis; it is about 5x faster than the path below
 on envelopes with non-ASCII text.
 

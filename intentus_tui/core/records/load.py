@@ -23,7 +23,6 @@ import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
@@ -36,8 +35,8 @@ from intentus_tui.core.fsio import (
     open_confined,
     read_regular_file,
 )
+from intentus_tui.core.model import LoadStatus
 from intentus_tui.core.native import has_long_digit_run as _native_digit_run
-from intentus_tui.core.native import object_outline as _native_outline
 
 RECORD_SUFFIX = ".json"
 WAL_SUFFIX = ".wal"  # a write-ahead log: see core.wal
@@ -62,26 +61,6 @@ def has_long_digit_run(data: bytes) -> bool:
 def pure_has_long_digit_run(data: bytes) -> bool:
     """``has_long_digit_run`` in Python (the definition; the native twin skips ahead)."""
     return _NINETEEN_ZEROS in data.translate(_DIGITS_TO_ZERO)
-
-
-class LoadStatus(StrEnum):
-    """What a file turned out to be."""
-
-    OK = "ok"
-    SALVAGED = "salvaged"  # damaged, but some of the record was recovered
-    EMPTY = "empty"
-    NOT_JSON = "not_json"  # damaged before anything of a record could be recovered
-    NOT_RECORD = "not_record"  # valid JSON, but not an execution record
-    NOT_UTF8 = "not_utf8"
-    TOO_DEEP = "too_deep"
-    UNREADABLE = "unreadable"  # permission denied, vanished, I/O error
-    NOT_A_FILE = "not_a_file"  # a directory, FIFO, socket or device named *.json
-    NO_RECORD = "no_record"  # known only from its write-ahead log: no record file was written
-    HEAD_ONLY = "head_only"  # a huge file listed from its head and tail, not read whole
-
-    @property
-    def has_record(self) -> bool:
-        return self in (LoadStatus.OK, LoadStatus.SALVAGED)
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
@@ -200,7 +179,8 @@ class ExecutionRecord:
 
     @property
     def record_form(self) -> str:
-        """``runtime`` (what 1.3.0 writes), ``documented`` (seed 000) or ``unknown``."""
+        """``runtime`` (what 1.3.0 writes), ``documented`` (a ``sha256:``-prefixed hash, as
+        IntentusNet's documentation describes records) or ``unknown``."""
         stored = self.header.envelope_hash or ""
         if stored.startswith("sha256:"):
             return "documented"
@@ -369,49 +349,11 @@ class _Salvage:
         self._expect("]", "',' delimiter")  # json's words for this place
         self.in_events = False
 
-    def _read_whole(self, encoded: bytes) -> bool:
-        """Read the sections whose brackets close (and whole events of a cut events array)
-        with orjson, and leave ``pos`` after them: True if there were any. The native
-        outline finds them; orjson reads a span only if the stdlib scanner would read the
-        same value from it (anything it refuses, this leaves to the walk: nothing read).
-        ``encoded``: ``text`` in UTF-8, nested less deeply than the recursion limit."""
-        if _native_outline is None:
-            return False
-        members, elements = _native_outline(encoded)
-        if not members and not elements:
-            return False
-        found: dict[str, Any] = {}
-        try:
-            for key_start, key_end, value_start, value_end in members:
-                found[orjson.loads(encoded[key_start:key_end])] = orjson.loads(
-                    encoded[value_start:value_end]
-                )
-            events = [orjson.loads(encoded[start:end]) for start, end in elements]
-        except orjson.JSONDecodeError:
-            return False
-        if elements:
-            found["events"] = events
-            self.in_events = True
-        self.found = found
-        end = elements[-1][1] if elements else members[-1][3]
-        self.pos = end if len(encoded) == len(self.text) else len(encoded[:end].decode())
-        return True
-
-    def run(self, encoded: bytes | None = None) -> json.JSONDecodeError:
-        """Recover what precedes the damage; return the error that stopped it.
-
-        ``encoded``: ``text`` in UTF-8, when the caller has it and the text is nested
-        shallowly: whole sections are then read by orjson (``_read_whole``) and the walk
-        goes on from the first that is not whole.
-        """
+    def run(self) -> json.JSONDecodeError:
+        """Recover what precedes the damage; return the error that stopped it."""
         try:
             first = True
-            if encoded is not None and self._read_whole(encoded):
-                first = False
-                if self.in_events:
-                    self._more_events(self.found["events"])
-            else:
-                self._expect("{", "'{'")
+            self._expect("{", "'{'")
             while True:
                 self._skip_ws()
                 if not first:
@@ -457,12 +399,10 @@ def _salvage(
     text: str,
     err: json.JSONDecodeError | None,
     base: dict[str, Any],
-    encoded: bytes | None = None,
 ) -> LoadResult:
-    """``err``: the full parse's error, or None when it failed without a position.
-    ``encoded``: see ``_Salvage.run``."""
+    """``err``: the full parse's error, or None when it failed without a position."""
     salvager = _Salvage(text)
-    stop = salvager.run(encoded)
+    stop = salvager.run()
     # The full parse knows best where the file breaks; the walk only decides what survived.
     where = err if err is not None else stop
     damage = _damage_at(text, where.pos, where.msg)
@@ -556,19 +496,17 @@ def load_record_bytes(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
         base["notes"] = ("starts with a UTF-8 byte-order mark (IntentusNet never writes one)",)
-    encoded = data  # what text is decoded from
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.reason != "unexpected end of data":
             return _load_non_utf8(path, data, exc, base)
         # Cut inside a multi-byte character: salvage it like a cut just before that character.
-        encoded = data[: exc.start]
-        text = encoded.decode("utf-8")
+        text = data[: exc.start].decode("utf-8")
         base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
     if _cut_short_object(data, orjson_error):
         # The whole parse would fail at the end too, where the walk below stops: skip it.
-        return _salvage(path, text, None, base, encoded)
+        return _salvage(path, text, None, base)
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:

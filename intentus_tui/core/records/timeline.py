@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, overload
 
 import orjson
 
+from intentus_tui.core.model import ExecutionState
 from intentus_tui.core.records.load import ExecutionEvent, ExecutionRecord, LoadResult, LoadStatus
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -27,12 +27,6 @@ RECEIVED = "INTENT_RECEIVED"
 
 _OK = {"ok", "success", "succeeded", "completed", "done"}
 _ERROR = {"error", "failed", "failure", "exception", "timeout"}
-
-
-class ExecutionState(StrEnum):
-    COMPLETED = "completed"
-    INCOMPLETE = "incomplete"  # no final response: crashed, or still running
-    CORRUPTED = "corrupted"  # salvaged from a damaged file, or not usable as a record
 
 
 def normalize_status(status: Any) -> str:

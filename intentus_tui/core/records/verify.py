@@ -16,9 +16,9 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
+from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import (
     DOCUMENTED_PREFIX,
     documented_envelope_hash,
@@ -30,12 +30,6 @@ from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStat
 from intentus_tui.core.sanitize import sanitize_line
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
-
-
-class HashStatus(StrEnum):
-    MATCH = "match"
-    MISMATCH = "mismatch"
-    UNVERIFIABLE = "unverifiable"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.detail import ExecutionDetail
-    from intentus_tui.core.index.directory import ExecutionSummary
+    from intentus_tui.core.model import ExecutionSummary
 
 
 class IndexChanged(Message):

@@ -21,14 +21,12 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from intentus_tui.core.index.directory import (
-    DirectoryIndex,
-    ExecutionSummary,
-    RecordRoot,
-    list_record_names,
-)
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot, list_record_names
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.rows import LISTING_ROWS
 from intentus_tui.tui.live.messages import (
     IndexChanged,
     PathsChanged,
@@ -75,7 +73,9 @@ class IndexFeeder:
         use_cache: bool = True,
         preview: bool = True,
     ) -> None:
-        self.index = DirectoryIndex(root, use_cache=use_cache)
+        # The listing rows ride along so the cache this scan fills serves a warm
+        # `inspect --list --json` too.
+        self.index = DirectoryIndex(root, use_cache=use_cache, rows=LISTING_ROWS)
         self._preview = preview
         self._post = post
         self._lock = threading.Lock()

@@ -19,7 +19,7 @@ from enum import IntEnum
 from functools import lru_cache
 from typing import cast
 
-from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.timeline import ExecutionState
 
 

@@ -6,7 +6,7 @@ the same rows before Textual is even imported, so both show a row the same way.
 
 from __future__ import annotations
 
-from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.verify import HashStatus
 from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel, group_of
 from intentus_tui.tui.widgets.cells import fit

@@ -13,7 +13,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from intentus_tui.core.index.directory import PARALLEL_THRESHOLD, ExecutionSummary, summarize_path
+from intentus_tui.core.index.scan import PARALLEL_THRESHOLD
+from intentus_tui.core.index.summarize import summarize_path
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.load import is_record_name
 
 PREVIEW = 64  # files summarized straight away in a big directory, before the index starts
@@ -67,7 +69,9 @@ def prepare_pool() -> None:
     import multiprocessing
     from multiprocessing import resource_tracker
 
-    multiprocessing.set_forkserver_preload(["intentus_tui.core.index.directory"])
+    multiprocessing.set_forkserver_preload(
+        ["intentus_tui.core.index.directory", "intentus_tui.render.rows"]
+    )
     resource_tracker.ensure_running()
 
 

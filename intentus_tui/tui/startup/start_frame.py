@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.header_text import HeaderState, Part, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_model import ListModel, category_of

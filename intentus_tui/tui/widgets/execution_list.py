@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
 
-from intentus_tui.core.index.directory import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel
 from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,

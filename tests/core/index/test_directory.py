@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.index.cache import CACHE_ENV, NO_STAMP, STAMP_WIDTH, IndexCache
-from intentus_tui.core.index.directory import DirectoryIndex, resolve_root, scan_root
+from intentus_tui.core.index.directory import DirectoryIndex, scan_root
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
 from intentus_tui.demo.writer import build_demo_world
+from intentus_tui.render.rows import LISTING_ROWS
 from tests.factories import make_record, write_record
 
 
@@ -46,25 +48,26 @@ def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
 ) -> None:
     """``inspect --list --json --no-cache`` skips the summaries: the workers send rows and
     counts, the parent joins them in order. Same bytes as rows made from summaries."""
-    from intentus_tui.core.index import directory as index_module
+    from intentus_tui.core.index import scan as scan_module
+    from intentus_tui.render.rows import LISTING_ROWS, listing_counts
     from tests.hostile.corpus import build_corpus
 
     corpus = build_corpus(tmp_path)
     shutil.rmtree(corpus.wal_dir)  # no WAL to join: the case the workers' listing serves
     _many(corpus.records_dir, 300)
-    monkeypatch.setattr(index_module, "PARALLEL_THRESHOLD", 10)
-    monkeypatch.setattr(index_module, "_CHUNK", 7)  # many chunks, finished out of order
+    monkeypatch.setattr(scan_module, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(scan_module, "_CHUNK", 7)  # many chunks, finished out of order
     root = resolve_root(corpus.records_dir)
     assert root.wal_dir is None
-    direct = DirectoryIndex(root, use_cache=False, workers=2).listing_json()
+    direct = DirectoryIndex(root, use_cache=False, workers=2, rows=LISTING_ROWS).listing_json()
     assert direct is not None
-    scanned = DirectoryIndex(root, use_cache=False, workers=1, keep_rows=True)
+    scanned = DirectoryIndex(root, use_cache=False, workers=1, keep_rows=True, rows=LISTING_ROWS)
     summaries = scanned.scan()
-    assert direct[0] == index_module.listing_counts(summaries)
+    assert direct[0] == listing_counts(summaries)
     assert b",\n".join(direct[1]) == b",\n".join(scanned.listing_lines())
     assert len(summaries) > 300 and set(direct[0]) >= {"corrupted", "incomplete", "replayable"}
     # with a cache to fill or a WAL to join, the summaries are needed: no shortcut
-    assert DirectoryIndex(root).listing_json() is None
+    assert DirectoryIndex(root, rows=LISTING_ROWS).listing_json() is None
 
 
 def test_warm_scan_comes_from_the_cache_and_sees_changes(
@@ -177,7 +180,7 @@ def test_live_wal_changes_join_and_unjoin(demo, tmp_path: Path) -> None:
 def test_huge_files_are_listed_from_head_and_tail(
     records_dir: Path, final, cut, state, reason
 ) -> None:
-    from intentus_tui.core.index.directory import summarize_path
+    from intentus_tui.core.index.summarize import summarize_path
     from intentus_tui.core.records.load import HUGE_FILE_BYTES
     from intentus_tui.core.records.verify import HashStatus
 
@@ -225,7 +228,7 @@ def test_warm_listing_is_printed_from_the_cache_byte_for_byte(
     (records_dir / "evil\x1b]0;x\x07\u202e.json").write_text("{}")  # a name a terminal acts on
     cold = _listing_json(records_dir, use_cache=False)
     assert _listing_json(records_dir) == cold  # fills the cache
-    index = DirectoryIndex(resolve_root(records_dir))
+    index = DirectoryIndex(resolve_root(records_dir), rows=LISTING_ROWS)
     assert index.fresh_listing_json() is not None  # nothing changed: straight from the cache
     assert _listing_json(records_dir) == cold
     assert b"\x1b" not in cold and "\u202e".encode() not in cold
@@ -241,16 +244,19 @@ def test_a_file_rewritten_in_place_is_seen_on_the_next_open(
     assert data.count(b'"Summarize"') >= 1
     with path.open("r+b") as f:  # same size, same name: only the stamp tells
         f.write(data.replace(b'"Summarize"', b'"Summarizf"'))
-    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
+    assert DirectoryIndex(resolve_root(records_dir), rows=LISTING_ROWS).fresh_listing_json() is None
     warm = _listing_json(records_dir)
     assert b'"intent":"Summarizf"' in warm and warm == _listing_json(records_dir, use_cache=False)
-    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
+    assert (
+        DirectoryIndex(resolve_root(records_dir), rows=LISTING_ROWS).fresh_listing_json()
+        is not None
+    )
 
 
 def test_parallel_stat_equals_sequential(
     records_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from intentus_tui.core.index import directory as index_module
+    from intentus_tui.core.index import scan as index_module
 
     _many(records_dir, 40)
     os.symlink("r00001.json", records_dir / "link.json")
@@ -284,7 +290,10 @@ def test_warm_listing_reaches_a_real_pipe_whole(records_dir: Path, cache_dir: Pa
 
     cold = run("--no-cache")
     assert run() == cold  # fills the cache
-    assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is not None
+    assert (
+        DirectoryIndex(resolve_root(records_dir), rows=LISTING_ROWS).fresh_listing_json()
+        is not None
+    )
     assert run() == cold  # printed from the cache
 
 
@@ -296,22 +305,29 @@ def test_damaged_side_files_are_rebuilt(records_dir: Path, cache_dir: Path) -> N
         assert _listing_json(records_dir) == expected  # (re)fills the cache
         (side,) = cache_dir.glob(f"*-{damage}")
         side.write_bytes(side.read_bytes()[:-7])  # cut short, as a full disk would leave it
-        assert DirectoryIndex(resolve_root(records_dir)).fresh_listing_json() is None
+        assert (
+            DirectoryIndex(resolve_root(records_dir), rows=LISTING_ROWS).fresh_listing_json()
+            is None
+        )
         assert scan_root(resolve_root(records_dir)) == summaries
         assert _listing_json(records_dir) == expected
 
 
 def test_listing_rows_follow_live_updates_and_the_wal_join(records_dir: Path, demo) -> None:
-    from intentus_tui.core.index.directory import listing_row_lines
+    from intentus_tui.render.rows import LISTING_ROWS, listing_row_lines
 
     _many(records_dir, 5)
-    index = DirectoryIndex(resolve_root(records_dir), use_cache=False, keep_rows=True)
+    index = DirectoryIndex(
+        resolve_root(records_dir), use_cache=False, keep_rows=True, rows=LISTING_ROWS
+    )
     index.scan()
     path = write_record(records_dir, make_record(execution_id="r00003", final_status=None))
     index.update([path])
     assert list(index.listing_lines()) == list(listing_row_lines(index.summaries()))
     assert b'"status":"incomplete"' in b"".join(index.listing_lines())
-    joined = DirectoryIndex(resolve_root(demo.root), use_cache=False, keep_rows=True)
+    joined = DirectoryIndex(
+        resolve_root(demo.root), use_cache=False, keep_rows=True, rows=LISTING_ROWS
+    )
     joined.scan()
     assert list(joined.listing_lines()) == list(listing_row_lines(joined.summaries()))
     assert any(s.source != "record" for s in joined.summaries())
@@ -332,3 +348,47 @@ def test_a_summaries_file_damaged_in_place_falls_back_to_the_records(
         f.write(data)
     os.utime(side, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert scan_root(resolve_root(records_dir)) == expected
+
+
+@pytest.mark.parametrize("pure", ["", "1"], ids=["native", "pure-python"])
+def test_a_file_dated_after_2262_is_listed_with_its_real_stamp_on_every_path(
+    records_dir: Path, cache_dir: Path, pure: str
+) -> None:
+    # tar extraction and bad clocks make such files; the stamp is more nanoseconds than a
+    # signed 64-bit number holds. Cold, cached, warm and --no-cache must all list it.
+    import json
+    import subprocess
+    import sys
+
+    far = records_dir / "far.json"
+    write_record(records_dir, make_record(execution_id="far"))
+    os.utime(far, ns=(10**19, 10**19))  # as `touch -d @10000000000`
+    env = {**os.environ, CACHE_ENV: str(cache_dir), "INTENTUS_TUI_PURE_PYTHON": pure}
+    argv = [sys.executable, "-m", "intentus_tui.cli", "inspect", "--list", "--json"]
+    outputs = []
+    for extra in (["--no-cache"], [], []):  # no cache, then a cold and a warm open
+        run = subprocess.run([*argv, *extra, str(records_dir)], env=env, capture_output=True)
+        assert run.returncode in (0, 1), run.stderr.decode()
+        assert b"Traceback" not in run.stderr
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    rows = {row["file"]: row for row in json.loads(outputs[0])["executions"]}
+    assert rows["far.json"]["status"] == "completed"
+    summaries = {s.key: s for s in scan_root(resolve_root(records_dir), rows=LISTING_ROWS)}
+    assert summaries["far.json"].mtime_ns == 10**19  # warm, from the cache: the real stamp
+
+
+def test_a_snapshot_stored_without_rows_gains_them_on_the_next_listing(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    from intentus_tui.render.rows import listing_row_lines
+
+    _many(records_dir, 3)
+    root = resolve_root(records_dir)
+    summaries = scan_root(root)  # no row format: the snapshot holds no rows
+    assert DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() is None
+    listing = DirectoryIndex(root, rows=LISTING_ROWS, keep_rows=True)
+    assert listing.scan() == summaries  # from the snapshot, and now with rows stored
+    counts, rows_path = DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() or ({}, None)
+    assert rows_path is not None and sum(counts.values()) == len(summaries)
+    assert rows_path.read_bytes() == b",\n".join(listing_row_lines(summaries))

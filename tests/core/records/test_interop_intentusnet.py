@@ -9,7 +9,8 @@ from intentusnet.recording.models import stable_hash
 from intentusnet.recording.replay import ReplayEngine as RealReplayEngine
 from intentusnet.recording.store import FileExecutionStore as RealStore
 
-from intentus_tui.core.index.directory import DirectoryIndex, resolve_root
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
 from intentus_tui.core.records.timeline import ExecutionState, build_timeline

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.index.directory import list_record_paths
+from intentus_tui.core.paths import list_record_paths
 from intentus_tui.core.records.load import LoadStatus, load_record_bytes, load_record_file
 from tests.factories import make_record, write_record
 

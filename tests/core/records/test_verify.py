@@ -125,7 +125,7 @@ def test_edited_final_response_is_flagged() -> None:
 
 
 def test_a_misnamed_file_is_flagged_but_still_replayable(tmp_path) -> None:
-    from intentus_tui.core.index.directory import summarize_path
+    from intentus_tui.core.index.summarize import summarize_path
 
     path = tmp_path / "other.json"
     path.write_text(json.dumps(make_record(execution_id="abc")))

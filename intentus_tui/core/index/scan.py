@@ -1,0 +1,297 @@
+"""Reading a whole directory: the record names, each file's stamp (the stat survey), and
+the summaries made on every core, a chunk of files at a time.
+
+Listing rows are made by whoever shows them (``intentus_tui.render``), not here: a
+caller hands in a ``RowFormat`` and the workers make the rows with the summaries, on
+their own cores, so that a listing or the cache never makes them again.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from operator import attrgetter
+from pathlib import Path
+from typing import Any, Protocol
+
+import orjson
+
+from intentus_tui.core.index.cache import (
+    NO_STAMP,
+    STAMP_WIDTH,
+    Snapshot,
+    Stamp,
+    Stamps,
+    new_stamps,
+    packable,
+)
+from intentus_tui.core.index.parallel import can_fork, map_chunks
+from intentus_tui.core.index.summarize import summarize_file
+from intentus_tui.core.model import (
+    FIELD_NAMES,
+    ExecutionSummary,
+    summaries_from_table,
+    summary_from_fields,
+)
+from intentus_tui.core.native import stat_stamps as _native_stat_stamps
+from intentus_tui.core.records.load import is_record_name
+
+
+class RowFormat(Protocol):
+    """How a listing shows summaries: one row each (bytes, no separator), and the
+    counts printed with them. Must pickle (it travels to worker processes)."""
+
+    def row(self, summary: ExecutionSummary) -> bytes: ...
+
+    def counts(self, summaries: Iterable[ExecutionSummary]) -> dict[str, int]: ...
+
+
+# Below this many files to summarize, worker processes cost more than they save.
+PARALLEL_THRESHOLD = 2000
+_CHUNK = 128
+
+Built = tuple[Stamp | None, ExecutionSummary, bytes | None]
+
+
+def summarize_chunk(paths: list[str], rows: RowFormat | None = None, home: int = 0) -> Any:
+    """Worker side: (stamp, summary, listing row) per file.
+
+    In the process ``home`` (the scan's own, which works too) the summaries stay objects.
+    A worker process sends a table instead: a header of field names and each summary's
+    values under it (a third smaller than one JSON object per summary, and rebuilt in
+    half the time: the parent rebuilds every summary the workers send).
+    """
+    out = []
+    for path in paths:
+        stamp, summary = summarize_file(path)
+        out.append((stamp, summary, rows.row(summary).decode() if rows is not None else None))
+    # The scan runs with the cyclic GC off (it would re-walk every summary kept so far),
+    # but a damaged file leaves cycles (an exception and its frames): free this chunk's.
+    gc.collect(1)
+    if os.getpid() == home:
+        return out
+    values = attrgetter(*FIELD_NAMES)
+    return {
+        "fields": FIELD_NAMES,
+        "stamps": [stamp for stamp, _, _ in out],
+        "summaries": [values(summary) for _, summary, _ in out],
+        "rows": [row for _, _, row in out],
+    }
+
+
+def _rebuild(result: Any) -> list[Built]:
+    """``summarize_chunk``'s result as (stamp, summary, row), however it travelled."""
+    if type(result) is list:  # made in this process
+        return [
+            (stamp, summary, line.encode() if line is not None else None)
+            for stamp, summary, line in result
+        ]
+    summaries = summaries_from_table(result["fields"], result["summaries"])
+    return [
+        (
+            tuple(stamp) if stamp is not None else None,
+            summary,
+            line.encode() if line is not None else None,
+        )
+        for stamp, summary, line in zip(result["stamps"], summaries, result["rows"], strict=True)
+    ]
+
+
+def summarize_many(
+    paths: list[str], workers: int | None, rows: RowFormat | None = None
+) -> Iterator[list[Built]]:
+    """Summaries of ``paths`` in batches, on every core for a big directory."""
+    work = partial(summarize_chunk, rows=rows, home=os.getpid())
+    yield from map_chunks(work, _rebuild, chunks(paths), cores_for(paths, workers))
+
+
+def listing_chunk(paths: list[str], rows: RowFormat) -> bytes:
+    """Worker side of a listing that needs no summaries kept: one line of counts (JSON),
+    then the chunk's rows joined by ``,\\n``."""
+    summaries = [summarize_file(path)[1] for path in paths]
+    made = b",\n".join([rows.row(s) for s in summaries])
+    counts = rows.counts(summaries)
+    gc.collect(1)  # as in summarize_chunk
+    return orjson.dumps(counts) + b"\n" + made
+
+
+def split_listing_chunk(data: bytes) -> tuple[dict[str, int], bytes]:
+    head, _, made = data.partition(b"\n")
+    return orjson.loads(head), made
+
+
+def listing_blocks(
+    paths: list[str], workers: int | None, rows: RowFormat
+) -> tuple[dict[str, int], list[bytes]]:
+    """Counts (summed over chunks, sorted) and blocks of rows of ``paths``, in order."""
+    counts: dict[str, int] = {}
+    blocks = []
+    work = partial(listing_chunk, rows=rows)
+    parts = map_chunks(
+        work, split_listing_chunk, chunks(paths), cores_for(paths, workers), ordered=True
+    )
+    for chunk_counts, made in parts:
+        for label, count in chunk_counts.items():
+            counts[label] = counts.get(label, 0) + count
+        blocks.append(made)
+    return dict(sorted(counts.items())), blocks
+
+
+def chunks(names: list[str]) -> list[list[str]]:
+    return [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
+
+
+def cores_for(names: list[str], workers: int | None) -> int:
+    if len(names) < PARALLEL_THRESHOLD:
+        return 1  # below this, starting helpers costs more than it saves
+    return workers if workers is not None else (os.cpu_count() or 1)
+
+
+# ------------------------------------------------------------------ the stat survey
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """A directory's record files and their stamps now, and the snapshot of last time."""
+
+    listing: list[str]
+    names: list[str]
+    stamps: Stamps
+    snapshot: Snapshot | None
+
+    @property
+    def fresh(self) -> bool:
+        """Nothing changed: same files, same stamps, and every file could be stat'ed."""
+        snapshot = self.snapshot
+        return (
+            snapshot is not None
+            and snapshot.names == self.names
+            and snapshot.stamps == self.stamps
+            and NO_STAMP[0] not in self.stamps[::STAMP_WIDTH]  # sizes: -1 marks NO_STAMP
+        )
+
+
+def listdir(directory: Path) -> list[str]:
+    try:
+        return os.listdir(directory)
+    except OSError:
+        return []
+
+
+def record_names(listing: list[str]) -> list[str]:
+    return sorted(n for n in listing if is_record_name(n))
+
+
+def stored_fields(snapshot: Snapshot | None) -> list[Any] | None:
+    """The snapshot's summaries as stored (its names and stamps are already loaded), or
+    None when there is none or its file is damaged."""
+    if snapshot is None:
+        return None
+    try:
+        values = [item for chunk in snapshot.summary_chunks() for item in chunk]
+    except (OSError, ValueError):
+        return None
+    return values if len(values) == len(snapshot.names) else None
+
+
+def keep_unchanged(
+    survey: Survey,
+    old: Snapshot,
+    old_fields: list[Any],
+    prefix: str,
+    fresh: list[ExecutionSummary],
+    stamps: dict[str, Stamp],
+) -> list[str]:
+    """Add to ``fresh`` (and ``stamps``) the snapshot's summary of every file whose stamp
+    is unchanged; return the paths of the others, to read."""
+    known = {name: i for i, name in enumerate(old.names)}
+    todo: list[str] = []
+    width = STAMP_WIDTH
+    for i, name in enumerate(survey.names):
+        stamp = tuple(survey.stamps[width * i : width * (i + 1)])
+        j = known.get(name)
+        if (
+            j is not None
+            and stamp != NO_STAMP
+            and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
+        ):
+            fresh.append(summary_from_fields(old_fields[j]))
+            stamps[name] = stamp
+        else:
+            todo.append(prefix + name)
+    return todo
+
+
+# Below this many files, a second process to stat them costs more than it saves.
+PARALLEL_STAT_THRESHOLD = 20_000
+
+
+def stat_names(directory: Path, names: list[str], workers: int | None = None) -> Stamps:
+    """Each file's stamp (following a link, as reading does; ``NO_STAMP`` where it cannot
+    be stat'ed), packed. A stat costs a few microseconds of system time and there may be
+    100,000 of them: a big directory is split with a forked helper when that is safe."""
+    try:
+        directory_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return stamps_of([os.path.join(directory, name) for name in names], None)
+    try:
+        return _stat_split(names, directory_fd, workers)
+    finally:
+        os.close(directory_fd)
+
+
+def _stat_split(names: list[str], directory_fd: int, workers: int | None) -> Stamps:
+    cores = workers if workers is not None else (os.cpu_count() or 1)
+    if len(names) < PARALLEL_STAT_THRESHOLD or cores <= 1 or not can_fork():
+        return stamps_of(names, directory_fd)
+    half = len(names) // 2
+    ours, theirs = names[:half], names[half:]
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the helper: stat the second half, send it packed, leave without cleanup
+        status = 0
+        try:
+            os.close(read_end)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(stamps_of(theirs, directory_fd).tobytes())
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    stamps = stamps_of(ours, directory_fd)
+    with os.fdopen(read_end, "rb") as incoming:
+        data = incoming.read()
+    os.waitpid(pid, 0)
+    if len(data) != len(theirs) * STAMP_WIDTH * stamps.itemsize:
+        return stamps_of(names, directory_fd)  # the helper failed: do it all here
+    stamps.frombytes(data)
+    return stamps
+
+
+def stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
+    """Stamps of ``names`` (relative to ``directory_fd``, or paths when it is None), as
+    ``cache.packable`` packs them: the inner loop of a re-open, in C where it is built."""
+    if _native_stat_stamps is not None and directory_fd is not None:
+        out = new_stamps()  # the same loop in C: the system calls alone
+        out.frombytes(_native_stat_stamps(directory_fd, names))
+        return out
+    return python_stamps_of(names, directory_fd)
+
+
+def python_stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
+    """``stamps_of`` in Python (the definition of the native ``stat_stamps``)."""
+    out = new_stamps()
+    add = out.extend
+    stat = os.stat
+    for name in names:
+        try:
+            st = stat(name, dir_fd=directory_fd)
+        except OSError:  # vanished, unreadable, a dangling link: read (and explain) it
+            add(NO_STAMP)
+            continue
+        add(packable((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)))
+    return out

@@ -1,0 +1,449 @@
+"""One summary per file, by one lane: what the list view and ``inspect --list`` show.
+
+The lane has two halves. The orjson half (``summarize_parsed``) takes the common case,
+a well-formed record as ``orjson.loads`` returned it, in one pass over plain dicts, and
+steps aside (None) as soon as anything is unusual. The tolerant general half
+(``summarize_general``) is the definition of every field, built from the verify,
+timeline and replay checks; it takes everything else: salvaged, odd, tampered, hostile
+and huge files. ``summarize_file`` is the lane's one entry for a path: the first scan's
+workers and live updates both call it, so a file is read once, parsed once and hashed
+once whichever way it goes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from stat import S_ISREG
+from typing import Any
+
+import orjson
+
+from intentus_tui.core.model import ExecutionState, ExecutionSummary, HashStatus, LoadStatus
+from intentus_tui.core.paths import id_of_key
+from intentus_tui.core.records.hashing import (
+    DOCUMENTED_PREFIX,
+    parsed_documented_canonical,
+    parsed_runtime_canonical,
+    sha256_hex,
+)
+from intentus_tui.core.records.load import (
+    HUGE_FILE_BYTES,
+    LoadResult,
+    classify_value,
+    has_long_digit_run,
+    load_record_bytes,
+    load_record_file,
+    load_record_head,
+)
+from intentus_tui.core.records.replay import RECORD_CORRUPTED, ReplayEngine
+from intentus_tui.core.records.timeline import (
+    analyze_attempts,
+    decided_agent,
+    display_text,
+    execution_state,
+    final_status,
+    normalize_status,
+)
+from intentus_tui.core.records.verify import (
+    check_envelope_hash,
+    check_event_sequence,
+    check_final_response,
+    check_structure,
+    final_response_problems,
+    hash_verdict,
+)
+from intentus_tui.core.sanitize import sanitize_line
+
+Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode of the file as read
+
+
+def clean(value: str | None) -> str:
+    """A string from a record, made safe to display on one line."""
+    if not value:
+        return ""
+    if value.isascii() and value.isprintable():  # nothing to make visible (checked in C)
+        return value
+    return sanitize_line(value)
+
+
+# ------------------------------------------------------------------ a path
+
+
+def summarize_file(path: str) -> tuple[Stamp | None, ExecutionSummary]:
+    """The stamp of ``path`` as it was read, and its summary. Never raises.
+
+    A plain regular file is read whole in one go and parsed once by orjson; the orjson
+    half takes it if it is a well-formed record, the general half (with that parse)
+    otherwise. Anything else (a link, a FIFO, a huge or changing file) takes the careful
+    reader.
+    """
+    read = _read_plain(path)
+    if read is None:
+        result = load_for_index(path)
+        return result.stamp, summarize(result)
+    data, st = read
+    size, mtime_ns = st.st_size, st.st_mtime_ns
+    stamp = (size, mtime_ns, st.st_ctime_ns, st.st_ino)
+    key = os.path.basename(path)
+    # orjson reads integers beyond 64 bits as floats (changing the value and its hash):
+    # any run of 19+ digits sends the file to the stdlib parser instead.
+    error: str | None = None
+    if not has_long_digit_run(data):
+        try:
+            parsed = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            error = str(exc)
+        else:
+            if type(parsed) is dict:
+                summary = summarize_parsed(key, parsed, id_of_key(key), size, mtime_ns)
+                if summary is not None:
+                    return stamp, summary
+            base: dict[str, Any] = {"size": size, "mtime_ns": mtime_ns, "stamp": stamp}
+            return stamp, summarize_general(classify_value(Path(path), parsed, base))
+    result = load_record_bytes(
+        Path(path), data, size=size, mtime_ns=mtime_ns, stamp=stamp, orjson_error=error
+    )
+    return stamp, summarize(result)
+
+
+def summarize_path(path: str | os.PathLike[str]) -> ExecutionSummary:
+    """``summarize_file``'s summary alone."""
+    return summarize_file(os.fspath(path))[1]
+
+
+def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
+    """Read a file for listing: whole, unless it is huge (then its head and tail only)."""
+    try:
+        huge = os.stat(path).st_size > HUGE_FILE_BYTES
+    except OSError:
+        huge = False
+    return load_record_head(path) if huge else load_record_file(path)
+
+
+_QUICK_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_plain(path: str) -> tuple[bytes, os.stat_result] | None:
+    """A plain regular file's bytes, read whole in one go; None for anything else."""
+    try:
+        fd = os.open(path, _QUICK_FLAGS)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not S_ISREG(st.st_mode) or st.st_size > HUGE_FILE_BYTES:
+            return None
+        data = os.read(fd, st.st_size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return (data, st) if len(data) == st.st_size else None
+
+
+# ------------------------------------------------------------------ a loaded file
+
+
+def summarize(result: LoadResult) -> ExecutionSummary:
+    """One summary per loaded file, whatever it turned out to be. Never raises."""
+    record = result.record
+    if record is not None and result.status is LoadStatus.OK:
+        fast = summarize_parsed(
+            result.path.name, record.raw, result.stem, result.size, result.mtime_ns, parsed=False
+        )
+        if fast is not None:
+            return fast
+    return summarize_general(result)
+
+
+def summarize_general(result: LoadResult) -> ExecutionSummary:
+    """The summary derived from the detailed checks (the definition of every field)."""
+    record = result.record
+    stem = result.stem
+    if record is None:
+        return ExecutionSummary(
+            key=result.path.name,
+            execution_id=clean(stem),
+            created="",
+            intent="",
+            agent="",
+            strategy="",
+            state=ExecutionState.CORRUPTED,
+            load_status=result.status,
+            message=clean(result.message),
+            replayable=False,
+            replay_reason=RECORD_CORRUPTED,
+            hash_status=HashStatus.UNVERIFIABLE,
+            hash_form="absent",
+            matched_form=None,
+            event_count=0,
+            attempts=0,
+            fallbacks=0,
+            chain="",
+            in_flight_agent=None,
+            final_status=None,
+            problems=1,
+            size=result.size,
+            mtime_ns=result.mtime_ns,
+        )
+    analysis = analyze_attempts(record.events)
+    hash_check = check_envelope_hash(record, all_forms=False, explain=False)
+    structure = check_structure(record, stem)
+    replayable, reason = ReplayEngine(
+        record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
+    ).is_replayable()
+    problems = (
+        len(check_event_sequence(record).problems)
+        + len(structure.problems)
+        + len(check_final_response(record))
+    )
+    last_attempt = analysis.attempts[-1].agent if analysis.attempts else ""
+    in_flight = analysis.in_flight
+    summary = ExecutionSummary(
+        key=result.path.name,
+        execution_id=clean(record.execution_id or stem),
+        created=clean(record.header.created_utc_iso),
+        intent=clean(record.intent_name),
+        agent=decided_agent(record) or last_attempt,
+        strategy=clean(record.strategy),
+        state=execution_state(record, result.status),
+        load_status=result.status,
+        message=clean(result.message),
+        replayable=replayable,
+        replay_reason=clean(reason) or None,
+        hash_status=hash_check.status,
+        hash_form=hash_check.detected_form,
+        matched_form=hash_check.matched_form,
+        event_count=len(record.events),
+        attempts=len(analysis.attempts),
+        fallbacks=len(analysis.fallbacks),
+        chain=analysis.chain,
+        in_flight_agent=in_flight[-1].agent if in_flight else None,
+        final_status=final_status(record),
+        problems=problems,
+        size=result.size,
+        mtime_ns=result.mtime_ns,
+    )
+    if result.status is LoadStatus.HEAD_ONLY:
+        return _head_only(result, summary)
+    return summary
+
+
+_HEAD_STATE = {
+    "final_response": ExecutionState.COMPLETED,
+    "no_final_response": ExecutionState.INCOMPLETE,
+    "truncated": ExecutionState.CORRUPTED,
+}
+
+
+def _head_only(result: LoadResult, general: ExecutionSummary) -> ExecutionSummary:
+    """A huge file listed from its head and tail: what is known, and nothing invented."""
+    record = result.record
+    state = _HEAD_STATE.get(result.tail_hint or "", ExecutionState.CORRUPTED)
+    header = record.header if record is not None else None
+    if state is ExecutionState.CORRUPTED:
+        replayable, reason = False, RECORD_CORRUPTED
+    elif state is ExecutionState.INCOMPLETE:
+        replayable, reason = False, "execution_incomplete"
+    elif header is not None and header.replayable is False:
+        replayable, reason = (
+            False,
+            header.replayable_reason or "marked not replayable (no reason given)",
+        )
+    else:
+        replayable, reason = True, None
+    if record is None or "envelope" not in result.recovered:
+        hash_status, matched = HashStatus.UNVERIFIABLE, None
+    else:
+        hash_status, matched = general.hash_status, general.matched_form
+    return replace(
+        general,
+        state=state,
+        replayable=replayable,
+        replay_reason=clean(reason) or None,
+        hash_status=hash_status,
+        matched_form=matched,
+        problems=0,
+    )
+
+
+# ------------------------------------------------------------------ the orjson half
+
+_PARSED_MESSAGE = "Record parsed"  # classify_value's message for a record parsed whole
+_MARKS = {"ok": "✓", "error": "✗", "in_flight": "…"}  # as Attempt.mark
+
+
+def summarize_parsed(
+    key: str, raw: Mapping[str, Any], stem: str, size: int, mtime_ns: int, *, parsed: bool = True
+) -> ExecutionSummary | None:
+    """The summary of a well-formed record straight from its JSON object (no model
+    objects), or None as soon as anything is unusual: then ``summarize_general`` decides.
+    Where it answers, it answers exactly as ``summarize_general`` would (tests prove it).
+
+    ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no
+    type walk).
+    """
+    header, envelope = raw.get("header"), raw.get("envelope")
+    if type(header) is not dict or type(envelope) is not dict:
+        return None
+    execution_id, created = header.get("executionId"), header.get("createdUtcIso")
+    flag, stored = header.get("replayable"), header.get("envelopeHash")
+    if type(execution_id) is not str or type(created) is not str or type(flag) is not bool:
+        return None
+    if type(stored) is not str or execution_id != stem:
+        return None
+    reason = header.get("replayableReason")
+    if reason is not None and type(reason) is not str:
+        return None
+    intent = envelope.get("intent")
+    if type(intent) is not dict:
+        return None
+    decision, final = raw.get("routerDecision"), raw.get("finalResponse")
+    if (decision is not None and type(decision) is not dict) or (
+        final is not None and type(final) is not dict
+    ):
+        return None
+    events = raw.get("events")
+    facts = _event_facts(events)
+    if facts is None:
+        return None
+    hashed = _hash_fields(envelope, stored, parsed)
+    if hashed is None:
+        return None
+    attempts, fallbacks, chain, last_agent, in_flight_agent, final_event = facts
+    event_count = len(events) if type(events) is list else 0  # a list: checked above
+    if final is None:
+        replayable, why = False, "execution_incomplete"
+    elif not final:
+        replayable, why = False, "recording_failure"
+    elif not flag:
+        replayable, why = False, reason or "marked not replayable (no reason given)"
+    else:
+        replayable, why = True, None
+    name, routing = intent.get("name"), envelope.get("routing")
+    strategy = routing.get("strategy") if type(routing) is dict else None
+    decided = (display_text(decision.get("agent")) or None) if decision is not None else None
+    problems = 0
+    if final is not None and final_event is not None:
+        problems = len(final_response_problems(final, final_event))
+    hash_status, hash_form, matched_form = hashed
+    return ExecutionSummary(
+        key=key,
+        execution_id=clean(execution_id),
+        created=clean(created),
+        intent=clean(name) if type(name) is str else "",
+        agent=decided or last_agent,
+        strategy=clean(strategy) if type(strategy) is str else "",
+        state=ExecutionState.INCOMPLETE if final is None else ExecutionState.COMPLETED,
+        load_status=LoadStatus.OK,
+        message=_PARSED_MESSAGE,
+        replayable=replayable,
+        replay_reason=clean(why) or None,
+        hash_status=hash_status,
+        hash_form=hash_form,
+        matched_form=matched_form,
+        event_count=event_count,
+        attempts=attempts,
+        fallbacks=fallbacks,
+        chain=chain,
+        in_flight_agent=in_flight_agent,
+        final_status=normalize_status(final.get("status")) if final is not None else None,
+        problems=problems,
+        size=size,
+        mtime_ns=mtime_ns,
+    )
+
+
+_EventFacts = tuple[int, int, str, str, str | None, dict[str, Any] | None]
+
+
+def _event_facts(events: Any) -> _EventFacts | None:
+    """(attempts, fallbacks, chain, last agent, in-flight agent, payload of the last
+    ``FINAL_RESPONSE`` event) in one pass, or None unless every event is an object with
+    seq 1..n in order, a string type, an object payload, and string agent names.
+
+    The same pairing as ``timeline.analyze_attempts`` (per agent, latest start first),
+    kept to what a list row needs.
+    """
+    if type(events) is not list:
+        return None
+    agents: list[str] = []
+    marks: list[str] = []
+    open_by_agent: dict[str, list[int]] = {}
+    fallbacks = 0
+    final: dict[str, Any] | None = None
+    for expected, event in enumerate(events, start=1):
+        if type(event) is not dict:
+            return None
+        seq = event.get("seq")
+        if seq != expected or type(seq) is not int:
+            return None
+        kind, payload = event.get("type"), event.get("payload")
+        if type(kind) is not str or type(payload) is not dict:
+            return None
+        if kind == "AGENT_ATTEMPT_START":
+            agent = payload.get("agent")
+            if type(agent) is not str:
+                return None
+            open_by_agent.setdefault(agent, []).append(len(agents))
+            agents.append(agent)
+            marks.append("…")
+        elif kind == "AGENT_ATTEMPT_END":
+            agent = payload.get("agent")
+            if type(agent) is not str:
+                return None
+            stack = open_by_agent.get(agent)
+            if stack:
+                position = stack.pop()
+            else:
+                position = len(agents)
+                agents.append(agent)
+                marks.append("")
+            marks[position] = _MARKS.get(normalize_status(payload.get("status")), "?")
+        elif kind == "FALLBACK_TRIGGERED":
+            fallbacks += 1
+        elif kind == "FINAL_RESPONSE":
+            final = payload
+    names = [sanitize_line(a) for a in agents]
+    chain = " → ".join([f"{n} {m}" for n, m in zip(names, marks, strict=True)])
+    in_flight = None
+    for n, m in zip(names, marks, strict=True):
+        if m == "…":
+            in_flight = n
+    return len(agents), fallbacks, chain, names[-1] if names else "", in_flight, final
+
+
+_MATCHED: dict[str, tuple[HashStatus, str, str]] = {
+    "runtime": (HashStatus.MATCH, "runtime", "runtime"),
+    "documented": (HashStatus.MATCH, "documented", "documented"),
+}
+
+
+def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | None:
+    """(status, detected form, matched form) as ``check_envelope_hash`` decides them; None
+    for an envelope that cannot be hashed (the general half says why).
+
+    The common case first: the stored hash equals the digest of the form its prefix names
+    (a digest is written one way only, so that is also the form it is detected as).
+    """
+    known = None
+    try:
+        if parsed:
+            documented = stored.startswith(DOCUMENTED_PREFIX)
+            canonical = (
+                parsed_documented_canonical(envelope)
+                if documented
+                else parsed_runtime_canonical(envelope)
+            )
+            digest = sha256_hex(canonical)
+            written = DOCUMENTED_PREFIX + digest if documented else digest
+            if stored == written:
+                return _MATCHED["documented" if documented else "runtime"]
+            known = {"documented" if documented else "runtime": written}  # not again
+        verdict = hash_verdict(envelope, stored, parsed=parsed, known=known)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return verdict.status, verdict.detected_form, verdict.matched_form

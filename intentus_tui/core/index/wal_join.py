@@ -1,0 +1,86 @@
+"""Records joined with their write-ahead logs: executions known only from a WAL, and
+where a record and its WAL tell different stories."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from intentus_tui.core.index.summarize import clean
+from intentus_tui.core.model import ExecutionState, ExecutionSummary, HashStatus, LoadStatus
+from intentus_tui.core.records.load import WAL_SUFFIX
+
+if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
+    from intentus_tui.core.wal.read import WalLog
+
+
+def wal_only_summary(log: WalLog) -> ExecutionSummary:
+    """An execution known only from its WAL: it crashed before any record was written."""
+    step = log.in_flight_step
+    return ExecutionSummary(
+        key=f"{log.execution_id}{WAL_SUFFIX}",
+        execution_id=clean(log.execution_id),
+        created=clean(log.entries[0].timestamp_iso) if log.entries else "",
+        intent=clean(log.intent_name),
+        agent=clean(step.agent) if step and step.agent else "",
+        strategy="",
+        state=ExecutionState.INCOMPLETE,
+        load_status=LoadStatus.NO_RECORD,
+        message=clean(f"No record file; write-ahead log: {log.message}"),
+        replayable=False,
+        replay_reason="execution_incomplete",
+        hash_status=HashStatus.UNVERIFIABLE,
+        hash_form="absent",
+        matched_form=None,
+        event_count=len(log.entries),
+        attempts=len(log.steps),
+        fallbacks=len(log.fallbacks),
+        chain=" → ".join(clean(s.agent or s.step_id) for s in log.steps),
+        in_flight_agent=clean(step.agent or step.step_id) if step else None,
+        final_status=None,
+        problems=0 if log.chain_valid else 1,
+        size=log.size_bytes,
+        mtime_ns=0,
+        source="wal",
+        wal_state=log.state,
+        wal_problem=_wal_chain_problem(log),
+    )
+
+
+def _wal_chain_problem(log: WalLog) -> str | None:
+    if log.chain_valid:
+        return None
+    issue = log.first_issue
+    detail = f"line {issue.line_no}: {issue.kind}" if issue else log.message
+    return clean(f"WAL chain broken ({detail})")
+
+
+def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
+    """Where a record and its WAL tell different stories (or the WAL is damaged)."""
+    chain = _wal_chain_problem(log)
+    if chain:
+        return chain
+    completed = summary.state is ExecutionState.COMPLETED
+    if completed and log.state == "in_flight":
+        return "record has a final response but the WAL never recorded the end of the execution"
+    if summary.state is ExecutionState.INCOMPLETE and log.state == "completed":
+        return "WAL says the execution completed but the record has no final response"
+    if completed and log.state in ("failed", "aborted") and summary.final_status == "ok":
+        return f"record says success but the WAL says {log.state}"
+    return None
+
+
+def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
+    """A record's summary joined with its WAL."""
+    in_flight = summary.in_flight_agent
+    step = log.in_flight_step
+    if in_flight is None and step is not None and summary.state is ExecutionState.INCOMPLETE:
+        # A partial record may stop before the attempt began: the WAL knows what ran.
+        in_flight = clean(step.agent or step.step_id)
+    return replace(
+        summary,
+        source="record+wal",
+        wal_state=log.state,
+        wal_problem=wal_disagreement(summary, log),
+        in_flight_agent=in_flight,
+    )

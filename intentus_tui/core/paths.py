@@ -1,0 +1,69 @@
+"""Where records live: the opened location, its records and WAL directories, the record
+files in it, and the execution id a file name promises."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRoot:
+    """Where records and write-ahead logs live for one opened location."""
+
+    records_dir: Path
+    wal_dir: Path | None
+    requested: Path
+
+    def path_of(self, key: str) -> Path:
+        """The file behind a summary key: a record file, or the WAL of a WAL-only execution."""
+        if key.endswith(WAL_SUFFIX) and self.wal_dir is not None:
+            return self.wal_dir / key
+        return self.records_dir / key
+
+
+def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
+    """Accept an ``.intentusnet`` root, a records directory, or any directory of ``*.json``.
+
+    With no path: ``./.intentusnet/records`` when it exists, else the current directory.
+    """
+    requested = (Path(path) if path is not None else Path.cwd()).absolute()
+    base = requested
+    if (path is None and (requested / ".intentusnet").is_dir()) or (
+        (requested / ".intentusnet" / "records").is_dir() and not (requested / "records").is_dir()
+    ):
+        base = requested / ".intentusnet"
+    if (base / "records").is_dir():
+        wal = base / "wal"
+        return RecordRoot(base / "records", wal if wal.is_dir() else None, requested)
+    for wal in (base / "wal", base.parent / "wal"):
+        if wal.is_dir() and wal != base:
+            return RecordRoot(base, wal, requested)
+    return RecordRoot(base, None, requested)
+
+
+def id_of_key(key: str) -> str:
+    """The execution id a record file name (``<id>.json``) promises."""
+    return key[: -len(RECORD_SUFFIX)] if key.endswith(RECORD_SUFFIX) else key
+
+
+def list_record_names(directory: Path) -> list[str]:
+    """The name of every candidate record file directly in ``directory``, sorted.
+
+    Names, not ``Path`` objects: building 100,000 of those alone takes a noticeable moment.
+    """
+    try:
+        with os.scandir(directory) as entries:
+            names = [e.name for e in entries if is_record_name(e.name)]
+    except OSError:
+        return []
+    names.sort()
+    return names
+
+
+def list_record_paths(directory: Path) -> list[Path]:
+    """Every candidate record file directly in ``directory``, sorted by name."""
+    return [directory / n for n in list_record_names(directory)]

@@ -1,0 +1,88 @@
+"""``inspect --list --json``: one row per execution, and the counts printed with them.
+
+Every summary string is sanitized already; only file names are raw, and the few
+characters a terminal would act on are escaped (``json_bytes_safe``) so that piping the
+output to a terminal is as safe as text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+
+import orjson
+
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.sanitize import json_bytes_safe
+
+
+def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
+    """The ``inspect --list --json`` row (snake_case keys). The three states are
+    ``StrEnum`` members, so they are their values already."""
+    return {
+        "execution_id": s.execution_id,
+        "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
+        "created": s.created or None,
+        "intent": s.intent or None,
+        "status": s.state,
+        "replayable": s.replayable,
+        "replayable_reason": s.replay_reason,
+        "hash_status": s.hash_status,
+        "hash_form": s.hash_form,
+        "hash_matched_form": s.matched_form,
+        "event_count": s.event_count,
+        "attempts": s.attempts,
+        "fallbacks": s.fallbacks,
+        "agent_chain": s.chain or None,
+        "in_flight_agent": s.in_flight_agent,
+        "final_status": s.final_status,
+        "load_status": s.load_status,
+        "message": s.message,
+        "problems": s.problems,
+        "source": s.source,
+        "wal_state": s.wal_state,
+        "wal_problem": s.wal_problem,
+    }
+
+
+def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
+    """How many executions per ``state_label``, sorted by label."""
+    counts: dict[str, int] = {}
+    for s in summaries:
+        label = s.state_label
+        counts[label] = counts.get(label, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def row_line(summary: ExecutionSummary) -> bytes:
+    """One member of the ``executions`` array, on one line, indented to sit inside the
+    document."""
+    return json_bytes_safe(b"    " + _row_json(summary_to_json(summary)))
+
+
+def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
+    """``row_line`` of each summary, made one at a time."""
+    for summary in summaries:
+        yield row_line(summary)
+
+
+def _row_json(row: dict[str, object]) -> bytes:
+    try:
+        return orjson.dumps(row)
+    except orjson.JSONEncodeError:  # a file name with undecodable bytes (lone surrogates)
+        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+
+
+class ListingRows:
+    """The listing's ``RowFormat`` for the index: its workers make these rows beside the
+    summaries, and the cache keeps them for a warm listing."""
+
+    def row(self, summary: ExecutionSummary) -> bytes:
+        return row_line(summary)
+
+    def counts(self, summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
+        return listing_counts(summaries)
+
+
+LISTING_ROWS = ListingRows()

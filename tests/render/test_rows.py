@@ -1,0 +1,50 @@
+"""``inspect --list --json`` rows: one line each, inert in a terminal, null for nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from intentus_tui.core.index.summarize import summarize_path
+from intentus_tui.render.rows import LISTING_ROWS, listing_counts, row_line, summary_to_json
+from tests.factories import make_record, write_record
+
+
+def test_a_row_is_one_indented_line_of_the_summary(tmp_path: Path) -> None:
+    path = write_record(
+        tmp_path, make_record(execution_id="e1", agents=(("a", "error"), ("b", "ok")))
+    )
+    summary = summarize_path(path)
+    line = row_line(summary)
+    assert line.startswith(b"    {") and b"\n" not in line
+    row = json.loads(line)
+    assert row == json.loads(json.dumps(summary_to_json(summary)))
+    assert row["file"] == "e1.json" and row["status"] == "completed"
+    assert row["agent_chain"] == "a ✗ → b ✓" and row["hash_status"] == "match"
+    assert LISTING_ROWS.row(summary) == line
+
+
+def test_a_row_escapes_what_a_terminal_would_act_on_and_writes_nothing_as_null(
+    tmp_path: Path,
+) -> None:
+    name = "e\u202e\u009b2.json"  # a bidi override and a C1 CSI in the file name
+    path = write_record(tmp_path, make_record(execution_id="x", intent=""), name=name)
+    line = row_line(summarize_path(path))
+    assert "\u202e".encode() not in line and "\u009b".encode() not in line
+    assert b"\\u202e" in line and b"\\u009b" in line
+    row = json.loads(line)
+    assert row["file"] == name  # the same value, escaped only in its spelling
+    assert row["intent"] is None and row["created"] is not None
+
+
+def test_counts_are_per_state_label_sorted(tmp_path: Path) -> None:
+    summaries = [
+        summarize_path(write_record(tmp_path, make_record(execution_id=f"r{i}", final_status=s)))
+        for i, s in enumerate(["success", None, "success"])
+    ]
+    (tmp_path / "bad.json").write_bytes(b"{")
+    summaries.append(summarize_path(tmp_path / "bad.json"))
+    counts = listing_counts(summaries)
+    assert counts == {"corrupted": 1, "incomplete": 1, "replayable": 2}
+    assert list(counts) == sorted(counts)
+    assert LISTING_ROWS.counts(summaries) == counts
