@@ -1113,9 +1113,6 @@ def _stat_split(names: list[str], directory_fd: int, workers: int | None) -> Sta
     return stamps
 
 
-_HIGH_INODE = 1 << 63
-
-
 def _stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
     """Stamps of ``names`` (relative to ``directory_fd``, or paths when it is None), as
     ``cache.packable`` packs them: the inner loop of a re-open, in C where it is built."""
@@ -1137,10 +1134,12 @@ def stamps_of_python(names: list[str], directory_fd: int | None) -> Stamps:
         except OSError:  # vanished, unreadable, a dangling link: read (and explain) it
             add(NO_STAMP)
             continue
-        inode = st.st_ino
-        if inode >= _HIGH_INODE:
-            inode -= 1 << 64
-        add((st.st_size, st.st_mtime_ns, st.st_ctime_ns, inode))
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        try:
+            add(stamp)
+        except OverflowError:  # a time after 2262 or a high inode: see ``cache.Stamps``
+            del out[len(out) - len(out) % STAMP_WIDTH :]  # what ``extend`` appended
+            add(packable(stamp))
     return out
 
 
