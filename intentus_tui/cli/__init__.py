@@ -20,6 +20,7 @@ EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 EXIT_NOT_REPLAYABLE = 3
 EXIT_MISMATCH = 4
+PURE_PYTHON_ENV = "INTENTUS_TUI_PURE_PYTHON"  # set: the native helpers stay off (core.native)
 
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
 _COMMANDS: dict[str, str] = {
@@ -54,9 +55,38 @@ class _DebuggerGroup(click.Group):
         return super().parse_args(ctx, rest)
 
 
+def version_line() -> str:
+    """``intentus-tui VERSION (native helpers: ...)``: which native helpers are active (read
+    at run time: whichever ``core.native`` names are set), or why none are."""
+    from intentus_tui import __version__
+    from intentus_tui.core import native
+
+    active = [name for name in native.__annotations__ if callable(getattr(native, name, None))]
+    if native.AVAILABLE and active:
+        helpers = "active: " + ", ".join(active)
+    elif os.environ.get(PURE_PYTHON_ENV):
+        helpers = f"off - pure Python; {PURE_PYTHON_ENV} is set"
+    else:
+        helpers = "off - pure Python; not built"
+    return f"intentus-tui {__version__} (native helpers: {helpers})"
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_line())
+        ctx.exit(EXIT_OK)
+
+
 @click.group(cls=_DebuggerGroup, invoke_without_command=True)
 @click.option("--demo", is_flag=True, help="Build the demo world and open the debugger on it.")
-@click.version_option(package_name="intentus-tui")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version, and whether the native helpers are active, and exit.",
+)
 @click.pass_context
 def main(ctx: click.Context, demo: bool) -> None:
     """A terminal debugger for recorded AI-agent executions.
