@@ -24,13 +24,14 @@ in pure Python.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # imported when a pool is needed: ~25 ms that most starts can skip
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 Row = TypeVar("Row")
 Work = Callable[[list[str]], Any]  # a chunk's result: anything that pickles
@@ -74,6 +75,9 @@ def new_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes, forked when that is safe (see ``can_fork``), else
     started by the forkserver. Workers run with the cyclic collector off: they make no
     cycles worth its walks (reference counting frees their chunks)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if can_fork() else "forkserver"
     return ProcessPoolExecutor(
         max_workers=workers,
@@ -92,6 +96,8 @@ def _results(
 ) -> Iterator[tuple[int, Any]]:
     """(chunk number, result) for chunks ``first`` on; ``(~number, None)`` for a chunk the
     pool failed to do (its worker raised or died), for the caller to redo."""
+    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+
     window = workers * IN_FLIGHT_PER_WORKER
     upcoming = iter(range(first, len(chunks)))
     in_flight: deque[tuple[int, Future[Any]]] = deque()
