@@ -40,7 +40,8 @@ Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
 # negative) and for every time from 1677 to 2554, which is all ext4 or XFS can hold (a
 # time after 2262, e.g. `touch -d @10000000000`, reads back negative, and equal stamps
 # stay equal). Only a filesystem with 64-bit seconds (tmpfs) holds later times: their low
-# 64 bits still change whenever the file does. The native stat survey packs the same way.
+# 64 bits still change whenever the file does. The native stat survey's 64-bit arithmetic
+# wraps to the same bits.
 Stamps = array
 STAMP_WIDTH = 4
 NO_STAMP: Stamp = (-1, -1, -1, -1)  # could not be stat'ed or read: never fresh
