@@ -2,10 +2,11 @@
 
 Contenders (each run a fresh process, timed inside it around the work alone):
 
-- ``stdlib``: ``intentus_tui.core.index.parallel.map_chunks`` as the index uses it
-  (``concurrent.futures.ProcessPoolExecutor``).
-- ``handwritten``: the fork-and-pipe pool the index used before (kept in
-  ``bench/handwritten_pool.py`` as the baseline), swapped in for ``map_chunks``.
+- ``handwritten``: ``intentus_tui.core.index.parallel.map_chunks`` as the command line
+  runs it (single-threaded: the hand-written forked helpers, this process working too).
+- ``stdlib``: ``parallel.pooled``, the standard library's ``ProcessPoolExecutor`` (forked
+  workers here; the debugger's are started by the forkserver), swapped in for
+  ``map_chunks``.
 
 Workloads, both ``--no-cache`` so that every file is read:
 
@@ -45,10 +46,10 @@ def run_one(pool: str, workload: str, directory: Path, cores: int) -> float:
     from intentus_tui.core.index import directory as index_directory
     from intentus_tui.core.index.directory import DirectoryIndex, RecordRoot
 
-    if pool == "handwritten":
-        from handwritten_pool import map_chunks
+    if pool == "stdlib":
+        from intentus_tui.core.index.parallel import pooled
 
-        index_directory.map_chunks = map_chunks  # type: ignore[assignment]
+        index_directory.map_chunks = pooled  # type: ignore[assignment]
     root = RecordRoot(records_dir=directory, wal_dir=None, requested=directory)
     index = DirectoryIndex(root, use_cache=False, workers=cores)
     start = time.perf_counter()

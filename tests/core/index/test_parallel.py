@@ -1,4 +1,4 @@
-"""Chunks run on every core: every chunk's rows arrive exactly once, whatever a worker does."""
+"""Chunks run on every core: every chunk's rows arrive exactly once, whatever a helper does."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.core.index.parallel import map_chunks
+from intentus_tui.core.index import parallel
+from intentus_tui.core.index.parallel import map_chunks, pooled
 
 PARENT = os.getpid()
 CHUNKS = [[f"{c}-{i}" for i in range(5)] for c in range(40)]
@@ -29,12 +30,114 @@ def _names(batches: Any) -> list[str]:
     return sorted(name for batch in batches for name, _ in batch)
 
 
+def _numbered_names(numbered: Any) -> list[str]:
+    return _names(batch for _, batch in numbered)
+
+
 @pytest.mark.parametrize("cores", [1, 2, 3])
 def test_every_row_arrives_once(cores: int) -> None:
     assert _names(map_chunks(upper, decode, CHUNKS, cores)) == EXPECTED
 
 
-# Work runs in worker processes, so it is a module-level function (the pool pickles it).
+def test_forked_helpers_share_the_work(tmp_path: Path) -> None:
+    marker = tmp_path / "helper-worked"
+
+    def parent_waits_for_a_helper(chunk: list[str]) -> list[Any]:
+        if os.getpid() != PARENT:
+            marker.touch()
+        else:  # the parent's first chunk lasts until a helper has done one of its own
+            deadline = time.monotonic() + 20
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+        return upper(chunk)
+
+    numbered = parallel._forked(parent_waits_for_a_helper, decode, CHUNKS, 1)
+    rows = [row for _, batch in numbered for row in batch]
+    assert sorted(name for name, _ in rows) == EXPECTED
+    assert {pid for _, pid in rows} - {PARENT}, "the helper did none of the chunks"
+
+
+def test_chunks_a_helper_claimed_and_never_sent_are_redone() -> None:
+    def dies_in_helpers(chunk: list[str]) -> list[Any]:
+        if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
+            os._exit(9)  # killed mid-chunk: nothing sent for it, nor for any later chunk
+        return upper(chunk)
+
+    assert _numbered_names(parallel._forked(dies_in_helpers, decode, CHUNKS, 2)) == EXPECTED
+
+
+def test_a_result_orjson_cannot_send_is_redone_here() -> None:
+    def huge_in_helpers(chunk: list[str]) -> list[Any]:
+        rows = upper(chunk)
+        if os.getpid() != PARENT:
+            rows.append(("TOO BIG", 10**20))  # beyond 64 bits: no orjson frame for it
+        return rows
+
+    rows = [
+        row for _, batch in parallel._forked(huge_in_helpers, decode, CHUNKS, 1) for row in batch
+    ]
+    assert sorted(name for name, _ in rows) == EXPECTED  # every chunk, each once, from here
+
+
+def test_a_helper_that_raises_loses_nothing() -> None:
+    def raises_in_helpers(chunk: list[str]) -> list[Any]:
+        if os.getpid() != PARENT:
+            raise RuntimeError("boom")
+        return upper(chunk)
+
+    assert _numbered_names(parallel._forked(raises_in_helpers, decode, CHUNKS, 1)) == EXPECTED
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_stopping_early_leaves_no_helper_behind(ordered: bool) -> None:
+    batches = map_chunks(upper, decode, CHUNKS, 2, ordered=ordered)
+    next(batches)
+    batches.close()  # the consumer gave up: helpers are reaped, not left as zombies
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def joined(chunk: list[str]) -> bytes:
+    return "\n".join(name.upper() for name in chunk).encode()
+
+
+@pytest.mark.parametrize("cores", [2, 3])
+def test_ordered_results_come_in_the_chunks_order(cores: int, tmp_path: Path) -> None:
+    marker = tmp_path / "a-later-chunk-is-done"
+
+    def first_chunk_finishes_late(chunk: list[str]) -> list[Any]:
+        if chunk[0].startswith("0-"):  # whoever claims it waits for a later chunk to finish
+            deadline = time.monotonic() + 20
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+        else:
+            marker.touch()
+        return upper(chunk)
+
+    batches = map_chunks(first_chunk_finishes_late, decode, CHUNKS, cores, ordered=True)
+    assert [name for batch in batches for name, _ in batch] == [
+        name.upper() for chunk in CHUNKS for name in chunk
+    ]
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_bytes_results_travel_as_they_are(cores: int) -> None:
+    blocks = list(map_chunks(joined, bytes, CHUNKS, cores, ordered=True))
+    assert blocks == [joined(chunk) for chunk in CHUNKS]
+
+
+def test_ordered_results_survive_a_helper_that_dies() -> None:
+    def dies_in_helpers(chunk: list[str]) -> bytes:
+        if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
+            os._exit(9)
+        return joined(chunk)
+
+    blocks = list(map_chunks(dies_in_helpers, bytes, CHUNKS, 3, ordered=True))
+    assert blocks == [joined(chunk) for chunk in CHUNKS]
+
+
+# The library's pool (``pooled``, what the debugger uses): work runs in worker processes,
+# so it is a module-level function (the pool pickles it).
 
 
 def dies_in_workers(chunk: list[str]) -> list[Any]:
@@ -49,37 +152,25 @@ def raises_in_workers(chunk: list[str]) -> list[Any]:
     return upper(chunk)
 
 
-def test_workers_do_the_work() -> None:
-    rows = [row for batch in map_chunks(upper, decode, CHUNKS, 2) for row in batch]
+@pytest.mark.parametrize("ordered", [False, True])
+def test_the_pool_does_every_chunk_once(ordered: bool) -> None:
+    rows = [row for batch in pooled(upper, decode, CHUNKS, 2, ordered=ordered) for row in batch]
     assert sorted(name for name, _ in rows) == EXPECTED
     assert {pid for _, pid in rows} - {PARENT}, "the workers did none of the chunks"
 
 
 def test_the_first_chunk_is_done_here_before_any_worker_starts() -> None:
-    first = next(map_chunks(upper, decode, CHUNKS, 2))
+    first = next(pooled(upper, decode, CHUNKS, 2))
     assert first == [(name.upper(), PARENT) for name in CHUNKS[0]]
 
 
 @pytest.mark.parametrize("ordered", [False, True])
 def test_chunks_of_a_worker_that_died_are_redone(ordered: bool) -> None:
-    assert _names(map_chunks(dies_in_workers, decode, CHUNKS, 3, ordered=ordered)) == EXPECTED
+    assert _names(pooled(dies_in_workers, decode, CHUNKS, 3, ordered=ordered)) == EXPECTED
 
 
 def test_a_worker_that_raises_loses_nothing() -> None:
-    assert _names(map_chunks(raises_in_workers, decode, CHUNKS, 2)) == EXPECTED
-
-
-@pytest.mark.parametrize("ordered", [False, True])
-def test_stopping_early_leaves_no_worker_behind(ordered: bool) -> None:
-    batches = map_chunks(upper, decode, CHUNKS, 2, ordered=ordered)
-    next(batches)
-    batches.close()  # the consumer gave up: workers are reaped, not left as zombies
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
-
-
-def joined(chunk: list[str]) -> bytes:
-    return "\n".join(name.upper() for name in chunk).encode()
+    assert _names(pooled(raises_in_workers, decode, CHUNKS, 2)) == EXPECTED
 
 
 def second_chunk_finishes_late(marker: Path, chunk: list[str]) -> list[Any]:
@@ -94,26 +185,19 @@ def second_chunk_finishes_late(marker: Path, chunk: list[str]) -> list[Any]:
 
 
 @pytest.mark.parametrize("cores", [2, 3])
-def test_ordered_results_come_in_the_chunks_order(cores: int, tmp_path: Path) -> None:
+def test_the_pools_ordered_results_come_in_the_chunks_order(cores: int, tmp_path: Path) -> None:
     work = partial(second_chunk_finishes_late, tmp_path / "a-later-chunk-is-done")
-    batches = map_chunks(work, decode, CHUNKS, cores, ordered=True)
+    batches = pooled(work, decode, CHUNKS, cores, ordered=True)
     assert [name for batch in batches for name, _ in batch] == [
         name.upper() for chunk in CHUNKS for name in chunk
     ]
 
 
-@pytest.mark.parametrize("cores", [1, 2])
-def test_bytes_results_travel_as_they_are(cores: int) -> None:
-    blocks = list(map_chunks(joined, bytes, CHUNKS, cores, ordered=True))
-    assert blocks == [joined(chunk) for chunk in CHUNKS]
-
-
-def dies_in_workers_joined(chunk: list[str]) -> bytes:
-    if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
-        os._exit(9)
-    return joined(chunk)
-
-
-def test_ordered_results_survive_a_worker_that_dies() -> None:
-    blocks = list(map_chunks(dies_in_workers_joined, bytes, CHUNKS, 3, ordered=True))
-    assert blocks == [joined(chunk) for chunk in CHUNKS]
+@pytest.mark.parametrize("ordered", [False, True])
+def test_stopping_the_pool_early_leaves_no_worker_behind(ordered: bool) -> None:
+    batches = pooled(upper, decode, CHUNKS, 2, ordered=ordered)
+    next(batches)
+    next(batches)  # the pool is running
+    batches.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
