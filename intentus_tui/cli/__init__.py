@@ -49,9 +49,31 @@ class _DebuggerGroup(click.Group):
         return super().parse_args(ctx, rest)
 
 
+def version_line() -> str:
+    """``intentus-tui VERSION (native helpers: ...)``: which native helpers are active, or
+    why none are."""
+    from intentus_tui import __version__
+    from intentus_tui.core import native
+
+    return f"intentus-tui {__version__} (native helpers: {native.native_status()})"
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_line())
+        ctx.exit(ExitCode.OK)
+
+
 @click.group(cls=_DebuggerGroup, invoke_without_command=True)
 @click.option("--demo", is_flag=True, help="Build the demo world and open the debugger on it.")
-@click.version_option(package_name="intentus-tui")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version, and whether the native helpers are active, and exit.",
+)
 @click.pass_context
 def main(ctx: click.Context, demo: bool) -> None:
     """A terminal debugger for recorded AI-agent executions.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,14 +73,13 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
     A big directory's first rows are read first and drawn at once (the start frame),
     before Textual is imported; the app's first frame replaces them.
     """
-    # The start (importing Textual and the app, the first frame) allocates much and frees
-    # little: collections would only walk the same objects again (~50 ms). The app turns
-    # the collector back on once its first frame is out (``prepare_start``).
-    gc.disable()
+    from intentus_tui.tui.startup.tuning import pause_collector_for_start, resume_collector
+
+    pause_collector_for_start()  # the app turns it back on after its first frame
     try:
         root = resolve_target(directory, demo)
     except OpenError as exc:
-        gc.enable()
+        resume_collector(freeze=False)
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
         return ExitCode.USAGE
     from intentus_tui.tui.startup.first_rows import first_look, first_row_count

@@ -44,10 +44,10 @@ def active_helpers() -> tuple[str, ...]:
 
 
 def native_status() -> str:
-    """One line for ``--version``: which native helpers are active, or why none are."""
+    """For ``--version``: which native helpers are active, or why none are."""
     active = active_helpers()
     if active:
-        return f"native helpers: {', '.join(active)}"
+        return "active: " + ", ".join(active)
     if os.environ.get(PURE_PYTHON_ENV):
-        return f"native helpers: off ({PURE_PYTHON_ENV} is set)"
-    return "native helpers: not built (pure Python)"
+        return f"off - pure Python; {PURE_PYTHON_ENV} is set"
+    return "off - pure Python; not built"

@@ -8,7 +8,6 @@ that act on the selected execution and calls into the side pane.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -46,8 +45,13 @@ from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
-from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count, prepare_pool
-from intentus_tui.tui.startup.memory import release_free_memory
+from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
+from intentus_tui.tui.startup.tuning import (
+    collector_paused,
+    prepare_pool,
+    release_free_memory,
+    resume_collector,
+)
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from intentus_tui.tui.widgets.filter_input import FilterInput
@@ -168,7 +172,7 @@ class IntentusApp(App[None]):
         start), it comes back on once the first frame is out, with every object made so
         far frozen (never walked again: they live as long as the app).
         """
-        self._resume_gc = not gc.isenabled()
+        self._resume_gc = collector_paused()
         if first is None:
             first = first_look(self.root.records_dir, first_row_count())
         if first.wants_pool:
@@ -243,8 +247,7 @@ class IntentusApp(App[None]):
         self._first_frame_out = True
         if self._resume_gc:
             self._resume_gc = False
-            gc.freeze()
-            gc.enable()
+            resume_collector()
         if self.watching and directory_problem(self.root.records_dir) is None:
             self._follow_directory()  # it starts the scan once the watch is in place
         else:

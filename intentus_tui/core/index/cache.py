@@ -14,7 +14,9 @@ summaries, and the ``inspect --list --json`` rows and counts ready to print.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
+import json
 import os
 import sqlite3
 from array import array
@@ -26,6 +28,7 @@ from typing import Any
 import orjson
 
 from intentus_tui import __version__
+from intentus_tui.core.fsio import atomic_write
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
 _SCHEMA = 6  # 6: summaries stored as {field: value} objects
@@ -34,29 +37,38 @@ _SCHEMA = 6  # 6: summaries stored as {field: value} objects
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
 
 # Many stamps, packed: STAMP_WIDTH signed 64-bit numbers per file, in the names' order.
+# Each number is kept as its low 64 bits (two's complement), so no file is ever too odd to
+# pack. That is exact for sizes, for inode numbers (unsigned 64-bit: a high one reads back
+# negative) and for every time from 1677 to 2554, which is all ext4 or XFS can hold (a
+# time after 2262, e.g. `touch -d @10000000000`, reads back negative, and equal stamps
+# stay equal). Only a filesystem with 64-bit seconds (tmpfs) holds later times: their low
+# 64 bits still change whenever the file does. The native stat survey's 64-bit arithmetic
+# wraps to the same bits.
 Stamps = array
 STAMP_WIDTH = 4
 NO_STAMP: Stamp = (-1, -1, -1, -1)  # could not be stat'ed or read: never fresh
+_SIGN_BIT = 1 << 63
+_LOW_64_BITS = (1 << 64) - 1
 
 
 def new_stamps() -> Stamps:
     return array("q")
 
 
+def low_64_bits(number: int) -> int:
+    """``number``'s low 64 bits, read as a signed 64-bit number."""
+    number &= _LOW_64_BITS
+    return number - (1 << 64) if number & _SIGN_BIT else number
+
+
 def packable(stamp: Stamp | None) -> Stamp:
-    """``stamp`` as four signed 64-bit numbers, each taken modulo 2**64: inode numbers may
-    use all 64 bits, and an mtime after 2262 (a bad clock, a tar extraction) is more
-    nanoseconds than a signed 64-bit number holds. Stamps are only compared for equality."""
+    """``stamp`` as four signed 64-bit numbers (see ``Stamps``)."""
     if stamp is None:
         return NO_STAMP
-    return (_signed64(stamp[0]), _signed64(stamp[1]), _signed64(stamp[2]), _signed64(stamp[3]))
-
-
-def _signed64(number: int) -> int:
-    if -(1 << 63) <= number < 1 << 63:
-        return number
-    number &= (1 << 64) - 1
-    return number - (1 << 64) if number >= 1 << 63 else number
+    size, mtime, ctime, inode = stamp
+    if -_SIGN_BIT <= mtime < _SIGN_BIT and -_SIGN_BIT <= ctime < _SIGN_BIT and inode < _SIGN_BIT:
+        return stamp  # every file but a rare one
+    return size, low_64_bits(mtime), low_64_bits(ctime), low_64_bits(inode)
 
 
 def cache_dir() -> Path:
@@ -88,7 +100,7 @@ class Snapshot:
         OSError or ValueError if the file is damaged."""
         with self.summaries_path.open("rb") as lines:
             for line in lines:
-                yield orjson.loads(line)
+                yield orjson.loads(line) if line[:1] != _WIDE else json.loads(line[1:])
 
 
 def _names_blob(names: list[str]) -> bytes:
@@ -124,26 +136,41 @@ def _joined(parts: Iterable[bytes], separator: bytes) -> Iterator[bytes]:
 _CHUNK = 1024  # summaries per line of the summaries file
 
 
+# Marks a line of summaries that orjson cannot write: an integer beyond 64 bits (a file
+# time after 2554, which tmpfs can hold) or a lone surrogate. The json module writes and
+# reads that line, exactly; every other line stays orjson's.
+_WIDE = b"#"
+
+
 def _json_lines(items: Iterable[Any]) -> Iterator[bytes]:
     chunk: list[Any] = []
     for item in items:
         chunk.append(item)
         if len(chunk) == _CHUNK:
-            yield orjson.dumps(chunk) + b"\n"
+            yield _json_line(chunk)
             chunk = []
     if chunk:
-        yield orjson.dumps(chunk) + b"\n"
+        yield _json_line(chunk)
+
+
+def _json_line(chunk: list[Any]) -> bytes:
+    try:
+        return orjson.dumps(chunk) + b"\n"
+    except orjson.JSONEncodeError:
+        wide = json.dumps(chunk, separators=(",", ":"), default=_fields_of)
+        return _WIDE + wide.encode("ascii") + b"\n"
+
+
+def _fields_of(value: Any) -> dict[str, Any]:
+    """A summary as orjson writes a dataclass: ``{field: value}``, for the json module."""
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        raise TypeError(f"not JSON: {type(value).__name__}")
+    return {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
 
 
 def _write_file(path: Path, chunks: Iterable[bytes]) -> list[int] | None:
     """Write ``path`` whole or not at all (a reader never sees half); return its stamp."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with temp.open("wb") as out:
-            out.writelines(chunks)
-        os.replace(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
+    atomic_write(path, chunks, durable=False)  # a lost cache is only rebuilt: no fsync
     return _file_stamp(path)
 
 
@@ -250,7 +277,7 @@ class IndexCache:
                 orjson.dumps(counts),
                 orjson.dumps(files),
             )
-        except (orjson.JSONEncodeError, UnicodeError, OSError):
+        except (TypeError, ValueError, OSError):  # not encodable (UnicodeError is a ValueError)
             return
         try:
             with db:

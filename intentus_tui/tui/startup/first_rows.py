@@ -31,7 +31,7 @@ class FirstLook:
     """What one short listing pass tells before the app starts."""
 
     rows: list[ExecutionSummary]  # the first rows a big directory shows (else none)
-    wants_pool: bool  # the scan will summarize in a process pool (see ``prepare_pool``)
+    wants_pool: bool  # the scan will summarize in a process pool (see ``tuning.prepare_pool``)
 
 
 def first_look(directory: Path, preview: int = PREVIEW) -> FirstLook:
@@ -53,26 +53,6 @@ def first_look(directory: Path, preview: int = PREVIEW) -> FirstLook:
         return FirstLook([], wants_pool=False)
     rows = _summaries_if_more(directory, names, preview)
     return FirstLook(rows, wants_pool=count >= PARALLEL_THRESHOLD)
-
-
-def prepare_pool() -> None:
-    """Before the app runs: what the scan's process pool needs, and cannot get later.
-
-    The index summarizes big directories in a process pool, started from a thread, hence
-    with the forkserver method. The forkserver needs multiprocessing's resource tracker,
-    whose start passes ``sys.stderr.fileno()`` to it: inside a running Textual app that is
-    ``-1`` (Textual captures stdio), which fails with "bad value(s) in fds_to_keep". So the
-    tracker starts here, before the app runs; the forkserver itself starts when the scan
-    first needs it (a warm open may never), not now: its start (importing the index code,
-    once for every worker) would compete with the first frame for the machine.
-    """
-    import multiprocessing
-    from multiprocessing import resource_tracker
-
-    multiprocessing.set_forkserver_preload(
-        ["intentus_tui.core.index.directory", "intentus_tui.render.rows"]
-    )
-    resource_tracker.ensure_running()
 
 
 def _summaries_if_more(directory: Path, names: list[str], count: int) -> list[ExecutionSummary]:

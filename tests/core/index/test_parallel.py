@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from intentus_tui.core.index import parallel
-from intentus_tui.core.index.parallel import map_chunks
+from intentus_tui.core.index.parallel import map_chunks, pooled
 
 PARENT = os.getpid()
 CHUNKS = [[f"{c}-{i}" for i in range(5)] for c in range(40)]
@@ -63,6 +64,19 @@ def test_chunks_a_helper_claimed_and_never_sent_are_redone() -> None:
         return upper(chunk)
 
     assert _numbered_names(parallel._forked(dies_in_helpers, decode, CHUNKS, 2)) == EXPECTED
+
+
+def test_a_result_orjson_cannot_send_is_redone_here() -> None:
+    def huge_in_helpers(chunk: list[str]) -> list[Any]:
+        rows = upper(chunk)
+        if os.getpid() != PARENT:
+            rows.append(("TOO BIG", 10**20))  # beyond 64 bits: no orjson frame for it
+        return rows
+
+    rows = [
+        row for _, batch in parallel._forked(huge_in_helpers, decode, CHUNKS, 1) for row in batch
+    ]
+    assert sorted(name for name, _ in rows) == EXPECTED  # every chunk, each once, from here
 
 
 def test_a_helper_that_raises_loses_nothing() -> None:
@@ -120,3 +134,70 @@ def test_ordered_results_survive_a_helper_that_dies() -> None:
 
     blocks = list(map_chunks(dies_in_helpers, bytes, CHUNKS, 3, ordered=True))
     assert blocks == [joined(chunk) for chunk in CHUNKS]
+
+
+# The library's pool (``pooled``, what the debugger uses): work runs in worker processes,
+# so it is a module-level function (the pool pickles it).
+
+
+def dies_in_workers(chunk: list[str]) -> list[Any]:
+    if os.getpid() != PARENT and chunk[0].startswith(("3-", "7-")):
+        os._exit(9)  # killed mid-chunk: the pool breaks, every chunk left is redone here
+    return upper(chunk)
+
+
+def raises_in_workers(chunk: list[str]) -> list[Any]:
+    if os.getpid() != PARENT:
+        raise RuntimeError("boom")
+    return upper(chunk)
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_the_pool_does_every_chunk_once(ordered: bool) -> None:
+    rows = [row for batch in pooled(upper, decode, CHUNKS, 2, ordered=ordered) for row in batch]
+    assert sorted(name for name, _ in rows) == EXPECTED
+    assert {pid for _, pid in rows} - {PARENT}, "the workers did none of the chunks"
+
+
+def test_the_first_chunk_is_done_here_before_any_worker_starts() -> None:
+    first = next(pooled(upper, decode, CHUNKS, 2))
+    assert first == [(name.upper(), PARENT) for name in CHUNKS[0]]
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_chunks_of_a_worker_that_died_are_redone(ordered: bool) -> None:
+    assert _names(pooled(dies_in_workers, decode, CHUNKS, 3, ordered=ordered)) == EXPECTED
+
+
+def test_a_worker_that_raises_loses_nothing() -> None:
+    assert _names(pooled(raises_in_workers, decode, CHUNKS, 2)) == EXPECTED
+
+
+def second_chunk_finishes_late(marker: Path, chunk: list[str]) -> list[Any]:
+    """The first chunk the pool gets waits until a later chunk is done."""
+    if chunk[0].startswith("1-"):
+        deadline = time.monotonic() + 20
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.005)
+    else:
+        marker.touch()
+    return upper(chunk)
+
+
+@pytest.mark.parametrize("cores", [2, 3])
+def test_the_pools_ordered_results_come_in_the_chunks_order(cores: int, tmp_path: Path) -> None:
+    work = partial(second_chunk_finishes_late, tmp_path / "a-later-chunk-is-done")
+    batches = pooled(work, decode, CHUNKS, cores, ordered=True)
+    assert [name for batch in batches for name, _ in batch] == [
+        name.upper() for chunk in CHUNKS for name in chunk
+    ]
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_stopping_the_pool_early_leaves_no_worker_behind(ordered: bool) -> None:
+    batches = pooled(upper, decode, CHUNKS, 2, ordered=ordered)
+    next(batches)
+    next(batches)  # the pool is running
+    batches.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)

@@ -1,13 +1,20 @@
-"""Memory the debugger no longer uses goes back to the system."""
+"""The start-up knobs: the collector off for the start, and memory the debugger no longer
+uses goes back to the system."""
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import sys
 
 import pytest
 
-from intentus_tui.tui.startup.memory import release_free_memory
+from intentus_tui.tui.startup.tuning import (
+    collector_paused,
+    pause_collector_for_start,
+    release_free_memory,
+    resume_collector,
+)
 
 
 def _resident_mib() -> float:
@@ -45,3 +52,26 @@ def test_freed_memory_in_the_middle_of_the_heap_is_returned() -> None:
 def test_elsewhere_it_is_a_harmless_no(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "platform", "darwin")
     assert release_free_memory() is False
+
+
+def test_the_collector_is_off_for_the_start_and_back_on_with_the_start_frozen() -> None:
+    assert not collector_paused()
+    pause_collector_for_start()
+    try:
+        assert collector_paused() and not gc.isenabled()
+        made_during_the_start = [[n] for n in range(10)]
+        resume_collector()
+        assert gc.isenabled() and not collector_paused()
+        assert gc.get_freeze_count() >= len(made_during_the_start)  # never walked again
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_a_start_that_fails_resumes_the_collector_without_freezing() -> None:
+    pause_collector_for_start()
+    try:
+        resume_collector(freeze=False)
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()

@@ -1,0 +1,40 @@
+"""The debugger's index with its cache on: what one odd file must not break."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.index.cache import CACHE_ENV
+from intentus_tui.tui.startup.tuning import prepare_pool
+from tests.core.index.test_cache import spy_on_the_pool
+from tests.factories import make_record, write_record
+from tests.tui.app_support import SIZE, list_lines, make_app, wait_for_scan_and_side_pane
+
+AFTER_2262 = 10**19  # ns: 2286-11-20, as `touch -d @10000000000` sets it
+
+
+@pytest.mark.parametrize("pooled", [False, True], ids=["in the app", "in the process pool"])
+async def test_a_file_dated_after_2262_is_listed_cold_and_warm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pooled: bool
+) -> None:
+    records = tmp_path / "records"
+    for name in ("a-1", "b-2", "c-3"):
+        write_record(records, make_record(execution_id=name))
+    os.utime(write_record(records, make_record(execution_id="late-1")), ns=(AFTER_2262,) * 2)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    if pooled:  # the scan runs in a thread: the pool's workers come from the forkserver
+        pool_runs = spy_on_the_pool(monkeypatch)
+        prepare_pool()
+    for _ in ("cold: fills the cache", "warm: from the cache"):
+        app = make_app(records, use_cache=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_scan_and_side_pane(pilot, app)
+            keys = sorted(app.execution_list.model.summaries)
+            assert keys == ["a-1.json", "b-2.json", "c-3.json", "late-1.json"]
+            assert any("late-1" in line for line in list_lines(app))
+        assert any((tmp_path / "cache").iterdir())
+    if pooled:
+        assert pool_runs == [(2, 4)]  # the cold scan: two workers, a chunk per file
