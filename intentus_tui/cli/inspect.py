@@ -172,7 +172,9 @@ def inspect(
         root = open_root(target if list_mode and target else directory)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
-            cached = index.fresh_listing_json() or index.listing_json()
+            cached = (
+                index.fresh_listing_json() or index.filled_listing_json() or index.listing_json()
+            )
             if cached is not None:
                 _echo_listing_json(root, *cached)
             else:

@@ -21,8 +21,10 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+
+Writer = Callable[[bytes | bytearray | memoryview], None]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
@@ -139,11 +141,11 @@ def temp_target(name: str) -> str | None:
     return match.group("target") if match else None
 
 
-def atomic_write(
-    path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, durable: bool = True
-) -> Path:
-    """Replace ``path`` with ``data`` (bytes, or chunks of bytes written in turn, so a large
-    file need not be held whole) atomically; return the path.
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike[str], *, durable: bool = True) -> Iterator[Writer]:
+    """A writer of ``path``'s new content: when the block ends without an error, ``path`` is
+    replaced by what was written, atomically (a hidden temp file in the same directory,
+    renamed over it); on an error nothing changes and no temp file is left.
 
     ``durable=False`` skips both fsyncs (the swap is still atomic, but a power cut may
     lose it): for files that are cheap to write again.
@@ -151,14 +153,16 @@ def atomic_write(
     target = Path(path)
     directory = target.parent
     temp = directory / temp_name_for(target.name)
-    chunks = [data] if isinstance(data, bytes | bytearray | memoryview) else data
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
+
+    def write(chunk: bytes | bytearray | memoryview) -> None:
+        view = memoryview(chunk)
+        while view:
+            view = view[os.write(fd, view) :]
+
     try:
         try:
-            for chunk in chunks:
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view) :]
+            yield write
             if durable:
                 os.fsync(fd)
         finally:
@@ -170,4 +174,15 @@ def atomic_write(
         raise
     if durable:
         fsync_directory(directory)
-    return target
+
+
+def atomic_write(
+    path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, durable: bool = True
+) -> Path:
+    """Replace ``path`` with ``data`` (bytes, or chunks of bytes written in turn, so a large
+    file need not be held whole) atomically, as ``atomic_file`` does; return the path."""
+    chunks = [data] if isinstance(data, bytes | bytearray | memoryview) else data
+    with atomic_file(path, durable=durable) as write:
+        for chunk in chunks:
+            write(chunk)
+    return Path(path)

@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from intentus_tui import __version__
-from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.fsio import atomic_file, atomic_write
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
 _SCHEMA = 6  # 6: summaries stored as {field: value} objects
@@ -153,6 +153,11 @@ def _json_lines(items: Iterable[Any]) -> Iterator[bytes]:
         yield _json_line(chunk)
 
 
+def summary_lines(summaries: Iterable[Any]) -> bytes:
+    """``summaries`` as the summaries file holds them (a part for ``store_parts``)."""
+    return b"".join(_json_lines(summaries))
+
+
 def _json_line(chunk: list[Any]) -> bytes:
     try:
         return orjson.dumps(chunk) + b"\n"
@@ -269,6 +274,60 @@ class IndexCache:
                 _write_file(rows_path, _joined(rows, b",\n")),
                 _write_file(summaries_path, _json_lines(summaries)),
             ]
+        except (TypeError, ValueError, OSError):  # not encodable (UnicodeError is a ValueError)
+            return
+        self._commit(db, directory, listing, names, stamps, counts, files)
+
+    def store_parts(
+        self,
+        directory: Path,
+        *,
+        listing: list[str],
+        names: list[str],
+        parts: Iterable[tuple[bytes, bytes]],
+        totals: Callable[[], tuple[dict[str, int], Stamps]],
+    ) -> Path | None:
+        """Replace the snapshot of ``directory`` from ``parts`` made elsewhere, in the
+        names' order: (listing rows joined by ``,\n``, lines of ``summary_lines``). The
+        counts and stamps (``totals``) are asked for once every part is written. Returns
+        the file of listing rows, or None if the cache could not take it all."""
+        db = self._connect()
+        if db is None:
+            return None
+        rows_path, summaries_path = self._side_files(directory)
+        try:
+            with (
+                atomic_file(rows_path, durable=False) as write_rows,
+                atomic_file(summaries_path, durable=False) as write_summaries,
+            ):
+                separator = b""
+                for rows, lines in parts:
+                    if rows:
+                        write_rows(separator + rows)
+                        separator = b",\n"
+                    write_summaries(lines)
+            files = [_file_stamp(rows_path), _file_stamp(summaries_path)]
+        except OSError:
+            return None
+        counts, stamps = totals()
+        return (
+            rows_path
+            if self._commit(db, directory, listing, names, stamps, counts, files)
+            else None
+        )
+
+    def _commit(
+        self,
+        db: sqlite3.Connection,
+        directory: Path,
+        listing: list[str],
+        names: list[str],
+        stamps: Stamps,
+        counts: dict[str, int],
+        files: list[list[int] | None],
+    ) -> bool:
+        """The snapshot's row in the database, once its side files are written."""
+        try:
             values = (
                 str(directory),
                 _names_blob(listing),
@@ -277,13 +336,15 @@ class IndexCache:
                 orjson.dumps(counts),
                 orjson.dumps(files),
             )
-        except (TypeError, ValueError, OSError):  # not encodable (UnicodeError is a ValueError)
-            return
+        except (TypeError, ValueError):  # not encodable (UnicodeError is a ValueError)
+            return False
         try:
             with db:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", values)
         except sqlite3.Error:
             self._discard()
+            return False
+        return True
 
     def _side_files(self, directory: Path) -> tuple[Path, Path]:
         digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:32]

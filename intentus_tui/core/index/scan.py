@@ -27,6 +27,7 @@ from intentus_tui.core.index.cache import (
     Stamps,
     new_stamps,
     packable,
+    summary_lines,
 )
 from intentus_tui.core.index.parallel import can_fork, map_chunks
 from intentus_tui.core.index.summarize import summarize_file
@@ -138,6 +139,40 @@ def listing_blocks(
             counts[label] = counts.get(label, 0) + count
         blocks.append(made)
     return dict(sorted(counts.items())), blocks
+
+
+def filling_chunk(paths: list[str], rows: RowFormat) -> dict[str, Any]:
+    """Worker side of a first open with the cache on: what the cache keeps of each file
+    (its stamp, its listing row, its summary as the summaries file holds it) and the
+    chunk's counts, all as text, so that the parent writes them out as they come and
+    holds no summary."""
+    built = [summarize_file(path) for path in paths]
+    summaries = [summary for _, summary in built]
+    gc.collect(1)  # as in summarize_chunk
+    return {
+        "counts": rows.counts(summaries),
+        "stamps": [packable(stamp) for stamp, _ in built],
+        "rows": b",\n".join([rows.row(s) for s in summaries]).decode(),
+        "summaries": summary_lines(summaries).decode(),
+    }
+
+
+def filling_parts(
+    paths: list[str], workers: int | None, rows: RowFormat, counts: dict[str, int], stamps: Stamps
+) -> Iterator[tuple[bytes, bytes]]:
+    """``filling_chunk`` of ``paths`` in order, on every core for a big directory: yields
+    (rows, summary lines) and adds each chunk's counts and stamps to ``counts``/``stamps``."""
+    work = partial(filling_chunk, rows=rows)
+    for part in map_chunks(work, _as_is, chunks(paths), cores_for(paths, workers), ordered=True):
+        for label, count in part["counts"].items():
+            counts[label] = counts.get(label, 0) + count
+        for stamp in part["stamps"]:
+            stamps.extend(stamp)
+        yield part["rows"].encode(), part["summaries"].encode()
+
+
+def _as_is(result: Any) -> Any:
+    return result
 
 
 def chunks(names: list[str]) -> list[list[str]]:

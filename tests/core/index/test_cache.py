@@ -235,3 +235,36 @@ def test_a_file_dated_after_2554_is_listed_and_cached(
         DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() is not None
     )  # cached, and fresh
     assert DirectoryIndex(root, rows=LISTING_ROWS).scan() == cold
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_first_open_fills_the_cache_from_the_workers_parts(
+    tmp_path: Path, cache_dir: Path, parallel: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first open with the cache on streams the workers' rows and summaries into the
+    cache (no summary held by the parent): the listing is the one a no-cache open prints,
+    and the next open, warm, gives every summary back as a no-cache scan makes it."""
+    records = tmp_path / "records"
+    for n in range(7):
+        write_record(records, make_record(execution_id=f"exec-{n}"))
+    (records / "cut-1.json").write_bytes(b'{"header": {"executionId": "cut-1"')  # salvaged
+    root = resolve_root(records)
+    no_cache = DirectoryIndex(root, rows=LISTING_ROWS, use_cache=False, workers=2)
+    expected_counts, expected_blocks = no_cache.listing_json() or ({}, [])
+    pool_runs = spy_on_the_pool(monkeypatch) if parallel else []
+
+    first = DirectoryIndex(root, rows=LISTING_ROWS, workers=2)
+    assert first.fresh_listing_json() is None  # nothing cached yet
+    filled = first.filled_listing_json()
+    assert filled is not None
+    counts, rows_path = filled
+    assert counts == expected_counts
+    assert rows_path.read_bytes() == b",\n".join(expected_blocks)
+    assert pool_runs == ([(2, 8)] if parallel else [])
+
+    warm = DirectoryIndex(root, rows=LISTING_ROWS, workers=2)
+    assert warm.fresh_listing_json() == (counts, rows_path)
+    assert warm.scan() == DirectoryIndex(root, use_cache=False).scan()
+    # an update is not a first open: the usual scan reads what changed
+    write_record(records, make_record(execution_id="exec-new"))
+    assert DirectoryIndex(root, rows=LISTING_ROWS).filled_listing_json() is None
