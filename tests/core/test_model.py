@@ -56,3 +56,34 @@ def test_a_table_of_summaries_comes_back_by_its_header_in_any_order(tmp_path: Pa
     assert rebuilt == summary and type(rebuilt.hash_status) is type(summary.hash_status)
     with pytest.raises(TypeError):
         summaries_from_table(names[:-1], [row[:-1]])  # no "key": refused
+
+
+def test_the_fast_makers_make_the_same_frozen_summary_as_the_class(tmp_path: Path) -> None:
+    from intentus_tui.core.model import FIELD_NAMES, new_summary, summary_maker
+
+    summary = _summary(tmp_path)
+    values = {name: getattr(summary, name) for name in FIELD_NAMES}
+    by_keyword = new_summary(**values)
+    names = list(reversed(FIELD_NAMES))
+    positional = summary_maker(names[:-2], fixed={n: values[n] for n in names[-2:]})
+    by_header = positional(*[values[n] for n in names[:-2]])
+    for made in (by_keyword, by_header):
+        assert made == summary == ExecutionSummary(**values)
+        assert type(made) is ExecutionSummary
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.intent = "changed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        new_summary(*values.values())
+    with pytest.raises(TypeError):
+        summary_maker(names[:-2])  # two fields without a value or a default
+
+
+def test_a_table_row_of_the_wrong_length_is_refused(tmp_path: Path) -> None:
+    from intentus_tui.core.model import FIELD_NAMES, summaries_from_table
+
+    summary = _summary(tmp_path)
+    row = [getattr(summary, name) for name in FIELD_NAMES]
+    with pytest.raises(ValueError):
+        summaries_from_table(FIELD_NAMES, [row[:-1]])
+    with pytest.raises(KeyError):
+        summaries_from_table(FIELD_NAMES, [[*row[:6], "no such state", *row[7:]]])

@@ -34,8 +34,8 @@ from intentus_tui.core.index.summarize import summarize_file
 from intentus_tui.core.model import (
     FIELD_NAMES,
     ExecutionSummary,
+    summaries_from_mappings,
     summaries_from_table,
-    summary_from_fields,
 )
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
 from intentus_tui.core.records.load import is_record_name
@@ -244,6 +244,7 @@ def keep_unchanged(
     is unchanged; return the paths of the others, to read."""
     known = {name: i for i, name in enumerate(old.names)}
     todo: list[str] = []
+    kept = []
     width = STAMP_WIDTH
     for i, name in enumerate(survey.names):
         stamp = tuple(survey.stamps[width * i : width * (i + 1)])
@@ -253,10 +254,11 @@ def keep_unchanged(
             and stamp != NO_STAMP
             and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
         ):
-            fresh.append(summary_from_fields(old_fields[j]))
+            kept.append(old_fields[j])
             stamps[name] = stamp
         else:
             todo.append(prefix + name)
+    fresh.extend(summaries_from_mappings(kept))  # one table when stored in one order
     return todo
 
 

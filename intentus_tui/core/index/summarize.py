@@ -21,7 +21,14 @@ from typing import Any
 
 import orjson
 
-from intentus_tui.core.model import ExecutionState, ExecutionSummary, HashStatus, LoadStatus
+from intentus_tui.core.model import (
+    ExecutionState,
+    ExecutionSummary,
+    HashStatus,
+    LoadStatus,
+    new_summary,
+    summary_maker,
+)
 from intentus_tui.core.paths import id_of_key
 from intentus_tui.core.records.hashing import (
     DOCUMENTED_PREFIX,
@@ -87,7 +94,7 @@ def summarize_file(path: str) -> tuple[Stamp | None, ExecutionSummary]:
     data, st = read
     size, mtime_ns = st.st_size, st.st_mtime_ns
     stamp = (size, mtime_ns, st.st_ctime_ns, st.st_ino)
-    key = os.path.basename(path)
+    key = path.rpartition(os.sep)[2]  # os.path.basename, without its generality
     # orjson reads integers beyond 64 bits as floats (changing the value and its hash):
     # any run of 19+ digits sends the file to the stdlib parser instead.
     error: str | None = None
@@ -164,7 +171,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     record = result.record
     stem = result.stem
     if record is None:
-        return ExecutionSummary(
+        return new_summary(
             key=result.path.name,
             execution_id=clean(stem),
             created="",
@@ -202,7 +209,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     )
     last_attempt = analysis.attempts[-1].agent if analysis.attempts else ""
     in_flight = analysis.in_flight
-    summary = ExecutionSummary(
+    summary = new_summary(
         key=result.path.name,
         execution_id=clean(record.execution_id or stem),
         created=clean(record.header.created_utc_iso),
@@ -286,27 +293,31 @@ def summarize_parsed(
     ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no
     type walk).
     """
-    header, envelope = raw.get("header"), raw.get("envelope")
+    # Subscripts, not .get(): a missing key is as unusual as a wrong type, and this is the
+    # per-file hot path (a KeyError or TypeError below means: not the common case).
+    try:
+        header, envelope = raw["header"], raw["envelope"]
+        execution_id, created = header["executionId"], header["createdUtcIso"]
+        flag, stored = header["replayable"], header["envelopeHash"]
+        intent = envelope["intent"]
+    except (KeyError, TypeError, IndexError):
+        return None
     if type(header) is not dict or type(envelope) is not dict:
         return None
-    execution_id, created = header.get("executionId"), header.get("createdUtcIso")
-    flag, stored = header.get("replayable"), header.get("envelopeHash")
     if type(execution_id) is not str or type(created) is not str or type(flag) is not bool:
         return None
-    if type(stored) is not str or execution_id != stem:
+    if type(stored) is not str or execution_id != stem or type(intent) is not dict:
         return None
     reason = header.get("replayableReason")
     if reason is not None and type(reason) is not str:
         return None
-    intent = envelope.get("intent")
-    if type(intent) is not dict:
-        return None
-    decision, final = raw.get("routerDecision"), raw.get("finalResponse")
+    get = raw.get
+    decision, final = get("routerDecision"), get("finalResponse")
     if (decision is not None and type(decision) is not dict) or (
         final is not None and type(final) is not dict
     ):
         return None
-    events = raw.get("events")
+    events = get("events")
     facts = _event_facts(events)
     if facts is None:
         return None
@@ -314,50 +325,87 @@ def summarize_parsed(
     if hashed is None:
         return None
     attempts, fallbacks, chain, last_agent, in_flight_agent, final_event = facts
-    event_count = len(events) if type(events) is list else 0  # a list: checked above
     if final is None:
         replayable, why = False, "execution_incomplete"
-    elif not final:
-        replayable, why = False, "recording_failure"
-    elif not flag:
-        replayable, why = False, reason or "marked not replayable (no reason given)"
+        state, final_status = ExecutionState.INCOMPLETE, None
     else:
-        replayable, why = True, None
+        if not final:
+            replayable, why = False, "recording_failure"
+        elif not flag:
+            replayable, why = False, reason or "marked not replayable (no reason given)"
+        else:
+            replayable, why = True, None
+        state, final_status = ExecutionState.COMPLETED, normalize_status(final.get("status"))
     name, routing = intent.get("name"), envelope.get("routing")
     strategy = routing.get("strategy") if type(routing) is dict else None
-    decided = (display_text(decision.get("agent")) or None) if decision is not None else None
+    agent = last_agent
+    if decision is not None:
+        decided = decision.get("agent")
+        if type(decided) is str and decided:
+            agent = decided if decided.isascii() and decided.isprintable() else clean(decided)
+        elif decided is not None:
+            agent = display_text(decided) or last_agent
     problems = 0
     if final is not None and final_event is not None:
         problems = len(final_response_problems(final, final_event))
     hash_status, hash_form, matched_form = hashed
-    return ExecutionSummary(
-        key=key,
-        execution_id=clean(execution_id),
-        created=clean(created),
-        intent=clean(name) if type(name) is str else "",
-        agent=decided or last_agent,
-        strategy=clean(strategy) if type(strategy) is str else "",
-        state=ExecutionState.INCOMPLETE if final is None else ExecutionState.COMPLETED,
-        load_status=LoadStatus.OK,
-        message=_PARSED_MESSAGE,
-        replayable=replayable,
-        replay_reason=clean(why) or None,
-        hash_status=hash_status,
-        hash_form=hash_form,
-        matched_form=matched_form,
-        event_count=event_count,
-        attempts=attempts,
-        fallbacks=fallbacks,
-        chain=chain,
-        in_flight_agent=in_flight_agent,
-        final_status=normalize_status(final.get("status")) if final is not None else None,
-        problems=problems,
-        size=size,
-        mtime_ns=mtime_ns,
+    return _make_parsed(
+        key,
+        clean(execution_id),
+        clean(created),
+        clean(name) if type(name) is str else "",
+        agent,
+        clean(strategy) if type(strategy) is str else "",
+        state,
+        replayable,
+        clean(why) or None,
+        hash_status,
+        hash_form,
+        matched_form,
+        len(events) if type(events) is list else 0,  # a list: _event_facts checked it
+        attempts,
+        fallbacks,
+        chain,
+        in_flight_agent,
+        final_status,
+        problems,
+        size,
+        mtime_ns,
     )
 
 
+# The summary of a parsed record, its values passed in this order: positionally, as a
+# keyword call with 21 arguments costs 1 us more.
+_make_parsed = summary_maker(
+    (
+        "key",
+        "execution_id",
+        "created",
+        "intent",
+        "agent",
+        "strategy",
+        "state",
+        "replayable",
+        "replay_reason",
+        "hash_status",
+        "hash_form",
+        "matched_form",
+        "event_count",
+        "attempts",
+        "fallbacks",
+        "chain",
+        "in_flight_agent",
+        "final_status",
+        "problems",
+        "size",
+        "mtime_ns",
+    ),
+    fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE},
+)
+
+
 _EventFacts = tuple[int, int, str, str, str | None, dict[str, Any] | None]
+_IN_FLIGHT = "…"
 
 
 def _event_facts(events: Any) -> _EventFacts | None:
@@ -375,51 +423,62 @@ def _event_facts(events: Any) -> _EventFacts | None:
     open_by_agent: dict[str, list[int]] = {}
     fallbacks = 0
     final: dict[str, Any] | None = None
-    for expected, event in enumerate(events, start=1):
-        if type(event) is not dict:
-            return None
-        seq = event.get("seq")
-        if seq != expected or type(seq) is not int:
-            return None
-        kind, payload = event.get("type"), event.get("payload")
-        if type(kind) is not str or type(payload) is not dict:
-            return None
-        if kind == "AGENT_ATTEMPT_START":
-            agent = payload.get("agent")
-            if type(agent) is not str:
+    expected = 0
+    try:  # a missing key is as unusual as a wrong type: subscripts, the cheaper lookup
+        for event in events:
+            expected += 1
+            if type(event) is not dict:
                 return None
-            open_by_agent.setdefault(agent, []).append(len(agents))
-            agents.append(agent)
-            marks.append("…")
-        elif kind == "AGENT_ATTEMPT_END":
-            agent = payload.get("agent")
-            if type(agent) is not str:
+            seq, kind, payload = event["seq"], event["type"], event["payload"]
+            if seq != expected or type(seq) is not int:
                 return None
-            stack = open_by_agent.get(agent)
-            if stack:
-                position = stack.pop()
-            else:
-                position = len(agents)
+            if type(kind) is not str or type(payload) is not dict:
+                return None
+            if kind == "AGENT_ATTEMPT_START":
+                agent = payload["agent"]
+                if type(agent) is not str:
+                    return None
+                stack = open_by_agent.get(agent)
+                if stack is None:
+                    open_by_agent[agent] = [len(agents)]
+                else:
+                    stack.append(len(agents))
                 agents.append(agent)
-                marks.append("")
-            marks[position] = _MARKS.get(normalize_status(payload.get("status")), "?")
-        elif kind == "FALLBACK_TRIGGERED":
-            fallbacks += 1
-        elif kind == "FINAL_RESPONSE":
-            final = payload
-    names = [sanitize_line(a) for a in agents]
+                marks.append(_IN_FLIGHT)
+            elif kind == "AGENT_ATTEMPT_END":
+                agent = payload["agent"]
+                if type(agent) is not str:
+                    return None
+                stack = open_by_agent.get(agent)
+                if stack:
+                    position = stack.pop()
+                else:
+                    position = len(agents)
+                    agents.append(agent)
+                    marks.append("")
+                marks[position] = _MARKS.get(normalize_status(payload.get("status")), "?")
+            elif kind == "FALLBACK_TRIGGERED":
+                fallbacks += 1
+            elif kind == "FINAL_RESPONSE":
+                final = payload
+    except KeyError:
+        return None
+    if not agents:
+        return 0, fallbacks, "", "", None, final
+    names = [a if a.isascii() and a.isprintable() else sanitize_line(a) for a in agents]
+    if len(names) == 1:
+        name, mark = names[0], marks[0]
+        return 1, fallbacks, f"{name} {mark}", name, name if mark == _IN_FLIGHT else None, final
     chain = " → ".join([f"{n} {m}" for n, m in zip(names, marks, strict=True)])
     in_flight = None
     for n, m in zip(names, marks, strict=True):
-        if m == "…":
+        if m == _IN_FLIGHT:
             in_flight = n
-    return len(agents), fallbacks, chain, names[-1] if names else "", in_flight, final
+    return len(agents), fallbacks, chain, names[-1], in_flight, final
 
 
-_MATCHED: dict[str, tuple[HashStatus, str, str]] = {
-    "runtime": (HashStatus.MATCH, "runtime", "runtime"),
-    "documented": (HashStatus.MATCH, "documented", "documented"),
-}
+_MATCHED_RUNTIME = (HashStatus.MATCH, "runtime", "runtime")
+_MATCHED_DOCUMENTED = (HashStatus.MATCH, "documented", "documented")
 
 
 def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | None:
@@ -432,17 +491,16 @@ def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | 
     known = None
     try:
         if parsed:
-            documented = stored.startswith(DOCUMENTED_PREFIX)
-            canonical = (
-                parsed_documented_canonical(envelope)
-                if documented
-                else parsed_runtime_canonical(envelope)
-            )
-            digest = sha256_hex(canonical)
-            written = DOCUMENTED_PREFIX + digest if documented else digest
-            if stored == written:
-                return _MATCHED["documented" if documented else "runtime"]
-            known = {"documented" if documented else "runtime": written}  # not again
+            if stored.startswith(DOCUMENTED_PREFIX):
+                digest = DOCUMENTED_PREFIX + sha256_hex(parsed_documented_canonical(envelope))
+                if stored == digest:
+                    return _MATCHED_DOCUMENTED
+                known = {"documented": digest}  # not again
+            else:
+                digest = sha256_hex(parsed_runtime_canonical(envelope))
+                if stored == digest:
+                    return _MATCHED_RUNTIME
+                known = {"runtime": digest}
         verdict = hash_verdict(envelope, stored, parsed=parsed, known=known)
     except (ValueError, TypeError, RecursionError):
         return None
