@@ -17,10 +17,14 @@ from intentus_tui.core.native import has_terminal_controls as _native_has_contro
 _C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
 _C0_PICTURES[0x7F] = "\u2421"  # ␡
 # Invisible characters that change how text reads: bidi controls, zero-width characters,
-# and other format characters that could hide or reorder content.
+# and other format characters that could hide or reorder content (the soft hyphen, the
+# Mongolian vowel separator, the line and paragraph separators, and the tag characters
+# U+E0000-E007F, which can carry a whole hidden text).
 _INVISIBLE = (
-    "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
+    "\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\ufff9\ufffa\ufffb"
+    "\U000e0000-\U000e007f"
 )
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + _INVISIBLE + "\ud800-\udfff]")
 _UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + _INVISIBLE + "\ud800-\udfff]")

@@ -82,6 +82,10 @@ NEVER_PASSED = (
     + [chr(c) for c in range(0x7F, 0xA0)]
     + list("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060")
     + list("\u2066\u2067\u2068\u2069\ufeff")
+    # invisible, and able to hide text: the soft hyphen, line and paragraph separators,
+    # the Mongolian vowel separator, and the tag characters (a hidden ASCII text)
+    + list("\u00ad\u2028\u2029\u180e")
+    + [chr(c) for c in range(0xE0000, 0xE0080)]
 )
 
 
@@ -133,3 +137,12 @@ def test_no_control_ever_passes_and_the_rest_is_kept_in_order(text: str) -> None
             if char in "\n\t" and not kept:
                 continue
             position = clean.index(char, position) + 1
+
+
+def test_a_text_hidden_in_tag_characters_and_soft_hyphens_is_shown() -> None:
+    # "ok" followed by "rm -rf" written in invisible tag characters
+    hidden = "ok" + "".join(chr(0xE0000 + ord(c)) for c in "rm -rf") + "pay\u00adload"
+    shown = sanitize.sanitize_line(hidden)
+    assert shown.startswith("ok\u27e8U+E0072\u27e9\u27e8U+E006D\u27e9")
+    assert "pay\u27e8U+00AD\u27e9load" in shown
+    assert not _passed_through(shown)
