@@ -144,3 +144,25 @@ def test_new_rows_merge_and_many_replaced_rows_re_sort() -> None:
     assert group_of(model.summaries["00005.json"]) is Group.CORRUPTED
     assert model.row_of("00005.json") == len(model) - 1  # last group, last row
     assert model.counts["corrupted"] == 1 and model.counts["replayable"] == 5999
+
+
+def test_small_batches_into_many_rows_match_a_rebuild() -> None:
+    """As the scan of a big directory sends them: batches far smaller than the list (spliced
+    into the shown rows, only noted for the every-execution order), then a removal and a
+    filter that need that order: all end where a full re-sort would."""
+    states = [("completed", True), ("completed", False), ("incomplete", False)]
+    numbers = [(n * 7919) % 6000 for n in range(6000)]  # every n once, out of order
+    for view in VIEWS[:3]:
+        for sort in SORTS:
+            model = _model(view, sort, "")
+            model.apply([summary(n, *states[n % 3]) for n in numbers[:3000]])
+            for start in range(3000, 6000, 50):
+                model.apply([summary(n, *states[n % 3]) for n in numbers[start : start + 50]])
+            _assert_matches_a_rebuild(model, view, sort, "")
+            model.apply([], [f"{n:05d}.json" for n in numbers[:10]])
+            _assert_matches_a_rebuild(model, view, sort, "")
+            model.apply([summary(n, "corrupted", False) for n in range(6000, 6040)])
+            model.set_query("trans")
+            _assert_matches_a_rebuild(model, view, sort, "trans")
+            model.set_query("")
+            _assert_matches_a_rebuild(model, view, sort, "")
