@@ -90,11 +90,21 @@ def test_a_helper_that_raises_loses_nothing() -> None:
 
 @pytest.mark.parametrize("ordered", [False, True])
 def test_stopping_early_leaves_no_helper_behind(ordered: bool) -> None:
+    before = _children()
     batches = map_chunks(upper, decode, CHUNKS, 2, ordered=ordered)
     next(batches)
     batches.close()  # the consumer gave up: helpers are reaped, not left as zombies
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+    assert _children() <= before
+
+
+def _children() -> set[int]:
+    """This process's children, alive or zombie (a reaped child is gone from the list).
+    Compared before and after, not required empty: an earlier test in this process may
+    have started a child of its own (the debugger's forkserver)."""
+    tasks = Path(f"/proc/{os.getpid()}/task")
+    if not tasks.is_dir():
+        pytest.skip("needs /proc to list child processes")
+    return {int(pid) for task in tasks.iterdir() for pid in (task / "children").read_text().split()}
 
 
 def joined(chunk: list[str]) -> bytes:
@@ -195,9 +205,9 @@ def test_the_pools_ordered_results_come_in_the_chunks_order(cores: int, tmp_path
 
 @pytest.mark.parametrize("ordered", [False, True])
 def test_stopping_the_pool_early_leaves_no_worker_behind(ordered: bool) -> None:
+    before = _children()
     batches = pooled(upper, decode, CHUNKS, 2, ordered=ordered)
     next(batches)
     next(batches)  # the pool is running
     batches.close()
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+    assert _children() <= before
