@@ -117,15 +117,11 @@ class SidePane(Widget):
     def _push_detail(self, detail: ExecutionDetail | None) -> None:
         # The diff tab keeps its comparison: it is labelled with both ids, so it stays true
         # while the user browses; a newer comparison supersedes it.
-        from textual.css.query import NoMatches
-
-        try:
-            tabs = (self.verify_pane, self.replay_pane, self.postmortem_pane)
-        except NoMatches:
-            # Only while the app closes: the tabs are removed before this pane, and a detail
-            # that finished loading meanwhile has nowhere to go. Nothing else removes them.
+        if not self.app.is_running:
+            # The app is closing (as ``IntentusApp.closing`` says): its tabs are removed
+            # before this pane, and a detail that finished loading meanwhile has nowhere to go.
             return
-        for tab in tabs:
+        for tab in (self.verify_pane, self.replay_pane, self.postmortem_pane):
             tab.detail = detail
 
     # ------------------------------------------------------------------ parts
