@@ -45,6 +45,82 @@ class HashStatus(StrEnum):
     MATCH = "match"
     MISMATCH = "mismatch"
     UNVERIFIABLE = "unverifiable"
+    # A summary's status only: the hash differs, and a harmless story reproduces the
+    # stored digest exactly (``HashCheck`` says MISMATCH and gives the story).
+    BENIGN = "benign"
+
+
+class Outcome(StrEnum):
+    """What happened to an execution."""
+
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # the final response (or the WAL's last word) is a failure or an abort
+    IN_FLIGHT = "in_flight"  # no final response: it crashed, or it is still running
+    UNKNOWN = "unknown"  # nothing believable to go on: damaged, untrusted or contradictory
+
+
+class Integrity(StrEnum):
+    """Whether the recorded evidence can be believed."""
+
+    VERIFIED = "verified"  # the envelope hash (or the WAL's hash chain) checks out
+    BENIGN = "benign"  # the hash differs for a harmless reason that reproduces it exactly
+    TAMPERED = (
+        "tampered"  # the hash differs with no harmless story, or the record contradicts itself
+    )
+    UNVERIFIABLE = "unverifiable"  # nothing to check against: no hash, a damaged file
+    CHAIN_BROKEN = "chain_broken"  # the write-ahead log's hash chain breaks
+
+
+class ReplayCode(StrEnum):
+    """Why an execution can or cannot be replayed: a fixed vocabulary (``counts`` keys)."""
+
+    REPLAYABLE = "replayable"
+    EXECUTION_INCOMPLETE = "execution_incomplete"  # no final response was recorded
+    RECORDING_FAILURE = "recording_failure"  # a final response exists but was not recorded
+    MANUALLY_INVALIDATED = "manually_invalidated"  # an operator marked it not replayable
+    MARKED_NOT_REPLAYABLE = "marked_not_replayable"  # the writer gave another reason
+    RECORD_CORRUPTED = "record_corrupted"  # the file is damaged or not a record
+    NO_RECORD = "no_record"  # known only from its write-ahead log: nothing to replay
+    UNTRUSTED = "untrusted"  # the evidence fails its integrity check: investigate first
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One execution's three answers, each with its reason: the same on every screen and
+    in every command (``core.verdict.verdict_of`` makes it from a summary)."""
+
+    outcome: Outcome
+    outcome_reason: str
+    integrity: Integrity
+    integrity_reason: str
+    replay: ReplayCode
+    replay_reason: str
+
+    @property
+    def replayable(self) -> bool:
+        return self.replay is ReplayCode.REPLAYABLE
+
+    @property
+    def trusted(self) -> bool:
+        """False when the evidence fails its check: no other answer can be believed."""
+        return self.integrity not in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN)
+
+    @property
+    def needs_attention(self) -> bool:
+        """Anything short of a believable success: what the failures-first view shows."""
+        return self.outcome is not Outcome.SUCCEEDED or not self.trusted
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "outcome": self.outcome.value,
+            "outcome_reason": self.outcome_reason,
+            "integrity": self.integrity.value,
+            "integrity_reason": self.integrity_reason,
+            "replayable": self.replayable,
+            "replay": self.replay.value,
+            "replay_reason": self.replay_reason,
+            "needs_attention": self.needs_attention,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,6 +153,9 @@ class ExecutionSummary:
     source: str = "record"  # record | wal | record+wal
     wal_state: str | None = None  # completed | failed | aborted | in_flight | unknown
     wal_problem: str | None = None  # the WAL's chain is broken, or it disagrees with the record
+    wal_chain_ok: bool | None = None  # None: no WAL; False: its hash chain breaks
+    hash_story: str | None = None  # the harmless story reproducing a differing hash (BENIGN)
+    contradiction: str | None = None  # how the record contradicts itself (its final response)
 
     @property
     def short_id(self) -> str:
@@ -113,6 +192,7 @@ _SHARED = frozenset(
         "in_flight_agent",
         "final_status",
         "source",
+        "hash_story",
     }
 )
 _shared: dict[str, str] = {}
@@ -123,7 +203,7 @@ _FIELD_SET = frozenset(FIELD_NAMES)
 
 # Building summaries fast
 # -----------------------
-# The frozen ``__init__`` sets each of the 26 fields with ``object.__setattr__`` after
+# The frozen ``__init__`` sets each field with ``object.__setattr__`` after
 # matching keyword arguments through a dict: 3.9 us a summary, a tenth of a file's
 # listing. Here a summary is filled in as an instance of a private twin class with the
 # very same slots and no frozen ``__setattr__`` (a plain attribute store each), then

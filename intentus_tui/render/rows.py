@@ -14,19 +14,27 @@ import orjson
 
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import json_bytes_safe
+from intentus_tui.core.verdict import verdict_counts, verdict_of
 
 
 def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
-    """The ``inspect --list --json`` row (snake_case keys). The three states are
-    ``StrEnum`` members, so they are their values already."""
+    """The ``inspect --list --json`` row (snake_case keys): the verdict first, then the
+    facts it was drawn from. Enum members are ``StrEnum``s: their values already."""
+    v = verdict_of(s)
     return {
         "execution_id": s.execution_id,
         "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
         "created": s.created or None,
         "intent": s.intent or None,
+        "outcome": v.outcome,
+        "outcome_reason": v.outcome_reason,
+        "integrity": v.integrity,
+        "integrity_reason": v.integrity_reason,
+        "replayable": v.replayable,
+        "replayable_reason": None if v.replayable else v.replay,
+        "replayable_detail": v.replay_reason,
+        "needs_attention": v.needs_attention,
         "status": s.state,
-        "replayable": s.replayable,
-        "replayable_reason": s.replay_reason,
         "hash_status": s.hash_status,
         "hash_form": s.hash_form,
         "hash_matched_form": s.matched_form,
@@ -46,12 +54,8 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
 
 
 def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
-    """How many executions per ``state_label``, sorted by label."""
-    counts: dict[str, int] = {}
-    for s in summaries:
-        label = s.state_label
-        counts[label] = counts.get(label, 0) + 1
-    return dict(sorted(counts.items()))
+    """The verdict counts (``core.verdict.COUNT_KEYS``: a fixed vocabulary)."""
+    return verdict_counts(summaries)
 
 
 def row_line(summary: ExecutionSummary) -> bytes:

@@ -53,7 +53,23 @@ def test_inspect_list_json_from_the_default_directory(world: Path) -> None:
     assert by_id["tamper-1"]["hash_status"] == "mismatch"
     assert by_id["cut-1"]["status"] == "corrupted" and by_id["cut-1"]["load_status"] == "salvaged"
     assert by_id["empty"]["load_status"] == "empty"
-    assert doc["counts"]["corrupted"] == 2
+    # The verdict: what happened, can it be believed, can it be replayed.
+    ok = by_id["ok-1"]
+    assert (ok["outcome"], ok["integrity"], ok["needs_attention"]) == (
+        "succeeded",
+        "verified",
+        False,
+    )
+    tampered = by_id["tamper-1"]
+    assert (tampered["outcome"], tampered["integrity"]) == ("unknown", "tampered")
+    assert tampered["replayable"] is False and tampered["replayable_reason"] == "untrusted"
+    assert "investigate" in tampered["outcome_reason"] and tampered["needs_attention"]
+    assert by_id["open-1"]["outcome"] == "in_flight"
+    assert by_id["cut-1"]["integrity"] == "unverifiable"
+    counts = doc["counts"]
+    assert counts["outcome.unknown"] == 3 and counts["outcome.succeeded"] == 2
+    assert counts["integrity.tampered"] == 1 and counts["replay.untrusted"] == 1
+    assert counts["needs_attention"] == 4 and counts["outcome.failed"] == 0
 
 
 def test_inspect_list_text_is_an_aligned_table(world: Path) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from intentus_tui.core.index.summarize import summarize_path
+from intentus_tui.core.verdict import COUNT_KEYS
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts, row_line, summary_to_json
 from tests.factories import make_record, write_record
 
@@ -37,14 +38,28 @@ def test_a_row_escapes_what_a_terminal_would_act_on_and_writes_nothing_as_null(
     assert row["intent"] is None and row["created"] is not None
 
 
-def test_counts_are_per_state_label_sorted(tmp_path: Path) -> None:
+def test_counts_are_the_fixed_verdict_vocabulary_sorted(tmp_path: Path) -> None:
     summaries = [
         summarize_path(write_record(tmp_path, make_record(execution_id=f"r{i}", final_status=s)))
-        for i, s in enumerate(["success", None, "success"])
+        for i, s in enumerate(["success", None, "success", "error"])
     ]
     (tmp_path / "bad.json").write_bytes(b"{")
     summaries.append(summarize_path(tmp_path / "bad.json"))
     counts = listing_counts(summaries)
-    assert counts == {"corrupted": 1, "incomplete": 1, "replayable": 2}
+    assert tuple(counts) == COUNT_KEYS  # every key, zero or not: no free-text keys
+    nonzero = {key: n for key, n in counts.items() if n}
+    assert nonzero == {
+        "executions": 5,
+        "needs_attention": 3,  # the incomplete, the failed and the unreadable one
+        "outcome.succeeded": 2,
+        "outcome.in_flight": 1,
+        "outcome.failed": 1,
+        "outcome.unknown": 1,
+        "integrity.verified": 4,
+        "integrity.unverifiable": 1,
+        "replay.replayable": 3,
+        "replay.execution_incomplete": 1,
+        "replay.record_corrupted": 1,
+    }
     assert list(counts) == sorted(counts)
     assert LISTING_ROWS.counts(summaries) == counts

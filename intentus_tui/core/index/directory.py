@@ -335,8 +335,9 @@ class DirectoryIndex:
 
 
 def has_rows(snapshot: Snapshot) -> bool:
-    """Was ``snapshot`` stored with a listing row per file? (Counts cover every file.)"""
-    return sum(snapshot.counts.values()) == len(snapshot.names)
+    """Was ``snapshot`` stored with a listing row per file? (Its counts say how many
+    executions they cover; a snapshot stored without rows has no counts.)"""
+    return snapshot.counts.get("executions", 0) == len(snapshot.names)
 
 
 def survey_stamps(survey: Survey) -> dict[str, Stamp]:

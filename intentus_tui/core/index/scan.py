@@ -258,7 +258,11 @@ def keep_unchanged(
             stamps[name] = stamp
         else:
             todo.append(prefix + name)
-    fresh.extend(summaries_from_mappings(kept))  # one table when stored in one order
+    try:
+        fresh.extend(summaries_from_mappings(kept))  # one table when stored in one order
+    except (TypeError, ValueError, KeyError):  # stored summaries that parse but are not ours
+        stamps.clear()
+        return [prefix + name for name in survey.names]
     return todo
 
 

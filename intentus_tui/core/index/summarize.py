@@ -61,6 +61,7 @@ from intentus_tui.core.records.verify import (
     check_structure,
     final_response_problems,
     hash_verdict,
+    record_problems,
 )
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -197,16 +198,16 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
             mtime_ns=result.mtime_ns,
         )
     analysis = analyze_attempts(record.events)
-    hash_check = check_envelope_hash(record, all_forms=False, explain=False)
+    # A mismatch looks for its harmless story (only then: a match needs none).
+    hash_check = check_envelope_hash(record, all_forms=False, explain=True)
     structure = check_structure(record, stem)
     replayable, reason = ReplayEngine(
         record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
     ).is_replayable()
-    problems = (
-        len(check_event_sequence(record).problems)
-        + len(structure.problems)
-        + len(check_final_response(record))
-    )
+    problems = record_problems(result, hash_check, check_event_sequence(record), structure)
+    hash_status = hash_check.status
+    if hash_status is HashStatus.MISMATCH and hash_check.benign:
+        hash_status = HashStatus.BENIGN
     last_attempt = analysis.attempts[-1].agent if analysis.attempts else ""
     in_flight = analysis.in_flight
     summary = new_summary(
@@ -221,7 +222,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         message=clean(result.message),
         replayable=replayable,
         replay_reason=clean(reason) or None,
-        hash_status=hash_check.status,
+        hash_status=hash_status,
         hash_form=hash_check.detected_form,
         matched_form=hash_check.matched_form,
         event_count=len(record.events),
@@ -230,9 +231,11 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         chain=analysis.chain,
         in_flight_agent=in_flight[-1].agent if in_flight else None,
         final_status=final_status(record),
-        problems=problems,
+        problems=len(problems),
         size=result.size,
         mtime_ns=result.mtime_ns,
+        hash_story=clean(hash_check.benign) or None if hash_status is HashStatus.BENIGN else None,
+        contradiction=clean("; ".join(check_final_response(record))) or None,
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
@@ -345,10 +348,14 @@ def summarize_parsed(
             agent = decided if decided.isascii() and decided.isprintable() else clean(decided)
         elif decided is not None:
             agent = display_text(decided) or last_agent
-    problems = 0
+    contradictions: tuple[str, ...] = ()
     if final is not None and final_event is not None:
-        problems = len(final_response_problems(final, final_event))
+        contradictions = final_response_problems(final, final_event)
     hash_status, hash_form, matched_form = hashed
+    if hash_status is HashStatus.MISMATCH:
+        return None  # rare: the general half looks for a harmless story
+    # What ``verify`` lists: a hash that cannot be checked is one problem.
+    problems = len(contradictions) + (hash_status is HashStatus.UNVERIFIABLE)
     return _make_parsed(
         key,
         clean(execution_id),
@@ -371,6 +378,7 @@ def summarize_parsed(
         problems,
         size,
         mtime_ns,
+        clean("; ".join(contradictions)) or None,
     )
 
 
@@ -399,6 +407,7 @@ _make_parsed = summary_maker(
         "problems",
         "size",
         "mtime_ns",
+        "contradiction",
     ),
     fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE},
 )

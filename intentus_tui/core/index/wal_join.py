@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to
 
 
 def wal_only_summary(log: WalLog) -> ExecutionSummary:
-    """An execution known only from its WAL: it crashed before any record was written."""
+    """An execution known only from its WAL: no record file was written (it crashed, is
+    still running, or ended without recording one)."""
     step = log.in_flight_step
     return ExecutionSummary(
         key=f"{log.execution_id}{WAL_SUFFIX}",
@@ -28,7 +29,7 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         load_status=LoadStatus.NO_RECORD,
         message=clean(f"No record file; write-ahead log: {log.message}"),
         replayable=False,
-        replay_reason="execution_incomplete",
+        replay_reason="no_record",
         hash_status=HashStatus.UNVERIFIABLE,
         hash_form="absent",
         matched_form=None,
@@ -44,6 +45,7 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         source="wal",
         wal_state=log.state,
         wal_problem=_wal_chain_problem(log),
+        wal_chain_ok=log.chain_valid,
     )
 
 
@@ -82,5 +84,6 @@ def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
         source="record+wal",
         wal_state=log.state,
         wal_problem=wal_disagreement(summary, log),
+        wal_chain_ok=log.chain_valid,
         in_flight_agent=in_flight,
     )

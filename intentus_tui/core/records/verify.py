@@ -449,20 +449,25 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
     hash_check = check_envelope_hash(record)
     sequence = check_event_sequence(record)
     structure = check_structure(record, result.stem)
+    problems = record_problems(result, hash_check, sequence, structure)
+    return VerifyReport(
+        str(result.path), result.status, result.message, hash_check, sequence, structure, problems
+    )
+
+
+def record_problems(
+    result: LoadResult, hash_check: HashCheck, sequence: SequenceCheck, structure: StructureCheck
+) -> tuple[str, ...]:
+    """What is wrong with a loaded record: the one list ``verify`` and ``inspect`` print,
+    and whose length is the listing's ``problems``. A hash that differs for a harmless
+    reason that reproduces it exactly is not a problem (its story is reported)."""
+    assert result.record is not None
     problems: list[str] = []
     if result.status is not LoadStatus.OK:
         problems.append(result.message)
-    if hash_check.status is not HashStatus.MATCH:
+    if hash_check.status is not HashStatus.MATCH and not hash_check.benign:
         problems.append(hash_check.explanation)
     problems.extend(sequence.problems)
     problems.extend(structure.problems)
-    problems.extend(check_final_response(record))
-    return VerifyReport(
-        str(result.path),
-        result.status,
-        result.message,
-        hash_check,
-        sequence,
-        structure,
-        tuple(problems),
-    )
+    problems.extend(check_final_response(result.record))
+    return tuple(problems)

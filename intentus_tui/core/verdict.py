@@ -1,0 +1,192 @@
+"""One verdict per execution, from its summary: what happened (outcome), can the record be
+believed (integrity), can it be replayed (replayability), each with its reason.
+
+Every screen and command asks ``verdict_of``: the list row, the header counts, the
+timeline header, ``inspect``, ``verify`` and the listing's counts all say the same thing.
+
+The rule that orders everything below: an answer taken from evidence that fails its
+integrity check is not an answer. A tampered record or a broken WAL chain makes the
+outcome *unknown* and the execution *not replayable*, each saying what broke and that it
+needs investigating before anything recorded in it is used.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from intentus_tui.core.model import (
+    ExecutionState,
+    ExecutionSummary,
+    HashStatus,
+    Integrity,
+    LoadStatus,
+    Outcome,
+    ReplayCode,
+    Verdict,
+)
+
+INVESTIGATE = "investigate before trusting or replaying anything recorded in it"
+
+# The library's replayable reasons that have a code of their own; any other reason a
+# writer gave is kept as text under MARKED_NOT_REPLAYABLE.
+_LIBRARY_REASONS = {
+    code.value: code
+    for code in (
+        ReplayCode.EXECUTION_INCOMPLETE,
+        ReplayCode.RECORDING_FAILURE,
+        ReplayCode.MANUALLY_INVALIDATED,
+        ReplayCode.RECORD_CORRUPTED,
+    )
+}
+_REPLAY_TEXT = {
+    ReplayCode.REPLAYABLE: "the recorded final response can be replayed",
+    ReplayCode.EXECUTION_INCOMPLETE: "no final response was recorded",
+    ReplayCode.RECORDING_FAILURE: "a final response exists but was not recorded properly",
+    ReplayCode.MANUALLY_INVALIDATED: "an operator marked this record as not replayable",
+    ReplayCode.RECORD_CORRUPTED: "the file is damaged or not a record",
+    ReplayCode.NO_RECORD: "no record file was written: there is no recorded response",
+}
+_WAL_OUTCOME = {
+    "completed": (Outcome.SUCCEEDED, "the write-ahead log recorded execution.completed"),
+    "failed": (Outcome.FAILED, "the write-ahead log recorded execution.failed"),
+    "aborted": (Outcome.FAILED, "the write-ahead log recorded execution.aborted"),
+    "in_flight": (
+        Outcome.IN_FLIGHT,
+        "the write-ahead log never recorded an end: crashed or running",
+    ),
+}
+
+
+def verdict_of(s: ExecutionSummary) -> Verdict:
+    """The verdict on one execution (pure: the summary holds everything it needs)."""
+    integrity, integrity_reason = _integrity(s)
+    if integrity in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN):
+        claimed, _ = _outcome(s)
+        return Verdict(
+            Outcome.UNKNOWN,
+            f"cannot be believed: {integrity_reason} (the evidence claims "
+            f"{claimed.value.replace('_', ' ')}); {INVESTIGATE}",
+            integrity,
+            integrity_reason,
+            ReplayCode.UNTRUSTED,
+            f"{integrity_reason}: {INVESTIGATE}",
+        )
+    outcome, outcome_reason = _outcome(s)
+    replay, replay_reason = _replayability(s)
+    return Verdict(outcome, outcome_reason, integrity, integrity_reason, replay, replay_reason)
+
+
+def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
+    if s.wal_chain_ok is False:
+        return Integrity.CHAIN_BROKEN, s.wal_problem or "the write-ahead log's hash chain breaks"
+    if s.source == "wal":
+        return Integrity.VERIFIED, "no record file; the write-ahead log's hash chain verifies"
+    if not s.load_status.has_record and s.load_status is not LoadStatus.HEAD_ONLY:
+        return Integrity.UNVERIFIABLE, f"nothing to check: {s.message or s.load_status.value}"
+    if s.hash_status is HashStatus.MISMATCH:
+        return (
+            Integrity.TAMPERED,
+            "the envelope does not hash to the recorded envelopeHash and no harmless "
+            "explanation reproduces it: possible tampering",
+        )
+    if s.contradiction:
+        return Integrity.TAMPERED, s.contradiction
+    if s.load_status is LoadStatus.SALVAGED:
+        return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
+    if s.hash_status is HashStatus.BENIGN:
+        return Integrity.BENIGN, f"the hash differs harmlessly: {s.hash_story or 'explained'}"
+    if s.hash_status is HashStatus.UNVERIFIABLE:
+        if s.load_status is LoadStatus.HEAD_ONLY:
+            return Integrity.UNVERIFIABLE, "too large to hash in the listing (inspect checks it)"
+        return Integrity.UNVERIFIABLE, _unverifiable_hash(s.hash_form)
+    return Integrity.VERIFIED, "the envelope hashes to the recorded envelopeHash"
+
+
+def _unverifiable_hash(form: str) -> str:
+    if form == "absent":
+        return "no envelopeHash was recorded"
+    return "the recorded envelopeHash is not a sha256 digest"
+
+
+def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
+    if s.source == "wal":
+        return _WAL_OUTCOME.get(
+            s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
+        )
+    if s.state is ExecutionState.CORRUPTED:
+        return Outcome.UNKNOWN, f"the file is damaged: {s.message or s.load_status.value}"
+    if s.state is ExecutionState.INCOMPLETE:
+        if s.wal_state in ("failed", "aborted"):
+            return Outcome.FAILED, _WAL_OUTCOME[s.wal_state][
+                1
+            ] + " (the record has no final response)"
+        if s.wal_state == "completed":
+            return (
+                Outcome.UNKNOWN,
+                "the write-ahead log says completed but the record has no final response",
+            )
+        agent = f" ({s.in_flight_agent} never ended)" if s.in_flight_agent else ""
+        return Outcome.IN_FLIGHT, f"no final response: crashed or still running{agent}"
+    if s.final_status == "ok":
+        if s.wal_state in ("failed", "aborted"):
+            return (
+                Outcome.UNKNOWN,
+                f"the record says success but the write-ahead log says {s.wal_state}",
+            )
+        return Outcome.SUCCEEDED, "the final response is a success"
+    if s.final_status == "error":
+        last = f" (last agent: {s.agent})" if s.agent else ""
+        return Outcome.FAILED, f"the final response is an error{last}"
+    return Outcome.UNKNOWN, f"the final response's status is {s.final_status or 'missing'}"
+
+
+def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
+    if s.source == "wal":
+        return ReplayCode.NO_RECORD, _REPLAY_TEXT[ReplayCode.NO_RECORD]
+    if s.replayable:
+        return ReplayCode.REPLAYABLE, _REPLAY_TEXT[ReplayCode.REPLAYABLE]
+    reason = s.replay_reason or ""
+    code = _LIBRARY_REASONS.get(reason)
+    if code is None:
+        return (
+            ReplayCode.MARKED_NOT_REPLAYABLE,
+            f"marked not replayable: {reason or 'no reason given'}",
+        )
+    return code, _REPLAY_TEXT[code]
+
+
+# The listing's ``counts``: one fixed vocabulary, every key always present, flat so that
+# the counts of the scan's chunks add up key by key.
+COUNT_KEYS: tuple[str, ...] = tuple(
+    sorted(
+        (
+            *(f"outcome.{m.value}" for m in Outcome),
+            *(f"integrity.{m.value}" for m in Integrity),
+            *(f"replay.{m.value}" for m in ReplayCode),
+            "needs_attention",
+            "executions",
+        )
+    )
+)
+
+
+def verdict_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
+    """How many executions have each outcome (``outcome.succeeded`` ...), integrity
+    (``integrity.verified`` ...) and replayability code (``replay.replayable`` ...), and
+    how many need attention, of how many ``executions``: every key of ``COUNT_KEYS``,
+    zero or not."""
+    counts: Counter[str] = Counter()
+    for s in summaries:
+        v = verdict_of(s)
+        counts[_OUTCOME_KEYS[v.outcome]] += 1
+        counts[_INTEGRITY_KEYS[v.integrity]] += 1
+        counts[_REPLAY_KEYS[v.replay]] += 1
+        counts["needs_attention"] += v.needs_attention
+        counts["executions"] += 1
+    return {key: counts[key] for key in COUNT_KEYS}
+
+
+_OUTCOME_KEYS = {m: f"outcome.{m.value}" for m in Outcome}
+_INTEGRITY_KEYS = {m: f"integrity.{m.value}" for m in Integrity}
+_REPLAY_KEYS = {m: f"replay.{m.value}" for m in ReplayCode}
