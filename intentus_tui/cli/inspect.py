@@ -28,21 +28,23 @@ if TYPE_CHECKING:
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
-    header = ["EXECUTION", "CREATED", "INTENT", "STATUS", "REPLAY", "HASH", "EVENTS", "ATTEMPTS"]
+    header = ["EXECUTION", "CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY", "EVENTS"]
+    header.append("ATTEMPTS")
     rows = [[*header, "WAL"] if with_wal else header]
     for s in summaries:
-        replay = "replayable" if s.replayable else f"not-replayable ({s.replay_reason or '?'})"
+        verdict = verdict_of(s)
         row = [
             s.execution_id,
             s.created or "-",
             s.intent or "-",
-            s.state.value,
-            replay,
-            s.hash_status.value,
+            verdict.outcome.value,
+            verdict.integrity.value,
+            "yes" if verdict.replayable else f"no ({verdict.replay.value})",
             str(s.event_count),
             str(s.attempts),
         ]
