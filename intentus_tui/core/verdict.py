@@ -60,6 +60,22 @@ _WAL_OUTCOME = {
 
 def verdict_of(s: ExecutionSummary) -> Verdict:
     """The verdict on one execution (pure: the summary holds everything it needs)."""
+    if (
+        s.replayable
+        and s.hash_status is HashStatus.MATCH
+        and s.final_status == "ok"
+        and s.source == "record"
+        and s.load_status is LoadStatus.OK
+        and s.contradiction is None
+        and s.state is ExecutionState.COMPLETED
+    ):
+        # Most executions: one shared answer (every listing row asks; 0.3 us, not 2.5).
+        return _CLEAN
+    return judge(s)
+
+
+def judge(s: ExecutionSummary) -> Verdict:
+    """``verdict_of`` without its shortcut for the common case (its definition)."""
     integrity, integrity_reason = _integrity(s)
     if integrity in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN):
         claimed, _ = _outcome(s)
@@ -75,6 +91,16 @@ def verdict_of(s: ExecutionSummary) -> Verdict:
     outcome, outcome_reason = _outcome(s)
     replay, replay_reason = _replayability(s)
     return Verdict(outcome, outcome_reason, integrity, integrity_reason, replay, replay_reason)
+
+
+_CLEAN = Verdict(
+    Outcome.SUCCEEDED,
+    "the final response is a success",
+    Integrity.VERIFIED,
+    "the envelope hashes to the recorded envelopeHash",
+    ReplayCode.REPLAYABLE,
+    "the recorded final response can be replayed",
+)
 
 
 def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:

@@ -1,0 +1,160 @@
+"""One verdict per execution: on records written by the real intentusnet 1.3.0, and the
+rules that hold for every summary."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from intentus_tui.core.index.directory import scan_root
+from intentus_tui.core.model import (
+    ExecutionState,
+    ExecutionSummary,
+    HashStatus,
+    Integrity,
+    LoadStatus,
+    Outcome,
+    ReplayCode,
+    Verdict,
+)
+from intentus_tui.core.paths import resolve_root
+from intentus_tui.core.verdict import COUNT_KEYS, judge, verdict_counts, verdict_of
+from tests.intentusnet_world import RealWorld, build_real_world
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> RealWorld:
+    return build_real_world(tmp_path_factory.mktemp("real"))
+
+
+def _copy_with(
+    real: RealWorld, tmp_path: Path, edit: dict[str, Callable[[dict[str, Any]], None]]
+) -> Path:
+    """The real records copied to ``tmp_path``, some edited ({RealWorld field: edit})."""
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    for path in real.records_dir.glob("*.json"):
+        (records / path.name).write_bytes(path.read_bytes())
+    for source, change in edit.items():
+        path = records / f"{getattr(real, source)}.json"
+        doc = json.loads(path.read_text())
+        change(doc)
+        path.write_text(json.dumps(doc))
+    return records
+
+
+def _verdicts(directory: Path) -> dict[str, Verdict]:
+    return {s.execution_id: verdict_of(s) for s in scan_root(resolve_root(directory))}
+
+
+def test_real_records_get_the_verdicts_an_operator_expects(real: RealWorld) -> None:
+    verdicts = _verdicts(real.records_dir)
+    success = verdicts[real.success]
+    assert (success.outcome, success.integrity, success.replay) == (
+        Outcome.SUCCEEDED,
+        Integrity.VERIFIED,
+        ReplayCode.REPLAYABLE,
+    )
+    assert not success.needs_attention
+    assert verdicts[real.fallback].outcome is Outcome.SUCCEEDED
+    invalidated = verdicts[real.invalidated]
+    assert invalidated.outcome is Outcome.SUCCEEDED
+    assert invalidated.replay is ReplayCode.MANUALLY_INVALIDATED
+    # 1.3.0 leaves an error record truncated: a damaged file says nothing believable
+    broken = verdicts[real.error_truncated]
+    assert broken.outcome is Outcome.UNKNOWN
+    assert broken.integrity is Integrity.UNVERIFIABLE
+    assert broken.replay is ReplayCode.RECORD_CORRUPTED
+    assert "damaged" in broken.outcome_reason
+
+
+def test_an_edited_envelope_or_final_response_is_not_believed(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    def edit_envelope(doc: dict[str, Any]) -> None:
+        doc["envelope"]["payload"]["text"] = "forged"
+
+    def edit_final(doc: dict[str, Any]) -> None:
+        doc["finalResponse"]["payload"] = {"by": "nobody", "echo": "forged"}
+
+    records = _copy_with(real, tmp_path, {"success": edit_envelope, "fallback": edit_final})
+    verdicts = _verdicts(records)
+    for execution_id, what in ((real.success, "envelopeHash"), (real.fallback, "finalResponse")):
+        v = verdicts[execution_id]
+        assert v.integrity is Integrity.TAMPERED, v
+        # an answer from evidence that fails its check is not an answer
+        assert v.outcome is Outcome.UNKNOWN
+        assert v.replay is ReplayCode.UNTRUSTED and not v.replayable
+        assert what in v.integrity_reason
+        assert "investigate" in v.outcome_reason and v.needs_attention
+    assert verdicts[real.invalidated].integrity is Integrity.VERIFIED
+
+
+def test_counts_are_the_fixed_vocabulary_and_add_up(real: RealWorld) -> None:
+    summaries = scan_root(resolve_root(real.records_dir))
+    counts = verdict_counts(summaries)
+    assert tuple(counts) == COUNT_KEYS
+    total = counts["executions"]
+    assert total == len(summaries) == 4
+    for axis in ("outcome.", "integrity.", "replay."):
+        assert sum(n for key, n in counts.items() if key.startswith(axis)) == total
+    assert counts["needs_attention"] == 1  # the truncated error record
+
+
+_summaries = st.builds(
+    ExecutionSummary,
+    key=st.just("e.json"),
+    execution_id=st.just("e"),
+    created=st.just(""),
+    intent=st.just("I"),
+    agent=st.sampled_from(["", "a"]),
+    strategy=st.just(""),
+    state=st.sampled_from(ExecutionState),
+    load_status=st.sampled_from(LoadStatus),
+    message=st.just("m"),
+    replayable=st.booleans(),
+    replay_reason=st.sampled_from(
+        [None, "execution_incomplete", "recording_failure", "manually_invalidated", "x"]
+    ),
+    hash_status=st.sampled_from(HashStatus),
+    hash_form=st.sampled_from(["runtime", "absent", "unknown"]),
+    matched_form=st.none(),
+    event_count=st.just(1),
+    attempts=st.just(1),
+    fallbacks=st.just(0),
+    chain=st.just(""),
+    in_flight_agent=st.sampled_from([None, "a"]),
+    final_status=st.sampled_from([None, "ok", "error", "weird"]),
+    problems=st.just(0),
+    size=st.just(1),
+    mtime_ns=st.just(0),
+    source=st.sampled_from(["record", "wal", "record+wal"]),
+    wal_state=st.sampled_from([None, "completed", "failed", "aborted", "in_flight", "unknown"]),
+    wal_problem=st.sampled_from([None, "WAL chain broken (line 3: hash_mismatch)"]),
+    wal_chain_ok=st.sampled_from([None, True, False]),
+    hash_story=st.sampled_from([None, "numeric keys"]),
+    contradiction=st.sampled_from([None, "finalResponse differs"]),
+)
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(_summaries)
+def test_every_summary_gets_one_consistent_verdict(s: ExecutionSummary) -> None:
+    v = verdict_of(s)
+    assert v == judge(s)  # the common-case shortcut answers as the definition does
+    assert v.outcome_reason and v.integrity_reason and v.replay_reason
+    if v.integrity in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN):
+        assert v.outcome is Outcome.UNKNOWN and v.replay is ReplayCode.UNTRUSTED
+        assert v.needs_attention
+    if s.wal_chain_ok is False:
+        assert v.integrity is Integrity.CHAIN_BROKEN
+    if s.source == "wal" and v.trusted:
+        assert v.replay is ReplayCode.NO_RECORD  # nothing recorded to replay
+    if v.outcome is Outcome.SUCCEEDED and v.trusted:
+        assert not v.needs_attention
