@@ -191,7 +191,7 @@ async def test_forced_replay_asks_first_and_runs_when_confirmed() -> None:
     assert "⚠ No final response was recorded: payload is null" in text
 
 
-@pytest.mark.parametrize("answer", ["n", "escape", "click-cancel"])
+@pytest.mark.parametrize("answer", ["n", "escape", "enter", "click-cancel"])
 async def test_forced_replay_cancelled_does_nothing(answer: str) -> None:
     app = SidePaneApp(salvaged_detail(), tab="replay")
     async with app.run_test(size=SIZE) as pilot:

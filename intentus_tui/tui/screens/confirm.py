@@ -62,14 +62,13 @@ class ConfirmScreen(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "confirm", "Confirm", id="confirm.yes"),
-        Binding("enter", "confirm", "Confirm", show=False, id="confirm.enter"),
         Binding("n", "cancel", "Cancel", id="confirm.no"),
         Binding("escape", "cancel", "Cancel", show=False, id="confirm.escape"),
     ]
 
-    # No button starts focused: enter goes to the screen's binding (confirm) rather than to
-    # whichever button happened to get focus; tab still reaches both buttons.
-    AUTO_FOCUS = None
+    # Cancel starts focused, so enter (which also opens a timeline in the list: a key an
+    # operator presses without reading) cancels. Only ``y`` or the confirm button confirms.
+    AUTO_FOCUS = "#cancel"
 
     def __init__(self, title: str, lines: list[str], confirm_label: str = "Confirm") -> None:
         super().__init__()
@@ -92,7 +91,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button(Content("Cancel"), id="cancel")
                 yield Button(Content(self._confirm_label), variant="warning", id="confirm")
-            yield Static(Content("y / enter: confirm    n / esc: cancel"), id="confirm-keys")
+            yield Static(Content("y: confirm    n / esc / enter: cancel"), id="confirm-keys")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
