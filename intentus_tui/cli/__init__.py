@@ -65,7 +65,14 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 
 
 @click.group(cls=_DebuggerGroup, invoke_without_command=True)
-@click.option("--demo", is_flag=True, help="Build the demo world and open the debugger on it.")
+@click.option(
+    "--demo",
+    is_flag=True,
+    help="Open the debugger on the demo world (built on first use, then kept between runs).",
+)
+@click.option(
+    "--fresh-demo", is_flag=True, help="Build the demo world again (undoing changes) and open it."
+)
 @click.option(
     "--version",
     is_flag=True,
@@ -75,12 +82,12 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     help="Show the version, and whether the native helpers are active, and exit.",
 )
 @click.pass_context
-def main(ctx: click.Context, demo: bool) -> None:
+def main(ctx: click.Context, demo: bool, fresh_demo: bool) -> None:
     """A terminal debugger for recorded AI-agent executions.
 
     \b
     intentus-tui [DIR]        open the debugger on DIR (default ./.intentusnet)
-    intentus-tui --demo       open it on a generated demo world
+    intentus-tui --demo       open it on a generated demo world (kept between runs)
     intentus-tui COMMAND ...  run a scriptable command (see below)
     """
     if ctx.invoked_subcommand is not None:
@@ -94,7 +101,7 @@ def main(ctx: click.Context, demo: bool) -> None:
         ctx.exit(ExitCode.USAGE)
     from intentus_tui.cli.open import open_debugger
 
-    ctx.exit(open_debugger(directory, demo=demo))
+    ctx.exit(open_debugger(directory, demo=demo, fresh_demo=fresh_demo))
 
 
 def run(argv: list[str] | None = None) -> Any:

@@ -20,24 +20,34 @@ class OpenError(Exception):
 
 
 def demo_directory() -> Path:
-    """Where ``--demo`` builds its world: the user cache dir, rebuilt on every run."""
+    """Where ``--demo`` keeps its world: the user cache dir."""
     import platformdirs
 
     return platformdirs.user_cache_path("intentus-tui") / "demo"
 
 
-def resolve_target(directory: str | None, demo: bool = False) -> RecordRoot:
-    """The records to open: ``directory``'s (or a fresh demo world's); ``OpenError`` if
-    there are none."""
-    if demo:
+def _demo_world_exists(target: Path) -> bool:
+    """An earlier ``--demo`` left its world (its manifest, and a records directory)."""
+    from intentus_tui.demo.writer import MANIFEST_NAME
+
+    base = target / ".intentusnet"
+    return (base / MANIFEST_NAME).is_file() and (base / "records").is_dir()
+
+
+def resolve_target(directory: str | None, demo: bool = False, fresh: bool = False) -> RecordRoot:
+    """The records to open: ``directory``'s, or the demo world's (built on first use and
+    kept between runs, so what the user did in it stays; ``fresh`` builds it again);
+    ``OpenError`` if there are none."""
+    if demo or fresh:
         if directory is not None:
             raise OpenError("give either a directory or --demo, not both")
         from intentus_tui.demo.writer import DemoError, build_demo_world
 
         target = demo_directory()
         try:
-            target.mkdir(parents=True, exist_ok=True)
-            build_demo_world(target)
+            if fresh or not _demo_world_exists(target):
+                target.mkdir(parents=True, exist_ok=True)
+                build_demo_world(target)
         except (DemoError, OSError) as exc:
             raise OpenError(f"cannot build the demo world in {target}: {exc}") from None
         directory = str(target)
@@ -62,11 +72,13 @@ def make_app(root: RecordRoot, *, watch: bool = True) -> IntentusApp:
 
 
 def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) -> IntentusApp:
-    """The app for ``directory`` (or a fresh demo world); ``OpenError`` if there is none."""
+    """The app for ``directory`` (or the demo world); ``OpenError`` if there is none."""
     return make_app(resolve_target(directory, demo), watch=watch)
 
 
-def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = True) -> int:
+def open_debugger(
+    directory: str | None, demo: bool = False, *, watch: bool = True, fresh_demo: bool = False
+) -> int:
     """Open the app on ``directory`` (or the demo world). Returns the exit code.
 
     An unreadable or empty directory still opens: the app says what is wrong.
@@ -77,7 +89,7 @@ def open_debugger(directory: str | None, demo: bool = False, *, watch: bool = Tr
 
     pause_collector_for_start()  # the app turns it back on after its first frame
     try:
-        root = resolve_target(directory, demo)
+        root = resolve_target(directory, demo, fresh=fresh_demo)
     except OpenError as exc:
         resume_collector(freeze=False)
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
