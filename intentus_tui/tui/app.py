@@ -84,6 +84,17 @@ def snapshot_directory(root: RecordRoot) -> Path:
     return platformdirs.user_data_path("intentus-tui") / "snapshots"
 
 
+def screenshot_directory() -> Path:
+    """Where a screenshot goes: Downloads, else the current directory, else the user cache
+    directory (created), whichever exists and can be written to first."""
+    for candidate in (platformdirs.user_downloads_path(), Path.cwd()):
+        if candidate.is_dir() and os.access(candidate, os.W_OK):
+            return candidate
+    cache = platformdirs.user_cache_path("intentus-tui") / "screenshots"
+    cache.mkdir(parents=True, exist_ok=True)
+    return cache
+
+
 class IntentusApp(App[None]):
     """A terminal debugger for recorded agent executions."""
 
@@ -126,6 +137,17 @@ class IntentusApp(App[None]):
         Binding("3", "side_tab('diff')", "Diff tab", show=False, id="tab-diff"),
         Binding("4", "side_tab('postmortem')", "Post-mortem tab", show=False, id="tab-postmortem"),
     ]
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Textual saves screenshots to the user's Downloads directory, which a server often
+        lacks (then the palette's Screenshot says only "Failed to save screenshot"): save
+        them in the first of Downloads, the current directory and the user cache that can
+        take them."""
+        return super().deliver_screenshot(
+            filename, path or str(screenshot_directory()), time_format
+        )
 
     def __init__(
         self,
