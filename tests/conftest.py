@@ -18,3 +18,11 @@ def records_dir(tmp_path: Path) -> Path:
     path = tmp_path / "records"
     path.mkdir()
     return path
+
+
+@pytest.fixture(autouse=True)
+def _settings_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads or writes the user's remembered settings."""
+    path = tmp_path / "settings.json"
+    monkeypatch.setenv("INTENTUS_TUI_SETTINGS", str(path))
+    return path

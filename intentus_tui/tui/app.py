@@ -45,6 +45,7 @@ from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
+from intentus_tui.tui.settings import load_settings, remember
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
     collector_paused,
@@ -137,6 +138,15 @@ class IntentusApp(App[None]):
         Binding("3", "side_tab('diff')", "Diff tab", show=False, id="tab-diff"),
         Binding("4", "side_tab('postmortem')", "Post-mortem tab", show=False, id="tab-postmortem"),
     ]
+
+    _remember_theme = False
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the theme the user picks (the palette's "Change theme")."""
+        if self._remember_theme:
+            problem = remember("theme", theme)
+            if problem:
+                self.notify(problem, severity="warning", markup=False)
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
@@ -243,6 +253,10 @@ class IntentusApp(App[None]):
         return self._side_pane
 
     def on_mount(self) -> None:
+        theme = load_settings().get("theme")
+        if isinstance(theme, str) and theme in self.available_themes:
+            self.theme = theme
+        self._remember_theme = True  # from now on a theme change is the user's choice
         if self.keymap:
             self.set_keymap(self.keymap)
         if self._keymap_problem:
