@@ -158,3 +158,19 @@ def test_every_summary_gets_one_consistent_verdict(s: ExecutionSummary) -> None:
         assert v.replay is ReplayCode.NO_RECORD  # nothing recorded to replay
     if v.outcome is Outcome.SUCCEEDED and v.trusted:
         assert not v.needs_attention
+
+
+def test_the_listing_counts_the_problems_inspect_and_verify_list(tmp_path: Path) -> None:
+    from intentus_tui.core.actions import verify_file
+    from intentus_tui.core.index.summarize import summarize_file
+    from tests.hostile.corpus import build_corpus
+
+    corpus = build_corpus(tmp_path)
+    checked = 0
+    for path in corpus.record_paths():
+        _, summary = summarize_file(str(path))
+        if summary.load_status is LoadStatus.HEAD_ONLY:
+            continue  # listed from its head and tail: verify reads it whole
+        assert summary.problems == len(verify_file(path).problems), path.name
+        checked += summary.problems > 0
+    assert checked > 10  # files with problems were among them
