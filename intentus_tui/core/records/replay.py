@@ -102,12 +102,12 @@ def _joined(problems: Sequence[str]) -> str:
 
 def _hash_problem(check: HashCheck) -> IntegrityProblem | None:
     if check.benign is not None:
-        summary = "envelope hash differs for a benign reason, not tampering"
+        summary = "envelope hash differs for a benign reason (not tampering)"
         return IntegrityProblem(BENIGN_HASH_MISMATCH, summary, _joined([check.benign]), True)
     if check.status is HashStatus.MATCH:
         return None
     if check.status is HashStatus.UNVERIFIABLE:
-        summary = "envelope hash unverifiable, so the envelope cannot be shown unchanged"
+        summary = "envelope hash unverifiable"
         return IntegrityProblem(HASH_UNVERIFIABLE, summary, _joined([check.explanation]))
     detail = (
         f"stored {check.expected}, but the envelope on disk hashes to {check.actual}; "
@@ -123,7 +123,7 @@ def _wal_problem(wal: WalLog) -> IntegrityProblem | None:
     first = wal.first_issue
     where = f"{wal.path.name}" if first is None else f"{wal.path.name} line {first.line_no}"
     detail = where if first is None else f"{where}: {first.message}"
-    summary = "the execution's write-ahead log fails its hash chain (entries edited or removed)"
+    summary = "write-ahead log hash chain broken (entries edited or removed)"
     return IntegrityProblem(WAL_CHAIN_BROKEN, summary, _joined([detail]))
 
 
@@ -150,7 +150,7 @@ def integrity_problems(
     except RecursionError:  # nested too deeply to compare: cannot be shown to agree
         final = ("finalResponse is nested too deeply to compare with the FINAL_RESPONSE event",)
     if final:
-        summary = "final response differs from the recorded FINAL_RESPONSE event"
+        summary = "final response differs from its FINAL_RESPONSE event"
         problems.append(IntegrityProblem(FINAL_RESPONSE_MISMATCH, summary, _joined(final)))
     damage: list[str] = []
     if load is not None and load.status is not LoadStatus.OK:
@@ -159,13 +159,13 @@ def integrity_problems(
     if structure is None:
         structure = check_structure(record, load.stem if load is not None else None)
     if structure.name_mismatch:  # its message is the last one
-        summary = "the record is filed under another execution's id: the answer may not be theirs"
+        summary = "record filed under another execution's id"
         problems.append(
             IntegrityProblem(RECORD_MISNAMED, summary, _joined(structure.problems[-1:]))
         )
     damage.extend(structure.problems[:-1] if structure.name_mismatch else structure.problems)
     if damage:
-        summary = "damaged record: the answer may be partial or not what was recorded"
+        summary = "damaged record, the answer may be partial"
         problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined(damage)))
     sequence: SequenceCheck | None = report.sequence if report is not None else None
     if sequence is None:
