@@ -36,8 +36,12 @@ def _load_envelope(path: str) -> Any:
         try:
             data, _ = read_regular_file(Path(path))
             return parse_json_text(data.decode("utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            fail(f"cannot read envelope {path}: {exc}")
+        except UnicodeDecodeError as exc:  # its own message speaks of codecs
+            fail(f"cannot read envelope {path}: not UTF-8 text (bad byte at offset {exc.start})")
+        except OSError as exc:
+            fail(f"cannot read envelope {path}: {exc.strerror or exc}")
+        except (ValueError, RecursionError) as exc:
+            fail(f"cannot read envelope {path}: not JSON ({exc})")
     return result.record.envelope  # a whole record: use its envelope
 
 

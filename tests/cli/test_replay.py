@@ -162,3 +162,14 @@ def test_strict_is_documented_in_help() -> None:
     help_text = " ".join(cli("replay", "--help").stdout.split())
     assert "--strict" in help_text and "exit 5" in help_text
     assert "benign explanation is not refused" in help_text
+
+
+def test_an_unreadable_envelope_file_is_one_plain_line(
+    real_world: RealWorld, records: Path, tmp_path: Path
+) -> None:
+    not_text = tmp_path / "envelope.json"
+    not_text.write_bytes(b"\xff\xfe{}")
+    result = cli("replay", real_world.success, "--dir", str(records), "--envelope", str(not_text))
+    assert result.returncode == ExitCode.USAGE and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.endswith("not UTF-8 text (bad byte at offset 0)") and "codec" not in line
