@@ -89,8 +89,8 @@ def _echo_result(replayed: ReplayResult) -> None:
     help=(
         "Refuse (exit 5) to return the response of a record whose integrity is in doubt: "
         "envelope hash mismatch with no benign explanation, unverifiable hash, final "
-        "response edited, damaged record, broken write-ahead log chain. A hash mismatch "
-        "with a known benign explanation is not refused."
+        "response edited, damaged or misnamed record, events missing, broken write-ahead "
+        "log chain. A hash mismatch with a known benign explanation is not refused."
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
