@@ -13,3 +13,4 @@ class ExitCode(IntEnum):
     USAGE = 2  # usage error, missing path, unknown or unsafe id (one line on stderr)
     NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one
+    UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited, damaged)

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import click
 
-from intentus_tui.cli.common import dumps_json, echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.common import (
+    dumps_json,
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    locate_execution,
+)
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.actions import IntegrityProblem, ReplayResult
 from intentus_tui.core.actions import replay as replay_record
-from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
+from intentus_tui.core.sanitize import sanitize
+from intentus_tui.core.wal.read import WalLog, read_wal
+
+UNTRUSTED_HEADLINE = "replayed from an untrusted record: investigate before using this answer"
 
 
 def _load_envelope(path: str) -> Any:
@@ -23,9 +36,42 @@ def _load_envelope(path: str) -> Any:
         try:
             data, _ = read_regular_file(Path(path))
             return parse_json_text(data.decode("utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            fail(f"cannot read envelope {path}: {exc}")
+        except UnicodeDecodeError as exc:  # its own message speaks of codecs
+            fail(f"cannot read envelope {path}: not UTF-8 text (bad byte at offset {exc.start})")
+        except OSError as exc:
+            fail(f"cannot read envelope {path}: {exc.strerror or exc}")
+        except (ValueError, RecursionError) as exc:
+            fail(f"cannot read envelope {path}: not JSON ({exc})")
     return result.record.envelope  # a whole record: use its envelope
+
+
+def _execution_wal(wal_dir: Path | None, stem: str) -> WalLog | None:
+    """The execution's write-ahead log, when one was written (its chain is checked)."""
+    if wal_dir is None:
+        return None
+    path = wal_dir / f"{stem}{WAL_SUFFIX}"
+    return read_wal(path) if os.path.lexists(path) else None
+
+
+def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
+    return "; ".join(problem.summary for problem in problems)
+
+
+def _echo_result(replayed: ReplayResult) -> None:
+    echo_text(f"replay of {replayed.originalExecutionId} (recorded {replayed.originalTimestamp})")
+    if replayed.untrusted:
+        echo_text(f"WARNING: {UNTRUSTED_HEADLINE}")
+    integrity_texts = {problem.text for problem in replayed.integrity}
+    for warning in replayed.warnings:
+        if warning not in integrity_texts:  # forced-replay warnings
+            echo_text(f"warning: {warning}")
+    for problem in replayed.integrity:
+        echo_text(f"{'note' if problem.benign else 'warning'}: {problem.text}")
+    echo_text(f"status: {replayed.status if replayed.status is not None else '(none recorded)'}")
+    if replayed.error is not None:
+        echo_text(f"error: {dumps_json(replayed.error)}")
+    echo_text(f"payload: {dumps_json(replayed.payload)}")
+    echo_text(f"metadata: {dumps_json(dict(replayed.metadata))}")
 
 
 @click.command()
@@ -37,17 +83,38 @@ def _load_envelope(path: str) -> Any:
 @click.option(
     "--envelope", "envelope_file", type=click.Path(), help="Verify this envelope's hash first."
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help=(
+        "Refuse (exit 5) to return the response of a record whose integrity is in doubt: "
+        "envelope hash mismatch with no benign explanation, unverifiable hash, final "
+        "response edited, damaged or misnamed record, events missing, broken write-ahead "
+        "log chain. A hash mismatch with a known benign explanation is not refused."
+    ),
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @guarded
 def replay(
-    target: str, directory: str | None, force: bool, envelope_file: str | None, as_json: bool
+    target: str,
+    directory: str | None,
+    force: bool,
+    envelope_file: str | None,
+    strict: bool,
+    as_json: bool,
 ) -> None:
-    """Return the recorded response of ID_OR_FILE exactly, without running any agent."""
-    result = load_record_file(locate_record(target, directory))
+    """Return the recorded response of ID_OR_FILE exactly, without running any agent.
+
+    The record's integrity problems are reported with the response (warnings, and
+    "trusted": false in --json); --strict refuses such a record instead.
+    """
+    path, wal_dir = locate_execution(target, directory, allow_wal=False)
+    result = load_record_file(path)
     if result.record is None:
         fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)
     envelope = _load_envelope(envelope_file) if envelope_file else None
-    outcome = replay_record(result, force=force, envelope=envelope)
+    wal = _execution_wal(wal_dir, result.stem)
+    outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         if as_json:
             echo_json({"replayed": False, "replayable": False, "reason": outcome.reason})
@@ -69,21 +136,27 @@ def replay(
                 f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}"
             )
         raise click.exceptions.Exit(ExitCode.MISMATCH)
+    if outcome.kind == "untrusted":
+        if as_json:
+            echo_json(
+                {
+                    "replayed": False,
+                    "trusted": False,
+                    "integrity": [problem.to_json() for problem in outcome.problems],
+                }
+            )
+        else:
+            names = _problem_names(outcome.problems)
+            echo_text(f"untrusted record, not replayed (--strict): {names}")
+        raise click.exceptions.Exit(ExitCode.UNTRUSTED)
     replayed = outcome.result
     if replayed is None:
         fail(outcome.message)
-    doc = {"replayed": True, **replayed.to_json()}
     if as_json:
-        echo_json(doc)
+        echo_json({"replayed": True, **replayed.to_json()})
+        if replayed.untrusted:  # stdout may go to a script: say it where a person looks
+            names = _problem_names(replayed.untrusted)
+            click.echo(sanitize(f"intentus-tui: {UNTRUSTED_HEADLINE} ({names})"), err=True)
     else:
-        echo_text(
-            f"replay of {replayed.originalExecutionId} (recorded {replayed.originalTimestamp})"
-        )
-        echo_text(f"status: {replayed.status}")
-        for warning in replayed.warnings:
-            echo_text(f"warning: {warning}")
-        if replayed.error is not None:
-            echo_text(f"error: {dumps_json(replayed.error)}")
-        echo_text(f"payload: {dumps_json(replayed.payload)}")
-        echo_text(f"metadata: {dumps_json(dict(replayed.metadata))}")
+        _echo_result(replayed)
     raise click.exceptions.Exit(ExitCode.OK)

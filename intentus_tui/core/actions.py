@@ -30,10 +30,14 @@ from intentus_tui.core.records.replay import (
     MANUALLY_INVALIDATED,
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
+    IntegrityProblem,
     NotReplayableError,
     ReplayEngine,
     ReplayHashMismatchError,
     ReplayResult,
+    UntrustedRecordError,
+    integrity_problems,
+    untrusted_problems,
 )
 from intentus_tui.core.records.timeline import Attempt, EventRow, ExecutionState, Timeline
 from intentus_tui.core.records.verify import (
@@ -83,6 +87,7 @@ __all__ = [
     "ExecutionState",
     "HashCheck",
     "HashStatus",
+    "IntegrityProblem",
     "LoadResult",
     "LoadStatus",
     "Operand",
@@ -107,7 +112,9 @@ __all__ = [
     "path_text",
     "postmortem",
     "replay",
+    "replay_integrity",
     "save_snapshot",
+    "untrusted_problems",
     "verify_file",
 ]
 
@@ -163,15 +170,17 @@ def verify_file(path: Path) -> VerifyReport:
 
 # --------------------------------------------------------------------------- replay
 
-ReplayKind = Literal["result", "refused", "mismatch", "failed"]
+ReplayKind = Literal["result", "refused", "mismatch", "untrusted", "failed"]
 
 
 class ReplayOutcome(NamedTuple):
     """What one replay attempt produced.
 
-    ``result``: the recorded response. ``refused``: not replayable and not forced (``reason``
-    says why). ``mismatch``: the envelope given does not hash to the recorded one
-    (``recorded``/``provided``). ``failed``: nothing could be replayed (``message``).
+    ``result``: the recorded response (its ``integrity`` lists the record's problems).
+    ``refused``: not replayable and not forced (``reason`` says why). ``mismatch``: the
+    envelope given does not hash to the recorded one (``recorded``/``provided``).
+    ``untrusted``: a strict replay of a record with integrity problems (``problems``).
+    ``failed``: nothing could be replayed (``message``).
 
     A named tuple, not a dataclass: this module is imported for the debugger's first frame,
     where building this class as a frozen dataclass took 0.9 ms, as a named tuple 0.14 ms.
@@ -184,24 +193,46 @@ class ReplayOutcome(NamedTuple):
     message: str = ""
     recorded: str | None = None
     provided: str | None = None
+    problems: tuple[IntegrityProblem, ...] = ()
 
 
-def replay(result: LoadResult, *, force: bool = False, envelope: Any = None) -> ReplayOutcome:
+def replay(
+    result: LoadResult,
+    *,
+    force: bool = False,
+    envelope: Any = None,
+    strict: bool = False,
+    report: VerifyReport | None = None,
+    wal: WalLog | None = None,
+) -> ReplayOutcome:
     """Return the recorded response of a loaded record, exactly; never runs agent code or
     calls a model. With ``envelope``, its hash is checked against the recorded one first.
-    Never raises."""
+    The result carries the record's integrity problems (with ``wal``, the write-ahead log's
+    chain too; ``report``: the record's checks, when already made); ``strict`` refuses a
+    record with such problems instead (benign hash mismatches aside). Never raises."""
     if result.record is None:
         return ReplayOutcome("failed", force, message=f"Nothing to replay: {result.message}")
     try:
-        engine = ReplayEngine.from_load_result(result)
-        replayed = engine.replay(env=envelope, force=force)
+        engine = ReplayEngine.from_load_result(result, report=report, wal=wal)
+        replayed = engine.replay(env=envelope, force=force, strict=strict)
     except NotReplayableError as exc:
         return ReplayOutcome("refused", force, reason=exc.reason)
     except ReplayHashMismatchError as exc:
         return ReplayOutcome("mismatch", force, recorded=exc.recorded, provided=exc.provided)
+    except UntrustedRecordError as exc:
+        return ReplayOutcome("untrusted", force, problems=exc.problems)
     except Exception as exc:  # a forced replay of a structurally broken record may raise
         return ReplayOutcome("failed", force, message=f"{type(exc).__name__}: {exc}")
     return ReplayOutcome("result", force, replayed)
+
+
+def replay_integrity(detail: ExecutionDetail) -> tuple[IntegrityProblem, ...]:
+    """What a replay of this execution would report about its record's integrity (from the
+    checks already made for the detail); empty for an execution with no record."""
+    record = detail.result.record
+    if record is None:
+        return ()
+    return integrity_problems(record, load=detail.result, report=detail.verify, wal=detail.wal)
 
 
 # --------------------------------------------------------------------------- post-mortem

@@ -17,6 +17,7 @@ def test_the_numbers_are_the_documented_ones() -> None:
         "USAGE": 2,
         "NOT_REPLAYABLE": 3,
         "MISMATCH": 4,
+        "UNTRUSTED": 5,
     }
 
 

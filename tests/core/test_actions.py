@@ -10,6 +10,7 @@ import pytest
 from intentus_tui.core import actions
 from intentus_tui.core.records.replay import MANUALLY_INVALIDATED
 from tests.factories import make_envelope, make_record, write_record
+from tests.intentusnet_world import RealWorld
 
 
 def _detail(tmp_path: Path, **kwargs: object) -> actions.ExecutionDetail:
@@ -42,6 +43,27 @@ def test_replay_with_another_envelope_is_a_mismatch(tmp_path: Path) -> None:
     outcome = actions.replay(detail.result, envelope=make_envelope("Translate"))
     assert outcome.kind == "mismatch" and outcome.result is None
     assert outcome.recorded and outcome.provided and outcome.recorded != outcome.provided
+
+
+def test_a_strict_replay_of_an_untrusted_record_is_refused_with_its_problems(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    source = real_world.records_dir / f"{real_world.success}.json"
+    record = json.loads(source.read_text("utf-8"))
+    record["finalResponse"]["payload"] = {"by": "attacker"}
+    path = tmp_path / source.name
+    path.write_text(json.dumps(record), "utf-8")
+    detail = actions.load_detail(path)
+    assert [p.kind for p in actions.replay_integrity(detail)] == ["final_response_mismatch"]
+    lenient = actions.replay(detail.result, report=detail.verify)
+    assert lenient.kind == "result" and lenient.result is not None
+    assert lenient.result.untrusted == actions.replay_integrity(detail)
+    strict = actions.replay(detail.result, strict=True)
+    assert strict.kind == "untrusted" and strict.result is None
+    assert strict.problems == actions.replay_integrity(detail)
+    clean = actions.load_detail(source)
+    assert actions.replay_integrity(clean) == ()
+    assert actions.replay(clean.result, strict=True).kind == "result"
 
 
 def test_replay_of_a_file_with_no_record_fails_with_the_reason(tmp_path: Path) -> None:

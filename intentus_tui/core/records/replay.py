@@ -4,20 +4,41 @@ The contract is IntentusNet's documented replay API: ``ReplayEngine(record).is_r
 -> (bool, reason)`` and ``replay(env=None, force=False) -> ReplayResult``. Field names of
 ``ReplayResult`` are IntentusNet's (camelCase) so code written against that documentation
 works unchanged.
+
+A replayed answer is only as good as the record it comes from, so every result carries the
+record's integrity problems (``IntegrityProblem``): an envelope that no longer hashes to the
+recorded hash, a final response edited after recording, a damaged file, a broken
+write-ahead log chain. ``replay(strict=True)`` refuses such a record instead
+(``UntrustedRecordError``); a hash mismatch with a known benign explanation is only a note.
 """
 
 from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
 from intentus_tui.core.records.store import FileExecutionStore, RecordLoadError, UnsafeIdError
-from intentus_tui.core.records.verify import check_structure, detect_hash_form
+from intentus_tui.core.records.verify import (
+    HashCheck,
+    SequenceCheck,
+    StructureCheck,
+    VerifyReport,
+    check_envelope_hash,
+    check_event_sequence,
+    check_final_response,
+    check_structure,
+    detect_hash_form,
+)
+from intentus_tui.core.sanitize import sanitize_line
+
+if TYPE_CHECKING:
+    from intentus_tui.core.wal.read import WalLog
 
 EXECUTION_INCOMPLETE = "execution_incomplete"
 RECORDING_FAILURE = "recording_failure"
@@ -31,6 +52,148 @@ FORCE_REPLAY_RISKS: tuple[tuple[str, str], ...] = (
     ("Recording failure", "May return partial/corrupt data"),
     ("Corrupted record", "May raise parse errors"),
 )
+
+
+# Kinds of integrity problem a replayed record can have (the ``kind`` in ``replay --json``).
+ENVELOPE_TAMPERED = "envelope_tampered"  # hash mismatch, no benign explanation
+BENIGN_HASH_MISMATCH = "benign_hash_mismatch"  # explained, harmless: a note, not a problem
+HASH_UNVERIFIABLE = "hash_unverifiable"  # no stored hash, or not a sha256 digest
+FINAL_RESPONSE_MISMATCH = "final_response_mismatch"  # differs from the FINAL_RESPONSE event
+DAMAGED_RECORD = "damaged_record"  # salvaged from a broken file, or structurally invalid
+EVENT_SEQUENCE_BROKEN = "event_sequence_broken"  # events missing or out of order
+WAL_CHAIN_BROKEN = "wal_chain_broken"  # the execution's write-ahead log fails its hash chain
+RECORD_MISNAMED = "record_misnamed"  # executionId differs from the id in the file name
+
+MAX_DETAILS = 5  # problems named in one warning; a hostile record may have thousands
+MAX_DETAIL_CHARS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class IntegrityProblem:
+    """One reason not to trust a record's answer (or, when ``benign``, a note why a
+    difference is harmless). ``summary`` names it; ``detail`` says what was found."""
+
+    kind: str
+    summary: str
+    detail: str
+    benign: bool = False
+
+    @property
+    def text(self) -> str:
+        return f"{self.summary}: {self.detail}" if self.detail else self.summary
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "benign": self.benign,
+            "summary": self.summary,
+            "detail": self.detail,
+        }
+
+
+def _joined(problems: Sequence[str]) -> str:
+    shown = "; ".join(problems[:MAX_DETAILS])
+    if len(problems) > MAX_DETAILS:
+        shown += f"; and {len(problems) - MAX_DETAILS:,} more"
+    if len(shown) > MAX_DETAIL_CHARS:
+        shown = shown[:MAX_DETAIL_CHARS] + "…"
+    return sanitize_line(shown)
+
+
+def _hash_problem(check: HashCheck) -> IntegrityProblem | None:
+    if check.benign is not None:
+        summary = "envelope hash differs for a benign reason (not tampering)"
+        return IntegrityProblem(BENIGN_HASH_MISMATCH, summary, _joined([check.benign]), True)
+    if check.status is HashStatus.MATCH:
+        return None
+    if check.status is HashStatus.UNVERIFIABLE:
+        summary = "envelope hash unverifiable"
+        return IntegrityProblem(HASH_UNVERIFIABLE, summary, _joined([check.explanation]))
+    detail = (
+        f"stored {check.expected}, but the envelope on disk hashes to {check.actual}; "
+        "no benign explanation found"
+    )
+    summary = "envelope hash mismatch, possible tampering"
+    return IntegrityProblem(ENVELOPE_TAMPERED, summary, _joined([detail]))
+
+
+def _wal_problem(wal: WalLog) -> IntegrityProblem | None:
+    if wal.chain_valid or wal.file_status not in ("ok", "empty"):
+        return None  # a missing or unreadable log says nothing about the record
+    first = wal.first_issue
+    where = f"{wal.path.name}" if first is None else f"{wal.path.name} line {first.line_no}"
+    detail = where if first is None else f"{where}: {first.message}"
+    summary = "write-ahead log hash chain broken (entries edited or removed)"
+    return IntegrityProblem(WAL_CHAIN_BROKEN, summary, _joined([detail]))
+
+
+def integrity_problems(
+    record: ExecutionRecord,
+    *,
+    load: LoadResult | None = None,
+    report: VerifyReport | None = None,
+    wal: WalLog | None = None,
+) -> tuple[IntegrityProblem, ...]:
+    """What stands between this record's answer and trust, from the record's own checks
+    (``core.records.verify``): envelope hash, final response against its FINAL_RESPONSE
+    event, the file (``load``), structure, event sequence and, with ``wal``, the write-ahead
+    log's hash chain. ``report``: the checks already made (``verify_load_result``)."""
+    problems: list[IntegrityProblem] = []
+    hash_check = report.hash if report is not None else None
+    if hash_check is None:
+        hash_check = check_envelope_hash(record, all_forms=False)
+    hash_problem = _hash_problem(hash_check)
+    if hash_problem is not None:
+        problems.append(hash_problem)
+    try:
+        final = check_final_response(record)
+    except RecursionError:  # nested too deeply to compare: cannot be shown to agree
+        final = ("finalResponse is nested too deeply to compare with the FINAL_RESPONSE event",)
+    if final:
+        summary = "final response differs from its FINAL_RESPONSE event"
+        problems.append(IntegrityProblem(FINAL_RESPONSE_MISMATCH, summary, _joined(final)))
+    damage: list[str] = []
+    if load is not None and load.status is not LoadStatus.OK:
+        damage.append(load.message)
+    structure: StructureCheck | None = report.structure if report is not None else None
+    if structure is None:
+        structure = check_structure(record, load.stem if load is not None else None)
+    if structure.name_mismatch:  # its message is the last one
+        summary = "record filed under another execution's id"
+        problems.append(
+            IntegrityProblem(RECORD_MISNAMED, summary, _joined(structure.problems[-1:]))
+        )
+    damage.extend(structure.problems[:-1] if structure.name_mismatch else structure.problems)
+    if damage:
+        summary = "damaged record, the answer may be partial"
+        problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined(damage)))
+    sequence: SequenceCheck | None = report.sequence if report is not None else None
+    if sequence is None:
+        sequence = check_event_sequence(record)
+    if not sequence.ok:
+        summary = "event sequence broken (events missing or reordered)"
+        problems.append(
+            IntegrityProblem(EVENT_SEQUENCE_BROKEN, summary, _joined(sequence.problems))
+        )
+    if wal is not None:
+        wal_problem = _wal_problem(wal)
+        if wal_problem is not None:
+            problems.append(wal_problem)
+    return tuple(problems)
+
+
+def untrusted_problems(problems: Iterable[IntegrityProblem]) -> tuple[IntegrityProblem, ...]:
+    """The problems that make an answer untrustworthy (every one but benign notes)."""
+    return tuple(p for p in problems if not p.benign)
+
+
+class UntrustedRecordError(Exception):
+    """``replay(strict=True)`` of a record with integrity problems."""
+
+    def __init__(self, problems: Sequence[IntegrityProblem]) -> None:
+        self.problems = tuple(problems)
+        named = "; ".join(p.summary for p in self.problems)
+        super().__init__(f"Untrusted record, not replayed: {named}")
 
 
 class NotReplayableError(Exception):
@@ -58,6 +221,13 @@ class ReplayResult:
     warnings: tuple[str, ...] = field(default=())
     status: str | None = None  # the recorded response's status (success, error, ...)
     error: Any = None  # the recorded error: an error response replays as the error
+    # the record's integrity problems (each also in ``warnings``) and benign notes
+    integrity: tuple[IntegrityProblem, ...] = field(default=())
+
+    @property
+    def untrusted(self) -> tuple[IntegrityProblem, ...]:
+        """The integrity problems that make this answer untrustworthy (not the notes)."""
+        return untrusted_problems(self.integrity)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,23 +239,50 @@ class ReplayResult:
             "status": self.status,
             "error": self.error,
             "warnings": list(self.warnings),
+            "trusted": not self.untrusted,
+            "integrity": [problem.to_json() for problem in self.integrity],
         }
 
 
 class ReplayEngine:
     def __init__(
-        self, record: ExecutionRecord, *, damaged: bool = False, structure_ok: bool | None = None
+        self,
+        record: ExecutionRecord,
+        *,
+        damaged: bool = False,
+        structure_ok: bool | None = None,
+        load: LoadResult | None = None,
+        report: VerifyReport | None = None,
+        wal: WalLog | None = None,
     ) -> None:
-        """``damaged``: salvaged from a broken file. ``structure_ok``: a check already made."""
+        """``damaged``: salvaged from a broken file. ``structure_ok``: a check already made.
+        ``load``, ``report`` and ``wal`` (the file as read, its checks, the execution's
+        write-ahead log) make the integrity problems a replay reports more complete."""
         self._record = record
         self._damaged = damaged
         self._structure_ok = structure_ok
+        self._load = load
+        self._report = report
+        self._wal = wal
+        self._integrity: tuple[IntegrityProblem, ...] | None = None
 
     @classmethod
-    def from_load_result(cls, result: LoadResult) -> ReplayEngine:
+    def from_load_result(
+        cls,
+        result: LoadResult,
+        *,
+        report: VerifyReport | None = None,
+        wal: WalLog | None = None,
+    ) -> ReplayEngine:
         if result.record is None:
             raise RecordLoadError(result)
-        return cls(result.record, damaged=result.status is not LoadStatus.OK)
+        return cls(
+            result.record,
+            damaged=result.status is not LoadStatus.OK,
+            load=result,
+            report=report,
+            wal=wal,
+        )
 
     @property
     def record(self) -> ExecutionRecord:
@@ -111,12 +308,25 @@ class ReplayEngine:
             return False, RECORD_CORRUPTED
         return True, None
 
-    def replay(self, env: Any = None, force: bool = False) -> ReplayResult:
+    def integrity(self) -> tuple[IntegrityProblem, ...]:
+        """The record's integrity problems and benign notes (computed once)."""
+        if self._integrity is None:
+            self._integrity = integrity_problems(
+                self._record, load=self._load, report=self._report, wal=self._wal
+            )
+        return self._integrity
+
+    def replay(self, env: Any = None, force: bool = False, *, strict: bool = False) -> ReplayResult:
+        """The recorded response. ``strict``: raise ``UntrustedRecordError`` rather than
+        return the answer of a record with integrity problems (benign notes do not count)."""
         ok, reason = self.is_replayable()
         if not ok and not force:
             raise NotReplayableError(reason)
         if env is not None:
             self._verify_envelope(env)
+        integrity = self.integrity()
+        if strict and untrusted_problems(integrity):
+            raise UntrustedRecordError(untrusted_problems(integrity))
         final = self._record.final_response
         response = final if isinstance(final, dict) else {}
         metadata = response.get("metadata")
@@ -126,6 +336,7 @@ class ReplayEngine:
             warnings.append(f"Not replayable: {reason}")
             if final is None:
                 warnings.append("No final response was recorded: payload is null")
+        warnings.extend(problem.text for problem in integrity)
         return ReplayResult(
             payload=response.get("payload"),
             metadata=metadata if isinstance(metadata, dict) else {},
@@ -135,6 +346,7 @@ class ReplayEngine:
             warnings=tuple(warnings),
             status=response.get("status") if isinstance(response.get("status"), str) else None,
             error=response.get("error"),
+            integrity=integrity,
         )
 
     def _verify_envelope(self, env: Any) -> None:

@@ -7,6 +7,7 @@ terminal. Used by the confirmation dialog, the app and the side pane's tabs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import (
@@ -17,11 +18,15 @@ from intentus_tui.core.actions import (
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
     LoadStatus,
+    replay_integrity,
+    untrusted_problems,
 )
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
-    from intentus_tui.core.actions import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail, IntegrityProblem
+
+UNTRUSTED_TITLE = "REPLAYED FROM AN UNTRUSTED RECORD"
 
 # Which row of the force-replay risks table (``FORCE_REPLAY_RISKS``) a replayable reason falls under.
 _RISK_ROW_FOR_REASON: dict[str, str] = {
@@ -65,6 +70,18 @@ def execution_label(detail: ExecutionDetail) -> str:
     return clip(execution_id if execution_id is not None else detail.path.name)
 
 
+def untrusted_banner(problems: Sequence[IntegrityProblem]) -> str:
+    """The one-line warning above an answer replayed from a record with integrity problems
+    (``problems``: the untrusted ones); sanitized."""
+    names = "; ".join(problem.summary for problem in problems)
+    return clip(f"⚠ {UNTRUSTED_TITLE} — {names}: investigate before using this answer", 600)
+
+
+def integrity_note(problem: IntegrityProblem) -> str:
+    """One integrity problem (or benign note) in full, sanitized and cut when huge."""
+    return clip(problem.text)
+
+
 def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     """What the operator must know before forcing a replay of this record."""
     lines = [f"Execution: {execution_label(detail)}"]
@@ -74,6 +91,9 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
         lines.append(f"Not replayable: {explain_reason(detail.replay_reason)}")
     if detail.result.status is not LoadStatus.OK:
         lines.append(f"File: {clip(detail.result.message)}")
+    doubts = untrusted_problems(replay_integrity(detail))
+    if doubts:
+        lines.append(f"Untrusted record: {clip('; '.join(p.summary for p in doubts))}")
     lines.append("")
     lines.append("Force replay risks:")
     applies = _RISK_ROW_FOR_REASON.get(detail.replay_reason or "")

@@ -21,8 +21,15 @@ from intentus_tui.core.actions import (
     ReplayOutcome,
     ReplayResult,
     replay,
+    replay_integrity,
+    untrusted_problems,
 )
-from intentus_tui.tui.presenters.execution_text import execution_label, explain_reason
+from intentus_tui.tui.presenters.execution_text import (
+    execution_label,
+    explain_reason,
+    integrity_note,
+    untrusted_banner,
+)
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -44,6 +51,7 @@ from intentus_tui.tui.widgets.pane_text import (
 )
 
 MAX_METADATA_KEYS = 30
+BANNER_STYLE = "bold $text-error"
 
 
 def _status_badge(result: ReplayResult) -> Content:
@@ -62,11 +70,28 @@ def _is_error(result: ReplayResult) -> bool:
     return result.error is not None or (result.status or "").lower() in ("error", "failed")
 
 
+def integrity_lines(result: ReplayResult) -> list[Line]:
+    """Above everything else: a banner when the record cannot be trusted, each problem,
+    and the notes on harmless differences."""
+    lines: list[Line] = []
+    doubts = result.untrusted
+    if doubts:
+        lines.append(Line(Content(""), Content.assemble((untrusted_banner(doubts), BANNER_STYLE))))
+        for problem in doubts:
+            lines.append(bullet(integrity_note(problem), PROBLEM_STYLE, mark="✗"))
+    for problem in result.integrity:
+        if problem.benign:
+            lines.append(bullet(integrity_note(problem), DIM_STYLE, mark="ℹ"))
+    if lines:
+        lines.append(BLANK)
+    return lines
+
+
 def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     """The header block above the payload."""
     result = outcome.result
     assert result is not None
-    lines: list[Line] = []
+    lines: list[Line] = integrity_lines(result)
     if result.fromReplay:
         marker = badge("FROM REPLAY", "info")
         note = "the recorded response; no agent was run, no model was called"
@@ -84,13 +109,19 @@ def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     lines.append(row("Original id", safe(original) if original is not None else ("—", DIM_STYLE)))
     when = result.originalTimestamp
     lines.append(row("Original time", safe(when) if when is not None else ("—", DIM_STYLE)))
-    lines.append(row("Status", _status_badge(result)))
+    if result.untrusted:
+        lines.append(
+            row("Status", _status_badge(result), ("  from an untrusted record", PROBLEM_STYLE))
+        )
+    else:
+        lines.append(row("Status", _status_badge(result)))
     if result.error is not None:
         lines.append(row("Error", (compact_value(result.error, 400), PROBLEM_STYLE)))
-    if result.warnings:
-        for index, warning in enumerate(result.warnings):
-            label = "Warnings" if index == 0 else ""
-            lines.append(row(label, ("⚠ " + safe(warning), WARNING_STYLE)))
+    shown = {problem.text for problem in result.integrity}  # already above
+    warnings = [warning for warning in result.warnings if warning not in shown]
+    for index, warning in enumerate(warnings):
+        label = "Warnings" if index == 0 else ""
+        lines.append(row(label, ("⚠ " + safe(warning), WARNING_STYLE)))
     lines.extend(_metadata_lines(result))
     return lines
 
@@ -122,6 +153,10 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
         why = f"no — {explain_reason(detail.replay_reason)}"
         lines.append(row("Replayable", (why, WARNING_STYLE)))
         lines.append(plain("A forced replay is possible after a confirmation.", DIM_STYLE))
+    doubts = untrusted_problems(replay_integrity(detail))
+    if doubts:
+        names = "; ".join(problem.summary for problem in doubts)
+        lines.append(row("Integrity", ("⚠ untrusted record: " + safe(names), PROBLEM_STYLE)))
     return lines
 
 
@@ -214,7 +249,8 @@ class ReplayPane(Vertical):
 
     @work(thread=True, exclusive=True, group="replay", exit_on_error=False)
     def _replay(self, detail: ExecutionDetail, force: bool) -> ReplayOutcome:
-        outcome = replay(detail.result, force=force)
+        # the checks made for the detail, and its WAL: the result carries their problems
+        outcome = replay(detail.result, force=force, report=detail.verify, wal=detail.wal)
         lines = pretty_json_lines(outcome.result.payload) if outcome.result is not None else []
         if not get_current_worker().is_cancelled:
             self.post_message(self.Finished(detail, outcome, lines))

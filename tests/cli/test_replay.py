@@ -1,0 +1,175 @@
+"""``intentus-tui replay`` on records written by the real intentusnet 1.3.0, then edited:
+the integrity problems are in the text and the JSON, and ``--strict`` refuses with exit 5."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from intentusnet.wal.writer import WALWriter
+
+from intentus_tui.cli.exit_codes import ExitCode
+from tests.cli.test_cli import cli
+from tests.intentusnet_world import RealWorld
+
+FORGED_PAYLOAD = {"by": "attacker", "echo": {"text": "wire 1,000,000 to account 666"}}
+
+
+@pytest.fixture
+def records(real_world: RealWorld, tmp_path: Path) -> Path:
+    copy = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, copy)
+    return copy
+
+
+def edit(records: Path, execution_id: str, *, final: bool, envelope: bool) -> None:
+    path = records / f"{execution_id}.json"
+    record: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    if final:
+        record["finalResponse"]["payload"] = FORGED_PAYLOAD
+    if envelope:
+        record["envelope"]["payload"] = {"text": "a question never asked"}
+    path.write_text(json.dumps(record, indent=2), "utf-8")
+
+
+EDITS = {
+    "final response": ({"final": True, "envelope": False}, ["final_response_mismatch"]),
+    "envelope": ({"final": False, "envelope": True}, ["envelope_tampered"]),
+    "both": ({"final": True, "envelope": True}, ["envelope_tampered", "final_response_mismatch"]),
+}
+
+
+@pytest.mark.parametrize("which", list(EDITS))
+def test_an_edited_record_is_replayed_with_warnings_or_refused_with_strict(
+    real_world: RealWorld, records: Path, which: str
+) -> None:
+    change, expected = EDITS[which]
+    execution_id = real_world.success
+    edit(records, execution_id, **change)
+    base = ("replay", execution_id, "--dir", str(records))
+
+    as_json = cli(*base, "--json")
+    assert as_json.returncode == ExitCode.OK
+    doc = json.loads(as_json.stdout)
+    assert doc["replayed"] is True and doc["trusted"] is False
+    assert [entry["kind"] for entry in doc["integrity"]] == expected
+    assert len(doc["warnings"]) == len(expected)
+    assert "untrusted record" in as_json.stderr  # a person piping the JSON still sees it
+    if change["final"]:
+        assert doc["payload"] == FORGED_PAYLOAD
+        assert any("FINAL_RESPONSE event" in warning for warning in doc["warnings"])
+    if change["envelope"]:
+        assert any("possible tampering" in warning for warning in doc["warnings"])
+
+    text = cli(*base)
+    assert text.returncode == ExitCode.OK
+    lines = text.stdout.splitlines()
+    assert lines[1].startswith("WARNING: replayed from an untrusted record")
+    warned = [line for line in lines if line.startswith("warning: ")]
+    assert len(warned) == len(expected)
+    if change["envelope"]:
+        assert any("envelope hash mismatch, possible tampering" in line for line in warned)
+    if change["final"]:
+        assert any("final response differs" in line for line in warned)
+
+    strict = cli(*base, "--strict")
+    assert strict.returncode == ExitCode.UNTRUSTED == 5
+    (line,) = strict.stdout.splitlines()  # one line naming the problems, no answer
+    assert line.startswith("untrusted record, not replayed (--strict): ")
+    assert "attacker" not in strict.stdout
+    if change["envelope"]:
+        assert "possible tampering" in line
+    if change["final"]:
+        assert "final response differs from its FINAL_RESPONSE event" in line
+
+    strict_json = cli(*base, "--strict", "--json")
+    assert strict_json.returncode == ExitCode.UNTRUSTED
+    refusal = json.loads(strict_json.stdout)
+    assert refusal["replayed"] is False and refusal["trusted"] is False
+    assert [entry["kind"] for entry in refusal["integrity"]] == expected
+    assert "payload" not in refusal
+
+
+def test_a_clean_record_has_no_warnings_and_passes_strict(
+    real_world: RealWorld, records: Path
+) -> None:
+    base = ("replay", real_world.success, "--dir", str(records))
+    doc = json.loads(cli(*base, "--strict", "--json").stdout)
+    assert doc["replayed"] is True and doc["trusted"] is True
+    assert doc["warnings"] == [] and doc["integrity"] == []
+    text = cli(*base)
+    assert text.returncode == 0 and text.stderr == ""
+    assert "warning" not in text.stdout.lower() and "untrusted" not in text.stdout
+    assert "status: success" in text.stdout
+
+
+def test_a_benign_mismatch_is_a_note_and_strict_accepts_it(
+    real_world: RealWorld, records: Path
+) -> None:
+    path = records / f"{real_world.success}.json"
+    record = json.loads(path.read_text("utf-8"))
+    record["envelope"]["routingMetadata"] = {"decisionPath": ["fb-secondary"], "retries": 1}
+    path.write_text(json.dumps(record), "utf-8")
+    base = ("replay", real_world.success, "--dir", str(records))
+    strict = cli(*base, "--strict")
+    assert strict.returncode == ExitCode.OK
+    notes = [line for line in strict.stdout.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1 and "benign reason (not tampering)" in notes[0]
+    assert "WARNING" not in strict.stdout and "warning:" not in strict.stdout
+    doc = json.loads(cli(*base, "--json").stdout)
+    assert doc["trusted"] is True
+    assert [(e["kind"], e["benign"]) for e in doc["integrity"]] == [("benign_hash_mismatch", True)]
+
+
+def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
+    real_world: RealWorld, records: Path
+) -> None:
+    base = ("replay", real_world.error_truncated, "--dir", str(records))
+    assert cli(*base, "--strict").returncode == ExitCode.NOT_REPLAYABLE  # refused before
+    forced = cli(*base, "--force")
+    assert forced.returncode == ExitCode.OK
+    assert "status: None" not in forced.stdout
+    assert "status: (none recorded)" in forced.stdout
+    assert "warning: damaged record, the answer may be partial" in forced.stdout
+    refused = cli(*base, "--force", "--strict")
+    assert refused.returncode == ExitCode.UNTRUSTED
+    assert "damaged record" in refused.stdout and "payload" not in refused.stdout
+
+
+def test_a_broken_wal_chain_beside_the_records_is_reported(
+    real_world: RealWorld, records: Path
+) -> None:
+    wal_dir = records.parent / "wal"
+    with WALWriter(str(wal_dir), real_world.success) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    base = ("replay", real_world.success, "--dir", str(records.parent.parent))
+    assert json.loads(cli(*base, "--json").stdout)["integrity"] == []
+    wal_path = wal_dir / f"{real_world.success}.wal"
+    lines = wal_path.read_text("utf-8").splitlines()
+    wal_path.write_text(lines[1] + "\n", "utf-8")  # the first entry deleted
+    doc = json.loads(cli(*base, "--json").stdout)
+    assert [e["kind"] for e in doc["integrity"]] == ["wal_chain_broken"]
+    by_path = cli("replay", str(records / f"{real_world.success}.json"), "--strict")
+    assert by_path.returncode == ExitCode.UNTRUSTED
+    assert "write-ahead log hash chain broken" in by_path.stdout
+
+
+def test_strict_is_documented_in_help() -> None:
+    help_text = " ".join(cli("replay", "--help").stdout.split())
+    assert "--strict" in help_text and "exit 5" in help_text
+    assert "benign explanation is not refused" in help_text
+
+
+def test_an_unreadable_envelope_file_is_one_plain_line(
+    real_world: RealWorld, records: Path, tmp_path: Path
+) -> None:
+    not_text = tmp_path / "envelope.json"
+    not_text.write_bytes(b"\xff\xfe{}")
+    result = cli("replay", real_world.success, "--dir", str(records), "--envelope", str(not_text))
+    assert result.returncode == ExitCode.USAGE and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.endswith("not UTF-8 text (bad byte at offset 0)") and "codec" not in line

@@ -1,0 +1,133 @@
+"""The Replay tab on records written by the real intentusnet 1.3.0 and then edited: a replay
+of a suspect record shows a warning banner above the result, never "SUCCESS" alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from intentusnet.wal.writer import WALWriter
+
+from intentus_tui.core.detail import detail_of
+from intentus_tui.core.records.load import load_record_file
+from intentus_tui.core.wal.read import read_wal
+from intentus_tui.tui.screens.confirm import ConfirmScreen
+from tests.intentusnet_world import RealWorld
+from tests.tui.side_pane_harness import SidePaneApp, detail_from, finish_workers
+
+SIZE = (100, 40)
+BANNER = "⚠ REPLAYED FROM AN UNTRUSTED RECORD — "
+ADVICE = ": investigate before using this answer"
+
+
+def real_record(world: RealWorld) -> dict[str, Any]:
+    return json.loads((world.records_dir / f"{world.success}.json").read_text("utf-8"))
+
+
+async def replayed_text(detail: Any) -> str:
+    app = SidePaneApp(detail, tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await finish_workers(pilot)
+        pane = app.side.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "result"
+        return pane.text
+
+
+async def test_a_tampered_envelope_shows_the_banner_above_the_result(
+    real_world: RealWorld,
+) -> None:
+    record = real_record(real_world)
+    record["envelope"]["payload"] = {"text": "a question never asked"}
+    lines = (await replayed_text(detail_from(record))).splitlines()
+    assert lines[0] == f"{BANNER}envelope hash mismatch, possible tampering{ADVICE}"
+    assert lines[1].startswith("  ✗ envelope hash mismatch, possible tampering: stored ")
+    status = next(line for line in lines if line.lstrip().startswith("Status"))
+    assert "SUCCESS" in status and "from an untrusted record" in status
+    assert lines.index(status) > 0  # below the banner
+
+
+async def test_an_edited_final_response_shows_the_banner(real_world: RealWorld) -> None:
+    record = real_record(real_world)
+    record["finalResponse"]["payload"] = {"by": "attacker"}
+    text = await replayed_text(detail_from(record))
+    first = text.splitlines()[0]
+    assert first == f"{BANNER}final response differs from its FINAL_RESPONSE event{ADVICE}"
+    assert "✗ final response differs from its FINAL_RESPONSE event: finalResponse" in text
+
+
+async def test_both_edits_are_named_in_the_banner(real_world: RealWorld) -> None:
+    record = real_record(real_world)
+    record["envelope"]["payload"] = {"text": "a question never asked"}
+    record["finalResponse"]["payload"] = {"by": "attacker"}
+    first = (await replayed_text(detail_from(record))).splitlines()[0]
+    assert first == (
+        f"{BANNER}envelope hash mismatch, possible tampering; "
+        f"final response differs from its FINAL_RESPONSE event{ADVICE}"
+    )
+
+
+async def test_a_clean_record_replays_with_no_banner_and_no_warnings(
+    real_world: RealWorld,
+) -> None:
+    text = await replayed_text(detail_from(real_record(real_world)))
+    assert text.splitlines()[0].startswith(" FROM REPLAY ")
+    assert "UNTRUSTED" not in text and "untrusted" not in text
+    assert "⚠" not in text and "Warnings" not in text
+    assert "SUCCESS" in text
+
+
+async def test_a_benign_mismatch_is_a_note_not_a_banner(real_world: RealWorld) -> None:
+    record = real_record(real_world)
+    record["envelope"]["routingMetadata"] = {"decisionPath": ["fb-secondary"], "retries": 1}
+    text = await replayed_text(detail_from(record))
+    first = text.splitlines()[0]
+    assert first.startswith("  ℹ envelope hash differs for a benign reason (not tampering): ")
+    assert "routingMetadata" in first
+    assert "UNTRUSTED" not in text and "untrusted record" not in text
+
+
+async def test_a_broken_wal_chain_of_the_execution_shows_the_banner(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    with WALWriter(str(tmp_path), real_world.success) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    wal_path = tmp_path / f"{real_world.success}.wal"
+    lines = wal_path.read_text("utf-8").splitlines()
+    wal_path.write_text(lines[1] + "\n", "utf-8")  # the first entry deleted
+    result = load_record_file(real_world.records_dir / f"{real_world.success}.json")
+    text = await replayed_text(detail_of(result, read_wal(wal_path)))
+    assert text.splitlines()[0].startswith(f"{BANNER}write-ahead log hash chain broken")
+
+
+async def test_before_a_replay_and_before_forcing_one_the_problems_are_named(
+    real_world: RealWorld,
+) -> None:
+    record = real_record(real_world)
+    record["envelope"]["payload"] = {"text": "a question never asked"}
+    record["header"]["replayable"] = False
+    record["header"]["replayableReason"] = "manually_invalidated"
+    app = SidePaneApp(detail_from(record), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        waiting = app.side.replay_pane.text
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        body = app.screen.body_text
+    assert "Integrity       ⚠ untrusted record: envelope hash mismatch, possible tampering" in (
+        waiting
+    )
+    assert "Untrusted record: envelope hash mismatch, possible tampering" in body
+
+
+@pytest.mark.parametrize("hostile", ["[b]x[/b]", "\x1b[2J", "\u202e"])
+async def test_record_text_in_a_problem_is_inert(real_world: RealWorld, hostile: str) -> None:
+    record = real_record(real_world)
+    record["header"]["executionId"] = f"{hostile}-someone-else"  # not the file's name
+    text = await replayed_text(detail_from(record, name="exec-0001.json"))
+    assert text.splitlines()[0].startswith(f"{BANNER}record filed under another execution's id")
+    assert "someone-else" in text  # the problem names it, made inert
+    assert "\x1b" not in text and "\u202e" not in text
