@@ -116,8 +116,8 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
             "the envelope does not hash to the recorded envelopeHash and no harmless "
             "explanation reproduces it: possible tampering",
         )
-    if s.contradiction:
-        return Integrity.TAMPERED, s.contradiction
+    if s.contradiction:  # only an edit after recording explains it
+        return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
     if s.hash_status is HashStatus.BENIGN:

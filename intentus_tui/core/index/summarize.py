@@ -38,6 +38,7 @@ from intentus_tui.core.records.hashing import (
 )
 from intentus_tui.core.records.load import (
     HUGE_FILE_BYTES,
+    ExecutionRecord,
     LoadResult,
     classify_value,
     has_long_digit_run,
@@ -55,6 +56,8 @@ from intentus_tui.core.records.timeline import (
     normalize_status,
 )
 from intentus_tui.core.records.verify import (
+    SequenceCheck,
+    StructureCheck,
     check_envelope_hash,
     check_event_sequence,
     check_final_response,
@@ -204,7 +207,8 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     replayable, reason = ReplayEngine(
         record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
     ).is_replayable()
-    problems = record_problems(result, hash_check, check_event_sequence(record), structure)
+    sequence = check_event_sequence(record)
+    problems = record_problems(result, hash_check, sequence, structure)
     hash_status = hash_check.status
     if hash_status is HashStatus.MISMATCH and hash_check.benign:
         hash_status = HashStatus.BENIGN
@@ -235,11 +239,24 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         size=result.size,
         mtime_ns=result.mtime_ns,
         hash_story=clean(hash_check.benign) or None if hash_status is HashStatus.BENIGN else None,
-        contradiction=clean("; ".join(check_final_response(record))) or None,
+        contradiction=clean("; ".join(_contradictions(record, sequence, structure))) or None,
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
     return summary
+
+
+def _contradictions(
+    record: ExecutionRecord, sequence: SequenceCheck, structure: StructureCheck
+) -> list[str]:
+    """How a record disagrees with itself, which only an edit after recording explains: a
+    final response unlike its FINAL_RESPONSE event, events missing or out of order, a
+    file named after another execution."""
+    found = list(check_final_response(record))
+    found += sequence.problems
+    if structure.name_mismatch:
+        found.append(structure.problems[-1])  # the name's problem comes last
+    return found
 
 
 _HEAD_STATE = {
