@@ -65,3 +65,19 @@ def test_inspect_shows_the_benign_story(world: tuple[Path, str, str]) -> None:
     assert doc["hash"]["benign"] is not None and "tampering" not in doc["hash"]["explanation"]
     tampered = cli("inspect", edited, cwd=base)
     assert "possible tampering" in tampered.stdout
+
+
+def test_a_directory_with_numeric_keys_among_ordinary_records_verifies(tmp_path: Path) -> None:
+    payloads = {
+        f"r{i}": (
+            {"rank": {i: "x", 100 + i: "y", -i: "z", 9: "w"}} if i % 4 == 0 else {"text": f"{i}"}
+        )
+        for i in range(1, 13)
+    }
+    write_real_records(tmp_path, payloads)
+    out = cli("verify", "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout
+    doc = json.loads(out.stdout)
+    assert (doc["checked"], doc["failed"]) == (12, 0)
+    benign = [f for f in doc["files"] if f["hash"]["benign"] is not None]
+    assert len(benign) == 3 and all("payload.rank" in f["notes"][0] for f in benign)

@@ -299,13 +299,14 @@ def test_story_is_found_exactly_when_only_numeric_keys_differ(payload: Any) -> N
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(payload=_PAYLOADS, new_leaf=st.text(min_size=1, max_size=5))
-def test_an_edit_is_never_explained_away(payload: Any, new_leaf: str) -> None:
+@given(payload=_PAYLOADS, new_leaf=st.text(min_size=1, max_size=5), inside=st.booleans())
+def test_an_edit_is_never_explained_away(payload: Any, new_leaf: str, inside: bool) -> None:
     envelope = {"intent": {"name": "Summarize"}, "payload": payload}
     stored = stable_hash(envelope)
     on_disk = _as_written(envelope)
     edited = copy.deepcopy(on_disk)
-    edited["edited"] = new_leaf  # a key the writer never wrote
+    target = edited["payload"] if inside and isinstance(edited["payload"], dict) else edited
+    target["edited"] = new_leaf  # a key the writer never wrote, beside numeric ones or not
     record = ExecutionRecord.from_json(
         {"header": {"envelopeHash": stored}, "envelope": edited, "events": []}
     )
