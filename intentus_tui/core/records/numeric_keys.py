@@ -168,14 +168,13 @@ def _rebuilt(value: Any, chosen: dict[int, NumericKeyDict]) -> Any:
     while work:
         done, item = work.pop()
         if done:
+            values = [result.pop() for _ in item][::-1]  # its members, already rebuilt
             if isinstance(item, dict):
-                values = [result.pop() for _ in item][::-1]
                 numeric = chosen.get(id(item))
                 result.append(
                     numeric.restored(values) if numeric else dict(zip(item, values, strict=True))
                 )
             else:
-                values = [result.pop() for _ in item][::-1]
                 result.append(values)
         elif isinstance(item, dict | list):
             work.append((True, item))
@@ -186,14 +185,18 @@ def _rebuilt(value: Any, chosen: dict[int, NumericKeyDict]) -> Any:
     return result[0]
 
 
+def _exhaustive(candidates: int, envelope_size: int) -> bool:
+    """Whether every choice of ``candidates`` dicts fits the budget of bytes hashed."""
+    return candidates <= _MAX_EXHAUSTIVE and envelope_size << candidates <= _SEARCH_BUDGET_BYTES
+
+
 def _choices(candidates: list[NumericKeyDict], envelope_size: int) -> Iterator[tuple[int, ...]]:
     """Which candidate dicts to restore, likeliest first: all, then every other choice
     within the budget, else all but one and each alone."""
     n = len(candidates)
     everything = tuple(range(n))
     yield everything
-    exhaustive = n <= _MAX_EXHAUSTIVE and envelope_size << n <= _SEARCH_BUDGET_BYTES
-    if exhaustive:
+    if _exhaustive(n, envelope_size):
         for size in range(n - 1, 0, -1):
             yield from itertools.combinations(everything, size)
         return
@@ -242,7 +245,7 @@ def numeric_key_story(envelope: Any, digest: str, forms: tuple[str, ...]) -> Num
         return NumericKeyStory(None, 0, True)
     size = len(reference_runtime_canonical(envelope))
     n = len(candidates)
-    searched_all = n <= _MAX_EXHAUSTIVE and size << n <= _SEARCH_BUDGET_BYTES
+    searched_all = _exhaustive(n, size)
     for choice in _choices(candidates, size):
         chosen = [candidates[i] for i in choice]
         rebuilt = _rebuilt(envelope, {id(c.container): c for c in chosen})
