@@ -48,8 +48,12 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
         for report in reports:
             mark = "ok  " if report.ok else "FAIL"
             hash_status = report.hash.status.value if report.hash else report.load_status.value
+            if report.hash is not None and report.hash.benign is not None:
+                hash_status += " (benign)"
             echo_text(f"{mark}  {Path(report.path).name}  hash {hash_status}")
             for problem in report.problems:
                 echo_text(f"      - {problem}")
+            for note in report.notes:
+                echo_text(f"      · {note}")
         echo_text(f"{len(reports)} checked, {len(failed)} failed")
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)

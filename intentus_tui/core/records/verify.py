@@ -5,8 +5,9 @@ the whole envelope, bare hex) and the documented form (``sha256:`` prefix, top-l
 ``routingMetadata`` left out, ``default=str``). The form
 is first *detected* from how the stored hash is written, then every form is computed, so
 a report can say "stored in the documented form, matched the runtime computation". A
-mismatch is only called tampering after looking for benign explanations (upper-case hex,
-a prefix added or dropped, routing metadata updated during routing, ASCII escaping).
+mismatch is only called tampering after looking for benign explanations: numeric dict keys
+(what IntentusNet 1.3.0 itself causes, see ``numeric_keys``), upper-case hex, a prefix
+added or dropped, routing metadata updated during routing, ASCII escaping, unsorted keys.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from intentus_tui.core.records.hashing import (
     runtime_envelope_hash,
 )
 from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
+from intentus_tui.core.records.numeric_keys import numeric_key_story
 from intentus_tui.core.sanitize import sanitize_line
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -229,22 +231,21 @@ def _explained(envelope: Any, stored: str, verdict: HashVerdict, explain: bool) 
             computed,
             "Stored envelopeHash is not a sha256 hex digest, so it cannot be checked",
         )
-    bare = _bare(stored).lower()
-    if explain and isinstance(envelope, dict):
-        for story, compute in _variant_hashes(envelope):
-            try:
-                if compute() == bare:
-                    return HashCheck(
-                        HashStatus.MISMATCH,
-                        stored,
-                        detected,
-                        None,
-                        computed,
-                        f"Envelope hash differs, probably benign: {story}",
-                        story,
-                    )
-            except (ValueError, TypeError, RecursionError):
-                continue
+    if explain:
+        story, exact, limit_note = _benign_story(envelope, stored, detected)
+        if story is not None:
+            certainty = "benign" if exact else "probably benign"
+            return HashCheck(
+                HashStatus.MISMATCH,
+                stored,
+                detected,
+                None,
+                computed,
+                f"Envelope hash differs, {certainty}: {story}",
+                story,
+            )
+    else:
+        limit_note = ""
     expected_form = detected if detected in computed else "runtime"
     return HashCheck(
         HashStatus.MISMATCH,
@@ -254,8 +255,44 @@ def _explained(envelope: Any, stored: str, verdict: HashVerdict, explain: bool) 
         computed,
         "Envelope modified since it was recorded: stored "
         f"{stored} but the envelope on disk hashes to {computed[expected_form]} "
-        f"({expected_form} form); no benign explanation found — possible tampering",
+        f"({expected_form} form); no benign explanation found — possible tampering" + limit_note,
     )
+
+
+def benign_story(envelope: Any, stored: str) -> str | None:
+    """A harmless reason ``envelope`` does not hash to ``stored``, or None: what
+    ``check_envelope_hash`` reports as ``benign`` once it has found a mismatch. Costs
+    nothing beyond a scan of the envelope unless it holds something a story is about."""
+    return _benign_story(envelope, stored, detect_hash_form(stored))[0]
+
+
+def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None, bool, str]:
+    """(story, whether the story is certain, a note on a search that was cut short)."""
+    if not isinstance(envelope, dict):
+        return None, False, ""
+    bare = _bare(stored).lower()
+    forms = ("documented", "runtime") if detected == "documented" else ("runtime", "documented")
+    limit_note = ""
+    try:
+        # What the real 1.3.0 writer does: tried first, and certain when it reproduces the
+        # hash (the envelope's content is then exactly what was hashed).
+        numeric = numeric_key_story(envelope, bare, forms)
+        if numeric.story is not None:
+            return numeric.story, True, ""
+        if not numeric.searched_all:
+            limit_note = (
+                f" ({numeric.candidates} dicts have keys that may have been numbers; "
+                "too many to try every combination)"
+            )
+    except (ValueError, TypeError, RecursionError):
+        pass
+    for story, compute in _variant_hashes(envelope):
+        try:
+            if compute() == bare:
+                return story, False, ""
+        except (ValueError, TypeError, RecursionError):
+            continue
+    return None, False, limit_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,6 +451,8 @@ class VerifyReport:
     sequence: SequenceCheck | None
     structure: StructureCheck | None
     problems: tuple[str, ...] = field(default=())
+    # What differs harmlessly and is explained (a benign hash mismatch): not a problem.
+    notes: tuple[str, ...] = field(default=())
 
     @property
     def ok(self) -> bool:
@@ -437,6 +476,7 @@ class VerifyReport:
             if st is None
             else {"ok": st.ok, "problems": [sanitize_line(p) for p in st.problems]},
             "problems": [sanitize_line(p) for p in self.problems],
+            "notes": [sanitize_line(n) for n in self.notes],
         }
 
 
@@ -450,9 +490,22 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
     sequence = check_event_sequence(record)
     structure = check_structure(record, result.stem)
     problems = record_problems(result, hash_check, sequence, structure)
+    notes = (hash_check.explanation,) if _benign(hash_check) else ()
     return VerifyReport(
-        str(result.path), result.status, result.message, hash_check, sequence, structure, problems
+        str(result.path),
+        result.status,
+        result.message,
+        hash_check,
+        sequence,
+        structure,
+        problems,
+        notes,
     )
+
+
+def _benign(hash_check: HashCheck) -> bool:
+    """A differing hash explained by a story that reproduces it: a note, not a problem."""
+    return hash_check.status is HashStatus.MISMATCH and hash_check.benign is not None
 
 
 def record_problems(
@@ -460,12 +513,12 @@ def record_problems(
 ) -> tuple[str, ...]:
     """What is wrong with a loaded record: the one list ``verify`` and ``inspect`` print,
     and whose length is the listing's ``problems``. A hash that differs for a harmless
-    reason that reproduces it exactly is not a problem (its story is reported)."""
+    reason that reproduces it exactly is not a problem (``verify`` shows it as a note)."""
     assert result.record is not None
     problems: list[str] = []
     if result.status is not LoadStatus.OK:
         problems.append(result.message)
-    if hash_check.status is not HashStatus.MATCH and not hash_check.benign:
+    if hash_check.status is not HashStatus.MATCH and not _benign(hash_check):
         problems.append(hash_check.explanation)
     problems.extend(sequence.problems)
     problems.extend(structure.problems)

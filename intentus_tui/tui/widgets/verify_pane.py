@@ -186,7 +186,8 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
 def summary_lines(report: VerifyReport) -> list[Line]:
     """One badge, where the problems are, and in full any problem no section below shows."""
     if report.ok:
-        return [line(badge("VERIFIED", "ok"), ("  every check passed", OK_STYLE))]
+        benign = "; the hash differs for a harmless reason, explained below" if report.notes else ""
+        return [line(badge("VERIFIED", "ok"), (f"  every check passed{benign}", OK_STYLE))]
     count = len(report.problems)
     places: list[str] = []
     shown: set[str] = set()
