@@ -241,13 +241,13 @@ def project_graph(events: Sequence[GraphEvent], snapshot: Any = None) -> GraphSt
     if snapshot is not None:
         try:
             _snapshot_base(snapshot, objects, relations)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, RecursionError) as exc:
             notes.append(f"the snapshot's state cannot be read: {_why(exc)}")
     skipped: list[str] = []
     for event in events:
         try:
             _apply(event, objects, relations)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
             skipped.append(f"{event.id} ({event.type}: {_why(exc)})")
     if skipped:
         shown = ", ".join(skipped[:3]) + (
@@ -300,9 +300,16 @@ def _items(
         elif in_b is None:
             status = "only_a"
         else:
-            status = "shared" if in_a == in_b else "differs"
+            status = "shared" if _equal(in_a, in_b) else "differs"
         items.append(ItemChange(kind, item_id, status, in_a, in_b))
     return tuple(items)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except RecursionError:  # nested past Python's limit: cannot be shown equal
+        return False
 
 
 def _event_partition(a: Sequence[GraphEvent], b: Sequence[GraphEvent]) -> tuple[int, int, int]:
@@ -310,7 +317,7 @@ def _event_partition(a: Sequence[GraphEvent], b: Sequence[GraphEvent]) -> tuple[
     right = [e for e in b if not is_lifecycle(e)]
     shared = 0
     for ea, eb in zip(left, right, strict=False):
-        if ea.id != eb.id or ea.type != eb.type or ea.payload != eb.payload:
+        if ea.id != eb.id or ea.type != eb.type or not _equal(ea.payload, eb.payload):
             break
         shared += 1
     return shared, len(left) - shared, len(right) - shared

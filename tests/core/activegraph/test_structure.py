@@ -143,3 +143,22 @@ def test_the_real_package_agrees_the_graph_is_what_we_rebuilt(
     with RunDatabase(notes.path) as db:
         state = graph_state(db, notes.grandchild)
     assert dict(state.objects) == objects and dict(state.relations) == relations
+
+
+def test_an_object_nested_past_the_recursion_limit_does_not_stop_the_comparison(
+    notes: NotesWorld, tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.db"
+    shutil.copyfile(notes.path, path)
+    deep = '{"a":' * 900 + "1" + "}" * 900
+    payload = (
+        '{"object": {"id": "note#1", "type": "note", "data": ' + deep + ', "version": 1, '
+        '"provenance": {}}}'
+    )
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE run_id = ? AND id = 'evt_003'",
+            (payload, notes.grandchild),
+        )
+    ours = _ours(path, notes.parent, notes.grandchild)  # no exception
+    assert {i.id for i in ours.divergent_objects} >= {"note#1"}
