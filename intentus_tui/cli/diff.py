@@ -6,7 +6,8 @@ baseline file, or ``RUNS.db#RUN_ID`` (an Active Graph run). The comparison is th
 arguments and prints. Two records are compared section by section with a summary and the
 first divergence of their event streams; a record against a snapshot is compared as two
 snapshots (Verist's input, output and commands); two runs as their event lists, with the
-fork comparison (shared prefix, tails) when one is the other's fork.
+lineage (fork points, shared prefix, tails) when one descends from the other or both from a
+third run, and their objects and relations (shared, only in A, only in B, differing).
 
 Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run, bad
 ``--key-by``, unreadable database), with one line on stderr.
@@ -15,12 +16,17 @@ Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run
 ``a``/``b`` (what was read), ``entries`` (``{path, path_text, before, after, kind}``; a side
 that is JavaScript ``undefined`` - an added or removed key - is left out of the entry, so an
 ``added`` entry has no ``before`` and a ``removed`` one no ``after``), ``summary``,
-``first_divergence`` and ``fork`` (``null`` where they do not apply).
+``first_divergence``, ``fork`` (two related runs of one file: ``relation`` - ``parent``,
+``ancestor`` or ``common-ancestor`` - the fork points down to each side, the shared prefix and
+tails) and ``structure`` (two runs: object and relation counts by ``shared``/``only_a``/
+``only_b``/``differs``, the ids that are not shared, and under ``activegraph`` the counts
+``activegraph diff --json`` prints), ``null`` where they do not apply.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +34,13 @@ import click
 
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.activegraph import ForkComparison, GraphEvent
+from intentus_tui.core.activegraph import (
+    ForkComparison,
+    ForkPoint,
+    GraphEvent,
+    ItemChange,
+    StructuralDiff,
+)
 from intentus_tui.core.compare import (
     CompareError,
     Comparison,
@@ -192,10 +204,20 @@ def divergence_json(divergence: Divergence[Any] | None) -> dict[str, Any] | None
     }
 
 
+def _fork_point_json(fork: ForkPoint) -> dict[str, Any]:
+    return {
+        "parent_run_id": fork.parent_run_id,
+        "fork_run_id": fork.fork_run_id,
+        "at_event_id": fork.event_id,
+        "index": fork.index,
+    }
+
+
 def fork_json(fork: ForkComparison | None) -> dict[str, Any] | None:
     if fork is None:
         return None
-    return {
+    relation = fork.relation
+    out: dict[str, Any] = {
         "parent_run_id": fork.parent.run_id,
         "fork_run_id": fork.fork.run_id,
         "forked_at_event_id": fork.fork.forked_at_event_id,
@@ -205,6 +227,44 @@ def fork_json(fork: ForkComparison | None) -> dict[str, Any] | None:
         "parent_tail": [graph_event_json(e) for e in fork.parent_tail],
         "fork_tail": [graph_event_json(e) for e in fork.fork_tail],
         "first_divergence": divergence_json(fork.first_divergence),
+    }
+    if relation is not None:
+        out.update(
+            relation=relation.kind,
+            description=relation.describe(),
+            common_ancestor_run_id=relation.common_ancestor.run_id,
+            inherited_len=relation.inherited_len,
+            fork_points_a=[_fork_point_json(f) for f in relation.forks_a],
+            fork_points_b=[_fork_point_json(f) for f in relation.forks_b],
+        )
+    return out
+
+
+def _item_json(item: ItemChange) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "status": item.status,
+        "summary": item.summary(),
+        "a": _plain(item.in_a),
+        "b": _plain(item.in_b),
+    }
+
+
+def structure_json(structure: StructuralDiff | None) -> dict[str, Any] | None:
+    """Objects and relations (counts, and every id that is not shared) and the event counts."""
+    if structure is None:
+        return None
+    return {
+        "events": {
+            "shared": structure.shared_events,
+            "only_a": structure.a_only_events,
+            "only_b": structure.b_only_events,
+        },
+        "objects": dict(structure.object_counts),
+        "relations": dict(structure.relation_counts),
+        "divergent_objects": [_item_json(i) for i in structure.divergent_objects],
+        "divergent_relations": [_item_json(i) for i in structure.divergent_relations],
+        "activegraph": structure.activegraph_summary(),
     }
 
 
@@ -218,6 +278,7 @@ def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str,
         "summary": comparison.summary_json(),
         "first_divergence": divergence_json(comparison.divergence),
         "fork": fork_json(comparison.fork),
+        "structure": structure_json(comparison.structure),
         "notes": list(comparison.notes),
     }
 
@@ -265,16 +326,50 @@ def _print_tail(name: str, events: tuple[GraphEvent, ...], start: int) -> None:
 
 
 def _print_fork(fork: ForkComparison) -> None:
+    relation = fork.relation
+    if relation is not None:
+        _line(f"lineage: {relation.describe()}")
     point = "?" if fork.fork_point_index is None else f"#{fork.fork_point_index + 1}"
-    label = f" ({fork.fork.label})" if fork.fork.label else ""
-    _line(
-        f"fork: {fork.fork.run_id}{label} forked from {fork.parent.run_id} "
-        f"at {fork.fork.forked_at_event_id} (event {point})"
-    )
-    intact = "" if fork.prefix_intact else " — the copied prefix differs from the parent!"
+    if relation is not None and relation.kind != "parent":
+        inherited = "?" if relation.inherited_len is None else str(relation.inherited_len)
+        _line(f"inherited from {relation.common_ancestor.run_id}: {inherited} events (to {point})")
+    else:
+        label = f" ({fork.fork.label})" if fork.fork.label else ""
+        _line(
+            f"fork: {fork.fork.run_id}{label} forked from {fork.parent.run_id} "
+            f"at {fork.fork.forked_at_event_id} (event {point})"
+        )
+    intact = "" if fork.prefix_intact else " — the inherited prefix differs between the runs!"
     _line(f"shared prefix: {fork.shared_prefix_len} events{intact}")
-    _print_tail("parent", fork.parent_tail, fork.shared_prefix_len)
-    _print_tail("fork", fork.fork_tail, fork.shared_prefix_len)
+    older = "parent" if relation is None or relation.kind == "parent" else "older run"
+    younger = "fork" if relation is None or relation.kind != "common-ancestor" else "other run"
+    if relation is not None and relation.kind == "common-ancestor":
+        older, younger = "A", "B"
+    _print_tail(f"{older} ({fork.parent.run_id})", fork.parent_tail, fork.shared_prefix_len)
+    _print_tail(f"{younger} ({fork.fork.run_id})", fork.fork_tail, fork.shared_prefix_len)
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return (
+        f"{counts['shared']} shared, {counts['only_a']} only in A, "
+        f"{counts['only_b']} only in B, {counts['differs']} differ"
+    )
+
+
+def _print_structure(structure: StructuralDiff) -> None:
+    _line(
+        f"events as activegraph diff counts them: {structure.shared_events} shared, "
+        f"{structure.a_only_events} only in A, {structure.b_only_events} only in B"
+    )
+    for title, counts, items in (
+        ("objects", structure.object_counts, structure.divergent_objects),
+        ("relations", structure.relation_counts, structure.divergent_relations),
+    ):
+        _line(f"{title}: {_counts_text(counts)}")
+        for item in items[:_TAIL_LINES]:
+            _line(f"  - {item.summary()}")
+        if len(items) > _TAIL_LINES:
+            _line(f"  … {len(items) - _TAIL_LINES} more")
 
 
 def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
@@ -292,6 +387,8 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
         _print_divergence(outcome.divergence, "first divergence")
     if outcome.fork is not None:
         _print_fork(outcome.fork)
+    if outcome.structure is not None:
+        _print_structure(outcome.structure)
     for note in outcome.notes:
         _line(f"note: {note}")
     _line("")

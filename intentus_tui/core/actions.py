@@ -50,6 +50,7 @@ from intentus_tui.core.records.verify import (
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:
+    from intentus_tui.core.activegraph import ForkComparison, StructuralDiff
     from intentus_tui.core.compare import (
         WHOLE_RECORD,
         CompareError,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
         SnapshotSummary,
         file_operand,
         path_text,
+        run_operand,
     )
     from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.core.postmortem import PostMortem
@@ -85,6 +87,7 @@ __all__ = [
     "EventRow",
     "ExecutionDetail",
     "ExecutionState",
+    "ForkComparison",
     "HashCheck",
     "HashStatus",
     "IntegrityProblem",
@@ -98,6 +101,7 @@ __all__ = [
     "ReplayResult",
     "SequenceCheck",
     "SnapshotSummary",
+    "StructuralDiff",
     "StructureCheck",
     "Timeline",
     "VerifyReport",
@@ -113,6 +117,7 @@ __all__ = [
     "postmortem",
     "replay",
     "replay_integrity",
+    "run_operand",
     "save_snapshot",
     "untrusted_problems",
     "verify_file",
@@ -128,6 +133,9 @@ _LAZY: dict[str, str] = {
     "SnapshotSummary": "intentus_tui.core.compare",
     "file_operand": "intentus_tui.core.compare",
     "path_text": "intentus_tui.core.compare",
+    "run_operand": "intentus_tui.core.compare",
+    "ForkComparison": "intentus_tui.core.activegraph",
+    "StructuralDiff": "intentus_tui.core.activegraph",
     "ExecutionDetail": "intentus_tui.core.detail",
     "PostMortem": "intentus_tui.core.postmortem",
     "DiffEntry": "intentus_tui.core.verist.diff",

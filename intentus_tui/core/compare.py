@@ -8,8 +8,12 @@ An operand (``Operand``) is a record, a Verist snapshot or baseline, or an Activ
 - a snapshot or baseline on either side: Verist's three-part snapshot comparison (input,
   output, commands; ``compare_snapshot_operands``), a record taking part as the snapshot
   ``snapshot_from_record`` makes of it;
-- two runs: their event lists, normalized as ``core.activegraph`` documents, with the fork
-  comparison when one run is the other's direct fork in the same database.
+- two runs: their event lists, normalized as ``core.activegraph`` documents; their lineage
+  when both are in one database and related (one is the other's parent or any older ancestor,
+  or both descend from a third run: fork points, the shared prefix, each side's tail); and what
+  they built (objects and relations shared, only in A, only in B, differing, with the event
+  counts ``activegraph diff`` prints). Two runs are equal when their normalized events and
+  their objects and relations are.
 
 Every entry's path is relative to the operand (``input.intent.name``, ``events.3.payload``)
 and is written with ``path_text`` (Verist's ``formatPath``) wherever it is shown.
@@ -45,7 +49,7 @@ from intentus_tui.core.verist.key_by import KeyFn, key_by
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:  # activegraph imports this module (find_divergence): imported where used
-    from intentus_tui.core.activegraph import ForkComparison, GraphEvent, RunInfo
+    from intentus_tui.core.activegraph import ForkComparison, GraphEvent, RunInfo, StructuralDiff
     from intentus_tui.core.records.load import LoadResult
     from intentus_tui.core.verist.snapshot import Snapshot
 
@@ -625,6 +629,7 @@ class Comparison:
     runs: RunSummary | None = None
     divergence: Divergence[Any] | None = None
     fork: ForkComparison | None = None
+    structure: StructuralDiff | None = None  # two runs: their objects and relations
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -717,21 +722,26 @@ def compare_snapshot_operands(
     return Comparison("snapshots", equal, tuple(entries), snapshots=summary, notes=tuple(notes))
 
 
-def _fork_relation(a: Operand, b: Operand) -> tuple[str, str] | None:
-    """(parent run id, fork run id) when one run is the other's direct fork in the same file."""
-    if a.run is None or b.run is None or a.db_path is None or b.db_path is None:
-        return None
+def _same_file(a: Operand, b: Operand) -> bool:
+    if a.db_path is None or b.db_path is None:
+        return False
     try:
-        same_file = a.db_path.resolve() == b.db_path.resolve()
+        return a.db_path.resolve() == b.db_path.resolve()
     except OSError:
-        return None
-    if not same_file:
-        return None
-    if b.run.parent_run_id == a.run.run_id:
-        return a.run.run_id, b.run.run_id
-    if a.run.parent_run_id == b.run.run_id:
-        return b.run.run_id, a.run.run_id
-    return None
+        return False
+
+
+def _run_structure(a: Operand, b: Operand) -> StructuralDiff:
+    """What the two runs built, compared as ``activegraph diff`` does (each from its own file)."""
+    from intentus_tui.core.activegraph import RunDatabase, compare_structure, graph_state
+
+    assert a.run is not None and b.run is not None
+    assert a.db_path is not None and b.db_path is not None
+    with RunDatabase(a.db_path) as db:
+        state_a = graph_state(db, a.run.run_id)
+    with RunDatabase(b.db_path) as db:
+        state_b = graph_state(db, b.run.run_id)
+    return compare_structure(a.run.run_id, state_a, b.run.run_id, state_b)
 
 
 def _compare_runs(
@@ -739,13 +749,24 @@ def _compare_runs(
 ) -> Comparison:
     from intentus_tui.core.activegraph import (
         ActiveGraphError,
-        RunDatabase,
         comparable_events,
+        compare_lineage,
         run_divergence,
     )
 
     assert a.run is not None and b.run is not None
-    run_ids = (a.run.run_id, b.run.run_id)
+    fork = None
+    structure = None
+    notes: list[str] = []
+    if _same_file(a, b) and a.db_path is not None:
+        # Lineage through any ancestor: parent, grandparent, or a run both descend from.
+        try:
+            fork = compare_lineage(a.db_path, a.run.run_id, b.run.run_id)
+        except ActiveGraphError as exc:
+            notes.append(f"lineage unavailable: {exc}")
+    run_ids: tuple[str, ...] = (a.run.run_id, b.run.run_id)
+    if fork is not None and fork.relation is not None:
+        run_ids = fork.relation.run_ids  # the runs in between too (see core.activegraph.lineage)
     result = compare_values(
         comparable_events(a.events, run_ids),
         comparable_events(b.events, run_ids),
@@ -757,22 +778,22 @@ def _compare_runs(
         events_b=len(b.events),
         same_types=[e.type for e in a.events] == [e.type for e in b.events],
     )
-    fork = None
-    notes: list[str] = []
-    relation = _fork_relation(a, b)
-    if relation is not None and a.db_path is not None:
+    if a.db_path is not None and b.db_path is not None:
         try:
-            with RunDatabase(a.db_path) as db:
-                fork = db.compare_fork(relation[1])
+            structure = _run_structure(a, b)
         except ActiveGraphError as exc:
-            notes.append(f"fork comparison unavailable: {exc}")
+            notes.append(f"objects and relations unavailable: {exc}")
+        else:
+            notes.extend(structure.notes)
+    same_graph = structure is None or structure.same_graph
     return Comparison(
         "runs",
-        result.equal,
+        result.equal and same_graph,
         result.entries,
         runs=summary,
         divergence=run_divergence(a.events, b.events, run_ids=run_ids),
         fork=fork,
+        structure=structure,
         notes=tuple(notes),
     )
 

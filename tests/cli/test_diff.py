@@ -15,6 +15,7 @@ from activegraph import Behavior, FrozenClock, Graph, Runtime
 from intentus_tui.cli import run
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.verist.snapshot import load_snapshot
+from tests.activegraph_world import NotesWorld, copy_store, notes_world, real_diff
 from tests.factories import make_record, write_record
 
 FALLBACK = (("agent-a", "error"), ("agent-b", "ok"))
@@ -488,3 +489,92 @@ def test_the_debugger_and_the_command_line_find_the_same_differences(
     assert shown.equal is doc["equal"] is False
     assert [actions.path_text(e) for e in shown.entries] == [e["path_text"] for e in doc["entries"]]
     assert [entry_json(e) for e in shown.entries] == doc["entries"]
+
+
+# --------------------------------------------------------------------------- lineage, objects
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> NotesWorld:
+    return notes_world(tmp_path_factory.mktemp("notes"))
+
+
+def test_a_grandchild_against_its_grandparent_as_text(
+    notes: NotesWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = cli(capsys, "diff", notes.ref(notes.parent), notes.ref(notes.grandchild))
+    assert code == ExitCode.PROBLEMS
+    lines = out.splitlines()
+    assert (
+        f"lineage: A is B's grandparent: {notes.parent} → (at {notes.child_fork_event}) "
+        f"{notes.child} → (at {notes.grandchild_fork_event}) {notes.grandchild}"
+    ) in lines
+    assert f"inherited from {notes.parent}: 7 events (to #7)" in lines
+    assert "shared prefix: 7 events" in lines
+    assert "events as activegraph diff counts them: 6 shared, 2 only in A, 6 only in B" in lines
+    assert "objects: 1 shared, 0 only in A, 1 only in B, 3 differ" in lines
+    assert "  - note#2 differs (A v1 ↔ B v3)" in lines
+    assert "relations: 1 shared, 1 only in A, 1 only in B, 0 differ" in lines
+    assert "  - rel_002 only in A (note#2 --cites--> note#3)" in lines
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "relation"),
+    [
+        ("parent", "grandchild", "ancestor"),
+        ("grandchild", "parent", "ancestor"),
+        ("child", "grandchild", "parent"),
+        ("sibling", "grandchild", "common-ancestor"),
+    ],
+)
+def test_lineage_and_objects_in_json_agree_with_activegraph_diff(
+    notes: NotesWorld,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    a: str,
+    b: str,
+    relation: str,
+) -> None:
+    run_a, run_b = getattr(notes, a), getattr(notes, b)
+    code, out, _ = cli(capsys, "diff", notes.ref(run_a), notes.ref(run_b), "--json")
+    assert code == ExitCode.PROBLEMS
+    doc = json.loads(out)
+    fork = doc["fork"]
+    assert fork is not None and fork["relation"] == relation
+    assert fork["common_ancestor_run_id"] == (notes.child if relation == "parent" else notes.parent)
+    points = [p["at_event_id"] for p in fork["fork_points_a"] + fork["fork_points_b"]]
+    expected_points = {
+        "ancestor": [notes.child_fork_event, notes.grandchild_fork_event],
+        "parent": [notes.grandchild_fork_event],
+        "common-ancestor": [
+            notes.sibling_fork_event,
+            notes.child_fork_event,
+            notes.grandchild_fork_event,
+        ],
+    }[relation]
+    assert points == expected_points
+    assert fork["shared_prefix_len"] == fork["inherited_len"] and fork["prefix_intact"]
+    structure = doc["structure"]
+    real = real_diff(notes.path, run_a, run_b, tmp_path)
+    assert structure["activegraph"] == real.counts
+    objects = structure["objects"]
+    assert (
+        objects["only_a"] + objects["only_b"] + objects["differs"]
+        == (real.counts["divergent_objects"])
+    )
+    assert [o["summary"] for o in structure["divergent_objects"]] == [
+        line.replace("parent", "A").replace("fork", "B") for line in real.object_lines
+    ]
+
+
+def test_runs_in_two_files_still_compare_their_objects(
+    notes: NotesWorld, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    other = tmp_path / "other.db"
+    copy_store(notes.path, other)
+    code, out, _ = cli(
+        capsys, "diff", notes.ref(notes.parent), f"{other}#{notes.grandchild}", "--json"
+    )
+    doc = json.loads(out)
+    assert code == ExitCode.PROBLEMS and doc["fork"] is None  # lineage needs one file
+    assert doc["structure"]["objects"] == {"shared": 1, "only_a": 0, "only_b": 1, "differs": 3}

@@ -3,14 +3,15 @@
 What is compared, and how, is the core's one "A vs B" use case (``actions.compare_view``):
 two records by what happened (envelope, routerDecision, events matched by seq,
 finalResponse, with a summary and the first divergence), a snapshot or baseline by Verist's
-three-part comparison (input, output, commands) -- the same differences ``intentus-tui
-diff`` prints. It runs in a thread worker; a newer request supersedes an older one. For
+three-part comparison (input, output, commands), two Active Graph runs by their lineage
+(fork points, shared prefix) and what they built (objects and relations shared, only in A,
+only in B, differing) -- the same differences ``intentus-tui diff`` prints. It runs in a thread worker; a newer request supersedes an older one. For
 two executions a section selector narrows the comparison to one raw section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +31,11 @@ from intentus_tui.core.actions import (
     Comparison,
     DiffEntry,
     ExecutionDetail,
+    ForkComparison,
     Operand,
     RecordComparison,
     SnapshotSummary,
+    StructuralDiff,
     compare_view,
     detail_operand,
 )
@@ -148,7 +151,90 @@ def summary_of(comparison: Comparison | None) -> Content | str:
         return comparison_summary(comparison.records)
     if comparison.snapshots is not None:
         return snapshot_summary(comparison.snapshots, comparison.notes)
+    if comparison.runs is not None:
+        return run_summary(comparison)
     return ""
+
+
+RUN_ITEMS_SHOWN = 6  # divergent objects/relations listed under their counts
+
+
+def _lineage_lines(fork: ForkComparison) -> list[Content]:
+    lines: list[Content] = []
+    relation = fork.relation
+    if relation is not None:
+        lines.append(Content.assemble(("lineage ", DIM_STYLE), safe(relation.describe())))
+    intact = (
+        ("", "")
+        if fork.prefix_intact
+        else ("   the inherited prefix differs between the runs", PROBLEM_STYLE)
+    )
+    point = "?" if fork.fork_point_index is None else str(fork.fork_point_index + 1)
+    lines.append(
+        Content.assemble(
+            ("shared prefix ", DIM_STYLE),
+            (f"{fork.shared_prefix_len} events", "bold"),
+            (f"   inherited {point}", DIM_STYLE),
+            intact,
+        )
+    )
+    return lines
+
+
+def _item_counts(title: str, counts: Mapping[str, int]) -> Content:
+    return Content.assemble(
+        (f"{title} ", DIM_STYLE),
+        (f"{counts['shared']} shared", OK_STYLE),
+        ("  ", ""),
+        (f"{counts['only_a']} only A", "$text-error"),
+        ("  ", ""),
+        (f"{counts['only_b']} only B", "$text-success"),
+        ("  ", ""),
+        (f"{counts['differs']} differ", WARNING_STYLE),
+    )
+
+
+def _structure_lines(structure: StructuralDiff) -> list[Content]:
+    lines = [
+        Content.assemble(
+            ("events (as activegraph diff) ", DIM_STYLE),
+            f"{structure.shared_events} shared  {structure.a_only_events} only A  "
+            f"{structure.b_only_events} only B",
+        )
+    ]
+    for title, counts, items in (
+        ("objects", structure.object_counts, structure.divergent_objects),
+        ("relations", structure.relation_counts, structure.divergent_relations),
+    ):
+        lines.append(_item_counts(title, counts))
+        lines.extend(
+            Content.styled(f"  {safe(item.summary())}", DIM_STYLE)
+            for item in items[:RUN_ITEMS_SHOWN]
+        )
+        if len(items) > RUN_ITEMS_SHOWN:
+            lines.append(Content.styled(f"  … {len(items) - RUN_ITEMS_SHOWN} more", DIM_STYLE))
+    return lines
+
+
+def run_summary(comparison: Comparison) -> Content:
+    """Two Active Graph runs: lineage, shared prefix, and what each built."""
+    lines: list[Content] = []
+    runs = comparison.runs
+    if runs is not None:
+        lines.append(
+            Content.assemble(
+                ("events ", DIM_STYLE),
+                f"{runs.events_a} / {runs.events_b}",
+                ("   event types ", DIM_STYLE),
+                _same(runs.same_types),
+            )
+        )
+    if comparison.fork is not None:
+        lines.extend(_lineage_lines(comparison.fork))
+    if comparison.structure is not None:
+        lines.extend(_structure_lines(comparison.structure))
+    lines.extend(Content.styled(safe(note), DIM_STYLE) for note in comparison.notes)
+    return Content("\n").join(lines)
 
 
 def comparison_summary(comparison: RecordComparison) -> Content:

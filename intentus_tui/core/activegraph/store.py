@@ -40,23 +40,24 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from intentus_tui.core.compare import Divergence, find_divergence
 from intentus_tui.core.fsio import open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
+if TYPE_CHECKING:  # lineage builds on this module
+    from intentus_tui.core.activegraph.lineage import ForkComparison
+
 __all__ = [
     "RUN_ID_PLACEHOLDER",
     "VOLATILE_KEYS",
     "ActiveGraphError",
-    "ForkComparison",
     "GraphEvent",
     "RunDatabase",
     "RunInfo",
     "TimelineRow",
     "comparable_events",
-    "compare_fork",
     "is_sqlite_file",
     "lineage",
     "list_runs",
@@ -128,34 +129,6 @@ class TimelineRow:
     caused_by: str
     payload: str  # compact JSON, cut at ``limit``
     inherited: bool  # reconstructed from the parent's log
-
-
-@dataclass(frozen=True, slots=True)
-class ForkComparison:
-    """A fork against its parent: the shared prefix, each side's tail, the first divergence.
-
-    ``shared_prefix_len`` counts leading events equal under the comparison (``type``, ``actor``,
-    normalized ``payload``); it is usually past the fork point, since behaviours that did not
-    change re-emit the same events. ``fork_point_index`` is the fork point's position in the
-    parent's log (``None`` if the parent no longer has it). ``prefix_intact`` is False when the
-    copied prefix itself differs from the parent: someone edited one of the two.
-    """
-
-    parent: RunInfo
-    fork: RunInfo
-    fork_point_index: int | None
-    shared_prefix_len: int
-    parent_tail: tuple[GraphEvent, ...]
-    fork_tail: tuple[GraphEvent, ...]
-    first_divergence: Divergence[GraphEvent] | None
-
-    @property
-    def prefix_intact(self) -> bool:
-        return self.fork_point_index is None or self.shared_prefix_len > self.fork_point_index
-
-    @property
-    def equal(self) -> bool:
-        return self.first_divergence is None
 
 
 # --------------------------------------------------------------------------- opening
@@ -295,6 +268,13 @@ class RunDatabase:
         chain.reverse()
         return chain
 
+    def snapshot_blob(self, state_hash: str) -> str | None:
+        """The state a compacted run starts from (``snapshots`` table), or ``None``."""
+        if "snapshots" not in self._tables:
+            return None
+        rows = self._query("SELECT blob FROM snapshots WHERE state_hash = ?", (state_hash,))
+        return _opt_str(rows[0][0]) if rows else None
+
     # ----------------------------------------------------------------------- events
 
     def _own_events(self, run_id: str) -> list[GraphEvent]:
@@ -337,26 +317,10 @@ class RunDatabase:
     # ----------------------------------------------------------------------- comparison
 
     def compare_fork(self, fork_run_id: str) -> ForkComparison:
-        fork = self.run(fork_run_id)
-        if fork.parent_run_id is None:
-            raise ActiveGraphError(f"run {fork_run_id!r} is not a fork (it has no parent run)")
-        parent = self.run(fork.parent_run_id)
-        parent_log = self.run_events(parent.run_id)
-        fork_log = self.run_events(fork.run_id)
-        fork_point = next(
-            (i for i, e in enumerate(parent_log) if e.id == fork.forked_at_event_id), None
-        )
-        divergence = run_divergence(parent_log, fork_log, run_ids=(parent.run_id, fork.run_id))
-        shared = divergence.index if divergence is not None else len(parent_log)
-        return ForkComparison(
-            parent=parent,
-            fork=fork,
-            fork_point_index=fork_point,
-            shared_prefix_len=shared,
-            parent_tail=tuple(parent_log[shared:]),
-            fork_tail=tuple(fork_log[shared:]),
-            first_divergence=divergence,
-        )
+        """A fork against its parent (``lineage.compare_fork``)."""
+        from intentus_tui.core.activegraph.lineage import compare_fork
+
+        return compare_fork(self, fork_run_id)
 
 
 def _opt_str(value: Any) -> str | None:
@@ -529,8 +493,3 @@ def lineage(db: RunDatabase | str | os.PathLike[str], run_id: str) -> list[RunIn
 def run_events(db: RunDatabase | str | os.PathLike[str], run_id: str) -> list[GraphEvent]:
     with _database(db) as opened:
         return opened.run_events(run_id)
-
-
-def compare_fork(db: RunDatabase | str | os.PathLike[str], fork_run_id: str) -> ForkComparison:
-    with _database(db) as opened:
-        return opened.compare_fork(fork_run_id)
