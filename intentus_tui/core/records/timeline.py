@@ -398,7 +398,7 @@ class FanOut:
             branch = "└─" if attempt.number == self._count else "├─"
             if attempt.end_index == index:  # an end with no start: the branch is this line
                 return f"{branch}{FAN_OUT_MARK} {attempt.mark} {base}{self._answer_note(attempt)}"
-            where = f"branch {attempt.number} of {self._count}"
+            where = f"branch {attempt.number}/{self._count}"
             return f"{branch}{FAN_OUT_MARK} {attempt.agent}  {where}"
         attempt = self._ends.get(index)
         if attempt is not None:

@@ -42,8 +42,10 @@ kinds = st.sampled_from(
 
 # As 1.3.0 writes them, other spellings, and values that must not be taken for a fan-out.
 recorded_strategies = st.sampled_from(
-    ["BROADCAST", "PARALLEL", "FALLBACK", "DIRECT", "broadcast", "Parallel", "", None, 5, False]
-    + ["BROAD\x1bCAST", "parallel\u202e", ["BROADCAST"], {"kind": "PARALLEL"}]
+    [
+        *("BROADCAST", "PARALLEL", "FALLBACK", "DIRECT", "broadcast", "Parallel", ""),
+        *(None, 5, False, "BROAD\x1bCAST", "parallel\u202e", ["BROADCAST"], {"k": "PARALLEL"}),
+    ]
 )
 
 
