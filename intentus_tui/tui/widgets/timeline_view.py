@@ -32,9 +32,11 @@ STATUS_WIDTH = 9  # "in flight"
 _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 
 # A narrow pane: the summary (where a fan-out's branches are drawn) needs the room more
-# than the full type name and the status (the mark already shows the result).
+# than the status (the mark and the summary already show the result), then more than the
+# full type name.
 SHORT_TYPE_WIDTH = 9  # "completed"
 MIN_SUMMARY_WIDTH = 28
+MIN_NARROW_SUMMARY_WIDTH = 20
 _SHORT_TYPES = {
     "INTENT_RECEIVED": "intent",
     "AGENT_ATTEMPT_START": "start",
@@ -413,21 +415,26 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         agent_width = AGENT_WIDTH if width >= 90 else 0
         fixed = 2 + self._seq_width + 1 + TYPE_WIDTH + 1 + STATUS_WIDTH + 1
         fixed += agent_width + 1 if agent_width else 0
-        compact = width - fixed < MIN_SUMMARY_WIDTH
-        if compact:
-            fixed = 2 + self._seq_width + 1 + SHORT_TYPE_WIDTH + 1
+        show_status = width - fixed >= MIN_SUMMARY_WIDTH
+        type_width = TYPE_WIDTH
+        if not show_status:
+            fixed -= STATUS_WIDTH + 1
+            if width - fixed < MIN_NARROW_SUMMARY_WIDTH:
+                type_width = SHORT_TYPE_WIDTH
+                fixed -= TYPE_WIDTH - SHORT_TYPE_WIDTH
         summary = row.summary
         status = "in flight" if row.in_flight else row.status
+        if row.in_flight and not show_status:  # the one status the mark alone cannot say
+            summary = f"in flight  {summary}"
+        kind = row.type if type_width == TYPE_WIDTH else short_type(row.type)
         segments = [
             Segment(f"{event_mark(row)} ", base),
             Segment(fit(seq, self._seq_width, align_right=True) + " ", dim),
+            Segment(fit(kind, type_width) + " ", base),
         ]
-        if compact:
-            segments.append(Segment(fit(short_type(row.type), SHORT_TYPE_WIDTH) + " ", base))
-        else:
-            segments.append(Segment(fit(row.type, TYPE_WIDTH) + " ", base))
-            if agent_width:
-                segments.append(Segment(fit(row.agent, agent_width) + " ", base))
+        if agent_width:
+            segments.append(Segment(fit(row.agent, agent_width) + " ", base))
+        if show_status:
             segments.append(Segment(fit(status, STATUS_WIDTH) + " ", status_style))
         segments.append(Segment(fit(summary, max(1, width - fixed)), base))
         return Strip(segments).adjust_cell_length(width, base)
