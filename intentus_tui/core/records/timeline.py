@@ -125,6 +125,14 @@ class Timeline:
         return len(self.attempts)
 
     @property
+    def shape(self) -> str:
+        """``fan-out`` (broadcast, parallel), ``chain`` (tried in turn), ``single`` or
+        ``none`` (no attempt recorded)."""
+        if self.fan_out is not None:
+            return "fan-out"
+        return {0: "none", 1: "single"}.get(len(self.attempts), "chain")
+
+    @property
     def attempt_indexes(self) -> tuple[int, ...]:
         """The row where each attempt begins, in order (for jumping)."""
         return tuple(sorted(a.event_index for a in self.attempts if a.event_index is not None))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.core.detail import detail_to_json, load_detail
 from intentus_tui.core.index.summarize import summarize_file, summarize_general, summarize_parsed
 from intentus_tui.core.records.load import load_record_bytes, load_record_file
 from intentus_tui.core.records.timeline import Timeline, timeline_of
@@ -145,3 +146,16 @@ def test_a_single_branch_broadcast_is_still_drawn_as_a_fan_out(
     fast = summarize_parsed(result.path.name, raw, strategies.broadcast, len(data), 0)
     assert fast is not None
     assert fast.chain == summarize_general(result).chain == "⇉ cold ✓"
+
+
+def test_the_detail_document_names_the_shape_and_the_answer(strategies: StrategyWorld) -> None:
+    shapes = {}
+    for name in ("broadcast", "parallel", "fallback", "direct"):
+        doc = detail_to_json(load_detail(_path(strategies, getattr(strategies, name))))
+        shapes[name] = (doc["attempt_shape"], doc["answered_by"])
+    assert shapes == {
+        "broadcast": ("fan-out", {"attempt": 4, "agent": "cold"}),
+        "parallel": ("fan-out", {"attempt": 3, "agent": "replica"}),
+        "fallback": ("chain", {"attempt": 2, "agent": "replica"}),
+        "direct": ("single", {"attempt": 1, "agent": "replica"}),
+    }
