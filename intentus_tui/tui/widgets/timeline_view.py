@@ -136,11 +136,12 @@ def _timeline_lines(timeline: Timeline) -> list[Content]:
                 "$text-muted",
             )
         )
+    what = "branch" if fan_out is not None else "attempt"
     for attempt in timeline.in_flight:
         seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
         lines.append(
             Content.styled(
-                f"⚠ attempt {attempt.number} by {attempt.agent} started{seq} and never ended"
+                f"⚠ {what} {attempt.number} by {attempt.agent} started{seq} and never ended"
                 " — it may have had side effects",
                 "bold $warning",
             )
