@@ -127,3 +127,6 @@ async def test_the_attempt_keys_follow_a_user_keymap(strategies: StrategyWorld) 
         await _open(pilot, app, strategies.broadcast)
         await pilot.press("right_square_bracket")
         assert _at(app) == ("AGENT_ATTEMPT_START", "primary")
+        await pilot.press("f")  # its hint names the key the user bound, not the default
+        await settle(pilot)
+        assert _said(app)[-1].endswith("(]/A: next/previous attempt)")

@@ -471,7 +471,8 @@ def _event_facts(events: Any) -> _EventFacts | None:
     if not agents:
         return 0, fallbacks, "", "", None, final
     names = [a if a.isascii() and a.isprintable() else sanitize_line(a) for a in agents]
-    # As analyze_attempts: only a clean string can name a fan-out (sanitizing adds no letters).
+    # As analyze_attempts, which reads the sanitized text: a string sanitizing would change
+    # spells no fan-out either way, so the raw string decides the same.
     fan_out = strategy.lower() if type(strategy) is str else None
     if fan_out not in FAN_OUT_STRATEGIES:
         fan_out = None

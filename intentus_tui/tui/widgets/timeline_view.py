@@ -339,10 +339,23 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             self._jump(self._fallbacks, forward, "fallback")
             return
         target = self._target(self._attempts, forward)
-        hint = " (a/A: next/previous attempt)" if len(self._attempts) > 1 else ""
+        hint = ""
+        if len(self._attempts) > 1:
+            keys = "/".join(self._key_for(b) for b in ("next-attempt", "prev-attempt"))
+            hint = f" ({keys}: next/previous attempt)"
         self.notify(f"{self._no_fallback_note}{hint}", timeout=3)
         if target is not None:
             self.move_to(target)
+
+    def _key_for(self, name: str) -> str:
+        """The key bound to ``timeline.<name>`` now (a user keymap may have moved it)."""
+        binding_id = f"timeline.{name}"
+        keymap: dict[str, str] = getattr(self.app, "keymap", {})
+        default = next(
+            b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == binding_id
+        )
+        key = keymap.get(binding_id, default).split(",")[0].strip()
+        return self.app.get_key_display(Binding(key, ""))
 
     def action_next_fallback(self) -> None:
         self._fallback_or_attempt(True)
