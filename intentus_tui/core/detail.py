@@ -96,6 +96,12 @@ def _attempt_json(a: Attempt) -> dict[str, object]:
     }
 
 
+def _answer_json(timeline: Timeline) -> dict[str, object] | None:
+    """The attempt whose response the router chose (broadcast: the last success)."""
+    answer = timeline.answered_by
+    return None if answer is None else {"attempt": answer.number, "agent": answer.agent}
+
+
 def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
     """The ``inspect ID --json`` document.
 
@@ -123,6 +129,8 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
         "event_count": len(record.events) if record else 0,
         "attempts": [_attempt_json(a) for a in timeline.attempts] if timeline else [],
         "agent_chain": timeline.chain if timeline else None,
+        "attempt_shape": timeline.shape if timeline else None,
+        "answered_by": _answer_json(timeline) if timeline else None,
         "fallbacks": [
             {"from": f.from_agent, "to": f.to_agent, "reason": f.reason, "seq": f.seq}
             for f in (timeline.fallbacks if timeline else ())

@@ -48,7 +48,9 @@ from intentus_tui.core.records.load import (
 )
 from intentus_tui.core.records.replay import RECORD_CORRUPTED, ReplayEngine
 from intentus_tui.core.records.timeline import (
+    FAN_OUT_STRATEGIES,
     analyze_attempts,
+    chain_text,
     decided_agent,
     display_text,
     execution_state,
@@ -447,6 +449,7 @@ def _event_facts(events: Any) -> _EventFacts | None:
     agents: list[str] = []
     marks: list[str] = []
     open_by_agent: dict[str, list[int]] = {}
+    strategy: Any = None  # the first one an attempt recorded: it decides the chain's shape
     fallbacks = 0
     final: dict[str, Any] | None = None
     expected = 0
@@ -471,6 +474,8 @@ def _event_facts(events: Any) -> _EventFacts | None:
                     stack.append(len(agents))
                 agents.append(agent)
                 marks.append(_IN_FLIGHT)
+                if strategy is None or strategy == "":
+                    strategy = payload.get("strategy")
             elif kind == "AGENT_ATTEMPT_END":
                 agent = payload["agent"]
                 if type(agent) is not str:
@@ -492,10 +497,15 @@ def _event_facts(events: Any) -> _EventFacts | None:
     if not agents:
         return 0, fallbacks, "", "", None, final
     names = [a if a.isascii() and a.isprintable() else sanitize_line(a) for a in agents]
-    if len(names) == 1:
+    # As analyze_attempts, which reads the sanitized text: a string sanitizing would change
+    # spells no fan-out either way, so the raw string decides the same.
+    fan_out = strategy.lower() if type(strategy) is str else None
+    if fan_out not in FAN_OUT_STRATEGIES:
+        fan_out = None
+    if len(names) == 1 and fan_out is None:
         name, mark = names[0], marks[0]
         return 1, fallbacks, f"{name} {mark}", name, name if mark == _IN_FLIGHT else None, final
-    chain = " → ".join([f"{n} {m}" for n, m in zip(names, marks, strict=True)])
+    chain = chain_text([f"{n} {m}" for n, m in zip(names, marks, strict=True)], fan_out)
     in_flight = None
     for n, m in zip(names, marks, strict=True):
         if m == _IN_FLIGHT:

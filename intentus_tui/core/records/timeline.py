@@ -1,15 +1,21 @@
-"""What happened in one execution: state, attempts, fallback chain, crash point.
+"""What happened in one execution: state, attempts, their shape, crash point.
 
 Works on both event vocabularies: 1.3.0's (``AGENT_ATTEMPT_START {agent, strategy, index?}``,
 ``FALLBACK_TRIGGERED {from, to}``) and the documented one (``attempt_num``, ``latency_ms``,
 ``from_agent``/``to_agent``, ``reason``). Unknown event types pass through as rows.
 Every string destined for display is sanitized here.
+
+The attempts are drawn by the strategy they recorded. A fallback run is a chain, each
+attempt started because the one before failed (``a ✗ → b ✓``). A broadcast or parallel run
+is a fan-out, every agent given the intent whatever the others did (``⇉ a ✗ | b ✓``): 1.3.0
+broadcast answers with the LAST success, parallel with the FIRST one to finish successfully
+(recording the branches in the order they finished, and none after that success).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, overload
 
 import orjson
@@ -24,6 +30,9 @@ FALLBACK = "FALLBACK_TRIGGERED"
 FINAL = "FINAL_RESPONSE"
 DECISION = "ROUTER_DECISION"
 RECEIVED = "INTENT_RECEIVED"
+
+FAN_OUT_STRATEGIES = frozenset({"broadcast", "parallel"})
+FAN_OUT_MARK = "⇉"
 
 _OK = {"ok", "success", "succeeded", "completed", "done"}
 _ERROR = {"error", "failed", "failure", "exception", "timeout"}
@@ -51,6 +60,8 @@ class Attempt:
     latency_ms: float | None
     start_seq: int | None
     end_seq: int | None
+    event_index: int | None = None  # its first event (the start, or an end without one)
+    end_index: int | None = None  # its end event
 
     @property
     def in_flight(self) -> bool:
@@ -96,15 +107,58 @@ class Timeline:
     final_status: str | None  # normalized status of the final response
     fallback_indexes: tuple[int, ...] = ()  # rows that are fallbacks (for jumping)
     error_indexes: tuple[int, ...] = ()  # rows that record an error or exception
+    strategy: str | None = None  # as the attempts recorded it ("BROADCAST"), sanitized
+    decision_reason: str | None = None  # the router's reason for its answer, sanitized
+
+    @property
+    def fan_out(self) -> str | None:
+        """``broadcast`` or ``parallel`` when the attempts ran side by side, else None."""
+        return fan_out_of(self.strategy)
 
     @property
     def chain(self) -> str:
-        """``fb-primary ✗ → fb-secondary ✓``: the agents in the order they were tried."""
-        return " → ".join(f"{a.agent} {a.mark}" for a in self.attempts)
+        """``a ✗ → b ✓`` (tried in turn) or ``⇉ a ✗ | b ✓`` (side by side)."""
+        return chain_text([f"{a.agent} {a.mark}" for a in self.attempts], self.fan_out)
 
     @property
     def attempt_count(self) -> int:
         return len(self.attempts)
+
+    @property
+    def shape(self) -> str:
+        """``fan-out`` (broadcast, parallel), ``chain`` (tried in turn), ``single`` or
+        ``none`` (no attempt recorded)."""
+        if self.fan_out is not None:
+            return "fan-out"
+        return {0: "none", 1: "single"}.get(len(self.attempts), "chain")
+
+    @property
+    def attempt_indexes(self) -> tuple[int, ...]:
+        """The row where each attempt begins, in order (for jumping)."""
+        return tuple(sorted(a.event_index for a in self.attempts if a.event_index is not None))
+
+    @property
+    def answered_by(self) -> Attempt | None:
+        """The attempt whose response the router chose: the decided agent's successful
+        attempt (broadcast: the last one; otherwise the first)."""
+        if self.decided_agent is None:
+            return None
+        chosen = [a for a in self.attempts if a.agent == self.decided_agent and a.status == "ok"]
+        if not chosen:
+            return None
+        return chosen[-1] if self.fan_out == "broadcast" else chosen[0]
+
+    def shape_note(self) -> str:
+        """How the attempts relate, in words: what ``f`` says when there is no fallback."""
+        count = len(self.attempts)
+        if self.fan_out is not None:
+            return f"{self.fan_out}: {count} branch{'' if count == 1 else 'es'}, no fallback chain"
+        if count == 1:
+            how = (self.strategy or "single").lower()
+            return f"{how}: 1 attempt, no fallback chain"
+        if count == 0:
+            return "no agent attempts recorded"
+        return f"{count} attempts, no fallback recorded"
 
 
 def display_text(value: Any) -> str:
@@ -121,6 +175,26 @@ def _compact(value: Any, limit: int = 200) -> str:
     except (TypeError, orjson.JSONEncodeError):
         dumped = repr(value)
     return dumped if len(dumped) <= limit else dumped[: limit - 1] + "…"
+
+
+def fan_out_of(strategy: str | None) -> str | None:
+    """``broadcast`` or ``parallel`` when attempts recorded under ``strategy`` (as sanitized
+    for display) ran side by side; None for a chain, a single attempt or an unknown one."""
+    if not strategy:
+        return None
+    lowered = strategy.lower()
+    return lowered if lowered in FAN_OUT_STRATEGIES else None
+
+
+def chain_text(steps: Sequence[str], fan_out: str | None) -> str:
+    """The one-line drawing of the attempts (``"agent mark"`` each): a chain is tried in
+    turn (``a ✗ → b ✓``), a fan-out side by side (``⇉ a ✗ | b ✓``). The list's two summary
+    halves and the timeline all draw it here, so they cannot disagree."""
+    if not steps:
+        return ""
+    if fan_out is not None:
+        return f"{FAN_OUT_MARK} " + " | ".join(steps)
+    return " → ".join(steps)
 
 
 def _first(payload: dict[str, Any], *keys: str) -> Any:
@@ -193,10 +267,15 @@ class AttemptAnalysis:
     attempts: tuple[Attempt, ...]
     fallbacks: tuple[FallbackStep, ...]
     open_starts: frozenset[int]  # event indexes of starts that never ended
+    strategy: str | None = None  # the first strategy an attempt recorded, sanitized
+
+    @property
+    def fan_out(self) -> str | None:
+        return fan_out_of(self.strategy)
 
     @property
     def chain(self) -> str:
-        return " → ".join(f"{a.agent} {a.mark}" for a in self.attempts)
+        return chain_text([f"{a.agent} {a.mark}" for a in self.attempts], self.fan_out)
 
     @property
     def in_flight(self) -> tuple[Attempt, ...]:
@@ -244,6 +323,7 @@ def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
                     "strategy": display_text(payload.get("strategy")) or None,
                     "index": _first(payload, "index", "attempt_num"),
                     "start_seq": event.seq,
+                    "event_index": index,
                 }
             )
             open_by_agent.setdefault(agent, []).append(position)
@@ -255,13 +335,14 @@ def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
             open_events.pop(position, None)
         else:  # an end without a start: still an attempt the user should see
             position = len(attempts)
-            attempts.append({"agent": agent})
+            attempts.append({"agent": agent, "event_index": index})
         exception = _first(payload, "exception", "error")
         attempts[position].update(
             status=normalize_status(payload.get("status")),
             exception=display_text(_error_message(exception)) if exception is not None else None,
             latency_ms=_number(_first(payload, "latency_ms", "latencyMs")),
             end_seq=event.seq,
+            end_index=index,
         )
     built = tuple(
         Attempt(
@@ -274,10 +355,13 @@ def analyze_attempts(events: tuple[ExecutionEvent, ...]) -> AttemptAnalysis:
             latency_ms=a.get("latency_ms"),
             start_seq=a.get("start_seq"),
             end_seq=a.get("end_seq"),
+            event_index=a.get("event_index"),
+            end_index=a.get("end_index"),
         )
         for n, a in enumerate(attempts)
     )
-    return AttemptAnalysis(built, tuple(fallbacks), frozenset(open_events.values()))
+    strategy = next((a.strategy for a in built if a.strategy), None)
+    return AttemptAnalysis(built, tuple(fallbacks), frozenset(open_events.values()), strategy)
 
 
 def execution_state(record: ExecutionRecord | None, status: LoadStatus) -> ExecutionState:
@@ -292,6 +376,50 @@ def _is_error(event: ExecutionEvent) -> bool:
     return _event_status(event) == "error" or "exception" in event.payload
 
 
+class FanOut:
+    """A broadcast or parallel run's events drawn as branches off the routing: each
+    branch's start (``├─⇉ replica  branch 2 of 4``), its end under it with its result
+    (``│  └ ✓ replica  ok``), the answer marked, and the router's decision naming it."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self._count = len(timeline.attempts)
+        self._answer = timeline.answered_by
+        self._fan_out = timeline.fan_out
+        first = timeline.attempts[0].event_index if timeline.attempts else None
+        # The routing's own line, the intent arriving, is the root the branches hang off.
+        self._root = first - 1 if first else None
+        self._starts: dict[int, Attempt] = {}
+        self._ends: dict[int, Attempt] = {}
+        for attempt in timeline.attempts:
+            if attempt.event_index is not None:
+                self._starts[attempt.event_index] = attempt
+            if attempt.end_index is not None and attempt.end_index != attempt.event_index:
+                self._ends[attempt.end_index] = attempt
+
+    def _answer_note(self, attempt: Attempt) -> str:
+        return "  ← answer" if attempt is self._answer else ""
+
+    def summary(self, index: int, event: ExecutionEvent) -> str:
+        base = _summary(event)
+        attempt = self._starts.get(index)
+        if attempt is not None:
+            branch = "└─" if attempt.number == self._count else "├─"
+            if attempt.end_index == index:  # an end with no start: the branch is this line
+                return f"{branch}{FAN_OUT_MARK} {attempt.mark} {base}{self._answer_note(attempt)}"
+            where = f"branch {attempt.number}/{self._count}"
+            return f"{branch}{FAN_OUT_MARK} {attempt.agent}  {where}"
+        attempt = self._ends.get(index)
+        if attempt is not None:
+            gutter = "   " if attempt.number == self._count else "│  "
+            return f"{gutter}└ {attempt.mark} {base}{self._answer_note(attempt)}"
+        if index == self._root and event.type == RECEIVED:
+            branches = f"{self._count} branch{'' if self._count == 1 else 'es'}"
+            return f"{base}  {FAN_OUT_MARK} {self._fan_out} to {branches}"
+        if event.type == DECISION and self._answer is not None:
+            return f"{base}  · answer from branch {self._answer.number} of {self._count}"
+        return base
+
+
 class EventRows(Sequence[EventRow]):
     """The timeline's rows, each built (and kept) the first time it is read.
 
@@ -299,9 +427,15 @@ class EventRows(Sequence[EventRow]):
     rendering never pays for 100,000 rows up front.
     """
 
-    def __init__(self, events: tuple[ExecutionEvent, ...], open_starts: frozenset[int]) -> None:
+    def __init__(
+        self,
+        events: tuple[ExecutionEvent, ...],
+        open_starts: frozenset[int],
+        fan_out: FanOut | None = None,
+    ) -> None:
         self._events = events
         self._open_starts = open_starts
+        self._fan_out = fan_out
         self._built: dict[int, EventRow] = {}
 
     def __len__(self) -> int:
@@ -331,7 +465,7 @@ class EventRows(Sequence[EventRow]):
             type=display_text(e.type),
             agent=display_text(e.payload.get("agent") or _first(e.payload, "from", "from_agent")),
             status=_event_status(e),
-            summary=_summary(e),
+            summary=self._fan_out.summary(i, e) if self._fan_out is not None else _summary(e),
             is_fallback=e.type == FALLBACK,
             is_error=_is_error(e),
             in_flight=i in self._open_starts,
@@ -341,16 +475,27 @@ class EventRows(Sequence[EventRow]):
 def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) -> Timeline:
     events = record.events
     analysis = analyze_attempts(events)
-    rows = EventRows(events, analysis.open_starts)
-    return Timeline(
+    decided = decided_agent(record)
+    decision = record.router_decision
+    reason = decision.get("reason") if isinstance(decision, dict) else None
+    timeline = Timeline(
         state=execution_state(record, status),
         attempts=analysis.attempts,
         fallbacks=analysis.fallbacks,
-        rows=rows,
+        rows=(),
         in_flight=analysis.in_flight,
-        last_event=rows[-1] if rows else None,
-        decided_agent=decided_agent(record),
+        last_event=None,
+        decided_agent=decided,
         final_status=final_status(record),
+        strategy=analysis.strategy,
+        decision_reason=display_text(reason) or None,
+    )
+    fan_out = FanOut(timeline) if timeline.fan_out is not None and analysis.attempts else None
+    rows = EventRows(events, analysis.open_starts, fan_out)
+    return replace(
+        timeline,
+        rows=rows,
+        last_event=rows[-1] if rows else None,
         fallback_indexes=tuple(i for i, e in enumerate(events) if e.type == FALLBACK),
         error_indexes=tuple(i for i, e in enumerate(events) if _is_error(e)),
     )

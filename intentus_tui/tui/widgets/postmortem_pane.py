@@ -111,7 +111,7 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     else:
         lines.append(row("Completed", ("no attempt finished", DIM_STYLE)))
     if timeline.attempts:
-        lines.append(row("Chain", safe(timeline.chain)))
+        lines.append(row("Branches" if timeline.fan_out else "Chain", safe(timeline.chain)))
     return lines
 
 

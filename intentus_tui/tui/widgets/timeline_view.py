@@ -1,5 +1,5 @@
-"""The selected execution's timeline: a summary (state, fallback chain, crash point,
-salvage) above a Line-API list of its events, so 100,000 events open and step instantly."""
+"""The selected execution's timeline: a summary (state, the attempts as a chain or a
+fan-out, crash point, salvage) above a Line-API list of its events, so 100,000 events open and step instantly."""
 
 from __future__ import annotations
 
@@ -31,6 +31,26 @@ STATUS_WIDTH = 9  # "in flight"
 
 _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 
+# A narrow pane: the summary (where a fan-out's branches are drawn) needs the room more
+# than the status (the mark and the summary already show the result), then more than the
+# full type name.
+SHORT_TYPE_WIDTH = 9  # "completed"
+MIN_SUMMARY_WIDTH = 28
+MIN_NARROW_SUMMARY_WIDTH = 20
+_SHORT_TYPES = {
+    "INTENT_RECEIVED": "intent",
+    "AGENT_ATTEMPT_START": "start",
+    "AGENT_ATTEMPT_END": "end",
+    "FALLBACK_TRIGGERED": "fallback",
+    "ROUTER_DECISION": "decision",
+    "FINAL_RESPONSE": "final",
+}
+
+
+def short_type(kind: str) -> str:
+    """``start`` for ``AGENT_ATTEMPT_START``, ``failed`` for a WAL's ``step.failed``."""
+    return _SHORT_TYPES.get(kind) or kind.rpartition(".")[2] or kind
+
 
 def event_mark(row: EventRow) -> str:
     if row.in_flight:
@@ -45,22 +65,28 @@ def event_mark(row: EventRow) -> str:
 
 
 def chain_content(timeline: Timeline) -> Content:
-    """``fb-primary ✗ (120 ms) → fb-secondary ✓``, each mark in its status colour."""
-    parts: list[str | tuple[str, str]] = []
+    """How the attempts ran, each mark in its status colour: tried in turn,
+    ``fb-primary ✗ (120 ms) → fb-secondary ✓``, or side by side,
+    ``⇉ primary ✗ | replica ✓ ← answer``."""
+    fan_out = timeline.fan_out is not None
+    answer = timeline.answered_by if fan_out else None
+    parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
     for number, attempt in enumerate(timeline.attempts):
         if number:
-            parts.append((" → ", "$text-muted"))
+            parts.append((" | " if fan_out else " → ", "$text-muted"))
         parts.append((attempt.agent or "?", "bold"))
         parts.append((f" {attempt.mark}", _MARK_STYLES.get(attempt.status, "$text-muted")))
         if attempt.in_flight:
             parts.append((" in flight", "bold $warning"))
         if attempt.latency_ms is not None:
             parts.append((f" ({attempt.latency_ms:g} ms)", "$text-muted"))
+        if attempt is answer:
+            parts.append((" ← answer", "$success"))
     return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+def _plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def summary_content(detail: ExecutionDetail) -> Content:
@@ -85,19 +111,37 @@ def summary_content(detail: ExecutionDetail) -> Content:
 
 
 def _timeline_lines(timeline: Timeline) -> list[Content]:
-    counts = [_plural(len(timeline.rows), "event"), _plural(timeline.attempt_count, "attempt")]
+    fan_out = timeline.fan_out
+    counts = [_plural(len(timeline.rows), "event")]
+    if fan_out is None:
+        counts.append(_plural(timeline.attempt_count, "attempt"))
+    else:
+        counts.append(_plural(timeline.attempt_count, "branch", "branches"))
     if timeline.fallbacks:
         counts.append(_plural(len(timeline.fallbacks), "fallback"))
+    if fan_out is not None and timeline.decided_agent is not None:
+        why = f" ({timeline.decision_reason})" if timeline.decision_reason else ""
+        answered = timeline.answered_by is not None
+        counts.append(f"{'answer' if answered else 'router'}: {timeline.decided_agent}{why}")
     counts.append(f"final response: {timeline.final_status or 'none'}")
+    label = f"{fan_out} " if fan_out is not None else "chain "
     lines = [
-        Content.assemble(("chain ", "$text-muted"), chain_content(timeline)),
+        Content.assemble((label, "$text-muted"), chain_content(timeline)),
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
+    if fan_out == "parallel" and timeline.attempts:
+        lines.append(
+            Content.styled(
+                "recorded as they finished; none after the first success",
+                "$text-muted",
+            )
+        )
+    what = "branch" if fan_out is not None else "attempt"
     for attempt in timeline.in_flight:
         seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
         lines.append(
             Content.styled(
-                f"⚠ attempt {attempt.number} by {attempt.agent} started{seq} and never ended"
+                f"⚠ {what} {attempt.number} by {attempt.agent} started{seq} and never ended"
                 " — it may have had side effects",
                 "bold $warning",
             )
@@ -161,6 +205,8 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         Binding("end,G", "last", "Last event", show=False, id="timeline.last"),
         Binding("f", "next_fallback", "Next fallback", id="timeline.next-fallback"),
         Binding("F", "previous_fallback", "Prev fallback", show=False, id="timeline.prev-fallback"),
+        Binding("a", "next_attempt", "Next attempt", show=False, id="timeline.next-attempt"),
+        Binding("A", "previous_attempt", "Prev attempt", show=False, id="timeline.prev-attempt"),
         Binding("e", "next_error", "Next error", id="timeline.next-error"),
         Binding("E", "previous_error", "Prev error", show=False, id="timeline.prev-error"),
         Binding("escape,left,h", "back", "Back to list", show=False, id="timeline.back"),
@@ -193,6 +239,9 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         self.cursor = 0
         self._fallbacks: list[int] = []
         self._errors: list[int] = []
+        self._attempts: list[int] = []
+        # What ``f`` says when the attempts form no fallback chain (a broadcast, say).
+        self._no_fallback_note: str | None = None
         self._seq_width = 3
 
     def set_rows(
@@ -201,9 +250,13 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         trailer: tuple[tuple[str, str], ...] = (),
         cursor: int = 0,
         jumps: tuple[Sequence[int], Sequence[int]] | None = None,
+        *,
+        attempts: Sequence[int] = (),
+        no_fallback_note: str | None = None,
     ) -> None:
         """``jumps``: (fallback rows, error rows) when known, so a lazy 100,000-row
-        timeline is not built whole just to find them."""
+        timeline is not built whole just to find them. ``attempts``: the row where each
+        attempt begins; ``no_fallback_note``: how the attempts ran when no fallback did."""
         self.rows = rows
         self.trailer = trailer
         if jumps is None:
@@ -212,6 +265,8 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
                 [r.index for r in rows if r.is_error],
             )
         self._fallbacks, self._errors = list(jumps[0]), list(jumps[1])
+        self._attempts = sorted(attempts)
+        self._no_fallback_note = no_fallback_note
         seqs = [r.seq for r in (rows[0], rows[-1]) if r.seq is not None] if rows else []
         self._seq_width = max(3, *(len(str(s)) for s in seqs)) if seqs else 3
         self._strips.clear()
@@ -261,13 +316,15 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
     def action_last(self) -> None:
         self.move_to(len(self.rows) - 1)
 
-    def _jump(self, marks: list[int], forward: bool, what: str) -> None:
+    def _target(self, marks: list[int], forward: bool) -> int | None:
         if forward:
             position = bisect_right(marks, self.cursor)
-            target = marks[position] if position < len(marks) else None
-        else:
-            position = bisect_left(marks, self.cursor) - 1
-            target = marks[position] if position >= 0 else None
+            return marks[position] if position < len(marks) else None
+        position = bisect_left(marks, self.cursor) - 1
+        return marks[position] if position >= 0 else None
+
+    def _jump(self, marks: list[int], forward: bool, what: str) -> None:
+        target = self._target(marks, forward)
         if target is None:
             direction = "after" if forward else "before"
             self.app.bell()
@@ -275,11 +332,42 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             return
         self.move_to(target)
 
+    def _fallback_or_attempt(self, forward: bool) -> None:
+        """A fallback chain: its next fallback. No fallback at all (a broadcast, a parallel
+        or a single attempt): say how the attempts ran, and step to the next attempt."""
+        if self._fallbacks or self._no_fallback_note is None:
+            self._jump(self._fallbacks, forward, "fallback")
+            return
+        target = self._target(self._attempts, forward)
+        hint = ""
+        if len(self._attempts) > 1:
+            keys = "/".join(self._key_for(b) for b in ("next-attempt", "prev-attempt"))
+            hint = f" ({keys}: next/previous attempt)"
+        self.notify(f"{self._no_fallback_note}{hint}", timeout=3)
+        if target is not None:
+            self.move_to(target)
+
+    def _key_for(self, name: str) -> str:
+        """The key bound to ``timeline.<name>`` now (a user keymap may have moved it)."""
+        binding_id = f"timeline.{name}"
+        keymap: dict[str, str] = getattr(self.app, "keymap", {})
+        default = next(
+            b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == binding_id
+        )
+        key = keymap.get(binding_id, default).split(",")[0].strip()
+        return self.app.get_key_display(Binding(key, ""))
+
     def action_next_fallback(self) -> None:
-        self._jump(self._fallbacks, True, "fallback")
+        self._fallback_or_attempt(True)
 
     def action_previous_fallback(self) -> None:
-        self._jump(self._fallbacks, False, "fallback")
+        self._fallback_or_attempt(False)
+
+    def action_next_attempt(self) -> None:
+        self._jump(self._attempts, True, "attempt")
+
+    def action_previous_attempt(self) -> None:
+        self._jump(self._attempts, False, "attempt")
 
     def action_next_error(self) -> None:
         self._jump(self._errors, True, "error")
@@ -336,23 +424,33 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         if cursor is not None:
             base, dim, status_style = base + cursor, dim + cursor, status_style + cursor
         seq = "" if row.seq is None else str(row.seq)
-        # Narrow: drop the agent column (the summary names the agent anyway).
+        # Narrow: drop the agent column (the summary names the agent anyway), then shorten
+        # the type and drop the status, so the summary keeps room to say what happened.
         agent_width = AGENT_WIDTH if width >= 90 else 0
         fixed = 2 + self._seq_width + 1 + TYPE_WIDTH + 1 + STATUS_WIDTH + 1
         fixed += agent_width + 1 if agent_width else 0
+        show_status = width - fixed >= MIN_SUMMARY_WIDTH
+        type_width = TYPE_WIDTH
+        if not show_status:
+            fixed -= STATUS_WIDTH + 1
+            if width - fixed < MIN_NARROW_SUMMARY_WIDTH:
+                type_width = SHORT_TYPE_WIDTH
+                fixed -= TYPE_WIDTH - SHORT_TYPE_WIDTH
         summary = row.summary
         status = "in flight" if row.in_flight else row.status
+        if row.in_flight and not show_status:  # the one status the mark alone cannot say
+            summary = f"in flight  {summary}"
+        kind = row.type if type_width == TYPE_WIDTH else short_type(row.type)
         segments = [
             Segment(f"{event_mark(row)} ", base),
             Segment(fit(seq, self._seq_width, align_right=True) + " ", dim),
-            Segment(fit(row.type, TYPE_WIDTH) + " ", base),
+            Segment(fit(kind, type_width) + " ", base),
         ]
         if agent_width:
             segments.append(Segment(fit(row.agent, agent_width) + " ", base))
-        segments += [
-            Segment(fit(status, STATUS_WIDTH) + " ", status_style),
-            Segment(fit(summary, max(1, width - fixed)), base),
-        ]
+        if show_status:
+            segments.append(Segment(fit(status, STATUS_WIDTH) + " ", status_style))
+        segments.append(Segment(fit(summary, max(1, width - fixed)), base))
         return Strip(segments).adjust_cell_length(width, base)
 
 
@@ -387,7 +485,14 @@ class TimelineView(Vertical):
         in_flight = [a.start_seq for a in timeline.in_flight if a.start_seq is not None]
         cursor = self.lines.cursor if keep_cursor else _row_of_seq(timeline.rows, in_flight)
         jumps = (timeline.fallback_indexes, timeline.error_indexes)
-        self.lines.set_rows(timeline.rows, _trailer(detail), cursor, jumps)
+        self.lines.set_rows(
+            timeline.rows,
+            _trailer(detail),
+            cursor,
+            jumps,
+            attempts=timeline.attempt_indexes,
+            no_fallback_note=None if timeline.fallback_indexes else timeline.shape_note(),
+        )
 
     def _show_wal(self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
@@ -399,7 +504,8 @@ class TimelineView(Vertical):
         if log.state == "in_flight":
             trailer = (("━━ the log ends here: never finished ━━", "event-lines--break"),)
         cursor = self.lines.cursor if keep_cursor else _first_interesting(rows)
-        self.lines.set_rows(rows, trailer, cursor)
+        steps = [row.index for row in rows if row.type == "step.started"]  # a WAL's attempts
+        self.lines.set_rows(rows, trailer, cursor, attempts=steps)
 
 
 def wal_summary_content(log: WalLog) -> Content:

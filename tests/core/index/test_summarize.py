@@ -40,6 +40,14 @@ kinds = st.sampled_from(
     ]
 )
 
+# As 1.3.0 writes them, other spellings, and values that must not be taken for a fan-out.
+recorded_strategies = st.sampled_from(
+    [
+        *("BROADCAST", "PARALLEL", "FALLBACK", "DIRECT", "broadcast", "Parallel", ""),
+        *(None, 5, False, "BROAD\x1bCAST", "parallel\u202e", ["BROADCAST"], {"k": "PARALLEL"}),
+    ]
+)
+
 
 @st.composite
 def records(draw: st.DrawFn) -> dict:
@@ -65,6 +73,9 @@ def records(draw: st.DrawFn) -> dict:
             draw(st.integers(0, len(record["events"]))),
             {"seq": 0, "type": kind, "payload": payload},
         )
+    for event in record["events"]:  # the strategy each start recorded decides the shape
+        if event["type"] == "AGENT_ATTEMPT_START" and draw(st.booleans()):
+            event["payload"]["strategy"] = draw(recorded_strategies)
     for seq, event in enumerate(record["events"], start=1):
         event["seq"] = seq
     if draw(st.booleans()):
