@@ -94,7 +94,7 @@ def test_stopping_early_leaves_no_helper_behind(ordered: bool) -> None:
     batches = map_chunks(upper, decode, CHUNKS, 2, ordered=ordered)
     next(batches)
     batches.close()  # the consumer gave up: helpers are reaped, not left as zombies
-    assert _children() <= before
+    assert _children() - _forkserver() <= before
 
 
 def _children() -> set[int]:
@@ -210,4 +210,13 @@ def test_stopping_the_pool_early_leaves_no_worker_behind(ordered: bool) -> None:
     next(batches)
     next(batches)  # the pool is running
     batches.close()
-    assert _children() <= before
+    assert _children() - _forkserver() <= before
+
+
+def _forkserver() -> set[int]:
+    """The standard library's forkserver, if this process started one: it outlives every
+    pool on purpose (the next pool forks from it), so it is not a worker left behind."""
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    return {pid} if pid else set()
