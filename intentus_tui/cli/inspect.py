@@ -28,29 +28,40 @@ if TYPE_CHECKING:
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
-    header = ["EXECUTION", "CREATED", "INTENT", "STATUS", "REPLAY", "HASH", "EVENTS", "ATTEMPTS"]
+    header = ["EXECUTION", "CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY"]
+    header += ["EVENTS", "ATTEMPTS"]
     rows = [[*header, "WAL"] if with_wal else header]
     for s in summaries:
-        replay = "replayable" if s.replayable else f"not-replayable ({s.replay_reason or '?'})"
+        verdict = verdict_of(s)
+        replay = "replayable" if verdict.replayable else f"not-replayable ({verdict.replay.value})"
         row = [
             s.execution_id,
             s.created or "-",
             s.intent or "-",
-            s.state.value,
+            verdict.outcome.value,
+            verdict.integrity.value,
             replay,
-            s.hash_status.value,
             str(s.event_count),
             str(s.attempts),
         ]
         if with_wal:
-            wal = s.wal_state or "-"
-            row.append(f"{wal} ({s.wal_problem})" if s.wal_problem else wal)
+            row.append(_wal_column(s))
         rows.append(row)
     return rows
+
+
+def _wal_column(s: ExecutionSummary) -> str:
+    """What the WAL says, in a few words (the INTEGRITY column says whether to believe it)."""
+    if s.wal_state is None:
+        return "-"
+    if s.wal_chain_ok is False:  # its claim is untrusted; the full story is in inspect ID
+        return f"{s.wal_state} (claimed; chain broken)"
+    return f"{s.wal_state} ({s.wal_problem})" if s.wal_problem else s.wal_state
 
 
 def _echo_listing_json(
@@ -101,6 +112,20 @@ def _copy_file_to(path: Path, out: BinaryIO) -> None:
         shutil.copyfileobj(source, out)
 
 
+def verdict_lines(verdict: object) -> list[str]:
+    """The verdict section of ``inspect ID`` from ``detail_to_json``'s ``verdict`` block
+    (records and WAL-only executions alike): each answer, then its reason."""
+    if not isinstance(verdict, dict):
+        return []
+    replay = "yes" if verdict["replayable"] else f"no ({verdict['replay']})"
+    return [
+        "verdict",
+        f"  outcome     {verdict['outcome']}: {verdict['outcome_reason']}",
+        f"  integrity   {verdict['integrity']}: {verdict['integrity_reason']}",
+        f"  replayable  {replay}: {verdict['replay_reason']}",
+    ]
+
+
 def _detail_text(detail: ExecutionDetail) -> None:
     from intentus_tui.core.detail import detail_to_json
 
@@ -112,6 +137,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
         f"replayable  {'yes' if doc['replayable'] else 'no'}"
         + ("" if doc["replayable"] else f" ({doc['replayable_reason']})"),
     ]
+    lines.extend(verdict_lines(doc["verdict"]))
     if doc["intent"]:
         lines.append(f"intent      {doc['intent']}")
     if doc["created"]:
@@ -149,6 +175,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
             )
         for item in pm.completed_before:
             lines.append(f"  completed before {item}")
+        if pm.chain_break is not None:
+            lines.append(f"  chain break      {pm.chain_break.summary}")
         for item in pm.disagreements:
             lines.append(f"  disagreement     {item}")
         lines.append(f"  hint             {pm.hint.verdict.replace('_', ' ')}: {pm.hint.reason}")

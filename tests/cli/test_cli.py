@@ -76,10 +76,18 @@ def test_inspect_list_text_is_an_aligned_table(world: Path) -> None:
     out = cli("inspect", "--list", str(world / ".intentusnet"))
     assert out.returncode == 0
     lines = out.stdout.splitlines()
-    assert lines[0].split()[:4] == ["EXECUTION", "CREATED", "INTENT", "STATUS"]
+    assert lines[0].split()[:6] == [
+        "EXECUTION",
+        "CREATED",
+        "INTENT",
+        "OUTCOME",
+        "INTEGRITY",
+        "REPLAY",
+    ]
     ok_line = next(line for line in lines if line.startswith("ok-1"))
-    assert "completed" in ok_line and "replayable" in ok_line
-    assert lines[0].index("STATUS") == ok_line.index("completed")
+    assert "succeeded" in ok_line and "verified" in ok_line and "replayable" in ok_line
+    assert lines[0].index("OUTCOME") == ok_line.index("succeeded")
+    assert lines[0].index("INTEGRITY") == ok_line.index("verified")
 
 
 def test_inspect_one_execution(world: Path) -> None:

@@ -37,7 +37,7 @@ def test_wal_only_execution(demo) -> None:
     detail = load_detail(demo.wal_path(execution_id), demo.wal_dir)
     doc = detail_to_json(detail)
     assert doc["execution_id"] == execution_id and doc["status"] == "incomplete"
-    assert doc["load_status"] == "no_record" and doc["replayable_reason"] == "execution_incomplete"
+    assert doc["load_status"] == "no_record" and doc["replayable_reason"] == "no_record"
     assert doc["last_event"]["source"] == "wal"
     assert doc["postmortem"]["sources"] == ["wal"] and doc["wal"]["state"] == "in_flight"
 
