@@ -136,9 +136,11 @@ def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
         return "chain_broken", f"chain broken at {where}: {broken.kind}", tuple(details)
     count = len(log.entries)
     state = log.state.replace("_", " ")
-    other = [f"line {i.line_no}: {i.kind}: {i.message}" for i in log.issues if i.kind not in (
-        "torn_last_line",
-    )]
+    other = [
+        f"line {i.line_no}: {i.kind}: {i.message}"
+        for i in log.issues
+        if i.kind not in ("torn_last_line",)
+    ]
     torn = _torn_issue(log)
     if torn is not None:
         return (
