@@ -36,18 +36,19 @@ def _root_targets(root: RecordRoot) -> tuple[list[Path], list[WalTarget]]:
     wal_dirs = [root.wal_dir] if root.wal_dir is not None else []
     if not records:
         wal_dirs.append(root.records_dir)
-    wals = [(p, root.records_dir) for d in wal_dirs for p in _wal_paths(d)]
+    wals: list[WalTarget] = [(p, root.records_dir) for d in wal_dirs for p in _wal_paths(d)]
     return records, wals
 
 
 def _targets(paths: tuple[str, ...]) -> tuple[list[Path], list[WalTarget]]:
     if not paths:
         root = open_root(None)
-        records, wals = _root_targets(root)
-        if not records and not wals:
+        found = _root_targets(root)
+        if not found[0] and not found[1]:
             fail(f"nothing to verify in {root.requested}: no records (*.json) or WALs (*.wal)")
-        return records, wals
-    records, wals = [], []
+        return found
+    records: list[Path] = []
+    wals: list[WalTarget] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
