@@ -114,9 +114,10 @@ def _copy_file_to(path: Path, out: BinaryIO) -> None:
 
 def verdict_lines(verdict: object) -> list[str]:
     """The verdict section of ``inspect ID`` from ``detail_to_json``'s ``verdict`` block
-    (records and WAL-only executions alike): each answer, then its reason."""
+    (records and WAL-only executions alike): each answer, then its reason. It is the one
+    place ``inspect`` says whether the execution can be replayed."""
     if not isinstance(verdict, dict):
-        return []
+        return ["verdict     none: the file could not be read as an execution"]
     replay = "yes" if verdict["replayable"] else f"no ({verdict['replay']})"
     return [
         "verdict",
@@ -134,8 +135,6 @@ def _detail_text(detail: ExecutionDetail) -> None:
         f"execution   {doc['execution_id']}",
         f"file        {doc['file']}",
         f"status      {doc['status']}",
-        f"replayable  {'yes' if doc['replayable'] else 'no'}"
-        + ("" if doc["replayable"] else f" ({doc['replayable_reason']})"),
     ]
     lines.extend(verdict_lines(doc["verdict"]))
     if doc["intent"]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
-from intentus_tui.core.model import ExecutionSummary, Verdict
+from intentus_tui.core.model import ExecutionSummary, Integrity, Verdict
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
@@ -72,6 +72,7 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
+    summary = _summary_of(result, wal)
     return ExecutionDetail(
         result=result,
         timeline=timeline,
@@ -79,9 +80,17 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         replayable=replayable,
         replay_reason=reason,
         wal=wal,
-        postmortem=build_postmortem(timeline, wal),
-        summary=_summary_of(result, wal),
+        postmortem=build_postmortem(timeline, wal, record_distrust=record_distrust(summary)),
+        summary=summary,
     )
+
+
+def record_distrust(summary: ExecutionSummary | None) -> str | None:
+    """Why the record itself cannot be believed (tampered), for the post-mortem's hint."""
+    if summary is None:
+        return None
+    verdict = verdict_of(summary)
+    return verdict.integrity_reason if verdict.integrity is Integrity.TAMPERED else None
 
 
 def _summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import RecoveryHint, recovery_hint
-from intentus_tui.core.wal.read import WalLog
+from intentus_tui.core.wal.read import WalLog, broken_chain_hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +115,14 @@ def _wal_lines(log: WalLog) -> tuple[str | None, tuple[str, ...], tuple[str, ...
     return last_line, in_flight, done
 
 
-def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMortem:
-    """Never raises; works with a record, a WAL, both, or (degenerate) neither."""
+def build_postmortem(
+    timeline: Timeline | None, wal: WalLog | None, *, record_distrust: str | None = None
+) -> PostMortem:
+    """Never raises; works with a record, a WAL, both, or (degenerate) neither.
+
+    ``record_distrust``: why the record itself cannot be believed (its hash differs with no
+    harmless story, or it contradicts itself): then nothing it says may be replayed.
+    """
     sources: list[str] = []
     last_event: str | None = None
     in_flight: tuple[str, ...] = ()
@@ -150,7 +156,7 @@ def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMorte
                 disagreements.append("the record is complete but the WAL never recorded completion")
             if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
                 disagreements.append("the WAL says completed but the record has no final response")
-    hint = _hint(timeline, wal)
+    hint = _hint(timeline, wal, record_distrust)
     return PostMortem(
         state=state,
         last_event=sanitize_line(last_event) if last_event else None,
@@ -164,7 +170,17 @@ def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMorte
     )
 
 
-def _hint(timeline: Timeline | None, wal: WalLog | None) -> RecoveryHint:
+def _hint(
+    timeline: Timeline | None, wal: WalLog | None, record_distrust: str | None = None
+) -> RecoveryHint:
+    if wal is not None and wal.chain_break is not None:
+        return broken_chain_hint(wal)
+    if record_distrust is not None and timeline is not None:
+        return RecoveryHint(
+            "investigate_first",
+            f"The record fails its integrity check ({record_distrust}). Do not replay its "
+            "response or act on what it says before finding out who or what changed it.",
+        )
     if wal is not None and wal.file_status in ("ok", "empty"):
         # The WAL knows side-effect classes; a record never does. Only a record's final
         # response can be replayed: a WAL alone has none.
