@@ -49,10 +49,18 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
             str(s.attempts),
         ]
         if with_wal:
-            wal = s.wal_state or "-"
-            row.append(f"{wal} ({s.wal_problem})" if s.wal_problem else wal)
+            row.append(_wal_column(s))
         rows.append(row)
     return rows
+
+
+def _wal_column(s: ExecutionSummary) -> str:
+    """What the WAL says, in a few words (the INTEGRITY column says whether to believe it)."""
+    if s.wal_state is None:
+        return "-"
+    if s.wal_chain_ok is False:  # its claim is untrusted; the full story is in inspect ID
+        return f"{s.wal_state} (claimed; chain broken)"
+    return f"{s.wal_state} ({s.wal_problem})" if s.wal_problem else s.wal_state
 
 
 def _echo_listing_json(
@@ -103,6 +111,21 @@ def _copy_file_to(path: Path, out: BinaryIO) -> None:
         shutil.copyfileobj(source, out)
 
 
+def verdict_lines(verdict: object) -> list[str]:
+    """The verdict section of ``inspect ID`` from ``detail_to_json``'s ``verdict`` block
+    (records and WAL-only executions alike): each answer, then its reason. It is the one
+    place ``inspect`` says whether the execution can be replayed."""
+    if not isinstance(verdict, dict):
+        return ["verdict     none: the file could not be read as an execution"]
+    replay = "yes" if verdict["replayable"] else f"no ({verdict['replay']})"
+    return [
+        "verdict",
+        f"  outcome     {verdict['outcome']}: {verdict['outcome_reason']}",
+        f"  integrity   {verdict['integrity']}: {verdict['integrity_reason']}",
+        f"  replayable  {replay}: {verdict['replay_reason']}",
+    ]
+
+
 def _detail_text(detail: ExecutionDetail) -> None:
     from intentus_tui.core.detail import detail_to_json
 
@@ -111,9 +134,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
         f"execution   {doc['execution_id']}",
         f"file        {doc['file']}",
         f"status      {doc['status']}",
-        f"replayable  {'yes' if doc['replayable'] else 'no'}"
-        + ("" if doc["replayable"] else f" ({doc['replayable_reason']})"),
     ]
+    lines.extend(verdict_lines(doc["verdict"]))
     if doc["intent"]:
         lines.append(f"intent      {doc['intent']}")
     if doc["created"]:
@@ -151,6 +173,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
             )
         for item in pm.completed_before:
             lines.append(f"  completed before {item}")
+        if pm.chain_break is not None:
+            lines.append(f"  chain break      {pm.chain_break.summary}")
         for item in pm.disagreements:
             lines.append(f"  disagreement     {item}")
         lines.append(f"  hint             {pm.hint.verdict.replace('_', ' ')}: {pm.hint.reason}")

@@ -1,7 +1,9 @@
-"""``intentus-tui verify``: integrity of each record; exit 1 if any fails."""
+"""``intentus-tui verify``: the integrity of each record and each write-ahead log's hash
+chain; exit 1 if any fails, 2 if there is nothing to verify."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -9,22 +11,86 @@ import click
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import verify_file
-from intentus_tui.core.paths import list_record_paths
+from intentus_tui.core.paths import RecordRoot, list_record_paths
+from intentus_tui.core.records.load import WAL_SUFFIX
+from intentus_tui.core.records.verify import VerifyReport
+from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
+
+# (a WAL file, the records directory its record would be in)
+WalTarget = tuple[Path, Path | None]
 
 
-def _targets(paths: tuple[str, ...]) -> list[Path]:
+def _wal_paths(directory: Path | None) -> list[Path]:
+    if directory is None:
+        return []
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    return [directory / n for n in names if n.endswith(WAL_SUFFIX) and len(n) > len(WAL_SUFFIX)]
+
+
+def _root_targets(root: RecordRoot) -> tuple[list[Path], list[WalTarget]]:
+    records = list_record_paths(root.records_dir)
+    # A directory of WALs given on its own is verified too (its records would be beside it).
+    wal_dirs = [root.wal_dir] if root.wal_dir is not None else []
+    if not records:
+        wal_dirs.append(root.records_dir)
+    wals: list[WalTarget] = [(p, root.records_dir) for d in wal_dirs for p in _wal_paths(d)]
+    return records, wals
+
+
+def _targets(paths: tuple[str, ...]) -> tuple[list[Path], list[WalTarget]]:
     if not paths:
-        return list_record_paths(open_root(None).records_dir)
-    out: list[Path] = []
+        root = open_root(None)
+        found = _root_targets(root)
+        if not found[0] and not found[1]:
+            fail(f"nothing to verify in {root.requested}: no records (*.json) or WALs (*.wal)")
+        return found
+    records: list[Path] = []
+    wals: list[WalTarget] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            out.extend(list_record_paths(open_root(raw).records_dir))
+            root = open_root(raw)
+            found_records, found_wals = _root_targets(root)
+            if not found_records and not found_wals:
+                fail(f"nothing to verify in {raw}: no records (*.json) or WALs (*.wal)")
+            records += found_records
+            wals += found_wals
         elif path.exists() or path.is_symlink():
-            out.append(path)
+            if path.name.endswith(WAL_SUFFIX):
+                wals.append((path, None))
+            else:
+                records.append(path)
         else:
             fail(f"no such file or directory: {raw}")
-    return out
+    return records, wals
+
+
+def _record_lines(report: VerifyReport) -> list[str]:
+    mark = "ok  " if report.ok else "FAIL"
+    hash_status = report.hash.status.value if report.hash else report.load_status.value
+    if report.hash is not None and report.hash.benign is not None:
+        hash_status += " (benign)"
+    lines = [f"{mark}  {Path(report.path).name}  hash {hash_status}"]
+    lines += [f"      - {problem}" for problem in report.problems]
+    lines += [f"      · {note}" for note in report.notes]
+    return lines
+
+
+def _wal_lines(report: WalVerifyReport) -> list[str]:
+    mark = "FAIL" if not report.ok else ("torn" if report.crashed else "ok  ")
+    lines = [f"{mark}  {Path(report.path).name}  wal {report.summary}"]
+    lines += [f"      - {detail}" for detail in report.details]
+    verdict = report.verdict
+    if verdict is not None:  # known from this WAL alone: its verdict is told here
+        why = "investigate first" if not verdict.trusted else verdict.replay_reason
+        lines.append(
+            f"      verdict: outcome {verdict.outcome.value}, integrity "
+            f"{verdict.integrity.value}; not replayable ({verdict.replay.value}): {why}"
+        )
+    return lines
 
 
 @click.command()
@@ -32,28 +98,41 @@ def _targets(paths: tuple[str, ...]) -> list[Path]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @guarded
 def verify(paths: tuple[str, ...], as_json: bool) -> None:
-    """Check envelope hashes, event sequences and structure of records (DIRS or FILES)."""
-    reports = [verify_file(p) for p in _targets(paths)]
-    failed = [r for r in reports if not r.ok]
+    """Check records (envelope hashes, event sequences, structure) and write-ahead logs
+    (hash chains) in DIRS or FILES.
+
+    A directory means its records and the WALs beside them (.intentusnet/wal). Exit 1 if
+    any fails; 2 if there is nothing to verify. A WAL whose last line is torn (a crash
+    mid-append) is reported as a crash, not a failure.
+    """
+    record_paths, wal_targets = _targets(paths)
+    records = [verify_file(p) for p in record_paths]
+    wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
+    failed = sum(not r.ok for r in records) + sum(not w.ok for w in wals)
+    crashed = sum(w.crashed for w in wals)
     if as_json:
         echo_json(
             {
                 "ok": not failed,
-                "checked": len(reports),
-                "failed": len(failed),
-                "files": [r.to_json() for r in reports],
+                "checked": len(records) + len(wals),
+                "records": len(records),
+                "wals": len(wals),
+                "failed": failed,
+                "crashed": crashed,
+                "files": [{"kind": "record", **r.to_json()} for r in records]
+                + [w.to_json() for w in wals],
             }
         )
     else:
-        for report in reports:
-            mark = "ok  " if report.ok else "FAIL"
-            hash_status = report.hash.status.value if report.hash else report.load_status.value
-            if report.hash is not None and report.hash.benign is not None:
-                hash_status += " (benign)"
-            echo_text(f"{mark}  {Path(report.path).name}  hash {hash_status}")
-            for problem in report.problems:
-                echo_text(f"      - {problem}")
-            for note in report.notes:
-                echo_text(f"      · {note}")
-        echo_text(f"{len(reports)} checked, {len(failed)} failed")
+        for record in records:
+            for line in _record_lines(record):
+                echo_text(line)
+        for wal in wals:
+            for line in _wal_lines(wal):
+                echo_text(line)
+        crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
+        echo_text(
+            f"{len(records) + len(wals)} checked ({len(records)} records, {len(wals)} WALs), "
+            f"{failed} failed{crash_note}"
+        )
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)

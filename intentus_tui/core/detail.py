@@ -6,13 +6,17 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from intentus_tui.core.index.summarize import summarize
+from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
+from intentus_tui.core.model import ExecutionSummary, Integrity, Verdict
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
 from intentus_tui.core.records.verify import VerifyReport, verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.read import WalLog, read_wal
+from intentus_tui.core.verdict import verdict_of
+from intentus_tui.core.wal.read import WalIssue, WalLog, read_wal
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +30,13 @@ class ExecutionDetail:
     replay_reason: str | None
     wal: WalLog | None = None
     postmortem: PostMortem | None = None
+    # The execution's summary, exactly as the listing makes it (record joined with its WAL,
+    # or the WAL alone): its verdict is the one every screen shows.
+    summary: ExecutionSummary | None = None
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return verdict_of(self.summary) if self.summary is not None else None
 
     @property
     def path(self) -> Path:
@@ -54,12 +65,14 @@ def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> Ex
 
 def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
     replayable: bool = False
+    # Known only from its WAL: no record was written, so there is no response to replay.
     reason: str | None = (
-        "record_corrupted" if result.status is not LoadStatus.NO_RECORD else "execution_incomplete"
+        "record_corrupted" if result.status is not LoadStatus.NO_RECORD else "no_record"
     )
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
+    summary = _summary_of(result, wal)
     return ExecutionDetail(
         result=result,
         timeline=timeline,
@@ -67,8 +80,24 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         replayable=replayable,
         replay_reason=reason,
         wal=wal,
-        postmortem=build_postmortem(timeline, wal),
+        postmortem=build_postmortem(timeline, wal, record_distrust=record_distrust(summary)),
+        summary=summary,
     )
+
+
+def record_distrust(summary: ExecutionSummary | None) -> str | None:
+    """Why the record itself cannot be believed (tampered), for the post-mortem's hint."""
+    if summary is None:
+        return None
+    verdict = verdict_of(summary)
+    return verdict.integrity_reason if verdict.integrity is Integrity.TAMPERED else None
+
+
+def _summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:
+    if result.status is LoadStatus.NO_RECORD:
+        return wal_only_summary(wal) if wal is not None else None
+    summary = summarize(result)
+    return with_wal(summary, wal) if wal is not None else summary
 
 
 def _event_json(row: EventRow | None) -> dict[str, object] | None:
@@ -116,7 +145,7 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
     hash_check = verify.hash
     out: dict[str, object] = {
         "execution_id": sanitize_line((record.execution_id if record else None) or stem),
-        "status": timeline.state.value if timeline else _state_without_record(result),
+        "status": timeline.state.value if timeline else _state_without_record(detail),
         "last_event": _event_json(timeline.last_event) if timeline else _wal_last_event(detail.wal),
         "replayable": detail.replayable,
         "replayable_reason": detail.replay_reason,
@@ -150,10 +179,21 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
         },
         "hash": None if hash_check is None else hash_check.to_json(),
         "problems": [sanitize_line(p) for p in verify.problems],
+        "verdict": _verdict_json(detail),
         "postmortem": detail.postmortem.to_json() if detail.postmortem else None,
         "wal": None if detail.wal is None else wal_to_json(detail.wal),
     }
     return out
+
+
+def _verdict_json(detail: ExecutionDetail) -> dict[str, object] | None:
+    verdict = detail.verdict
+    if verdict is None:
+        return None
+    doc = verdict.to_json()
+    for key in ("outcome_reason", "integrity_reason", "replay_reason"):
+        doc[key] = sanitize_line(str(doc[key]))
+    return doc
 
 
 def _wal_last_event(log: WalLog | None) -> dict[str, object] | None:
@@ -170,27 +210,26 @@ def _wal_last_event(log: WalLog | None) -> dict[str, object] | None:
     }
 
 
-def _state_without_record(result: LoadResult) -> str:
-    return "incomplete" if result.status is LoadStatus.NO_RECORD else "corrupted"
+def _state_without_record(detail: ExecutionDetail) -> str:
+    if detail.result.status is not LoadStatus.NO_RECORD:
+        return "corrupted"
+    # Known from its WAL alone: "completed" once its trusted entries reach an end.
+    return detail.summary.state.value if detail.summary is not None else "incomplete"
 
 
 def wal_to_json(log: WalLog) -> dict[str, object]:
-    issue = log.first_issue
     step = log.in_flight_step
     return {
         "file": str(log.path),
         "file_status": log.file_status,
-        "state": log.state,
+        "state": log.state,  # what the trusted entries establish
+        "claimed_state": log.claimed_state,  # what every entry claims (untrusted past a break)
         "entries": len(log.entries),
+        "trusted_entries": log.trusted_count,
         "chain_valid": log.chain_valid,
-        "first_issue": None
-        if issue is None
-        else {
-            "kind": issue.kind,
-            "line": issue.line_no,
-            "offset": issue.byte_offset,
-            "message": sanitize_line(issue.message),
-        },
+        "first_issue": _issue_json(log.first_issue),
+        "chain_break": _issue_json(log.chain_break),
+        "torn_last_line": log.torn,
         "in_flight_step": None
         if step is None
         else {
@@ -208,4 +247,16 @@ def wal_to_json(log: WalLog) -> dict[str, object]:
             for st in log.steps
         ],
         "message": sanitize_line(log.message),
+    }
+
+
+def _issue_json(issue: WalIssue | None) -> dict[str, object] | None:
+    if issue is None:
+        return None
+    return {
+        "kind": issue.kind,
+        "line": issue.line_no,
+        "seq": issue.seq,
+        "offset": issue.byte_offset,
+        "message": sanitize_line(issue.message),
     }

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import RecoveryHint, recovery_hint
-from intentus_tui.core.wal.read import WalLog
+from intentus_tui.core.wal.read import WalLog, broken_chain_hint
 
 
 @dataclass(frozen=True, slots=True)
 class PostMortem:
-    state: str  # completed | incomplete | corrupted | wal-only states (in_flight, failed, ...)
+    # completed | incomplete | corrupted (a record's); a WAL-only execution's WAL state
+    # (completed, failed, aborted, in_flight), or chain_broken when its WAL's chain breaks
+    state: str
     last_event: str | None  # one line: "#5 AGENT_ATTEMPT_START fb-primary"
     in_flight: tuple[str, ...]  # attempts/steps started and never ended
     side_effect: str | None  # the in-flight step's side-effect class, when declared
@@ -26,10 +28,13 @@ class PostMortem:
     disagreements: tuple[str, ...]  # record vs WAL
     hint: RecoveryHint
     sources: tuple[str, ...]  # "record", "wal"
+    # Where the WAL's hash chain breaks and what is still believed; None when it holds.
+    chain_break: ChainBreak | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
             "state": self.state,
+            "chain_break": None if self.chain_break is None else self.chain_break.to_json(),
             "last_event": self.last_event,
             "in_flight": list(self.in_flight),
             "side_effect": self.side_effect,
@@ -38,6 +43,49 @@ class PostMortem:
             "hint": {"verdict": self.hint.verdict, "reason": self.hint.reason},
             "sources": list(self.sources),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ChainBreak:
+    """The first broken entry of a write-ahead log, and what can still be believed."""
+
+    line: int
+    seq: int | None
+    kind: str
+    message: str
+    trusted_through_seq: int | None  # the last entry before the break (None: none)
+    trusted_state: str  # what the trusted entries establish
+    claimed_state: str  # what the whole log claims (untrusted)
+    summary: str  # one line saying all of the above
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "line": self.line,
+            "seq": self.seq,
+            "kind": self.kind,
+            "message": self.message,
+            "trusted_through_seq": self.trusted_through_seq,
+            "trusted_state": self.trusted_state,
+            "claimed_state": self.claimed_state,
+            "summary": self.summary,
+        }
+
+
+def chain_break_of(log: WalLog) -> ChainBreak | None:
+    issue = log.chain_break
+    if issue is None:
+        return None
+    last = log.last_trusted_entry
+    return ChainBreak(
+        line=issue.line_no,
+        seq=issue.seq,
+        kind=issue.kind,
+        message=sanitize_line(issue.message),
+        trusted_through_seq=last.seq if last is not None else None,
+        trusted_state=log.state,
+        claimed_state=log.claimed_state,
+        summary=sanitize_line(log.describe_break() or ""),
+    )
 
 
 def _record_state_for_hint(timeline: Timeline) -> str:
@@ -49,8 +97,13 @@ def _record_state_for_hint(timeline: Timeline) -> str:
 
 
 def _wal_lines(log: WalLog) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
-    last = log.last_entry
+    # Steps come from the trusted entries only (the log keeps them so); the last event too.
+    last = log.last_trusted_entry
     last_line = f"WAL #{last.seq} {last.entry_type}" if last else None
+    claimed = log.last_entry
+    if log.chain_break is not None and claimed is not None and claimed is not last:
+        untrusted = f"untrusted after it, up to WAL #{claimed.seq} {claimed.entry_type}"
+        last_line = f"{last_line} ({untrusted})" if last_line else f"nothing trusted ({untrusted})"
     step = log.in_flight_step
     in_flight = (f"step {step.step_id} ({step.agent or 'agent unknown'})",) if step else ()
     done = tuple(
@@ -62,8 +115,14 @@ def _wal_lines(log: WalLog) -> tuple[str | None, tuple[str, ...], tuple[str, ...
     return last_line, in_flight, done
 
 
-def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMortem:
-    """Never raises; works with a record, a WAL, both, or (degenerate) neither."""
+def build_postmortem(
+    timeline: Timeline | None, wal: WalLog | None, *, record_distrust: str | None = None
+) -> PostMortem:
+    """Never raises; works with a record, a WAL, both, or (degenerate) neither.
+
+    ``record_distrust``: why the record itself cannot be believed (its hash differs with no
+    harmless story, or it contradicts itself): then nothing it says may be replayed.
+    """
     sources: list[str] = []
     last_event: str | None = None
     in_flight: tuple[str, ...] = ()
@@ -89,17 +148,15 @@ def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMorte
         in_flight = in_flight or wal_in_flight
         completed = completed or wal_done
         side_effect = wal.in_flight_step.side_effect if wal.in_flight_step else None
+        broken = chain_break_of(wal)
         if timeline is None:
-            state = wal.state
-        if not wal.chain_valid and wal.first_issue is not None:
-            issue = wal.first_issue
-            disagreements.append(f"WAL line {issue.line_no}: {issue.kind}: {issue.message}")
-        if timeline is not None:
+            state = "chain_broken" if broken is not None else wal.state
+        if broken is None and timeline is not None:  # a broken log's claims prove nothing
             if timeline.state is ExecutionState.COMPLETED and wal.state == "in_flight":
                 disagreements.append("the record is complete but the WAL never recorded completion")
             if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
                 disagreements.append("the WAL says completed but the record has no final response")
-    hint = _hint(timeline, wal)
+    hint = _hint(timeline, wal, record_distrust)
     return PostMortem(
         state=state,
         last_event=sanitize_line(last_event) if last_event else None,
@@ -109,12 +166,26 @@ def build_postmortem(timeline: Timeline | None, wal: WalLog | None) -> PostMorte
         disagreements=tuple(sanitize_line(x) for x in disagreements),
         hint=hint,
         sources=tuple(sources),
+        chain_break=chain_break_of(wal) if wal is not None else None,
     )
 
 
-def _hint(timeline: Timeline | None, wal: WalLog | None) -> RecoveryHint:
+def _hint(
+    timeline: Timeline | None, wal: WalLog | None, record_distrust: str | None = None
+) -> RecoveryHint:
+    if wal is not None and wal.chain_break is not None:
+        return broken_chain_hint(wal)
+    if record_distrust is not None and timeline is not None:
+        return RecoveryHint(
+            "investigate_first",
+            f"The record fails its integrity check ({record_distrust}). Do not replay its "
+            "response or act on what it says before finding out who or what changed it.",
+        )
     if wal is not None and wal.file_status in ("ok", "empty"):
-        return wal.hint  # the WAL knows side-effect classes; a record never does
+        # The WAL knows side-effect classes; a record never does. Only a record's final
+        # response can be replayed: a WAL alone has none.
+        has_response = timeline is not None and timeline.state is ExecutionState.COMPLETED
+        return wal.hint_for(response_recorded=has_response)
     if timeline is None:
         return recovery_hint("unknown", in_flight=False)
     # 1.3.0 records carry no side-effect classes: completed attempts' effects are unknown.

@@ -42,7 +42,10 @@ def test_verify_calls_numeric_keys_benign_and_an_edit_tampering(
     both = cli("verify", cwd=base)
     assert both.returncode == 1
     assert f"FAIL  {edited}.json  hash mismatch" in both.stdout
-    assert "possible tampering" in both.stdout and "2 checked, 1 failed" in both.stdout
+    assert (
+        "possible tampering" in both.stdout
+        and "2 checked (2 records, 0 WALs), 1 failed" in both.stdout
+    )
 
     doc = json.loads(cli("verify", str(records), "--json").stdout)
     by_stem = {Path(f["file"]).stem: f for f in doc["files"]}

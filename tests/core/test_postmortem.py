@@ -37,7 +37,7 @@ def test_wal_only_execution(demo) -> None:
     detail = load_detail(demo.wal_path(execution_id), demo.wal_dir)
     doc = detail_to_json(detail)
     assert doc["execution_id"] == execution_id and doc["status"] == "incomplete"
-    assert doc["load_status"] == "no_record" and doc["replayable_reason"] == "execution_incomplete"
+    assert doc["load_status"] == "no_record" and doc["replayable_reason"] == "no_record"
     assert doc["last_event"]["source"] == "wal"
     assert doc["postmortem"]["sources"] == ["wal"] and doc["wal"]["state"] == "in_flight"
 
@@ -77,3 +77,21 @@ def test_inspect_cli_shows_the_post_mortem_and_lists_wal_only(demo) -> None:
     )
     assert text.returncode == 0 and "post-mortem" in text.stdout and "hint" in text.stdout
     assert "not a decision" in text.stdout
+
+
+def test_a_tampered_record_is_never_advised_for_replay(tmp_path: Path) -> None:
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    path = world.records_dir / f"{world.success}.json"
+    pm = load_detail(path).postmortem
+    assert pm is not None and "Replay the recorded response" in pm.hint.reason  # intact
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["envelope"]["payload"] = {"text": "a different question"}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    detail = load_detail(path)
+    assert detail.verdict is not None and detail.verdict.integrity.value == "tampered"
+    pm = detail.postmortem
+    assert pm is not None and pm.hint.verdict == "investigate_first"
+    assert "fails its integrity check" in pm.hint.reason
+    assert "Replay the recorded response" not in pm.hint.reason

@@ -131,7 +131,10 @@ def test_verify_every_file_and_the_whole_directory(corpus: Corpus) -> None:
         assert run.code == (0 if report["ok"] else 1)
         run_cli("verify", str(path))
     whole = run_cli("verify", str(corpus.intentusnet), "--json")
-    assert whole.code == 1 and json.loads(whole.stdout)["checked"] == len(corpus.records)
+    doc = json.loads(whole.stdout)
+    assert whole.code == 1 and doc["records"] == len(corpus.records)
+    assert doc["wals"] == len(corpus.wals)  # every WAL's chain is checked too
+    assert doc["checked"] == len(corpus.records) + len(corpus.wals)
     run_cli("verify", str(corpus.intentusnet))
 
 

@@ -16,8 +16,15 @@ if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to
 
 def wal_only_summary(log: WalLog) -> ExecutionSummary:
     """An execution known only from its WAL: no record file was written (it crashed, is
-    still running, or ended without recording one)."""
+    still running, or ended without recording one).
+
+    ``state`` is COMPLETED once the trusted entries reach execution.completed, .failed or
+    .aborted (the execution ended; ``wal_state`` says how), INCOMPLETE otherwise.
+    ``wal_state`` is what the log claims: for a broken chain an untrusted claim
+    (``wal_chain_ok`` is False and ``wal_problem`` names the first broken entry).
+    """
     step = log.in_flight_step
+    ended = log.chain_valid and log.state in ("completed", "failed", "aborted")
     return ExecutionSummary(
         key=f"{log.execution_id}{WAL_SUFFIX}",
         execution_id=clean(log.execution_id),
@@ -25,7 +32,7 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         intent=clean(log.intent_name),
         agent=clean(step.agent) if step and step.agent else "",
         strategy="",
-        state=ExecutionState.INCOMPLETE,
+        state=ExecutionState.COMPLETED if ended else ExecutionState.INCOMPLETE,
         load_status=LoadStatus.NO_RECORD,
         message=clean(f"No record file; write-ahead log: {log.message}"),
         replayable=False,
@@ -43,25 +50,28 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         size=log.size_bytes,
         mtime_ns=0,
         source="wal",
-        wal_state=log.state,
+        wal_state=log.claimed_state,
         wal_problem=_wal_chain_problem(log),
         wal_chain_ok=log.chain_valid,
     )
 
 
+TORN_NOTE = "last line torn: the process died while appending it (a crash, not tampering)"
+
+
 def _wal_chain_problem(log: WalLog) -> str | None:
     if log.chain_valid:
-        return None
-    issue = log.first_issue
-    detail = f"line {issue.line_no}: {issue.kind}" if issue else log.message
-    return clean(f"WAL chain broken ({detail})")
+        return TORN_NOTE if log.torn else None
+    described = log.describe_break()
+    if described is None:  # the file could not be read at all
+        return clean(f"WAL unreadable: {log.message}")
+    return clean(f"WAL {described}")
 
 
 def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
     """Where a record and its WAL tell different stories (or the WAL is damaged)."""
-    chain = _wal_chain_problem(log)
-    if chain:
-        return chain
+    if not log.chain_valid:
+        return _wal_chain_problem(log)
     completed = summary.state is ExecutionState.COMPLETED
     if completed and log.state == "in_flight":
         return "record has a final response but the WAL never recorded the end of the execution"
@@ -69,7 +79,7 @@ def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
         return "WAL says the execution completed but the record has no final response"
     if completed and log.state in ("failed", "aborted") and summary.final_status == "ok":
         return f"record says success but the WAL says {log.state}"
-    return None
+    return TORN_NOTE if log.torn else None
 
 
 def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
@@ -82,7 +92,7 @@ def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
     return replace(
         summary,
         source="record+wal",
-        wal_state=log.state,
+        wal_state=log.claimed_state,
         wal_problem=wal_disagreement(summary, log),
         wal_chain_ok=log.chain_valid,
         in_flight_agent=in_flight,

@@ -308,6 +308,7 @@ def recovery_hint(
     in_flight: bool,
     in_flight_side_effect: str | None = None,
     side_effects_completed: bool | None = None,
+    response_recorded: bool = True,
 ) -> RecoveryHint:
     """Hint whether re-submitting the intent looks safe. Plain inputs, so it also serves
     records without a WAL.
@@ -317,8 +318,17 @@ def recovery_hint(
     in_flight_side_effect: that step's side-effect class (None = not declared).
     side_effects_completed: whether an earlier step with side effects completed
     (None = unknown).
+    response_recorded: a record holds the final response (False for an execution known only
+    from its WAL: there is nothing to replay, and the hint must not suggest it).
     """
     effect = normalise_side_effect(in_flight_side_effect)
+    if state == "completed" and not response_recorded:
+        return RecoveryHint(
+            "do_not_retry",
+            "The write-ahead log says the execution completed; re-running it would repeat its "
+            "work. No record was written, so there is no recorded response to replay: take "
+            "the result from the systems it acted on.",
+        )
     if state == "completed":
         return RecoveryHint(
             "do_not_retry",

@@ -94,6 +94,8 @@ class WalLog:
     message: str  # one-line human summary
     entries: tuple[WalEntry, ...] = ()
     issues: tuple[WalIssue, ...] = ()
+    # What the trusted entries establish: those before the first integrity break (all of
+    # them when the chain holds). Everything from the break on is untrusted.
     state: WalState = "unknown"
     steps: tuple[WalStep, ...] = ()
     fallbacks: tuple[WalFallback, ...] = ()
@@ -103,10 +105,37 @@ class WalLog:
     terminal_reason: str | None = None  # reason/failure_type given by failed/aborted
     size_bytes: int = 0
     missing_final_newline: bool = False  # last entry is complete but its "\n" never landed
+    # What every readable entry, trusted or not, claims: differs from ``state`` only when
+    # the chain breaks (an edited "completed" at the end is a claim, not a state).
+    claimed_state: WalState = "unknown"
+    trusted_count: int = 0  # how many of ``entries`` come before the first integrity break
 
     @property
     def first_issue(self) -> WalIssue | None:
         return self.issues[0] if self.issues else None
+
+    @property
+    def chain_break(self) -> WalIssue | None:
+        """The first issue that breaks the chain (a torn tail is a crash, not a break)."""
+        return next((i for i in self.issues if i.kind in INTEGRITY_KINDS), None)
+
+    @property
+    def last_trusted_entry(self) -> WalEntry | None:
+        return self.entries[self.trusted_count - 1] if self.trusted_count else None
+
+    def describe_break(self) -> str | None:
+        """One line naming the first broken entry and what can still be believed."""
+        issue = self.chain_break
+        if issue is None:
+            return None
+        where = f"line {issue.line_no}" + (f" (seq {issue.seq})" if issue.seq is not None else "")
+        last = self.last_trusted_entry
+        trusted = (
+            f"only the entries through seq {last.seq} (line {last.line_no}) can be trusted"
+            if last is not None
+            else "no entry can be trusted"
+        )
+        return f"hash chain broken at {where}: {issue.kind}: {issue.message}; {trusted}"
 
     @property
     def torn(self) -> bool:
@@ -130,12 +159,45 @@ class WalLog:
 
     @property
     def hint(self) -> RecoveryHint:
+        """The hint from this log alone: it knows of no recorded response (see ``hint_for``)."""
+        return self.hint_for(response_recorded=False)
+
+    def hint_for(self, *, response_recorded: bool) -> RecoveryHint:
+        """The recovery hint; ``response_recorded``: a record file holds the final response
+        (only then can a completed execution's response be replayed)."""
+        if self.file_status in ("ok", "empty") and not self.chain_valid:
+            return broken_chain_hint(self)
         return recovery_hint(
             self.state,
             in_flight=self.in_flight_step is not None,
             in_flight_side_effect=self.in_flight_step.side_effect if self.in_flight_step else None,
             side_effects_completed=self.side_effects_completed,
+            response_recorded=response_recorded,
         )
+
+
+def broken_chain_hint(log: WalLog) -> RecoveryHint:
+    """Investigate first: nothing from the first broken entry on can be believed, so no
+    state, step or side effect it claims may decide a retry or a replay."""
+    issue = log.chain_break
+    where = "an unknown entry"
+    if issue is not None:
+        where = f"line {issue.line_no}" + (f" (seq {issue.seq})" if issue.seq is not None else "")
+    claimed = log.claimed_state.replace("_", " ")
+    trusted = log.state.replace("_", " ")
+    last = log.last_trusted_entry
+    before = (
+        f"The entries before it (through seq {last.seq}) say only: {trusted}."
+        if last is not None
+        else "No entry before it can be trusted."
+    )
+    return RecoveryHint(
+        "investigate_first",
+        f"The write-ahead log's hash chain breaks at {where}: the log was changed after it was "
+        f"written, and everything from that entry on is untrusted (it claims {claimed}). "
+        f"{before} Find out who or what changed the log before retrying, and do not act on "
+        "what it claims.",
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -458,7 +520,9 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
         return WalLog(wal_path, execution_id, "unreadable", f"cannot read: {exc.strerror or exc}")
     if not entries and not issues:
         return _empty_log(wal_path, execution_id, size)
-    analysis = analyse(entries)
+    trusted = _trusted_count(entries, issues)
+    analysis = analyse(entries[:trusted])
+    claimed = analysis if trusted == len(entries) else analyse(entries)
     log = WalLog(
         path=wal_path,
         execution_id=execution_id,
@@ -475,8 +539,27 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
         terminal_reason=analysis.terminal_reason,
         size_bytes=size,
         missing_final_newline=missing_newline,
+        claimed_state=claimed.state,
+        trusted_count=trusted,
     )
     return _with_message(log)
+
+
+def _trusted_count(entries: list[WalEntry], issues: list[WalIssue]) -> int:
+    """How many entries come before the first integrity break and can be believed.
+
+    An entry whose hash fails, and everything after it, is untrusted. A broken link
+    (``prev_hash`` is not the previous entry's hash) at entry N condemns entry N-1 too:
+    N-1 rewritten with a recomputed hash breaks the chain exactly there, at N.
+    """
+    issue = next((i for i in issues if i.kind in INTEGRITY_KINDS), None)
+    if issue is None:
+        return len(entries)
+    before = sum(1 for e in entries if e.line_no < issue.line_no)
+    links_broken_here = any(i.kind == "broken_link" and i.line_no == issue.line_no for i in issues)
+    if links_broken_here and before:
+        before -= 1
+    return before
 
 
 def _empty_log(path: Path, execution_id: str, size: int) -> WalLog:
@@ -488,18 +571,23 @@ def _empty_log(path: Path, execution_id: str, size: int) -> WalLog:
         "empty",
         "WAL is empty: the execution died before its first entry was written",
         state="in_flight",
+        claimed_state="in_flight",
         size_bytes=size,
     )
 
 
 def _with_message(log: WalLog) -> WalLog:
-    parts = [f"{len(log.entries)} entries", log.state.replace("_", " ")]
-    if log.in_flight_step is not None:
+    state = log.state.replace("_", " ")
+    if not log.chain_valid:
+        state = f"chain broken (claims {log.claimed_state.replace('_', ' ')}, untrusted)"
+    parts = [f"{len(log.entries)} entries", state]
+    if log.in_flight_step is not None and log.chain_valid:
         step = log.in_flight_step
         parts.append(f"step {step.step_id!r} ({step.agent or 'agent unknown'}) in flight")
-    first = log.first_issue
+    first = log.chain_break or log.first_issue
     if first is not None:
-        parts.append(f"line {first.line_no}: {first.kind}")
+        seq = f" (seq {first.seq})" if first.seq is not None else ""
+        parts.append(f"line {first.line_no}{seq}: {first.kind}")
     return replace(log, message="; ".join(parts))
 
 

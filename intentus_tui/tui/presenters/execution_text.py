@@ -41,6 +41,7 @@ REASON_EXPLANATIONS: dict[str, str] = {
     RECORDING_FAILURE: "a final response exists but was not recorded properly",
     MANUALLY_INVALIDATED: "an operator marked this record as not replayable",
     RECORD_CORRUPTED: "the record is damaged or structurally invalid",
+    "no_record": "no record was written: only the write-ahead log tells it, no response to replay",
 }
 
 

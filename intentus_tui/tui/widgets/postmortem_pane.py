@@ -134,7 +134,14 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
 
 def _wal_lines(wal: WalLog) -> list[Line]:
     lines = [row("WAL", safe(wal.message))]
-    lines.append(row("WAL state", safe(wal.state)))
+    broken = wal.chain_break
+    if broken is not None:
+        last = wal.last_trusted_entry
+        through = f"through seq {last.seq}" if last is not None else "no entry"
+        trusted = f"{wal.state} ({through}; claims {wal.claimed_state}, untrusted)"
+        lines.append(row("WAL state", (safe(trusted), PROBLEM_STYLE)))
+    else:
+        lines.append(row("WAL state", safe(wal.state)))
     step = wal.in_flight_step
     if step is not None:
         effect = step.side_effect or "not declared"
@@ -147,9 +154,19 @@ def _wal_lines(wal: WalLog) -> list[Line]:
         False: ("no step with side effects completed", OK_STYLE),
         None: ("unknown: a step's side effects were not declared", DIM_STYLE),
     }[effects]
+    if broken is not None:  # the untrusted entries may say anything: they are not counted
+        done = (f"{done[0]} before the break; unknown after it", WARNING_STYLE)
     lines.append(row("Side effects", done))
-    if not wal.chain_valid:
-        lines.append(row("Chain", ("broken: the log may have been altered", PROBLEM_STYLE)))
+    if broken is not None:
+        where = f"line {broken.line_no}" + (f", seq {broken.seq}" if broken.seq is not None else "")
+        text = f"broken at {where} ({broken.kind}): everything from there on is untrusted"
+        lines.append(row("Chain", (safe(text), PROBLEM_STYLE)))
+        lines.append(plain(safe(broken.message), PROBLEM_STYLE))
+    elif not wal.chain_valid:
+        lines.append(row("Chain", ("unreadable: the log cannot be checked", PROBLEM_STYLE)))
+    elif wal.torn:
+        torn = "the last line is torn: the process died while appending it (a crash)"
+        lines.append(row("Chain", (torn, WARNING_STYLE)))
     return lines
 
 
@@ -177,6 +194,7 @@ _WAL_STATE_BADGE = {
     "failed": ("FAILED (WAL)", "error"),
     "aborted": ("ABORTED (WAL)", "warning"),
     "in_flight": ("IN FLIGHT (WAL)", "warning"),
+    "chain_broken": ("CHAIN BROKEN (WAL)", "error"),
 }
 
 

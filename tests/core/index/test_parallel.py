@@ -214,9 +214,13 @@ def test_stopping_the_pool_early_leaves_no_worker_behind(ordered: bool) -> None:
 
 
 def _forkserver() -> set[int]:
-    """The standard library's forkserver, if this process started one: it outlives every
-    pool on purpose (the next pool forks from it), so it is not a worker left behind."""
-    from multiprocessing import forkserver
+    """The standard library's forkserver and resource tracker, if this process started
+    them: they outlive every pool on purpose (the next pool forks from the one, the other
+    cleans up after all), so they are not workers left behind."""
+    from multiprocessing import forkserver, resource_tracker
 
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    return {pid} if pid else set()
+    pids = (
+        getattr(forkserver._forkserver, "_forkserver_pid", None),
+        getattr(resource_tracker._resource_tracker, "_pid", None),
+    )
+    return {pid for pid in pids if pid}

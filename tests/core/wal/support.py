@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from intentusnet.wal.writer import WALWriter
@@ -36,3 +37,98 @@ def lines_of(path: Path) -> list[bytes]:
 
 def offset_of_line(path: Path, line_no: int) -> int:
     return sum(len(line) for line in lines_of(path)[: line_no - 1])
+
+
+# --------------------------------------------------------------------------------------
+# Five logs an operator meets after an incident, each written by the real WALWriter
+# --------------------------------------------------------------------------------------
+
+CLEAN, FAILED, KILLED, EDITED, DELETED = (
+    "0a11c1ea-0000-4000-8000-000000000001",
+    "0a11fa11-0000-4000-8000-000000000002",
+    "0a11d1ed-0000-4000-8000-000000000003",
+    "0a11ed17-0000-4000-8000-000000000004",
+    "0a11de1e-0000-4000-8000-000000000005",
+)
+
+
+def _pay(w: WALWriter) -> None:
+    """A payment: a read-only lookup, then an irreversible charge (6 entries with the end)."""
+    w.execution_started("ab" * 32, "PayIntent")  # 1
+    w.step_started("lookup", "ledger-reader", "read_only", {}, "in-1")  # 2
+    w.step_completed("lookup", "out-1", True)  # 3
+    w.step_started("charge", "payments-agent", "irreversible", {}, "in-2")  # 4
+    w.step_completed("charge", "out-2", True)  # 5
+
+
+# Run in a child process: the real writer appends the completion, and the process is
+# SIGKILLed in the middle of that line's write (half of it reaches the file).
+_KILL_MID_WRITE = """
+import os, signal, sys
+from intentusnet.wal.writer import WALWriter
+sys.path.insert(0, {tests!r})
+from tests.core.wal.support import _pay
+
+class HalfWrite:
+    def __init__(self, f):
+        self.f = f
+    def write(self, text):
+        self.f.write(text[: len(text) // 2])
+        self.f.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+with WALWriter({wal_dir!r}, {execution_id!r}) as w:
+    _pay(w)
+    w._file = HalfWrite(w._file)
+    w.execution_completed("cd" * 32)
+"""
+
+
+def write_killed_mid_write(wal_dir: Path, execution_id: str = KILLED) -> Path:
+    import signal
+    import subprocess
+    import sys
+
+    tests = str(Path(__file__).resolve().parents[3])
+    code = _KILL_MID_WRITE.format(tests=tests, wal_dir=str(wal_dir), execution_id=execution_id)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    return wal_dir / f"{execution_id}.wal"
+
+
+def write_incident_logs(wal_dir: Path) -> dict[str, Path]:
+    """The five logs: completed, failed, killed mid-write, one entry edited, one line deleted.
+
+    Edited: seq 4 (the irreversible charge) claims to be read-only -- what someone hiding
+    a double charge would change. Deleted: line 3 (seq 3, the lookup's completion).
+    """
+    wal_dir.mkdir(parents=True, exist_ok=True)
+    with WALWriter(str(wal_dir), CLEAN) as w:
+        _pay(w)
+        w.execution_completed("cd" * 32)
+    with WALWriter(str(wal_dir), FAILED) as w:
+        w.execution_started("ab" * 32, "PayIntent")
+        w.step_started("lookup", "ledger-reader", "read_only", {}, "in-1")
+        w.step_failed("lookup", "agent_error", "ledger unreachable", False)
+        w.execution_failed("agent_error", "ledger unreachable", False)
+    write_killed_mid_write(wal_dir)
+    for execution_id in (EDITED, DELETED):
+        with WALWriter(str(wal_dir), execution_id) as w:
+            _pay(w)
+            w.execution_completed("cd" * 32)
+    edited = wal_dir / f"{EDITED}.wal"
+    lines = lines_of(edited)
+    entry = json.loads(lines[3])
+    entry["payload"]["side_effect"] = "read_only"
+    lines[3] = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+    edited.write_bytes(b"".join(lines))
+    deleted = wal_dir / f"{DELETED}.wal"
+    lines = lines_of(deleted)
+    del lines[2]
+    deleted.write_bytes(b"".join(lines))
+    return {name: wal_dir / f"{execution_id}.wal" for name, execution_id in NAMES.items()}
+
+
+NAMES = {"clean": CLEAN, "failed": FAILED, "killed": KILLED, "edited": EDITED, "deleted": DELETED}

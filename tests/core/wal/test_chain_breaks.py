@@ -218,7 +218,8 @@ def test_a_broken_real_wal_is_reported_at_the_entry_that_broke(
         assert issue.byte_offset == _offset_of_line(data, issue.line_no)
     first = log.first_issue
     assert first is not None
-    assert f"line {first.line_no}: {first.kind}" in log.message  # what the list shows
+    seq = f" (seq {first.seq})" if first.seq is not None else ""
+    assert f"line {first.line_no}{seq}: {first.kind}" in log.message  # what the list shows
     assert len(log.entries) == broken.entries
     _assert_verdict(log, torn=broken.issues[0][0] == "torn_last_line")
 

@@ -184,7 +184,10 @@ def test_garbage_middle_lines(tmp_path: Path) -> None:
     assert "list" in log.issues[2].message
     # The lines around them still parse and are not blamed for the lost neighbours.
     assert [e.seq for e in log.entries] == [1, 4, 6, 7]
-    assert log.state == "completed"
+    # Nothing from the first lost line on can be believed: the completion is only a claim.
+    assert log.claimed_state == "completed" and not log.chain_valid
+    assert log.trusted_count == 1 and log.state == "in_flight"
+    assert log.hint.verdict == "investigate_first" and "line 2" in log.hint.reason
 
 
 @pytest.mark.parametrize(
