@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import os
-import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 import click
 
@@ -28,17 +25,20 @@ if TYPE_CHECKING:
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.timestamps import time_order, utc_text
+from intentus_tui.render.listing_order import in_batches, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
+    """The text table, oldest first (as the JSON listing), times in UTC to the second."""
     header = ["EXECUTION", "CREATED", "INTENT", "STATUS", "REPLAY", "HASH", "EVENTS", "ATTEMPTS"]
     rows = [[*header, "WAL"] if with_wal else header]
-    for s in summaries:
+    for s in sorted(summaries, key=lambda s: time_order(s.created, s.execution_id)):
         replay = "replayable" if s.replayable else f"not-replayable ({s.replay_reason or '?'})"
         row = [
             s.execution_id,
-            s.created or "-",
+            utc_text(s.created) or "-",
             s.intent or "-",
             s.state.value,
             replay,
@@ -53,12 +53,9 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
     return rows
 
 
-def _echo_listing_json(
-    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | Path
-) -> None:
-    """One JSON document, one execution per line. ``rows`` are the lines as they are made
-    (or blocks of them joined by ``,\\n``), or the cache's file of them (copied to the
-    output by the kernel, never read here)."""
+def _echo_listing_json(root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes]) -> None:
+    """One JSON document, one execution per line. ``rows`` are the lines (or blocks of
+    them joined by ``,\n``), in the order they are to be printed."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -67,38 +64,12 @@ def _echo_listing_json(
     text = dumps_json(head).rstrip().removesuffix("}").rstrip()
     out = sys.stdout.buffer
     out.write(text.encode("utf-8") + b',\n  "executions": [')
-    if isinstance(rows, Path):
-        if rows.stat().st_size:
-            out.write(b"\n")
-            out.flush()
-            _copy_file_to(rows, out)
-            out.write(b"\n  ]\n}\n")
-        else:
-            out.write(b"]\n}\n")
-    else:
-        first = True
-        for row in rows:
-            out.write(b"\n" + row if first else b",\n" + row)
-            first = False
-        out.write(b"]\n}\n" if first else b"\n  ]\n}\n")
+    first = True
+    for row in rows:
+        out.write(b"\n" + row if first else b",\n" + row)
+        first = False
+    out.write(b"]\n}\n" if first else b"\n  ]\n}\n")
     out.flush()
-
-
-def _copy_file_to(path: Path, out: BinaryIO) -> None:
-    with path.open("rb") as source:
-        offset = 0
-        try:  # the kernel copies: 50 MB of rows never pass through Python
-            size = os.fstat(source.fileno()).st_size
-            while offset < size:
-                sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
-                if not sent:
-                    break
-                offset += sent
-            return
-        except (OSError, AttributeError, io.UnsupportedOperation):
-            pass  # not a real file descriptor (or no sendfile): copy what is left here
-        source.seek(offset)
-        shutil.copyfileobj(source, out)
 
 
 def _detail_text(detail: ExecutionDetail) -> None:
@@ -115,7 +86,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
     if doc["intent"]:
         lines.append(f"intent      {doc['intent']}")
     if doc["created"]:
-        lines.append(f"created     {doc['created']}")
+        lines.append(f"created     {utc_text(str(doc['created']))}")
     hash_doc = doc["hash"]
     if isinstance(hash_doc, dict):
         lines.append(f"hash        {hash_doc['status']}: {hash_doc['explanation']}")
@@ -159,7 +130,9 @@ def _detail_text(detail: ExecutionDetail) -> None:
 
 @click.command()
 @click.argument("target", required=False)
-@click.option("--list", "list_mode", is_flag=True, help="List every execution in the directory.")
+@click.option(
+    "--list", "list_mode", is_flag=True, help="List every execution in the directory, oldest first."
+)
 @click.option("--dir", "directory", help="Record directory (default ./.intentusnet/records or .).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the persistent index cache.")
@@ -172,14 +145,17 @@ def inspect(
         root = open_root(target if list_mode and target else directory)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
-            cached = (
+            # The rows come ready-made (from the cache, or from the workers) in file-name
+            # order; they are put in time order here, without decoding them.
+            ready = (
                 index.fresh_listing_json() or index.filled_listing_json() or index.listing_json()
             )
-            if cached is not None:
-                _echo_listing_json(root, *cached)
+            blocks: Iterable[bytes] | Path
+            if ready is not None:
+                counts, blocks = ready
             else:
-                summaries = index.scan()
-                _echo_listing_json(root, listing_counts(summaries), index.listing_lines())
+                counts, blocks = listing_counts(index.scan()), index.listing_lines()
+            _echo_listing_json(root, counts, in_batches(time_ordered_rows(blocks)))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)

@@ -7,24 +7,26 @@ from typing import Any
 
 import click
 
-from intentus_tui.cli.common import dumps_json, echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.common import (
+    dumps_json,
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    locate_record,
+    read_json_file,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.timestamps import utc_text
 
 
 def _load_envelope(path: str) -> Any:
     result = load_record_file(Path(path))
     if result.status is LoadStatus.NOT_RECORD or result.record is None:
         # A bare envelope file is not a record: parse it as plain JSON.
-        from intentus_tui.core.fsio import read_regular_file
-        from intentus_tui.core.records.load import parse_json_text
-
-        try:
-            data, _ = read_regular_file(Path(path))
-            return parse_json_text(data.decode("utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            fail(f"cannot read envelope {path}: {exc}")
+        return read_json_file(path, "envelope")
     return result.record.envelope  # a whole record: use its envelope
 
 
@@ -76,10 +78,13 @@ def replay(
     if as_json:
         echo_json(doc)
     else:
+        recorded = utc_text(replayed.originalTimestamp)
         echo_text(
-            f"replay of {replayed.originalExecutionId} (recorded {replayed.originalTimestamp})"
+            f"replay of {replayed.originalExecutionId or result.path.name}"
+            + (f" (recorded {recorded})" if recorded else " (no recorded time)")
         )
-        echo_text(f"status: {replayed.status}")
+        # A forced replay of a record with no final response has no status to show.
+        echo_text(f"status: {replayed.status or 'none recorded'}")
         for warning in replayed.warnings:
             echo_text(f"warning: {warning}")
         if replayed.error is not None:

@@ -1,0 +1,77 @@
+"""The ``inspect --list`` order (oldest first, then by id; undated last) for listing rows
+that are already made.
+
+The JSON listing's rows come ready-made from the index workers or the cache, in file-name
+order. Decoding 100,000 of them to sort would cost more than the listing itself, so each
+row's sort key is read from its first three members (``execution_id``, ``file``,
+``created``, written in that order by ``rows.summary_to_json``); a row that does not
+start that way, or whose id or time holds an escape, is decoded whole instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import orjson
+
+from intentus_tui.core.timestamps import TimeOrder, time_order
+
+ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
+_HEAD = b'    {"execution_id":"'
+_FILE = b'","file":"'
+_CREATED = b',"created":'
+_BATCH = 2048  # rows written at a time
+
+
+def row_time_order(row: bytes) -> TimeOrder:
+    """The ``time_order`` key of one listing row."""
+    if row.startswith(_HEAD):
+        # Inside a JSON string every quote is escaped, so these markers are the members'.
+        id_end = row.find(_FILE, len(_HEAD))
+        at = row.find(_CREATED, id_end) if id_end > 0 else -1
+        if at > 0:
+            ident = row[len(_HEAD) : id_end]
+            start = at + len(_CREATED)
+            if b"\\" not in ident:
+                if row.startswith(b"null", start):
+                    return time_order(None, ident.decode("utf-8", "replace"))
+                if row[start : start + 1] == b'"':
+                    created = row[start + 1 : row.find(b'"', start + 1)]
+                    if b"\\" not in created:
+                        return time_order(created.decode("ascii", "replace"), ident.decode())
+    try:
+        doc = orjson.loads(row)
+        created_value, ident_value = doc.get("created"), doc.get("execution_id")
+    except (orjson.JSONDecodeError, AttributeError):
+        return time_order(None, "")
+    return time_order(
+        created_value if isinstance(created_value, str) else None,
+        ident_value if isinstance(ident_value, str) else "",
+    )
+
+
+def split_rows(blocks: Iterable[bytes] | Path) -> list[bytes]:
+    """Every row of ``blocks`` (each one row or rows joined by ``,\\n``, or a file of
+    them). A row is one line of compact JSON: it holds no newline of its own."""
+    if isinstance(blocks, Path):
+        data = blocks.read_bytes()
+        return data.split(ROW_SEPARATOR) if data else []
+    rows: list[bytes] = []
+    for block in blocks:
+        if block:
+            rows.extend(block.split(ROW_SEPARATOR))
+    return rows
+
+
+def time_ordered_rows(blocks: Iterable[bytes] | Path) -> list[bytes]:
+    """The rows of ``blocks``, oldest first (see ``core.timestamps.time_order``)."""
+    rows = split_rows(blocks)
+    rows.sort(key=row_time_order)
+    return rows
+
+
+def in_batches(rows: list[bytes]) -> Iterator[bytes]:
+    """``rows`` joined by ``,\\n`` a batch at a time (the separator between batches too)."""
+    for start in range(0, len(rows), _BATCH):
+        yield ROW_SEPARATOR.join(rows[start : start + _BATCH])
