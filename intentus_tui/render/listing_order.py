@@ -6,15 +6,21 @@ order. Decoding 100,000 of them to sort would cost more than the listing itself,
 row's sort key is read from its first three members (``execution_id``, ``file``,
 ``created``, written in that order by ``rows.summary_to_json``); a row that does not
 start that way, or whose id or time holds an escape, is decoded whole instead.
+
+The cache's file of rows is put in order once per version of it: the ordered copy beside
+it (``time_ordered_file``) makes a warm listing a plain copy of a file again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import orjson
 
+from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.timestamps import TimeOrder, time_order
 
 ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
@@ -56,7 +62,7 @@ def split_rows(blocks: Iterable[bytes] | Path) -> list[bytes]:
     them). A row is one line of compact JSON: it holds no newline of its own."""
     if isinstance(blocks, Path):
         data = blocks.read_bytes()
-        return data.split(ROW_SEPARATOR) if data else []
+        return data.split(ROW_SEPARATOR) if data.strip() else []
     rows: list[bytes] = []
     for block in blocks:
         if block:
@@ -75,3 +81,40 @@ def in_batches(rows: list[bytes]) -> Iterator[bytes]:
     """``rows`` joined by ``,\\n`` a batch at a time (the separator between batches too)."""
     for start in range(0, len(rows), _BATCH):
         yield ROW_SEPARATOR.join(rows[start : start + _BATCH])
+
+
+def _joined(batches: Iterable[bytes]) -> Iterator[bytes]:
+    separator = b""
+    for batch in batches:
+        yield separator + batch
+        separator = ROW_SEPARATOR
+
+
+def time_ordered_file(rows_path: Path) -> Path | None:
+    """A copy of the file of rows ``rows_path`` in time order, beside it: made on the
+    first call for each version of that file (its size, time and inode name the copy),
+    reused after. None if it cannot be read or the copy cannot be written."""
+    try:
+        with rows_path.open("rb") as source:
+            st = os.fstat(source.fileno())
+            stem = rows_path.name.removesuffix(".json")
+            ordered = rows_path.with_name(
+                f"{stem}-by-time-{st.st_size}-{st.st_mtime_ns}-{st.st_ino}.json"
+            )
+            if ordered.is_file():
+                return ordered
+            data = source.read()
+    except OSError:
+        return None
+    rows = data.split(ROW_SEPARATOR) if data.strip() else []
+    del data
+    rows.sort(key=row_time_order)
+    try:
+        atomic_write(ordered, _joined(in_batches(rows)), durable=False)
+    except OSError:
+        return None
+    for old in rows_path.parent.glob(f"{stem}-by-time-*.json"):
+        if old != ordered:  # the copy of an earlier version: no one will ask for it again
+            with contextlib.suppress(OSError):
+                old.unlink()
+    return ordered
