@@ -161,7 +161,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
 
 
 @click.command()
-@click.argument("target", required=False)
+@click.argument("target", required=False, metavar="[ID|FILE]")
 @click.option(
     "--list", "list_mode", is_flag=True, help="List every execution in the directory, oldest first."
 )
@@ -172,7 +172,12 @@ def _detail_text(detail: ExecutionDetail) -> None:
 def inspect(
     target: str | None, list_mode: bool, directory: str | None, as_json: bool, no_cache: bool
 ) -> None:
-    """List executions (--list [DIR]) or show one execution's post-mortem (ID_OR_FILE)."""
+    """List executions (--list [DIR]) or show one execution's post-mortem.
+
+    ID is an execution id or any prefix of one that no other id shares (the debugger
+    shows the first 8 characters); an execution known only from its write-ahead log
+    counts too.
+    """
     if list_mode or target is None:
         root = open_root(target if list_mode and target else directory)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)

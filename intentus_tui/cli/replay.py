@@ -31,7 +31,7 @@ def _load_envelope(path: str) -> Any:
 
 
 @click.command()
-@click.argument("target")
+@click.argument("target", metavar="ID|FILE")
 @click.option(
     "--dir", "directory", help="Record directory for an id (default ./.intentusnet/records or .)."
 )
@@ -44,7 +44,9 @@ def _load_envelope(path: str) -> Any:
 def replay(
     target: str, directory: str | None, force: bool, envelope_file: str | None, as_json: bool
 ) -> None:
-    """Return the recorded response of ID_OR_FILE exactly, without running any agent."""
+    """Return the recorded response of ID|FILE exactly, without running any agent.
+
+    ID is an execution id or a unique prefix of one."""
     result = load_record_file(locate_record(target, directory))
     if result.record is None:
         fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)
