@@ -1,0 +1,82 @@
+"""Ordering ready-made listing rows without decoding them: the same order as decoding."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import orjson
+
+from intentus_tui.core.index.summarize import summarize_path
+from intentus_tui.core.timestamps import time_order
+from intentus_tui.render.listing_order import (
+    in_batches,
+    row_time_order,
+    time_ordered_file,
+    time_ordered_rows,
+)
+from intentus_tui.render.rows import row_line
+from tests.intentusnet_world import RealWorld
+
+
+def _rows(real_world: RealWorld) -> list[bytes]:
+    """Rows of the real records, with times and ids that take each way through the reader."""
+    base = summarize_path(real_world.records_dir / f"{real_world.success}.json")
+    variants = [
+        ("b-plain", "2026-11-25T02:51:27.428383+00:00"),
+        ("a-plain", "2026-11-25T02:51:27.428383+00:00"),  # same time: by id
+        ("offset", "2026-11-25T03:00:00+02:00"),  # 01:00 UTC: first
+        ("zulu", "2026-11-25T02:00:00Z"),
+        ('quote"in-id', "2026-11-25T02:30:00Z"),  # escaped id: decoded whole
+        ("control\x01", "2026-11-25T02:35:00Z"),  # sanitized into an escape
+        ("undated", ""),
+        ("garbage-time", "not a time"),
+        ("escaped-time", "2026-11-25T02:40:00Z\u202e"),  # an escape in the time
+    ]
+    return [
+        row_line(dataclasses.replace(base, execution_id=ident, created=created))
+        for ident, created in variants
+    ]
+
+
+def test_the_key_read_from_the_bytes_is_the_key_of_the_decoded_row(
+    real_world: RealWorld,
+) -> None:
+    for row in _rows(real_world):
+        doc = orjson.loads(row)
+        assert row_time_order(row) == time_order(doc["created"], doc["execution_id"]), row
+
+
+def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> None:
+    rows = _rows(real_world)
+    expected = sorted(rows, key=lambda r: time_order(*_fields(r)))
+    blocks = [b",\n".join(rows[:4]), b",\n".join(rows[4:])]
+    assert time_ordered_rows(blocks) == expected
+    assert [orjson.loads(r)["execution_id"] for r in expected][:3] == [
+        "offset",
+        "zulu",
+        'quote"in-id',
+    ]
+    assert b",\n".join(in_batches(expected)) == b",\n".join(expected)
+    rows_file = tmp_path / "index-rows.json"
+    rows_file.write_bytes(b",\n".join(rows))
+    ordered = time_ordered_file(rows_file)
+    assert ordered is not None and ordered.read_bytes() == b",\n".join(expected)
+    assert time_ordered_file(rows_file) == ordered  # made once per version of the file
+    rows_file.write_bytes(b",\n".join(rows[:2]))  # a new version: a new copy, the old gone
+    newer = time_ordered_file(rows_file)
+    assert newer is not None and newer != ordered and not ordered.exists()
+    assert newer.read_bytes() == b",\n".join(sorted(rows[:2], key=row_time_order))
+
+
+def test_no_rows(tmp_path: Path) -> None:
+    empty = tmp_path / "index-rows.json"
+    empty.write_bytes(b"")
+    assert time_ordered_rows(empty) == []
+    ordered = time_ordered_file(empty)
+    assert ordered is not None and ordered.read_bytes() == b""
+
+
+def _fields(row: bytes) -> tuple[str | None, str]:
+    doc = orjson.loads(row)
+    return doc["created"], doc["execution_id"]
