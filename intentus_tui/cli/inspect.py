@@ -29,7 +29,7 @@ from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.timestamps import time_order, utc_text
-from intentus_tui.render.listing_order import in_batches, time_ordered_file, time_ordered_rows
+from intentus_tui.render.listing_order import in_batches, open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
@@ -57,11 +57,11 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
 
 
 def _echo_listing_json(
-    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | Path
+    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | io.BufferedReader
 ) -> None:
     """One JSON document, one execution per line. ``rows`` are the lines (or blocks of
-    them joined by ``,\n``) in the order they are to be printed, or a file of them
-    (copied to the output by the kernel, never read here)."""
+    them joined by ``,\n``) in the order they are to be printed, or an open file of them
+    (copied to the output by the kernel, never read here; closed after)."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -70,14 +70,15 @@ def _echo_listing_json(
     text = dumps_json(head).rstrip().removesuffix("}").rstrip()
     out = sys.stdout.buffer
     out.write(text.encode("utf-8") + b',\n  "executions": [')
-    if isinstance(rows, Path):
-        if rows.stat().st_size:
-            out.write(b"\n")
-            out.flush()
-            _copy_file_to(rows, out)
-            out.write(b"\n  ]\n}\n")
-        else:
-            out.write(b"]\n}\n")
+    if isinstance(rows, io.BufferedReader):
+        with rows:
+            if os.fstat(rows.fileno()).st_size:
+                out.write(b"\n")
+                out.flush()
+                _copy_file_to(rows, out)
+                out.write(b"\n  ]\n}\n")
+            else:
+                out.write(b"]\n}\n")
     else:
         first = True
         for row in rows:
@@ -87,21 +88,20 @@ def _echo_listing_json(
     out.flush()
 
 
-def _copy_file_to(path: Path, out: BinaryIO) -> None:
-    with path.open("rb") as source:
-        offset = 0
-        try:  # the kernel copies: 50 MB of rows never pass through Python
-            size = os.fstat(source.fileno()).st_size
-            while offset < size:
-                sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
-                if not sent:
-                    break
-                offset += sent
-            return
-        except (OSError, AttributeError, io.UnsupportedOperation):
-            pass  # not a real file descriptor (or no sendfile): copy what is left here
-        source.seek(offset)
-        shutil.copyfileobj(source, out)
+def _copy_file_to(source: io.BufferedReader, out: BinaryIO) -> None:
+    offset = 0
+    try:  # the kernel copies: 50 MB of rows never pass through Python
+        size = os.fstat(source.fileno()).st_size
+        while offset < size:
+            sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
+            if not sent:
+                break
+            offset += sent
+        return
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real file descriptor (or no sendfile): copy what is left here
+    source.seek(offset)
+    shutil.copyfileobj(source, out)
 
 
 def _detail_text(detail: ExecutionDetail) -> None:
@@ -192,7 +192,7 @@ def inspect(
                 counts, blocks = ready
             else:
                 counts, blocks = listing_counts(index.scan()), index.listing_lines()
-            ordered = time_ordered_file(blocks) if isinstance(blocks, Path) else None
+            ordered = open_time_ordered(blocks) if isinstance(blocks, Path) else None
             _echo_listing_json(root, counts, ordered or in_batches(time_ordered_rows(blocks)))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)

@@ -8,12 +8,13 @@ row's sort key is read from its first three members (``execution_id``, ``file``,
 start that way, or whose id or time holds an escape, is decoded whole instead.
 
 The cache's file of rows is put in order once per version of it: the ordered copy beside
-it (``time_ordered_file``) makes a warm listing a plain copy of a file again.
+it (``open_time_ordered``) makes a warm listing a plain copy of a file again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -28,6 +29,7 @@ _HEAD = b'    {"execution_id":"'
 _FILE = b'","file":"'
 _CREATED = b',"created":'
 _BATCH = 2048  # rows written at a time
+_ORDERED = "-by-time-"  # the ordered copy of a rows file: <stem>-by-time-<stamp>.json
 
 
 def row_time_order(row: bytes) -> TimeOrder:
@@ -90,31 +92,46 @@ def _joined(batches: Iterable[bytes]) -> Iterator[bytes]:
         separator = ROW_SEPARATOR
 
 
-def time_ordered_file(rows_path: Path) -> Path | None:
-    """A copy of the file of rows ``rows_path`` in time order, beside it: made on the
-    first call for each version of that file (its size, time and inode name the copy),
-    reused after. None if it cannot be read or the copy cannot be written."""
+def open_time_ordered(rows_path: Path) -> io.BufferedReader | None:
+    """A copy of the file of rows ``rows_path`` in time order, beside it, open for reading:
+    made on the first call for each version of that file (its size, time and inode name
+    the copy), reused after. None if it cannot be read or the copy cannot be written.
+
+    Open before it is returned: a listing running at the same time that makes the copy of
+    a newer version removes this one, and an open file is still read whole."""
     try:
         with rows_path.open("rb") as source:
             st = os.fstat(source.fileno())
             stem = rows_path.name.removesuffix(".json")
             ordered = rows_path.with_name(
-                f"{stem}-by-time-{st.st_size}-{st.st_mtime_ns}-{st.st_ino}.json"
+                f"{stem}{_ORDERED}{st.st_size}-{st.st_mtime_ns}-{st.st_ino}.json"
             )
-            if ordered.is_file():
-                return ordered
+            with contextlib.suppress(FileNotFoundError):
+                return ordered.open("rb")
             data = source.read()
-    except OSError:
-        return None
-    rows = data.split(ROW_SEPARATOR) if data.strip() else []
-    del data
-    rows.sort(key=row_time_order)
-    try:
+        rows = data.split(ROW_SEPARATOR) if data.strip() else []
+        del data
+        rows.sort(key=row_time_order)
         atomic_write(ordered, _joined(in_batches(rows)), durable=False)
+        copy = ordered.open("rb")
     except OSError:
         return None
-    for old in rows_path.parent.glob(f"{stem}-by-time-*.json"):
-        if old != ordered:  # the copy of an earlier version: no one will ask for it again
+    _remove_older_copies(rows_path.parent, stem, st.st_mtime_ns, keep=ordered)
+    return copy
+
+
+def _remove_older_copies(directory: Path, stem: str, mtime_ns: int, keep: Path) -> None:
+    """The copies of earlier versions of the rows file: no one will ask for them again.
+    (A newer version's copy, made by a listing running at the same time, is kept.)"""
+    prefix = f"{stem}{_ORDERED}"
+    for old in directory.glob(f"{prefix}*.json"):
+        if old == keep:
+            continue
+        stamp = old.name[len(prefix) : -len(".json")].split("-")
+        try:
+            older = len(stamp) == 3 and int(stamp[1]) <= mtime_ns
+        except ValueError:
+            older = False
+        if older:
             with contextlib.suppress(OSError):
                 old.unlink()
-    return ordered

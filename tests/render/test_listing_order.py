@@ -11,8 +11,8 @@ from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.timestamps import time_order
 from intentus_tui.render.listing_order import (
     in_batches,
+    open_time_ordered,
     row_time_order,
-    time_ordered_file,
     time_ordered_rows,
 )
 from intentus_tui.render.rows import row_line
@@ -60,21 +60,28 @@ def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> No
     assert b",\n".join(in_batches(expected)) == b",\n".join(expected)
     rows_file = tmp_path / "index-rows.json"
     rows_file.write_bytes(b",\n".join(rows))
-    ordered = time_ordered_file(rows_file)
-    assert ordered is not None and ordered.read_bytes() == b",\n".join(expected)
-    assert time_ordered_file(rows_file) == ordered  # made once per version of the file
+    copy = _read_ordered(rows_file, b",\n".join(expected))
+    assert copy.parent == tmp_path and copy.name != rows_file.name
+    assert _read_ordered(rows_file, b",\n".join(expected)) == copy  # made once per version
     rows_file.write_bytes(b",\n".join(rows[:2]))  # a new version: a new copy, the old gone
-    newer = time_ordered_file(rows_file)
-    assert newer is not None and newer != ordered and not ordered.exists()
-    assert newer.read_bytes() == b",\n".join(sorted(rows[:2], key=row_time_order))
+    newer = _read_ordered(rows_file, b",\n".join(sorted(rows[:2], key=row_time_order)))
+    assert newer != copy and not copy.exists()
 
 
 def test_no_rows(tmp_path: Path) -> None:
     empty = tmp_path / "index-rows.json"
     empty.write_bytes(b"")
     assert time_ordered_rows(empty) == []
-    ordered = time_ordered_file(empty)
-    assert ordered is not None and ordered.read_bytes() == b""
+    _read_ordered(empty, b"")
+
+
+def _read_ordered(rows_file: Path, expected: bytes) -> Path:
+    """Check the ordered copy's content; return where it is."""
+    ordered = open_time_ordered(rows_file)
+    assert ordered is not None
+    with ordered:
+        assert ordered.read() == expected
+        return Path(ordered.name)
 
 
 def _fields(row: bytes) -> tuple[str | None, str]:
