@@ -31,13 +31,27 @@ def utc_text(text: str | None) -> str:
     """``text`` as ISO-8601 UTC to the second (``2026-11-25T02:51:27Z``); a text that names
     no time is returned as it is (the caller sanitizes it), a missing one as ``""``."""
     moment = parse_timestamp(text)
-    if moment is None:
+    if moment is None or text is None:
         return text or ""
+    if not moment.utcoffset() and _extended_to_the_second(text):
+        return f"{text[:10]}T{text[11:19]}Z"  # already UTC: a slice (a listing has 100,000)
     try:
         moment = moment.astimezone(UTC)
     except (OverflowError, ValueError):  # an offset pushes it past year 1 or 9999
-        return text or ""
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return text
+    return moment.replace(microsecond=0, tzinfo=None).isoformat() + "Z"
+
+
+def _extended_to_the_second(text: str) -> bool:
+    """Is ``text`` (a valid time) written ``YYYY-MM-DD?HH:MM:SS...``?"""
+    return (
+        len(text) >= 19
+        and text[4] == "-"
+        and text[7] == "-"
+        and text[13] == ":"
+        and text[16] == ":"
+        and text[17:19].isdigit()
+    )
 
 
 def time_order(created: str | None, execution_id: str) -> TimeOrder:
