@@ -60,7 +60,7 @@ def _echo_listing_json(
     root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | io.BufferedReader
 ) -> None:
     """One JSON document, one execution per line. ``rows`` are the lines (or blocks of
-    them joined by ``,\n``) in the order they are to be printed, or an open file of them
+    them joined by ``,\\n``) in the order they are to be printed, or an open file of them
     (copied to the output by the kernel, never read here; closed after)."""
     head = {
         "directory": str(root.records_dir),

@@ -41,13 +41,15 @@ def row_time_order(row: bytes) -> TimeOrder:
         if at > 0:
             ident = row[len(_HEAD) : id_end]
             start = at + len(_CREATED)
+            close = row.find(b'"', start + 1)
             if b"\\" not in ident:
+                execution_id = ident.decode("utf-8", "replace")
                 if row.startswith(b"null", start):
-                    return time_order(None, ident.decode("utf-8", "replace"))
-                if row[start : start + 1] == b'"':
-                    created = row[start + 1 : row.find(b'"', start + 1)]
+                    return time_order(None, execution_id)
+                if row[start : start + 1] == b'"' and close > 0:
+                    created = row[start + 1 : close]
                     if b"\\" not in created:
-                        return time_order(created.decode("ascii", "replace"), ident.decode())
+                        return time_order(created.decode("utf-8", "replace"), execution_id)
     try:
         doc = orjson.loads(row)
         created_value, ident_value = doc.get("created"), doc.get("execution_id")
@@ -80,7 +82,7 @@ def time_ordered_rows(blocks: Iterable[bytes] | Path) -> list[bytes]:
 
 
 def in_batches(rows: list[bytes]) -> Iterator[bytes]:
-    """``rows`` joined by ``,\\n`` a batch at a time (the separator between batches too)."""
+    """``rows`` joined by ``,\\n``, a batch at a time (the caller separates the batches)."""
     for start in range(0, len(rows), _BATCH):
         yield ROW_SEPARATOR.join(rows[start : start + _BATCH])
 

@@ -47,6 +47,15 @@ def test_the_key_read_from_the_bytes_is_the_key_of_the_decoded_row(
         assert row_time_order(row) == time_order(doc["created"], doc["execution_id"]), row
 
 
+def test_rows_start_the_way_the_fast_reader_expects(real_world: RealWorld) -> None:
+    """The key is read from the bytes only while a row starts with its id, file name and
+    time (else every row is decoded whole: right, but slower at 100,000 rows)."""
+    row = row_line(summarize_path(real_world.records_dir / f"{real_world.success}.json"))
+    head = b'    {"execution_id":"' + real_world.success.encode() + b'","file":"'
+    assert row.startswith(head)
+    assert row.index(b',"created":"') == row.index(b'.json","') + len(b'.json"')
+
+
 def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> None:
     rows = _rows(real_world)
     expected = sorted(rows, key=lambda r: time_order(*_fields(r)))
