@@ -15,9 +15,11 @@ import click
 import orjson
 
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
+from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import RecordRoot, resolve_root
-from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
-from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError, check_id
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
+from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.sanitize import json_text_safe, sanitize
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -106,7 +108,8 @@ def open_root(directory: str | None) -> RecordRoot:
 
 
 def locate_record(target: str, directory: str | None) -> Path:
-    """An existing file path, or an execution id looked up in the record directory."""
+    """An existing record file path, or an execution id (or unique prefix) that has a
+    record file in the record directory."""
     path, _ = locate_execution(target, directory, allow_wal=False)
     return path
 
@@ -114,7 +117,8 @@ def locate_record(target: str, directory: str | None) -> Path:
 def locate_execution(
     target: str, directory: str | None, *, allow_wal: bool = True
 ) -> tuple[Path, Path | None]:
-    """(file, WAL directory) for a path or an id; an id may name a WAL-only execution."""
+    """(file, WAL directory) for a path, an execution id or a unique prefix of one; an id
+    may name a WAL-only execution (its log is the file) when ``allow_wal``."""
     path = Path(target)
     if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
@@ -124,14 +128,51 @@ def locate_execution(
         sibling_wal = path.absolute().parent.parent / "wal"
         return path, sibling_wal if sibling_wal.is_dir() else None
     root = open_root(directory)
-    candidate = FileExecutionStore(root.records_dir).path_for(target)
-    if candidate.exists() or candidate.is_symlink():
-        return candidate, root.wal_dir
-    if allow_wal and root.wal_dir is not None:
-        wal = root.wal_dir / f"{check_id(target)}{WAL_SUFFIX}"
-        if wal.exists():
-            return wal, root.wal_dir
-    fail(f"no execution {target!r} in {root.records_dir}")
+    try:
+        match = resolve_execution_id(root, target)
+    except ExecutionIdError as exc:
+        fail(str(exc))
+    if match.record is not None:
+        return match.record, root.wal_dir
+    if allow_wal and match.wal is not None:
+        return match.wal, root.wal_dir
+    fail(
+        f"execution {match.execution_id} has no record file, only a write-ahead log "
+        f"({match.wal}): inspect it with `intentus-tui inspect {match.execution_id}`"
+    )
+
+
+def read_json_file(path_text: str, what: str) -> Any:
+    """The JSON value in the file ``path_text`` (a ``what``: "envelope"), or exit 2 with
+    one plain line saying why it cannot be read: no codec or parser jargon."""
+    prefix = f"cannot read {what} file {path_text}"
+    try:
+        data, _ = read_regular_file(path_text)
+    except FileNotFoundError:
+        fail(f"{prefix}: no such file")
+    except NotRegularFileError as exc:
+        fail(f"{prefix}: it is {exc.kind}, not a file")
+    except PermissionError:
+        fail(f"{prefix}: permission denied")
+    except OSError as exc:
+        fail(f"{prefix}: {exc.strerror or type(exc).__name__}")
+    if not data.strip():
+        fail(f"{prefix}: the file is empty")
+    if b"\x00" in data:
+        fail(f"{prefix}: it holds binary data, not JSON text")
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark is harmless
+    except UnicodeDecodeError as exc:
+        bad = exc.object[exc.start]
+        fail(f"{prefix}: it is not UTF-8 text (byte {exc.start + 1} is 0x{bad:02x})")
+    try:
+        return parse_json_text(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{prefix}: not valid JSON at line {exc.lineno}, column {exc.colno}")
+    except RecursionError:
+        fail(f"{prefix}: nested too deeply to read")
+    except ValueError:
+        fail(f"{prefix}: not valid JSON")
 
 
 def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None) -> None:

@@ -16,7 +16,8 @@ def _print_manifest(manifest: DemoManifest) -> None:
     records = sum(1 for f in manifest.files if f.startswith("records/"))
     wals = sum(1 for f in manifest.files if f.startswith("wal/"))
     click.echo(f"Demo world written to {manifest.root}")
-    click.echo(f"  {records} record files, {wals} write-ahead logs (seed {manifest.seed})")
+    click.echo(f"  {records} record files, {wals} write-ahead logs")
+    click.echo(f"  (--seed {manifest.seed} writes the same files again)")
     click.echo("")
     width = max(len(name) for name in SCENARIOS)
     for name, description in SCENARIOS.items():

@@ -425,7 +425,8 @@ def diff(
     key_by_specs: tuple[str, ...],
     aligned: bool,
 ) -> None:
-    """Compare A and B: records (file or id), snapshot/baseline files, or RUNS.db#RUN_ID.
+    """Compare A and B: records (file, id or unique id prefix), snapshot/baseline files,
+    or RUNS.db#RUN_ID.
 
     Exit 0 when equal, 1 when different, 2 on a usage error.
     """

@@ -28,19 +28,22 @@ if TYPE_CHECKING:
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
+from intentus_tui.render.listing_order import in_batches, open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
 def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
+    """The text table, oldest first (as the JSON listing), times in UTC to the second."""
     header = ["EXECUTION", "CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY", "EVENTS"]
     header.append("ATTEMPTS")
     rows = [[*header, "WAL"] if with_wal else header]
-    for s in summaries:
+    for s in sorted(summaries, key=lambda s: time_order(s.created, s.execution_id)):
         verdict = verdict_of(s)
         row = [
             s.execution_id,
-            s.created or "-",
+            utc_text(s.created) or "-",
             s.intent or "-",
             verdict.outcome.value,
             verdict.integrity.value,
@@ -64,11 +67,11 @@ def _wal_column(s: ExecutionSummary) -> str:
 
 
 def _echo_listing_json(
-    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | Path
+    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | io.BufferedReader
 ) -> None:
-    """One JSON document, one execution per line. ``rows`` are the lines as they are made
-    (or blocks of them joined by ``,\\n``), or the cache's file of them (copied to the
-    output by the kernel, never read here)."""
+    """One JSON document, one execution per line. ``rows`` are the lines (or blocks of
+    them joined by ``,\\n``) in the order they are to be printed, or an open file of them
+    (copied to the output by the kernel, never read here; closed after)."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -77,14 +80,15 @@ def _echo_listing_json(
     text = dumps_json(head).rstrip().removesuffix("}").rstrip()
     out = sys.stdout.buffer
     out.write(text.encode("utf-8") + b',\n  "executions": [')
-    if isinstance(rows, Path):
-        if rows.stat().st_size:
-            out.write(b"\n")
-            out.flush()
-            _copy_file_to(rows, out)
-            out.write(b"\n  ]\n}\n")
-        else:
-            out.write(b"]\n}\n")
+    if isinstance(rows, io.BufferedReader):
+        with rows:
+            if os.fstat(rows.fileno()).st_size:
+                out.write(b"\n")
+                out.flush()
+                _copy_file_to(rows, out)
+                out.write(b"\n  ]\n}\n")
+            else:
+                out.write(b"]\n}\n")
     else:
         first = True
         for row in rows:
@@ -94,21 +98,20 @@ def _echo_listing_json(
     out.flush()
 
 
-def _copy_file_to(path: Path, out: BinaryIO) -> None:
-    with path.open("rb") as source:
-        offset = 0
-        try:  # the kernel copies: 50 MB of rows never pass through Python
-            size = os.fstat(source.fileno()).st_size
-            while offset < size:
-                sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
-                if not sent:
-                    break
-                offset += sent
-            return
-        except (OSError, AttributeError, io.UnsupportedOperation):
-            pass  # not a real file descriptor (or no sendfile): copy what is left here
-        source.seek(offset)
-        shutil.copyfileobj(source, out)
+def _copy_file_to(source: io.BufferedReader, out: BinaryIO) -> None:
+    offset = 0
+    try:  # the kernel copies: 50 MB of rows never pass through Python
+        size = os.fstat(source.fileno()).st_size
+        while offset < size:
+            sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
+            if not sent:
+                break
+            offset += sent
+        return
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real file descriptor (or no sendfile): copy what is left here
+    source.seek(offset)
+    shutil.copyfileobj(source, out)
 
 
 def verdict_lines(verdict: object) -> list[str]:
@@ -139,7 +142,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
     if doc["intent"]:
         lines.append(f"intent      {doc['intent']}")
     if doc["created"]:
-        lines.append(f"created     {doc['created']}")
+        lines.append(f"created     {utc_text(str(doc['created']))}")
     hash_doc = doc["hash"]
     if isinstance(hash_doc, dict):
         lines.append(f"hash        {hash_doc['status']}: {hash_doc['explanation']}")
@@ -184,8 +187,10 @@ def _detail_text(detail: ExecutionDetail) -> None:
 
 
 @click.command()
-@click.argument("target", required=False)
-@click.option("--list", "list_mode", is_flag=True, help="List every execution in the directory.")
+@click.argument("target", required=False, metavar="[ID|FILE]")
+@click.option(
+    "--list", "list_mode", is_flag=True, help="List every execution in the directory, oldest first."
+)
 @click.option("--dir", "directory", help="Record directory (default ./.intentusnet/records or .).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the persistent index cache.")
@@ -193,19 +198,28 @@ def _detail_text(detail: ExecutionDetail) -> None:
 def inspect(
     target: str | None, list_mode: bool, directory: str | None, as_json: bool, no_cache: bool
 ) -> None:
-    """List executions (--list [DIR]) or show one execution's post-mortem (ID_OR_FILE)."""
+    """List executions (--list [DIR]) or show one execution's post-mortem.
+
+    ID is an execution id or any prefix of one that no other id shares (the debugger
+    shows the first 8 characters); an execution known only from its write-ahead log
+    counts too.
+    """
     if list_mode or target is None:
         root = open_root(target if list_mode and target else directory)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
-            cached = (
+            # The rows come ready-made (from the cache, or from the workers) in file-name
+            # order; they are put in time order here, without decoding them.
+            ready = (
                 index.fresh_listing_json() or index.filled_listing_json() or index.listing_json()
             )
-            if cached is not None:
-                _echo_listing_json(root, *cached)
+            blocks: Iterable[bytes] | Path
+            if ready is not None:
+                counts, blocks = ready
             else:
-                summaries = index.scan()
-                _echo_listing_json(root, listing_counts(summaries), index.listing_lines())
+                counts, blocks = listing_counts(index.scan()), index.listing_lines()
+            ordered = open_time_ordered(blocks) if isinstance(blocks, Path) else None
+            _echo_listing_json(root, counts, ordered or in_batches(time_ordered_rows(blocks)))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)

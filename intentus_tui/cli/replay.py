@@ -15,12 +15,14 @@ from intentus_tui.cli.common import (
     fail,
     guarded,
     locate_execution,
+    read_json_file,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import IntegrityProblem, ReplayResult
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize
+from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.wal.read import WalLog, read_wal
 
 UNTRUSTED_HEADLINE = "replayed from an untrusted record: investigate before using this answer"
@@ -30,18 +32,7 @@ def _load_envelope(path: str) -> Any:
     result = load_record_file(Path(path))
     if result.status is LoadStatus.NOT_RECORD or result.record is None:
         # A bare envelope file is not a record: parse it as plain JSON.
-        from intentus_tui.core.fsio import read_regular_file
-        from intentus_tui.core.records.load import parse_json_text
-
-        try:
-            data, _ = read_regular_file(Path(path))
-            return parse_json_text(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:  # its own message speaks of codecs
-            fail(f"cannot read envelope {path}: not UTF-8 text (bad byte at offset {exc.start})")
-        except OSError as exc:
-            fail(f"cannot read envelope {path}: {exc.strerror or exc}")
-        except (ValueError, RecursionError) as exc:
-            fail(f"cannot read envelope {path}: not JSON ({exc})")
+        return read_json_file(path, "envelope")
     return result.record.envelope  # a whole record: use its envelope
 
 
@@ -57,8 +48,12 @@ def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
     return "; ".join(problem.summary for problem in problems)
 
 
-def _echo_result(replayed: ReplayResult) -> None:
-    echo_text(f"replay of {replayed.originalExecutionId} (recorded {replayed.originalTimestamp})")
+def _echo_result(replayed: ReplayResult, path: Path) -> None:
+    recorded = utc_text(replayed.originalTimestamp)
+    echo_text(
+        f"replay of {replayed.originalExecutionId or path.name}"
+        + (f" (recorded {recorded})" if recorded else " (no recorded time)")
+    )
     if replayed.untrusted:
         echo_text(f"WARNING: {UNTRUSTED_HEADLINE}")
     integrity_texts = {problem.text for problem in replayed.integrity}
@@ -67,7 +62,8 @@ def _echo_result(replayed: ReplayResult) -> None:
             echo_text(f"warning: {warning}")
     for problem in replayed.integrity:
         echo_text(f"{'note' if problem.benign else 'warning'}: {problem.text}")
-    echo_text(f"status: {replayed.status if replayed.status is not None else '(none recorded)'}")
+    # A forced replay of a record with no final response has no status to show.
+    echo_text(f"status: {replayed.status or 'none recorded'}")
     if replayed.error is not None:
         echo_text(f"error: {dumps_json(replayed.error)}")
     echo_text(f"payload: {dumps_json(replayed.payload)}")
@@ -75,7 +71,7 @@ def _echo_result(replayed: ReplayResult) -> None:
 
 
 @click.command()
-@click.argument("target")
+@click.argument("target", metavar="ID|FILE")
 @click.option(
     "--dir", "directory", help="Record directory for an id (default ./.intentusnet/records or .)."
 )
@@ -103,10 +99,11 @@ def replay(
     strict: bool,
     as_json: bool,
 ) -> None:
-    """Return the recorded response of ID_OR_FILE exactly, without running any agent.
+    """Return the recorded response of ID|FILE exactly, without running any agent.
 
-    The record's integrity problems are reported with the response (warnings, and
-    "trusted": false in --json); --strict refuses such a record instead.
+    ID is an execution id or a unique prefix of one. The record's integrity problems are
+    reported with the response (warnings, and "trusted": false in --json); --strict
+    refuses such a record instead.
     """
     path, wal_dir = locate_execution(target, directory, allow_wal=False)
     result = load_record_file(path)
@@ -158,5 +155,5 @@ def replay(
             names = _problem_names(replayed.untrusted)
             click.echo(sanitize(f"intentus-tui: {UNTRUSTED_HEADLINE} ({names})"), err=True)
     else:
-        _echo_result(replayed)
+        _echo_result(replayed, result.path)
     raise click.exceptions.Exit(ExitCode.OK)

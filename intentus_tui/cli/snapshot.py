@@ -74,7 +74,8 @@ def _target(output: str | None, stem: str, protected: set[Path]) -> Path:
 @click.option("--json", "as_json", is_flag=True, help="Print {path, input_hash, artifacts}.")
 @guarded
 def snapshot(record: str, output: str | None, directory: str | None, as_json: bool) -> None:
-    """Write a Verist snapshot of RECORD (a record file or id) to compare later runs against."""
+    """Write a Verist snapshot of RECORD (a record file, an id or a unique prefix of one)
+    to compare later runs against."""
     path = locate_record(record, directory)
     result = load_record_file(path)
     if result.record is None:

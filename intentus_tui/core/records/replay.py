@@ -46,7 +46,7 @@ MANUALLY_INVALIDATED = "manually_invalidated"
 RECORD_CORRUPTED = "record_corrupted"
 FORCED_WARNING = "Forced replay of non-replayable record"
 
-# Seed 000, "Force Replay Risks": shown before a forced replay.
+# What a forced replay risks, by why the record is not replayable: shown before one.
 FORCE_REPLAY_RISKS: tuple[tuple[str, str], ...] = (
     ("Incomplete execution", "May return null payload"),
     ("Recording failure", "May return partial/corrupt data"),

@@ -1,0 +1,114 @@
+"""Execution ids as an operator types them: the whole id, or a unique prefix of it.
+
+The debugger shows ids cut to 8 characters; git-style, any prefix that names exactly one
+execution of the opened location resolves to it. An execution is known by its record file
+(``<id>.json`` in the records directory) or, when no record was written, by its
+write-ahead log alone (``<id>.wal`` in the WAL directory). Resolving costs one listing of
+each directory and no file reads, so it stays cheap beside 100,000 records.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
+from intentus_tui.core.records.store import FileExecutionStore, check_id
+
+# How many candidates an ambiguity names before it says "and N more".
+SHOWN_CANDIDATES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionMatch:
+    """The one execution an id or prefix names: its record file and its WAL, if any."""
+
+    execution_id: str
+    record: Path | None
+    wal: Path | None
+
+
+class ExecutionIdError(LookupError):
+    """An id that names no execution, or more than one; ``str()`` is one line for the user."""
+
+
+class UnknownExecutionError(ExecutionIdError):
+    def __init__(self, text: str, root: RecordRoot) -> None:
+        where = f"{root.records_dir}" + (f" or {root.wal_dir}" if root.wal_dir is not None else "")
+        super().__init__(f"no execution {text!r} (whole id or prefix) in {where}")
+        self.text = text
+
+
+class AmbiguousExecutionError(ExecutionIdError):
+    def __init__(self, text: str, candidates: list[str]) -> None:
+        shown = ", ".join(candidates[:SHOWN_CANDIDATES])
+        more = len(candidates) - SHOWN_CANDIDATES
+        tail = f" and {more} more" if more > 0 else ""
+        super().__init__(
+            f"id prefix {text!r} is ambiguous: {len(candidates)} executions match: "
+            f"{shown}{tail} (type more of the id)"
+        )
+        self.text = text
+        self.candidates = tuple(candidates)
+
+
+def _names(directory: Path | None) -> list[str]:
+    if directory is None:
+        return []
+    try:
+        return os.listdir(directory)
+    except OSError:
+        return []
+
+
+def _match(root: RecordRoot, execution_id: str) -> ExecutionMatch | None:
+    """The execution whose id is exactly ``execution_id``, if it has a record or a WAL."""
+    # path_for refuses a record that is a symlink leading out of the records directory.
+    record_path = FileExecutionStore(root.records_dir).path_for(execution_id)
+    record = record_path if os.path.lexists(record_path) else None
+    wal_path = root.wal_dir / f"{execution_id}{WAL_SUFFIX}" if root.wal_dir is not None else None
+    wal = wal_path if wal_path is not None and os.path.lexists(wal_path) else None
+    if record is None and wal is None:
+        return None
+    return ExecutionMatch(execution_id, record, wal)
+
+
+def prefix_candidates(root: RecordRoot, prefix: str) -> list[str]:
+    """Every execution id of ``root`` that starts with ``prefix``, sorted (names only)."""
+    ids = {
+        name[: -len(RECORD_SUFFIX)]
+        for name in _names(root.records_dir)
+        if name.startswith(prefix) and is_record_name(name)
+    }
+    ids.update(
+        name[: -len(WAL_SUFFIX)]
+        for name in _names(root.wal_dir)
+        if name.startswith(prefix) and name.endswith(WAL_SUFFIX) and not name.startswith(".")
+    )
+    # "abc.js" is a prefix of the file "abc.json" but not of the id "abc".
+    return sorted(i for i in ids if i.startswith(prefix) and i)
+
+
+def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
+    """The execution ``text`` names: its whole id (preferred, even when it is also the
+    prefix of a longer id) or the one id it is a prefix of.
+
+    Raises ``UnsafeIdError`` for an id that would reach outside the directories (path
+    separators, ``..``, a leading dot), ``UnknownExecutionError`` when nothing matches and
+    ``AmbiguousExecutionError`` (with the candidates) when several do.
+    """
+    check_id(text)
+    exact = _match(root, text)
+    if exact is not None:
+        return exact
+    candidates = prefix_candidates(root, text)
+    if not candidates:
+        raise UnknownExecutionError(text, root)
+    if len(candidates) > 1:
+        raise AmbiguousExecutionError(text, candidates)
+    found = _match(root, candidates[0])
+    if found is None:  # removed between the listing and now
+        raise UnknownExecutionError(text, root)
+    return found

@@ -1,0 +1,141 @@
+"""Every command that takes an execution id takes a unique prefix of it (the debugger shows
+8 characters), over records written by the real IntentusNet 1.3.0."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.cli.exit_codes import ExitCode
+from tests.intentusnet_world import RealWorld
+from tests.real_ids import copy_real_world, save_as, write_wal_only
+
+TWIN_A = "580f2534-aaaa-4000-8000-000000000001"
+TWIN_B = "580f2534-bbbb-4000-8000-000000000002"
+WAL_ONLY = "9c0ffee1-1111-4111-8111-111111111111"
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "intentus_tui.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def world(real_world: RealWorld, tmp_path: Path) -> Path:
+    """A project directory (the commands run in it): the real records, two more whose ids
+    share their first 8 characters, and a WAL-only execution."""
+    records = copy_real_world(real_world, tmp_path)
+    save_as(records, real_world.success, TWIN_A)
+    save_as(records, real_world.fallback, TWIN_B)
+    write_wal_only(records.parent / "wal", WAL_ONLY)
+    (tmp_path / "out").mkdir()
+    return tmp_path
+
+
+def _one_error_line(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode == ExitCode.USAGE, out
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+def test_inspect_takes_the_8_characters_the_debugger_shows(
+    world: Path, real_world: RealWorld
+) -> None:
+    out = cli("inspect", real_world.fallback[:8], "--json", cwd=world)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["execution_id"] == real_world.fallback
+    text = cli("inspect", real_world.fallback[:8], cwd=world)
+    assert text.stdout.startswith(f"execution   {real_world.fallback}\n")
+
+
+def test_replay_takes_a_prefix(world: Path, real_world: RealWorld) -> None:
+    out = cli("replay", real_world.success[:8], "--json", cwd=world)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["original_execution_id"] == real_world.success
+
+
+def test_diff_takes_prefixes(world: Path, real_world: RealWorld) -> None:
+    out = cli("diff", real_world.success[:8], TWIN_A[:10], "--json", cwd=world)
+    assert out.returncode == ExitCode.OK, out.stderr  # the same record saved under a new id
+    doc = json.loads(out.stdout)
+    assert (doc["a"]["execution_id"], doc["b"]["execution_id"]) == (real_world.success, TWIN_A)
+
+
+def test_snapshot_takes_a_prefix(world: Path, real_world: RealWorld) -> None:
+    target = world / "out" / "snap.json"
+    out = cli("snapshot", real_world.invalidated[:8], "-o", str(target), cwd=world)
+    assert out.returncode == 0, out.stderr
+    snapshot = json.loads(target.read_text())
+    assert real_world.invalidated in json.dumps(snapshot)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("inspect", "580f2534"),
+        ("inspect", "580f2534", "--json"),
+        ("replay", "580f2534"),
+        ("diff", "580f2534", "c"),
+        ("snapshot", "580f2534", "-o", "out/s.json"),
+    ],
+)
+def test_an_ambiguous_prefix_exits_2_naming_the_candidates(
+    world: Path, command: tuple[str, ...]
+) -> None:
+    line = _one_error_line(cli(*command, cwd=world))
+    assert "'580f2534' is ambiguous" in line and TWIN_A in line and TWIN_B in line
+    assert not (world / "out" / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("inspect", "deadbeef"),
+        ("replay", "deadbeef", "--force"),
+        ("diff", "deadbeef", "580f2534-a"),
+        ("snapshot", "deadbeef", "-o", "out/s.json"),
+    ],
+)
+def test_an_unknown_id_exits_2_with_one_line(world: Path, command: tuple[str, ...]) -> None:
+    assert "no execution 'deadbeef'" in _one_error_line(cli(*command, cwd=world))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("inspect", "../records"), ("replay", ".hidden"), ("snapshot", "..", "-o", "out/s.json")],
+)
+def test_unsafe_ids_are_still_refused(world: Path, command: tuple[str, ...]) -> None:
+    line = _one_error_line(cli(*command, cwd=world))
+    assert "no execution" not in line
+
+
+def test_a_wal_only_execution_resolves(world: Path) -> None:
+    out = cli("inspect", WAL_ONLY[:8], "--json", cwd=world)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["file"].endswith(f"{WAL_ONLY}.wal")
+    assert doc["wal"]["chain_valid"] is True
+    # Nothing to replay or snapshot: said plainly, with the whole id.
+    for command in (("replay", WAL_ONLY[:8]), ("snapshot", WAL_ONLY[:8], "-o", "out/w.json")):
+        line = _one_error_line(cli(*command, cwd=world))
+        assert WAL_ONLY in line and "only a write-ahead log" in line
+
+
+def test_the_dir_option_is_searched(world: Path, real_world: RealWorld, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    records = world / ".intentusnet" / "records"
+    out = cli("inspect", real_world.success[:8], "--dir", str(records), "--json", cwd=elsewhere)
+    assert out.returncode == 0 and json.loads(out.stdout)["execution_id"] == real_world.success
