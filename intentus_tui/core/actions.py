@@ -43,6 +43,7 @@ from intentus_tui.core.records.verify import (
     StructureCheck,
     VerifyReport,
 )
+from intentus_tui.core.verdict import verdict_of
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ __all__ = [
     "postmortem",
     "replay",
     "save_snapshot",
+    "verdict_of",
     "verify_file",
 ]
 
