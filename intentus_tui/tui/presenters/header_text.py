@@ -167,39 +167,33 @@ def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
         parts.append((f" · {tally.needing_attention:,} {need} attention: ", "bold"))
     else:
         parts.append((" · nothing needs attention", "$success"))
-    # Optional details, each placed after the part it explains, dropped last-listed first.
-    details: list[tuple[int, Part]] = []
+    # Segments in display order, each with the rank at which it is dropped when the line
+    # is too long (0: never): the harmless hash notes first, then the detail of the
+    # successes, then the successes, then why the untrusted are untrusted.
+    segments: list[tuple[int, list[Part]]] = [(0, parts)]
     first = True
     for word, style in _ATTENTION:
         count = tally.attention[word]
         if not count:
             continue
-        if not first:
-            parts.append((", ", ""))
+        segments.append((0, [("" if first else ", ", ""), (f"{count:,} {word}", style)]))
         first = False
-        parts.append((f"{count:,} {word}", style))
         if word == "untrusted":
             why = ", ".join(f"{n:,} {w}" for w, n in sorted(tally.untrusted.items()))
-            details.append((len(parts), (f" ({why})", "$error")))
+            segments.append((4, [(f" ({why})", "$error")]))
     if tally.succeeded:
-        parts.append((f" · {tally.succeeded:,} succeeded", "$success"))
+        segments.append((3, [(f" · {tally.succeeded:,} succeeded", "$success")]))
         if tally.not_replayable:
-            details.append(
-                (len(parts), (f" ({tally.not_replayable:,} not replayable)", "$warning"))
-            )
+            segments.append((2, [(f" ({tally.not_replayable:,} not replayable)", "$warning")]))
     notes = [
         f"{n:,} {word}"
         for n, word in ((tally.benign, "benign"), (tally.unverifiable, "unverifiable"))
         if n
     ]
     if notes:
-        details.append((len(parts), (" · hash: " + ", ".join(notes), "$text-muted")))
-    while (
-        details
-        and width is not None
-        and _cells(parts) + sum(cell_len(part[0]) for _, part in details) > width
-    ):
-        details.pop()
-    for at, part in reversed(details):
-        parts.insert(at, part)
-    return parts
+        segments.append((1, [(" · hash: " + ", ".join(notes), "$text-muted")]))
+    for rank in (1, 2, 3, 4):
+        if width is None or _cells([p for _, seg in segments for p in seg]) <= width:
+            break
+        segments = [(r, seg) for r, seg in segments if r != rank]
+    return [p for _, seg in segments for p in seg]

@@ -70,8 +70,9 @@ def integrity_lines(verdict: Verdict) -> list[Line]:
         heading("Integrity", badge(label, kind)),
         plain(safe(verdict.integrity_reason), _KIND_STYLES.get(kind, WARNING_STYLE)),
     ]
-    if not verdict.trusted:
-        lines.append(plain(safe(verdict.replay_reason), PROBLEM_STYLE))
+    if not verdict.trusted:  # what to do about it (the replay reason repeats the why first)
+        advice = verdict.replay_reason.removeprefix(f"{verdict.integrity_reason}: ")
+        lines.append(plain(safe(advice), PROBLEM_STYLE))
     return lines
 
 
