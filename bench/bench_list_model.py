@@ -92,13 +92,14 @@ def main() -> None:
         model.set_query("")
 
     print(f"filter and clear       {median_ms(filtered, args.repeat):8.1f} ms")
-    changed = [replace(rows[n * 97], final_status="error") for n in range(1000)]
+    step = max(1, args.rows // 1000)
+    changed = [replace(rows[n * step], final_status="error") for n in range(1000)]
 
     def live() -> None:
         for s in changed:
             model.apply([s])
         for n in range(1000):
-            model.apply([rows[n * 97]])
+            model.apply([rows[n * step]])
 
     per_row = median_ms(live, args.repeat) / 2000 * 1000
     print(f"one-row live update    {per_row:8.1f} us")

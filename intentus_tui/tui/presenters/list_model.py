@@ -3,7 +3,8 @@
 Pure Python (no Textual) so it is cheap to test and to benchmark. The model keeps every
 summary it was given, and a sorted list of *row keys* for the rows currently shown.
 A row key is a tuple that sorts rows into place: ``(group, 0)`` for a group header and
-``(group, 1, *sort fields, file key)`` for an execution. Keeping it sorted lets a live
+``(group, 1, *sort fields, file key)`` for an execution; the group is the execution's
+verdict (``verdict_of``), failures first. Keeping it sorted lets a live
 update move one row with a bisect instead of re-sorting 100,000 rows.
 """
 
@@ -246,9 +247,10 @@ class ListModel:
     in order when next needed: so the initial scan's batches cost the list about what they
     hold, not a pass over every row (which made a 1,000,000-file scan quadratic).
 
-    Per execution only the summary and its row key are kept (a row key is a pure function
-    of the summary, the sort and the grouping, so it is computed again rather than stored
-    in a dict): 100,000 executions cost about 16 MB here beyond the summaries themselves.
+    Per execution only the summary, its row key and its verdict codes are kept (a row key
+    is a pure function of the summary, its verdict, the sort and the grouping, so it is
+    computed again rather than stored; the verdict is cached, as it costs more than the
+    rest of the key).
     """
 
     # A change replacing or removing more existing rows than this re-sorts everything
@@ -477,7 +479,13 @@ class ListModel:
             return
         row_key = self._row_key
         new = sorted(row_key(s) for s in summaries)
-        self._unmerged += new
+        if len(new) < _MERGE_AT and not self._unmerged:
+            # A live change: put it in place now (a bisect each). Noted for later, the
+            # next change's removal would re-sort every row to find its old place.
+            for rk in new:
+                insort(self._sorted_all, rk)
+        else:
+            self._unmerged += new
         if self.view.only is not None or self._terms:
             matches, by_key = self._matches, self.summaries
             new = [rk for rk in new if matches(by_key[cast(str, rk[-1])])]
