@@ -115,6 +115,20 @@ def verdict_lines(verdict: Verdict) -> list[Content]:
     ]
 
 
+def verdict_brief(verdict: Verdict) -> Content:
+    """The three answers on one line, without their reasons: ``? unknown · unverif. · ✗ corrupt``."""
+    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
+    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
+    return Content.assemble(
+        ("verdict   ", "$text-muted"),
+        outcome_part(verdict),
+        (" · ", "$text-muted"),
+        (integrity, _INTEGRITY_STYLES[verdict.integrity]),
+        (" · ", "$text-muted"),
+        (replay, "$success" if verdict.replayable else "$warning"),
+    )
+
+
 def summary_content(detail: ExecutionDetail, verdict: Verdict | None = None) -> Content:
     """The lines above the events: identity and verdict (or the file's state when there is
     no verdict), salvage, chain, crash point.
@@ -130,7 +144,9 @@ def summary_content(detail: ExecutionDetail, verdict: Verdict | None = None) -> 
     lines = [
         Content.assemble((ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state)
     ]
-    if verdict is not None:
+    if verdict is not None and damaged:  # the damage lines below give the reasons
+        lines.append(verdict_brief(verdict))
+    elif verdict is not None:
         lines.extend(verdict_lines(verdict))
     if result.status is not LoadStatus.OK:
         lines.extend(_salvage_lines(detail))
