@@ -47,6 +47,7 @@ from intentus_tui.core.records.verify import (
     StructureCheck,
     VerifyReport,
 )
+from intentus_tui.core.verdict import verdict_of
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ __all__ = [
     "run_operand",
     "save_snapshot",
     "untrusted_problems",
+    "verdict_of",
     "verify_file",
 ]
 

@@ -68,6 +68,7 @@ def verdict_of(s: ExecutionSummary) -> Verdict:
         and s.load_status is LoadStatus.OK
         and s.contradiction is None
         and s.state is ExecutionState.COMPLETED
+        and s.wal_chain_ok is not False
     ):
         # Most executions: one shared answer (every listing row asks; 0.3 us, not 2.5).
         return _CLEAN

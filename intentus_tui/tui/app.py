@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -122,6 +123,7 @@ class IntentusApp(App[None]):
         ),
         Binding("escape", "filter_clear", "Clear filter", priority=True, id="filter.clear"),
         Binding("v", "cycle_view", "View", id="cycle-view"),
+        Binding("exclamation_mark", "failures_first", "Failures first", id="failures-first"),
         Binding("o", "cycle_sort", "Sort", id="cycle-sort"),
         Binding("p", "toggle_live", "Live/pause", id="toggle-live"),
         Binding("r", "replay", "Replay", id="replay"),
@@ -464,6 +466,7 @@ class IntentusApp(App[None]):
             self.detail_key = None
             self.timeline.show_message("Select an execution to see its timeline.")
             self.event_detail.show_message("")
+            self.side_pane.verdict = None
             self.side_pane.detail = None
             self._detail_waiting = None
             self._refresh_footer()
@@ -496,7 +499,11 @@ class IntentusApp(App[None]):
         same = message.key == self.detail_key and self.detail is not None
         self.detail = message.detail
         self.detail_key = message.key
-        self.timeline.show_detail(message.detail, keep_cursor=same)
+        # The verdict the list row shows, with its reasons: the same on every screen.
+        summary = self.execution_list.model.summaries.get(message.key)
+        verdict = verdict_of(summary) if summary is not None else None
+        self.timeline.show_detail(message.detail, keep_cursor=same, verdict=verdict)
+        self.side_pane.verdict = verdict
         self.side_pane.detail = message.detail
         self._refresh_footer()
 
@@ -560,6 +567,11 @@ class IntentusApp(App[None]):
 
     def action_cycle_view(self) -> None:
         label = self.execution_list.cycle_view()
+        self._after_view_change(f"View: {label}")
+
+    def action_failures_first(self) -> None:
+        label = self.execution_list.show_failures_first()
+        self.execution_list.focus()
         self._after_view_change(f"View: {label}")
 
     def action_cycle_sort(self) -> None:
@@ -798,7 +810,11 @@ class IntentusApp(App[None]):
             f"Remap keys in {sanitize_line(str(keymap_path()))}: one line per binding id, "
             'e.g. replay = "ctrl+r".'
         )
-        content = help_content(self.help_sections(), self.keymap, self.get_key_display_for, footer)
+        from intentus_tui.tui.presenters.list_rows import legend
+
+        content = help_content(
+            self.help_sections(), self.keymap, self.get_key_display_for, footer, legend()
+        )
         self.push_screen(HelpScreen(content))
 
     def get_key_display_for(self, key: str) -> str:
@@ -812,10 +828,17 @@ class IntentusApp(App[None]):
             self.action_toggle_live,
         )
         yield SystemCommand(
-            "Cycle list view", "Grouped, flat, or one state only", self.action_cycle_view
+            "Failures first",
+            "Group by verdict: untrusted, unknown, failed, in flight, then the successes",
+            self.action_failures_first,
         )
         yield SystemCommand(
-            "Cycle sort", "Newest, oldest, intent, state, attempts", self.action_cycle_sort
+            "Cycle list view",
+            "Failures first, needs attention, flat, or one verdict only",
+            self.action_cycle_view,
+        )
+        yield SystemCommand(
+            "Cycle sort", "Newest, oldest, intent, verdict, attempts", self.action_cycle_sort
         )
         yield SystemCommand(
             "Filter executions", "By id, intent, agent or state", self.action_filter

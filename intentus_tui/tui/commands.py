@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, cast
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
+from intentus_tui.core.actions import verdict_of
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.tui.presenters.list_rows import state_badge
+from intentus_tui.tui.presenters.list_rows import verdict_text
 
 if TYPE_CHECKING:
     from intentus_tui.tui.app import IntentusApp
@@ -33,12 +34,11 @@ def _highlighted(text: str, needle: str, style: str) -> Content:
 
 
 def execution_hit_display(summary: ExecutionSummary, needle: str) -> Content:
-    badge, _ = state_badge(summary)
     return Content.assemble(
         _highlighted(summary.execution_id, needle, "bold"),
         "  ",
         _highlighted(summary.intent or summary.key, needle, ""),
-        ("  " + badge, "$text-muted"),
+        ("  " + verdict_text(verdict_of(summary)), "$text-muted"),
     )
 
 

@@ -50,9 +50,14 @@ async def test_help_lists_every_binding_with_its_id_and_closes(records_dir: Path
             "timeline.next-fallback",
             "timeline.prev-error",
             "filter.clear",
+            "failures-first",
         ):
             assert binding_id in text
         assert "keymap.toml" in text
+        # the legend of the list's marks: every outcome, integrity and replay mark
+        for mark in ("⚠ untrusted", "✗ failed", "◌ in flight", "? unknown", "TAMPERED (#!)"):
+            assert mark in text
+        assert "CHAIN ✗ (#✗)" in text and "✗ invalid." in text and "↺ yes" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

@@ -54,7 +54,7 @@ async def test_markup_and_control_characters_are_shown_literally(records_dir: Pa
         await settle(pilot)
         rows = "\n".join(list_lines(app))
         assert "id[b]x[/b] [/x]…" in rows  # the id column is 16 wide at most
-        assert "Intent [b]x[/b]…" in rows
+        assert "Intent [b]x[…" in rows  # cut to the intent column (the verdict takes room)
         summary = timeline_summary(app)
         assert f"id{MARKUP}" in summary
         assert "Intent [b]x[/b] [/x] [$accent]y ␛[2J␛]0;title␇⟨U+202E⟩evil" in summary
@@ -65,7 +65,7 @@ async def test_markup_and_control_characters_are_shown_literally(records_dir: Pa
         svg = app.export_screenshot()
         shown = _svg_text(svg)
         assert "[b]x[/b] [/x] [$accent]y" in shown
-        assert "[red]agent[/red] ✗" in shown
+        assert "[red]agent[/red]" in shown
         for hostile in HOSTILE_TEXTS:
             if hostile != sanitize_line(hostile):  # control characters never reach the SVG
                 assert hostile not in svg

@@ -8,6 +8,7 @@ import pytest
 
 from intentus_tui.cli import run as run_cli
 from intentus_tui.cli.open import OpenError, build_app, open_debugger
+from intentus_tui.core.model import Outcome
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, write_world
 
@@ -19,25 +20,29 @@ async def test_opens_grouped_with_counts_and_first_execution_loaded(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         lines = list_lines(app)
-        assert lines[0].startswith("── Replayable (3)")
+        # failures first: what needs attention, then the successes
+        assert lines[0].startswith("── Outcome unknown (1)")
         titles = [line for line in lines if line.startswith("──")]
         assert [t.split(" (")[0] for t in titles] == [
-            "── Replayable",
-            "── Not replayable",
-            "── Incomplete",
-            "── Corrupted / unreadable",
+            "── Outcome unknown",
+            "── In flight",
+            "── Succeeded",
+            "── Succeeded, not replayable",
         ]
         text = screen_text(app)
-        assert "6 executions" in text
-        assert "3 replayable" in text
-        assert "1 not replayable (1 manually_invalidated)" in text
-        assert "1 incomplete" in text
-        assert "1 corrupted" in text
-        # newest first inside a group: ok2 (created 10:00:06) leads the replayable group
-        assert app.execution_list.selected_key == f"{world['ok2']}.json"
-        assert app.detail is not None and app.detail.path.name == f"{world['ok2']}.json"
+        assert (
+            "6 executions · 2 need attention: 1 unknown, 1 in flight · 4 succeeded"
+            " (1 not replayable) · hash: 1 unverifiable" in text
+        )
+        # the first row is the first that needs attention: the damaged record
+        assert app.execution_list.selected_key == f"{world['truncated']}.json"
+        assert app.detail is not None and app.detail.path.name == f"{world['truncated']}.json"
         invalid_row = next(line for line in lines if world["invalidated"][:8] in line)
-        assert "✗ invalidated" in invalid_row and "Classify" in invalid_row
+        assert "✓ succeeded" in invalid_row and "Classify" in invalid_row
+        assert "✗ invalid." in invalid_row and "verified" in invalid_row
+        # newest first inside a group: ok2 (created 10:00:06) leads the successes
+        successes = lines.index(next(t for t in titles if t.startswith("── Succeeded (")))
+        assert world["ok2"][:8] in lines[successes + 1]
 
 
 async def test_step_jump_and_detail_follow_the_cursor(
@@ -47,23 +52,23 @@ async def test_step_jump_and_detail_follow_the_cursor(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         listing = app.execution_list
-        await pilot.press("j")
+        await pilot.press("j")  # skips the group header below it
         await settle(pilot)
-        assert listing.selected_key == f"{world['fallback']}.json"
+        assert listing.selected_key == f"{world['incomplete']}.json"
         assert app.detail is not None and app.detail.path.name == listing.selected_key
         await pilot.press("G")
         await settle(pilot)
-        assert listing.selected_key == f"{world['truncated']}.json"  # the only corrupted one
-        assert "salvaged" in screen_text(app)
+        assert listing.selected_key == f"{world['invalidated']}.json"  # the last group
         await pilot.press("k")  # skips the group header above it
         await settle(pilot)
-        assert listing.selected_key == f"{world['incomplete']}.json"
+        assert listing.selected_key == f"{world['ok']}.json"
         await pilot.press("g")
         await settle(pilot)
-        assert listing.selected_key == f"{world['ok2']}.json"
+        assert listing.selected_key == f"{world['truncated']}.json"  # the only damaged one
+        assert "salvaged" in screen_text(app)
         await pilot.press("up")  # already at the top: stays
         await settle(pilot)
-        assert listing.selected_key == f"{world['ok2']}.json"
+        assert listing.selected_key == f"{world['truncated']}.json"
 
 
 async def test_filter_as_you_type_then_escape_clears(
@@ -100,6 +105,10 @@ async def test_sort_and_view_cycle(records_dir: Path, world: dict[str, str]) -> 
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         listing = app.execution_list
+        await pilot.press("v")  # needs attention only, still grouped
+        await settle(pilot)
+        assert listing.model.shown_count == 2
+        assert "needs attention only" in str(listing.border_subtitle)
         await pilot.press("v")  # all, ungrouped, newest first
         await settle(pilot)
         keys = [listing.model.key_at(i) for i in range(len(listing.model))]
@@ -114,10 +123,10 @@ async def test_sort_and_view_cycle(records_dir: Path, world: dict[str, str]) -> 
         intents = [listing.model.summary_at(i).intent for i in range(len(listing.model))]
         assert intents == sorted(intents, key=str.casefold)
         assert "sort: intent" in str(listing.border_subtitle)
-        await pilot.press("v")  # replayable only
+        await pilot.press("v")  # the replayable successes only
         await settle(pilot)
         assert listing.model.shown_count == 3
-        assert "replayable only" in str(listing.border_subtitle)
+        assert "succeeded only" in str(listing.border_subtitle)
 
 
 async def test_selection_survives_sort_changes(records_dir: Path, world: dict[str, str]) -> None:
@@ -195,7 +204,8 @@ async def test_demo_opens_a_generated_world_from_the_user_cache(
         await settle(pilot, timeout=20)
         counts = app.execution_list.model.counts
         assert sum(counts.values()) >= 40
-        assert counts["corrupted"] and counts["incomplete"] and counts["in_flight"]
+        outcomes = {outcome for outcome, _, _ in +counts}
+        assert {Outcome.SUCCEEDED, Outcome.UNKNOWN, Outcome.IN_FLIGHT} <= outcomes
     with pytest.raises(OpenError):
         build_app(str(tmp_path), demo=True)
 

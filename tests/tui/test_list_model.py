@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +14,7 @@ from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
 from intentus_tui.core.records.verify import HashStatus
 from intentus_tui.tui.presenters.list_model import (
+    FAILURES_FIRST,
     SORTS,
     VIEWS,
     Group,
@@ -25,6 +28,12 @@ from intentus_tui.tui.presenters.list_model import (
 def summary(
     n: int, state: str = "completed", replayable: bool = True, **kw: object
 ) -> ExecutionSummary:
+    """A summary; ``state`` "failed" is a completed one whose final response is an error,
+    "tampered" one whose envelope hash mismatches."""
+    if state == "failed":
+        state, kw = "completed", {"final_status": "error", **kw}
+    elif state == "tampered":
+        state, kw = "completed", {"hash_status": HashStatus.MISMATCH, **kw}
     base = ExecutionSummary(
         key=f"{n:05d}.json",
         execution_id=f"exec-{n:05d}",
@@ -54,7 +63,14 @@ def summary(
 
 
 STATES = st.sampled_from(
-    [("completed", True), ("completed", False), ("incomplete", False), ("corrupted", False)]
+    [
+        ("completed", True),
+        ("completed", False),
+        ("incomplete", False),
+        ("corrupted", False),
+        ("failed", True),
+        ("tampered", True),
+    ]
 )
 OPS = st.lists(
     st.tuples(st.sampled_from(["upsert", "remove"]), st.integers(0, 40), STATES), max_size=60
@@ -124,10 +140,10 @@ def test_grouped_rows_have_one_header_per_non_empty_group() -> None:
     model = ListModel()
     model.replace_all([summary(1), summary(2, "incomplete", False), summary(3)])
     headers = [model.header_of(i) for i in range(len(model)) if model.is_header(i)]
-    assert headers == [(Group.REPLAYABLE, 2), (Group.INCOMPLETE, 1)]
+    assert headers == [(Group.IN_FLIGHT, 1), (Group.SUCCEEDED, 2)]
     model.apply([], ["00002.json"])
     assert [model.header_of(i) for i in range(len(model)) if model.is_header(i)] == [
-        (Group.REPLAYABLE, 2)
+        (Group.SUCCEEDED, 2)
     ]
     assert model.nearest_item(0) == 1  # a header is never selected
 
@@ -137,13 +153,22 @@ def test_new_rows_merge_and_many_replaced_rows_re_sort() -> None:
     assert model.apply([summary(n) for n in range(3000)]) is False  # merged, whatever the size
     assert model.apply([summary(n) for n in range(3000, 6000)]) is False
     assert model.apply([summary(n, "incomplete", False) for n in range(2500)]) is True
-    assert model.counts["incomplete"] == 2500
+    assert _tally(model)["in_flight"] == 2500
     for n in range(2500):
         model.apply([summary(n)])  # back, one at a time
     assert model.apply([summary(5, "corrupted", False)]) is False  # moved with bisect
-    assert group_of(model.summaries["00005.json"]) is Group.CORRUPTED
-    assert model.row_of("00005.json") == len(model) - 1  # last group, last row
-    assert model.counts["corrupted"] == 1 and model.counts["replayable"] == 5999
+    assert group_of(model.summaries["00005.json"]) is Group.UNKNOWN
+    assert model.row_of("00005.json") == 1  # failures first: right under its header
+    tally = _tally(model)
+    assert tally["unknown"] == 1 and tally["succeeded"] == 5999
+
+
+def _tally(model: ListModel) -> Counter[str]:
+    """The model's counts by outcome value."""
+    tally: Counter[str] = Counter()
+    for (outcome, _, _), n in model.counts.items():
+        tally[outcome.value] += n
+    return tally
 
 
 def test_small_batches_into_many_rows_match_a_rebuild() -> None:
@@ -166,3 +191,78 @@ def test_small_batches_into_many_rows_match_a_rebuild() -> None:
             _assert_matches_a_rebuild(model, view, sort, "trans")
             model.set_query("")
             _assert_matches_a_rebuild(model, view, sort, "")
+
+
+def _headers(model: ListModel) -> list[tuple[Group, int]]:
+    return [model.header_of(i) for i in range(len(model)) if model.is_header(i)]
+
+
+def test_failures_first_puts_what_needs_attention_on_top() -> None:
+    """The default view groups by verdict: untrusted, unknown, failed, in flight, then the
+    successes (those that cannot be replayed after those that can)."""
+    model = ListModel()
+    model.replace_all(
+        [
+            summary(1),
+            summary(2, "completed", False),
+            summary(3, "incomplete", False),
+            summary(4, "failed"),
+            summary(5, "corrupted", False),
+            summary(6, "tampered"),
+            summary(7, wal_chain_ok=False, wal_problem="entry 3: hash chain breaks"),
+            summary(8, "failed", False),
+        ]
+    )
+    assert model.view is FAILURES_FIRST
+    assert _headers(model) == [
+        (Group.UNTRUSTED, 2),
+        (Group.UNKNOWN, 1),
+        (Group.FAILED, 2),
+        (Group.IN_FLIGHT, 1),
+        (Group.SUCCEEDED, 1),
+        (Group.SUCCEEDED_NOT_REPLAYABLE, 1),
+    ]
+    order = [model.key_at(i) for i in range(len(model)) if not model.is_header(i)]
+    assert order[:2] == ["00007.json", "00006.json"]  # newest first within a group
+    assert order[-2:] == ["00001.json", "00002.json"]
+    model.set_view(next(v for v in VIEWS if v.name == "attention"))
+    assert [g for g, _ in _headers(model)] == [
+        Group.UNTRUSTED,
+        Group.UNKNOWN,
+        Group.FAILED,
+        Group.IN_FLIGHT,
+    ]
+    assert model.shown_count == 6
+    # an edit that repairs the failure moves it to the successes (one bisect), and out
+    model.apply([summary(4)])
+    assert model.shown_count == 5 and model.row_of("00004.json") is None
+    model.set_view(FAILURES_FIRST)
+    assert model.group(model.summaries["00004.json"]) is Group.SUCCEEDED
+    model.set_query("chain_broken")  # the filter searches the verdict's words too
+    assert [model.key_at(i) for i in range(len(model))] == [None, "00007.json"]
+
+
+def test_the_verdict_is_computed_once_per_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-sorting and re-filtering reuse each summary's verdict codes."""
+    from intentus_tui.tui.presenters import list_model
+
+    calls = Counter[str]()
+    real = list_model.verdict_of
+
+    def counting(s: ExecutionSummary) -> object:
+        calls[s.key] += 1
+        return real(s)
+
+    monkeypatch.setattr(list_model, "verdict_of", counting)
+    model = ListModel()
+    model.replace_all(
+        [summary(n, *(("completed", True), ("failed", True))[n % 2]) for n in range(50)]
+    )
+    for sort in SORTS:
+        model.set_sort(sort)
+    for view in VIEWS:
+        model.set_view(view)
+    model.set_query("failed")
+    assert set(calls.values()) == {1}
+    model.apply([summary(3)])  # a changed summary gets a new verdict
+    assert calls["00003.json"] == 2

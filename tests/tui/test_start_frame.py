@@ -187,7 +187,7 @@ def test_the_frame_quiets_the_terminal_and_close_restores_it(
         assert quiet[3] & termios.ISIG  # ctrl+c still interrupts
         os.write(master, b"jk")  # typed during the frame, never read: dropped at close
         drawn = _drain(master)
-        assert drawn.startswith(ENTER.encode()) and b"Replayable" in drawn
+        assert drawn.startswith(ENTER.encode()) and b"Succeeded" in drawn
         frame.close()
         assert termios.tcgetattr(slave) == before
         assert _drain(master).endswith(b"\x1b[?1049l\x1b[?25h")  # normal screen, cursor
@@ -230,12 +230,12 @@ def test_the_real_program_draws_the_frame_first_and_the_app_takes_over(tmp_path:
         return needle in output
 
     try:
-        assert read_until(b"Replayable"), "no start frame"
+        assert read_until(b"Succeeded"), "no start frame"
         assert b"Timeline" not in output  # the app had drawn nothing yet
         os.write(master, b"?")  # typed while the start frame is up (or just after)
         assert read_until(b"Keys"), "the key typed during the start frame was lost"
         assert output.startswith(ENTER.encode())
-        assert output.index(b"Replayable") < output.index(b"Timeline")
+        assert output.index(b"Succeeded") < output.index(b"Timeline")
         os.write(master, b"\x1b")  # close the help (alone: ESC then q would be alt+q)
         read_until(b"\x00never", timeout=1.0)
         os.write(master, b"q")

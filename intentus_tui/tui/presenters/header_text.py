@@ -8,10 +8,12 @@ words, ``$``-variables included), or a plain text.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 
+from intentus_tui.core.model import Integrity, Outcome, ReplayCode
 from intentus_tui.core.sanitize import sanitize_line
 
 Part = tuple[str, str]
@@ -24,7 +26,8 @@ class HeaderState:
     directory: str = ""
     live: str = "live"  # live | paused | off | stopped
     pending: int = 0  # changes waiting while paused
-    counts: Counter[str] = field(default_factory=Counter)
+    # executions per verdict (outcome, integrity, replayability codes)
+    counts: Counter[tuple[Outcome, Integrity, ReplayCode]] = field(default_factory=Counter)
     scanned: int = 0
     total: int | None = None  # files found by the scan; None until they are counted
     scanning: bool = True
@@ -93,30 +96,104 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     return [(directory, "bold") if p is DIRECTORY else p for p in parts]
 
 
-def counts_parts(state: HeaderState) -> list[Part]:
-    """How many executions, and how many of each state."""
-    counts = state.counts
-    total = sum(counts.values())
-    noun = "execution" if total == 1 else "executions"
-    parts: list[Part] = [(f" {total:,} {noun}", "bold")]
-    if state.shown is not None and state.shown != total:
+# The order and words the counts line uses for what needs attention.
+_ATTENTION = (
+    ("untrusted", "bold $error"),
+    ("unknown", "$error"),
+    ("failed", "$error"),
+    ("in flight", "$warning"),
+)
+_UNTRUSTED = {Integrity.TAMPERED: "tampered", Integrity.CHAIN_BROKEN: "chain broken"}
+_OUTCOME_WORDS = {
+    Outcome.UNKNOWN: "unknown",
+    Outcome.FAILED: "failed",
+    Outcome.IN_FLIGHT: "in flight",
+}
+
+
+@dataclass
+class VerdictTally:
+    """The counts line's numbers, from the executions' verdict codes."""
+
+    total: int = 0
+    attention: Counter[str] = field(default_factory=Counter)  # untrusted, unknown, ...
+    untrusted: Counter[str] = field(default_factory=Counter)  # tampered, chain broken
+    succeeded: int = 0
+    not_replayable: int = 0  # of the successes
+    benign: int = 0
+    unverifiable: int = 0
+
+    @classmethod
+    def of(cls, counts: Mapping[tuple[Outcome, Integrity, ReplayCode], int]) -> VerdictTally:
+        tally = cls()
+        for (outcome, integrity, replay), n in counts.items():
+            if n <= 0:
+                continue
+            tally.total += n
+            if integrity in _UNTRUSTED:
+                tally.attention["untrusted"] += n
+                tally.untrusted[_UNTRUSTED[integrity]] += n
+            elif outcome is Outcome.SUCCEEDED:
+                tally.succeeded += n
+                tally.not_replayable += n if replay is not ReplayCode.REPLAYABLE else 0
+            else:
+                tally.attention[_OUTCOME_WORDS[outcome]] += n
+            tally.benign += n if integrity is Integrity.BENIGN else 0
+            tally.unverifiable += n if integrity is Integrity.UNVERIFIABLE else 0
+        return tally
+
+    @property
+    def needing_attention(self) -> int:
+        return sum(self.attention.values())
+
+
+def _cells(parts: list[Part]) -> int:
+    return sum(cell_len(text) for text, _ in parts)
+
+
+def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
+    """How many executions, how many need attention and why (untrusted, unknown, failed, in
+    flight), how many succeeded, and the harmless integrity notes: what fits in ``width``
+    cells (details go first: the total and what needs attention stay)."""
+    tally = VerdictTally.of(state.counts)
+    noun = "execution" if tally.total == 1 else "executions"
+    parts: list[Part] = [(f" {tally.total:,} {noun}", "bold")]
+    if state.shown is not None and state.shown != tally.total:
         parts.append((f" ({state.shown:,} shown)", "$text-muted"))
-
-    def add(count: int, label: str, style: str) -> None:
-        if count:
-            parts.extend((("  ", ""), (f"{count:,} {label}", style)))
-
-    add(counts["replayable"], "replayable", "$success")
-    reasons = sorted(
-        ((k.split(":", 1)[1], n) for k, n in counts.items() if k.startswith("not_replayable:")),
-        key=lambda item: (-item[1], item[0]),
-    )
-    not_replayable = sum(n for _, n in reasons)
-    if not_replayable:
-        detail = ", ".join(f"{n:,} {sanitize_line(reason)}" for reason, n in reasons[:3])
-        more = ", …" if len(reasons) > 3 else ""
-        add(not_replayable, f"not replayable ({detail}{more})", "$warning")
-    add(counts["incomplete"], "incomplete", "$warning")
-    add(counts["corrupted"], "corrupted", "$error")
-    add(counts["in_flight"], "in flight (WAL only)", "$accent")
-    return parts
+    if not tally.total:
+        return parts
+    if tally.needing_attention:
+        need = "needs" if tally.needing_attention == 1 else "need"
+        parts.append((f" · {tally.needing_attention:,} {need} attention: ", "bold"))
+    else:
+        parts.append((" · nothing needs attention", "$success"))
+    # Segments in display order, each with the rank at which it is dropped when the line
+    # is too long (0: never): the harmless hash notes first, then the detail of the
+    # successes, then the successes, then why the untrusted are untrusted.
+    segments: list[tuple[int, list[Part]]] = [(0, parts)]
+    first = True
+    for word, style in _ATTENTION:
+        count = tally.attention[word]
+        if not count:
+            continue
+        segments.append((0, [("" if first else ", ", ""), (f"{count:,} {word}", style)]))
+        first = False
+        if word == "untrusted":
+            why = ", ".join(f"{n:,} {w}" for w, n in sorted(tally.untrusted.items()))
+            segments.append((4, [(f" ({why})", "$error")]))
+    if tally.succeeded:
+        segments.append((3, [(f" · {tally.succeeded:,} succeeded", "$success")]))
+        if tally.not_replayable:
+            segments.append((2, [(f" ({tally.not_replayable:,} not replayable)", "$warning")]))
+    notes = [
+        f"{n:,} {word}"
+        for n, word in ((tally.benign, "benign"), (tally.unverifiable, "unverifiable"))
+        if n
+    ]
+    if notes:
+        segments.append((1, [(" · hash: " + ", ".join(notes), "$text-muted")]))
+    for rank in (1, 2, 3, 4):
+        if width is None or _cells([p for _, seg in segments for p in seg]) <= width:
+            break
+        segments = [(r, seg) for r, seg in segments if r != rank]
+    return [p for _, seg in segments for p in seg]

@@ -3,7 +3,8 @@
 Pure Python (no Textual) so it is cheap to test and to benchmark. The model keeps every
 summary it was given, and a sorted list of *row keys* for the rows currently shown.
 A row key is a tuple that sorts rows into place: ``(group, 0)`` for a group header and
-``(group, 1, *sort fields, file key)`` for an execution. Keeping it sorted lets a live
+``(group, 1, *sort fields, file key)`` for an execution; the group is the execution's
+verdict (``verdict_of``), failures first. Keeping it sorted lets a live
 update move one row with a bisect instead of re-sorting 100,000 rows.
 """
 
@@ -19,58 +20,104 @@ from enum import IntEnum
 from functools import lru_cache
 from typing import cast
 
-from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.records.timeline import ExecutionState
+from intentus_tui.core.model import (
+    ExecutionSummary,
+    Integrity,
+    Outcome,
+    ReplayCode,
+)
+from intentus_tui.core.verdict import verdict_of
 
 
 class Group(IntEnum):
-    """Sections of the grouped list, in display order: most useful to an operator first."""
+    """Sections of the grouped list, in display order: what needs attention first (evidence
+    that cannot be believed, then outcomes unknown, failed, in flight), then the successes
+    (those that cannot be replayed after those that can)."""
 
-    REPLAYABLE = 0
-    NOT_REPLAYABLE = 1
-    INCOMPLETE = 2
-    IN_FLIGHT = 3  # known only from a write-ahead log: no record file yet
-    CORRUPTED = 4
+    UNTRUSTED = 0  # tampered or a broken hash chain: nothing recorded can be believed
+    UNKNOWN = 1
+    FAILED = 2
+    IN_FLIGHT = 3  # crashed or still running
+    SUCCEEDED = 4
+    SUCCEEDED_NOT_REPLAYABLE = 5
 
 
 GROUP_TITLES = {
-    Group.REPLAYABLE: "Replayable",
-    Group.NOT_REPLAYABLE: "Not replayable",
-    Group.INCOMPLETE: "Incomplete (crashed or still running)",
-    Group.IN_FLIGHT: "In flight (write-ahead log only)",
-    Group.CORRUPTED: "Corrupted / unreadable",
+    Group.UNTRUSTED: "Untrusted: tampered or chain broken",
+    Group.UNKNOWN: "Outcome unknown",
+    Group.FAILED: "Failed",
+    Group.IN_FLIGHT: "In flight (crashed or still running)",
+    Group.SUCCEEDED: "Succeeded",
+    Group.SUCCEEDED_NOT_REPLAYABLE: "Succeeded, not replayable",
+}
+ATTENTION_GROUPS = frozenset({Group.UNTRUSTED, Group.UNKNOWN, Group.FAILED, Group.IN_FLIGHT})
+
+# A verdict's three codes: what the list groups, sorts and counts by. Interned (one tuple
+# per combination, a few dozen in all) so that 100,000 executions share them.
+VerdictKind = tuple[Outcome, Integrity, ReplayCode]
+_KINDS: dict[VerdictKind, VerdictKind] = {}
+_UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
+_OUTCOME_GROUPS = {
+    Outcome.UNKNOWN: Group.UNKNOWN,
+    Outcome.FAILED: Group.FAILED,
+    Outcome.IN_FLIGHT: Group.IN_FLIGHT,
 }
 
 
+def kind_of(summary: ExecutionSummary) -> VerdictKind:
+    """The codes of ``verdict_of(summary)``: the one verdict every screen shows."""
+    verdict = verdict_of(summary)
+    kind = (verdict.outcome, verdict.integrity, verdict.replay)
+    return _KINDS.setdefault(kind, kind)
+
+
+def group_of_kind(kind: VerdictKind) -> Group:
+    outcome, integrity, replay = kind
+    if integrity in _UNTRUSTED:
+        return Group.UNTRUSTED
+    group = _OUTCOME_GROUPS.get(outcome)
+    if group is not None:
+        return group
+    if replay is ReplayCode.REPLAYABLE:
+        return Group.SUCCEEDED
+    return Group.SUCCEEDED_NOT_REPLAYABLE
+
+
 def group_of(summary: ExecutionSummary) -> Group:
-    if summary.source == "wal":
-        return Group.IN_FLIGHT
-    if summary.state is ExecutionState.CORRUPTED:
-        return Group.CORRUPTED
-    if summary.state is ExecutionState.INCOMPLETE:
-        return Group.INCOMPLETE
-    return Group.REPLAYABLE if summary.replayable else Group.NOT_REPLAYABLE
+    return group_of_kind(kind_of(summary))
 
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """A way of showing the list: grouped, flat, or only one group."""
+    """A way of showing the list: grouped, flat, or only some groups."""
 
     name: str
     label: str
     grouped: bool
-    only: Group | None = None
+    only: frozenset[Group] | None = None
 
 
 VIEWS: tuple[View, ...] = (
-    View("grouped", "grouped by state", grouped=True),
+    View("grouped", "failures first, by verdict", grouped=True),
+    View("attention", "needs attention only", grouped=True, only=ATTENTION_GROUPS),
     View("all", "all, ungrouped", grouped=False),
-    View("replayable", "replayable only", grouped=False, only=Group.REPLAYABLE),
-    View("not_replayable", "not replayable only", grouped=False, only=Group.NOT_REPLAYABLE),
-    View("incomplete", "incomplete only", grouped=False, only=Group.INCOMPLETE),
-    View("in_flight", "in flight (WAL) only", grouped=False, only=Group.IN_FLIGHT),
-    View("corrupted", "corrupted only", grouped=False, only=Group.CORRUPTED),
+    View("succeeded", "succeeded only", grouped=False, only=frozenset({Group.SUCCEEDED})),
+    View(
+        "not_replayable",
+        "succeeded, not replayable only",
+        grouped=False,
+        only=frozenset({Group.SUCCEEDED_NOT_REPLAYABLE}),
+    ),
+    View("failed", "failed only", grouped=False, only=frozenset({Group.FAILED})),
+    View("in_flight", "in flight only", grouped=False, only=frozenset({Group.IN_FLIGHT})),
+    View(
+        "untrusted",
+        "untrusted or unknown only",
+        grouped=False,
+        only=frozenset({Group.UNTRUSTED, Group.UNKNOWN}),
+    ),
 )
+FAILURES_FIRST = VIEWS[0]
 
 
 # Small on purpose: every row key holds its timestamp already; this only spares re-parsing
@@ -91,7 +138,8 @@ def _newest_first(s: ExecutionSummary) -> tuple[float]:
     return (-ts if ts != math.inf else math.inf,)
 
 
-SortKey = Callable[[ExecutionSummary], tuple[object, ...]]
+# A sort key gets the summary and its group (``Group``, cached by the model).
+SortKey = Callable[[ExecutionSummary, int], tuple[object, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,35 +150,45 @@ class Sort:
 
 
 SORTS: tuple[Sort, ...] = (
-    Sort("newest", "newest first", _newest_first),
-    Sort("oldest", "oldest first", lambda s: (created_timestamp(s.created),)),
-    Sort("intent", "intent", lambda s: (s.intent.casefold(), *_newest_first(s))),
-    Sort("state", "state", lambda s: (int(group_of(s)), s.state_label, *_newest_first(s))),
-    Sort("attempts", "most attempts", lambda s: (-s.attempts, *_newest_first(s))),
+    Sort("newest", "newest first", lambda s, g: _newest_first(s)),
+    Sort("oldest", "oldest first", lambda s, g: (created_timestamp(s.created),)),
+    Sort("intent", "intent", lambda s, g: (s.intent.casefold(), *_newest_first(s))),
+    Sort("verdict", "verdict, failures first", lambda s, g: (g, *_newest_first(s))),
+    Sort("attempts", "most attempts", lambda s, g: (-s.attempts, *_newest_first(s))),
 )
 
 
-def category_of(summary: ExecutionSummary) -> str:
-    """What the header bar counts this execution as."""
-    group = group_of(summary)
-    if group is Group.NOT_REPLAYABLE:
-        return f"not_replayable:{summary.replay_reason or 'unknown'}"
-    return group.name.lower()
+def category_of(summary: ExecutionSummary) -> VerdictKind:
+    """What the header bar counts this execution as: its verdict's codes."""
+    return kind_of(summary)
 
 
 _GROUP_WORDS = {int(g): title.casefold() for g, title in GROUP_TITLES.items()}
 
 
-def haystack_of(summary: ExecutionSummary, group: int | None = None) -> str:
-    """The text ``/`` searches: id, intent, agents, state, group title, source, file name."""
-    group = int(group_of(summary)) if group is None else group
+def _kind_words(kind: VerdictKind) -> str:
+    outcome, integrity, replay = kind
+    words = [outcome.value, integrity.value, replay.value]
+    if integrity in _UNTRUSTED:
+        words.append("untrusted")
+    if replay is not ReplayCode.REPLAYABLE:
+        words.append("not_replayable")
+    return " ".join(words).replace("_", " ") + " " + " ".join(words)
+
+
+def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
+    """The text ``/`` searches: id, intent, agents, state, the verdict's words, group
+    title, source, file name."""
+    kind = kind_of(summary) if kind is None else kind
     return (
         (
             f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
             f"{summary.state_label}\n{summary.state.value}\n{summary.source}\n{summary.key}"
         ).casefold()
         + "\n"
-        + _GROUP_WORDS[group]
+        + _kind_words(kind)
+        + "\n"
+        + _GROUP_WORDS[group_of_kind(kind)]
     )
 
 
@@ -189,9 +247,10 @@ class ListModel:
     in order when next needed: so the initial scan's batches cost the list about what they
     hold, not a pass over every row (which made a 1,000,000-file scan quadratic).
 
-    Per execution only the summary and its row key are kept (a row key is a pure function
-    of the summary, the sort and the grouping, so it is computed again rather than stored
-    in a dict): 100,000 executions cost about 16 MB here beyond the summaries themselves.
+    Per execution only the summary, its row key and its verdict codes are kept (a row key
+    is a pure function of the summary, its verdict, the sort and the grouping, so it is
+    computed again rather than stored; the verdict is cached, as it costs more than the
+    rest of the key).
     """
 
     # A change replacing or removing more existing rows than this re-sorts everything
@@ -204,7 +263,11 @@ class ListModel:
         self.sort: Sort = SORTS[0]
         self.query: str = ""
         self.rows: list[RowKey] = []
-        self.counts: Counter[str] = Counter()
+        self.counts: Counter[VerdictKind] = Counter()
+        # Each execution's verdict codes, with the summary they were made from: computing
+        # a verdict costs more than the rest of a row key, and re-sorts and re-filters
+        # need every row's group again.
+        self._kinds: dict[str, tuple[ExecutionSummary, VerdictKind, int]] = {}
         self._sorted_all: list[RowKey] = []
         # Row keys added since ``_sorted_all`` was last needed in order (by a filter, a view
         # change or a removal): the initial scan merges each batch into the shown rows only.
@@ -286,20 +349,36 @@ class ListModel:
 
     # ------------------------------------------------------------------ building
 
+    def _verdict(self, summary: ExecutionSummary) -> tuple[ExecutionSummary, VerdictKind, int]:
+        """``summary``, its verdict codes and its group (as an int), computed once."""
+        cached = self._kinds.get(summary.key)
+        if cached is not None and cached[0] is summary:
+            return cached
+        kind = kind_of(summary)
+        cached = self._kinds[summary.key] = (summary, kind, int(group_of_kind(kind)))
+        return cached
+
+    def kind(self, summary: ExecutionSummary) -> VerdictKind:
+        """``kind_of(summary)``, computed once per summary."""
+        return self._verdict(summary)[1]
+
+    def group(self, summary: ExecutionSummary) -> Group:
+        return Group(self._verdict(summary)[2])
+
     def _row_key(self, summary: ExecutionSummary) -> RowKey:
-        group = int(group_of(summary)) if self.view.grouped else 0
-        return (group, 1, *self.sort.key(summary), summary.key)
+        group = self._verdict(summary)[2]
+        return (group if self.view.grouped else 0, 1, *self.sort.key(summary, group), summary.key)
 
     def _matches(self, summary: ExecutionSummary) -> bool:
         only = self.view.only
-        if only is not None and group_of(summary) is not only:
+        if only is not None and self._verdict(summary)[2] not in only:
             return False
         if not self._terms:
             return True
         key = summary.key
         haystack = self._haystacks.get(key)
         if haystack is None:
-            haystack = self._haystacks[key] = haystack_of(summary)
+            haystack = self._haystacks[key] = haystack_of(summary, self.kind(summary))
         return all(term in haystack for term in self._terms)
 
     def rebuild(self) -> None:
@@ -342,7 +421,9 @@ class ListModel:
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
         self.summaries = {s.key: s for s in summaries}
         self._haystacks.clear()
-        self.counts = Counter(category_of(s) for s in self.summaries.values())
+        self._kinds.clear()
+        kind = self.kind
+        self.counts = Counter(kind(s) for s in self.summaries.values())
         self.rebuild()
 
     # ------------------------------------------------------------------ updates
@@ -361,15 +442,17 @@ class ListModel:
         replaced = [summaries[k] for k in latest if k in summaries and k not in gone_keys]
         big = len(gone) + len(replaced) > max(self.REBUILD_THRESHOLD, len(self.rows) // 8)
         counts = self.counts
+        kind = self.kind
         for old in (*gone, *replaced):
-            counts[category_of(old)] -= 1
-            self._haystacks.pop(old.key, None)
-            del summaries[old.key]
+            counts[kind(old)] -= 1
             if not big:
                 self._forget(old)
+            self._haystacks.pop(old.key, None)
+            self._kinds.pop(old.key, None)
+            del summaries[old.key]
         for summary in latest.values():
             summaries[summary.key] = summary
-            counts[category_of(summary)] += 1
+            counts[kind(summary)] += 1
         if gone or replaced:
             self.counts = +counts  # drop zero counts
         if big:
@@ -396,7 +479,13 @@ class ListModel:
             return
         row_key = self._row_key
         new = sorted(row_key(s) for s in summaries)
-        self._unmerged += new
+        if len(new) < _MERGE_AT and not self._unmerged:
+            # A live change: put it in place now (a bisect each). Noted for later, the
+            # next change's removal would re-sort every row to find its old place.
+            for rk in new:
+                insort(self._sorted_all, rk)
+        else:
+            self._unmerged += new
         if self.view.only is not None or self._terms:
             matches, by_key = self._matches, self.summaries
             new = [rk for rk in new if matches(by_key[cast(str, rk[-1])])]

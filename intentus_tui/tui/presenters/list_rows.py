@@ -6,53 +6,136 @@ the same rows before Textual is even imported, so both show a row the same way.
 
 from __future__ import annotations
 
-from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.records.verify import HashStatus
-from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel, group_of
+from typing import NamedTuple
+
+from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
+from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel
 from intentus_tui.tui.widgets.cells import fit
 
 # A cell: its text (exactly as wide as its column) and its component class (or None).
 Cell = tuple[str, str | None]
 
-_BADGES = {
-    Group.REPLAYABLE: ("✓ replayable", "execution-list--replayable"),
-    Group.INCOMPLETE: ("… incomplete", "execution-list--incomplete"),
-    Group.IN_FLIGHT: ("◌ in flight", "execution-list--in-flight"),
-    Group.CORRUPTED: ("✗ corrupted", "execution-list--corrupted"),
+# What happened; evidence that fails its check says so instead (nothing else can be believed).
+_OUTCOME_BADGES = {
+    Outcome.SUCCEEDED: ("✓ succeeded", "execution-list--succeeded"),
+    Outcome.FAILED: ("✗ failed", "execution-list--failed"),
+    Outcome.IN_FLIGHT: ("◌ in flight", "execution-list--in-flight"),
+    Outcome.UNKNOWN: ("? unknown", "execution-list--unknown"),
 }
-_SHORT_REASONS = {
-    "manually_invalidated": "invalidated",
-    "execution_incomplete": "incomplete",
-    "recording_failure": "rec.failure",
-    "record_corrupted": "corrupted",
-    "marked not replayable (no reason given)": "no reason",
+UNTRUSTED_BADGE = ("⚠ untrusted", "execution-list--untrusted")
+WRITING_BADGE = ("… writing", "execution-list--in-flight")
+# Can the record be believed: a word where there is room, a mark where there is not.
+_INTEGRITY_CELLS = {
+    Integrity.VERIFIED: ("verified", "#✓", "execution-list--verified"),
+    Integrity.BENIGN: ("benign", "#~", "execution-list--benign"),
+    Integrity.TAMPERED: ("TAMPERED", "#!", "execution-list--tampered"),
+    Integrity.UNVERIFIABLE: ("unverif.", "#?", "execution-list--unverifiable"),
+    Integrity.CHAIN_BROKEN: ("CHAIN ✗", "#✗", "execution-list--tampered"),
 }
-_HASH_BADGES = {
-    HashStatus.MATCH: ("# ok", "execution-list--hash-match"),
-    HashStatus.MISMATCH: ("# BAD", "execution-list--hash-mismatch"),
-    HashStatus.UNVERIFIABLE: ("# ?", "execution-list--hash-unverifiable"),
+# Why an execution cannot be replayed, in a few letters.
+REPLAY_SHORT = {
+    ReplayCode.REPLAYABLE: "yes",
+    ReplayCode.EXECUTION_INCOMPLETE: "no resp",
+    ReplayCode.RECORDING_FAILURE: "rec.fail",
+    ReplayCode.MANUALLY_INVALIDATED: "invalid.",
+    ReplayCode.MARKED_NOT_REPLAYABLE: "marked",
+    ReplayCode.RECORD_CORRUPTED: "corrupt",
+    ReplayCode.NO_RECORD: "no rec",
+    ReplayCode.UNTRUSTED: "untrust",
 }
 MIN_ID_WIDTH = 8
 MAX_ID_WIDTH = 16
-BADGE_WIDTH = 13
-HASH_WIDTH = 5
+BADGE_WIDTH = 11  # "✓ succeeded", "⚠ untrusted"
+INTEGRITY_WIDTH = 8  # "TAMPERED", "verified"
+INTEGRITY_MARK_WIDTH = 2  # "#!"
+REPLAY_WIDTH = 10  # "↺ yes", "✗ rec.fail"
+REPLAY_MARK_WIDTH = 1  # "↺" or "✗"
 ATTEMPTS_WIDTH = 2
 CREATED_WIDTH = 19
 COMPACT_CREATED_WIDTH = 14
 MIN_INTENT_WIDTH = 12
 
 
-def state_badge(summary: ExecutionSummary, writing: bool = False) -> tuple[str, str]:
-    """The state badge text and its component class."""
+def outcome_badge(verdict: Verdict, writing: bool = False) -> tuple[str, str]:
+    """The outcome badge's text and component class (``⚠ untrusted`` when the evidence
+    fails its check)."""
     if writing:
-        return "… writing", "execution-list--incomplete"
-    group = group_of(summary)
-    if group is Group.NOT_REPLAYABLE:
-        reason = summary.replay_reason or "not replayable"
-        return f"✗ {_SHORT_REASONS.get(reason, reason)}", "execution-list--not-replayable"
-    if group is Group.CORRUPTED and summary.load_status.value == "salvaged":
-        return "✗ salvaged", "execution-list--corrupted"
-    return _BADGES[group]
+        return WRITING_BADGE
+    if not verdict.trusted:
+        return UNTRUSTED_BADGE
+    return _OUTCOME_BADGES[verdict.outcome]
+
+
+def state_badge(summary: ExecutionSummary, writing: bool = False) -> tuple[str, str]:
+    """The outcome badge of ``summary``'s verdict."""
+    return outcome_badge(verdict_of(summary), writing)
+
+
+def integrity_cell(integrity: Integrity, width: int) -> tuple[str, str]:
+    word, mark, style = _INTEGRITY_CELLS[integrity]
+    return (word if width >= INTEGRITY_WIDTH else mark), style
+
+
+def replay_cell(replay: ReplayCode, width: int) -> tuple[str, str]:
+    if replay is ReplayCode.REPLAYABLE:
+        return ("↺ yes" if width >= REPLAY_WIDTH else "↺"), "execution-list--replayable"
+    return (f"✗ {REPLAY_SHORT[replay]}" if width >= REPLAY_WIDTH else "✗"), (
+        "execution-list--not-replayable"
+    )
+
+
+def verdict_text(verdict: Verdict) -> str:
+    """The three answers in one short line: ``✗ failed · verified · ↺ yes``."""
+    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
+    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
+    return f"{outcome_badge(verdict)[0]} · {integrity} · {replay}"
+
+
+# What the list's marks mean, section by section (the help screen shows it).
+_OUTCOME_MEANINGS = {
+    Outcome.SUCCEEDED: "the final response is a success",
+    Outcome.FAILED: "the final response (or the write-ahead log) says it failed",
+    Outcome.IN_FLIGHT: "never finished: crashed, or still running",
+    Outcome.UNKNOWN: "nothing believable says what happened (a damaged file, a contradiction)",
+}
+_INTEGRITY_MEANINGS = {
+    Integrity.VERIFIED: "the envelope (or the write-ahead log's chain) hashes as recorded",
+    Integrity.BENIGN: "the hash differs for a harmless reason that reproduces it exactly",
+    Integrity.TAMPERED: "the hash differs with no harmless story, or the record contradicts itself",
+    Integrity.UNVERIFIABLE: "nothing to check against: no hash recorded, a damaged file",
+    Integrity.CHAIN_BROKEN: "the write-ahead log's hash chain breaks",
+}
+_REPLAY_MEANINGS = {
+    ReplayCode.REPLAYABLE: "the recorded final response can be replayed",
+    ReplayCode.EXECUTION_INCOMPLETE: "no final response was recorded",
+    ReplayCode.RECORDING_FAILURE: "a final response exists but was not recorded properly",
+    ReplayCode.MANUALLY_INVALIDATED: "an operator marked it not replayable",
+    ReplayCode.MARKED_NOT_REPLAYABLE: "the writer marked it not replayable for another reason",
+    ReplayCode.RECORD_CORRUPTED: "the file is damaged or not a record",
+    ReplayCode.NO_RECORD: "known only from its write-ahead log: no record file",
+    ReplayCode.UNTRUSTED: "the evidence fails its check: investigate first",
+}
+
+
+def legend() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each mark of a list row and what it means, by column: outcome, integrity, replay."""
+    outcome = [(_OUTCOME_BADGES[o][0], meaning) for o, meaning in _OUTCOME_MEANINGS.items()]
+    outcome.append((UNTRUSTED_BADGE[0], "tampered or chain broken: believe nothing in it"))
+    outcome.append((WRITING_BADGE[0], "a damaged file that just changed: being written"))
+    integrity = [
+        (f"{_INTEGRITY_CELLS[i][0]} ({_INTEGRITY_CELLS[i][1]})", meaning)
+        for i, meaning in _INTEGRITY_MEANINGS.items()
+    ]
+    replay = [
+        (replay_cell(code, REPLAY_WIDTH)[0], meaning) for code, meaning in _REPLAY_MEANINGS.items()
+    ]
+    replay.append(("↺ or ✗ alone", "replayable or not, when the row is narrow"))
+    return [
+        ("Outcome: what happened", outcome),
+        ("Integrity: can the record be believed (narrow rows: the mark)", integrity),
+        ("Replay: can it be replayed, or why not", replay),
+    ]
 
 
 def display_id(execution_id: str) -> str:
@@ -77,36 +160,62 @@ def created_cell(created: str, compact: bool = False) -> str:
     return created
 
 
-def _optional_columns(width: int, id_width: int) -> tuple[int, bool]:
-    """(created column width or 0, show the hash badge): dropped before the intent gets cramped."""
-    base = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2 + MIN_INTENT_WIDTH
-    for created, show_hash in (
-        (CREATED_WIDTH, True),
-        (COMPACT_CREATED_WIDTH, True),
-        (0, True),
-        (0, False),
-    ):
-        need = base + (created + 1 if created else 0) + (HASH_WIDTH + 1 if show_hash else 0)
-        if width >= need:
-            return created, show_hash
-    return 0, False
+class Columns(NamedTuple):
+    """The widths of the columns a row has room for (0: left out)."""
+
+    created: int
+    attempts: int
+    integrity: int
+    replay: int
+
+    def fixed(self, id_width: int) -> int:
+        """Cells taken by everything but the intent."""
+        width = 1 + id_width + 1 + BADGE_WIDTH + 1
+        width += self.integrity + 1 if self.integrity else 0
+        width += self.replay + 1 if self.replay else 0
+        width += self.attempts + 2 if self.attempts else 0
+        return width + (self.created + 1 if self.created else 0)
+
+
+# Most to least room: the time goes first, then the attempt count, then the words of the
+# integrity and replay answers shrink to marks; the outcome and the intent always stay.
+_LAYOUTS = (
+    Columns(CREATED_WIDTH, ATTEMPTS_WIDTH, INTEGRITY_WIDTH, REPLAY_WIDTH),
+    Columns(COMPACT_CREATED_WIDTH, ATTEMPTS_WIDTH, INTEGRITY_WIDTH, REPLAY_WIDTH),
+    Columns(COMPACT_CREATED_WIDTH, 0, INTEGRITY_WIDTH, REPLAY_WIDTH),
+    Columns(0, ATTEMPTS_WIDTH, INTEGRITY_WIDTH, REPLAY_WIDTH),
+    Columns(0, 0, INTEGRITY_WIDTH, REPLAY_WIDTH),
+    Columns(0, 0, INTEGRITY_WIDTH, REPLAY_MARK_WIDTH),
+    Columns(0, 0, INTEGRITY_MARK_WIDTH, REPLAY_MARK_WIDTH),
+    Columns(0, 0, 0, 0),
+)
+
+
+def columns_for(width: int, id_width: int) -> Columns:
+    """The richest layout leaving the intent ``MIN_INTENT_WIDTH`` cells at ``width``."""
+    for layout in _LAYOUTS:
+        if width >= layout.fixed(id_width) + MIN_INTENT_WIDTH:
+            return layout
+    return _LAYOUTS[-1]
 
 
 def row_cells(
-    summary: ExecutionSummary, width: int, id_width: int, *, writing: bool = False
+    summary: ExecutionSummary,
+    width: int,
+    id_width: int,
+    *,
+    writing: bool = False,
+    verdict: Verdict | None = None,
 ) -> list[Cell]:
-    """The cells of an execution's row, ``width`` cells in all (a narrow row: at least the
-    id, the badge and a cut intent; columns are dropped before the intent is cramped)."""
-    badge, badge_class = state_badge(summary, writing)
-    hash_text, hash_class = _HASH_BADGES[summary.hash_status]
-    created_width, show_hash = _optional_columns(width, id_width)
+    """The cells of an execution's row, ``width`` cells in all: its id, the verdict's three
+    answers (outcome, integrity, replayability), attempts, intent, time. A narrow row keeps
+    at least the id, the outcome and a cut intent: columns drop before the intent is cramped."""
+    verdict = verdict_of(summary) if verdict is None else verdict
+    columns = columns_for(width, id_width)
     if not summary.created:
-        created_width = 0  # no time to show: the intent (or the problem) gets the room
-    fixed = 1 + id_width + 1 + BADGE_WIDTH + 1 + ATTEMPTS_WIDTH + 2
-    fixed += (HASH_WIDTH + 1) if show_hash else 0
-    fixed += (created_width + 1) if created_width else 0
-    intent_width = max(4, width - fixed)
-    attempts = str(summary.attempts) if summary.attempts else "-"
+        columns = columns._replace(created=0)  # no time to show: the intent gets the room
+    intent_width = max(4, width - columns.fixed(id_width))
+    badge, badge_class = outcome_badge(verdict, writing)
     intent = summary.intent or summary.message  # a broken file says what is wrong
     cells: list[Cell] = [
         (" ", None),
@@ -115,21 +224,27 @@ def row_cells(
         (fit(badge, BADGE_WIDTH), badge_class),
         (" ", None),
     ]
-    if show_hash:
-        cells += [(fit(hash_text, HASH_WIDTH), hash_class), (" ", None)]
-    cells += [
-        (fit(attempts, ATTEMPTS_WIDTH, align_right=True), "execution-list--dim"),
-        ("  ", None),
-        (fit(intent, intent_width), None if summary.intent else "execution-list--dim"),
-    ]
-    if created_width:
-        created = created_cell(summary.created, compact=created_width < CREATED_WIDTH)
-        cells += [(" ", None), (fit(created, created_width), "execution-list--dim")]
+    if columns.integrity:
+        text, style = integrity_cell(verdict.integrity, columns.integrity)
+        cells += [(fit(text, columns.integrity), style), (" ", None)]
+    if columns.replay:
+        text, style = replay_cell(verdict.replay, columns.replay)
+        cells += [(fit(text, columns.replay), style), (" ", None)]
+    if columns.attempts:
+        attempts = str(summary.attempts) if summary.attempts else "-"
+        cells += [
+            (fit(attempts, columns.attempts, align_right=True), "execution-list--dim"),
+            ("  ", None),
+        ]
+    cells.append((fit(intent, intent_width), None if summary.intent else "execution-list--dim"))
+    if columns.created:
+        created = created_cell(summary.created, compact=columns.created < CREATED_WIDTH)
+        cells += [(" ", None), (fit(created, columns.created), "execution-list--dim")]
     return cells
 
 
 def group_header_text(group: Group, size: int, width: int) -> str:
-    """A group's header row: ``── Replayable (54,095) ─────``, ``width`` cells."""
+    """A group's header row: ``── Failed (54,095) ─────``, ``width`` cells."""
     text = f"── {GROUP_TITLES[group]} ({size:,}) "
     return fit(text + "─" * max(0, width - len(text)), width)
 

@@ -1,4 +1,5 @@
-"""``?``: every key binding, grouped by where it applies, with its id for a keymap."""
+"""``?``: every key binding, grouped by where it applies, with its id for a keymap; then
+what the list's marks mean."""
 
 from __future__ import annotations
 
@@ -20,8 +21,27 @@ def _key_text(binding: Binding, keymap: Mapping[str, str], display) -> str:
     return " / ".join(display(key.strip()) for key in keys.split(","))
 
 
+# Glyph tables: a title and (mark, meaning) rows.
+LegendSection = tuple[str, list[tuple[str, str]]]
+
+
+def legend_lines(legend: Iterable[LegendSection]) -> list[Content]:
+    """What the list's marks mean, under a heading."""
+    lines = [Content.styled("What the list's marks mean", "bold $text-accent")]
+    for title, rows in legend:
+        lines.append(Content.styled(f"  {title}", "bold"))
+        for mark, meaning in rows:
+            lines.append(Content.assemble((f"    {mark:<20}", "bold"), (meaning, "")))
+    lines.append(Content(""))
+    return lines
+
+
 def help_content(
-    sections: Iterable[HelpSection], keymap: Mapping[str, str], display, footer: str
+    sections: Iterable[HelpSection],
+    keymap: Mapping[str, str],
+    display,
+    footer: str,
+    legend: Iterable[LegendSection] = (),
 ) -> Content:
     lines: list[Content] = []
     for title, bindings in sections:
@@ -36,6 +56,8 @@ def help_content(
                 )
             )
         lines.append(Content(""))
+    if legend:
+        lines.extend(legend_lines(legend))
     lines.append(Content.styled(footer, "$text-muted"))
     return Content("\n").join(lines)
 
@@ -53,7 +75,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog"):
-            yield Static(Content.styled("Keys", "bold"), id="help-title")
+            yield Static(Content.styled("Keys and marks", "bold"), id="help-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(self._content, id="help-body")
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.header_text import HeaderState, Part, counts_parts, location_parts
-from intentus_tui.tui.presenters.list_model import ListModel, category_of
+from intentus_tui.tui.presenters.list_model import ListModel
 from intentus_tui.tui.presenters.list_rows import (
     Cell,
     group_header_text,
@@ -61,14 +60,17 @@ _CLASS_SGR = {
     "execution-list--id": "1",
     "execution-list--dim": "2",
     "execution-list--header": "2",
-    "execution-list--replayable": "32",
+    "execution-list--succeeded": "32",
+    "execution-list--failed": "31",
+    "execution-list--in-flight": "33",
+    "execution-list--unknown": "31",
+    "execution-list--untrusted": "1;31",
+    "execution-list--verified": "2",
+    "execution-list--benign": "33",
+    "execution-list--tampered": "1;31",
+    "execution-list--unverifiable": "33",
+    "execution-list--replayable": "2",
     "execution-list--not-replayable": "33",
-    "execution-list--incomplete": "33",
-    "execution-list--in-flight": "36",
-    "execution-list--corrupted": "31",
-    "execution-list--hash-match": "2",
-    "execution-list--hash-mismatch": "1;31",
-    "execution-list--hash-unverifiable": "33",
 }
 
 
@@ -87,19 +89,13 @@ def _style_sgr(style: str) -> str:
     return ";".join(_STYLE_SGR[word] for word in style.split() if word in _STYLE_SGR)
 
 
-def _header_lines(
-    directory: str, rows: list[ExecutionSummary], watch: bool, width: int
-) -> list[Line]:
-    state = HeaderState(
-        directory=directory,
-        live="live" if watch else "off",
-        counts=Counter(category_of(s) for s in rows),
-    )
+def _header_lines(directory: str, model: ListModel, watch: bool, width: int) -> list[Line]:
+    state = HeaderState(directory=directory, live="live" if watch else "off", counts=model.counts)
 
     def spans(parts: list[Part]) -> Line:
         return [Span(text, _style_sgr(style)) for text, style in parts]
 
-    return [spans(location_parts(state, width)), spans(counts_parts(state))]
+    return [spans(location_parts(state, width)), spans(counts_parts(state, width))]
 
 
 def _titled_border(left: str, right: str, width: int, title: str, *, at_end: bool) -> str:
@@ -111,10 +107,10 @@ def _titled_border(left: str, right: str, width: int, title: str, *, at_end: boo
     return f"{left}{rule}{title}─{right}" if at_end else f"{left}─{title}{rule}{right}"
 
 
-def _list_lines(rows: list[ExecutionSummary], width: int, height: int) -> list[Line]:
+def _list_lines(
+    model: ListModel, rows: list[ExecutionSummary], width: int, height: int
+) -> list[Line]:
     """The execution list's box: ``width`` x ``height`` cells, rows as the app sorts them."""
-    model = ListModel()
-    model.replace_all(rows)
     inner_height = height - 2
     scrollbar = 1 if len(model) > inner_height else 0
     content = width - 2 - scrollbar
@@ -145,8 +141,10 @@ def frame_lines(
     """The start frame, line by line from the top: the header, then the list's box."""
     list_width = min(columns, max(LIST_PANE_MIN, columns * LIST_PANE_PERCENT // 100))
     list_height = lines - HEADER_LINES - FOOTER_LINES
-    return _header_lines(directory, rows, watch, columns) + _list_lines(
-        rows, list_width, list_height
+    model = ListModel()
+    model.replace_all(rows)
+    return _header_lines(directory, model, watch, columns) + _list_lines(
+        model, rows, list_width, list_height
     )
 
 

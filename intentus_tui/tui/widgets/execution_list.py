@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel
+from intentus_tui.tui.presenters.list_model import FAILURES_FIRST, SORTS, VIEWS, ListModel
 from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,
     group_header_text,
@@ -60,14 +60,17 @@ class ExecutionList(
         "execution-list--id",
         "execution-list--dim",
         "execution-list--message",
+        "execution-list--succeeded",
+        "execution-list--failed",
+        "execution-list--in-flight",
+        "execution-list--unknown",
+        "execution-list--untrusted",
+        "execution-list--verified",
+        "execution-list--benign",
+        "execution-list--tampered",
+        "execution-list--unverifiable",
         "execution-list--replayable",
         "execution-list--not-replayable",
-        "execution-list--incomplete",
-        "execution-list--in-flight",
-        "execution-list--corrupted",
-        "execution-list--hash-match",
-        "execution-list--hash-mismatch",
-        "execution-list--hash-unverifiable",
     }
 
     class Highlighted(Message):
@@ -161,6 +164,15 @@ class ExecutionList(
     def cycle_view(self) -> str:
         index = (VIEWS.index(self.model.view) + 1) % len(VIEWS)
         self._keeping_place(lambda: self.model.set_view(VIEWS[index]))
+        return self.model.view.label
+
+    def show_failures_first(self) -> str:
+        """The failures-first view (grouped by verdict, what needs attention on top), with
+        the cursor on its first row."""
+        self._keeping_place(lambda: self.model.set_view(FAILURES_FIRST))
+        first = self.model.nearest_item(0)
+        if first is not None:
+            self._move_to(first)
         return self.model.view.label
 
     def cycle_sort(self) -> str:

@@ -9,7 +9,7 @@ from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, l
 
 
 class HeaderBar(Widget):
-    """Two lines: location and live state; counts by state."""
+    """Two lines: location and live state; counts by verdict."""
 
     DEFAULT_CSS = """
     HeaderBar { height: 2; }
@@ -24,7 +24,7 @@ class HeaderBar(Widget):
         self.refresh()
 
     def render(self) -> Content:
-        location = location_parts(self.state, self.size.width or None)
-        return Content("\n").join(
-            [Content.assemble(*location), Content.assemble(*counts_parts(self.state))]
-        )
+        width = self.size.width or None
+        location = location_parts(self.state, width)
+        counts = counts_parts(self.state, width)
+        return Content("\n").join([Content.assemble(*location), Content.assemble(*counts)])

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
     from textual.widgets import TabbedContent
 
     from intentus_tui.core.actions import ExecutionDetail, Operand
+    from intentus_tui.core.model import Verdict
     from intentus_tui.tui.widgets.diff_pane import DiffOutcome, DiffPane
     from intentus_tui.tui.widgets.postmortem_pane import PostmortemPane
     from intentus_tui.tui.widgets.replay_pane import ReplayOutcome, ReplayPane
@@ -44,6 +45,8 @@ class SidePane(Widget):
     """
 
     detail: reactive[ExecutionDetail | None] = reactive(None, always_update=True, init=False)
+    # The selected execution's verdict (as its list row shows it): set before ``detail``.
+    verdict: Verdict | None = None
 
     def __init__(
         self,
@@ -121,6 +124,7 @@ class SidePane(Widget):
             # The app is closing (as ``IntentusApp.closing`` says): its tabs are removed
             # before this pane, and a detail that finished loading meanwhile has nowhere to go.
             return
+        self.verify_pane.verdict = self.verdict if detail is not None else None
         for tab in (self.verify_pane, self.replay_pane, self.postmortem_pane):
             tab.detail = detail
 

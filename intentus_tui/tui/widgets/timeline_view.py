@@ -18,7 +18,15 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from intentus_tui.core.actions import EventRow, ExecutionState, LoadStatus, Timeline
+from intentus_tui.core.model import Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.list_rows import (
+    INTEGRITY_WIDTH,
+    REPLAY_WIDTH,
+    integrity_cell,
+    outcome_badge,
+    replay_cell,
+)
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.actions import ExecutionDetail, WalLog
@@ -89,8 +97,67 @@ def _plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
-def summary_content(detail: ExecutionDetail) -> Content:
-    """The lines above the events: identity and state, salvage, chain, crash point.
+_OUTCOME_STYLES = {
+    Outcome.SUCCEEDED: "bold $success",
+    Outcome.FAILED: "bold $error",
+    Outcome.IN_FLIGHT: "bold $warning",
+    Outcome.UNKNOWN: "bold $error",
+}
+_INTEGRITY_STYLES = {
+    Integrity.VERIFIED: "$success",
+    Integrity.BENIGN: "$warning",
+    Integrity.TAMPERED: "bold $error",
+    Integrity.UNVERIFIABLE: "$warning",
+    Integrity.CHAIN_BROKEN: "bold $error",
+}
+
+
+def outcome_part(verdict: Verdict) -> tuple[str, str]:
+    """The outcome badge as the list row shows it, styled for the header line."""
+    text, _ = outcome_badge(verdict)
+    style = _OUTCOME_STYLES[verdict.outcome] if verdict.trusted else "bold reverse $error"
+    return text, style
+
+
+def verdict_lines(verdict: Verdict) -> list[Content]:
+    """The verdict's three answers, each with its reason."""
+    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
+    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
+    replay_style = "$success" if verdict.replayable else "$warning"
+    rows = (
+        ("outcome   ", outcome_part(verdict), verdict.outcome_reason),
+        (
+            "integrity ",
+            (integrity, _INTEGRITY_STYLES[verdict.integrity]),
+            verdict.integrity_reason,
+        ),
+        ("replay    ", (replay, replay_style), verdict.replay_reason),
+    )
+    return [
+        Content.assemble(
+            (label, "$text-muted"), part, (f" — {sanitize_line(reason)}", "$text-muted")
+        )
+        for label, part, reason in rows
+    ]
+
+
+def verdict_brief(verdict: Verdict) -> Content:
+    """The three answers on one line, without their reasons: ``? unknown · unverif. · ✗ corrupt``."""
+    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
+    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
+    return Content.assemble(
+        ("verdict   ", "$text-muted"),
+        outcome_part(verdict),
+        (" · ", "$text-muted"),
+        (integrity, _INTEGRITY_STYLES[verdict.integrity]),
+        (" · ", "$text-muted"),
+        (replay, "$success" if verdict.replayable else "$warning"),
+    )
+
+
+def summary_content(detail: ExecutionDetail, verdict: Verdict | None = None) -> Content:
+    """The lines above the events: identity and verdict (or the file's state when there is
+    no verdict), salvage, chain, crash point.
 
     Most important first: the pane is short and a narrow one wraps.
     """
@@ -98,11 +165,15 @@ def summary_content(detail: ExecutionDetail) -> Content:
     record = result.record
     ident = sanitize_line((record.execution_id if record else None) or result.stem)
     intent = sanitize_line(record.intent_name or "") if record else ""
+    damaged = result.status is LoadStatus.SALVAGED or timeline is None
+    state = outcome_part(verdict) if verdict is not None and not damaged else _state_part(detail)
     lines = [
-        Content.assemble(
-            (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), _state_part(detail)
-        )
+        Content.assemble((ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state)
     ]
+    if verdict is not None and damaged:  # the damage lines below give the reasons
+        lines.append(verdict_brief(verdict))
+    elif verdict is not None:
+        lines.extend(verdict_lines(verdict))
     if result.status is not LoadStatus.OK:
         lines.extend(_salvage_lines(detail))
     if timeline is not None:
@@ -473,11 +544,14 @@ class TimelineView(Vertical):
         self._summary.update(content)
         self.lines.set_rows(())
 
-    def show_detail(self, detail: ExecutionDetail, *, keep_cursor: bool = False) -> None:
+    def show_detail(
+        self, detail: ExecutionDetail, *, keep_cursor: bool = False, verdict: Verdict | None = None
+    ) -> None:
+        """Show ``detail`` under its ``verdict`` (the list row's, with its reasons)."""
         if detail.timeline is None and detail.wal is not None and detail.wal.entries:
-            self._show_wal(detail, detail.wal, keep_cursor)
+            self._show_wal(detail, detail.wal, keep_cursor, verdict)
             return
-        self._summary.update(summary_content(detail))
+        self._summary.update(summary_content(detail, verdict))
         timeline = detail.timeline
         if timeline is None:
             self.lines.set_rows((), _trailer(detail), 0)
@@ -494,9 +568,11 @@ class TimelineView(Vertical):
             no_fallback_note=None if timeline.fallback_indexes else timeline.shape_note(),
         )
 
-    def _show_wal(self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool) -> None:
+    def _show_wal(
+        self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool, verdict: Verdict | None
+    ) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
-        self._summary.update(wal_summary_content(log))
+        self._summary.update(wal_summary_content(log, verdict))
         from intentus_tui.tui.presenters.wal_rows import wal_rows
 
         rows = wal_rows(log)
@@ -508,15 +584,18 @@ class TimelineView(Vertical):
         self.lines.set_rows(rows, trailer, cursor, attempts=steps)
 
 
-def wal_summary_content(log: WalLog) -> Content:
+def wal_summary_content(log: WalLog, verdict: Verdict | None = None) -> Content:
     lines = [
         Content.assemble(
             (sanitize_line(log.execution_id), "bold"),
             "  ",
             (sanitize_line(log.intent_name or ""), "$text-accent"),
             "  ",
-            (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning"),
+            (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning")
+            if verdict is None
+            else outcome_part(verdict),
         ),
+        *(verdict_lines(verdict) if verdict is not None else ()),
         Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted"),
     ]
     if log.steps:

@@ -20,6 +20,7 @@ from intentus_tui.core.actions import (
     StructureCheck,
     VerifyReport,
 )
+from intentus_tui.core.model import Integrity, Verdict
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -52,6 +53,27 @@ _HASH_BADGE = {
     HashStatus.UNVERIFIABLE: ("UNVERIFIABLE", "warning"),
 }
 MAX_LISTED_PROBLEMS = 50
+_INTEGRITY_BADGES = {
+    Integrity.VERIFIED: ("VERIFIED", "ok"),
+    Integrity.BENIGN: ("BENIGN MISMATCH, EXPLAINED", "warning"),
+    Integrity.TAMPERED: ("TAMPERED", "error"),
+    Integrity.UNVERIFIABLE: ("UNVERIFIABLE", "warning"),
+    Integrity.CHAIN_BROKEN: ("CHAIN BROKEN", "error"),
+}
+_KIND_STYLES = {"ok": OK_STYLE, "error": PROBLEM_STYLE}
+
+
+def integrity_lines(verdict: Verdict) -> list[Line]:
+    """The verdict's integrity answer and its reason (a harmless mismatch: its story)."""
+    label, kind = _INTEGRITY_BADGES[verdict.integrity]
+    lines = [
+        heading("Integrity", badge(label, kind)),
+        plain(safe(verdict.integrity_reason), _KIND_STYLES.get(kind, WARNING_STYLE)),
+    ]
+    if not verdict.trusted:  # what to do about it (the replay reason repeats the why first)
+        advice = verdict.replay_reason.removeprefix(f"{verdict.integrity_reason}: ")
+        lines.append(plain(safe(advice), PROBLEM_STYLE))
+    return lines
 
 
 def _hash_mark(value: str | None, stored: str | None) -> Content:
@@ -211,14 +233,18 @@ def summary_lines(report: VerifyReport) -> list[Line]:
     return lines
 
 
-def verify_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) -> list[Line]:
-    """Everything the Verify tab shows (``wal`` defaults to the one joined to ``detail``)."""
+def verify_lines(
+    detail: ExecutionDetail | None, wal: WalLog | None = None, verdict: Verdict | None = None
+) -> list[Line]:
+    """Everything the Verify tab shows (``wal`` defaults to the one joined to ``detail``),
+    under the execution's integrity verdict when it is given."""
     if detail is None:
         return [line("Select an execution to verify it.")]
     report = detail.verify
     record = detail.result.record
     wal = wal if wal is not None else detail.wal
-    sections: list[list[Line]] = [
+    sections: list[list[Line]] = [integrity_lines(verdict)] if verdict is not None else []
+    sections += [
         summary_lines(report),
         hash_lines(report.hash),
         sequence_lines(report.sequence, len(record.events) if record is not None else 0),
@@ -238,6 +264,8 @@ class VerifyPane(LinesPane):
     """Shows ``verify_lines`` for the current detail; scrolls when it is long."""
 
     TEXT_ID = "verify-text"
+    # The selected execution's verdict, set (by the side pane) before its detail.
+    verdict: Verdict | None = None
 
     def lines_for(self, detail: ExecutionDetail | None) -> list[Line]:
-        return verify_lines(detail)
+        return verify_lines(detail, verdict=self.verdict)

@@ -1,0 +1,142 @@
+"""A list row and the header's counts say each execution's verdict: outcome, integrity and
+replayability, in every width the list pane gets."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from rich.cells import cell_len
+
+from intentus_tui.core.model import ExecutionSummary, HashStatus
+from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts
+from intentus_tui.tui.presenters.list_model import ListModel, kind_of
+from intentus_tui.tui.presenters.list_rows import id_width_for, row_cells
+from intentus_tui.tui.startup.start_frame import LIST_PANE_MIN, LIST_PANE_PERCENT
+from tests.tui.app_support import fixed_id
+from tests.tui.test_list_model import summary
+
+# Each verdict, and what its row says: (outcome badge, integrity word, its mark, replay cell).
+CASES: dict[str, tuple[ExecutionSummary, tuple[str, str, str, str]]] = {
+    "succeeded": (summary(1), ("✓ succeeded", "verified", "#✓", "↺ yes")),
+    "failed": (summary(2, "failed"), ("✗ failed", "verified", "#✓", "↺ yes")),
+    "in flight": (
+        summary(3, "incomplete", False, replay_reason="execution_incomplete"),
+        ("◌ in flight", "verified", "#✓", "✗ no resp"),
+    ),
+    "unknown": (
+        summary(4, final_status="weird"),
+        ("? unknown", "verified", "#✓", "↺ yes"),
+    ),
+    "tampered": (summary(5, "tampered"), ("⚠ untrusted", "TAMPERED", "#!", "✗ untrust")),
+    "edited final response": (
+        summary(6, contradiction="finalResponse differs from the FINAL_RESPONSE event"),
+        ("⚠ untrusted", "TAMPERED", "#!", "✗ untrust"),
+    ),
+    "chain broken": (
+        summary(7, wal_chain_ok=False, wal_problem="entry 3 does not chain"),
+        ("⚠ untrusted", "CHAIN ✗", "#✗", "✗ untrust"),
+    ),
+    "benign": (
+        summary(8, hash_status=HashStatus.BENIGN, hash_story="numeric keys"),
+        ("✓ succeeded", "benign", "#~", "↺ yes"),
+    ),
+    "unverifiable": (
+        summary(9, hash_status=HashStatus.UNVERIFIABLE, hash_form="absent"),
+        ("✓ succeeded", "unverif.", "#?", "↺ yes"),
+    ),
+    "invalidated": (summary(10, replayable=False), ("✓ succeeded", "verified", "#✓", "✗ invalid.")),
+}
+
+
+for _number, (_case, _) in enumerate(CASES.items()):  # UUIDs, as 1.3.0 writes them
+    CASES[_case] = (replace(CASES[_case][0], execution_id=fixed_id(_number + 1)), CASES[_case][1])
+
+
+def _list_width(columns: int) -> int:
+    """The list's rows at a terminal ``columns`` wide: its pane, less the border and the
+    scrollbar (as the start frame and app.tcss lay it out)."""
+    return max(LIST_PANE_MIN, columns * LIST_PANE_PERCENT // 100) - 3
+
+
+def _row(s: ExecutionSummary, width: int) -> str:
+    cells = row_cells(s, width, id_width_for([s]))
+    text = "".join(t for t, _ in cells)
+    assert cell_len(text) == width
+    return text
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("columns", [80, 120])
+def test_a_row_in_the_list_pane_shows_the_three_answers(name: str, columns: int) -> None:
+    s, (outcome, word, mark, replay) = CASES[name]
+    text = _row(s, _list_width(columns))
+    assert text.startswith(f" {s.short_id} {outcome}")
+    # the list pane is narrow: integrity as a word at 120 columns, as its mark at 80;
+    # replayability as its mark (↺ or ✗); the intent keeps its room
+    assert (word if columns == 120 else mark) in text
+    assert f" {replay[0]} " in text
+    assert s.intent in text
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_wide_row_shows_the_words_the_reason_and_the_time(name: str, width: int) -> None:
+    s, (outcome, word, _, replay) = CASES[name]
+    text = _row(s, width)
+    assert text.startswith(f" {s.short_id} {outcome}")
+    assert f" {word} " in text and f" {replay} " in text
+    assert "2026-01-05 10:" in text and s.intent in text
+
+
+def test_no_row_says_succeeded_for_what_failed_or_cannot_be_believed() -> None:
+    for name in ("failed", "tampered", "edited final response", "chain broken", "in flight"):
+        s, _ = CASES[name]
+        for width in (_list_width(80), 120):
+            assert "succeeded" not in _row(s, width)
+            assert verdict_of(s).needs_attention
+
+
+def _counts(*summaries: ExecutionSummary) -> Counter:  # type: ignore[type-arg]
+    return Counter(kind_of(s) for s in summaries)
+
+
+def test_header_counts_what_needs_attention_in_one_line_of_80() -> None:
+    rows = [CASES[name][0] for name in CASES]
+    model = ListModel()
+    model.replace_all(rows)
+    assert model.counts == _counts(*rows)
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts), 200))
+    assert text == (
+        " 10 executions · 6 need attention: 3 untrusted (1 chain broken, 2 tampered),"
+        " 1 unknown, 1 failed, 1 in flight · 4 succeeded (1 not replayable)"
+        " · hash: 1 benign, 1 unverifiable"
+    )
+    narrow = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts), 80))
+    assert cell_len(narrow) <= 80
+    assert narrow == (
+        " 10 executions · 6 need attention: 3 untrusted, 1 unknown, 1 failed, 1 in flight"
+    )
+
+
+def test_header_counts_the_example_of_a_big_directory() -> None:
+    ok = summary(1)
+    counts = Counter({kind_of(ok): 1201})
+    counts[kind_of(CASES["tampered"][0])] = 1
+    counts[kind_of(CASES["failed"][0])] = 1
+    counts[kind_of(CASES["in flight"][0])] = 1
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 80))
+    assert text == (" 1,204 executions · 3 need attention: 1 untrusted, 1 failed, 1 in flight")
+    assert "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 120)) == (
+        " 1,204 executions · 3 need attention: 1 untrusted (1 tampered), 1 failed,"
+        " 1 in flight · 1,201 succeeded"
+    )
+
+
+def test_header_when_nothing_needs_attention() -> None:
+    counts = _counts(summary(1), summary(2))
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 80))
+    assert text == " 2 executions · nothing needs attention · 2 succeeded"
+    assert "".join(t for t, _ in counts_parts(HeaderState(), 80)) == " 0 executions"
