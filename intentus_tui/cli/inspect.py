@@ -30,7 +30,7 @@ from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.render.listing_order import in_batches, open_time_ordered, time_ordered_rows
+from intentus_tui.render.listing_order import open_time_ordered, time_ordered_batches
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
@@ -218,8 +218,13 @@ def inspect(
                 counts, blocks = ready
             else:
                 counts, blocks = listing_counts(index.scan()), index.listing_lines()
-            ordered = open_time_ordered(blocks) if isinstance(blocks, Path) else None
-            _echo_listing_json(root, counts, ordered or in_batches(time_ordered_rows(blocks)))
+            made: Iterable[bytes]
+            if isinstance(blocks, Path):  # the cache's rows: their ordered copy (or them)
+                ordered = open_time_ordered(blocks)
+                made = [] if ordered is not None else [blocks.read_bytes()]
+            else:
+                ordered, made = None, blocks
+            _echo_listing_json(root, counts, ordered or time_ordered_batches(made))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)

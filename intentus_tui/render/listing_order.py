@@ -7,6 +7,12 @@ row's sort key is read from its first three members (``execution_id``, ``file``,
 ``created``, written in that order by ``rows.summary_to_json``); a row that does not
 start that way, or whose id or time holds an escape, is decoded whole instead.
 
+Rows are never copied to be sorted: each gets one small entry (its key packed into bytes,
+then where the row is), the entries are sorted, and the rows are written out in that
+order from where they are (the workers' blocks, or the file). At 1,000,000 rows that is
+about 100 MB of entries beside rows that stay where they were; a list of the rows
+themselves would double the listing's 1 GB.
+
 The cache's file of rows is put in order once per version of it: the ordered copy beside
 it (``open_time_ordered``) makes a warm listing a plain copy of a file again.
 """
@@ -16,7 +22,9 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-from collections.abc import Iterable, Iterator
+import struct
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import orjson
@@ -28,28 +36,48 @@ ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
 _HEAD = b'    {"execution_id":"'
 _FILE = b'","file":"'
 _CREATED = b',"created":'
+_HEAD_BYTES = 512  # enough for the three first members of any usual row
 _BATCH = 2048  # rows written at a time
+_READ = 8 << 20  # a file of rows is read this much at a time
 _ORDERED = "-by-time-"  # the ordered copy of a rows file: <stem>-by-time-<stamp>.json
+_WHERE = struct.Struct(">IQI")  # source, start, length: after the key in an entry
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_TIME_BIAS = 1 << 62  # every instant from year 1 to 9999 in microseconds, made positive
 
 
 def row_time_order(row: bytes) -> TimeOrder:
     """The ``time_order`` key of one listing row."""
-    if row.startswith(_HEAD):
-        # Inside a JSON string every quote is escaped, so these markers are the members'.
-        id_end = row.find(_FILE, len(_HEAD))
-        at = row.find(_CREATED, id_end) if id_end > 0 else -1
-        if at > 0:
-            ident = row[len(_HEAD) : id_end]
-            start = at + len(_CREATED)
-            close = row.find(b'"', start + 1)
-            if b"\\" not in ident:
-                execution_id = ident.decode("utf-8", "replace")
-                if row.startswith(b"null", start):
-                    return time_order(None, execution_id)
-                if row[start : start + 1] == b'"' and close > 0:
-                    created = row[start + 1 : close]
-                    if b"\\" not in created:
-                        return time_order(created.decode("utf-8", "replace"), execution_id)
+    return _head_order(row) or _decoded_order(row)
+
+
+def _head_order(row: bytes) -> TimeOrder | None:
+    """The key read from the row's first members, or None when they cannot say (the
+    row, or this much of its head, does not start the usual way)."""
+    if not row.startswith(_HEAD):
+        return None
+    # Inside a JSON string every quote is escaped, so these markers are the members'.
+    id_end = row.find(_FILE, len(_HEAD))
+    at = row.find(_CREATED, id_end) if id_end > 0 else -1
+    if at < 0:
+        return None
+    ident = row[len(_HEAD) : id_end]
+    if b"\\" in ident:
+        return None
+    execution_id = ident.decode("utf-8", "replace")
+    start = at + len(_CREATED)
+    if row.startswith(b"null", start):
+        return time_order(None, execution_id)
+    close = row.find(b'"', start + 1)
+    if row[start : start + 1] != b'"' or close < 0:
+        return None
+    created = row[start + 1 : close]
+    if b"\\" in created:
+        return None
+    return time_order(created.decode("utf-8", "replace"), execution_id)
+
+
+def _decoded_order(row: bytes) -> TimeOrder:
     try:
         doc = orjson.loads(row)
         created_value, ident_value = doc.get("created"), doc.get("execution_id")
@@ -61,30 +89,95 @@ def row_time_order(row: bytes) -> TimeOrder:
     )
 
 
-def split_rows(blocks: Iterable[bytes] | Path) -> list[bytes]:
-    """Every row of ``blocks`` (each one row or rows joined by ``,\\n``, or a file of
-    them). A row is one line of compact JSON: it holds no newline of its own."""
-    if isinstance(blocks, Path):
-        data = blocks.read_bytes()
-        return data.split(ROW_SEPARATOR) if data.strip() else []
+def packed_order(order: TimeOrder) -> bytes:
+    """``order`` as bytes that sort as it does: undated flag, the instant in microseconds,
+    then the id (NUL escaped, then a two-NUL end, so a shorter id sorts first)."""
+    undated, moment, ident = order
+    micros = 0 if undated else (moment - _EPOCH) // _MICROSECOND + _TIME_BIAS
+    name = ident.encode("utf-8", "surrogatepass").replace(b"\x00", b"\x00\x01")
+    return (b"\x01" if undated else b"\x00") + micros.to_bytes(8, "big") + name + b"\x00\x00"
+
+
+def _entry(head: bytes, row: bytes | memoryview, source: int, start: int, end: int) -> bytes:
+    order = _head_order(head) or _decoded_order(bytes(row))
+    return packed_order(order) + _WHERE.pack(source, start, end - start)
+
+
+def _block_entries(blocks: Sequence[bytes]) -> list[bytes]:
+    entries = []
+    for number, block in enumerate(blocks):
+        view = memoryview(block)
+        start, size = 0, len(block)
+        while start < size:
+            end = block.find(ROW_SEPARATOR, start)
+            end = size if end < 0 else end
+            head = block[start : min(end, start + _HEAD_BYTES)]
+            entries.append(_entry(head, view[start:end], number, start, end))
+            start = end + len(ROW_SEPARATOR)
+    return entries
+
+
+def _file_entries(source: io.BufferedReader) -> list[bytes]:
+    """The entries of a file of rows, read a piece at a time."""
+    entries = []
+    carried, offset = b"", 0  # ``carried`` starts at file offset ``offset``
+    while True:
+        piece = source.read(_READ)
+        data = carried + piece if carried else piece
+        last = len(data) if not piece else data.rfind(ROW_SEPARATOR)
+        start = 0
+        while start < last:
+            end = data.find(ROW_SEPARATOR, start, last)
+            end = last if end < 0 else end
+            row = data[start:end] if end - start <= _HEAD_BYTES else None
+            head = row if row is not None else data[start : start + _HEAD_BYTES]
+            entries.append(
+                _entry(head, row or memoryview(data)[start:end], 0, offset + start, offset + end)
+            )
+            start = end + len(ROW_SEPARATOR)
+        if not piece:
+            return entries
+        if last >= 0:
+            carried, offset = data[last + len(ROW_SEPARATOR) :], offset + last + len(ROW_SEPARATOR)
+        else:
+            carried = data
+
+
+def _where(entry: bytes) -> tuple[int, int, int]:
+    return _WHERE.unpack_from(entry, len(entry) - _WHERE.size)
+
+
+def time_ordered_batches(blocks: Iterable[bytes]) -> Iterator[bytes]:
+    """The rows of ``blocks`` (each one row, or rows joined by ``,\\n``), oldest first,
+    as batches of rows joined by ``,\\n`` (the caller separates the batches)."""
+    held = [block for block in blocks if block]
+    entries = _block_entries(held)
+    entries.sort()
+    views = [memoryview(block) for block in held]
+    for first in range(0, len(entries), _BATCH):
+        parts = []
+        for entry in entries[first : first + _BATCH]:
+            number, start, length = _where(entry)
+            parts.append(views[number][start : start + length])
+        yield ROW_SEPARATOR.join(parts)
+
+
+def time_ordered_rows(blocks: Iterable[bytes]) -> list[bytes]:
+    """Every row of ``blocks``, oldest first (see ``core.timestamps.time_order``)."""
     rows: list[bytes] = []
-    for block in blocks:
-        if block:
-            rows.extend(block.split(ROW_SEPARATOR))
+    for batch in time_ordered_batches(blocks):
+        rows.extend(batch.split(ROW_SEPARATOR))
     return rows
 
 
-def time_ordered_rows(blocks: Iterable[bytes] | Path) -> list[bytes]:
-    """The rows of ``blocks``, oldest first (see ``core.timestamps.time_order``)."""
-    rows = split_rows(blocks)
-    rows.sort(key=row_time_order)
-    return rows
-
-
-def in_batches(rows: list[bytes]) -> Iterator[bytes]:
-    """``rows`` joined by ``,\\n``, a batch at a time (the caller separates the batches)."""
-    for start in range(0, len(rows), _BATCH):
-        yield ROW_SEPARATOR.join(rows[start : start + _BATCH])
+def _file_batches(source: io.BufferedReader, entries: list[bytes]) -> Iterator[bytes]:
+    descriptor = source.fileno()
+    for first in range(0, len(entries), _BATCH):
+        parts = []
+        for entry in entries[first : first + _BATCH]:
+            _, start, length = _where(entry)
+            parts.append(os.pread(descriptor, length, start))
+        yield ROW_SEPARATOR.join(parts)
 
 
 def _joined(batches: Iterable[bytes]) -> Iterator[bytes]:
@@ -110,11 +203,9 @@ def open_time_ordered(rows_path: Path) -> io.BufferedReader | None:
             )
             with contextlib.suppress(FileNotFoundError):
                 return ordered.open("rb")
-            data = source.read()
-        rows = data.split(ROW_SEPARATOR) if data.strip() else []
-        del data
-        rows.sort(key=row_time_order)
-        atomic_write(ordered, _joined(in_batches(rows)), durable=False)
+            entries = _file_entries(source)
+            entries.sort()
+            atomic_write(ordered, _joined(_file_batches(source, entries)), durable=False)
         copy = ordered.open("rb")
     except OSError:
         return None

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.timestamps import time_order
+from intentus_tui.render import listing_order
 from intentus_tui.render.listing_order import (
-    in_batches,
     open_time_ordered,
+    packed_order,
     row_time_order,
+    time_ordered_batches,
     time_ordered_rows,
 )
 from intentus_tui.render.rows import row_line
@@ -66,7 +72,7 @@ def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> No
         "zulu",
         'quote"in-id',
     ]
-    assert b",\n".join(in_batches(expected)) == b",\n".join(expected)
+    assert b",\n".join(time_ordered_batches(iter(blocks))) == b",\n".join(expected)
     rows_file = tmp_path / "index-rows.json"
     rows_file.write_bytes(b",\n".join(rows))
     copy = _read_ordered(rows_file, b",\n".join(expected))
@@ -80,7 +86,7 @@ def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> No
 def test_no_rows(tmp_path: Path) -> None:
     empty = tmp_path / "index-rows.json"
     empty.write_bytes(b"")
-    assert time_ordered_rows(empty) == []
+    assert time_ordered_rows([]) == [] and time_ordered_rows([b""]) == []
     _read_ordered(empty, b"")
 
 
@@ -96,3 +102,38 @@ def _read_ordered(rows_file: Path, expected: bytes) -> Path:
 def _fields(row: bytes) -> tuple[str | None, str]:
     doc = orjson.loads(row)
     return doc["created"], doc["execution_id"]
+
+
+_times = st.one_of(
+    st.none(),
+    st.sampled_from(["", "not a time", "2026-11-25T02:00:00Z", "2026-11-25T04:00:00+02:00"]),
+    st.datetimes(
+        min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=st.just(UTC)
+    ).map(datetime.isoformat),
+    st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1)).map(
+        lambda moment: moment.isoformat() + "+05:30"
+    ),
+)
+_ids = st.text(alphabet=st.sampled_from("ab\x00\x01é😀-"), max_size=4)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(_times, _ids), max_size=12))
+def test_the_packed_key_sorts_as_the_time_order(pairs: list[tuple[str | None, str]]) -> None:
+    orders = [time_order(created, ident) for created, ident in pairs]
+    assert sorted(orders) == sorted(orders, key=packed_order)
+
+
+def test_a_file_read_in_small_pieces_with_long_rows_is_ordered_the_same(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = summarize_path(real_world.records_dir / f"{real_world.success}.json")
+    long_id = "x" * 700  # its head does not hold the time: the row is decoded whole
+    rows = [*_rows(real_world), row_line(dataclasses.replace(base, execution_id=long_id))]
+    expected = b",\n".join(sorted(rows, key=row_time_order))
+    for piece in (7, 300, 1 << 20):  # rows cut across pieces, and read whole
+        monkeypatch.setattr(listing_order, "_READ", piece)
+        rows_file = tmp_path / f"rows-{piece}.json"
+        rows_file.write_bytes(b",\n".join(rows))
+        _read_ordered(rows_file, expected)
+        assert b",\n".join(time_ordered_batches([b",\n".join(rows)])) == expected
