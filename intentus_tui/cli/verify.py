@@ -10,14 +10,16 @@ import click
 
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.actions import verify_file
+from intentus_tui.core.actions import ExecutionDetail, load_detail
+from intentus_tui.core.model import Verdict
 from intentus_tui.core.paths import RecordRoot, list_record_paths
 from intentus_tui.core.records.load import WAL_SUFFIX
-from intentus_tui.core.records.verify import VerifyReport
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
 
 # (a WAL file, the records directory its record would be in)
 WalTarget = tuple[Path, Path | None]
+# (a record file, the WAL directory its log would be in)
+RecordTarget = tuple[Path, Path | None]
 
 
 def _wal_paths(directory: Path | None) -> list[Path]:
@@ -30,8 +32,8 @@ def _wal_paths(directory: Path | None) -> list[Path]:
     return [directory / n for n in names if n.endswith(WAL_SUFFIX) and len(n) > len(WAL_SUFFIX)]
 
 
-def _root_targets(root: RecordRoot) -> tuple[list[Path], list[WalTarget]]:
-    records = list_record_paths(root.records_dir)
+def _root_targets(root: RecordRoot) -> tuple[list[RecordTarget], list[WalTarget]]:
+    records = [(path, root.wal_dir) for path in list_record_paths(root.records_dir)]
     # A directory of WALs given on its own is verified too (its records would be beside it).
     wal_dirs = [root.wal_dir] if root.wal_dir is not None else []
     if not records:
@@ -40,14 +42,20 @@ def _root_targets(root: RecordRoot) -> tuple[list[Path], list[WalTarget]]:
     return records, wals
 
 
-def _targets(paths: tuple[str, ...]) -> tuple[list[Path], list[WalTarget]]:
+def _sibling_wal_dir(record: Path) -> Path | None:
+    """``.intentusnet/wal`` for a record in ``.intentusnet/records``, when there is one."""
+    wal_dir = record.absolute().parent.parent / "wal"
+    return wal_dir if wal_dir.is_dir() else None
+
+
+def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget]]:
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
         if not found[0] and not found[1]:
             fail(f"nothing to verify in {root.requested}: no records (*.json) or WALs (*.wal)")
         return found
-    records: list[Path] = []
+    records: list[RecordTarget] = []
     wals: list[WalTarget] = []
     for raw in paths:
         path = Path(raw)
@@ -62,13 +70,14 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[Path], list[WalTarget]]:
             if path.name.endswith(WAL_SUFFIX):
                 wals.append((path, None))
             else:
-                records.append(path)
+                records.append((path, _sibling_wal_dir(path)))
         else:
             fail(f"no such file or directory: {raw}")
     return records, wals
 
 
-def _record_lines(report: VerifyReport) -> list[str]:
+def _record_lines(detail: ExecutionDetail) -> list[str]:
+    report = detail.verify
     mark = "ok  " if report.ok else "FAIL"
     hash_status = report.hash.status.value if report.hash else report.load_status.value
     if report.hash is not None and report.hash.benign is not None:
@@ -76,7 +85,16 @@ def _record_lines(report: VerifyReport) -> list[str]:
     lines = [f"{mark}  {Path(report.path).name}  hash {hash_status}"]
     lines += [f"      - {problem}" for problem in report.problems]
     lines += [f"      · {note}" for note in report.notes]
+    verdict = detail.verdict
+    if verdict is not None:
+        lines.append(f"      verdict: {verdict_line(verdict)}")
     return lines
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """The three answers on one line (the reasons are in ``inspect ID``)."""
+    replay = "replayable" if verdict.replayable else f"not replayable ({verdict.replay.value})"
+    return f"outcome {verdict.outcome.value}, integrity {verdict.integrity.value}; {replay}"
 
 
 def _wal_lines(report: WalVerifyReport) -> list[str]:
@@ -93,6 +111,15 @@ def _wal_lines(report: WalVerifyReport) -> list[str]:
     return lines
 
 
+def _record_json(detail: ExecutionDetail) -> dict[str, object]:
+    verdict = detail.verdict
+    return {
+        "kind": "record",
+        **detail.verify.to_json(),
+        "verdict": verdict.to_json() if verdict is not None else None,
+    }
+
+
 @click.command()
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -106,7 +133,8 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     mid-append) is reported as a crash, not a failure.
     """
     record_paths, wal_targets = _targets(paths)
-    records = [verify_file(p) for p in record_paths]
+    details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
+    records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
     failed = sum(not r.ok for r in records) + sum(not w.ok for w in wals)
     crashed = sum(w.crashed for w in wals)
@@ -119,13 +147,12 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
                 "wals": len(wals),
                 "failed": failed,
                 "crashed": crashed,
-                "files": [{"kind": "record", **r.to_json()} for r in records]
-                + [w.to_json() for w in wals],
+                "files": [_record_json(detail) for detail in details] + [w.to_json() for w in wals],
             }
         )
     else:
-        for record in records:
-            for line in _record_lines(record):
+        for detail in details:
+            for line in _record_lines(detail):
                 echo_text(line)
         for wal in wals:
             for line in _wal_lines(wal):

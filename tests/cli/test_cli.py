@@ -167,3 +167,30 @@ def test_hostile_text_never_reaches_the_terminal(tmp_path: Path) -> None:
         assert "\x1b" not in out and "\x9b" not in out and "\u202e" not in out and "\x07" not in out
     assert "[b]x[/b]" in text.stdout
     json.loads(js.stdout)
+
+
+def test_verify_gives_each_record_its_verdict(world: Path) -> None:
+    out = cli("verify", cwd=world)
+    assert out.returncode == 1
+    lines = out.stdout.splitlines()
+    after = {
+        lines[i].split()[1]: lines[i + 1 : i + 4]
+        for i in range(len(lines))
+        if lines[i][:4] in ("ok  ", "FAIL")
+    }
+    assert any(
+        "verdict: outcome succeeded, integrity verified; replayable" in line
+        for line in after["ok-1.json"]
+    )
+    assert any(
+        "verdict: outcome unknown, integrity tampered; not replayable (untrusted)" in line
+        for line in after["tamper-1.json"]
+    )
+    doc = json.loads(cli("verify", "--json", cwd=world).stdout)
+    by_file = {Path(f["file"]).name: f for f in doc["files"]}
+    assert by_file["tamper-1.json"]["verdict"]["integrity"] == "tampered"
+    assert by_file["open-1.json"]["verdict"]["outcome"] == "in_flight"
+    assert (
+        by_file["empty.json"]["verdict"] is None
+        or by_file["empty.json"]["verdict"]["outcome"] == "unknown"
+    )
