@@ -568,4 +568,7 @@ async def test_huge_record_strings_are_cut_everywhere() -> None:
         texts["replay"] = app.side.replay_pane.text
     for name, text in texts.items():
         assert len(text) < 20_000, name
+        if name == "postmortem":  # the verdict's reason: cut where the summary is made
+            assert "z" * 100 in text and "…" in text, name
+            continue
         assert "999,700 more characters" in text or "999,400 more characters" in text, name

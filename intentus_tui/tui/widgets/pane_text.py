@@ -24,7 +24,7 @@ from textual.widget import Widget
 
 from intentus_tui.core.actions import MISSING
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.presenters.execution_text import clip
+from intentus_tui.tui.presenters.execution_text import clip, explain_reason
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import ExecutionDetail
@@ -245,3 +245,15 @@ def compact_value(value: Any, limit: int = 240) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return sanitize_line(text)
+
+
+def replayable_row(detail: ExecutionDetail) -> Line:
+    """The verdict's replayability, as every screen says it (an untrusted record is not
+    replayable whatever its header says)."""
+    verdict = detail.verdict
+    if verdict is None:  # nothing readable as an execution
+        return row("Replayable", (f"no — {explain_reason(detail.replay_reason)}", WARNING_STYLE))
+    if verdict.replayable:
+        return row("Replayable", ("yes", OK_STYLE))
+    why = f"no — {verdict.replay.value} — {verdict.replay_reason}"
+    return row("Replayable", (safe(why), WARNING_STYLE))

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import ExecutionState, LoadStatus, postmortem
-from intentus_tui.tui.presenters.execution_text import explain_reason
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -27,6 +26,7 @@ from intentus_tui.tui.widgets.pane_text import (
     heading,
     line,
     plain,
+    replayable_row,
     row,
     safe,
 )
@@ -223,11 +223,7 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
     lines.append(BLANK)
     lines.extend(_events_lines(detail.timeline, pm))
     lines.append(BLANK)
-    if detail.replayable:
-        lines.append(row("Replayable", ("yes", OK_STYLE)))
-    else:
-        why = f"no — {explain_reason(detail.replay_reason)}"
-        lines.append(row("Replayable", (why, WARNING_STYLE)))
+    lines.append(replayable_row(detail))
     lines.extend(_salvage_lines(detail))
     if wal is not None:
         lines.extend(_wal_lines(wal))

@@ -34,7 +34,6 @@ from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
-    OK_STYLE,
     PROBLEM_STYLE,
     WARNING_STYLE,
     Line,
@@ -46,6 +45,7 @@ from intentus_tui.tui.widgets.pane_text import (
     heading,
     line,
     plain,
+    replayable_row,
     row,
     safe,
 )
@@ -144,15 +144,14 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
     """Before a replay: what would happen."""
     if detail is None:
         return [line("Select an execution to replay it.")]
-    lines = [row("Execution", safe(execution_label(detail)))]
-    if detail.replayable:
-        lines.append(row("Replayable", ("yes", OK_STYLE)))
+    lines = [row("Execution", safe(execution_label(detail))), replayable_row(detail)]
+    if detail.replayable and detail.verdict is not None and detail.verdict.replayable:
         note = "Replay returns the recorded response exactly; nothing is executed."
-        lines.append(plain(note, DIM_STYLE))
+    elif detail.replayable:  # the record allows it, but it cannot be believed
+        note = "Replay still shows what was recorded, with the integrity warnings below."
     else:
-        why = f"no — {explain_reason(detail.replay_reason)}"
-        lines.append(row("Replayable", (why, WARNING_STYLE)))
-        lines.append(plain("A forced replay is possible after a confirmation.", DIM_STYLE))
+        note = "A forced replay is possible after a confirmation."
+    lines.append(plain(note, DIM_STYLE))
     doubts = untrusted_problems(replay_integrity(detail))
     if doubts:
         names = "; ".join(problem.summary for problem in doubts)
