@@ -60,6 +60,7 @@ from intentus_tui.core.records.timeline import (
 from intentus_tui.core.records.verify import (
     SequenceCheck,
     StructureCheck,
+    benign_story,
     check_envelope_hash,
     check_event_sequence,
     check_final_response,
@@ -371,10 +372,19 @@ def summarize_parsed(
     if final is not None and final_event is not None:
         contradictions = final_response_problems(final, final_event)
     hash_status, hash_form, matched_form = hashed
-    if hash_status is HashStatus.MISMATCH:
-        return None  # rare: the general half looks for a harmless story
-    # What ``verify`` lists: a hash that cannot be checked is one problem.
-    problems = len(contradictions) + (hash_status is HashStatus.UNVERIFIABLE)
+    story = None
+    if hash_status is HashStatus.MISMATCH:  # rare: is there a harmless story?
+        try:
+            story = benign_story(envelope, stored)
+        except (ValueError, TypeError, RecursionError):
+            return None  # the general half says why
+        if story is not None:
+            hash_status, story = HashStatus.BENIGN, clean(story) or None
+    # What ``verify`` lists: a hash that differs with no harmless story, or that cannot
+    # be checked, is one problem.
+    problems = len(contradictions) + (
+        hash_status is HashStatus.UNVERIFIABLE or hash_status is HashStatus.MISMATCH
+    )
     return _make_parsed(
         key,
         clean(execution_id),
@@ -398,6 +408,7 @@ def summarize_parsed(
         size,
         mtime_ns,
         clean("; ".join(contradictions)) or None,
+        story,
     )
 
 
@@ -427,6 +438,7 @@ _make_parsed = summary_maker(
         "size",
         "mtime_ns",
         "contradiction",
+        "hash_story",
     ),
     fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE},
 )

@@ -147,17 +147,32 @@ def find_numeric_key_dicts(envelope: Any) -> list[NumericKeyDict]:
     """Every dict in ``envelope`` whose keys may have been numbers that sort differently,
     outermost first."""
     found: list[NumericKeyDict] = []
-    stack: list[tuple[Any, str]] = [(envelope, "")]
+    # Each item's place is a link to its parent's: a path is only written out for a dict
+    # that is found (writing every path cost most of a listing's look for this story).
+    stack: list[tuple[Any, _Place]] = [(envelope, None)]
     while stack:  # iterative: an envelope nested deeper than the recursion limit is data
-        value, path = stack.pop()
+        value, place = stack.pop()
         if isinstance(value, dict):
             restored = _restorable(value)
             if restored is not None:
-                found.append(NumericKeyDict(path.lstrip(".") or "envelope", value, restored))
-            stack.extend((v, path + _path_segment(k)) for k, v in reversed(value.items()))
+                path = _path_of(place).lstrip(".") or "envelope"
+                found.append(NumericKeyDict(path, value, restored))
+            stack.extend((v, (place, k)) for k, v in reversed(value.items()))
         elif isinstance(value, list):
-            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+            stack.extend((v, (place, i)) for i, v in reversed(list(enumerate(value))))
     return found
+
+
+# Where a value is: None for the envelope, else (its container's place, its key or index).
+_Place = tuple[Any, str | int] | None
+
+
+def _path_of(place: _Place) -> str:
+    segments: list[str] = []
+    while place is not None:
+        place, step = place
+        segments.append(f"[{step}]" if isinstance(step, int) else _path_segment(step))
+    return "".join(reversed(segments))
 
 
 def _rebuilt(value: Any, chosen: dict[int, NumericKeyDict]) -> Any:
