@@ -84,6 +84,10 @@ class ReplayCode(StrEnum):
     UNTRUSTED = "untrusted"  # the evidence fails its integrity check: investigate first
 
 
+# What to do when the evidence fails its integrity check.
+INVESTIGATE = "investigate before trusting or replaying anything recorded in it"
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One execution's three answers, each with its reason: the same on every screen and

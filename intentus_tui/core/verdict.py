@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from intentus_tui.core.model import (
+    INVESTIGATE,
     ExecutionState,
     ExecutionSummary,
     HashStatus,
@@ -25,8 +26,6 @@ from intentus_tui.core.model import (
     ReplayCode,
     Verdict,
 )
-
-INVESTIGATE = "investigate before trusting or replaying anything recorded in it"
 
 # The library's replayable reasons that have a code of their own; any other reason a
 # writer gave is kept as text under MARKED_NOT_REPLAYABLE.
@@ -79,15 +78,17 @@ def judge(s: ExecutionSummary) -> Verdict:
     """``verdict_of`` without its shortcut for the common case (its definition)."""
     integrity, integrity_reason = _integrity(s)
     if integrity in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN):
+        # What broke is the integrity's reason; these two only say what follows from it.
         claimed, _ = _outcome(s)
+        what = "record" if integrity is Integrity.TAMPERED else "write-ahead log"
         return Verdict(
             Outcome.UNKNOWN,
-            f"cannot be believed: {integrity_reason} (the evidence claims "
-            f"{claimed.value.replace('_', ' ')}); {INVESTIGATE}",
+            f"cannot be believed: the {what} claims {claimed.value.replace('_', ' ')} but "
+            f"fails its integrity check; {INVESTIGATE}",
             integrity,
             integrity_reason,
             ReplayCode.UNTRUSTED,
-            f"{integrity_reason}: {INVESTIGATE}",
+            f"the {what} fails its integrity check: investigate before replaying it",
         )
     outcome, outcome_reason = _outcome(s)
     replay, replay_reason = _replayability(s)

@@ -20,7 +20,7 @@ from intentus_tui.core.actions import (
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.model import Integrity, Verdict
+from intentus_tui.core.model import INVESTIGATE, Integrity, Verdict
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -70,9 +70,8 @@ def integrity_lines(verdict: Verdict) -> list[Line]:
         heading("Integrity", badge(label, kind)),
         plain(safe(verdict.integrity_reason), _KIND_STYLES.get(kind, WARNING_STYLE)),
     ]
-    if not verdict.trusted:  # what to do about it (the replay reason repeats the why first)
-        advice = verdict.replay_reason.removeprefix(f"{verdict.integrity_reason}: ")
-        lines.append(plain(safe(advice), PROBLEM_STYLE))
+    if not verdict.trusted:  # what to do about it
+        lines.append(plain(INVESTIGATE, PROBLEM_STYLE))
     return lines
 
 
