@@ -5,28 +5,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.cli.exit_codes import ExitCode
+from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld
 from tests.real_ids import copy_real_world, save_as, write_wal_only
 
 TWIN_A = "580f2534-aaaa-4000-8000-000000000001"
 TWIN_B = "580f2534-bbbb-4000-8000-000000000002"
 WAL_ONLY = "9c0ffee1-1111-4111-8111-111111111111"
-
-
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.test_cli import cli
+from tests.cli.support import cli
 from tests.intentusnet_strategies import build_strategy_world
 
 

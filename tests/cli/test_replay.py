@@ -12,7 +12,7 @@ import pytest
 from intentusnet.wal.writer import WALWriter
 
 from intentus_tui.cli.exit_codes import ExitCode
-from tests.cli.test_cli import cli
+from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld
 
 FORGED_PAYLOAD = {"by": "attacker", "echo": {"text": "wire 1,000,000 to account 666"}}

@@ -6,25 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.cli.exit_codes import ExitCode
+from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld
 from tests.real_ids import copy_real_world, save_as
-
-
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
 
 
 @pytest.fixture

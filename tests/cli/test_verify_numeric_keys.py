@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import cli
+from tests.cli.support import cli
 from tests.intentusnet_payloads import write_real_records
 
 NUMERIC_PAYLOAD = {

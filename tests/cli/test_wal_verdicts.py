@@ -7,13 +7,12 @@ reader on which logs hold."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from intentusnet.wal.reader import WALIntegrityError, WALReader
 
+from tests.cli.support import cli
 from tests.core.wal.support import NAMES, write_incident_logs
 
 # name -> (outcome, integrity, replay code) the listing must show
@@ -24,16 +23,6 @@ EXPECTED = {
     "edited": ("unknown", "chain_broken", "untrusted"),
     "deleted": ("unknown", "chain_broken", "untrusted"),
 }
-
-
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from intentus_tui.core.fsio import OutsideLinkError, open_confined
 from intentus_tui.core.records.load import WAL_SUFFIX
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import (
     RecoveryHint,
     WalFallback,
@@ -82,6 +83,15 @@ class WalIssue:
     byte_offset: int
     message: str
     seq: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "line": self.line_no,
+            "seq": self.seq,
+            "offset": self.byte_offset,
+            "message": sanitize_line(self.message),
+        }
 
 
 @dataclass(frozen=True)

@@ -74,15 +74,7 @@ class WalVerifyReport:
 
 
 def _issue_json(issue: WalIssue | None) -> dict[str, object] | None:
-    if issue is None:
-        return None
-    return {
-        "kind": issue.kind,
-        "line": issue.line_no,
-        "seq": issue.seq,
-        "offset": issue.byte_offset,
-        "message": sanitize_line(issue.message),
-    }
+    return issue.to_json() if issue is not None else None
 
 
 def _verdict_json(verdict: Verdict) -> dict[str, object]:
