@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import platformdirs
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -97,6 +97,11 @@ def screenshot_directory() -> Path:
     return cache
 
 
+# Below this many columns the three panes do not fit side by side (their least widths and
+# borders): the list shares the screen with the timeline or the side pane.
+NARROW_WIDTH = 128
+
+
 class IntentusApp(App[None]):
     """A terminal debugger for recorded agent executions."""
 
@@ -123,6 +128,8 @@ class IntentusApp(App[None]):
         ),
         Binding("escape", "filter_clear", "Clear filter", priority=True, id="filter.clear"),
         Binding("v", "cycle_view", "View", id="cycle-view"),
+        Binding("w", "swap_panes", "Timeline/side", show=False, id="swap-panes"),
+        Binding("z", "maximise", "Maximise", show=False, id="maximise"),
         Binding("exclamation_mark", "failures_first", "Failures first", id="failures-first"),
         Binding("o", "cycle_sort", "Sort", id="cycle-sort"),
         Binding("p", "toggle_live", "Live/pause", id="toggle-live"),
@@ -228,11 +235,12 @@ class IntentusApp(App[None]):
         # Built once the first rows are on screen: see ``_build_side_pane``.
         self._side_pane = SidePane(id="side-pane", lazy=True)
         yield self._header
+        self._side_pane.add_class("pane")
         with Horizontal(id="main"):
-            with Vertical(id="list-pane"):
+            with Vertical(id="list-pane", classes="pane"):
                 yield self._filter
                 yield self._list
-            with Vertical(id="centre"):
+            with Vertical(id="centre", classes="pane"):
                 yield self._timeline
                 yield self._event_detail
             yield self._side_pane
@@ -626,8 +634,38 @@ class IntentusApp(App[None]):
     async def action_side_tab(self, name: str) -> None:
         await self.side_pane.build()
         self.side_pane.show_tab(name)
+        self.show_side_pane()
+
+    # ------------------------------------------------------------------ every size
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+
+    def show_side_pane(self) -> None:
+        """A side-pane action on a narrow screen shows the side pane in the timeline's place."""
+        self.add_class("-side-shown")
+
+    def action_swap_panes(self) -> None:
+        """Narrow screen: the timeline or the side pane beside the list."""
+        self.toggle_class("-side-shown")
+        if not self.has_class("-narrow"):
+            self.notify("Both panes are shown at this width", timeout=1.5)
+
+    def action_maximise(self) -> None:
+        """The pane with the focus takes the whole screen; again, every pane comes back."""
+        if self.has_class("-maximised"):
+            self.remove_class("-maximised")
+            for pane in self.query(".pane"):
+                pane.remove_class("-max")
+            return
+        focused = self.focused
+        chain = focused.ancestors_with_self if focused is not None else []
+        panes = [node for node in chain if node.has_class("pane")]
+        (panes[0] if panes else self.query_one("#list-pane")).add_class("-max")
+        self.add_class("-maximised")
 
     async def action_replay(self) -> None:
+        self.show_side_pane()
         await self.side_pane.run_replay(False)
 
     def action_force_replay(self) -> None:
@@ -637,6 +675,7 @@ class IntentusApp(App[None]):
 
         async def confirmed(ok: bool | None) -> None:
             if ok and self.detail is detail:
+                self.show_side_pane()
                 await self.side_pane.run_replay(True)
 
         self.push_screen(
@@ -659,6 +698,7 @@ class IntentusApp(App[None]):
             return
         marked, detail = self.marked, self.detail
         await self.side_pane.build()
+        self.show_side_pane()
         self.side_pane.show_diff(marked, detail)
         self.diff_shown = True
         self._refresh_footer()
@@ -705,6 +745,7 @@ class IntentusApp(App[None]):
     ) -> None:
         # The pane prefixes the labels with "A:"/"B:" itself.
         await self.side_pane.build()
+        self.show_side_pane()
         self.side_pane.show_comparison(left_label, left, right_label, right)
         self.diff_shown = True
         self._refresh_footer()

@@ -58,3 +58,12 @@ def test_snapshot_salvaged_record(snap_compare: Any, world: dict[str, str]) -> N
     app = make_app(Path("records"))
     run_before = _select(f"{world['truncated']}.json", "enter", "G")
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("keys", [(), ("2",)], ids=["timeline", "side-pane"])
+def test_snapshot_at_80x24(snap_compare: Any, world: dict[str, str], keys: tuple[str, ...]) -> None:
+    """The smallest supported screen: the list and one other pane, nothing cut off."""
+    app = make_app(Path("records"))
+    assert snap_compare(
+        app, terminal_size=(80, 24), run_before=_select(f"{world['fallback']}.json", *keys)
+    )

@@ -1,0 +1,61 @@
+"""Every size: at 80x24 nothing is off-screen and every pane can be reached; any pane
+can be maximised."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.tui.app_support import make_app, settle, write_world
+
+
+def _shown(app, selector: str) -> bool:  # type: ignore[no-untyped-def]
+    widget = app.query_one(selector)
+    return bool(widget.display) and widget.region.width > 0
+
+
+def _inside(app, selector: str, width: int) -> bool:  # type: ignore[no-untyped-def]
+    region = app.query_one(selector).region
+    return region.x >= 0 and region.right <= width
+
+
+async def test_at_80_columns_the_list_shares_the_screen_with_one_pane(records_dir: Path) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert _shown(app, "#list-pane") and _shown(app, "#centre")
+        assert not _shown(app, "#side-pane")
+        assert _inside(app, "#list-pane", 80) and _inside(app, "#centre", 80)
+        await pilot.press("2")  # a side-pane action shows the side pane in the timeline's place
+        await settle(pilot)
+        assert _shown(app, "#side-pane") and not _shown(app, "#centre")
+        assert _inside(app, "#side-pane", 80)
+        assert app.query_one("#side-pane").region.width >= 30
+        await pilot.press("w")  # and back
+        await settle(pilot)
+        assert _shown(app, "#centre") and not _shown(app, "#side-pane")
+        await pilot.press("r")  # replaying shows the side pane again
+        await settle(pilot)
+        assert _shown(app, "#side-pane")
+
+
+async def test_z_maximises_the_focused_pane_and_brings_every_pane_back(
+    records_dir: Path,
+) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        assert all(_shown(app, s) for s in ("#list-pane", "#centre", "#side-pane"))
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.query_one("#list-pane").region.width == 200
+        assert not _shown(app, "#centre") and not _shown(app, "#side-pane")
+        await pilot.press("z")
+        await settle(pilot)
+        assert all(_shown(app, s) for s in ("#list-pane", "#centre", "#side-pane"))
+        await pilot.press("enter")  # focus the timeline, then maximise it
+        await settle(pilot)
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.query_one("#centre").region.width == 200 and not _shown(app, "#list-pane")
