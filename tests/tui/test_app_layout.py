@@ -59,3 +59,30 @@ async def test_z_maximises_the_focused_pane_and_brings_every_pane_back(
         await pilot.press("z")
         await settle(pilot)
         assert app.query_one("#centre").region.width == 200 and not _shown(app, "#list-pane")
+
+
+async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
+    from intentus_tui.tui.screens.help import HelpScreen
+
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        scroll = app.screen.query_one("#help-scroll")
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0  # more than a screen of it
+        await pilot.press("pagedown")
+        await settle(pilot)
+        paged = scroll.scroll_y
+        assert paged > 0
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert scroll.scroll_y == paged + 2
+        await pilot.press("k")
+        await settle(pilot)
+        assert scroll.scroll_y == paged + 1
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, HelpScreen)

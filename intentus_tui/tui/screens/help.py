@@ -67,7 +67,11 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
+        Binding("j", "scroll(1)", "Scroll down", show=False, id="help.down"),
+        Binding("k", "scroll(-1)", "Scroll up", show=False, id="help.up"),
     ]
+    # The text scrolls from the keyboard at once (arrows, page up/down, home/end; j/k).
+    AUTO_FOCUS = "#help-scroll"
 
     def __init__(self, content: Content) -> None:
         super().__init__()
@@ -78,6 +82,9 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Content.styled("Keys and marks", "bold"), id="help-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(self._content, id="help-body")
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
