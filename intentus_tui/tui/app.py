@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import platformdirs
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,6 +28,7 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
     IndexChanged,
@@ -97,12 +98,7 @@ def screenshot_directory() -> Path:
     return cache
 
 
-# Below this many columns the three panes do not fit side by side (their least widths and
-# borders): the list shares the screen with the timeline or the side pane.
-NARROW_WIDTH = 128
-
-
-class IntentusApp(App[None]):
+class IntentusApp(PaneLayout, App[None]):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -635,34 +631,6 @@ class IntentusApp(App[None]):
         await self.side_pane.build()
         self.side_pane.show_tab(name)
         self.show_side_pane()
-
-    # ------------------------------------------------------------------ every size
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
-
-    def show_side_pane(self) -> None:
-        """A side-pane action on a narrow screen shows the side pane in the timeline's place."""
-        self.add_class("-side-shown")
-
-    def action_swap_panes(self) -> None:
-        """Narrow screen: the timeline or the side pane beside the list."""
-        self.toggle_class("-side-shown")
-        if not self.has_class("-narrow"):
-            self.notify("Both panes are shown at this width", timeout=1.5)
-
-    def action_maximise(self) -> None:
-        """The pane with the focus takes the whole screen; again, every pane comes back."""
-        if self.has_class("-maximised"):
-            self.remove_class("-maximised")
-            for pane in self.query(".pane"):
-                pane.remove_class("-max")
-            return
-        focused = self.focused
-        chain = focused.ancestors_with_self if focused is not None else []
-        panes = [node for node in chain if node.has_class("pane")]
-        (panes[0] if panes else self.query_one("#list-pane")).add_class("-max")
-        self.add_class("-maximised")
 
     async def action_replay(self) -> None:
         self.show_side_pane()
