@@ -162,14 +162,6 @@ def time_ordered_batches(blocks: Iterable[bytes]) -> Iterator[bytes]:
         yield ROW_SEPARATOR.join(parts)
 
 
-def time_ordered_rows(blocks: Iterable[bytes]) -> list[bytes]:
-    """Every row of ``blocks``, oldest first (see ``core.timestamps.time_order``)."""
-    rows: list[bytes] = []
-    for batch in time_ordered_batches(blocks):
-        rows.extend(batch.split(ROW_SEPARATOR))
-    return rows
-
-
 def _file_batches(source: io.BufferedReader, entries: list[bytes]) -> Iterator[bytes]:
     descriptor = source.fileno()
     for first in range(0, len(entries), _BATCH):

@@ -19,7 +19,6 @@ from intentus_tui.render.listing_order import (
     packed_order,
     row_time_order,
     time_ordered_batches,
-    time_ordered_rows,
 )
 from intentus_tui.render.rows import row_line
 from tests.intentusnet_world import RealWorld
@@ -88,6 +87,12 @@ def test_no_rows(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     assert time_ordered_rows([]) == [] and time_ordered_rows([b""]) == []
     _read_ordered(empty, b"")
+
+
+def time_ordered_rows(blocks: list[bytes]) -> list[bytes]:
+    """Every row of ``blocks``, oldest first, as the listing writes them out."""
+    joined = b",\n".join(time_ordered_batches(blocks))
+    return joined.split(b",\n") if joined else []
 
 
 def _read_ordered(rows_file: Path, expected: bytes) -> Path:
