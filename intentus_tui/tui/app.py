@@ -126,9 +126,11 @@ class IntentusApp(PaneLayout, App[None]):
         Binding("v", "cycle_view", "View", id="cycle-view"),
         Binding("w", "swap_panes", "Timeline/side", show=False, id="swap-panes"),
         Binding("z", "maximise", "Maximise", show=False, id="maximise"),
+        Binding("L", "cycle_layout", "Layout", show=False, id="cycle-layout"),
         Binding("exclamation_mark", "failures_first", "Failures first", id="failures-first"),
         Binding("o", "cycle_sort", "Sort", id="cycle-sort"),
         Binding("p", "toggle_live", "Live/pause", id="toggle-live"),
+        Binding("T", "toggle_follow", "Follow newest", show=False, id="follow"),
         Binding("r", "replay", "Replay", id="replay"),
         Binding("R", "force_replay", "Force replay", show=False, id="force-replay"),
         Binding("m", "mark", "Mark for diff", id="mark-for-diff"),
@@ -263,6 +265,7 @@ class IntentusApp(PaneLayout, App[None]):
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
         self._remember_theme = True  # from now on a theme change is the user's choice
+        self.restore_layout()
         if self.keymap:
             self.set_keymap(self.keymap)
         if self._keymap_problem:
@@ -598,6 +601,15 @@ class IntentusApp(PaneLayout, App[None]):
             self._drain()
         self._show_header()
 
+    def action_toggle_follow(self) -> None:
+        self.execution_list.set_following(not self.execution_list.following)
+
+    def on_execution_list_follow_changed(self, message: ExecutionList.FollowChanged) -> None:
+        self.header_state.following = message.following
+        self._show_header()
+        if message.following and self.header_state.live != "live":
+            self.notify("Following: new executions show once live is on (p)", timeout=3)
+
     # ------------------------------------------------------------------ side pane actions
 
     def _action_state(self) -> tuple[bool, bool, bool]:
@@ -830,58 +842,7 @@ class IntentusApp(PaneLayout, App[None]):
         return self.get_key_display(Binding(key, ""))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from intentus_tui.tui.commands import app_commands
+
         yield from super().get_system_commands(screen)
-        yield SystemCommand(
-            "Toggle live / paused",
-            "Stop or resume following the directory",
-            self.action_toggle_live,
-        )
-        yield SystemCommand(
-            "Failures first",
-            "Group by verdict: untrusted, unknown, failed, in flight, then the successes",
-            self.action_failures_first,
-        )
-        yield SystemCommand(
-            "Cycle list view",
-            "Failures first, needs attention, flat, or one verdict only",
-            self.action_cycle_view,
-        )
-        yield SystemCommand(
-            "Cycle sort", "Newest, oldest, intent, verdict, attempts", self.action_cycle_sort
-        )
-        yield SystemCommand(
-            "Filter executions", "By id, intent, agent or state", self.action_filter
-        )
-        yield SystemCommand("Help: keys", "Every key binding", self.action_help)
-        if self.detail is not None and self.detail.result.record is not None:
-            yield SystemCommand("Replay", "Return the recorded response", self.action_replay)
-            yield SystemCommand(
-                "Force replay", "Replay a record that is not replayable", self.action_force_replay
-            )
-            yield SystemCommand("Mark for diff", "Left side of the next diff", self.action_mark)
-            yield SystemCommand(
-                "Invalidate record",
-                "Mark it not replayable (writes the file)",
-                self.action_invalidate,
-            )
-            yield SystemCommand(
-                "Save snapshot", "Write a Verist snapshot of this record", self.action_save_snapshot
-            )
-            yield SystemCommand(
-                "Diff vs snapshot file",
-                "Compare this record with a snapshot or Verist baseline file",
-                self.action_diff_file,
-            )
-        if self.marked is not None and self.detail is not None:
-            yield SystemCommand(
-                "Diff marked vs selected", "Compare two executions", self.action_diff
-            )
-        for name, title in (
-            ("verify", "Verify"),
-            ("replay", "Replay"),
-            ("diff", "Diff"),
-            ("postmortem", "Post-mortem"),
-        ):
-            yield SystemCommand(
-                f"Show the {title} tab", "Side pane", lambda name=name: self.action_side_tab(name)
-            )
+        yield from app_commands(self)

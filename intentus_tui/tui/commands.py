@@ -3,14 +3,16 @@
 Record-derived text is shown as ``Content`` built from plain strings, never through
 ``Matcher.highlight`` or a ``str`` help text: both parse markup (a ``[/x]`` intent would
 raise, a ``[$accent]`` one would style). The app's own actions are offered as system
-commands (``IntentusApp.get_system_commands``).
+commands (``app_commands``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
+from textual.app import SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
@@ -84,3 +86,62 @@ class ExecutionCommands(Provider):
                     ),
                 ),
             )
+
+
+def app_commands(app: IntentusApp) -> Iterator[SystemCommand]:
+    """The app's actions in the palette; those that need a record only when one is open."""
+    yield SystemCommand(
+        "Toggle live / paused",
+        "Stop or resume watching the directory",
+        app.action_toggle_live,
+    )
+    yield SystemCommand(
+        "Follow newest (like tail -f)",
+        "Select each execution as it arrives; moving the cursor stops following",
+        app.action_toggle_follow,
+    )
+    yield SystemCommand(
+        "Failures first",
+        "Group by verdict: untrusted, unknown, failed, in flight, then the successes",
+        app.action_failures_first,
+    )
+    yield SystemCommand(
+        "Cycle list view",
+        "Failures first, needs attention, flat, or one verdict only",
+        app.action_cycle_view,
+    )
+    yield SystemCommand(
+        "Cycle sort", "Newest, oldest, intent, verdict, attempts", app.action_cycle_sort
+    )
+    yield SystemCommand("Filter executions", "By id, intent, agent or state", app.action_filter)
+    yield SystemCommand("Help: keys", "Every key binding", app.action_help)
+    if app.detail is not None and app.detail.result.record is not None:
+        yield SystemCommand("Replay", "Return the recorded response", app.action_replay)
+        yield SystemCommand(
+            "Force replay", "Replay a record that is not replayable", app.action_force_replay
+        )
+        yield SystemCommand("Mark for diff", "Left side of the next diff", app.action_mark)
+        yield SystemCommand(
+            "Invalidate record",
+            "Mark it not replayable (writes the file)",
+            app.action_invalidate,
+        )
+        yield SystemCommand(
+            "Save snapshot", "Write a Verist snapshot of this record", app.action_save_snapshot
+        )
+        yield SystemCommand(
+            "Diff vs snapshot file",
+            "Compare this record with a snapshot or Verist baseline file",
+            app.action_diff_file,
+        )
+    if app.marked is not None and app.detail is not None:
+        yield SystemCommand("Diff marked vs selected", "Compare two executions", app.action_diff)
+    for name, title in (
+        ("verify", "Verify"),
+        ("replay", "Replay"),
+        ("diff", "Diff"),
+        ("postmortem", "Post-mortem"),
+    ):
+        yield SystemCommand(
+            f"Show the {title} tab", "Side pane", partial(app.action_side_tab, name)
+        )

@@ -86,3 +86,50 @@ async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_l_cycles_the_layouts_and_the_choice_is_remembered(records_dir: Path) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        listing, centre, side = (
+            app.query_one(s).region for s in ("#list-pane", "#centre", "#side-pane")
+        )
+        assert listing.y == centre.y == side.y  # columns: side by side
+        await pilot.press("L")  # stacked: the list across the top, the others below it
+        await settle(pilot)
+        listing, centre, side = (
+            app.query_one(s).region for s in ("#list-pane", "#centre", "#side-pane")
+        )
+        assert listing.width == 200 and centre.y == side.y > listing.bottom - 1
+        assert centre.width > 0 and side.width > 0
+        await pilot.press("L")  # two panes: the list and the timeline, the side pane on demand
+        await settle(pilot)
+        assert (
+            _shown(app, "#list-pane") and _shown(app, "#centre") and not _shown(app, "#side-pane")
+        )
+        await pilot.press("2")
+        await settle(pilot)
+        assert _shown(app, "#side-pane") and not _shown(app, "#centre")
+
+    again = make_app(records_dir)
+    async with again.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        assert again.pane_layout == "two panes"
+        assert not _shown(again, "#side-pane")
+
+
+async def test_stacked_at_80x24_keeps_every_pane_inside_the_screen(records_dir: Path) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("L")
+        await settle(pilot)
+        assert app.pane_layout == "stacked"
+        assert _inside(app, "#list-pane", 80) and _inside(app, "#centre", 80)
+        assert app.query_one("#centre").region.bottom <= 23  # above the footer
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.timeline.lines.region.height >= 3  # events, not only the summary

@@ -27,6 +27,7 @@ from tests.tui.app_support import (
     created,
     fixed_id,
     make_app,
+    screen_text,
     settle,
     wait_for,
     wait_for_scan_and_side_pane,
@@ -221,3 +222,56 @@ async def test_results_that_arrive_while_the_app_closes_are_dropped(
         assert app.side_pane.ready and app.detail is not None
         assert app.side_pane.verify_pane.detail is app.detail
     assert arrived_while_closing > 0  # the race was really run
+
+
+async def test_the_viewed_execution_and_event_stay_put_while_executions_arrive(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        assert listing.select_key(_key(world["fallback"]))
+        await pilot.press("enter")  # open its timeline and step to the third event
+        await wait_for(pilot, lambda: app.detail_key == _key(world["fallback"]), "detail")
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert app.timeline.lines.cursor == 2
+        for n in range(80, 85):  # newer than everything shown: they sort above it
+            write_record(records_dir, make_record(execution_id=fixed_id(n), created=created(n)))
+        await wait_for(
+            pilot, lambda: _key(fixed_id(84)) in listing.model.summaries, "new files listed"
+        )
+        await settle(pilot)
+        assert listing.selected_key == _key(world["fallback"])
+        assert app.detail_key == _key(world["fallback"])
+        assert app.timeline.lines.cursor == 2
+        assert "follow" not in screen_text(app).splitlines()[0]
+
+
+async def test_follow_mode_selects_each_arrival_until_the_cursor_is_moved_by_hand(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        assert listing.select_key(_key(world["invalidated"]))
+        await pilot.press("T")  # follow: the newest execution there is, now
+        await settle(pilot)
+        assert listing.selected_key == _key(world["ok2"])  # created last of the world
+        assert "⇣ follow" in screen_text(app).splitlines()[0]
+
+        write_record(records_dir, make_record(execution_id=fixed_id(90), created=created(90)))
+        await wait_for(pilot, lambda: listing.selected_key == _key(fixed_id(90)), "followed")
+        await wait_for(pilot, lambda: app.detail_key == _key(fixed_id(90)), "its timeline")
+
+        await pilot.press("j")  # the user takes the cursor: following stops
+        await settle(pilot)
+        assert not listing.following
+        assert "follow" not in screen_text(app).splitlines()[0]
+        moved_to = listing.selected_key
+        write_record(records_dir, make_record(execution_id=fixed_id(91), created=created(91)))
+        await wait_for(pilot, lambda: _key(fixed_id(91)) in listing.model.summaries, "listed")
+        await settle(pilot)
+        assert listing.selected_key == moved_to

@@ -33,6 +33,7 @@ class HeaderState:
     scanning: bool = True
     problem: str | None = None  # why the directory could not be read
     marked: str | None = None  # short id marked as the left side of a diff
+    following: bool = False  # follow mode: the newest execution is selected as it arrives
     shown: int | None = None  # rows after the view/filter, when that differs from all
 
 
@@ -75,6 +76,8 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
         ("  ", ""),
         live,
     ]
+    if s.following:
+        parts.append(("  ⇣ follow", "bold $accent"))
     if s.live == "paused" and s.pending:
         parts.append((f" ({s.pending:,} changes waiting)", "$warning"))
     if s.problem:

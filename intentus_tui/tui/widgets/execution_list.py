@@ -7,6 +7,7 @@ their summary, the width, the cursor or the theme changes.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Iterable
 from typing import ClassVar
@@ -19,7 +20,13 @@ from textual.message import Message
 from textual.strip import Strip
 
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.tui.presenters.list_model import FAILURES_FIRST, SORTS, VIEWS, ListModel
+from intentus_tui.tui.presenters.list_model import (
+    FAILURES_FIRST,
+    SORTS,
+    VIEWS,
+    ListModel,
+    created_timestamp,
+)
 from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,
     group_header_text,
@@ -32,6 +39,17 @@ from intentus_tui.tui.widgets.strip_cache import StripCachedView
 # A damaged file that changed this recently, seen live, is taken for one being written.
 WRITING_SECONDS = 3.0
 _HALF_WRITTEN = frozenset({"salvaged", "empty", "not_json"})
+
+
+def newest_of(summaries: Iterable[ExecutionSummary]) -> ExecutionSummary:
+    """The execution created last (by its recorded time, then its file's mtime; one with
+    no readable time counts as the oldest)."""
+
+    def when(s: ExecutionSummary) -> tuple[float, int]:
+        ts = created_timestamp(s.created)
+        return (ts if ts != math.inf else -math.inf, s.mtime_ns)
+
+    return max(summaries, key=when)
 
 
 def looks_half_written(summary: ExecutionSummary) -> bool:
@@ -83,6 +101,13 @@ class ExecutionList(
     class RowsDrawn(Message):
         """Execution rows were drawn for the first time (posted once, from rendering)."""
 
+    class FollowChanged(Message):
+        """Follow mode went on or off (off: the user moved the cursor by hand)."""
+
+        def __init__(self, following: bool) -> None:
+            super().__init__()
+            self.following = following
+
     class Activated(Message):
         """The user asked to open the execution under the cursor."""
 
@@ -100,6 +125,9 @@ class ExecutionList(
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
         self._user_moved = False  # until the user moves, the cursor follows the top row
         self._rows_drawn = False
+        # Follow mode (like ``tail -f``): each execution that arrives live is selected.
+        # Off, the selection stays where the user put it while rows come and go.
+        self.following = False
 
     # ------------------------------------------------------------------ public API
 
@@ -138,7 +166,11 @@ class ExecutionList(
             else:
                 self._writing.discard(summary.key)
         self._writing.difference_update(removed)
+        known = self.model.summaries
+        arrived = [s for s in changed if s.key not in known] if live and self.following else []
         self._keeping_place(lambda: self.model.apply(changed, removed))
+        if arrived and self._follow_to(newest_of(arrived)):
+            return
         selected = self.selected_summary
         if selected is not None and any(s.key == self.selected_key for s in changed):
             self.post_message(self.Highlighted(selected))  # its file changed: reload it
@@ -191,6 +223,23 @@ class ExecutionList(
         self._move_to(row)
         return True
 
+    def set_following(self, following: bool) -> None:
+        """Follow mode on (the cursor goes to the newest execution now and to each one that
+        arrives live) or off."""
+        if following == self.following:
+            return
+        self.following = following
+        if following and self.model.summaries:
+            self._follow_to(newest_of(self.model.summaries.values()))
+        self.post_message(self.FollowChanged(following))
+
+    def _follow_to(self, summary: ExecutionSummary) -> bool:
+        row = self.model.row_of(summary.key)
+        if row is None:  # filtered out: follow what is shown
+            return False
+        self._move_to(row, by_user=False)
+        return True
+
     # ------------------------------------------------------------------ keeping place
 
     def _keeping_place(self, change) -> None:
@@ -228,10 +277,13 @@ class ExecutionList(
 
     # ------------------------------------------------------------------ cursor
 
-    def _move_to(self, row: int, step: int = 1) -> None:
+    def _move_to(self, row: int, step: int = 1, *, by_user: bool = True) -> None:
         if not len(self.model):
             return
         self._user_moved = True
+        if by_user and self.following:  # taking the cursor back ends follow mode
+            self.following = False
+            self.post_message(self.FollowChanged(False))
         target = self.model.nearest_item(row, step)
         if target is None:
             return
