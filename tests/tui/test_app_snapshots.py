@@ -67,3 +67,24 @@ def test_snapshot_at_80x24(snap_compare: Any, world: dict[str, str], keys: tuple
     assert snap_compare(
         app, terminal_size=(80, 24), run_before=_select(f"{world['fallback']}.json", *keys)
     )
+
+
+MAIN_SCREENS = {
+    "timeline": ("fallback", ("enter", "f")),
+    "replay": ("ok", ("r",)),
+    "post-mortem": ("incomplete", ("4",)),
+    "verify-untrusted": ("truncated", ("1",)),
+    "stacked": ("fallback", ("L", "enter")),
+    "help": ("ok", ("question_mark",)),
+}
+
+
+@pytest.mark.parametrize("size", [(120, 36), (200, 50)], ids=["120x36", "200x50"])
+@pytest.mark.parametrize("screen", list(MAIN_SCREENS))
+def test_snapshot_main_screens_at_each_size(
+    snap_compare: Any, world: dict[str, str], screen: str, size: tuple[int, int]
+) -> None:
+    """The main screens at a middle and a large size: nothing cut, nothing overlapping."""
+    name, keys = MAIN_SCREENS[screen]
+    app = make_app(Path("records"))
+    assert snap_compare(app, terminal_size=size, run_before=_select(f"{world[name]}.json", *keys))

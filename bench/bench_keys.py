@@ -1,0 +1,141 @@
+"""Every key the debugger binds, answered on 100,000 records: the real program in a real
+pseudo-terminal (the terminal model of ``bench_tui_start``).
+
+The program opens the directory (the index cache filled by a first, untimed open), the
+index completes, then each key of ``KEYS`` is sent in turn: its latency runs from the
+write to the pty until the first byte of the screen's answer (a frame that changes what
+is shown), then the screen is left to settle before the next key. Each key's median over
+``--runs`` rounds is set against the same key on a 1,000-record directory measured in the
+same run (the baseline: what the key costs when the size does not matter).
+
+Usage: ``python bench/bench_keys.py [--count 100000] [--baseline-count 1000] [--runs 3]
+[--dir DIR]``. Linux only. The target: every key within 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).absolute().parent))
+from bench_tui_start import ROOT, App, header_done, prepare_records
+
+TARGET = 0.100
+# (what the user does, the bytes sent). In order: each starts where the one before left the
+# screen. Keys that open something are followed by the key that closes it.
+KEYS: list[tuple[str, bytes]] = [
+    ("j  list: next row", b"j"),
+    ("k  list: previous row", b"k"),
+    ("pgdn  list: page down", b"\x1b[6~"),
+    ("G  list: last row", b"G"),
+    ("g  list: first row", b"g"),
+    ("o  sort: next order", b"o"),
+    ("o  sort: next order", b"o"),
+    ("v  view: next view", b"v"),
+    ("!  failures first", b"!"),
+    ("/  filter box", b"/"),
+    ("a  filter: one keystroke", b"a"),
+    ("esc  filter cleared", b"\x1b"),
+    ("enter  open the timeline", b"\r"),
+    ("j  timeline: next event", b"j"),
+    ("G  timeline: last event", b"G"),
+    ("g  timeline: first event", b"g"),
+    ("1  Verify tab", b"1"),
+    ("2  Replay tab", b"2"),
+    ("3  Diff tab", b"3"),
+    ("4  Post-mortem tab", b"4"),
+    ("z  maximise", b"z"),
+    ("z  restore", b"z"),
+    ("L  layout: stacked", b"L"),
+    ("L  layout: two panes", b"L"),
+    ("L  layout: columns", b"L"),
+    ("T  follow on", b"T"),
+    ("T  follow off", b"T"),
+    ("?  help", b"?"),
+    ("esc  help closed", b"\x1b"),
+    ("ctrl+p  palette", b"\x10"),
+    ("esc  palette closed", b"\x1b"),
+]
+
+
+def snapshot(app: App) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    screen = app.screen
+    return tuple(map("".join, screen.text)), tuple(map("".join, screen.sgr))
+
+
+def one_round(directory: Path, count: int, cache: Path, home: Path) -> dict[str, list[float]]:
+    argv = [sys.executable, "-m", "intentus_tui.cli", str(directory)]
+    app = App(argv, cache, home, ROOT)
+    latencies: dict[str, list[float]] = {}
+    try:
+        if app.wait_for(lambda: header_done(app.screen, count), 600) is None:
+            sys.exit(f"the index of {directory} did not complete")
+        app.settle(quiet=1.0)
+        for label, keys in KEYS:
+            before = snapshot(app)
+            sent = time.perf_counter()
+            app.send(keys)
+            deadline = sent + 10
+            answered = None
+            while time.perf_counter() < deadline:
+                app.pump(0.005)
+                if snapshot(app) != before:
+                    answered = time.perf_counter() - sent
+                    break
+            latencies.setdefault(label, []).append(answered if answered is not None else 10.0)
+            app.settle(quiet=0.3)
+    finally:
+        app.close()
+    return latencies
+
+
+def measure(directory: Path, count: int, runs: int, tmp: Path, name: str) -> dict[str, float]:
+    home = tmp / f"home-{name}"
+    cache = home / "index-cache"
+    cache.mkdir(parents=True)
+    one_round(directory, count, cache, home)  # fills the cache; not timed
+    rounds = [one_round(directory, count, cache, home) for _ in range(runs)]
+    # A label may repeat (``o`` twice): its samples pool.
+    merged: dict[str, list[float]] = {}
+    for round_ in rounds:
+        for label, values in round_.items():
+            merged.setdefault(label, []).extend(values)
+    return {label: statistics.median(values) for label, values in merged.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--baseline-count", type=int, default=1_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--dir", type=Path, help="a directory of --count records to reuse")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        big_dir = prepare_records(args, tmp)
+        small_args = argparse.Namespace(**{**vars(args), "count": args.baseline_count, "dir": None})
+        small_dir = prepare_records(small_args, tmp / "small")
+        small = measure(small_dir, args.baseline_count, args.runs, tmp, "small")
+        big = measure(big_dir, args.count, args.runs, tmp, "big")
+    print(
+        f"\nkey latency, {args.count:,} records vs {args.baseline_count:,} (median of {args.runs})"
+    )
+    print(f"  {'key':<30}{'big':>9}{'baseline':>10}{'ratio':>7}  within 100 ms")
+    worst = 0.0
+    for label, value in big.items():
+        base = small[label]
+        worst = max(worst, value)
+        mark = "yes" if value <= TARGET else "NO"
+        print(
+            f"  {label:<30}{value * 1000:>7.0f}ms{base * 1000:>8.0f}ms{value / base:>7.2f}  {mark}"
+        )
+    print(f"\nslowest key: {worst * 1000:.0f} ms (target {TARGET * 1000:.0f} ms)")
+
+
+if __name__ == "__main__":
+    main()
