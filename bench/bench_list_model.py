@@ -12,6 +12,7 @@ Usage: ``python bench/bench_list_model.py [--rows 100000] [--repeat 5]``; run it
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -64,6 +65,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     rows = [summary(n) for n in range(args.rows)]
+    # The scan delivers files in name (uuid) order, unrelated to their times: shuffled.
+    random.Random(7).shuffle(rows)
     model = ListModel()
 
     def fill() -> None:

@@ -266,3 +266,61 @@ def test_the_verdict_is_computed_once_per_summary(monkeypatch: pytest.MonkeyPatc
     assert set(calls.values()) == {1}
     model.apply([summary(3)])  # a changed summary gets a new verdict
     assert calls["00003.json"] == 2
+
+
+def _naive_rows(model: ListModel) -> list[tuple[object, ...]]:
+    """The shown rows computed the plain way: sort the row-key tuples, keep the matches,
+    put a header before each group's first row."""
+    keys = sorted(model._row_key(s) for s in model.summaries.values() if model._matches(s))
+    rows: list[tuple[object, ...]] = []
+    for row_key in keys:
+        if model.view.grouped and (not rows or rows[-1][0] != row_key[0]):
+            rows.append((row_key[0], 0))
+        rows.append(row_key)
+    return rows
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    items=st.lists(
+        st.tuples(
+            st.integers(0, 300), STATES, st.sampled_from(["", "2026-01-05T09:00:00Z", "garbage"])
+        ),
+        max_size=120,
+    ),
+    view=st.sampled_from(VIEWS),
+    sort=st.sampled_from(SORTS),
+    query=st.sampled_from(["", "trans", "incomplete"]),
+)
+def test_rows_equal_the_plain_sort_of_every_row_key(items, view, sort, query) -> None:  # type: ignore[no-untyped-def]
+    """The field-by-field sort and the sliced groups give exactly the plain sort's rows,
+    missing and unparseable times included."""
+    model = _model(view, sort, query)
+    model.replace_all(
+        summary(n, state, replayable, **({"created": created} if created else {}))
+        for n, (state, replayable), created in items
+    )
+    assert model.rows == _naive_rows(model)
+    for other in SORTS:
+        model.set_sort(other)
+        assert model.rows == _naive_rows(model)
+    model.set_query("")
+    assert model.rows == _naive_rows(model)
+    if model.view.only is None:
+        assert model.shown_count == len(model.summaries)
+
+
+def test_the_newest_execution_is_the_last_created_and_no_time_counts_as_oldest() -> None:
+    model = ListModel()
+    assert model.newest() is None
+    model.replace_all(
+        [
+            summary(1, created="2026-01-05T10:00:00Z"),
+            summary(2, created="2026-01-05T11:00:00Z"),
+            summary(3, created="", mtime_ns=10**18),  # no time: not the newest, however fresh
+        ]
+    )
+    newest = model.newest()
+    assert newest is not None and newest.key == "00002.json"
+    among = model.newest([model.summaries["00001.json"], model.summaries["00003.json"]])
+    assert among is not None and among.key == "00001.json"

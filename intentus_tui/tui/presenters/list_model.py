@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import IntEnum
 from functools import lru_cache
+from operator import itemgetter
 from typing import cast
 
 from intentus_tui.core.model import (
@@ -133,13 +134,14 @@ def created_timestamp(created: str) -> float:
         return math.inf
 
 
-def _newest_first(s: ExecutionSummary) -> tuple[float]:
-    ts = created_timestamp(s.created)
-    return (-ts if ts != math.inf else math.inf,)
+def _newest_first(ts: float) -> float:
+    return -ts if ts != math.inf else math.inf
 
 
-# A sort key gets the summary and its group (``Group``, cached by the model).
-SortKey = Callable[[ExecutionSummary, int], tuple[object, ...]]
+# A sort key gets the summary, its group (``Group``) and its creation time (``created_timestamp``),
+# the last two cached by the model. Each field must be of one type in every row (the model
+# sorts field by field: see ``sort_row_keys``).
+SortKey = Callable[[ExecutionSummary, int, float], tuple[object, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +152,24 @@ class Sort:
 
 
 SORTS: tuple[Sort, ...] = (
-    Sort("newest", "newest first", lambda s, g: _newest_first(s)),
-    Sort("oldest", "oldest first", lambda s, g: (created_timestamp(s.created),)),
-    Sort("intent", "intent", lambda s, g: (s.intent.casefold(), *_newest_first(s))),
-    Sort("verdict", "verdict, failures first", lambda s, g: (g, *_newest_first(s))),
-    Sort("attempts", "most attempts", lambda s, g: (-s.attempts, *_newest_first(s))),
+    Sort("newest", "newest first", lambda s, g, ts: (_newest_first(ts),)),
+    Sort("oldest", "oldest first", lambda s, g, ts: (ts,)),
+    Sort("intent", "intent", lambda s, g, ts: (s.intent.casefold(), _newest_first(ts))),
+    Sort("verdict", "verdict, failures first", lambda s, g, ts: (g, _newest_first(ts))),
+    Sort("attempts", "most attempts", lambda s, g, ts: (-s.attempts, _newest_first(ts))),
 )
+
+
+def sort_row_keys(row_keys: list[RowKey]) -> None:
+    """Sort execution row keys in place, as ``list.sort()`` would, but field by field from
+    the last (stable sorts): each pass compares plain floats, ints or strings, which CPython
+    compares without the tuple machinery. At 100,000 shuffled rows: 50-80 ms against
+    90-170 ms for sorting the tuples (``bench/bench_list_model.py``)."""
+    if not row_keys:
+        return
+    for field_index in range(len(row_keys[0]) - 1, -1, -1):
+        if field_index != 1:  # always 1 in an execution's row key
+            row_keys.sort(key=itemgetter(field_index))
 
 
 def category_of(summary: ExecutionSummary) -> VerdictKind:
@@ -267,7 +281,7 @@ class ListModel:
         # Each execution's verdict codes, with the summary they were made from: computing
         # a verdict costs more than the rest of a row key, and re-sorts and re-filters
         # need every row's group again.
-        self._kinds: dict[str, tuple[ExecutionSummary, VerdictKind, int]] = {}
+        self._kinds: dict[str, tuple[ExecutionSummary, VerdictKind, int, float]] = {}
         self._sorted_all: list[RowKey] = []
         # Row keys added since ``_sorted_all`` was last needed in order (by a filter, a view
         # change or a removal): the initial scan merges each batch into the shown rows only.
@@ -328,6 +342,18 @@ class ListModel:
                 probe += direction
         return None
 
+    def newest(self, among: Iterable[ExecutionSummary] | None = None) -> ExecutionSummary | None:
+        """The execution created last (by its recorded time, then its file's mtime; one with
+        no readable time counts as the oldest), of ``among`` or of all."""
+        verdicts = self._kinds.values() if among is None else (self._verdict(s) for s in among)
+
+        def when(cached: tuple[ExecutionSummary, VerdictKind, int, float]) -> tuple[float, int]:
+            ts = cached[3]
+            return (ts if ts != math.inf else -math.inf, cached[0].mtime_ns)
+
+        newest = max(verdicts, key=when, default=None)
+        return newest[0] if newest is not None else None
+
     # ------------------------------------------------------------------ settings
 
     def set_view(self, view: View) -> None:
@@ -343,19 +369,25 @@ class ListModel:
         self.rebuild()
 
     def set_query(self, query: str) -> None:
+        if query == self.query:
+            return
         self.query = query
         self._terms = tuple(query.casefold().split())
         self._refilter()
 
     # ------------------------------------------------------------------ building
 
-    def _verdict(self, summary: ExecutionSummary) -> tuple[ExecutionSummary, VerdictKind, int]:
-        """``summary``, its verdict codes and its group (as an int), computed once."""
+    def _verdict(
+        self, summary: ExecutionSummary
+    ) -> tuple[ExecutionSummary, VerdictKind, int, float]:
+        """``summary``, its verdict codes, its group (as an int) and its creation time,
+        computed once."""
         cached = self._kinds.get(summary.key)
         if cached is not None and cached[0] is summary:
             return cached
         kind = kind_of(summary)
-        cached = self._kinds[summary.key] = (summary, kind, int(group_of_kind(kind)))
+        ts = created_timestamp(summary.created)
+        cached = self._kinds[summary.key] = (summary, kind, int(group_of_kind(kind)), ts)
         return cached
 
     def kind(self, summary: ExecutionSummary) -> VerdictKind:
@@ -366,8 +398,13 @@ class ListModel:
         return Group(self._verdict(summary)[2])
 
     def _row_key(self, summary: ExecutionSummary) -> RowKey:
-        group = self._verdict(summary)[2]
-        return (group if self.view.grouped else 0, 1, *self.sort.key(summary, group), summary.key)
+        _, _, group, ts = self._verdict(summary)
+        return (
+            group if self.view.grouped else 0,
+            1,
+            *self.sort.key(summary, group, ts),
+            summary.key,
+        )
 
     def _matches(self, summary: ExecutionSummary) -> bool:
         only = self.view.only
@@ -384,7 +421,8 @@ class ListModel:
     def rebuild(self) -> None:
         """Re-sort every execution (after a sort or grouping change), then re-filter."""
         row_key = self._row_key
-        self._sorted_all = sorted(row_key(s) for s in self.summaries.values())
+        self._sorted_all = [row_key(s) for s in self.summaries.values()]
+        sort_row_keys(self._sorted_all)
         self._unmerged = []
         self._refilter()
 
@@ -398,15 +436,17 @@ class ListModel:
 
     def _refilter(self) -> None:
         """Recompute the shown rows from the sorted executions, in one ordered pass."""
+        if self.view.only is None and not self._terms:
+            self._show_everything()
+            return
         rows: list[RowKey] = []
         sizes: Counter[int] = Counter()
         grouped = self.view.grouped
         current_group: object = None
         summaries = self.summaries
         matches = self._matches
-        everything = self.view.only is None and not self._terms
         for row_key in self._all_in_order():
-            if not everything and not matches(summaries[cast(str, row_key[-1])]):
+            if not matches(summaries[cast(str, row_key[-1])]):
                 continue
             if grouped:
                 group = cast(int, row_key[0])
@@ -417,6 +457,26 @@ class ListModel:
             rows.append(row_key)
         self.rows, self._group_sizes = rows, sizes
         self._shown = len(rows) - (len(sizes) if grouped else 0)
+
+    def _show_everything(self) -> None:
+        """No filter: every execution, each group's rows sliced out whole (found by bisect)
+        rather than walked one by one (100,000 rows: a few ms instead of ~45)."""
+        ordered = self._all_in_order()
+        sizes: Counter[int] = Counter()
+        if not self.view.grouped:
+            rows = list(ordered)
+        else:
+            rows = []
+            start = 0
+            while start < len(ordered):
+                group = cast(int, ordered[start][0])
+                end = bisect_left(ordered, (group + 1,), start)
+                rows.append((group, 0))
+                rows += ordered[start:end]
+                sizes[group] = end - start
+                start = end
+        self.rows, self._group_sizes = rows, sizes
+        self._shown = len(ordered)
 
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
         self.summaries = {s.key: s for s in summaries}

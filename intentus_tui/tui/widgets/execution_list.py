@@ -7,7 +7,6 @@ their summary, the width, the cursor or the theme changes.
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Iterable
 from typing import ClassVar
@@ -25,7 +24,6 @@ from intentus_tui.tui.presenters.list_model import (
     SORTS,
     VIEWS,
     ListModel,
-    created_timestamp,
 )
 from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,
@@ -39,17 +37,6 @@ from intentus_tui.tui.widgets.strip_cache import StripCachedView
 # A damaged file that changed this recently, seen live, is taken for one being written.
 WRITING_SECONDS = 3.0
 _HALF_WRITTEN = frozenset({"salvaged", "empty", "not_json"})
-
-
-def newest_of(summaries: Iterable[ExecutionSummary]) -> ExecutionSummary:
-    """The execution created last (by its recorded time, then its file's mtime; one with
-    no readable time counts as the oldest)."""
-
-    def when(s: ExecutionSummary) -> tuple[float, int]:
-        ts = created_timestamp(s.created)
-        return (ts if ts != math.inf else -math.inf, s.mtime_ns)
-
-    return max(summaries, key=when)
 
 
 def looks_half_written(summary: ExecutionSummary) -> bool:
@@ -169,7 +156,8 @@ class ExecutionList(
         known = self.model.summaries
         arrived = [s for s in changed if s.key not in known] if live and self.following else []
         self._keeping_place(lambda: self.model.apply(changed, removed))
-        if arrived and self._follow_to(newest_of(arrived)):
+        newest = self.model.newest(arrived) if arrived else None
+        if newest is not None and self._follow_to(newest):
             return
         selected = self.selected_summary
         if selected is not None and any(s.key == self.selected_key for s in changed):
@@ -229,8 +217,9 @@ class ExecutionList(
         if following == self.following:
             return
         self.following = following
-        if following and self.model.summaries:
-            self._follow_to(newest_of(self.model.summaries.values()))
+        newest = self.model.newest() if following else None
+        if newest is not None:
+            self._follow_to(newest)
         self.post_message(self.FollowChanged(following))
 
     def _follow_to(self, summary: ExecutionSummary) -> bool:
