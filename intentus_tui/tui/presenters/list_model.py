@@ -436,8 +436,8 @@ class ListModel:
 
     def _refilter(self) -> None:
         """Recompute the shown rows from the sorted executions, in one ordered pass."""
-        if self.view.only is None and not self._terms:
-            self._show_everything()
+        if not self._terms:
+            self._show_groups(self.view.only)
             return
         rows: list[RowKey] = []
         sizes: Counter[int] = Counter()
@@ -458,25 +458,34 @@ class ListModel:
         self.rows, self._group_sizes = rows, sizes
         self._shown = len(rows) - (len(sizes) if grouped else 0)
 
-    def _show_everything(self) -> None:
-        """No filter: every execution, each group's rows sliced out whole (found by bisect)
-        rather than walked one by one (100,000 rows: a few ms instead of ~45)."""
+    def _show_groups(self, only: frozenset[Group] | None) -> None:
+        """No filter typed: the executions of the groups in ``only`` (all: ``None``). Grouped,
+        each group's rows are sliced out whole (found by bisect) rather than walked one by
+        one; ungrouped, one pass over the cached groups. 100,000 rows: a few ms instead of
+        ~45 for the walk with ``_matches``."""
         ordered = self._all_in_order()
         sizes: Counter[int] = Counter()
+        rows: list[RowKey]
         if not self.view.grouped:
-            rows = list(ordered)
+            if only is None:
+                rows = list(ordered)
+            else:
+                kinds = self._kinds
+                rows = [rk for rk in ordered if kinds[cast(str, rk[-1])][2] in only]
+            shown = len(rows)
         else:
-            rows = []
-            start = 0
+            rows, start = [], 0
             while start < len(ordered):
                 group = cast(int, ordered[start][0])
                 end = bisect_left(ordered, (group + 1,), start)
-                rows.append((group, 0))
-                rows += ordered[start:end]
-                sizes[group] = end - start
+                if only is None or group in only:
+                    rows.append((group, 0))
+                    rows += ordered[start:end]
+                    sizes[group] = end - start
                 start = end
+            shown = len(rows) - len(sizes)
         self.rows, self._group_sizes = rows, sizes
-        self._shown = len(ordered)
+        self._shown = shown
 
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
         self.summaries = {s.key: s for s in summaries}
