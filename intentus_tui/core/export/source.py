@@ -50,17 +50,16 @@ def _wal_only_names(root: RecordRoot, record_ids: set[str]) -> list[str]:
 
 def targets_in(root: RecordRoot) -> Iterator[ExportTarget]:
     """Every execution of ``root``: each record file, and each WAL that has no record,
-    ordered by execution id (names only are listed up front; nothing is read here)."""
+    ordered by execution id. Only names are listed up front (a string each); each file is
+    read when its turn comes, by the caller."""
     record_names = list_record_names(root.records_dir)
     record_ids = {name[: -len(RECORD_SUFFIX)] for name in record_names}
-    keyed: list[tuple[str, Path]] = [
-        (name[: -len(RECORD_SUFFIX)], root.records_dir / name) for name in record_names
-    ]
-    if root.wal_dir is not None:
-        wal_dir = root.wal_dir
-        keyed += [
-            (name[: -len(WAL_SUFFIX)], wal_dir / name) for name in _wal_only_names(root, record_ids)
-        ]
-    keyed.sort(key=lambda item: item[0])
-    for _, path in keyed:
-        yield ExportTarget(path, root.wal_dir)
+    # (execution id, file name, the file is a WAL)
+    keyed = [(name[: -len(RECORD_SUFFIX)], name, False) for name in record_names]
+    del record_names
+    keyed += [(name[: -len(WAL_SUFFIX)], name, True) for name in _wal_only_names(root, record_ids)]
+    del record_ids
+    keyed.sort()
+    for _, name, is_wal in keyed:
+        directory = root.wal_dir if is_wal and root.wal_dir is not None else root.records_dir
+        yield ExportTarget(directory / name, root.wal_dir)
