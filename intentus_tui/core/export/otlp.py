@@ -478,32 +478,31 @@ class _TraceBuilder:
     def _link_fallbacks(
         self, events: Sequence[ExecutionEvent], attempts: Sequence[Attempt], spans: list[_Span]
     ) -> None:
-        """Each fallback links the attempt it started to the failed attempt it replaced."""
+        """Each fallback links the attempt it started (the next attempt of the agent it
+        names) to the failed attempt it replaced (the last one of the agent it comes from
+        that ended before it). One pass over the events."""
         trace_id = trace_id_of(self.execution_id)
+        starts = {a.event_index: n for n, a in enumerate(attempts) if a.event_index is not None}
+        ends = {a.end_index: n for n, a in enumerate(attempts) if a.end_index is not None}
+        last_ended: dict[str, int] = {}  # agent -> its attempt that ended last
+        waiting: dict[str, list[tuple[int, ExecutionEvent]]] = {}  # agent -> (from, fallback)
         for index, event in enumerate(events):
-            if event.type != FALLBACK:
-                continue
-            payload = event.payload
-            from_agent = _label(_first(payload, "from", "from_agent", "fromAgent"))
-            to_agent = _label(_first(payload, "to", "to_agent", "toAgent"))
-            before = [
-                n
-                for n, a in enumerate(attempts)
-                if a.agent == from_agent
-                and (a.end_index if a.end_index is not None else -1) < index
-            ]
-            after = [
-                n
-                for n, a in enumerate(attempts)
-                if a.agent == to_agent
-                and (a.event_index if a.event_index is not None else -1) > index
-            ]
-            if not before or not after:
-                continue
-            reason = payload.get("reason")
-            spans[after[0]].links.append(
-                _link(trace_id, spans[before[-1]].span_id, event.seq, reason)
-            )
+            started = starts.get(index)
+            if started is not None:
+                for from_position, fallback in waiting.pop(attempts[started].agent, []):
+                    reason = fallback.payload.get("reason")
+                    spans[started].links.append(
+                        _link(trace_id, spans[from_position].span_id, fallback.seq, reason)
+                    )
+            ended = ends.get(index)
+            if ended is not None:
+                last_ended[attempts[ended].agent] = ended
+            if event.type == FALLBACK:
+                payload = event.payload
+                from_agent = _label(_first(payload, "from", "from_agent", "fromAgent"))
+                to_agent = _label(_first(payload, "to", "to_agent", "toAgent"))
+                if from_agent in last_ended:
+                    waiting.setdefault(to_agent, []).append((last_ended[from_agent], event))
 
     # ------------------------------------------------------------------ WAL-only steps
 
@@ -559,25 +558,34 @@ class _TraceBuilder:
         return spans
 
     def _link_wal_fallbacks(self, log: WalLog, spans: list[_Span]) -> None:
+        """As ``_link_fallbacks``, by the entries' sequence numbers."""
         trace_id = trace_id_of(self.execution_id)
-        steps = log.steps
-        for fallback in log.fallbacks:
-            if fallback.exhausted or fallback.from_agent is None or fallback.to_agent is None:
-                continue
-            before = [
-                n
-                for n, s in enumerate(steps)
-                if s.agent == fallback.from_agent and (s.started_seq or 0) < fallback.seq
-            ]
-            after = [
-                n
-                for n, s in enumerate(steps)
-                if s.agent == fallback.to_agent and (s.started_seq or 0) > fallback.seq
-            ]
-            if before and after:
-                spans[after[0]].links.append(
-                    _link(trace_id, spans[before[-1]].span_id, fallback.seq, fallback.reason)
-                )
+        # (seq, order at one seq: ends, then fallbacks, then starts; what, which)
+        moments: list[tuple[int, int, int]] = []
+        for n, step in enumerate(log.steps):
+            if step.ended_seq is not None:
+                moments.append((step.ended_seq, 0, n))
+            if step.started_seq is not None:
+                moments.append((step.started_seq, 2, n))
+        moments += [(f.seq, 1, n) for n, f in enumerate(log.fallbacks)]
+        moments.sort()
+        last_ended: dict[str | None, int] = {}
+        waiting: dict[str | None, list[tuple[int, int]]] = {}  # agent -> (from step, fallback)
+        for _, kind, n in moments:
+            if kind == 0:
+                last_ended[log.steps[n].agent] = n
+            elif kind == 1:
+                fallback = log.fallbacks[n]
+                if not fallback.exhausted and fallback.from_agent in last_ended:
+                    waiting.setdefault(fallback.to_agent, []).append(
+                        (last_ended[fallback.from_agent], n)
+                    )
+            else:
+                for from_step, f in waiting.pop(log.steps[n].agent, []):
+                    fallback = log.fallbacks[f]
+                    spans[n].links.append(
+                        _link(trace_id, spans[from_step].span_id, fallback.seq, fallback.reason)
+                    )
 
 
 def _record_io(record: ExecutionRecord) -> list[tuple[str, object]]:

@@ -308,3 +308,28 @@ def test_a_file_with_no_record_has_nothing_to_export(tmp_path: Path) -> None:
     path.parent.mkdir()
     path.write_text("this is not json")
     assert not is_exportable(load_detail(path))
+
+
+def test_a_wal_fallback_links_the_step_it_started_to_the_failed_one(tmp_path: Path) -> None:
+    from intentusnet.wal.writer import WALWriter
+
+    wal_dir = tmp_path / ".intentusnet" / "wal"
+    wal_dir.mkdir(parents=True)
+    execution_id = "0a11fb00-0000-4000-8000-000000000009"
+    with WALWriter(str(wal_dir), execution_id) as w:
+        w.execution_started("ab" * 32, "SearchIntent")
+        w.step_started("s1", "search-primary", "read_only", {}, "in-1")
+        w.step_failed("s1", "timeout", "no answer in 500 ms", True)
+        w.fallback_triggered("search-primary", "search-backup", "timeout")
+        w.step_started("s2", "search-backup", "read_only", {}, "in-2")
+        w.step_completed("s2", "out-2", True)
+        w.execution_completed("cd" * 32)
+    doc, _ = export(wal_dir / f"{execution_id}.wal", wal_dir)
+    primary, backup = children_of(doc)
+    assert primary["status"]["code"] == 2 and backup["status"] == {"code": 1}
+    (link,) = backup["links"]
+    assert link["spanId"] == primary["spanId"]
+    assert attrs(link)["intentus.fallback.reason"] == "timeout"
+    assert attrs(link)["intentus.fallback.seq"] == 4
+    assert "links" not in primary
+    assert attrs(root_of(doc))["intentus.verdict.outcome"] == "succeeded"
