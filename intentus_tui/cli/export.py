@@ -38,11 +38,11 @@ def _targets(targets: tuple[str, ...], directory: str | None) -> Iterable[Export
         return targets_in(open_root(targets[0]))
     if not targets:
         return targets_in(open_root(directory))
-    resolved = []
+    resolved: dict[Path, ExportTarget] = {}  # an execution named twice is exported once
     for target in targets:
         path, wal_dir = locate_execution(target, directory)
-        resolved.append(ExportTarget(path, wal_dir))
-    return resolved
+        resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir))
+    return list(resolved.values())
 
 
 def _otlp_lines() -> Callable[[ExportTarget], bytes | str]:

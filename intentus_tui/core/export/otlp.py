@@ -62,6 +62,9 @@ SCOPE_NAME = "intentus-tui"
 JSON_MIME = "application/json"
 
 SPAN_KIND_INTERNAL = 1
+# A span is OK only where the record says so in as many words (an attempt's "ok", a
+# succeeded verdict): an explicit final status, not an instrumentation's guess, which is
+# why it is not left unset as live instrumentation leaves a success.
 STATUS_UNSET, STATUS_OK, STATUS_ERROR = 0, 1, 2
 # ``error.type`` when the error has no class of its own (the conventions' fallback value).
 OTHER_ERROR = "_OTHER"
