@@ -45,34 +45,36 @@ def _targets(targets: tuple[str, ...], directory: str | None) -> Iterable[Export
     return list(resolved.values())
 
 
-def _otlp_lines() -> Callable[[ExportTarget], bytes | str]:
+class NothingToExport(Exception):
+    """A file that holds no execution to export (``str()`` says why)."""
+
+
+def _otlp_lines() -> Callable[[ExportTarget], bytes]:
     from intentus_tui import __version__
     from intentus_tui.core.export.otlp import is_exportable, traces_data
 
-    def make(target: ExportTarget) -> bytes | str:
+    def make(target: ExportTarget) -> bytes:
         detail = target.load()
         if not is_exportable(detail):
-            return f"nothing to export: {detail.result.message or detail.result.status.value}"
+            raise NothingToExport(detail.result.message or detail.result.status.value)
         return json_line(traces_data(detail, producer_version=__version__))
 
     return make
 
 
-def _json_lines() -> Callable[[ExportTarget], bytes | str]:
+def _json_lines() -> Callable[[ExportTarget], bytes]:
     from intentus_tui.core.detail import detail_to_json
 
-    def make(target: ExportTarget) -> bytes | str:
+    def make(target: ExportTarget) -> bytes:
         return json_line(detail_to_json(target.load()))
 
     return make
 
 
 class _Export:
-    """The lines of an export, and what was exported or skipped on the way."""
+    """The lines of an export, and how many executions were exported or skipped."""
 
-    def __init__(
-        self, targets: Iterable[ExportTarget], make: Callable[[ExportTarget], bytes | str]
-    ):
+    def __init__(self, targets: Iterable[ExportTarget], make: Callable[[ExportTarget], bytes]):
         self.targets = targets
         self.make = make
         self.exported = 0
@@ -82,18 +84,19 @@ class _Export:
         for target in self.targets:
             try:
                 line = self.make(target)
-            except (MemoryError, RecursionError, OSError, ValueError) as exc:
-                line = f"cannot export: {type(exc).__name__}: {exc}"
-            if isinstance(line, str):  # why it was skipped
-                self.skipped += 1
-                click.echo(
-                    f"intentus-tui: skipped {sanitize_line(str(target.path))}: "
-                    f"{sanitize_line(line)}",
-                    err=True,
-                )
+            except NothingToExport as exc:
+                self._skip(target, f"nothing to export: {exc}")
+                continue
+            except Exception as exc:  # one execution's failure does not lose the others
+                self._skip(target, f"cannot export it: {type(exc).__name__}: {exc}")
                 continue
             self.exported += 1
             yield line
+
+    def _skip(self, target: ExportTarget, why: str) -> None:
+        self.skipped += 1
+        where = sanitize_line(str(target.path))
+        click.echo(f"intentus-tui: skipped {where}: {sanitize_line(why)}", err=True)
 
 
 @click.command()

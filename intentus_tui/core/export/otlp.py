@@ -32,6 +32,7 @@ escaped, so nothing in an export can drive a terminal that displays it.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -237,6 +238,7 @@ class _TraceBuilder:
     def _all_moments(self) -> list[Moment]:
         return [*self.record_moments, *self.wal_moments]
 
+    @functools.cached_property
     def _bounds(self) -> tuple[Moment, Moment]:
         moments = self._all_moments()
         if not moments:  # nothing recorded at all: a single instant, the file's mtime
@@ -258,7 +260,7 @@ class _TraceBuilder:
 
     def _root(self) -> _Span:
         detail, record = self.detail, self.record
-        start, end = self._bounds()
+        start, end = self._bounds
         intent = self._intent()
         verdict = detail.verdict
         root = _Span(
@@ -396,7 +398,7 @@ class _TraceBuilder:
         if timeline is None or record is None:
             return []
         answer = timeline.answered_by
-        _, root_end = self._bounds()
+        _, root_end = self._bounds
         spans: list[_Span] = []
         for attempt in timeline.attempts:
             spans.append(self._attempt_span(attempt, root, root_end, attempt is answer))
@@ -511,7 +513,7 @@ class _TraceBuilder:
 
     def _wal_step_spans(self, root: _Span, log: WalLog) -> list[_Span]:
         by_seq = {entry.seq: index for index, entry in enumerate(log.entries)}
-        _, root_end = self._bounds()
+        _, root_end = self._bounds
         spans: list[_Span] = []
         for step in log.steps:
             start_index = by_seq.get(step.started_seq) if step.started_seq is not None else None
