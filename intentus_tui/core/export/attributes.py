@@ -75,8 +75,9 @@ def json_text(value: object) -> str:
     """A recorded value as compact JSON text, every non-ASCII character escaped: the exact
     value for a program that parses it, and inert in any terminal that shows it."""
     try:
-        return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    except ValueError:
-        return json.dumps(_finite(value), ensure_ascii=True, separators=(",", ":"))
+        try:
+            return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        except ValueError:  # NaN or an infinity: written as its name
+            return json.dumps(_finite(value), ensure_ascii=True, separators=(",", ":"))
     except RecursionError:
         return json.dumps("(nested too deeply to export)")

@@ -317,7 +317,13 @@ class _TraceBuilder:
         decision = record.router_decision
         decision = decision if isinstance(decision, dict) else {}
         replay_reason = record.header.replayable_reason
+        envelope = record.envelope if isinstance(record.envelope, dict) else {}
+        metadata = envelope.get("metadata")
+        metadata = metadata if isinstance(metadata, dict) else {}
         return [
+            # The caller's own ids, to find this execution from the caller's telemetry.
+            ("intentus.request_id", _label(metadata.get("requestId")) or None),
+            ("intentus.caller_trace_id", _label(metadata.get("traceId")) or None),
             ("intentus.routing.strategy", _label(record.strategy) or None),
             ("intentus.decision.agent", _label(decision.get("agent")) or None),
             ("intentus.decision.reason", _label(decision.get("reason")) or None),

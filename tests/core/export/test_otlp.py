@@ -91,6 +91,7 @@ def test_a_fallback_chain_is_a_trace_of_two_linked_attempts(real_world: RealWorl
     assert "é" not in top["input.value"]  # escaped: exact data, inert text
     stored = json.loads(record_path(real_world, real_world.fallback).read_text())
     assert top["intentus.envelope_hash"] == stored["header"]["envelopeHash"]
+    assert (top["intentus.request_id"], top["intentus.caller_trace_id"]) == ("r-1", "tr-1")
     assert [e["name"] for e in root["events"]] == [e["type"] for e in stored["events"]]
     assert doc["resourceSpans"][0]["schemaUrl"].endswith(SEMCONV_VERSION)
 
