@@ -20,6 +20,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 _COMMANDS: dict[str, str] = {
     "demo": "intentus_tui.cli.demo:demo",
     "diff": "intentus_tui.cli.diff:diff",
+    "export": "intentus_tui.cli.export:export",
     "snapshot": "intentus_tui.cli.snapshot:snapshot",
     "inspect": "intentus_tui.cli.inspect:inspect",
     "replay": "intentus_tui.cli.replay:replay",

@@ -1,0 +1,154 @@
+"""``intentus-tui export``: executions as JSON Lines for other tools.
+
+``--format otlp``: one OTLP ``TracesData`` object per line (``core.export.otlp``), what the
+OpenTelemetry Collector's file exporter writes and its ``otlpjsonfile`` receiver reads.
+``--format json``: one ``inspect ID --json`` document per line, for jq and pandas.
+
+Executions are read one at a time and each line is written as soon as it is made, so a
+directory of any size exports in constant memory. A file that cannot be exported is
+named on stderr (one line) and skipped; the exit code is then 1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import click
+
+from intentus_tui.cli.common import fail, guarded, locate_execution, open_root
+from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.export.source import ExportTarget, targets_in
+from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.json_lines import json_line
+
+FORMATS = ("otlp", "json")
+
+
+def _targets(targets: tuple[str, ...], directory: str | None) -> Iterable[ExportTarget]:
+    """What to export: every execution of a directory (one DIR argument, or none: the
+    default location, or --dir), or the executions the IDs (or files) name, resolved
+    before anything is written so that a typo fails at once."""
+    if len(targets) == 1 and os.path.isdir(targets[0]):
+        if directory is not None:
+            fail("give either a directory argument or --dir, not both")
+        return targets_in(open_root(targets[0]))
+    if not targets:
+        return targets_in(open_root(directory))
+    resolved: dict[Path, ExportTarget] = {}  # an execution named twice is exported once
+    for target in targets:
+        path, wal_dir = locate_execution(target, directory)
+        resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir))
+    return list(resolved.values())
+
+
+class NothingToExport(Exception):
+    """A file that holds no execution to export (``str()`` says why)."""
+
+
+def _otlp_lines() -> Callable[[ExportTarget], bytes]:
+    from intentus_tui import __version__
+    from intentus_tui.core.export.otlp import is_exportable, traces_data
+
+    def make(target: ExportTarget) -> bytes:
+        detail = target.load()
+        if not is_exportable(detail):
+            raise NothingToExport(detail.result.message or detail.result.status.value)
+        return json_line(traces_data(detail, producer_version=__version__))
+
+    return make
+
+
+def _json_lines() -> Callable[[ExportTarget], bytes]:
+    from intentus_tui.core.detail import detail_to_json
+
+    def make(target: ExportTarget) -> bytes:
+        return json_line(detail_to_json(target.load()))
+
+    return make
+
+
+class _Export:
+    """The lines of an export, and how many executions were exported or skipped."""
+
+    def __init__(self, targets: Iterable[ExportTarget], make: Callable[[ExportTarget], bytes]):
+        self.targets = targets
+        self.make = make
+        self.exported = 0
+        self.skipped = 0
+
+    def lines(self) -> Iterator[bytes]:
+        for target in self.targets:
+            try:
+                line = self.make(target)
+            except NothingToExport as exc:
+                self._skip(target, f"nothing to export: {exc}")
+                continue
+            except Exception as exc:  # one execution's failure does not lose the others
+                self._skip(target, f"cannot export it: {type(exc).__name__}: {exc}")
+                continue
+            self.exported += 1
+            yield line
+
+    def _skip(self, target: ExportTarget, why: str) -> None:
+        self.skipped += 1
+        where = sanitize_line(str(target.path))
+        click.echo(f"intentus-tui: skipped {where}: {sanitize_line(why)}", err=True)
+
+
+@click.command()
+@click.argument("targets", nargs=-1, metavar="[ID ... | DIR]")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    required=True,
+    help="otlp: OpenTelemetry traces (OTLP JSON Lines); json: this tool's own JSON per execution.",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="FILE",
+    help="Where to write the JSON Lines (replaced atomically); '-' for standard output.",
+)
+@click.option("--dir", "directory", help="Record directory (default ./.intentusnet/records or .).")
+@guarded
+def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | None) -> None:
+    """Export executions as JSON Lines: OTLP traces or this tool's own JSON.
+
+    With no ID, every execution of DIR (default ./.intentusnet) is exported, records and
+    WAL-only executions alike, in execution-id order. ID is an execution id, a unique
+    prefix of one, or a record file.
+
+    \b
+    intentus-tui export --format otlp -o traces.jsonl        # every execution
+    intentus-tui export --format otlp 3f2b9c1e -o one.jsonl  # one execution
+    intentus-tui export --format json -o - | jq .verdict     # inspect --json, a line each
+    """
+    to_stdout = output == "-"
+    if not to_stdout:
+        target = Path(output)
+        if target.is_dir():
+            fail(f"the output is a directory: {output} (name a file)")
+        if not target.parent.is_dir():
+            fail(f"no such directory for the output: {target.parent}")
+    job = _Export(_targets(targets, directory), _otlp_lines() if fmt == "otlp" else _json_lines())
+    if to_stdout:
+        out = sys.stdout.buffer
+        for line in job.lines():
+            out.write(line)
+        out.flush()
+    else:
+        atomic_write(output, job.lines())
+    where = "standard output" if to_stdout else output
+    noun = "execution" if job.exported == 1 else "executions"
+    skipped = f", skipped {job.skipped}" if job.skipped else ""
+    click.echo(
+        f"intentus-tui: exported {job.exported} {noun} ({fmt}) to {sanitize_line(where)}{skipped}",
+        err=True,
+    )
+    raise click.exceptions.Exit(ExitCode.PROBLEMS if job.skipped else ExitCode.OK)

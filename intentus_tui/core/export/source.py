@@ -1,0 +1,65 @@
+"""The executions an export covers, one at a time: every execution of a location (records,
+and write-ahead logs with no record), in execution-id order, each read only when its turn
+comes, so a directory of any size is exported in constant memory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from intentus_tui.core.detail import ExecutionDetail, load_detail
+from intentus_tui.core.paths import RecordRoot, list_record_names
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
+
+
+@dataclass(frozen=True, slots=True)
+class ExportTarget:
+    """One execution to export: the file that names it (a record, or the WAL of a WAL-only
+    execution) and the WAL directory to join it with."""
+
+    path: Path
+    wal_dir: Path | None
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def load(self) -> ExecutionDetail:
+        """Everything known about it (never raises on what the files hold)."""
+        return load_detail(self.path, self.wal_dir)
+
+
+def _wal_only_names(root: RecordRoot, record_ids: set[str]) -> list[str]:
+    if root.wal_dir is None:
+        return []
+    try:
+        with os.scandir(root.wal_dir) as entries:
+            names = [
+                e.name
+                for e in entries
+                if e.name.endswith(WAL_SUFFIX)
+                and not e.name.startswith(".")
+                and e.name[: -len(WAL_SUFFIX)] not in record_ids
+            ]
+    except OSError:
+        return []
+    return names
+
+
+def targets_in(root: RecordRoot) -> Iterator[ExportTarget]:
+    """Every execution of ``root``: each record file, and each WAL that has no record,
+    ordered by execution id. Only names are listed up front (a string each); each file is
+    read when its turn comes, by the caller."""
+    record_names = list_record_names(root.records_dir)
+    record_ids = {name[: -len(RECORD_SUFFIX)] for name in record_names}
+    # (execution id, file name, the file is a WAL)
+    keyed = [(name[: -len(RECORD_SUFFIX)], name, False) for name in record_names]
+    del record_names
+    keyed += [(name[: -len(WAL_SUFFIX)], name, True) for name in _wal_only_names(root, record_ids)]
+    del record_ids
+    keyed.sort()
+    for _, name, is_wal in keyed:
+        directory = root.wal_dir if is_wal and root.wal_dir is not None else root.records_dir
+        yield ExportTarget(directory / name, root.wal_dir)

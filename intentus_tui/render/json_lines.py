@@ -1,0 +1,36 @@
+"""JSON Lines: one JSON value per line, as the exports write them.
+
+Each line is compact UTF-8 JSON ending in ``\\n``. Values that JSON cannot hold are written
+as ``inspect --json`` writes them (NaN and the infinities as their names, an unpaired
+surrogate as U+FFFD), and the characters a terminal would act on are escaped (the same
+value, written ``\\u...``), so ``cat``-ing an export is as safe as text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from intentus_tui.core.sanitize import json_bytes_safe
+
+
+def _finite(value: Any) -> Any:
+    """NaN and the infinities (legal in Python's json, not in JSON) as their names."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def json_line(value: Any) -> bytes:
+    """``value`` as one line of JSON Lines (compact, newline-terminated, terminal-safe)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"))
+    data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+    return json_bytes_safe(data) + b"\n"

@@ -1,0 +1,119 @@
+"""``intentus-tui export`` as a user runs it, on a location holding records written by the
+real IntentusNet 1.3.0 (a success, a fallback chain, a crash recorded in an attempt, a
+truncated failure, an invalidated one), WAL-only executions written by its ``WALWriter``,
+and a file that is not a record."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.support import cli
+from tests.core.export.support import attrs, build_crash_world, prove_otlp_line, root_of
+from tests.core.wal.support import NAMES, write_incident_logs
+from tests.intentusnet_world import RealWorld
+
+
+@pytest.fixture(scope="module")
+def location(tmp_path_factory: pytest.TempPathFactory, real_world: RealWorld) -> Path:
+    base = tmp_path_factory.mktemp("export") / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    crash = build_crash_world(tmp_path_factory.mktemp("crash"))
+    for record in (crash.base / ".intentusnet" / "records").glob("*.json"):
+        shutil.copy(record, base / "records")
+    write_incident_logs(base / "wal")
+    (base / "records" / "zz-broken.json").write_text("{ this is not json", encoding="utf-8")
+    return base
+
+
+def executions(base: Path) -> list[str]:
+    ids = {p.stem for p in (base / "records").glob("*.json")}
+    ids |= {p.stem for p in (base / "wal").glob("*.wal")}
+    return sorted(ids)
+
+
+def test_otlp_export_of_a_location_proves_line_by_line(location: Path, tmp_path: Path) -> None:
+    out = tmp_path / "traces.jsonl"
+    run = cli("export", "--format", "otlp", str(location), "-o", str(out))
+    # The file that is not a record is named on stderr, once, and skipped: exit code 1.
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    (skip,) = [
+        line for line in run.stderr.splitlines() if "skipped" in line and "zz-broken" in line
+    ]
+    assert skip.startswith("intentus-tui: skipped ") and "zz-broken.json" in skip
+    exported = [e for e in executions(location) if e != "zz-broken"]
+    assert f"exported {len(exported)} executions (otlp)" in run.stderr
+
+    lines = out.read_bytes().splitlines(keepends=True)
+    assert len(lines) == len(exported)
+    docs = [prove_otlp_line(line) for line in lines]
+    trace_ids = [root_of(doc)["traceId"] for doc in docs]
+    assert trace_ids == [hashlib.sha256(e.encode()).hexdigest()[:32] for e in exported]
+    outcomes = {
+        attrs(root_of(doc))["intentus.execution_id"]: attrs(root_of(doc))[
+            "intentus.verdict.outcome"
+        ]
+        for doc in docs
+    }
+    assert outcomes[NAMES["killed"]] == "in_flight" and outcomes[NAMES["edited"]] == "unknown"
+    assert [p.name for p in tmp_path.iterdir()] == ["traces.jsonl"]  # no temp file left
+
+
+def test_exporting_twice_gives_identical_bytes(location: Path, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    cli("export", "--format", "otlp", str(location), "-o", str(first))
+    cli("export", "--format", "otlp", str(location), "-o", str(second))
+    assert first.read_bytes() == second.read_bytes() and first.stat().st_size > 0
+
+
+def test_ids_and_prefixes_name_what_to_export(location: Path, real_world: RealWorld) -> None:
+    wanted = [real_world.fallback, NAMES["failed"]]  # a record, and a WAL-only execution
+    run = cli(
+        "export",
+        "--format",
+        "otlp",
+        real_world.fallback[:8],
+        NAMES["failed"][:12],
+        "--dir",
+        str(location),
+        "-o",
+        "-",
+    )
+    assert run.returncode == 0, run.stderr
+    docs = [prove_otlp_line(line.encode() + b"\n") for line in run.stdout.splitlines()]
+    assert [attrs(root_of(d))["intentus.execution_id"] for d in docs] == wanted
+    assert "exported 2 executions (otlp) to standard output" in run.stderr
+
+
+def test_json_export_is_inspect_json_one_execution_a_line(location: Path) -> None:
+    run = cli("export", "--format", "json", "--dir", str(location), "-o", "-")
+    assert run.returncode == 0, run.stderr
+    docs = [json.loads(line) for line in run.stdout.splitlines()]  # no pandas needed
+    ids = executions(location)
+    assert [d["execution_id"] for d in docs if d["load_status"] != "not_json"] == [
+        i for i in ids if i != "zz-broken"
+    ]
+    assert len(docs) == len(ids)  # the broken file too: inspect has a verdict for it
+    for doc in docs:
+        name = Path(doc["file"]).stem
+        inspect = cli("inspect", name, "--dir", str(location), "--json")
+        assert inspect.returncode == 0, inspect.stderr
+        assert doc == json.loads(inspect.stdout), name
+
+
+def test_bad_requests_fail_with_one_line_and_write_nothing(location: Path, tmp_path: Path) -> None:
+    out = tmp_path / "never.jsonl"
+    unknown = cli("export", "--format", "otlp", "nosuchid", "--dir", str(location), "-o", str(out))
+    assert unknown.returncode == 2 and not out.exists()
+    assert unknown.stderr.startswith("intentus-tui: no execution 'nosuchid'")
+    into_dir = cli("export", "--format", "otlp", str(location), "-o", str(tmp_path))
+    assert into_dir.returncode == 2 and "is a directory" in into_dir.stderr
+    no_format = cli("export", str(location), "-o", str(out))
+    assert no_format.returncode == 2 and not out.exists()
+    for run in (unknown, into_dir, no_format):
+        assert "Traceback" not in run.stderr

@@ -1,0 +1,41 @@
+"""A big directory exports line by line: memory stays far below the size of the export."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+import uuid
+from pathlib import Path
+
+from intentus_tui.cli import run
+from tests.intentusnet_world import RealWorld
+
+COPIES = 500
+
+
+def test_a_big_directory_streams(tmp_path: Path, real_world: RealWorld) -> None:
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    template = json.loads((real_world.records_dir / f"{real_world.fallback}.json").read_text())
+    for n in range(COPIES):
+        execution_id = str(uuid.UUID(int=n + 1))
+        template["header"]["executionId"] = execution_id
+        (records / f"{execution_id}.json").write_text(json.dumps(template, ensure_ascii=False))
+    out = tmp_path / "traces.jsonl"
+    # Once first, so that the code it imports is not counted as the export's memory.
+    assert (
+        run(["export", "--format", "otlp", execution_id, "--dir", str(tmp_path), "-o", str(out)])
+        == 0
+    )
+    tracemalloc.start()
+    try:
+        code = run(["export", "--format", "otlp", str(tmp_path), "-o", str(out)])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert code == 0
+    size = out.stat().st_size
+    with out.open("rb") as lines:
+        assert sum(1 for _ in lines) == COPIES
+    # Holding the lines (or the executions) would take more than the file itself.
+    assert peak < size / 4, (peak, size)

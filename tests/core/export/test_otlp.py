@@ -1,0 +1,336 @@
+"""Executions written by the real IntentusNet 1.3.0 (records, WAL-only, salvaged) as OTLP
+traces: every line is proved against the official ``opentelemetry-proto`` classes, and what
+a trace viewer shows (spans, statuses, links, exceptions, verdicts, times) is what the
+record says."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.detail import ExecutionDetail, load_detail
+from intentus_tui.core.export.otlp import SEMCONV_VERSION, is_exportable, traces_data
+from intentus_tui.core.export.times import unix_nano
+from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.paths import resolve_root
+from intentus_tui.core.verdict import verdict_of
+from intentus_tui.render.json_lines import json_line
+from tests.core.export.support import (
+    CrashWorld,
+    attrs,
+    build_crash_world,
+    children_of,
+    prove_otlp_line,
+    root_of,
+)
+from tests.core.wal.support import NAMES, write_incident_logs
+from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
+
+
+def export(path: Path, wal_dir: Path | None = None) -> tuple[dict, ExecutionDetail]:
+    detail = load_detail(path, wal_dir)
+    return prove_otlp_line(json_line(traces_data(detail, producer_version="test"))), detail
+
+
+def record_path(world: RealWorld, execution_id: str) -> Path:
+    return world.records_dir / f"{execution_id}.json"
+
+
+@pytest.fixture(scope="module")
+def crash_world(tmp_path_factory: pytest.TempPathFactory) -> CrashWorld:
+    return build_crash_world(tmp_path_factory.mktemp("crash"))
+
+
+@pytest.fixture(scope="module")
+def wal_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("walexport") / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    write_incident_logs(base / "wal")
+    return base
+
+
+def test_a_fallback_chain_is_a_trace_of_two_linked_attempts(real_world: RealWorld) -> None:
+    doc, _ = export(record_path(real_world, real_world.fallback))
+    root = root_of(doc)
+    first, second = children_of(doc)
+    expected_trace = hashlib.sha256(real_world.fallback.encode()).hexdigest()[:32]
+    assert {s["traceId"] for s in (root, first, second)} == {expected_trace}
+    assert root["name"] == "invoke_workflow Summarize"
+    assert (first["name"], second["name"]) == (
+        "invoke_agent fb-primary",
+        "invoke_agent fb-secondary",
+    )
+    assert first["parentSpanId"] == second["parentSpanId"] == root["spanId"]
+    assert root["status"] == {"code": 1} and second["status"] == {"code": 1}
+    assert first["status"]["code"] == 2
+    # The fallback hop: the second attempt links to the failed first one.
+    (link,) = second["links"]
+    assert link["spanId"] == first["spanId"] and link["traceId"] == expected_trace
+    assert attrs(link)["intentus.link.type"] == "fallback_from"
+    assert attrs(link)["intentus.fallback.seq"] == 4
+    assert "links" not in first
+
+    agent = attrs(second)
+    assert agent["gen_ai.operation.name"] == "invoke_agent"
+    assert agent["gen_ai.agent.name"] == "fb-secondary"
+    assert agent["openinference.span.kind"] == "AGENT"
+    assert agent["intentus.attempt.answered"] is True
+    assert json.loads(agent["output.value"])["payload"]["by"] == "fb-secondary"
+    assert attrs(first)["error.type"] == "_OTHER"  # 1.3.0 recorded no exception for it
+
+    top = attrs(root)
+    assert top["openinference.span.kind"] == "CHAIN"
+    assert top["gen_ai.operation.name"] == "invoke_workflow"
+    assert top["input.mime_type"] == top["output.mime_type"] == "application/json"
+    assert json.loads(top["input.value"])["payload"] == {"text": "héllo wörld"}
+    assert "é" not in top["input.value"]  # escaped: exact data, inert text
+    stored = json.loads(record_path(real_world, real_world.fallback).read_text())
+    assert top["intentus.envelope_hash"] == stored["header"]["envelopeHash"]
+    assert (top["intentus.request_id"], top["intentus.caller_trace_id"]) == ("r-1", "tr-1")
+    assert [e["name"] for e in root["events"]] == [e["type"] for e in stored["events"]]
+    assert doc["resourceSpans"][0]["schemaUrl"].endswith(SEMCONV_VERSION)
+
+
+def test_recorded_times_are_used_and_the_rest_are_marked_synthetic(
+    real_world: RealWorld,
+) -> None:
+    doc, _ = export(record_path(real_world, real_world.success))
+    stored = json.loads(record_path(real_world, real_world.success).read_text())
+    root = root_of(doc)
+    assert int(root["startTimeUnixNano"]) == unix_nano(stored["header"]["createdUtcIso"])
+    assert int(root["endTimeUnixNano"]) == unix_nano(stored["routerDecision"]["timestamp"])
+    assert attrs(root)["intentus.synthetic_time"] is False
+    by_name = {e["name"]: e for e in root["events"]}
+    decision = by_name["ROUTER_DECISION"]
+    assert int(decision["timeUnixNano"]) == unix_nano(stored["routerDecision"]["timestamp"])
+    assert attrs(decision)["intentus.synthetic_time"] is False
+    final = by_name["FINAL_RESPONSE"]
+    assert int(final["timeUnixNano"]) == unix_nano(stored["finalResponse"]["metadata"]["timestamp"])
+    for name in ("INTENT_RECEIVED", "AGENT_ATTEMPT_START", "AGENT_ATTEMPT_END"):
+        event = by_name[name]
+        assert attrs(event)["intentus.synthetic_time"] is True
+        assert root["startTimeUnixNano"] < event["timeUnixNano"] < decision["timeUnixNano"]
+    (attempt,) = children_of(doc)
+    assert attrs(attempt)["intentus.synthetic_time"] is True
+    assert attempt["startTimeUnixNano"] == by_name["AGENT_ATTEMPT_START"]["timeUnixNano"]
+    assert attempt["endTimeUnixNano"] == by_name["AGENT_ATTEMPT_END"]["timeUnixNano"]
+
+
+def test_the_exception_an_attempt_recorded_is_its_exception_event(crash_world: CrashWorld) -> None:
+    records = crash_world.base / ".intentusnet" / "records"
+    doc, _ = export(records / f"{crash_world.execution_id}.json")
+    crasher, rescuer = children_of(doc)
+    assert crasher["name"] == "invoke_agent crasher"
+    (event,) = crasher["events"]
+    assert event["name"] == "exception"
+    message = attrs(event)["exception.message"]
+    assert message.startswith("crasher lost its ") and "\x1b" not in message  # made inert
+    assert crasher["status"] == {"code": 2, "message": message}
+    assert event["timeUnixNano"] == crasher["endTimeUnixNano"]
+    assert rescuer["status"] == {"code": 1} and rescuer["links"][0]["spanId"] == crasher["spanId"]
+    assert "events" not in rescuer
+
+
+def test_a_recorded_final_error_is_the_roots_exception(tmp_path: Path) -> None:
+    record = make_record(agents=(("a", "error"), ("b", "error")), final_status="error")
+    doc, _ = export(write_record(tmp_path / "records", record))
+    root = root_of(doc)
+    assert root["status"]["code"] == 2
+    assert attrs(root)["error.type"] == "AGENT_ERROR"
+    exception = next(e for e in root["events"] if e["name"] == "exception")
+    assert attrs(exception)["exception.type"] == "AGENT_ERROR"
+    assert attrs(exception)["exception.message"] == "Failed"
+    a, b = children_of(doc)
+    assert attrs(a)["error.type"] == "_OTHER"
+    assert [attrs(e)["exception.message"] for e in a["events"]] == ["a failed"]
+    assert b["status"]["code"] == 2 and b["links"][0]["spanId"] == a["spanId"]
+
+
+def test_the_verdict_attributes_are_the_listings_verdict(real_world: RealWorld) -> None:
+    root = resolve_root(real_world.records_dir.parent)
+    listing = {s.execution_id: verdict_of(s) for s in DirectoryIndex(root, use_cache=False).scan()}
+    for execution_id in (
+        real_world.success,
+        real_world.fallback,
+        real_world.error_truncated,
+        real_world.invalidated,
+    ):
+        doc, detail = export(record_path(real_world, execution_id), root.wal_dir)
+        verdict = listing[execution_id]
+        assert detail.verdict == verdict
+        got = attrs(root_of(doc))
+        assert got["intentus.verdict.outcome"] == verdict.outcome.value
+        assert got["intentus.verdict.outcome_reason"] == verdict.outcome_reason
+        assert got["intentus.verdict.integrity"] == verdict.integrity.value
+        assert got["intentus.verdict.integrity_reason"] == verdict.integrity_reason
+        assert got["intentus.verdict.replay"] == verdict.replay.value
+        assert got["intentus.verdict.replay_reason"] == verdict.replay_reason
+        assert got["intentus.verdict.replayable"] is verdict.replayable
+        assert got["intentus.verdict.needs_attention"] is verdict.needs_attention
+    assert (
+        attrs(root_of(export(record_path(real_world, real_world.invalidated))[0]))[
+            "intentus.verdict.replay"
+        ]
+        == "manually_invalidated"
+    )
+
+
+def test_a_salvaged_record_exports_what_was_recovered_with_its_verdict(
+    real_world: RealWorld,
+) -> None:
+    doc, detail = export(record_path(real_world, real_world.error_truncated))
+    root = root_of(doc)
+    got = attrs(root)
+    assert got["intentus.load_status"] == "salvaged"
+    assert (got["intentus.verdict.outcome"], got["intentus.verdict.integrity"]) == (
+        "unknown",
+        "unverifiable",
+    )
+    assert "truncated" in got["intentus.damage"]
+    assert root["status"] == {}  # neither OK nor ERROR: unknown
+    assert "output.value" not in got  # no final response survived
+    assert len(root["events"]) == len(detail.result.record.events) == 4
+    (attempt,) = children_of(doc)
+    assert attempt["name"] == "invoke_agent fb-primary" and attempt["status"]["code"] == 2
+
+
+def test_an_attempt_that_never_ended_is_in_flight(tmp_path: Path, real_world: RealWorld) -> None:
+    stored = json.loads(record_path(real_world, real_world.success).read_text())
+    stored["events"] = stored["events"][:2]  # INTENT_RECEIVED, AGENT_ATTEMPT_START
+    stored["finalResponse"] = stored["routerDecision"] = None
+    doc, _ = export(write_record(tmp_path / "records", stored))
+    (attempt,) = children_of(doc)
+    got = attrs(attempt)
+    assert got["intentus.attempt.in_flight"] is True and attempt["status"] == {}
+    assert got["intentus.synthetic_time"] is True
+    assert attrs(root_of(doc))["intentus.verdict.outcome"] == "in_flight"
+
+
+def test_wal_only_executions_are_traces_of_their_steps(wal_root: Path) -> None:
+    wal_dir = wal_root / "wal"
+    docs = {name: export(wal_dir / f"{eid}.wal", wal_dir)[0] for name, eid in NAMES.items()}
+
+    clean = docs["clean"]
+    lookup, charge = children_of(clean)
+    assert (lookup["name"], charge["name"]) == (
+        "invoke_agent ledger-reader",
+        "invoke_agent payments-agent",
+    )
+    assert lookup["status"] == charge["status"] == {"code": 1}
+    assert attrs(charge)["intentus.step.side_effect"] == "irreversible"
+    root = root_of(clean)
+    assert root["name"] == "invoke_workflow PayIntent"
+    assert attrs(root)["intentus.verdict.replay"] == "no_record"
+    assert attrs(root)["intentus.synthetic_time"] is False
+    entries = [
+        json.loads(line) for line in (wal_dir / f"{NAMES['clean']}.wal").read_text().splitlines()
+    ]
+    assert [e["name"] for e in root["events"]] == [e["entry_type"] for e in entries]
+    assert [int(e["timeUnixNano"]) for e in root["events"]] == [
+        unix_nano(e["timestamp_iso"]) for e in entries
+    ]
+
+    (failed_step,) = children_of(docs["failed"])
+    (exception,) = failed_step["events"]
+    assert attrs(exception)["exception.type"] == "agent_error"
+    assert attrs(exception)["exception.message"] == "ledger unreachable"
+    assert failed_step["status"]["code"] == 2
+    assert root_of(docs["failed"])["status"]["code"] == 2
+
+    killed = children_of(docs["killed"])
+    assert attrs(killed[-1])["intentus.attempt.in_flight"] is False  # the charge completed
+    assert attrs(root_of(docs["killed"]))["intentus.verdict.outcome"] == "in_flight"
+
+    edited = root_of(docs["edited"])
+    got = attrs(edited)
+    assert (got["intentus.verdict.integrity"], got["intentus.verdict.outcome"]) == (
+        "chain_broken",
+        "unknown",
+    )
+    trusted = [attrs(e)["intentus.wal.trusted"] for e in edited["events"]]
+    assert trusted == [True, True, True, False, False, False]
+    assert edited["status"] == {}
+
+
+def test_a_record_with_its_wal_carries_the_wal_entries_as_events(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    base = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    from tests.core.wal.support import write_completed
+
+    (base / "wal").mkdir()
+    write_completed(base / "wal", real_world.success)
+    doc, _ = export(base / "records" / f"{real_world.success}.json", base / "wal")
+    root = root_of(doc)
+    wal_events = [e for e in root["events"] if "intentus.wal.seq" in attrs(e)]
+    assert [e["name"] for e in wal_events] == [
+        "execution.started",
+        "step.started",
+        "contract.validated",
+        "step.completed",
+        "step.started",
+        "step.completed",
+        "execution.completed",
+    ]
+    assert all(attrs(e)["intentus.wal.trusted"] for e in wal_events)
+    assert attrs(root)["intentus.source"] == "record+wal"
+    assert len(children_of(doc)) == 1  # the record's attempt; the WAL adds events only
+    assert root["startTimeUnixNano"] <= min(e["timeUnixNano"] for e in root["events"])
+    assert root["endTimeUnixNano"] >= max(e["timeUnixNano"] for e in root["events"])
+
+
+def test_no_recorded_time_at_all_gives_synthetic_times_from_the_file(tmp_path: Path) -> None:
+    record = make_record()
+    record["header"]["createdUtcIso"] = "not a time"
+    record["routerDecision"]["timestamp"] = None
+    for event in record["events"]:
+        event["payload"].pop("timestamp", None)
+        event["payload"].get("metadata", {}).pop("timestamp", None)
+    record["finalResponse"]["metadata"].pop("timestamp")
+    path = write_record(tmp_path / "records", record)
+    doc, detail = export(path)
+    root = root_of(doc)
+    assert attrs(root)["intentus.synthetic_time"] is True
+    assert int(root["endTimeUnixNano"]) == detail.result.mtime_ns
+    times = [int(e["timeUnixNano"]) for e in root["events"]]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    again, _ = export(path)
+    assert again == doc
+
+
+def test_a_file_with_no_record_has_nothing_to_export(tmp_path: Path) -> None:
+    path = tmp_path / "records" / "broken.json"
+    path.parent.mkdir()
+    path.write_text("this is not json")
+    assert not is_exportable(load_detail(path))
+
+
+def test_a_wal_fallback_links_the_step_it_started_to_the_failed_one(tmp_path: Path) -> None:
+    from intentusnet.wal.writer import WALWriter
+
+    wal_dir = tmp_path / ".intentusnet" / "wal"
+    wal_dir.mkdir(parents=True)
+    execution_id = "0a11fb00-0000-4000-8000-000000000009"
+    with WALWriter(str(wal_dir), execution_id) as w:
+        w.execution_started("ab" * 32, "SearchIntent")
+        w.step_started("s1", "search-primary", "read_only", {}, "in-1")
+        w.step_failed("s1", "timeout", "no answer in 500 ms", True)
+        w.fallback_triggered("search-primary", "search-backup", "timeout")
+        w.step_started("s2", "search-backup", "read_only", {}, "in-2")
+        w.step_completed("s2", "out-2", True)
+        w.execution_completed("cd" * 32)
+    doc, _ = export(wal_dir / f"{execution_id}.wal", wal_dir)
+    primary, backup = children_of(doc)
+    assert primary["status"]["code"] == 2 and backup["status"] == {"code": 1}
+    (link,) = backup["links"]
+    assert link["spanId"] == primary["spanId"]
+    assert attrs(link)["intentus.fallback.reason"] == "timeout"
+    assert attrs(link)["intentus.fallback.seq"] == 4
+    assert "links" not in primary
+    assert attrs(root_of(doc))["intentus.verdict.outcome"] == "succeeded"
