@@ -34,6 +34,7 @@ class HeaderState:
     problem: str | None = None  # why the directory could not be read
     marked: str | None = None  # short id marked as the left side of a diff
     shown: int | None = None  # rows after the view/filter, when that differs from all
+    read_only: str | None = None  # why nothing may be written here (a bundle, ...)
 
 
 def _progress_bar(done: int, total: int, width: int = 12) -> str:
@@ -75,6 +76,8 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
         ("  ", ""),
         live,
     ]
+    if s.read_only:
+        parts += [("  ", ""), ("read-only", "bold $warning")]
     if s.live == "paused" and s.pending:
         parts.append((f" ({s.pending:,} changes waiting)", "$warning"))
     if s.problem:
