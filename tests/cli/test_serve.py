@@ -134,3 +134,14 @@ def test_serve_refuses_a_missing_root(tmp_path: Path) -> None:
     run = cli("serve", str(tmp_path / "nowhere"))
     assert run.returncode == 2
     assert run.stderr.strip() == f"intentus-tui: no such directory: {tmp_path / 'nowhere'}"
+
+
+def test_another_host_is_warned_about(tmp_path: Path) -> None:
+    """A documentation address (192.0.2.0/24) is no address of this machine: the warning
+    comes first, then binding fails with one line; no traffic is sent anywhere."""
+    run = cli("serve", str(tmp_path), "--host", "192.0.2.7", "--port", str(free_port()))
+    assert run.returncode == 2
+    warning, error = run.stderr.splitlines()
+    assert warning.startswith("intentus-tui: warning: listening on 192.0.2.7, not on this")
+    assert error.startswith("intentus-tui: ") and "192.0.2.7" in error
+    assert "Traceback" not in run.stderr

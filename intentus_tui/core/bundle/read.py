@@ -31,9 +31,10 @@ from intentus_tui.core.bundle.layout import (
     member_problem,
 )
 from intentus_tui.core.bundle.manifest import Manifest, ManifestError
-from intentus_tui.core.fsio import NotRegularFileError, open_confined
+from intentus_tui.core.fsio import NotRegularFileError
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
 _CHUNK = 1 << 20
 EXTRACTED_MODE = 0o400  # the extracted files are a read-only copy
 
@@ -84,8 +85,10 @@ class ExtractedBundle:
 
 
 def _open_archive(path: Path) -> IO[bytes]:
+    """The bundle the user named (a symlink to it is followed: the user chose it), opened
+    without blocking so a FIFO is refused rather than waited on."""
     try:
-        fd = open_confined(path)
+        fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
         raise BundleError(f"no such file: {path}") from None
     try:

@@ -299,3 +299,10 @@ def test_a_changed_byte_in_any_member_is_named(bundle: Path, tmp_path: Path) -> 
                 assert info.name == "manifest.json" and "manifest.json" in str(exc)
                 continue
             assert any(info.name in p.path for p in problems), (info.name, offset, problems)
+
+
+def test_a_symlink_the_user_names_is_followed(bundle: Path, tmp_path: Path, sandbox: Path) -> None:
+    elsewhere = tmp_path / "links"
+    elsewhere.mkdir()
+    (elsewhere / "evidence.tar.gz").symlink_to(bundle)
+    assert extract_bundle(elsewhere / "evidence.tar.gz", sandbox).ok
