@@ -18,12 +18,14 @@ from intentus_tui.cli.exit_codes import ExitCode
 
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
 _COMMANDS: dict[str, str] = {
+    "bundle": "intentus_tui.cli.bundle:bundle",
     "demo": "intentus_tui.cli.demo:demo",
     "diff": "intentus_tui.cli.diff:diff",
     "export": "intentus_tui.cli.export:export",
     "snapshot": "intentus_tui.cli.snapshot:snapshot",
     "inspect": "intentus_tui.cli.inspect:inspect",
     "replay": "intentus_tui.cli.replay:replay",
+    "serve": "intentus_tui.cli.serve:serve",
     "verify": "intentus_tui.cli.verify:verify",
 }
 
@@ -88,12 +90,17 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool) -> None:
 
     \b
     intentus-tui [DIR]        open the debugger on DIR (default ./.intentusnet)
+    intentus-tui FILE.tar.gz  open an evidence bundle, read-only (see bundle)
     intentus-tui --demo       open it on a generated demo world (kept between runs)
     intentus-tui COMMAND ...  run a scriptable command (see below)
     """
     if ctx.invoked_subcommand is not None:
         return
     directory = ctx.meta.get("intentus_dir")
+    from intentus_tui.cli.open import open_bundle, opens_as_bundle
+
+    if directory is not None and opens_as_bundle(directory):
+        ctx.exit(open_bundle(directory))
     if directory is not None and not os.path.isdir(directory):
         what = (
             "no such command or directory" if not os.path.exists(directory) else "not a directory"

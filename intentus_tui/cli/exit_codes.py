@@ -9,7 +9,8 @@ class ExitCode(IntEnum):
     """What ``intentus-tui`` exits with; the numbers are part of its interface."""
 
     OK = 0  # fine; for diff: equal
-    PROBLEMS = 1  # verify found a failing record; diff found differences; export skipped a file
+    PROBLEMS = 1  # verify found a failing record or bundle file; diff found differences;
+    # export skipped a file; a bundle refused as unsafe or unreadable
     USAGE = 2  # usage error, missing path, unknown or unsafe id (one line on stderr)
     NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one

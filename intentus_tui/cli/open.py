@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -62,13 +63,42 @@ def resolve_target(directory: str | None, demo: bool = False, fresh: bool = Fals
     return resolve_root(directory)
 
 
-def make_app(root: RecordRoot, *, watch: bool = True) -> IntentusApp:
-    """The app on ``root``, with the user's key map."""
+def make_app(root: RecordRoot, *, watch: bool = True, **options: Any) -> IntentusApp:
+    """The app on ``root``, with the user's key map (``options``: more of the app's)."""
     from intentus_tui.tui.app import IntentusApp
     from intentus_tui.tui.keymap import load_keymap
 
     keymap, problem = load_keymap()
-    return IntentusApp(root, watch=watch, keymap=keymap, keymap_problem=problem)
+    return IntentusApp(root, watch=watch, keymap=keymap, keymap_problem=problem, **options)
+
+
+def opens_as_bundle(path: str) -> bool:
+    """``intentus-tui PATH`` names an evidence bundle file (``.tar.gz``/``.tgz``)."""
+    from intentus_tui.core.bundle import is_bundle_name
+
+    return is_bundle_name(path) and os.path.lexists(path) and not os.path.isdir(path)
+
+
+def open_bundle(path: str) -> int:
+    """Open the evidence bundle ``path`` read-only: extracted into a private temporary
+    directory (removed when the debugger closes); the writing actions are refused there.
+    A hostile or unreadable bundle: one line, exit 1."""
+    from intentus_tui.cli.bundle import bundle_root, extracted
+
+    try:
+        with extracted(path) as bundle:
+            label = f"bundle {Path(path).name}"
+            if not bundle.ok:
+                label += f" ({len(bundle.problems)} files differ from its manifest: run verify)"
+            app = make_app(
+                bundle_root(bundle, path), watch=False, directory_label=label, use_cache=False
+            )
+            app.prepare_start()
+            app.run()
+    except OSError as exc:
+        click.echo(f"intentus-tui: cannot open the bundle: {sanitize_line(str(exc))}", err=True)
+        return ExitCode.PROBLEMS
+    return ExitCode.OK
 
 
 def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) -> IntentusApp:

@@ -3,14 +3,23 @@ chain; exit 1 if any fails, 2 if there is nothing to verify."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 import click
 
+from intentus_tui.cli.bundle import (
+    bundle_root,
+    bundled_verdict_notes,
+    extracted,
+    looks_like_bundle,
+    manifest_lines,
+)
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
+from intentus_tui.core.bundle import ExtractedBundle
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.paths import RecordRoot, list_record_paths
 from intentus_tui.core.records.load import WAL_SUFFIX
@@ -120,37 +129,81 @@ def _record_json(detail: ExecutionDetail) -> dict[str, object]:
     }
 
 
+def _bundle_paths(paths: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(bundle files, other paths): a bundle is an existing ``.tar.gz``/``.tgz`` file."""
+    bundles = [p for p in paths if looks_like_bundle(p) and os.path.lexists(p)]
+    return bundles, [p for p in paths if p not in bundles]
+
+
+def _relabel(doc: dict[str, object], directory: Path, bundle: str) -> dict[str, object]:
+    """A file of an extracted bundle named as ``BUNDLE:records/x.json``, not by its
+    temporary path (gone when the command ends)."""
+    for key in ("path", "file"):
+        value = doc.get(key)
+        if isinstance(value, str) and value.startswith(f"{directory}{os.sep}"):
+            doc[key] = f"{bundle}:{value[len(str(directory)) + 1 :]}"
+    return doc
+
+
 @click.command()
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @guarded
 def verify(paths: tuple[str, ...], as_json: bool) -> None:
     """Check records (envelope hashes, event sequences, structure) and write-ahead logs
-    (hash chains) in DIRS or FILES.
+    (hash chains) in DIRS or FILES, and evidence bundles (FILE.tar.gz).
 
-    A directory means its records and the WALs beside them (.intentusnet/wal). Exit 1 if
-    any fails; 2 if there is nothing to verify. A WAL whose last line is torn (a crash
-    mid-append) is reported as a crash, not a failure.
+    A directory means its records and the WALs beside them (.intentusnet/wal). A bundle is
+    checked offline: every file against its manifest (missing, extra or changed files
+    fail), then its records and WALs as above. Exit 1 if any fails; 2 if there is nothing
+    to verify. A WAL whose last line is torn (a crash mid-append) is reported as a crash,
+    not a failure.
     """
-    record_paths, wal_targets = _targets(paths)
+    bundle_paths, plain = _bundle_paths(paths)
+    with contextlib.ExitStack() as stack:
+        bundles = [(p, stack.enter_context(extracted(p))) for p in bundle_paths]
+        record_paths, wal_targets = _targets(tuple(plain)) if plain or not bundles else ([], [])
+        for path, bundle in bundles:
+            found_records, found_wals = _root_targets(bundle_root(bundle, path))
+            record_paths += found_records
+            wal_targets += found_wals
+        _report(record_paths, wal_targets, bundles, as_json)
+
+
+def _report(
+    record_paths: list[RecordTarget],
+    wal_targets: list[WalTarget],
+    bundles: list[tuple[str, ExtractedBundle]],
+    as_json: bool,
+) -> None:
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
     failed = sum(not r.ok for r in records) + sum(not w.ok for w in wals)
+    failed += sum(not bundle.ok for _, bundle in bundles)
     crashed = sum(w.crashed for w in wals)
     if as_json:
-        echo_json(
-            {
-                "ok": not failed,
-                "checked": len(records) + len(wals),
-                "records": len(records),
-                "wals": len(wals),
-                "failed": failed,
-                "crashed": crashed,
-                "files": [_record_json(detail) for detail in details] + [w.to_json() for w in wals],
-            }
-        )
+        files = [_record_json(detail) for detail in details] + [w.to_json() for w in wals]
+        for path, bundle in bundles:
+            files = [_relabel(doc, bundle.directory, path) for doc in files]
+        doc: dict[str, object] = {
+            "ok": not failed,
+            "checked": len(records) + len(wals),
+            "records": len(records),
+            "wals": len(wals),
+            "failed": failed,
+            "crashed": crashed,
+            "files": files,
+        }
+        if bundles:
+            doc["bundles"] = [_bundle_json(path, bundle) for path, bundle in bundles]
+        echo_json(doc)
     else:
+        for path, bundle in bundles:
+            for line in manifest_lines(bundle, path):
+                echo_text(line)
+            for line in bundled_verdict_notes(bundle, _current_verdicts(details, wals)):
+                echo_text(line)
         for detail in details:
             for line in _record_lines(detail):
                 echo_text(line)
@@ -158,8 +211,36 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             for line in _wal_lines(wal):
                 echo_text(line)
         crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
+        bundle_note = f", {len(bundles)} bundle manifests" if bundles else ""
         echo_text(
-            f"{len(records) + len(wals)} checked ({len(records)} records, {len(wals)} WALs), "
-            f"{failed} failed{crash_note}"
+            f"{len(records) + len(wals)} checked ({len(records)} records, {len(wals)} WALs"
+            f"{bundle_note}), {failed} failed{crash_note}"
         )
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
+
+
+def _current_verdicts(
+    details: list[ExecutionDetail], wals: list[WalVerifyReport]
+) -> dict[str, dict[str, object]]:
+    """execution id -> its verdict now (``Verdict.to_json``)."""
+    now: dict[str, dict[str, object]] = {}
+    for detail in details:
+        if detail.summary is not None and detail.verdict is not None:
+            now[detail.summary.execution_id] = detail.verdict.to_json()
+    for wal in wals:
+        if wal.verdict is not None:
+            now[Path(wal.path).name.removesuffix(WAL_SUFFIX)] = wal.verdict.to_json()
+    return now
+
+
+def _bundle_json(path: str, bundle: ExtractedBundle) -> dict[str, object]:
+    manifest = bundle.manifest
+    return {
+        "path": path,
+        "ok": bundle.ok,
+        "tool_version": manifest.tool_version,
+        "created": manifest.created,
+        "files": len(manifest.files),
+        "problems": [problem.to_json() for problem in bundle.problems],
+        "executions": [execution.to_json() for execution in manifest.executions],
+    }

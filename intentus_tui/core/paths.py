@@ -17,6 +17,9 @@ class RecordRoot:
     records_dir: Path
     wal_dir: Path | None
     requested: Path
+    # Why nothing may be written here (e.g. "a bundle: incident.tar.gz"), or None when the
+    # operator's writes (invalidate, save a snapshot) are allowed.
+    read_only: str | None = None
 
     def path_of(self, key: str) -> Path:
         """The file behind a summary key: a record file, or the WAL of a WAL-only execution."""

@@ -44,6 +44,7 @@ from intentus_tui.tui.presenters.execution_text import (
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
+from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.screens.path_prompt import PathPrompt
@@ -98,7 +99,7 @@ def screenshot_directory() -> Path:
     return cache
 
 
-class IntentusApp(PaneLayout, App[None]):
+class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -185,6 +186,7 @@ class IntentusApp(PaneLayout, App[None]):
         self.header_state = HeaderState(
             directory=directory_label if directory_label is not None else str(root.records_dir),
             live="live" if watch else "off",
+            read_only=root.read_only,
         )
         self.detail: ExecutionDetail | None = None  # the selected execution, once loaded
         self.detail_key: str | None = None
@@ -738,7 +740,7 @@ class IntentusApp(PaneLayout, App[None]):
 
     def action_invalidate(self) -> None:
         detail = self.detail
-        if detail is None:
+        if detail is None or self.refuse_write("Invalidate"):
             return
 
         def confirmed(ok: bool | None) -> None:
@@ -764,7 +766,7 @@ class IntentusApp(PaneLayout, App[None]):
 
     def action_save_snapshot(self) -> None:
         detail = self.detail
-        if detail is None or detail.result.record is None:
+        if detail is None or detail.result.record is None or self.refuse_write("Save snapshot"):
             return
         directory = snapshot_directory(self.root)
         lines = [

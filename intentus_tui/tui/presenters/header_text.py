@@ -35,6 +35,7 @@ class HeaderState:
     marked: str | None = None  # short id marked as the left side of a diff
     following: bool = False  # follow mode: the newest execution is selected as it arrives
     shown: int | None = None  # rows after the view/filter, when that differs from all
+    read_only: str | None = None  # why nothing may be written here (a bundle, ...)
 
 
 def _progress_bar(done: int, total: int, width: int = 12) -> str:
@@ -76,6 +77,8 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
         ("  ", ""),
         live,
     ]
+    if s.read_only:
+        parts += [("  ", ""), ("read-only", "bold $warning")]
     if s.following:
         parts.append(("  ⇣ follow", "bold $accent"))
     if s.live == "paused" and s.pending:

@@ -1,0 +1,136 @@
+"""``intentus-tui bundle ID ... -o FILE.tar.gz``: an evidence bundle of chosen executions;
+and what ``verify`` and the debugger do with one (``intentus-tui verify FILE.tar.gz``,
+``intentus-tui FILE.tar.gz``).
+
+A bundle holds each execution's record, its write-ahead log and the snapshots saved of it,
+with a manifest (``core.bundle``). Reading one back extracts it into a private temporary
+directory (removed afterwards) and refuses anything hostile with one line, exit 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
+from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.bundle import BundleError, ExtractedBundle, extract_bundle, is_bundle_name
+from intentus_tui.core.bundle import bundle_executions as write_bundle
+from intentus_tui.core.execution_ids import ExecutionIdError
+from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.sanitize import sanitize_line
+
+TEMP_PREFIX = "intentus-bundle-"
+
+
+def looks_like_bundle(path: str) -> bool:
+    """A path that names a bundle file (``.tar.gz``/``.tgz``), not a directory."""
+    return is_bundle_name(path) and not os.path.isdir(path)
+
+
+@contextlib.contextmanager
+def extracted(path: str) -> Iterator[ExtractedBundle]:
+    """The bundle ``path`` extracted into a private temporary directory, removed when the
+    block ends. A hostile or unreadable bundle: one line on stderr, exit 1."""
+    directory = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))  # mode 0700: ours alone
+    try:
+        try:
+            bundle = extract_bundle(path, directory)
+        except BundleError as exc:
+            fail(str(exc), ExitCode.PROBLEMS)
+        yield bundle
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def bundle_root(bundle: ExtractedBundle, path: str) -> RecordRoot:
+    """The extracted bundle as a read-only record root."""
+    root = resolve_root(bundle.directory)
+    return replace(root, read_only=f"a bundle ({Path(path).name}), opened read-only")
+
+
+def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:
+    """What ``verify`` says of the files against the manifest."""
+    manifest = bundle.manifest
+    count = len(manifest.files)
+    made = f"made by intentus-tui {manifest.tool_version} at {manifest.created}"
+    name = Path(path).name
+    if bundle.ok:
+        return [f"ok    {name}  manifest: {count} files match their sha256 ({made})"]
+    lines = [f"FAIL  {name}  manifest: {len(bundle.problems)} problems ({count} files; {made})"]
+    return lines + [f"      - {problem.line()}" for problem in bundle.problems]
+
+
+def bundled_verdict_notes(bundle: ExtractedBundle, now: dict[str, dict[str, object]]) -> list[str]:
+    """Where an execution's verdict now differs from the one the manifest recorded."""
+    notes = []
+    for execution in bundle.manifest.executions:
+        then = execution.verdict
+        current = now.get(execution.execution_id)
+        if then is None or current is None:
+            continue
+        keys = ("outcome", "integrity", "replay")
+        if any(then.get(k) != current.get(k) for k in keys):
+            was = ", ".join(f"{k} {then.get(k)}" for k in keys)
+            is_ = ", ".join(f"{k} {current.get(k)}" for k in keys)
+            notes.append(f"      · {execution.execution_id}: bundled as {was}; now {is_}")
+    return notes
+
+
+def _source_date() -> datetime | None:
+    """``SOURCE_DATE_EPOCH`` (the reproducible-builds convention), when set: the bundle's
+    creation time, so the same files make a byte-identical bundle."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    if not value:
+        return None
+    try:
+        return datetime.fromtimestamp(int(value), UTC)
+    except (ValueError, OverflowError, OSError):
+        fail(f"SOURCE_DATE_EPOCH must be a whole number of seconds (got {value!r})")
+
+
+@click.command("bundle")
+@click.argument("ids", nargs=-1, required=True)
+@click.option("--dir", "directory", help="Record directory for ids (default: as the debugger).")
+@click.option("-o", "--output", required=True, help="The bundle to write (FILE.tar.gz).")
+@click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
+@guarded
+def bundle(ids: tuple[str, ...], directory: str | None, output: str, as_json: bool) -> None:
+    """Pack executions IDS (whole ids or unique prefixes) into an evidence bundle: each one's
+    record, write-ahead log and saved snapshots, with a manifest (sha256 of each file, the
+    tool's version, the verdicts now). Check it with `intentus-tui verify FILE.tar.gz`;
+    open it read-only with `intentus-tui FILE.tar.gz`. With SOURCE_DATE_EPOCH set, the same
+    files make a byte-identical bundle."""
+    root = open_root(directory)
+    target = Path(output)
+    if target.is_dir():
+        fail(f"{output} is a directory: name the bundle file to write")
+    if not target.parent.is_dir():
+        fail(f"no such directory: {target.parent}")
+    if not is_bundle_name(target.name):
+        fail(f"name the bundle FILE.tar.gz or FILE.tgz (got {target.name})")
+    try:
+        manifest = write_bundle(root, ids, target, created=_source_date())
+    except ExecutionIdError as exc:
+        fail(str(exc))
+    if as_json:
+        echo_json({"path": os.fspath(target), **manifest.to_json()})
+    else:
+        sections = {"records": 0, "wal": 0, "snapshots": 0}
+        for entry in manifest.files:
+            sections[entry.path.split("/", 1)[0]] += 1
+        count = len(manifest.executions)
+        echo_text(
+            f"{sanitize_line(os.fspath(target))}: {count} execution{'s' if count != 1 else ''}, "
+            f"{sections['records']} records, {sections['wal']} WALs, "
+            f"{sections['snapshots']} snapshots"
+        )
+    raise click.exceptions.Exit(ExitCode.OK)

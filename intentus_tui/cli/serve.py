@@ -1,0 +1,92 @@
+"""``intentus-tui serve [ROOT]``: the debugger in a web browser, through ``textual-serve``.
+
+Each browser tab that connects runs its own ``intentus-tui ROOT`` process, whose screen
+is drawn in the page (xterm.js) and which gets the page's keys. The server listens on
+127.0.0.1 unless ``--host`` names another address: anyone who can reach it can read the
+records and use every action of the debugger, and there is no log-in.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import shlex
+import sys
+
+import click
+
+from intentus_tui.cli.common import fail, guarded
+from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.open import opens_as_bundle
+from intentus_tui.core.sanitize import sanitize_line
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def debugger_command(root: str | None, demo: bool) -> str:
+    """The shell command each browser session runs: this interpreter, this package."""
+    words = [sys.executable, "-m", "intentus_tui.cli"]
+    if demo:
+        words.append("--demo")
+    elif root is not None:
+        words.append(os.path.abspath(root))
+    return shlex.join(words)
+
+
+@click.command("serve")
+@click.argument("root", required=False)
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option(
+    "--host",
+    default=DEFAULT_HOST,
+    show_default=True,
+    help="Address to listen on. Another than 127.0.0.1/localhost exposes the records.",
+)
+@click.option(
+    "--public-url",
+    help="The URL browsers reach the server by, when it is not http://HOST:PORT "
+    "(behind a proxy, or listening on 0.0.0.0).",
+)
+@click.option("--demo", is_flag=True, help="Serve the demo world.")
+@guarded
+def serve(root: str | None, port: int, host: str, public_url: str | None, demo: bool) -> None:
+    """Serve the debugger on ROOT (a record directory or a bundle FILE.tar.gz; default as
+    the debugger) to a web browser: open http://127.0.0.1:PORT. Ctrl+C stops it."""
+    if root is not None and demo:
+        fail("give either ROOT or --demo, not both")
+    if root is not None and not (os.path.isdir(root) or opens_as_bundle(root)):
+        what = "no such directory" if not os.path.exists(root) else "not a directory or bundle"
+        fail(f"{what}: {root}")
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        fail(
+            "serving needs the textual-serve package: pip install 'intentus-tui[serve]'",
+            ExitCode.USAGE,
+        )
+    if not is_loopback(host):
+        click.echo(
+            f"intentus-tui: warning: listening on {sanitize_line(host)}, not on this machine "
+            "only: anyone who can reach it can read these records and act on them (no log-in)",
+            err=True,
+        )
+    server = Server(
+        debugger_command(root, demo),
+        host=host,
+        port=port,
+        title="intentus-tui",
+        public_url=public_url,
+    )
+    server.serve()
+    raise click.exceptions.Exit(ExitCode.OK)

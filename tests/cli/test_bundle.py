@@ -1,0 +1,210 @@
+"""``intentus-tui bundle`` and ``intentus-tui verify FILE.tar.gz`` as a user runs them, on
+executions written by the real IntentusNet 1.3.0; hostile bundles get one line, exit 1."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.support import cli
+from tests.core.bundle.support import (
+    BundleWorld,
+    build_bundle_world,
+    member,
+    read_members,
+    repack,
+    write_tarball,
+)
+from tests.intentusnet_world import RealWorld
+
+
+@pytest.fixture
+def world(real_world: RealWorld, tmp_path: Path) -> BundleWorld:
+    return build_bundle_world(real_world, tmp_path / "incident")
+
+
+@pytest.fixture
+def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The temporary directory the command line extracts bundles into (checked empty)."""
+    path = tmp_path / "tmp"
+    path.mkdir()
+    monkeypatch.setenv("TMPDIR", str(path))
+    return path
+
+
+@pytest.fixture
+def good_bundle(world: BundleWorld, tmp_path: Path) -> Path:
+    """Executions whose files all verify: a record with its WAL and snapshot, a fallback,
+    an invalidated record, a WAL-only execution."""
+    output = tmp_path / "evidence.tar.gz"
+    ids = [world.success[:8], world.fallback[:8], world.invalidated[:8], world.wal_only[:8]]
+    run = cli("bundle", *ids, "--dir", str(world.base), "-o", str(output))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == f"{output}: 4 executions, 3 records, 2 WALs, 1 snapshots"
+    return output
+
+
+def test_verify_checks_the_manifest_then_the_records_and_wals(
+    good_bundle: Path, world: BundleWorld, private_tmp: Path
+) -> None:
+    run = cli("verify", str(good_bundle))
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("ok    evidence.tar.gz  manifest: 6 files match their sha256")
+    assert f"ok    {world.success}.json  hash match" in lines
+    assert any(line.startswith(f"ok    {world.wal_only}.wal  wal chain verified") for line in lines)
+    assert lines[-1] == "5 checked (3 records, 2 WALs, 1 bundle manifests), 0 failed"
+    assert os.listdir(private_tmp) == []  # the extracted copy is gone
+
+    doc = json.loads(cli("verify", str(good_bundle), "--json").stdout)
+    assert doc["ok"] is True and doc["records"] == 3 and doc["wals"] == 2
+    (bundle,) = doc["bundles"]
+    assert bundle["ok"] is True and bundle["problems"] == [] and bundle["files"] == 6
+    verdicts = {e["execution_id"]: e["verdict"] for e in bundle["executions"]}
+    assert verdicts[world.invalidated]["replay"] == "manually_invalidated"
+    # files are named inside the bundle, not by the temporary copy that is gone
+    paths = {f.get("path") or f.get("file") for f in doc["files"]}
+    assert f"{good_bundle}:records/{world.success}.json" in paths
+    assert f"{good_bundle}:wal/{world.wal_only}.wal" in paths
+
+
+def test_the_verdicts_agree_with_verify_on_the_directory(
+    world: BundleWorld, tmp_path: Path
+) -> None:
+    """A bundle of every execution (the truncated one too) verifies as its directory does."""
+    output = tmp_path / "all.tgz"
+    ids = [world.success, world.fallback, world.invalidated, world.truncated, world.wal_only]
+    assert cli("bundle", *ids, "--dir", str(world.base), "-o", str(output)).returncode == 0
+    direct = cli("verify", str(world.base))
+    bundled = cli("verify", str(output))
+    assert direct.returncode == bundled.returncode == 1
+    assert f"FAIL  {world.truncated}.json" in bundled.stdout
+    # the same lines for the records and WALs, after the manifest's
+    assert bundled.stdout.splitlines()[1:-1] == direct.stdout.splitlines()[:-1]
+
+
+@pytest.mark.parametrize("which", ["record", "wal", "snapshot", "manifest.sha256"])
+def test_a_changed_byte_fails_verify_naming_the_file(
+    which: str, good_bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    names = [info.name for info, _ in read_members(good_bundle)]
+    name = {
+        "record": f"records/{world.fallback}.json",
+        "wal": f"wal/{world.wal_only}.wal",
+        "snapshot": next(n for n in names if n.startswith("snapshots/")),
+        "manifest.sha256": "manifest.sha256",
+    }[which]
+    changed = repack(good_bundle, tmp_path / "changed.tar.gz", name, change=40)
+    run = cli("verify", str(changed))
+    assert run.returncode == 1
+    assert run.stdout.splitlines()[0].startswith("FAIL  changed.tar.gz  manifest: 1 problems")
+    assert f"      - changed: {name}" in run.stdout or f"or {name}" in run.stdout
+    assert os.listdir(private_tmp) == []
+
+
+@pytest.mark.parametrize(
+    ("members", "why"),
+    [
+        ([member("../escaped.json", b"{}")], "'..'"),
+        ([member("records/x.json", type=tarfile.SYMTYPE, linkname="/etc/passwd")], "link"),
+        ([member("records/x.json", type=tarfile.LNKTYPE, linkname="manifest.json")], "link"),
+        ([member("records/x.json", size=1 << 40)], "claims"),
+        ([member("records/x.json", b"{}")], "no manifest.json"),
+    ],
+    ids=["traversal", "symlink", "hardlink", "huge", "no-manifest"],
+)
+def test_hostile_bundles_get_one_line_and_exit_1(
+    members: list[tuple[tarfile.TarInfo, bytes | None]],
+    why: str,
+    tmp_path: Path,
+    private_tmp: Path,
+) -> None:
+    evil = write_tarball(tmp_path / "evil.tar.gz", members)
+    for args in (["verify", str(evil)], [str(evil)]):  # checked, and opened in the debugger
+        run = cli(*args)
+        assert run.returncode == 1, args
+        assert run.stdout == ""
+        (line,) = run.stderr.splitlines()
+        assert line.startswith("intentus-tui: evil.tar.gz: ") and why in line
+        assert "Traceback" not in run.stderr
+    assert os.listdir(private_tmp) == []
+    assert not (tmp_path / "escaped.json").exists()
+
+
+def test_garbage_named_like_a_bundle(tmp_path: Path, private_tmp: Path) -> None:
+    garbage = tmp_path / "garbage.tgz"
+    garbage.write_bytes(b"\x00\x01 not gzip")
+    run = cli("verify", str(garbage))
+    assert run.returncode == 1
+    assert run.stderr.startswith("intentus-tui: garbage.tgz: not a readable .tar.gz bundle")
+    assert len(run.stderr.splitlines()) == 1
+
+
+def test_bundle_usage_errors(world: BundleWorld, tmp_path: Path) -> None:
+    base = str(world.base)
+    unknown = cli("bundle", "ffffffff", "--dir", base, "-o", str(tmp_path / "x.tar.gz"))
+    assert unknown.returncode == 2 and "no execution 'ffffffff'" in unknown.stderr
+    nowhere = cli("bundle", world.success, "--dir", base, "-o", str(tmp_path / "no" / "x.tgz"))
+    assert nowhere.returncode == 2 and "no such directory" in nowhere.stderr
+    named = cli("bundle", world.success, "--dir", base, "-o", str(tmp_path / "x.zip"))
+    assert named.returncode == 2 and "FILE.tar.gz" in named.stderr
+    assert cli("verify", str(tmp_path / "missing.tar.gz")).returncode == 2
+    assert not any(tmp_path.glob("x.*"))
+
+
+def test_source_date_epoch_makes_a_byte_identical_bundle(
+    world: BundleWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    outputs = [tmp_path / "a.tar.gz", tmp_path / "b.tar.gz"]
+    for output in outputs:
+        run = cli(
+            "bundle", world.success, world.wal_only, "--dir", str(world.base), "-o", str(output)
+        )
+        assert run.returncode == 0, run.stderr
+    assert outputs[0].read_bytes() == outputs[1].read_bytes()
+    manifest = json.loads(read_members(outputs[0])[0][1])
+    assert manifest["created"] == "2026-01-01T00:00:00Z"
+
+
+def test_the_debugger_opens_a_bundle_from_a_private_copy_it_removes(
+    good_bundle: Path, world: BundleWorld, private_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``intentus-tui FILE.tar.gz``: the app runs on an extracted, read-only copy in a
+    private temporary directory, which is gone once the app has closed."""
+    from intentus_tui.cli import run
+    from intentus_tui.tui.app import IntentusApp
+
+    seen: list[tuple[Any, ...]] = []
+
+    def run_app(app: IntentusApp) -> None:
+        directory = app.root.records_dir.parent
+        seen.append(
+            (
+                app.root.read_only,
+                app.header_state.directory,
+                app.watching,
+                sorted(os.listdir(app.root.records_dir)),
+                stat.S_IMODE(directory.stat().st_mode),
+                directory.parent == private_tmp,
+            )
+        )
+
+    monkeypatch.setattr(IntentusApp, "run", run_app)
+    monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))  # read once per process
+    assert run([str(good_bundle)]) == 0
+    ((read_only, label, watching, records, mode, private),) = seen
+    assert read_only == "a bundle (evidence.tar.gz), opened read-only"
+    assert label == "bundle evidence.tar.gz" and watching is False
+    assert records == sorted(
+        f"{i}.json" for i in (world.success, world.fallback, world.invalidated)
+    )
+    assert mode == 0o700 and private
+    assert os.listdir(private_tmp) == []

@@ -1,0 +1,147 @@
+"""``intentus-tui serve`` in a real headless browser (Debian's chromium): the page loads
+the debugger through textual-serve, shows the execution list and a timeline of records
+written by the real IntentusNet 1.3.0, and answers the keyboard."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.cli.serve import debugger_command, is_loopback
+from tests.cli.browser import (
+    INSTALL_HINT,
+    Browser,
+    chromium_available,
+    stop_process_group,
+    wait_for,
+)
+from tests.cli.support import cli
+from tests.intentusnet_world import RealWorld
+from tests.real_ids import copy_real_world, write_wal_only
+
+WAL_ONLY = "0a11c1ea-0000-4000-8000-00000000beef"
+FULL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture
+def served(real_world: RealWorld, tmp_path: Path) -> Iterator[str]:
+    """``intentus-tui serve`` on a copy of the real records plus a WAL-only execution; its
+    URL."""
+    records = copy_real_world(real_world, tmp_path)
+    wal_dir = records.parent / "wal"
+    wal_dir.mkdir()
+    write_wal_only(wal_dir, WAL_ONLY, completed=False)
+    port = free_port()
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    log = (tmp_path / "serve.log").open("wb")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "intentus_tui.cli",
+            "serve",
+            str(records.parent),
+            "--port",
+            str(port),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for("the server to answer", lambda: answers(url) or server.poll() is not None, 20)
+        assert server.poll() is None, (tmp_path / "serve.log").read_text()
+        yield url
+    finally:
+        stop_process_group(server)
+        log.close()
+
+
+@pytest.mark.skipif(not chromium_available(), reason=INSTALL_HINT)
+def test_the_browser_shows_the_list_and_a_timeline(
+    served: str, real_world: RealWorld, tmp_path: Path
+) -> None:
+    browser = Browser()
+    try:
+        browser.open(served)
+        ids = [real_world.success, real_world.fallback, real_world.error_truncated]
+        ids += [real_world.invalidated, WAL_ONLY]
+
+        def list_and_timeline() -> str | None:
+            screen = browser.terminal_text() or ""
+            shown = all(i[:8] in screen for i in ids)
+            timeline = FULL_ID.search(screen) and "INTENT_RECEIVED" in screen
+            return screen if shown and timeline and "Timeline" in screen else None
+
+        try:
+            screen = wait_for("the list and a timeline in the page", list_and_timeline, 25)
+        finally:
+            browser.screenshot(tmp_path / "page.png")
+        assert "Executions" in screen
+        first = FULL_ID.search(screen)
+        assert first is not None and first.group() in ids
+
+        # The keyboard reaches the debugger: the next execution's timeline replaces it.
+        browser.press("ArrowDown", "ArrowDown", 40)
+
+        def another_timeline() -> str | None:
+            found = FULL_ID.search(browser.terminal_text() or "")
+            return found.group() if found and found.group() != first.group() else None
+
+        second = wait_for("the next execution's timeline", another_timeline, 10)
+        assert second in ids
+    finally:
+        browser.close()
+
+
+def test_loopback_by_default_and_a_warning_otherwise(tmp_path: Path) -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.7")
+    run = cli("serve", "--help")
+    assert "[default: 127.0.0.1]" in run.stdout
+    # Each browser session runs the debugger on the absolute root with this interpreter.
+    command = debugger_command(str(tmp_path.name), demo=False)
+    assert command.startswith(sys.executable) and str(Path(tmp_path.name).absolute()) in command
+
+
+def test_serve_refuses_a_missing_root(tmp_path: Path) -> None:
+    run = cli("serve", str(tmp_path / "nowhere"))
+    assert run.returncode == 2
+    assert run.stderr.strip() == f"intentus-tui: no such directory: {tmp_path / 'nowhere'}"
+
+
+def test_another_host_is_warned_about(tmp_path: Path) -> None:
+    """A documentation address (192.0.2.0/24) is no address of this machine: the warning
+    comes first, then binding fails with one line; no traffic is sent anywhere."""
+    run = cli("serve", str(tmp_path), "--host", "192.0.2.7", "--port", str(free_port()))
+    assert run.returncode == 2
+    warning, error = run.stderr.splitlines()
+    assert warning.startswith("intentus-tui: warning: listening on 192.0.2.7, not on this")
+    assert error.startswith("intentus-tui: ") and "192.0.2.7" in error
+    assert "Traceback" not in run.stderr

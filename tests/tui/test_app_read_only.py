@@ -1,0 +1,102 @@
+"""A bundle opened in the debugger is read-only: its header says so, and the writing
+actions (invalidate, save a snapshot) are refused with one line, from a key or the
+command palette, leaving every file as it was."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from intentus_tui.core.bundle import bundle_executions, extract_bundle
+from intentus_tui.core.paths import resolve_root
+from intentus_tui.tui import app as app_module
+from intentus_tui.tui.app import IntentusApp
+from intentus_tui.tui.screens.confirm import ConfirmScreen
+from tests.core.bundle.support import BundleWorld, build_bundle_world
+from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import SIZE, screen_text, settle, wait_for
+
+REASON = "a bundle (evidence.tar.gz), opened read-only"
+
+
+class NotingApp(IntentusApp):
+    """The real app, keeping every notification (``run_test`` hides them)."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("app.tcss"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.notes: list[str] = []
+
+    def notify(self, message: Any, *args: Any, **kwargs: Any) -> None:
+        self.notes.append(str(message))
+        super().notify(message, *args, **kwargs)
+
+
+@pytest.fixture
+def opened(real_world: RealWorld, tmp_path: Path) -> tuple[BundleWorld, Path]:
+    """A bundle of real executions, extracted as the debugger opens one: (world, copy)."""
+    world = build_bundle_world(real_world, tmp_path / "incident")
+    output = tmp_path / "evidence.tar.gz"
+    bundle_executions(resolve_root(world.base), [world.success, world.fallback], output)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    extract_bundle(output, copy)
+    return world, copy
+
+
+def _app(copy: Path) -> NotingApp:
+    root = replace(resolve_root(copy), read_only=REASON)
+    return NotingApp(root, watch=False, directory_label="bundle evidence.tar.gz", use_cache=False)
+
+
+def _files(directory: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(directory)): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+async def test_writes_are_refused_on_a_bundle(opened: tuple[BundleWorld, Path]) -> None:
+    world, copy = opened
+    before = _files(copy)
+    app = _app(copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.execution_list.select_key(f"{world.success}.json")
+        await settle(pilot)
+        await wait_for(pilot, lambda: app.detail is not None, "the detail")
+        header = screen_text(app).splitlines()[0]
+        assert "bundle evidence.tar.gz" in header and "read-only" in header
+
+        await pilot.press("I")
+        assert not isinstance(app.screen, ConfirmScreen)  # refused before asking
+        await pilot.press("s")
+        assert not isinstance(app.screen, ConfirmScreen)
+        app.action_invalidate()  # as the command palette calls it
+        await settle(pilot)
+        assert app.notes == [
+            f"Invalidate refused: the records are {REASON}.",
+            f"Save snapshot refused: the records are {REASON}.",
+            f"Invalidate refused: the records are {REASON}.",
+        ]
+    assert _files(copy) == before
+    assert sorted(os.listdir(copy)) == ["records", "snapshots", "wal"]
+
+
+async def test_a_writable_root_is_not_marked_read_only(opened: tuple[BundleWorld, Path]) -> None:
+    world, _copy = opened
+    app = NotingApp(resolve_root(world.base), watch=False, directory_label="x", use_cache=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.execution_list.select_key(f"{world.success}.json")
+        await wait_for(pilot, lambda: app.detail is not None, "the detail")
+        assert "read-only" not in screen_text(app).splitlines()[0]
+        await pilot.press("I")
+        assert isinstance(app.screen, ConfirmScreen)  # asks; the user may go on
+        await pilot.press("n")
