@@ -127,10 +127,12 @@ def bundle(ids: tuple[str, ...], directory: str | None, output: str, as_json: bo
         sections = {"records": 0, "wal": 0, "snapshots": 0}
         for entry in manifest.files:
             sections[entry.path.split("/", 1)[0]] += 1
-        count = len(manifest.executions)
-        echo_text(
-            f"{sanitize_line(os.fspath(target))}: {count} execution{'s' if count != 1 else ''}, "
-            f"{sections['records']} records, {sections['wal']} WALs, "
-            f"{sections['snapshots']} snapshots"
-        )
+        counts = [
+            (len(manifest.executions), "execution"),
+            (sections["records"], "record"),
+            (sections["wal"], "WAL"),
+            (sections["snapshots"], "snapshot"),
+        ]
+        what = ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts)
+        echo_text(f"{sanitize_line(os.fspath(target))}: {what}")
     raise click.exceptions.Exit(ExitCode.OK)
