@@ -47,7 +47,7 @@ def good_bundle(world: BundleWorld, tmp_path: Path) -> Path:
     ids = [world.success[:8], world.fallback[:8], world.invalidated[:8], world.wal_only[:8]]
     run = cli("bundle", *ids, "--dir", str(world.base), "-o", str(output))
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == f"{output}: 4 executions, 3 records, 2 WALs, 1 snapshots"
+    assert run.stdout.strip() == f"{output}: 4 executions, 3 records, 2 WALs, 1 snapshot"
     return output
 
 
