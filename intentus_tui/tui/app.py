@@ -23,11 +23,13 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from intentus_tui.core.compare_targets import snapshot_directory
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.compare_picking import ComparePicking
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -44,9 +46,9 @@ from intentus_tui.tui.presenters.execution_text import (
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
+from intentus_tui.tui.screens.compare_picker import ComparePicker
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
-from intentus_tui.tui.screens.path_prompt import PathPrompt
 from intentus_tui.tui.settings import load_settings, remember
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
@@ -74,19 +76,6 @@ SIDE_PANE_FALLBACK_SECONDS = 0.5
 _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark", "diff_file"}
 
 
-def snapshot_directory(root: RecordRoot) -> Path:
-    """Where ``s`` saves snapshots: never inside the records directory.
-
-    In an ``.intentusnet/records`` layout, beside it in ``.intentusnet/snapshots`` (they
-    belong to the incident's data); for any other directory of records, the user's data dir
-    — a ``*.json`` written among records would be listed as a record, and a sibling of an
-    arbitrary directory is not ours to create.
-    """
-    if root.records_dir.name == "records":
-        return root.records_dir.parent / "snapshots"
-    return platformdirs.user_data_path("intentus-tui") / "snapshots"
-
-
 def screenshot_directory() -> Path:
     """Where a screenshot goes: Downloads, else the current directory, else the user cache
     directory (created), whichever exists and can be written to first."""
@@ -98,7 +87,7 @@ def screenshot_directory() -> Path:
     return cache
 
 
-class IntentusApp(PaneLayout, App[None]):
+class IntentusApp(ComparePicking, PaneLayout, App[None]):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -133,7 +122,7 @@ class IntentusApp(PaneLayout, App[None]):
         Binding("R", "force_replay", "Force replay", show=False, id="force-replay"),
         Binding("m", "mark", "Mark for diff", id="mark-for-diff"),
         Binding("d", "diff", "Diff", id="diff"),
-        Binding("D", "diff_file", "Diff vs file", show=False, id="diff-file"),
+        Binding("D", "diff_file", "Compare with…", show=False, id="diff-file"),
         Binding("n", "next_difference", "Next diff", id="next-difference"),
         Binding("N", "previous_difference", "Prev diff", show=False, id="previous-difference"),
         Binding("I", "invalidate", "Invalidate", show=False, id="invalidate"),
@@ -671,53 +660,6 @@ class IntentusApp(PaneLayout, App[None]):
         self.diff_shown = True
         self._refresh_footer()
 
-    def action_diff_file(self) -> None:
-        """Ask for a snapshot or Verist baseline file and compare the selected execution
-        with it as ``intentus-tui diff`` does (Verist's input, output and commands)."""
-        detail = self.detail
-        if detail is None or detail.result.record is None:
-            return
-        directory = snapshot_directory(self.root)
-        suggestion = f"{directory}{os.sep}" if directory.is_dir() else ""
-
-        def chosen(path: str | None) -> None:
-            if path:  # the execution asked about, even if the selection moved meanwhile
-                self._diff_file(detail, Path(path).expanduser())
-
-        self.push_screen(
-            PathPrompt(
-                "Diff the selected execution against a snapshot or baseline file",
-                "path to a snapshot (.json) or verist-baseline@1 file",
-                suggestion,
-            ),
-            chosen,
-        )
-
-    @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
-    def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
-        from intentus_tui.core.actions import CompareError, detail_operand, file_operand
-
-        try:
-            right = file_operand(path.name, path, prefer="snapshot")
-        except CompareError as exc:
-            self.call_from_thread(self._report, f"Cannot diff: {exc}", "error")
-            return
-        left = detail_operand(detail)
-        self.call_from_thread(self._show_file_diff, execution_label(detail), left, path.name, right)
-
-    def _show_file_diff(self, left_label: str, left: Any, right_label: str, right: Any) -> None:
-        self.call_later(self._show_file_diff_built, left_label, left, right_label, right)
-
-    async def _show_file_diff_built(
-        self, left_label: str, left: Any, right_label: str, right: Any
-    ) -> None:
-        # The pane prefixes the labels with "A:"/"B:" itself.
-        await self.side_pane.build()
-        self.show_side_pane()
-        self.side_pane.show_comparison(left_label, left, right_label, right)
-        self.diff_shown = True
-        self._refresh_footer()
-
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()
 
@@ -778,7 +720,7 @@ class IntentusApp(PaneLayout, App[None]):
         except ActionError as exc:
             self.call_from_thread(self._report, f"Snapshot not saved: {exc}", "error")
             return
-        self.call_from_thread(self._report, f"Snapshot saved: {path}", "information")
+        self.call_from_thread(self.snapshot_saved, path)
 
     def _report(self, text: str, severity: Any) -> None:
         self.notify(sanitize_line(text), severity=severity, markup=False, timeout=6)
@@ -799,6 +741,7 @@ class IntentusApp(PaneLayout, App[None]):
             ("Execution list", ExecutionList.BINDINGS),
             ("Timeline", EventLines.BINDINGS),
             ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
+            ("Compare picker (D)", ComparePicker.BINDINGS),
             (
                 "Also",
                 [
@@ -868,8 +811,8 @@ class IntentusApp(PaneLayout, App[None]):
                 "Save snapshot", "Write a Verist snapshot of this record", self.action_save_snapshot
             )
             yield SystemCommand(
-                "Diff vs snapshot file",
-                "Compare this record with a snapshot or Verist baseline file",
+                "Compare with…",
+                "Pick a snapshot, Verist baseline, record file or execution to diff against",
                 self.action_diff_file,
             )
         if self.marked is not None and self.detail is not None:
