@@ -38,7 +38,8 @@ TargetKind = Literal["snapshot", "baseline", "record"]
 
 # Files read per place (a directory, or the baselines tree), newest first.
 MAX_FILES_PER_PLACE = 500
-# Larger files are not read to be labelled (a snapshot of one execution is far smaller).
+# Larger files are neither read nor offered (a snapshot of one execution is far smaller);
+# typed in as a path, one is still compared.
 MAX_LABEL_BYTES = 16 * 1024 * 1024
 BASELINE_FORMAT = "verist-baseline@1"
 _RECORD_SECTIONS = ("header", "envelope", "routerDecision", "events", "finalResponse")
@@ -145,7 +146,9 @@ def _json_files(directory: Path, limit: int) -> list[tuple[Path, float]]:
                     continue
                 try:
                     if entry.is_file(follow_symlinks=False):
-                        found.append((Path(entry.path), entry.stat(follow_symlinks=False).st_mtime))
+                        st = entry.stat(follow_symlinks=False)
+                        if st.st_size <= MAX_LABEL_BYTES:  # not read at all, not offered
+                            found.append((Path(entry.path), st.st_mtime))
                 except OSError:
                     continue
     except OSError:
@@ -159,15 +162,20 @@ def _baseline_files(directory: Path, limit: int) -> list[tuple[Path, float]]:
     found: list[tuple[Path, float]] = []
     for path in _walk(directory, _BASELINE_DEPTH, limit * 4):
         try:
-            found.append((path, path.lstat().st_mtime))
+            st = path.lstat()
         except OSError:
             continue
+        if st.st_size <= MAX_LABEL_BYTES:
+            found.append((path, st.st_mtime))
     found.sort(key=lambda item: -item[1])
     return found[:limit]
 
 
 def _walk(directory: Path, depth: int, budget: int) -> Iterator[Path]:
-    """``*.json`` files exactly ``depth`` levels down, at most ``budget`` of them."""
+    """``*.json`` files exactly ``depth`` levels down, at most ``budget`` of them; symbolic
+    links (to a directory or a file) are not followed."""
+    if directory.is_symlink():
+        return
     stack = [(directory, depth)]
     while stack and budget > 0:
         current, left = stack.pop()
@@ -182,7 +190,11 @@ def _walk(directory: Path, depth: int, budget: int) -> Iterator[Path]:
             try:
                 if left > 1 and entry.is_dir(follow_symlinks=False):
                     stack.append((Path(entry.path), left - 1))
-                elif left == 1 and entry.name.endswith(".json") and entry.is_file():
+                elif (
+                    left == 1
+                    and entry.name.endswith(".json")
+                    and entry.is_file(follow_symlinks=False)
+                ):
                     budget -= 1
                     yield Path(entry.path)
                     if budget <= 0:

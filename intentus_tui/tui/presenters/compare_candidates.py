@@ -218,10 +218,13 @@ def _lower_same_length(line: str) -> str:
 
 
 def _fuzzy_pattern(query: str) -> re.Pattern[str]:
-    """The query's characters in order within one line; possessive, so a line that does not
-    match is given up in one pass (a lazy ``.*?`` backtracks once per occurrence)."""
-    parts = [f"({re.escape(query[0])})"]
-    for char in query[1:]:
+    """The query's characters in order within one line, tried once per line: from the
+    newline before it (the text starts with one), each character at its first occurrence
+    after the previous one, possessively. So a line that does not match is given up in one
+    pass, whatever the query (a lazy ``a.*?b`` backtracks once per occurrence; starting at
+    every ``a`` rescans the line once per ``a``)."""
+    parts = ["\\n"]
+    for char in query:
         escaped = re.escape(char)
         parts.append(f"[^{escaped}\\n]*+({escaped})")
     return re.compile("".join(parts))
@@ -233,9 +236,10 @@ class CandidateIndex:
     def __init__(self, candidates: Sequence[Candidate]) -> None:
         self.candidates = list(candidates)
         lowered = [_lower_same_length(c.line) for c in self.candidates]
-        self._text = "\n".join(lowered)
+        # Each line follows a newline, the first one too (see ``_fuzzy_pattern``).
+        self._text = "\n" + "\n".join(lowered)
         starts = []
-        offset = 0
+        offset = 1
         for line in lowered:
             starts.append(offset)
             offset += len(line) + 1
@@ -285,14 +289,14 @@ class CandidateIndex:
             match = pattern.search(text, position)
             if match is None:
                 break
-            index = self._line_at(match.start())
+            index = self._line_at(match.start(1))
             if index not in found:
                 if len(found) >= limit:
                     more = True
                     break
                 base = self._starts[index]
                 found[index] = tuple(match.start(g) - base for g in range(1, len(needle) + 1))
-            position = self._line_end(index)
+            position = self._line_end(index) - 1  # the newline before the next line
         score = self._scorer.score
         hits = []
         for index, offsets in found.items():
