@@ -178,6 +178,8 @@ class ComparePicker(ModalScreen[Candidate | None]):
                 for hit in hits:
                     add(hit.candidate, candidate_prompt(hit.candidate, hit.offsets))
                 status = self._match_status(len(hits), more)
+                if looks_like_path(query.strip()):
+                    status = "no file at this path" + (f" · {status}" if hits else "")
             else:
                 self._add_grouped(hits, add)
                 status = counts_text(self.index.counts())
