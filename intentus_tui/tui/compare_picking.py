@@ -24,7 +24,6 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.compare_candidates import (
     Candidate,
-    CandidateIndex,
     ExecutionLines,
     build_candidates,
 )
@@ -95,17 +94,18 @@ class ComparePicking(App[None]):
             self._execution_lines = ExecutionLines()
         lines = self._execution_lines
 
-        def gather() -> CandidateIndex:  # in the picker's thread worker
-            files = find_compare_files(root)
-            executions = lines.candidates(summaries, model.kind, exclude=exclude)
-            return CandidateIndex(build_candidates(files, saved, executions))
+        def files() -> list[Candidate]:  # in the picker's thread worker, as is the next
+            return build_candidates(find_compare_files(root), saved)
+
+        def executions() -> list[Candidate]:
+            return lines.candidates(summaries, model.kind, exclude=exclude)
 
         def chosen(candidate: Candidate | None) -> None:
             if candidate is not None:  # the execution asked about, even if the selection moved
                 self._compare_with(detail, candidate)
 
         title = f"Compare {execution_label(detail)} with…"
-        self.push_screen(ComparePicker(title, gather), chosen)
+        self.push_screen(ComparePicker(title, files, executions), chosen)
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _compare_with(self, detail: ExecutionDetail, candidate: Candidate) -> None:

@@ -77,7 +77,7 @@ async def open_picker(app: IntentusApp, pilot: Any) -> ComparePicker:
     picker = app.screen
     assert isinstance(picker, ComparePicker)
     await settle(pilot)  # the candidates are gathered in a worker
-    assert picker.index is not None
+    assert picker.index is not None and picker.complete
     return picker
 
 
@@ -123,9 +123,10 @@ def cli_diff_json(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> dict[
     return doc
 
 
-async def test_D_lists_every_kind_grouped(world: dict[str, Any]) -> None:
+@pytest.mark.parametrize("size", [SIZE, (80, 24)])
+async def test_D_lists_every_kind_grouped(world: dict[str, Any], size: tuple[int, int]) -> None:
     app = make_noting_app(world["records"])
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select(app, pilot, world["a"])
         picker = await open_picker(app, pilot)
@@ -137,6 +138,12 @@ async def test_D_lists_every_kind_grouped(world: dict[str, Any]) -> None:
         status = str(picker.query_one("#picker-status").render())
         assert status == "1 baseline · 1 execution"
         assert highlighted_line(picker) == lines[1]  # the first line, not a heading
+        # Everything fits the terminal, the keys line included.
+        screen = picker.region
+        for part in ("#picker-dialog", "#picker-input", "#picker-options", "#picker-keys"):
+            region = picker.query_one(part).region
+            assert region.height and screen.contains_region(region), (part, region)
+        assert picker.options.region.height >= 4  # room for a few lines even at 80x24
 
 
 async def test_typing_filters_fuzzily_and_enter_compares_as_the_cli_does(

@@ -175,7 +175,7 @@ def _created_key(summary: ExecutionSummary) -> str:
 def build_candidates(
     files: Sequence[CompareTarget],
     saved: Sequence[Path],
-    executions: Sequence[Candidate],
+    executions: Sequence[Candidate] = (),
 ) -> list[Candidate]:
     """Every candidate in display order: just saved, snapshots, baselines, records, then
     the executions. ``saved`` (newest last) is shown even when the search of files missed it."""

@@ -83,11 +83,14 @@ def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Con
     return content
 
 
-def counts_text(counts: dict[CandidateKind, int]) -> str:
+def counts_text(counts: dict[CandidateKind, int], complete: bool = True) -> str:
+    """``1 snapshot · 2 baselines · 100,000 executions`` (kinds with none left out)."""
     parts = []
     for kind, (one, many) in _COUNT_WORDS.items():
         count = counts.get(kind, 0)
-        if count or kind == "execution":
+        if kind == "execution" and not complete:
+            parts.append("reading the executions…")
+        elif count or kind == "execution":
             parts.append(f"{count:,} {one if count == 1 else many}")
     return " · ".join(parts)
 
@@ -107,15 +110,26 @@ class ComparePicker(ModalScreen[Candidate | None]):
     AUTO_FOCUS = "#picker-input"
 
     class Loaded(Message):
-        def __init__(self, index: CandidateIndex) -> None:
+        def __init__(self, index: CandidateIndex, complete: bool) -> None:
             super().__init__()
             self.index = index
+            self.complete = complete
 
-    def __init__(self, title: str, load: Callable[[], CandidateIndex]) -> None:
+    def __init__(
+        self,
+        title: str,
+        files: Callable[[], list[Candidate]],
+        executions: Callable[[], list[Candidate]] = list,
+    ) -> None:
+        """``files`` and ``executions`` gather the candidates (in a thread worker): the
+        files are listed as soon as they are found, the executions (100,000 lines to make,
+        the first time) join them."""
         super().__init__()
         self._title = sanitize_line(title)
-        self._load_index = load
+        self._gather_files = files
+        self._gather_executions = executions
         self.index: CandidateIndex | None = None
+        self.complete = False  # every candidate is in ``index``
         self.shown: list[Candidate | None] = []  # per option: its candidate (None: a heading)
 
     def compose(self) -> ComposeResult:
@@ -145,10 +159,14 @@ class ComparePicker(ModalScreen[Candidate | None]):
 
     @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
     def _gather(self) -> None:
-        self.post_message(self.Loaded(self._load_index()))
+        files = self._gather_files()
+        self.post_message(self.Loaded(CandidateIndex(files), complete=False))
+        executions = self._gather_executions()
+        self.post_message(self.Loaded(CandidateIndex(files + executions), complete=True))
 
     def on_compare_picker_loaded(self, message: Loaded) -> None:
         self.index = message.index
+        self.complete = message.complete
         self.refresh_list()
 
     @on(Input.Changed, "#picker-input")
@@ -182,7 +200,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
                     status = "no file at this path" + (f" · {status}" if hits else "")
             else:
                 self._add_grouped(hits, add)
-                status = counts_text(self.index.counts())
+                status = counts_text(self.index.counts(), self.complete)
                 if more:
                     status += f" — the first {DEFAULT_LIMIT} shown: type to narrow"
         elif looks_like_path(query) and query.strip():
