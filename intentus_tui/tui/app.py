@@ -23,7 +23,6 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from intentus_tui.core.compare_targets import snapshot_directory
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
@@ -46,7 +45,6 @@ from intentus_tui.tui.presenters.execution_text import (
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
-from intentus_tui.tui.screens.compare_picker import ComparePicker
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.settings import load_settings, remember
@@ -693,6 +691,8 @@ class IntentusApp(ComparePicking, PaneLayout, App[None]):
         self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
+        from intentus_tui.core.compare_targets import snapshot_directory
+
         detail = self.detail
         if detail is None or detail.result.record is None:
             return
@@ -733,6 +733,8 @@ class IntentusApp(ComparePicking, PaneLayout, App[None]):
     # ------------------------------------------------------------------ help & palette
 
     def help_sections(self) -> list[tuple[str, Any]]:
+        from intentus_tui.tui.screens.compare_picker import ComparePicker
+
         def is_filter(binding: BindingType) -> bool:
             return isinstance(binding, Binding) and (binding.id or "").startswith("filter.")
 

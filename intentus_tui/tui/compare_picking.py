@@ -18,20 +18,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from textual import work
 from textual.app import App
 
-from intentus_tui.core.compare_targets import find_compare_files
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.presenters.compare_candidates import (
-    Candidate,
-    ExecutionLines,
-    build_candidates,
-)
 from intentus_tui.tui.presenters.execution_text import execution_label
-from intentus_tui.tui.screens.compare_picker import ComparePicker
 
 if TYPE_CHECKING:
+    # Imported where used: the debugger's first frame does not need the picker.
     from intentus_tui.core.actions import ExecutionDetail, Operand
+    from intentus_tui.tui.presenters.compare_candidates import Candidate, ExecutionLines
     from intentus_tui.tui.widgets.execution_list import ExecutionList
     from intentus_tui.tui.widgets.side_pane import SidePane
 
@@ -82,6 +77,13 @@ class ComparePicking(App[None]):
 
     def action_diff_file(self) -> None:
         """Pick what to compare the selected execution with (``D``)."""
+        from intentus_tui.core.compare_targets import find_compare_files
+        from intentus_tui.tui.presenters.compare_candidates import (
+            ExecutionLines,
+            build_candidates,
+        )
+        from intentus_tui.tui.screens.compare_picker import ComparePicker
+
         detail = self.detail
         if detail is None or detail.result.record is None:
             return
