@@ -151,9 +151,13 @@ async def test_files_are_listed_before_the_executions_are_read() -> None:
         status = str(picker.query_one("#picker-status").render())
         assert status.endswith("1 record file · reading the executions…")
         assert [c.kind for c in picker.shown if c] == ["saved", "snapshot", "baseline", "record"]
+        await pilot.press("down", "down")  # to the baseline, while the executions load
+        chosen = picker.highlighted
+        assert chosen is not None and chosen.kind == "baseline"
         release.set()
         await ready(pilot)
         assert [c.kind for c in picker.shown if c][-4:] == ["execution"] * 4
+        assert picker.highlighted == chosen  # the arrival did not move the choice
 
 
 async def test_100000_executions_answer_each_key_quickly() -> None:

@@ -245,15 +245,19 @@ class CandidateIndex:
             offset += len(line) + 1
         self._starts = starts
         self._scorer = FuzzySearch()
+        self._counts: dict[CandidateKind, int] | None = None
 
     def __len__(self) -> int:
         return len(self.candidates)
 
     def counts(self) -> dict[CandidateKind, int]:
-        out: dict[CandidateKind, int] = {}
-        for candidate in self.candidates:
-            out[candidate.kind] = out.get(candidate.kind, 0) + 1
-        return out
+        """How many candidates of each kind (counted once)."""
+        if self._counts is None:
+            counts: dict[CandidateKind, int] = {}
+            for candidate in self.candidates:
+                counts[candidate.kind] = counts.get(candidate.kind, 0) + 1
+            self._counts = counts
+        return self._counts
 
     def _line_at(self, offset: int) -> int:
         return bisect_right(self._starts, offset) - 1

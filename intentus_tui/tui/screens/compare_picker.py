@@ -131,6 +131,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
         self.index: CandidateIndex | None = None
         self.complete = False  # every candidate is in ``index``
         self.shown: list[Candidate | None] = []  # per option: its candidate (None: a heading)
+        self._shown_query: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-dialog"):
@@ -207,9 +208,21 @@ class ComparePicker(ModalScreen[Candidate | None]):
             status = "no file at this path"
         self.query_one("#picker-status", Static).update(Content(status))
         option_list = self.options
+        before = self.highlighted if query == self._shown_query else None
+        self._shown_query = query
         option_list.set_options(options)
-        first = next((i for i, c in enumerate(self.shown) if c is not None), None)
-        option_list.highlighted = first
+        # More candidates arrived: the line the user was on stays chosen. A new query: the
+        # best match.
+        keys = [c.key if c is not None else None for c in self.shown]
+        if before is not None and before.key in keys:
+            option_list.highlighted = keys.index(before.key)
+        else:
+            option_list.highlighted = next((i for i, k in enumerate(keys) if k is not None), None)
+
+    @property
+    def highlighted(self) -> Candidate | None:
+        index = self.options.highlighted
+        return self.shown[index] if index is not None and 0 <= index < len(self.shown) else None
 
     def _add_grouped(
         self, hits: list[Hit], add: Callable[[Candidate | None, Content], None]
@@ -252,12 +265,10 @@ class ComparePicker(ModalScreen[Candidate | None]):
 
     def choose(self, index: int | None = None) -> None:
         """Compare with the highlighted candidate (or a typed path that names a file)."""
-        index = self.options.highlighted if index is None else index
-        if index is not None and 0 <= index < len(self.shown):
-            candidate = self.shown[index]
-            if candidate is not None:
-                self.dismiss(candidate)
-                return
+        candidate = self.highlighted if index is None else self.shown[index]
+        if candidate is not None:
+            self.dismiss(candidate)
+            return
         path = typed_file(self.input.value)
         if path is not None:
             self.dismiss(path_candidate(path))
