@@ -70,6 +70,7 @@ _OUTCOME_MARKS = {
     Outcome.UNKNOWN: "?",
 }
 _UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
+_EXECUTION_PREFIX = f"{KIND_WORDS['execution']:<{KIND_WIDTH}} "
 
 
 class Candidate(NamedTuple):
@@ -122,8 +123,8 @@ def execution_candidate(summary: ExecutionSummary, codes: VerdictCodes) -> Candi
     execution_id = summary.execution_id
     short = display_id(execution_id)[:MAX_ID_WIDTH]
     line = (
-        f"exec     {short:<8} {time_cell(summary.created)} {verdict_marks(codes)} "
-        f"{summary.intent or summary.message}"
+        f"{_EXECUTION_PREFIX}{short:<{ID_WIDTH}} {time_cell(summary.created)} "
+        f"{verdict_marks(codes)} {summary.intent or summary.message}"
     )
     return Candidate("execution", summary.key, None, line, execution_id or summary.key)
 
