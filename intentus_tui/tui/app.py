@@ -28,6 +28,7 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.compare_picking import ComparePicking
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -47,7 +48,6 @@ from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
-from intentus_tui.tui.screens.path_prompt import PathPrompt
 from intentus_tui.tui.settings import load_settings, remember
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
@@ -75,19 +75,6 @@ SIDE_PANE_FALLBACK_SECONDS = 0.5
 _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark", "diff_file"}
 
 
-def snapshot_directory(root: RecordRoot) -> Path:
-    """Where ``s`` saves snapshots: never inside the records directory.
-
-    In an ``.intentusnet/records`` layout, beside it in ``.intentusnet/snapshots`` (they
-    belong to the incident's data); for any other directory of records, the user's data dir
-    — a ``*.json`` written among records would be listed as a record, and a sibling of an
-    arbitrary directory is not ours to create.
-    """
-    if root.records_dir.name == "records":
-        return root.records_dir.parent / "snapshots"
-    return platformdirs.user_data_path("intentus-tui") / "snapshots"
-
-
 def screenshot_directory() -> Path:
     """Where a screenshot goes: Downloads, else the current directory, else the user cache
     directory (created), whichever exists and can be written to first."""
@@ -99,7 +86,7 @@ def screenshot_directory() -> Path:
     return cache
 
 
-class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
+class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -136,7 +123,7 @@ class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
         Binding("R", "force_replay", "Force replay", show=False, id="force-replay"),
         Binding("m", "mark", "Mark for diff", id="mark-for-diff"),
         Binding("d", "diff", "Diff", id="diff"),
-        Binding("D", "diff_file", "Diff vs file", show=False, id="diff-file"),
+        Binding("D", "diff_file", "Compare with…", show=False, id="diff-file"),
         Binding("n", "next_difference", "Next diff", id="next-difference"),
         Binding("N", "previous_difference", "Prev diff", show=False, id="previous-difference"),
         Binding("I", "invalidate", "Invalidate", show=False, id="invalidate"),
@@ -685,53 +672,6 @@ class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
         self.diff_shown = True
         self._refresh_footer()
 
-    def action_diff_file(self) -> None:
-        """Ask for a snapshot or Verist baseline file and compare the selected execution
-        with it as ``intentus-tui diff`` does (Verist's input, output and commands)."""
-        detail = self.detail
-        if detail is None or detail.result.record is None:
-            return
-        directory = snapshot_directory(self.root)
-        suggestion = f"{directory}{os.sep}" if directory.is_dir() else ""
-
-        def chosen(path: str | None) -> None:
-            if path:  # the execution asked about, even if the selection moved meanwhile
-                self._diff_file(detail, Path(path).expanduser())
-
-        self.push_screen(
-            PathPrompt(
-                "Diff the selected execution against a snapshot or baseline file",
-                "path to a snapshot (.json) or verist-baseline@1 file",
-                suggestion,
-            ),
-            chosen,
-        )
-
-    @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
-    def _diff_file(self, detail: ExecutionDetail, path: Path) -> None:
-        from intentus_tui.core.actions import CompareError, detail_operand, file_operand
-
-        try:
-            right = file_operand(path.name, path, prefer="snapshot")
-        except CompareError as exc:
-            self.call_from_thread(self._report, f"Cannot diff: {exc}", "error")
-            return
-        left = detail_operand(detail)
-        self.call_from_thread(self._show_file_diff, execution_label(detail), left, path.name, right)
-
-    def _show_file_diff(self, left_label: str, left: Any, right_label: str, right: Any) -> None:
-        self.call_later(self._show_file_diff_built, left_label, left, right_label, right)
-
-    async def _show_file_diff_built(
-        self, left_label: str, left: Any, right_label: str, right: Any
-    ) -> None:
-        # The pane prefixes the labels with "A:"/"B:" itself.
-        await self.side_pane.build()
-        self.show_side_pane()
-        self.side_pane.show_comparison(left_label, left, right_label, right)
-        self.diff_shown = True
-        self._refresh_footer()
-
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()
 
@@ -765,6 +705,8 @@ class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
         self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
+        from intentus_tui.core.compare_targets import snapshot_directory
+
         detail = self.detail
         if detail is None or detail.result.record is None or self.refuse_write("Save snapshot"):
             return
@@ -792,7 +734,7 @@ class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
         except ActionError as exc:
             self.call_from_thread(self._report, f"Snapshot not saved: {exc}", "error")
             return
-        self.call_from_thread(self._report, f"Snapshot saved: {path}", "information")
+        self.call_from_thread(self.snapshot_saved, path)
 
     def _report(self, text: str, severity: Any) -> None:
         self.notify(sanitize_line(text), severity=severity, markup=False, timeout=6)
@@ -805,6 +747,8 @@ class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
     # ------------------------------------------------------------------ help & palette
 
     def help_sections(self) -> list[tuple[str, Any]]:
+        from intentus_tui.tui.screens.compare_picker import ComparePicker
+
         def is_filter(binding: BindingType) -> bool:
             return isinstance(binding, Binding) and (binding.id or "").startswith("filter.")
 
@@ -813,6 +757,7 @@ class IntentusApp(ReadOnlyGuard, PaneLayout, App[None]):
             ("Execution list", ExecutionList.BINDINGS),
             ("Timeline", EventLines.BINDINGS),
             ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
+            ("Compare picker (D)", ComparePicker.BINDINGS),
             (
                 "Also",
                 [

@@ -130,8 +130,8 @@ def app_commands(app: IntentusApp) -> Iterator[SystemCommand]:
             "Save snapshot", "Write a Verist snapshot of this record", app.action_save_snapshot
         )
         yield SystemCommand(
-            "Diff vs snapshot file",
-            "Compare this record with a snapshot or Verist baseline file",
+            "Compare with…",
+            "Pick a snapshot, Verist baseline, record file or execution to diff against",
             app.action_diff_file,
         )
     if app.marked is not None and app.detail is not None:

@@ -1,8 +1,10 @@
-"""``D``: diff the selected execution against a snapshot or Verist baseline file."""
+"""``D``: pick what to compare the selected execution with (a snapshot just saved, a saved
+snapshot, a Verist baseline, a record file, another execution, or a typed path), then diff."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,10 @@ from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp
-from intentus_tui.tui.screens.path_prompt import PathPrompt
+from intentus_tui.tui.screens.compare_picker import ComparePicker
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import SIZE, created, fixed_id, settle, wait_for
 
 
@@ -68,16 +72,46 @@ async def select(app: IntentusApp, pilot: Any, execution_id: str) -> None:
     )
 
 
-async def diff_against(app: IntentusApp, pilot: Any, typed: str) -> PathPrompt:
-    """Press D, check the prompt suggests the snapshots directory, type ``typed``, enter."""
+async def open_picker(app: IntentusApp, pilot: Any) -> ComparePicker:
     await pilot.press("D")
-    prompt = app.screen
-    assert isinstance(prompt, PathPrompt)
-    snapshots = app.root.records_dir.parent / "snapshots"
-    assert prompt.input.value == f"{snapshots}/"
-    await pilot.press(*typed, "enter")
+    picker = app.screen
+    assert isinstance(picker, ComparePicker)
+    await settle(pilot)  # the candidates are gathered in a worker
+    assert picker.index is not None and picker.complete
+    return picker
+
+
+def shown_lines(picker: ComparePicker) -> list[str]:
+    """The list as the user reads it: headings and lines, in order."""
+    options = picker.options
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def highlighted_line(picker: ComparePicker) -> str:
+    index = picker.options.highlighted
+    assert index is not None
+    candidate = picker.shown[index]
+    assert candidate is not None
+    return candidate.line
+
+
+async def paste(pilot: Any, picker: ComparePicker, text: str) -> None:
+    """Text pasted into the input at once (a path typed key by key takes seconds in a test)."""
+    picker.input.insert_text_at_cursor(text)
+    await pilot.pause()
+
+
+async def pick(app: IntentusApp, pilot: Any, typed: str) -> ComparePicker:
+    """D, type ``typed`` (pasted, when a path), enter."""
+    picker = await open_picker(app, pilot)
+    if "/" in typed:
+        await paste(pilot, picker, typed)
+    else:
+        await pilot.press(*typed)
+        await pilot.pause()
+    await pilot.press("enter")
     await settle(pilot)
-    return prompt
+    return picker
 
 
 def cli_diff_json(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -89,7 +123,30 @@ def cli_diff_json(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> dict[
     return doc
 
 
-async def test_diff_vs_baseline_file_shows_the_differences(
+@pytest.mark.parametrize("size", [SIZE, (80, 24)])
+async def test_D_lists_every_kind_grouped(world: dict[str, Any], size: tuple[int, int]) -> None:
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        picker = await open_picker(app, pilot)
+        lines = shown_lines(picker)
+        assert lines[0] == "── Verist baselines (1)"
+        assert lines[1].startswith("baseline ") and "Translate@1.0 · route · pin" in lines[1]
+        assert lines[2] == "── Executions (1)"  # the selected execution is not offered
+        assert lines[3].startswith(f"exec     {world['b'][:8]} ") and "Translate" in lines[3]
+        status = str(picker.query_one("#picker-status").render())
+        assert status == "1 baseline · 1 execution"
+        assert highlighted_line(picker) == lines[1]  # the first line, not a heading
+        # Everything fits the terminal, the keys line included.
+        screen = picker.region
+        for part in ("#picker-dialog", "#picker-input", "#picker-options", "#picker-keys"):
+            region = picker.query_one(part).region
+            assert region.height and screen.contains_region(region), (part, region)
+        assert picker.options.region.height >= 4  # room for a few lines even at 80x24
+
+
+async def test_typing_filters_fuzzily_and_enter_compares_as_the_cli_does(
     world: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     record_a = world["records"] / f"{world['a']}.json"
@@ -98,55 +155,84 @@ async def test_diff_vs_baseline_file_shows_the_differences(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await select(app, pilot, world["a"])
-        await diff_against(app, pilot, "pinned-b.json")
-        assert not isinstance(app.screen, PathPrompt)
+        picker = await open_picker(app, pilot)
+        await pilot.press(*"pnnd")  # p..i..n..n..e..d: letters in order, not a substring
+        await pilot.pause()
+        assert [c.label for c in picker.shown if c is not None] == ["pinned-b.json"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ComparePicker)
         assert app.side_pane.active_tab == "diff"
         pane = app.side_pane.diff_pane
         assert pane.outcome is not None and pane.outcome.error is None
         assert pane.outcome.request.left_label == world["a"]
         assert pane.outcome.request.right_label == "pinned-b.json"
-        paths = pane.outcome.paths
-        assert paths, "A and B differ"
-        # Verist's three-part comparison (input, output, commands), as ``intentus-tui diff``
-        # does it: the same differences, the same paths, in the same order.
-        assert "input.intent.name" in paths  # Summarize vs Translate
-        assert not any("workflowId" in path for path in paths)  # not the whole snapshot JSON
+        # Verist's three-part comparison, as ``intentus-tui diff`` does it: the same
+        # differences, the same paths, in the same order.
+        assert "input.intent.name" in pane.outcome.paths  # Summarize vs Translate
         assert cli["compared"] == "snapshots"
-        assert paths == [entry["path_text"] for entry in cli["entries"]]
-        assert len(pane.entries) == len(paths)
+        assert pane.outcome.paths == [entry["path_text"] for entry in cli["entries"]]
         summary = str(pane.query_one("#diff-summary").render())
         assert "input ✗ differs" in summary and "output ✗ differs" in summary
         assert app.check_action("next_difference", ()) is True
-        title = str(pane.query_one("#diff-title").render())
-        assert "pinned-b.json" in title and world["a"] in title
 
         # The same execution against its own baseline: nothing differs.
         await select(app, pilot, world["b"])
-        await diff_against(app, pilot, "pinned-b.json")
+        await pick(app, pilot, "pin")
         assert pane.outcome is not None and pane.outcome.request.left_label == world["b"]
-        assert pane.outcome.error is None
-        assert list(pane.entries) == []
+        assert pane.outcome.error is None and list(pane.entries) == []
         assert not [note for note in app.notes if note[0] == "error"]
 
 
-async def test_missing_file_is_an_error_notification_not_a_crash(world: dict[str, Any]) -> None:
+async def test_another_execution_is_compared_as_a_record(world: dict[str, Any]) -> None:
     app = make_noting_app(world["records"])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await select(app, pilot, world["a"])
-        await diff_against(app, pilot, "nope.json")
-        await wait_for(pilot, lambda: any(s == "error" for s, _ in app.notes), "an error note")
-        errors = [text for severity, text in app.notes if severity == "error"]
-        assert "not found" in errors[0] and "nope.json" in errors[0]
-        assert app.side_pane.diff_pane.outcome is None  # nothing was compared
-        assert app.is_running and app._exception is None
+        picker = await open_picker(app, pilot)
+        await pilot.press(*"trnslt")  # the baseline of B and B itself
+        await pilot.pause()
+        assert [c.kind for c in picker.shown if c is not None] == ["baseline", "execution"]
+        await pilot.press("home", "x")  # an execution's line says "exec" first
+        await pilot.pause()
+        assert picker.input.value == "xtrnslt"
+        assert [c.kind for c in picker.shown if c is not None] == ["execution"]
+        await pilot.press("enter")
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.error is None
+        assert pane.outcome.comparison is not None
+        assert pane.outcome.comparison.compared == "records"
+        assert pane.outcome.request.right_label == world["b"]
+        assert "envelope.intent.name" in pane.outcome.paths
 
-        # A file that is not a snapshot is refused with a message, too.
-        (world["records"].parent / "snapshots" / "junk.json").write_text("[1, 2", "utf-8")
-        await diff_against(app, pilot, "junk.json")
-        await wait_for(pilot, lambda: len(app.notes) >= 2, "a second note")
-        assert app.notes[-1][0] == "error" and "Invalid JSON" in app.notes[-1][1]
-        assert app.side_pane.diff_pane.outcome is None
+
+async def test_a_snapshot_saved_with_s_is_listed_first_and_named(world: dict[str, Any]) -> None:
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["b"])
+        await pilot.press("s")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        (saved,) = app.saved_snapshots
+        assert saved.parent == world["records"].parent / "snapshots"
+        toast = app.notes[-1][1]
+        assert saved.name in toast and "D lists it first" in toast
+        await select(app, pilot, world["a"])
+        picker = await open_picker(app, pilot)
+        lines = shown_lines(picker)
+        assert lines[0] == "── Just saved (1)"
+        assert lines[1].startswith(f"saved    {world['b'][:8]} ") and saved.name in lines[1]
+        assert lines[2] == "── Verist baselines (1)"
+        await pilot.press("enter")  # the just-saved snapshot is highlighted
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.error is None
+        assert pane.outcome.request.right_label == saved.name
+        assert pane.outcome.comparison is not None
+        assert pane.outcome.comparison.compared == "snapshots"
 
 
 async def test_escape_cancels_and_nothing_changes(world: dict[str, Any]) -> None:
@@ -155,17 +241,88 @@ async def test_escape_cancels_and_nothing_changes(world: dict[str, Any]) -> None
         await settle(pilot)
         await select(app, pilot, world["a"])
         tab = app.side_pane.active_tab
-        await pilot.press("D")
-        assert isinstance(app.screen, PathPrompt)
-        await pilot.press("escape")
+        await open_picker(app, pilot)
+        await pilot.press(*"trans", "down", "escape")
         await settle(pilot)
-        assert not isinstance(app.screen, PathPrompt)
+        assert not isinstance(app.screen, ComparePicker)
         assert app.side_pane.active_tab == tab
         assert app.side_pane.diff_pane.outcome is None
         assert app.notes == []
 
 
-async def test_no_record_dims_the_key(tmp_path: Path) -> None:
+async def test_up_and_down_choose(world: dict[str, Any]) -> None:
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        picker = await open_picker(app, pilot)
+        first = highlighted_line(picker)
+        await pilot.press("down")
+        assert highlighted_line(picker).startswith(f"exec     {world['b'][:8]}")  # heading skipped
+        await pilot.press("up")
+        assert highlighted_line(picker) == first
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.request.right_label == world["b"]
+
+
+async def test_a_real_record_typed_where_a_snapshot_was_expected_is_compared(
+    tmp_path: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record file is accepted wherever a snapshot is: typed in, it is compared as a
+    record (never ``missing "stepName"``), as ``intentus-tui diff`` compares it."""
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    elsewhere = Path(shutil.copy(records / f"{real_world.fallback}.json", tmp_path / "r.json"))
+    cli = cli_diff_json(records / f"{real_world.success}.json", elsewhere, capsys)
+    app = make_noting_app(records)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        await paste(pilot, picker, str(elsewhere))
+        lines = shown_lines(picker)
+        assert lines[0] == "── Typed path (1)" and lines[1] == f"path     {elsewhere}"
+        await pilot.press("enter")
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.error is None
+        assert pane.outcome.comparison is not None
+        assert pane.outcome.comparison.compared == "records" == cli["compared"]
+        assert pane.outcome.paths == [entry["path_text"] for entry in cli["entries"]]
+        assert not [text for severity, text in app.notes if severity == "error"]
+        # 1.3.0's error record, cut short: what was recovered is compared, and it says so.
+        cut = records / f"{real_world.error_truncated}.json"
+        await pick(app, pilot, str(cut))
+        assert pane.outcome.error is None
+        title = str(pane.query_one("#diff-title").render())
+        assert "damaged record, compared what was recovered" in title
+        assert not any("stepName" in text for _, text in app.notes)
+
+
+async def test_a_typed_path_that_is_no_file_or_no_snapshot_says_so(world: dict[str, Any]) -> None:
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        snapshots = world["records"].parent / "snapshots"
+        picker = await pick(app, pilot, f"{snapshots}/nope.json")
+        assert app.screen is picker  # nothing chosen: the picker stays
+        assert "no file at this path" in str(picker.query_one("#picker-status").render())
+        assert app.notes[-1][0] == "warning" and "type a file's path" in app.notes[-1][1]
+        await pilot.press("escape")
+        # A file that is neither a snapshot nor a record is refused with the reader's line.
+        junk = snapshots / "junk.json"
+        junk.write_text("[1, 2", "utf-8")
+        await pick(app, pilot, str(junk))
+        await wait_for(pilot, lambda: app.notes[-1][0] == "error", "an error note")
+        assert "Invalid JSON" in app.notes[-1][1]
+        assert app.side_pane.diff_pane.outcome is None
+        assert app.is_running and app._exception is None
+
+
+async def test_no_record_dims_the_key_and_help_lists_the_picker(tmp_path: Path) -> None:
     records = tmp_path / "records"
     records.mkdir()
     app = make_noting_app(records)
@@ -173,9 +330,10 @@ async def test_no_record_dims_the_key(tmp_path: Path) -> None:
         await settle(pilot)
         assert app.check_action("diff_file", ()) is None
         await pilot.press("D")
-        assert not isinstance(app.screen, PathPrompt)
+        assert not isinstance(app.screen, ComparePicker)
         await pilot.press("question_mark")  # the help lists it, with its id for a keymap
         help_text = str(app.screen.query_one("#help-body").render())
-        assert any(
-            "Diff vs file" in line and "diff-file" in line for line in help_text.splitlines()
-        )
+        lines = help_text.splitlines()
+        assert any("Compare with…" in line and "diff-file" in line for line in lines)
+        assert "Compare picker (D)" in lines
+        assert any("Cancel" in line and "picker.cancel" in line for line in lines)

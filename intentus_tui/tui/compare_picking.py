@@ -1,0 +1,147 @@
+"""``D``: compare the selected execution with something picked from a list (a base of
+``IntentusApp``, which binds the action).
+
+The picker (``screens.compare_picker``) lists the snapshots saved in this session first
+("just saved"), then the saved snapshots, Verist baselines and record files found under the
+root (``core.compare_targets``), then the executions the index already holds. The choice is
+read in a thread worker (a record as a record, a snapshot or baseline as one) and compared
+through ``open_comparison``: the one place a comparison of the selected execution with
+another side is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from textual import work
+from textual.app import App
+
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.execution_text import execution_label
+
+if TYPE_CHECKING:
+    # Imported where used: the debugger's first frame does not need the picker.
+    from intentus_tui.core.actions import ExecutionDetail, Operand
+    from intentus_tui.tui.presenters.compare_candidates import Candidate, ExecutionLines
+    from intentus_tui.tui.widgets.execution_list import ExecutionList
+    from intentus_tui.tui.widgets.side_pane import SidePane
+
+
+class ComparePicking(App[None]):
+    """``D`` and what it needs: the snapshots saved in this session, the picker, the
+    comparison. ``IntentusApp`` provides ``root``, ``detail`` and the panes."""
+
+    root: RecordRoot
+    detail: ExecutionDetail | None
+    detail_key: str | None
+    diff_shown: bool
+
+    if TYPE_CHECKING:
+
+        @property
+        def execution_list(self) -> ExecutionList: ...
+
+        @property
+        def side_pane(self) -> SidePane: ...
+
+        def all_summaries(self) -> Iterable[ExecutionSummary]: ...
+
+        def show_side_pane(self) -> None: ...
+
+        def _refresh_footer(self) -> None: ...
+
+    _saved_snapshots: list[Path] | None = None
+    _execution_lines: ExecutionLines | None = None
+
+    @property
+    def saved_snapshots(self) -> list[Path]:
+        """The snapshots ``s`` wrote in this session, oldest first."""
+        if self._saved_snapshots is None:
+            self._saved_snapshots = []
+        return self._saved_snapshots
+
+    def snapshot_saved(self, path: Path) -> None:
+        """``s`` wrote ``path``: the picker lists it first from now on, and a toast says so."""
+        if path in self.saved_snapshots:
+            self.saved_snapshots.remove(path)
+        self.saved_snapshots.append(path)
+        self.notify(
+            sanitize_line(f"Snapshot saved: {path.name} (D lists it first) in {path.parent}"),
+            markup=False,
+            timeout=8,
+        )
+
+    def action_diff_file(self) -> None:
+        """Pick what to compare the selected execution with (``D``)."""
+        from intentus_tui.core.compare_targets import find_compare_files
+        from intentus_tui.tui.presenters.compare_candidates import (
+            ExecutionLines,
+            build_candidates,
+        )
+        from intentus_tui.tui.screens.compare_picker import ComparePicker
+
+        detail = self.detail
+        if detail is None or detail.result.record is None:
+            return
+        root = self.root
+        model = self.execution_list.model
+        summaries = list(self.all_summaries())
+        saved = list(self.saved_snapshots)
+        exclude = self.detail_key
+        if self._execution_lines is None:
+            self._execution_lines = ExecutionLines()
+        lines = self._execution_lines
+
+        def files() -> list[Candidate]:  # in the picker's thread worker, as is the next
+            return build_candidates(find_compare_files(root), saved)
+
+        def executions() -> list[Candidate]:
+            return lines.candidates(summaries, model.kind, exclude=exclude)
+
+        def chosen(candidate: Candidate | None) -> None:
+            if candidate is not None:  # the execution asked about, even if the selection moved
+                self._compare_with(detail, candidate)
+
+        title = f"Compare {execution_label(detail)} with…"
+        self.push_screen(ComparePicker(title, files, executions), chosen)
+
+    @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
+    def _compare_with(self, detail: ExecutionDetail, candidate: Candidate) -> None:
+        from intentus_tui.core.actions import CompareError, detail_operand, file_operand
+
+        path = candidate.path if candidate.path is not None else self.root.path_of(candidate.key)
+        # A record is read as a record wherever it is; a file meant as a snapshot says what
+        # is wrong with it as a snapshot when it is neither.
+        prefer: Literal["record", "snapshot"] = (
+            "record" if candidate.kind in ("execution", "record") else "snapshot"
+        )
+        try:
+            right = file_operand(candidate.label, path, prefer=prefer)
+        except CompareError as exc:
+            self.call_from_thread(self._cannot_compare, str(exc))
+            return
+        left = detail_operand(detail)
+        self.call_from_thread(
+            self.open_comparison, execution_label(detail), left, candidate.label, right
+        )
+
+    def _cannot_compare(self, problem: str) -> None:
+        self.notify(sanitize_line(f"Cannot diff: {problem}"), severity="error", markup=False)
+
+    def open_comparison(self, left_label: str, left: Operand, right_label: str, right: Any) -> None:
+        """Show the comparison of A with B (the one place: the Diff tab today)."""
+        self.call_later(self._open_comparison, left_label, left, right_label, right)
+
+    async def _open_comparison(
+        self, left_label: str, left: Operand, right_label: str, right: Any
+    ) -> None:
+        # The pane prefixes the labels with "A:"/"B:" itself.
+        await self.side_pane.build()
+        self.show_side_pane()
+        self.side_pane.show_comparison(left_label, left, right_label, right)
+        self.diff_shown = True
+        self._refresh_footer()

@@ -1,0 +1,312 @@
+"""What ``D`` can compare the selected execution with, one line each, and the fuzzy search
+over them (no widgets).
+
+Candidates come in groups: snapshots saved in this session ("just saved"), saved snapshots,
+Verist baselines, record files outside the records directory (``core.compare_targets``), then
+the executions of the list, newest first (from the index's summaries: no file is read for
+them). Each is one sanitized line: its kind, the short execution id, the time, then what it
+is (verdict marks and intent; workflow@version · step, label and file name).
+
+The search is built for 100,000 lines: every line, lower-cased, sits in one string; a
+query's letters are looked for in order (a fuzzy subsequence) by one regular expression that
+cannot backtrack, run from the start until ``limit`` lines are found, after the lines that
+hold the query as it is typed (those rank first). Only those lines are scored, with
+Textual's fuzzy scorer (``textual.fuzzy``, the command palette's): ranking and highlighting
+cost what is shown, not what exists.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from textual.fuzzy import FuzzySearch
+
+from intentus_tui.core.compare_targets import CompareTarget, describe_file
+from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.timestamps import utc_text
+from intentus_tui.tui.presenters.list_rows import (
+    MAX_ID_WIDTH,
+    display_id,
+    integrity_cell,
+    replay_cell,
+)
+
+CandidateKind = Literal["saved", "snapshot", "baseline", "record", "execution", "path"]
+VerdictCodes = tuple[Outcome, Integrity, ReplayCode]
+
+GROUP_TITLES: dict[CandidateKind, str] = {
+    "path": "Typed path",
+    "saved": "Just saved",
+    "snapshot": "Snapshots",
+    "baseline": "Verist baselines",
+    "record": "Record files",
+    "execution": "Executions",
+}
+KIND_WORDS: dict[CandidateKind, str] = {
+    "path": "path",
+    "saved": "saved",
+    "snapshot": "snapshot",
+    "baseline": "baseline",
+    "record": "record",
+    "execution": "exec",
+}
+KIND_WIDTH = 8
+ID_WIDTH = 8
+TIME_WIDTH = 19  # 2026-01-05 10:00:00
+# Lines shown for one query (the search stops once it has found this many).
+DEFAULT_LIMIT = 200
+
+_OUTCOME_MARKS = {
+    Outcome.SUCCEEDED: "✓",
+    Outcome.FAILED: "✗",
+    Outcome.IN_FLIGHT: "◌",
+    Outcome.UNKNOWN: "?",
+}
+_UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
+_EXECUTION_PREFIX = f"{KIND_WORDS['execution']:<{KIND_WIDTH}} "
+
+
+class Candidate(NamedTuple):
+    """One thing to compare with. ``key`` is the execution's file key (executions: their
+    path is the root's to say) or the file's path; ``label`` names it as side B."""
+
+    kind: CandidateKind
+    key: str
+    path: Path | None
+    line: str
+    label: str
+
+
+def time_cell(text: str) -> str:
+    """``2026-01-05 10:00:00`` from a time the record wrote (UTC), padded; blank if none."""
+    if len(text) >= 19 and text[10] == "T" and text.endswith(("+00:00", "Z")):
+        return f"{text[:10]} {text[11:19]}"  # already UTC (100,000 of them: no parsing)
+    utc = utc_text(text) if text else ""
+    if len(utc) == 20 and utc[10] == "T":
+        return f"{utc[:10]} {utc[11:19]}"
+    return sanitize_line(utc)[:TIME_WIDTH].ljust(TIME_WIDTH)
+
+
+@lru_cache(maxsize=256)  # a few dozen combinations, 100,000 executions
+def verdict_marks(codes: VerdictCodes) -> str:
+    """The list's three marks in six cells: outcome, integrity, replay (``✓ #✓ ↺``)."""
+    outcome, integrity, replay = codes
+    mark = "⚠" if integrity in _UNTRUSTED else _OUTCOME_MARKS[outcome]
+    return f"{mark} {integrity_cell(integrity, 2)[0]} {replay_cell(replay, 1)[0]}"
+
+
+def _line(kind: CandidateKind, execution_id: str, when: str, rest: str) -> str:
+    short = sanitize_line(display_id(execution_id))[:MAX_ID_WIDTH]
+    return f"{KIND_WORDS[kind]:<{KIND_WIDTH}} {short:<{ID_WIDTH}} {when} {rest}"
+
+
+def file_candidate(target: CompareTarget, *, saved: bool = False) -> Candidate:
+    kind: CandidateKind = "saved" if saved else target.kind
+    what = [target.title]
+    if target.note:
+        what.append(target.note)
+    what.append(target.path.name)
+    rest = sanitize_line(" · ".join(what))
+    line = _line(kind, target.execution_id, time_cell(target.when), rest)
+    return Candidate(kind, str(target.path), target.path, line, target.path.name)
+
+
+def execution_candidate(summary: ExecutionSummary, codes: VerdictCodes) -> Candidate:
+    # A summary's strings are sanitized already (and 100,000 lines are built at once).
+    execution_id = summary.execution_id
+    short = display_id(execution_id)[:MAX_ID_WIDTH]
+    line = (
+        f"{_EXECUTION_PREFIX}{short:<{ID_WIDTH}} {time_cell(summary.created)} "
+        f"{verdict_marks(codes)} {summary.intent or summary.message}"
+    )
+    return Candidate("execution", summary.key, None, line, execution_id or summary.key)
+
+
+def path_candidate(path: Path) -> Candidate:
+    shown = sanitize_line(str(path))
+    return Candidate("path", str(path), path, f"{'path':<{KIND_WIDTH}} {shown}", path.name)
+
+
+# --------------------------------------------------------------------------- building
+
+
+@dataclass
+class ExecutionLines:
+    """Execution lines kept between two openings of the picker: a summary that did not
+    change keeps its line (building 100,000 of them is most of an opening's cost)."""
+
+    lines: dict[str, tuple[ExecutionSummary, Candidate]] = field(default_factory=dict)
+
+    def candidates(
+        self,
+        summaries: Iterable[ExecutionSummary],
+        codes_of: Callable[[ExecutionSummary], VerdictCodes],
+        exclude: str | None = None,
+    ) -> list[Candidate]:
+        """Executions with a record file (a write-ahead log alone has nothing to compare),
+        newest first."""
+        cache = self.lines
+        fresh: dict[str, tuple[ExecutionSummary, Candidate]] = {}
+        with_records = [s for s in summaries if s.source != "wal" and s.key != exclude]
+        with_records.sort(key=_created_key, reverse=True)
+        out: list[Candidate] = []
+        for summary in with_records:
+            cached = cache.get(summary.key)
+            if cached is None or cached[0] is not summary:
+                candidate = execution_candidate(summary, codes_of(summary))
+                cached = (summary, candidate)
+            fresh[summary.key] = cached
+            out.append(cached[1])
+        self.lines = fresh
+        return out
+
+
+def _created_key(summary: ExecutionSummary) -> str:
+    # Records of one writer share one time format: text order is time order. Undated last.
+    return summary.created or ""
+
+
+def build_candidates(
+    files: Sequence[CompareTarget],
+    saved: Sequence[Path],
+    executions: Sequence[Candidate] = (),
+) -> list[Candidate]:
+    """Every candidate in display order: just saved, snapshots, baselines, records, then
+    the executions. ``saved`` (newest last) is shown even when the search of files missed it."""
+    saved_order = {path: index for index, path in enumerate(saved)}
+    fresh: list[tuple[int, Candidate]] = []
+    others: list[Candidate] = []
+    found: set[Path] = set()
+    for target in files:
+        if target.path in saved_order:
+            found.add(target.path)
+            fresh.append((saved_order[target.path], file_candidate(target, saved=True)))
+        else:
+            others.append(file_candidate(target))
+    for path in saved:
+        described = describe_file(path) if path not in found else None
+        if described is not None:
+            fresh.append((saved_order[path], file_candidate(described, saved=True)))
+    fresh.sort(key=lambda item: -item[0])
+    return [c for _, c in fresh] + others + list(executions)
+
+
+# --------------------------------------------------------------------------- search
+
+
+class Hit(NamedTuple):
+    """A candidate that matches, with the offsets of its line that matched."""
+
+    position: int  # in the index's candidates
+    candidate: Candidate
+    offsets: tuple[int, ...]
+    score: float
+
+
+def _lower_same_length(line: str) -> str:
+    lowered = line.lower()
+    if len(lowered) == len(line):
+        return lowered
+    # A few characters lower-case to two (İ): keep them, so offsets stay the line's.
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in line)
+
+
+def _fuzzy_pattern(query: str) -> re.Pattern[str]:
+    """The query's characters in order within one line, tried once per line: from the
+    newline before it (the text starts with one), each character at its first occurrence
+    after the previous one, possessively. So a line that does not match is given up in one
+    pass, whatever the query (a lazy ``a.*?b`` backtracks once per occurrence; starting at
+    every ``a`` rescans the line once per ``a``)."""
+    parts = ["\\n"]
+    for char in query:
+        escaped = re.escape(char)
+        parts.append(f"[^{escaped}\\n]*+({escaped})")
+    return re.compile("".join(parts))
+
+
+class CandidateIndex:
+    """The candidates and one lower-cased text of all their lines, for ``search``."""
+
+    def __init__(self, candidates: Sequence[Candidate]) -> None:
+        self.candidates = list(candidates)
+        lowered = [_lower_same_length(c.line) for c in self.candidates]
+        # Each line follows a newline, the first one too (see ``_fuzzy_pattern``).
+        self._text = "\n" + "\n".join(lowered)
+        starts = []
+        offset = 1
+        for line in lowered:
+            starts.append(offset)
+            offset += len(line) + 1
+        self._starts = starts
+        self._scorer = FuzzySearch()
+        self._counts: dict[CandidateKind, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def counts(self) -> dict[CandidateKind, int]:
+        """How many candidates of each kind (counted once)."""
+        if self._counts is None:
+            counts: dict[CandidateKind, int] = {}
+            for candidate in self.candidates:
+                counts[candidate.kind] = counts.get(candidate.kind, 0) + 1
+            self._counts = counts
+        return self._counts
+
+    def _line_at(self, offset: int) -> int:
+        return bisect_right(self._starts, offset) - 1
+
+    def _line_end(self, index: int) -> int:
+        return self._starts[index + 1] if index + 1 < len(self._starts) else len(self._text)
+
+    def search(self, query: str, limit: int = DEFAULT_LIMIT) -> tuple[list[Hit], bool]:
+        """The best of the first ``limit`` matching lines, best first, and whether more lines
+        match. Spaces in the query are ignored; case is ignored."""
+        needle = "".join(query.split()).lower()
+        if not needle:
+            hits = [Hit(i, c, (), 0.0) for i, c in enumerate(self.candidates[:limit])]
+            return hits, len(self.candidates) > limit
+        text = self._text
+        found: dict[int, tuple[int, ...]] = {}
+        exact: set[int] = set()
+        more = False
+        # First the lines holding the query as typed (they rank first), then the fuzzy ones.
+        position = text.find(needle)
+        while position != -1:
+            index = self._line_at(position)
+            if len(found) >= limit:
+                more = True
+                break
+            start = position - self._starts[index]
+            found[index] = tuple(range(start, start + len(needle)))
+            exact.add(index)
+            position = text.find(needle, self._line_end(index))
+        pattern = _fuzzy_pattern(needle)
+        position = 0
+        while not more:
+            match = pattern.search(text, position)
+            if match is None:
+                break
+            index = self._line_at(match.start(1))
+            if index not in found:
+                if len(found) >= limit:
+                    more = True
+                    break
+                base = self._starts[index]
+                found[index] = tuple(match.start(g) - base for g in range(1, len(needle) + 1))
+            position = self._line_end(index) - 1  # the newline before the next line
+        score = self._scorer.score
+        hits = []
+        for index, offsets in found.items():
+            candidate = self.candidates[index]
+            value = score(candidate.line.lower(), offsets) * (1.5 if index in exact else 1.0)
+            hits.append(Hit(index, candidate, offsets, value))
+        hits.sort(key=lambda hit: (-hit.score, hit.position))
+        return hits, more

@@ -1,0 +1,283 @@
+"""``D``: pick what to compare the selected execution with, by typing a few letters.
+
+An input on top, the candidates below (snapshots just saved, saved snapshots, Verist
+baselines, record files, then every execution with its verdict marks); typing filters them
+fuzzily (the letters in order, anywhere in the line) and the matched letters are
+highlighted. Up/down (page up/down) choose, enter compares, escape cancels. A path typed
+into the input is offered first when it names a file.
+
+Only the best ``DEFAULT_LIMIT`` lines are ever in the list, whatever the number of
+executions: the search (``presenters.compare_candidates``) stops once it has found them.
+The candidates are gathered in a thread worker (reading the saved files' labels); the
+input works before they arrive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.compare_candidates import (
+    DEFAULT_LIMIT,
+    GROUP_TITLES,
+    KIND_WIDTH,
+    Candidate,
+    CandidateIndex,
+    CandidateKind,
+    Hit,
+    path_candidate,
+)
+
+MATCH_STYLE = "bold underline $text-accent"
+KIND_STYLES: dict[CandidateKind, str] = {
+    "path": "bold $text-accent",
+    "saved": "bold $text-success",
+    "snapshot": "$text-success",
+    "baseline": "$text-accent",
+    "record": "$text-warning",
+    "execution": "$text-muted",
+}
+_COUNT_WORDS: dict[CandidateKind, tuple[str, str]] = {
+    "saved": ("just saved", "just saved"),
+    "snapshot": ("snapshot", "snapshots"),
+    "baseline": ("baseline", "baselines"),
+    "record": ("record file", "record files"),
+    "execution": ("execution", "executions"),
+}
+
+
+def looks_like_path(text: str) -> bool:
+    return "/" in text or text.startswith(("~", "."))
+
+
+def typed_file(text: str) -> Path | None:
+    """The file a typed path names (``~`` expanded), or None."""
+    text = text.strip()
+    if not text or not looks_like_path(text):
+        return None
+    path = Path(text).expanduser()
+    try:
+        return path if path.is_file() else None
+    except OSError:
+        return None
+
+
+def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Content:
+    """A candidate's line, literal (never markup), its kind coloured and matches marked."""
+    content = Content(candidate.line).stylize(KIND_STYLES[candidate.kind], 0, KIND_WIDTH)
+    for offset in offsets:
+        if not candidate.line[offset].isspace():
+            content = content.stylize(MATCH_STYLE, offset, offset + 1)
+    return content
+
+
+def counts_text(counts: dict[CandidateKind, int], complete: bool = True) -> str:
+    """``1 snapshot · 2 baselines · 100,000 executions`` (kinds with none left out)."""
+    parts = []
+    for kind, (one, many) in _COUNT_WORDS.items():
+        count = counts.get(kind, 0)
+        if kind == "execution" and not complete:
+            parts.append("reading the executions…")
+        elif count or kind == "execution":
+            parts.append(f"{count:,} {one if count == 1 else many}")
+    return " · ".join(parts)
+
+
+class ComparePicker(ModalScreen[Candidate | None]):
+    """Choose side B. Dismisses with the chosen ``Candidate`` or None (cancelled)."""
+
+    CSS_PATH = str(Path(__file__).with_name("compare_picker.tcss"))
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="picker.cancel"),
+        Binding("down", "move('cursor_down')", "Next candidate", show=False, id="picker.down"),
+        Binding("up", "move('cursor_up')", "Previous candidate", show=False, id="picker.up"),
+        Binding("pagedown", "move('page_down')", "Page down", show=False, id="picker.page-down"),
+        Binding("pageup", "move('page_up')", "Page up", show=False, id="picker.page-up"),
+    ]
+    AUTO_FOCUS = "#picker-input"
+
+    class Loaded(Message):
+        def __init__(self, index: CandidateIndex, complete: bool) -> None:
+            super().__init__()
+            self.index = index
+            self.complete = complete
+
+    def __init__(
+        self,
+        title: str,
+        files: Callable[[], list[Candidate]],
+        executions: Callable[[], list[Candidate]] = list,
+    ) -> None:
+        """``files`` and ``executions`` gather the candidates (in a thread worker): the
+        files are listed as soon as they are found, the executions (100,000 lines to make,
+        the first time) join them."""
+        super().__init__()
+        self._title = sanitize_line(title)
+        self._gather_files = files
+        self._gather_executions = executions
+        self.index: CandidateIndex | None = None
+        self.complete = False  # every candidate is in ``index``
+        self.shown: list[Candidate | None] = []  # per option: its candidate (None: a heading)
+        self._shown_query: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker-dialog"):
+            yield Static(Content(self._title), id="picker-title")
+            yield Input(placeholder="type to filter, or a file path", id="picker-input")
+            yield Static(
+                Content("Looking for snapshots, baselines and executions…"), id="picker-status"
+            )
+            yield OptionList(id="picker-options")
+            yield Static(
+                Content("↑↓ choose   enter compare   esc cancel   a typed path is accepted"),
+                id="picker-keys",
+            )
+
+    @property
+    def input(self) -> Input:
+        return self.query_one("#picker-input", Input)
+
+    @property
+    def options(self) -> OptionList:
+        return self.query_one("#picker-options", OptionList)
+
+    def on_mount(self) -> None:
+        self.options.can_focus = False  # the input keeps the keys; up/down move the list
+        self._gather()
+
+    @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
+    def _gather(self) -> None:
+        files = self._gather_files()
+        self.post_message(self.Loaded(CandidateIndex(files), complete=False))
+        executions = self._gather_executions()
+        self.post_message(self.Loaded(CandidateIndex(files + executions), complete=True))
+
+    def on_compare_picker_loaded(self, message: Loaded) -> None:
+        self.index = message.index
+        self.complete = message.complete
+        self.refresh_list()
+
+    @on(Input.Changed, "#picker-input")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.refresh_list()
+
+    # ------------------------------------------------------------------ the list
+
+    def refresh_list(self) -> None:
+        query = self.input.value
+        options: list[Option] = []
+        self.shown = []
+
+        def add(candidate: Candidate | None, prompt: Content) -> None:
+            self.shown.append(candidate)
+            options.append(Option(prompt, disabled=candidate is None))
+
+        path = typed_file(query)
+        if path is not None:
+            add(None, self._heading("path", 1))
+            add(path_candidate(path), candidate_prompt(path_candidate(path)))
+        status = "Looking for snapshots, baselines and executions…"
+        if self.index is not None:
+            hits, more = self.index.search("" if path is not None else query, DEFAULT_LIMIT)
+            if query.strip() and path is None:
+                for hit in hits:
+                    add(hit.candidate, candidate_prompt(hit.candidate, hit.offsets))
+                status = self._match_status(len(hits), more)
+                if looks_like_path(query.strip()):
+                    status = "no file at this path" + (f" · {status}" if hits else "")
+            else:
+                self._add_grouped(hits, add)
+                status = counts_text(self.index.counts(), self.complete)
+                if more:
+                    status += f" — the first {DEFAULT_LIMIT} shown: type to narrow"
+        elif looks_like_path(query) and query.strip():
+            status = "no file at this path"
+        self.query_one("#picker-status", Static).update(Content(status))
+        option_list = self.options
+        before = self.highlighted if query == self._shown_query else None
+        self._shown_query = query
+        option_list.set_options(options)
+        # More candidates arrived: the line the user was on stays chosen. A new query: the
+        # best match.
+        keys = [c.key if c is not None else None for c in self.shown]
+        if before is not None and before.key in keys:
+            option_list.highlighted = keys.index(before.key)
+        else:
+            option_list.highlighted = next((i for i, k in enumerate(keys) if k is not None), None)
+
+    @property
+    def highlighted(self) -> Candidate | None:
+        index = self.options.highlighted
+        return self.shown[index] if index is not None and 0 <= index < len(self.shown) else None
+
+    def _add_grouped(
+        self, hits: list[Hit], add: Callable[[Candidate | None, Content], None]
+    ) -> None:
+        assert self.index is not None
+        counts = self.index.counts()
+        kind: CandidateKind | None = None
+        for hit in hits:
+            if hit.candidate.kind != kind:
+                kind = hit.candidate.kind
+                add(None, self._heading(kind, counts.get(kind, 0)))
+            add(hit.candidate, candidate_prompt(hit.candidate))
+
+    @staticmethod
+    def _heading(kind: CandidateKind, count: int) -> Content:
+        return Content.styled(f"── {GROUP_TITLES[kind]} ({count:,})", "bold $text-muted")
+
+    @staticmethod
+    def _match_status(count: int, more: bool) -> str:
+        if not count:
+            return "nothing matches: type fewer letters, or a path"
+        if more:
+            return f"the best of the first {count} matches: type more to narrow"
+        return f"{count:,} match{'es' if count != 1 else ''}"
+
+    # ------------------------------------------------------------------ keys
+
+    def action_move(self, action: str) -> None:
+        getattr(self.options, f"action_{action}")()
+
+    @on(Input.Submitted, "#picker-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.choose()
+
+    @on(OptionList.OptionSelected, "#picker-options")
+    def _clicked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.choose(event.option_index)
+
+    def choose(self, index: int | None = None) -> None:
+        """Compare with the highlighted candidate (or a typed path that names a file)."""
+        candidate = self.highlighted if index is None else self.shown[index]
+        if candidate is not None:
+            self.dismiss(candidate)
+            return
+        path = typed_file(self.input.value)
+        if path is not None:
+            self.dismiss(path_candidate(path))
+        elif self.input.value.strip():
+            self.notify(
+                "Nothing to compare with: choose a line, or type a file's path",
+                severity="warning",
+                markup=False,
+            )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

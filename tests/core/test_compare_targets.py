@@ -1,0 +1,193 @@
+"""What ``D`` offers to compare with: saved snapshots, Verist baselines and record files,
+found under the root, written by the product's own save code and the real intentusnet 1.3.0."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.actions import load_detail, save_snapshot
+from intentus_tui.core.compare import file_operand
+from intentus_tui.core.compare_targets import (
+    describe_file,
+    find_compare_files,
+    project_directories,
+    snapshot_directory,
+)
+from intentus_tui.core.paths import resolve_root
+from intentus_tui.core.verist.baselines import baseline_path
+from intentus_tui.core.verist.snapshot import load_snapshot, snapshot_from_record
+from intentus_tui.core.verist.snapshot import save_snapshot as write_snapshot
+from tests.core.verist.support import BASELINE, BASELINE_ROOT
+from tests.intentusnet_world import RealWorld
+
+
+@pytest.fixture
+def project(tmp_path: Path, real_world: RealWorld) -> Path:
+    """A project directory holding a copy of the real 1.3.0 records in ``.intentusnet``."""
+    base = tmp_path / "project"
+    shutil.copytree(real_world.records_dir, base / ".intentusnet" / "records")
+    return base
+
+
+def record_path(project: Path, execution_id: str) -> Path:
+    return project / ".intentusnet" / "records" / f"{execution_id}.json"
+
+
+def set_mtime(path: Path, seconds: float) -> None:
+    os.utime(path, (seconds, seconds))
+
+
+def test_finds_saved_snapshots_baselines_and_records_labelled(
+    project: Path, real_world: RealWorld
+) -> None:
+    root = resolve_root(project)
+    # ``s`` in the debugger: the product's own save, into the snapshot directory.
+    saved = save_snapshot(
+        load_detail(record_path(project, real_world.success)), snapshot_directory(root)
+    )
+    assert saved.parent == project / ".intentusnet" / "snapshots"
+    # A baseline where Verist's CLI keeps them, written by the product's save with metadata.
+    fallback = json.loads(record_path(project, real_world.fallback).read_text("utf-8"))
+    snapshot = snapshot_from_record(fallback)
+    pinned = write_snapshot(
+        snapshot, baseline_path(project, snapshot, "inputs/refund.json"), metadata={"label": "pin"}
+    )
+    # Verist's own baseline (hashed by Node) in the same tree, and a record copied beside.
+    verist = project / BASELINE.relative_to(BASELINE_ROOT)
+    verist.parent.mkdir(parents=True)
+    shutil.copy(BASELINE, verist)
+    copied = shutil.copy(record_path(project, real_world.fallback), project / "incident.json")
+    (project / "package.json").write_text('{"name": "x"}', "utf-8")  # not a candidate
+
+    targets = find_compare_files(root)
+    by_path = {t.path: t for t in targets}
+    assert set(by_path) == {saved, pinned, verist, Path(copied)}
+    assert [t.kind for t in targets] == ["snapshot", "baseline", "baseline", "record"]
+
+    snap = by_path[saved]
+    assert snap.title == "Summarize@1.0 · route"
+    assert snap.execution_id == real_world.success  # from the snapshot, not its file name
+    assert snap.when.endswith("Z") and snap.when[:4].isdigit()
+    baseline = by_path[pinned]
+    assert (baseline.kind, baseline.note, baseline.execution_id) == (
+        "baseline",
+        "pin",
+        real_world.fallback,
+    )
+    assert pinned.parts[-6:-1] == (".verist", "baselines", "Summarize", "1.0", "route")
+    real = by_path[verist]
+    assert (real.title, real.note, real.execution_id) == (
+        "verify-doc@1.0.0 · extract",
+        "golden",
+        "",
+    )
+    record = by_path[Path(copied)]
+    assert (record.kind, record.title, record.execution_id) == (
+        "record",
+        "Summarize",
+        real_world.fallback,
+    )
+    # Every one of them can be compared: each file reads as what it was listed as.
+    for target in targets:
+        kind = "record" if target.kind == "record" else "snapshot"
+        assert file_operand(target.path.name, target.path, prefer="snapshot").kind == kind
+
+
+def test_the_records_directory_is_never_listed(project: Path, real_world: RealWorld) -> None:
+    root = resolve_root(project)
+    # A snapshot left among the records is the index's business (it lists it as not a
+    # record), never a candidate read a second time here.
+    snapshot = load_snapshot(
+        save_snapshot(load_detail(record_path(project, real_world.success)), project / "elsewhere")
+    )
+    write_snapshot(snapshot, root.records_dir / "stray.json")
+    assert find_compare_files(root) == []
+    # Opened as a plain records directory: still not read.
+    plain = resolve_root(root.records_dir)
+    assert plain.requested == root.records_dir
+    assert all(t.path.parent != root.records_dir for t in find_compare_files(plain))
+
+
+def test_newest_first_and_bounded_per_place(tmp_path: Path, real_world: RealWorld) -> None:
+    project = tmp_path / "p"
+    (project / ".intentusnet" / "records").mkdir(parents=True)
+    root = resolve_root(project)
+    detail = load_detail(real_world.records_dir / f"{real_world.success}.json")
+    first = save_snapshot(detail, snapshot_directory(root))
+    snapshot = load_snapshot(first)
+    paths = [first]
+    for n in range(1, 6):
+        paths.append(write_snapshot(snapshot, snapshot_directory(root) / f"copy-{n}.json"))
+    for n, path in enumerate(paths):
+        set_mtime(path, 1_700_000_000 + n)
+    found = find_compare_files(root, per_place=3)
+    assert [t.path for t in found] == paths[::-1][:3]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"[1, 2", b"\xff\xfe", b"[]", b'{"stepName": 1}', b'{"format": "verist-baseline@1"}'],
+)
+def test_files_that_are_nothing_comparable_are_left_out(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    assert describe_file(path) is None
+
+
+def test_a_record_cut_short_is_not_offered_but_accepted_when_named(
+    real_world: RealWorld,
+) -> None:
+    # 1.3.0 leaves its error records cut short: not valid JSON, so not labelled and not
+    # offered; named (a typed path), what was recovered of it is compared as a record.
+    path = real_world.records_dir / f"{real_world.error_truncated}.json"
+    assert describe_file(path) is None
+    operand = file_operand(path.name, path, prefer="snapshot")
+    assert operand.kind == "record" and operand.note and "damaged record" in operand.note
+
+
+def test_project_directories(tmp_path: Path) -> None:
+    (tmp_path / ".intentusnet" / "records").mkdir(parents=True)
+    assert project_directories(resolve_root(tmp_path)) == [tmp_path.absolute()]
+    inner = resolve_root(tmp_path / ".intentusnet" / "records")
+    assert project_directories(inner) == [inner.requested, tmp_path.absolute()]
+
+
+def test_symlinks_are_not_followed_out_of_the_tree(tmp_path: Path, real_world: RealWorld) -> None:
+    project = tmp_path / "p"
+    (project / ".intentusnet" / "records").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(real_world.records_dir / f"{real_world.success}.json", outside / "r.json")
+    (project / "linked.json").symlink_to(outside / "r.json")
+    leaf = outside / "1.0" / "route"
+    leaf.mkdir(parents=True)
+    snapshot = snapshot_from_record(json.loads((outside / "r.json").read_text("utf-8")))
+    write_snapshot(snapshot, leaf / "b.json", metadata={})
+    baselines = project / ".verist" / "baselines"
+    baselines.mkdir(parents=True)
+    (baselines / "wf").symlink_to(outside)  # a workflow directory leading outside
+    (outside / "1.0" / "route" / "c.json").symlink_to(outside / "r.json")
+    assert find_compare_files(resolve_root(project)) == []
+    # The same tree, really inside, is found.
+    shutil.copytree(outside, baselines / "real", symlinks=True)
+    found = find_compare_files(resolve_root(project))
+    assert [t.path for t in found] == [baselines / "real" / "1.0" / "route" / "b.json"]
+
+
+IDXBENCH = Path("/tmp/idxbench/records")
+
+
+@pytest.mark.skipif(
+    not IDXBENCH.is_dir(), reason="no 100,000-record bench root (bench/gen_records.py makes one)"
+)
+def test_discovery_costs_nothing_on_a_big_root() -> None:
+    root = resolve_root(IDXBENCH)
+    start = time.perf_counter()
+    find_compare_files(root, snapshots=IDXBENCH.parent / "no-snapshots-here")
+    assert time.perf_counter() - start < 0.5  # the records directory is not walked
