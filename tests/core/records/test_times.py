@@ -121,7 +121,9 @@ def test_times_come_from_the_wal_and_durations_are_end_minus_start(real: RealWor
     assert [e["index"] for e in listed["events"]] == list(range(len(events)))
 
 
-def test_a_wal_telling_another_story_gives_no_attempt_times(real: RealWorld, tmp_path: Path) -> None:
+def test_a_wal_telling_another_story_gives_no_attempt_times(
+    real: RealWorld, tmp_path: Path
+) -> None:
     """Steps by other agents than the record's attempts are not joined to them."""
     with WALWriter(str(tmp_path), real.fallback) as w:
         w.execution_started("ab" * 32, "Summarize")
@@ -155,9 +157,10 @@ def test_an_in_flight_step_of_a_wal_only_execution_reports_how_long_it_is_open(
     times = detail.times
     assert times is not None
     lookup, charge = times.attempts
-    assert lookup.duration == (
-        _at(lines[2]["timestamp_iso"]) - _at(lines[1]["timestamp_iso"])
-    ).total_seconds()
+    assert (
+        lookup.duration
+        == (_at(lines[2]["timestamp_iso"]) - _at(lines[1]["timestamp_iso"])).total_seconds()
+    )
     assert charge.in_flight and charge.end is None and charge.duration is None
     assert charge.start == _at(lines[3]["timestamp_iso"])
     later = charge.start + timedelta(minutes=3, seconds=12)  # type: ignore[operator]
