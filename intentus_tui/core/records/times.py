@@ -123,6 +123,9 @@ class ExecutionTimes:
     attempts: tuple[AttemptTimes, ...]
     last: datetime | None  # the latest event time known (the end, for a finished run)
     _lookup: Callable[[int], EventTime | None] = field(repr=False, compare=False)
+    # Has any event a time of its own (not just the execution a start)? Found without
+    # reading every event: the WAL's, and the first and last few events' own.
+    events_timed: bool = False
     _cache: dict[int, EventTime | None] = field(default_factory=dict, repr=False, compare=False)
 
     def event_time(self, index: int) -> EventTime | None:
@@ -351,13 +354,14 @@ def execution_times(
             candidates.append((known.at, known.source))
     if entries and (final := _time(entries[-1].timestamp_iso)) is not None:
         candidates.append((final, SOURCE_WAL))
+    events_timed = any(source != SOURCE_HEADER for _, source in candidates)
     origin, origin_source = min(candidates, key=lambda c: c[0]) if candidates else (None, None)
     last = max((c[0] for c in candidates), default=None)
     attempts = tuple(_attempt_times(a, lookup, origin) for a in timeline.attempts)
     for a in attempts:
         if a.end is not None and (last is None or a.end > last):
             last = a.end
-    return ExecutionTimes(origin, origin_source, attempts, last, lookup)
+    return ExecutionTimes(origin, origin_source, attempts, last, lookup, events_timed=events_timed)
 
 
 def _attempt_times(
@@ -438,7 +442,12 @@ def wal_times(log: WalLog) -> ExecutionTimes:
         for number, step in enumerate(log.steps, start=1)
     )
     return ExecutionTimes(
-        origin, SOURCE_WAL if origin else None, attempts, known[-1] if known else None, lookup
+        origin,
+        SOURCE_WAL if origin else None,
+        attempts,
+        known[-1] if known else None,
+        lookup,
+        events_timed=bool(known),
     )
 
 

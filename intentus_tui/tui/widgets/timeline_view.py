@@ -55,7 +55,7 @@ _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 # A narrow pane: the summary (where a fan-out's branches are drawn) needs the room more
 # than the status (the mark and the summary already show the result), then more than the
 # full type name.
-SHORT_TYPE_WIDTH = 9  # "completed"
+SHORT_TYPE_WIDTH = 10  # "step start"
 MIN_SUMMARY_WIDTH = 28
 MIN_NARROW_SUMMARY_WIDTH = 20
 _SHORT_TYPES = {
@@ -65,6 +65,17 @@ _SHORT_TYPES = {
     "FALLBACK_TRIGGERED": "fallback",
     "ROUTER_DECISION": "decision",
     "FINAL_RESPONSE": "final",
+    # A WAL's entries: an execution's and a step's start are told apart.
+    "execution.created": "run create",
+    "execution.started": "run start",
+    "execution.in_progress": "run going",
+    "execution.completed": "run done",
+    "execution.failed": "run failed",
+    "execution.aborted": "run abort",
+    "step.started": "step start",
+    "step.completed": "step done",
+    "step.failed": "step fail",
+    "step.skipped": "step skip",
 }
 
 
@@ -504,8 +515,8 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
     def action_toggle_time(self) -> None:
         """The time column: time since the start, or the wall clock (UTC)."""
         self.time_mode = "clock" if self.time_mode == "offset" else "offset"
-        if self.times is None or not self.times.known:
-            self.notify("No times recorded for this execution", timeout=2)
+        if self.times is None or not self.times.events_timed:
+            self.notify("No event of this execution has a recorded time", timeout=2)
         else:
             shown = "wall clock (UTC)" if self.time_mode == "clock" else "time since the start"
             self.notify(f"Time column: {shown}", timeout=2)
@@ -596,7 +607,8 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         status (the mark says it), shorten the type, then the waterfall goes, then the time
         shrinks and goes, so the summary keeps room to say what happened."""
         times = self.times
-        timed = times is not None and times.known
+        # No column of dashes: only when some event has a time of its own.
+        timed = times is not None and times.events_timed
         clock = time_width(self.time_mode) if timed else 0
         agent = AGENT_WIDTH if width >= 90 + (clock + 1 if clock else 0) else 0
         base = 2 + self._seq_width + 1 + (agent + 1 if agent else 0) + (clock + 1 if clock else 0)
