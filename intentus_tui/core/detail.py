@@ -167,10 +167,14 @@ def times_json(times: ExecutionTimes | None, count: int) -> dict[str, object] | 
                 }
             )
     total = times.total
-    attempts = [
-        {"number": a.number, "agent": a.agent, "status": a.status, **attempt_json(a)}
-        for a in times.attempts
-    ]
+    now = datetime.now(UTC)
+    attempts: list[dict[str, object]] = []
+    for a in times.attempts:
+        doc = {"number": a.number, "agent": a.agent, "status": a.status, **attempt_json(a)}
+        open_for = a.open_for(now)
+        if open_for is not None:
+            doc["open_s"] = round(open_for, 3)
+        attempts.append(doc)
     return {
         "started_at": json_time(times.origin),
         "started_source": times.origin_source,

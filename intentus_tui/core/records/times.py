@@ -32,6 +32,7 @@ from math import ceil, floor
 from typing import TYPE_CHECKING, Any
 
 from intentus_tui.core.records.timeline import FINAL, RECEIVED, Attempt
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import parse_timestamp
 
 if TYPE_CHECKING:
@@ -432,7 +433,7 @@ def wal_times(log: WalLog) -> ExecutionTimes:
     attempts = tuple(
         _times(
             number,
-            step.agent or step.step_id,
+            sanitize_line(step.agent or step.step_id),
             _WAL_STEP_STATUS.get(step.status, step.status),
             by_seq.get(step.started_seq) if step.started_seq is not None else None,
             by_seq.get(step.ended_seq) if step.ended_seq is not None else None,
