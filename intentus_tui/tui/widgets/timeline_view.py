@@ -4,7 +4,7 @@ fan-out, crash point, salvage) above a Line-API list of its events, so 100,000 e
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -659,10 +659,13 @@ class TimelineView(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        # The time "now" is read from: a test sets a fixed one.
-        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
         self._ticker: Timer | None = None
         self._shown: tuple[ExecutionDetail, Verdict | None] | None = None
+
+    @staticmethod
+    def clock() -> datetime:
+        """Now, for how long an attempt has been open (a test fixes it)."""
+        return datetime.now(UTC)
 
     def compose(self) -> ComposeResult:
         self._summary = Static("", id="timeline-summary")
