@@ -99,21 +99,19 @@ def attempt_duration(attempt: AttemptTimes | None, now: datetime | None) -> str 
     return duration_text(attempt.duration) if attempt.duration is not None else None
 
 
-def times_line(times: ExecutionTimes | None, now: datetime | None, finished: bool) -> str:
-    """When the execution started and how long it took (or has been open), or why no time
-    can be shown."""
-    if times is None or not times.known:
-        return "times     none recorded: the events carry none and no WAL joins them"
-    parts = [f"started {clock_text(times.origin)}"]
+def times_text(times: ExecutionTimes | None, now: datetime | None, finished: bool) -> str:
+    """How long the execution took (or has been open) and when it started, for the end of
+    the counts line; empty when nothing recorded a time."""
+    if times is None or times.origin is None:
+        return ""
+    since = clock_text(times.origin)
     open_attempts = times.open_attempts
     if open_attempts and now is not None:
         oldest = max(a.open_for(now) or 0.0 for a in open_attempts)
-        parts.append(f"open {duration_text(oldest)}")
-    elif finished and times.total:
-        parts.append(f"took {duration_text(times.total)}")
-    if times.attempts and all(a.duration is None and a.start is None for a in times.attempts):
-        parts.append("attempt times not recorded")
-    return "times     " + " · ".join(parts)
+        return f"open {duration_text(oldest)} since {since}"
+    if finished and times.total:
+        return f"took {duration_text(times.total)} from {since}"
+    return f"started {since}"
 
 
 def time_legend() -> tuple[str, list[tuple[str, str]]]:

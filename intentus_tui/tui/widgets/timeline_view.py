@@ -36,7 +36,7 @@ from intentus_tui.tui.presenters.time_cells import (
     attempt_duration,
     time_cell,
     time_width,
-    times_line,
+    times_text,
     waterfall_cells,
     waterfall_width,
 )
@@ -227,13 +227,13 @@ def _timeline_lines(
         answered = timeline.answered_by is not None
         counts.append(f"{'answer' if answered else 'router'}: {timeline.decided_agent}{why}")
     counts.append(f"final response: {timeline.final_status or 'none'}")
+    took = times_text(times, now, timeline.state is ExecutionState.COMPLETED)
+    if took:
+        counts.append(took)
     label = f"{fan_out} " if fan_out is not None else "chain "
     lines = [
         Content.assemble((label, "$text-muted"), chain_content(timeline, times, now)),
         Content.styled(" · ".join(counts), "$text-muted"),
-        Content.styled(
-            times_line(times, now, timeline.state is ExecutionState.COMPLETED), "$text-muted"
-        ),
     ]
     if fan_out == "parallel" and timeline.attempts:
         lines.append(
@@ -795,8 +795,10 @@ def wal_summary_content(
         ),
         *(verdict_lines(verdict) if verdict is not None else ()),
         Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted"),
-        Content.styled(times_line(times, now, log.state != "in_flight"), "$text-muted"),
     ]
+    took = times_text(times, now, log.state != "in_flight")
+    if took:
+        lines.append(Content.styled(took, "$text-muted"))
     if log.steps:
         parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
         for number, done in enumerate(log.steps):
