@@ -808,9 +808,10 @@ def wal_summary_content(
             parts.append((sanitize_line(done.agent or done.step_id), "bold"))
             parts.append((f" {mark}", style))
             timed = times.attempts[number] if times and number < len(times.attempts) else None
-            took = attempt_duration(timed, now)
-            if took is not None:
-                parts.append((f" {took}", style if timed and timed.in_flight else "$text-muted"))
+            duration = attempt_duration(timed, now)
+            if duration is not None:
+                in_flight = timed is not None and timed.in_flight
+                parts.append((f" {duration}", style if in_flight else "$text-muted"))
         lines.append(Content.assemble(*parts))
     step = log.in_flight_step
     if step is not None:
