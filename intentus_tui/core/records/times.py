@@ -229,16 +229,19 @@ def _time(text: Any) -> datetime | None:
 
 
 def _payload_time(event: ExecutionEvent) -> EventTime | None:
-    payload = event.payload
-    moment = _time(payload.get("timestamp"))
-    if moment is not None:
-        return EventTime(moment, SOURCE_EVENT)
-    if event.type == FINAL:
-        metadata = payload.get("metadata")
-        if isinstance(metadata, Mapping):
-            moment = _time(metadata.get("timestamp"))
-            if moment is not None:
-                return EventTime(moment, SOURCE_RESPONSE)
+    payload = event.raw.get("payload")  # raw: this runs for each attempt of a huge record
+    if not isinstance(payload, dict):
+        return None
+    stamp = payload.get("timestamp")
+    if stamp is not None:
+        moment = _time(stamp)
+        if moment is not None:
+            return EventTime(moment, SOURCE_EVENT)
+    metadata = payload.get("metadata")
+    if isinstance(metadata, Mapping) and event.raw.get("type") == FINAL:
+        moment = _time(metadata.get("timestamp"))
+        if moment is not None:
+            return EventTime(moment, SOURCE_RESPONSE)
     return None
 
 
@@ -332,9 +335,11 @@ def execution_times(
         if not 0 <= index < len(events):
             return None
         event = events[index]
-        seq = event.seq
-        moment = embedded.get(seq) if seq is not None else None
-        if moment is None:
+        moment = None
+        if embedded:
+            seq = event.seq
+            moment = embedded.get(seq) if seq is not None else None
+        elif joined:
             moment = joined.get(index)
         if moment is not None:
             return EventTime(moment, SOURCE_WAL)
