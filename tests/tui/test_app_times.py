@@ -142,3 +142,18 @@ async def test_the_time_column_fits_at_80x24(tmp_path: Path, fixed_now: list[dat
         rows = all_rows(app)
         assert "+0.900s" in rows[4] and "backup" in rows[4]
         assert all(len(row) <= app.timeline.lines.size.width for row in rows)
+
+
+async def test_help_explains_the_time_column_and_the_waterfall(tmp_path: Path) -> None:
+    from intentus_tui.tui.screens.help import HelpScreen
+
+    app = time_app(write_time_world(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-body").render())
+        assert "timeline.time-mode" in text and "Time: offset/clock" in text
+        for mark in ("+1.234s", "open 3m12s", "█", "▒", "·"):
+            assert mark in text
+        assert "no time recorded for this event" in text
