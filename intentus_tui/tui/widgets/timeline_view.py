@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -23,6 +23,13 @@ from textual.widgets import Static
 from intentus_tui.core.actions import EventRow, ExecutionState, LoadStatus, Timeline
 from intentus_tui.core.model import Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.event_columns import (
+    STATUS_WIDTH,
+    TYPE_WIDTH,
+    RowColumns,
+    row_columns,
+    short_type,
+)
 from intentus_tui.tui.presenters.list_rows import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
@@ -31,14 +38,12 @@ from intentus_tui.tui.presenters.list_rows import (
     replay_cell,
 )
 from intentus_tui.tui.presenters.time_cells import (
-    SHORT_CLOCK_WIDTH,
     TimeMode,
     attempt_duration,
     time_cell,
     time_width,
     times_text,
     waterfall_cells,
-    waterfall_width,
 )
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
@@ -46,42 +51,7 @@ if TYPE_CHECKING:  # not imported at start: the first frame should not wait for 
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
-TYPE_WIDTH = 19  # AGENT_ATTEMPT_START
-AGENT_WIDTH = 16
-STATUS_WIDTH = 9  # "in flight"
-
 _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
-
-# A narrow pane: the summary (where a fan-out's branches are drawn) needs the room more
-# than the status (the mark and the summary already show the result), then more than the
-# full type name.
-SHORT_TYPE_WIDTH = 10  # "step start"
-MIN_SUMMARY_WIDTH = 28
-MIN_NARROW_SUMMARY_WIDTH = 20
-_SHORT_TYPES = {
-    "INTENT_RECEIVED": "intent",
-    "AGENT_ATTEMPT_START": "start",
-    "AGENT_ATTEMPT_END": "end",
-    "FALLBACK_TRIGGERED": "fallback",
-    "ROUTER_DECISION": "decision",
-    "FINAL_RESPONSE": "final",
-    # A WAL's entries: an execution's and a step's start are told apart.
-    "execution.created": "run create",
-    "execution.started": "run start",
-    "execution.in_progress": "run going",
-    "execution.completed": "run done",
-    "execution.failed": "run failed",
-    "execution.aborted": "run abort",
-    "step.started": "step start",
-    "step.completed": "step done",
-    "step.failed": "step fail",
-    "step.skipped": "step skip",
-}
-
-
-def short_type(kind: str) -> str:
-    """``start`` for ``AGENT_ATTEMPT_START``, ``failed`` for a WAL's ``step.failed``."""
-    return _SHORT_TYPES.get(kind) or kind.rpartition(".")[2] or kind
 
 
 def event_mark(row: EventRow) -> str:
@@ -300,17 +270,6 @@ def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
     if detail.replayable:
         return ("✓ replayable", "bold $success")
     return (f"✗ not replayable: {sanitize_line(detail.replay_reason or '?')}", "bold $warning")
-
-
-class _Columns(NamedTuple):
-    """The widths of a row's columns at one pane width (0: left out)."""
-
-    agent: int
-    status: bool
-    type: int
-    time: int
-    waterfall: int
-    fixed: int  # cells before the summary, and the waterfall's after it
 
 
 class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
@@ -602,35 +561,12 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             segments.extend(self._waterfall_segments(row.index, columns.waterfall, dim, cursor))
         return Strip(segments).adjust_cell_length(width, base)
 
-    def _columns(self, width: int) -> _Columns:
-        """Which columns fit. Narrow: drop the agent (the summary names it anyway), the
-        status (the mark says it), shorten the type, then the waterfall goes, then the time
-        shrinks and goes, so the summary keeps room to say what happened."""
+    def _columns(self, width: int) -> RowColumns:
         times = self.times
         # No column of dashes: only when some event has a time of its own.
-        timed = times is not None and times.events_timed
-        clock = time_width(self.time_mode) if timed else 0
-        agent = AGENT_WIDTH if width >= 90 + (clock + 1 if clock else 0) else 0
-        base = 2 + self._seq_width + 1 + (agent + 1 if agent else 0) + (clock + 1 if clock else 0)
-        shapes = (
-            (True, TYPE_WIDTH, MIN_SUMMARY_WIDTH),
-            (False, TYPE_WIDTH, MIN_NARROW_SUMMARY_WIDTH),
-            (False, SHORT_TYPE_WIDTH, MIN_NARROW_SUMMARY_WIDTH),
-        )
-        waterfall = waterfall_width(width) if times is not None and times.attempt_times_known else 0
-        for bars in (waterfall, 0) if waterfall else (0,):
-            for show_status, type_width, room in shapes:
-                fixed = base + type_width + 1 + (STATUS_WIDTH + 1 if show_status else 0)
-                fixed += bars + 1 if bars else 0
-                if width - fixed >= room:
-                    return _Columns(agent, show_status, type_width, clock, bars, fixed)
-        if clock > SHORT_CLOCK_WIDTH:
-            fixed -= clock - SHORT_CLOCK_WIDTH
-            clock = SHORT_CLOCK_WIDTH
-        if clock and width - fixed < MIN_NARROW_SUMMARY_WIDTH:
-            fixed -= clock + 1
-            clock = 0
-        return _Columns(agent, False, SHORT_TYPE_WIDTH, clock, 0, fixed)
+        clock = time_width(self.time_mode) if times is not None and times.events_timed else 0
+        bars = times is not None and times.attempt_times_known
+        return row_columns(width, self._seq_width, clock, bars)
 
     def _waterfall_segments(
         self, index: int, width: int, dim: Style, cursor: Style | None
