@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -129,6 +130,64 @@ def verdict_lines(verdict: object) -> list[str]:
     ]
 
 
+EVENT_LINES_SHOWN = 1000  # a text listing; --json lists every timed event
+
+
+def time_lines(detail: ExecutionDetail) -> list[str]:
+    """When it started, each attempt's duration and each event's time (a dash where none
+    was recorded), or that nothing recorded a time."""
+    from intentus_tui.core.records.times import (
+        NO_TIME,
+        clock_text,
+        duration_text,
+        offset_text,
+    )
+
+    times = detail.times
+    if times is None or not times.known:
+        return ["times       none recorded: the events carry none and no WAL joins them"]
+    now = datetime.now(UTC)
+    lines = [f"started     {clock_text(times.origin)} ({times.origin_source})"]
+    total = times.total
+    if total:
+        lines.append(f"last time   {clock_text(times.last)} (+{duration_text(total)})")
+    if times.attempts:
+        lines.append("attempt times")
+    for a in times.attempts:
+        open_for = a.open_for(now)
+        if open_for is not None:
+            took = f"open {duration_text(open_for)} (in flight)"
+        elif a.duration is not None:
+            took = f"{duration_text(a.duration)} ({a.duration_source})"
+        else:
+            took = NO_TIME
+        span = f"{offset_text(a.start_offset)} → {offset_text(a.end_offset)}"
+        lines.append(f"  {a.number:>3} {a.agent:<20} {a.status:<9} {span:<20} {took}")
+    rows = _row_texts(detail)
+    if rows:
+        lines.append("event times")
+    for index, (seq, kind) in enumerate(rows[:EVENT_LINES_SHOWN]):
+        known = times.event_time(index)
+        at = clock_text(known.at) if known else NO_TIME
+        source = f"  ({known.source})" if known else ""
+        lines.append(f"  #{seq:<5} {offset_text(times.offset(index)):>8}  {at:<24}  {kind}{source}")
+    if len(rows) > EVENT_LINES_SHOWN:
+        lines.append(f"  … {len(rows) - EVENT_LINES_SHOWN:,} more events (--json lists every time)")
+    return lines
+
+
+def _row_texts(detail: ExecutionDetail) -> list[tuple[str, str]]:
+    """(seq, type) of each timeline row: the record's events, or the WAL's entries."""
+    from intentus_tui.core.sanitize import sanitize_line
+
+    record = detail.result.record
+    if record is not None:
+        return [("" if e.seq is None else str(e.seq), sanitize_line(e.type)) for e in record.events]
+    if detail.wal is not None:
+        return [(str(e.seq), sanitize_line(e.entry_type)) for e in detail.wal.entries]
+    return []
+
+
 def _detail_text(detail: ExecutionDetail) -> None:
     from intentus_tui.core.detail import detail_to_json
 
@@ -155,6 +214,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
             lines.append(
                 f"in flight   {attempt.agent} (started at seq {attempt.start_seq}, never ended)"
             )
+    lines.extend(time_lines(detail))
     damage = detail.result.damage
     if damage is not None:
         lines.append(f"damage      {damage.describe()}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from intentus_tui.core.index.summarize import summarize
@@ -13,6 +14,13 @@ from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
+from intentus_tui.core.records.times import (
+    ExecutionTimes,
+    attempt_json,
+    execution_times,
+    json_time,
+    wal_times,
+)
 from intentus_tui.core.records.verify import VerifyReport, verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
@@ -33,6 +41,8 @@ class ExecutionDetail:
     # The execution's summary, exactly as the listing makes it (record joined with its WAL,
     # or the WAL alone): its verdict is the one every screen shows.
     summary: ExecutionSummary | None = None
+    # When its events happened and how long its attempts took, where anything says so.
+    times: ExecutionTimes | None = None
 
     @property
     def verdict(self) -> Verdict | None:
@@ -73,6 +83,11 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
     summary = _summary_of(result, wal)
+    times: ExecutionTimes | None = None
+    if result.record is not None and timeline is not None:
+        times = execution_times(result.record, timeline, wal)
+    elif wal is not None:
+        times = wal_times(wal)
     return ExecutionDetail(
         result=result,
         timeline=timeline,
@@ -82,6 +97,7 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         wal=wal,
         postmortem=build_postmortem(timeline, wal, record_distrust=record_distrust(summary)),
         summary=summary,
+        times=times,
     )
 
 
@@ -112,8 +128,8 @@ def _event_json(row: EventRow | None) -> dict[str, object] | None:
     }
 
 
-def _attempt_json(a: Attempt) -> dict[str, object]:
-    return {
+def _attempt_json(a: Attempt, times: ExecutionTimes | None) -> dict[str, object]:
+    doc: dict[str, object] = {
         "agent": a.agent,
         "strategy": a.strategy,
         "index": a.index,
@@ -122,6 +138,50 @@ def _attempt_json(a: Attempt) -> dict[str, object]:
         "latency_ms": a.latency_ms,
         "start_seq": a.start_seq,
         "end_seq": a.end_seq,
+    }
+    timed = times.attempts[a.number - 1] if times and a.number <= len(times.attempts) else None
+    if timed is not None:
+        doc.update(attempt_json(timed))
+        if timed.in_flight:
+            open_for = timed.open_for(datetime.now(UTC))
+            doc["open_s"] = None if open_for is None else round(open_for, 3)
+    return doc
+
+
+def times_json(times: ExecutionTimes | None, count: int) -> dict[str, object] | None:
+    """When the execution started and ended and each event's time: only the events with a
+    time are listed (1.3.0's events carry none of their own)."""
+    if times is None:
+        return None
+    events: list[dict[str, object]] = []
+    for index in range(count):
+        known = times.event_time(index)
+        if known is not None:
+            offset = times.offset(index)
+            events.append(
+                {
+                    "index": index,
+                    "at": json_time(known.at),
+                    "offset_s": None if offset is None else round(offset, 6),
+                    "source": known.source,
+                }
+            )
+    total = times.total
+    now = datetime.now(UTC)
+    attempts: list[dict[str, object]] = []
+    for a in times.attempts:
+        doc = {"number": a.number, "agent": a.agent, "status": a.status, **attempt_json(a)}
+        open_for = a.open_for(now)
+        if open_for is not None:
+            doc["open_s"] = round(open_for, 3)
+        attempts.append(doc)
+    return {
+        "started_at": json_time(times.origin),
+        "started_source": times.origin_source,
+        "last_at": json_time(times.last),
+        "total_s": None if total is None else round(total, 6),
+        "attempts": attempts,
+        "events": events,
     }
 
 
@@ -156,7 +216,7 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
         "intent": sanitize_line(record.intent_name or "") or None if record else None,
         "record_form": record.record_form if record else None,
         "event_count": len(record.events) if record else 0,
-        "attempts": [_attempt_json(a) for a in timeline.attempts] if timeline else [],
+        "attempts": [_attempt_json(a, detail.times) for a in timeline.attempts] if timeline else [],
         "agent_chain": timeline.chain if timeline else None,
         "attempt_shape": timeline.shape if timeline else None,
         "answered_by": _answer_json(timeline) if timeline else None,
@@ -164,7 +224,9 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
             {"from": f.from_agent, "to": f.to_agent, "reason": f.reason, "seq": f.seq}
             for f in (timeline.fallbacks if timeline else ())
         ],
-        "in_flight": [_attempt_json(a) for a in timeline.in_flight] if timeline else [],
+        "in_flight": [_attempt_json(a, detail.times) for a in timeline.in_flight]
+        if timeline
+        else [],
         "final_status": timeline.final_status if timeline else None,
         "salvage": None
         if damage is None
@@ -182,8 +244,16 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
         "verdict": _verdict_json(detail),
         "postmortem": detail.postmortem.to_json() if detail.postmortem else None,
         "wal": None if detail.wal is None else wal_to_json(detail.wal),
+        "times": times_json(detail.times, _row_count(detail)),
     }
     return out
+
+
+def _row_count(detail: ExecutionDetail) -> int:
+    """The timeline's rows: the record's events, or the WAL's entries without a record."""
+    if detail.result.record is not None:
+        return len(detail.result.record.events)
+    return len(detail.wal.entries) if detail.wal is not None else 0
 
 
 def _verdict_json(detail: ExecutionDetail) -> dict[str, object] | None:

@@ -779,9 +779,11 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
             'e.g. replay = "ctrl+r".'
         )
         from intentus_tui.tui.presenters.list_rows import legend
+        from intentus_tui.tui.presenters.time_cells import time_legend
 
+        marks = [*legend(), time_legend()]
         content = help_content(
-            self.help_sections(), self.keymap, self.get_key_display_for, footer, legend()
+            self.help_sections(), self.keymap, self.get_key_display_for, footer, marks
         )
         self.push_screen(HelpScreen(content))
 

@@ -15,6 +15,20 @@ if TYPE_CHECKING:  # not imported at start: the first frame should not wait for 
     from intentus_tui.core.actions import ExecutionDetail
 
 
+def _when(detail: ExecutionDetail, index: int) -> str:
+    """``at 2026-01-05T09:09:08.024Z · +0.738s · from the WAL``, or that no time was
+    recorded for it."""
+    from intentus_tui.core.actions import clock_text, offset_text
+    from intentus_tui.tui.presenters.time_cells import SOURCE_NAMES
+
+    times = detail.times
+    known = times.event_time(index) if times is not None else None
+    if times is None or known is None:
+        return "at —  no time recorded for this event"
+    source = SOURCE_NAMES.get(known.source, known.source)
+    return f"at {clock_text(known.at)} · {offset_text(times.offset(index))} · {source}"
+
+
 class EventDetail(VerticalScroll):
     """One event's JSON; huge strings, arrays and objects are cut with their size shown."""
 
@@ -34,14 +48,16 @@ class EventDetail(VerticalScroll):
             if 0 <= index < len(entries):
                 from intentus_tui.tui.presenters.wal_rows import wal_entry_json
 
-                self._show_value(wal_entry_json(entries[index]), index, len(entries), "WAL entry")
+                entry = wal_entry_json(entries[index])
+                self._show_value(entry, index, len(entries), "WAL entry", _when(detail, index))
                 return
         if record is None or index is None or not 0 <= index < len(record.events):
             self._show_file_problem(detail)
             return
-        self._show_value(record.events[index].raw, index, len(record.events), "event")
+        when = _when(detail, index)
+        self._show_value(record.events[index].raw, index, len(record.events), "event", when)
 
-    def _show_value(self, value: object, index: int, count: int, what: str) -> None:
+    def _show_value(self, value: object, index: int, count: int, what: str, when: str = "") -> None:
         from intentus_tui.tui.presenters.json_preview import approximate_size, human_size, preview
 
         size = approximate_size(value)
@@ -52,6 +68,8 @@ class EventDetail(VerticalScroll):
         ]
         if shown.truncated:
             title.append(("  ·  large: a shortened view (cuts marked ⟪…⟫)", "bold $warning"))
+        if when:
+            title.append((f"\n{when}", "$text-muted"))
         # Imported here: pygments (behind it) costs start-up time before any event is shown.
         from textual.highlight import highlight
 

@@ -4,10 +4,12 @@ fan-out, crash point, salvage) above a Line-API list of its events, so 100,000 e
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,11 +17,19 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widgets import Static
 
 from intentus_tui.core.actions import EventRow, ExecutionState, LoadStatus, Timeline
 from intentus_tui.core.model import Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.event_columns import (
+    STATUS_WIDTH,
+    TYPE_WIDTH,
+    RowColumns,
+    row_columns,
+    short_type,
+)
 from intentus_tui.tui.presenters.list_rows import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
@@ -27,37 +37,21 @@ from intentus_tui.tui.presenters.list_rows import (
     outcome_badge,
     replay_cell,
 )
+from intentus_tui.tui.presenters.time_cells import (
+    TimeMode,
+    attempt_duration,
+    time_cell,
+    time_width,
+    times_text,
+    waterfall_cells,
+)
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
-    from intentus_tui.core.actions import ExecutionDetail, WalLog
+    from intentus_tui.core.actions import ExecutionDetail, ExecutionTimes, WalLog, Waterfall
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
-TYPE_WIDTH = 19  # AGENT_ATTEMPT_START
-AGENT_WIDTH = 16
-STATUS_WIDTH = 9  # "in flight"
-
 _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
-
-# A narrow pane: the summary (where a fan-out's branches are drawn) needs the room more
-# than the status (the mark and the summary already show the result), then more than the
-# full type name.
-SHORT_TYPE_WIDTH = 9  # "completed"
-MIN_SUMMARY_WIDTH = 28
-MIN_NARROW_SUMMARY_WIDTH = 20
-_SHORT_TYPES = {
-    "INTENT_RECEIVED": "intent",
-    "AGENT_ATTEMPT_START": "start",
-    "AGENT_ATTEMPT_END": "end",
-    "FALLBACK_TRIGGERED": "fallback",
-    "ROUTER_DECISION": "decision",
-    "FINAL_RESPONSE": "final",
-}
-
-
-def short_type(kind: str) -> str:
-    """``start`` for ``AGENT_ATTEMPT_START``, ``failed`` for a WAL's ``step.failed``."""
-    return _SHORT_TYPES.get(kind) or kind.rpartition(".")[2] or kind
 
 
 def event_mark(row: EventRow) -> str:
@@ -72,10 +66,12 @@ def event_mark(row: EventRow) -> str:
     return " "
 
 
-def chain_content(timeline: Timeline) -> Content:
-    """How the attempts ran, each mark in its status colour: tried in turn,
-    ``fb-primary ✗ (120 ms) → fb-secondary ✓``, or side by side,
-    ``⇉ primary ✗ | replica ✓ ← answer``."""
+def chain_content(
+    timeline: Timeline, times: ExecutionTimes | None = None, now: datetime | None = None
+) -> Content:
+    """How the attempts ran, each mark in its status colour and its duration where one is
+    known: tried in turn, ``fb-primary ✗ 738ms → fb-secondary ✓ 2.86s``, or side by side,
+    ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open."""
     fan_out = timeline.fan_out is not None
     answer = timeline.answered_by if fan_out else None
     parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
@@ -86,8 +82,10 @@ def chain_content(timeline: Timeline) -> Content:
         parts.append((f" {attempt.mark}", _MARK_STYLES.get(attempt.status, "$text-muted")))
         if attempt.in_flight:
             parts.append((" in flight", "bold $warning"))
-        if attempt.latency_ms is not None:
-            parts.append((f" ({attempt.latency_ms:g} ms)", "$text-muted"))
+        timed = times.attempts[number] if times and number < len(times.attempts) else None
+        took = attempt_duration(timed, now)
+        if took is not None:
+            parts.append((f" {took}", "bold $warning" if attempt.in_flight else "$text-muted"))
         if attempt is answer:
             parts.append((" ← answer", "$success"))
     return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
@@ -155,7 +153,9 @@ def verdict_brief(verdict: Verdict) -> Content:
     )
 
 
-def summary_content(detail: ExecutionDetail, verdict: Verdict | None = None) -> Content:
+def summary_content(
+    detail: ExecutionDetail, verdict: Verdict | None = None, now: datetime | None = None
+) -> Content:
     """The lines above the events: identity and verdict (or the file's state when there is
     no verdict), salvage, chain, crash point.
 
@@ -177,11 +177,13 @@ def summary_content(detail: ExecutionDetail, verdict: Verdict | None = None) -> 
     if result.status is not LoadStatus.OK:
         lines.extend(_salvage_lines(detail))
     if timeline is not None:
-        lines.extend(_timeline_lines(timeline))
+        lines.extend(_timeline_lines(timeline, detail.times, now))
     return Content("\n").join(lines)
 
 
-def _timeline_lines(timeline: Timeline) -> list[Content]:
+def _timeline_lines(
+    timeline: Timeline, times: ExecutionTimes | None, now: datetime | None
+) -> list[Content]:
     fan_out = timeline.fan_out
     counts = [_plural(len(timeline.rows), "event")]
     if fan_out is None:
@@ -195,9 +197,12 @@ def _timeline_lines(timeline: Timeline) -> list[Content]:
         answered = timeline.answered_by is not None
         counts.append(f"{'answer' if answered else 'router'}: {timeline.decided_agent}{why}")
     counts.append(f"final response: {timeline.final_status or 'none'}")
+    took = times_text(times, now, timeline.state is ExecutionState.COMPLETED)
+    if took:
+        counts.append(took)
     label = f"{fan_out} " if fan_out is not None else "chain "
     lines = [
-        Content.assemble((label, "$text-muted"), chain_content(timeline)),
+        Content.assemble((label, "$text-muted"), chain_content(timeline, times, now)),
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
     if fan_out == "parallel" and timeline.attempts:
@@ -210,9 +215,12 @@ def _timeline_lines(timeline: Timeline) -> list[Content]:
     what = "branch" if fan_out is not None else "attempt"
     for attempt in timeline.in_flight:
         seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
+        timed = times.attempts[attempt.number - 1] if times else None
+        open_for = timed.open_for(now) if timed is not None and now is not None else None
+        took = f", {attempt_duration(timed, now)}," if open_for is not None else ""
         lines.append(
             Content.styled(
-                f"⚠ {what} {attempt.number} by {attempt.agent} started{seq} and never ended"
+                f"⚠ {what} {attempt.number} by {attempt.agent}{took} started{seq} and never ended"
                 " — it may have had side effects",
                 "bold $warning",
             )
@@ -265,7 +273,8 @@ def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
 
 
 class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
-    """The events of one execution, one line each, with a cursor."""
+    """The events of one execution, one line each, with a cursor; when times were recorded,
+    each event's time and the attempts' waterfall."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down,j", "cursor_down", "Next event", show=False, id="timeline.down"),
@@ -281,6 +290,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         Binding("e", "next_error", "Next error", id="timeline.next-error"),
         Binding("E", "previous_error", "Prev error", show=False, id="timeline.prev-error"),
         Binding("escape,left,h", "back", "Back to list", show=False, id="timeline.back"),
+        Binding("t", "toggle_time", "Time: offset/clock", show=False, id="timeline.time-mode"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -314,6 +324,11 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         # What ``f`` says when the attempts form no fallback chain (a broadcast, say).
         self._no_fallback_note: str | None = None
         self._seq_width = 3
+        self.times: ExecutionTimes | None = None
+        self.time_mode: TimeMode = "offset"
+        self.now: datetime | None = None  # for an in-flight attempt's bar, up to now
+        self._attempt_of_row: Mapping[int, int] = {}
+        self._waterfall: Waterfall | None = None
 
     def set_rows(
         self,
@@ -324,12 +339,19 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         *,
         attempts: Sequence[int] = (),
         no_fallback_note: str | None = None,
+        times: ExecutionTimes | None = None,
+        attempt_of_row: Mapping[int, int] | None = None,
     ) -> None:
         """``jumps``: (fallback rows, error rows) when known, so a lazy 100,000-row
         timeline is not built whole just to find them. ``attempts``: the row where each
-        attempt begins; ``no_fallback_note``: how the attempts ran when no fallback did."""
+        attempt begins; ``no_fallback_note``: how the attempts ran when no fallback did.
+        ``times``: the events' and attempts' times; ``attempt_of_row``: the attempt (its
+        position in ``times.attempts``) that begins on a row."""
         self.rows = rows
         self.trailer = trailer
+        self.times = times
+        self._attempt_of_row = attempt_of_row or {}
+        self._waterfall = None
         if jumps is None:
             jumps = (
                 [r.index for r in rows if r.is_fallback],
@@ -449,6 +471,26 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
     def action_back(self) -> None:
         self.post_message(self.Back())
 
+    def action_toggle_time(self) -> None:
+        """The time column: time since the start, or the wall clock (UTC)."""
+        self.time_mode = "clock" if self.time_mode == "offset" else "offset"
+        if self.times is None or not self.times.events_timed:
+            self.notify("No event of this execution has a recorded time", timeout=2)
+        else:
+            shown = "wall clock (UTC)" if self.time_mode == "clock" else "time since the start"
+            self.notify(f"Time column: {shown}", timeout=2)
+        self.redraw()
+
+    def set_now(self, now: datetime) -> None:
+        """The clock moved on: an in-flight attempt's bar grows (the axis rescales)."""
+        self.now = now
+        self.redraw()
+
+    def redraw(self) -> None:
+        self._waterfall = None
+        self._strips.clear()
+        self.refresh()
+
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is not None:
@@ -495,38 +537,71 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         if cursor is not None:
             base, dim, status_style = base + cursor, dim + cursor, status_style + cursor
         seq = "" if row.seq is None else str(row.seq)
-        # Narrow: drop the agent column (the summary names the agent anyway), then shorten
-        # the type and drop the status, so the summary keeps room to say what happened.
-        agent_width = AGENT_WIDTH if width >= 90 else 0
-        fixed = 2 + self._seq_width + 1 + TYPE_WIDTH + 1 + STATUS_WIDTH + 1
-        fixed += agent_width + 1 if agent_width else 0
-        show_status = width - fixed >= MIN_SUMMARY_WIDTH
-        type_width = TYPE_WIDTH
-        if not show_status:
-            fixed -= STATUS_WIDTH + 1
-            if width - fixed < MIN_NARROW_SUMMARY_WIDTH:
-                type_width = SHORT_TYPE_WIDTH
-                fixed -= TYPE_WIDTH - SHORT_TYPE_WIDTH
+        columns = self._columns(width)
         summary = row.summary
         status = "in flight" if row.in_flight else row.status
-        if row.in_flight and not show_status:  # the one status the mark alone cannot say
+        if row.in_flight and not columns.status:  # the one status the mark alone cannot say
             summary = f"in flight  {summary}"
-        kind = row.type if type_width == TYPE_WIDTH else short_type(row.type)
+        kind = row.type if columns.type == TYPE_WIDTH else short_type(row.type)
         segments = [
             Segment(f"{event_mark(row)} ", base),
             Segment(fit(seq, self._seq_width, align_right=True) + " ", dim),
-            Segment(fit(kind, type_width) + " ", base),
         ]
-        if agent_width:
-            segments.append(Segment(fit(row.agent, agent_width) + " ", base))
-        if show_status:
+        times = self.times
+        if columns.time and times is not None:
+            when = time_cell(times, row.index, self.time_mode, columns.time)
+            segments.append(Segment(fit(when, columns.time, align_right=True) + " ", dim))
+        segments.append(Segment(fit(kind, columns.type) + " ", base))
+        if columns.agent:
+            segments.append(Segment(fit(row.agent, columns.agent) + " ", base))
+        if columns.status:
             segments.append(Segment(fit(status, STATUS_WIDTH) + " ", status_style))
-        segments.append(Segment(fit(summary, max(1, width - fixed)), base))
+        segments.append(Segment(fit(summary, max(1, width - columns.fixed)), base))
+        if columns.waterfall and times is not None:
+            segments.extend(self._waterfall_segments(row.index, columns.waterfall, dim, cursor))
         return Strip(segments).adjust_cell_length(width, base)
+
+    def _columns(self, width: int) -> RowColumns:
+        times = self.times
+        # No column of dashes: only when some event has a time of its own.
+        clock = time_width(self.time_mode) if times is not None and times.events_timed else 0
+        bars = times is not None and times.attempt_times_known
+        return row_columns(width, self._seq_width, clock, bars)
+
+    def _waterfall_segments(
+        self, index: int, width: int, dim: Style, cursor: Style | None
+    ) -> list[Segment]:
+        times = self.times
+        assert times is not None
+        if self._waterfall is None or self._waterfall.width != width:
+            self._waterfall = times.waterfall(width, self.now)
+        if self._waterfall is None:
+            return []
+        text, status = waterfall_cells(self._waterfall, times, index, self._attempt_of_row)
+        style = dim
+        if status is not None:
+            style = self.rich_style + self._style(
+                {"ok": "event-lines--ok", "in_flight": "event-lines--in-flight"}.get(
+                    status, "event-lines--error" if status == "error" else "event-lines--dim"
+                )
+            )
+            style = style + cursor if cursor is not None else style
+        return [Segment(" ", dim), Segment(text, style)]
 
 
 class TimelineView(Vertical):
-    """Summary of the selected execution above its event lines."""
+    """Summary of the selected execution above its event lines. While an attempt shown is
+    in flight (its start time known), a 1 Hz tick updates how long it has been open."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._ticker: Timer | None = None
+        self._shown: tuple[ExecutionDetail, Verdict | None] | None = None
+
+    @staticmethod
+    def clock() -> datetime:
+        """Now, for how long an attempt has been open (a test fixes it)."""
+        return datetime.now(UTC)
 
     def compose(self) -> ComposeResult:
         self._summary = Static("", id="timeline-summary")
@@ -542,16 +617,42 @@ class TimelineView(Vertical):
         """No timeline to show (nothing selected, still loading, or no record file)."""
         content = message if isinstance(message, Content) else Content(message)
         self._summary.update(content)
+        self._tick_while(None)
         self.lines.set_rows(())
+
+    def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
+        """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
+        times = detail.times if detail is not None else None
+        open_now = detail is not None and times is not None and bool(times.open_attempts)
+        self._shown = (detail, verdict) if open_now and detail is not None else None
+        if open_now and self._ticker is None:
+            self._ticker = self.set_interval(1.0, self._tick, name="in-flight clock")
+        elif not open_now and self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+
+    def _tick(self) -> None:
+        if self._shown is None:
+            return
+        detail, verdict = self._shown
+        now = self.clock()
+        self.lines.set_now(now)
+        if detail.timeline is None and detail.wal is not None:
+            self._summary.update(wal_summary_content(detail.wal, verdict, detail.times, now))
+        else:
+            self._summary.update(summary_content(detail, verdict, now))
 
     def show_detail(
         self, detail: ExecutionDetail, *, keep_cursor: bool = False, verdict: Verdict | None = None
     ) -> None:
         """Show ``detail`` under its ``verdict`` (the list row's, with its reasons)."""
+        now = self.clock()
+        self.lines.now = now
+        self._tick_while(detail, verdict)
         if detail.timeline is None and detail.wal is not None and detail.wal.entries:
-            self._show_wal(detail, detail.wal, keep_cursor, verdict)
+            self._show_wal(detail, detail.wal, keep_cursor, verdict, now)
             return
-        self._summary.update(summary_content(detail, verdict))
+        self._summary.update(summary_content(detail, verdict, now))
         timeline = detail.timeline
         if timeline is None:
             self.lines.set_rows((), _trailer(detail), 0)
@@ -566,13 +667,20 @@ class TimelineView(Vertical):
             jumps,
             attempts=timeline.attempt_indexes,
             no_fallback_note=None if timeline.fallback_indexes else timeline.shape_note(),
+            times=detail.times,
+            attempt_of_row=_attempt_rows((a.event_index, a.end_index) for a in timeline.attempts),
         )
 
     def _show_wal(
-        self, detail: ExecutionDetail, log: WalLog, keep_cursor: bool, verdict: Verdict | None
+        self,
+        detail: ExecutionDetail,
+        log: WalLog,
+        keep_cursor: bool,
+        verdict: Verdict | None,
+        now: datetime,
     ) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
-        self._summary.update(wal_summary_content(log, verdict))
+        self._summary.update(wal_summary_content(log, verdict, detail.times, now))
         from intentus_tui.tui.presenters.wal_rows import wal_rows
 
         rows = wal_rows(log)
@@ -581,10 +689,36 @@ class TimelineView(Vertical):
             trailer = (("━━ the log ends here: never finished ━━", "event-lines--break"),)
         cursor = self.lines.cursor if keep_cursor else _first_interesting(rows)
         steps = [row.index for row in rows if row.type == "step.started"]  # a WAL's attempts
-        self.lines.set_rows(rows, trailer, cursor, attempts=steps)
+        row_of_seq = {row.seq: row.index for row in rows if row.seq is not None}
+        step_rows = _attempt_rows(
+            (
+                row_of_seq.get(s.started_seq) if s.started_seq is not None else None,
+                row_of_seq.get(s.ended_seq) if s.ended_seq is not None else None,
+            )
+            for s in log.steps
+        )
+        self.lines.set_rows(
+            rows, trailer, cursor, attempts=steps, times=detail.times, attempt_of_row=step_rows
+        )
 
 
-def wal_summary_content(log: WalLog, verdict: Verdict | None = None) -> Content:
+def _attempt_rows(spans: Iterable[tuple[int | None, int | None]]) -> dict[int, int]:
+    """Row -> the attempt (its position) that begins there: its bar is drawn on its start
+    row (its end row, when no start was recorded), one bar per attempt."""
+    rows: dict[int, int] = {}
+    for position, (start, end) in enumerate(spans):
+        row = start if start is not None else end
+        if row is not None:
+            rows.setdefault(row, position)
+    return rows
+
+
+def wal_summary_content(
+    log: WalLog,
+    verdict: Verdict | None = None,
+    times: ExecutionTimes | None = None,
+    now: datetime | None = None,
+) -> Content:
     lines = [
         Content.assemble(
             (sanitize_line(log.execution_id), "bold"),
@@ -598,6 +732,9 @@ def wal_summary_content(log: WalLog, verdict: Verdict | None = None) -> Content:
         *(verdict_lines(verdict) if verdict is not None else ()),
         Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted"),
     ]
+    took = times_text(times, now, log.state != "in_flight")
+    if took:
+        lines.append(Content.styled(took, "$text-muted"))
     if log.steps:
         parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
         for number, done in enumerate(log.steps):
@@ -606,6 +743,11 @@ def wal_summary_content(log: WalLog, verdict: Verdict | None = None) -> Content:
             mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
             parts.append((sanitize_line(done.agent or done.step_id), "bold"))
             parts.append((f" {mark}", style))
+            timed = times.attempts[number] if times and number < len(times.attempts) else None
+            duration = attempt_duration(timed, now)
+            if duration is not None:
+                in_flight = timed is not None and timed.in_flight
+                parts.append((f" {duration}", style if in_flight else "$text-muted"))
         lines.append(Content.assemble(*parts))
     step = log.in_flight_step
     if step is not None:

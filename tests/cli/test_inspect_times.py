@@ -1,0 +1,87 @@
+"""``inspect ID`` shows when each event happened and how long each attempt took: a record
+written by the real intentusnet 1.3.0, joined with a WAL written by its real ``WALWriter``."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC
+from pathlib import Path
+
+from intentusnet.wal.writer import WALWriter
+
+from intentus_tui.core.timestamps import parse_timestamp
+from tests.cli.support import cli
+from tests.core.wal.support import write_in_flight
+from tests.intentusnet_world import build_real_world
+
+
+def _clock(text: str) -> str:
+    """The text output's form: ISO-8601 UTC to the millisecond."""
+    moment = parse_timestamp(text)
+    assert moment is not None
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def test_inspect_shows_the_wal_times_of_events_and_attempts(tmp_path: Path) -> None:
+    world = build_real_world(tmp_path)
+    wal = tmp_path / ".intentusnet" / "wal"
+    wal.mkdir()
+    with WALWriter(str(wal), world.fallback) as w:
+        started = w.execution_started("ab" * 32, "Summarize")
+        first = w.step_started("s1", "fb-primary", "read_only", {}, "in-1")
+        failed = w.step_failed("s1", "agent_error", "fb-primary exploded", True)
+        w.fallback_triggered("fb-primary", "fb-secondary", "fb-primary exploded")
+        w.step_started("s2", "fb-secondary", "read_only", {}, "in-2")
+        w.step_completed("s2", "out-2", True)
+        w.execution_completed("cd" * 32)
+    shown = cli("inspect", world.fallback, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout
+    assert "  #1 " in text and f"{_clock(started.timestamp_iso)}  INTENT_RECEIVED  (wal)" in text
+    assert f"{_clock(first.timestamp_iso)}  AGENT_ATTEMPT_START  (wal)" in text
+    assert f"{_clock(failed.timestamp_iso)}  AGENT_ATTEMPT_END  (wal)" in text
+    assert "attempt times\n    1 fb-primary           error" in text
+
+    as_json = cli("inspect", world.fallback, "--json", cwd=tmp_path)
+    doc = json.loads(as_json.stdout)
+    attempt = doc["attempts"][0]
+    start = parse_timestamp(first.timestamp_iso)
+    end = parse_timestamp(failed.timestamp_iso)
+    assert start is not None and end is not None
+    assert parse_timestamp(attempt["started_at"]) == start
+    assert parse_timestamp(attempt["ended_at"]) == end
+    assert attempt["duration_s"] == round((end - start).total_seconds(), 6)
+    assert attempt["duration_source"] == "clock"
+    events = {e["index"]: e for e in doc["times"]["events"]}
+    assert parse_timestamp(events[0]["at"]) == parse_timestamp(started.timestamp_iso)
+    assert events[0]["source"] == "wal"
+
+
+def test_inspect_of_a_record_alone_says_which_events_have_no_time(tmp_path: Path) -> None:
+    """1.3.0 writes no time on its events: a dash, never a guess; the decision's own time."""
+    world = build_real_world(tmp_path)
+    record = json.loads((world.records_dir / f"{world.success}.json").read_text("utf-8"))
+    decision = next(e for e in record["events"] if e["type"] == "ROUTER_DECISION")
+    text = cli("inspect", world.success, cwd=tmp_path).stdout
+    assert f"started     {_clock(record['header']['createdUtcIso'])} (header)" in text
+    assert "       —  —                         INTENT_RECEIVED\n" in text
+    stamp = _clock(decision["payload"]["timestamp"])
+    assert f"{stamp}  ROUTER_DECISION  (event)" in text
+    assert "    1 fb-secondary         ok        — → —                —\n" in text
+
+
+def test_inspect_of_an_in_flight_wal_says_how_long_its_step_is_open(tmp_path: Path) -> None:
+    wal = tmp_path / ".intentusnet" / "wal"
+    wal.mkdir(parents=True)
+    (tmp_path / ".intentusnet" / "records").mkdir()
+    path = write_in_flight(wal, "irreversible")
+    shown = cli("inspect", path.stem, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    line = next(x for x in shown.stdout.splitlines() if "payments-agent" in x and "open" in x)
+    assert line.endswith("(in flight)") and "in_flight" in line
+    doc = json.loads(cli("inspect", path.stem, "--json", cwd=tmp_path).stdout)
+    charge = doc["times"]["attempts"][1]
+    assert charge["status"] == "in_flight" and charge["ended_at"] is None
+    assert charge["duration_s"] is None
+    assert charge["open_s"] > 0  # since its start, against the clock at inspect time
