@@ -48,13 +48,13 @@ from intentus_tui.core.compare import (
     Divergence,
     Operand,
     compare,
+    diff_lines,
     file_operand,
     path_text,
     run_operand,
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import DiffEntry, DiffError
-from intentus_tui.core.verist.format import format_diff
 from intentus_tui.core.verist.key_by import KeyFn
 from intentus_tui.core.verist.missing import MISSING
 
@@ -313,7 +313,7 @@ def _print_divergence(divergence: Divergence[Any] | None, title: str) -> None:
     for side, event in (("A", divergence.event_a), ("B", divergence.event_b)):
         _line(f"    {side}: {'(ended)' if event is None else _event_line(event)}")
     if divergence.payload_diff is not None:
-        for text in format_diff(divergence.payload_diff).split("\n"):
+        for text in diff_lines(divergence.payload_diff.entries):
             _line(f"    {text}")
 
 
@@ -392,7 +392,7 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
     for note in outcome.notes:
         _line(f"note: {note}")
     _line("")
-    for text in format_diff(outcome.result).split("\n"):
+    for text in diff_lines(outcome.entries):
         _line(text)
     count = len(outcome.entries)
     _line("equal" if outcome.equal else f"different: {count} change{'' if count == 1 else 's'}")

@@ -273,10 +273,6 @@ def comparison_summary(comparison: RecordComparison) -> Content:
                 ("events part at ", DIM_STYLE), (safe(divergence.describe()), WARNING_STYLE)
             )
         )
-    if comparison.events_keyed_by_seq:
-        lines.append(
-            Content.styled("events are matched by seq: events.N is the event with seq N", DIM_STYLE)
-        )
     return Content("\n").join(lines)
 
 
