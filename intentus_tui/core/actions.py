@@ -3,7 +3,8 @@
 - ``load_detail``: everything shown about one execution (record, timeline, verification,
   replayability, write-ahead log, post-mortem);
 - ``replay``: the recorded response, or why not (a forced replay too); nothing is executed;
-- ``compare`` / ``compare_view``: A against B (``core.compare``);
+- ``compare`` / ``compare_view``: A against B (``core.compare``); ``compare_side_by_side``
+  lays them out for the full-screen comparison, under ``ignore_config``'s rules;
 - ``postmortem``: the state an execution was left in and the recovery hint;
 - ``verify_file``: the integrity checks of one record file;
 - ``invalidate`` and ``save_snapshot``: the two writes an operator can ask for.
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
         WHOLE_RECORD,
         CompareError,
         Comparison,
+        IgnoreConfig,
+        IgnoreRules,
         Operand,
         RecordComparison,
         SnapshotSummary,
@@ -63,6 +66,7 @@ if TYPE_CHECKING:
         path_text,
         run_operand,
     )
+    from intentus_tui.core.compare.aligned import Fold, Folded, SideBySide, SideRow
     from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.core.postmortem import PostMortem
     from intentus_tui.core.verist.diff import DiffEntry
@@ -88,9 +92,13 @@ __all__ = [
     "EventRow",
     "ExecutionDetail",
     "ExecutionState",
+    "Fold",
+    "Folded",
     "ForkComparison",
     "HashCheck",
     "HashStatus",
+    "IgnoreConfig",
+    "IgnoreRules",
     "IntegrityProblem",
     "LoadResult",
     "LoadStatus",
@@ -101,6 +109,8 @@ __all__ = [
     "ReplayOutcome",
     "ReplayResult",
     "SequenceCheck",
+    "SideBySide",
+    "SideRow",
     "SnapshotSummary",
     "StructuralDiff",
     "StructureCheck",
@@ -109,9 +119,11 @@ __all__ = [
     "WalEntry",
     "WalLog",
     "compare",
+    "compare_side_by_side",
     "compare_view",
     "detail_operand",
     "file_operand",
+    "ignore_config",
     "invalidate",
     "load_detail",
     "path_text",
@@ -131,6 +143,12 @@ _LAZY: dict[str, str] = {
     "CompareError": "intentus_tui.core.compare",
     "Comparison": "intentus_tui.core.compare",
     "Operand": "intentus_tui.core.compare",
+    "IgnoreConfig": "intentus_tui.core.compare",
+    "IgnoreRules": "intentus_tui.core.compare",
+    "Fold": "intentus_tui.core.compare.aligned",
+    "Folded": "intentus_tui.core.compare.aligned",
+    "SideBySide": "intentus_tui.core.compare.aligned",
+    "SideRow": "intentus_tui.core.compare.aligned",
     "RecordComparison": "intentus_tui.core.compare",
     "SnapshotSummary": "intentus_tui.core.compare",
     "file_operand": "intentus_tui.core.compare",
@@ -289,6 +307,21 @@ def compare(
     from intentus_tui.core.compare import compare as compare_operands
 
     return compare_operands(a, b, key_by_paths=key_by_paths, aligned=aligned)
+
+
+def ignore_config(path: Path | None = None) -> IgnoreConfig:
+    """The ignore rules in effect: the defaults and the user's ``compare.toml`` (or ``path``)."""
+    from intentus_tui.core.compare import load_ignore_config
+
+    return load_ignore_config(path)
+
+
+def compare_side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
+    """A and B compared and laid out in two columns (``core.compare.aligned``);
+    ``CompareError`` when they cannot be compared."""
+    from intentus_tui.core.compare.aligned import side_by_side
+
+    return side_by_side(a, b, ignore)
 
 
 def compare_view(

@@ -28,6 +28,7 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.comparing import ComparisonLauncher, ComparisonScreen
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -98,7 +99,7 @@ def screenshot_directory() -> Path:
     return cache
 
 
-class IntentusApp(PaneLayout, App[None]):
+class IntentusApp(PaneLayout, ComparisonLauncher, App[None]):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -667,9 +668,10 @@ class IntentusApp(PaneLayout, App[None]):
         marked, detail = self.marked, self.detail
         await self.side_pane.build()
         self.show_side_pane()
-        self.side_pane.show_diff(marked, detail)
+        self.side_pane.show_diff(marked, detail)  # the compact view, once this one closes
         self.diff_shown = True
         self._refresh_footer()
+        self.compare_executions(marked, detail)
 
     def action_diff_file(self) -> None:
         """Ask for a snapshot or Verist baseline file and compare the selected execution
@@ -717,6 +719,7 @@ class IntentusApp(PaneLayout, App[None]):
         self.side_pane.show_comparison(left_label, left, right_label, right)
         self.diff_shown = True
         self._refresh_footer()
+        self.open_comparison(left, right, (self.detail.verdict if self.detail else None, None))
 
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()
@@ -798,6 +801,7 @@ class IntentusApp(PaneLayout, App[None]):
             ("Everywhere", [b for b in self.BINDINGS if not is_filter(b)]),
             ("Execution list", ExecutionList.BINDINGS),
             ("Timeline", EventLines.BINDINGS),
+            ("Comparison (d, D)", ComparisonScreen.BINDINGS),
             ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
             (
                 "Also",
@@ -819,10 +823,15 @@ class IntentusApp(PaneLayout, App[None]):
             f"Remap keys in {sanitize_line(str(keymap_path()))}: one line per binding id, "
             'e.g. replay = "ctrl+r".'
         )
+        from intentus_tui.tui.presenters.compare_text import legend as compare_legend
         from intentus_tui.tui.presenters.list_rows import legend
 
         content = help_content(
-            self.help_sections(), self.keymap, self.get_key_display_for, footer, legend()
+            self.help_sections(),
+            self.keymap,
+            self.get_key_display_for,
+            footer,
+            [*legend(), compare_legend()],
         )
         self.push_screen(HelpScreen(content))
 
