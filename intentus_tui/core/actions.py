@@ -302,11 +302,14 @@ def compare(
     *,
     key_by_paths: Mapping[str, Any] | None = None,
     aligned: bool = False,
+    ignore: IgnoreRules | None = None,
 ) -> Comparison:
-    """A against B by their kinds (``core.compare.compare``)."""
+    """A against B by their kinds (``core.compare.compare``); ``ignore``: no rules if None."""
+    from intentus_tui.core.compare import NO_RULES
     from intentus_tui.core.compare import compare as compare_operands
 
-    return compare_operands(a, b, key_by_paths=key_by_paths, aligned=aligned)
+    rules = NO_RULES if ignore is None else ignore
+    return compare_operands(a, b, key_by_paths=key_by_paths, aligned=aligned, ignore=rules)
 
 
 def ignore_config(path: Path | None = None) -> IgnoreConfig:
@@ -334,8 +337,9 @@ def compare_view(
 ) -> Comparison:
     """The comparison the Diff tab shows.
 
-    Two operands: ``VIEW_WHAT_HAPPENED`` (or ``VIEW_ALIGNED``) is ``compare``; for two
-    records any other view names one raw section (``WHOLE_RECORD``, ``header``, ...).
+    Two operands: ``VIEW_WHAT_HAPPENED`` (or ``VIEW_ALIGNED``) is ``compare`` under the ignore
+    rules in effect (``ignore_config``, as ``intentus-tui diff`` applies them); for two records
+    any other view names one raw section (``WHOLE_RECORD``, ``header``, ...), shown whole.
     Without operands, the two plain values are diffed as they are.
     """
     from intentus_tui.core.compare import compare_plain_values, compare_record_section
@@ -344,7 +348,7 @@ def compare_view(
         return compare_plain_values(a_value, b_value)
     if a.kind == b.kind == "record" and view not in (VIEW_WHAT_HAPPENED, VIEW_ALIGNED):
         return compare_record_section(a, b, view)
-    return compare(a, b, aligned=view == VIEW_ALIGNED)
+    return compare(a, b, aligned=view == VIEW_ALIGNED, ignore=ignore_config().rules)
 
 
 # --------------------------------------------------------------------------- writes

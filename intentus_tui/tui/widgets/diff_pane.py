@@ -441,8 +441,10 @@ class DiffPane(Vertical):
     @staticmethod
     def _status(outcome: DiffOutcome, index: int) -> Content:
         entries = outcome.entries
+        hidden = outcome.comparison.hidden if outcome.comparison is not None else 0
+        hidden_part = (f"   {hidden:,} hidden by ignore rules", DIM_STYLE) if hidden else ("", "")
         if not entries:
-            return Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE))
+            return Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE), hidden_part)
         counts = {"added": 0, "removed": 0, "changed": 0}
         for entry in entries:
             counts[entry.kind] += 1
@@ -455,6 +457,7 @@ class DiffPane(Vertical):
             (f"~{counts['changed']:,}", "$text-warning"),
             (f"   at {index + 1:,}/{total:,}", "bold"),
             ("   n/N: next/previous", DIM_STYLE),
+            hidden_part,
         )
 
     def _current(self, entry: DiffEntry | None, index: int) -> Content:
