@@ -251,9 +251,7 @@ class ComparisonScreen(Screen[None]):
 
     def action_toggle_ignore(self) -> None:
         self.rules_on = not self.rules_on
-        self._show(keep_position=True)
-        state = "on: volatile fields hidden" if self.rules_on else "off: every difference shown"
-        self.notify(f"Ignore rules {state}", timeout=2, markup=False)
+        self._show(keep_position=True)  # the status line says which
 
     def action_toggle_folding(self) -> None:
         self.folding = not self.folding
