@@ -91,7 +91,7 @@ def test_ignore_option_and_config_file_add_rules(
     assert not any(p.startswith("envelope.routing.") for p in paths)
     assert any(p.startswith("envelope.routing.") for p in shown)
     config.write_text("ignore = [", encoding="utf-8")
-    code, out, err = _diff(capsys, a, b)
+    code, _, err = _diff(capsys, a, b)
     assert code == ExitCode.PROBLEMS and "not used" in err and "Traceback" not in err
     code, _, err = _diff(capsys, a, b, "--ignore", " ")
     assert code == ExitCode.USAGE and "--ignore" in err

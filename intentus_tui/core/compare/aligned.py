@@ -23,8 +23,10 @@ Snapshots have no event stream: their timeline is empty. Records leave the heade
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, TypeAlias
 
 import orjson
@@ -33,7 +35,7 @@ from intentus_tui.core.compare.events import EventPair, align_events, record_eve
 from intentus_tui.core.compare.ignore import IgnoreRules
 from intentus_tui.core.compare.notation import format_path_text
 from intentus_tui.core.compare.operands import Operand
-from intentus_tui.core.compare.records import RECORD_SECTIONS_COMPARED, strip_seq
+from intentus_tui.core.compare.records import RECORD_SECTIONS_COMPARED
 from intentus_tui.core.compare.result import Comparison
 from intentus_tui.core.compare.usecase import compare
 from intentus_tui.core.verist.align import align
@@ -158,16 +160,26 @@ def _leaf(value: Any) -> str:
     if value is MISSING:
         return "(undefined)"
     try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=True, default=str)
-    except (ValueError, RecursionError):
-        text = repr(value)
+        if type(value) is float and not math.isfinite(value):
+            raise TypeError("orjson writes NaN and Infinity as null")
+        text = orjson.dumps(value).decode()
+    except TypeError:  # past 64-bit integers, NaN kept as written: the slower encoder
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=True, default=str)
+        except (ValueError, RecursionError):
+            text = repr(value)
     return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+
+
+@lru_cache(maxsize=4096)
+def _key_label(key: str) -> str:
+    return json.dumps(key, ensure_ascii=False) + ": "
 
 
 def _label(key: PathKey | None) -> str:
     if key is None or isinstance(key, int):
         return ""
-    return json.dumps(str(key), ensure_ascii=False) + ": "
+    return _key_label(str(key))
 
 
 def _same_value(a: Any, b: Any) -> bool:
@@ -335,14 +347,14 @@ def _record_event_text(event: Any) -> str:
 
 
 def _timeline(
-    events: tuple[Sequence[Any], Sequence[Any]],
     texts: tuple[Sequence[str], Sequence[str]],
     pairs: list[EventPair],
-    body_of: Callable[[Any], Any],
+    differing: Callable[[int, int], tuple[bool, bool]],
     at: Path,
     ignore: IgnoreRules,
 ) -> list[SideRow]:
-    """One row per event pair: each side's one-line text, and whether the events differ."""
+    """One row per event pair: each side's one-line text, and whether the events differ
+    (``differing(i, j)``: (they differ, only where the ignore rules look))."""
     rows: list[SideRow] = []
     for i, j in pairs:
         index = j if j is not None else i
@@ -350,17 +362,47 @@ def _timeline(
         path = (*at, index)
         if i is None:
             rows.append(SideRow(None, texts[1][index], "added", path, ignore.covers(path)))
-            continue
-        if j is None:
+        elif j is None:
             rows.append(SideRow(texts[0][i], None, "removed", path, ignore.covers(path)))
-            continue
+        else:
+            differs, hidden = differing(i, j)
+            status: RowStatus = "changed" if differs else "same"
+            rows.append(SideRow(texts[0][i], texts[1][j], status, path, hidden))
+    return rows
+
+
+def _body_differences(
+    events: tuple[Sequence[Any], Sequence[Any]],
+    body_of: Callable[[Any], Any],
+    at: Path,
+    ignore: IgnoreRules,
+) -> Callable[[int, int], tuple[bool, bool]]:
+    def differing(i: int, j: int) -> tuple[bool, bool]:
         body = diff(body_of(events[0][i]), body_of(events[1][j]))
         if body.equal:
-            rows.append(SideRow(texts[0][i], texts[1][j], "same", path))
-            continue
-        hidden = all(ignore.covers((*path, *e.path)) for e in body.entries) if ignore else False
-        rows.append(SideRow(texts[0][i], texts[1][j], "changed", path, hidden))
-    return rows
+            return False, False
+        where = (*at, j)
+        return True, bool(ignore) and all(ignore.covers((*where, *e.path)) for e in body.entries)
+
+    return differing
+
+
+def _entry_differences(
+    comparison: Comparison, ignore: IgnoreRules
+) -> Callable[[int, int], tuple[bool, bool]]:
+    """From the records comparison's own event entries (paired events: path ``[j, ...]``)."""
+    by_event: dict[int, list[bool]] = {}
+    records = comparison.records
+    for entry in records.events.entries if records is not None else ():
+        if entry.array_op is None and entry.path and isinstance(entry.path[0], int):
+            covered = ignore.covers(("events", *entry.path)) if ignore else False
+            by_event.setdefault(entry.path[0], []).append(covered)
+
+    def differing(i: int, j: int) -> tuple[bool, bool]:
+        covered = by_event.get(j)
+        return (False, False) if not covered else (True, all(covered))
+
+    return differing
 
 
 # --------------------------------------------------------------------------- the layout
@@ -409,7 +451,8 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
                 [_record_event_text(e) for e in events_a],
                 [_record_event_text(e) for e in events_b],
             )
-            timeline = _timeline((events_a, events_b), texts, pairs, strip_seq, events_at, ignore)
+            differing = _entry_differences(comparison, ignore)
+            timeline = _timeline(texts, pairs, differing, events_at, ignore)
     elif comparison.compared == "runs":
         from intentus_tui.core.activegraph import comparable_events
 
@@ -428,7 +471,8 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
             [f"{e.id} {e.type} by {e.actor or '-'}" for e in a.events],
             [f"{e.id} {e.type} by {e.actor or '-'}" for e in b.events],
         )
-        timeline = _timeline((doc_a, doc_b), run_texts, pairs, lambda e: e, (), ignore)
+        differing = _body_differences((doc_a, doc_b), lambda e: e, (), ignore)
+        timeline = _timeline(run_texts, pairs, differing, (), ignore)
     else:
         doc_a, doc_b = _snapshot_doc(a), _snapshot_doc(b)
     layout = _Layout(ignore, events_at, pairs)

@@ -120,3 +120,25 @@ def test_snapshots_have_values_but_no_timeline(tmp_path: Path, real_world: RealW
     assert layout.timeline == ()
     assert layout.comparison.equal
     assert [r.path_text for r in layout.values[:2]] == ["(root)", "input"]
+
+
+def test_two_active_graph_runs_side_by_side(tmp_path: Path) -> None:
+    from intentus_tui.core.compare import run_operand
+    from tests.activegraph_world import notes_world
+
+    world = notes_world(tmp_path)
+    parent = run_operand("A", world.path, world.parent)
+    child = run_operand("B", world.path, world.child)
+    layout = side_by_side(parent, child, DEFAULT_RULES)
+    assert layout.comparison.compared == "runs" and not layout.comparison.equal
+    assert len(layout.timeline) >= max(len(parent.events), len(child.events))
+    assert sum(1 for r in layout.timeline if r.a is not None) == len(parent.events)
+    assert sum(1 for r in layout.timeline if r.b is not None) == len(child.events)
+    # The shared prefix lines up event by event, each side naming its own event.
+    first = layout.timeline[0]
+    assert first.status == "same" and first.a is not None and first.b is not None
+    assert first.a.split()[1] == parent.events[0].type
+    # What differs after the fork faces gaps or changes, and the paths are in one notation.
+    assert any(r.status != "same" for r in layout.timeline)
+    assert all(r.path_text.startswith("[") for r in layout.timeline)
+    assert layout.fold(rules_on=True).first is not None
