@@ -28,7 +28,7 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
-from intentus_tui.tui.comparing import ComparisonLauncher, ComparisonScreen
+from intentus_tui.tui.comparing import ComparisonLauncher, comparison_bindings
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -801,7 +801,7 @@ class IntentusApp(PaneLayout, ComparisonLauncher, App[None]):
             ("Everywhere", [b for b in self.BINDINGS if not is_filter(b)]),
             ("Execution list", ExecutionList.BINDINGS),
             ("Timeline", EventLines.BINDINGS),
-            ("Comparison (d, D)", ComparisonScreen.BINDINGS),
+            ("Comparison (d, D; f in the Diff tab)", comparison_bindings()),
             ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
             (
                 "Also",

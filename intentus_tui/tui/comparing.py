@@ -3,13 +3,21 @@ a comparison (``d``, ``D``, a picker) opens it the same way."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
 from intentus_tui.tui.screens.compare import ComparisonScreen
 
-__all__ = ["ComparisonLauncher", "ComparisonScreen"]
+__all__ = ["ComparisonLauncher", "ComparisonScreen", "comparison_bindings"]
+
+
+def comparison_bindings() -> list[Any]:
+    """The comparison's keys for ``?``: the full screen's and the Diff tab's ``f``."""
+    from intentus_tui.tui.widgets.diff_pane import DiffPane
+
+    return [*ComparisonScreen.BINDINGS, *DiffPane.BINDINGS]
+
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import ExecutionDetail, Operand

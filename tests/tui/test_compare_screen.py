@@ -154,6 +154,10 @@ async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) 
         await settle(pilot)
         assert not isinstance(app.screen, ComparisonScreen)
         assert app.side_pane.active_tab == "diff"  # the compact view stays
+        app.side_pane.diff_pane.view.focus()
+        await pilot.press("f")  # and opens full screen again
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
 
 
 async def test_record_text_is_inert() -> None:
