@@ -151,6 +151,12 @@ async def test_replay_mark_and_diff_drive_the_side_pane(records_dir: Path) -> No
         assert app.check_action("diff", ()) is True
         await pilot.press("d")
         await settle(pilot)
+        # d opens the full-screen comparison; escape comes back to the compact Diff tab.
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        assert isinstance(app.screen, ComparisonScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ComparisonScreen)
         assert app.side_pane.active_tab == "diff"
         assert app.check_action("next_difference", ()) is True
         await pilot.press("n", "N")

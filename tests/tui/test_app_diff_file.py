@@ -100,6 +100,13 @@ async def test_diff_vs_baseline_file_shows_the_differences(
         await select(app, pilot, world["a"])
         await diff_against(app, pilot, "pinned-b.json")
         assert not isinstance(app.screen, PathPrompt)
+        # The full-screen comparison opens on top; the Diff tab holds the compact view.
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        assert "snapshot pinned-b.json" in str(full.query_one("#side-b").render())
+        await pilot.press("escape")
         assert app.side_pane.active_tab == "diff"
         pane = app.side_pane.diff_pane
         assert pane.outcome is not None and pane.outcome.error is None
@@ -123,6 +130,7 @@ async def test_diff_vs_baseline_file_shows_the_differences(
         # The same execution against its own baseline: nothing differs.
         await select(app, pilot, world["b"])
         await diff_against(app, pilot, "pinned-b.json")
+        await pilot.press("escape")
         assert pane.outcome is not None and pane.outcome.request.left_label == world["b"]
         assert pane.outcome.error is None
         assert list(pane.entries) == []
