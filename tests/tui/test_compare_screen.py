@@ -189,3 +189,39 @@ def _svg_lines(svg: str) -> list[str]:
     root = ET.fromstring(svg)
     texts = ["".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]
     return [t.replace("\xa0", " ") for t in texts]
+
+
+async def test_the_timeline_follows_the_values_cursor() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        seen: list[tuple[str, str]] = []
+        for _ in screen.values.differences:
+            row = screen.values.current_row
+            event = screen.timeline.current_row
+            if isinstance(row, SideRow) and row.path_text.startswith("events["):
+                assert isinstance(event, SideRow) and event.b is not None
+                seen.append((row.path_text.split(".")[0], event.b))
+            await pilot.press("n")
+        assert ("events[3]", "#4 MODEL_CALL") in seen
+        assert any(text.startswith("#9 FINAL_RESPONSE") for _, text in seen)
+
+
+async def test_what_cannot_be_compared_says_why(tmp_path: Path) -> None:
+    from intentus_tui.core.compare import record_operand, run_operand
+    from tests.activegraph_world import notes_world
+
+    world = notes_world(tmp_path)
+    a, _ = record_pair()
+    app = CompareApp(detail_from(a), detail_from(a))
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        app.screen.dismiss(None)
+        await pilot.pause()
+        app.open_comparison(record_operand("A", a), run_operand("B", world.path, world.parent))
+        await finish_workers(pilot)
+        status = _text(app.comparison.query_one("#compare-status"))
+        assert status.startswith("Cannot compare: cannot compare an Active Graph run")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ComparisonScreen)

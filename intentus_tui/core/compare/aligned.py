@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -96,6 +97,19 @@ class SideBySide:
     values: tuple[SideRow, ...]
     # For each timeline row, the index in ``values`` of that event's first line (or -1).
     event_rows: tuple[int, ...] = field(default=())
+    # Where the events are in the values (``("events",)`` for records, ``()`` for runs).
+    events_at: Path | None = None
+
+    def timeline_row_at(self, value_row: int) -> int | None:
+        """The timeline row of the event whose lines hold ``values[value_row]``, if any."""
+        at = self.events_at
+        if at is None or not 0 <= value_row < len(self.values):
+            return None
+        path = self.values[value_row].path
+        if len(path) <= len(at) or path[: len(at)] != at:
+            return None
+        n = bisect_right(self.event_rows, value_row) - 1
+        return n if n >= 0 else None
 
     @property
     def hidden(self) -> int:
@@ -478,7 +492,9 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
     layout = _Layout(ignore, events_at, pairs)
     layout.both(doc_a, doc_b, None, None, 0, ())
     event_rows = tuple(layout.event_rows.get(n, -1) for n in range(len(timeline)))
-    return SideBySide(comparison, tuple(timeline), tuple(layout.rows), event_rows)
+    return SideBySide(
+        comparison, tuple(timeline), tuple(layout.rows), event_rows, events_at if timeline else None
+    )
 
 
 __all__ = [

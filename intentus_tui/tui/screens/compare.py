@@ -83,6 +83,7 @@ class ComparisonScreen(Screen[None]):
         self.folding = True
         self.folded: Folded | None = None
         self._raw_to_shown: list[int] = []
+        self._shown_to_raw: list[int] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="compare-sides"):
@@ -144,6 +145,7 @@ class ComparisonScreen(Screen[None]):
         old_raw = self._raw_index(self.values.cursor) if keep_position else None
         self.folded = layout.fold(self.rules_on, context=3 if self.folding else 10**9)
         self._raw_to_shown = _raw_to_shown(self.folded.rows, len(layout.values))
+        self._shown_to_raw = _shown_to_raw(self.folded.rows)
         cursor = None if old_raw is None else self._raw_to_shown[old_raw]
         self.values.set_rows(
             self.folded.rows,
@@ -197,7 +199,17 @@ class ComparisonScreen(Screen[None]):
         message.stop()
         if message.view is self._focused_view():
             self._show_current(message.row)
+        if message.view is self.values and isinstance(message.row, SideRow):
+            self._follow_in_timeline()
         self._show_status()
+
+    def _follow_in_timeline(self) -> None:
+        """The values cursor in an event's lines: that event's row in the timeline too."""
+        layout = self.compared
+        raw = self._raw_index(self.values.cursor)
+        index = layout.timeline_row_at(raw) if layout is not None else None
+        if index is not None and index != self.timeline.cursor:
+            self.timeline.cursor = index
 
     def _show_current(self, row: SideRow | Fold | None) -> None:
         current = self.query_one("#compare-current", Static)
@@ -230,14 +242,9 @@ class ComparisonScreen(Screen[None]):
         )
 
     def _raw_index(self, shown: int) -> int:
-        """The index in ``layout.values`` of display row ``shown``."""
-        rows = self.folded.rows if self.folded else ()
-        raw = 0
-        for index, row in enumerate(rows):
-            if index == shown:
-                return raw
-            raw += row.count if isinstance(row, Fold) else 1
-        return 0
+        """The index in ``compared.values`` of display row ``shown`` (a fold: its first)."""
+        starts = self._shown_to_raw
+        return starts[shown] if 0 <= shown < len(starts) else 0
 
     # ------------------------------------------------------------------ actions
 
@@ -289,6 +296,15 @@ def _raw_to_shown(rows: tuple[SideRow | Fold, ...], raw_count: int) -> list[int]
         for k in range(raw, min(raw + span, raw_count)):
             out[k] = index
         raw += span
+    return out
+
+
+def _shown_to_raw(rows: tuple[SideRow | Fold, ...]) -> list[int]:
+    out: list[int] = []
+    raw = 0
+    for row in rows:
+        out.append(raw)
+        raw += row.count if isinstance(row, Fold) else 1
     return out
 
 
