@@ -482,7 +482,8 @@ def diff(
     or RUNS.db#RUN_ID.
 
     Timestamps, request/trace/span ids and latencies are hidden by default (the count is
-    printed); --all shows them. Exit 0 when equal, 1 when different, 2 on a usage error.
+    printed); --all shows them. Your own rules: ignore = ["GLOB", ...] in compare.toml in
+    the user config dir. Exit 0 when equal, 1 when different, 2 on a usage error.
     """
     key_paths = parse_key_by(key_by_specs)
     rules = ignore_rules(show_all, ignore_globs)
