@@ -826,12 +826,9 @@ class IntentusApp(PaneLayout, ComparisonLauncher, App[None]):
         from intentus_tui.tui.presenters.compare_text import legend as compare_legend
         from intentus_tui.tui.presenters.list_rows import legend
 
+        legends = [*legend(), compare_legend()]
         content = help_content(
-            self.help_sections(),
-            self.keymap,
-            self.get_key_display_for,
-            footer,
-            [*legend(), compare_legend()],
+            self.help_sections(), self.keymap, self.get_key_display_for, footer, legends
         )
         self.push_screen(HelpScreen(content))
 
