@@ -180,7 +180,9 @@ def _leaf(value: Any) -> str:
     except TypeError:  # past 64-bit integers, NaN kept as written: the slower encoder
         try:
             text = json.dumps(value, ensure_ascii=False, allow_nan=True, default=str)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            text = "(nested too deeply to show)"
+        except ValueError:
             text = repr(value)
     return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
 

@@ -142,3 +142,21 @@ def test_two_active_graph_runs_side_by_side(tmp_path: Path) -> None:
     assert any(r.status != "same" for r in layout.timeline)
     assert all(r.path_text.startswith("[") for r in layout.timeline)
     assert layout.fold(rules_on=True).first is not None
+
+
+def test_hostile_values_are_laid_out_never_raised(real_world: RealWorld) -> None:
+    a = _record(real_world, real_world.success)
+    b = copy.deepcopy(a)
+    deep: list[Any] = []
+    cursor = deep
+    for _ in range(100_000):  # deeper than any recursion limit
+        cursor.append([])
+        cursor = cursor[0]
+    b["finalResponse"]["payload"] = deep
+    b["envelope"]["payload"] = {"text": "y" * 2_000_000, "nan": float("nan"), "big": 10**40}
+    layout = side_by_side(record_operand("A", a), record_operand("B", b), DEFAULT_RULES)
+    texts = [row.b for row in layout.values if row.b is not None]
+    assert max(len(t) for t in texts) < 600  # a 2 MB string is cut on its row
+    assert any(t.strip() == '"nan": NaN' for t in texts)  # not written as null
+    assert any(t.strip() == f'"big": {10**40}' for t in texts)
+    assert any("(nested too deeply to show)" in t for t in texts)
