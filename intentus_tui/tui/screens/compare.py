@@ -58,7 +58,7 @@ class ComparisonScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "next_difference", "Next", id="compare.next"),
         Binding("N", "previous_difference", "Prev", id="compare.previous"),
-        Binding("i", "toggle_ignore", "Ignore rules", id="compare.ignore"),
+        Binding("i", "toggle_ignore", "Ignore", id="compare.ignore"),
         Binding("t", "switch_view", "Switch", id="compare.switch"),
         Binding("e", "toggle_folding", "Unfold", id="compare.unfold"),
         Binding(
