@@ -26,3 +26,11 @@ def _settings_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "settings.json"
     monkeypatch.setenv("INTENTUS_TUI_SETTINGS", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _compare_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads the user's ignore rules: the defaults, unless a test writes this file."""
+    path = tmp_path / "compare.toml"
+    monkeypatch.setenv("INTENTUS_TUI_COMPARE", str(path))
+    return path

@@ -9,8 +9,16 @@ snapshots (Verist's input, output and commands); two runs as their event lists, 
 lineage (fork points, shared prefix, tails) when one descends from the other or both from a
 third run, and their objects and relations (shared, only in A, only in B, differing).
 
+Paths are written one way everywhere: ``events[2].payload.agent`` (an index in brackets, an
+identifier after a dot, any other key as a quoted string in brackets).
+
+Ignore rules hide the differences every two executions have (timestamps, request, trace and
+span ids, latencies; ``core.compare.ignore``), plus the user's own from ``compare.toml`` in
+the user config dir and ``--ignore GLOB``; the output says how many differences they hid, and
+``--all`` shows everything. Equal means equal once those are set aside.
+
 Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run, bad
-``--key-by``, unreadable database), with one line on stderr.
+``--key-by`` or ``--ignore``, unreadable database), with one line on stderr.
 
 ``--json`` prints one document: ``equal``, ``compared`` (``records`` | ``snapshots`` | ``runs``),
 ``a``/``b`` (what was read), ``entries`` (``{path, path_text, before, after, kind}``; a side
@@ -20,7 +28,9 @@ that is JavaScript ``undefined`` - an added or removed key - is left out of the 
 ``ancestor`` or ``common-ancestor`` - the fork points down to each side, the shared prefix and
 tails) and ``structure`` (two runs: object and relation counts by ``shared``/``only_a``/
 ``only_b``/``differs``, the ids that are not shared, and under ``activegraph`` the counts
-``activegraph diff --json`` prints), ``null`` where they do not apply.
+``activegraph diff --json`` prints), ``null`` where they do not apply; ``hidden`` (how many
+differences the ignore rules hid) and ``ignore_rules`` (the rules in effect, ``[]`` with
+``--all``).
 """
 
 from __future__ import annotations
@@ -42,19 +52,23 @@ from intentus_tui.core.activegraph import (
     StructuralDiff,
 )
 from intentus_tui.core.compare import (
+    NO_RULES,
     CompareError,
     Comparison,
     ComparisonSummary,
     Divergence,
+    IgnoreRuleError,
+    IgnoreRules,
     Operand,
     compare,
+    diff_lines,
     file_operand,
+    load_ignore_config,
     path_text,
     run_operand,
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import DiffEntry, DiffError
-from intentus_tui.core.verist.format import format_diff
 from intentus_tui.core.verist.key_by import KeyFn
 from intentus_tui.core.verist.missing import MISSING
 
@@ -280,6 +294,8 @@ def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str,
         "fork": fork_json(comparison.fork),
         "structure": structure_json(comparison.structure),
         "notes": list(comparison.notes),
+        "hidden": comparison.hidden,
+        "ignore_rules": list(comparison.ignore.patterns),
     }
 
 
@@ -313,7 +329,7 @@ def _print_divergence(divergence: Divergence[Any] | None, title: str) -> None:
     for side, event in (("A", divergence.event_a), ("B", divergence.event_b)):
         _line(f"    {side}: {'(ended)' if event is None else _event_line(event)}")
     if divergence.payload_diff is not None:
-        for text in format_diff(divergence.payload_diff).split("\n"):
+        for text in diff_lines(divergence.payload_diff.entries):
             _line(f"    {text}")
 
 
@@ -392,10 +408,30 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
     for note in outcome.notes:
         _line(f"note: {note}")
     _line("")
-    for text in format_diff(outcome.result).split("\n"):
+    for text in diff_lines(outcome.entries):
         _line(text)
+    if outcome.hidden:
+        _line(hidden_line(outcome.hidden))
     count = len(outcome.entries)
     _line("equal" if outcome.equal else f"different: {count} change{'' if count == 1 else 's'}")
+
+
+def hidden_line(hidden: int) -> str:
+    plural = "difference" if hidden == 1 else "differences"
+    return f"{hidden} {plural} hidden by the ignore rules (--all shows them)"
+
+
+def ignore_rules(show_all: bool, extra: tuple[str, ...]) -> IgnoreRules:
+    """The rules in effect: none with ``--all``; else the defaults, the user's, ``--ignore``."""
+    if show_all:
+        return NO_RULES
+    try:
+        config = load_ignore_config(extra=extra)
+    except IgnoreRuleError as exc:
+        fail(f"--ignore: {exc}")
+    if config.problem:
+        click.echo(f"intentus-tui: {sanitize_line(config.problem)}", err=True)
+    return config.rules
 
 
 # --------------------------------------------------------------------------- the command
@@ -416,6 +452,21 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
 @click.option(
     "--aligned", is_flag=True, help="Align arrays on content: an insertion is one change."
 )
+@click.option(
+    "--all",
+    "--no-ignore",
+    "show_all",
+    is_flag=True,
+    help="Show every difference: no ignore rules (timestamps, ids, latencies are hidden by default).",
+)
+@click.option(
+    "--ignore",
+    "ignore_globs",
+    multiple=True,
+    metavar="GLOB",
+    help="Also hide differences at paths matching GLOB: a key name (traceId, *_iso) or a path "
+    "(events[*].payload.nonce, **.metadata.x) (repeatable).",
+)
 @guarded
 def diff(
     a: str,
@@ -424,17 +475,22 @@ def diff(
     as_json: bool,
     key_by_specs: tuple[str, ...],
     aligned: bool,
+    show_all: bool,
+    ignore_globs: tuple[str, ...],
 ) -> None:
     """Compare A and B: records (file, id or unique id prefix), snapshot/baseline files,
     or RUNS.db#RUN_ID.
 
-    Exit 0 when equal, 1 when different, 2 on a usage error.
+    Timestamps, request/trace/span ids and latencies are hidden by default (the count is
+    printed); --all shows them. Your own rules: ignore = ["GLOB", ...] in compare.toml in
+    the user config dir. Exit 0 when equal, 1 when different, 2 on a usage error.
     """
     key_paths = parse_key_by(key_by_specs)
+    rules = ignore_rules(show_all, ignore_globs)
     side_a = read_side(a, directory)
     side_b = read_side(b, directory)
     try:
-        comparison = compare(side_a, side_b, key_by_paths=key_paths, aligned=aligned)
+        comparison = compare(side_a, side_b, key_by_paths=key_paths, aligned=aligned, ignore=rules)
     except CompareError as exc:
         fail(str(exc))
     except DiffError as exc:

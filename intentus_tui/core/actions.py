@@ -3,7 +3,8 @@
 - ``load_detail``: everything shown about one execution (record, timeline, verification,
   replayability, write-ahead log, post-mortem);
 - ``replay``: the recorded response, or why not (a forced replay too); nothing is executed;
-- ``compare`` / ``compare_view``: A against B (``core.compare``);
+- ``compare`` / ``compare_view``: A against B (``core.compare``); ``compare_side_by_side``
+  lays them out for the full-screen comparison, under ``ignore_config``'s rules;
 - ``postmortem``: the state an execution was left in and the recovery hint;
 - ``verify_file``: the integrity checks of one record file;
 - ``invalidate`` and ``save_snapshot``: the two writes an operator can ask for.
@@ -65,6 +66,8 @@ if TYPE_CHECKING:
         WHOLE_RECORD,
         CompareError,
         Comparison,
+        IgnoreConfig,
+        IgnoreRules,
         Operand,
         RecordComparison,
         SnapshotSummary,
@@ -72,6 +75,7 @@ if TYPE_CHECKING:
         path_text,
         run_operand,
     )
+    from intentus_tui.core.compare.aligned import Fold, Folded, SideBySide, SideRow
     from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.core.postmortem import PostMortem
     from intentus_tui.core.verist.diff import DiffEntry
@@ -100,9 +104,13 @@ __all__ = [
     "ExecutionDetail",
     "ExecutionState",
     "ExecutionTimes",
+    "Fold",
+    "Folded",
     "ForkComparison",
     "HashCheck",
     "HashStatus",
+    "IgnoreConfig",
+    "IgnoreRules",
     "IntegrityProblem",
     "LoadResult",
     "LoadStatus",
@@ -113,6 +121,8 @@ __all__ = [
     "ReplayOutcome",
     "ReplayResult",
     "SequenceCheck",
+    "SideBySide",
+    "SideRow",
     "SnapshotSummary",
     "StructuralDiff",
     "StructureCheck",
@@ -123,10 +133,12 @@ __all__ = [
     "Waterfall",
     "clock_text",
     "compare",
+    "compare_side_by_side",
     "compare_view",
     "detail_operand",
     "duration_text",
     "file_operand",
+    "ignore_config",
     "invalidate",
     "load_detail",
     "offset_text",
@@ -147,6 +159,12 @@ _LAZY: dict[str, str] = {
     "CompareError": "intentus_tui.core.compare",
     "Comparison": "intentus_tui.core.compare",
     "Operand": "intentus_tui.core.compare",
+    "IgnoreConfig": "intentus_tui.core.compare",
+    "IgnoreRules": "intentus_tui.core.compare",
+    "Fold": "intentus_tui.core.compare.aligned",
+    "Folded": "intentus_tui.core.compare.aligned",
+    "SideBySide": "intentus_tui.core.compare.aligned",
+    "SideRow": "intentus_tui.core.compare.aligned",
     "RecordComparison": "intentus_tui.core.compare",
     "SnapshotSummary": "intentus_tui.core.compare",
     "file_operand": "intentus_tui.core.compare",
@@ -300,11 +318,29 @@ def compare(
     *,
     key_by_paths: Mapping[str, Any] | None = None,
     aligned: bool = False,
+    ignore: IgnoreRules | None = None,
 ) -> Comparison:
-    """A against B by their kinds (``core.compare.compare``)."""
+    """A against B by their kinds (``core.compare.compare``); ``ignore``: no rules if None."""
+    from intentus_tui.core.compare import NO_RULES
     from intentus_tui.core.compare import compare as compare_operands
 
-    return compare_operands(a, b, key_by_paths=key_by_paths, aligned=aligned)
+    rules = NO_RULES if ignore is None else ignore
+    return compare_operands(a, b, key_by_paths=key_by_paths, aligned=aligned, ignore=rules)
+
+
+def ignore_config(path: Path | None = None) -> IgnoreConfig:
+    """The ignore rules in effect: the defaults and the user's ``compare.toml`` (or ``path``)."""
+    from intentus_tui.core.compare import load_ignore_config
+
+    return load_ignore_config(path)
+
+
+def compare_side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
+    """A and B compared and laid out in two columns (``core.compare.aligned``);
+    ``CompareError`` when they cannot be compared."""
+    from intentus_tui.core.compare.aligned import side_by_side
+
+    return side_by_side(a, b, ignore)
 
 
 def compare_view(
@@ -317,8 +353,9 @@ def compare_view(
 ) -> Comparison:
     """The comparison the Diff tab shows.
 
-    Two operands: ``VIEW_WHAT_HAPPENED`` (or ``VIEW_ALIGNED``) is ``compare``; for two
-    records any other view names one raw section (``WHOLE_RECORD``, ``header``, ...).
+    Two operands: ``VIEW_WHAT_HAPPENED`` (or ``VIEW_ALIGNED``) is ``compare`` under the ignore
+    rules in effect (``ignore_config``, as ``intentus-tui diff`` applies them); for two records
+    any other view names one raw section (``WHOLE_RECORD``, ``header``, ...), shown whole.
     Without operands, the two plain values are diffed as they are.
     """
     from intentus_tui.core.compare import compare_plain_values, compare_record_section
@@ -327,7 +364,7 @@ def compare_view(
         return compare_plain_values(a_value, b_value)
     if a.kind == b.kind == "record" and view not in (VIEW_WHAT_HAPPENED, VIEW_ALIGNED):
         return compare_record_section(a, b, view)
-    return compare(a, b, aligned=view == VIEW_ALIGNED)
+    return compare(a, b, aligned=view == VIEW_ALIGNED, ignore=ignore_config().rules)
 
 
 # --------------------------------------------------------------------------- writes

@@ -29,6 +29,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.compare_picking import ComparePicking
+from intentus_tui.tui.comparing import comparison_bindings
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -668,9 +669,10 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
         marked, detail = self.marked, self.detail
         await self.side_pane.build()
         self.show_side_pane()
-        self.side_pane.show_diff(marked, detail)
+        self.side_pane.show_diff(marked, detail)  # the compact view, once this one closes
         self.diff_shown = True
         self._refresh_footer()
+        self.compare_executions(marked, detail)
 
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()
@@ -756,6 +758,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
             ("Everywhere", [b for b in self.BINDINGS if not is_filter(b)]),
             ("Execution list", ExecutionList.BINDINGS),
             ("Timeline", EventLines.BINDINGS),
+            ("Comparison (d, D; f in the Diff tab)", comparison_bindings()),
             ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
             ("Compare picker (D)", ComparePicker.BINDINGS),
             (
@@ -778,10 +781,11 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
             f"Remap keys in {sanitize_line(str(keymap_path()))}: one line per binding id, "
             'e.g. replay = "ctrl+r".'
         )
+        from intentus_tui.tui.presenters.compare_text import legend as compare_legend
         from intentus_tui.tui.presenters.list_rows import legend
         from intentus_tui.tui.presenters.time_cells import time_legend
 
-        marks = [*legend(), time_legend()]
+        marks = [*legend(), time_legend(), compare_legend()]
         content = help_content(
             self.help_sections(), self.keymap, self.get_key_display_for, footer, marks
         )

@@ -5,7 +5,7 @@ The picker (``screens.compare_picker``) lists the snapshots saved in this sessio
 ("just saved"), then the saved snapshots, Verist baselines and record files found under the
 root (``core.compare_targets``), then the executions the index already holds. The choice is
 read in a thread worker (a record as a record, a snapshot or baseline as one) and compared
-through ``open_comparison``: the one place a comparison of the selected execution with
+through ``show_picked_comparison``: the one place a comparison of the selected execution with
 another side is shown.
 """
 
@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from textual import work
-from textual.app import App
 
-from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary, Verdict
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.comparing import ComparisonLauncher
 from intentus_tui.tui.presenters.execution_text import execution_label
 
 if TYPE_CHECKING:
@@ -31,7 +32,11 @@ if TYPE_CHECKING:
     from intentus_tui.tui.widgets.side_pane import SidePane
 
 
-class ComparePicking(App[None]):
+# One side of a picked comparison: its label, what is compared, its verdict when known.
+PickedSide = tuple[str, "Operand", "Verdict | None"]
+
+
+class ComparePicking(ComparisonLauncher):
     """``D`` and what it needs: the snapshots saved in this session, the picker, the
     comparison. ``IntentusApp`` provides ``root``, ``detail`` and the panes."""
 
@@ -126,22 +131,29 @@ class ComparePicking(App[None]):
             return
         left = detail_operand(detail)
         self.call_from_thread(
-            self.open_comparison, execution_label(detail), left, candidate.label, right
+            self.show_picked_comparison,
+            (execution_label(detail), left, detail.verdict),
+            (candidate.label, right, self._verdict_of_candidate(candidate)),
         )
 
     def _cannot_compare(self, problem: str) -> None:
         self.notify(sanitize_line(f"Cannot diff: {problem}"), severity="error", markup=False)
 
-    def open_comparison(self, left_label: str, left: Operand, right_label: str, right: Any) -> None:
-        """Show the comparison of A with B (the one place: the Diff tab today)."""
-        self.call_later(self._open_comparison, left_label, left, right_label, right)
+    def _verdict_of_candidate(self, candidate: Candidate) -> Verdict | None:
+        if candidate.kind != "execution":
+            return None
+        summary = self.execution_list.model.summaries.get(candidate.key)
+        return verdict_of(summary) if summary is not None else None
 
-    async def _open_comparison(
-        self, left_label: str, left: Operand, right_label: str, right: Any
-    ) -> None:
+    def show_picked_comparison(self, a: PickedSide, b: PickedSide) -> None:
+        """A against B full screen, and in the Diff tab once it closes: the one place."""
+        self.call_later(self._show_picked_comparison, a, b)
+
+    async def _show_picked_comparison(self, a: PickedSide, b: PickedSide) -> None:
         # The pane prefixes the labels with "A:"/"B:" itself.
         await self.side_pane.build()
         self.show_side_pane()
-        self.side_pane.show_comparison(left_label, left, right_label, right)
+        self.side_pane.show_comparison(a[0], a[1], b[0], b[1])
         self.diff_shown = True
         self._refresh_footer()
+        self.open_comparison(a[1], b[1], (a[2], b[2]))

@@ -90,9 +90,8 @@ def test_payload_only_drift_in_one_event(tmp_path: Path) -> None:
     [entry] = divergence.payload_diff.entries
     assert entry.path == ("payload", "exception")
     assert (entry.before, entry.after) == ("agent-a failed", "agent-a timed out")
-    # The events section is keyed by seq: the path names the event by its seq.
-    assert comparison.events_keyed_by_seq
-    assert [e.path for e in comparison.entries] == [("events", "3", "payload", "exception")]
+    # Events are aligned event by event; the path names the event by its position.
+    assert [e.path for e in comparison.entries] == [("events", 2, "payload", "exception")]
     assert "event #3 (seq 3 / 3)" in divergence.describe()
 
 
@@ -121,11 +120,12 @@ def test_an_inserted_event_diverges_by_type(tmp_path: Path) -> None:
     divergence = comparison.first_divergence
     assert divergence is not None and divergence.kind == "type" and divergence.index == 2
     assert (divergence.type_a, divergence.type_b) == ("AGENT_ATTEMPT_END", "MODEL_CALL")
-    # By seq, every event after the insertion changed; aligned, it is one insertion.
-    assert len(comparison.events.entries) > 3
-    aligned = compare_records(a, b, aligned=True)
-    assert [(e.path, e.kind) for e in aligned.events.entries] == [((2,), "added")]
-    assert aligned.events.entries[0].after == {"type": "MODEL_CALL", "payload": {"model": "m"}}
+    # Events are aligned event by event (with or without ``aligned``): one insertion, not
+    # every later event changed by its shifted seq.
+    for result in (comparison, compare_records(a, b, aligned=True)):
+        assert [(e.path, e.kind) for e in result.events.entries] == [((2,), "added")]
+        inserted = {"seq": 3, "type": "MODEL_CALL", "payload": {"model": "m"}}
+        assert result.events.entries[0].after == inserted
 
 
 def test_envelope_hash_summary(tmp_path: Path) -> None:

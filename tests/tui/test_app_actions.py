@@ -51,6 +51,10 @@ async def test_help_lists_every_binding_with_its_id_and_closes(records_dir: Path
             "timeline.prev-error",
             "filter.clear",
             "failures-first",
+            "compare.next",
+            "compare.ignore",
+            "compare.close",
+            "diff.full-screen",
         ):
             assert binding_id in text
         assert "keymap.toml" in text
@@ -58,6 +62,8 @@ async def test_help_lists_every_binding_with_its_id_and_closes(records_dir: Path
         for mark in ("⚠ untrusted", "✗ failed", "◌ in flight", "? unknown", "TAMPERED (#!)"):
             assert mark in text
         assert "CHAIN ✗ (#✗)" in text and "✗ invalid." in text and "↺ yes" in text
+        # and the full-screen comparison's marks
+        assert "≈" in text and "a gap: the line or event is only on the other side" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 
@@ -145,6 +151,12 @@ async def test_replay_mark_and_diff_drive_the_side_pane(records_dir: Path) -> No
         assert app.check_action("diff", ()) is True
         await pilot.press("d")
         await settle(pilot)
+        # d opens the full-screen comparison; escape comes back to the compact Diff tab.
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        assert isinstance(app.screen, ComparisonScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ComparisonScreen)
         assert app.side_pane.active_tab == "diff"
         assert app.check_action("next_difference", ()) is True
         await pilot.press("n", "N")

@@ -162,6 +162,13 @@ async def test_typing_filters_fuzzily_and_enter_compares_as_the_cli_does(
         await pilot.press("enter")
         await settle(pilot)
         assert not isinstance(app.screen, ComparePicker)
+        # The full-screen comparison opens on top; the Diff tab holds the compact view.
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        assert "snapshot pinned-b.json" in str(full.query_one("#side-b").render())
+        await pilot.press("escape")
         assert app.side_pane.active_tab == "diff"
         pane = app.side_pane.diff_pane
         assert pane.outcome is not None and pane.outcome.error is None
@@ -179,6 +186,7 @@ async def test_typing_filters_fuzzily_and_enter_compares_as_the_cli_does(
         # The same execution against its own baseline: nothing differs.
         await select(app, pilot, world["b"])
         await pick(app, pilot, "pin")
+        await pilot.press("escape")  # the full-screen comparison: the Diff tab is under it
         assert pane.outcome is not None and pane.outcome.request.left_label == world["b"]
         assert pane.outcome.error is None and list(pane.entries) == []
         assert not [note for note in app.notes if note[0] == "error"]

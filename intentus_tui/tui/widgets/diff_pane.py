@@ -1,22 +1,25 @@
 """The Diff tab: two executions, or an execution and a snapshot/baseline, path by path.
 
 What is compared, and how, is the core's one "A vs B" use case (``actions.compare_view``):
-two records by what happened (envelope, routerDecision, events matched by seq,
+two records by what happened (envelope, routerDecision, events aligned event by event,
 finalResponse, with a summary and the first divergence), a snapshot or baseline by Verist's
 three-part comparison (input, output, commands), two Active Graph runs by their lineage
 (fork points, shared prefix) and what they built (objects and relations shared, only in A,
-only in B, differing) -- the same differences ``intentus-tui diff`` prints. It runs in a thread worker; a newer request supersedes an older one. For
-two executions a section selector narrows the comparison to one raw section.
+only in B, differing) -- the same differences ``intentus-tui diff`` prints, under the same
+ignore rules. It runs in a thread worker; a newer request supersedes an older one. For
+two executions a section selector narrows the comparison to one raw section. This is the
+compact view; ``f`` opens the full-screen comparison (``screens.compare``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
@@ -273,10 +276,6 @@ def comparison_summary(comparison: RecordComparison) -> Content:
                 ("events part at ", DIM_STYLE), (safe(divergence.describe()), WARNING_STYLE)
             )
         )
-    if comparison.events_keyed_by_seq:
-        lines.append(
-            Content.styled("events are matched by seq: events.N is the event with seq N", DIM_STYLE)
-        )
     return Content("\n").join(lines)
 
 
@@ -290,7 +289,12 @@ def _load_warnings(request: DiffRequest) -> list[Content]:
 
 
 class DiffPane(Vertical):
-    """Title, section selector and status above the diff; the current difference below it."""
+    """Title, section selector and status above the diff; the current difference below it.
+    ``f`` opens the same comparison full screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "full_screen", "Full screen", id="diff.full-screen"),
+    ]
 
     DEFAULT_CSS = """
     DiffPane { padding: 0 1; }
@@ -445,8 +449,10 @@ class DiffPane(Vertical):
     @staticmethod
     def _status(outcome: DiffOutcome, index: int) -> Content:
         entries = outcome.entries
+        hidden = outcome.comparison.hidden if outcome.comparison is not None else 0
+        hidden_part = (f"   {hidden:,} hidden by ignore rules", DIM_STYLE) if hidden else ("", "")
         if not entries:
-            return Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE))
+            return Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE), hidden_part)
         counts = {"added": 0, "removed": 0, "changed": 0}
         for entry in entries:
             counts[entry.kind] += 1
@@ -459,6 +465,7 @@ class DiffPane(Vertical):
             (f"~{counts['changed']:,}", "$text-warning"),
             (f"   at {index + 1:,}/{total:,}", "bold"),
             ("   n/N: next/previous", DIM_STYLE),
+            hidden_part,
         )
 
     def _current(self, entry: DiffEntry | None, index: int) -> Content:
@@ -476,6 +483,16 @@ class DiffPane(Vertical):
                 ),
             ]
         )
+
+    def action_full_screen(self) -> None:
+        from intentus_tui.tui.comparing import ComparisonLauncher
+
+        request = self.request
+        app = self.app
+        if request is None or request.left is None or request.right is None:
+            return
+        if isinstance(app, ComparisonLauncher):
+            app.open_comparison(request.left, request.right)
 
     # ------------------------------------------------------------------ navigation
 

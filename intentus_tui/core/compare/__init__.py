@@ -1,0 +1,115 @@
+"""Compare A with B: the one "A vs B" use case of the command line and the debugger.
+
+An operand (``Operand``) is a record, a Verist snapshot or baseline, or an Active Graph run;
+``compare(a, b)`` picks the comparison from their kinds and returns one ``Comparison``:
+
+- two records: ``compare_records`` below (the sections that say what happened, a summary,
+  the first event divergence);
+- a snapshot or baseline on either side: Verist's three-part snapshot comparison (input,
+  output, commands; ``compare_snapshot_operands``), a record taking part as the snapshot
+  ``snapshot_from_record`` makes of it;
+- two runs: their event lists, normalized as ``core.activegraph`` documents; their lineage
+  when both are in one database and related (one is the other's parent or any older ancestor,
+  or both descend from a third run: fork points, the shared prefix, each side's tail); and what
+  they built (objects and relations shared, only in A, only in B, differing, with the event
+  counts ``activegraph diff`` prints). Two runs are equal when their normalized events and
+  their objects and relations are.
+
+Every entry's path is relative to the operand (``input.intent.name``, ``events[3].payload``)
+and is written with ``path_text`` (``notation``: one JavaScript-like form) wherever it is
+shown. Ignore rules (``ignore``) hide the differences every two executions have (times, ids,
+latencies), and every comparison says how many they hid. ``side_by_side`` lays A and B out
+for the full-screen comparison: the two timelines aligned event by event, the values aligned
+by path with unchanged runs folded, and the positions of the differences.
+
+The modules: ``operands`` (reading A and B), ``records``, ``snapshots``, ``runs`` (one kind of
+comparison each), ``divergence`` and ``events`` (event streams), ``ignore``, ``notation``,
+``result`` (``Comparison``), ``usecase`` (``compare``), ``aligned`` (``side_by_side``).
+
+Nothing here raises on a malformed record: a missing section is ``MISSING``, a section of the
+wrong type is compared as it is, and events that are not objects are compared whole.
+"""
+
+from intentus_tui.core.compare.divergence import (
+    Divergence,
+    DivergenceKind,
+    find_divergence,
+    first_divergence,
+)
+from intentus_tui.core.compare.ignore import (
+    DEFAULT_IGNORE_RULES,
+    DEFAULT_RULES,
+    NO_RULES,
+    IgnoreConfig,
+    IgnoreRuleError,
+    IgnoreRules,
+    compare_config_path,
+    load_ignore_config,
+)
+from intentus_tui.core.compare.notation import diff_lines, entry_line, format_path_text, path_text
+from intentus_tui.core.compare.operands import (
+    CompareError,
+    Operand,
+    OperandKind,
+    file_operand,
+    load_result_operand,
+    record_operand,
+    run_operand,
+)
+from intentus_tui.core.compare.records import (
+    RECORD_SECTIONS_COMPARED,
+    ComparisonSummary,
+    RecordComparison,
+    agent_path,
+    compare_records,
+    compare_values,
+)
+from intentus_tui.core.compare.result import Compared, Comparison, RunSummary, SnapshotSummary
+from intentus_tui.core.compare.snapshots import compare_snapshot_operands
+from intentus_tui.core.compare.usecase import (
+    WHOLE_RECORD,
+    compare,
+    compare_plain_values,
+    compare_record_section,
+)
+
+__all__ = [
+    "DEFAULT_IGNORE_RULES",
+    "DEFAULT_RULES",
+    "NO_RULES",
+    "RECORD_SECTIONS_COMPARED",
+    "WHOLE_RECORD",
+    "CompareError",
+    "Compared",
+    "Comparison",
+    "ComparisonSummary",
+    "Divergence",
+    "DivergenceKind",
+    "IgnoreConfig",
+    "IgnoreRuleError",
+    "IgnoreRules",
+    "Operand",
+    "OperandKind",
+    "RecordComparison",
+    "RunSummary",
+    "SnapshotSummary",
+    "agent_path",
+    "compare",
+    "compare_config_path",
+    "compare_plain_values",
+    "compare_record_section",
+    "compare_records",
+    "compare_snapshot_operands",
+    "compare_values",
+    "diff_lines",
+    "entry_line",
+    "file_operand",
+    "find_divergence",
+    "first_divergence",
+    "format_path_text",
+    "load_ignore_config",
+    "load_result_operand",
+    "path_text",
+    "record_operand",
+    "run_operand",
+]

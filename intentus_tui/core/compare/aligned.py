@@ -1,0 +1,510 @@
+"""A and B laid out side by side, for the full-screen comparison.
+
+``side_by_side(a, b, ignore)`` compares the operands (``compare``, arrays aligned on content)
+and lays out:
+
+- ``timeline``: the two event streams aligned event by event (``core.compare.events``), one
+  row per event pair; an event only one side has faces a gap (``None``) on the other;
+- ``values``: what was compared, as indented JSON lines in two columns, aligned by path: the
+  same line side by side, a changed value on one row, a key or element only one side has
+  facing gaps. Events are laid out in the timeline's pairs, so the two views agree.
+
+Each row knows its path (in the one notation: ``events[3].payload.agent``; an index is B's
+position, or A's for what only A has, as in the comparison's entries) and whether the ignore
+rules cover it (``hidden``): the rules never change the layout, only which rows count as
+differences, so turning them off and on is instant (``fold``). ``fold`` keeps a few lines of
+context around each difference and folds longer unchanged runs into one row, and says where
+each difference starts (for next/previous) and where the first one is.
+
+Snapshots have no event stream: their timeline is empty. Records leave the header out, as
+``compare`` does (ids and times that differ between any two executions).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal, TypeAlias
+
+import orjson
+
+from intentus_tui.core.compare.events import EventPair, align_events, record_event_key
+from intentus_tui.core.compare.ignore import IgnoreRules
+from intentus_tui.core.compare.notation import format_path_text
+from intentus_tui.core.compare.operands import Operand
+from intentus_tui.core.compare.records import RECORD_SECTIONS_COMPARED
+from intentus_tui.core.compare.result import Comparison
+from intentus_tui.core.compare.usecase import compare
+from intentus_tui.core.verist.align import align
+from intentus_tui.core.verist.diff import PathKey, diff
+from intentus_tui.core.verist.missing import MISSING
+
+RowStatus: TypeAlias = Literal["same", "changed", "added", "removed"]
+Path: TypeAlias = tuple[PathKey, ...]
+CONTEXT_LINES = 3
+VALUE_CHARS = 400  # a leaf is never written longer than this on a row
+MAX_DEPTH = 64  # deeper values are written on one line
+
+
+@dataclass(frozen=True, slots=True)
+class SideRow:
+    """One row: A's line and B's (``None``: a gap), how they differ, and where."""
+
+    a: str | None
+    b: str | None
+    status: RowStatus
+    path: Path = ()
+    hidden: bool = False  # they differ, but the ignore rules cover this path
+
+    def differs(self, rules_on: bool) -> bool:
+        return self.status != "same" and not (rules_on and self.hidden)
+
+    @property
+    def path_text(self) -> str:
+        return format_path_text(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """``count`` unchanged rows from ``start`` (in ``SideBySide.values``), folded away."""
+
+    start: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Folded:
+    """The rows to draw (rows and folds), where each difference starts, and the first one."""
+
+    rows: tuple[SideRow | Fold, ...]
+    differences: tuple[int, ...]  # display indices of the first row of each run of changes
+
+    @property
+    def first(self) -> int | None:
+        return self.differences[0] if self.differences else None
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """The comparison and its two-column layout."""
+
+    comparison: Comparison
+    timeline: tuple[SideRow, ...]
+    values: tuple[SideRow, ...]
+    # For each timeline row, the index in ``values`` of that event's first line (or -1).
+    event_rows: tuple[int, ...] = field(default=())
+    # Where the events are in the values (``("events",)`` for records, ``()`` for runs).
+    events_at: Path | None = None
+
+    def timeline_row_at(self, value_row: int) -> int | None:
+        """The timeline row of the event whose lines hold ``values[value_row]``, if any."""
+        at = self.events_at
+        if at is None or not 0 <= value_row < len(self.values):
+            return None
+        path = self.values[value_row].path
+        if len(path) <= len(at) or path[: len(at)] != at:
+            return None
+        n = bisect_right(self.event_rows, value_row) - 1
+        return n if n >= 0 else None
+
+    @property
+    def hidden(self) -> int:
+        return self.comparison.hidden
+
+    def shown(self, rules_on: bool) -> int:
+        """How many differences the comparison reports with the rules on or off."""
+        entries = len(self.comparison.entries)
+        return entries if rules_on else entries + self.comparison.hidden
+
+    def fold(self, rules_on: bool, context: int = CONTEXT_LINES) -> Folded:
+        return fold_rows(self.values, rules_on, context)
+
+    def timeline_differences(self, rules_on: bool) -> tuple[int, ...]:
+        return tuple(i for i, row in enumerate(self.timeline) if row.differs(rules_on))
+
+
+# --------------------------------------------------------------------------- folding
+
+
+def fold_rows(rows: Sequence[SideRow], rules_on: bool, context: int) -> Folded:
+    """Unchanged runs longer than the context folded; nothing folded when nothing differs."""
+    differing = [row.differs(rules_on) for row in rows]
+    if not any(differing):
+        return Folded(tuple(rows), ())
+    keep = [False] * len(rows)
+    last_change = -(10**9)
+    for i, changed in enumerate(differing):  # context after each change
+        if changed:
+            last_change = i
+        keep[i] = changed or i - last_change <= context
+    next_change = 10**9
+    for i in range(len(rows) - 1, -1, -1):  # context before each change
+        if differing[i]:
+            next_change = i
+        keep[i] = keep[i] or next_change - i <= context
+    out: list[SideRow | Fold] = []
+    starts: list[int] = []
+    i = 0
+    while i < len(rows):
+        if keep[i]:
+            if differing[i] and (i == 0 or not differing[i - 1]):
+                starts.append(len(out))
+            out.append(rows[i])
+            i += 1
+            continue
+        j = i
+        while j < len(rows) and not keep[j]:
+            j += 1
+        if j - i == 1:
+            out.append(rows[i])  # folding one line would not save a line
+        else:
+            out.append(Fold(i, j - i))
+        i = j
+    return Folded(tuple(out), tuple(starts))
+
+
+# --------------------------------------------------------------------------- JSON lines
+
+
+def _leaf(value: Any) -> str:
+    if value is MISSING:
+        return "(undefined)"
+    try:
+        if type(value) is float and not math.isfinite(value):
+            raise TypeError("orjson writes NaN and Infinity as null")
+        text = orjson.dumps(value).decode()
+    except TypeError:  # past 64-bit integers, NaN kept as written: the slower encoder
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=True, default=str)
+        except RecursionError:
+            text = "(nested too deeply to show)"
+        except ValueError:
+            text = repr(value)
+    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+
+
+@lru_cache(maxsize=4096)
+def _key_label(key: str) -> str:
+    return json.dumps(key, ensure_ascii=False) + ": "
+
+
+def _label(key: PathKey | None) -> str:
+    if key is None or isinstance(key, int):
+        return ""
+    return _key_label(str(key))
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) and orjson.dumps(a) == orjson.dumps(b)
+    except (TypeError, RecursionError):
+        return diff(a, b).equal
+
+
+def _lines(value: Any, key: PathKey | None, depth: int, path: Path) -> list[tuple[str, Path]]:
+    """``value`` as indented JSON lines, each with its path."""
+    pad = "  " * depth
+    label = _label(key)
+    if depth < MAX_DEPTH and isinstance(value, dict) and value:
+        out = [(f"{pad}{label}{{", path)]
+        for k, v in value.items():
+            out.extend(_lines(v, k, depth + 1, (*path, k)))
+        out.append((f"{pad}}}", path))
+        return out
+    if depth < MAX_DEPTH and isinstance(value, list) and value:
+        out = [(f"{pad}{label}[", path)]
+        for i, v in enumerate(value):
+            out.extend(_lines(v, i, depth + 1, (*path, i)))
+        out.append((f"{pad}]", path))
+        return out
+    return [(f"{pad}{label}{_leaf(value)}", path)]
+
+
+def _pairs_of_script(script: list[tuple[str, int, int]], na: int, nb: int) -> list[EventPair]:
+    pairs: list[EventPair] = []
+    i = j = 0
+    for op, oi, oj in script:
+        while (op == "ins" or i < oi) and (op == "del" or j < oj):
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        if op == "sub":
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif op == "del":
+            pairs.append((i, None))
+            i += 1
+        else:
+            pairs.append((None, j))
+            j += 1
+    while i < na and j < nb:
+        pairs.append((i, j))
+        i, j = i + 1, j + 1
+    pairs.extend((k, None) for k in range(i, na))
+    pairs.extend((None, k) for k in range(j, nb))
+    return pairs
+
+
+class _Layout:
+    """Walks A and B together and appends rows."""
+
+    def __init__(self, ignore: IgnoreRules, events_at: Path | None, pairs: list[EventPair]):
+        self.rows: list[SideRow] = []
+        self.ignore = ignore
+        self.events_at = events_at
+        self.event_pairs = pairs
+        self.event_rows: dict[int, int] = {}
+
+    def _is_event_seq(self, path: Path) -> bool:
+        at = self.events_at
+        return (
+            at is not None
+            and len(path) == len(at) + 2
+            and path[-1] == "seq"
+            and path[: len(at)] == at
+        )
+
+    def _hidden(self, path: Path) -> bool:
+        return bool(self.ignore) and self.ignore.covers(path)
+
+    def one_side(self, value: Any, key: PathKey | None, depth: int, path: Path, side: str) -> None:
+        hidden = self._hidden(path)
+        status: RowStatus = "removed" if side == "a" else "added"
+        for text, at in _lines(value, key, depth, path):
+            a, b = (text, None) if side == "a" else (None, text)
+            self.rows.append(SideRow(a, b, status, at, hidden))
+
+    def same(self, value: Any, key: PathKey | None, depth: int, path: Path) -> None:
+        self.rows.extend(SideRow(t, t, "same", at) for t, at in _lines(value, key, depth, path))
+
+    def both(
+        self, va: Any, vb: Any, key_a: PathKey | None, key_b: PathKey | None, depth: int, path: Path
+    ) -> None:
+        if va is MISSING and vb is MISSING:
+            return
+        if vb is MISSING:
+            self.one_side(va, key_a, depth, path, "a")
+            return
+        if va is MISSING:
+            self.one_side(vb, key_b, depth, path, "b")
+            return
+        if _same_value(va, vb):
+            self.same(va, key_b, depth, path)
+            return
+        pad = "  " * depth
+        if self._is_event_seq(path):
+            # Not compared (after an inserted event every later seq shifts): shown, not counted.
+            self.rows.append(
+                SideRow(
+                    f"{pad}{_label(key_a)}{_leaf(va)}",
+                    f"{pad}{_label(key_b)}{_leaf(vb)}",
+                    "same",
+                    path,
+                )
+            )
+            return
+        if depth < MAX_DEPTH and isinstance(va, dict) and isinstance(vb, dict) and va and vb:
+            self.rows.append(
+                SideRow(f"{pad}{_label(key_a)}{{", f"{pad}{_label(key_b)}{{", "same", path)
+            )
+            for k in [*va, *(k for k in vb if k not in va)]:
+                self.both(va.get(k, MISSING), vb.get(k, MISSING), k, k, depth + 1, (*path, k))
+            self.rows.append(SideRow(f"{pad}}}", f"{pad}}}", "same", path))
+            return
+        if depth < MAX_DEPTH and isinstance(va, list) and isinstance(vb, list) and va and vb:
+            self.rows.append(
+                SideRow(f"{pad}{_label(key_a)}[", f"{pad}{_label(key_b)}[", "same", path)
+            )
+            is_events = path == self.events_at
+            pairs = (
+                self.event_pairs if is_events else _pairs_of_script(align(va, vb), len(va), len(vb))
+            )
+            for n, (i, j) in enumerate(pairs):
+                if is_events:
+                    self.event_rows[n] = len(self.rows)
+                index = j if j is not None else i
+                assert index is not None
+                self.both(
+                    va[i] if i is not None else MISSING,
+                    vb[j] if j is not None else MISSING,
+                    i,
+                    j,
+                    depth + 1,
+                    (*path, index),
+                )
+            self.rows.append(SideRow(f"{pad}]", f"{pad}]", "same", path))
+            return
+        lines_a = _lines(va, key_a, depth, path)
+        lines_b = _lines(vb, key_b, depth, path)
+        hidden = self._hidden(path)
+        for n in range(max(len(lines_a), len(lines_b))):
+            a = lines_a[n][0] if n < len(lines_a) else None
+            b = lines_b[n][0] if n < len(lines_b) else None
+            self.rows.append(SideRow(a, b, "changed", path, hidden))
+
+
+# --------------------------------------------------------------------------- timelines
+
+
+def _record_event_text(event: Any) -> str:
+    if not isinstance(event, dict):
+        return _leaf(event)
+    seq = event.get("seq")
+    kind = event.get("type")
+    payload = event.get("payload")
+    agent = payload.get("agent") if isinstance(payload, dict) else None
+    parts = [f"#{seq}" if seq is not None else "#-", str(kind) if kind is not None else "(no type)"]
+    if isinstance(agent, str):
+        parts.append(agent)
+    return " ".join(parts)
+
+
+def _timeline(
+    texts: tuple[Sequence[str], Sequence[str]],
+    pairs: list[EventPair],
+    differing: Callable[[int, int], tuple[bool, bool]],
+    at: Path,
+    ignore: IgnoreRules,
+) -> list[SideRow]:
+    """One row per event pair: each side's one-line text, and whether the events differ
+    (``differing(i, j)``: (they differ, only where the ignore rules look))."""
+    rows: list[SideRow] = []
+    for i, j in pairs:
+        index = j if j is not None else i
+        assert index is not None
+        path = (*at, index)
+        if i is None:
+            rows.append(SideRow(None, texts[1][index], "added", path, ignore.covers(path)))
+        elif j is None:
+            rows.append(SideRow(texts[0][i], None, "removed", path, ignore.covers(path)))
+        else:
+            differs, hidden = differing(i, j)
+            status: RowStatus = "changed" if differs else "same"
+            rows.append(SideRow(texts[0][i], texts[1][j], status, path, hidden))
+    return rows
+
+
+def _body_differences(
+    events: tuple[Sequence[Any], Sequence[Any]],
+    body_of: Callable[[Any], Any],
+    at: Path,
+    ignore: IgnoreRules,
+) -> Callable[[int, int], tuple[bool, bool]]:
+    def differing(i: int, j: int) -> tuple[bool, bool]:
+        body = diff(body_of(events[0][i]), body_of(events[1][j]))
+        if body.equal:
+            return False, False
+        where = (*at, j)
+        return True, bool(ignore) and all(ignore.covers((*where, *e.path)) for e in body.entries)
+
+    return differing
+
+
+def _entry_differences(
+    comparison: Comparison, ignore: IgnoreRules
+) -> Callable[[int, int], tuple[bool, bool]]:
+    """From the records comparison's own event entries (paired events: path ``[j, ...]``)."""
+    by_event: dict[int, list[bool]] = {}
+    records = comparison.records
+    for entry in records.events.entries if records is not None else ():
+        if entry.array_op is None and entry.path and isinstance(entry.path[0], int):
+            covered = ignore.covers(("events", *entry.path)) if ignore else False
+            by_event.setdefault(entry.path[0], []).append(covered)
+
+    def differing(i: int, j: int) -> tuple[bool, bool]:
+        covered = by_event.get(j)
+        return (False, False) if not covered else (True, all(covered))
+
+    return differing
+
+
+# --------------------------------------------------------------------------- the layout
+
+
+def _record_doc(operand: Operand) -> dict[str, Any]:
+    """The sections ``compare`` compares (the header is left out)."""
+    record = operand.record or {}
+    return {key: record[key] for key, _ in RECORD_SECTIONS_COMPARED if key in record}
+
+
+def _snapshot_doc(operand: Operand) -> dict[str, Any]:
+    from intentus_tui.core.compare.snapshots import as_snapshot, step_output
+    from intentus_tui.core.verist.recompute import _normalized_commands
+
+    snapshot = as_snapshot(operand)
+    doc: dict[str, Any] = {"input": snapshot.input}
+    output = step_output(snapshot)
+    if output is not MISSING:
+        doc["output"] = output
+    commands = _normalized_commands(snapshot)
+    if commands is not None:
+        doc["commands"] = commands
+    return doc
+
+
+def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
+    """Compare A with B (arrays aligned on content) and lay them out side by side.
+
+    Raises what ``compare`` raises (``CompareError``).
+    """
+    comparison = compare(a, b, aligned=True, ignore=ignore)
+    timeline: list[SideRow] = []
+    pairs: list[EventPair] = []
+    events_at: Path | None = None
+    doc_a: Any
+    doc_b: Any
+    if comparison.compared == "records":
+        doc_a, doc_b = _record_doc(a), _record_doc(b)
+        events_a = doc_a.get("events")
+        events_b = doc_b.get("events")
+        if isinstance(events_a, list) and isinstance(events_b, list):
+            events_at = ("events",)
+            pairs = align_events(events_a, events_b, record_event_key)
+            texts = (
+                [_record_event_text(e) for e in events_a],
+                [_record_event_text(e) for e in events_b],
+            )
+            differing = _entry_differences(comparison, ignore)
+            timeline = _timeline(texts, pairs, differing, events_at, ignore)
+    elif comparison.compared == "runs":
+        from intentus_tui.core.activegraph import comparable_events
+
+        run_ids: tuple[str, ...] = tuple(r.run_id for r in (a.run, b.run) if r is not None)
+        if comparison.fork is not None and comparison.fork.relation is not None:
+            run_ids = comparison.fork.relation.run_ids
+        doc_a = comparable_events(a.events, run_ids)
+        doc_b = comparable_events(b.events, run_ids)
+        events_at = ()
+
+        def run_key(event: dict[str, Any]) -> str:
+            return f"{event['type']}\x00{event['actor'] or ''}"
+
+        pairs = align_events(doc_a, doc_b, run_key)
+        run_texts = (
+            [f"{e.id} {e.type} by {e.actor or '-'}" for e in a.events],
+            [f"{e.id} {e.type} by {e.actor or '-'}" for e in b.events],
+        )
+        differing = _body_differences((doc_a, doc_b), lambda e: e, (), ignore)
+        timeline = _timeline(run_texts, pairs, differing, (), ignore)
+    else:
+        doc_a, doc_b = _snapshot_doc(a), _snapshot_doc(b)
+    layout = _Layout(ignore, events_at, pairs)
+    layout.both(doc_a, doc_b, None, None, 0, ())
+    event_rows = tuple(layout.event_rows.get(n, -1) for n in range(len(timeline)))
+    return SideBySide(
+        comparison, tuple(timeline), tuple(layout.rows), event_rows, events_at if timeline else None
+    )
+
+
+__all__ = [
+    "CONTEXT_LINES",
+    "Fold",
+    "Folded",
+    "SideBySide",
+    "SideRow",
+    "fold_rows",
+    "side_by_side",
+]

@@ -1,0 +1,63 @@
+"""Two event streams aligned event by event: the same event side by side, an inserted or a
+missing one facing a gap.
+
+Events are matched on who did what (their type and, for records, the agent of the payload;
+for Active Graph runs, the actor), never on their bodies: a body changed in place stays one
+pair whose body differs, while an event only one stream has becomes a gap on the other side.
+Matching is Verist's array alignment (``core.verist.align``: common prefix and suffix, then a
+shortest edit script), so one inserted event is one gap however long the streams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, TypeVar
+
+from intentus_tui.core.verist.align import align
+
+E = TypeVar("E")
+# (index in A or None, index in B or None): never both None.
+EventPair: TypeAlias = tuple[int | None, int | None]
+
+
+def record_event_key(event: Any) -> str:
+    """Who did what: an IntentusNet event's type and the agent its payload names."""
+    if not isinstance(event, dict):
+        return f"?{type(event).__name__}"
+    kind = event.get("type")
+    payload = event.get("payload")
+    agent = payload.get("agent") if isinstance(payload, dict) else None
+    return f"{kind}\x00{agent if isinstance(agent, str) else ''}"
+
+
+def align_events(a: Sequence[E], b: Sequence[E], key_of: Callable[[E], str]) -> list[EventPair]:
+    """Every event of both streams once, in order, paired where they are the same event."""
+    keys_a = [key_of(e) for e in a]
+    keys_b = [key_of(e) for e in b]
+    pairs: list[EventPair] = []
+    i = j = 0
+    for op, oi, oj in align(keys_a, keys_b):
+        # The matched events before this edit are implicit in align's script.
+        stop_i = oi if op != "ins" else None
+        stop_j = oj if op != "del" else None
+        while (stop_i is None or i < stop_i) and (stop_j is None or j < stop_j):
+            pairs.append((i, j))
+            i += 1
+            j += 1
+        if op == "sub":
+            pairs.append((i, j))
+            i += 1
+            j += 1
+        elif op == "del":
+            pairs.append((i, None))
+            i += 1
+        else:
+            pairs.append((None, j))
+            j += 1
+    while i < len(a) and j < len(b):
+        pairs.append((i, j))
+        i += 1
+        j += 1
+    pairs.extend((k, None) for k in range(i, len(a)))
+    pairs.extend((None, k) for k in range(j, len(b)))
+    return pairs

@@ -1,0 +1,59 @@
+"""The one path notation of every comparison output: ``events[2].payload.agent``.
+
+JavaScript's (and jq's) form: a key that is an identifier follows a dot, an array index is in
+brackets, any other key is a quoted string in brackets (``headers["x-id"]``, ``byId["7"]``),
+so no path can be read two ways. The command line's text and JSON and the debugger all print
+paths with ``path_text``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from intentus_tui.core.verist.diff import DiffEntry, PathKey
+from intentus_tui.core.verist.format import format_value
+from intentus_tui.core.verist.value import is_index
+
+ROOT_TEXT = "(root)"
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+
+
+def key_text(key: PathKey, *, first: bool) -> str:
+    """One step of a path: ``.name``, ``[3]`` or ``["odd key"]`` (no dot when ``first``)."""
+    if is_index(key):
+        return f"[{key}]"
+    text = str(key)
+    if _IDENTIFIER.match(text):
+        return text if first else f".{text}"
+    return f"[{json.dumps(text, ensure_ascii=False)}]"
+
+
+def format_path_text(path: Sequence[PathKey]) -> str:
+    """``events[2].payload.agent``; ``(root)`` for the empty path."""
+    if not path:
+        return ROOT_TEXT
+    return "".join(key_text(key, first=i == 0) for i, key in enumerate(path))
+
+
+def path_text(entry: DiffEntry) -> str:
+    """The path of one difference, in the one notation."""
+    return format_path_text(entry.path)
+
+
+def entry_line(entry: DiffEntry) -> str:
+    """One line, as Verist's ``formatDiff`` writes it but with this notation:
+    ``+ path: after``, ``- path: before`` or ``  path: before → after``."""
+    path = path_text(entry)
+    kind = entry.kind
+    if kind == "added":
+        return f"+ {path}: {format_value(entry.after)}"
+    if kind == "removed":
+        return f"- {path}: {format_value(entry.before)}"
+    return f"  {path}: {format_value(entry.before)} → {format_value(entry.after)}"
+
+
+def diff_lines(entries: Sequence[DiffEntry]) -> list[str]:
+    """One line per entry, or ``(no changes)``."""
+    return [entry_line(e) for e in entries] if entries else ["(no changes)"]

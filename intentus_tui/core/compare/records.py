@@ -1,0 +1,260 @@
+"""Two IntentusNet records compared by what happened.
+
+``compare_records(a, b)`` diffs the sections that describe *what happened* (``envelope``,
+``routerDecision``, ``events``, ``finalResponse``), sums it up for a person (same intent? same
+agent path? same response? same envelope hash?) and finds the first event where the two
+streams part. The ``header`` is left out of the section diffs on purpose: its execution id and
+creation time differ between any two executions; its envelope hash is compared in the summary.
+
+Events are aligned event by event (``core.compare.events``): the same event side by side is
+diffed without its ``seq`` (after an inserted event every later seq shifts, and reporting that
+shift for each of them would bury the one real change); an event only one side has is one
+``insert`` or ``delete`` entry. As in Verist's aligned diffs, an index in a path is the event's
+position in B, or in A for an event only A has.
+
+Differences at paths the ignore rules cover are hidden: counted in ``hidden``, left out of
+``entries``, of ``equal`` and of the summary's answers.
+
+Nothing here raises on a malformed record: a missing section is ``MISSING``, a section of the
+wrong type is compared as it is, and events that are not objects are compared whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from intentus_tui.core.compare.divergence import (
+    Divergence,
+    event_type,
+    events_of,
+    first_divergence,
+)
+from intentus_tui.core.compare.events import align_events, record_event_key
+from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
+from intentus_tui.core.verist.diff import DiffEntry, DiffResult, PathKey, diff
+from intentus_tui.core.verist.key_by import KeyFn, key_by
+from intentus_tui.core.verist.missing import MISSING
+
+# (section key in the record, attribute name on RecordComparison)
+RECORD_SECTIONS_COMPARED: tuple[tuple[str, str], ...] = (
+    ("envelope", "envelope"),
+    ("routerDecision", "router_decision"),
+    ("events", "events"),
+    ("finalResponse", "final_response"),
+)
+
+
+def _same(a: Any, b: Any, where: tuple[PathKey, ...], ignore: IgnoreRules) -> bool:
+    result = diff(a, b)
+    if result.equal or not ignore:
+        return result.equal
+    shown, _ = ignore.split(DiffEntry((*where, *e.path), e.before, e.after) for e in result.entries)
+    return not shown
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def agent_path(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """The agents of ``AGENT_ATTEMPT_START`` events, in order: who was tried."""
+    agents: list[str] = []
+    for event in events_of(record):
+        if event_type(event) != "AGENT_ATTEMPT_START":
+            continue
+        payload = event.get("payload") if isinstance(event, dict) else None
+        agent = payload.get("agent") if isinstance(payload, dict) else None
+        agents.append(agent if isinstance(agent, str) else "?")
+    return tuple(agents)
+
+
+def _intent(record: Mapping[str, Any]) -> Any:
+    envelope = record.get("envelope")
+    return envelope.get("intent", MISSING) if isinstance(envelope, dict) else MISSING
+
+
+def _intent_name(intent: Any) -> str | None:
+    if isinstance(intent, dict):
+        name = intent.get("name")
+        return name if isinstance(name, str) else None
+    return intent if isinstance(intent, str) else None
+
+
+def _envelope_hash(record: Mapping[str, Any]) -> str | None:
+    header = record.get("header")
+    value = header.get("envelopeHash") if isinstance(header, dict) else None
+    return value if isinstance(value, str) and value else None
+
+
+def _normalized_hash(value: str) -> str:
+    # The documented form writes "sha256:<hex>", the runtime form bare hex: same digest.
+    return value.removeprefix("sha256:").lower()
+
+
+@dataclass(frozen=True, slots=True)
+class ComparisonSummary:
+    """The answers a person wants first. ``same_envelope_hash`` is ``None`` when a side has none."""
+
+    same_intent: bool
+    same_agent_path: bool
+    same_response: bool
+    same_envelope_hash: bool | None
+    intent_a: str | None
+    intent_b: str | None
+    agent_path_a: tuple[str, ...]
+    agent_path_b: tuple[str, ...]
+
+
+def _summarize(
+    a: Mapping[str, Any], b: Mapping[str, Any], ignore: IgnoreRules
+) -> ComparisonSummary:
+    intent_a, intent_b = _intent(a), _intent(b)
+    path_a, path_b = agent_path(a), agent_path(b)
+    hash_a, hash_b = _envelope_hash(a), _envelope_hash(b)
+    same_hash = (
+        None
+        if hash_a is None or hash_b is None
+        else _normalized_hash(hash_a) == _normalized_hash(hash_b)
+    )
+    return ComparisonSummary(
+        same_intent=_same(intent_a, intent_b, ("envelope", "intent"), ignore),
+        same_agent_path=path_a == path_b,
+        same_response=_same(
+            a.get("finalResponse", MISSING),
+            b.get("finalResponse", MISSING),
+            ("finalResponse",),
+            ignore,
+        ),
+        same_envelope_hash=same_hash,
+        intent_a=_intent_name(intent_a),
+        intent_b=_intent_name(intent_b),
+        agent_path_a=path_a,
+        agent_path_b=path_b,
+    )
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+@dataclass(frozen=True, slots=True)
+class RecordComparison:
+    """Section by section diffs of two records, a summary, and the first event divergence.
+
+    The section results hold every difference, paths relative to the section; ``entries``
+    prefixes them with the section key (``events[3].payload.agent``) and leaves out the
+    ``hidden`` ones the ignore rules cover.
+    """
+
+    envelope: DiffResult
+    router_decision: DiffResult
+    events: DiffResult
+    final_response: DiffResult
+    summary: ComparisonSummary
+    first_divergence: Divergence[Any] | None
+    entries: tuple[DiffEntry, ...]
+    hidden: int = 0
+
+    @property
+    def equal(self) -> bool:
+        return not self.entries
+
+    @property
+    def all_entries(self) -> tuple[DiffEntry, ...]:
+        """Every difference, hidden ones included."""
+        out: list[DiffEntry] = []
+        for key, attr in RECORD_SECTIONS_COMPARED:
+            result: DiffResult = getattr(self, attr)
+            out.extend(
+                DiffEntry((key, *e.path), e.before, e.after, e.array_op) for e in result.entries
+            )
+        return tuple(out)
+
+    @property
+    def result(self) -> DiffResult:
+        """The shown differences as one ``DiffResult``."""
+        return DiffResult(not self.entries, self.entries)
+
+
+def strip_seq(event: Any) -> Any:
+    if isinstance(event, dict):
+        return {k: v for k, v in event.items() if k != "seq"}
+    return event
+
+
+def events_diff(events_a: list[Any], events_b: list[Any]) -> DiffResult:
+    """Events aligned event by event; paths ``[j]`` (B's position) or ``[i]`` (only in A)."""
+    entries: list[DiffEntry] = []
+    for i, j in align_events(events_a, events_b, record_event_key):
+        if i is not None and j is not None:
+            body = diff(strip_seq(events_a[i]), strip_seq(events_b[j]))
+            entries.extend(DiffEntry((j, *e.path), e.before, e.after) for e in body.entries)
+        elif i is not None:
+            entries.append(DiffEntry((i,), events_a[i], MISSING, "delete"))
+        elif j is not None:
+            entries.append(DiffEntry((j,), MISSING, events_b[j], "insert"))
+    return DiffResult(not entries, tuple(entries))
+
+
+def _as_record(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def compare_records(
+    a_json: Any,
+    b_json: Any,
+    *,
+    key_by_paths: Mapping[str, KeyFn] | None = None,
+    aligned: bool = False,
+    ignore: IgnoreRules = NO_RULES,
+) -> RecordComparison:
+    """Compare two record JSON objects (``LoadResult.record.raw``).
+
+    ``key_by_paths`` (dot-paths from the record root, e.g. ``{"events": "seq"}``) reshapes arrays
+    before the section diffs, as Verist's ``keyBy``; a bad key (duplicate, missing field) raises
+    ``DiffError``, the one exception this function lets through because the caller asked for it.
+    ``aligned`` aligns the other arrays on content too. The summary and the first divergence
+    always use the records as they are.
+    """
+    a, b = _as_record(a_json), _as_record(b_json)
+    shaped_a, shaped_b = a, b
+    if key_by_paths:
+        shaped_a = key_by(a, key_by_paths)
+        shaped_b = key_by(b, key_by_paths)
+    sections: dict[str, DiffResult] = {}
+    every: list[DiffEntry] = []
+    for key, attr in RECORD_SECTIONS_COMPARED:
+        before = shaped_a.get(key, MISSING)
+        after = shaped_b.get(key, MISSING)
+        if key == "events" and isinstance(before, list) and isinstance(after, list):
+            sections[attr] = events_diff(before, after)
+        else:
+            sections[attr] = diff(before, after, aligned=aligned)
+        every.extend(
+            DiffEntry((key, *e.path), e.before, e.after, e.array_op) for e in sections[attr].entries
+        )
+    shown, hidden = ignore.split(every)
+    return RecordComparison(
+        envelope=sections["envelope"],
+        router_decision=sections["router_decision"],
+        events=sections["events"],
+        final_response=sections["final_response"],
+        summary=_summarize(a, b, ignore),
+        first_divergence=first_divergence(a.get("events"), b.get("events"), ignore),
+        entries=shown,
+        hidden=hidden,
+    )
+
+
+def compare_values(
+    a: Any,
+    b: Any,
+    *,
+    key_by_paths: Mapping[str, KeyFn] | None = None,
+    aligned: bool = False,
+) -> DiffResult:
+    """A plain diff of two JSON values after ``key_by`` (raises ``DiffError`` on a bad key)."""
+    if key_by_paths:
+        a = key_by(a, key_by_paths)
+        b = key_by(b, key_by_paths)
+    return diff(a, b, aligned=aligned)

@@ -1,0 +1,102 @@
+"""A snapshot or baseline on either side: Verist's three-part comparison (input, output,
+commands; events are left out), a record taking part as the snapshot ``snapshot_from_record``
+makes of it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
+from intentus_tui.core.compare.operands import CompareError, Operand
+from intentus_tui.core.compare.records import compare_values
+from intentus_tui.core.compare.result import Comparison, SnapshotSummary
+from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff
+from intentus_tui.core.verist.key_by import KeyFn
+from intentus_tui.core.verist.missing import MISSING
+
+if TYPE_CHECKING:
+    from intentus_tui.core.verist.snapshot import Snapshot
+
+
+def _prefixed(prefix: str, result: DiffResult | None) -> list[DiffEntry]:
+    if result is None:
+        return []
+    return [DiffEntry((prefix, *e.path), e.before, e.after, e.array_op) for e in result.entries]
+
+
+def as_snapshot(operand: Operand) -> Snapshot:
+    from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_from_record
+
+    if operand.snapshot is not None:
+        return operand.snapshot
+    assert operand.record is not None
+    try:
+        return snapshot_from_record(operand.record)
+    except SnapshotError as exc:
+        raise CompareError(
+            f"{operand.label}: cannot make a snapshot of this record: {exc}"
+        ) from None
+
+
+def step_output(snapshot: Snapshot) -> Any:
+    artifact = snapshot.step_output
+    content = artifact.content if artifact is not None else MISSING
+    return content.get("output", MISSING) if isinstance(content, dict) else MISSING
+
+
+def compare_snapshot_operands(
+    a: Operand,
+    b: Operand,
+    key_by_paths: Mapping[str, KeyFn] | None,
+    aligned: bool,
+    ignore: IgnoreRules = NO_RULES,
+) -> Comparison:
+    """Verist's ``compareSnapshots`` (input, output, commands; events are left out)."""
+    from intentus_tui.core.verist.recompute import compare_snapshots
+
+    sa, sb = as_snapshot(a), as_snapshot(b)
+    input_diff, output_diff, commands_diff = compare_snapshots(sa, sb, key_by=key_by_paths or None)
+    notes: list[str] = []
+    if aligned:
+        # compare_snapshots is Verist's by-index diff; redo input and output aligned.
+        input_diff = diff(sa.input, sb.input, aligned=True)
+        if output_diff is not None:
+            output_diff = compare_values(
+                step_output(sa), step_output(sb), key_by_paths=key_by_paths, aligned=True
+            )
+    ha, hb = (s.step_output.hash if s.step_output else None for s in (sa, sb))
+    same_hash = ha is not None and ha == hb
+    shown_input, hidden_input = ignore.split(_prefixed("input", input_diff))
+    shown_output, hidden_output = ignore.split(_prefixed("output", output_diff))
+    shown_commands, hidden_commands = ignore.split(_prefixed("commands", commands_diff))
+    equal = not shown_input and not shown_output and not shown_commands
+    if output_diff is not None:
+        if output_diff.equal and not same_hash:
+            notes.append(
+                "the step-output hashes differ although the outputs are equal: the recorded "
+                "events differ (Verist's snapshot comparison leaves events out; "
+                "diff the records to see them)"
+            )
+    else:
+        # No comparable content on a side (hash-only or malformed): fall back to the hashes.
+        equal = equal and same_hash
+        notes.append(
+            "outputs not compared path by path (a snapshot has no step-output content); "
+            + ("their step-output hashes match" if same_hash else "their step-output hashes differ")
+        )
+    summary = SnapshotSummary(
+        same_input=not shown_input,
+        same_input_hash=sa.input_hash == sb.input_hash,
+        same_output=None if output_diff is None else not shown_output,
+        same_commands=None if commands_diff is None else not shown_commands,
+    )
+    return Comparison(
+        "snapshots",
+        equal,
+        shown_input + shown_output + shown_commands,
+        hidden=hidden_input + hidden_output + hidden_commands,
+        snapshots=summary,
+        notes=tuple(notes),
+        ignore=ignore,
+    )

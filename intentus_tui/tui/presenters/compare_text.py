@@ -1,0 +1,85 @@
+"""What the full-screen comparison says in words: each side's title, the status line, the
+legend of its marks. Plain strings (sanitized); the screen styles them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.execution_text import clip
+from intentus_tui.tui.presenters.list_rows import display_id, verdict_text
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import Operand, SideBySide
+    from intentus_tui.core.model import Verdict
+
+TITLE_CHARS = 120
+
+
+def side_title(operand: Operand, verdict: Verdict | None = None) -> str:
+    """``execution 681f325e · ✓ succeeded · verified · ↺ yes``, ``snapshot pinned.json``,
+    ``run r-2 (fork)``."""
+    described = operand.describe()
+    if operand.kind == "record":
+        ident = described.get("execution_id") or operand.label
+        text = f"execution {display_id(str(ident))}"
+        if verdict is not None:
+            text += f" · {verdict_text(verdict)}"
+    elif operand.kind == "snapshot":
+        text = f"snapshot {operand.label}"
+        step = described.get("step_name")
+        if step:
+            text += f" · {described.get('workflow_id')}/{step}"
+    else:
+        label = described.get("label")
+        text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
+    if operand.note:
+        text += " · damaged: compared what was recovered"
+    return clip(text, TITLE_CHARS)
+
+
+def hidden_text(layout: SideBySide, rules_on: bool) -> str:
+    """The hidden-difference count, always: ``6 hidden by ignore rules (i shows them)``."""
+    hidden = layout.hidden
+    if not rules_on:
+        return f"ignore rules off: {hidden:,} shown (i hides)"
+    if not layout.comparison.ignore:
+        return "no ignore rules"
+    return f"{hidden:,} hidden by ignore rules (i shows)"
+
+
+def counts_text(layout: SideBySide, rules_on: bool) -> str:
+    shown = layout.shown(rules_on)
+    comparison = layout.comparison
+    if comparison.equal and rules_on:
+        return "equal"
+    if shown == 0 and not comparison.equal:
+        return "different (not value by value: see the notes)"
+    return f"{shown:,} difference{'' if shown == 1 else 's'}"
+
+
+def divergence_text(layout: SideBySide, rules_on: bool) -> str | None:
+    """Where the aligned timelines first part: ``events[1] only in B (#2 AGENT_ATTEMPT_START)``."""
+    for row in layout.timeline:
+        if not row.differs(rules_on):
+            continue
+        where = row.path_text
+        if row.a is None:
+            return sanitize_line(f"{where} only in B ({row.b})")
+        if row.b is None:
+            return sanitize_line(f"{where} only in A ({row.a})")
+        return sanitize_line(f"{where} differs ({row.a} / {row.b})")
+    return None
+
+
+def legend() -> tuple[str, list[tuple[str, str]]]:
+    """The comparison's marks, for ``?``."""
+    return (
+        "Comparison (d, D): marks",
+        [
+            ("~ + -", "changed, only in B, only in A"),
+            ("≈", "differs, but an ignore rule hides it (i shows it)"),
+            ("╱╱╱", "a gap: the line or event is only on the other side"),
+            ("⋯ N unchanged lines ⋯", "unchanged lines folded away (e unfolds)"),
+        ],
+    )

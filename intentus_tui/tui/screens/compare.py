@@ -1,0 +1,312 @@
+"""The full-screen comparison: A | B, the timelines aligned event by event above, the values
+aligned by path below with unchanged runs folded.
+
+Opens on the first difference (the value lines and the timeline's first differing event are
+highlighted and scrolled to). ``n``/``N`` go to the next/previous difference of the focused
+view, ``t`` switches between the timeline and the values, ``enter`` on an event shows its
+lines, ``i`` turns the ignore rules off and on (the number of differences they hide is
+always on the status line), ``e`` unfolds the unchanged lines, ``escape``/``q`` close.
+
+What is compared and how is the core's (``actions.compare_side_by_side``), computed in a
+thread worker; every text from a record is sanitized before it is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from intentus_tui.core.actions import (
+    CompareError,
+    Fold,
+    Folded,
+    Operand,
+    SideBySide,
+    SideRow,
+    compare_side_by_side,
+    ignore_config,
+)
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.compare_text import (
+    counts_text,
+    divergence_text,
+    hidden_text,
+    side_title,
+)
+from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
+
+if TYPE_CHECKING:
+    from intentus_tui.core.model import Verdict
+
+DIM = "$foreground-muted"
+
+
+class ComparisonScreen(Screen[None]):
+    """A against B, full screen."""
+
+    CSS_PATH = "compare.tcss"
+    AUTO_FOCUS = "#compare-values"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "next_difference", "Next", id="compare.next"),
+        Binding("N", "previous_difference", "Prev", id="compare.previous"),
+        Binding("i", "toggle_ignore", "Ignore", id="compare.ignore"),
+        Binding("t", "switch_view", "Switch", id="compare.switch"),
+        Binding("e", "toggle_folding", "Unfold", id="compare.unfold"),
+        Binding(
+            "enter", "show_event", "Show the event's values", show=False, id="compare.show-event"
+        ),
+        Binding("escape,q", "close", "Close", id="compare.close"),
+    ]
+
+    def __init__(
+        self,
+        a: Operand,
+        b: Operand,
+        verdicts: tuple[Verdict | None, Verdict | None] = (None, None),
+    ) -> None:
+        super().__init__()
+        self.a = a
+        self.b = b
+        self.titles = (side_title(a, verdicts[0]), side_title(b, verdicts[1]))
+        self.compared: SideBySide | None = None
+        self.error: str | None = None
+        self.rules_on = True
+        self.folding = True
+        self.folded: Folded | None = None
+        self._raw_to_shown: list[int] = []
+        self._shown_to_raw: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="compare-sides"):
+            yield Static(Content.assemble(("A ", "bold $text-error"), self.titles[0]), id="side-a")
+            yield Static(
+                Content.assemble(("B ", "bold $text-success"), self.titles[1]), id="side-b"
+            )
+        yield Static(Content.styled("Comparing…", DIM), id="compare-status")
+        yield SideBySideView(id="compare-timeline")
+        yield SideBySideView(id="compare-values")
+        yield Static("", id="compare-current")
+        yield Footer()
+
+    @property
+    def timeline(self) -> SideBySideView:
+        return self.query_one("#compare-timeline", SideBySideView)
+
+    @property
+    def values(self) -> SideBySideView:
+        return self.query_one("#compare-values", SideBySideView)
+
+    def on_mount(self) -> None:
+        self.values.focus()
+        self._compute()
+
+    @work(thread=True, exclusive=True, group="comparison", exit_on_error=False)
+    def _compute(self) -> None:
+        config = ignore_config()
+        try:
+            layout = compare_side_by_side(self.a, self.b, config.rules)
+        except CompareError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        except Exception as exc:  # a comparison never takes the debugger down
+            self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._ready, layout, config.problem)
+
+    def _failed(self, message: str) -> None:
+        self.error = message
+        self.query_one("#compare-status", Static).update(
+            Content.assemble(("Cannot compare: ", "bold $text-error"), sanitize_line(message))
+        )
+
+    def _ready(self, layout: SideBySide, problem: str | None) -> None:
+        self.compared = layout
+        if problem:
+            self.notify(sanitize_line(problem), severity="warning", markup=False)
+        self.set_class(not layout.timeline, "-no-timeline")
+        self._show()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _show(self, keep_position: bool = False) -> None:
+        layout = self.compared
+        if layout is None:
+            return
+        old_raw = self._raw_index(self.values.cursor) if keep_position else None
+        self.folded = layout.fold(self.rules_on, context=3 if self.folding else 10**9)
+        self._raw_to_shown = _raw_to_shown(self.folded.rows, len(layout.values))
+        self._shown_to_raw = _shown_to_raw(self.folded.rows)
+        cursor = None if old_raw is None else self._raw_to_shown[old_raw]
+        self.values.set_rows(
+            self.folded.rows,
+            self.folded.differences,
+            rules_on=self.rules_on,
+            labels=("A values", "B values"),
+            cursor=cursor,
+            empty_text="(nothing to compare)",
+        )
+        differing = layout.timeline_differences(self.rules_on)
+        self.timeline.set_rows(
+            layout.timeline,
+            differing,
+            rules_on=self.rules_on,
+            labels=(f"A events ({_count(layout, 'a')})", f"B events ({_count(layout, 'b')})"),
+            cursor=self.timeline.cursor if keep_position else None,
+            empty_text="(no events)",
+        )
+        self._show_status()
+
+    def _show_status(self) -> None:
+        layout = self.compared
+        if layout is None or self.folded is None:
+            return
+        view = self._focused_view()
+        places = len(view.differences)
+        position = view.difference_position()
+        where = "values" if view is self.values else "timeline"
+        at = f"{position or 0}/{places}" if places else "none"
+        parts: list[tuple[str, str] | str] = [
+            (f"{layout.comparison.compared} · ", DIM),
+            (counts_text(layout, self.rules_on), "bold"),
+            (" · ", DIM),
+            (
+                hidden_text(layout, self.rules_on),
+                "$text-warning" if self.rules_on else "$text-accent",
+            ),
+            (f" · {where} {at}", DIM),
+        ]
+        divergence = divergence_text(layout, self.rules_on)
+        if divergence:
+            parts.append((f" · first divergence: {divergence}", DIM))
+        for note in layout.comparison.notes:
+            parts.append((f" · {sanitize_line(note)}", DIM))
+        self.query_one("#compare-status", Static).update(Content.assemble(*parts))
+
+    def _focused_view(self) -> SideBySideView:
+        return self.timeline if self.timeline.has_focus else self.values
+
+    def on_side_by_side_view_cursor_moved(self, message: SideBySideView.CursorMoved) -> None:
+        message.stop()
+        if message.view is self._focused_view():
+            self._show_current(message.row)
+        if message.view is self.values and isinstance(message.row, SideRow):
+            self._follow_in_timeline()
+        self._show_status()
+
+    def _follow_in_timeline(self) -> None:
+        """The values cursor in an event's lines: that event's row in the timeline too."""
+        layout = self.compared
+        raw = self._raw_index(self.values.cursor)
+        index = layout.timeline_row_at(raw) if layout is not None else None
+        if index is not None and index != self.timeline.cursor:
+            self.timeline.cursor = index
+
+    def _show_current(self, row: SideRow | Fold | None) -> None:
+        current = self.query_one("#compare-current", Static)
+        if row is None or isinstance(row, Fold):
+            current.update(Content.styled("e: unfold the unchanged lines", DIM) if row else "")
+            return
+        if row.status == "same":
+            state = ("same", DIM)
+        elif row.differs(self.rules_on):
+            state = (row.status, "bold $text-warning")
+        else:
+            state = ("differs, hidden by an ignore rule", "italic " + DIM)
+        gap = Content.styled("(nothing on this side)", DIM)
+        current.update(
+            Content("\n").join(
+                [
+                    Content.assemble(
+                        ("at ", DIM), (sanitize_line(row.path_text), "bold"), "  ", state
+                    ),
+                    Content.assemble(
+                        ("A ", "bold $text-error"),
+                        gap if row.a is None else Content(sanitize_line(row.a.strip())),
+                    ),
+                    Content.assemble(
+                        ("B ", "bold $text-success"),
+                        gap if row.b is None else Content(sanitize_line(row.b.strip())),
+                    ),
+                ]
+            )
+        )
+
+    def _raw_index(self, shown: int) -> int:
+        """The index in ``compared.values`` of display row ``shown`` (a fold: its first)."""
+        starts = self._shown_to_raw
+        return starts[shown] if 0 <= shown < len(starts) else 0
+
+    # ------------------------------------------------------------------ actions
+
+    def action_next_difference(self) -> None:
+        if not self._focused_view().next_difference():
+            self.app.bell()
+
+    def action_previous_difference(self) -> None:
+        if not self._focused_view().previous_difference():
+            self.app.bell()
+
+    def action_toggle_ignore(self) -> None:
+        self.rules_on = not self.rules_on
+        self._show(keep_position=True)  # the status line says which
+
+    def action_toggle_folding(self) -> None:
+        self.folding = not self.folding
+        self._show(keep_position=True)
+
+    def action_switch_view(self) -> None:
+        if self.timeline.has_focus or self.has_class("-no-timeline"):
+            self.values.focus()
+        else:
+            self.timeline.focus()
+        self._show_status()
+
+    def action_show_event(self) -> None:
+        """On the timeline: move the values to the lines of the event under the cursor."""
+        layout = self.compared
+        if layout is None or not self.timeline.has_focus or not layout.event_rows:
+            return
+        index = self.timeline.cursor
+        if not 0 <= index < len(layout.event_rows) or layout.event_rows[index] < 0:
+            return
+        raw = layout.event_rows[index]
+        self.values.focus()
+        self.values.cursor = self._raw_to_shown[raw]
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def _raw_to_shown(rows: tuple[SideRow | Fold, ...], raw_count: int) -> list[int]:
+    """For each raw value row, the display row showing it (a fold for a folded row)."""
+    out = [0] * max(raw_count, 1)
+    raw = 0
+    for index, row in enumerate(rows):
+        span = row.count if isinstance(row, Fold) else 1
+        for k in range(raw, min(raw + span, raw_count)):
+            out[k] = index
+        raw += span
+    return out
+
+
+def _shown_to_raw(rows: tuple[SideRow | Fold, ...]) -> list[int]:
+    out: list[int] = []
+    raw = 0
+    for row in rows:
+        out.append(raw)
+        raw += row.count if isinstance(row, Fold) else 1
+    return out
+
+
+def _count(layout: SideBySide, side: str) -> int:
+    return sum(1 for row in layout.timeline if (row.a if side == "a" else row.b) is not None)

@@ -1,0 +1,57 @@
+"""A small app that opens the full-screen comparison of two executions on start, and the
+deterministic pair of records the comparison tests and snapshots use."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.tui.comparing import ComparisonLauncher
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.tui.side_pane_harness import detail_from, good_record
+
+
+def record_pair() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A and B: one execution run twice, B with an inserted model call, another routing
+    reason, a different answer and its own times (what the ignore rules hide)."""
+    a = good_record("exec-000A")
+    b = copy.deepcopy(a)
+    b["header"]["executionId"] = "exec-000B"
+    b["routerDecision"]["timestamp"] = "2026-01-05T10:00:09.500000+00:00"
+    b["routerDecision"]["reason"] = "fallback success at index 1, after a model call"
+    events = b["events"]
+    events.insert(3, {"type": "MODEL_CALL", "payload": {"model": "m-2", "latency_ms": 812}})
+    for seq, event in enumerate(events, start=1):
+        event["seq"] = seq
+        if isinstance(event.get("payload"), dict) and "timestamp" in event["payload"]:
+            event["payload"]["timestamp"] = "2026-01-05T10:00:09.500000+00:00"
+    answer = {"summary": "a different answer"}
+    b["finalResponse"]["payload"] = answer
+    for event in events:
+        if event["type"] == "FINAL_RESPONSE":
+            event["payload"]["payload"] = answer
+    return a, b
+
+
+class CompareApp(ComparisonLauncher):
+    """Opens ``compare_executions(a, b)`` on mount, as ``d`` does in the debugger."""
+
+    def __init__(self, a: ExecutionDetail, b: ExecutionDetail) -> None:
+        super().__init__()
+        self.a = a
+        self.b = b
+
+    def on_mount(self) -> None:
+        self.compare_executions(self.a, self.b)
+
+    @property
+    def comparison(self) -> ComparisonScreen:
+        screen = self.screen
+        assert isinstance(screen, ComparisonScreen)
+        return screen
+
+
+def pair_app() -> CompareApp:
+    a, b = record_pair()
+    return CompareApp(detail_from(a), detail_from(b))

@@ -1,0 +1,227 @@
+"""The full-screen comparison, driven with Pilot: it opens on the first difference, n/N move
+between differences, i toggles the ignore rules (and the hidden count changes), escape
+closes; d in the debugger opens it; record text stays inert."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from intentus_tui.core.compare.aligned import Fold, SideRow
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.tui.compare_harness import CompareApp, pair_app, record_pair
+from tests.tui.side_pane_harness import detail_from, finish_workers
+
+SIZE = (120, 36)
+
+
+def _text(widget: Any) -> str:
+    return str(widget.render())
+
+
+async def test_opens_on_the_first_difference_and_n_moves_between_them() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        values = screen.values
+        assert values.has_focus
+        differences = list(values.differences)
+        assert len(differences) >= 3
+        assert values.cursor == differences[0]
+        first = values.current_row
+        assert isinstance(first, SideRow) and first.differs(rules_on=True)
+        current = _text(screen.query_one("#compare-current"))
+        assert f"at {first.path_text}" in current
+        # The timeline's first difference is the inserted model call, facing a gap.
+        timeline = screen.timeline
+        gap = timeline.current_row
+        assert isinstance(gap, SideRow) and gap.a is None and gap.b is not None
+        assert "MODEL_CALL" in gap.b
+        await pilot.press("n")
+        assert values.cursor == differences[1]
+        await pilot.press("n")
+        assert values.cursor == differences[2]
+        await pilot.press("N")
+        assert values.cursor == differences[1]
+        assert f"values 2/{len(differences)}" in _text(screen.query_one("#compare-status"))
+        await pilot.press("N", "N")  # before the first: stays, rings the bell
+        assert values.cursor == differences[0]
+
+
+async def test_i_toggles_the_ignore_rules_and_the_count_changes() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        status = _text(screen.query_one("#compare-status"))
+        hidden = screen.compared.hidden if screen.compared else 0
+        assert hidden >= 2  # the router decision's time, in two places
+        shown = len(screen.compared.comparison.entries) if screen.compared else 0
+        assert f"{shown} differences" in status and f"{hidden} hidden by ignore rules" in status
+
+        def differing_lines() -> int:
+            rules_on = screen.rules_on
+            return sum(
+                1
+                for r in screen.values.rows
+                if isinstance(r, SideRow) and r.differs(rules_on=rules_on)
+            )
+
+        lines_on = differing_lines()
+        await pilot.press("i")
+        status = _text(screen.query_one("#compare-status"))
+        assert f"{shown + hidden} differences" in status
+        assert f"ignore rules off: {hidden} shown" in status
+        assert differing_lines() > lines_on
+        paths = {
+            r.path_text
+            for r in screen.values.rows
+            if isinstance(r, SideRow) and r.differs(rules_on=False)
+        }
+        assert "routerDecision.timestamp" in paths
+        await pilot.press("i")
+        assert f"{hidden} hidden by ignore rules" in _text(screen.query_one("#compare-status"))
+        assert differing_lines() == lines_on
+
+
+async def test_e_unfolds_and_t_enter_jump_to_an_event() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        assert any(isinstance(r, Fold) for r in screen.values.rows)
+        await pilot.press("e")
+        assert not any(isinstance(r, Fold) for r in screen.values.rows)
+        await pilot.press("t")
+        assert screen.timeline.has_focus
+        await pilot.press("enter")  # the inserted model call's lines
+        assert screen.values.has_focus
+        row = screen.values.current_row
+        assert isinstance(row, SideRow) and row.path_text == "events[3]" and row.a is None
+
+
+async def test_escape_and_q_close() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ComparisonScreen)
+        app.compare_executions(app.a, app.b)
+        await finish_workers(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        await pilot.press("q")
+        assert not isinstance(app.screen, ComparisonScreen)
+
+
+async def test_usable_at_80x24() -> None:
+    app = pair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        for widget_id in ("#compare-timeline", "#compare-values", "#compare-current"):
+            region = screen.query_one(widget_id).region
+            assert region.height >= 3 and region.right <= 80 and region.bottom <= 24, widget_id
+        assert screen.values.region.height >= 8
+        shown = " ".join(_svg_lines(app.export_screenshot()))
+        assert "Close" in shown and "Ignore" in shown and "Next" in shown
+
+
+async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) -> None:
+    from tests.factories import write_record
+    from tests.tui.app_support import make_app, settle
+
+    a, b = record_pair()
+    write_record(records_dir, a)
+    write_record(records_dir, b)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key("exec-000A.json")
+        await settle(pilot)
+        await pilot.press("m")
+        assert app.execution_list.select_key("exec-000B.json")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        assert "execution exec-000A · ✓ succeeded" in _text(screen.query_one("#side-a"))
+        assert "execution exec-000B" in _text(screen.query_one("#side-b"))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ComparisonScreen)
+        assert app.side_pane.active_tab == "diff"  # the compact view stays
+        app.side_pane.diff_pane.view.focus()
+        await pilot.press("f")  # and opens full screen again
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+
+
+async def test_record_text_is_inert() -> None:
+    a, b = record_pair()
+    hostile = "[b]x[/b] [$accent]y \x1b[2J\x1b]0;title\x07\u202eevil"
+    b["finalResponse"]["payload"] = {"summary": hostile, hostile: 1}
+    b["header"]["executionId"] = "exec-[b]B[/b]\x1b[31m"
+    app = CompareApp(detail_from(a), detail_from(b))
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        svg = app.export_screenshot()
+        ET.fromstring(svg)  # control characters would make it invalid XML
+        shown = "".join(_svg_lines(svg))
+        assert "\x1b" not in svg and "\u202e" not in svg
+        assert "exec-[b]B[/b]" in shown
+        screen = app.comparison
+        screen.values.cursor = next(
+            i
+            for i, r in enumerate(screen.values.rows)
+            if isinstance(r, SideRow) and r.b and "[b]x[/b]" in r.b
+        )
+        await pilot.pause()
+        current = _text(screen.query_one("#compare-current"))
+        # Values are shown as JSON (control characters escaped), then sanitized: literal.
+        assert '"[b]x[/b] [$accent]y \\u001b[2J' in current and "⟨U+202E⟩evil" in current
+
+
+def _svg_lines(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    texts = ["".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]
+    return [t.replace("\xa0", " ") for t in texts]
+
+
+async def test_the_timeline_follows_the_values_cursor() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        seen: list[tuple[str, str]] = []
+        for _ in screen.values.differences:
+            row = screen.values.current_row
+            event = screen.timeline.current_row
+            if isinstance(row, SideRow) and row.path_text.startswith("events["):
+                assert isinstance(event, SideRow) and event.b is not None
+                seen.append((row.path_text.split(".")[0], event.b))
+            await pilot.press("n")
+        assert ("events[3]", "#4 MODEL_CALL") in seen
+        assert any(text.startswith("#9 FINAL_RESPONSE") for _, text in seen)
+
+
+async def test_what_cannot_be_compared_says_why(tmp_path: Path) -> None:
+    from intentus_tui.core.compare import record_operand, run_operand
+    from tests.activegraph_world import notes_world
+
+    world = notes_world(tmp_path)
+    a, _ = record_pair()
+    app = CompareApp(detail_from(a), detail_from(a))
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        app.screen.dismiss(None)
+        await pilot.pause()
+        app.open_comparison(record_operand("A", a), run_operand("B", world.path, world.parent))
+        await finish_workers(pilot)
+        status = _text(app.comparison.query_one("#compare-status"))
+        assert status.startswith("Cannot compare: cannot compare an Active Graph run")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ComparisonScreen)
