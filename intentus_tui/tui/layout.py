@@ -23,7 +23,8 @@ from intentus_tui.tui.settings import load_settings, remember
 # Below this many columns the three panes do not fit side by side (their least widths and
 # borders): the list shares the screen with the timeline or the side pane.
 NARROW_WIDTH = 128
-# Stacked on fewer rows than this, the event detail gives its rows to the events.
+# On fewer rows than this, the timeline's summary and the event detail give rows to the
+# events (and, stacked, the event detail is not shown).
 SHORT_HEIGHT = 36
 LAYOUTS = ("columns", "stacked", "two panes")
 _LAYOUT_CLASSES = {"columns": "", "stacked": "-stacked", "two panes": "-two-panes"}
