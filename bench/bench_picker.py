@@ -22,7 +22,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_list_model import summary
 from bench.timing import median_ms
-from intentus_tui.core.compare_targets import find_compare_files
+from intentus_tui.core.compare.targets import find_compare_files
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.tui.presenters.compare_candidates import (
     CandidateIndex,

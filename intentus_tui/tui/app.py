@@ -707,7 +707,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
         self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
-        from intentus_tui.core.compare_targets import snapshot_directory
+        from intentus_tui.core.compare.targets import snapshot_directory
 
         detail = self.detail
         if detail is None or detail.result.record is None or self.refuse_write("Save snapshot"):

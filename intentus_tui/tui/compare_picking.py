@@ -3,7 +3,7 @@
 
 The picker (``screens.compare_picker``) lists the snapshots saved in this session first
 ("just saved"), then the saved snapshots, Verist baselines and record files found under the
-root (``core.compare_targets``), then the executions the index already holds. The choice is
+root (``core.compare.targets``), then the executions the index already holds. The choice is
 read in a thread worker (a record as a record, a snapshot or baseline as one) and compared
 through ``show_picked_comparison``: the one place a comparison of the selected execution with
 another side is shown.
@@ -82,7 +82,7 @@ class ComparePicking(ComparisonLauncher):
 
     def action_diff_file(self) -> None:
         """Pick what to compare the selected execution with (``D``)."""
-        from intentus_tui.core.compare_targets import find_compare_files
+        from intentus_tui.core.compare.targets import find_compare_files
         from intentus_tui.tui.presenters.compare_candidates import (
             ExecutionLines,
             build_candidates,

@@ -7,7 +7,7 @@ import uuid
 from dataclasses import replace
 from pathlib import Path
 
-from intentus_tui.core.compare_targets import CompareTarget
+from intentus_tui.core.compare.targets import CompareTarget
 from intentus_tui.core.model import Integrity, Outcome, ReplayCode
 from intentus_tui.tui.presenters.compare_candidates import (
     CandidateIndex,

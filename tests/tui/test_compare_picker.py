@@ -18,7 +18,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from intentus_tui.core.compare_targets import CompareTarget
+from intentus_tui.core.compare.targets import CompareTarget
 from intentus_tui.tui.presenters.compare_candidates import (
     Candidate,
     CandidateIndex,

@@ -2,7 +2,7 @@
 over them (no widgets).
 
 Candidates come in groups: snapshots saved in this session ("just saved"), saved snapshots,
-Verist baselines, record files outside the records directory (``core.compare_targets``), then
+Verist baselines, record files outside the records directory (``core.compare.targets``), then
 the executions of the list, newest first (from the index's summaries: no file is read for
 them). Each is one sanitized line: its kind, the short execution id, the time, then what it
 is (verdict marks and intent; workflow@version · step, label and file name).
@@ -27,7 +27,7 @@ from typing import Literal, NamedTuple
 
 from textual.fuzzy import FuzzySearch
 
-from intentus_tui.core.compare_targets import CompareTarget, describe_file
+from intentus_tui.core.compare.targets import CompareTarget, describe_file
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text

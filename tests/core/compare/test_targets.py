@@ -13,7 +13,7 @@ import pytest
 
 from intentus_tui.core.actions import load_detail, save_snapshot
 from intentus_tui.core.compare import file_operand
-from intentus_tui.core.compare_targets import (
+from intentus_tui.core.compare.targets import (
     describe_file,
     find_compare_files,
     project_directories,
