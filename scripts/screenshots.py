@@ -4,7 +4,7 @@ Deterministic: the demo world is built with its fixed seed in a temp directory t
 the working directory, so every path shown is relative (``.intentusnet/records/...``);
 no watcher, no index cache, a fixed terminal size.
 
-Usage: ``python scripts/screenshots.py [--out screenshots] [--size 160x45]``.
+Usage: ``python scripts/screenshots.py [--out screenshots] [--size 200x50]``.
 """
 
 from __future__ import annotations
@@ -85,6 +85,22 @@ async def tampered(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None
 async def diff(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None:
     await select(app, pilot, m.scenarios["fallback_chain"][0], "m")
     await select(app, pilot, m.scenarios["fallback_chain"][1], "d")
+    await settle(app, pilot)
+
+
+async def compare_picker(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None:
+    await select(app, pilot, first(m, "success"), "s", "y")  # a snapshot: listed first
+    await pilot.press("D", *"sum")
+    await pilot.pause(0.5)
+    await settle(app, pilot)
+
+
+async def times(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None:
+    await select(app, pilot, first(m, "fallback_chain"), "enter", "a")
+
+
+async def narrow(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None:
+    await select(app, pilot, first(m, "fallback_chain"), "enter")
 
 
 async def replay(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None:
@@ -111,7 +127,7 @@ async def palette(app: IntentusApp, pilot: Pilot[Any], m: DemoManifest) -> None:
     await settle(app, pilot)
 
 
-SHOTS: dict[str, Step] = {
+SHOTS: dict[str, Step | tuple[Step, tuple[int, int]]] = {
     "01-overview": overview,
     "02-fallback-chain": fallback_chain,
     "03-post-mortem": post_mortem,
@@ -124,6 +140,9 @@ SHOTS: dict[str, Step] = {
     "10-filter": filtered,
     "11-help": help_screen,
     "12-command-palette": palette,
+    "13-compare-picker": compare_picker,
+    "14-times-and-waterfall": times,
+    "15-at-80x24": (narrow, (80, 24)),
 }
 
 
@@ -145,7 +164,7 @@ def main() -> None:
     parser.add_argument(
         "--out", default=str(Path(__file__).resolve().parent.parent / "screenshots")
     )
-    parser.add_argument("--size", default="160x45")
+    parser.add_argument("--size", default="200x50")  # nothing is cut at this size
     parser.add_argument("--only", nargs="*", help="shot names to make (default: all)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
@@ -154,9 +173,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         manifest = build_demo_world(tmp)
-        for name, step in SHOTS.items():
+        for name, shot in SHOTS.items():
             if not args.only or name in args.only:
-                asyncio.run(shoot(name, step, manifest, out, (width, height)))
+                step, size = shot if isinstance(shot, tuple) else (shot, (width, height))
+                asyncio.run(shoot(name, step, manifest, out, size))
 
 
 if __name__ == "__main__":

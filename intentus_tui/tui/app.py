@@ -615,11 +615,19 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
             self._footer_state = state
             self.refresh_bindings()
 
+    @classmethod
+    def _main_screen_actions(cls) -> frozenset[str]:
+        """This app's own actions but quitting and help: for the main screen only."""
+        actions = {b.action for b in cls.BINDINGS if isinstance(b, Binding)}
+        return frozenset(actions - {"quit", "help"})
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("filter_done", "filter_clear"):
             return self._filter.has_focus  # otherwise enter/escape mean what they usually do
         if action == "filter":  # priority binding: leave "/" to modal screens' own inputs
             return self.screen is self.screen_stack[0]
+        if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():
+            return False  # a dialog or the comparison is on top: the list's keys wait for it
         if action in _NEEDS_RECORD:
             return True if self.detail is not None and self.detail.result.record else None
         if action == "diff":

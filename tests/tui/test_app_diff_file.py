@@ -300,6 +300,8 @@ async def test_a_real_record_typed_where_a_snapshot_was_expected_is_compared(
         assert pane.outcome.comparison.compared == "records" == cli["compared"]
         assert pane.outcome.paths == [entry["path_text"] for entry in cli["entries"]]
         assert not [text for severity, text in app.notes if severity == "error"]
+        await pilot.press("escape")  # the full-screen comparison: back to the list
+        await settle(pilot)
         # 1.3.0's error record, cut short: what was recovered is compared, and it says so.
         cut = records / f"{real_world.error_truncated}.json"
         await pick(app, pilot, str(cut))
