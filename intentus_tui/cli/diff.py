@@ -26,13 +26,20 @@ tails) and ``structure`` (two runs: object and relation counts by ``shared``/``o
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.common import (
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    locate_record,
+    remote_options,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.activegraph import (
     ForkComparison,
@@ -64,7 +71,7 @@ _TAIL_LINES = 20  # per side, in text output
 # --------------------------------------------------------------------------- reading A and B
 
 
-def read_side(target: str, directory: str | None) -> Operand:
+def read_side(target: str, directory: str | Sequence[str] | None) -> Operand:
     """Classify and read one operand, or exit 2 with one clear line."""
     path = Path(target)
     try:
@@ -404,7 +411,12 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
 @click.command("diff")
 @click.argument("a")
 @click.argument("b")
-@click.option("--dir", "directory", help="Record directory for ids (default: as the debugger).")
+@click.option(
+    "--dir",
+    "directory",
+    multiple=True,
+    help="Record directory or remote URL for ids (repeatable: LABEL:ID picks a root).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option(
     "--key-by",
@@ -416,11 +428,12 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
 @click.option(
     "--aligned", is_flag=True, help="Align arrays on content: an insertion is one change."
 )
+@remote_options
 @guarded
 def diff(
     a: str,
     b: str,
-    directory: str | None,
+    directory: tuple[str, ...],
     as_json: bool,
     key_by_specs: tuple[str, ...],
     aligned: bool,

@@ -1,0 +1,360 @@
+"""A remote root's local mirror: its record files and WALs copied into the user cache
+(never written on the remote), so that the local index, detail and verify read them as
+they read any directory.
+
+A sync lists the remote directories (name, size, modification time: each file's stamp),
+reads only the files whose stamp changed since the last sync, a few at a time, and
+writes each into the mirror as it arrives (a watcher on the mirror shows it at once).
+A copied file keeps the remote modification time and is never rewritten while its stamp
+holds, so the local index cache finds it unchanged: a warm re-open reads no record
+bytes. A huge file is listed from ranged reads of its head and tail: the mirror holds a
+sparse file of the same size with only those bytes, read whole only when it is opened.
+
+A network fault ends the sync with one line; what was copied stays; the next sync
+connects again.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.index.cache import cache_dir
+from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.read_only import mark_read_only
+from intentus_tui.core.records.load import HUGE_FILE_BYTES, WAL_SUFFIX, is_record_name
+from intentus_tui.core.remote.filesystems import RemoteError, describe_fault, open_filesystem
+from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
+
+MANIFEST = "manifest.json"
+HEAD_BYTES = 1 << 20  # what load_record_head reads of a huge file
+TAIL_BYTES = 1 << 16
+_MANIFEST_VERSION = 1
+
+# name -> [size, remote stamp text, partial]
+Entry = list[Any]
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What one sync did."""
+
+    listed: int = 0  # files on the remote
+    read_files: int = 0  # files copied (new or changed)
+    read_bytes: int = 0  # bytes read from the remote
+    removed: int = 0
+    problem: str | None = None  # the one line saying why the sync stopped early
+    changed: list[Path] = field(default_factory=list)  # mirror paths written or removed
+
+
+def mirror_directory(location: RemoteLocation) -> Path:
+    """Where the mirror of ``location`` lives: the user cache, keyed by its URL."""
+    digest = hashlib.sha256(location.url.encode()).hexdigest()[:20]
+    return cache_dir() / "remote" / digest
+
+
+def _stamp_text(entry: dict[str, Any]) -> str:
+    """A listing entry's change stamp beside its size: its modification time (or what the
+    store has instead: S3's LastModified and ETag)."""
+    parts = []
+    for key in ("mtime", "LastModified", "last_modified", "ETag", "etag", "updated", "created"):
+        value = entry.get(key)
+        if value is not None:
+            parts.append(str(value))
+    return "|".join(parts)
+
+
+def _mtime_seconds(entry: dict[str, Any]) -> float | None:
+    for key in ("mtime", "LastModified", "last_modified", "updated"):
+        value = entry.get(key)
+        if isinstance(value, int | float):
+            return float(value)
+        timestamp = getattr(value, "timestamp", None)
+        if callable(timestamp):
+            try:
+                return float(timestamp())
+            except (TypeError, ValueError, OSError):
+                return None
+    return None
+
+
+class RemoteMirror:
+    """One remote root and its local mirror. ``sync`` may be called from any one thread
+    at a time (a lock makes sure)."""
+
+    def __init__(self, location: RemoteLocation, options: RemoteOptions) -> None:
+        self.location = location
+        self.options = options
+        self.directory = mirror_directory(location)
+        self.records_dir = self.directory / "records"
+        self.wal_dir = self.directory / "wal"
+        self._fs: Any = None
+        self._remote_path = ""
+        self._layout: tuple[str, str | None] | None = None
+        self._lock = threading.Lock()
+        self._manifest: dict[str, dict[str, Entry]] = self._load_manifest()
+        self.last_problem: str | None = None
+        with contextlib.suppress(OSError):  # else the first sync says why
+            self._prepare()
+
+    @property
+    def root(self) -> RecordRoot:
+        """The mirror as a record root (the WAL directory once the remote had one)."""
+        wal = self.wal_dir if self.wal_dir.is_dir() else None
+        return RecordRoot(self.records_dir, wal, self.directory)
+
+    def _prepare(self) -> None:
+        self.records_dir.mkdir(parents=True, exist_ok=True)
+        self.wal_dir.mkdir(parents=True, exist_ok=True)  # watched from the start
+        mark_read_only(self.directory, f"a local copy of the remote root {self.location.url}")
+
+    # -- the manifest: what the mirror holds, by remote stamp
+
+    def _load_manifest(self) -> dict[str, dict[str, Entry]]:
+        try:
+            data = json.loads((self.directory / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"records": {}, "wal": {}}
+        if not isinstance(data, dict) or data.get("version") != _MANIFEST_VERSION:
+            return {"records": {}, "wal": {}}
+        if data.get("url") != self.location.url:
+            return {"records": {}, "wal": {}}
+        files = data.get("files")
+        if not isinstance(files, dict):
+            return {"records": {}, "wal": {}}
+        return {kind: dict(files.get(kind) or {}) for kind in ("records", "wal")}
+
+    def _save_manifest(self) -> None:
+        data = {"version": _MANIFEST_VERSION, "url": self.location.url, "files": self._manifest}
+        with contextlib.suppress(OSError):  # the next sync reads again what it cannot know
+            atomic_write(self.directory / MANIFEST, json.dumps(data).encode(), durable=False)
+
+    # -- syncing
+
+    def sync(self, on_file: Callable[[Path], object] | None = None) -> SyncReport:
+        """Copy what changed on the remote since the last sync. Never raises: a fault is
+        the report's ``problem``; what was copied before it stays."""
+        with self._lock:
+            report = SyncReport()
+            try:
+                self._prepare()
+                self._sync(report, on_file)
+            except RemoteError as exc:
+                report.problem = str(exc)
+            except Exception as exc:
+                report.problem = describe_fault(exc, self.location, self.options)
+            if report.problem is not None:
+                self._disconnect()  # the next sync connects again
+            self._save_manifest()
+            self.last_problem = report.problem
+            return report
+
+    def _disconnect(self) -> None:
+        fs, self._fs = self._fs, None
+        self._layout = None
+        if fs is not None:
+            try:
+                client = getattr(fs, "_client", None)
+                if client is not None:
+                    client.abort()  # asyncssh: drop the connection now, wait for nothing
+            except Exception:
+                pass
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """A filesystem call with the timeout (async filesystems take it per call)."""
+        from fsspec.asyn import AsyncFileSystem
+
+        fs = self._fs
+        if isinstance(fs, AsyncFileSystem):
+            kwargs["timeout"] = self.options.timeout
+        return getattr(fs, method)(*args, **kwargs)
+
+    def _connect(self) -> tuple[str, str | None]:
+        if self._fs is None:
+            self._fs, self._remote_path = open_filesystem(self.location, self.options)
+        if self._layout is None:
+            self._layout = self._find_layout(self._remote_path.rstrip("/") or "/")
+        return self._layout
+
+    def _find_layout(self, base: str) -> tuple[str, str | None]:
+        """(records directory, WAL directory) on the remote, as ``resolve_root`` finds them
+        locally: an ``.intentusnet`` root, a records directory, or a directory holding one."""
+        entries = self._directories(base)
+        if entries is None:
+            raise RemoteError(f"{self.location.url}: no such directory")
+        if ".intentusnet" in entries and "records" not in entries:
+            inner = self._directories(f"{base}/.intentusnet") or set()
+            if "records" in inner:
+                base, entries = f"{base}/.intentusnet", inner
+        if "records" in entries:
+            return f"{base}/records", f"{base}/wal" if "wal" in entries else None
+        return base, f"{base}/wal" if "wal" in entries else None
+
+    def _directories(self, path: str) -> set[str] | None:
+        try:
+            listing = self._call("ls", path, detail=True)
+        except FileNotFoundError:
+            return None
+        return {
+            _base_name(e["name"])
+            for e in listing
+            if isinstance(e, dict) and e.get("type") == "directory"
+        }
+
+    def _sync(self, report: SyncReport, on_file: Callable[[Path], object] | None) -> None:
+        records_remote, wal_remote = self._connect()
+        wanted: list[tuple[str, str, Path, int, str, float | None]] = []
+        for kind, remote_dir, local_dir in (
+            ("records", records_remote, self.records_dir),
+            ("wal", wal_remote, self.wal_dir),
+        ):
+            if remote_dir is None:
+                continue
+            listing = self._listing(remote_dir, kind)
+            report.listed += len(listing)
+            known = self._manifest.setdefault(kind, {})
+            for name in sorted(set(known) - set(listing)):  # gone on the remote
+                known.pop(name, None)
+                gone = local_dir / name
+                try:
+                    gone.unlink()
+                    report.removed += 1
+                    report.changed.append(gone)
+                except OSError:
+                    pass
+            if listing:
+                local_dir.mkdir(parents=True, exist_ok=True)
+            for name, (size, stamp, mtime) in listing.items():
+                entry = known.get(name)
+                local = local_dir / name
+                if entry is not None and entry[0] == size and entry[1] == stamp and local.exists():
+                    continue
+                wanted.append((kind, f"{remote_dir}/{name}", local, size, stamp, mtime))
+        self._fetch_all(wanted, report, on_file)
+
+    def _listing(self, remote_dir: str, kind: str) -> dict[str, tuple[int, str, float | None]]:
+        try:
+            entries = self._call("ls", remote_dir, detail=True)
+        except FileNotFoundError:
+            return {}
+        found: dict[str, tuple[int, str, float | None]] = {}
+        for entry in entries:
+            if not isinstance(entry, dict) or entry.get("type") not in ("file", None):
+                continue
+            name = _base_name(str(entry.get("name", "")))
+            if kind == "records" and not is_record_name(name):
+                continue
+            if kind == "wal" and not (name.endswith(WAL_SUFFIX) and not name.startswith(".")):
+                continue
+            if "/" in name or name in ("", ".", ".."):
+                continue
+            size = entry.get("size")
+            size = int(size) if isinstance(size, int | float) else -1
+            found[name] = (size, _stamp_text(entry), _mtime_seconds(entry))
+        return found
+
+    def _fetch_all(
+        self,
+        wanted: list[tuple[str, str, Path, int, str, float | None]],
+        report: SyncReport,
+        on_file: Callable[[Path], object] | None,
+    ) -> None:
+        if not wanted:
+            return
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, min(self.options.parallel, len(wanted))),
+            thread_name_prefix="remote-read",
+        )
+        problem: BaseException | None = None
+        try:
+            futures = {pool.submit(self._fetch, item): item for item in wanted}
+            for future in concurrent.futures.as_completed(futures):
+                kind, _, local, size, stamp, _ = futures[future]
+                try:
+                    read, partial = future.result()
+                except Exception as exc:
+                    if problem is None:
+                        problem = exc
+                        for other in futures:
+                            other.cancel()  # one fault ends the sync: no queue of timeouts
+                    continue
+                report.read_files += 1
+                report.read_bytes += read
+                report.changed.append(local)
+                self._manifest[kind][local.name] = [size, stamp, partial]
+                if on_file is not None:
+                    on_file(local)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # each read has its own timeout
+        if problem is not None:
+            if isinstance(problem, RemoteError):
+                raise problem
+            raise RemoteError(describe_fault(problem, self.location, self.options))
+
+    def _fetch(self, item: tuple[str, str, Path, int, str, float | None]) -> tuple[int, bool]:
+        """Copy one file into the mirror; (bytes read, whether only head and tail were)."""
+        kind, remote, local, size, _, mtime = item
+        if kind == "records" and size > HUGE_FILE_BYTES:
+            head = self._call("cat_file", remote, start=0, end=HEAD_BYTES)
+            tail = self._call("cat_file", remote, start=max(0, size - TAIL_BYTES), end=size)
+            _write_sparse(local, size, head, tail)
+            read, partial = len(head) + len(tail), True
+        else:
+            data = self._call("cat_file", remote)
+            atomic_write(local, bytes(data), durable=False)
+            read, partial = len(data), False
+        if mtime is not None:
+            os.utime(local, (mtime, mtime))
+        return read, partial
+
+    # -- one file whole
+
+    def is_partial(self, path: Path) -> bool:
+        entry = self._manifest.get("records", {}).get(path.name)
+        return bool(entry and entry[2]) and path.parent == self.records_dir
+
+    def fetch_whole(self, path: Path) -> str | None:
+        """Read a huge file listed from its head and tail whole into the mirror (to open
+        it); None when done, else the one line saying why not."""
+        with self._lock:
+            if not self.is_partial(path):
+                return None
+            try:
+                records_remote, _ = self._connect()
+                data = self._call("cat_file", f"{records_remote}/{path.name}")
+                atomic_write(path, bytes(data), durable=False)
+                entry = self._manifest["records"][path.name]
+                entry[2] = False
+                self._save_manifest()
+            except RemoteError as exc:
+                self._disconnect()
+                return str(exc)
+            except Exception as exc:
+                self._disconnect()
+                return describe_fault(exc, self.location, self.options)
+            return None
+
+
+def _base_name(name: str) -> str:
+    return name.rstrip("/").rpartition("/")[2]
+
+
+def _write_sparse(path: Path, size: int, head: bytes, tail: bytes) -> None:
+    """A file of ``size`` bytes holding ``head`` at its start and ``tail`` at its end."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.part")
+    with open(temp, "wb") as out:
+        out.truncate(size)
+        out.write(head)
+        out.seek(max(0, size - len(tail)))
+        out.write(tail)
+    os.replace(temp, path)
