@@ -37,6 +37,9 @@ def open_filesystem(location: RemoteLocation, options: RemoteOptions) -> tuple[A
         raise
     except ImportError as exc:
         raise RemoteError(missing_package(location, exc)) from None
+    except PermissionError:  # refused while connecting: the keys, not a file
+        who = location.user or "the current user"
+        raise RemoteError(f"{location.url}: authentication failed for {who}") from None
     except Exception as exc:
         raise RemoteError(describe_fault(exc, location, options)) from None
 
