@@ -305,8 +305,8 @@ class RemoteMirror:
         """Copy one file into the mirror; (bytes read, whether only head and tail were)."""
         kind, remote, local, size, _, mtime = item
         if kind == "records" and size > HUGE_FILE_BYTES:
-            head = self._call("cat_file", remote, start=0, end=HEAD_BYTES)
-            tail = self._call("cat_file", remote, start=max(0, size - TAIL_BYTES), end=size)
+            head = self._read_range(remote, 0, min(size, HEAD_BYTES))
+            tail = self._read_range(remote, max(0, size - TAIL_BYTES), size)
             _write_sparse(local, size, head, tail)
             read, partial = len(head) + len(tail), True
         else:
@@ -316,6 +316,19 @@ class RemoteMirror:
         if mtime is not None:
             os.utime(local, (mtime, mtime))
         return read, partial
+
+    def _read_range(self, remote: str, start: int, end: int) -> bytes:
+        """Bytes ``start``..``end`` of a remote file, and only those."""
+        if self.location.protocol != "ssh":
+            return bytes(self._call("cat_file", remote, start=start, end=end))
+        # sshfs's cat_file reads a whole file whatever range is asked: read the range
+        # through the SFTP channel itself (an SFTP read names its offset and length).
+        from fsspec.asyn import sync
+
+        fs = self._fs
+        return bytes(
+            sync(fs.loop, _sftp_range, fs, remote, start, end - start, timeout=self.options.timeout)
+        )
 
     # -- one file whole
 
@@ -343,6 +356,12 @@ class RemoteMirror:
                 self._disconnect()
                 return describe_fault(exc, self.location, self.options)
             return None
+
+
+async def _sftp_range(fs: Any, path: str, start: int, length: int) -> bytes:
+    async with fs._pool.get() as channel, channel.open(path, "rb") as remote_file:
+        data = await remote_file.read(length, start)
+    return bytes(data)
 
 
 def _base_name(name: str) -> str:

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -204,3 +205,18 @@ class StallingProxy:
         for sock in self._sockets:
             with contextlib.suppress(OSError):
                 sock.close()
+
+
+@pytest.fixture
+def sshd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SshServer]:
+    """A running sshd whose host key the client trusts; HOME is the client's."""
+    server = make_server(tmp_path)
+    monkeypatch.setenv("HOME", str(server.home))
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)
+    server.trust()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -137,3 +137,34 @@ def test_several_roots_one_unreachable(
     opened = open_roots([str(local.base), sshd.url(host.base), dead], FAST)
     assert [e.label for e in opened] == ["laptop", "127.0.0.1", "127.0.0.1#2"]
     assert [e.problem is None for e in opened] == [True, True, False]
+
+
+def test_huge_record_is_listed_from_ranged_reads(sshd: SshServer, real_world: RealWorld) -> None:
+    import json
+
+    from intentus_tui.core.model import LoadStatus
+    from intentus_tui.core.records.load import HUGE_FILE_BYTES
+
+    host = copy_host(real_world, sshd.served / "host1", with_wal=False)
+    source = host.records / f"{real_world.success}.json"
+    record = json.loads(source.read_text())
+    record["events"][-1]["payload"]["padding"] = "x" * (HUGE_FILE_BYTES + 1000)
+    source.write_text(json.dumps(record, indent=2))  # the hash is unchanged: events only
+    size = source.stat().st_size
+    location = parse_remote(sshd.url(host.base))
+    mirror = RemoteMirror(location, FAST)
+    report = mirror.sync()
+    others = sum(p.stat().st_size for p in host.records.glob("*.json") if p != source)
+    assert report.read_bytes - others <= (1 << 20) + (1 << 16)  # head and tail, not 16 MB
+    copy = mirror.records_dir / source.name
+    assert copy.stat().st_size == size and mirror.is_partial(copy)
+    local = {s.key: s for s in scan_root(copy_root(host.base), use_cache=False)}[source.name]
+    remote = {s.key: s for s in scan_root(mirror.root, use_cache=False)}[source.name]
+    assert remote.load_status is local.load_status is LoadStatus.HEAD_ONLY
+    assert (remote.state, remote.replayable, remote.intent) == (
+        local.state,
+        local.replayable,
+        local.intent,
+    )
+    assert mirror.fetch_whole(copy) is None  # opened: read whole now
+    assert copy.read_bytes() == source.read_bytes() and not mirror.is_partial(copy)
