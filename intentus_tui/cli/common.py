@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 import orjson
@@ -22,8 +22,10 @@ from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.roots import OpenedRoot, open_roots, resolve_across
 from intentus_tui.core.sanitize import json_text_safe, sanitize
+
+if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
+    from intentus_tui.core.roots import OpenedRoot
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -218,6 +220,8 @@ __all__ = ["remote_options"]  # re-exported for the commands
 def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
     """Every root named (remote ones synced into their local mirrors); a root that fails
     says so in one line on stderr while the others are used. Exit 2 when none opens."""
+    from intentus_tui.core.roots import open_roots
+
     opened = open_roots(specs, current_remote_options())
     several = len(opened) > 1
     for entry in opened:
@@ -239,6 +243,8 @@ def _one_root(directory: str) -> RecordRoot:
 
 def locate_across(target: str, directories: Sequence[str]) -> tuple[Path, Path | None]:
     """(file, WAL directory) of ``LABEL:ID`` or an id or prefix only one root has."""
+    from intentus_tui.core.roots import resolve_across
+
     opened = open_many(directories)
     try:
         entry, match = resolve_across(opened, target)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,8 +24,10 @@ from intentus_tui.core.model import Verdict
 from intentus_tui.core.paths import RecordRoot, list_record_paths
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.roots import OpenedRoot
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
+
+if TYPE_CHECKING:
+    from intentus_tui.core.roots import OpenedRoot
 
 # (a WAL file, the records directory its record would be in)
 WalTarget = tuple[Path, Path | None]

@@ -16,11 +16,13 @@ connects again.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import hashlib
 import json
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +45,11 @@ _MANIFEST_VERSION = 1
 
 # name -> [size, remote stamp text, partial]
 Entry = list[Any]
+# what to copy: (records | wal, remote path, mirror path, size, remote stamp, mtime)
+Wanted = tuple[str, str, Path, int, str, float | None]
+# what landed: (the file, bytes read, the fault that stopped it)
+Arrival = tuple[Wanted, int, BaseException | None]
+_BATCH_SECONDS = 0.05
 
 
 @dataclass(slots=True)
@@ -213,7 +220,7 @@ class RemoteMirror:
 
     def _sync(self, report: SyncReport, on_file: Callable[[Path], object] | None) -> None:
         records_remote, wal_remote = self._connect()
-        wanted: list[tuple[str, str, Path, int, str, float | None]] = []
+        wanted: list[Wanted] = []
         for kind, remote_dir, local_dir in (
             ("records", records_remote, self.records_dir),
             ("wal", wal_remote, self.wal_dir),
@@ -265,11 +272,14 @@ class RemoteMirror:
 
     def _fetch_all(
         self,
-        wanted: list[tuple[str, str, Path, int, str, float | None]],
+        wanted: list[Wanted],
         report: SyncReport,
         on_file: Callable[[Path], object] | None,
     ) -> None:
         if not wanted:
+            return
+        if self.location.protocol == "ssh":
+            self._fetch_over_sftp(wanted, report, on_file)
             return
         pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, min(self.options.parallel, len(wanted))),
@@ -301,7 +311,48 @@ class RemoteMirror:
                 raise problem
             raise RemoteError(describe_fault(problem, self.location, self.options))
 
-    def _fetch(self, item: tuple[str, str, Path, int, str, float | None]) -> tuple[int, bool]:
+    def _fetch_over_sftp(
+        self, wanted: list[Wanted], report: SyncReport, on_file: Callable[[Path], object] | None
+    ) -> None:
+        """Read the files over one SFTP session, many requests in flight at once (SFTP
+        pipelines them: one round trip's wait is shared by all); each is written into the
+        mirror on the event loop as it arrives (a small write there costs less than
+        handing the bytes to this thread, which would wait for the interpreter's lock
+        at each system call) and reported here (``on_file``) as it lands."""
+        arrived: queue.Queue[list[Arrival] | None] = queue.Queue()
+        timeout = self.options.timeout
+        future = asyncio.run_coroutine_threadsafe(
+            _sftp_read_all(self._fs, wanted, self.options.parallel * 8, timeout, arrived.put),
+            self._fs.loop,
+        )
+        problem: BaseException | None = None
+        try:
+            while True:
+                try:
+                    got = arrived.get(timeout=timeout + 1)
+                except queue.Empty:  # every read has its own timeout: this is a stall
+                    problem = problem or TimeoutError("no read finished in time")
+                    break
+                if got is None:  # every read has ended: what landed is all counted
+                    break
+                for item, read, error in got:
+                    if error is not None:
+                        problem = problem or error
+                        continue
+                    kind, _, local, size, stamp, _ = item
+                    report.read_files += 1
+                    report.read_bytes += read
+                    report.changed.append(local)
+                    partial = kind == "records" and size > HUGE_FILE_BYTES  # head and tail
+                    self._manifest[kind][local.name] = [size, stamp, partial]
+                    if on_file is not None:
+                        on_file(local)
+        finally:
+            future.cancel()  # after a stall: what is still in flight stops
+        if problem is not None:
+            raise RemoteError(describe_fault(problem, self.location, self.options))
+
+    def _fetch(self, item: Wanted) -> tuple[int, bool]:
         """Copy one file into the mirror; (bytes read, whether only head and tail were)."""
         kind, remote, local, size, _, mtime = item
         if kind == "records" and size > HUGE_FILE_BYTES:
@@ -358,6 +409,78 @@ class RemoteMirror:
             return None
 
 
+async def _sftp_read_all(
+    fs: Any,
+    wanted: list[Wanted],
+    in_flight: int,
+    timeout: float,
+    put: Callable[[list[Arrival] | None], None],
+) -> None:
+    """On the filesystem's event loop: read every file of ``wanted`` over one SFTP
+    session (a huge record: its head and tail only), at most ``in_flight`` at once,
+    writing each into the mirror, and handing what landed (or the first fault) to
+    ``put`` in batches: the first file at once, then every ``_BATCH_SECONDS`` (each
+    hand-over wakes the other thread, which costs the loop the interpreter's lock);
+    then None."""
+    failed = asyncio.Event()
+    landed: list[Arrival] = []
+    last_put = [-1.0]
+
+    def hand_over(arrival: Arrival, force: bool = False) -> None:
+        landed.append(arrival)
+        now = time.monotonic()
+        if force or last_put[0] < 0 or now - last_put[0] >= _BATCH_SECONDS:
+            put(landed[:])
+            landed.clear()
+            last_put[0] = now
+
+    async def copy(sftp: Any, item: Wanted) -> int:
+        """Copy one file into the mirror; the bytes read."""
+        kind, remote, local, size, _, mtime = item
+        async with sftp.open(remote, "rb") as remote_file:
+            if kind == "records" and size > HUGE_FILE_BYTES:
+                head = await remote_file.read(HEAD_BYTES, 0)
+                tail = await remote_file.read(TAIL_BYTES, max(0, size - TAIL_BYTES))
+                _write_sparse(local, size, head, tail)
+                read = len(head) + len(tail)
+            else:
+                # The listing's size: no fstat round trip (a file that grew since is read
+                # whole at the next sync: its stamp will differ).
+                data = await remote_file.read(max(size, 0) or -1, 0)
+                _write_copy(local, data)
+                read = len(data)
+        if mtime is not None:
+            os.utime(local, (mtime, mtime))
+        return read
+
+    try:
+        sftp = await asyncio.wait_for(fs._client.start_sftp_client(), timeout)
+        try:
+            todo = iter(wanted)
+
+            async def worker() -> None:  # a few workers, not a task per file
+                for item in todo:
+                    if failed.is_set():
+                        return
+                    try:
+                        read = await asyncio.wait_for(copy(sftp, item), timeout)
+                    except Exception as exc:
+                        if not failed.is_set():
+                            failed.set()
+                            hand_over((item, 0, exc), force=True)
+                        return
+                    hand_over((item, read, None))
+
+            await asyncio.gather(*(worker() for _ in range(min(in_flight, len(wanted)))))
+        finally:
+            sftp.exit()
+    except Exception as exc:
+        landed.append((wanted[0], 0, exc))
+    if landed:
+        put(landed[:])
+    put(None)
+
+
 async def _sftp_range(fs: Any, path: str, start: int, length: int) -> bytes:
     async with fs._pool.get() as channel, channel.open(path, "rb") as remote_file:
         data = await remote_file.read(length, start)
@@ -366,6 +489,20 @@ async def _sftp_range(fs: Any, path: str, start: int, length: int) -> bytes:
 
 def _base_name(name: str) -> str:
     return name.rstrip("/").rpartition("/")[2]
+
+
+def _write_copy(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` (a cache: no fsync; a crash leaves a stale copy that
+    the next sync reads again, its stamp not yet in the manifest)."""
+    temp = f"{path.parent}{os.sep}.{path.name}.part"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
 
 
 def _write_sparse(path: Path, size: int, head: bytes, tail: bytes) -> None:
