@@ -110,6 +110,7 @@ def _user() -> str:
 def make_server(base: Path) -> SshServer:
     if not SSHD.is_file() or shutil.which("ssh-keygen") is None:
         pytest.skip(SKIP_REASON)
+    pytest.importorskip("sshfs", reason="needs sshfs: pip install -e '.[test]'")
     etc = base / "sshd"
     etc.mkdir()
     home = base / "home"
