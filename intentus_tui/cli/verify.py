@@ -78,8 +78,9 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
             entry = opened[raw]
             if entry.root is None:
                 continue  # said on stderr; the other roots are verified
-            for record in list_record_paths(entry.root.records_dir):
-                _whole_copy(entry, record)
+            if entry.mirror is not None:
+                for record in list_record_paths(entry.root.records_dir):
+                    _whole_copy(entry, record)
             found_records, found_wals = _root_targets(entry.root)
             if not found_records and not found_wals:
                 fail(f"nothing to verify in {raw}: no records (*.json) or WALs (*.wal)")

@@ -122,7 +122,8 @@ def describe_fault(exc: BaseException, location: RemoteLocation, options: Remote
         return f"{where}: no answer within {options.timeout:g} s (stalled or unreachable)"
     if isinstance(exc, socket.gaierror):
         return f"{where}: unknown host {location.host}"
-    if "connectionlost" in lowered or "connection lost" in lowered or "disconnect" in lowered:
+    dropped = ("connectionlost", "connection lost", "disconnect", "connection not open")
+    if any(word in lowered for word in dropped):
         return f"{where}: connection dropped"
     if isinstance(exc, BrokenPipeError | ConnectionResetError | EOFError):
         return f"{where}: connection dropped"

@@ -332,7 +332,11 @@ class RemoteMirror:
                     got = arrived.get(timeout=timeout + 1)
                 except queue.Empty:  # every read has its own timeout: this is a stall
                     problem = problem or TimeoutError("no read finished in time")
-                    break
+                    future.cancel()  # the reader stops, reports what it wrote, and ends
+                    try:
+                        got = arrived.get(timeout=timeout)
+                    except queue.Empty:
+                        break
                 if got is None:  # every read has ended: what landed is all counted
                     break
                 for item, read, error in got:
@@ -417,68 +421,98 @@ async def _sftp_read_all(
     put: Callable[[list[Arrival] | None], None],
 ) -> None:
     """On the filesystem's event loop: read every file of ``wanted`` over one SFTP
-    session (a huge record: its head and tail only), at most ``in_flight`` at once,
-    writing each into the mirror, and handing what landed (or the first fault) to
-    ``put`` in batches: the first file at once, then every ``_BATCH_SECONDS`` (each
-    hand-over wakes the other thread, which costs the loop the interpreter's lock);
-    then None."""
-    failed = asyncio.Event()
+    session (a huge record: its head and tail only), ``in_flight`` at once, writing each
+    into the mirror, and hand what landed (or the first fault) to ``put`` in batches: the
+    first file at once, then every ``_BATCH_SECONDS`` (each hand-over wakes the other
+    thread, which costs the loop the interpreter's lock); then None, even if cancelled."""
     landed: list[Arrival] = []
     last_put = [-1.0]
+    flush_due: list[asyncio.TimerHandle] = []
+    loop = asyncio.get_running_loop()
+
+    def flush() -> None:
+        for handle in flush_due:
+            handle.cancel()
+        flush_due.clear()
+        if landed:
+            put(landed[:])
+            landed.clear()
+        last_put[0] = time.monotonic()
 
     def hand_over(arrival: Arrival, force: bool = False) -> None:
         landed.append(arrival)
-        now = time.monotonic()
-        if force or last_put[0] < 0 or now - last_put[0] >= _BATCH_SECONDS:
-            put(landed[:])
-            landed.clear()
-            last_put[0] = now
-
-    async def copy(sftp: Any, item: Wanted) -> int:
-        """Copy one file into the mirror; the bytes read."""
-        kind, remote, local, size, _, mtime = item
-        async with sftp.open(remote, "rb") as remote_file:
-            if kind == "records" and size > HUGE_FILE_BYTES:
-                head = await remote_file.read(HEAD_BYTES, 0)
-                tail = await remote_file.read(TAIL_BYTES, max(0, size - TAIL_BYTES))
-                _write_sparse(local, size, head, tail)
-                read = len(head) + len(tail)
-            else:
-                # The listing's size: no fstat round trip (a file that grew since is read
-                # whole at the next sync: its stamp will differ).
-                data = await remote_file.read(max(size, 0) or -1, 0)
-                _write_copy(local, data)
-                read = len(data)
-        if mtime is not None:
-            os.utime(local, (mtime, mtime))
-        return read
+        if force or last_put[0] < 0 or time.monotonic() - last_put[0] >= _BATCH_SECONDS:
+            flush()
+        elif not flush_due:  # when nothing more lands for a while, this is still reported
+            flush_due.append(loop.call_later(_BATCH_SECONDS, flush))
 
     try:
-        sftp = await asyncio.wait_for(fs._client.start_sftp_client(), timeout)
-        try:
-            todo = iter(wanted)
-
-            async def worker() -> None:  # a few workers, not a task per file
-                for item in todo:
-                    if failed.is_set():
-                        return
-                    try:
-                        read = await asyncio.wait_for(copy(sftp, item), timeout)
-                    except Exception as exc:
-                        if not failed.is_set():
-                            failed.set()
-                            hand_over((item, 0, exc), force=True)
-                        return
-                    hand_over((item, read, None))
-
-            await asyncio.gather(*(worker() for _ in range(min(in_flight, len(wanted)))))
-        finally:
-            sftp.exit()
+        await _read_with_workers(fs, wanted, in_flight, timeout, hand_over)
     except Exception as exc:
         landed.append((wanted[0], 0, exc))
-    if landed:
-        put(landed[:])
-    put(None)
+    finally:
+        flush()
+        put(None)
+
+
+async def _read_with_workers(
+    fs: Any,
+    wanted: list[Wanted],
+    in_flight: int,
+    timeout: float,
+    hand_over: Callable[..., None],
+) -> None:
+    """A few workers (not a task per file) copying ``wanted`` over one SFTP session;
+    the first fault stops them."""
+    failed = asyncio.Event()
+    todo = iter(wanted)
+    sftp = await asyncio.wait_for(fs._client.start_sftp_client(), timeout)
+
+    async def worker() -> None:
+        for item in todo:
+            if failed.is_set():
+                return
+            try:
+                read = await asyncio.wait_for(_sftp_copy(sftp, item), timeout)
+            except Exception as exc:
+                if not failed.is_set():
+                    failed.set()
+                    hand_over((item, 0, exc), force=True)
+                return
+            hand_over((item, read, None))
+
+    try:
+        await asyncio.gather(*(worker() for _ in range(min(in_flight, len(wanted)))))
+    finally:
+        sftp.exit()
+
+
+async def _sftp_copy(sftp: Any, item: Wanted) -> int:
+    """Copy one file into the mirror; the bytes read. Written only once read whole, so
+    every file in the mirror is one that was reported."""
+    kind, remote, local, size, _, mtime = item
+    huge = kind == "records" and size > HUGE_FILE_BYTES
+    remote_file = await sftp.open(remote, "rb")
+    try:
+        if huge:
+            head = bytes(await remote_file.read(HEAD_BYTES, 0))
+            tail = bytes(await remote_file.read(TAIL_BYTES, max(0, size - TAIL_BYTES)))
+        else:
+            # The listing's size: no fstat round trip (a file that grew since is read
+            # whole at the next sync: its stamp will differ).
+            data = bytes(await remote_file.read(max(size, 0) or -1, 0))
+    finally:
+        with contextlib.suppress(Exception):  # what was read is whole: a failed close
+            await remote_file.close()  # loses nothing (the next request reports it)
+    if huge:
+        _write_sparse(local, size, head, tail)
+        read = len(head) + len(tail)
+    else:
+        _write_copy(local, data)
+        read = len(data)
+    if mtime is not None:
+        os.utime(local, (mtime, mtime))
+    return read
 
 
 async def _sftp_range(fs: Any, path: str, start: int, length: int) -> bytes:

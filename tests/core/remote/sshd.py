@@ -7,6 +7,7 @@ them."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import shutil
 import signal
@@ -221,3 +222,6 @@ def sshd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SshServer]
         yield server
     finally:
         server.stop()
+        # Close this test's SSH connections now (their finalizers), not at the end of
+        # the session, where the event loop's thread would run beside pytest's imports.
+        gc.collect()
