@@ -102,8 +102,9 @@ def open_roots(
             entry = OpenedRoot("", location.url, mirror.root, None, mirror)
             if sync:
                 report = mirror.sync()
-                entry.root = mirror.root
                 entry.problem = report.problem
+                # Nothing ever read: the root failed. Else what was read is shown.
+                entry.root = mirror.root if report.problem is None or mirror.has_copy else None
                 if on_synced is not None:
                     on_synced(entry, report)
             opened.append(entry)

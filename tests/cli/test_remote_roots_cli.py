@@ -53,7 +53,7 @@ def test_unknown_host_is_one_line_and_the_option_accepts_it(
     (sshd.home / ".ssh" / "known_hosts").write_text("")
     url = sshd.url(host.base)
     refused = run("inspect", "--list", url)
-    assert refused.returncode == 0  # the mirror (empty) lists; the line says why
+    assert refused.returncode == 2  # nothing could be read: one line says why
     assert refused.stderr.count("\n") == 1 and "unknown host key" in refused.stderr
     accepted = run("inspect", "--list", "--accept-unknown-host", url)
     assert accepted.returncode == 0 and accepted.stderr == ""

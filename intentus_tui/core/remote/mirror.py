@@ -120,6 +120,11 @@ class RemoteMirror:
         wal = self.wal_dir if self.wal_dir.is_dir() else None
         return RecordRoot(self.records_dir, wal, self.directory)
 
+    @property
+    def has_copy(self) -> bool:
+        """Has any sync copied (or listed) anything yet?"""
+        return any(self._manifest.get(kind) for kind in ("records", "wal"))
+
     def _prepare(self) -> None:
         self.records_dir.mkdir(parents=True, exist_ok=True)
         self.wal_dir.mkdir(parents=True, exist_ok=True)  # watched from the start

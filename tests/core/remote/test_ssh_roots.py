@@ -125,7 +125,7 @@ def test_connection_refused(sshd: SshServer, real_world: RealWorld) -> None:
     assert (
         entry.problem == f"{parse_remote(sshd.url(host.base)).url}: connection refused by 127.0.0.1"
     )
-    assert entry.root is not None  # the mirror (empty) still opens: nothing was read
+    assert entry.root is None  # nothing was ever read from it: it failed
 
 
 def test_several_roots_one_unreachable(
