@@ -126,6 +126,8 @@ def main() -> None:
     def median(rows: list[dict[str, float]], key: str) -> float:
         return statistics.median(row[key] for row in rows)
 
+    if any(row["problem"] for row in cold + warm):
+        sys.exit("a remote sync failed: no figures (run it again, or look at sshd)")
     local_s = median(local, "seconds")
     print(
         f"{args.count} records over ssh on 127.0.0.1 ({args.parallel} parallel reads), "
@@ -137,6 +139,10 @@ def main() -> None:
     print(
         f"  remote full index (cold)        {median(cold, 'seconds'):7.3f} s  "
         f"= {median(cold, 'seconds') / local_s:.2f}x local cold"
+    )
+    print(
+        f"  CPU of the measuring process: local {median(local, 'cpu'):.2f} s, remote cold "
+        f"{median(cold, 'cpu'):.2f} s (not sshd's, not the index's worker processes)"
     )
     print(
         f"  remote warm re-open             {median(warm, 'seconds'):7.3f} s, "

@@ -70,6 +70,7 @@ def _open(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
             "keepalive_interval": max(1.0, options.timeout / 3),  # a dead link is noticed
             "keepalive_count_max": 3,
             "skip_instance_cache": True,  # after a fault, the next poll connects again
+            "encryption_algs": _encryption_preference(),
         }
         if location.port:
             kwargs["port"] = location.port
@@ -97,6 +98,17 @@ def _open(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
 
     fs, path = url_to_fs(location.url, skip_instance_cache=True)
     return fs, path
+
+
+def _encryption_preference() -> list[str]:
+    """asyncssh's default ciphers (all standard OpenSSH ones), AES-GCM first: asyncssh
+    sets up a new ChaCha20 cipher for every packet, which cost more CPU than the rest of
+    reading a small record (AES-GCM keeps one context; every OpenSSH server has it)."""
+    from asyncssh.encryption import get_default_encryption_algs
+
+    algs = [alg.decode() for alg in get_default_encryption_algs()]
+    gcm = [a for a in algs if a.endswith("-gcm@openssh.com")]
+    return gcm + [a for a in algs if a not in gcm]
 
 
 def describe_fault(exc: BaseException, location: RemoteLocation, options: RemoteOptions) -> str:
