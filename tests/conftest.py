@@ -6,6 +6,9 @@ import pytest
 
 from tests.intentusnet_world import RealWorld, build_real_world
 
+# The ``sshd`` fixture: a real OpenSSH server for the remote-root tests.
+pytest_plugins = ["tests.core.remote.sshd"]
+
 
 @pytest.fixture(scope="session")
 def real_world(tmp_path_factory: pytest.TempPathFactory) -> RealWorld:

@@ -7,6 +7,7 @@ Exit codes: ``cli.exit_codes.ExitCode``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import sys
@@ -15,6 +16,8 @@ from typing import Any
 import click
 
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.remote_options import current_remote_options, remote_options
+from intentus_tui.core.remote.location import DEFAULT_POLL, is_remote
 
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
 _COMMANDS: dict[str, str] = {
@@ -28,6 +31,9 @@ _COMMANDS: dict[str, str] = {
     "serve": "intentus_tui.cli.serve:serve",
     "verify": "intentus_tui.cli.verify:verify",
 }
+
+
+_VALUE_OPTIONS = frozenset({"--s3-endpoint", "--timeout", "--poll"})
 
 
 class _DebuggerGroup(click.Group):
@@ -46,9 +52,26 @@ class _DebuggerGroup(click.Group):
         return command
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        rest = list(args)
-        if rest and not rest[0].startswith("-") and rest[0] not in _COMMANDS:
-            ctx.meta["intentus_dir"] = rest.pop(0)
+        """Roots (directories, remote URLs) may come before or among the options, up to
+        a command's name."""
+        rest: list[str] = []
+        roots: list[str] = []
+        arguments = iter(args)
+        for arg in arguments:
+            if arg in _COMMANDS and not roots:
+                rest.append(arg)
+                rest.extend(arguments)
+                break
+            if arg.startswith("-"):
+                rest.append(arg)
+                value = next(arguments, None) if arg in _VALUE_OPTIONS else None
+                if value is not None:
+                    rest.append(value)
+                continue
+            roots.append(arg)
+        if roots:
+            ctx.meta["intentus_dir"] = roots[0]
+            ctx.meta["intentus_roots"] = roots
         return super().parse_args(ctx, rest)
 
 
@@ -77,6 +100,13 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     "--fresh-demo", is_flag=True, help="Build the demo world again (undoing changes) and open it."
 )
 @click.option(
+    "--poll",
+    type=click.FloatRange(min=0.2),
+    default=DEFAULT_POLL,
+    show_default=True,
+    help="Seconds between two listings of a remote root while the debugger is open.",
+)
+@click.option(
     "--version",
     is_flag=True,
     expose_value=False,
@@ -84,18 +114,31 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     callback=_print_version,
     help="Show the version, and whether the native helpers are active, and exit.",
 )
+@remote_options
 @click.pass_context
-def main(ctx: click.Context, demo: bool, fresh_demo: bool) -> None:
+def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
     """A terminal debugger for recorded AI-agent executions.
 
     \b
-    intentus-tui [DIR]        open the debugger on DIR (default ./.intentusnet)
+    intentus-tui [ROOT ...]   open the debugger on ROOTs (default ./.intentusnet)
     intentus-tui FILE.tar.gz  open an evidence bundle, read-only (see bundle)
     intentus-tui --demo       open it on a generated demo world (kept between runs)
     intentus-tui COMMAND ...  run a scriptable command (see below)
+
+    \b
+    A ROOT is a directory or a remote URL, read-only:
+      ssh://[user@]host[:port]/path   (pip install 'intentus-tui[ssh]')
+      s3://bucket/prefix              (pip install 'intentus-tui[s3]')
+    Several roots show as one list with a root column.
     """
     if ctx.invoked_subcommand is not None:
         return
+    roots = ctx.meta.get("intentus_roots") or []
+    if len(roots) > 1 or any(is_remote(root) for root in roots):
+        from intentus_tui.cli.open import open_several
+
+        options = dataclasses.replace(current_remote_options(), poll_seconds=poll)
+        ctx.exit(open_several(roots, options))
     directory = ctx.meta.get("intentus_dir")
     from intentus_tui.cli.open import open_bundle, opens_as_bundle
 

@@ -14,7 +14,6 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from intentus_tui.core.bundle import BundleError, ExtractedBundle, extract_bundl
 from intentus_tui.core.bundle import bundle_executions as write_bundle
 from intentus_tui.core.execution_ids import ExecutionIdError
 from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.core.sanitize import sanitize_line
 
 TEMP_PREFIX = "intentus-bundle-"
@@ -53,8 +53,8 @@ def extracted(path: str) -> Iterator[ExtractedBundle]:
 
 def bundle_root(bundle: ExtractedBundle, path: str) -> RecordRoot:
     """The extracted bundle as a read-only record root."""
-    root = resolve_root(bundle.directory)
-    return replace(root, read_only=f"a bundle ({Path(path).name}), opened read-only")
+    mark_read_only(bundle.directory, f"a bundle ({Path(path).name}), opened read-only")
+    return resolve_root(bundle.directory)
 
 
 def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:

@@ -6,21 +6,26 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 import orjson
 
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.remote_options import current_remote_options, remote_options
 from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
+from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import json_text_safe, sanitize
+
+if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
+    from intentus_tui.core.roots import OpenedRoot
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,7 +99,10 @@ def guarded(func: F) -> F:
 
 
 def open_root(directory: str | None) -> RecordRoot:
-    """Resolve DIR (default ./.intentusnet/records or the current directory) or exit 2."""
+    """Resolve DIR (default ./.intentusnet/records or the current directory; a remote URL
+    is read through its local mirror) or exit 2."""
+    if directory is not None and is_remote(directory):
+        return _one_root(directory)
     if directory is not None:
         path = Path(directory)
         if not path.exists():
@@ -107,7 +115,7 @@ def open_root(directory: str | None) -> RecordRoot:
     return root
 
 
-def locate_record(target: str, directory: str | None) -> Path:
+def locate_record(target: str, directory: str | Sequence[str] | None) -> Path:
     """An existing record file path, or an execution id (or unique prefix) that has a
     record file in the record directory."""
     path, _ = locate_execution(target, directory, allow_wal=False)
@@ -115,10 +123,23 @@ def locate_record(target: str, directory: str | None) -> Path:
 
 
 def locate_execution(
-    target: str, directory: str | None, *, allow_wal: bool = True
+    target: str, directory: str | Sequence[str] | None, *, allow_wal: bool = True
 ) -> tuple[Path, Path | None]:
     """(file, WAL directory) for a path, an execution id or a unique prefix of one; an id
-    may name a WAL-only execution (its log is the file) when ``allow_wal``."""
+    may name a WAL-only execution (its log is the file) when ``allow_wal``. With several
+    directories (or a remote one), ``LABEL:ID`` names an execution in one root."""
+    looks_like_path = target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
+    if directory is not None and not isinstance(directory, str) and not looks_like_path:
+        if len(directory) > 1 or (directory and is_remote(directory[0])):
+            path, wal_dir = locate_across(target, directory)
+            if not allow_wal and path.name.endswith(WAL_SUFFIX):
+                fail(f"{target} has no record file, only a write-ahead log ({path})")
+            return path, wal_dir
+        directory = directory[0] if directory else None
+    elif directory is not None and not isinstance(directory, str):
+        directory = directory[0] if directory else None
+    if directory is not None and is_remote(directory) and not looks_like_path:
+        return locate_execution(target, [directory], allow_wal=allow_wal)
     path = Path(target)
     if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
@@ -189,3 +210,62 @@ def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None)
 
 def stdout_is_tty() -> bool:
     return sys.stdout.isatty()
+
+
+# ------------------------------------------------------------------ several roots, remote roots
+
+__all__ = ["remote_options"]  # re-exported for the commands
+
+
+def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
+    """Every root named (remote ones synced into their local mirrors); a root that fails
+    says so in one line on stderr while the others are used. Exit 2 when none opens."""
+    from intentus_tui.core.roots import open_roots
+
+    opened = open_roots(specs, current_remote_options())
+    several = len(opened) > 1
+    for entry in opened:
+        if entry.problem is not None:
+            prefix = f"root {entry.label}: " if several else ""
+            what = "failed" if entry.failed else "incomplete"
+            line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
+            click.echo(f"intentus-tui: {sanitize(line)}", err=True)
+    if all(entry.failed for entry in opened):
+        raise click.exceptions.Exit(ExitCode.USAGE)
+    return opened
+
+
+def _one_root(directory: str) -> RecordRoot:
+    entry = open_many([directory])[0]
+    assert entry.root is not None
+    return entry.root
+
+
+def locate_across(target: str, directories: Sequence[str]) -> tuple[Path, Path | None]:
+    """(file, WAL directory) of ``LABEL:ID`` or an id or prefix only one root has."""
+    from intentus_tui.core.roots import resolve_across
+
+    opened = open_many(directories)
+    try:
+        entry, match = resolve_across(opened, target)
+    except ExecutionIdError as exc:
+        fail(str(exc))
+    assert entry.root is not None
+    return (
+        _whole(entry.root, match.record, entry)
+        if match.record
+        else (
+            match.wal or entry.root.records_dir,
+            entry.root.wal_dir,
+        )
+    )
+
+
+def _whole(root: RecordRoot, record: Path, entry: OpenedRoot | None) -> tuple[Path, Path | None]:
+    """A record of a remote root, read whole first if only its head and tail were."""
+    mirror = entry.mirror if entry is not None else None
+    if mirror is not None and mirror.is_partial(record):
+        problem = mirror.fetch_whole(record)
+        if problem is not None:
+            fail(problem)
+    return record, root.wal_dir

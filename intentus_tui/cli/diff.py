@@ -36,13 +36,20 @@ differences the ignore rules hid) and ``ignore_rules`` (the rules in effect, ``[
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.common import (
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    locate_record,
+    remote_options,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.activegraph import (
     ForkComparison,
@@ -78,7 +85,7 @@ _TAIL_LINES = 20  # per side, in text output
 # --------------------------------------------------------------------------- reading A and B
 
 
-def read_side(target: str, directory: str | None) -> Operand:
+def read_side(target: str, directory: str | Sequence[str] | None) -> Operand:
     """Classify and read one operand, or exit 2 with one clear line."""
     path = Path(target)
     try:
@@ -440,7 +447,12 @@ def ignore_rules(show_all: bool, extra: tuple[str, ...]) -> IgnoreRules:
 @click.command("diff")
 @click.argument("a")
 @click.argument("b")
-@click.option("--dir", "directory", help="Record directory for ids (default: as the debugger).")
+@click.option(
+    "--dir",
+    "directory",
+    multiple=True,
+    help="Record directory or remote URL for ids (repeatable: LABEL:ID picks a root).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option(
     "--key-by",
@@ -467,11 +479,12 @@ def ignore_rules(show_all: bool, extra: tuple[str, ...]) -> IgnoreRules:
     help="Also hide differences at paths matching GLOB: a key name (traceId, *_iso) or a path "
     "(events[*].payload.nonce, **.metadata.x) (repeatable).",
 )
+@remote_options
 @guarded
 def diff(
     a: str,
     b: str,
-    directory: str | None,
+    directory: tuple[str, ...],
     as_json: bool,
     key_by_specs: tuple[str, ...],
     aligned: bool,

@@ -17,10 +17,13 @@ from intentus_tui.cli.common import (
     dumps_json,
     echo_json,
     echo_text,
+    fail,
     guarded,
     locate_execution,
+    open_many,
     open_root,
     print_table,
+    remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 
@@ -35,14 +38,18 @@ from intentus_tui.render.listing_order import open_time_ordered, time_ordered_ba
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
-def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[str]]:
+def _list_rows(
+    summaries: list[ExecutionSummary], with_wal: bool, with_root: bool = False
+) -> list[list[str]]:
     """The text table, oldest first (as the JSON listing), times in UTC to the second."""
     header = ["EXECUTION", "CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY", "EVENTS"]
     header.append("ATTEMPTS")
+    header = ["ROOT", *header] if with_root else header
     rows = [[*header, "WAL"] if with_wal else header]
     for s in sorted(summaries, key=lambda s: time_order(s.created, s.execution_id)):
         verdict = verdict_of(s)
-        row = [
+        row = [s.root] if with_root else []
+        row += [
             s.execution_id,
             utc_text(s.created) or "-",
             s.intent or "-",
@@ -56,6 +63,51 @@ def _list_rows(summaries: list[ExecutionSummary], with_wal: bool) -> list[list[s
             row.append(_wal_column(s))
         rows.append(row)
     return rows
+
+
+def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
+    """The merged listing of several roots: a ROOT column, counts per root; a root that
+    cannot be opened is named on stderr (one line) and the others are listed."""
+    from intentus_tui.core.index.multi import MultiIndex
+
+    opened = open_many(specs)
+    working = [(entry.label, entry.root) for entry in opened if entry.root is not None]
+    index = MultiIndex(working, use_cache=not no_cache, rows=LISTING_ROWS)
+    summaries = index.scan()
+    per_root = index.per_root
+    if as_json:
+        head = {
+            "roots": [
+                {
+                    "label": entry.label,
+                    "location": entry.spec,
+                    "directory": str(entry.root.records_dir) if entry.root else None,
+                    "executions": per_root.get(entry.label, 0) if entry.root else None,
+                    "problem": entry.problem,
+                    "read_only": entry.read_only is not None,
+                }
+                for entry in opened
+            ],
+            "counts": listing_counts(summaries),
+        }
+        ordered = sorted(summaries, key=lambda s: time_order(s.created, s.execution_id))
+        text = dumps_json(head).rstrip().removesuffix("}").rstrip()
+        out = sys.stdout.buffer
+        out.write(text.encode("utf-8") + b',\n  "executions": [')
+        lines = [LISTING_ROWS.row(s) for s in ordered]
+        out.write((b"\n" + b",\n".join(lines) + b"\n  ]\n}\n") if lines else b"]\n}\n")
+        out.flush()
+        return
+    with_wal = any(entry.root.wal_dir is not None for entry in opened if entry.root)
+    rows = _list_rows(summaries, with_wal, with_root=True)
+    parts = [
+        f"{entry.label} {per_root.get(entry.label, 0)}"
+        if entry.root is not None
+        else f"{entry.label} failed"
+        for entry in opened
+    ]
+    echo_text(f"{len(summaries)} executions in {len(opened)} roots: " + ", ".join(parts))
+    print_table(rows, echo_text)
 
 
 def _wal_column(s: ExecutionSummary) -> str:
@@ -247,25 +299,40 @@ def _detail_text(detail: ExecutionDetail) -> None:
 
 
 @click.command()
-@click.argument("target", required=False, metavar="[ID|FILE]")
+@click.argument("targets", nargs=-1, metavar="[ID|FILE] | --list [ROOT ...]")
 @click.option(
-    "--list", "list_mode", is_flag=True, help="List every execution in the directory, oldest first."
+    "--list", "list_mode", is_flag=True, help="List every execution in the roots, oldest first."
 )
-@click.option("--dir", "directory", help="Record directory (default ./.intentusnet/records or .).")
+@click.option(
+    "--dir",
+    "directories",
+    multiple=True,
+    help="Record directory or remote URL (repeatable; default ./.intentusnet/records or .).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the persistent index cache.")
+@remote_options
 @guarded
 def inspect(
-    target: str | None, list_mode: bool, directory: str | None, as_json: bool, no_cache: bool
+    targets: tuple[str, ...],
+    list_mode: bool,
+    directories: tuple[str, ...],
+    as_json: bool,
+    no_cache: bool,
 ) -> None:
-    """List executions (--list [DIR]) or show one execution's post-mortem.
+    """List executions (--list [ROOT ...]) or show one execution's post-mortem.
 
+    A ROOT is a directory or a remote URL (ssh://[user@]host[:port]/path, s3://bucket/prefix).
     ID is an execution id or any prefix of one that no other id shares (the debugger
     shows the first 8 characters); an execution known only from its write-ahead log
-    counts too.
+    counts too. With several roots, LABEL:ID names it in one root.
     """
-    if list_mode or target is None:
-        root = open_root(target if list_mode and target else directory)
+    if list_mode or not targets:
+        specs = [*directories, *targets] if list_mode else list(directories)
+        if len(specs) > 1:
+            _list_many(specs, as_json, no_cache)
+            raise click.exceptions.Exit(ExitCode.OK)
+        root = open_root(specs[0] if specs else None)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
             # The rows come ready-made (from the cache, or from the workers) in file-name
@@ -294,7 +361,9 @@ def inspect(
     from intentus_tui.core.actions import load_detail  # one execution only
     from intentus_tui.core.detail import detail_to_json
 
-    path, wal_dir = locate_execution(target, directory)
+    if len(targets) > 1:
+        fail("give one ID or FILE (or --list with several roots)")
+    path, wal_dir = locate_execution(targets[0], directories or None)
     detail = load_detail(path, wal_dir)
     if as_json:
         echo_json(detail_to_json(detail))

@@ -13,6 +13,7 @@ from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
     from intentus_tui.core.paths import RecordRoot
+    from intentus_tui.core.remote.location import RemoteOptions
     from intentus_tui.tui.app import IntentusApp
 
 
@@ -140,4 +141,35 @@ def open_debugger(
     finally:
         if frame is not None:
             frame.close()
+    return ExitCode.OK
+
+
+def open_several(specs: list[str], options: RemoteOptions) -> int:
+    """Open the app on several roots (or remote ones): one merged list. A root that
+    cannot be opened says so in one line (and in the header) while the others load;
+    exit 2 when none opens. A remote root shows its mirror at once and is synced by a
+    poller while the app runs."""
+    from intentus_tui.core.roots import open_roots
+    from intentus_tui.tui.roots import RootSet
+    from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
+
+    opened = open_roots(specs, options, sync=False)
+    for entry in opened:
+        if entry.root is None:
+            label = f"root {entry.label}: " if len(opened) > 1 else ""
+            click.echo(f"intentus-tui: {label}{sanitize_line(entry.problem or '')}", err=True)
+    roots = RootSet(opened, options)
+    if not roots.working:
+        return ExitCode.USAGE
+    first_root = roots.working[0].root
+    assert first_root is not None
+    from intentus_tui.tui.app import IntentusApp
+    from intentus_tui.tui.keymap import load_keymap
+
+    keymap, problem = load_keymap()
+    app = IntentusApp(first_root, keymap=keymap, keymap_problem=problem, roots=roots)
+    # Several roots: no preview of one root's first rows (their keys are not the merged ones).
+    preview = first_look(first_root.records_dir, 0 if roots.several else first_row_count())
+    app.prepare_start(FirstLook([], preview.wants_pool) if roots.several else preview)
+    app.run()
     return ExitCode.OK

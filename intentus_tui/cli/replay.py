@@ -16,6 +16,7 @@ from intentus_tui.cli.common import (
     guarded,
     locate_execution,
     read_json_file,
+    remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import IntegrityProblem, ReplayResult
@@ -73,7 +74,10 @@ def _echo_result(replayed: ReplayResult, path: Path) -> None:
 @click.command()
 @click.argument("target", metavar="ID|FILE")
 @click.option(
-    "--dir", "directory", help="Record directory for an id (default ./.intentusnet/records or .)."
+    "--dir",
+    "directory",
+    multiple=True,
+    help="Record directory or remote URL for an id (repeatable: LABEL:ID picks a root).",
 )
 @click.option("--force", is_flag=True, help="Replay even a non-replayable record (with warnings).")
 @click.option(
@@ -90,10 +94,11 @@ def _echo_result(replayed: ReplayResult, path: Path) -> None:
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@remote_options
 @guarded
 def replay(
     target: str,
-    directory: str | None,
+    directory: tuple[str, ...],
     force: bool,
     envelope_file: str | None,
     strict: bool,
@@ -105,7 +110,7 @@ def replay(
     reported with the response (warnings, and "trusted": false in --json); --strict
     refuses such a record instead.
     """
-    path, wal_dir = locate_execution(target, directory, allow_wal=False)
+    path, wal_dir = locate_execution(target, directory or None, allow_wal=False)
     result = load_record_file(path)
     if result.record is None:
         fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)

@@ -12,11 +12,19 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, locate_record
+from intentus_tui.cli.common import (
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    locate_record,
+    remote_options,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.store import UnsafeIdError, check_id
+from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.snapshot import SnapshotError, save_snapshot, snapshot_from_record
 
@@ -70,13 +78,21 @@ def _target(output: str | None, stem: str, protected: set[Path]) -> Path:
 @click.command("snapshot")
 @click.argument("record")
 @click.option("-o", "--output", help="File to write (default: ./<id>.snapshot.json).")
-@click.option("--dir", "directory", help="Record directory for ids (default: as the debugger).")
+@click.option(
+    "--dir",
+    "directories",
+    multiple=True,
+    help="Record directory or remote URL for ids (repeatable: LABEL:ID picks a root).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print {path, input_hash, artifacts}.")
+@remote_options
 @guarded
-def snapshot(record: str, output: str | None, directory: str | None, as_json: bool) -> None:
+def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_json: bool) -> None:
     """Write a Verist snapshot of RECORD (a record file, an id or a unique prefix of one)
     to compare later runs against."""
-    path = locate_record(record, directory)
+    path = locate_record(record, directories or None)
+    local = [d for d in directories if not is_remote(d)]
+    directory = local[0] if len(local) == 1 and len(directories) == 1 else None
     result = load_record_file(path)
     if result.record is None:
         fail(f"{record}: {result.message}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,14 +17,26 @@ from intentus_tui.cli.bundle import (
     looks_like_bundle,
     manifest_lines,
 )
-from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
+from intentus_tui.cli.common import (
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    open_many,
+    open_root,
+    remote_options,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle import ExtractedBundle
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.paths import RecordRoot, list_record_paths
 from intentus_tui.core.records.load import WAL_SUFFIX
+from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
+
+if TYPE_CHECKING:
+    from intentus_tui.core.roots import OpenedRoot
 
 # (a WAL file, the records directory its record would be in)
 WalTarget = tuple[Path, Path | None]
@@ -66,11 +79,18 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
         return found
     records: list[RecordTarget] = []
     wals: list[WalTarget] = []
+    roots = [raw for raw in paths if is_remote(raw) or Path(raw).is_dir()]
+    opened = dict(zip(roots, open_many(roots), strict=True)) if roots else {}
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            root = open_root(raw)
-            found_records, found_wals = _root_targets(root)
+        if raw in roots:
+            entry = opened[raw]
+            if entry.root is None:
+                continue  # said on stderr; the other roots are verified
+            if entry.mirror is not None:
+                for record in list_record_paths(entry.root.records_dir):
+                    _whole_copy(entry, record)
+            found_records, found_wals = _root_targets(entry.root)
             if not found_records and not found_wals:
                 fail(f"nothing to verify in {raw}: no records (*.json) or WALs (*.wal)")
             records += found_records
@@ -83,6 +103,16 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
         else:
             fail(f"no such file or directory: {raw}")
     return records, wals
+
+
+def _whole_copy(entry: OpenedRoot, record: Path) -> None:
+    """Verifying needs every byte: a huge remote record listed from its head and tail is
+    read whole first."""
+    mirror = entry.mirror
+    if mirror is not None and mirror.is_partial(record):
+        problem = mirror.fetch_whole(record)
+        if problem is not None:
+            fail(problem)
 
 
 def _record_lines(detail: ExecutionDetail) -> list[str]:
@@ -148,16 +178,17 @@ def _relabel(doc: dict[str, object], directory: Path, bundle: str) -> dict[str, 
 @click.command()
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@remote_options
 @guarded
 def verify(paths: tuple[str, ...], as_json: bool) -> None:
     """Check records (envelope hashes, event sequences, structure) and write-ahead logs
     (hash chains) in DIRS or FILES, and evidence bundles (FILE.tar.gz).
 
-    A directory means its records and the WALs beside them (.intentusnet/wal). A bundle is
-    checked offline: every file against its manifest (missing, extra or changed files
-    fail), then its records and WALs as above. Exit 1 if any fails; 2 if there is nothing
-    to verify. A WAL whose last line is torn (a crash mid-append) is reported as a crash,
-    not a failure.
+    A directory means its records and the WALs beside them (.intentusnet/wal); it may be a
+    remote URL (ssh://, s3://). A bundle is checked offline: every file against its
+    manifest (missing, extra or changed files fail), then its records and WALs as above.
+    Exit 1 if any fails; 2 if there is nothing to verify. A WAL whose last line is torn (a
+    crash mid-append) is reported as a crash, not a failure.
     """
     bundle_paths, plain = _bundle_paths(paths)
     with contextlib.ExitStack() as stack:

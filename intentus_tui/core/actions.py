@@ -370,11 +370,21 @@ def compare_view(
 # --------------------------------------------------------------------------- writes
 
 
+def refuse_read_only(path: Path) -> None:
+    """``ActionError`` when ``path`` is in a read-only root (``core.read_only``)."""
+    from intentus_tui.core.read_only import read_only_reason
+
+    reason = read_only_reason(path)
+    if reason is not None:
+        raise ActionError(f"read-only root: {reason}")
+
+
 def invalidate(detail: ExecutionDetail) -> None:
     """Mark the record not replayable (``manually_invalidated``), atomically; ``ActionError``."""
     from intentus_tui.core.records.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 
     path = detail.path
+    refuse_read_only(path)
     try:
         FileExecutionStore(path.parent).invalidate(detail.result.stem)
     except (RecordLoadError, UnsafeIdError, OSError) as exc:
@@ -393,6 +403,8 @@ def save_snapshot(detail: ExecutionDetail, directory: Path) -> Path:
         save_snapshot as write_snapshot,
     )
 
+    refuse_read_only(detail.path)
+    refuse_read_only(directory)
     record = detail.result.record
     if record is None:
         raise ActionError(f"no record to snapshot: {detail.result.message}")

@@ -160,6 +160,7 @@ class ExecutionSummary:
     wal_chain_ok: bool | None = None  # None: no WAL; False: its hash chain breaks
     hash_story: str | None = None  # the harmless story reproducing a differing hash (BENIGN)
     contradiction: str | None = None  # how the record contradicts itself (its final response)
+    root: str = ""  # the label of the root it was found in; "" when one root is open
 
     @property
     def short_id(self) -> str:
@@ -197,6 +198,7 @@ _SHARED = frozenset(
         "final_status",
         "source",
         "hash_story",
+        "root",
     }
 )
 _shared: dict[str, str] = {}

@@ -17,9 +17,15 @@ class RecordRoot:
     records_dir: Path
     wal_dir: Path | None
     requested: Path
-    # Why nothing may be written here (e.g. "a bundle: incident.tar.gz"), or None when the
-    # operator's writes (invalidate, save a snapshot) are allowed.
-    read_only: str | None = None
+
+    @property
+    def read_only(self) -> str | None:
+        """Why nothing may be written here (an evidence bundle's copy, a remote root's
+        mirror: ``core.read_only``), or None when the operator's writes (invalidate, save a
+        snapshot) are allowed."""
+        from intentus_tui.core.read_only import read_only_reason
+
+        return read_only_reason(self.records_dir)
 
     def path_of(self, key: str) -> Path:
         """The file behind a summary key: a record file, or the WAL of a WAL-only execution."""

@@ -21,7 +21,8 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     """The ``inspect --list --json`` row (snake_case keys): the verdict first, then the
     facts it was drawn from. Enum members are ``StrEnum``s: their values already."""
     v = verdict_of(s)
-    return {
+    row: dict[str, object] = {"root": s.root} if s.root else {}  # several roots only
+    return row | {
         "execution_id": s.execution_id,
         "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
         "created": s.created or None,

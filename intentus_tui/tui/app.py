@@ -47,6 +47,7 @@ from intentus_tui.tui.presenters.execution_text import (
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.read_only import ReadOnlyGuard
+from intentus_tui.tui.roots import RootSet, RootsSupport
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.settings import load_settings, remember
@@ -87,7 +88,7 @@ def screenshot_directory() -> Path:
     return cache
 
 
-class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
+class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[None]):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -164,13 +165,16 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
         keymap: dict[str, str] | None = None,
         keymap_problem: str | None = None,
         use_cache: bool = True,
+        roots: RootSet | None = None,
     ) -> None:
         super().__init__()
-        self.root = root
+        self.root, self.roots = root, roots
         self.watching = watch
         self.keymap = dict(keymap or {})
         self._keymap_problem = keymap_problem
-        self.feeder = IndexFeeder(root, self.post_message, use_cache=use_cache)
+        self.feeder = IndexFeeder(
+            root, self.post_message, use_cache=use_cache, index=self.roots_index(use_cache)
+        )
         self.header_state = HeaderState(
             directory=directory_label if directory_label is not None else str(root.records_dir),
             live="live" if watch else "off",
@@ -303,6 +307,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
 
     def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
         self.feeder.stop()  # every way out comes here: a scan must not hold up the exit
+        self.stop_roots()
         if self._watcher is not None:
             self._watcher.stop()
         super().exit(result, return_code, message)
@@ -325,14 +330,12 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
 
     def _follow_directory(self) -> None:
         # Named so: a ``watch_*`` method would be taken for a reactive's watcher.
-        directories = [self.root.records_dir]
-        if self.root.wal_dir is not None:
-            directories.append(self.root.wal_dir)
-        self._watcher = DirectoryWatcher(directories, self.post_message)
+        self._watcher = DirectoryWatcher(self.watched_directories(), self.post_message)
         self._watcher.start()  # it posts WatchStarted, which starts the scan
 
     def on_watch_started(self) -> None:
         self._start_scan()
+        self.start_roots()  # remote roots: the watcher now sees each copied file arrive
 
     def on_paths_changed(self, message: PathsChanged) -> None:
         if self.closing:
@@ -428,6 +431,9 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
         state.marked = execution_label(self.marked) if self.marked else None
         state.shown = self.execution_list.model.shown_count
+        state.directory = (
+            self.roots_line(len(self.execution_list.model.summaries)) or state.directory
+        )
         self._header.show(state)
 
     def _update_titles(self) -> None:
@@ -472,19 +478,17 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
             self.timeline.show_message(
                 Content.assemble(("loading ", "$text-muted"), (summary.execution_id, "bold"), "…")
             )
-        wal_only = summary.source == "wal" and self.root.wal_dir is not None
-        directory = self.root.wal_dir if wal_only else self.root.records_dir
-        assert directory is not None
+        path = self.file_of(summary)
         if self._first_frame_out:
-            self._load_detail(summary.key, directory / summary.key)
+            self._load_detail(summary.key, path)
         else:
-            self._detail_waiting = (summary.key, directory / summary.key)
+            self._detail_waiting = (summary.key, path)
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
         from intentus_tui.core.actions import load_detail
 
-        detail = load_detail(path, self.root.wal_dir)
+        detail = load_detail(self.readable_file(path), self.root_of(path).wal_dir)
         if not get_current_worker().is_cancelled:
             self.post_message(DetailLoaded(key, detail))
 
@@ -720,7 +724,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, PaneLayout, App[None]):
         detail = self.detail
         if detail is None or detail.result.record is None or self.refuse_write("Save snapshot"):
             return
-        directory = snapshot_directory(self.root)
+        directory = snapshot_directory(self.root_of(detail.path))
         lines = [
             f"Execution: {execution_label(detail)}",
             f"Into: {sanitize_line(str(directory))}",

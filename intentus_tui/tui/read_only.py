@@ -1,6 +1,7 @@
 """Read-only roots: where the operator's writes (invalidate a record, save a snapshot) are
 refused, because the records are not the user's to change here: an evidence bundle's
-extracted copy, a remote location. ``RecordRoot.read_only`` says why; the header shows
+extracted copy, a remote root's mirror. ``RecordRoot.read_only`` says why (the marker
+``core.read_only`` leaves in the directory); the header shows
 "read-only"; each writing action asks ``refuse_write`` first.
 """
 

@@ -5,7 +5,6 @@ command palette, leaving every file as it was."""
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 
 from intentus_tui.core.bundle import bundle_executions, extract_bundle
 from intentus_tui.core.paths import resolve_root
+from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -50,7 +50,8 @@ def opened(real_world: RealWorld, tmp_path: Path) -> tuple[BundleWorld, Path]:
 
 
 def _app(copy: Path) -> NotingApp:
-    root = replace(resolve_root(copy), read_only=REASON)
+    mark_read_only(copy, REASON)  # as opening a bundle does
+    root = resolve_root(copy)
     return NotingApp(root, watch=False, directory_label="bundle evidence.tar.gz", use_cache=False)
 
 

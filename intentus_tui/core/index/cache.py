@@ -31,7 +31,7 @@ from intentus_tui import __version__
 from intentus_tui.core.fsio import atomic_file, atomic_write
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 7  # 7: verdict fields (wal_chain_ok, hash_story, contradiction)
+_SCHEMA = 8  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: root
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode

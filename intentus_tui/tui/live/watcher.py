@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.index.multi import MultiIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot, list_record_names
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
@@ -72,11 +73,15 @@ class IndexFeeder:
         *,
         use_cache: bool = True,
         preview: bool = True,
+        index: MultiIndex | None = None,
     ) -> None:
+        """``index``: the merged index of several roots (else ``root``'s own)."""
         # The listing rows ride along so the cache this scan fills serves a warm
         # `inspect --list --json` too.
-        self.index = DirectoryIndex(root, use_cache=use_cache, rows=LISTING_ROWS)
-        self._preview = preview
+        self.index: DirectoryIndex | MultiIndex = index or DirectoryIndex(
+            root, use_cache=use_cache, rows=LISTING_ROWS
+        )
+        self._preview = preview and index is None  # a preview's rows are one root's
         self._post = post
         self._lock = threading.Lock()
         self._pending: set[Path] = set()
@@ -213,17 +218,23 @@ class IndexFeeder:
                 del pending[:limit]
                 target, limit = min(target * 4, MAX_BATCH), MAX_BATCH
                 if total is None:
-                    total = len(list_record_names(directory))
+                    total = self._file_count(directory)
         while pending and not self._stopping.is_set():  # the rest, one message at a time
             self._shown.wait(SHOWN_WAIT_SECONDS)
             post(pending[:limit])
             del pending[:limit]
             limit = MAX_BATCH
         if total is None:
-            total = len(list_record_names(directory))
+            total = self._file_count(directory)
         if not posts:  # nothing to show: still say the scan found nothing
             self._post(IndexChanged((), scanned=0, total=total))
         return total
+
+    def _file_count(self, directory: Path) -> int:
+        index = self.index
+        if isinstance(index, MultiIndex):
+            return index.file_count()
+        return len(list_record_names(directory))
 
     def drain(self) -> None:
         """Re-read pending paths until none are left (or the feeder is paused)."""

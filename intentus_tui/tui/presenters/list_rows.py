@@ -138,6 +138,9 @@ def legend() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
+ROOT_WIDTH = 12  # the root column (several roots only): a label's first cells
+
+
 def display_id(execution_id: str) -> str:
     """A UUID's first 8 characters (unique enough in practice); other ids as they are."""
     if len(execution_id) == 36 and execution_id.count("-") == 4:
@@ -214,11 +217,14 @@ def row_cells(
     columns = columns_for(width, id_width)
     if not summary.created:
         columns = columns._replace(created=0)  # no time to show: the intent gets the room
-    intent_width = max(4, width - columns.fixed(id_width))
+    root_width = ROOT_WIDTH + 1 if summary.root else 0  # several roots: aligned labels
+    intent_width = max(4, width - columns.fixed(id_width) - root_width)
     badge, badge_class = outcome_badge(verdict, writing)
     intent = summary.intent or summary.message  # a broken file says what is wrong
-    cells: list[Cell] = [
-        (" ", None),
+    cells: list[Cell] = [(" ", None)]
+    if root_width:
+        cells.append((fit(summary.root, root_width - 1) + " ", "execution-list--dim"))
+    cells += [
         (fit(display_id(summary.execution_id), id_width), "execution-list--id"),
         (" ", None),
         (fit(badge, BADGE_WIDTH), badge_class),

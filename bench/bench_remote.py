@@ -1,0 +1,159 @@
+"""Time a remote root over SSH on loopback against a local cold open of the same files.
+
+A real OpenSSH server (``/usr/sbin/sshd``, as the tests start it) serves N generated
+records on 127.0.0.1. Measured, each in a fresh process with an empty cache where it says
+cold:
+
+- ``local cold``: the local index of the directory, no cache (every file read and summarized);
+- ``remote first row``: from the open until the first copied file is summarized (the
+  debugger's watcher shows it then);
+- ``remote full``: the sync (listing, bounded parallel reads into the local mirror) and
+  the mirror's first index, until every summary is made;
+- ``remote warm``: a re-open with nothing changed: a listing only; the bytes of records
+  read from the remote are counted (0 expected) and the index comes from the cache.
+
+Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]:
+    """One measurement, in this (fresh) process."""
+    from intentus_tui.core.index.directory import DirectoryIndex
+    from intentus_tui.core.index.summarize import summarize_path
+    from intentus_tui.core.paths import resolve_root
+    from intentus_tui.core.remote.location import RemoteOptions, parse_remote
+    from intentus_tui.core.remote.mirror import RemoteMirror
+
+    cpu = time.process_time()
+    if mode == "local":
+        started = time.perf_counter()
+        count = len(DirectoryIndex(resolve_root(directory), use_cache=False).scan())
+        return {
+            "seconds": time.perf_counter() - started,
+            "count": count,
+            "cpu": time.process_time() - cpu,
+        }
+    started = time.perf_counter()
+    mirror = RemoteMirror(parse_remote(url), RemoteOptions(parallel=parallel, timeout=30))
+    first: list[float] = []
+
+    def on_file(path: Path) -> None:
+        if not first:
+            summarize_path(path)
+            first.append(time.perf_counter() - started)
+
+    report = mirror.sync(on_file)
+    synced = time.perf_counter() - started
+    count = len(DirectoryIndex(mirror.root).scan())
+    return {
+        "seconds": time.perf_counter() - started,
+        "synced": synced,
+        "first_row": first[0] if first else float("nan"),
+        "read_files": report.read_files,
+        "read_bytes": report.read_bytes,
+        "count": count,
+        "problem": 0 if report.problem is None else 1,
+        "cpu": time.process_time() - cpu,  # this process only (not sshd, not pool workers)
+    }
+
+
+def _run(
+    mode: str, directory: Path, url: str, parallel: int, env: dict[str, str]
+) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", mode, str(directory), url, str(parallel)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--parallel", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        mode, directory, url, parallel = args.one
+        print(json.dumps(_one(mode, directory, url, int(parallel))))
+        return
+    sys.path.insert(0, str(ROOT))
+    from bench.gen_records import generate
+    from tests.core.remote.sshd import SSHD, make_server
+
+    if not SSHD.is_file():
+        sys.exit(f"needs {SSHD}: sudo apt-get install openssh-server")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        server = make_server(base)
+        server.trust()
+        records = server.served / "host" / ".intentusnet" / "records"
+        records.mkdir(parents=True)
+        generate(records, args.count)
+        server.start()
+        url = server.url(server.served / "host")
+        env = dict(os.environ, HOME=str(server.home), PYTHONPATH=str(ROOT))
+        env.pop("SSH_AUTH_SOCK", None)
+        local, cold, warm = [], [], []
+        try:
+            for run in range(args.runs):
+                cache = base / f"cache-{run}"
+                env["INTENTUS_TUI_CACHE_DIR"] = str(cache)
+                local.append(_run("local", records.parent.parent, url, args.parallel, env))
+                cold.append(_run("remote", records.parent.parent, url, args.parallel, env))
+                warm.append(_run("remote", records.parent.parent, url, args.parallel, env))
+        finally:
+            server.stop()
+
+    def median(rows: list[dict[str, float]], key: str) -> float:
+        return statistics.median(row[key] for row in rows)
+
+    if any(row["problem"] for row in cold + warm):
+        sys.exit("a remote sync failed: no figures (run it again, or look at sshd)")
+    local_s = median(local, "seconds")
+    print(
+        f"{args.count} records over ssh on 127.0.0.1 ({args.parallel} parallel reads), "
+        f"median of {args.runs} runs, each in a fresh process"
+    )
+    print(f"  local cold open (no cache)      {local_s:7.3f} s")
+    print(f"  remote first row                {median(cold, 'first_row'):7.3f} s")
+    print(f"  remote sync (copy)              {median(cold, 'synced'):7.3f} s")
+    print(
+        f"  remote full index (cold)        {median(cold, 'seconds'):7.3f} s  "
+        f"= {median(cold, 'seconds') / local_s:.2f}x local cold"
+    )
+    print(
+        f"  CPU of the measuring process: local {median(local, 'cpu'):.2f} s, remote cold "
+        f"{median(cold, 'cpu'):.2f} s (not sshd's, not the index's worker processes)"
+    )
+    print(
+        f"  remote warm re-open             {median(warm, 'seconds'):7.3f} s, "
+        f"{int(max(r['read_bytes'] for r in warm))} record bytes read, "
+        f"{int(max(r['read_files'] for r in warm))} files"
+    )
+    print(
+        f"  summaries: local {int(local[0]['count'])}, remote {int(cold[0]['count'])}; "
+        f"faults: {int(sum(r['problem'] for r in cold + warm))}"
+    )
+
+
+if __name__ == "__main__":
+    main()

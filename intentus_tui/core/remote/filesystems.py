@@ -1,0 +1,153 @@
+"""Opening an fsspec filesystem for a remote root, safely, and saying in one line what
+went wrong when the network does.
+
+ssh: keys and the agent as OpenSSH's client finds them (asyncssh reads ``~/.ssh``), and
+the host key checked against ``~/.ssh/known_hosts``: an unknown host is refused unless
+``accept_unknown_host`` (sshfs alone would not check host keys at all). s3: credentials
+the standard AWS way (environment, profile, instance role); an endpoint for
+S3-compatible stores. Every connection and read has a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
+from intentus_tui.core.sanitize import sanitize_line
+
+
+class RemoteError(Exception):
+    """A remote root cannot be reached or read: its message is the one line to show."""
+
+
+def known_hosts_files() -> list[str]:
+    """The user's known_hosts files, as ``ssh`` reads them."""
+    home = Path(os.path.expanduser("~")) / ".ssh"
+    return [str(p) for p in (home / "known_hosts", home / "known_hosts2") if p.is_file()]
+
+
+def open_filesystem(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
+    """(a fresh filesystem, the root's path on it); ``RemoteError`` when it cannot be opened."""
+    try:
+        return _open(location, options)
+    except RemoteError:
+        raise
+    except ImportError as exc:
+        raise RemoteError(missing_package(location, exc)) from None
+    except PermissionError:  # refused while connecting: the keys, not a file
+        who = location.user or "the current user"
+        raise RemoteError(f"{location.url}: authentication failed for {who}") from None
+    except Exception as exc:
+        raise RemoteError(describe_fault(exc, location, options)) from None
+
+
+def missing_package(location: RemoteLocation, exc: ImportError) -> str:
+    extra = {"ssh": "ssh", "s3": "s3"}.get(location.protocol)
+    hint = f"pip install 'intentus-tui[{extra}]'" if extra else "install its fsspec package"
+    return f"{location.url}: {location.protocol}:// needs a package that is not installed ({hint})"
+
+
+def _open(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
+    if location.protocol == "ssh":
+        from sshfs import SSHFileSystem
+
+        if options.accept_unknown_host:
+            known_hosts: Any = None
+        else:
+            known_hosts = known_hosts_files()
+            if not known_hosts:
+                raise RemoteError(
+                    f"{location.url}: host key of {location.host} cannot be checked: no "
+                    "~/.ssh/known_hosts (connect once with ssh, or pass --accept-unknown-host)"
+                )
+        kwargs: dict[str, Any] = {
+            "known_hosts": known_hosts,
+            "timeout": options.timeout,  # the connection's setup
+            "connect_timeout": options.timeout,
+            "keepalive_interval": max(1.0, options.timeout / 3),  # a dead link is noticed
+            "keepalive_count_max": 3,
+            "skip_instance_cache": True,  # after a fault, the next poll connects again
+            "encryption_algs": _encryption_preference(),
+        }
+        if location.port:
+            kwargs["port"] = location.port
+        if location.user:
+            kwargs["username"] = location.user
+        return SSHFileSystem(location.host, **kwargs), location.path
+    if location.protocol == "s3":
+        from s3fs import S3FileSystem
+
+        client_kwargs: dict[str, Any] = {}
+        endpoint = options.endpoint()
+        if endpoint:
+            client_kwargs["endpoint_url"] = endpoint
+        fs = S3FileSystem(
+            skip_instance_cache=True,
+            client_kwargs=client_kwargs,
+            config_kwargs={
+                "connect_timeout": options.timeout,
+                "read_timeout": options.timeout,
+                "retries": {"max_attempts": 2},
+            },
+        )
+        return fs, location.path
+    from fsspec.core import url_to_fs
+
+    fs, path = url_to_fs(location.url, skip_instance_cache=True)
+    return fs, path
+
+
+def _encryption_preference() -> list[str]:
+    """asyncssh's default ciphers (all standard OpenSSH ones), AES-GCM first: asyncssh
+    sets up a new ChaCha20 cipher for every packet, which cost more CPU than the rest of
+    reading a small record (AES-GCM keeps one context; every OpenSSH server has it)."""
+    from asyncssh.encryption import get_default_encryption_algs
+
+    algs = [alg.decode() for alg in get_default_encryption_algs()]
+    gcm = [a for a in algs if a.endswith("-gcm@openssh.com")]
+    return gcm + [a for a in algs if a not in gcm]
+
+
+def describe_fault(exc: BaseException, location: RemoteLocation, options: RemoteOptions) -> str:
+    """One line naming the root and what went wrong, in an operator's words."""
+    where = location.url
+    name = type(exc).__name__
+    text = sanitize_line(str(exc)).strip()
+    lowered = f"{name} {text}".lower()
+    if isinstance(exc, ImportError):
+        return missing_package(location, exc)
+    if "hostkeynotverifiable" in lowered or "host key is not trusted" in lowered:
+        if "mismatch" in lowered or "changed" in lowered:
+            return f"{where}: host key mismatch for {location.host}: refused (check known_hosts)"
+        return (
+            f"{where}: unknown host key for {location.host}: refused (add it to "
+            "~/.ssh/known_hosts, or pass --accept-unknown-host)"
+        )
+    if "permissiondenied" in lowered or ("auth" in lowered and "fail" in lowered):
+        return f"{where}: authentication failed for {location.user or 'the current user'}"
+    if isinstance(exc, ConnectionRefusedError) or "connection refused" in lowered:
+        return f"{where}: connection refused by {location.host}"
+    if isinstance(exc, TimeoutError | socket.timeout) or "timeout" in lowered:
+        return f"{where}: no answer within {options.timeout:g} s (stalled or unreachable)"
+    if isinstance(exc, socket.gaierror):
+        return f"{where}: unknown host {location.host}"
+    dropped = ("connectionlost", "connection lost", "disconnect", "connection not open")
+    if any(word in lowered for word in dropped):
+        return f"{where}: connection dropped"
+    if isinstance(exc, BrokenPipeError | ConnectionResetError | EOFError):
+        return f"{where}: connection dropped"
+    if "nocredentials" in lowered or "unable to locate credentials" in lowered:
+        return f"{where}: no AWS credentials found (environment, profile or role)"
+    if "accessdenied" in lowered or "forbidden" in lowered or "invalidaccesskeyid" in lowered:
+        return f"{where}: access denied"
+    if "nosuchbucket" in lowered:
+        return f"{where}: no such bucket {location.host}"
+    if isinstance(exc, FileNotFoundError):
+        return f"{where}: no such directory"
+    if isinstance(exc, PermissionError):
+        return f"{where}: permission denied"
+    detail = text or name
+    return f"{where}: {detail[:200]}"

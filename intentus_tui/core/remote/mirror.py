@@ -1,0 +1,555 @@
+"""A remote root's local mirror: its record files and WALs copied into the user cache
+(never written on the remote), so that the local index, detail and verify read them as
+they read any directory.
+
+A sync lists the remote directories (name, size, modification time: each file's stamp),
+reads only the files whose stamp changed since the last sync, a few at a time, and
+writes each into the mirror as it arrives (a watcher on the mirror shows it at once).
+A copied file keeps the remote modification time and is never rewritten while its stamp
+holds, so the local index cache finds it unchanged: a warm re-open reads no record
+bytes. A huge file is listed from ranged reads of its head and tail: the mirror holds a
+sparse file of the same size with only those bytes, read whole only when it is opened.
+
+A network fault ends the sync with one line; what was copied stays; the next sync
+connects again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.index.cache import cache_dir
+from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.read_only import mark_read_only
+from intentus_tui.core.records.load import HUGE_FILE_BYTES, WAL_SUFFIX, is_record_name
+from intentus_tui.core.remote.filesystems import RemoteError, describe_fault, open_filesystem
+from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
+
+MANIFEST = "manifest.json"
+HEAD_BYTES = 1 << 20  # what load_record_head reads of a huge file
+TAIL_BYTES = 1 << 16
+_MANIFEST_VERSION = 1
+
+# name -> [size, remote stamp text, partial]
+Entry = list[Any]
+# what to copy: (records | wal, remote path, mirror path, size, remote stamp, mtime)
+Wanted = tuple[str, str, Path, int, str, float | None]
+# what landed: (the file, bytes read, the fault that stopped it)
+Arrival = tuple[Wanted, int, BaseException | None]
+_BATCH_SECONDS = 0.05
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What one sync did."""
+
+    listed: int = 0  # files on the remote
+    read_files: int = 0  # files copied (new or changed)
+    read_bytes: int = 0  # bytes read from the remote
+    removed: int = 0
+    problem: str | None = None  # the one line saying why the sync stopped early
+    changed: list[Path] = field(default_factory=list)  # mirror paths written or removed
+
+
+def mirror_directory(location: RemoteLocation) -> Path:
+    """Where the mirror of ``location`` lives: the user cache, keyed by its URL."""
+    digest = hashlib.sha256(location.url.encode()).hexdigest()[:20]
+    return cache_dir() / "remote" / digest
+
+
+def _stamp_text(entry: dict[str, Any]) -> str:
+    """A listing entry's change stamp beside its size: its modification time (or what the
+    store has instead: S3's LastModified and ETag)."""
+    parts = []
+    for key in ("mtime", "LastModified", "last_modified", "ETag", "etag", "updated", "created"):
+        value = entry.get(key)
+        if value is not None:
+            parts.append(str(value))
+    return "|".join(parts)
+
+
+def _mtime_seconds(entry: dict[str, Any]) -> float | None:
+    for key in ("mtime", "LastModified", "last_modified", "updated"):
+        value = entry.get(key)
+        if isinstance(value, int | float):
+            return float(value)
+        timestamp = getattr(value, "timestamp", None)
+        if callable(timestamp):
+            try:
+                return float(timestamp())
+            except (TypeError, ValueError, OSError):
+                return None
+    return None
+
+
+class RemoteMirror:
+    """One remote root and its local mirror. ``sync`` may be called from any one thread
+    at a time (a lock makes sure)."""
+
+    def __init__(self, location: RemoteLocation, options: RemoteOptions) -> None:
+        self.location = location
+        self.options = options
+        self.directory = mirror_directory(location)
+        self.records_dir = self.directory / "records"
+        self.wal_dir = self.directory / "wal"
+        self._fs: Any = None
+        self._remote_path = ""
+        self._layout: tuple[str, str | None] | None = None
+        self._lock = threading.Lock()
+        self._manifest: dict[str, dict[str, Entry]] = self._load_manifest()
+        self.last_problem: str | None = None
+        with contextlib.suppress(OSError):  # else the first sync says why
+            self._prepare()
+
+    @property
+    def root(self) -> RecordRoot:
+        """The mirror as a record root (the WAL directory once the remote had one)."""
+        wal = self.wal_dir if self.wal_dir.is_dir() else None
+        return RecordRoot(self.records_dir, wal, self.directory)
+
+    @property
+    def has_copy(self) -> bool:
+        """Has any sync copied (or listed) anything yet?"""
+        return any(self._manifest.get(kind) for kind in ("records", "wal"))
+
+    def _prepare(self) -> None:
+        self.records_dir.mkdir(parents=True, exist_ok=True)
+        self.wal_dir.mkdir(parents=True, exist_ok=True)  # watched from the start
+        mark_read_only(self.directory, f"a local copy of the remote root {self.location.url}")
+
+    # -- the manifest: what the mirror holds, by remote stamp
+
+    def _load_manifest(self) -> dict[str, dict[str, Entry]]:
+        try:
+            data = json.loads((self.directory / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"records": {}, "wal": {}}
+        if not isinstance(data, dict) or data.get("version") != _MANIFEST_VERSION:
+            return {"records": {}, "wal": {}}
+        if data.get("url") != self.location.url:
+            return {"records": {}, "wal": {}}
+        files = data.get("files")
+        if not isinstance(files, dict):
+            return {"records": {}, "wal": {}}
+        return {kind: dict(files.get(kind) or {}) for kind in ("records", "wal")}
+
+    def _save_manifest(self) -> None:
+        data = {"version": _MANIFEST_VERSION, "url": self.location.url, "files": self._manifest}
+        with contextlib.suppress(OSError):  # the next sync reads again what it cannot know
+            atomic_write(self.directory / MANIFEST, json.dumps(data).encode(), durable=False)
+
+    # -- syncing
+
+    def sync(self, on_file: Callable[[Path], object] | None = None) -> SyncReport:
+        """Copy what changed on the remote since the last sync. Never raises: a fault is
+        the report's ``problem``; what was copied before it stays."""
+        with self._lock:
+            report = SyncReport()
+            try:
+                self._prepare()
+                self._sync(report, on_file)
+            except RemoteError as exc:
+                report.problem = str(exc)
+            except Exception as exc:
+                report.problem = describe_fault(exc, self.location, self.options)
+            if report.problem is not None:
+                self._disconnect()  # the next sync connects again
+            self._save_manifest()
+            self.last_problem = report.problem
+            return report
+
+    def _disconnect(self) -> None:
+        fs, self._fs = self._fs, None
+        self._layout = None
+        if fs is not None:
+            try:
+                client = getattr(fs, "_client", None)
+                if client is not None:
+                    client.abort()  # asyncssh: drop the connection now, wait for nothing
+            except Exception:
+                pass
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """A filesystem call with the timeout (async filesystems take it per call)."""
+        from fsspec.asyn import AsyncFileSystem
+
+        fs = self._fs
+        if isinstance(fs, AsyncFileSystem):
+            kwargs["timeout"] = self.options.timeout
+        return getattr(fs, method)(*args, **kwargs)
+
+    def _connect(self) -> tuple[str, str | None]:
+        if self._fs is None:
+            self._fs, self._remote_path = open_filesystem(self.location, self.options)
+        if self._layout is None:
+            self._layout = self._find_layout(self._remote_path.rstrip("/") or "/")
+        return self._layout
+
+    def _find_layout(self, base: str) -> tuple[str, str | None]:
+        """(records directory, WAL directory) on the remote, as ``resolve_root`` finds them
+        locally: an ``.intentusnet`` root, a records directory, or a directory holding one."""
+        entries = self._directories(base)
+        if entries is None:
+            raise RemoteError(f"{self.location.url}: no such directory")
+        if ".intentusnet" in entries and "records" not in entries:
+            inner = self._directories(f"{base}/.intentusnet") or set()
+            if "records" in inner:
+                base, entries = f"{base}/.intentusnet", inner
+        if "records" in entries:
+            return f"{base}/records", f"{base}/wal" if "wal" in entries else None
+        return base, f"{base}/wal" if "wal" in entries else None
+
+    def _directories(self, path: str) -> set[str] | None:
+        try:
+            listing = self._call("ls", path, detail=True)
+        except FileNotFoundError:
+            return None
+        return {
+            _base_name(e["name"])
+            for e in listing
+            if isinstance(e, dict) and e.get("type") == "directory"
+        }
+
+    def _sync(self, report: SyncReport, on_file: Callable[[Path], object] | None) -> None:
+        records_remote, wal_remote = self._connect()
+        wanted: list[Wanted] = []
+        for kind, remote_dir, local_dir in (
+            ("records", records_remote, self.records_dir),
+            ("wal", wal_remote, self.wal_dir),
+        ):
+            if remote_dir is None:
+                continue
+            listing = self._listing(remote_dir, kind)
+            report.listed += len(listing)
+            known = self._manifest.setdefault(kind, {})
+            for name in sorted(set(known) - set(listing)):  # gone on the remote
+                known.pop(name, None)
+                gone = local_dir / name
+                try:
+                    gone.unlink()
+                    report.removed += 1
+                    report.changed.append(gone)
+                except OSError:
+                    pass
+            if listing:
+                local_dir.mkdir(parents=True, exist_ok=True)
+            for name, (size, stamp, mtime) in listing.items():
+                entry = known.get(name)
+                local = local_dir / name
+                if entry is not None and entry[0] == size and entry[1] == stamp and local.exists():
+                    continue
+                wanted.append((kind, f"{remote_dir}/{name}", local, size, stamp, mtime))
+        self._fetch_all(wanted, report, on_file)
+
+    def _listing(self, remote_dir: str, kind: str) -> dict[str, tuple[int, str, float | None]]:
+        try:
+            entries = self._call("ls", remote_dir, detail=True)
+        except FileNotFoundError:
+            return {}
+        found: dict[str, tuple[int, str, float | None]] = {}
+        for entry in entries:
+            if not isinstance(entry, dict) or entry.get("type") not in ("file", None):
+                continue
+            name = _base_name(str(entry.get("name", "")))
+            if kind == "records" and not is_record_name(name):
+                continue
+            if kind == "wal" and not (name.endswith(WAL_SUFFIX) and not name.startswith(".")):
+                continue
+            if "/" in name or name in ("", ".", ".."):
+                continue
+            size = entry.get("size")
+            size = int(size) if isinstance(size, int | float) else -1
+            found[name] = (size, _stamp_text(entry), _mtime_seconds(entry))
+        return found
+
+    def _fetch_all(
+        self,
+        wanted: list[Wanted],
+        report: SyncReport,
+        on_file: Callable[[Path], object] | None,
+    ) -> None:
+        if not wanted:
+            return
+        if self.location.protocol == "ssh":
+            self._fetch_over_sftp(wanted, report, on_file)
+            return
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, min(self.options.parallel, len(wanted))),
+            thread_name_prefix="remote-read",
+        )
+        problem: BaseException | None = None
+        try:
+            futures = {pool.submit(self._fetch, item): item for item in wanted}
+            for future in concurrent.futures.as_completed(futures):
+                kind, _, local, size, stamp, _ = futures[future]
+                try:
+                    read, partial = future.result()
+                except Exception as exc:
+                    if problem is None:
+                        problem = exc
+                        for other in futures:
+                            other.cancel()  # one fault ends the sync: no queue of timeouts
+                    continue
+                report.read_files += 1
+                report.read_bytes += read
+                report.changed.append(local)
+                self._manifest[kind][local.name] = [size, stamp, partial]
+                if on_file is not None:
+                    on_file(local)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # each read has its own timeout
+        if problem is not None:
+            if isinstance(problem, RemoteError):
+                raise problem
+            raise RemoteError(describe_fault(problem, self.location, self.options))
+
+    def _fetch_over_sftp(
+        self, wanted: list[Wanted], report: SyncReport, on_file: Callable[[Path], object] | None
+    ) -> None:
+        """Read the files over one SFTP session, many requests in flight at once (SFTP
+        pipelines them: one round trip's wait is shared by all); each is written into the
+        mirror on the event loop as it arrives (a small write there costs less than
+        handing the bytes to this thread, which would wait for the interpreter's lock
+        at each system call) and reported here (``on_file``) as it lands."""
+        arrived: queue.Queue[list[Arrival] | None] = queue.Queue()
+        timeout = self.options.timeout
+        future = asyncio.run_coroutine_threadsafe(
+            _sftp_read_all(self._fs, wanted, self.options.parallel * 8, timeout, arrived.put),
+            self._fs.loop,
+        )
+        problem: BaseException | None = None
+        try:
+            while True:
+                try:
+                    got = arrived.get(timeout=timeout + 1)
+                except queue.Empty:  # every read has its own timeout: this is a stall
+                    problem = problem or TimeoutError("no read finished in time")
+                    future.cancel()  # the reader stops, reports what it wrote, and ends
+                    try:
+                        got = arrived.get(timeout=timeout)
+                    except queue.Empty:
+                        break
+                if got is None:  # every read has ended: what landed is all counted
+                    break
+                for item, read, error in got:
+                    if error is not None:
+                        problem = problem or error
+                        continue
+                    kind, _, local, size, stamp, _ = item
+                    report.read_files += 1
+                    report.read_bytes += read
+                    report.changed.append(local)
+                    partial = kind == "records" and size > HUGE_FILE_BYTES  # head and tail
+                    self._manifest[kind][local.name] = [size, stamp, partial]
+                    if on_file is not None:
+                        on_file(local)
+        finally:
+            future.cancel()  # after a stall: what is still in flight stops
+        if problem is not None:
+            raise RemoteError(describe_fault(problem, self.location, self.options))
+
+    def _fetch(self, item: Wanted) -> tuple[int, bool]:
+        """Copy one file into the mirror; (bytes read, whether only head and tail were)."""
+        kind, remote, local, size, _, mtime = item
+        if kind == "records" and size > HUGE_FILE_BYTES:
+            head = self._read_range(remote, 0, min(size, HEAD_BYTES))
+            tail = self._read_range(remote, max(0, size - TAIL_BYTES), size)
+            _write_sparse(local, size, head, tail)
+            read, partial = len(head) + len(tail), True
+        else:
+            data = self._call("cat_file", remote)
+            atomic_write(local, bytes(data), durable=False)
+            read, partial = len(data), False
+        if mtime is not None:
+            os.utime(local, (mtime, mtime))
+        return read, partial
+
+    def _read_range(self, remote: str, start: int, end: int) -> bytes:
+        """Bytes ``start``..``end`` of a remote file, and only those."""
+        if self.location.protocol != "ssh":
+            return bytes(self._call("cat_file", remote, start=start, end=end))
+        # sshfs's cat_file reads a whole file whatever range is asked: read the range
+        # through the SFTP channel itself (an SFTP read names its offset and length).
+        from fsspec.asyn import sync
+
+        fs = self._fs
+        return bytes(
+            sync(fs.loop, _sftp_range, fs, remote, start, end - start, timeout=self.options.timeout)
+        )
+
+    # -- one file whole
+
+    def is_partial(self, path: Path) -> bool:
+        entry = self._manifest.get("records", {}).get(path.name)
+        return bool(entry and entry[2]) and path.parent == self.records_dir
+
+    def fetch_whole(self, path: Path) -> str | None:
+        """Read a huge file listed from its head and tail whole into the mirror (to open
+        it); None when done, else the one line saying why not."""
+        with self._lock:
+            if not self.is_partial(path):
+                return None
+            try:
+                records_remote, _ = self._connect()
+                data = self._call("cat_file", f"{records_remote}/{path.name}")
+                atomic_write(path, bytes(data), durable=False)
+                entry = self._manifest["records"][path.name]
+                entry[2] = False
+                self._save_manifest()
+            except RemoteError as exc:
+                self._disconnect()
+                return str(exc)
+            except Exception as exc:
+                self._disconnect()
+                return describe_fault(exc, self.location, self.options)
+            return None
+
+
+async def _sftp_read_all(
+    fs: Any,
+    wanted: list[Wanted],
+    in_flight: int,
+    timeout: float,
+    put: Callable[[list[Arrival] | None], None],
+) -> None:
+    """On the filesystem's event loop: read every file of ``wanted`` over one SFTP
+    session (a huge record: its head and tail only), ``in_flight`` at once, writing each
+    into the mirror, and hand what landed (or the first fault) to ``put`` in batches: the
+    first file at once, then every ``_BATCH_SECONDS`` (each hand-over wakes the other
+    thread, which costs the loop the interpreter's lock); then None, even if cancelled."""
+    landed: list[Arrival] = []
+    last_put = [-1.0]
+    flush_due: list[asyncio.TimerHandle] = []
+    loop = asyncio.get_running_loop()
+
+    def flush() -> None:
+        for handle in flush_due:
+            handle.cancel()
+        flush_due.clear()
+        if landed:
+            put(landed[:])
+            landed.clear()
+        last_put[0] = time.monotonic()
+
+    def hand_over(arrival: Arrival, force: bool = False) -> None:
+        landed.append(arrival)
+        if force or last_put[0] < 0 or time.monotonic() - last_put[0] >= _BATCH_SECONDS:
+            flush()
+        elif not flush_due:  # when nothing more lands for a while, this is still reported
+            flush_due.append(loop.call_later(_BATCH_SECONDS, flush))
+
+    try:
+        await _read_with_workers(fs, wanted, in_flight, timeout, hand_over)
+    except Exception as exc:
+        landed.append((wanted[0], 0, exc))
+    finally:
+        flush()
+        put(None)
+
+
+async def _read_with_workers(
+    fs: Any,
+    wanted: list[Wanted],
+    in_flight: int,
+    timeout: float,
+    hand_over: Callable[..., None],
+) -> None:
+    """A few workers (not a task per file) copying ``wanted`` over one SFTP session;
+    the first fault stops them."""
+    failed = asyncio.Event()
+    todo = iter(wanted)
+    sftp = await asyncio.wait_for(fs._client.start_sftp_client(), timeout)
+
+    async def worker() -> None:
+        for item in todo:
+            if failed.is_set():
+                return
+            try:
+                read = await asyncio.wait_for(_sftp_copy(sftp, item), timeout)
+            except Exception as exc:
+                if not failed.is_set():
+                    failed.set()
+                    hand_over((item, 0, exc), force=True)
+                return
+            hand_over((item, read, None))
+
+    try:
+        await asyncio.gather(*(worker() for _ in range(min(in_flight, len(wanted)))))
+    finally:
+        sftp.exit()
+
+
+async def _sftp_copy(sftp: Any, item: Wanted) -> int:
+    """Copy one file into the mirror; the bytes read. Written only once read whole, so
+    every file in the mirror is one that was reported."""
+    kind, remote, local, size, _, mtime = item
+    huge = kind == "records" and size > HUGE_FILE_BYTES
+    remote_file = await sftp.open(remote, "rb")
+    try:
+        if huge:
+            head = bytes(await remote_file.read(HEAD_BYTES, 0))
+            tail = bytes(await remote_file.read(TAIL_BYTES, max(0, size - TAIL_BYTES)))
+        else:
+            # The listing's size: no fstat round trip (a file that grew since is read
+            # whole at the next sync: its stamp will differ).
+            data = bytes(await remote_file.read(max(size, 0) or -1, 0))
+    finally:
+        with contextlib.suppress(Exception):  # what was read is whole: a failed close
+            await remote_file.close()  # loses nothing (the next request reports it)
+    if huge:
+        _write_sparse(local, size, head, tail)
+        read = len(head) + len(tail)
+    else:
+        _write_copy(local, data)
+        read = len(data)
+    if mtime is not None:
+        os.utime(local, (mtime, mtime))
+    return read
+
+
+async def _sftp_range(fs: Any, path: str, start: int, length: int) -> bytes:
+    async with fs._pool.get() as channel, channel.open(path, "rb") as remote_file:
+        data = await remote_file.read(length, start)
+    return bytes(data)
+
+
+def _base_name(name: str) -> str:
+    return name.rstrip("/").rpartition("/")[2]
+
+
+def _write_copy(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` (a cache: no fsync; a crash leaves a stale copy that
+    the next sync reads again, its stamp not yet in the manifest)."""
+    temp = f"{path.parent}{os.sep}.{path.name}.part"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+
+
+def _write_sparse(path: Path, size: int, head: bytes, tail: bytes) -> None:
+    """A file of ``size`` bytes holding ``head`` at its start and ``tail`` at its end."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.part")
+    with open(temp, "wb") as out:
+        out.truncate(size)
+        out.write(head)
+        out.seek(max(0, size - len(tail)))
+        out.write(tail)
+    os.replace(temp, path)

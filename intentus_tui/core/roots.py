@@ -1,0 +1,157 @@
+"""Several roots at once: each location the operator names (a local directory, or a
+remote URL read through its local mirror), its label, and whether it could be opened.
+
+An execution is known by (root label, id): ``LABEL:ID`` names it in one root, and a bare
+id (or prefix) is accepted when exactly one root has it. A root that cannot be opened is
+kept with the one line saying why, so the others still load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from intentus_tui.core.execution_ids import (
+    AmbiguousExecutionError,
+    ExecutionIdError,
+    ExecutionMatch,
+    UnknownExecutionError,
+    resolve_execution_id,
+)
+from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.read_only import read_only_reason
+from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
+from intentus_tui.core.remote.mirror import RemoteMirror, SyncReport
+from intentus_tui.core.sanitize import sanitize_line
+
+
+@dataclass(slots=True)
+class OpenedRoot:
+    """One location given by the operator."""
+
+    label: str
+    spec: str  # as given (a remote URL without its password)
+    root: RecordRoot | None  # None: it could not be opened at all
+    problem: str | None = None  # the one line saying what is wrong with it
+    mirror: RemoteMirror | None = None  # set for a remote root
+
+    @property
+    def failed(self) -> bool:
+        return self.root is None
+
+    @property
+    def read_only(self) -> str | None:
+        if self.root is None:
+            return None
+        return read_only_reason(self.root.records_dir)
+
+
+def _local_label(path: Path) -> str:
+    parts = [p for p in path.absolute().parts if p not in ("/", "")]
+    while len(parts) > 1 and parts[-1] in ("records", ".intentusnet", "wal"):
+        parts.pop()
+    return parts[-1] if parts else "/"
+
+
+def unique_labels(labels: Sequence[str]) -> list[str]:
+    """``labels`` with repeats told apart (``host``, ``host#2``) and no ``:`` in any."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        label = sanitize_line(label).replace(":", "_") or "root"
+        count = seen.get(label, 0) + 1
+        seen[label] = count
+        out.append(label if count == 1 else f"{label}#{count}")
+    return out
+
+
+def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
+    path = Path(spec)
+    if not path.exists():
+        return None, f"no such directory: {spec}"
+    if not path.is_dir():
+        return None, f"not a directory: {spec}"
+    root = resolve_root(spec)
+    if not root.records_dir.is_dir():
+        return None, f"no such directory: {root.records_dir}"
+    return root, None
+
+
+def open_roots(
+    specs: Sequence[str],
+    options: RemoteOptions | None = None,
+    *,
+    sync: bool = True,
+    on_synced: Callable[[OpenedRoot, SyncReport], object] | None = None,
+) -> list[OpenedRoot]:
+    """Each of ``specs`` opened (a remote one synced into its mirror unless ``sync`` is
+    false). Never raises: a root that cannot be opened is ``failed`` with its problem."""
+    options = options or RemoteOptions()
+    opened: list[OpenedRoot] = []
+    labels: list[str] = []
+    for spec in specs:
+        if is_remote(spec):
+            try:
+                location = parse_remote(spec)
+            except ValueError as exc:
+                opened.append(OpenedRoot("", spec, None, sanitize_line(str(exc))))
+                labels.append(spec.partition("://")[0])
+                continue
+            mirror = RemoteMirror(location, options)
+            entry = OpenedRoot("", location.url, mirror.root, None, mirror)
+            if sync:
+                report = mirror.sync()
+                entry.problem = report.problem
+                # Nothing ever read: the root failed. Else what was read is shown.
+                entry.root = mirror.root if report.problem is None or mirror.has_copy else None
+                if on_synced is not None:
+                    on_synced(entry, report)
+            opened.append(entry)
+            labels.append(location.label)
+        else:
+            root, problem = open_local(spec)
+            opened.append(OpenedRoot("", spec, root, problem))
+            labels.append(_local_label(Path(spec)))
+    for entry, label in zip(opened, unique_labels(labels), strict=True):
+        entry.label = label
+    return opened
+
+
+def split_label(text: str, labels: Sequence[str]) -> tuple[str | None, str]:
+    """(root label, the rest) for ``LABEL:ID``; (None, text) when no label starts it."""
+    label, sep, rest = text.partition(":")
+    if sep and label in labels:
+        return label, rest
+    return None, text
+
+
+def resolve_across(roots: Sequence[OpenedRoot], text: str) -> tuple[OpenedRoot, ExecutionMatch]:
+    """The root and execution ``text`` names (``LABEL:ID`` or an id or prefix only one
+    root has); ``ExecutionIdError`` (one line) otherwise."""
+    working = [r for r in roots if r.root is not None]
+    label, rest = split_label(text, [r.label for r in roots])
+    if label is not None:
+        chosen = next(r for r in roots if r.label == label)
+        if chosen.root is None:
+            raise ExecutionIdError(f"root {label} could not be opened: {chosen.problem}")
+        return chosen, resolve_execution_id(chosen.root, rest)
+    found: list[tuple[OpenedRoot, ExecutionMatch]] = []
+    ambiguous: ExecutionIdError | None = None
+    for entry in working:
+        assert entry.root is not None
+        try:
+            found.append((entry, resolve_execution_id(entry.root, text)))
+        except AmbiguousExecutionError as exc:
+            ambiguous = exc
+        except UnknownExecutionError:
+            continue
+    if len(found) == 1 and ambiguous is None:
+        return found[0]
+    if len(found) > 1:
+        where = ", ".join(f"{entry.label}:{match.execution_id}" for entry, match in found)
+        raise ExecutionIdError(f"{text!r} is in more than one root: say which ({where})")
+    if ambiguous is not None:
+        raise ambiguous
+    names = ", ".join(r.label for r in working) or "no root could be opened"
+    raise ExecutionIdError(f"no execution {text!r} in any root ({names})")

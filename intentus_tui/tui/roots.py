@@ -1,0 +1,209 @@
+"""The debugger on several roots, or on remote ones: which index feeds the list, which
+directories are watched, where a row's file and WAL are, and the header's line of roots
+with their counts and problems. Remote roots are synced into their local mirrors by a
+poller thread (one per root, every ``poll_seconds``); the directory watcher sees each
+copied file arrive and the list redraws only the rows that changed.
+
+``RootsSupport`` is a base of the app: it answers for a single local root too (then it
+changes nothing).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.message import Message
+
+from intentus_tui.core.index.multi import MultiIndex, split_key
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.remote.location import RemoteOptions
+from intentus_tui.core.roots import OpenedRoot
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.rows import LISTING_ROWS
+
+if TYPE_CHECKING:
+    from intentus_tui.core.remote.mirror import RemoteMirror
+
+
+class RootProblem(Message):
+    """A remote root's sync ended with a problem (or ``None``: it works again)."""
+
+    def __init__(self, label: str, problem: str | None) -> None:
+        super().__init__()
+        self.label = label
+        self.problem = problem
+
+
+class RootSet:
+    """The roots the debugger shows (at least one opens)."""
+
+    def __init__(self, opened: Sequence[OpenedRoot], options: RemoteOptions) -> None:
+        self.opened = list(opened)
+        self.options = options
+        self.working = [entry for entry in self.opened if entry.root is not None]
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def several(self) -> bool:
+        return len(self.opened) > 1
+
+    def make_index(self, use_cache: bool, rows: Any) -> MultiIndex | None:
+        """The merged index of several roots; None for one (its own index serves)."""
+        if not self.several:
+            return None
+        return MultiIndex(
+            [(e.label, e.root) for e in self.working if e.root is not None],
+            use_cache=use_cache,
+            rows=rows,
+        )
+
+    def directories(self) -> list[Path]:
+        found: list[Path] = []
+        for entry in self.working:
+            assert entry.root is not None
+            found.append(entry.root.records_dir)
+            if entry.root.wal_dir is not None:
+                found.append(entry.root.wal_dir)
+        return found
+
+    def entry_for(self, label: str) -> OpenedRoot:
+        for entry in self.working:
+            if entry.label == label or not self.several:
+                return entry
+        return self.working[0]
+
+    def entry_of_path(self, path: Path) -> OpenedRoot | None:
+        for entry in self.working:
+            root = entry.root
+            if root is not None and path.parent in (root.records_dir, root.wal_dir):
+                return entry
+        return None
+
+    def file_of(self, summary: ExecutionSummary) -> Path:
+        """The file behind a row (a record, or a WAL-only execution's log)."""
+        label, name = split_key(summary.key) if self.several else ("", summary.key)
+        root = self.entry_for(label).root
+        assert root is not None
+        return root.path_of(name)
+
+    def header_text(self, per_root: dict[str, int] | None, total: int) -> str:
+        parts = []
+        for entry in self.opened:
+            where = sanitize_line(entry.spec if not self.several else entry.label)
+            if entry.root is None:
+                parts.append(f"{where} FAILED: {sanitize_line(entry.problem or '')}")
+                continue
+            count = (per_root or {}).get(entry.label, total if not self.several else 0)
+            text = f"{where} {count}" if self.several else where
+            if entry.read_only is not None and self.several:
+                text += " (remote)"
+            if entry.problem:
+                text += f" ⚠ {sanitize_line(entry.problem)}"
+            parts.append(text)
+        return " · ".join(parts)
+
+    # -- remote roots: polling
+
+    def start_polling(self, post: Callable[[Message], object]) -> None:
+        for entry in self.working:
+            if entry.mirror is not None:
+                thread = threading.Thread(
+                    target=self._poll,
+                    args=(entry, entry.mirror, post),
+                    name=f"remote-poll-{entry.label}",
+                    daemon=True,
+                )
+                self._threads.append(thread)
+                thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _poll(
+        self, entry: OpenedRoot, mirror: RemoteMirror, post: Callable[[Message], object]
+    ) -> None:
+        last: str | None = entry.problem
+        while not self._stop.is_set():
+            report = mirror.sync()
+            if report.problem != last:
+                last = report.problem
+                try:
+                    post(RootProblem(entry.label, report.problem))
+                except RuntimeError:  # the app has closed
+                    return
+            self._stop.wait(self.options.poll_seconds)
+
+
+class RootsSupport(App[None]):
+    """What the app needs of its roots: every method works with none given (one local root)."""
+
+    roots: RootSet | None = None
+    root: RecordRoot
+
+    def roots_index(self, use_cache: bool) -> MultiIndex | None:
+        if self.roots is None:
+            return None
+        return self.roots.make_index(use_cache, LISTING_ROWS)
+
+    def watched_directories(self) -> list[Path]:
+        if self.roots is not None:
+            return self.roots.directories()
+        root = self.root
+        return [root.records_dir] + ([root.wal_dir] if root.wal_dir is not None else [])
+
+    def file_of(self, summary: ExecutionSummary) -> Path:
+        if self.roots is not None:
+            return self.roots.file_of(summary)
+        wal_only = summary.source == "wal" and self.root.wal_dir is not None
+        directory = self.root.wal_dir if wal_only else self.root.records_dir
+        assert directory is not None
+        return directory / summary.key
+
+    def root_of(self, path: Path) -> RecordRoot:
+        """The root a file is in (its WAL directory, where snapshots go)."""
+        entry = self.roots.entry_of_path(path) if self.roots is not None else None
+        return entry.root if entry is not None and entry.root is not None else self.root
+
+    def readable_file(self, path: Path) -> Path:
+        """``path``, read whole first when it is a huge remote record listed from its head
+        and tail (called from a worker thread)."""
+        entry = self.roots.entry_of_path(path) if self.roots is not None else None
+        mirror = entry.mirror if entry is not None else None
+        if mirror is not None and mirror.is_partial(path):
+            problem = mirror.fetch_whole(path)
+            if problem is not None:
+                self.call_from_thread(self.notify, problem, severity="error", markup=False)
+        return path
+
+    def roots_line(self, total: int) -> str | None:
+        if self.roots is None:
+            return None
+        index = getattr(getattr(self, "feeder", None), "index", None)
+        per_root = index.per_root if isinstance(index, MultiIndex) else None
+        return self.roots.header_text(per_root, total)
+
+    def start_roots(self) -> None:
+        if self.roots is not None:
+            self.roots.start_polling(self.post_message)
+
+    def stop_roots(self) -> None:
+        if self.roots is not None:
+            self.roots.stop()
+
+    def on_root_problem(self, message: RootProblem) -> None:
+        if self.roots is None:
+            return
+        for entry in self.roots.opened:
+            if entry.label == message.label:
+                entry.problem = message.problem
+        if message.problem:
+            self.notify(message.problem, severity="warning", markup=False, timeout=8)
+        show = getattr(self, "_show_header", None)
+        if show is not None:
+            show()

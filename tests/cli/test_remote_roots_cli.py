@@ -1,0 +1,60 @@
+"""The command line on a remote root over a real OpenSSH server: a listing, one
+execution by id, verify, a merged listing with a local root, and faults as one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.core.remote.sshd import SshServer
+from tests.intentusnet_world import RealWorld
+from tests.roots_world import copy_host
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "intentus_tui.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ),
+    )
+
+
+def test_inspect_and_verify_an_ssh_root(
+    sshd: SshServer, real_world: RealWorld, tmp_path: Path
+) -> None:
+    host = copy_host(real_world, sshd.served / "host1")
+    url = sshd.url(host.base)
+    listing = run("inspect", "--list", "--json", url)
+    assert listing.returncode == 0, listing.stderr
+    assert len(json.loads(listing.stdout)["executions"]) == len(host.ids) + 1
+    one = run("inspect", "--dir", url, "--json", real_world.success[:8])
+    assert one.returncode == 0, one.stderr
+    assert json.loads(one.stdout)["execution_id"] == real_world.success
+    checked = run("verify", "--json", url)
+    assert json.loads(checked.stdout)["records"] == len(host.ids)
+    laptop = copy_host(real_world, tmp_path / "laptop")
+    merged = run("inspect", "--list", str(laptop.base), url)
+    assert merged.returncode == 0, merged.stderr
+    count = len(host.ids) + 1
+    assert merged.stdout.splitlines()[0] == (
+        f"{2 * count} executions in 2 roots: laptop {count}, 127.0.0.1 {count}"
+    )
+
+
+def test_unknown_host_is_one_line_and_the_option_accepts_it(
+    sshd: SshServer, real_world: RealWorld
+) -> None:
+    host = copy_host(real_world, sshd.served / "host1")
+    (sshd.home / ".ssh" / "known_hosts").write_text("")
+    url = sshd.url(host.base)
+    refused = run("inspect", "--list", url)
+    assert refused.returncode == 2  # nothing could be read: one line says why
+    assert refused.stderr.count("\n") == 1 and "unknown host key" in refused.stderr
+    accepted = run("inspect", "--list", "--accept-unknown-host", url)
+    assert accepted.returncode == 0 and accepted.stderr == ""
+    assert real_world.success in accepted.stdout

@@ -1,0 +1,108 @@
+"""Several roots on the command line: one merged listing with a root column and counts
+per root, executions known by (root, id), and a root that fails named while the others
+load. Records written by the real intentusnet 1.3.0."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.support import cli
+from tests.intentusnet_world import RealWorld
+from tests.roots_world import WAL_ONLY_ID, Host, copy_host
+
+
+@pytest.fixture
+def hosts(real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Host]:
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    return [copy_host(real_world, tmp_path / name) for name in ("alpha", "beta")]
+
+
+def test_listing_merges_roots_with_a_root_column_and_counts(hosts: list[Host]) -> None:
+    alpha, beta = hosts
+    result = cli("inspect", "--list", str(alpha.base), str(beta.base))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    per_root = len(alpha.ids) + 1  # the records and the WAL-only execution
+    assert lines[0] == (f"{2 * per_root} executions in 2 roots: alpha {per_root}, beta {per_root}")
+    assert lines[1].split()[:2] == ["ROOT", "EXECUTION"]
+    rows = [line.split() for line in lines[2:]]
+    for host, label in ((alpha, "alpha"), (beta, "beta")):
+        listed = {row[1] for row in rows if row[0] == label}
+        assert listed == {*host.ids, WAL_ONLY_ID}
+
+
+def test_json_listing_names_each_rows_root(hosts: list[Host]) -> None:
+    alpha, beta = hosts
+    result = cli("inspect", "--list", "--json", str(alpha.base), str(beta.base))
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert [(r["label"], r["executions"], r["problem"]) for r in doc["roots"]] == [
+        ("alpha", len(alpha.ids) + 1, None),
+        ("beta", len(beta.ids) + 1, None),
+    ]
+    assert doc["counts"]["executions"] == len(doc["executions"]) == 2 * (len(alpha.ids) + 1)
+    assert {row["root"] for row in doc["executions"]} == {"alpha", "beta"}
+
+
+def test_a_missing_root_is_named_on_stderr_and_the_others_list(
+    hosts: list[Host], tmp_path: Path
+) -> None:
+    alpha, _ = hosts
+    missing = tmp_path / "gone"
+    result = cli("inspect", "--list", str(alpha.base), str(missing))
+    assert result.returncode == 0
+    assert result.stderr.strip() == f"intentus-tui: root gone: failed: no such directory: {missing}"
+    assert result.stdout.splitlines()[0].endswith(f"alpha {len(alpha.ids) + 1}, gone failed")
+
+
+def test_only_failing_roots_exit_2_with_one_line_each(tmp_path: Path) -> None:
+    result = cli("inspect", "--list", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_an_id_in_two_roots_must_name_its_root(hosts: list[Host]) -> None:
+    alpha, beta = hosts
+    some = alpha.ids[0]
+    dirs = ["--dir", str(alpha.base), "--dir", str(beta.base)]
+    ambiguous = cli("inspect", *dirs, some)
+    assert ambiguous.returncode == 2
+    assert f"alpha:{some}" in ambiguous.stderr and f"beta:{some}" in ambiguous.stderr
+    chosen = cli("inspect", *dirs, "--json", f"beta:{some[:8]}")
+    assert chosen.returncode == 0, chosen.stderr
+    assert json.loads(chosen.stdout)["file"] == str(beta.records / f"{some}.json")
+
+
+def test_an_id_in_one_root_only_needs_no_label(hosts: list[Host]) -> None:
+    alpha, beta = hosts
+    (beta.records / f"{alpha.ids[0]}.json").unlink()
+    result = cli("inspect", "--dir", str(alpha.base), "--dir", str(beta.base), alpha.ids[0])
+    assert result.returncode == 0, result.stderr
+    assert f"file        {alpha.records / alpha.ids[0]}.json" in result.stdout
+
+
+def test_diff_compares_executions_of_two_roots(hosts: list[Host], real_world: RealWorld) -> None:
+    alpha, beta = hosts
+    some = real_world.success
+    record = json.loads((beta.records / f"{some}.json").read_text())
+    record["envelope"]["metadata"]["createdAt"] = "2030-01-01T00:00:00Z"
+    (beta.records / f"{some}.json").write_text(json.dumps(record, indent=2))
+    dirs = ["--dir", str(alpha.base), "--dir", str(beta.base)]
+    result = cli("diff", *dirs, "--json", f"alpha:{some}", f"beta:{some}")
+    assert result.returncode == 1, result.stderr  # they differ
+    doc = json.loads(result.stdout)
+    changed = {e["path_text"]: e["after"] for e in doc["entries"]}
+    assert changed["envelope.metadata.createdAt"] == "2030-01-01T00:00:00Z"
+
+
+def test_verify_several_roots_and_a_failing_one(hosts: list[Host], tmp_path: Path) -> None:
+    alpha, beta = hosts
+    result = cli("verify", "--json", str(alpha.base), str(beta.base), "ssh://")
+    doc = json.loads(result.stdout)
+    assert doc["records"] == 2 * len(alpha.ids)
+    assert doc["wals"] == 2
+    assert result.stderr.strip().startswith("intentus-tui: root ssh: failed: no host in")

@@ -1,0 +1,80 @@
+"""Network faults on a real OpenSSH server: the server killed mid-scan, and a stalled
+link (a proxy that stops forwarding). One clear line each, what was read is kept,
+nothing hangs, and the next sync reconnects."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from intentus_tui.core.remote.location import RemoteOptions, parse_remote
+from intentus_tui.core.remote.mirror import RemoteMirror
+from tests.core.remote.sshd import SshServer, StallingProxy
+from tests.intentusnet_world import RealWorld
+
+MANY = 300
+
+
+def many_records(real_world: RealWorld, directory: Path) -> None:
+    """``MANY`` real records (the success record, renamed to each new id)."""
+    directory.mkdir(parents=True)
+    source = json.loads((real_world.records_dir / f"{real_world.success}.json").read_text())
+    for i in range(MANY):
+        execution_id = f"exec-{i:08x}"
+        source["header"]["executionId"] = execution_id
+        (directory / f"{execution_id}.json").write_text(json.dumps(source, indent=2))
+
+
+def test_server_killed_mid_scan(sshd: SshServer, real_world: RealWorld) -> None:
+    many_records(real_world, sshd.served / "host" / "records")
+    location = parse_remote(sshd.url(sshd.served / "host"))
+    mirror = RemoteMirror(location, RemoteOptions(timeout=3, parallel=4))
+    seen: list[Path] = []
+
+    def on_file(path: Path) -> None:
+        seen.append(path)
+        if len(seen) == 20:
+            sshd.stop()
+
+    started = time.monotonic()
+    report = mirror.sync(on_file)
+    assert time.monotonic() - started < 15
+    assert report.problem == f"{location.url}: connection dropped"
+    assert 20 <= report.read_files < MANY
+    kept = sorted(p.name for p in mirror.records_dir.glob("*.json"))
+    assert len(kept) == report.read_files  # what was read stays
+    sshd.start()
+    again = mirror.sync()  # the next poll connects again and reads only the rest
+    assert again.problem is None
+    assert again.read_files == MANY - report.read_files
+    assert len(list(mirror.records_dir.glob("*.json"))) == MANY
+
+
+def test_stalled_link_times_out_with_one_line(sshd: SshServer, real_world: RealWorld) -> None:
+    many_records(real_world, sshd.served / "host" / "records")
+    proxy = StallingProxy(sshd.port)
+    try:
+        sshd.trust(proxy.port)
+        location = parse_remote(sshd.url(sshd.served / "host", port=proxy.port))
+        mirror = RemoteMirror(location, RemoteOptions(timeout=2, parallel=4))
+        count = 0
+
+        def on_file(_: Path) -> None:
+            nonlocal count
+            count += 1
+            if count == 10:
+                proxy.stalled.set()
+
+        started = time.monotonic()
+        report = mirror.sync(on_file)
+        took = time.monotonic() - started
+        assert report.problem == f"{location.url}: no answer within 2 s (stalled or unreachable)"
+        assert took < 12, took  # bounded by the timeout, not hung
+        assert 10 <= report.read_files < MANY
+        proxy.stalled.clear()
+        again = mirror.sync()
+        assert again.problem is None
+        assert again.read_files == MANY - report.read_files
+    finally:
+        proxy.close()

@@ -1,0 +1,58 @@
+"""The debugger on a remote root over a real OpenSSH server: rows arrive as the poller
+copies files, a file written later on the remote shows up at the next poll, a server
+that goes away is one line in the header (the rows stay), and invalidating is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from intentus_tui.core.remote.location import RemoteOptions
+from intentus_tui.core.roots import open_roots
+from intentus_tui.tui.app import IntentusApp
+from intentus_tui.tui.roots import RootSet
+from tests.core.remote.sshd import SshServer
+from tests.core.wal.support import write_completed
+from tests.intentusnet_world import RealWorld
+from tests.roots_world import copy_host
+
+LATER_ID = "0c0ffee0-1111-4222-8333-944455556666"
+
+
+async def _until(pilot, condition, seconds: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
+async def test_remote_rows_arrive_update_and_survive_the_server_going(
+    sshd: SshServer, real_world: RealWorld, tmp_path: Path
+) -> None:
+    host = copy_host(real_world, sshd.served / "host1")
+    options = RemoteOptions(timeout=3, poll_seconds=0.3)
+    opened = open_roots([sshd.url(host.base)], options, sync=False)
+    roots = RootSet(opened, options)
+    root = roots.working[0].root
+    assert root is not None
+    app = IntentusApp(root, roots=roots, watch=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        summaries = app.execution_list.model.summaries
+        count = len(host.ids) + 1
+        assert await _until(pilot, lambda: len(summaries) == count)
+        assert app.header_state.directory == opened[0].spec
+        write_completed(host.wal, LATER_ID)  # written on the remote after the open
+        assert await _until(pilot, lambda: f"{LATER_ID}.wal" in summaries)
+        sshd.stop()
+        assert await _until(pilot, lambda: "⚠" in app.header_state.directory)
+        assert app.header_state.directory.startswith(f"{opened[0].spec} ⚠ {opened[0].spec}: ")
+        assert len(summaries) == count + 1  # what was read stays
+        app.execution_list.select_key(f"{real_world.success}.json")
+        assert await _until(pilot, lambda: app.detail is not None)
+        await pilot.press("I", "y")  # confirmed: the write is refused with one line
+        assert await _until(
+            pilot,
+            lambda: any("read-only root" in str(n.message) for n in app._notifications),
+        )
+    record = (host.records / f"{real_world.success}.json").read_bytes()
+    assert b"manually_invalidated" not in record
