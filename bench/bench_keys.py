@@ -28,14 +28,15 @@ TARGET = 0.100
 # (what the user does, the bytes sent). In order: each starts where the one before left the
 # screen. Keys that open something are followed by the key that closes it.
 KEYS: list[tuple[str, bytes]] = [
+    ("j  list: first key after the open", b"j"),
     ("j  list: next row", b"j"),
     ("k  list: previous row", b"k"),
     ("pgdn  list: page down", b"\x1b[6~"),
     ("G  list: last row", b"G"),
     ("g  list: first row", b"g"),
-    ("o  sort: next order", b"o"),
-    ("o  sort: next order", b"o"),
-    ("v  view: next view", b"v"),
+    ("o  sort: oldest first", b"o"),
+    ("o  sort: by intent", b"o"),
+    ("v  view: needs attention", b"v"),
     ("!  failures first", b"!"),
     ("/  filter box", b"/"),
     ("a  filter: one keystroke", b"a"),
@@ -44,29 +45,29 @@ KEYS: list[tuple[str, bytes]] = [
     ("j  timeline: next event", b"j"),
     ("G  timeline: last event", b"G"),
     ("g  timeline: first event", b"g"),
-    ("2  Replay tab", b"2"),
-    ("1  Verify tab", b"1"),
-    ("3  Diff tab", b"3"),
-    ("4  Post-mortem tab", b"4"),
-    ("z  maximise", b"z"),
-    ("z  restore", b"z"),
-    ("L  layout: stacked", b"L"),
-    ("L  layout: two panes", b"L"),
-    ("L  layout: columns", b"L"),
-    ("T  follow on", b"T"),
-    ("T  follow off", b"T"),
     ("esc  back to the list", b"\x1b"),
     ("m  mark for diff", b"m"),
-    ("j  list: next row", b"j"),
+    ("j  list: the next row", b"j"),
     ("d  full-screen comparison", b"d"),
     ("n  next difference", b"n"),
     ("esc  comparison closed", b"\x1b"),
     ("D  compare picker", b"D"),
     ("esc  picker closed", b"\x1b"),
+    ("T  follow on", b"T"),
+    ("T  follow off", b"T"),
+    ("z  maximise", b"z"),
+    ("z  restore", b"z"),
+    ("L  layout: stacked", b"L"),
+    ("L  layout: two panes", b"L"),
+    ("L  layout: columns", b"L"),
     ("?  help", b"?"),
     ("esc  help closed", b"\x1b"),
     ("ctrl+p  palette", b"\x10"),
     ("esc  palette closed", b"\x1b"),
+    ("2  Replay tab", b"2"),
+    ("1  Verify tab", b"1"),
+    ("3  Diff tab", b"3"),
+    ("4  Post-mortem tab", b"4"),
 ]
 
 
@@ -107,7 +108,6 @@ def measure(directory: Path, count: int, runs: int, tmp: Path, name: str) -> dic
     cache.mkdir(parents=True)
     one_round(directory, count, cache, home)  # fills the cache; not timed
     rounds = [one_round(directory, count, cache, home) for _ in range(runs)]
-    # A label may repeat (``o`` twice): its samples pool.
     merged: dict[str, list[float]] = {}
     for round_ in rounds:
         for label, values in round_.items():
