@@ -324,3 +324,19 @@ def test_the_newest_execution_is_the_last_created_and_no_time_counts_as_oldest()
     assert newest is not None and newest.key == "00002.json"
     among = model.newest([model.summaries["00001.json"], model.summaries["00003.json"]])
     assert among is not None and among.key == "00001.json"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    items=st.lists(st.tuples(st.integers(0, 300), STATES), max_size=80),
+    view=st.sampled_from(VIEWS),
+    typed=st.sampled_from(["trans inc", "0001 sum", "comp x", "  tr", "failed"]),
+)
+def test_typing_a_filter_letter_by_letter_equals_filtering_from_scratch(items, view, typed) -> None:  # type: ignore[no-untyped-def]
+    """Each keystroke that extends the query searches only the rows already shown: the
+    result is what a fresh filter of every execution gives, then backspacing widens again."""
+    model = _model(view, SORTS[0], "")
+    model.replace_all(summary(n, state, replayable) for n, (state, replayable) in items)
+    for end in [*range(1, len(typed) + 1), *range(len(typed) - 1, -1, -1)]:
+        model.set_query(typed[:end])
+        assert model.rows == _naive_rows(model), typed[:end]
