@@ -27,6 +27,7 @@ from tests.cli.browser import (
 from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld
 from tests.real_ids import copy_real_world, write_wal_only
+from tests.system_packages import require_system_package
 
 WAL_ONLY = "0a11c1ea-0000-4000-8000-00000000beef"
 FULL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -83,10 +84,10 @@ def served(real_world: RealWorld, tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
-@pytest.mark.skipif(not chromium_available(), reason=INSTALL_HINT)
 def test_the_browser_shows_the_list_and_a_timeline(
     served: str, real_world: RealWorld, tmp_path: Path
 ) -> None:
+    require_system_package(chromium_available(), INSTALL_HINT)
     browser = Browser()
     try:
         browser.open(served)

@@ -92,7 +92,11 @@ def test_diff_compares_executions_of_two_roots(hosts: list[Host], real_world: Re
     record["envelope"]["metadata"]["createdAt"] = "2030-01-01T00:00:00Z"
     (beta.records / f"{some}.json").write_text(json.dumps(record, indent=2))
     dirs = ["--dir", str(alpha.base), "--dir", str(beta.base)]
-    result = cli("diff", *dirs, "--json", f"alpha:{some}", f"beta:{some}")
+    # Only a timestamp differs: hidden by the default ignore rules, and counted.
+    quiet = cli("diff", *dirs, "--json", f"alpha:{some}", f"beta:{some}")
+    assert quiet.returncode == 0, quiet.stderr
+    assert json.loads(quiet.stdout)["hidden"] == 1
+    result = cli("diff", *dirs, "--json", "--all", f"alpha:{some}", f"beta:{some}")
     assert result.returncode == 1, result.stderr  # they differ
     doc = json.loads(result.stdout)
     changed = {e["path_text"]: e["after"] for e in doc["entries"]}

@@ -65,8 +65,8 @@ def _files(directory: Path) -> dict[str, bytes]:
 
 async def test_writes_are_refused_on_a_bundle(opened: tuple[BundleWorld, Path]) -> None:
     world, copy = opened
+    app = _app(copy)  # marks the copy read-only, as opening a bundle does
     before = _files(copy)
-    app = _app(copy)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.execution_list.select_key(f"{world.success}.json")
@@ -87,7 +87,7 @@ async def test_writes_are_refused_on_a_bundle(opened: tuple[BundleWorld, Path]) 
             f"Invalidate refused: the records are {REASON}.",
         ]
     assert _files(copy) == before
-    assert sorted(os.listdir(copy)) == ["records", "snapshots", "wal"]
+    assert sorted(os.listdir(copy)) == [".intentus-read-only", "records", "snapshots", "wal"]
 
 
 async def test_a_writable_root_is_not_marked_read_only(opened: tuple[BundleWorld, Path]) -> None:

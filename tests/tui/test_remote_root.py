@@ -49,10 +49,14 @@ async def test_remote_rows_arrive_update_and_survive_the_server_going(
         assert len(summaries) == count + 1  # what was read stays
         app.execution_list.select_key(f"{real_world.success}.json")
         assert await _until(pilot, lambda: app.detail is not None)
-        await pilot.press("I", "y")  # confirmed: the write is refused with one line
+        await pilot.press("I", "y")  # the write is refused with one line, before any dialog
         assert await _until(
             pilot,
-            lambda: any("read-only root" in str(n.message) for n in app._notifications),
+            lambda: any(
+                "Invalidate refused: the records are a local copy of the remote root"
+                in str(n.message)
+                for n in app._notifications
+            ),
         )
     record = (host.records / f"{real_world.success}.json").read_bytes()
     assert b"manually_invalidated" not in record

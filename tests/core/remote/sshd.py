@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_packages import require_system_package
+
 SSHD = Path("/usr/sbin/sshd")
 SKIP_REASON = (
     "needs a real OpenSSH server (/usr/sbin/sshd): install it with "
@@ -109,8 +111,7 @@ def _user() -> str:
 
 
 def make_server(base: Path) -> SshServer:
-    if not SSHD.is_file() or shutil.which("ssh-keygen") is None:
-        pytest.skip(SKIP_REASON)
+    require_system_package(SSHD.is_file() and shutil.which("ssh-keygen") is not None, SKIP_REASON)
     pytest.importorskip("sshfs", reason="needs sshfs: pip install -e '.[test]'")
     etc = base / "sshd"
     etc.mkdir()
