@@ -138,28 +138,44 @@ def _newest_first(ts: float) -> float:
     return -ts if ts != math.inf else math.inf
 
 
-# A sort key gets the summary, its group (``Group``) and its creation time (``created_timestamp``),
-# the last two cached by the model. Each field must be of one type in every row (the model
-# sorts field by field: see ``ListModel.rebuild``).
-SortKey = Callable[[ExecutionSummary, int, float], tuple[object, ...]]
+# An execution as a re-sort needs it: (summary, group, newest-first time, file key, time).
+Base = tuple[ExecutionSummary, int, float, str, float]
 
 
 @dataclass(frozen=True, slots=True)
 class Sort:
+    """An order of the list. Every order ends in newest first, then the file key; ``lead``
+    gives the fields before those, of one row (from the summary, its group and its time),
+    and ``lead_column`` the same for every row at once (a comprehension: a call per row
+    costs more than the sort). Each field is of one type in every row."""
+
     name: str
     label: str
-    key: SortKey
-    # How many of the key's leading fields come before the newest-first order (and the file
-    # key) that ends every sort: a re-sort starts from that order and sorts by these only.
-    leading: int = 1
+    lead: Callable[[ExecutionSummary, int, float], tuple[object, ...]]
+    lead_column: Callable[[list[Base]], list[object]] | None
 
 
 SORTS: tuple[Sort, ...] = (
-    Sort("newest", "newest first", lambda s, g, ts: (_newest_first(ts),), leading=0),
-    Sort("oldest", "oldest first", lambda s, g, ts: (ts,)),
-    Sort("intent", "intent", lambda s, g, ts: (s.intent.casefold(), _newest_first(ts))),
-    Sort("verdict", "verdict, failures first", lambda s, g, ts: (g, _newest_first(ts))),
-    Sort("attempts", "most attempts", lambda s, g, ts: (-s.attempts, _newest_first(ts))),
+    Sort("newest", "newest first", lambda s, g, ts: (), None),
+    Sort("oldest", "oldest first", lambda s, g, ts: (ts,), lambda base: [b[4] for b in base]),
+    Sort(
+        "intent",
+        "intent",
+        lambda s, g, ts: (s.intent.casefold(),),
+        lambda base: [b[0].intent.casefold() for b in base],
+    ),
+    Sort(
+        "verdict",
+        "verdict, failures first",
+        lambda s, g, ts: (g,),
+        lambda base: [b[1] for b in base],
+    ),
+    Sort(
+        "attempts",
+        "most attempts",
+        lambda s, g, ts: (-s.attempts,),
+        lambda base: [-b[0].attempts for b in base],
+    ),
 )
 
 
@@ -281,7 +297,7 @@ class ListModel:
         self._group_sizes: Counter[int] = Counter()  # shown executions per group
         self._haystacks: dict[str, str] = {}  # filled while a filter is typed
         # The executions newest first (see ``rebuild``); None once they change.
-        self._newest_order: list[tuple[ExecutionSummary, VerdictKind, int, float]] | None = None
+        self._newest_order: list[Base] | None = None
         self._terms: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ queries
@@ -395,12 +411,8 @@ class ListModel:
 
     def _row_key(self, summary: ExecutionSummary) -> RowKey:
         _, _, group, ts = self._verdict(summary)
-        return (
-            group if self.view.grouped else 0,
-            1,
-            *self.sort.key(summary, group, ts),
-            summary.key,
-        )
+        lead = self.sort.lead(summary, group, ts)
+        return (group if self.view.grouped else 0, 1, *lead, _newest_first(ts), summary.key)
 
     def _matches(self, summary: ExecutionSummary) -> bool:
         only = self.view.only
@@ -417,28 +429,40 @@ class ListModel:
     def rebuild(self) -> None:
         """Re-sort every execution (after a sort or grouping change), then re-filter.
 
-        Every sort ends in newest first, then the file key: the executions in that order are
-        kept (until they change), and a re-sort only sorts by the sort's leading fields and
-        the group, each a stable pass over plain floats, ints or strings, which CPython
-        compares without the tuple machinery. At 100,000 shuffled rows: 90 ms of CPU
-        instead of 280 ms sorting the row-key tuples (``bench/bench_list_model.py``)."""
-        grouped = self.view.grouped
-        key = self.sort.key
-        rows = [(g if grouped else 0, 1, *key(s, g, ts), s.key) for s, _, g, ts in self._newest()]
-        for field_index in range(1 + self.sort.leading, 1, -1):
-            rows.sort(key=itemgetter(field_index))
-        if grouped:
+        Every order ends in newest first, then the file key: the executions in that order
+        are kept (until they change), and a re-sort only sorts by the order's leading field
+        and the group, each a stable pass over plain floats, ints or strings (which CPython
+        compares without the tuple machinery). 100,000 shuffled rows: 40 ms of CPU instead
+        of 280 ms sorting the row-key tuples (``bench/bench_list_model.py``)."""
+        base = self._newest()
+        column = self.sort.lead_column
+        if column is None:
+            if self.view.grouped:
+                rows: list[RowKey] = [(g, 1, nts, key) for _, g, nts, key, _ in base]
+            else:
+                rows = [(0, 1, nts, key) for _, _, nts, key, _ in base]
+        else:
+            leads = column(base)
+            if self.view.grouped:
+                rows = [(b[1], 1, lead, b[2], b[3]) for lead, b in zip(leads, base, strict=True)]
+            else:
+                rows = [(0, 1, lead, b[2], b[3]) for lead, b in zip(leads, base, strict=True)]
+            rows.sort(key=itemgetter(2))
+        if self.view.grouped:
             rows.sort(key=itemgetter(0))
         self._sorted_all = rows
         self._unmerged = []
         self._refilter()
 
-    def _newest(self) -> list[tuple[ExecutionSummary, VerdictKind, int, float]]:
-        """Every execution's cached verdict and time, newest first then by file key."""
+    def _newest(self) -> list[Base]:
+        """Every execution, newest first then by file key (kept until they change)."""
         if self._newest_order is None or len(self._newest_order) != len(self.summaries):
-            order = [self._verdict(s) for s in self.summaries.values()]
-            order.sort(key=lambda cached: cached[0].key)
-            order.sort(key=lambda cached: _newest_first(cached[3]))
+            order: list[Base] = []
+            for summary in self.summaries.values():
+                _, _, group, ts = self._verdict(summary)
+                order.append((summary, group, _newest_first(ts), summary.key, ts))
+            order.sort(key=itemgetter(3))
+            order.sort(key=itemgetter(2))
             self._newest_order = order
         return self._newest_order
 
@@ -487,8 +511,11 @@ class ListModel:
         """No filter typed: the executions of the groups in ``only`` (all: ``None``)."""
         ordered = self._all_in_order()
         if only is not None:
-            kinds = self._kinds
-            ordered = [rk for rk in ordered if kinds[cast(str, rk[-1])][2] in only]
+            if self.view.grouped:  # the group leads each row key
+                ordered = [rk for rk in ordered if rk[0] in only]
+            else:
+                kinds = self._kinds
+                ordered = [rk for rk in ordered if kinds[rk[-1]][2] in only]  # type: ignore[index,operator]
         self._show(ordered)
 
     def _show(self, ordered: list[RowKey]) -> None:
