@@ -20,12 +20,12 @@ from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.widgets.pane_text import compact_value
+from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 MARKS = {"added": "+", "removed": "-", "changed": "~"}
 ABSENT = "∅"
@@ -47,7 +47,7 @@ def entry_paths(entries: Sequence[DiffEntry]) -> list[str]:
     return [sanitize_line(path_text(entry)) for entry in entries]
 
 
-class DiffView(ScrollView, can_focus=True):
+class DiffView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=True):
     """Before | after, one difference per line. ``n``/``N`` move between differences."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -106,8 +106,8 @@ class DiffView(ScrollView, can_focus=True):
         def control(self) -> DiffView:
             return self.view
 
-    def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
-        super().__init__(name=name, id=id)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self._entries: Sequence[DiffEntry] = ()
         self._paths: Sequence[str] = ()
         self._path_width = 12
@@ -224,27 +224,13 @@ class DiffView(ScrollView, can_focus=True):
         if event.y >= 1 and self._entries:
             self.cursor = round(self.scroll_y) + event.y - 1
 
-    def on_resize(self) -> None:
-        self._strips.clear()
-
-    def on_focus(self) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
+    def _virtual_height(self) -> int:
+        return len(self._entries) + 1  # a heading, then the rows
 
     # ------------------------------------------------------------------ drawing
 
     def _style(self, name: str) -> Style:
-        # partial=False: translucent theme colours ($foreground-disabled, the blurred cursor)
-        # are blended with the background here; a Rich style cannot carry alpha.
-        return self.get_component_rich_style(f"diff-view--{name}", partial=False)
+        return super()._style(f"diff-view--{name}")
 
     def _cursor_overlay(self) -> Style:
         """Only the cursor's background and weight, laid over each column's colours."""

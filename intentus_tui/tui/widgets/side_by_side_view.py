@@ -24,11 +24,11 @@ from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from intentus_tui.core.actions import Fold, SideRow
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 SEPARATOR = " │ "
 GAP_FILL = "╱"
@@ -50,7 +50,7 @@ def fold_text(fold: Fold) -> str:
     return f"⋯ {fold.count:,} unchanged {lines} ⋯"
 
 
-class SideBySideView(ScrollView, can_focus=True):
+class SideBySideView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=True):
     """A | B rows with a cursor; ``n``/``N`` jump between differences."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -239,25 +239,13 @@ class SideBySideView(ScrollView, can_focus=True):
         if event.y >= 1 and self._rows:
             self.cursor = round(self.scroll_y) + event.y - 1
 
-    def on_resize(self) -> None:
-        self._strips.clear()
-
-    def on_focus(self) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
+    def _virtual_height(self) -> int:
+        return len(self._rows) + 1  # a heading, then the rows
 
     # ------------------------------------------------------------------ drawing
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"side-by-side--{name}", partial=False)
+        return super()._style(f"side-by-side--{name}")
 
     def _columns(self, width: int) -> tuple[int, int]:
         """(A, B) widths; the mark takes 2 cells, the separator 3."""

@@ -71,6 +71,8 @@ class StripCachedView(ScrollView, Generic[K, V]):
         self._strips.clear()
 
     def _style(self, name: str) -> Style:
+        # Not partial: translucent theme colours ($foreground-disabled, the blurred cursor)
+        # are blended with the background here; a Rich style cannot carry alpha.
         style = self._styles.get(name)
         if style is None:
             style = self._styles[name] = self.get_component_rich_style(name)
