@@ -14,18 +14,16 @@ from typing import ClassVar
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
 from textual.strip import Strip
 
 from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 from intentus_tui.tui.widgets.pane_text import compact_value
-from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 MARKS = {"added": "+", "removed": "-", "changed": "~"}
 ABSENT = "∅"
@@ -47,7 +45,7 @@ def entry_paths(entries: Sequence[DiffEntry]) -> list[str]:
     return [sanitize_line(path_text(entry)) for entry in entries]
 
 
-class DiffView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=True):
+class DiffView(CursorRowsView, can_focus=True):
     """Before | after, one difference per line. ``n``/``N`` move between differences."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -90,8 +88,6 @@ class DiffView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=Tr
     DiffView:focus > .diff-view--cursor { background: $block-cursor-background 60%; text-style: bold; }
     DiffView > .diff-view--empty { color: $foreground-muted; text-style: italic; }
     """
-
-    cursor: reactive[int] = reactive(0, init=False, always_update=True)
 
     class CursorMoved(Message):
         """The current difference changed (or the entries were replaced)."""
@@ -172,23 +168,12 @@ class DiffView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=Tr
     # ------------------------------------------------------------------ cursor
 
     def watch_cursor(self, old: int, new: int) -> None:
-        if self._entries:
-            clamped = max(0, min(new, len(self._entries) - 1))
-            if clamped != new:
-                self.cursor = clamped
-                return
+        if self._entries and self._clamped(new):
+            return
         self._strips.clear()
         self.refresh()
         self._scroll_to_cursor()
         self.post_message(self.CursorMoved(self, self.cursor, self.current_entry))
-
-    def _scroll_to_cursor(self) -> None:
-        visible = max(1, self.size.height - 1)
-        top = round(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + visible:
-            self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
 
     def next_difference(self) -> bool:
         """Move to the next difference; False at the last one."""
@@ -211,21 +196,8 @@ class DiffView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=Tr
         if not self.previous_difference() and self._entries:
             self.app.bell()
 
-    def action_page(self, direction: int) -> None:
-        self.cursor = self.cursor + direction * max(1, self.size.height - 2)
-
-    def action_first(self) -> None:
-        self.cursor = 0
-
-    def action_last(self) -> None:
-        self.cursor = max(0, len(self._entries) - 1)
-
-    def on_click(self, event: events.Click) -> None:
-        if event.y >= 1 and self._entries:
-            self.cursor = round(self.scroll_y) + event.y - 1
-
-    def _virtual_height(self) -> int:
-        return len(self._entries) + 1  # a heading, then the rows
+    def row_count(self) -> int:
+        return len(self._entries)
 
     # ------------------------------------------------------------------ drawing
 

@@ -18,17 +18,15 @@ from typing import ClassVar
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
 from textual.strip import Strip
 
 from intentus_tui.core.actions import Fold, SideRow
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.widgets.strip_cache import StripCachedView
+from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 
 SEPARATOR = " │ "
 GAP_FILL = "╱"
@@ -50,7 +48,7 @@ def fold_text(fold: Fold) -> str:
     return f"⋯ {fold.count:,} unchanged {lines} ⋯"
 
 
-class SideBySideView(StripCachedView[tuple[int, int, bool, bool], Strip], can_focus=True):
+class SideBySideView(CursorRowsView, can_focus=True):
     """A | B rows with a cursor; ``n``/``N`` jump between differences."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -97,8 +95,6 @@ class SideBySideView(StripCachedView[tuple[int, int, bool, bool], Strip], can_fo
     }
     SideBySideView > .side-by-side--empty { color: $foreground-muted; text-style: italic; }
     """
-
-    cursor: reactive[int] = reactive(0, init=False, always_update=True)
 
     class CursorMoved(Message):
         """The cursor moved to display row ``index`` (``row`` is ``None`` when empty)."""
@@ -184,24 +180,12 @@ class SideBySideView(StripCachedView[tuple[int, int, bool, bool], Strip], can_fo
     # ------------------------------------------------------------------ cursor
 
     def watch_cursor(self, old: int, new: int) -> None:
-        clamped = max(0, min(new, len(self._rows) - 1)) if self._rows else 0
-        if clamped != new:
-            self.cursor = clamped
+        if self._clamped(new):
             return
         self._strips.clear()
         self.refresh()
         self._scroll_to_cursor()
         self.post_message(self.CursorMoved(self, self.cursor, self.current_row))
-
-    def _scroll_to_cursor(self, center: bool = False) -> None:
-        visible = max(1, self.size.height - 1)
-        top = round(self.scroll_y)
-        if center and not (top <= self.cursor < top + visible):
-            self.scroll_to(y=max(0, self.cursor - visible // 3), animate=False, immediate=True)
-        elif self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + visible:
-            self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
 
     def next_difference(self) -> bool:
         """Move to the start of the next difference; False when there is none after."""
@@ -226,21 +210,8 @@ class SideBySideView(StripCachedView[tuple[int, int, bool, bool], Strip], can_fo
     def action_cursor(self, step: int) -> None:
         self.cursor = self.cursor + step
 
-    def action_page(self, direction: int) -> None:
-        self.cursor = self.cursor + direction * max(1, self.size.height - 2)
-
-    def action_first(self) -> None:
-        self.cursor = 0
-
-    def action_last(self) -> None:
-        self.cursor = max(0, len(self._rows) - 1)
-
-    def on_click(self, event: events.Click) -> None:
-        if event.y >= 1 and self._rows:
-            self.cursor = round(self.scroll_y) + event.y - 1
-
-    def _virtual_height(self) -> int:
-        return len(self._rows) + 1  # a heading, then the rows
+    def row_count(self) -> int:
+        return len(self._rows)
 
     # ------------------------------------------------------------------ drawing
 

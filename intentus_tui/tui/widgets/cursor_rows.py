@@ -1,0 +1,59 @@
+"""A base for Line-API lists of rows under a heading line, with a row cursor: paging,
+first and last, a click, keeping the cursor on screen (the diff list, the side-by-side
+comparison)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.reactive import reactive
+from textual.strip import Strip
+
+from intentus_tui.tui.widgets.strip_cache import StripCachedView
+
+# A cached row: (index, width, under the cursor, focused).
+RowStripKey = tuple[int, int, bool, bool]
+
+
+class CursorRowsView(StripCachedView[RowStripKey, Strip]):
+    """Rows 0..``row_count() - 1`` drawn below one heading line; ``cursor`` is a row."""
+
+    cursor: reactive[int] = reactive(0, init=False, always_update=True)
+
+    def row_count(self) -> int:
+        raise NotImplementedError
+
+    def _virtual_height(self) -> int:
+        return self.row_count() + 1  # the heading, then the rows
+
+    def _clamped(self, new: int) -> bool:
+        """Put a cursor set out of range back in it; True when it was (the watcher runs
+        again with the clamped value)."""
+        count = self.row_count()
+        clamped = max(0, min(new, count - 1)) if count else 0
+        if clamped != new:
+            self.cursor = clamped
+            return True
+        return False
+
+    def _scroll_to_cursor(self, center: bool = False) -> None:
+        visible = max(1, self.size.height - 1)
+        top = round(self.scroll_y)
+        if center and not (top <= self.cursor < top + visible):
+            self.scroll_to(y=max(0, self.cursor - visible // 3), animate=False, immediate=True)
+        elif self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + visible:
+            self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
+
+    def action_page(self, direction: int) -> None:
+        self.cursor = self.cursor + direction * max(1, self.size.height - 2)
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = max(0, self.row_count() - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y >= 1 and self.row_count():
+            self.cursor = round(self.scroll_y) + event.y - 1
