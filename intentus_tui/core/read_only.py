@@ -9,8 +9,9 @@ disk rather than a flag in memory: every process (the debugger, each command) se
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from intentus_tui.core.fsio import atomic_write
 
 READ_ONLY_MARKER = ".intentus-read-only"
 _MAX_REASON = 300
@@ -25,9 +26,7 @@ def mark_read_only(directory: Path, reason: str) -> None:
             return
     except (OSError, UnicodeDecodeError):
         pass
-    temp = directory / f"{READ_ONLY_MARKER}.{os.getpid()}.tmp"
-    temp.write_text(reason, encoding="utf-8")
-    os.replace(temp, marker)
+    atomic_write(marker, reason.encode(), durable=False)
 
 
 def read_only_reason(path: Path) -> str | None:

@@ -533,19 +533,12 @@ def _base_name(name: str) -> str:
 def _write_copy(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` (a cache: no fsync; a crash leaves a stale copy that
     the next sync reads again, its stamp not yet in the manifest)."""
-    temp = f"{path.parent}{os.sep}.{path.name}.part"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
+    atomic_write(path, data, durable=False)
 
 
 def _write_sparse(path: Path, size: int, head: bytes, tail: bytes) -> None:
-    """A file of ``size`` bytes holding ``head`` at its start and ``tail`` at its end."""
+    """A file of ``size`` bytes holding ``head`` at its start and ``tail`` at its end (by
+    hand rather than ``atomic_write``, which writes its chunks in order: this one seeks)."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.part")
     with open(temp, "wb") as out:
         out.truncate(size)
