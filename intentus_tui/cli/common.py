@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -22,7 +21,7 @@ from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.sanitize import json_text_safe, sanitize
+from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize
 
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
     from intentus_tui.core.roots import OpenedRoot
@@ -34,17 +33,6 @@ def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     """One clear line on stderr, then exit: never a traceback."""
     click.echo(f"intentus-tui: {sanitize(message)}", err=True)
     raise click.exceptions.Exit(code)
-
-
-def _finite(value: Any) -> Any:
-    """Replace NaN/Infinity (legal in Python's json, not in JSON) with their names as strings."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
 
 
 def dumps_json(value: Any, *, fast: bool = False) -> str:
@@ -60,7 +48,7 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
     except ValueError:
-        text = json.dumps(_finite(value), ensure_ascii=False, indent=2, allow_nan=False)
+        text = json.dumps(json_finite(value), ensure_ascii=False, indent=2, allow_nan=False)
     except RecursionError:
         text = json.dumps({"error": "value nested too deeply to print"})
     text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")

@@ -8,8 +8,10 @@ Markup is a separate concern: the UI must also display these strings without mar
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
+from typing import Any
 
 from intentus_tui.core.native import has_terminal_controls as _native_has_controls
 
@@ -93,3 +95,15 @@ def json_bytes_safe(data: bytes) -> bytes:
     if not controls(data):
         return data
     return json_text_safe(data.decode("utf-8")).encode("utf-8")
+
+
+def json_finite(value: Any) -> Any:
+    """``value`` with NaN and the infinities (legal in Python's json, not in JSON) replaced by
+    their names as strings: ``"NaN"``, ``"Infinity"``, ``"-Infinity"``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: json_finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_finite(v) for v in value]
+    return value

@@ -9,21 +9,9 @@ value, written ``\\u...``), so ``cat``-ing an export is as safe as text.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
-from intentus_tui.core.sanitize import json_bytes_safe
-
-
-def _finite(value: Any) -> Any:
-    """NaN and the infinities (legal in Python's json, not in JSON) as their names."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
+from intentus_tui.core.sanitize import json_bytes_safe, json_finite
 
 
 def json_line(value: Any) -> bytes:
@@ -31,6 +19,6 @@ def json_line(value: Any) -> bytes:
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:
-        text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(json_finite(value), ensure_ascii=False, separators=(",", ":"))
     data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
     return json_bytes_safe(data) + b"\n"

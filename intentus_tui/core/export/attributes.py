@@ -13,6 +13,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from intentus_tui.core.sanitize import json_finite
+
 AnyValue = dict[str, Any]
 KeyValue = dict[str, Any]
 
@@ -61,16 +63,6 @@ def _digest(text: str) -> str:
     return digest if digest.strip("0")[:1] else "1" + digest[1:]
 
 
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
-
-
 def json_text(value: object) -> str:
     """A recorded value as compact JSON text, every non-ASCII character escaped: the exact
     value for a program that parses it, and inert in any terminal that shows it."""
@@ -78,6 +70,6 @@ def json_text(value: object) -> str:
         try:
             return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
         except ValueError:  # NaN or an infinity: written as its name
-            return json.dumps(_finite(value), ensure_ascii=True, separators=(",", ":"))
+            return json.dumps(json_finite(value), ensure_ascii=True, separators=(",", ":"))
     except RecursionError:
         return json.dumps("(nested too deeply to export)")
