@@ -130,20 +130,22 @@ class ComparePicking(ComparisonLauncher):
             self.call_from_thread(self._cannot_compare, str(exc))
             return
         left = detail_operand(detail)
-        self.call_from_thread(
-            self.show_picked_comparison,
-            (execution_label(detail), left, detail.verdict),
-            (candidate.label, right, self._verdict_of_candidate(candidate)),
-        )
+        self.call_from_thread(self._show_picked, detail, left, candidate, right)
 
     def _cannot_compare(self, problem: str) -> None:
         self.notify(sanitize_line(f"Cannot diff: {problem}"), severity="error", markup=False)
 
-    def _verdict_of_candidate(self, candidate: Candidate) -> Verdict | None:
-        if candidate.kind != "execution":
-            return None
-        summary = self.execution_list.model.summaries.get(candidate.key)
-        return verdict_of(summary) if summary is not None else None
+    def _show_picked(
+        self, detail: ExecutionDetail, left: Operand, candidate: Candidate, right: Operand
+    ) -> None:
+        """On the app's thread: B's verdict, when B is an execution, is its list row's."""
+        summary = None
+        if candidate.kind == "execution":
+            summary = self.execution_list.model.summaries.get(candidate.key)
+        verdict = verdict_of(summary) if summary is not None else None
+        self.show_picked_comparison(
+            (execution_label(detail), left, detail.verdict), (candidate.label, right, verdict)
+        )
 
     def show_picked_comparison(self, a: PickedSide, b: PickedSide) -> None:
         """A against B full screen, and in the Diff tab once it closes: the one place."""

@@ -19,12 +19,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.tui.presenters.list_model import (
-    FAILURES_FIRST,
-    SORTS,
-    VIEWS,
-    ListModel,
-)
+from intentus_tui.tui.presenters.list_model import FAILURES_FIRST, SORTS, VIEWS, ListModel
 from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,
     group_header_text,
@@ -224,7 +219,7 @@ class ExecutionList(
 
     def _follow_to(self, summary: ExecutionSummary) -> bool:
         row = self.model.row_of(summary.key)
-        if row is None:  # filtered out: follow what is shown
+        if row is None:  # filtered out of the view: the cursor stays where it is
             return False
         self._move_to(row, by_user=False)
         return True
