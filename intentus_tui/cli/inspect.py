@@ -30,6 +30,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.index.scan import RowBlock
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.timestamps import time_order, utc_text
@@ -340,12 +341,12 @@ def inspect(
             ready = (
                 index.fresh_listing_json() or index.filled_listing_json() or index.listing_json()
             )
-            blocks: Iterable[bytes] | Path
+            blocks: Iterable[bytes] | Iterable[RowBlock] | Path
             if ready is not None:
                 counts, blocks = ready
             else:
                 counts, blocks = listing_counts(index.scan()), index.listing_lines()
-            made: Iterable[bytes]
+            made: Iterable[bytes] | Iterable[RowBlock]
             if isinstance(blocks, Path):  # the cache's rows: their ordered copy (or them)
                 ordered = open_time_ordered(blocks)
                 made = [] if ordered is not None else [blocks.read_bytes()]

@@ -2,8 +2,10 @@
 that are already made.
 
 The JSON listing's rows come ready-made from the index workers or the cache, in file-name
-order. Decoding 100,000 of them to sort would cost more than the listing itself, so each
-row's sort key is read from its first three members (``execution_id``, ``file``,
+order. The workers send each row's key with it (``RowBlock``): the keys are made on every
+core and only sorted here (at 100,000 rows, 25 ms here against 400 ms to read them from
+the rows). For rows that come without keys, decoding them to sort would cost more than
+the listing itself, so each row's sort key is read from its first three members (``execution_id``, ``file``,
 ``created``, written in that order by ``rows.summary_to_json``); a row that does not
 start that way, or whose id or time holds an escape, is decoded whole instead.
 
@@ -25,11 +27,13 @@ import os
 import struct
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from itertools import accumulate
 from pathlib import Path
 
 import orjson
 
 from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.index.scan import RowBlock
 from intentus_tui.core.timestamps import TimeOrder, time_order
 
 ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
@@ -103,9 +107,12 @@ def _entry(head: bytes, row: bytes | memoryview, source: int, start: int, end: i
     return packed_order(order) + _WHERE.pack(source, start, end - start)
 
 
-def _block_entries(blocks: Sequence[bytes]) -> list[bytes]:
+def _block_entries(blocks: Sequence[bytes | RowBlock]) -> list[bytes]:
     entries = []
     for number, block in enumerate(blocks):
+        if isinstance(block, RowBlock):  # the keys came with the rows: no row is read
+            entries.extend(_keyed_entries(block, number))
+            continue
         view = memoryview(block)
         start, size = 0, len(block)
         while start < size:
@@ -115,6 +122,15 @@ def _block_entries(blocks: Sequence[bytes]) -> list[bytes]:
             entries.append(_entry(head, view[start:end], number, start, end))
             start = end + len(ROW_SEPARATOR)
     return entries
+
+
+def _keyed_entries(block: RowBlock, number: int) -> list[bytes]:
+    pack = _WHERE.pack
+    starts = accumulate((length + len(ROW_SEPARATOR) for length in block.lengths), initial=0)
+    return [
+        key + pack(number, start, length)
+        for key, start, length in zip(block.keys, starts, block.lengths, strict=False)
+    ]
 
 
 def _file_entries(source: io.BufferedReader) -> list[bytes]:
@@ -147,13 +163,14 @@ def _where(entry: bytes) -> tuple[int, int, int]:
     return _WHERE.unpack_from(entry, len(entry) - _WHERE.size)
 
 
-def time_ordered_batches(blocks: Iterable[bytes]) -> Iterator[bytes]:
-    """The rows of ``blocks`` (each one row, or rows joined by ``,\\n``), oldest first,
-    as batches of rows joined by ``,\\n`` (the caller separates the batches)."""
-    held = [block for block in blocks if block]
+def time_ordered_batches(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterator[bytes]:
+    """The rows of ``blocks`` (each one row, or rows joined by ``,\\n``, or a ``RowBlock``
+    that brings each row's key), oldest first, as batches of rows joined by ``,\\n``
+    (the caller separates the batches)."""
+    held = [block for block in blocks if (block.rows if isinstance(block, RowBlock) else block)]
     entries = _block_entries(held)
     entries.sort()
-    views = [memoryview(block) for block in held]
+    views = [memoryview(block.rows if isinstance(block, RowBlock) else block) for block in held]
     for first in range(0, len(entries), _BATCH):
         parts = []
         for entry in entries[first : first + _BATCH]:

@@ -14,7 +14,9 @@ import orjson
 
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import json_bytes_safe
+from intentus_tui.core.timestamps import time_order
 from intentus_tui.core.verdict import verdict_counts, verdict_of
+from intentus_tui.render.listing_order import packed_order
 
 
 def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
@@ -88,6 +90,9 @@ class ListingRows:
 
     def counts(self, summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
         return listing_counts(summaries)
+
+    def order(self, summary: ExecutionSummary) -> bytes:
+        return packed_order(time_order(summary.created or None, summary.execution_id))
 
 
 LISTING_ROWS = ListingRows()

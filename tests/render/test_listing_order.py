@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from intentus_tui.core.index.scan import RowBlock
 from intentus_tui.core.index.summarize import summarize_path
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.timestamps import time_order
 from intentus_tui.render import listing_order
 from intentus_tui.render.listing_order import (
@@ -20,12 +22,16 @@ from intentus_tui.render.listing_order import (
     row_time_order,
     time_ordered_batches,
 )
-from intentus_tui.render.rows import row_line
+from intentus_tui.render.rows import LISTING_ROWS, row_line
 from tests.intentusnet_world import RealWorld
 
 
 def _rows(real_world: RealWorld) -> list[bytes]:
     """Rows of the real records, with times and ids that take each way through the reader."""
+    return [row_line(summary) for summary in _summaries(real_world)]
+
+
+def _summaries(real_world: RealWorld) -> list[ExecutionSummary]:
     base = summarize_path(real_world.records_dir / f"{real_world.success}.json")
     variants = [
         ("b-plain", "2026-11-25T02:51:27.428383+00:00"),
@@ -39,7 +45,7 @@ def _rows(real_world: RealWorld) -> list[bytes]:
         ("escaped-time", "2026-11-25T02:40:00Z\u202e"),  # an escape in the time
     ]
     return [
-        row_line(dataclasses.replace(base, execution_id=ident, created=created))
+        dataclasses.replace(base, execution_id=ident, created=created)
         for ident, created in variants
     ]
 
@@ -82,6 +88,28 @@ def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> No
     assert newer != copy and not copy.exists()
 
 
+def test_keys_made_by_the_workers_order_rows_as_the_rows_themselves(
+    real_world: RealWorld,
+) -> None:
+    """The workers send each row's key (``RowBlock``): the same order as reading the rows,
+    ids with escapes and undated rows included, across blocks."""
+    summaries = _summaries(real_world)
+    for summary in summaries:
+        assert LISTING_ROWS.order(summary) == packed_order(row_time_order(row_line(summary)))
+    plain = [b",\n".join(row_line(s) for s in summaries[:5]), row_line(summaries[5])]
+    plain.append(b",\n".join(row_line(s) for s in summaries[6:]))
+    keyed = [
+        RowBlock(
+            b",\n".join(row_line(s) for s in part),
+            [LISTING_ROWS.order(s) for s in part],
+            [len(row_line(s)) for s in part],
+        )
+        for part in (summaries[:5], summaries[5:6], summaries[6:], [])
+    ]
+    expected = sorted(_rows(real_world), key=row_time_order)
+    assert time_ordered_rows(keyed) == time_ordered_rows(plain) == expected
+
+
 def test_no_rows(tmp_path: Path) -> None:
     empty = tmp_path / "index-rows.json"
     empty.write_bytes(b"")
@@ -89,7 +117,7 @@ def test_no_rows(tmp_path: Path) -> None:
     _read_ordered(empty, b"")
 
 
-def time_ordered_rows(blocks: list[bytes]) -> list[bytes]:
+def time_ordered_rows(blocks: list[bytes] | list[RowBlock]) -> list[bytes]:
     """Every row of ``blocks``, oldest first, as the listing writes them out."""
     joined = b",\n".join(time_ordered_batches(blocks))
     return joined.split(b",\n") if joined else []

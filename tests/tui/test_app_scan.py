@@ -142,6 +142,35 @@ def test_one_batch_in_flight_the_rest_waits_and_grows(
     assert isinstance(posted[-1], ScanFinished) and posted[-1].total == 1000
 
 
+def test_every_row_is_shown_before_the_index_writes_its_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index yields an empty batch once every file is read, then writes its cache (at
+    1,000,000 records, seconds): the rows held back go out at the empty batch."""
+    monkeypatch.setattr(watcher, "SHOWN_WAIT_SECONDS", 0.01)
+    for n in range(1000):
+        (tmp_path / f"{n:05d}.json").write_bytes(b"")
+    rows = [summary(n) for n in range(1000)]
+    # the last gate stands for the cache write: the test holds it
+    index = GatedIndex(RecordRoot(tmp_path, None, tmp_path), [rows[:50], rows[50:], [], []])
+    for _ in range(3):
+        index.gate.release()
+    feeder, posted = _messages_feeder(tmp_path, index)
+    assert feeder.claim()
+    thread = threading.Thread(target=feeder.scan, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while sum(len(m.changed) for m in _changed(list(posted))) < 1000:
+            assert time.monotonic() < deadline, "the rows waited for the cache write"
+            threading.Event().wait(0.01)
+        assert not any(isinstance(m, ScanFinished) for m in posted)  # still writing
+    finally:
+        index.gate.release()
+        thread.join(timeout=10)
+    assert isinstance(posted[-1], ScanFinished) and posted[-1].total == 1000
+
+
 def test_a_warm_cache_batch_is_cut_so_the_first_rows_show_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -134,6 +134,10 @@ def test_batched_updates_match_a_rebuild(batches, view, sort, query) -> None:  #
     for row in range(len(model)):  # every shown execution is found where it is
         key = model.key_at(row)
         assert key is None or model.row_of(key) == row
+    # A filter typed now filters every execution in order: replaced and removed rows are
+    # gone from it too, whether they had been put in order yet or not.
+    model.set_query("0")
+    _assert_matches_a_rebuild(model, view, sort, "0")
 
 
 def test_grouped_rows_have_one_header_per_non_empty_group() -> None:

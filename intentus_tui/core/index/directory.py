@@ -24,6 +24,7 @@ from intentus_tui.core.index.cache import (
     packable,
 )
 from intentus_tui.core.index.scan import (
+    RowBlock,
     RowFormat,
     Survey,
     filling_parts,
@@ -97,7 +98,7 @@ class DirectoryIndex:
             return snapshot.counts, snapshot.rows_path
         return None
 
-    def listing_json(self) -> tuple[dict[str, int], list[bytes]] | None:
+    def listing_json(self) -> tuple[dict[str, int], list[RowBlock]] | None:
         """The counts and blocks of listing rows made by the workers alone, when nothing
         needs the summaries themselves: no cache to fill and no WAL to join (None
         otherwise). The parent only joins what the workers send, in order."""
@@ -156,7 +157,8 @@ class DirectoryIndex:
         """Fill the index, yielding batches as they are ready.
 
         Batches are upserts by ``key``: the last batch re-sends records joined with their
-        WALs, and adds WAL-only executions.
+        WALs, and adds WAL-only executions. An empty batch comes before the cache is
+        written: every record's summary has been yielded.
         """
         resolved = self.root.records_dir.resolve()
         self._records = {}
@@ -221,6 +223,7 @@ class DirectoryIndex:
             self._records.update((s.key, s) for s in summaries)
             yield summaries
         if cache is not None and (todo or old is None or old.names != survey.names):
+            yield []  # every summary is out: a consumer holding some back can show them now
             self._store(cache, resolved, survey.listing, stamps)
 
     def _fresh_chunks(self, snapshot: Snapshot) -> Generator[list[ExecutionSummary], None, int]:

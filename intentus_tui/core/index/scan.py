@@ -49,6 +49,10 @@ class RowFormat(Protocol):
 
     def counts(self, summaries: Iterable[ExecutionSummary]) -> dict[str, int]: ...
 
+    def order(self, summary: ExecutionSummary) -> bytes:
+        """The row's place in the listing: keys that sort as the rows are to be printed."""
+        ...
+
 
 # Below this many files to summarize, worker processes cost more than they save.
 PARALLEL_THRESHOLD = 2000
@@ -109,24 +113,41 @@ def summarize_many(
     yield from map_chunks(work, _rebuild, chunks(paths), cores_for(paths, workers))
 
 
+@dataclass(frozen=True, slots=True)
+class RowBlock:
+    """A chunk's listing rows joined by ``,\\n``, with each row's order key and length
+    (made by the workers, so that the parent sorts keys and never reads a row)."""
+
+    rows: bytes
+    keys: list[bytes]
+    lengths: list[int]
+
+
 def listing_chunk(paths: list[str], rows: RowFormat) -> bytes:
-    """Worker side of a listing that needs no summaries kept: one line of counts (JSON),
-    then the chunk's rows joined by ``,\\n``."""
+    """Worker side of a listing that needs no summaries kept: one line of JSON (the
+    counts, each row's order key as Latin-1 text and its length), then the chunk's rows
+    joined by ``,\\n``."""
     summaries = [summarize_file(path)[1] for path in paths]
-    made = b",\n".join([rows.row(s) for s in summaries])
-    counts = rows.counts(summaries)
+    made = [rows.row(s) for s in summaries]
+    head = {
+        "counts": rows.counts(summaries),
+        "keys": [rows.order(s).decode("latin-1") for s in summaries],
+        "lengths": [len(row) for row in made],
+    }
     gc.collect(1)  # as in summarize_chunk
-    return orjson.dumps(counts) + b"\n" + made
+    return orjson.dumps(head) + b"\n" + b",\n".join(made)
 
 
-def split_listing_chunk(data: bytes) -> tuple[dict[str, int], bytes]:
-    head, _, made = data.partition(b"\n")
-    return orjson.loads(head), made
+def split_listing_chunk(data: bytes) -> tuple[dict[str, int], RowBlock]:
+    line, _, made = data.partition(b"\n")
+    head = orjson.loads(line)
+    keys = [key.encode("latin-1") for key in head["keys"]]
+    return head["counts"], RowBlock(made, keys, head["lengths"])
 
 
 def listing_blocks(
     paths: list[str], workers: int | None, rows: RowFormat
-) -> tuple[dict[str, int], list[bytes]]:
+) -> tuple[dict[str, int], list[RowBlock]]:
     """Counts (summed over chunks, sorted) and blocks of rows of ``paths``, in order."""
     counts: dict[str, int] = {}
     blocks = []
@@ -134,10 +155,10 @@ def listing_blocks(
     parts = map_chunks(
         work, split_listing_chunk, chunks(paths), cores_for(paths, workers), ordered=True
     )
-    for chunk_counts, made in parts:
+    for chunk_counts, block in parts:
         for label, count in chunk_counts.items():
             counts[label] = counts.get(label, 0) + count
-        blocks.append(made)
+        blocks.append(block)
     return dict(sorted(counts.items())), blocks
 
 

@@ -202,6 +202,14 @@ class IndexFeeder:
             self._post(IndexChanged(tuple(rows), scanned=scanned, total=total))
             last_post = time.monotonic()
 
+        def flush() -> None:
+            nonlocal limit
+            while pending and not self._stopping.is_set():  # the rest, one message at a time
+                self._shown.wait(SHOWN_WAIT_SECONDS)
+                post(pending[:limit])
+                del pending[:limit]
+                limit = MAX_BATCH
+
         batches = self.index.scan_batches()
         for batch in batches:
             if self._stopping.is_set():
@@ -210,6 +218,8 @@ class IndexFeeder:
                     close()
                 return scanned
             pending.extend(batch)
+            if not batch:  # every file is read: show the rest now, not after the cache write
+                flush()
             while pending and self._shown.is_set():
                 due = time.monotonic() - last_post >= COALESCE_SECONDS
                 if len(pending) < target and not due:
@@ -219,11 +229,7 @@ class IndexFeeder:
                 target, limit = min(target * 4, MAX_BATCH), MAX_BATCH
                 if total is None:
                     total = self._file_count(directory)
-        while pending and not self._stopping.is_set():  # the rest, one message at a time
-            self._shown.wait(SHOWN_WAIT_SECONDS)
-            post(pending[:limit])
-            del pending[:limit]
-            limit = MAX_BATCH
+        flush()
         if total is None:
             total = self._file_count(directory)
         if not posts:  # nothing to show: still say the scan found nothing

@@ -259,7 +259,7 @@ def test_a_first_open_fills_the_cache_from_the_workers_parts(
     assert filled is not None
     counts, rows_path = filled
     assert counts == expected_counts
-    assert rows_path.read_bytes() == b",\n".join(expected_blocks)
+    assert rows_path.read_bytes() == b",\n".join(block.rows for block in expected_blocks)
     assert pool_runs == ([(2, 8)] if parallel else [])
 
     warm = DirectoryIndex(root, rows=LISTING_ROWS, workers=2)

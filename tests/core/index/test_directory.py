@@ -64,7 +64,7 @@ def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
     scanned = DirectoryIndex(root, use_cache=False, workers=1, keep_rows=True, rows=LISTING_ROWS)
     summaries = scanned.scan()
     assert direct[0] == listing_counts(summaries)
-    assert b",\n".join(direct[1]) == b",\n".join(scanned.listing_lines())
+    assert b",\n".join(block.rows for block in direct[1]) == b",\n".join(scanned.listing_lines())
     assert len(summaries) > 300 and direct[0]["executions"] == len(summaries)
     assert direct[0]["outcome.unknown"] and direct[0]["outcome.in_flight"]
     # with a cache to fill or a WAL to join, the summaries are needed: no shortcut
@@ -393,3 +393,24 @@ def test_a_snapshot_stored_without_rows_gains_them_on_the_next_listing(
     counts, rows_path = DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() or ({}, None)
     assert rows_path is not None and counts["executions"] == len(summaries)
     assert rows_path.read_bytes() == b",\n".join(listing_row_lines(summaries))
+
+
+def test_every_summary_comes_before_the_cache_is_written(
+    records_dir: Path, cache_dir: Path
+) -> None:
+    """An empty batch marks the end of the records: the cache is written after it, so a
+    consumer can show every row first."""
+    _many(records_dir, 12)
+    index = DirectoryIndex(resolve_root(records_dir))
+    seen: list[str] = []
+    batches = index.scan_batches()
+    for batch in batches:
+        if not batch:
+            assert len(seen) == 12
+            assert not list(cache_dir.rglob("*.json")), "the cache was written first"
+            break
+        seen += [s.key for s in batch]
+    else:
+        raise AssertionError("no empty batch before the cache write")
+    assert list(batches) == []  # the cache write: no more batches
+    assert list(cache_dir.rglob("*-summaries.json"))
