@@ -21,10 +21,15 @@ from intentusnet.recording.store import FileExecutionStore as RealStore
 from intentus_tui.core.records.hashing import (
     DOCUMENTED_PREFIX,
     reference_documented_canonical,
+    runtime_canonical,
     sha256_hex,
 )
 from intentus_tui.core.records.load import ExecutionRecord, load_record_file
-from intentus_tui.core.records.numeric_keys import find_numeric_key_dicts, numeric_key
+from intentus_tui.core.records.numeric_keys import (
+    _NUMERIC_LOOKING_KEY,
+    find_numeric_key_dicts,
+    numeric_key,
+)
 from intentus_tui.core.records.verify import (
     HashStatus,
     benign_story,
@@ -326,3 +331,15 @@ def test_the_cheap_path_never_looks_for_the_story(
     monkeypatch.setattr("intentus_tui.core.records.verify.numeric_key_story", refuse)
     check = check_envelope_hash(record, all_forms=False, explain=False)
     assert check.status is HashStatus.MISMATCH and check.benign is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=_PAYLOADS)
+@example(payload={-1: "a", -20: "b"})
+@example(payload=[{False: 0, math.inf: 1}, {math.nan: 0, -math.inf: 1, 0.5: 2}])
+def test_the_quick_look_at_the_text_misses_no_dict_the_walk_finds(payload: Any) -> None:
+    """The story first searches the canonical text for a key that could have been a
+    number, and walks the envelope only if there is one: never skipping a dict it needs."""
+    envelope = _as_written({"intent": {"name": "Summarize"}, "payload": payload})
+    if find_numeric_key_dicts(envelope):
+        assert _NUMERIC_LOOKING_KEY.search(runtime_canonical(envelope))
