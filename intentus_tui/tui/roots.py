@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.message import Message
@@ -24,7 +24,6 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.remote.location import RemoteOptions
 from intentus_tui.core.roots import OpenedRoot
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.render.rows import LISTING_ROWS
 
 if TYPE_CHECKING:
     from intentus_tui.core.remote.mirror import RemoteMirror
@@ -53,14 +52,13 @@ class RootSet:
     def several(self) -> bool:
         return len(self.opened) > 1
 
-    def make_index(self, use_cache: bool, rows: Any) -> MultiIndex | None:
+    def make_index(self, use_cache: bool) -> MultiIndex | None:
         """The merged index of several roots; None for one (its own index serves)."""
         if not self.several:
             return None
         return MultiIndex(
             [(e.label, e.root) for e in self.working if e.root is not None],
             use_cache=use_cache,
-            rows=rows,
         )
 
     def directories(self) -> list[Path]:
@@ -149,7 +147,7 @@ class RootsSupport(App[None]):
     def roots_index(self, use_cache: bool) -> MultiIndex | None:
         if self.roots is None:
             return None
-        return self.roots.make_index(use_cache, LISTING_ROWS)
+        return self.roots.make_index(use_cache)  # no listing rows: see IndexFeeder
 
     def watched_directories(self) -> list[Path]:
         if self.roots is not None:

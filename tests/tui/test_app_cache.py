@@ -38,3 +38,39 @@ async def test_a_file_dated_after_2262_is_listed_cold_and_warm(
         assert any((tmp_path / "cache").iterdir())
     if pooled:
         assert pool_runs == [(2, 4)]  # the cold scan: two workers, a chunk per file
+
+
+async def test_the_cache_the_debugger_fills_serves_the_json_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The debugger stores summaries only (no listing rows: it never shows them). The
+    command line's JSON listing after it is the one a no-cache listing prints, and from
+    then on comes straight from the cache."""
+    from click.testing import CliRunner
+
+    from intentus_tui.cli import main
+    from intentus_tui.core.index.directory import DirectoryIndex
+    from intentus_tui.core.paths import resolve_root
+    from intentus_tui.render.rows import LISTING_ROWS
+
+    records = tmp_path / "records"
+    for n in range(5):
+        write_record(records, make_record(execution_id=f"exec-{n}"))
+    (records / "cut-1.json").write_bytes(b'{"header": {"executionId": "cut-1"')
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    app = make_app(records, use_cache=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+    root = resolve_root(records)
+    assert DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() is None  # no rows yet
+
+    def listing(*extra: str) -> bytes:
+        result = CliRunner().invoke(main, ["inspect", "--list", "--json", str(records), *extra])
+        assert result.exit_code == 0, result.output
+        return result.stdout_bytes
+
+    no_cache = listing("--no-cache")
+    assert b'"cut-1"' in no_cache
+    assert listing() == no_cache  # rows made once, from the debugger's summaries
+    assert DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() is not None
+    assert listing() == no_cache
