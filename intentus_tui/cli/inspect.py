@@ -30,7 +30,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.index.directory import DirectoryIndex
-from intentus_tui.core.index.scan import RowBlock
+from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.timestamps import time_order, utc_text
@@ -338,9 +338,12 @@ def inspect(
         if as_json:
             # The rows come ready-made (from the cache, or from the workers) in file-name
             # order; they are put in time order here, without decoding them.
-            ready = (
-                index.fresh_listing_json() or index.filled_listing_json() or index.listing_json()
-            )
+            places: RowPlaces | None = None  # where the rows are, when just written
+            cached = index.fresh_listing_json()
+            if cached is None and (filled := index.filled_listing_json()) is not None:
+                counts, rows_file, places = filled
+                cached = counts, rows_file
+            ready = cached or index.listing_json()
             blocks: Iterable[bytes] | Iterable[RowBlock] | Path
             if ready is not None:
                 counts, blocks = ready
@@ -348,7 +351,7 @@ def inspect(
                 counts, blocks = listing_counts(index.scan()), index.listing_lines()
             made: Iterable[bytes] | Iterable[RowBlock]
             if isinstance(blocks, Path):  # the cache's rows: their ordered copy (or them)
-                ordered = open_time_ordered(blocks)
+                ordered = open_time_ordered(blocks, places)
                 made = [] if ordered is not None else [blocks.read_bytes()]
             else:
                 ordered, made = None, blocks

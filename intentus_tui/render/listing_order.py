@@ -33,7 +33,7 @@ from pathlib import Path
 import orjson
 
 from intentus_tui.core.fsio import atomic_write
-from intentus_tui.core.index.scan import RowBlock
+from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.timestamps import TimeOrder, time_order
 
 ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
@@ -159,6 +159,14 @@ def _file_entries(source: io.BufferedReader) -> list[bytes]:
             carried = data
 
 
+def _placed_entries(places: RowPlaces) -> list[bytes]:
+    pack = _WHERE.pack
+    return [
+        key + pack(0, start, length)
+        for key, start, length in zip(places.keys, places.starts, places.lengths, strict=True)
+    ]
+
+
 def _where(entry: bytes) -> tuple[int, int, int]:
     return _WHERE.unpack_from(entry, len(entry) - _WHERE.size)
 
@@ -196,10 +204,12 @@ def _joined(batches: Iterable[bytes]) -> Iterator[bytes]:
         separator = ROW_SEPARATOR
 
 
-def open_time_ordered(rows_path: Path) -> io.BufferedReader | None:
+def open_time_ordered(rows_path: Path, places: RowPlaces | None = None) -> io.BufferedReader | None:
     """A copy of the file of rows ``rows_path`` in time order, beside it, open for reading:
     made on the first call for each version of that file (its size, time and inode name
     the copy), reused after. None if it cannot be read or the copy cannot be written.
+    ``places``: where each row is and its key, from whoever wrote the file (then no row is
+    read to find its key).
 
     Open before it is returned: a listing running at the same time that makes the copy of
     a newer version removes this one, and an open file is still read whole."""
@@ -212,7 +222,10 @@ def open_time_ordered(rows_path: Path) -> io.BufferedReader | None:
             )
             with contextlib.suppress(FileNotFoundError):
                 return ordered.open("rb")
-            entries = _file_entries(source)
+            if places is not None and places.size == st.st_size:
+                entries = _placed_entries(places)
+            else:
+                entries = _file_entries(source)
             entries.sort()
             atomic_write(ordered, _joined(_file_batches(source, entries)), durable=False)
         copy = ordered.open("rb")

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.index.scan import RowBlock
+from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.timestamps import time_order
@@ -108,6 +108,37 @@ def test_keys_made_by_the_workers_order_rows_as_the_rows_themselves(
     ]
     expected = sorted(_rows(real_world), key=row_time_order)
     assert time_ordered_rows(keyed) == time_ordered_rows(plain) == expected
+
+
+def test_a_file_with_its_row_places_is_ordered_without_reading_rows(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first open writes the rows file and knows where each row is (``RowPlaces``): its
+    ordered copy is the one made by reading the rows; places that do not fit the file
+    (it changed since) are not trusted."""
+    summaries = _summaries(real_world)
+    rows = [row_line(s) for s in summaries]
+    expected = b",\n".join(sorted(rows, key=row_time_order))
+    places = RowPlaces()
+    for part in (summaries[:4], summaries[4:]):
+        places.add([LISTING_ROWS.order(s) for s in part], [len(row_line(s)) for s in part])
+    rows_file = tmp_path / "index-rows.json"
+    rows_file.write_bytes(b",\n".join(rows))
+
+    def no_reading(*_: object) -> list[bytes]:
+        raise AssertionError("a row was read to find its key")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(listing_order, "_file_entries", no_reading)
+        ordered = open_time_ordered(rows_file, places)
+        assert ordered is not None
+        with ordered:
+            assert ordered.read() == expected
+    rows_file.write_bytes(b",\n".join(rows[:3]))  # rewritten: the places no longer fit
+    again = open_time_ordered(rows_file, places)
+    assert again is not None
+    with again:
+        assert again.read() == b",\n".join(sorted(rows[:3], key=row_time_order))
 
 
 def test_no_rows(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from intentus_tui.core.index.cache import (
 from intentus_tui.core.index.scan import (
     RowBlock,
     RowFormat,
+    RowPlaces,
     Survey,
     filling_parts,
     keep_unchanged,
@@ -108,7 +109,7 @@ class DirectoryIndex:
         paths = [prefix + name for name in record_names(listdir(self.root.records_dir))]
         return listing_blocks(paths, self._workers, self._rows)
 
-    def filled_listing_json(self) -> tuple[dict[str, int], Path] | None:
+    def filled_listing_json(self) -> tuple[dict[str, int], Path, RowPlaces] | None:
         """A first open with the cache on (no snapshot yet) and no WALs to join: the
         workers' rows and summaries go straight into the cache's files, and the listing is
         printed from there. No summary is held here: at 1,000,000 records, holding them
@@ -128,16 +129,19 @@ class DirectoryIndex:
             paths = [prefix + name for name in survey.names]
             counts: dict[str, int] = {}
             stamps = new_stamps()
+            places = RowPlaces()
             rows_path = cache.store_parts(
                 resolved,
                 listing=survey.listing,
                 names=survey.names,
-                parts=filling_parts(paths, self._workers, self._rows, counts, stamps),
+                parts=filling_parts(paths, self._workers, self._rows, counts, stamps, places),
                 totals=lambda: (dict(sorted(counts.items())), stamps),
             )
         finally:
             cache.close()
-        return (dict(sorted(counts.items())), rows_path) if rows_path is not None else None
+        if rows_path is None:
+            return None
+        return dict(sorted(counts.items())), rows_path, places
 
     def _survey(self, cache: IndexCache | None, resolved: Path) -> Survey:
         """List the directory and stat every record file; compare with the snapshot."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import gc
 import os
+from array import array
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
 from pathlib import Path
@@ -162,33 +163,67 @@ def listing_blocks(
     return dict(sorted(counts.items())), blocks
 
 
+@dataclass(slots=True)
+class RowPlaces:
+    """Where each row of a file of listing rows (joined by ``,\\n``) is, with its order
+    key: made by the workers beside the rows, so that the file is put in order without
+    reading a row back."""
+
+    keys: list[bytes] = field(default_factory=list)
+    starts: array[int] = field(default_factory=lambda: array("q"))
+    lengths: array[int] = field(default_factory=lambda: array("q"))
+    size: int = 0  # the file's length so far
+
+    def add(self, keys: list[bytes], lengths: list[int]) -> None:
+        """The rows of the next part written (after a separator if anything came before)."""
+        if not lengths:
+            return
+        start = self.size + len(b",\n") if self.size else 0
+        for length in lengths:
+            self.starts.append(start)
+            start += length + len(b",\n")
+        self.keys += keys
+        self.lengths.extend(lengths)
+        self.size = start - len(b",\n")
+
+
 def filling_chunk(paths: list[str], rows: RowFormat) -> dict[str, Any]:
     """Worker side of a first open with the cache on: what the cache keeps of each file
-    (its stamp, its listing row, its summary as the summaries file holds it) and the
-    chunk's counts, all as text, so that the parent writes them out as they come and
-    holds no summary."""
+    (its stamp, its listing row, its summary as the summaries file holds it), each row's
+    order key and length, and the chunk's counts, all as text, so that the parent writes
+    them out as they come and holds no summary."""
     built = [summarize_file(path) for path in paths]
     summaries = [summary for _, summary in built]
+    made = [rows.row(s) for s in summaries]
     gc.collect(1)  # as in summarize_chunk
     return {
         "counts": rows.counts(summaries),
         "stamps": [packable(stamp) for stamp, _ in built],
-        "rows": b",\n".join([rows.row(s) for s in summaries]).decode(),
+        "rows": b",\n".join(made).decode(),
+        "keys": [rows.order(s).decode("latin-1") for s in summaries],
+        "lengths": [len(row) for row in made],
         "summaries": summary_lines(summaries).decode(),
     }
 
 
 def filling_parts(
-    paths: list[str], workers: int | None, rows: RowFormat, counts: dict[str, int], stamps: Stamps
+    paths: list[str],
+    workers: int | None,
+    rows: RowFormat,
+    counts: dict[str, int],
+    stamps: Stamps,
+    places: RowPlaces,
 ) -> Iterator[tuple[bytes, bytes]]:
     """``filling_chunk`` of ``paths`` in order, on every core for a big directory: yields
-    (rows, summary lines) and adds each chunk's counts and stamps to ``counts``/``stamps``."""
+    (rows, summary lines) and adds each chunk's counts, stamps and row places to
+    ``counts``/``stamps``/``places``."""
     work = partial(filling_chunk, rows=rows)
     for part in map_chunks(work, _as_is, chunks(paths), cores_for(paths, workers), ordered=True):
         for label, count in part["counts"].items():
             counts[label] = counts.get(label, 0) + count
         for stamp in part["stamps"]:
             stamps.extend(stamp)
+        places.add([key.encode("latin-1") for key in part["keys"]], part["lengths"])
         yield part["rows"].encode(), part["summaries"].encode()
 
 

@@ -33,6 +33,7 @@ from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import stat_names
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records import hashing, load
+from intentus_tui.render.listing_order import packed_order, row_time_order
 from intentus_tui.render.rows import LISTING_ROWS
 from tests.factories import make_record, write_record
 
@@ -257,9 +258,16 @@ def test_a_first_open_fills_the_cache_from_the_workers_parts(
     assert first.fresh_listing_json() is None  # nothing cached yet
     filled = first.filled_listing_json()
     assert filled is not None
-    counts, rows_path = filled
+    counts, rows_path, places = filled
     assert counts == expected_counts
-    assert rows_path.read_bytes() == b",\n".join(block.rows for block in expected_blocks)
+    written = rows_path.read_bytes()
+    assert written == b",\n".join(block.rows for block in expected_blocks)
+    # where each row is, and its key, as the workers said: the same as reading the file
+    assert places.size == len(written)
+    rows = written.split(b",\n")
+    placed = zip(places.starts, places.lengths, strict=True)
+    assert [written[s : s + n] for s, n in placed] == rows
+    assert places.keys == [packed_order(row_time_order(row)) for row in rows]
     assert pool_runs == ([(2, 8)] if parallel else [])
 
     warm = DirectoryIndex(root, rows=LISTING_ROWS, workers=2)
