@@ -19,9 +19,8 @@ from intentus_tui.core.index.cache import (
     STAMP_WIDTH,
     IndexCache,
     Snapshot,
-    Stamp,
     new_stamps,
-    packable,
+    stamp_bytes,
 )
 from intentus_tui.core.index.scan import (
     RowBlock,
@@ -208,7 +207,7 @@ class DirectoryIndex:
             self._records = {}  # a damaged summaries file: read everything instead
         old, old_fields = survey.snapshot, stored_fields(survey.snapshot)
         prefix = os.path.join(self.root.records_dir, "")
-        stamps: dict[str, Stamp] = {}
+        stamps: dict[str, bytes] = {}  # each file's stamp_bytes
         fresh: list[ExecutionSummary] = []
         if old is None or old_fields is None:
             old = None  # no snapshot, or its summaries are damaged: read every file
@@ -220,7 +219,7 @@ class DirectoryIndex:
             yield fresh
         for batch in summarize_many(todo, self._workers, self._rows):
             for read_stamp, summary, line in batch:  # as fstat saw the file when it was read
-                stamps[summary.key] = packable(read_stamp)
+                stamps[summary.key] = stamp_bytes(read_stamp)
                 if line is not None:
                     self._lines[summary.key] = line
             summaries = [s for _, s, _ in batch]
@@ -245,14 +244,14 @@ class DirectoryIndex:
         return count
 
     def _store(
-        self, cache: IndexCache, resolved: Path, listing: list[str], stamps: dict[str, Stamp]
+        self, cache: IndexCache, resolved: Path, listing: list[str], stamps: dict[str, bytes]
     ) -> None:
         rows = self._rows
         names = sorted(self._records)
         summaries = [self._records[n] for n in names]
         packed = new_stamps()
-        for name in names:
-            packed.extend(stamps.get(name, NO_STAMP))
+        missing = stamp_bytes(NO_STAMP)
+        packed.frombytes(b"".join([stamps.get(name, missing) for name in names]))
         cache.store(
             resolved,
             listing=listing,
@@ -347,10 +346,11 @@ def has_rows(snapshot: Snapshot) -> bool:
     return snapshot.counts.get("executions", 0) == len(snapshot.names)
 
 
-def survey_stamps(survey: Survey) -> dict[str, Stamp]:
-    width = STAMP_WIDTH
-    stamps = survey.stamps
-    return {name: tuple(stamps[width * i : width * (i + 1)]) for i, name in enumerate(survey.names)}
+def survey_stamps(survey: Survey) -> dict[str, bytes]:
+    """Each file's stamp as the survey took it, as ``stamp_bytes``."""
+    raw = survey.stamps.tobytes()
+    size = survey.stamps.itemsize * STAMP_WIDTH
+    return {name: raw[size * i : size * (i + 1)] for i, name in enumerate(survey.names)}
 
 
 def scan_root(

@@ -28,6 +28,7 @@ from intentus_tui.core.index.cache import (
     Stamps,
     new_stamps,
     packable,
+    stamp_bytes,
     summary_lines,
 )
 from intentus_tui.core.index.parallel import can_fork, map_chunks
@@ -294,7 +295,7 @@ def keep_unchanged(
     old_fields: list[Any],
     prefix: str,
     fresh: list[ExecutionSummary],
-    stamps: dict[str, Stamp],
+    stamps: dict[str, bytes],
 ) -> list[str]:
     """Add to ``fresh`` (and ``stamps``) the snapshot's summary of every file whose stamp
     is unchanged; return the paths of the others, to read."""
@@ -311,7 +312,7 @@ def keep_unchanged(
             and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
         ):
             kept.append(old_fields[j])
-            stamps[name] = stamp
+            stamps[name] = stamp_bytes(stamp)
         else:
             todo.append(prefix + name)
     try:
