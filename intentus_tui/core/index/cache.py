@@ -67,8 +67,8 @@ _STAMP_BYTES = struct.Struct(f"={STAMP_WIDTH}q")
 
 def stamp_bytes(stamp: Stamp | None) -> bytes:
     """``packable(stamp)`` as the bytes ``Stamps`` holds it in: a scan keeps each file's
-    stamp this way until it stores them (a tuple of four numbers took 200 bytes a file,
-    this takes 65: 150 MB less at 1,000,000 files)."""
+    stamp this way until it stores them (8 MB less than tuples of four numbers at 100,000
+    files, measured with tracemalloc at the end of a cold scan)."""
     return _STAMP_BYTES.pack(*packable(stamp))
 
 
