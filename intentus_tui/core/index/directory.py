@@ -105,8 +105,8 @@ class DirectoryIndex:
         if self._use_cache or self._rows is None or self.root.wal_dir is not None:
             return None
         prefix = os.path.join(self.root.records_dir, "")
-        paths = [prefix + name for name in record_names(listdir(self.root.records_dir))]
-        return listing_blocks(paths, self._workers, self._rows)
+        names = record_names(listdir(self.root.records_dir))
+        return listing_blocks(prefix, names, self._workers, self._rows)
 
     def filled_listing_json(self) -> tuple[dict[str, int], Path, RowPlaces] | None:
         """A first open with the cache on (no snapshot yet) and no WALs to join: the
@@ -125,7 +125,6 @@ class DirectoryIndex:
                 self._survey_ahead = survey
                 return None
             prefix = os.path.join(self.root.records_dir, "")
-            paths = [prefix + name for name in survey.names]
             counts: dict[str, int] = {}
             stamps = new_stamps()
             places = RowPlaces()
@@ -133,7 +132,9 @@ class DirectoryIndex:
                 resolved,
                 listing=survey.listing,
                 names=survey.names,
-                parts=filling_parts(paths, self._workers, self._rows, counts, stamps, places),
+                parts=filling_parts(
+                    prefix, survey.names, self._workers, self._rows, counts, stamps, places
+                ),
                 totals=lambda: (dict(sorted(counts.items())), stamps),
             )
         finally:
@@ -211,13 +212,13 @@ class DirectoryIndex:
         fresh: list[ExecutionSummary] = []
         if old is None or old_fields is None:
             old = None  # no snapshot, or its summaries are damaged: read every file
-            todo = [prefix + name for name in survey.names]
+            todo = survey.names
         else:
-            todo = keep_unchanged(survey, old, old_fields, prefix, fresh, stamps)
+            todo = keep_unchanged(survey, old, old_fields, fresh, stamps)
         if fresh:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
-        for batch in summarize_many(todo, self._workers, self._rows):
+        for batch in summarize_many(prefix, todo, self._workers, self._rows):
             for read_stamp, summary, line in batch:  # as fstat saw the file when it was read
                 stamps[summary.key] = stamp_bytes(read_stamp)
                 if line is not None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import gc
 import os
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 import orjson
 
@@ -108,11 +108,12 @@ def _rebuild(result: Any) -> list[Built]:
 
 
 def summarize_many(
-    paths: list[str], workers: int | None, rows: RowFormat | None = None
+    prefix: str, names: Sequence[str], workers: int | None, rows: RowFormat | None = None
 ) -> Iterator[list[Built]]:
-    """Summaries of ``paths`` in batches, on every core for a big directory."""
+    """Summaries of the files ``names`` under ``prefix`` in batches, on every core for a big
+    directory."""
     work = partial(summarize_chunk, rows=rows, home=os.getpid())
-    yield from map_chunks(work, _rebuild, chunks(paths), cores_for(paths, workers))
+    yield from map_chunks(work, _rebuild, PathChunks(prefix, names), cores_for(names, workers))
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +149,19 @@ def split_listing_chunk(data: bytes) -> tuple[dict[str, int], RowBlock]:
 
 
 def listing_blocks(
-    paths: list[str], workers: int | None, rows: RowFormat
+    prefix: str, names: Sequence[str], workers: int | None, rows: RowFormat
 ) -> tuple[dict[str, int], list[RowBlock]]:
-    """Counts (summed over chunks, sorted) and blocks of rows of ``paths``, in order."""
+    """Counts (summed over chunks, sorted) and blocks of rows of the files ``names`` under
+    ``prefix``, in order."""
     counts: dict[str, int] = {}
     blocks = []
     work = partial(listing_chunk, rows=rows)
     parts = map_chunks(
-        work, split_listing_chunk, chunks(paths), cores_for(paths, workers), ordered=True
+        work,
+        split_listing_chunk,
+        PathChunks(prefix, names),
+        cores_for(names, workers),
+        ordered=True,
     )
     for chunk_counts, block in parts:
         for label, count in chunk_counts.items():
@@ -208,18 +214,21 @@ def filling_chunk(paths: list[str], rows: RowFormat) -> dict[str, Any]:
 
 
 def filling_parts(
-    paths: list[str],
+    prefix: str,
+    names: Sequence[str],
     workers: int | None,
     rows: RowFormat,
     counts: dict[str, int],
     stamps: Stamps,
     places: RowPlaces,
 ) -> Iterator[tuple[bytes, bytes]]:
-    """``filling_chunk`` of ``paths`` in order, on every core for a big directory: yields
+    """``filling_chunk`` of the files ``names`` under ``prefix`` in order, on every core for
+    a big directory: yields
     (rows, summary lines) and adds each chunk's counts, stamps and row places to
     ``counts``/``stamps``/``places``."""
     work = partial(filling_chunk, rows=rows)
-    for part in map_chunks(work, _as_is, chunks(paths), cores_for(paths, workers), ordered=True):
+    files = PathChunks(prefix, names)
+    for part in map_chunks(work, _as_is, files, cores_for(names, workers), ordered=True):
         for label, count in part["counts"].items():
             counts[label] = counts.get(label, 0) + count
         for stamp in part["stamps"]:
@@ -232,11 +241,35 @@ def _as_is(result: Any) -> Any:
     return result
 
 
-def chunks(names: list[str]) -> list[list[str]]:
-    return [names[i : i + _CHUNK] for i in range(0, len(names), _CHUNK)]
+class PathChunks(Sequence[list[str]]):
+    """The full paths of the files ``names`` under ``prefix``, ``_CHUNK`` at a time, each
+    chunk made when it is asked for: a million paths made at once held 120 MB until the
+    scan ended."""
+
+    def __init__(self, prefix: str, names: Sequence[str]) -> None:
+        self._prefix = prefix
+        self._names = names
+
+    def __len__(self) -> int:
+        return -(-len(self._names) // _CHUNK)
+
+    @overload
+    def __getitem__(self, index: int) -> list[str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[str]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[str] | list[list[str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        start = (index % len(self)) * _CHUNK
+        prefix = self._prefix
+        return [prefix + name for name in self._names[start : start + _CHUNK]]
 
 
-def cores_for(names: list[str], workers: int | None) -> int:
+def cores_for(names: Sequence[str], workers: int | None) -> int:
     if len(names) < PARALLEL_THRESHOLD:
         return 1  # below this, starting helpers costs more than it saves
     return workers if workers is not None else (os.cpu_count() or 1)
@@ -293,12 +326,11 @@ def keep_unchanged(
     survey: Survey,
     old: Snapshot,
     old_fields: list[Any],
-    prefix: str,
     fresh: list[ExecutionSummary],
     stamps: dict[str, bytes],
 ) -> list[str]:
     """Add to ``fresh`` (and ``stamps``) the snapshot's summary of every file whose stamp
-    is unchanged; return the paths of the others, to read."""
+    is unchanged; return the names of the others, to read."""
     known = {name: i for i, name in enumerate(old.names)}
     todo: list[str] = []
     kept = []
@@ -314,12 +346,12 @@ def keep_unchanged(
             kept.append(old_fields[j])
             stamps[name] = stamp_bytes(stamp)
         else:
-            todo.append(prefix + name)
+            todo.append(name)
     try:
         fresh.extend(summaries_from_mappings(kept))  # one table when stored in one order
     except (TypeError, ValueError, KeyError):  # stored summaries that parse but are not ours
         stamps.clear()
-        return [prefix + name for name in survey.names]
+        return list(survey.names)
     return todo
 
 

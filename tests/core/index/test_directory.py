@@ -414,3 +414,18 @@ def test_every_summary_comes_before_the_cache_is_written(
         raise AssertionError("no empty batch before the cache write")
     assert list(batches) == []  # the cache write: no more batches
     assert list(cache_dir.rglob("*-summaries.json"))
+
+
+def test_path_chunks_are_the_paths_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers get each file's full path, ``_CHUNK`` at a time, made when asked."""
+    from intentus_tui.core.index import scan as scan_module
+
+    monkeypatch.setattr(scan_module, "_CHUNK", 3)
+    names = [f"{n}.json" for n in range(8)]
+    chunked = scan_module.PathChunks("/d/", names)
+    eager = [[f"/d/{name}" for name in names[i : i + 3]] for i in range(0, 8, 3)]
+    assert len(chunked) == 3 and list(chunked) == eager
+    assert chunked[-1] == eager[-1] and chunked[1:] == eager[1:]
+    with pytest.raises(IndexError):
+        chunked[3]
+    assert len(scan_module.PathChunks("/d/", [])) == 0
