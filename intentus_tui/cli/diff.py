@@ -80,6 +80,9 @@ from intentus_tui.core.verist.key_by import KeyFn
 from intentus_tui.core.verist.missing import MISSING
 
 _TAIL_LINES = 20  # per side, in text output
+# A value longer than this is cut in text output (a payload can be megabytes on one line);
+# --json gives every value whole.
+_VALUE_CHARACTERS = 200
 
 
 # --------------------------------------------------------------------------- reading A and B
@@ -336,7 +339,7 @@ def _print_divergence(divergence: Divergence[Any] | None, title: str) -> None:
     for side, event in (("A", divergence.event_a), ("B", divergence.event_b)):
         _line(f"    {side}: {'(ended)' if event is None else _event_line(event)}")
     if divergence.payload_diff is not None:
-        for text in diff_lines(divergence.payload_diff.entries):
+        for text in diff_lines(divergence.payload_diff.entries, _VALUE_CHARACTERS):
             _line(f"    {text}")
 
 
@@ -415,7 +418,7 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
     for note in outcome.notes:
         _line(f"note: {note}")
     _line("")
-    for text in diff_lines(outcome.entries):
+    for text in diff_lines(outcome.entries, _VALUE_CHARACTERS):
         _line(text)
     if outcome.hidden:
         _line(hidden_line(outcome.hidden))

@@ -69,6 +69,26 @@ def test_payload_drift_exit_1_with_format_diff_lines(
     assert out.rstrip().endswith("different: 1 change")
 
 
+def test_a_huge_value_is_cut_in_text_and_whole_in_json(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A megabyte payload that differs takes one short line of text, saying how much was
+    left out; ``--json`` has it whole."""
+    records = root / ".intentusnet" / "records"
+    big = copy.deepcopy(make_record(execution_id="exec-big", agents=FALLBACK))
+    document = "quarterly revenue " * 60_000
+    big["envelope"]["payload"]["document"] = document
+    write_record(records, big)
+    code, out, _ = cli(capsys, "diff", "exec-a", "exec-big")
+    assert code == ExitCode.PROBLEMS
+    line = next(t for t in out.splitlines() if "envelope.payload.document" in t)
+    assert len(line) < 300
+    assert f"… ({len(document) + 2 - 200:,} more characters)" in line
+    code, out, _ = cli(capsys, "diff", "exec-a", "exec-big", "--json")
+    entries = {e["path_text"]: e for e in json.loads(out)["entries"]}
+    assert entries["envelope.payload.document"]["after"] == document
+
+
 def test_json_document(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "diff", "exec-a", "exec-direct", "--json")
     assert code == ExitCode.PROBLEMS

@@ -42,18 +42,27 @@ def path_text(entry: DiffEntry) -> str:
     return format_path_text(entry.path)
 
 
-def entry_line(entry: DiffEntry) -> str:
+def entry_line(entry: DiffEntry, limit: int | None = None) -> str:
     """One line, as Verist's ``formatDiff`` writes it but with this notation:
-    ``+ path: after``, ``- path: before`` or ``  path: before → after``."""
+    ``+ path: after``, ``- path: before`` or ``  path: before → after``. With ``limit``,
+    a value written longer than that is cut, saying how much is left out (a record's
+    payload can be megabytes on one line)."""
     path = path_text(entry)
     kind = entry.kind
     if kind == "added":
-        return f"+ {path}: {format_value(entry.after)}"
+        return f"+ {path}: {_value(entry.after, limit)}"
     if kind == "removed":
-        return f"- {path}: {format_value(entry.before)}"
-    return f"  {path}: {format_value(entry.before)} → {format_value(entry.after)}"
+        return f"- {path}: {_value(entry.before, limit)}"
+    return f"  {path}: {_value(entry.before, limit)} → {_value(entry.after, limit)}"
 
 
-def diff_lines(entries: Sequence[DiffEntry]) -> list[str]:
-    """One line per entry, or ``(no changes)``."""
-    return [entry_line(e) for e in entries] if entries else ["(no changes)"]
+def _value(value: object, limit: int | None) -> str:
+    text = format_value(value)
+    if limit is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+
+
+def diff_lines(entries: Sequence[DiffEntry], limit: int | None = None) -> list[str]:
+    """One line per entry (each value cut at ``limit`` characters), or ``(no changes)``."""
+    return [entry_line(e, limit) for e in entries] if entries else ["(no changes)"]
