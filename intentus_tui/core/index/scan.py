@@ -194,23 +194,25 @@ class RowPlaces:
         self.size = start - len(b",\n")
 
 
-def filling_chunk(paths: list[str], rows: RowFormat) -> dict[str, Any]:
+def filling_chunk(paths: list[str], rows: RowFormat) -> bytes:
     """Worker side of a first open with the cache on: what the cache keeps of each file
     (its stamp, its listing row, its summary as the summaries file holds it), each row's
-    order key and length, and the chunk's counts, all as text, so that the parent writes
-    them out as they come and holds no summary."""
+    order key and length, and the chunk's counts, so that the parent writes them out as
+    they come and holds no summary. One line of JSON, then the rows, then the summary
+    lines: bytes as they are (inside JSON, every quote in them was escaped and unescaped)."""
     built = [summarize_file(path) for path in paths]
     summaries = [summary for _, summary in built]
     made = [rows.row(s) for s in summaries]
-    gc.collect(1)  # as in summarize_chunk
-    return {
+    joined = b",\n".join(made)
+    head = {
         "counts": rows.counts(summaries),
         "stamps": [packable(stamp) for stamp, _ in built],
-        "rows": b",\n".join(made).decode(),
         "keys": [rows.order(s).decode("latin-1") for s in summaries],
         "lengths": [len(row) for row in made],
-        "summaries": summary_lines(summaries).decode(),
+        "rows_size": len(joined),
     }
+    gc.collect(1)  # as in summarize_chunk
+    return orjson.dumps(head) + b"\n" + joined + summary_lines(summaries)
 
 
 def filling_parts(
@@ -223,18 +225,20 @@ def filling_parts(
     places: RowPlaces,
 ) -> Iterator[tuple[bytes, bytes]]:
     """``filling_chunk`` of the files ``names`` under ``prefix`` in order, on every core for
-    a big directory: yields
-    (rows, summary lines) and adds each chunk's counts, stamps and row places to
-    ``counts``/``stamps``/``places``."""
+    a big directory: yields (rows, summary lines) and adds each chunk's counts, stamps and
+    row places to ``counts``/``stamps``/``places``."""
     work = partial(filling_chunk, rows=rows)
     files = PathChunks(prefix, names)
     for part in map_chunks(work, _as_is, files, cores_for(names, workers), ordered=True):
-        for label, count in part["counts"].items():
+        line, _, rest = part.partition(b"\n")
+        head = orjson.loads(line)
+        for label, count in head["counts"].items():
             counts[label] = counts.get(label, 0) + count
-        for stamp in part["stamps"]:
+        for stamp in head["stamps"]:
             stamps.extend(stamp)
-        places.add([key.encode("latin-1") for key in part["keys"]], part["lengths"])
-        yield part["rows"].encode(), part["summaries"].encode()
+        places.add([key.encode("latin-1") for key in head["keys"]], head["lengths"])
+        size = head["rows_size"]
+        yield rest[:size], rest[size:]
 
 
 def _as_is(result: Any) -> Any:
