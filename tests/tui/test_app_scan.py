@@ -47,6 +47,9 @@ class GatedIndex:
         finally:
             self.closed.set()
 
+    def file_count(self) -> int:
+        return len(list(self.root.records_dir.glob("*.json")))
+
     def open(self) -> None:
         """Let every batch still held through. Call it when the test is done: a scan
         thread left waiting at the gate holds up the event loop's close (it joins its
@@ -62,6 +65,9 @@ class EndlessIndex:
         self.root = root
         self.closed = threading.Event()
         self.yielded = threading.Event()
+
+    def file_count(self) -> int:
+        return 0
 
     def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
         n = 0

@@ -77,6 +77,7 @@ class DirectoryIndex:
         self._records: dict[str, ExecutionSummary] = {}  # file name -> summary, un-joined
         self._wals: dict[str, WalLog] = {}  # execution id -> log
         self._survey_ahead: Survey | None = None
+        self._files_listed: int | None = None  # record files the last scan found
         self._keep_rows = keep_rows
         self._lines: dict[str, bytes] = {}  # file name -> listing row made by a worker
 
@@ -175,6 +176,7 @@ class DirectoryIndex:
             survey, self._survey_ahead = self._survey_ahead, None
             if survey is None:
                 survey = self._survey(cache, resolved)
+            self._files_listed = len(survey.names)
             yield from self._read_records(survey, cache, resolved)
         finally:
             if cache is not None:
@@ -273,6 +275,12 @@ class DirectoryIndex:
         for summary in self.summaries():
             line = self._lines.get(summary.key) if summary.source == "record" else None
             yield line or rows.row(summary)
+
+    def file_count(self) -> int:
+        """How many record files the scan found (listing the directory if none ran)."""
+        if self._files_listed is not None:
+            return self._files_listed
+        return len(record_names(listdir(self.root.records_dir)))
 
     def scan(self) -> list[ExecutionSummary]:
         for _ in self.scan_batches():

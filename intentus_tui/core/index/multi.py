@@ -16,7 +16,7 @@ from pathlib import Path
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowFormat
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.paths import RecordRoot, list_record_names
+from intentus_tui.core.paths import RecordRoot
 
 KEY_SEPARATOR = "/"  # never in a file name, so LABEL/FILE is unambiguous
 
@@ -58,7 +58,7 @@ class MultiIndex:
         return Counter({label: len(keys) for label, keys in self._keys.items()})
 
     def file_count(self) -> int:
-        return sum(len(list_record_names(i.root.records_dir)) for i in self.indexes.values())
+        return sum(index.file_count() for index in self.indexes.values())
 
     def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
         for label, index in self.indexes.items():

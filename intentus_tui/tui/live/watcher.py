@@ -24,7 +24,7 @@ from textual.message import Message
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.multi import MultiIndex
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.paths import RecordRoot, list_record_names
+from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.live.messages import (
@@ -226,19 +226,13 @@ class IndexFeeder:
                 del pending[:limit]
                 target, limit = min(target * 4, MAX_BATCH), MAX_BATCH
                 if total is None:
-                    total = self._file_count(directory)
+                    total = self.index.file_count()
         flush()
         if total is None:
-            total = self._file_count(directory)
+            total = self.index.file_count()
         if not posts:  # nothing to show: still say the scan found nothing
             self._post(IndexChanged((), scanned=0, total=total))
         return total
-
-    def _file_count(self, directory: Path) -> int:
-        index = self.index
-        if isinstance(index, MultiIndex):
-            return index.file_count()
-        return len(list_record_names(directory))
 
     def drain(self) -> None:
         """Re-read pending paths until none are left (or the feeder is paused)."""

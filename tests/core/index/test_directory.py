@@ -429,3 +429,23 @@ def test_path_chunks_are_the_paths_a_chunk_at_a_time(monkeypatch: pytest.MonkeyP
     with pytest.raises(IndexError):
         chunked[3]
     assert len(scan_module.PathChunks("/d/", [])) == 0
+
+
+def test_the_file_count_comes_from_the_scans_own_listing(
+    records_dir: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The debugger's progress total: before a scan the directory is listed; after it, the
+    scan's listing answers (a million names are not listed twice)."""
+    from intentus_tui.core.index import directory as directory_module
+
+    _many(records_dir, 5)
+    (records_dir / "notes.txt").write_text("not a record")
+    index = DirectoryIndex(resolve_root(records_dir))
+    assert index.file_count() == 5
+    index.scan()
+
+    def no_listing(_: Path) -> list[str]:
+        raise AssertionError("listed again")
+
+    monkeypatch.setattr(directory_module, "listdir", no_listing)
+    assert index.file_count() == 5
