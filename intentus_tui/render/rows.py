@@ -23,8 +23,7 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
     """The ``inspect --list --json`` row (snake_case keys): the verdict first, then the
     facts it was drawn from. Enum members are ``StrEnum``s: their values already."""
     v = verdict_of(s)
-    row: dict[str, object] = {"root": s.root} if s.root else {}  # several roots only
-    return row | {
+    row: dict[str, object] = {
         "execution_id": s.execution_id,
         "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
         "created": s.created or None,
@@ -54,6 +53,7 @@ def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
         "wal_state": s.wal_state,
         "wal_problem": s.wal_problem,
     }
+    return {"root": s.root, **row} if s.root else row  # the root first, with several roots
 
 
 def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
