@@ -7,8 +7,10 @@ cold:
 - ``local cold``: the local index of the directory, no cache (every file read and summarized);
 - ``remote first row``: from the open until the first copied file is summarized (the
   debugger's watcher shows it then);
-- ``remote full``: the sync (listing, bounded parallel reads into the local mirror) and
-  the mirror's first index, until every summary is made;
+- ``remote full``: the sync (listing, copying into the local mirror) and the mirror's
+  first index, until every summary is made; once through each lane: ``tar`` (the files
+  as one stream from the server's tar over an exec channel, the default) and ``sftp``
+  (one SFTP session, many reads in flight: what a server without tar gets);
 - ``remote warm``: a re-open with nothing changed: a listing only; the bytes of records
   read from the remote are counted (0 expected) and the index comes from the cache.
 
@@ -48,7 +50,8 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
             "cpu": time.process_time() - cpu,
         }
     started = time.perf_counter()
-    mirror = RemoteMirror(parse_remote(url), RemoteOptions(parallel=parallel, timeout=30))
+    options = RemoteOptions(parallel=parallel, timeout=30, tar_lane=mode != "sftp")
+    mirror = RemoteMirror(parse_remote(url), options)
     first: list[float] = []
 
     def on_file(path: Path) -> None:
@@ -112,37 +115,47 @@ def main() -> None:
         url = server.url(server.served / "host")
         env = dict(os.environ, HOME=str(server.home), PYTHONPATH=str(ROOT))
         env.pop("SSH_AUTH_SOCK", None)
-        local, cold, warm = [], [], []
+        local, cold, warm, sftp = [], [], [], []
+        directory = records.parent.parent
         try:
             for run in range(args.runs):
-                cache = base / f"cache-{run}"
-                env["INTENTUS_TUI_CACHE_DIR"] = str(cache)
-                local.append(_run("local", records.parent.parent, url, args.parallel, env))
-                cold.append(_run("remote", records.parent.parent, url, args.parallel, env))
-                warm.append(_run("remote", records.parent.parent, url, args.parallel, env))
+                env["INTENTUS_TUI_CACHE_DIR"] = str(base / f"cache-{run}")
+                local.append(_run("local", directory, url, args.parallel, env))
+                cold.append(_run("tar", directory, url, args.parallel, env))
+                warm.append(_run("tar", directory, url, args.parallel, env))
+                env["INTENTUS_TUI_CACHE_DIR"] = str(base / f"cache-sftp-{run}")
+                sftp.append(_run("sftp", directory, url, args.parallel, env))
         finally:
             server.stop()
 
     def median(rows: list[dict[str, float]], key: str) -> float:
         return statistics.median(row[key] for row in rows)
 
-    if any(row["problem"] for row in cold + warm):
+    if any(row["problem"] for row in cold + warm + sftp):
         sys.exit("a remote sync failed: no figures (run it again, or look at sshd)")
     local_s = median(local, "seconds")
     print(
-        f"{args.count} records over ssh on 127.0.0.1 ({args.parallel} parallel reads), "
-        f"median of {args.runs} runs, each in a fresh process"
+        f"{args.count} records over ssh on 127.0.0.1, median of {args.runs} runs, each in "
+        "a fresh process"
     )
     print(f"  local cold open (no cache)      {local_s:7.3f} s")
-    print(f"  remote first row                {median(cold, 'first_row'):7.3f} s")
-    print(f"  remote sync (copy)              {median(cold, 'synced'):7.3f} s")
-    print(
-        f"  remote full index (cold)        {median(cold, 'seconds'):7.3f} s  "
-        f"= {median(cold, 'seconds') / local_s:.2f}x local cold"
-    )
+    for lane, rows in (("tar", cold), (f"sftp, {args.parallel}x8 in flight", sftp)):
+        ratios = ", ".join(
+            f"{row['seconds'] / base_row['seconds']:.2f}x"
+            for row, base_row in zip(rows, local, strict=True)
+        )
+        print(f"  remote, {lane} lane:")
+        print(f"    first row                     {median(rows, 'first_row'):7.3f} s")
+        print(f"    sync (copy)                   {median(rows, 'synced'):7.3f} s")
+        print(
+            f"    full index (cold)             {median(rows, 'seconds'):7.3f} s  "
+            f"= {median(rows, 'seconds') / local_s:.2f}x local cold "
+            f"(each run: {ratios})"
+        )
     print(
         f"  CPU of the measuring process: local {median(local, 'cpu'):.2f} s, remote cold "
-        f"{median(cold, 'cpu'):.2f} s (not sshd's, not the index's worker processes)"
+        f"tar {median(cold, 'cpu'):.2f} s, sftp {median(sftp, 'cpu'):.2f} s (not sshd's, "
+        "not the index's worker processes)"
     )
     print(
         f"  remote warm re-open             {median(warm, 'seconds'):7.3f} s, "
@@ -150,8 +163,8 @@ def main() -> None:
         f"{int(max(r['read_files'] for r in warm))} files"
     )
     print(
-        f"  summaries: local {int(local[0]['count'])}, remote {int(cold[0]['count'])}; "
-        f"faults: {int(sum(r['problem'] for r in cold + warm))}"
+        f"  summaries: local {int(local[0]['count'])}, remote tar {int(cold[0]['count'])}, "
+        f"sftp {int(sftp[0]['count'])}; faults: {int(sum(r['problem'] for r in cold + warm))}"
     )
 
 
