@@ -6,7 +6,8 @@ server's own ``tar`` for them over an exec channel of the same SSH connection se
 as one stream instead: the long-standing way files are copied over SSH (``tar | ssh``,
 scp and rsync all run a program on the far end). The channel is opened on the connection
 sshfs already made, so the host key check, the authentication and the timeouts are the
-ones every other read has.
+ones every other read has. Names are sent to tar as the SFTP listing finds them, so the
+stream starts before the listing ends.
 
 The stream is untrusted (whatever answers as ``tar`` on the server wrote it) and is read
 one member at a time, never unpacked by ``tarfile`` itself: a member must be a regular
@@ -15,23 +16,28 @@ device), at most once, under a size limit; its bytes are written into the mirror
 ``O_EXCL | O_NOFOLLOW`` under that name only. Anything else stops the stream with a
 ``TarRefused`` whose message is one line. A server without ``tar`` (or one that allows
 SFTP only) gives no stream at all: ``TarUnavailable``, and the caller reads over SFTP.
+
+Everything runs on the filesystem's event loop, as the SFTP reads do (a second thread
+making many small system calls would wait for the interpreter's lock at each one); what
+landed is handed to the calling thread in batches.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
+import io
 import os
 import posixpath
+import queue
 import re
 import shlex
 import tarfile
 import time
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any
 
 from intentus_tui.core.fsio import temp_name_for
 from intentus_tui.core.records.load import HUGE_FILE_BYTES
@@ -44,14 +50,25 @@ MEMBER_LIMIT = 2 * HUGE_FILE_BYTES
 # wildcard or a space; a file with any other name is read over SFTP.
 _TAR_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._+=@,:%~-]{0,95}")
 _BLOCK = tarfile.BLOCKSIZE
-_PLAIN_KINDS = (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.LNKTYPE, tarfile.SYMTYPE)
+_ZERO_BLOCK = bytes(_BLOCK)
+# Headers that say something about the member after them (pax, GNU long names): read by
+# tarfile. A global pax header would change every member after it: the stream is left.
+_EXTENDED_KINDS = (
+    tarfile.XHDTYPE,
+    tarfile.SOLARIS_XHDTYPE,
+    tarfile.GNUTYPE_LONGNAME,
+    tarfile.GNUTYPE_LONGLINK,
+)
+_EXTENDED_LIMIT = 1 << 20
 _NAMES_AT_ONCE = 128  # names sent to tar in one write (a write is an SSH packet)
 _CHUNK = 1 << 20  # bytes asked of the channel at once
 _WINDOW = 8 << 20  # the SSH channel's window: what the server may send ahead of the reader
+_BATCH_SECONDS = 0.05  # how often what landed is handed to the calling thread
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+
 # (name in the remote directory, mirror path, listed size, modification time to give it)
 Asked = tuple[str, Path, int, float | None]
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
 
 
 class TarUnavailable(Exception):
@@ -72,104 +89,95 @@ def tar_command(remote_dir: str) -> str:
     return f"tar -c -f - -C {shlex.quote(remote_dir)} -T -"
 
 
-class _ChannelStream:
-    """The tar process's stdout, read forward only: whole blocks for the header walk
-    below, and the file interface ``tarfile`` reads (``read``, ``tell``, forward
-    ``seek``: it seeks past a member's data, never back). Each wait for bytes is bounded
-    by ``timeout`` (a stall is a ``TimeoutError``), and the stream by ``limit``."""
-
-    def __init__(
-        self,
-        run: Callable[[Coroutine[Any, Any, Any]], Any],
-        reader: Any,
-        limit: Callable[[], int],
-    ) -> None:
-        self._run = run
-        self._reader = reader
-        self._limit = limit  # the most bytes the files asked so far can make
-        self._data = b""
-        self._at = 0  # the read position in self._data
-        self._base = 0  # the stream offset of self._data[0]
-        self._eof = False
-        self.received = 0
-
-    def _fill(self, want: int) -> int:
-        """Make ``want`` bytes readable if the stream has them; how many are."""
-        if want > MEMBER_LIMIT + _BLOCK:  # a header (pax, long name) claiming a huge size
-            raise TarRefused(f"tar stream refused: a header claims {want:,} bytes")
-        while len(self._data) - self._at < want and not self._eof:
-            chunk = self._run(self._reader.read(_CHUNK))
-            if not chunk:
-                self._eof = True
-                break
-            self.received += len(chunk)
-            if self.received > self._limit():
-                raise TarRefused(
-                    f"tar stream refused: over {self._limit():,} bytes, more than the files "
-                    "asked for can make"
-                )
-            self._base += self._at
-            self._data = self._data[self._at :] + chunk
-            self._at = 0
-        return min(want, len(self._data) - self._at)
-
-    def peek(self, size: int) -> memoryview:
-        """The next ``size`` bytes (fewer at the end), not consumed."""
-        got = self._fill(size)
-        return memoryview(self._data)[self._at : self._at + got]
-
-    def read(self, size: int = -1) -> bytes:
-        if size is None or size < 0:
-            raise ValueError("a tar stream is read in pieces")
-        got = self._fill(size)
-        data = self._data[self._at : self._at + got]
-        self._at += got
-        return data
-
-    def skip(self, size: int) -> None:
-        self._at += self._fill(size)
-
-    def tell(self) -> int:
-        return self._base + self._at
-
-    def seek(self, position: int, whence: int = os.SEEK_SET) -> int:
-        if whence == os.SEEK_CUR:
-            position += self.tell()
-        elif whence != os.SEEK_SET:
-            raise OSError("a tar stream cannot seek from its end")
-        if position < self.tell():
-            raise OSError("a tar stream cannot seek back")
-        while position > self.tell():
-            if not self.read(min(position - self.tell(), _CHUNK)):
-                break
-        return self.tell()
-
-
 @dataclass(slots=True)
 class TarOutcome:
     """What ``list_and_copy`` did with one directory."""
 
     asked: list[Asked]  # what tar was asked for, in order
-    landed: set[int]  # indexes into ``asked`` of the files written whole
+    landed: set[int] = field(default_factory=set)  # indexes into ``asked`` written whole
     unavailable: bool = False  # no tar stream came: ask no more
     refused: str | None = None  # the one line saying why the stream was refused
 
 
+def list_and_copy(
+    fs: Any,
+    remote_dir: str,
+    local_dir: Path,
+    timeout: float,
+    choose: Callable[[dict[str, Any]], Asked | None],
+    landed: Callable[[Asked, int], object],
+) -> TarOutcome:
+    """List ``remote_dir`` over SFTP and, while the listing goes on, copy the files
+    ``choose`` picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event
+    loop; a missing directory lists nothing) into ``local_dir`` through one tar stream;
+    ``landed(file, bytes)`` is called here as each is written whole. Files the stream did
+    not hold (vanished, a hard link, a stream that broke off or was refused) are not
+    landed: the caller reads them another way. A network fault or a stall (no answer
+    within ``timeout``) is raised as it is; what landed before it stays."""
+    arrived: queue.Queue[list[tuple[Asked, int]] | None] = queue.Queue()
+    future = asyncio.run_coroutine_threadsafe(
+        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put), fs.loop
+    )
+    while True:
+        try:
+            got = arrived.get(timeout=1.0)
+        except queue.Empty:  # every wait on the loop has its own timeout: this is a check
+            if future.done() and arrived.empty():
+                break
+            continue
+        if got is None:  # the coroutine has ended: everything that landed is counted
+            break
+        for item, read in got:
+            landed(item, read)
+    return future.result()
+
+
+class _Batches:
+    """What landed, handed over on the event loop in batches: the first at once, then
+    every ``_BATCH_SECONDS`` (each hand-over wakes the other thread, which then takes the
+    interpreter's lock from the loop); ``close`` hands the rest and then None."""
+
+    def __init__(self, put: Callable[[list[tuple[Asked, int]] | None], object]) -> None:
+        self._put = put
+        self._items: list[tuple[Asked, int]] = []
+        self._last = -1.0
+        self._due: asyncio.TimerHandle | None = None
+
+    def add(self, item: Asked, read: int) -> None:
+        self._items.append((item, read))
+        if self._last < 0 or time.monotonic() - self._last >= _BATCH_SECONDS:
+            self._flush()
+        elif self._due is None:  # when nothing more lands for a while, this still goes
+            self._due = asyncio.get_running_loop().call_later(_BATCH_SECONDS, self._flush)
+
+    def _flush(self) -> None:
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
+        if self._items:
+            self._put(self._items)
+            self._items = []
+        self._last = time.monotonic()
+
+    def close(self) -> None:
+        self._flush()
+        self._put(None)
+
+
 class _Feed:
-    """The names asked of one tar process as the listing finds them (on the event loop),
-    shared with the thread that unpacks its stream (each name is registered before it
-    is sent, so every member tar can send is known when it arrives)."""
+    """The names asked of one tar process as the listing finds them; the process is
+    started at the first one."""
 
     def __init__(self, connection: Any, remote_dir: str, timeout: float) -> None:
         self.connection = connection
-        self.timeout = timeout
         self.command = tar_command(remote_dir)
+        self.timeout = timeout
         self.asked: list[Asked] = []
         self.where: dict[str, int] = {}
         # What a tar of the files asked for can make: headers, data in 512-byte blocks,
         # the end, and room for files that grew since they were listed (a WAL grows).
         self.limit = 1 << 20
-        self.started: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.unavailable = False
         self.listing = True  # the listing is still going (and may ask for more)
         self.progressed = time.monotonic()
@@ -181,9 +189,9 @@ class _Feed:
         if self._dead:
             return
         name, _, size, _ = item
-        self.where[name] = len(self.asked)
+        self.where[name] = len(self.asked)  # known before tar can send it
         self.asked.append(item)
-        self.limit += 2 * -(-max(size, 0) // _BLOCK) * _BLOCK + 4 * _BLOCK
+        self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
         self._pending.append(f"./{name}\n".encode())
         if len(self._pending) >= _NAMES_AT_ONCE:
             await self.flush()
@@ -227,70 +235,37 @@ class _Feed:
         if not self.started.done():
             self.started.set_result(None)
 
+    def stop(self) -> None:
+        self._dead = True
 
-def list_and_copy(
+
+async def _list_and_tar(
     fs: Any,
     remote_dir: str,
     local_dir: Path,
     timeout: float,
     choose: Callable[[dict[str, Any]], Asked | None],
-    landed: Callable[[Asked, int], object],
+    put: Callable[[list[tuple[Asked, int]] | None], object],
 ) -> TarOutcome:
-    """List ``remote_dir`` over SFTP and, while the listing goes on, copy the files
-    ``choose`` picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event
-    loop: a missing directory lists nothing) into ``local_dir``
-    through one tar stream; ``landed(file, bytes)`` is called as each is written whole.
-    Files the stream did not hold (vanished, a hard link, a stream that broke off or was
-    refused) are not landed: the caller reads them another way. A network fault or a
-    stall (``TimeoutError``) is raised as it is."""
-    loop = fs.loop
-    feed = _Feed(fs._client, remote_dir, timeout)
-    listing = asyncio.run_coroutine_threadsafe(
-        _list_and_feed(fs, remote_dir, feed, choose, timeout), loop
-    )
-    outcome = TarOutcome(feed.asked, set())
-    concurrent.futures.wait([feed.started, listing], return_when=concurrent.futures.FIRST_COMPLETED)
-    process = feed.started.result() if feed.started.done() else None
-    if process is not None:
-        outcome.landed = _unpack_stream(loop, process, feed, local_dir, timeout, landed, outcome)
-    listing.result()  # a fault while listing is raised here
-    outcome.unavailable = outcome.unavailable or feed.unavailable
-    return outcome
-
-
-def _unpack_stream(
-    loop: asyncio.AbstractEventLoop,
-    process: Any,
-    feed: _Feed,
-    local_dir: Path,
-    timeout: float,
-    landed: Callable[[Asked, int], object],
-    outcome: TarOutcome,
-) -> set[int]:
-    def run(coro: Coroutine[Any, Any, Any]) -> Any:
-        future = asyncio.run_coroutine_threadsafe(coro, loop)
-        while True:
-            try:
-                return future.result(timeout)
-            except concurrent.futures.TimeoutError:
-                # tar waits for names while a long listing finds none to ask: not a stall
-                if feed.listing and time.monotonic() - feed.progressed < timeout:
-                    continue
-                future.cancel()
-                raise TimeoutError("no answer from the tar stream in time") from None
-
-    unpacker = _Unpacker(local_dir, feed, landed)
+    batches = _Batches(put)
     try:
-        _unpack(_ChannelStream(run, process.stdout, lambda: feed.limit), unpacker)
-    except TarUnavailable:
-        outcome.unavailable = True
-    except TarRefused as exc:
-        outcome.refused = str(exc)
+        feed = _Feed(fs._client, remote_dir, timeout)
+        outcome = TarOutcome(feed.asked)
+        listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose, timeout))
+        try:
+            await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
+            process = feed.started.result() if feed.started.done() else None
+            if process is not None:
+                outcome.landed = await _unpack_process(
+                    process, feed, local_dir, timeout, batches.add, outcome
+                )
+            await listing  # a fault while listing is raised here
+        finally:
+            listing.cancel()  # after a fault: the listing stops too
+        outcome.unavailable = outcome.unavailable or feed.unavailable
+        return outcome
     finally:
-        unpacker.close()
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(_finish(process), loop).result(timeout)
-    return unpacker.done
+        batches.close()
 
 
 async def _list_and_feed(
@@ -329,30 +304,128 @@ async def _list_and_feed(
         await feed.end()
 
 
-async def _finish(process: Any) -> None:
-    """End the tar process's channel: at once if the stream was left early."""
-    if process.stdout.at_eof():
+async def _unpack_process(
+    process: Any,
+    feed: _Feed,
+    local_dir: Path,
+    timeout: float,
+    landed: Callable[[Asked, int], None],
+    outcome: TarOutcome,
+) -> set[int]:
+    """Read the tar process's stream into ``local_dir`` until its end; the indexes of the
+    files written whole."""
+    directory = os.open(local_dir, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    unpacker = _Unpacker(feed, directory, landed)
+    try:
+        while not unpacker.finished:
+            try:
+                chunk = await asyncio.wait_for(process.stdout.read(_CHUNK), timeout)
+            except TimeoutError:
+                # tar waits for names while a long listing finds none to ask: not a stall
+                if feed.listing and time.monotonic() - feed.progressed < timeout:
+                    continue
+                raise TimeoutError("no answer from the tar stream in time") from None
+            if not chunk:
+                unpacker.end()
+                break
+            unpacker.push(chunk)
+    except TarUnavailable:
+        outcome.unavailable = True
+    except TarRefused as exc:
+        outcome.refused = str(exc)
+    finally:
+        feed.stop()  # a stream that ended early is asked no more
+        os.close(directory)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(process.wait_closed(), 1.0)
-    process.close()
+            if process.stdout.at_eof():
+                await asyncio.wait_for(process.wait_closed(), 1.0)
+        process.close()  # a stream left early: its channel ends now
+    return unpacker.done
 
 
 class _Unpacker:
-    """Checks each member against the names asked for and writes the ones accepted."""
+    """Reads a tar stream pushed in pieces: checks each member against the names asked
+    for, and writes the ones accepted once all their bytes are here."""
 
-    def __init__(
-        self, directory: Path, feed: _Feed, landed: Callable[[Asked, int], object]
-    ) -> None:
-        self.where = feed.where
-        self.wanted = feed.asked
+    def __init__(self, feed: _Feed, directory: int, landed: Callable[[Asked, int], None]) -> None:
+        self.feed = feed
+        self.directory = directory
         self.landed = landed
         self.done: set[int] = set()
-        self.directory = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+        self.finished = False  # the end of the archive, or a stream broken off
+        self._buffer = bytearray()
+        self._received = 0
+        self._started = False  # a genuine tar header has been seen
 
-    def close(self) -> None:
-        os.close(self.directory)
+    def push(self, chunk: bytes) -> None:
+        self._received += len(chunk)
+        if self._received > self.feed.limit:
+            raise TarRefused(
+                f"tar stream refused: over {self.feed.limit:,} bytes, more than the files "
+                "asked for can make"
+            )
+        self._buffer += chunk
+        while not self.finished:
+            used = self._member()
+            if not used:
+                return
+            del self._buffer[:used]
 
-    def check(self, name: str, kind: bytes, size: int, link: str) -> int | None:
+    def end(self) -> None:
+        """The stream has ended (what landed stays; the rest is read another way)."""
+        if not self._started:
+            raise TarUnavailable("no tar stream")
+        self.finished = True
+
+    def _member(self) -> int:
+        """Handle the next member if all its bytes are here: the bytes it took, or 0."""
+        buffer = self._buffer
+        cursor = 0
+        while True:  # the member's extended headers, then its own
+            if len(buffer) - cursor < _BLOCK:
+                return 0
+            header = bytes(buffer[cursor : cursor + _BLOCK])
+            if cursor == 0 and header == _ZERO_BLOCK:  # the end of the archive
+                self.finished = True
+                return 0
+            if _checksum(header) != _octal(header[148:156]):
+                if not self._started:
+                    raise TarUnavailable("not a tar stream")
+                self.finished = True  # broken off inside: the rest is read another way
+                return 0
+            self._started = True
+            kind = header[156:157]
+            if kind not in _EXTENDED_KINDS:
+                break
+            size = _octal(header[124:136])
+            if size is None or size > _EXTENDED_LIMIT:
+                raise TarRefused(f"tar stream refused: an extended header of {size} bytes")
+            cursor += _BLOCK + _padded(size)
+        if kind == tarfile.XGLTYPE:
+            self.finished = True
+            return 0
+        plain = _octal(header[124:136])
+        if cursor == 0 and plain is not None and not (header[257:262] == b"ustar" and header[345]):
+            name = _text(header[:100])
+            link = _text(header[157:257])
+            size = plain
+        else:  # pax or long-name headers, a name prefix, a base-256 size: tarfile reads them
+            member = _read_headers(bytes(buffer[: cursor + _BLOCK]))
+            if member is None:
+                self.finished = True
+                return 0
+            name, link, size = member.name, member.linkname, member.size
+            kind = b"S" if member.issparse() else member.type
+        index = self._check(name, kind, size, link)
+        start = cursor + _BLOCK
+        if len(buffer) < start + _padded(size):
+            return 0  # its bytes are still coming
+        if index is not None:
+            with memoryview(buffer) as view:
+                self._write(index, view[start : start + size])
+        return start + _padded(size)
+
+    def _check(self, name: str, kind: bytes, size: int, link: str) -> int | None:
         """The index of the file a member is, or None to skip it; ``TarRefused`` (one
         line) for anything not asked for."""
         plain = name[2:] if name.startswith("./") else name
@@ -361,14 +434,14 @@ class _Unpacker:
             raise TarRefused(f"tar stream member {shown} refused: an absolute path")
         if ".." in plain.split("/"):
             raise TarRefused(f"tar stream member {shown} refused: '..' in its path")
-        index = self.where.get(plain)
+        index = self.feed.where.get(plain)
         if index is None:
             raise TarRefused(f"tar stream member {shown} refused: a name that was not asked for")
         if index in self.done:
             raise TarRefused(f"tar stream member {shown} refused: it appears twice")
         if kind == tarfile.LNKTYPE:
             target = link[2:] if link.startswith("./") else link
-            if target in self.where:  # tar sends a second name of one file as a link
+            if target in self.feed.where:  # tar sends a second name of one file as a link
                 return None  # to the first: that name is read another way
             raise TarRefused(f"tar stream member {shown} refused: a hard link to {target[:120]!r}")
         if kind == tarfile.SYMTYPE:
@@ -384,102 +457,50 @@ class _Unpacker:
             )
         return index
 
-    def write(self, index: int, data: memoryview | bytes) -> None:
-        item = self.wanted[index]
+    def _write(self, index: int, data: memoryview) -> None:
+        item = self.feed.asked[index]
         _write(self.directory, item[1].name, data, item[3])
         self.done.add(index)
         self.landed(item, len(data))
 
 
-def _unpack(stream: _ChannelStream, unpacker: _Unpacker) -> None:
-    if _plain_members(stream, unpacker):
-        _other_members(stream, unpacker)
-
-
-def _plain_members(stream: _ChannelStream, unpacker: _Unpacker) -> bool:
-    """Walk the headers a plain ustar or GNU tar of short names has (a name, a size, a
-    checksum): what GNU tar and busybox tar send for these files. True when a header
-    needs more (pax or long-name headers, an unusual size field): ``tarfile`` reads the
-    rest. ``TarUnavailable`` when the stream does not start as a tar archive."""
-    while True:
-        header = stream.peek(_BLOCK)
-        first = stream.tell() == 0
-        if len(header) < _BLOCK:  # the stream ended early: what landed stays
-            if first:
-                raise TarUnavailable("no tar stream")
-            return False
-        if not any(header):
-            return False  # the end-of-archive blocks
-        stored = _octal(header[148:156])
-        if stored is None or stored != sum(header) - sum(header[148:156]) + 8 * 32:
-            if first:
-                raise TarUnavailable("not a tar stream")
-            return False  # broken off inside: the rest is read another way
-        kind = bytes(header[156:157])
-        ustar = header[257:262] == b"ustar"
-        size = _octal(header[124:136])
-        if (
-            kind not in _PLAIN_KINDS
-            or size is None
-            or (ustar and header[345] != 0)  # a name split into a prefix
-        ):
-            return True
-        name = bytes(header[:100]).partition(b"\0")[0].decode("utf-8", "surrogateescape")
-        link = bytes(header[157:257]).partition(b"\0")[0].decode("utf-8", "surrogateescape")
-        index = unpacker.check(name, kind, size, link)
-        stream.skip(_BLOCK)
-        data = stream.peek(size)
-        if len(data) < size:
-            return False  # the stream ended inside this file
-        if index is not None:
-            unpacker.write(index, data)
-        del data
-        stream.skip(-(-size // _BLOCK) * _BLOCK)
-
-
-def _other_members(stream: _ChannelStream, unpacker: _Unpacker) -> None:
-    """The rest of the stream, read by ``tarfile`` (pax and GNU long-name headers)."""
+def _read_headers(headers: bytes) -> tarfile.TarInfo | None:
+    """The member ``headers`` (extended headers and its own) describe, as tarfile reads
+    them; None when it cannot."""
     try:
-        archive = tarfile.TarFile(fileobj=cast(IO[bytes], stream), mode="r", encoding="utf-8")
-    except (tarfile.TarError, EOFError) as exc:
-        if stream.tell() == 0 or not unpacker.done:
-            raise TarUnavailable(str(exc) or "not a tar stream") from None
-        return  # broken off: what landed stays
-    try:
-        while True:
-            try:
-                member = archive.next()
-            except (tarfile.TarError, EOFError):  # broken off: what landed stays
-                return
-            if member is None:
-                return
-            kind = member.type
-            if member.issparse():
-                kind = b"sparse"
-            index = unpacker.check(member.name, kind, member.size, member.linkname)
-            if index is None:
-                continue
-            stream.seek(member.offset_data)
-            data = stream.read(member.size)
-            if len(data) != member.size:  # the stream ended inside this file
-                return
-            unpacker.write(index, data)
-    finally:
-        archive.close()  # the stream is not closed by it: the caller ends the channel
+        with tarfile.open(
+            fileobj=io.BytesIO(headers + bytes(2 * _BLOCK)), mode="r:", encoding="utf-8"
+        ) as archive:
+            return archive.next()
+    except (tarfile.TarError, EOFError, ValueError):
+        return None
 
 
-def _octal(field: memoryview) -> int | None:
-    """A header's octal number field, or None (base-256 and junk are left to tarfile)."""
-    raw = bytes(field).strip(b"\0 ")
-    if not raw:
+def _checksum(header: bytes) -> int:
+    """A header's checksum, its own field counted as spaces."""
+    return sum(header) - sum(header[148:156]) + 8 * 32
+
+
+def _octal(raw: bytes) -> int | None:
+    """A header's octal number field, or None (base-256 and junk)."""
+    digits = raw.strip(b"\0 ")
+    if not digits:
         return 0
     try:
-        return int(raw, 8)
+        return int(digits, 8)
     except ValueError:
         return None
 
 
-def _write(directory: int, name: str, data: memoryview | bytes, mtime: float | None) -> None:
+def _text(raw: bytes) -> str:
+    return raw.partition(b"\0")[0].decode("utf-8", "surrogateescape")
+
+
+def _padded(size: int) -> int:
+    return -(-size // _BLOCK) * _BLOCK
+
+
+def _write(directory: int, name: str, data: memoryview, mtime: float | None) -> None:
     """``name`` in ``directory`` (a descriptor) holding ``data`` (and ``mtime``), created
     with ``O_EXCL | O_NOFOLLOW``: a new file straight under its name (written in one go;
     its modification time set last, so no stamp of a half-written file can match), a
@@ -491,7 +512,7 @@ def _write(directory: int, name: str, data: memoryview | bytes, mtime: float | N
         target = temp_name_for(name)
         fd = os.open(target, _NEW_FILE, 0o666, dir_fd=directory)
     try:
-        view = memoryview(data)
+        view = data
         while view:
             view = view[os.write(fd, view) :]
         if mtime is not None:
