@@ -28,14 +28,15 @@ import asyncio
 import contextlib
 import io
 import os
-import posixpath
 import queue
 import re
 import shlex
+import stat
 import tarfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,10 @@ _EXTENDED_KINDS = (
     tarfile.GNUTYPE_LONGLINK,
 )
 _EXTENDED_LIMIT = 1 << 20
-_NAMES_AT_ONCE = 128  # names sent to tar in one write (a write is an SSH packet)
+# Names sent to tar in one write (each write is an SSH packet): a few first, so the stream
+# starts at once, then many.
+_FIRST_NAMES = 64
+_NAMES_AT_ONCE = 1024
 _CHUNK = 1 << 20  # bytes asked of the channel at once
 _WINDOW = 8 << 20  # the SSH channel's window: what the server may send ahead of the reader
 _BATCH_SECONDS = 0.05  # how often what landed is handed to the calling thread
@@ -193,7 +197,7 @@ class _Feed:
         self.asked.append(item)
         self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
         self._pending.append(f"./{name}\n".encode())
-        if len(self._pending) >= _NAMES_AT_ONCE:
+        if len(self._pending) >= (_NAMES_AT_ONCE if self._process else _FIRST_NAMES):
             await self.flush()
 
     async def flush(self) -> None:
@@ -291,9 +295,7 @@ async def _list_and_feed(
                 feed.progressed = time.monotonic()
                 if found.filename in ("", ".", ".."):
                     continue
-                entry = fs._decode_attributes(found.attrs)
-                entry["name"] = posixpath.join(remote_dir, found.filename)
-                item = choose(entry)
+                item = choose(_entry(remote_dir, found))
                 if item is not None:
                     await feed.ask(item)
         finally:
@@ -302,6 +304,21 @@ async def _list_and_feed(
         pass
     finally:
         await feed.end()
+
+
+def _entry(remote_dir: str, found: Any) -> dict[str, Any]:
+    """A listed name as sshfs's ``ls`` gives it (the fields a stamp is made of: its size,
+    kind and modification time, the same values and types)."""
+    attrs = found.attrs
+    mode = attrs.permissions
+    kind = None if mode is None else "file" if stat.S_ISREG(mode) else "other"
+    mtime = None if attrs.mtime is None else datetime.fromtimestamp(attrs.mtime, UTC)
+    return {
+        "name": f"{remote_dir}/{found.filename}",
+        "size": attrs.size,
+        "type": kind,
+        "mtime": mtime,
+    }
 
 
 async def _unpack_process(
