@@ -125,7 +125,7 @@ def list_and_copy(
     while True:
         try:
             got = arrived.get(timeout=1.0)
-        except queue.Empty:  # every wait on the loop has its own timeout: this is a check
+        except queue.Empty:  # the loop watches for stalls itself: this is only a check
             if future.done() and arrived.empty():
                 break
             continue
@@ -183,8 +183,7 @@ class _Feed:
         self.limit = 1 << 20
         self.started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.unavailable = False
-        self.listing = True  # the listing is still going (and may ask for more)
-        self.progressed = time.monotonic()
+        self.progressed = time.monotonic()  # the last name listed or bytes received
         self._process: Any = None
         self._pending: list[bytes] = []
         self._dead = False
@@ -230,7 +229,6 @@ class _Feed:
 
     async def end(self) -> None:
         """No more names: tar finishes the stream once it has read them."""
-        self.listing = False
         with contextlib.suppress(Exception):
             await self.flush()
         if self._process is not None:
@@ -255,21 +253,45 @@ async def _list_and_tar(
     try:
         feed = _Feed(fs._client, remote_dir, timeout)
         outcome = TarOutcome(feed.asked)
-        listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose, timeout))
-        try:
-            await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
-            process = feed.started.result() if feed.started.done() else None
-            if process is not None:
-                outcome.landed = await _unpack_process(
-                    process, feed, local_dir, timeout, batches.add, outcome
-                )
-            await listing  # a fault while listing is raised here
-        finally:
-            listing.cancel()  # after a fault: the listing stops too
+        work = asyncio.ensure_future(
+            _list_and_unpack(fs, remote_dir, local_dir, feed, choose, batches.add, outcome)
+        )
+        # One watch over the listing and the stream (a timeout around each of ten
+        # thousand small reads would cost more than the reads): a stall is no progress in
+        # either for ``timeout`` seconds.
+        while not work.done():
+            await asyncio.wait([work], timeout=min(1.0, timeout / 4))
+            if not work.done() and time.monotonic() - feed.progressed > timeout:
+                feed.stop()  # nothing more is sent on the way out
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+                raise TimeoutError("no answer from the listing or the tar stream in time")
+        await work  # a fault is raised here
         outcome.unavailable = outcome.unavailable or feed.unavailable
         return outcome
     finally:
         batches.close()
+
+
+async def _list_and_unpack(
+    fs: Any,
+    remote_dir: str,
+    local_dir: Path,
+    feed: _Feed,
+    choose: Callable[[dict[str, Any]], Asked | None],
+    landed: Callable[[Asked, int], None],
+    outcome: TarOutcome,
+) -> None:
+    listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose))
+    try:
+        await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
+        process = feed.started.result() if feed.started.done() else None
+        if process is not None:
+            outcome.landed = await _unpack_process(process, feed, local_dir, landed, outcome)
+        await listing  # a fault while listing is raised here
+    finally:
+        listing.cancel()  # after a fault: the listing stops too
 
 
 async def _list_and_feed(
@@ -277,21 +299,15 @@ async def _list_and_feed(
     remote_dir: str,
     feed: _Feed,
     choose: Callable[[dict[str, Any]], Asked | None],
-    timeout: float,
 ) -> None:
     """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
     chosen file asked of tar as soon as it is seen."""
     from asyncssh import SFTPNoSuchFile
 
     try:
-        sftp = await asyncio.wait_for(fs._client.start_sftp_client(), timeout)
+        sftp = await asyncio.wait_for(fs._client.start_sftp_client(), feed.timeout)
         try:
-            names = sftp.scandir(remote_dir).__aiter__()
-            while True:
-                try:
-                    found = await asyncio.wait_for(names.__anext__(), timeout)
-                except StopAsyncIteration:
-                    break
+            async for found in sftp.scandir(remote_dir):
                 feed.progressed = time.monotonic()
                 if found.filename in ("", ".", ".."):
                     continue
@@ -325,7 +341,6 @@ async def _unpack_process(
     process: Any,
     feed: _Feed,
     local_dir: Path,
-    timeout: float,
     landed: Callable[[Asked, int], None],
     outcome: TarOutcome,
 ) -> set[int]:
@@ -335,13 +350,8 @@ async def _unpack_process(
     unpacker = _Unpacker(feed, directory, landed)
     try:
         while not unpacker.finished:
-            try:
-                chunk = await asyncio.wait_for(process.stdout.read(_CHUNK), timeout)
-            except TimeoutError:
-                # tar waits for names while a long listing finds none to ask: not a stall
-                if feed.listing and time.monotonic() - feed.progressed < timeout:
-                    continue
-                raise TimeoutError("no answer from the tar stream in time") from None
+            chunk = await process.stdout.read(_CHUNK)
+            feed.progressed = time.monotonic()
             if not chunk:
                 unpacker.end()
                 break

@@ -16,9 +16,10 @@ from tests.core.remote.sshd import SshServer, StallingProxy
 from tests.intentusnet_world import RealWorld
 
 MANY = 300
-# A tar stream runs ahead of the reader by the SSH channel's window (megabytes): records
-# padded to 64 KB make the stream long enough to be cut in the middle.
-PADDING = {"tar": 64 * 1024, "sftp": 0}
+# A tar stream runs ahead of the reader by the SSH channel's window (megabytes), and the
+# files are reported to the caller in batches after they land: records padded to 256 KB
+# (75 MB in all) make the stream long enough to be cut in the middle.
+PADDING = {"tar": 256 * 1024, "sftp": 0}
 LANES = pytest.mark.parametrize("lane", ["tar", "sftp"])
 
 
