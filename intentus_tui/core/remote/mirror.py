@@ -3,8 +3,11 @@
 they read any directory.
 
 A sync lists the remote directories (name, size, modification time: each file's stamp),
-reads only the files whose stamp changed since the last sync, a few at a time, and
-writes each into the mirror as it arrives (a watcher on the mirror shows it at once).
+reads only the files whose stamp changed since the last sync, and writes each into the
+mirror as it arrives (a watcher on the mirror shows it at once). Over SSH the changed
+files come as one stream from the server's own tar, asked for as the listing finds them
+(``tar_lane``); a server that runs no command or has no tar, a huge record, and whatever
+a refused or broken stream did not bring are read over SFTP, many requests in flight.
 A copied file keeps the remote modification time and is never rewritten while its stamp
 holds, so the local index cache finds it unchanged: a warm re-open reads no record
 bytes. A huge file is listed from ranged reads of its head and tail: the mirror holds a
