@@ -220,6 +220,9 @@ class _Feed:
                 self._dead = self.unavailable = True
                 self.started.set_result(None)
                 return
+            except BaseException:  # a fault: raised by the listing, never tried again
+                self._dead = True
+                raise
             self.started.set_result(self._process)
         try:
             self._process.stdin.write(b"".join(self._pending))
@@ -415,7 +418,7 @@ class _Unpacker:
             if cursor == 0 and header == _ZERO_BLOCK:  # the end of the archive
                 self.finished = True
                 return 0
-            if _checksum(header) != _octal(header[148:156]):
+            if not _checksum_holds(header):
                 if not self._started:
                     raise TarUnavailable("not a tar stream")
                 self.finished = True  # broken off inside: the rest is read another way
@@ -503,9 +506,14 @@ def _read_headers(headers: bytes) -> tarfile.TarInfo | None:
         return None
 
 
-def _checksum(header: bytes) -> int:
-    """A header's checksum, its own field counted as spaces."""
-    return sum(header) - sum(header[148:156]) + 8 * 32
+def _checksum_holds(header: bytes) -> bool:
+    """Does a header's checksum match it (its own field counted as spaces; summed as
+    unsigned bytes, or as signed ones as some old tars did: tarfile accepts both)?"""
+    stored = _octal(header[148:156])
+    unsigned = sum(header) - sum(header[148:156]) + 8 * 32
+    if stored == unsigned:
+        return True
+    return stored == unsigned - 256 * sum(1 for byte in header if byte > 127)
 
 
 def _octal(raw: bytes) -> int | None:
