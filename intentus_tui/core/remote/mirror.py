@@ -40,6 +40,7 @@ from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.core.records.load import HUGE_FILE_BYTES, WAL_SUFFIX, is_record_name
 from intentus_tui.core.remote.filesystems import RemoteError, describe_fault, open_filesystem
 from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
+from intentus_tui.core.remote.loop_thread import LoopThread
 from intentus_tui.core.remote.tar_lane import Asked, list_and_copy, tar_safe_name
 
 MANIFEST = "manifest.json"
@@ -113,6 +114,7 @@ class RemoteMirror:
         self.records_dir = self.directory / "records"
         self.wal_dir = self.directory / "wal"
         self._fs: Any = None
+        self._loop_thread: LoopThread | None = None  # an ssh connection's own event loop
         self._remote_path = ""
         self._layout: tuple[str, str | None] | None = None
         self._lock = threading.Lock()
@@ -191,6 +193,17 @@ class RemoteMirror:
             except Exception:
                 pass
 
+    def close(self) -> None:
+        """End the connection and its thread (a command that syncs once calls this: the
+        process is left with one thread, and indexes the mirror with forked helpers). A
+        later sync, or opening a huge record whole, connects again."""
+        with self._lock:
+            fs, self._fs = self._fs, None
+            self._layout = None
+            loop_thread, self._loop_thread = self._loop_thread, None
+            if loop_thread is not None:
+                loop_thread.stop(getattr(fs, "_client", None), self.options.timeout)
+
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """A filesystem call with the timeout (async filesystems take it per call)."""
         from fsspec.asyn import AsyncFileSystem
@@ -202,7 +215,12 @@ class RemoteMirror:
 
     def _connect(self) -> tuple[str, str | None]:
         if self._fs is None:
-            self._fs, self._remote_path = open_filesystem(self.location, self.options)
+            loop = None
+            if self.location.protocol == "ssh":
+                if self._loop_thread is None:
+                    self._loop_thread = LoopThread(f"remote-{self.location.host}")
+                loop = self._loop_thread.loop
+            self._fs, self._remote_path = open_filesystem(self.location, self.options, loop)
         if self._layout is None:
             self._layout = self._find_layout(self._remote_path.rstrip("/") or "/")
         return self._layout
