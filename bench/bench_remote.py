@@ -83,6 +83,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
 
     report = mirror.sync(on_file)
     synced = time.perf_counter() - started
+    mirror.close()  # as the command line does once a root is synced
     count = len(DirectoryIndex(mirror.root).scan())
     return {
         "seconds": time.perf_counter() - started,
