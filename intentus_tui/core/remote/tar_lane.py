@@ -308,8 +308,9 @@ async def _list_and_feed(
     from asyncssh import SFTPNoSuchFile
 
     try:
-        sftp = await asyncio.wait_for(fs._client.start_sftp_client(), feed.timeout)
-        try:
+        # sshfs's own SFTP channel (it listed the root just before): a new one would be a
+        # new session, a new process on the server.
+        async with fs._pool.get() as sftp:
             async for found in sftp.scandir(remote_dir):
                 feed.progressed = time.monotonic()
                 if found.filename in ("", ".", ".."):
@@ -317,8 +318,6 @@ async def _list_and_feed(
                 item = choose(_entry(remote_dir, found))
                 if item is not None:
                     await feed.ask(item)
-        finally:
-            sftp.exit()
     except SFTPNoSuchFile:
         pass
     finally:
