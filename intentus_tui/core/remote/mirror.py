@@ -202,7 +202,7 @@ class RemoteMirror:
             self._layout = None
             loop_thread, self._loop_thread = self._loop_thread, None
             if loop_thread is not None:
-                loop_thread.stop(getattr(fs, "_client", None), self.options.timeout)
+                loop_thread.stop(getattr(fs, "_client", None), min(2.0, self.options.timeout))
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """A filesystem call with the timeout (async filesystems take it per call)."""
