@@ -85,8 +85,8 @@ def open_roots(
     sync: bool = True,
     on_synced: Callable[[OpenedRoot, SyncReport], object] | None = None,
 ) -> list[OpenedRoot]:
-    """Each of ``specs`` opened (a remote one synced into its mirror unless ``sync`` is
-    false). Never raises: a root that cannot be opened is ``failed`` with its problem."""
+    """Each of ``specs`` opened (a remote one synced into its mirror, and its connection
+    closed, unless ``sync`` is false). Never raises: a root that cannot be opened is ``failed`` with its problem."""
     options = options or RemoteOptions()
     opened: list[OpenedRoot] = []
     labels: list[str] = []
@@ -107,6 +107,7 @@ def open_roots(
                 entry.root = mirror.root if report.problem is None or mirror.has_copy else None
                 if on_synced is not None:
                     on_synced(entry, report)
+                mirror.close()  # synced once: no idle connection (nor its thread) is kept
             opened.append(entry)
             labels.append(location.label)
         else:

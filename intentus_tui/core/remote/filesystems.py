@@ -29,10 +29,13 @@ def known_hosts_files() -> list[str]:
     return [str(p) for p in (home / "known_hosts", home / "known_hosts2") if p.is_file()]
 
 
-def open_filesystem(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
-    """(a fresh filesystem, the root's path on it); ``RemoteError`` when it cannot be opened."""
+def open_filesystem(
+    location: RemoteLocation, options: RemoteOptions, loop: Any = None
+) -> tuple[Any, str]:
+    """(a fresh filesystem, the root's path on it); ``RemoteError`` when it cannot be opened.
+    ``loop``: the event loop an ssh connection runs on (else fsspec's own)."""
     try:
-        return _open(location, options)
+        return _open(location, options, loop)
     except RemoteError:
         raise
     except ImportError as exc:
@@ -50,9 +53,9 @@ def missing_package(location: RemoteLocation, exc: ImportError) -> str:
     return f"{location.url}: {location.protocol}:// needs a package that is not installed ({hint})"
 
 
-def _open(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
+def _open(location: RemoteLocation, options: RemoteOptions, loop: Any) -> tuple[Any, str]:
     if location.protocol == "ssh":
-        from sshfs import SSHFileSystem
+        SSHFileSystem = _ssh_filesystem_class()
 
         if options.accept_unknown_host:
             known_hosts: Any = None
@@ -72,6 +75,8 @@ def _open(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
             "skip_instance_cache": True,  # after a fault, the next poll connects again
             "encryption_algs": _encryption_preference(),
         }
+        if loop is not None:
+            kwargs["loop"] = loop
         if location.port:
             kwargs["port"] = location.port
         if location.user:
@@ -98,6 +103,23 @@ def _open(location: RemoteLocation, options: RemoteOptions) -> tuple[Any, str]:
 
     fs, path = url_to_fs(location.url, skip_instance_cache=True)
     return fs, path
+
+
+def _ssh_filesystem_class() -> Any:
+    """sshfs's filesystem, able to run on a loop of the caller's: sshfs hands every
+    keyword to ``asyncssh.connect`` too, which takes no ``loop`` (it runs on the loop it
+    is called on), so the loop is kept from it."""
+    from fsspec.asyn import sync_wrapper
+    from sshfs import SSHFileSystem
+
+    class OnLoop(SSHFileSystem):
+        async def _connect(self, *args: Any, connect_args: dict[str, Any], **kwargs: Any) -> Any:
+            connect_args = {k: v for k, v in connect_args.items() if k != "loop"}
+            return await super()._connect(*args, connect_args=connect_args, **kwargs)
+
+        connect = sync_wrapper(_connect)
+
+    return OnLoop
 
 
 def _encryption_preference() -> list[str]:

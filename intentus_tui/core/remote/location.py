@@ -22,6 +22,7 @@ class RemoteOptions:
     timeout: float = DEFAULT_TIMEOUT
     parallel: int = DEFAULT_PARALLEL
     poll_seconds: float = DEFAULT_POLL
+    tar_lane: bool = True  # ssh: copy many files as one stream from the server's tar
 
     def endpoint(self) -> str | None:
         return (

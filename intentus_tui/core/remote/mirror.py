@@ -3,8 +3,11 @@
 they read any directory.
 
 A sync lists the remote directories (name, size, modification time: each file's stamp),
-reads only the files whose stamp changed since the last sync, a few at a time, and
-writes each into the mirror as it arrives (a watcher on the mirror shows it at once).
+reads only the files whose stamp changed since the last sync, and writes each into the
+mirror as it arrives (a watcher on the mirror shows it at once). Over SSH the changed
+files come as one stream from the server's own tar, asked for as the listing finds them
+(``tar_lane``); a server that runs no command or has no tar, a huge record, and whatever
+a refused or broken stream did not bring are read over SFTP, many requests in flight.
 A copied file keeps the remote modification time and is never rewritten while its stamp
 holds, so the local index cache finds it unchanged: a warm re-open reads no record
 bytes. A huge file is listed from ranged reads of its head and tail: the mirror holds a
@@ -37,6 +40,8 @@ from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.core.records.load import HUGE_FILE_BYTES, WAL_SUFFIX, is_record_name
 from intentus_tui.core.remote.filesystems import RemoteError, describe_fault, open_filesystem
 from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
+from intentus_tui.core.remote.loop_thread import LoopThread
+from intentus_tui.core.remote.tar_lane import Asked, list_and_copy, tar_safe_name
 
 MANIFEST = "manifest.json"
 HEAD_BYTES = 1 << 20  # what load_record_head reads of a huge file
@@ -47,6 +52,8 @@ _MANIFEST_VERSION = 1
 Entry = list[Any]
 # what to copy: (records | wal, remote path, mirror path, size, remote stamp, mtime)
 Wanted = tuple[str, str, Path, int, str, float | None]
+# a listed file: (size, remote stamp, modification time)
+Listed = tuple[int, str, float | None]
 # what landed: (the file, bytes read, the fault that stopped it)
 Arrival = tuple[Wanted, int, BaseException | None]
 _BATCH_SECONDS = 0.05
@@ -59,6 +66,7 @@ class SyncReport:
     listed: int = 0  # files on the remote
     read_files: int = 0  # files copied (new or changed)
     read_bytes: int = 0  # bytes read from the remote
+    streamed: int = 0  # of the files copied, those that came in the server's tar stream
     removed: int = 0
     problem: str | None = None  # the one line saying why the sync stopped early
     changed: list[Path] = field(default_factory=list)  # mirror paths written or removed
@@ -106,9 +114,12 @@ class RemoteMirror:
         self.records_dir = self.directory / "records"
         self.wal_dir = self.directory / "wal"
         self._fs: Any = None
+        self._loop_thread: LoopThread | None = None  # an ssh connection's own event loop
         self._remote_path = ""
         self._layout: tuple[str, str | None] | None = None
         self._lock = threading.Lock()
+        # Is the server's tar usable (see tar_lane)? Off for good once it was not.
+        self._tar_usable = options.tar_lane
         self._manifest: dict[str, dict[str, Entry]] = self._load_manifest()
         self.last_problem: str | None = None
         with contextlib.suppress(OSError):  # else the first sync says why
@@ -182,6 +193,17 @@ class RemoteMirror:
             except Exception:
                 pass
 
+    def close(self) -> None:
+        """End the connection and its thread (a command that syncs once calls this: the
+        process is left with one thread, and indexes the mirror with forked helpers). A
+        later sync, or opening a huge record whole, connects again."""
+        with self._lock:
+            fs, self._fs = self._fs, None
+            self._layout = None
+            loop_thread, self._loop_thread = self._loop_thread, None
+            if loop_thread is not None:
+                loop_thread.stop(getattr(fs, "_client", None), min(2.0, self.options.timeout))
+
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """A filesystem call with the timeout (async filesystems take it per call)."""
         from fsspec.asyn import AsyncFileSystem
@@ -193,7 +215,12 @@ class RemoteMirror:
 
     def _connect(self) -> tuple[str, str | None]:
         if self._fs is None:
-            self._fs, self._remote_path = open_filesystem(self.location, self.options)
+            loop = None
+            if self.location.protocol == "ssh":
+                if self._loop_thread is None:
+                    self._loop_thread = LoopThread(f"remote-{self.location.host}")
+                loop = self._loop_thread.loop
+            self._fs, self._remote_path = open_filesystem(self.location, self.options, loop)
         if self._layout is None:
             self._layout = self._find_layout(self._remote_path.rstrip("/") or "/")
         return self._layout
@@ -226,15 +253,46 @@ class RemoteMirror:
     def _sync(self, report: SyncReport, on_file: Callable[[Path], object] | None) -> None:
         records_remote, wal_remote = self._connect()
         wanted: list[Wanted] = []
+        refused: str | None = None
         for kind, remote_dir, local_dir in (
             ("records", records_remote, self.records_dir),
             ("wal", wal_remote, self.wal_dir),
         ):
             if remote_dir is None:
                 continue
-            listing = self._listing(remote_dir, kind)
-            report.listed += len(listing)
             known = self._manifest.setdefault(kind, {})
+            listing: dict[str, Listed] = {}
+
+            def changed(
+                entry: dict[str, Any],
+                kind: str = kind,
+                remote_dir: str = remote_dir,
+                local_dir: Path = local_dir,
+                listing: dict[str, Listed] = listing,
+                known: dict[str, Entry] = known,
+            ) -> Wanted | None:
+                """Note a listed entry; the file to copy when it is new or changed."""
+                found = _listed_file(entry, kind)
+                if found is None:
+                    return None
+                name, size, stamp, mtime = found
+                listing[name] = (size, stamp, mtime)
+                old = known.get(name)
+                local = local_dir / name
+                if old is not None and old[0] == size and old[1] == stamp and local.exists():
+                    return None
+                return (kind, f"{remote_dir}/{name}", local, size, stamp, mtime)
+
+            local_dir.mkdir(parents=True, exist_ok=True)
+            if self.location.protocol == "ssh" and self._tar_usable:
+                left, why = self._list_and_copy_with_tar(
+                    remote_dir, local_dir, changed, report, on_file
+                )
+                wanted += left
+                refused = refused or why
+            else:
+                wanted += [item for e in self._ls(remote_dir) if (item := changed(e)) is not None]
+            report.listed += len(listing)
             for name in sorted(set(known) - set(listing)):  # gone on the remote
                 known.pop(name, None)
                 gone = local_dir / name
@@ -244,36 +302,60 @@ class RemoteMirror:
                     report.changed.append(gone)
                 except OSError:
                     pass
-            if listing:
-                local_dir.mkdir(parents=True, exist_ok=True)
-            for name, (size, stamp, mtime) in listing.items():
-                entry = known.get(name)
-                local = local_dir / name
-                if entry is not None and entry[0] == size and entry[1] == stamp and local.exists():
-                    continue
-                wanted.append((kind, f"{remote_dir}/{name}", local, size, stamp, mtime))
         self._fetch_all(wanted, report, on_file)
+        if refused is not None:  # said once the rest is read: the next sync is quiet
+            raise RemoteError(f"{self.location.url}: {refused}")
 
-    def _listing(self, remote_dir: str, kind: str) -> dict[str, tuple[int, str, float | None]]:
+    def _ls(self, remote_dir: str) -> list[dict[str, Any]]:
         try:
             entries = self._call("ls", remote_dir, detail=True)
         except FileNotFoundError:
-            return {}
-        found: dict[str, tuple[int, str, float | None]] = {}
-        for entry in entries:
-            if not isinstance(entry, dict) or entry.get("type") not in ("file", None):
-                continue
-            name = _base_name(str(entry.get("name", "")))
-            if kind == "records" and not is_record_name(name):
-                continue
-            if kind == "wal" and not (name.endswith(WAL_SUFFIX) and not name.startswith(".")):
-                continue
-            if "/" in name or name in ("", ".", ".."):
-                continue
-            size = entry.get("size")
-            size = int(size) if isinstance(size, int | float) else -1
-            found[name] = (size, _stamp_text(entry), _mtime_seconds(entry))
-        return found
+            return []
+        return [entry for entry in entries if isinstance(entry, dict)]
+
+    def _list_and_copy_with_tar(
+        self,
+        remote_dir: str,
+        local_dir: Path,
+        changed: Callable[[dict[str, Any]], Wanted | None],
+        report: SyncReport,
+        on_file: Callable[[Path], object] | None,
+    ) -> tuple[list[Wanted], str | None]:
+        """List ``remote_dir`` and copy what changed (files up to the huge size, plain
+        names) as one tar stream while the listing goes on; (what is left to read over
+        SFTP, the line saying why the stream was refused). A server without a usable tar
+        is asked no more."""
+        left: list[Wanted] = []
+        chosen: dict[str, Wanted] = {}
+
+        def choose(entry: dict[str, Any]) -> Asked | None:  # on the event loop
+            item = changed(entry)
+            if item is None:
+                return None
+            _, _, local, size, _, mtime = item
+            if 0 <= size <= HUGE_FILE_BYTES and tar_safe_name(local.name):
+                chosen[local.name] = item
+                return (local.name, local, size, mtime)
+            left.append(item)  # a huge record: its head and tail only, over SFTP
+            return None
+
+        def landed(asked: Asked, read: int) -> None:
+            kind, _, local, size, stamp, _ = chosen[asked[0]]
+            report.read_files += 1
+            report.streamed += 1
+            report.read_bytes += read
+            report.changed.append(local)
+            self._manifest[kind][local.name] = [size, stamp, False]
+            if on_file is not None:
+                on_file(local)
+
+        outcome = list_and_copy(
+            self._fs, remote_dir, local_dir, self.options.timeout, choose, landed
+        )
+        if outcome.unavailable or outcome.refused is not None:
+            self._tar_usable = False
+        left += [chosen[a[0]] for i, a in enumerate(outcome.asked) if i not in outcome.landed]
+        return left, outcome.refused
 
     def _fetch_all(
         self,
@@ -524,6 +606,23 @@ async def _sftp_range(fs: Any, path: str, start: int, length: int) -> bytes:
     async with fs._pool.get() as channel, channel.open(path, "rb") as remote_file:
         data = await remote_file.read(length, start)
     return bytes(data)
+
+
+def _listed_file(entry: dict[str, Any], kind: str) -> tuple[str, int, str, float | None] | None:
+    """(name, size, stamp, modification time) of a listing entry that is a record file
+    (or a WAL), else None."""
+    if entry.get("type") not in ("file", None):
+        return None
+    name = _base_name(str(entry.get("name", "")))
+    if kind == "records" and not is_record_name(name):
+        return None
+    if kind == "wal" and not (name.endswith(WAL_SUFFIX) and not name.startswith(".")):
+        return None
+    if "/" in name or name in ("", ".", ".."):
+        return None
+    size = entry.get("size")
+    size = int(size) if isinstance(size, int | float) else -1
+    return name, size, _stamp_text(entry), _mtime_seconds(entry)
 
 
 def _base_name(name: str) -> str:

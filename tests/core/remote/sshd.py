@@ -15,7 +15,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,7 +110,8 @@ def _user() -> str:
     return pwd.getpwuid(os.getuid()).pw_name
 
 
-def make_server(base: Path) -> SshServer:
+def make_server(base: Path, extra_config: Sequence[str] = ()) -> SshServer:
+    """A server (not yet started) under ``base``; ``extra_config``: more sshd_config lines."""
     require_system_package(SSHD.is_file() and shutil.which("ssh-keygen") is not None, SKIP_REASON)
     pytest.importorskip("sshfs", reason="needs sshfs: pip install -e '.[test]'")
     etc = base / "sshd"
@@ -148,6 +149,7 @@ def make_server(base: Path) -> SshServer:
                 "MaxSessions 32",
                 "MaxStartups 64",
                 "LogLevel ERROR",
+                *extra_config,
                 "",
             ]
         )
@@ -213,9 +215,19 @@ class StallingProxy:
 @pytest.fixture
 def sshd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SshServer]:
     """A running sshd whose host key the client trusts; HOME is the client's."""
-    server = make_server(tmp_path)
+    with serving(tmp_path, monkeypatch) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def serving(
+    base: Path, monkeypatch: pytest.MonkeyPatch, extra_config: Sequence[str] = ()
+) -> Iterator[SshServer]:
+    """A running sshd (its config with ``extra_config`` added) whose host key the client
+    trusts; HOME is the client's, the cache under ``base``."""
+    server = make_server(base, extra_config)
     monkeypatch.setenv("HOME", str(server.home))
-    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(base / "cache"))
     monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)
     server.trust()
     server.start()

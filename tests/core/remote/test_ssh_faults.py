@@ -1,6 +1,6 @@
 """Network faults on a real OpenSSH server: the server killed mid-scan, and a stalled
-link (a proxy that stops forwarding). One clear line each, what was read is kept,
-nothing hangs, and the next sync reconnects."""
+link (a proxy that stops forwarding), through both lanes (one tar stream, and SFTP reads).
+One clear line each, what was read is kept, nothing hangs, and the next sync reconnects."""
 
 from __future__ import annotations
 
@@ -8,28 +8,40 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from intentus_tui.core.remote.location import RemoteOptions, parse_remote
 from intentus_tui.core.remote.mirror import RemoteMirror
 from tests.core.remote.sshd import SshServer, StallingProxy
 from tests.intentusnet_world import RealWorld
 
 MANY = 300
+# A tar stream runs ahead of the reader by the SSH channel's window (megabytes), and the
+# files are reported to the caller in batches after they land: records padded to 256 KB
+# (75 MB in all) make the stream long enough to be cut in the middle.
+PADDING = {"tar": 256 * 1024, "sftp": 0}
+LANES = pytest.mark.parametrize("lane", ["tar", "sftp"])
 
 
-def many_records(real_world: RealWorld, directory: Path) -> None:
-    """``MANY`` real records (the success record, renamed to each new id)."""
+def many_records(real_world: RealWorld, directory: Path, padding: int = 0) -> None:
+    """``MANY`` real records (the success record, renamed to each new id; ``padding``
+    bytes added to its last event's payload, which the envelope hash does not cover)."""
     directory.mkdir(parents=True)
     source = json.loads((real_world.records_dir / f"{real_world.success}.json").read_text())
+    if padding:
+        source["events"][-1]["payload"]["padding"] = "x" * padding
     for i in range(MANY):
         execution_id = f"exec-{i:08x}"
         source["header"]["executionId"] = execution_id
         (directory / f"{execution_id}.json").write_text(json.dumps(source, indent=2))
 
 
-def test_server_killed_mid_scan(sshd: SshServer, real_world: RealWorld) -> None:
-    many_records(real_world, sshd.served / "host" / "records")
+@LANES
+def test_server_killed_mid_scan(sshd: SshServer, real_world: RealWorld, lane: str) -> None:
+    many_records(real_world, sshd.served / "host" / "records", PADDING[lane])
     location = parse_remote(sshd.url(sshd.served / "host"))
-    mirror = RemoteMirror(location, RemoteOptions(timeout=3, parallel=4))
+    options = RemoteOptions(timeout=3, parallel=4, tar_lane=lane == "tar")
+    mirror = RemoteMirror(location, options)
     seen: list[Path] = []
 
     def on_file(path: Path) -> None:
@@ -51,13 +63,17 @@ def test_server_killed_mid_scan(sshd: SshServer, real_world: RealWorld) -> None:
     assert len(list(mirror.records_dir.glob("*.json"))) == MANY
 
 
-def test_stalled_link_times_out_with_one_line(sshd: SshServer, real_world: RealWorld) -> None:
-    many_records(real_world, sshd.served / "host" / "records")
+@LANES
+def test_stalled_link_times_out_with_one_line(
+    sshd: SshServer, real_world: RealWorld, lane: str
+) -> None:
+    many_records(real_world, sshd.served / "host" / "records", PADDING[lane])
     proxy = StallingProxy(sshd.port)
     try:
         sshd.trust(proxy.port)
         location = parse_remote(sshd.url(sshd.served / "host", port=proxy.port))
-        mirror = RemoteMirror(location, RemoteOptions(timeout=2, parallel=4))
+        options = RemoteOptions(timeout=2, parallel=4, tar_lane=lane == "tar")
+        mirror = RemoteMirror(location, options)
         count = 0
 
         def on_file(_: Path) -> None:

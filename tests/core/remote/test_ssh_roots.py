@@ -168,3 +168,24 @@ def test_huge_record_is_listed_from_ranged_reads(sshd: SshServer, real_world: Re
     )
     assert mirror.fetch_whole(copy) is None  # opened: read whole now
     assert copy.read_bytes() == source.read_bytes() and not mirror.is_partial(copy)
+
+
+def test_a_command_that_syncs_once_keeps_no_connection(
+    sshd: SshServer, real_world: RealWorld
+) -> None:
+    """The command line opens a remote root, syncs it once and closes it: no connection
+    nor its thread is left (a process with other threads indexes through a slower pool),
+    and a later sync connects again."""
+    import os
+    import threading
+
+    host = copy_host(real_world, sshd.served / "host1")
+    before = set(threading.enumerate())
+    [entry] = open_roots([sshd.url(host.base)], FAST)
+    assert entry.problem is None and entry.mirror is not None and entry.root is not None
+    assert [t.name for t in set(threading.enumerate()) - before if t.is_alive()] == []
+    assert len(scan_root(entry.root, use_cache=False)) == len(host.ids) + 1
+    os.utime(host.records / f"{real_world.success}.json", (1_700_000_000, 1_700_000_000))
+    again = entry.mirror.sync()
+    assert (again.problem, again.read_files) == (None, 1)
+    entry.mirror.close()

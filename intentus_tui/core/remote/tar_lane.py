@@ -1,0 +1,566 @@
+"""Copying many small files from an SSH server as one ``tar`` stream.
+
+Reading 10,000 small files over SFTP costs the client a request, a reply and an open and
+close per file (asyncssh spends most of a millisecond of Python on each). Asking the
+server's own ``tar`` for them over an exec channel of the same SSH connection sends them
+as one stream instead: the long-standing way files are copied over SSH (``tar | ssh``,
+scp and rsync all run a program on the far end). The channel is opened on the connection
+sshfs already made, so the host key check, the authentication and the timeouts are the
+ones every other read has. Names are sent to tar as the SFTP listing finds them, so the
+stream starts before the listing ends.
+
+The stream is untrusted (whatever answers as ``tar`` on the server wrote it) and is read
+one member at a time, never unpacked by ``tarfile`` itself: a member must be a regular
+file whose name is exactly one of the names asked for (no path, no ``..``, no link, no
+device), at most once, under a size limit; its bytes are written into the mirror with
+``O_EXCL | O_NOFOLLOW`` under that name only. Anything else stops the stream with a
+``TarRefused`` whose message is one line. A server without ``tar`` (or one that allows
+SFTP only) gives no stream at all: ``TarUnavailable``, and the caller reads over SFTP.
+
+Everything runs on the filesystem's event loop, as the SFTP reads do (a second thread
+making many small system calls would wait for the interpreter's lock at each one); what
+landed is handed to the calling thread in batches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import queue
+import re
+import shlex
+import stat
+import tarfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from intentus_tui.core.fsio import temp_name_for
+from intentus_tui.core.records.load import HUGE_FILE_BYTES
+
+# A member may have grown since it was listed (a WAL is appended to); one over this is not
+# what was asked for (tar is only asked for files listed at most HUGE_FILE_BYTES).
+MEMBER_LIMIT = 2 * HUGE_FILE_BYTES
+# Names passed to tar one a line, each as ``./NAME``: both GNU tar and busybox tar read such
+# a list the same way when no name holds a newline, a backslash (GNU tar unquotes), a
+# wildcard or a space; a file with any other name is read over SFTP.
+_TAR_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._+=@,:%~-]{0,95}")
+_BLOCK = tarfile.BLOCKSIZE
+_ZERO_BLOCK = bytes(_BLOCK)
+# Headers that say something about the member after them (pax, GNU long names): read by
+# tarfile. A global pax header would change every member after it: the stream is left.
+_EXTENDED_KINDS = (
+    tarfile.XHDTYPE,
+    tarfile.SOLARIS_XHDTYPE,
+    tarfile.GNUTYPE_LONGNAME,
+    tarfile.GNUTYPE_LONGLINK,
+)
+_EXTENDED_LIMIT = 1 << 20
+# Names sent to tar in one write (each write is an SSH packet): a few first, so the stream
+# starts at once, then many.
+_FIRST_NAMES = 64
+_NAMES_AT_ONCE = 1024
+_CHUNK = 1 << 20  # bytes asked of the channel at once
+_WINDOW = 8 << 20  # the SSH channel's window: what the server may send ahead of the reader
+_BATCH_SECONDS = 0.05  # how often what landed is handed to the calling thread
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+
+# (name in the remote directory, mirror path, listed size, modification time to give it)
+Asked = tuple[str, Path, int, float | None]
+
+
+class TarUnavailable(Exception):
+    """No tar stream came (exec refused, no ``tar`` on the server, SFTP-only account)."""
+
+
+class TarRefused(Exception):
+    """The stream held something that was not asked for; ``str()`` is one line."""
+
+
+def tar_safe_name(name: str) -> bool:
+    """Can ``name`` be asked of the server's tar (else it is read over SFTP)?"""
+    return _TAR_SAFE_NAME.fullmatch(name) is not None and name not in (".", "..")
+
+
+def tar_command(remote_dir: str) -> str:
+    """The command run on the server: the files named on stdin, from ``remote_dir``."""
+    return f"tar -c -f - -C {shlex.quote(remote_dir)} -T -"
+
+
+@dataclass(slots=True)
+class TarOutcome:
+    """What ``list_and_copy`` did with one directory."""
+
+    asked: list[Asked]  # what tar was asked for, in order
+    landed: set[int] = field(default_factory=set)  # indexes into ``asked`` written whole
+    unavailable: bool = False  # no tar stream came: ask no more
+    refused: str | None = None  # the one line saying why the stream was refused
+
+
+def list_and_copy(
+    fs: Any,
+    remote_dir: str,
+    local_dir: Path,
+    timeout: float,
+    choose: Callable[[dict[str, Any]], Asked | None],
+    landed: Callable[[Asked, int], object],
+) -> TarOutcome:
+    """List ``remote_dir`` over SFTP and, while the listing goes on, copy the files
+    ``choose`` picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event
+    loop; a missing directory lists nothing) into ``local_dir`` through one tar stream;
+    ``landed(file, bytes)`` is called here as each is written whole. Files the stream did
+    not hold (vanished, a hard link, a stream that broke off or was refused) are not
+    landed: the caller reads them another way. A network fault or a stall (no answer
+    within ``timeout``) is raised as it is; what landed before it stays."""
+    arrived: queue.Queue[list[tuple[Asked, int]] | None] = queue.Queue()
+    future = asyncio.run_coroutine_threadsafe(
+        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put), fs.loop
+    )
+    while True:
+        try:
+            got = arrived.get(timeout=1.0)
+        except queue.Empty:  # the loop watches for stalls itself: this is only a check
+            if future.done() and arrived.empty():
+                break
+            continue
+        if got is None:  # the coroutine has ended: everything that landed is counted
+            break
+        for item, read in got:
+            landed(item, read)
+    return future.result()
+
+
+class _Batches:
+    """What landed, handed over on the event loop in batches: the first at once, then
+    every ``_BATCH_SECONDS`` (each hand-over wakes the other thread, which then takes the
+    interpreter's lock from the loop); ``close`` hands the rest and then None."""
+
+    def __init__(self, put: Callable[[list[tuple[Asked, int]] | None], object]) -> None:
+        self._put = put
+        self._items: list[tuple[Asked, int]] = []
+        self._last = -1.0
+        self._due: asyncio.TimerHandle | None = None
+
+    def add(self, item: Asked, read: int) -> None:
+        self._items.append((item, read))
+        if self._last < 0 or time.monotonic() - self._last >= _BATCH_SECONDS:
+            self._flush()
+        elif self._due is None:  # when nothing more lands for a while, this still goes
+            self._due = asyncio.get_running_loop().call_later(_BATCH_SECONDS, self._flush)
+
+    def _flush(self) -> None:
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
+        if self._items:
+            self._put(self._items)
+            self._items = []
+        self._last = time.monotonic()
+
+    def close(self) -> None:
+        self._flush()
+        self._put(None)
+
+
+class _Feed:
+    """The names asked of one tar process as the listing finds them; the process is
+    started at the first one."""
+
+    def __init__(self, connection: Any, remote_dir: str, timeout: float) -> None:
+        self.connection = connection
+        self.command = tar_command(remote_dir)
+        self.timeout = timeout
+        self.asked: list[Asked] = []
+        self.where: dict[str, int] = {}
+        # What a tar of the files asked for can make: headers, data in 512-byte blocks,
+        # the end, and room for files that grew since they were listed (a WAL grows).
+        self.limit = 1 << 20
+        self.started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.unavailable = False
+        self.progressed = time.monotonic()  # the last name listed or bytes received
+        self._process: Any = None
+        self._pending: list[bytes] = []
+        self._dead = False
+
+    async def ask(self, item: Asked) -> None:
+        if self._dead:
+            return
+        name, _, size, _ = item
+        self.where[name] = len(self.asked)  # known before tar can send it
+        self.asked.append(item)
+        self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
+        self._pending.append(f"./{name}\n".encode())
+        if len(self._pending) >= (_NAMES_AT_ONCE if self._process else _FIRST_NAMES):
+            await self.flush()
+
+    async def flush(self) -> None:
+        if self._dead or not self._pending:
+            return
+        from asyncssh import DEVNULL, ChannelOpenError
+
+        if self._process is None:
+            try:
+                self._process = await asyncio.wait_for(
+                    self.connection.create_process(
+                        self.command,
+                        encoding=None,
+                        stderr=DEVNULL,
+                        request_pty=False,
+                        window=_WINDOW,
+                    ),
+                    self.timeout,
+                )
+            except ChannelOpenError:  # the server runs no command for us: SFTP only
+                self._dead = self.unavailable = True
+                self.started.set_result(None)
+                return
+            except BaseException:  # a fault: raised by the listing, never tried again
+                self._dead = True
+                raise
+            self.started.set_result(self._process)
+        try:
+            self._process.stdin.write(b"".join(self._pending))
+        except Exception:  # the channel has closed (the stream was refused or broke off)
+            self._dead = True
+        self._pending.clear()
+
+    async def end(self) -> None:
+        """No more names: tar finishes the stream once it has read them."""
+        with contextlib.suppress(Exception):
+            await self.flush()
+        if self._process is not None:
+            with contextlib.suppress(Exception):
+                self._process.stdin.write_eof()
+        if not self.started.done():
+            self.started.set_result(None)
+
+    def stop(self) -> None:
+        self._dead = True
+
+
+async def _list_and_tar(
+    fs: Any,
+    remote_dir: str,
+    local_dir: Path,
+    timeout: float,
+    choose: Callable[[dict[str, Any]], Asked | None],
+    put: Callable[[list[tuple[Asked, int]] | None], object],
+) -> TarOutcome:
+    batches = _Batches(put)
+    try:
+        feed = _Feed(fs._client, remote_dir, timeout)
+        outcome = TarOutcome(feed.asked)
+        work = asyncio.ensure_future(
+            _list_and_unpack(fs, remote_dir, local_dir, feed, choose, batches.add, outcome)
+        )
+        # One watch over the listing and the stream (a timeout around each of ten
+        # thousand small reads would cost more than the reads): a stall is no progress in
+        # either for ``timeout`` seconds.
+        while not work.done():
+            await asyncio.wait([work], timeout=min(1.0, timeout / 4))
+            if not work.done() and time.monotonic() - feed.progressed > timeout:
+                feed.stop()  # nothing more is sent on the way out
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+                raise TimeoutError("no answer from the listing or the tar stream in time")
+        await work  # a fault is raised here
+        outcome.unavailable = outcome.unavailable or feed.unavailable
+        return outcome
+    finally:
+        batches.close()
+
+
+async def _list_and_unpack(
+    fs: Any,
+    remote_dir: str,
+    local_dir: Path,
+    feed: _Feed,
+    choose: Callable[[dict[str, Any]], Asked | None],
+    landed: Callable[[Asked, int], None],
+    outcome: TarOutcome,
+) -> None:
+    listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose))
+    try:
+        await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
+        process = feed.started.result() if feed.started.done() else None
+        if process is not None:
+            outcome.landed = await _unpack_process(process, feed, local_dir, landed, outcome)
+        await listing  # a fault while listing is raised here
+    finally:
+        listing.cancel()  # after a fault: the listing stops too
+
+
+async def _list_and_feed(
+    fs: Any,
+    remote_dir: str,
+    feed: _Feed,
+    choose: Callable[[dict[str, Any]], Asked | None],
+) -> None:
+    """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
+    chosen file asked of tar as soon as it is seen."""
+    from asyncssh import SFTPNoSuchFile
+
+    try:
+        # sshfs's own SFTP channel (it listed the root just before): a new one would be a
+        # new session, a new process on the server.
+        async with fs._pool.get() as sftp:
+            async for found in sftp.scandir(remote_dir):
+                feed.progressed = time.monotonic()
+                if found.filename in ("", ".", ".."):
+                    continue
+                item = choose(_entry(remote_dir, found))
+                if item is not None:
+                    await feed.ask(item)
+    except SFTPNoSuchFile:
+        pass
+    finally:
+        await feed.end()
+
+
+def _entry(remote_dir: str, found: Any) -> dict[str, Any]:
+    """A listed name as sshfs's ``ls`` gives it (the fields a stamp is made of: its size,
+    kind and modification time, the same values and types)."""
+    attrs = found.attrs
+    mode = attrs.permissions
+    kind = None if mode is None else "file" if stat.S_ISREG(mode) else "other"
+    mtime = None if attrs.mtime is None else datetime.fromtimestamp(attrs.mtime, UTC)
+    return {
+        "name": f"{remote_dir}/{found.filename}",
+        "size": attrs.size,
+        "type": kind,
+        "mtime": mtime,
+    }
+
+
+async def _unpack_process(
+    process: Any,
+    feed: _Feed,
+    local_dir: Path,
+    landed: Callable[[Asked, int], None],
+    outcome: TarOutcome,
+) -> set[int]:
+    """Read the tar process's stream into ``local_dir`` until its end; the indexes of the
+    files written whole."""
+    directory = os.open(local_dir, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    unpacker = _Unpacker(feed, directory, landed)
+    try:
+        while not unpacker.finished:
+            chunk = await process.stdout.read(_CHUNK)
+            feed.progressed = time.monotonic()
+            if not chunk:
+                unpacker.end()
+                break
+            unpacker.push(chunk)
+    except TarUnavailable:
+        outcome.unavailable = True
+    except TarRefused as exc:
+        outcome.refused = str(exc)
+    finally:
+        feed.stop()  # a stream that ended early is asked no more
+        os.close(directory)
+        with contextlib.suppress(Exception):
+            if process.stdout.at_eof():
+                await asyncio.wait_for(process.wait_closed(), 1.0)
+        process.close()  # a stream left early: its channel ends now
+    return unpacker.done
+
+
+class _Unpacker:
+    """Reads a tar stream pushed in pieces: checks each member against the names asked
+    for, and writes the ones accepted once all their bytes are here."""
+
+    def __init__(self, feed: _Feed, directory: int, landed: Callable[[Asked, int], None]) -> None:
+        self.feed = feed
+        self.directory = directory
+        self.landed = landed
+        self.done: set[int] = set()
+        self.finished = False  # the end of the archive, or a stream broken off
+        self._buffer = bytearray()
+        self._received = 0
+        self._started = False  # a genuine tar header has been seen
+
+    def push(self, chunk: bytes) -> None:
+        self._received += len(chunk)
+        if self._received > self.feed.limit:
+            raise TarRefused(
+                f"tar stream refused: over {self.feed.limit:,} bytes, more than the files "
+                "asked for can make"
+            )
+        self._buffer += chunk
+        while not self.finished:
+            used = self._member()
+            if not used:
+                return
+            del self._buffer[:used]
+
+    def end(self) -> None:
+        """The stream has ended (what landed stays; the rest is read another way)."""
+        if not self._started:
+            raise TarUnavailable("no tar stream")
+        self.finished = True
+
+    def _member(self) -> int:
+        """Handle the next member if all its bytes are here: the bytes it took, or 0."""
+        buffer = self._buffer
+        cursor = 0
+        while True:  # the member's extended headers, then its own
+            if len(buffer) - cursor < _BLOCK:
+                return 0
+            header = bytes(buffer[cursor : cursor + _BLOCK])
+            if cursor == 0 and header == _ZERO_BLOCK:  # the end of the archive
+                self.finished = True
+                return 0
+            if not _checksum_holds(header):
+                if not self._started:
+                    raise TarUnavailable("not a tar stream")
+                self.finished = True  # broken off inside: the rest is read another way
+                return 0
+            self._started = True
+            kind = header[156:157]
+            if kind not in _EXTENDED_KINDS:
+                break
+            size = _octal(header[124:136])
+            if size is None or size > _EXTENDED_LIMIT:
+                raise TarRefused(f"tar stream refused: an extended header of {size} bytes")
+            cursor += _BLOCK + _padded(size)
+        if kind == tarfile.XGLTYPE:
+            self.finished = True
+            return 0
+        plain = _octal(header[124:136])
+        if cursor == 0 and plain is not None and not (header[257:262] == b"ustar" and header[345]):
+            name = _text(header[:100])
+            link = _text(header[157:257])
+            size = plain
+        else:  # pax or long-name headers, a name prefix, a base-256 size: tarfile reads them
+            member = _read_headers(bytes(buffer[: cursor + _BLOCK]))
+            if member is None:
+                self.finished = True
+                return 0
+            name, link, size = member.name, member.linkname, member.size
+            kind = b"S" if member.issparse() else member.type
+        index = self._check(name, kind, size, link)
+        start = cursor + _BLOCK
+        if len(buffer) < start + _padded(size):
+            return 0  # its bytes are still coming
+        if index is not None:
+            with memoryview(buffer) as view:
+                self._write(index, view[start : start + size])
+        return start + _padded(size)
+
+    def _check(self, name: str, kind: bytes, size: int, link: str) -> int | None:
+        """The index of the file a member is, or None to skip it; ``TarRefused`` (one
+        line) for anything not asked for."""
+        plain = name[2:] if name.startswith("./") else name
+        shown = repr(name[:120])
+        if name.startswith("/"):
+            raise TarRefused(f"tar stream member {shown} refused: an absolute path")
+        if ".." in plain.split("/"):
+            raise TarRefused(f"tar stream member {shown} refused: '..' in its path")
+        index = self.feed.where.get(plain)
+        if index is None:
+            raise TarRefused(f"tar stream member {shown} refused: a name that was not asked for")
+        if index in self.done:
+            raise TarRefused(f"tar stream member {shown} refused: it appears twice")
+        if kind == tarfile.LNKTYPE:
+            target = link[2:] if link.startswith("./") else link
+            if target in self.feed.where:  # tar sends a second name of one file as a link
+                return None  # to the first: that name is read another way
+            raise TarRefused(f"tar stream member {shown} refused: a hard link to {target[:120]!r}")
+        if kind == tarfile.SYMTYPE:
+            raise TarRefused(f"tar stream member {shown} refused: a symbolic link")
+        if kind in (tarfile.CHRTYPE, tarfile.BLKTYPE, tarfile.FIFOTYPE):
+            raise TarRefused(f"tar stream member {shown} refused: a device or FIFO")
+        if kind not in (tarfile.REGTYPE, tarfile.AREGTYPE):
+            raise TarRefused(f"tar stream member {shown} refused: not a regular file")
+        if size > MEMBER_LIMIT:
+            raise TarRefused(
+                f"tar stream member {shown} refused: it claims {size:,} bytes, over the "
+                f"limit of {MEMBER_LIMIT:,}"
+            )
+        return index
+
+    def _write(self, index: int, data: memoryview) -> None:
+        item = self.feed.asked[index]
+        _write(self.directory, item[1].name, data, item[3])
+        self.done.add(index)
+        self.landed(item, len(data))
+
+
+def _read_headers(headers: bytes) -> tarfile.TarInfo | None:
+    """The member ``headers`` (extended headers and its own) describe, as tarfile reads
+    them; None when it cannot."""
+    try:
+        with tarfile.open(
+            fileobj=io.BytesIO(headers + bytes(2 * _BLOCK)), mode="r:", encoding="utf-8"
+        ) as archive:
+            return archive.next()
+    except (tarfile.TarError, EOFError, ValueError):
+        return None
+
+
+def _checksum_holds(header: bytes) -> bool:
+    """Does a header's checksum match it (its own field counted as spaces; summed as
+    unsigned bytes, or as signed ones as some old tars did: tarfile accepts both)?"""
+    stored = _octal(header[148:156])
+    unsigned = sum(header) - sum(header[148:156]) + 8 * 32
+    if stored == unsigned:
+        return True
+    return stored == unsigned - 256 * sum(1 for byte in header if byte > 127)
+
+
+def _octal(raw: bytes) -> int | None:
+    """A header's octal number field, or None (base-256 and junk)."""
+    digits = raw.strip(b"\0 ")
+    if not digits:
+        return 0
+    try:
+        return int(digits, 8)
+    except ValueError:
+        return None
+
+
+def _text(raw: bytes) -> str:
+    return raw.partition(b"\0")[0].decode("utf-8", "surrogateescape")
+
+
+def _padded(size: int) -> int:
+    return -(-size // _BLOCK) * _BLOCK
+
+
+def _write(directory: int, name: str, data: memoryview, mtime: float | None) -> None:
+    """``name`` in ``directory`` (a descriptor) holding ``data`` (and ``mtime``), created
+    with ``O_EXCL | O_NOFOLLOW``: a new file straight under its name (written in one go;
+    its modification time set last, so no stamp of a half-written file can match), a
+    changed one replaced at once from a temp file, so the old copy stays whole until then."""
+    target = name
+    try:
+        fd = os.open(name, _NEW_FILE, 0o666, dir_fd=directory)
+    except FileExistsError:
+        target = temp_name_for(name)
+        fd = os.open(target, _NEW_FILE, 0o666, dir_fd=directory)
+    try:
+        view = data
+        while view:
+            view = view[os.write(fd, view) :]
+        if mtime is not None:
+            os.utime(fd, (mtime, mtime))
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(target, dir_fd=directory)
+        raise
+    os.close(fd)
+    if target != name:
+        try:
+            os.replace(target, name, src_dir_fd=directory, dst_dir_fd=directory)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(target, dir_fd=directory)
+            raise
