@@ -32,7 +32,8 @@ from intentus_tui import __version__
 from intentus_tui.core.fsio import atomic_file, atomic_write
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 8  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: root
+_SCHEMA = 9  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: root;
+# 9: the big blobs last in a snapshot row
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
@@ -114,9 +115,26 @@ class Snapshot:
                 yield orjson.loads(line) if line[:1] != _WIDE else json.loads(line[1:])
 
 
-def _names_blob(names: list[str]) -> bytes:
-    # File names hold no NUL; undecodable bytes travel as surrogate escapes.
-    return "\0".join(names).encode("utf-8", "surrogateescape")
+_BLOB_PIECE = 4096  # names encoded and written into the database at a time
+
+
+def _names_pieces(names: list[str]) -> tuple[int, Iterator[bytes]]:
+    """The names as stored: joined by NUL (file names hold none) as UTF-8, undecodable
+    bytes as surrogate escapes; its size, and its bytes a piece at a time. A snapshot's
+    blobs are written into the database in pieces, into zeroblobs at the end of its row:
+    storing a million names twice and their stamps took 334 MB at its peak when they were
+    made whole and bound (the text, its bytes and SQLite's copies), 3 MB this way. It
+    happens at the end of a scan, when the debugger holds the most."""
+    size = max(len(names) - 1, 0)
+    for name in names:
+        size += len(name) if name.isascii() else len(name.encode("utf-8", "surrogateescape"))
+
+    def pieces() -> Iterator[bytes]:
+        for start in range(0, len(names), _BLOB_PIECE):
+            text = "\0".join(names[start : start + _BLOB_PIECE])
+            yield (("\0" if start else "") + text).encode("utf-8", "surrogateescape")
+
+    return size, pieces()
 
 
 def _names_of(blob: bytes) -> list[str]:
@@ -210,8 +228,10 @@ class IndexCache:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(
-                "CREATE TABLE IF NOT EXISTS snapshots (dir TEXT PRIMARY KEY, listing BLOB,"
-                " names BLOB, stamps BLOB, counts BLOB, files BLOB)"
+                # The big blobs last: SQLite makes a zeroblob without its zeros in memory
+                # only at the end of a row (see ``_commit``).
+                "CREATE TABLE IF NOT EXISTS snapshots (dir TEXT PRIMARY KEY, counts BLOB,"
+                " files BLOB, listing BLOB, names BLOB, stamps BLOB)"
             )
             db.execute("SELECT count(*) FROM snapshots LIMIT 1").fetchone()
         except (sqlite3.Error, OSError):
@@ -337,21 +357,40 @@ class IndexCache:
         counts: dict[str, int],
         files: list[list[int] | None],
     ) -> bool:
-        """The snapshot's row in the database, once its side files are written."""
+        """The snapshot's row in the database, once its side files are written: its three
+        big blobs made as zeros, then written a piece at a time (see ``_names_pieces``)."""
+        stamp_bytes = memoryview(stamps).cast("B")
         try:
+            (listing_size, listing_pieces), (names_size, names_pieces) = (
+                _names_pieces(listing),
+                _names_pieces(names),
+            )
             values = (
                 str(directory),
-                _names_blob(listing),
-                _names_blob(names),
-                stamps.tobytes(),
                 orjson.dumps(counts),
                 orjson.dumps(files),
+                listing_size,
+                names_size,
+                len(stamp_bytes),
             )
+            with db:
+                cursor = db.execute(
+                    "INSERT OR REPLACE INTO snapshots (dir, counts, files, listing, names, stamps)"
+                    " VALUES (?, ?, ?, zeroblob(?), zeroblob(?), zeroblob(?))",
+                    values,
+                )
+                row = cursor.lastrowid
+                assert row is not None  # an INSERT made a row
+                for column, pieces in (
+                    ("listing", listing_pieces),
+                    ("names", names_pieces),
+                    ("stamps", iter((stamp_bytes,))),
+                ):
+                    with db.blobopen("snapshots", column, row) as blob:
+                        for piece in pieces:
+                            blob.write(piece)
         except (TypeError, ValueError):  # not encodable (UnicodeError is a ValueError)
             return False
-        try:
-            with db:
-                db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", values)
         except sqlite3.Error:
             self._discard()
             return False

@@ -208,6 +208,49 @@ def test_summaries_orjson_cannot_write_are_stored_exactly(tmp_path: Path) -> Non
     assert [item for chunk in snapshot.summary_chunks() for item in chunk] == ordinary + odd
 
 
+def test_names_and_stamps_stored_in_pieces_come_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot's names (any bytes a file system allows but NUL, across several pieces)
+    and stamps are read back exactly as they were stored."""
+    from intentus_tui.core.index import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_BLOB_PIECE", 3)
+    names = ["a.json", "zürich.json", "bad\udcff.json", "東京.json", "e.json", "f.json", "g"]
+    listing = [*names, "notes.txt"]
+    stamps = new_stamps()
+    for n in range(len(names)):
+        stamps.extend((n, 10**18 + n, -n, 2**62 + n))
+    cache = IndexCache(tmp_path)
+    cache.store(
+        tmp_path,
+        listing=listing,
+        names=names,
+        stamps=stamps,
+        counts={"executions": 7},
+        rows=[],
+        summaries=[],
+    )
+    snapshot = cache.load(tmp_path)
+    assert snapshot is not None
+    assert snapshot.listing == listing and snapshot.names == names
+    assert snapshot.stamps == stamps and snapshot.counts == {"executions": 7}
+    for few in ([], ["only.json"]):  # no piece at all; one name and no separator
+        few_stamps = new_stamps()
+        few_stamps.extend(NO_STAMP * len(few))
+        cache.store(
+            tmp_path,
+            listing=few,
+            names=few,
+            stamps=few_stamps,
+            counts={},
+            rows=[],
+            summaries=[],
+        )
+        again = cache.load(tmp_path)
+        assert again is not None and again.names == few and again.listing == few
+
+
 @pytest.fixture
 def tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A directory on tmpfs, whose 64-bit seconds hold times after 2554 (ext4 stops at 2446)."""
