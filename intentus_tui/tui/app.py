@@ -9,6 +9,7 @@ that act on the selected execution and calls into the side pane.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -206,6 +207,10 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         far frozen (never walked again: they live as long as the app).
         """
         self._resume_gc = collector_paused()
+        if sys.platform != "win32":  # the escape key without Textual's 0.1 s wait
+            from intentus_tui.tui.startup.escape_key import answer_escape_promptly
+
+            answer_escape_promptly(self)
         if first is None:
             first = first_look(self.root.records_dir, first_row_count())
         if first.wants_pool:
@@ -437,7 +442,8 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         self._header.show(state)
 
     def _update_titles(self) -> None:
-        self.execution_list.border_subtitle = list_subtitle(self.execution_list.model)
+        listing = self.execution_list
+        listing.border_subtitle = list_subtitle(listing.model, listing.sorting)
 
     def _update_empty_message(self) -> None:
         listing = self.execution_list
@@ -577,7 +583,14 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
 
     def action_cycle_sort(self) -> None:
         label = self.execution_list.cycle_sort()
-        self._after_view_change(f"Sort: {label}")
+        if self.execution_list.sorting is None:
+            self._after_view_change(f"Sort: {label}")
+        else:  # a big list: "sorting…" until the worker's order is in place
+            self._update_titles()
+
+    @on(ExecutionList.Sorted)
+    def _sorted(self, message: ExecutionList.Sorted) -> None:
+        self._after_view_change(f"Sort: {message.label}")
 
     def _after_view_change(self, note: str) -> None:
         self._update_titles()
