@@ -49,12 +49,14 @@ from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.roots import RootSet, RootsSupport
+from intentus_tui.tui.screen_styles import read_screen_styles
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.settings import load_settings, remember
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
     collector_paused,
+    freeze_long_lived,
     prepare_pool,
     release_free_memory,
     resume_collector,
@@ -383,6 +385,8 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
             return
         self._build_side_pane_soon()
         self.call_after_refresh(release_free_memory)  # what the scan used is free now
+        # and what it made stays, for good: no collection need walk it again
+        self.call_after_refresh(freeze_long_lived, len(self.execution_list.model.summaries))
         self.scan_done = True
         self._scan_problem = message.error
         self.header_state.scanning = False
@@ -427,6 +431,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
     async def _build_side_pane(self) -> None:
         if self.side_pane.is_attached and not self.closing:
             await self.side_pane.build()
+            self.call_after_refresh(read_screen_styles, self)  # not on the first d or D
 
     # ------------------------------------------------------------------ header & titles
 
@@ -693,8 +698,10 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
             return
         marked, detail = self.marked, self.detail
         await self.side_pane.build()
-        self.show_side_pane()
-        self.side_pane.show_diff(marked, detail)  # the compact view, once this one closes
+        # The compact view, for when the comparison closes: restyling the panes for it is
+        # left until the comparison is on screen.
+        self.call_after_refresh(self.show_side_pane)
+        self.side_pane.show_diff(marked, detail)
         self.diff_shown = True
         self._refresh_footer()
         self.compare_executions(marked, detail)
