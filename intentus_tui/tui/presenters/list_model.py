@@ -138,8 +138,11 @@ def _newest_first(ts: float) -> float:
     return -ts if ts != math.inf else math.inf
 
 
-# An execution as a re-sort needs it: (summary, group, newest-first time, file key, time).
-Base = tuple[ExecutionSummary, int, float, str, float]
+# An execution as a re-sort needs it: (group, newest-first time, file key, time, intent
+# casefolded, minus its attempts). Plain values only, no summary: the cyclic collector
+# stops tracking such tuples, so the 100,000 kept add nothing to each full collection
+# (holding the summary, they added ~50 ms to each, stalling a key now and then).
+Base = tuple[int, float, str, float, str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,24 +160,24 @@ class Sort:
 
 SORTS: tuple[Sort, ...] = (
     Sort("newest", "newest first", lambda s, g, ts: (), None),
-    Sort("oldest", "oldest first", lambda s, g, ts: (ts,), lambda base: [b[4] for b in base]),
+    Sort("oldest", "oldest first", lambda s, g, ts: (ts,), lambda base: [b[3] for b in base]),
     Sort(
         "intent",
         "intent",
         lambda s, g, ts: (s.intent.casefold(),),
-        lambda base: [b[0].intent.casefold() for b in base],
+        lambda base: [b[4] for b in base],
     ),
     Sort(
         "verdict",
         "verdict, failures first",
         lambda s, g, ts: (g,),
-        lambda base: [b[1] for b in base],
+        lambda base: [b[0] for b in base],
     ),
     Sort(
         "attempts",
         "most attempts",
         lambda s, g, ts: (-s.attempts,),
-        lambda base: [-b[0].attempts for b in base],
+        lambda base: [b[5] for b in base],
     ),
 )
 
@@ -261,18 +264,25 @@ def _remove(rows: list[RowKey], row_key: RowKey) -> bool:
 Verdict = tuple[ExecutionSummary, VerdictKind, int, float]
 # ``(newest-first order, sorted row keys)``: what a sort makes.
 SortResult = tuple[list[Base], list[RowKey]]
-_NEWEST_FIRST = itemgetter(2, 3)
+_NEWEST_FIRST = itemgetter(1, 2)
 
 
 def _base_of(verdict: Verdict) -> Base:
     summary, _, group, ts = verdict
-    return (summary, group, _newest_first(ts), summary.key, ts)
+    return (
+        group,
+        _newest_first(ts),
+        summary.key,
+        ts,
+        summary.intent.casefold(),
+        -summary.attempts,
+    )
 
 
 def _remove_base(order: list[Base], base: Base) -> None:
     """Remove ``base``'s execution from the newest-first ``order`` (if there)."""
-    index = bisect_left(order, (base[2], base[3]), key=_NEWEST_FIRST)
-    if index < len(order) and order[index][3] == base[3]:
+    index = bisect_left(order, (base[1], base[2]), key=_NEWEST_FIRST)
+    if index < len(order) and order[index][2] == base[2]:
         del order[index]
 
 
@@ -302,15 +312,15 @@ def sorted_rows(newest: list[Base], sort: Sort, grouped: bool) -> list[RowKey]:
     rows: list[RowKey]
     if column is None:
         if grouped:
-            rows = [(g, 1, nts, key) for _, g, nts, key, _ in newest]
+            rows = [(b[0], 1, b[1], b[2]) for b in newest]
         else:
-            rows = [(0, 1, nts, key) for _, _, nts, key, _ in newest]
+            rows = [(0, 1, b[1], b[2]) for b in newest]
     else:
         leads = column(newest)
         if grouped:
-            rows = [(b[1], 1, lead, b[2], b[3]) for lead, b in zip(leads, newest, strict=True)]
+            rows = [(b[0], 1, lead, b[1], b[2]) for lead, b in zip(leads, newest, strict=True)]
         else:
-            rows = [(0, 1, lead, b[2], b[3]) for lead, b in zip(leads, newest, strict=True)]
+            rows = [(0, 1, lead, b[1], b[2]) for lead, b in zip(leads, newest, strict=True)]
         rows.sort(key=itemgetter(2))
     if grouped:
         rows.sort(key=itemgetter(0))
