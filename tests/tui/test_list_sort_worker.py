@@ -105,3 +105,28 @@ async def test_keys_pressed_while_sorting_go_on_from_the_sort_asked_for(
         await settle(pilot)
         assert listing.model.sort.name == "intent"  # not oldest first, the worker before
         assert listing.model.rows == sorted_at_once(listing.model, SORTS[2]).rows
+
+
+async def test_a_failed_worker_sort_is_made_on_the_apps_thread(
+    records_dir: Path, world: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(execution_list, "SORT_IN_WORKER_AT", 0)
+    run = SortJob.run
+    in_thread = {"calls": 0}
+
+    def failing(job: SortJob) -> SortResult:
+        if threading.current_thread() is not threading.main_thread():
+            in_thread["calls"] += 1
+            raise MemoryError("no room to sort")
+        return run(job)
+
+    monkeypatch.setattr(SortJob, "run", failing)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("o")
+        await settle(pilot)
+        assert in_thread["calls"] == 1
+        assert listing.sorting is None and "sort: oldest first" in str(listing.border_subtitle)
+        assert listing.model.rows == sorted_at_once(listing.model, SORTS[1]).rows

@@ -232,7 +232,11 @@ class ExecutionList(
         token = self._sort_token = object()
 
         def run(job: SortJob) -> None:
-            result = job.run()
+            result: SortResult | None
+            try:
+                result = job.run()
+            except Exception:  # never seen; then sorted on the app's thread, not left "sorting…"
+                result = None
             self.app.call_from_thread(self._sort_made, token, job, result, retried)
 
         def start() -> None:
@@ -252,18 +256,22 @@ class ExecutionList(
         # would slow that frame, the key's answer.
         self.call_after_refresh(start)
 
-    def _sort_made(self, token: object, job: SortJob, result: SortResult, retried: bool) -> None:
+    def _sort_made(
+        self, token: object, job: SortJob, result: SortResult | None, retried: bool
+    ) -> None:
         if token is not self._sort_token:  # another sort was asked for since
             return
-        if self.model.is_stale(job):  # executions came or went, or the grouping changed
-            if not retried:
-                self._sort_elsewhere(job.sort, retried=True)
-                return
-            # Changing again (live) before a second sort was made: sorted here, once,
-            # rather than never.
-            self._keeping_place(lambda: self.model.set_sort(job.sort))
+        stale = self.model.is_stale(job)  # executions came or went, or the grouping changed
+        if result is not None and not stale:
+            made = result
+            self._keeping_place(lambda: self.model.finish_sort(job, made))
+        elif result is not None and not retried:
+            self._sort_elsewhere(job.sort, retried=True)
+            return
         else:
-            self._keeping_place(lambda: self.model.finish_sort(job, result))
+            # The worker failed, or the executions changed again before a second sort was
+            # made: sorted here, once, rather than never.
+            self._keeping_place(lambda: self.model.set_sort(job.sort))
         self.sorting = self._sort_token = None
         self.post_message(self.Sorted(job.sort.label))
 
