@@ -200,8 +200,9 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
 
     def prepare_start(self, first: FirstLook | None = None) -> None:
         """Call just before ``run``: prepares the scan's process pool if it will want one
-        (it cannot once Textual holds stdio: see ``prepare_pool``) and reads a big
-        directory's first rows, so the first frame shows them (see ``first_look``).
+        (it cannot once Textual holds stdio: see ``prepare_pool``), reads a big
+        directory's first rows, so the first frame shows them (see ``first_look``), and
+        runs Textual's Linux driver with a prompt escape key (``escape_key``).
         ``first``: what the command line already read that way (for the start frame).
 
         If the cyclic garbage collector is off (the command line turns it off for the
@@ -387,6 +388,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         self.call_after_refresh(release_free_memory)  # what the scan used is free now
         # and what it made stays, for good: no collection need walk it again
         self.call_after_refresh(freeze_long_lived, len(self.execution_list.model.summaries))
+        self.call_after_refresh(self.execution_list.prepare_filter)
         self.scan_done = True
         self._scan_problem = message.error
         self.header_state.scanning = False

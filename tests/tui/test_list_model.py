@@ -418,3 +418,26 @@ def test_a_sort_job_made_before_a_change_is_refused() -> None:
     assert not model.finish_sort(regrouped, regrouped.run())
     fresh = model.sort_job(SORTS[1])
     assert model.finish_sort(fresh, fresh.run()) and model.sort is SORTS[1]
+
+
+def test_searched_texts_made_on_another_thread_are_those_of_a_first_search() -> None:
+    import threading
+
+    items = [summary(n, *STATE_CYCLE[n % len(STATE_CYCLE)]) for n in range(60)]
+    model = ListModel()
+    model.replace_all(items)
+    missing = model.missing_haystacks()
+    assert len(missing) == 60
+    texts: list[str] = []
+    thread = threading.Thread(target=lambda: texts.extend(model.make_haystacks(missing)))
+    thread.start()
+    thread.join()
+    model.apply([summary(7, "failed", True)])  # changed meanwhile: its text is not kept
+    assert model.adopt_haystacks(missing, texts) == 59
+    assert model.missing_haystacks() == [model.summaries["00007.json"]]
+    searched = ListModel()
+    searched.replace_all(model.summaries.values())
+    searched.set_query("failed")
+    model.set_query("failed")
+    assert model.rows == searched.rows
+    assert model._every_haystack() == searched._every_haystack()

@@ -594,6 +594,34 @@ class ListModel:
             ]
         self._show(matched)
 
+    def missing_haystacks(self) -> list[ExecutionSummary]:
+        """The executions whose searched text is not made yet: for ``make_haystacks`` on
+        another thread, ahead of the first filter keystroke."""
+        haystacks = self._haystacks
+        return [s for key, s in self.summaries.items() if key not in haystacks]
+
+    def adopt_haystacks(self, made: list[ExecutionSummary], texts: list[str]) -> int:
+        """Keep the texts ``make_haystacks`` made of ``made``, for those executions still
+        as they were (one changed since gets its own when next searched); how many."""
+        haystacks, summaries = self._haystacks, self.summaries
+        kept = 0
+        for summary, text in zip(made, texts, strict=True):
+            key = summary.key
+            if summaries.get(key) is summary and key not in haystacks:
+                haystacks[key] = text
+                kept += 1
+        return kept
+
+    def make_haystacks(self, made: list[ExecutionSummary]) -> list[str]:
+        """The searched texts of ``made``; only reads the model (any thread may call it)."""
+        verdicts = self._kinds
+        texts = []
+        for summary in made:
+            cached = verdicts.get(summary.key)
+            kind = cached[1] if cached is not None and cached[0] is summary else None
+            texts.append(haystack_of(summary, kind))
+        return texts
+
     def _every_haystack(self) -> dict[str, str]:
         """Every execution's searched text, made once (on the first filter) and kept."""
         haystacks = self._haystacks

@@ -275,6 +275,21 @@ class ExecutionList(
         self.sorting = self._sort_token = None
         self.post_message(self.Sorted(job.sort.label))
 
+    def prepare_filter(self) -> None:
+        """Make every execution's searched text in a thread worker, now (after the scan)
+        rather than on the first filter keystroke: at 100,000 executions ~0.3 s, during
+        which that keystroke's rows, and every key after it, waited."""
+        model = self.model
+        missing = model.missing_haystacks()
+        if len(missing) < SORT_IN_WORKER_AT:  # few: made when first searched, at once
+            return
+
+        def make() -> None:
+            texts = model.make_haystacks(missing)
+            self.app.call_from_thread(model.adopt_haystacks, missing, texts)
+
+        self.run_worker(make, "searched texts", group="haystacks", thread=True, exit_on_error=False)
+
     def set_query(self, query: str) -> None:
         self._keeping_place(lambda: self.model.set_query(query))
 
