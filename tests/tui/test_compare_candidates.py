@@ -162,17 +162,3 @@ def test_a_pathological_query_does_not_backtrack() -> None:
     start = time.perf_counter()
     assert index.search("ab" * 20 + "z")[0] == []
     assert time.perf_counter() - start < 1.0
-
-
-def test_the_kept_lines_give_the_collector_nothing_to_walk() -> None:
-    import gc
-
-    summaries = _many(2_000)
-    model = ListModel()
-    model.replace_all(summaries)
-    lines = ExecutionLines()
-    first = lines.candidates(model.summaries.values(), model.kind)
-    # What stays between openings: strings and the summaries (which the list holds anyway)
-    assert not any(gc.is_tracked(line) for line in lines.lines.values())
-    assert all(lines.made_from[c.key] is model.summaries[c.key] for c in first)
-    assert lines.candidates(model.summaries.values(), model.kind) == first

@@ -140,15 +140,9 @@ def path_candidate(path: Path) -> Candidate:
 @dataclass
 class ExecutionLines:
     """Execution lines kept between two openings of the picker: a summary that did not
-    change keeps its line (building 100,000 of them is most of an opening's cost).
+    change keeps its line (building 100,000 of them is most of an opening's cost)."""
 
-    Kept as plain strings (and the summaries they were made of), the candidates made
-    again at each opening: kept, 100,000 ``Candidate`` tuples (a named tuple is never
-    untracked by the cyclic collector) added ~100 ms to every full collection for the
-    rest of the session, a stall on whatever key was pressed then."""
-
-    lines: dict[str, str] = field(default_factory=dict)
-    made_from: dict[str, ExecutionSummary] = field(default_factory=dict)
+    lines: dict[str, tuple[ExecutionSummary, Candidate]] = field(default_factory=dict)
 
     def candidates(
         self,
@@ -158,24 +152,19 @@ class ExecutionLines:
     ) -> list[Candidate]:
         """Executions with a record file (a write-ahead log alone has nothing to compare),
         newest first."""
-        lines, made_from = self.lines, self.made_from
-        fresh_lines: dict[str, str] = {}
-        fresh_from: dict[str, ExecutionSummary] = {}
+        cache = self.lines
+        fresh: dict[str, tuple[ExecutionSummary, Candidate]] = {}
         with_records = [s for s in summaries if s.source != "wal" and s.key != exclude]
         with_records.sort(key=_created_key, reverse=True)
         out: list[Candidate] = []
         for summary in with_records:
-            key = summary.key
-            if made_from.get(key) is summary:
-                candidate = Candidate(
-                    "execution", key, None, lines[key], summary.execution_id or key
-                )
-            else:
+            cached = cache.get(summary.key)
+            if cached is None or cached[0] is not summary:
                 candidate = execution_candidate(summary, codes_of(summary))
-            fresh_lines[key] = candidate.line
-            fresh_from[key] = summary
-            out.append(candidate)
-        self.lines, self.made_from = fresh_lines, fresh_from
+                cached = (summary, candidate)
+            fresh[summary.key] = cached
+            out.append(cached[1])
+        self.lines = fresh
         return out
 
 
