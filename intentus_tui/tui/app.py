@@ -9,6 +9,7 @@ that act on the selected execution and calls into the side pane.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -48,12 +49,14 @@ from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.roots import RootSet, RootsSupport
+from intentus_tui.tui.screen_styles import read_screen_styles
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.settings import load_settings, remember
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
     collector_paused,
+    freeze_long_lived,
     prepare_pool,
     release_free_memory,
     resume_collector,
@@ -197,8 +200,9 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
 
     def prepare_start(self, first: FirstLook | None = None) -> None:
         """Call just before ``run``: prepares the scan's process pool if it will want one
-        (it cannot once Textual holds stdio: see ``prepare_pool``) and reads a big
-        directory's first rows, so the first frame shows them (see ``first_look``).
+        (it cannot once Textual holds stdio: see ``prepare_pool``), reads a big
+        directory's first rows, so the first frame shows them (see ``first_look``), and
+        runs Textual's Linux driver with a prompt escape key (``escape_key``).
         ``first``: what the command line already read that way (for the start frame).
 
         If the cyclic garbage collector is off (the command line turns it off for the
@@ -206,6 +210,10 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         far frozen (never walked again: they live as long as the app).
         """
         self._resume_gc = collector_paused()
+        if sys.platform != "win32":  # the escape key without Textual's 0.1 s wait
+            from intentus_tui.tui.startup.escape_key import answer_escape_promptly
+
+            answer_escape_promptly(self)
         if first is None:
             first = first_look(self.root.records_dir, first_row_count())
         if first.wants_pool:
@@ -378,6 +386,9 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
             return
         self._build_side_pane_soon()
         self.call_after_refresh(release_free_memory)  # what the scan used is free now
+        # and what it made stays, for good: no collection need walk it again
+        self.call_after_refresh(freeze_long_lived, len(self.execution_list.model.summaries))
+        self.call_after_refresh(self.execution_list.prepare_filter)
         self.scan_done = True
         self._scan_problem = message.error
         self.header_state.scanning = False
@@ -422,6 +433,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
     async def _build_side_pane(self) -> None:
         if self.side_pane.is_attached and not self.closing:
             await self.side_pane.build()
+            self.call_after_refresh(read_screen_styles, self)  # not on the first d or D
 
     # ------------------------------------------------------------------ header & titles
 
@@ -437,7 +449,8 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         self._header.show(state)
 
     def _update_titles(self) -> None:
-        self.execution_list.border_subtitle = list_subtitle(self.execution_list.model)
+        listing = self.execution_list
+        listing.border_subtitle = list_subtitle(listing.model, listing.sorting)
 
     def _update_empty_message(self) -> None:
         listing = self.execution_list
@@ -577,7 +590,14 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
 
     def action_cycle_sort(self) -> None:
         label = self.execution_list.cycle_sort()
-        self._after_view_change(f"Sort: {label}")
+        if self.execution_list.sorting is None:
+            self._after_view_change(f"Sort: {label}")
+        else:  # a big list: "sorting…" until the worker's order is in place
+            self._update_titles()
+
+    @on(ExecutionList.Sorted)
+    def _sorted(self, message: ExecutionList.Sorted) -> None:
+        self._after_view_change(f"Sort: {message.label}")
 
     def _after_view_change(self, note: str) -> None:
         self._update_titles()
@@ -680,8 +700,10 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
             return
         marked, detail = self.marked, self.detail
         await self.side_pane.build()
-        self.show_side_pane()
-        self.side_pane.show_diff(marked, detail)  # the compact view, once this one closes
+        # The compact view, for when the comparison closes: restyling the panes for it is
+        # left until the comparison is on screen.
+        self.call_after_refresh(self.show_side_pane)
+        self.side_pane.show_diff(marked, detail)
         self.diff_shown = True
         self._refresh_footer()
         self.compare_executions(marked, detail)

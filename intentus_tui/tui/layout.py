@@ -1,4 +1,4 @@
-"""Every size: which panes share the screen (``app.tcss`` draws the classes set here).
+"""Every size: which panes share the screen.
 
 Three layouts, cycled with ``L`` and remembered between runs:
 
@@ -11,12 +11,19 @@ Three layouts, cycled with ``L`` and remembered between runs:
   the side pane in the timeline's place (``w`` swaps back).
 
 ``z`` maximises the pane that has the focus, in every layout.
+
+``app.tcss`` draws the columns at full size; what differs from that in a layout, a size,
+or with a pane maximised is set here on the few widgets concerned, as their own (inline)
+styles (``pane_styles``). Not as CSS classes: a class changed on a node restyles every
+node below it, matching each against every rule of the stylesheet (the side pane alone
+holds some forty widgets), which took half of each ``L`` and ``z``.
 """
 
 from __future__ import annotations
 
 from textual import events
 from textual.app import App
+from textual.css.query import NoMatches
 
 from intentus_tui.tui.settings import load_settings, remember
 
@@ -27,28 +34,105 @@ NARROW_WIDTH = 128
 # events (and, stacked, the event detail is not shown).
 SHORT_HEIGHT = 36
 LAYOUTS = ("columns", "stacked", "two panes")
-_LAYOUT_CLASSES = {"columns": "", "stacked": "-stacked", "two panes": "-two-panes"}
+PANES = ("list-pane", "centre", "side-pane")
+# Each widget's styles set here (by id), and their names: those a state does not set are
+# cleared (back to app.tcss).
+STYLED: dict[str, tuple[str, ...]] = {
+    "main": ("layout", "grid_size_columns", "grid_size_rows", "grid_columns", "grid_rows"),
+    **{pane: ("display", "width", "min_width", "column_span", "row_span") for pane in PANES},
+    "timeline": ("height",),
+    "event-detail": ("height", "display"),
+    "timeline-summary": ("max_height",),
+}
+Styles = dict[str, dict[str, object]]
+
+
+def pane_styles(
+    layout: str,
+    *,
+    narrow: bool = False,
+    short: bool = False,
+    side_shown: bool = False,
+    maximised: str | None = None,
+) -> Styles:
+    """The styles, by widget id, of ``layout`` on a ``narrow`` or ``short`` screen, with
+    the side pane in the timeline's place (``side_shown``) and a pane ``maximised`` (its
+    id)."""
+    styles: Styles = {name: {} for name in STYLED}
+    main, listing, centre, side = (styles[name] for name in ("main", *PANES))
+    two_panes = layout == "two panes"
+    if narrow:
+        listing.update(width="45%", min_width=30)
+        centre.update(min_width=0)
+    if narrow or two_panes:  # one pane beside the list: the timeline, or the side pane
+        side.update(display="none", width="1fr", min_width=0)
+        if side_shown:
+            centre.update(display="none")
+            side.update(display="block")
+    if layout == "stacked":
+        main.update(
+            layout="grid",
+            grid_size_columns=2,
+            grid_size_rows=2,
+            grid_columns="2fr 1fr",
+            grid_rows="1fr 2fr",
+        )
+        listing.update(column_span=2, width="1fr", min_width=0)
+        for below in (centre, side):
+            below.update(width="1fr", min_width=0)
+            if narrow or two_panes:  # the one pane below the list takes the whole width
+                below.update(column_span=2)
+    if short:  # the events keep most of the timeline pane
+        styles["timeline"].update(height="2fr")
+        styles["event-detail"].update(height="1fr")
+        styles["timeline-summary"].update(max_height=8 if maximised else 4)
+        if layout == "stacked":  # no room for the event detail
+            styles["event-detail"].update(display="none")
+    if maximised is not None:
+        for pane in PANES:
+            styles[pane].update(display="none")
+        styles[maximised].update(display="block", column_span=2, row_span=2)
+        styles[maximised].update(width="1fr", min_width=0)
+    return styles
 
 
 class PaneLayout(App[None]):
     """The app's pane layout: a base of ``IntentusApp``, which binds its actions."""
 
     pane_layout = LAYOUTS[0]
+    _narrow = False
+    _short = False
+    _side_shown = False
+    _maximised: str | None = None  # the id of the pane that has the whole screen
 
     def restore_layout(self) -> None:
         """The layout the user chose last time (the default when none or unknown)."""
         layout = load_settings().get("layout")
-        self._set_layout(layout if layout in LAYOUTS else LAYOUTS[0])
+        self.pane_layout = layout if layout in LAYOUTS else LAYOUTS[0]
+        self._fit(self.size.width, self.size.height)
 
-    def _set_layout(self, layout: str) -> None:
-        self.pane_layout = layout
-        for name, css_class in _LAYOUT_CLASSES.items():
-            if css_class:
-                self.set_class(name == layout, css_class)
+    def _apply_layout(self) -> None:
+        styles = pane_styles(
+            self.pane_layout,
+            narrow=self._narrow,
+            short=self._short,
+            side_shown=self._side_shown,
+            maximised=self._maximised,
+        )
+        try:
+            widgets = {name: self.query_one(f"#{name}") for name in STYLED}
+        except NoMatches:  # not composed yet: ``restore_layout`` lays them out
+            return
+        for name, names in STYLED.items():
+            own = widgets[name].styles
+            wanted = styles[name]
+            for style in names:  # setting a style to what it is already costs nothing
+                setattr(own, style, wanted.get(style))
 
     def action_cycle_layout(self) -> None:
         layout = LAYOUTS[(LAYOUTS.index(self.pane_layout) + 1) % len(LAYOUTS)]
-        self._set_layout(layout)
+        self.pane_layout = layout
+        self._apply_layout()
         problem = remember("layout", layout)
         self.notify(
             problem or f"Layout: {layout}",
@@ -57,28 +141,33 @@ class PaneLayout(App[None]):
         )
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
-        self.set_class(event.size.height < SHORT_HEIGHT, "-short")
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        self._narrow = width < NARROW_WIDTH
+        self._short = height < SHORT_HEIGHT
+        self._apply_layout()
 
     def show_side_pane(self) -> None:
         """A side-pane action on a narrow screen shows the side pane in the timeline's place."""
-        self.add_class("-side-shown")
+        if not self._side_shown:
+            self._side_shown = True
+            self._apply_layout()
 
     def action_swap_panes(self) -> None:
         """Narrow screen or two panes: the timeline or the side pane beside the list."""
-        self.toggle_class("-side-shown")
-        if not (self.has_class("-narrow") or self.has_class("-two-panes")):
+        self._side_shown = not self._side_shown
+        self._apply_layout()
+        if not (self._narrow or self.pane_layout == "two panes"):
             self.notify("Both panes are shown in this layout", timeout=1.5)
 
     def action_maximise(self) -> None:
         """The pane with the focus takes the whole screen; again, every pane comes back."""
-        if self.has_class("-maximised"):
-            self.remove_class("-maximised")
-            for pane in self.query(".pane"):
-                pane.remove_class("-max")
-            return
-        focused = self.focused
-        chain = focused.ancestors_with_self if focused is not None else []
-        panes = [node for node in chain if node.has_class("pane")]
-        (panes[0] if panes else self.query_one("#list-pane")).add_class("-max")
-        self.add_class("-maximised")
+        if self._maximised is not None:
+            self._maximised = None
+        else:
+            focused = self.focused
+            chain = focused.ancestors_with_self if focused is not None else []
+            panes = [node.id for node in chain if node.id in PANES]
+            self._maximised = panes[0] if panes else "list-pane"
+        self._apply_layout()

@@ -133,3 +133,33 @@ async def test_stacked_at_80x24_keeps_every_pane_inside_the_screen(records_dir: 
         await pilot.press("enter")
         await settle(pilot)
         assert app.timeline.lines.region.height >= 3  # events, not only the summary
+
+
+async def test_stacked_on_a_short_wide_screen_and_its_maximised_panes(records_dir: Path) -> None:
+    """Stacked at 200x30: the list across the top, the timeline and the side pane side by
+    side below it, no event detail (too few rows); z gives the focused pane everything."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("L")
+        await settle(pilot)
+        listing, centre, side = (
+            app.query_one(f"#{i}").region for i in ("list-pane", "centre", "side-pane")
+        )
+        assert listing.width == 200 and centre.y == side.y > listing.bottom - 1
+        assert centre.right <= side.x and side.right == 200
+        assert not _shown(app, "#event-detail")
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.query_one("#list-pane").region.height > listing.height
+        assert not _shown(app, "#centre") and not _shown(app, "#side-pane")
+        await pilot.press("z", "L")  # two panes: the side pane only in the timeline's place
+        await settle(pilot)
+        assert app.pane_layout == "two panes"
+        assert _shown(app, "#centre") and not _shown(app, "#side-pane")
+        assert _shown(app, "#event-detail")
+        await pilot.press("w")
+        await settle(pilot)
+        assert _shown(app, "#side-pane") and not _shown(app, "#centre")
+        assert app.query_one("#side-pane").region.right == 200

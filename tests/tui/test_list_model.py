@@ -344,3 +344,104 @@ def test_typing_a_filter_letter_by_letter_equals_filtering_from_scratch(items, v
     for end in [*range(1, len(typed) + 1), *range(len(typed) - 1, -1, -1)]:
         model.set_query(typed[:end])
         assert model.rows == _naive_rows(model), typed[:end]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(
+        st.one_of(
+            st.tuples(st.just("upsert"), st.integers(0, 40), STATES),
+            st.tuples(st.just("remove"), st.integers(0, 40), STATES),
+            st.tuples(st.just("sort"), st.integers(0, len(SORTS) - 1), STATES),
+            st.tuples(st.just("burst"), st.integers(0, 40), STATES),
+        ),
+        max_size=50,
+    ),
+    view=st.sampled_from(VIEWS),
+)
+def test_sorts_between_live_changes_match_a_rebuild(steps, view) -> None:  # type: ignore[no-untyped-def]
+    """The newest-first order a sort keeps follows live changes (one by one, or dropped
+    for a burst): every later sort gives the rows of a fresh model."""
+    model = _model(view, SORTS[0], "")
+    model.replace_all(summary(n) for n in range(0, 40, 3))
+    for op, n, (state, replayable) in steps:
+        if op == "upsert":
+            model.apply([summary(n, state, replayable, created=f"2026-01-0{1 + n % 3}T10:00Z")])
+        elif op == "remove":
+            model.apply([], [f"{n:05d}.json"])
+        elif op == "burst":  # as many as take the merge path
+            model.apply([summary(m, state, replayable) for m in range(n, n + 40)])
+        else:
+            model.set_sort(SORTS[n])
+            _assert_matches_a_rebuild(model, view, SORTS[n], "")
+    _assert_matches_a_rebuild(model, view, model.sort, "")
+
+
+STATE_CYCLE = [
+    ("completed", True),
+    ("failed", True),
+    ("incomplete", False),
+    ("tampered", True),
+    ("completed", False),
+]
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=lambda v: v.name)
+def test_a_sort_job_run_on_another_thread_gives_the_rows_of_a_sort_at_once(view: View) -> None:
+    import threading
+
+    items = [summary(n, *STATE_CYCLE[n % len(STATE_CYCLE)]) for n in range(200)]
+    for sort in SORTS:
+        at_once = _model(view, SORTS[0], "")
+        at_once.replace_all(items)
+        at_once.set_sort(sort)
+        elsewhere = _model(view, SORTS[0], "")
+        elsewhere.replace_all(items)
+        job = elsewhere.sort_job(sort)
+        results: list[tuple[object, ...]] = []
+        thread = threading.Thread(target=lambda: results.append(job.run()))  # noqa: B023
+        thread.start()
+        thread.join()
+        assert elsewhere.finish_sort(job, results[0])  # type: ignore[arg-type]
+        assert elsewhere.sort is sort
+        assert elsewhere.rows == at_once.rows
+
+
+def test_a_sort_job_made_before_a_change_is_refused() -> None:
+    model = ListModel()
+    model.replace_all(summary(n) for n in range(20))
+    rows = list(model.rows)
+    job = model.sort_job(SORTS[1])
+    model.apply([summary(99)])
+    assert model.is_stale(job)
+    assert not model.finish_sort(job, job.run())
+    assert model.sort is SORTS[0] and model.row_of("00099.json") is not None
+    assert len(model.rows) == len(rows) + 1
+    regrouped = model.sort_job(SORTS[1])
+    model.set_view(next(v for v in VIEWS if not v.grouped))
+    assert not model.finish_sort(regrouped, regrouped.run())
+    fresh = model.sort_job(SORTS[1])
+    assert model.finish_sort(fresh, fresh.run()) and model.sort is SORTS[1]
+
+
+def test_searched_texts_made_on_another_thread_are_those_of_a_first_search() -> None:
+    import threading
+
+    items = [summary(n, *STATE_CYCLE[n % len(STATE_CYCLE)]) for n in range(60)]
+    model = ListModel()
+    model.replace_all(items)
+    missing = model.missing_haystacks()
+    assert len(missing) == 60
+    texts: list[str] = []
+    thread = threading.Thread(target=lambda: texts.extend(model.make_haystacks(missing)))
+    thread.start()
+    thread.join()
+    model.apply([summary(7, "failed", True)])  # changed meanwhile: its text is not kept
+    assert model.adopt_haystacks(missing, texts) == 59
+    assert model.missing_haystacks() == [model.summaries["00007.json"]]
+    searched = ListModel()
+    searched.replace_all(model.summaries.values())
+    searched.set_query("failed")
+    model.set_query("failed")
+    assert model.rows == searched.rows
+    assert model._every_haystack() == searched._every_haystack()

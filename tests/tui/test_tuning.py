@@ -75,3 +75,18 @@ def test_a_start_that_fails_resumes_the_collector_without_freezing() -> None:
         assert gc.isenabled() and gc.get_freeze_count() == 0
     finally:
         gc.enable()
+
+
+def test_a_big_index_is_frozen_after_the_scan_a_small_one_is_not() -> None:
+    from intentus_tui.tui.startup.tuning import FREEZE_AT_EXECUTIONS, freeze_long_lived
+
+    frozen = gc.get_freeze_count()
+    try:
+        kept = [[n] for n in range(1000)]  # tracked objects, made before the freeze
+        assert not freeze_long_lived(FREEZE_AT_EXECUTIONS - 1)
+        assert gc.get_freeze_count() == frozen
+        assert freeze_long_lived(FREEZE_AT_EXECUTIONS)
+        assert gc.get_freeze_count() >= frozen + len(kept)
+        assert not any(obj is kept[0] for obj in gc.get_objects())  # no collection walks it
+    finally:
+        gc.unfreeze()

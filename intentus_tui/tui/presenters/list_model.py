@@ -14,7 +14,7 @@ import math
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum
 from functools import lru_cache
@@ -138,8 +138,11 @@ def _newest_first(ts: float) -> float:
     return -ts if ts != math.inf else math.inf
 
 
-# An execution as a re-sort needs it: (summary, group, newest-first time, file key, time).
-Base = tuple[ExecutionSummary, int, float, str, float]
+# An execution as a re-sort needs it: (group, newest-first time, file key, time, intent
+# casefolded, minus its attempts). Plain values only, no summary: the cyclic collector
+# stops tracking such tuples, so the 100,000 kept add nothing to each full collection
+# (holding the summary, they added ~50 ms to each, stalling a key now and then).
+Base = tuple[int, float, str, float, str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,24 +160,24 @@ class Sort:
 
 SORTS: tuple[Sort, ...] = (
     Sort("newest", "newest first", lambda s, g, ts: (), None),
-    Sort("oldest", "oldest first", lambda s, g, ts: (ts,), lambda base: [b[4] for b in base]),
+    Sort("oldest", "oldest first", lambda s, g, ts: (ts,), lambda base: [b[3] for b in base]),
     Sort(
         "intent",
         "intent",
         lambda s, g, ts: (s.intent.casefold(),),
-        lambda base: [b[0].intent.casefold() for b in base],
+        lambda base: [b[4] for b in base],
     ),
     Sort(
         "verdict",
         "verdict, failures first",
         lambda s, g, ts: (g,),
-        lambda base: [b[1] for b in base],
+        lambda base: [b[0] for b in base],
     ),
     Sort(
         "attempts",
         "most attempts",
         lambda s, g, ts: (-s.attempts,),
-        lambda base: [-b[0].attempts for b in base],
+        lambda base: [b[5] for b in base],
     ),
 )
 
@@ -257,6 +260,95 @@ def _remove(rows: list[RowKey], row_key: RowKey) -> bool:
     return False
 
 
+# A verdict as the model keeps it: the summary, its verdict codes, group and creation time.
+Verdict = tuple[ExecutionSummary, VerdictKind, int, float]
+# ``(newest-first order, sorted row keys)``: what a sort makes.
+SortResult = tuple[list[Base], list[RowKey]]
+_NEWEST_FIRST = itemgetter(1, 2)
+
+
+def _base_of(verdict: Verdict) -> Base:
+    summary, _, group, ts = verdict
+    return (
+        group,
+        _newest_first(ts),
+        summary.key,
+        ts,
+        summary.intent.casefold(),
+        -summary.attempts,
+    )
+
+
+def _remove_base(order: list[Base], base: Base) -> None:
+    """Remove ``base``'s execution from the newest-first ``order`` (if there)."""
+    index = bisect_left(order, (base[1], base[2]), key=_NEWEST_FIRST)
+    if index < len(order) and order[index][2] == base[2]:
+        del order[index]
+
+
+def newest_order(summaries: list[ExecutionSummary], verdicts: dict[str, Verdict]) -> list[Base]:
+    """Every execution newest first, then by file key. ``verdicts``: those already made,
+    only read (so this may run on another thread): a missing one is made, not kept."""
+    order: list[Base] = []
+    for summary in summaries:
+        cached = verdicts.get(summary.key)
+        if cached is None or cached[0] is not summary:
+            kind = kind_of(summary)
+            cached = (summary, kind, int(group_of_kind(kind)), created_timestamp(summary.created))
+        order.append(_base_of(cached))
+    order.sort(key=_NEWEST_FIRST)
+    return order
+
+
+def sorted_rows(newest: list[Base], sort: Sort, grouped: bool) -> list[RowKey]:
+    """Every execution's row key in ``sort``'s order, from the executions newest first.
+
+    Every order ends in newest first, then the file key, so the rows need only a stable
+    sort by the order's leading field and then by group, each a pass over plain floats,
+    ints or strings (which CPython compares without the tuple machinery): 100,000 shuffled
+    rows cost 65-100 ms of CPU instead of ~260 ms sorting the row-key tuples
+    (``bench/bench_list_model.py``)."""
+    column = sort.lead_column
+    rows: list[RowKey]
+    if column is None:
+        if grouped:
+            rows = [(b[0], 1, b[1], b[2]) for b in newest]
+        else:
+            rows = [(0, 1, b[1], b[2]) for b in newest]
+    else:
+        leads = column(newest)
+        if grouped:
+            rows = [(b[0], 1, lead, b[1], b[2]) for lead, b in zip(leads, newest, strict=True)]
+        else:
+            rows = [(0, 1, lead, b[1], b[2]) for lead, b in zip(leads, newest, strict=True)]
+        rows.sort(key=itemgetter(2))
+    if grouped:
+        rows.sort(key=itemgetter(0))
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class SortJob:
+    """A re-sort of every execution, made by ``ListModel.sort_job``. ``run`` only reads
+    what the job holds (summaries and tuples, never changed), so it may run on another
+    thread while the model changes; ``ListModel.finish_sort`` then refuses a stale one."""
+
+    sort: Sort
+    grouped: bool
+    generation: int
+    # A copy of the model's newest-first order, if it had one; else every execution (and
+    # the verdicts made of them). Not in the repr: 100,000 executions.
+    newest: list[Base] | None = field(repr=False)
+    summaries: list[ExecutionSummary] = field(repr=False)
+    verdicts: dict[str, Verdict] = field(repr=False)
+
+    def run(self) -> SortResult:
+        newest = self.newest
+        if newest is None:
+            newest = newest_order(self.summaries, self.verdicts)
+        return newest, sorted_rows(newest, self.sort, self.grouped)
+
+
 class ListModel:
     """Rows of the execution list. Row ``i`` is a group header or an execution's file key.
 
@@ -296,8 +388,12 @@ class ListModel:
         self._shown = 0  # executions among ``rows``
         self._group_sizes: Counter[int] = Counter()  # shown executions per group
         self._haystacks: dict[str, str] = {}  # filled while a filter is typed
-        # The executions newest first (see ``rebuild``); None once they change.
+        # Every execution newest first (see ``sorted_rows``): kept through small changes,
+        # None after big ones (made again by the next sort).
         self._newest_order: list[Base] | None = None
+        # Counts changes of the executions or the grouping: a sort job made before one is
+        # stale (``finish_sort``).
+        self._generation = 0
         self._terms: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ queries
@@ -369,13 +465,15 @@ class ListModel:
         regroup = view.grouped != self.view.grouped
         self.view = view
         if regroup:
+            self._generation += 1
             self.rebuild()
         else:
             self._refilter()
 
     def set_sort(self, sort: Sort) -> None:
-        self.sort = sort
-        self.rebuild()
+        """Re-sort now, on this thread (``sort_job`` for another)."""
+        job = self.sort_job(sort)
+        self.finish_sort(job, job.run())
 
     def set_query(self, query: str) -> None:
         if query == self.query:
@@ -427,44 +525,38 @@ class ListModel:
         return all(term in haystack for term in self._terms)
 
     def rebuild(self) -> None:
-        """Re-sort every execution (after a sort or grouping change), then re-filter.
+        """Re-sort every execution (after a grouping change or many changed), then
+        re-filter (see ``sorted_rows``)."""
+        self.set_sort(self.sort)
 
-        Every order ends in newest first, then the file key: the executions in that order
-        are kept (until they change), and a re-sort only sorts by the order's leading field
-        and the group, each a stable pass over plain floats, ints or strings (which CPython
-        compares without the tuple machinery). 100,000 shuffled rows: 65-100 ms of CPU
-        instead of ~260 ms sorting the row-key tuples (``bench/bench_list_model.py``)."""
-        base = self._newest()
-        column = self.sort.lead_column
-        if column is None:
-            if self.view.grouped:
-                rows: list[RowKey] = [(g, 1, nts, key) for _, g, nts, key, _ in base]
-            else:
-                rows = [(0, 1, nts, key) for _, _, nts, key, _ in base]
-        else:
-            leads = column(base)
-            if self.view.grouped:
-                rows = [(b[1], 1, lead, b[2], b[3]) for lead, b in zip(leads, base, strict=True)]
-            else:
-                rows = [(0, 1, lead, b[2], b[3]) for lead, b in zip(leads, base, strict=True)]
-            rows.sort(key=itemgetter(2))
-        if self.view.grouped:
-            rows.sort(key=itemgetter(0))
-        self._sorted_all = rows
+    def sort_job(self, sort: Sort) -> SortJob:
+        """The re-sort of every execution into ``sort``, to ``run`` on any thread while the
+        model goes on, then to hand to ``finish_sort``."""
+        newest = self._newest_order
+        return SortJob(
+            sort,
+            self.view.grouped,
+            self._generation,
+            # A copy: a live change puts its row in place in the model's own list.
+            list(newest) if newest is not None else None,
+            list(self.summaries.values()) if newest is None else [],
+            self._kinds,
+        )
+
+    def is_stale(self, job: SortJob) -> bool:
+        """Whether the executions or the grouping changed since ``job`` was made."""
+        return job.generation != self._generation or job.grouped != self.view.grouped
+
+    def finish_sort(self, job: SortJob, result: SortResult) -> bool:
+        """Put a ``job``'s result in place and re-filter; false (nothing done) when the
+        executions or the grouping changed since the job was made (make another)."""
+        if self.is_stale(job):
+            return False
+        self.sort = job.sort
+        self._newest_order, self._sorted_all = result
         self._unmerged = []
         self._refilter()
-
-    def _newest(self) -> list[Base]:
-        """Every execution, newest first then by file key (kept until they change)."""
-        if self._newest_order is None or len(self._newest_order) != len(self.summaries):
-            order: list[Base] = []
-            for summary in self.summaries.values():
-                _, _, group, ts = self._verdict(summary)
-                order.append((summary, group, _newest_first(ts), summary.key, ts))
-            order.sort(key=itemgetter(3))
-            order.sort(key=itemgetter(2))
-            self._newest_order = order
-        return self._newest_order
+        return True
 
     def _all_in_order(self) -> list[RowKey]:
         """Every execution's row key, sorted (merging in those added since last asked)."""
@@ -501,6 +593,34 @@ class ListModel:
                 if all(t in haystacks[rk[-1]] for t in terms)  # type: ignore[index]
             ]
         self._show(matched)
+
+    def missing_haystacks(self) -> list[ExecutionSummary]:
+        """The executions whose searched text is not made yet: for ``make_haystacks`` on
+        another thread, ahead of the first filter keystroke."""
+        haystacks = self._haystacks
+        return [s for key, s in self.summaries.items() if key not in haystacks]
+
+    def adopt_haystacks(self, made: list[ExecutionSummary], texts: list[str]) -> int:
+        """Keep the texts ``make_haystacks`` made of ``made``, for those executions still
+        as they were (one changed since gets its own when next searched); how many."""
+        haystacks, summaries = self._haystacks, self.summaries
+        kept = 0
+        for summary, text in zip(made, texts, strict=True):
+            key = summary.key
+            if summaries.get(key) is summary and key not in haystacks:
+                haystacks[key] = text
+                kept += 1
+        return kept
+
+    def make_haystacks(self, made: list[ExecutionSummary]) -> list[str]:
+        """The searched texts of ``made``; only reads the model (any thread may call it)."""
+        verdicts = self._kinds
+        texts = []
+        for summary in made:
+            cached = verdicts.get(summary.key)
+            kind = cached[1] if cached is not None and cached[0] is summary else None
+            texts.append(haystack_of(summary, kind))
+        return texts
 
     def _every_haystack(self) -> dict[str, str]:
         """Every execution's searched text, made once (on the first filter) and kept."""
@@ -545,6 +665,7 @@ class ListModel:
 
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
         self._newest_order = None
+        self._generation += 1
         self.summaries = {s.key: s for s in summaries}
         self._haystacks.clear()
         self._kinds.clear()
@@ -561,7 +682,7 @@ class ListModel:
         existing ones re-sorts everything instead (see ``REBUILD_THRESHOLD``).
         """
         latest = {s.key: s for s in changed}  # a key twice in one batch: the last one wins
-        self._newest_order = None
+        self._generation += 1
         summaries = self.summaries
         # removals first: a key both removed and changed in one batch ends up changed
         gone_keys = {k: None for k in removed if k in summaries}
@@ -570,8 +691,15 @@ class ListModel:
         big = len(gone) + len(replaced) > max(self.REBUILD_THRESHOLD, len(self.rows) // 8)
         counts = self.counts
         kind = self.kind
+        # The newest-first order follows a few changes (a bisect each); more, it is made
+        # again by the next sort.
+        newest = self._newest_order
+        if newest is not None and (big or len(latest) >= _MERGE_AT):
+            newest = self._newest_order = None
         for old in (*gone, *replaced):
             counts[kind(old)] -= 1
+            if newest is not None:
+                _remove_base(newest, _base_of(self._verdict(old)))
             if not big:
                 self._forget(old)
             self._haystacks.pop(old.key, None)
@@ -580,6 +708,8 @@ class ListModel:
         for summary in latest.values():
             summaries[summary.key] = summary
             counts[kind(summary)] += 1
+            if newest is not None:
+                insort(newest, _base_of(self._verdict(summary)), key=_NEWEST_FIRST)
         if gone or replaced:
             self.counts = +counts  # drop zero counts
         if big:

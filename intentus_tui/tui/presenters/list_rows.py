@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel
+from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel, Sort
 from intentus_tui.tui.widgets.cells import fit
 
 # A cell: its text (exactly as wide as its column) and its component class (or None).
@@ -255,6 +255,9 @@ def group_header_text(group: Group, size: int, width: int) -> str:
     return fit(text + "─" * max(0, width - len(text)), width)
 
 
-def list_subtitle(model: ListModel) -> str:
-    """The list border's subtitle: how it is shown and sorted."""
+def list_subtitle(model: ListModel, sorting: Sort | None = None) -> str:
+    """The list border's subtitle: how it is shown and sorted (``sorting``: the sort
+    being made, the rows still in the one before)."""
+    if sorting is not None:
+        return f"{model.view.label} · sorting: {sorting.label}…"
     return f"{model.view.label} · sort: {model.sort.label}"

@@ -15,10 +15,12 @@ from typing import Any
 from textual.app import App
 from textual.drivers.linux_driver import LinuxDriver
 
+from intentus_tui.tui.startup.escape_key import PromptEscapeDriver
+
 ENTER_ALTERNATE_SCREEN = "\x1b[?1049h"
 
 
-class StartFrameDriver(LinuxDriver):
+class StartFrameDriver(PromptEscapeDriver):
     _entered_by_start_frame = True
 
     def write(self, data: str) -> None:
@@ -30,6 +32,6 @@ class StartFrameDriver(LinuxDriver):
 
 def take_over_start_frame(app: App[Any]) -> None:
     """Make ``app`` start on the start frame's screen, if it runs Textual's Linux driver
-    (not one chosen by ``TEXTUAL_DRIVER``)."""
-    if app.driver_class is LinuxDriver:
+    (not one chosen by ``TEXTUAL_DRIVER``); it answers the escape key promptly too."""
+    if app.driver_class in (LinuxDriver, PromptEscapeDriver):
         app.driver_class = StartFrameDriver

@@ -1,0 +1,46 @@
+"""The full screens' stylesheets, read while the app is idle rather than on the key that
+first opens them.
+
+Textual reads a screen's ``CSS_PATH`` when the screen is first pushed, then re-parses the
+whole stylesheet and restyles every widget of the app: a tenth of a second or more, added
+to the first ``d`` (the comparison) or ``D`` (its picker) of a session. Read here, once the
+first rows and the side pane are out, they cost that while nobody waits for a key.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
+
+
+def stylesheet_paths(screen_type: type[Screen[Any]]) -> list[Path]:
+    """The files of ``screen_type.CSS_PATH``, resolved as Textual resolves them (beside the
+    module defining the screen), so that Textual finds them read."""
+    css_path = screen_type.CSS_PATH
+    if css_path is None:
+        return []
+    paths = list(css_path) if isinstance(css_path, list) else [css_path]
+    here = Path(inspect.getfile(screen_type)).parent
+    return [Path(path) if Path(path).is_absolute() else (here / path).resolve() for path in paths]
+
+
+def read_screen_styles(app: App[Any]) -> None:
+    """Read the comparison's and the compare picker's stylesheets into ``app``'s (each
+    once), and restyle the app if any was new."""
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+    from intentus_tui.tui.screens.compare_picker import ComparePicker
+
+    stylesheet = app.stylesheet
+    added = False
+    for screen_type in (ComparisonScreen, ComparePicker):
+        for path in stylesheet_paths(screen_type):
+            if not stylesheet.has_source(str(path), ""):
+                stylesheet.read(path)
+                added = True
+    if added:
+        stylesheet.reparse()
+        stylesheet.update(app)

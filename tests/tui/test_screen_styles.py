@@ -1,0 +1,59 @@
+"""The comparison's and the picker's stylesheets are read while the app is idle: their
+first opening reads none (Textual would then restyle the whole app on that key), and they
+are styled by them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+
+from intentus_tui.tui.screen_styles import stylesheet_paths
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from intentus_tui.tui.screens.compare_picker import ComparePicker
+from tests.factories import write_record
+from tests.tui.app_support import make_app, settle
+from tests.tui.compare_harness import record_pair
+
+
+def test_the_paths_are_those_textual_resolves() -> None:
+    picker = ComparePicker("Compare with…", list, list)
+    assert stylesheet_paths(ComparePicker) == picker.css_path
+    (path,) = stylesheet_paths(ComparisonScreen)
+    assert path.name == "compare.tcss" and path.is_file()
+
+
+async def test_the_first_comparison_and_picker_read_no_stylesheet(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = record_pair()
+    write_record(records_dir, a)
+    write_record(records_dir, b)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        read: list[object] = []
+        real_read = Stylesheet.read
+
+        def reading(stylesheet: Stylesheet, path: object) -> None:
+            read.append(path)
+            real_read(stylesheet, path)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Stylesheet, "read", reading)
+        assert app.execution_list.select_key("exec-000A.json")
+        await settle(pilot)
+        await pilot.press("m")
+        assert app.execution_list.select_key("exec-000B.json")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        assert app.screen.query_one("#compare-sides").styles.max_height is not None  # styled
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("D")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparePicker)
+        assert app.screen.query_one("#picker-dialog").styles.max_height is not None
+        assert read == []
