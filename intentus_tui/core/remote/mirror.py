@@ -340,14 +340,8 @@ class RemoteMirror:
             return None
 
         def landed(asked: Asked, read: int) -> None:
-            kind, _, local, size, stamp, _ = chosen[asked[0]]
-            report.read_files += 1
             report.streamed += 1
-            report.read_bytes += read
-            report.changed.append(local)
-            self._manifest[kind][local.name] = [size, stamp, False]
-            if on_file is not None:
-                on_file(local)
+            self._note_read(chosen[asked[0]], read, False, report, on_file)
 
         outcome = list_and_copy(
             self._fs, remote_dir, local_dir, self.options.timeout, choose, landed
@@ -356,6 +350,24 @@ class RemoteMirror:
             self._tar_usable = False
         left += [chosen[a[0]] for i, a in enumerate(outcome.asked) if i not in outcome.landed]
         return left, outcome.refused
+
+    def _note_read(
+        self,
+        item: Wanted,
+        read: int,
+        partial: bool,
+        report: SyncReport,
+        on_file: Callable[[Path], object] | None,
+    ) -> None:
+        """A file copied into the mirror (``partial``: its head and tail only): counted,
+        kept in the manifest with its listed stamp, and handed to ``on_file``."""
+        kind, _, local, size, stamp, _ = item
+        report.read_files += 1
+        report.read_bytes += read
+        report.changed.append(local)
+        self._manifest[kind][local.name] = [size, stamp, partial]
+        if on_file is not None:
+            on_file(local)
 
     def _fetch_all(
         self,
@@ -376,7 +388,6 @@ class RemoteMirror:
         try:
             futures = {pool.submit(self._fetch, item): item for item in wanted}
             for future in concurrent.futures.as_completed(futures):
-                kind, _, local, size, stamp, _ = futures[future]
                 try:
                     read, partial = future.result()
                 except Exception as exc:
@@ -385,12 +396,7 @@ class RemoteMirror:
                         for other in futures:
                             other.cancel()  # one fault ends the sync: no queue of timeouts
                     continue
-                report.read_files += 1
-                report.read_bytes += read
-                report.changed.append(local)
-                self._manifest[kind][local.name] = [size, stamp, partial]
-                if on_file is not None:
-                    on_file(local)
+                self._note_read(futures[future], read, partial, report, on_file)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)  # each read has its own timeout
         if problem is not None:
@@ -430,14 +436,9 @@ class RemoteMirror:
                     if error is not None:
                         problem = problem or error
                         continue
-                    kind, _, local, size, stamp, _ = item
-                    report.read_files += 1
-                    report.read_bytes += read
-                    report.changed.append(local)
+                    kind, size = item[0], item[3]
                     partial = kind == "records" and size > HUGE_FILE_BYTES  # head and tail
-                    self._manifest[kind][local.name] = [size, stamp, partial]
-                    if on_file is not None:
-                        on_file(local)
+                    self._note_read(item, read, partial, report, on_file)
         finally:
             future.cancel()  # after a stall: what is still in flight stops
         if problem is not None:
