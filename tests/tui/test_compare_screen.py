@@ -48,6 +48,10 @@ async def test_opens_on_the_first_difference_and_n_moves_between_them() -> None:
         assert f"values 2/{len(differences)}" in _text(screen.query_one("#compare-status"))
         await pilot.press("N", "N")  # before the first: stays, rings the bell
         assert values.cursor == differences[0]
+        await pilot.press("G")  # the last row, then back to the first
+        assert values.cursor == values.row_count() - 1
+        await pilot.press("home")
+        assert values.cursor == 0
 
 
 async def test_i_toggles_the_ignore_rules_and_the_count_changes() -> None:

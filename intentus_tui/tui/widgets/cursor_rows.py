@@ -4,7 +4,10 @@ comparison)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.strip import Strip
 
@@ -15,7 +18,15 @@ RowStripKey = tuple[int, int, bool, bool]
 
 
 class CursorRowsView(StripCachedView[RowStripKey, Strip]):
-    """Rows 0..``row_count() - 1`` drawn below one heading line; ``cursor`` is a row."""
+    """Rows 0..``row_count() - 1`` drawn below one heading line; ``cursor`` is a row.
+    Page keys, first and last are bound here; a subclass binds how the cursor steps."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+    ]
 
     cursor: reactive[int] = reactive(0, init=False, always_update=True)
 

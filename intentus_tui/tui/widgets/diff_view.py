@@ -53,10 +53,6 @@ class DiffView(CursorRowsView, can_focus=True):
         Binding("N", "previous_difference", "Previous difference", id="diff.previous"),
         Binding("down,j", "next_difference", "Down", show=False),
         Binding("up,k", "previous_difference", "Up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("home,g", "first", "First", show=False),
-        Binding("end,G", "last", "Last", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

@@ -54,10 +54,6 @@ class SideBySideView(CursorRowsView, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down,j", "cursor(1)", "Down", show=False),
         Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("home,g", "first", "First", show=False),
-        Binding("end,G", "last", "Last", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
