@@ -359,19 +359,17 @@ class IndexCache:
     ) -> bool:
         """The snapshot's row in the database, once its side files are written: its three
         big blobs made as zeros, then written a piece at a time (see ``_names_pieces``)."""
-        stamp_bytes = memoryview(stamps).cast("B")
+        stamp_view = memoryview(stamps).cast("B")
         try:
-            (listing_size, listing_pieces), (names_size, names_pieces) = (
-                _names_pieces(listing),
-                _names_pieces(names),
-            )
+            listing_size, listing_pieces = _names_pieces(listing)
+            names_size, names_pieces = _names_pieces(names)
             values = (
                 str(directory),
                 orjson.dumps(counts),
                 orjson.dumps(files),
                 listing_size,
                 names_size,
-                len(stamp_bytes),
+                len(stamp_view),
             )
             with db:
                 cursor = db.execute(
@@ -381,11 +379,12 @@ class IndexCache:
                 )
                 row = cursor.lastrowid
                 assert row is not None  # an INSERT made a row
-                for column, pieces in (
+                pieces_of: tuple[tuple[str, Iterable[bytes | memoryview]], ...] = (
                     ("listing", listing_pieces),
                     ("names", names_pieces),
-                    ("stamps", iter((stamp_bytes,))),
-                ):
+                    ("stamps", [stamp_view]),
+                )
+                for column, pieces in pieces_of:
                     with db.blobopen("snapshots", column, row) as blob:
                         for piece in pieces:
                             blob.write(piece)
