@@ -64,7 +64,7 @@ def test_payload_drift_exit_1_with_format_diff_lines(
     assert (
         '  events[2].payload.exception: "agent-a failed" → "agent-a timed out"' in out.splitlines()
     )
-    assert "first divergence: event #3 (seq 3 / 3): same type AGENT_ATTEMPT_END" in out
+    assert "first divergence: events[2] (seq 3 / 3): same type AGENT_ATTEMPT_END" in out
     assert "same agent path: yes" in out and "same response: yes" in out
     assert out.rstrip().endswith("different: 1 change")
 

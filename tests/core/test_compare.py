@@ -92,7 +92,7 @@ def test_payload_only_drift_in_one_event(tmp_path: Path) -> None:
     assert (entry.before, entry.after) == ("agent-a failed", "agent-a timed out")
     # Events are aligned event by event; the path names the event by its position.
     assert [e.path for e in comparison.entries] == [("events", 2, "payload", "exception")]
-    assert "event #3 (seq 3 / 3)" in divergence.describe()
+    assert "events[2] (seq 3 / 3)" in divergence.describe()
 
 
 def test_a_shorter_stream_diverges_by_length(tmp_path: Path) -> None:

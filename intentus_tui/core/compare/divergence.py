@@ -43,7 +43,9 @@ class Divergence(Generic[E]):
 
     def describe(self) -> str:
         """One line for a person (raw text: sanitize before printing)."""
-        where = f"event #{self.index + 1} (seq {_seq_text(self.seq_a)} / {_seq_text(self.seq_b)})"
+        # The comparison's one path notation (``events[2]``), then each side's seq.
+        seqs = f"seq {_seq_text(self.seq_a)} / {_seq_text(self.seq_b)}"
+        where = f"events[{self.index}] ({seqs})"
         if self.kind == "length":
             if self.type_a is None:
                 return f"{where}: A ends, B goes on with {self.type_b}"
