@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.strip import Strip
 
+from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 # A cached row: (index, width, under the cursor, focused).
@@ -29,9 +32,40 @@ class CursorRowsView(StripCachedView[RowStripKey, Strip]):
     ]
 
     cursor: reactive[int] = reactive(0, init=False, always_update=True)
+    empty_text = ""  # said on the first row when there are none
 
     def row_count(self) -> int:
         raise NotImplementedError
+
+    def _header_strip(self, width: int) -> Strip:
+        raise NotImplementedError
+
+    def _row_strip(self, index: int, width: int, is_cursor: bool) -> Strip:
+        raise NotImplementedError
+
+    def _with_cursor(self, segments: list[Segment]) -> list[Segment]:
+        """``segments`` under the cursor: only its background and weight, laid over each
+        column's own colours."""
+        cursor = self._style("cursor")
+        overlay = Style(bgcolor=cursor.bgcolor, bold=cursor.bold)
+        return [Segment(seg.text, (seg.style or Style()) + overlay) for seg in segments]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            return self._header_strip(width).apply_style(base).crop_extend(0, width, base)
+        index = round(self.scroll_y) + y - 1
+        count = self.row_count()
+        if not count:
+            if y == 1:
+                text = fit(f"  {self.empty_text}", width)
+                return Strip([Segment(text, base + self._style("empty"))])
+            return Strip.blank(width, base)
+        if index >= count:
+            return Strip.blank(width, base)
+        strip = self._row_strip(index, width, index == self.cursor)
+        return strip.apply_style(base).crop_extend(0, width, base)
 
     def _virtual_height(self) -> int:
         return self.row_count() + 1  # the heading, then the rows

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding, BindingType
@@ -22,6 +21,7 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 from intentus_tui.tui.widgets.pane_text import compact_value
 
@@ -29,15 +29,6 @@ MARKS = {"added": "+", "removed": "-", "changed": "~"}
 ABSENT = "∅"
 SEPARATOR = " │ "
 VALUE_CHARS = 400  # a value is never formatted longer than this, whatever the column width
-
-
-def fit(text: str, width: int) -> str:
-    """Exactly ``width`` cells: padded, or cut with an ellipsis (wide characters respected)."""
-    if width <= 0:
-        return ""
-    if cell_len(text) <= width:
-        return set_cell_size(text, width)
-    return set_cell_size(text, width - 1) + "…"
 
 
 def entry_paths(entries: Sequence[DiffEntry]) -> list[str]:
@@ -159,7 +150,7 @@ class DiffView(CursorRowsView, can_focus=True):
 
     def line_text(self, index: int) -> str:
         """The plain text of one entry's line as drawn at the current width (for tests)."""
-        return "".join(segment.text for segment in self._entry_strip(index, self.size.width, False))
+        return "".join(segment.text for segment in self._row_strip(index, self.size.width, False))
 
     # ------------------------------------------------------------------ cursor
 
@@ -200,11 +191,6 @@ class DiffView(CursorRowsView, can_focus=True):
     def _style(self, name: str) -> Style:
         return super()._style(f"diff-view--{name}")
 
-    def _cursor_overlay(self) -> Style:
-        """Only the cursor's background and weight, laid over each column's colours."""
-        cursor = self._style("cursor")
-        return Style(bgcolor=cursor.bgcolor, bold=cursor.bold)
-
     def _columns(self, width: int) -> tuple[int, int, int]:
         """(path, before, after) widths; the mark takes 2 cells, separators 3 each."""
         room = max(0, width - 2 - 2 * len(SEPARATOR))
@@ -227,7 +213,7 @@ class DiffView(CursorRowsView, can_focus=True):
         ]
         return Strip(segments)
 
-    def _entry_strip(self, index: int, width: int, is_cursor: bool) -> Strip:
+    def _row_strip(self, index: int, width: int, is_cursor: bool) -> Strip:
         key = (index, width, is_cursor, self.has_focus)
         cached = self._strips.get(key)
         if cached is not None:
@@ -249,25 +235,6 @@ class DiffView(CursorRowsView, can_focus=True):
             Segment(SEPARATOR, sep),
             Segment(fit(ABSENT if kind == "removed" else after, after_w), after_style),
         ]
-        if is_cursor:
-            overlay = self._cursor_overlay()
-            segments = [Segment(seg.text, (seg.style or Style()) + overlay) for seg in segments]
-        strip = Strip(segments)
+        strip = Strip(self._with_cursor(segments) if is_cursor else segments)
         self._strips[key] = strip
         return strip
-
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        base = self.rich_style
-        if y == 0:
-            return self._header_strip(width).apply_style(base).crop_extend(0, width, base)
-        index = round(self.scroll_y) + y - 1
-        if not self._entries:
-            if y == 1:
-                text = fit(f"  {self.empty_text}", width)
-                return Strip([Segment(text, base + self._style("empty"))])
-            return Strip.blank(width, base)
-        if index >= len(self._entries):
-            return Strip.blank(width, base)
-        strip = self._entry_strip(index, width, index == self.cursor)
-        return strip.apply_style(base).crop_extend(0, width, base)

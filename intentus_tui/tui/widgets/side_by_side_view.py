@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding, BindingType
@@ -26,21 +25,13 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import Fold, SideRow
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 
 SEPARATOR = " │ "
 GAP_FILL = "╱"
 MARKS = {"changed": "~", "added": "+", "removed": "-", "same": " "}
 HIDDEN_MARK = "≈"  # differs, but an ignore rule hides it
-
-
-def fit(text: str, width: int) -> str:
-    """Exactly ``width`` cells: padded, or cut with an ellipsis (wide characters respected)."""
-    if width <= 0:
-        return ""
-    if cell_len(text) <= width:
-        return set_cell_size(text, width)
-    return set_cell_size(text, width - 1) + "…"
 
 
 def fold_text(fold: Fold) -> str:
@@ -271,27 +262,6 @@ class SideBySideView(CursorRowsView, can_focus=True):
                 Segment(SEPARATOR, sep),
                 self._cell(b_text, b_w, b_style),
             ]
-        if is_cursor:
-            cursor = self._style("cursor")
-            overlay = Style(bgcolor=cursor.bgcolor, bold=cursor.bold)
-            segments = [Segment(seg.text, (seg.style or Style()) + overlay) for seg in segments]
-        strip = Strip(segments)
+        strip = Strip(self._with_cursor(segments) if is_cursor else segments)
         self._strips[key] = strip
         return strip
-
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        base = self.rich_style
-        if y == 0:
-            return self._header_strip(width).apply_style(base).crop_extend(0, width, base)
-        index = round(self.scroll_y) + y - 1
-        if not self._rows:
-            if y == 1:
-                return Strip(
-                    [Segment(fit(f"  {self.empty_text}", width), base + self._style("empty"))]
-                )
-            return Strip.blank(width, base)
-        if index >= len(self._rows):
-            return Strip.blank(width, base)
-        strip = self._row_strip(index, width, index == self.cursor)
-        return strip.apply_style(base).crop_extend(0, width, base)
