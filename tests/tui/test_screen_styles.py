@@ -13,7 +13,7 @@ from intentus_tui.tui.screen_styles import stylesheet_paths
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from intentus_tui.tui.screens.compare_picker import ComparePicker
 from tests.factories import write_record
-from tests.tui.app_support import make_app, settle
+from tests.tui.app_support import make_app, settle, wait_for
 from tests.tui.compare_harness import record_pair
 
 
@@ -33,6 +33,12 @@ async def test_the_first_comparison_and_picker_read_no_stylesheet(
     app = make_app(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)
+        idle_read = [str(path) for path in stylesheet_paths(ComparePicker)]
+        await wait_for(
+            pilot,
+            lambda: all(app.stylesheet.has_source(path, "") for path in idle_read),
+            "the stylesheets read once the app is idle",
+        )
         read: list[object] = []
         real_read = Stylesheet.read
 
