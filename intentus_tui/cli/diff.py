@@ -24,7 +24,10 @@ Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run
 ``a``/``b`` (what was read), ``entries`` (``{path, path_text, before, after, kind}``; a side
 that is JavaScript ``undefined`` - an added or removed key - is left out of the entry, so an
 ``added`` entry has no ``before`` and a ``removed`` one no ``after``), ``summary``,
-``first_divergence``, ``fork`` (two related runs of one file: ``relation`` - ``parent``,
+``first_divergence`` (``index``, ``kind`` - ``type``, ``payload``, ``length``, or for two
+records, whose events are aligned as the comparison screen draws them, ``only_a``/``only_b``
+for an event one side has mid-stream - each side's ``seq``, ``type`` and event, and a
+one-line ``description`` that the Diff tab and the comparison screen show too), ``fork`` (two related runs of one file: ``relation`` - ``parent``,
 ``ancestor`` or ``common-ancestor`` - the fork points down to each side, the shared prefix and
 tails) and ``structure`` (two runs: object and relation counts by ``shared``/``only_a``/
 ``only_b``/``differs``, the ids that are not shared, and under ``activegraph`` the counts

@@ -187,7 +187,12 @@ def test_aligned_reports_an_inserted_event_once(
         assert [(e["path_text"], e["kind"], e["array_op"]) for e in doc["entries"]] == [
             ("events[1]", "added", "insert")
         ]
-        assert doc["first_divergence"]["kind"] == "type"
+        divergence = doc["first_divergence"]
+        assert (divergence["kind"], divergence["index"], divergence["type_b"]) == (
+            "only_b",
+            1,
+            "MODEL_CALL",
+        )
 
 
 def test_dir_option_resolves_ids_elsewhere(

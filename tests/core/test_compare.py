@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from intentus_tui.core.compare import agent_path, compare_records, first_divergence
+from intentus_tui.core.compare import (
+    agent_path,
+    compare_records,
+    find_divergence,
+    first_divergence,
+)
+from intentus_tui.core.compare.divergence import event_body, event_seq, event_type
 from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.verist.diff import DiffError
 from intentus_tui.core.verist.format import format_diff
@@ -110,7 +116,7 @@ def test_a_shorter_stream_diverges_by_length(tmp_path: Path) -> None:
     assert len(removed) == 2
 
 
-def test_an_inserted_event_diverges_by_type(tmp_path: Path) -> None:
+def test_an_inserted_event_diverges_as_only_in_b(tmp_path: Path) -> None:
     record = make_record(agents=(("agent-a", "ok"),))
     a = _load(tmp_path, record)
     events = copy.deepcopy(record["events"])
@@ -118,8 +124,12 @@ def test_an_inserted_event_diverges_by_type(tmp_path: Path) -> None:
     b = _load(tmp_path, {**record, "events": _renumber(events)})
     comparison = compare_records(a, b)
     divergence = comparison.first_divergence
-    assert divergence is not None and divergence.kind == "type" and divergence.index == 2
-    assert (divergence.type_a, divergence.type_b) == ("AGENT_ATTEMPT_END", "MODEL_CALL")
+    # Named for what it is, where the comparison's timeline shows the gap: not as A's
+    # AGENT_ATTEMPT_END turned into a MODEL_CALL.
+    assert divergence is not None and divergence.kind == "only_b" and divergence.index == 2
+    assert (divergence.type_a, divergence.type_b) == (None, "MODEL_CALL")
+    assert divergence.event_a is None and divergence.seq_b == 3
+    assert divergence.describe() == "events[2] (seq - / 3): only in B (MODEL_CALL)"
     # Events are aligned event by event (with or without ``aligned``): one insertion, not
     # every later event changed by its shifted seq.
     for result in (comparison, compare_records(a, b, aligned=True)):
@@ -194,6 +204,23 @@ def test_a_missing_section_is_reported_as_removed(tmp_path: Path) -> None:
     [entry] = comparison.final_response.entries
     assert entry.path == () and entry.after is MISSING and entry.kind == "removed"
     assert comparison.entries[-1].path == ("finalResponse",)
+
+
+def test_an_event_missing_mid_stream_diverges_as_only_in_a() -> None:
+    events = _renumber(copy.deepcopy(make_record(agents=FALLBACK)["events"]))
+    fewer = _renumber([e for n, e in enumerate(events) if n != 2])
+    divergence = first_divergence(events, fewer)
+    assert divergence is not None and divergence.kind == "only_a" and divergence.index == 2
+    assert divergence.type_a == events[2]["type"] and divergence.event_b is None
+    assert divergence.describe().startswith("events[2] (seq 3 / -): only in A (")
+    # Position by position (no alignment), the same streams part by type from there on.
+    positional = find_divergence(
+        events, fewer, type_of=event_type, body_of=event_body, seq_of=event_seq
+    )
+    assert positional is not None and positional.kind == "type" and positional.index == 2
+    # At the end of the other stream it is still a difference in length.
+    ended = first_divergence(events, events[:-1])
+    assert ended is not None and ended.kind == "length" and "B ends" in ended.describe()
 
 
 def test_first_divergence_and_agent_path_helpers() -> None:

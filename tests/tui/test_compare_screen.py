@@ -8,6 +8,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from intentus_tui.core.compare.aligned import Fold, SideRow
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.tui.compare_harness import CompareApp, pair_app, record_pair
@@ -229,3 +231,45 @@ async def test_what_cannot_be_compared_says_why(tmp_path: Path) -> None:
         assert status.startswith("Cannot compare: cannot compare an Active Graph run")
         await pilot.press("escape")
         assert not isinstance(app.screen, ComparisonScreen)
+
+
+async def test_the_first_divergence_reads_the_same_in_the_cli_the_diff_tab_and_here(
+    records_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """B has an event A lacks: the command line's ``diff``, the Diff tab and the comparison
+    name one place in one wording (the aligned timelines' gap), with the ignore rules on and
+    off."""
+    from intentus_tui.cli import run
+    from tests.factories import write_record
+    from tests.tui.app_support import make_app, settle
+
+    a, b = record_pair()
+    write_record(records_dir, a)
+    write_record(records_dir, b)
+    said: dict[str, str] = {}
+    for flags, name in (((), "rules on"), (("--all",), "rules off")):
+        run(["diff", "exec-000A", "exec-000B", "--dir", str(records_dir), *flags])
+        out = capsys.readouterr().out
+        [line] = [x for x in out.splitlines() if x.startswith("first divergence: ")]
+        said[name] = line.removeprefix("first divergence: ")
+    expected = "events[3] (seq - / 4): only in B (MODEL_CALL)"
+    assert said == {"rules on": expected, "rules off": expected}
+
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key("exec-000A.json")
+        await settle(pilot)
+        await pilot.press("m")
+        assert app.execution_list.select_key("exec-000B.json")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        summary = _text(app.side_pane.diff_pane.query_one("#diff-summary"))
+        assert f"events part at {expected}" in summary
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        assert f"first divergence: {expected}" in _text(screen.query_one("#compare-status"))
+        await pilot.press("i")  # the ignore rules off
+        await settle(pilot)
+        assert f"first divergence: {expected}" in _text(screen.query_one("#compare-status"))

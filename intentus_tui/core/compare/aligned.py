@@ -32,6 +32,7 @@ from typing import Any, Literal, TypeAlias
 
 import orjson
 
+from intentus_tui.core.compare.divergence import Divergence, first_divergence
 from intentus_tui.core.compare.events import EventPair, align_events, record_event_key
 from intentus_tui.core.compare.ignore import IgnoreRules
 from intentus_tui.core.compare.notation import format_path_text
@@ -99,6 +100,12 @@ class SideBySide:
     event_rows: tuple[int, ...] = field(default=())
     # Where the events are in the values (``("events",)`` for records, ``()`` for runs).
     events_at: Path | None = None
+    # The first divergence with the ignore rules off (the comparison's has them on).
+    divergence_unfiltered: Divergence[Any] | None = None
+
+    def divergence(self, rules_on: bool) -> Divergence[Any] | None:
+        """Where the event streams first part, as the command line's ``diff`` says it."""
+        return self.comparison.divergence if rules_on else self.divergence_unfiltered
 
     def timeline_row_at(self, value_row: int) -> int | None:
         """The timeline row of the event whose lines hold ``values[value_row]``, if any."""
@@ -451,6 +458,7 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
     Raises what ``compare`` raises (``CompareError``).
     """
     comparison = compare(a, b, aligned=True, ignore=ignore)
+    unfiltered = comparison.divergence
     timeline: list[SideRow] = []
     pairs: list[EventPair] = []
     events_at: Path | None = None
@@ -469,6 +477,8 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
             )
             differing = _entry_differences(comparison, ignore)
             timeline = _timeline(texts, pairs, differing, events_at, ignore)
+        if ignore:
+            unfiltered = first_divergence(events_a, events_b)
     elif comparison.compared == "runs":
         from intentus_tui.core.activegraph import comparable_events
 
@@ -495,7 +505,12 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
     layout.both(doc_a, doc_b, None, None, 0, ())
     event_rows = tuple(layout.event_rows.get(n, -1) for n in range(len(timeline)))
     return SideBySide(
-        comparison, tuple(timeline), tuple(layout.rows), event_rows, events_at if timeline else None
+        comparison,
+        tuple(timeline),
+        tuple(layout.rows),
+        event_rows,
+        events_at if timeline else None,
+        unfiltered,
     )
 
 

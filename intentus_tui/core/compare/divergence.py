@@ -5,6 +5,12 @@ streams diverge at the first position where the types differ (``type``), where o
 ended (``length``), or where the types agree but anything else in the event differs
 (``payload``; differences the ignore rules hide do not count). Events that are not objects
 are compared whole.
+
+Given ``key_of``, the streams are first aligned event by event (``events.align_events``, as
+the comparison screen draws them), so an event inserted or missing mid-stream is named for
+what it is (``only_b``, ``only_a``) rather than as a change of type at every later
+position. Records are compared this way (``first_divergence``); Active Graph runs by
+position, as a replay diverges.
 """
 
 from __future__ import annotations
@@ -15,19 +21,22 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import orjson
 
+from intentus_tui.core.compare.events import align_events, record_event_key
 from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
 from intentus_tui.core.verist.diff import DiffResult, PathKey, diff
 
 E = TypeVar("E")
-DivergenceKind: TypeAlias = Literal["type", "length", "payload"]
+DivergenceKind: TypeAlias = Literal["type", "length", "payload", "only_a", "only_b"]
 
 
 @dataclass(frozen=True, slots=True)
 class Divergence(Generic[E]):
     """Where two event streams first part.
 
-    ``index`` is the 0-based position in both streams. ``event_a``/``event_b`` are the events at
-    that position (``None`` on the side that has already ended, for ``length``). For ``payload``,
+    ``index`` is the 0-based position in both streams (aligned: B's position, or A's for an
+    event only A has, as the comparison's path ``events[index]`` names it). ``event_a``/
+    ``event_b`` are the events there (``None`` on the side that has already ended, for
+    ``length``, or that has no such event, for ``only_a``/``only_b``). For ``payload``,
     ``payload_diff`` says what differs between the two events' bodies.
     """
 
@@ -52,6 +61,10 @@ class Divergence(Generic[E]):
             return f"{where}: B ends, A goes on with {self.type_a}"
         if self.kind == "type":
             return f"{where}: type {self.type_a} in A, {self.type_b} in B"
+        if self.kind == "only_a":
+            return f"{where}: only in A ({self.type_a})"
+        if self.kind == "only_b":
+            return f"{where}: only in B ({self.type_b})"
         count = len(self.payload_diff.entries) if self.payload_diff is not None else 0
         plural = "" if count == 1 else "s"
         return f"{where}: same type {self.type_a}, payload differs ({count} change{plural})"
@@ -79,31 +92,25 @@ def find_divergence(
     seq_of: Callable[[E], int | None],
     ignore: IgnoreRules = NO_RULES,
     prefix: tuple[PathKey, ...] = (),
+    key_of: Callable[[E], str] | None = None,
 ) -> Divergence[E] | None:
-    """The first position where ``a`` and ``b`` differ by type, by length or by body.
+    """The first place where ``a`` and ``b`` differ by type, by length or by body: position
+    by position, or along their alignment on ``key_of`` (then also by an event only one of
+    them has).
 
     ``body_of`` gives what must be equal besides the type (it should leave out identifiers that
     always differ between two streams, such as sequence numbers). Body differences at paths
     ``ignore`` hides (``prefix + (index, *path)``) do not count: a payload whose timestamp is
     all that changed does not diverge.
     """
+    if key_of is not None:
+        return _aligned_divergence(a, b, type_of, body_of, seq_of, ignore, prefix, key_of)
     for index in range(min(len(a), len(b))):
-        ea, eb = a[index], b[index]
-        if surely_equal(ea, eb):
-            continue  # the whole event is the same (the common case): no need to look inside
-        ta, tb = type_of(ea), type_of(eb)
-        if ta != tb:
-            return Divergence(index, "type", ea, eb, seq_of(ea), seq_of(eb), ta, tb)
-        body_a, body_b = body_of(ea), body_of(eb)
-        if surely_equal(body_a, body_b):
-            continue
-        body = diff(body_a, body_b)
-        if ignore:
-            where = (*prefix, index)
-            kept = tuple(e for e in body.entries if not ignore.covers((*where, *e.path)))
-            body = DiffResult(not kept, kept)
-        if not body.equal:
-            return Divergence(index, "payload", ea, eb, seq_of(ea), seq_of(eb), ta, tb, body)
+        found = _pair_divergence(
+            index, a[index], b[index], type_of, body_of, seq_of, ignore, prefix
+        )
+        if found is not None:
+            return found
     if len(a) == len(b):
         return None
     index = min(len(a), len(b))
@@ -119,6 +126,76 @@ def find_divergence(
         None if rest_a is None else type_of(rest_a),
         None if rest_b is None else type_of(rest_b),
     )
+
+
+def _pair_divergence(
+    index: int,
+    ea: E,
+    eb: E,
+    type_of: Callable[[E], str],
+    body_of: Callable[[E], Any],
+    seq_of: Callable[[E], int | None],
+    ignore: IgnoreRules,
+    prefix: tuple[PathKey, ...],
+) -> Divergence[E] | None:
+    """How two events facing each other differ (by type or by body), or None."""
+    if surely_equal(ea, eb):
+        return None  # the whole event is the same (the common case): no need to look inside
+    ta, tb = type_of(ea), type_of(eb)
+    if ta != tb:
+        return Divergence(index, "type", ea, eb, seq_of(ea), seq_of(eb), ta, tb)
+    body_a, body_b = body_of(ea), body_of(eb)
+    if surely_equal(body_a, body_b):
+        return None
+    body = diff(body_a, body_b)
+    if ignore:
+        where = (*prefix, index)
+        kept = tuple(e for e in body.entries if not ignore.covers((*where, *e.path)))
+        body = DiffResult(not kept, kept)
+    if body.equal:
+        return None
+    return Divergence(index, "payload", ea, eb, seq_of(ea), seq_of(eb), ta, tb, body)
+
+
+def _aligned_divergence(
+    a: Sequence[E],
+    b: Sequence[E],
+    type_of: Callable[[E], str],
+    body_of: Callable[[E], Any],
+    seq_of: Callable[[E], int | None],
+    ignore: IgnoreRules,
+    prefix: tuple[PathKey, ...],
+    key_of: Callable[[E], str],
+) -> Divergence[E] | None:
+    pairs = align_events(a, b, key_of)
+    for n, (i, j) in enumerate(pairs):
+        if i is not None and j is not None:
+            found = _pair_divergence(j, a[i], b[j], type_of, body_of, seq_of, ignore, prefix)
+            if found is not None:
+                return found
+            continue
+        index = j if j is not None else i
+        assert index is not None
+        if ignore and ignore.covers((*prefix, index)):
+            continue  # as the comparison's timeline hides that gap
+        ea = a[i] if i is not None else None
+        eb = b[j] if j is not None else None
+        # An event facing a gap is only on one side; once the other stream has no event
+        # left, the streams differ in length, as position by position.
+        other = 1 if j is None else 0
+        ended = all(pair[other] is None for pair in pairs[n:])
+        kind: DivergenceKind = "length" if ended else "only_a" if j is None else "only_b"
+        return Divergence(
+            index,
+            kind,
+            ea,
+            eb,
+            None if ea is None else seq_of(ea),
+            None if eb is None else seq_of(eb),
+            None if ea is None else type_of(ea),
+            None if eb is None else type_of(eb),
+        )
+    return None
 
 
 # --------------------------------------------------------------------------- record events
@@ -153,9 +230,10 @@ def first_divergence(
 ) -> Divergence[Any] | None:
     """The first event where two records' event lists part (``None``: the streams agree).
 
-    Events are taken in the order the records list them; ``seq`` is reported, not compared
-    (a renumbered but otherwise identical stream does not diverge). Non-list inputs count as
-    empty streams.
+    Events are taken in the order the records list them and aligned on who did what (their
+    type and agent), as the comparison screen shows them side by side; ``seq`` is reported,
+    not compared (a renumbered but otherwise identical stream does not diverge). Non-list
+    inputs count as empty streams.
     """
     a = events_a if isinstance(events_a, list) else []
     b = events_b if isinstance(events_b, list) else []
@@ -167,4 +245,5 @@ def first_divergence(
         seq_of=event_seq,
         ignore=ignore,
         prefix=("events",),
+        key_of=record_event_key,
     )

@@ -59,17 +59,10 @@ def counts_text(layout: SideBySide, rules_on: bool) -> str:
 
 
 def divergence_text(layout: SideBySide, rules_on: bool) -> str | None:
-    """Where the aligned timelines first part: ``events[1] only in B (#2 AGENT_ATTEMPT_START)``."""
-    for row in layout.timeline:
-        if not row.differs(rules_on):
-            continue
-        where = row.path_text
-        if row.a is None:
-            return sanitize_line(f"{where} only in B ({row.b})")
-        if row.b is None:
-            return sanitize_line(f"{where} only in A ({row.a})")
-        return sanitize_line(f"{where} differs ({row.a} / {row.b})")
-    return None
+    """Where the event streams first part, in the words of the command line's ``diff`` and
+    the Diff tab: ``events[1] (seq - / 2): only in B (MODEL_CALL)``."""
+    divergence = layout.divergence(rules_on)
+    return None if divergence is None else sanitize_line(divergence.describe())
 
 
 def legend() -> tuple[str, list[tuple[str, str]]]:
