@@ -212,10 +212,12 @@ def _file_batches(source: io.BufferedReader, entries: list[bytes]) -> Iterator[b
 
 
 def _joined(batches: Iterable[bytes]) -> Iterator[bytes]:
-    separator = b""
-    for batch in batches:
-        yield separator + batch
-        separator = ROW_SEPARATOR
+    """The batches with a separator between each two, written apart (``separator + batch``
+    copied every row once more)."""
+    for number, batch in enumerate(batches):
+        if number:
+            yield ROW_SEPARATOR
+        yield batch
 
 
 def open_time_ordered(rows_path: Path, places: RowPlaces | None = None) -> io.BufferedReader | None:
