@@ -94,6 +94,13 @@ def _building_side_pane(app: IntentusApp) -> bool:
     return app._side_pane_scheduled and not app.side_pane.ready
 
 
+async def _animations_finished(app: IntentusApp, timeout: float) -> None:
+    try:
+        await asyncio.wait_for(app.animator.wait_until_complete(), max(timeout, 0.01))
+    except TimeoutError:
+        raise AssertionError("an animation did not end in time") from None
+
+
 async def _workers_finished(workers: list[Worker[Any]], timeout: float) -> None:
     """Wait for these workers to end, however they end (a failure is the app's to show)."""
     waits = [asyncio.ensure_future(worker.wait()) for worker in workers]
@@ -105,16 +112,20 @@ async def _workers_finished(workers: list[Worker[Any]], timeout: float) -> None:
 
 
 async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
-    """Wait until no worker (but the watcher) runs, the side pane is built if it was
-    asked for, and every posted message is handled, twice over with a frame drawn in
-    between (what a frame starts, a finished worker's message, may start more work)."""
+    """Wait until no worker (but the watcher) runs, no animation (a scroll) is under way,
+    the side pane is built if it was asked for, and every posted message is handled, twice
+    over with a frame drawn in between (what a frame starts, a finished worker's message,
+    may start more work)."""
     app = pilot.app
     assert isinstance(app, IntentusApp)
     deadline = time.monotonic() + timeout
     quiet_rounds = 0
     while quiet_rounds < 2:
         await pilot.pause()
-        if workers := _running_workers(app):
+        if not app.animator._complete_event.is_set():  # between two frames looks idle
+            quiet_rounds = 0
+            await _animations_finished(app, deadline - time.monotonic())
+        elif workers := _running_workers(app):
             quiet_rounds = 0
             await _workers_finished(workers, deadline - time.monotonic())
         elif _building_side_pane(app):

@@ -34,7 +34,7 @@ def _select(key: str, *keys: str) -> Any:
         await settle(pilot)
         for k in keys:
             await pilot.press(k)
-        await settle(pilot)
+            await settle(pilot)
 
     return run_before
 
