@@ -137,6 +137,20 @@ async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
             raise AssertionError("the app did not settle in time")
 
 
+async def mark_and_compare(pilot: Pilot[Any], marked: str, selected: str) -> None:
+    """Mark the execution in file ``marked`` (``m``), select the one in ``selected`` and
+    compare them (``d``), as a user does from the list."""
+    app = pilot.app
+    assert isinstance(app, IntentusApp)
+    assert app.execution_list.select_key(marked)
+    await settle(pilot)
+    await pilot.press("m")
+    assert app.execution_list.select_key(selected)
+    await settle(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+
+
 async def wait_for(
     pilot: Pilot[Any], condition: Callable[[], bool], what: str, timeout: float = 15.0
 ) -> None:

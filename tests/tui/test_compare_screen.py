@@ -137,7 +137,7 @@ async def test_usable_at_80x24() -> None:
 
 async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) -> None:
     from tests.factories import write_record
-    from tests.tui.app_support import make_app, settle
+    from tests.tui.app_support import make_app, mark_and_compare, settle
 
     a, b = record_pair()
     write_record(records_dir, a)
@@ -145,13 +145,7 @@ async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) 
     app = make_app(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)
-        assert app.execution_list.select_key("exec-000A.json")
-        await settle(pilot)
-        await pilot.press("m")
-        assert app.execution_list.select_key("exec-000B.json")
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
+        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
         assert "execution exec-000A · ✓ succeeded" in _text(screen.query_one("#side-a"))
@@ -241,7 +235,7 @@ async def test_the_first_divergence_reads_the_same_in_the_cli_the_diff_tab_and_h
     off."""
     from intentus_tui.cli import run
     from tests.factories import write_record
-    from tests.tui.app_support import make_app, settle
+    from tests.tui.app_support import make_app, mark_and_compare, settle
 
     a, b = record_pair()
     write_record(records_dir, a)
@@ -258,13 +252,7 @@ async def test_the_first_divergence_reads_the_same_in_the_cli_the_diff_tab_and_h
     app = make_app(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)
-        assert app.execution_list.select_key("exec-000A.json")
-        await settle(pilot)
-        await pilot.press("m")
-        assert app.execution_list.select_key("exec-000B.json")
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
+        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
         summary = _text(app.side_pane.diff_pane.query_one("#diff-summary"))
         assert f"events part at {expected}" in summary
         screen = app.screen

@@ -13,7 +13,7 @@ from intentus_tui.tui.screen_styles import stylesheet_paths
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from intentus_tui.tui.screens.compare_picker import ComparePicker
 from tests.factories import write_record
-from tests.tui.app_support import make_app, settle, wait_for
+from tests.tui.app_support import make_app, mark_and_compare, settle, wait_for
 from tests.tui.compare_harness import record_pair
 
 
@@ -47,13 +47,7 @@ async def test_the_first_comparison_and_picker_read_no_stylesheet(
             real_read(stylesheet, path)  # type: ignore[arg-type]
 
         monkeypatch.setattr(Stylesheet, "read", reading)
-        assert app.execution_list.select_key("exec-000A.json")
-        await settle(pilot)
-        await pilot.press("m")
-        assert app.execution_list.select_key("exec-000B.json")
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
+        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
         assert isinstance(app.screen, ComparisonScreen)
         assert app.screen.query_one("#compare-sides").styles.max_height is not None  # styled
         await pilot.press("escape")

@@ -116,16 +116,7 @@ def find_divergence(
     index = min(len(a), len(b))
     rest_a = a[index] if index < len(a) else None
     rest_b = b[index] if index < len(b) else None
-    return Divergence(
-        index,
-        "length",
-        rest_a,
-        rest_b,
-        None if rest_a is None else seq_of(rest_a),
-        None if rest_b is None else seq_of(rest_b),
-        None if rest_a is None else type_of(rest_a),
-        None if rest_b is None else type_of(rest_b),
-    )
+    return _one_sided(index, "length", rest_a, rest_b, type_of, seq_of)
 
 
 def _pair_divergence(
@@ -185,17 +176,29 @@ def _aligned_divergence(
         other = 1 if j is None else 0
         ended = all(pair[other] is None for pair in pairs[n:])
         kind: DivergenceKind = "length" if ended else "only_a" if j is None else "only_b"
-        return Divergence(
-            index,
-            kind,
-            ea,
-            eb,
-            None if ea is None else seq_of(ea),
-            None if eb is None else seq_of(eb),
-            None if ea is None else type_of(ea),
-            None if eb is None else type_of(eb),
-        )
+        return _one_sided(index, kind, ea, eb, type_of, seq_of)
     return None
+
+
+def _one_sided(
+    index: int,
+    kind: DivergenceKind,
+    ea: E | None,
+    eb: E | None,
+    type_of: Callable[[E], str],
+    seq_of: Callable[[E], int | None],
+) -> Divergence[E]:
+    """A divergence where one side has no event (``None``)."""
+    return Divergence(
+        index,
+        kind,
+        ea,
+        eb,
+        None if ea is None else seq_of(ea),
+        None if eb is None else seq_of(eb),
+        None if ea is None else type_of(ea),
+        None if eb is None else type_of(eb),
+    )
 
 
 # --------------------------------------------------------------------------- record events
