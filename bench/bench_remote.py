@@ -81,7 +81,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
             summarize_path(path)
             first.append(time.perf_counter() - started)
 
-    report = mirror.sync(on_file)
+    report = mirror.sync(on_file, summarize=True)  # as the command line syncs
     synced = time.perf_counter() - started
     mirror.close()  # as the command line does once a root is synced
     count = len(DirectoryIndex(mirror.root).scan())

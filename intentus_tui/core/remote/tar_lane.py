@@ -30,7 +30,6 @@ import io
 import os
 import queue
 import re
-import shlex
 import stat
 import tarfile
 import time
@@ -42,6 +41,7 @@ from typing import Any
 
 from intentus_tui.core.fsio import temp_name_for
 from intentus_tui.core.records.load import HUGE_FILE_BYTES
+from intentus_tui.core.remote.find_listing import list_then_tar_command, read_listing
 
 # A member may have grown since it was listed (a WAL is appended to); one over this is not
 # what was asked for (tar is only asked for files listed at most HUGE_FILE_BYTES).
@@ -88,11 +88,6 @@ def tar_safe_name(name: str) -> bool:
     return _TAR_SAFE_NAME.fullmatch(name) is not None and name not in (".", "..")
 
 
-def tar_command(remote_dir: str) -> str:
-    """The command run on the server: the files named on stdin, from ``remote_dir``."""
-    return f"tar -c -f - -C {shlex.quote(remote_dir)} -T -"
-
-
 @dataclass(slots=True)
 class TarOutcome:
     """What ``list_and_copy`` did with one directory."""
@@ -100,6 +95,7 @@ class TarOutcome:
     asked: list[Asked]  # what tar was asked for, in order
     landed: set[int] = field(default_factory=set)  # indexes into ``asked`` written whole
     unavailable: bool = False  # no tar stream came: ask no more
+    listed_by_find: int = 0  # 1 when find listed the directory whole (see find_listing)
     refused: str | None = None  # the one line saying why the stream was refused
 
 
@@ -111,7 +107,7 @@ def list_and_copy(
     choose: Callable[[dict[str, Any]], Asked | None],
     landed: Callable[[Asked, int], object],
 ) -> TarOutcome:
-    """List ``remote_dir`` over SFTP and, while the listing goes on, copy the files
+    """List ``remote_dir`` (``find_listing``, else SFTP) and, while the listing goes on, copy the files
     ``choose`` picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event
     loop; a missing directory lists nothing) into ``local_dir`` through one tar stream;
     ``landed(file, bytes)`` is called here as each is written whole. Files the stream did
@@ -169,12 +165,13 @@ class _Batches:
 
 
 class _Feed:
-    """The names asked of one tar process as the listing finds them; the process is
-    started at the first one."""
+    """One process on the server for a directory: ``find`` lists it on the channel's
+    stderr (``find_listing``), then ``tar`` sends the files named on its stdin as the
+    listing finds them. Started at once (the listing needs it)."""
 
     def __init__(self, connection: Any, remote_dir: str, timeout: float) -> None:
         self.connection = connection
-        self.command = tar_command(remote_dir)
+        self.command = list_then_tar_command(remote_dir)
         self.timeout = timeout
         self.asked: list[Asked] = []
         self.where: dict[str, int] = {}
@@ -185,8 +182,51 @@ class _Feed:
         self.unavailable = False
         self.progressed = time.monotonic()  # the last name listed or bytes received
         self._process: Any = None
+        self._starting: asyncio.Future[None] | None = None
         self._pending: list[bytes] = []
         self._dead = False
+        self._kept: list[asyncio.Future[None]] = []
+
+    def keep(self, task: asyncio.Future[None]) -> None:
+        """A task that lives as long as the process (cancelled by ``stop``)."""
+        self._kept.append(task)
+
+    def start(self) -> None:
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+
+    async def process(self) -> Any:
+        """The process once started (None when the server runs no command for us); a
+        fault starting it is raised here."""
+        self.start()
+        assert self._starting is not None
+        await self._starting
+        return self._process
+
+    async def _start(self) -> None:
+        from asyncssh import PIPE, ChannelOpenError
+
+        try:
+            self._process = await asyncio.wait_for(
+                self.connection.create_process(
+                    self.command,
+                    encoding=None,
+                    stderr=PIPE,  # the listing
+                    request_pty=False,
+                    window=_WINDOW,
+                ),
+                self.timeout,
+            )
+        except ChannelOpenError:  # the server runs no command for us: SFTP only
+            self._dead = self.unavailable = True
+            self.started.set_result(None)
+            return
+        except BaseException:  # a fault: raised by the listing, never tried again
+            self._dead = True
+            if not self.started.done():
+                self.started.set_result(None)
+            raise
+        self.started.set_result(self._process)
 
     async def ask(self, item: Asked) -> None:
         if self._dead:
@@ -196,34 +236,15 @@ class _Feed:
         self.asked.append(item)
         self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
         self._pending.append(f"./{name}\n".encode())
-        if len(self._pending) >= (_NAMES_AT_ONCE if self._process else _FIRST_NAMES):
+        at_once = _FIRST_NAMES if len(self.asked) <= _FIRST_NAMES else _NAMES_AT_ONCE
+        if len(self._pending) >= at_once:
             await self.flush()
 
     async def flush(self) -> None:
         if self._dead or not self._pending:
             return
-        from asyncssh import DEVNULL, ChannelOpenError
-
-        if self._process is None:
-            try:
-                self._process = await asyncio.wait_for(
-                    self.connection.create_process(
-                        self.command,
-                        encoding=None,
-                        stderr=DEVNULL,
-                        request_pty=False,
-                        window=_WINDOW,
-                    ),
-                    self.timeout,
-                )
-            except ChannelOpenError:  # the server runs no command for us: SFTP only
-                self._dead = self.unavailable = True
-                self.started.set_result(None)
-                return
-            except BaseException:  # a fault: raised by the listing, never tried again
-                self._dead = True
-                raise
-            self.started.set_result(self._process)
+        if await self.process() is None:
+            return
         try:
             self._process.stdin.write(b"".join(self._pending))
         except Exception:  # the channel has closed (the stream was refused or broke off)
@@ -234,6 +255,9 @@ class _Feed:
         """No more names: tar finishes the stream once it has read them."""
         with contextlib.suppress(Exception):
             await self.flush()
+        if self._starting is not None:  # a fault starting it is the listing's
+            with contextlib.suppress(Exception):
+                await self._starting
         if self._process is not None:
             with contextlib.suppress(Exception):
                 self._process.stdin.write_eof()
@@ -242,6 +266,8 @@ class _Feed:
 
     def stop(self) -> None:
         self._dead = True
+        for task in self._kept:
+            task.cancel()
 
 
 async def _list_and_tar(
@@ -255,6 +281,7 @@ async def _list_and_tar(
     batches = _Batches(put)
     try:
         feed = _Feed(fs._client, remote_dir, timeout)
+        feed.start()  # the listing comes from the same process
         outcome = TarOutcome(feed.asked)
         work = asyncio.ensure_future(
             _list_and_unpack(fs, remote_dir, local_dir, feed, choose, batches.add, outcome)
@@ -286,7 +313,7 @@ async def _list_and_unpack(
     landed: Callable[[Asked, int], None],
     outcome: TarOutcome,
 ) -> None:
-    listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose))
+    listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose, outcome))
     try:
         await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
         process = feed.started.result() if feed.started.done() else None
@@ -302,26 +329,55 @@ async def _list_and_feed(
     remote_dir: str,
     feed: _Feed,
     choose: Callable[[dict[str, Any]], Asked | None],
+    outcome: TarOutcome,
 ) -> None:
     """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
-    chosen file asked of tar as soon as it is seen."""
+    chosen file asked of tar as soon as it is seen: by the server's ``find`` when it can
+    (``find_listing``), else (or for what it could not list) over SFTP."""
     from asyncssh import SFTPNoSuchFile
 
+    seen: set[str] = set()
+
+    async def offer(entry: dict[str, Any]) -> None:
+        name = entry["name"].rpartition("/")[2]
+        if name in seen:
+            return
+        seen.add(name)
+        item = choose(entry)
+        if item is not None:
+            await feed.ask(item)
+
+    def progressed() -> None:
+        feed.progressed = time.monotonic()
+
     try:
+        process = await feed.process()
+        if process is not None and await read_listing(
+            process.stderr, remote_dir, offer, progressed
+        ):
+            outcome.listed_by_find = 1
+            feed.keep(asyncio.ensure_future(_discard(process.stderr)))
+            return
         # sshfs's own SFTP channel (it listed the root just before): a new one would be a
         # new session, a new process on the server.
         async with fs._pool.get() as sftp:
             async for found in sftp.scandir(remote_dir):
-                feed.progressed = time.monotonic()
+                progressed()
                 if found.filename in ("", ".", ".."):
                     continue
-                item = choose(_entry(remote_dir, found))
-                if item is not None:
-                    await feed.ask(item)
+                await offer(_entry(remote_dir, found))
     except SFTPNoSuchFile:
         pass
     finally:
         await feed.end()
+
+
+async def _discard(reader: Any) -> None:
+    """Read ``reader`` to its end (what follows the listing on stderr: nothing from a
+    well-behaved server), so that it never holds up the channel's window."""
+    with contextlib.suppress(Exception):
+        while await reader.read(_CHUNK):
+            pass
 
 
 def _entry(remote_dir: str, found: Any) -> dict[str, Any]:

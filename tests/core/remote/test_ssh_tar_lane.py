@@ -200,7 +200,8 @@ def test_hostile_stream_is_refused_with_one_line(
     good = real_world.records_dir / f"{real_world.success}.json"
     archive = tmp_path / "hostile.tar"
     _hostile_archive(archive, good, make_bad(f"{real_world.fallback}.json"))
-    config = _fake_tar(tmp_path / "fakebin", f"exec cat {archive}")
+    # It reads the names asked for first, as a real tar does before it sends a member.
+    config = _fake_tar(tmp_path / "fakebin", f"cat >/dev/null; exec cat {archive}")
     outside = [Path("/tmp/outside-absolute.json"), tmp_path / "outside.json"]
     with serving(tmp_path, monkeypatch, config) as server:
         host = served_host(server, real_world)
