@@ -13,10 +13,10 @@ whichever way it was listed, and a mirror listed one way is found unchanged when
 the other.
 
 ``find`` gives an entry's ``lstat``, as SFTP's READDIR does: a link is a link (listed as
-"other", never followed), wherever it points. An empty record ends a listing that
-``find`` finished without an error. A server without GNU find (busybox, BSD), a shell
-that cannot run the script, or a directory ``find`` could not read sends no such end:
-the caller then lists over SFTP, skipping the names already given.
+"other", never followed), wherever it points. An empty record ends the listing, and
+find's exit status follows it. A server without GNU find (busybox, BSD), a directory
+find could not read (a status other than 0), or a shell that cannot run the script (no
+end at all): the caller then lists over SFTP, skipping the names already given.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from typing import Any
 
 _CHUNK = 1 << 18  # bytes asked of the channel at once
 # One entry: kind (f: regular file; d, l, ...), size, modification time as seconds with a
-# fraction, the name; NUL-terminated. find's own errors go nowhere: an unfinished listing
-# is known by its missing end. find runs beside tar, which is asked for files as soon as
-# the listing finds them.
+# fraction, the name; NUL-terminated; then an empty record and find's exit status. find's
+# own messages go nowhere. find runs beside tar, which is asked for files as soon as the
+# listing finds them.
 _SCRIPT = (
-    "{ find \"$1\" -mindepth 1 -maxdepth 1 -printf '%y %s %T@ %f\\0' && printf '\\0'; }"
+    "{ find \"$1\" -mindepth 1 -maxdepth 1 -printf '%y %s %T@ %f\\0'; printf '\\0%s\\0' $?; }"
     ' >&2 2>/dev/null & exec tar -c -f - -C "$1" -T - 2>/dev/null'
 )
 
@@ -46,13 +46,13 @@ def list_then_tar_command(remote_dir: str) -> str:
 
 
 def whole_seconds(text: bytes) -> int:
-    """``%T@``'s seconds (``1700000000.1234567890``) rounded down, as ``stat`` gives
-    them to SFTP; exact (a float would round the fraction up into the next second)."""
-    whole, _, fraction = text.partition(b".")
-    seconds = int(whole)
-    if whole.startswith(b"-") and fraction.strip(b"0"):
-        seconds -= 1  # -5.5 is in second -6
-    return seconds
+    """``%T@``'s seconds as SFTP (version 3, what OpenSSH speaks) carries a file's time:
+    whole seconds as ``stat`` gives them, kept to 32 unsigned bits (a time before 1970 or
+    after 2106 wraps). GNU find writes the seconds and the nanoseconds of the time as
+    they are (-5.5 s is ``-6.5000000000``), so the seconds are the part before the point;
+    never read as a float, which would round a fraction up into the next second."""
+    whole, _, _ = text.partition(b".")
+    return int(whole) & 0xFFFFFFFF
 
 
 def parse_entry(remote_dir: str, record: bytes) -> dict[str, Any]:
@@ -78,19 +78,25 @@ async def read_listing(
 ) -> bool:
     """Give each entry ``find`` lists on ``reader`` (the process's stderr) to ``offer``;
     whether the listing came whole (else the caller lists again another way). Stops at
-    the listing's end, without waiting for the process. A network fault is raised as it
-    is; ``progressed`` is called as bytes arrive (the caller watches for a stall)."""
+    the listing's end (an empty record, then find's exit status as a record: the channel's
+    stderr ends only with tar's stream), without waiting for the process. A network fault
+    is raised as it is; ``progressed`` is called as bytes arrive (the caller watches for
+    a stall)."""
     whole = True
     pending = b""
+    ended = False
     while True:
         chunk = await reader.read(_CHUNK)
         progressed()
         if not chunk:
-            return False  # no end: find failed, or there was none
+            return False  # no end: the script did not run
         *records, pending = (pending + chunk).split(b"\0")
         for record in records:
-            if not record:  # the end
-                return whole
+            if ended:  # find's exit status
+                return whole and record == b"0"
+            if not record:
+                ended = True
+                continue
             try:
                 entry = parse_entry(remote_dir, record)
             except (ValueError, UnicodeDecodeError):
