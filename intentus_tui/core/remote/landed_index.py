@@ -20,114 +20,160 @@ import contextlib
 import os
 import select
 import struct
+from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from intentus_tui.core.index.cache import IndexCache, new_stamps, packable, summary_lines
+from intentus_tui.core.index.cache import (
+    STAMP_WIDTH,
+    IndexCache,
+    Stamps,
+    new_stamps,
+    packable,
+    summary_lines,
+)
 from intentus_tui.core.index.parallel import can_fork
 from intentus_tui.core.index.scan import listdir, record_names
 from intentus_tui.core.index.summarize import summarize_file
 
-_CHUNK = 32  # paths sent to a helper at once
+_CHUNK = 32  # names sent to the helpers at once
 _LINE = 1024  # summaries per line of the stored summaries file (as the index stores them)
-_WORK = struct.Struct("=I")  # a chunk of paths: its length, then the paths joined by NUL
-_ITEM = struct.Struct("=II4q")  # a summarized file: name length, line length, its stamp
+# The queue's messages: each exactly this size (a pipe write of at most PIPE_BUF bytes is
+# never split nor mixed with another, so each read of this size takes one message whole):
+# the names' length, then the names joined by NUL, then padding.
+_MESSAGE = min(4096, select.PIPE_BUF)
+_LENGTH = struct.Struct("=I")
+_HEAD = struct.Struct("=III")  # a chunk's summaries: files, names' bytes, lines' bytes
 _PIPE_BYTES = 1 << 20
 
-# One summarized file: (its stamp packed as the cache packs it, its summaries-file line)
-Summarized = tuple[tuple[int, int, int, int], bytes]
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One chunk's summaries as a helper sent them: each file's stamp (four numbers, as
+    the cache packs them), and its summary as a line of the summaries file."""
+
+    stamps: Stamps
+    ends: array[int]  # where each file's line ends in ``lines``
+    lines: bytes
+
+    def line(self, i: int) -> bytes:
+        return self.lines[self.ends[i - 1] if i else 0 : self.ends[i]]
 
 
-def summarize_paths(paths: list[str]) -> bytes:
-    """Helper side: each file's name, stamp and summary as one summaries-file line (the
-    index's own encoding, ``summary_lines``), packed."""
-    out = []
-    for path in paths:
-        stamp, summary = summarize_file(path)
-        name = os.fsencode(path.rpartition(os.sep)[2])
+def summarize_paths(prefix: str, names: list[str]) -> bytes:
+    """Each file's stamp and summary (a summaries-file line, the index's own encoding,
+    ``summary_lines``) with its name, packed as a few blocks (the reader takes a chunk
+    with a few calls, not a few per file)."""
+    stamps = new_stamps()
+    ends = array("I")
+    lines = []
+    size = 0
+    for name in names:
+        stamp, summary = summarize_file(prefix + name)
+        stamps.extend(packable(stamp))
         line = summary_lines([summary])
-        out.append(_ITEM.pack(len(name), len(line), *packable(stamp)) + name + line)
-    return b"".join(out)
+        lines.append(line)
+        size += len(line)
+        ends.append(size)
+    joined = "\0".join(names).encode("utf-8", "surrogateescape")
+    body = [joined, stamps.tobytes(), ends.tobytes(), *lines]
+    return _HEAD.pack(len(names), len(joined), size) + b"".join(body)
 
 
-def unpack_items(data: bytes) -> Iterator[tuple[str, Summarized]]:
-    """``summarize_paths``'s bytes read back: (name, (stamp, line)) per file."""
-    view = memoryview(data)
-    at = 0
-    while at < len(view):
-        name_size, line_size, *stamp = _ITEM.unpack_from(view, at)
-        at += _ITEM.size
-        name = os.fsdecode(bytes(view[at : at + name_size]))
-        at += name_size
-        line = bytes(view[at : at + line_size])
-        at += line_size
-        size, mtime, ctime, inode = stamp
-        yield name, ((size, mtime, ctime, inode), line)
+def read_chunk(data: bytes) -> tuple[list[str], Chunk]:
+    """``summarize_paths``'s bytes read back: the names, and their summaries."""
+    count, names_size, lines_size = _HEAD.unpack_from(data)
+    at = _HEAD.size
+    names = data[at : at + names_size].decode("utf-8", "surrogateescape").split("\0")
+    at += names_size
+    stamps = new_stamps()
+    stamps.frombytes(data[at : at + count * STAMP_WIDTH * stamps.itemsize])
+    at += count * STAMP_WIDTH * stamps.itemsize
+    ends = array("I")
+    ends.frombytes(data[at : at + count * ends.itemsize])
+    at += count * ends.itemsize
+    if len(names) != count or len(data) - at != lines_size:
+        raise ValueError("a damaged chunk of summaries")
+    return names, Chunk(stamps, ends, data[at:])
 
 
 class LandedIndex:
     """Summaries of ``records_dir``'s files made by forked helpers as each is ``add``-ed;
     ``finish`` stores them as the directory's index snapshot when they cover it all.
 
-    Made before any other thread starts; with threads alive (or no ``fork``) it is
-    inactive and ``add``/``finish`` do nothing: the index reads the files itself."""
+    The helpers take chunks of names from one shared queue (a pipe of fixed-size
+    messages, each read whole by one reader), so none idles while work is left, and this
+    process takes chunks too once the copy is over. Made before any other thread starts;
+    with threads alive (or no ``fork``) it is inactive and ``add``/``finish`` do nothing:
+    the index reads the files itself."""
 
     def __init__(self, records_dir: Path, helpers: int) -> None:
         self.records_dir = records_dir
-        self.summarized: dict[str, Summarized] = {}
+        self.summarized: dict[str, tuple[Chunk, int]] = {}  # name -> its chunk, place
+        self._prefix = os.path.join(records_dir, "")
         self._pending: list[str] = []
-        self._work: list[int] = []  # a pipe to each helper
+        self._queue_r = self._queue_w = -1
         self._results: dict[int, bytearray] = {}  # each helper's result pipe -> bytes so far
         self._pids: list[int] = []
-        self._next = 0
         self.active = helpers > 0 and can_fork()
         if self.active:
             self._start(helpers)
 
     def _start(self, helpers: int) -> None:
+        self._queue_r, self._queue_w = os.pipe()
+        _widen(self._queue_w)
         for _ in range(helpers):
-            work_r, work_w = os.pipe()
             result_r, result_w = os.pipe()
-            _widen(work_w)
             _widen(result_w)
             pid = os.fork()
             if pid == 0:  # the helper: never returns
-                _helper(work_r, result_w, [work_w, result_r, *self._work, *self._results])
-            os.close(work_r)
+                _helper(self._prefix, self._queue_r, result_w, [self._queue_w, *self._results])
             os.close(result_w)
-            os.set_blocking(work_w, False)  # see _send
-            self._work.append(work_w)
             self._results[result_r] = bytearray()
             self._pids.append(pid)
+        os.set_blocking(self._queue_w, False)  # see _send
 
     def add(self, path: Path) -> None:
         """A record file written whole into the mirror: to be summarized."""
         if not self.active:
             return
-        self._pending.append(os.fspath(path))
+        name = path.name
+        if len(name.encode("utf-8", "surrogateescape")) > _MESSAGE // 2:
+            return  # no room in a message: left to the index (the snapshot will lack it)
+        self._pending.append(name)
         if len(self._pending) >= _CHUNK:
             self._send()
             self._drain(block=False)  # once a chunk: each look is a system call
 
     def _send(self) -> None:
-        if not self._pending or not self._work:
-            return
-        payload = b"\0".join(os.fsencode(p) for p in self._pending)
-        self._pending = []
-        fd = self._work[self._next % len(self._work)]
-        self._next += 1
-        view = memoryview(_WORK.pack(len(payload)) + payload)
-        try:
-            while view:
-                try:
-                    view = view[os.write(fd, view) :]
-                except BlockingIOError:
-                    # A helper whose result pipe is full waits for this process: take its
-                    # results while its work pipe has no room, or both would wait for ever.
-                    self._drain(block=False)
-                    select.select(list(self._results), [fd], [], 0.05)
-        except OSError:  # the helper died: its files are left to the index
-            self.active = False
+        while self._pending and self.active:
+            names, size = [], _LENGTH.size
+            while self._pending:
+                encoded = self._pending[0].encode("utf-8", "surrogateescape")
+                if size + len(encoded) + 1 > _MESSAGE:
+                    break
+                names.append(encoded)
+                size += len(encoded) + 1
+                self._pending.pop(0)
+            payload = b"\0".join(names)
+            message = (_LENGTH.pack(len(payload)) + payload).ljust(_MESSAGE, b"\0")
+            self._put(message)
+
+    def _put(self, message: bytes) -> None:
+        """One message into the queue, whole (a write of ``PIPE_BUF`` bytes at most is
+        never split), taking results while the queue is full: a helper whose result
+        pipe is full waits for this process, which would otherwise wait for it."""
+        while True:
+            try:
+                os.write(self._queue_w, message)
+                return
+            except BlockingIOError:
+                self._drain(block=False)
+                select.select(list(self._results), [self._queue_w], [], 0.05)
+            except OSError:  # every helper is gone: the files are left to the index
+                self.active = False
+                return
 
     def _drain(self, block: bool) -> None:
         """Take what the helpers sent (all of it until they end, with ``block``)."""
@@ -148,26 +194,37 @@ class LandedIndex:
         """Every whole frame off the front of ``buffer`` (a frame: its length, then the
         files of one chunk)."""
         at = 0
-        while len(buffer) - at >= _WORK.size:
-            (size,) = _WORK.unpack_from(buffer, at)
-            end = at + _WORK.size + size
+        while len(buffer) - at >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(buffer, at)
+            end = at + _LENGTH.size + size
             if end > len(buffer):
                 break
-            self.summarized.update(unpack_items(bytes(buffer[at + _WORK.size : end])))
+            self._note(bytes(buffer[at + _LENGTH.size : end]))
             at = end
         del buffer[:at]
         if final and buffer:  # a helper that died mid-frame: that chunk is not summarized
             buffer.clear()
 
+    def _note(self, data: bytes) -> None:
+        try:
+            names, chunk = read_chunk(data)
+        except ValueError:  # those files are left to the index
+            return
+        self.summarized.update((name, (chunk, i)) for i, name in enumerate(names))
+
     def finish(self) -> bool:
-        """Wait for the helpers; store the snapshot when every record file of the
-        directory was summarized. Whether it was stored."""
+        """Summarize what is left (with the helpers: this process has nothing else to do
+        now), then store the snapshot when every record file of the directory was
+        summarized. Whether it was stored."""
         if not self._pids:
             return False
         try:
             if self.active:
                 self._send()
-            self._close_work()
+            self._close_queue_writer()
+            while self.active and (message := _take_message(self._queue_r)) is not None:
+                self._note(summarize_paths(self._prefix, message))
+                self._drain(block=False)
             self._drain(block=True)
         except OSError:  # the index reads the files itself
             self.active = False
@@ -182,8 +239,10 @@ class LandedIndex:
         if not names or any(name not in summarized for name in names):
             return False
         stamps = new_stamps()
+        width = STAMP_WIDTH
         for name in names:
-            stamps.extend(summarized[name][0])
+            chunk, i = summarized[name]
+            stamps.extend(chunk.stamps[width * i : width * (i + 1)])
         cache = IndexCache()
         try:
             return (
@@ -199,15 +258,19 @@ class LandedIndex:
         finally:
             cache.close()
 
-    def _close_work(self) -> None:
-        for fd in self._work:
+    def _close_queue_writer(self) -> None:
+        if self._queue_w >= 0:
             with contextlib.suppress(OSError):
-                os.close(fd)
-        self._work = []
+                os.close(self._queue_w)
+            self._queue_w = -1
 
     def close(self) -> None:
         """End the helpers (at once: a sync that stops early waits for none of them)."""
-        self._close_work()
+        self._close_queue_writer()
+        if self._queue_r >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._queue_r)
+            self._queue_r = -1
         for fd in list(self._results):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -218,12 +281,23 @@ class LandedIndex:
         self._pids = []
 
 
-def _joined_lines(summarized: dict[str, Summarized], names: list[str]) -> Iterator[bytes]:
+def _take_message(queue_r: int) -> list[str] | None:
+    """The next message's names from the queue, or None once it is empty and closed."""
+    data = os.read(queue_r, _MESSAGE)
+    if len(data) != _MESSAGE:
+        return None
+    (size,) = _LENGTH.unpack_from(data)
+    payload = data[_LENGTH.size : _LENGTH.size + size]
+    return payload.decode("utf-8", "surrogateescape").split("\0")
+
+
+def _joined_lines(summarized: dict[str, tuple[Chunk, int]], names: list[str]) -> Iterator[bytes]:
     """The summaries of ``names`` in order as lines of the summaries file: up to ``_LINE``
     a line, a line the index's encoder wrote apart (marked wide) kept on its own."""
     run: list[bytes] = []
     for name in names:
-        line = summarized[name][1]
+        chunk, i = summarized[name]
+        line = chunk.line(i)
         if line[:1] == b"[" and line[-2:] == b"]\n":
             run.append(line[1:-2])
             if len(run) == _LINE:
@@ -238,9 +312,9 @@ def _joined_lines(summarized: dict[str, Summarized], names: list[str]) -> Iterat
         yield b"[" + b",".join(run) + b"]\n"
 
 
-def _helper(work_r: int, result_w: int, parent_ends: list[int]) -> None:
-    """A forked helper's whole life: read chunks of paths until the pipe ends, send each
-    chunk's summaries back; leave without cleanup."""
+def _helper(prefix: str, queue_r: int, result_w: int, parent_ends: list[int]) -> None:
+    """A forked helper's whole life: take messages from the queue until it is empty and
+    closed, send each one's summaries back; leave without cleanup."""
     status = 0
     try:
         import gc
@@ -249,16 +323,9 @@ def _helper(work_r: int, result_w: int, parent_ends: list[int]) -> None:
             with contextlib.suppress(OSError):
                 os.close(fd)
         gc.disable()  # nothing here builds cycles worth a collection
-        incoming = os.fdopen(work_r, "rb", buffering=_PIPE_BYTES)
-        while True:
-            head = incoming.read(_WORK.size)
-            if len(head) < _WORK.size:
-                break
-            (size,) = _WORK.unpack(head)
-            payload = incoming.read(size)
-            paths = [os.fsdecode(p) for p in payload.split(b"\0")]
-            result = summarize_paths(paths)
-            view = memoryview(_WORK.pack(len(result)) + result)
+        while (names := _take_message(queue_r)) is not None:
+            result = summarize_paths(prefix, names)
+            view = memoryview(_LENGTH.pack(len(result)) + result)
             while view:
                 view = view[os.write(result_w, view) :]
             gc.collect(1)  # a damaged file leaves cycles (an exception and its frames)
