@@ -415,7 +415,9 @@ async def _unpack_process(
                 break
             unpacker.push(chunk)
     except TarUnavailable:
-        outcome.unavailable = True
+        # With nothing asked, no stream says nothing about the server's tar (busybox tar
+        # makes no empty archive): it is asked again at the next sync.
+        outcome.unavailable = bool(feed.asked)
     except TarRefused as exc:
         outcome.refused = str(exc)
     finally:

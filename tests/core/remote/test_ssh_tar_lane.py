@@ -245,3 +245,26 @@ def test_a_pax_format_stream_is_read(
         assert files_of(mirror.records_dir) == {
             p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
         }
+
+
+def test_a_tar_that_makes_no_empty_archive_is_asked_again(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """busybox tar sends nothing (and fails) when asked for no file, as on a re-open with
+    nothing changed: that says nothing about its tar, which still copies the next change."""
+    script = (
+        'names=$(cat); [ -n "$names" ] || exit 1\nprintf "%s\\n" "$names" | exec /usr/bin/tar "$@"'
+    )
+    config = _fake_tar(tmp_path / "fakebin", script)
+    with serving(tmp_path, monkeypatch, config) as server:
+        host = served_host(server, real_world)
+        mirror = RemoteMirror(parse_remote(server.url(host.base)), TAR)
+        count = len(host.ids) + 1
+        first = mirror.sync()
+        assert (first.problem, first.read_files, first.streamed) == (None, count, count)
+        quiet = mirror.sync()
+        assert (quiet.problem, quiet.read_files) == (None, 0)
+        changed = host.records / f"{real_world.success}.json"
+        changed.write_bytes(changed.read_bytes() + b"\n")
+        again = mirror.sync()
+        assert (again.problem, again.read_files, again.streamed) == (None, 1, 1)
