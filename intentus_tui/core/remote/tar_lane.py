@@ -33,7 +33,7 @@ import re
 import stat
 import tarfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -332,10 +332,11 @@ async def _list_and_feed(
     outcome: TarOutcome,
 ) -> None:
     """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
-    chosen file asked of tar as soon as it is seen: by the server's ``find`` when it can
-    (``find_listing``), else (or for what it could not list) over SFTP."""
-    from asyncssh import SFTPNoSuchFile
-
+    chosen file asked of tar as soon as it is seen. Two listings race: the server's
+    ``find`` (``find_listing``: cheaper to read, but only once the server has started the
+    process, a shell reading the account's startup files first) and SFTP (at once, on the
+    channel already open); each name is taken from whichever lists it first, and the
+    first to finish whole ends the other. A fault in either is raised."""
     seen: set[str] = set()
 
     async def offer(entry: dict[str, Any]) -> None:
@@ -350,14 +351,49 @@ async def _list_and_feed(
     def progressed() -> None:
         feed.progressed = time.monotonic()
 
+    by_find = asyncio.ensure_future(_list_by_find(feed, remote_dir, offer, progressed))
+    by_sftp = asyncio.ensure_future(_list_over_sftp(fs, remote_dir, offer, progressed))
+    racing = {by_find, by_sftp}
     try:
-        process = await feed.process()
-        if process is not None and await read_listing(
-            process.stderr, remote_dir, offer, progressed
-        ):
-            outcome.listed_by_find = 1
-            feed.keep(asyncio.ensure_future(_discard(process.stderr)))
-            return
+        while racing:
+            done, racing = await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+            if any(task.result() for task in done):  # a fault is raised here
+                outcome.listed_by_find = int(by_find in done and by_find.result())
+                return
+        # Never so (SFTP's listing is whole or raises), but an incomplete listing must
+        # not be taken for one: the mirror would drop what it did not name.
+        raise RuntimeError("no listing of the directory came whole")
+    finally:
+        for task in (by_find, by_sftp):
+            task.cancel()
+        await asyncio.gather(by_find, by_sftp, return_exceptions=True)
+        await feed.end()
+
+
+async def _list_by_find(
+    feed: _Feed,
+    remote_dir: str,
+    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    progressed: Callable[[], None],
+) -> bool:
+    """The listing ``find`` writes on the process's stderr; whether it came whole."""
+    process = await feed.process()
+    if process is None or not await read_listing(process.stderr, remote_dir, offer, progressed):
+        return False
+    feed.keep(asyncio.ensure_future(_discard(process.stderr)))
+    return True
+
+
+async def _list_over_sftp(
+    fs: Any,
+    remote_dir: str,
+    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    progressed: Callable[[], None],
+) -> bool:
+    """The SFTP listing (a missing directory lists nothing); True once it is whole."""
+    from asyncssh import SFTPNoSuchFile
+
+    try:
         # sshfs's own SFTP channel (it listed the root just before): a new one would be a
         # new session, a new process on the server.
         async with fs._pool.get() as sftp:
@@ -368,8 +404,7 @@ async def _list_and_feed(
                 await offer(_entry(remote_dir, found))
     except SFTPNoSuchFile:
         pass
-    finally:
-        await feed.end()
+    return True
 
 
 async def _discard(reader: Any) -> None:

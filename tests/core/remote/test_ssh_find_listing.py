@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.core.remote import tar_lane
 from intentus_tui.core.remote.find_listing import parse_entry, whole_seconds
 from intentus_tui.core.remote.mirror import MANIFEST
 from tests.core.remote.sshd import SshServer, serving
@@ -39,16 +40,32 @@ def odd_host(real_world: RealWorld, base: Path) -> Host:
     return host
 
 
+async def _sftp_lists_nothing(*args: object) -> bool:
+    return False
+
+
+@pytest.mark.parametrize("race", ["find-alone", "find-and-sftp"])
 def test_find_listing_gives_the_sftp_listing_and_stamps(
-    sshd: SshServer, real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    race: str,
+    sshd: SshServer,
+    real_world: RealWorld,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """With SFTP's side of the race made to list nothing, every name comes from find;
+    racing as it does (SFTP starts first), names come from both."""
     host = odd_host(real_world, sshd.served / "host1")
     url = sshd.url(host.base)
-    by_find = mirror_in(tmp_path / "cache-find", monkeypatch, url, TAR)
-    found = by_find.sync()
+    with monkeypatch.context() as patch:
+        if race == "find-alone":
+            patch.setattr(tar_lane, "_list_over_sftp", _sftp_lists_nothing)
+        by_find = mirror_in(tmp_path / "cache-find", monkeypatch, url, TAR)
+        found = by_find.sync()
     by_sftp = mirror_in(tmp_path / "cache-sftp", monkeypatch, url, SFTP)
     listed = by_sftp.sync()
-    assert (found.problem, found.listed_by_find) == (None, 2)  # records and WAL
+    assert found.problem is None
+    if race == "find-alone":
+        assert found.listed_by_find == 2  # records and WAL
     assert (listed.problem, listed.listed_by_find) == (None, 0)
     assert found.listed == listed.listed
     manifests = [json.loads((m.directory / MANIFEST).read_text()) for m in (by_find, by_sftp)]
@@ -63,8 +80,10 @@ def test_find_listing_gives_the_sftp_listing_and_stamps(
     assert summaries(by_find.root) == summaries(by_sftp.root)
 
     # Listed by find, a mirror made over SFTP is found unchanged: nothing is read again.
-    again = mirror_in(tmp_path / "cache-sftp", monkeypatch, url, TAR)
-    report = again.sync()
+    with monkeypatch.context() as patch:
+        patch.setattr(tar_lane, "_list_over_sftp", _sftp_lists_nothing)
+        again = mirror_in(tmp_path / "cache-sftp", monkeypatch, url, TAR)
+        report = again.sync()
     assert (report.problem, report.listed_by_find, report.read_files) == (None, 2, 0)
 
 
