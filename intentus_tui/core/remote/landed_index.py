@@ -118,19 +118,25 @@ class LandedIndex:
         self._pids: list[int] = []
         self.active = helpers > 0 and can_fork()
         if self.active:
-            self._start(helpers)
+            try:
+                self._start(helpers)
+            except OSError:  # no process or pipe to be had: the index reads the files
+                self.active = False
+                self.close()
 
     def _start(self, helpers: int) -> None:
         self._queue_r, self._queue_w = os.pipe()
         _widen(self._queue_w)
         for _ in range(helpers):
             result_r, result_w = os.pipe()
-            _widen(result_w)
-            pid = os.fork()
-            if pid == 0:  # the helper: never returns
-                _helper(self._prefix, self._queue_r, result_w, [self._queue_w, *self._results])
-            os.close(result_w)
-            self._results[result_r] = bytearray()
+            self._results[result_r] = bytearray()  # closed by close(), whatever happens
+            try:
+                _widen(result_w)
+                pid = os.fork()
+                if pid == 0:  # the helper: never returns
+                    _helper(self._prefix, self._queue_r, result_w, [self._queue_w, *self._results])
+            finally:
+                os.close(result_w)
             self._pids.append(pid)
         os.set_blocking(self._queue_w, False)  # see _send
 

@@ -13,6 +13,10 @@ holds, so the local index cache finds it unchanged: a warm re-open reads no reco
 bytes. A huge file is listed from ranged reads of its head and tail: the mirror holds a
 sparse file of the same size with only those bytes, read whole only when it is opened.
 
+A caller that indexes the mirror next (the command line) asks the sync to ``summarize``:
+record files are then summarized by forked helpers as they land, and stored as the
+mirror's index snapshot (``landed_index``), so the index reads no record afterwards.
+
 A network fault ends the sync with one line; what was copied stays; the next sync
 connects again.
 """

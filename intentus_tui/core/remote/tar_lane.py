@@ -6,8 +6,9 @@ server's own ``tar`` for them over an exec channel of the same SSH connection se
 as one stream instead: the long-standing way files are copied over SSH (``tar | ssh``,
 scp and rsync all run a program on the far end). The channel is opened on the connection
 sshfs already made, so the host key check, the authentication and the timeouts are the
-ones every other read has. Names are sent to tar as the SFTP listing finds them, so the
-stream starts before the listing ends.
+ones every other read has. The same process lists the directory first (the server's
+``find``, see ``find_listing``, racing an SFTP listing that starts at once); names are
+sent to tar as the listing finds them, so the stream starts before the listing ends.
 
 The stream is untrusted (whatever answers as ``tar`` on the server wrote it) and is read
 one member at a time, never unpacked by ``tarfile`` itself: a member must be a regular
