@@ -188,9 +188,11 @@ class _Feed:
         self._dead = False
         self._kept: list[asyncio.Future[None]] = []
 
-    def keep(self, task: asyncio.Future[None]) -> None:
-        """A task that lives as long as the process (cancelled by ``stop``)."""
-        self._kept.append(task)
+    def discard_listing(self) -> None:
+        """Read what is left of find's listing (and anything after it) without looking:
+        unread, it would fill the channel's window, which the tar stream shares."""
+        if self._process is not None:
+            self._kept.append(asyncio.ensure_future(_discard(self._process.stderr)))
 
     def start(self) -> None:
         if self._starting is None:
@@ -201,7 +203,8 @@ class _Feed:
         fault starting it is raised here."""
         self.start()
         assert self._starting is not None
-        await self._starting
+        # Shielded: a listing cancelled while it waits here must not cancel the start.
+        await asyncio.shield(self._starting)
         return self._process
 
     async def _start(self) -> None:
@@ -333,12 +336,14 @@ async def _list_and_feed(
     outcome: TarOutcome,
 ) -> None:
     """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
-    chosen file asked of tar as soon as it is seen. Two listings race: the server's
-    ``find`` (``find_listing``: cheaper to read, but only once the server has started the
-    process, a shell reading the account's startup files first) and SFTP (at once, on the
-    channel already open); each name is taken from whichever lists it first, and the
-    first to finish whole ends the other. A fault in either is raised."""
+    chosen file asked of tar as soon as it is seen. SFTP lists at once, on the channel
+    already open; the server's ``find`` (``find_listing``: cheaper to read) lists once the
+    server has started the process, a shell that reads the account's startup files
+    first. A whole SFTP listing before find's first entry is the listing; else SFTP
+    stops there and find lists (and should find fail, SFTP lists again, each name
+    taken once). A fault in either is raised."""
     seen: set[str] = set()
+    find_started = asyncio.Event()
 
     async def offer(entry: dict[str, Any]) -> None:
         name = entry["name"].rpartition("/")[2]
@@ -349,25 +354,31 @@ async def _list_and_feed(
         if item is not None:
             await feed.ask(item)
 
+    async def offer_found(entry: dict[str, Any]) -> None:
+        find_started.set()
+        await offer(entry)
+
     def progressed() -> None:
         feed.progressed = time.monotonic()
 
-    by_find = asyncio.ensure_future(_list_by_find(feed, remote_dir, offer, progressed))
-    by_sftp = asyncio.ensure_future(_list_over_sftp(fs, remote_dir, offer, progressed))
-    racing = {by_find, by_sftp}
+    by_find = asyncio.ensure_future(_list_by_find(feed, remote_dir, offer_found, progressed))
+    by_sftp = asyncio.ensure_future(
+        _list_over_sftp(fs, remote_dir, offer, progressed, find_started.is_set)
+    )
     try:
-        while racing:
-            done, racing = await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
-            if any(task.result() for task in done):  # a fault is raised here
-                outcome.listed_by_find = int(by_find in done and by_find.result())
-                return
-        # Never so (SFTP's listing is whole or raises), but an incomplete listing must
-        # not be taken for one: the mirror would drop what it did not name.
-        raise RuntimeError("no listing of the directory came whole")
+        await asyncio.wait({by_find, by_sftp}, return_when=asyncio.FIRST_COMPLETED)
+        if by_sftp.done() and by_sftp.result():  # whole first (a fault is raised here)
+            return
+        if await by_find:
+            outcome.listed_by_find = 1
+            return
+        if not await by_sftp:  # it stopped for find, which then failed: list it all
+            await _list_over_sftp(fs, remote_dir, offer, progressed, lambda: False)
     finally:
-        for task in (by_find, by_sftp):
+        for task in (by_find, by_sftp):  # safe: an ask cut short is sent by end()
             task.cancel()
         await asyncio.gather(by_find, by_sftp, return_exceptions=True)
+        feed.discard_listing()
         await feed.end()
 
 
@@ -379,10 +390,7 @@ async def _list_by_find(
 ) -> bool:
     """The listing ``find`` writes on the process's stderr; whether it came whole."""
     process = await feed.process()
-    if process is None or not await read_listing(process.stderr, remote_dir, offer, progressed):
-        return False
-    feed.keep(asyncio.ensure_future(_discard(process.stderr)))
-    return True
+    return process is not None and await read_listing(process.stderr, remote_dir, offer, progressed)
 
 
 async def _list_over_sftp(
@@ -390,8 +398,10 @@ async def _list_over_sftp(
     remote_dir: str,
     offer: Callable[[dict[str, Any]], Awaitable[None]],
     progressed: Callable[[], None],
+    stop: Callable[[], bool],
 ) -> bool:
-    """The SFTP listing (a missing directory lists nothing); True once it is whole."""
+    """The SFTP listing (a missing directory lists nothing); whether it came whole
+    (False once ``stop`` says so)."""
     from asyncssh import SFTPNoSuchFile
 
     try:
@@ -400,6 +410,8 @@ async def _list_over_sftp(
         async with fs._pool.get() as sftp:
             async for found in sftp.scandir(remote_dir):
                 progressed()
+                if stop():
+                    return False
                 if found.filename in ("", ".", ".."):
                     continue
                 await offer(_entry(remote_dir, found))

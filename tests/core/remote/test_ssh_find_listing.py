@@ -122,3 +122,23 @@ def test_find_records_read_as_sftp_carries_them() -> None:
             parse_entry("/r", bad)
     with pytest.raises(UnicodeDecodeError):
         parse_entry("/r", b"f 12 1700000000.0 \xff.json")
+
+
+def test_a_listing_left_unread_never_holds_up_the_stream(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SFTP lists first; what find then writes (here 20 MB that is no listing) shares the
+    channel's window with the tar stream: it is read and dropped, and the files come."""
+    fakebin = tmp_path / "fakebin"
+    fakebin.mkdir()
+    (fakebin / "find").write_text("#!/bin/sh\nyes not-a-listing-record | head -c 20000000\n")
+    (fakebin / "tar").write_text('#!/bin/sh\nsleep 1\nexec /usr/bin/tar "$@"\n')  # after it
+    for tool in ("find", "tar"):
+        (fakebin / tool).chmod(0o755)
+    with serving(tmp_path, monkeypatch, [f"SetEnv PATH={fakebin}:/usr/bin:/bin"]) as server:
+        host = copy_host(real_world, server.served / "host1")
+        mirror = mirror_in(tmp_path / "cache", monkeypatch, server.url(host.base), TAR)
+        report = mirror.sync()
+        count = len(host.ids) + 1
+        assert (report.problem, report.listed_by_find) == (None, 0)
+        assert (report.read_files, report.streamed) == (count, count)
