@@ -7,8 +7,7 @@ cold:
 - ``local cold``: the local index of the directory, no cache (every file read and summarized);
 - ``remote first row``: from the open until the first copied file is summarized (the
   debugger's watcher shows it then);
-- ``remote full``: the sync (listing, copying into the local mirror, the record files
-  summarized by forked helpers as they land, as the command line syncs) and the mirror's
+- ``remote full``: the sync (listing, copying into the local mirror) and the mirror's
   first index, until every summary is made; once through each lane: ``tar`` (the server's
   find lists the directory, racing SFTP, and its tar sends the files as one stream over
   an exec channel, the default) and ``sftp`` (an SFTP listing, one SFTP session, many
@@ -83,7 +82,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
             summarize_path(path)
             first.append(time.perf_counter() - started)
 
-    report = mirror.sync(on_file, summarize=True)  # as the command line syncs
+    report = mirror.sync(on_file)
     synced = time.perf_counter() - started
     mirror.close()  # as the command line does once a root is synced
     count = len(DirectoryIndex(mirror.root).scan())

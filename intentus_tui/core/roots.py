@@ -101,7 +101,7 @@ def open_roots(
             mirror = RemoteMirror(location, options)
             entry = OpenedRoot("", location.url, mirror.root, None, mirror)
             if sync:
-                report = mirror.sync(summarize=True)  # indexed next, here
+                report = mirror.sync()
                 entry.problem = report.problem
                 # Nothing ever read: the root failed. Else what was read is shown.
                 entry.root = mirror.root if report.problem is None or mirror.has_copy else None

@@ -13,10 +13,6 @@ holds, so the local index cache finds it unchanged: a warm re-open reads no reco
 bytes. A huge file is listed from ranged reads of its head and tail: the mirror holds a
 sparse file of the same size with only those bytes, read whole only when it is opened.
 
-A caller that indexes the mirror next (the command line) asks the sync to ``summarize``:
-record files are then summarized by forked helpers as they land, and stored as the
-mirror's index snapshot (``landed_index``), so the index reads no record afterwards.
-
 A network fault ends the sync with one line; what was copied stays; the next sync
 connects again.
 """
@@ -43,7 +39,6 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.core.records.load import HUGE_FILE_BYTES, WAL_SUFFIX, is_record_name
 from intentus_tui.core.remote.filesystems import RemoteError, describe_fault, open_filesystem
-from intentus_tui.core.remote.landed_index import LandedIndex
 from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
 from intentus_tui.core.remote.loop_thread import LoopThread
 from intentus_tui.core.remote.tar_lane import Asked, list_and_copy, tar_safe_name
@@ -73,7 +68,6 @@ class SyncReport:
     read_bytes: int = 0  # bytes read from the remote
     streamed: int = 0  # of the files copied, those that came in the server's tar stream
     removed: int = 0
-    indexed: bool = False  # the mirror's index snapshot was made as the files landed
     listed_by_find: int = 0  # directories listed whole by the server's find (find_listing)
     problem: str | None = None  # the one line saying why the sync stopped early
     changed: list[Path] = field(default_factory=list)  # mirror paths written or removed
@@ -125,7 +119,6 @@ class RemoteMirror:
         self._remote_path = ""
         self._layout: tuple[str, str | None] | None = None
         self._lock = threading.Lock()
-        self._landed: LandedIndex | None = None  # summarizing record files as they land
         # Is the server's tar usable (see tar_lane)? Off for good once it was not.
         self._tar_usable = options.tar_lane
         self._manifest: dict[str, dict[str, Entry]] = self._load_manifest()
@@ -172,31 +165,18 @@ class RemoteMirror:
 
     # -- syncing
 
-    def sync(
-        self, on_file: Callable[[Path], object] | None = None, *, summarize: bool = False
-    ) -> SyncReport:
+    def sync(self, on_file: Callable[[Path], object] | None = None) -> SyncReport:
         """Copy what changed on the remote since the last sync. Never raises: a fault is
-        the report's ``problem``; what was copied before it stays.
-
-        ``summarize``: for a caller that indexes the mirror next (the command line), the
-        record files are summarized on other cores as they land and, when that covers
-        the whole mirror, stored as its index snapshot (see ``landed_index``). Only a
-        first sync of a process forks its helpers (before the connection's thread)."""
+        the report's ``problem``; what was copied before it stays."""
         with self._lock:
             report = SyncReport()
             try:
                 self._prepare()
-                if summarize and self._loop_thread is None:
-                    self._landed = LandedIndex(self.records_dir, _summarizing_helpers())
                 self._sync(report, on_file)
             except RemoteError as exc:
                 report.problem = str(exc)
             except Exception as exc:
                 report.problem = describe_fault(exc, self.location, self.options)
-            finally:
-                landed, self._landed = self._landed, None
-                if landed is not None:
-                    report.indexed = landed.finish()
             if report.problem is not None:
                 self._disconnect()  # the next sync connects again
             self._save_manifest()
@@ -391,8 +371,6 @@ class RemoteMirror:
         report.read_bytes += read
         report.changed.append(local)
         self._manifest[kind][local.name] = [size, stamp, partial]
-        if kind == "records" and self._landed is not None:
-            self._landed.add(local)
         if on_file is not None:
             on_file(local)
 
@@ -651,12 +629,6 @@ def _listed_file(entry: dict[str, Any], kind: str) -> tuple[str, int, str, float
     size = entry.get("size")
     size = int(size) if isinstance(size, int | float) else -1
     return name, size, _stamp_text(entry), _mtime_seconds(entry)
-
-
-def _summarizing_helpers() -> int:
-    """Helper processes summarizing landed files: every core but the one this process
-    copies on (at least one)."""
-    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def _base_name(name: str) -> str:
