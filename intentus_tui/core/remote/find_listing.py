@@ -35,18 +35,20 @@ _CHUNK = 1 << 18  # bytes asked of the channel at once
 # for 10,000 records). A tar without -b (busybox) fails at once, before reading a name,
 # and tar runs again without it.
 _SCRIPT = (
-    "{ find \"$1\" -mindepth 1 -maxdepth 1 -printf '%y %s %T@ %f\\0'; printf '\\0%s\\0' $?; }"
-    ' >&2 2>/dev/null & tar -c -b 512 -f - -C "$1" -T - 2>/dev/null'
+    'if [ "$2" = list ]; then'
+    " { find \"$1\" -mindepth 1 -maxdepth 1 -printf '%y %s %T@ %f\\0'; printf '\\0%s\\0' $?; }"
+    ' >&2 2>/dev/null & fi; tar -c -b 512 -f - -C "$1" -T - 2>/dev/null'
     ' || exec tar -c -f - -C "$1" -T - 2>/dev/null'
 )
 
 
-def list_then_tar_command(remote_dir: str) -> str:
-    """The command run on the server: ``remote_dir``'s entries (not below it) on
-    stderr, then the files named on stdin as one tar stream on stdout. Run by ``sh``
-    whatever the account's shell is (csh reads redirections otherwise)."""
+def list_then_tar_command(remote_dir: str, listing: bool = True) -> str:
+    """The command run on the server: ``remote_dir``'s entries (not below it) on stderr
+    (with ``listing``), and the files named on stdin as one tar stream on stdout. Run by
+    ``sh`` whatever the account's shell is (csh reads redirections otherwise)."""
     start = remote_dir if remote_dir.startswith(("/", ".")) else f"./{remote_dir}"
-    return f"exec sh -c {shlex.quote(_SCRIPT)} sh {shlex.quote(start)}"
+    what = "list" if listing else "copy"
+    return f"exec sh -c {shlex.quote(_SCRIPT)} sh {shlex.quote(start)} {what}"
 
 
 def whole_seconds(text: bytes) -> int:

@@ -287,7 +287,7 @@ class RemoteMirror:
             local_dir.mkdir(parents=True, exist_ok=True)
             if self.location.protocol == "ssh" and self._tar_usable:
                 left, why = self._list_and_copy_with_tar(
-                    remote_dir, local_dir, changed, report, on_file
+                    remote_dir, local_dir, changed, report, on_file, first=not known
                 )
                 wanted += left
                 refused = refused or why
@@ -321,11 +321,14 @@ class RemoteMirror:
         changed: Callable[[dict[str, Any]], Wanted | None],
         report: SyncReport,
         on_file: Callable[[Path], object] | None,
+        *,
+        first: bool,
     ) -> tuple[list[Wanted], str | None]:
         """List ``remote_dir`` and copy what changed (files up to the huge size, plain
         names) as one tar stream while the listing goes on; (what is left to read over
         SFTP, the line saying why the stream was refused). A server without a usable tar
-        is asked no more."""
+        is asked no more. ``first``: nothing of this directory is mirrored yet (see
+        ``list_and_copy``)."""
         left: list[Wanted] = []
         chosen: dict[str, Wanted] = {}
 
@@ -345,7 +348,7 @@ class RemoteMirror:
             self._note_read(chosen[asked[0]], read, False, report, on_file)
 
         outcome = list_and_copy(
-            self._fs, remote_dir, local_dir, self.options.timeout, choose, landed
+            self._fs, remote_dir, local_dir, self.options.timeout, choose, landed, first=first
         )
         report.listed_by_find += outcome.listed_by_find
         if outcome.unavailable or outcome.refused is not None:

@@ -107,17 +107,24 @@ def list_and_copy(
     timeout: float,
     choose: Callable[[dict[str, Any]], Asked | None],
     landed: Callable[[Asked, int], object],
+    *,
+    first: bool = False,
 ) -> TarOutcome:
-    """List ``remote_dir`` (``find_listing``, else SFTP) and, while the listing goes on, copy the files
-    ``choose`` picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event
-    loop; a missing directory lists nothing) into ``local_dir`` through one tar stream;
+    """List ``remote_dir`` and, while the listing goes on, copy the files ``choose``
+    picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event loop; a
+    missing directory lists nothing) into ``local_dir`` through one tar stream;
     ``landed(file, bytes)`` is called here as each is written whole. Files the stream did
     not hold (vanished, a hard link, a stream that broke off or was refused) are not
     landed: the caller reads them another way. A network fault or a stall (no answer
-    within ``timeout``) is raised as it is; what landed before it stays."""
+    within ``timeout``) is raised as it is; what landed before it stays.
+
+    ``first``: nothing of the directory is mirrored yet, so every file will be copied:
+    the process on the server is started at once and lists too (``find_listing``,
+    racing SFTP). Otherwise (a re-open, a poll) SFTP lists, and the process starts only
+    if a file changed: a re-open with nothing changed starts none."""
     arrived: queue.Queue[list[tuple[Asked, int]] | None] = queue.Queue()
     future = asyncio.run_coroutine_threadsafe(
-        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put), fs.loop
+        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put, first), fs.loop
     )
     while True:
         try:
@@ -170,9 +177,9 @@ class _Feed:
     stderr (``find_listing``), then ``tar`` sends the files named on its stdin as the
     listing finds them. Started at once (the listing needs it)."""
 
-    def __init__(self, connection: Any, remote_dir: str, timeout: float) -> None:
+    def __init__(self, connection: Any, remote_dir: str, timeout: float, listing: bool) -> None:
         self.connection = connection
-        self.command = list_then_tar_command(remote_dir)
+        self.command = list_then_tar_command(remote_dir, listing)
         self.timeout = timeout
         self.asked: list[Asked] = []
         self.where: dict[str, int] = {}
@@ -281,14 +288,18 @@ async def _list_and_tar(
     timeout: float,
     choose: Callable[[dict[str, Any]], Asked | None],
     put: Callable[[list[tuple[Asked, int]] | None], object],
+    first: bool,
 ) -> TarOutcome:
     batches = _Batches(put)
     try:
-        feed = _Feed(fs._client, remote_dir, timeout)
-        feed.start()  # the listing comes from the same process
+        feed = _Feed(fs._client, remote_dir, timeout, listing=first)
+        if first:
+            feed.start()
         outcome = TarOutcome(feed.asked)
         work = asyncio.ensure_future(
-            _list_and_unpack(fs, remote_dir, local_dir, feed, choose, batches.add, outcome)
+            _list_and_unpack(
+                fs, remote_dir, local_dir, feed, choose, batches.add, outcome, with_find=first
+            )
         )
         # One watch over the listing and the stream (a timeout around each of ten
         # thousand small reads would cost more than the reads): a stall is no progress in
@@ -316,8 +327,12 @@ async def _list_and_unpack(
     choose: Callable[[dict[str, Any]], Asked | None],
     landed: Callable[[Asked, int], None],
     outcome: TarOutcome,
+    *,
+    with_find: bool,
 ) -> None:
-    listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose, outcome))
+    listing = asyncio.ensure_future(
+        _list_and_feed(fs, remote_dir, feed, choose, outcome, with_find=with_find)
+    )
     try:
         await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
         process = feed.started.result() if feed.started.done() else None
@@ -334,14 +349,16 @@ async def _list_and_feed(
     feed: _Feed,
     choose: Callable[[dict[str, Any]], Asked | None],
     outcome: TarOutcome,
+    *,
+    with_find: bool,
 ) -> None:
     """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
     chosen file asked of tar as soon as it is seen. SFTP lists at once, on the channel
-    already open; the server's ``find`` (``find_listing``: cheaper to read) lists once the
-    server has started the process, a shell that reads the account's startup files
-    first. A whole SFTP listing before find's first entry is the listing; else SFTP
-    stops there and find lists (and should find fail, SFTP lists again, each name
-    taken once). A fault in either is raised."""
+    already open. ``with_find``: the server's ``find`` (``find_listing``: cheaper to read)
+    lists too, once the server has started the process (a shell, which reads the
+    account's startup files first). A whole SFTP listing before find's first entry is
+    the listing; else SFTP stops there and find lists (and should find fail, SFTP lists
+    again, each name taken once). A fault in either is raised."""
     seen: set[str] = set()
     find_started = asyncio.Event()
 
@@ -361,6 +378,14 @@ async def _list_and_feed(
     def progressed() -> None:
         feed.progressed = time.monotonic()
 
+    if not with_find:
+        try:
+            if not await _list_over_sftp(fs, remote_dir, offer, progressed, lambda: False):
+                raise RuntimeError("no listing of the directory came whole")
+        finally:
+            feed.discard_listing()  # if a changed file started the process
+            await feed.end()
+        return
     by_find = asyncio.ensure_future(_list_by_find(feed, remote_dir, offer_found, progressed))
     by_sftp = asyncio.ensure_future(
         _list_over_sftp(fs, remote_dir, offer, progressed, find_started.is_set)

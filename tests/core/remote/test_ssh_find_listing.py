@@ -79,12 +79,10 @@ def test_find_listing_gives_the_sftp_listing_and_stamps(
     assert copied["fraction.json"][1] == 1_700_000_000
     assert summaries(by_find.root) == summaries(by_sftp.root)
 
-    # Listed by find, a mirror made over SFTP is found unchanged: nothing is read again.
-    with monkeypatch.context() as patch:
-        patch.setattr(tar_lane, "_list_over_sftp", _sftp_lists_nothing)
-        again = mirror_in(tmp_path / "cache-sftp", monkeypatch, url, TAR)
-        report = again.sync()
-    assert (report.problem, report.listed_by_find, report.read_files) == (None, 2, 0)
+    # Listed over SFTP, the mirror listed by find is found unchanged: nothing is read again.
+    again = mirror_in(tmp_path / "cache-find", monkeypatch, url, SFTP)
+    report = again.sync()
+    assert (report.problem, report.listed, report.read_files) == (None, listed.listed, 0)
 
 
 def test_a_server_without_gnu_find_is_listed_over_sftp(
