@@ -6,9 +6,10 @@ server's own ``tar`` for them over an exec channel of the same SSH connection se
 as one stream instead: the long-standing way files are copied over SSH (``tar | ssh``,
 scp and rsync all run a program on the far end). The channel is opened on the connection
 sshfs already made, so the host key check, the authentication and the timeouts are the
-ones every other read has. The same process lists the directory first (the server's
-``find``, see ``find_listing``, racing an SFTP listing that starts at once); names are
-sent to tar as the listing finds them, so the stream starts before the listing ends.
+ones every other read has. At a first sync the same process also lists the directory
+(the server's ``find``, see ``find_listing``, racing an SFTP listing that starts at
+once); names are sent to tar as the listing finds them, so the stream starts before the
+listing ends.
 
 The stream is untrusted (whatever answers as ``tar`` on the server wrote it) and is read
 one member at a time, never unpacked by ``tarfile`` itself: a member must be a regular
@@ -173,9 +174,10 @@ class _Batches:
 
 
 class _Feed:
-    """One process on the server for a directory: ``find`` lists it on the channel's
-    stderr (``find_listing``), then ``tar`` sends the files named on its stdin as the
-    listing finds them. Started at once (the listing needs it)."""
+    """One process on the server for a directory: ``tar`` sends the files named on its
+    stdin as the listing finds them; with ``listing``, ``find`` lists the directory on
+    the channel's stderr beside it (``find_listing``). Started at once when it lists,
+    else at the first name asked."""
 
     def __init__(self, connection: Any, remote_dir: str, timeout: float, listing: bool) -> None:
         self.connection = connection
