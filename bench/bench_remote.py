@@ -12,7 +12,8 @@ cold:
   find lists the directory, racing SFTP, and its tar sends the files as one stream over
   an exec channel, the default) and ``sftp`` (an SFTP listing, one SFTP session, many
   reads in flight: what a server without tar gets);
-- ``remote warm``: a re-open with nothing changed: a listing only; the bytes of records
+- ``remote warm``: a re-open with nothing changed: an SFTP listing only (no process is
+  started on the server); the bytes of records
   read from the remote are counted (0 expected) and the index comes from the cache;
 - ``local copy``: the same files copied from the served directory into a fresh directory
   beside the mirror (read, write, set the time), no network: what writing the mirror
