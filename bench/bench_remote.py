@@ -8,10 +8,12 @@ cold:
 - ``remote first row``: from the open until the first copied file is summarized (the
   debugger's watcher shows it then);
 - ``remote full``: the sync (listing, copying into the local mirror) and the mirror's
-  first index, until every summary is made; once through each lane: ``tar`` (the files
-  as one stream from the server's tar over an exec channel, the default) and ``sftp``
-  (one SFTP session, many reads in flight: what a server without tar gets);
-- ``remote warm``: a re-open with nothing changed: a listing only; the bytes of records
+  first index, until every summary is made; once through each lane: ``tar`` (the server's
+  find lists the directory, racing SFTP, and its tar sends the files as one stream over
+  an exec channel, the default) and ``sftp`` (an SFTP listing, one SFTP session, many
+  reads in flight: what a server without tar gets);
+- ``remote warm``: a re-open with nothing changed: an SFTP listing only (no process is
+  started on the server); the bytes of records
   read from the remote are counted (0 expected) and the index comes from the cache;
 - ``local copy``: the same files copied from the served directory into a fresh directory
   beside the mirror (read, write, set the time), no network: what writing the mirror

@@ -68,6 +68,7 @@ class SyncReport:
     read_bytes: int = 0  # bytes read from the remote
     streamed: int = 0  # of the files copied, those that came in the server's tar stream
     removed: int = 0
+    listed_by_find: int = 0  # directories listed whole by the server's find (find_listing)
     problem: str | None = None  # the one line saying why the sync stopped early
     changed: list[Path] = field(default_factory=list)  # mirror paths written or removed
 
@@ -286,7 +287,7 @@ class RemoteMirror:
             local_dir.mkdir(parents=True, exist_ok=True)
             if self.location.protocol == "ssh" and self._tar_usable:
                 left, why = self._list_and_copy_with_tar(
-                    remote_dir, local_dir, changed, report, on_file
+                    remote_dir, local_dir, changed, report, on_file, first=not known
                 )
                 wanted += left
                 refused = refused or why
@@ -320,11 +321,14 @@ class RemoteMirror:
         changed: Callable[[dict[str, Any]], Wanted | None],
         report: SyncReport,
         on_file: Callable[[Path], object] | None,
+        *,
+        first: bool,
     ) -> tuple[list[Wanted], str | None]:
         """List ``remote_dir`` and copy what changed (files up to the huge size, plain
         names) as one tar stream while the listing goes on; (what is left to read over
         SFTP, the line saying why the stream was refused). A server without a usable tar
-        is asked no more."""
+        is asked no more. ``first``: nothing of this directory is mirrored yet (see
+        ``list_and_copy``)."""
         left: list[Wanted] = []
         chosen: dict[str, Wanted] = {}
 
@@ -344,11 +348,15 @@ class RemoteMirror:
             self._note_read(chosen[asked[0]], read, False, report, on_file)
 
         outcome = list_and_copy(
-            self._fs, remote_dir, local_dir, self.options.timeout, choose, landed
+            self._fs, remote_dir, local_dir, self.options.timeout, choose, landed, first=first
         )
+        report.listed_by_find += outcome.listed_by_find
         if outcome.unavailable or outcome.refused is not None:
             self._tar_usable = False
-        left += [chosen[a[0]] for i, a in enumerate(outcome.asked) if i not in outcome.landed]
+        # Whatever was chosen and did not land (never asked, when the stream ended while
+        # the listing went on) is read over SFTP.
+        landed_names = {outcome.asked[i][0] for i in outcome.landed}
+        left += [item for name, item in chosen.items() if name not in landed_names]
         return left, outcome.refused
 
     def _note_read(

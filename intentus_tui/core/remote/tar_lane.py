@@ -6,8 +6,10 @@ server's own ``tar`` for them over an exec channel of the same SSH connection se
 as one stream instead: the long-standing way files are copied over SSH (``tar | ssh``,
 scp and rsync all run a program on the far end). The channel is opened on the connection
 sshfs already made, so the host key check, the authentication and the timeouts are the
-ones every other read has. Names are sent to tar as the SFTP listing finds them, so the
-stream starts before the listing ends.
+ones every other read has. At a first sync the same process also lists the directory
+(the server's ``find``, see ``find_listing``, racing an SFTP listing that starts at
+once); names are sent to tar as the listing finds them, so the stream starts before the
+listing ends.
 
 The stream is untrusted (whatever answers as ``tar`` on the server wrote it) and is read
 one member at a time, never unpacked by ``tarfile`` itself: a member must be a regular
@@ -30,11 +32,10 @@ import io
 import os
 import queue
 import re
-import shlex
 import stat
 import tarfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +43,7 @@ from typing import Any
 
 from intentus_tui.core.fsio import temp_name_for
 from intentus_tui.core.records.load import HUGE_FILE_BYTES
+from intentus_tui.core.remote.find_listing import list_then_tar_command, read_listing
 
 # A member may have grown since it was listed (a WAL is appended to); one over this is not
 # what was asked for (tar is only asked for files listed at most HUGE_FILE_BYTES).
@@ -88,11 +90,6 @@ def tar_safe_name(name: str) -> bool:
     return _TAR_SAFE_NAME.fullmatch(name) is not None and name not in (".", "..")
 
 
-def tar_command(remote_dir: str) -> str:
-    """The command run on the server: the files named on stdin, from ``remote_dir``."""
-    return f"tar -c -f - -C {shlex.quote(remote_dir)} -T -"
-
-
 @dataclass(slots=True)
 class TarOutcome:
     """What ``list_and_copy`` did with one directory."""
@@ -100,6 +97,7 @@ class TarOutcome:
     asked: list[Asked]  # what tar was asked for, in order
     landed: set[int] = field(default_factory=set)  # indexes into ``asked`` written whole
     unavailable: bool = False  # no tar stream came: ask no more
+    listed_by_find: int = 0  # 1 when find listed the directory whole (see find_listing)
     refused: str | None = None  # the one line saying why the stream was refused
 
 
@@ -110,17 +108,24 @@ def list_and_copy(
     timeout: float,
     choose: Callable[[dict[str, Any]], Asked | None],
     landed: Callable[[Asked, int], object],
+    *,
+    first: bool = False,
 ) -> TarOutcome:
-    """List ``remote_dir`` over SFTP and, while the listing goes on, copy the files
-    ``choose`` picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event
-    loop; a missing directory lists nothing) into ``local_dir`` through one tar stream;
+    """List ``remote_dir`` and, while the listing goes on, copy the files ``choose``
+    picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event loop; a
+    missing directory lists nothing) into ``local_dir`` through one tar stream;
     ``landed(file, bytes)`` is called here as each is written whole. Files the stream did
     not hold (vanished, a hard link, a stream that broke off or was refused) are not
     landed: the caller reads them another way. A network fault or a stall (no answer
-    within ``timeout``) is raised as it is; what landed before it stays."""
+    within ``timeout``) is raised as it is; what landed before it stays.
+
+    ``first``: nothing of the directory is mirrored yet, so every file will be copied:
+    the process on the server is started at once and lists too (``find_listing``,
+    racing SFTP). Otherwise (a re-open, a poll) SFTP lists, and the process starts only
+    if a file changed: a re-open with nothing changed starts none."""
     arrived: queue.Queue[list[tuple[Asked, int]] | None] = queue.Queue()
     future = asyncio.run_coroutine_threadsafe(
-        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put), fs.loop
+        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put, first), fs.loop
     )
     while True:
         try:
@@ -169,12 +174,14 @@ class _Batches:
 
 
 class _Feed:
-    """The names asked of one tar process as the listing finds them; the process is
-    started at the first one."""
+    """One process on the server for a directory: ``tar`` sends the files named on its
+    stdin as the listing finds them; with ``listing``, ``find`` lists the directory on
+    the channel's stderr beside it (``find_listing``). Started at once when it lists,
+    else at the first name asked."""
 
-    def __init__(self, connection: Any, remote_dir: str, timeout: float) -> None:
+    def __init__(self, connection: Any, remote_dir: str, timeout: float, listing: bool) -> None:
         self.connection = connection
-        self.command = tar_command(remote_dir)
+        self.command = list_then_tar_command(remote_dir, listing)
         self.timeout = timeout
         self.asked: list[Asked] = []
         self.where: dict[str, int] = {}
@@ -185,8 +192,54 @@ class _Feed:
         self.unavailable = False
         self.progressed = time.monotonic()  # the last name listed or bytes received
         self._process: Any = None
+        self._starting: asyncio.Future[None] | None = None
         self._pending: list[bytes] = []
         self._dead = False
+        self._kept: list[asyncio.Future[None]] = []
+
+    def discard_listing(self) -> None:
+        """Read what is left of find's listing (and anything after it) without looking:
+        unread, it would fill the channel's window, which the tar stream shares."""
+        if self._process is not None:
+            self._kept.append(asyncio.ensure_future(_discard(self._process.stderr)))
+
+    def start(self) -> None:
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+
+    async def process(self) -> Any:
+        """The process once started (None when the server runs no command for us); a
+        fault starting it is raised here."""
+        self.start()
+        assert self._starting is not None
+        # Shielded: a listing cancelled while it waits here must not cancel the start.
+        await asyncio.shield(self._starting)
+        return self._process
+
+    async def _start(self) -> None:
+        from asyncssh import PIPE, ChannelOpenError
+
+        try:
+            self._process = await asyncio.wait_for(
+                self.connection.create_process(
+                    self.command,
+                    encoding=None,
+                    stderr=PIPE,  # the listing
+                    request_pty=False,
+                    window=_WINDOW,
+                ),
+                self.timeout,
+            )
+        except ChannelOpenError:  # the server runs no command for us: SFTP only
+            self._dead = self.unavailable = True
+            self.started.set_result(None)
+            return
+        except BaseException:  # a fault: raised by the listing, never tried again
+            self._dead = True
+            if not self.started.done():
+                self.started.set_result(None)
+            raise
+        self.started.set_result(self._process)
 
     async def ask(self, item: Asked) -> None:
         if self._dead:
@@ -196,34 +249,15 @@ class _Feed:
         self.asked.append(item)
         self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
         self._pending.append(f"./{name}\n".encode())
-        if len(self._pending) >= (_NAMES_AT_ONCE if self._process else _FIRST_NAMES):
+        at_once = _FIRST_NAMES if len(self.asked) <= _FIRST_NAMES else _NAMES_AT_ONCE
+        if len(self._pending) >= at_once:
             await self.flush()
 
     async def flush(self) -> None:
         if self._dead or not self._pending:
             return
-        from asyncssh import DEVNULL, ChannelOpenError
-
-        if self._process is None:
-            try:
-                self._process = await asyncio.wait_for(
-                    self.connection.create_process(
-                        self.command,
-                        encoding=None,
-                        stderr=DEVNULL,
-                        request_pty=False,
-                        window=_WINDOW,
-                    ),
-                    self.timeout,
-                )
-            except ChannelOpenError:  # the server runs no command for us: SFTP only
-                self._dead = self.unavailable = True
-                self.started.set_result(None)
-                return
-            except BaseException:  # a fault: raised by the listing, never tried again
-                self._dead = True
-                raise
-            self.started.set_result(self._process)
+        if await self.process() is None:
+            return
         try:
             self._process.stdin.write(b"".join(self._pending))
         except Exception:  # the channel has closed (the stream was refused or broke off)
@@ -234,6 +268,9 @@ class _Feed:
         """No more names: tar finishes the stream once it has read them."""
         with contextlib.suppress(Exception):
             await self.flush()
+        if self._starting is not None:  # a fault starting it is the listing's
+            with contextlib.suppress(Exception):
+                await self._starting
         if self._process is not None:
             with contextlib.suppress(Exception):
                 self._process.stdin.write_eof()
@@ -242,6 +279,8 @@ class _Feed:
 
     def stop(self) -> None:
         self._dead = True
+        for task in self._kept:
+            task.cancel()
 
 
 async def _list_and_tar(
@@ -251,13 +290,18 @@ async def _list_and_tar(
     timeout: float,
     choose: Callable[[dict[str, Any]], Asked | None],
     put: Callable[[list[tuple[Asked, int]] | None], object],
+    first: bool,
 ) -> TarOutcome:
     batches = _Batches(put)
     try:
-        feed = _Feed(fs._client, remote_dir, timeout)
+        feed = _Feed(fs._client, remote_dir, timeout, listing=first)
+        if first:
+            feed.start()
         outcome = TarOutcome(feed.asked)
         work = asyncio.ensure_future(
-            _list_and_unpack(fs, remote_dir, local_dir, feed, choose, batches.add, outcome)
+            _list_and_unpack(
+                fs, remote_dir, local_dir, feed, choose, batches.add, outcome, with_find=first
+            )
         )
         # One watch over the listing and the stream (a timeout around each of ten
         # thousand small reads would cost more than the reads): a stall is no progress in
@@ -285,8 +329,12 @@ async def _list_and_unpack(
     choose: Callable[[dict[str, Any]], Asked | None],
     landed: Callable[[Asked, int], None],
     outcome: TarOutcome,
+    *,
+    with_find: bool,
 ) -> None:
-    listing = asyncio.ensure_future(_list_and_feed(fs, remote_dir, feed, choose))
+    listing = asyncio.ensure_future(
+        _list_and_feed(fs, remote_dir, feed, choose, outcome, with_find=with_find)
+    )
     try:
         await asyncio.wait([feed.started, listing], return_when=asyncio.FIRST_COMPLETED)
         process = feed.started.result() if feed.started.done() else None
@@ -302,9 +350,85 @@ async def _list_and_feed(
     remote_dir: str,
     feed: _Feed,
     choose: Callable[[dict[str, Any]], Asked | None],
+    outcome: TarOutcome,
+    *,
+    with_find: bool,
 ) -> None:
     """List ``remote_dir`` (each entry as sshfs's ``ls`` makes it: the same stamps), each
-    chosen file asked of tar as soon as it is seen."""
+    chosen file asked of tar as soon as it is seen. SFTP lists at once, on the channel
+    already open. ``with_find``: the server's ``find`` (``find_listing``: cheaper to read)
+    lists too, once the server has started the process (a shell, which reads the
+    account's startup files first). A whole SFTP listing before find's first entry is
+    the listing; else SFTP stops there and find lists (and should find fail, SFTP lists
+    again, each name taken once). A fault in either is raised."""
+    seen: set[str] = set()
+    find_started = asyncio.Event()
+
+    async def offer(entry: dict[str, Any]) -> None:
+        name = entry["name"].rpartition("/")[2]
+        if name in seen:
+            return
+        seen.add(name)
+        item = choose(entry)
+        if item is not None:
+            await feed.ask(item)
+
+    async def offer_found(entry: dict[str, Any]) -> None:
+        find_started.set()
+        await offer(entry)
+
+    def progressed() -> None:
+        feed.progressed = time.monotonic()
+
+    if not with_find:
+        try:
+            if not await _list_over_sftp(fs, remote_dir, offer, progressed, lambda: False):
+                raise RuntimeError("no listing of the directory came whole")
+        finally:
+            feed.discard_listing()  # if a changed file started the process
+            await feed.end()
+        return
+    by_find = asyncio.ensure_future(_list_by_find(feed, remote_dir, offer_found, progressed))
+    by_sftp = asyncio.ensure_future(
+        _list_over_sftp(fs, remote_dir, offer, progressed, find_started.is_set)
+    )
+    try:
+        await asyncio.wait({by_find, by_sftp}, return_when=asyncio.FIRST_COMPLETED)
+        if by_sftp.done() and by_sftp.result():  # whole first (a fault is raised here)
+            return
+        if await by_find:
+            outcome.listed_by_find = 1
+            return
+        if not await by_sftp:  # it stopped for find, which then failed: list it all
+            await _list_over_sftp(fs, remote_dir, offer, progressed, lambda: False)
+    finally:
+        for task in (by_find, by_sftp):  # safe: an ask cut short is sent by end()
+            task.cancel()
+        await asyncio.gather(by_find, by_sftp, return_exceptions=True)
+        feed.discard_listing()
+        await feed.end()
+
+
+async def _list_by_find(
+    feed: _Feed,
+    remote_dir: str,
+    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    progressed: Callable[[], None],
+) -> bool:
+    """The listing ``find`` writes on the process's stderr; whether it came whole."""
+    process = await feed.process()
+    return process is not None and await read_listing(process.stderr, remote_dir, offer, progressed)
+
+
+async def _list_over_sftp(
+    fs: Any,
+    remote_dir: str,
+    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    progressed: Callable[[], None],
+    stop: Callable[[], bool],
+) -> bool:
+    """The SFTP listing (a missing directory lists nothing); whether it came whole
+    (False once ``stop`` says so)."""
     from asyncssh import SFTPNoSuchFile
 
     try:
@@ -312,16 +436,23 @@ async def _list_and_feed(
         # new session, a new process on the server.
         async with fs._pool.get() as sftp:
             async for found in sftp.scandir(remote_dir):
-                feed.progressed = time.monotonic()
+                progressed()
+                if stop():
+                    return False
                 if found.filename in ("", ".", ".."):
                     continue
-                item = choose(_entry(remote_dir, found))
-                if item is not None:
-                    await feed.ask(item)
+                await offer(_entry(remote_dir, found))
     except SFTPNoSuchFile:
         pass
-    finally:
-        await feed.end()
+    return True
+
+
+async def _discard(reader: Any) -> None:
+    """Read ``reader`` to its end (what follows the listing on stderr: nothing from a
+    well-behaved server), so that it never holds up the channel's window."""
+    with contextlib.suppress(Exception):
+        while await reader.read(_CHUNK):
+            pass
 
 
 def _entry(remote_dir: str, found: Any) -> dict[str, Any]:
@@ -359,7 +490,9 @@ async def _unpack_process(
                 break
             unpacker.push(chunk)
     except TarUnavailable:
-        outcome.unavailable = True
+        # With nothing asked, no stream says nothing about the server's tar (busybox tar
+        # makes no empty archive): it is asked again at the next sync.
+        outcome.unavailable = bool(feed.asked)
     except TarRefused as exc:
         outcome.refused = str(exc)
     finally:

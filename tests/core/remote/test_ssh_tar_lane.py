@@ -200,7 +200,8 @@ def test_hostile_stream_is_refused_with_one_line(
     good = real_world.records_dir / f"{real_world.success}.json"
     archive = tmp_path / "hostile.tar"
     _hostile_archive(archive, good, make_bad(f"{real_world.fallback}.json"))
-    config = _fake_tar(tmp_path / "fakebin", f"exec cat {archive}")
+    # It reads the names asked for first, as a real tar does before it sends a member.
+    config = _fake_tar(tmp_path / "fakebin", f"cat >/dev/null; exec cat {archive}")
     outside = [Path("/tmp/outside-absolute.json"), tmp_path / "outside.json"]
     with serving(tmp_path, monkeypatch, config) as server:
         host = served_host(server, real_world)
@@ -239,6 +240,49 @@ def test_a_pax_format_stream_is_read(
         host = served_host(server, real_world)
         mirror = RemoteMirror(parse_remote(server.url(host.base)), TAR)
         report: SyncReport = mirror.sync()
+        count = len(host.ids) + 1
+        assert (report.problem, report.read_files, report.streamed) == (None, count, count)
+        assert files_of(mirror.records_dir) == {
+            p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
+        }
+
+
+def test_a_tar_that_makes_no_empty_archive_is_asked_again(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """busybox tar sends nothing (and fails) when asked for no file, as for a directory
+    still empty at a first sync: that says nothing about its tar, which copies the files
+    that come later."""
+    script = (
+        'names=$(cat); [ -n "$names" ] || exit 1\nprintf "%s\\n" "$names" | exec /usr/bin/tar "$@"'
+    )
+    config = _fake_tar(tmp_path / "fakebin", script)
+    with serving(tmp_path, monkeypatch, config) as server:
+        base = server.served / "host1"
+        records = base / ".intentusnet" / "records"
+        records.mkdir(parents=True)
+        mirror = RemoteMirror(parse_remote(server.url(base)), TAR)
+        empty = mirror.sync()
+        assert (empty.problem, empty.read_files) == (None, 0)
+        for source in real_world.records_dir.iterdir():
+            (records / source.name).write_bytes(source.read_bytes())
+        count = len(list(records.iterdir()))
+        report = mirror.sync()
+        assert (report.problem, report.read_files, report.streamed) == (None, count, count)
+
+
+def test_a_tar_without_record_sizes_still_streams(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """busybox tar has no -b: it fails before reading a name, and tar runs again
+    without it."""
+    script = 'case " $* " in *" -b "*) echo "tar: unrecognized option: b" >&2; exit 1;; esac\n'
+    script += 'exec /usr/bin/tar "$@"'
+    config = _fake_tar(tmp_path / "fakebin", script)
+    with serving(tmp_path, monkeypatch, config) as server:
+        host = served_host(server, real_world)
+        mirror = RemoteMirror(parse_remote(server.url(host.base)), TAR)
+        report = mirror.sync()
         count = len(host.ids) + 1
         assert (report.problem, report.read_files, report.streamed) == (None, count, count)
         assert files_of(mirror.records_dir) == {
