@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import mmap
 import os
 import struct
 from collections.abc import Iterable, Iterator, Sequence
@@ -189,26 +188,18 @@ def time_ordered_batches(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterat
 
 
 def _file_batches(source: io.BufferedReader, entries: list[bytes]) -> Iterator[bytes]:
-    """The rows at ``entries`` in a file of rows, sliced from a map of it: a read call per
-    row took twice as long (1,000,000 rows: 2.0 s against 0.95 s). The file is one the cache
-    wrote whole and renamed into place: nobody changes it while it is mapped."""
-    if not entries:
-        return
-    with mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        view = memoryview(mapped)
-        parts: list[memoryview] = []
-        try:
-            for first in range(0, len(entries), _BATCH):
-                parts = [
-                    view[start : start + length]
-                    for _, start, length in map(_where, entries[first : first + _BATCH])
-                ]
-                batch = ROW_SEPARATOR.join(parts)
-                parts = []  # the map closes only once no slice of it is left
-                yield batch
-        finally:
-            parts = []
-            view.release()
+    """The rows at ``entries`` in a file of rows, a read call each. Slicing a map of the
+    file took half the time (1,000,000 rows: 0.95 s against 2.0 s) but counted every page
+    of it in the process's resident memory: a first open of 1,000,000 records peaked at
+    1.06 GB instead of under 300 MB."""
+    descriptor = source.fileno()
+    for first in range(0, len(entries), _BATCH):
+        yield ROW_SEPARATOR.join(
+            [
+                os.pread(descriptor, length, start)
+                for _, start, length in map(_where, entries[first : first + _BATCH])
+            ]
+        )
 
 
 def _joined(batches: Iterable[bytes]) -> Iterator[bytes]:
