@@ -29,6 +29,9 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.verdict import verdict_of
 
+# Executions handled by a thread worker between two calls of its ``pause`` (a few ms).
+PAUSE_EVERY = 2_000
+
 
 class Group(IntEnum):
     """Sections of the grouped list, in display order: what needs attention first (evidence
@@ -612,11 +615,17 @@ class ListModel:
                 kept += 1
         return kept
 
-    def make_haystacks(self, made: list[ExecutionSummary]) -> list[str]:
-        """The searched texts of ``made``; only reads the model (any thread may call it)."""
+    def make_haystacks(
+        self, made: list[ExecutionSummary], pause: Callable[[], None] | None = None
+    ) -> list[str]:
+        """The searched texts of ``made``; only reads the model (any thread may call it).
+        ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker leaves the
+        interpreter to the keys there)."""
         verdicts = self._kinds
         texts = []
-        for summary in made:
+        for done, summary in enumerate(made, 1):
+            if pause is not None and done % PAUSE_EVERY == 0:
+                pause()
             cached = verdicts.get(summary.key)
             kind = cached[1] if cached is not None and cached[0] is summary else None
             texts.append(haystack_of(summary, kind))
