@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -190,6 +191,20 @@ async def test_the_worker_steps_aside_for_keys_and_every_candidate_is_listed(
         status = str(picker.query_one("#picker-status").render())
         assert status.startswith("1 just saved · 1 snapshot · 1 baseline · 1 record file")
         assert status.endswith("4 executions")
+
+
+async def test_closing_the_picker_lets_go_of_its_candidates() -> None:
+    app = PickerApp(small_index())
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await ready(pilot)
+        assert picker.index is not None
+        index = weakref.ref(picker.index)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.chosen == [None]
+        # Gone at once, without waiting for a garbage collection: at 100,000 executions
+        # they were walked by each one for as long as the screen object lingered.
+        assert index() is None
 
 
 async def test_100000_executions_answer_each_key_quickly() -> None:

@@ -164,6 +164,14 @@ class ComparePicker(ModalScreen[Candidate | None]):
         # Once the picker is on screen: the worker would compete with its first frame.
         self.call_after_refresh(self._gather)
 
+    def on_unmount(self) -> None:
+        # What was gathered for 100,000 executions goes with the picker. The screen object
+        # itself can outlive it for a while (its finished worker's context keeps it), and
+        # with it, so far, every candidate: for the garbage collector to walk again and again.
+        self.index = None
+        self.shown = []
+        self._gather_files = self._gather_executions = list
+
     @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
     def _gather(self) -> None:
         files = self._gather_files()
