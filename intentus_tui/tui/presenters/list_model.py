@@ -597,11 +597,20 @@ class ListModel:
             ]
         self._show(matched)
 
-    def missing_haystacks(self) -> list[ExecutionSummary]:
+    def missing_haystacks(
+        self, among: list[ExecutionSummary] | None = None
+    ) -> list[ExecutionSummary]:
         """The executions whose searched text is not made yet: for ``make_haystacks`` on
-        another thread, ahead of the first filter keystroke."""
+        another thread, ahead of the first filter keystroke. ``among``: of these (a copy of
+        the summaries, for another thread to look through), not of every execution."""
         haystacks = self._haystacks
+        if among is not None:
+            return [s for s in among if s.key not in haystacks]
         return [s for key, s in self.summaries.items() if key not in haystacks]
+
+    def unsearched_count(self) -> int:
+        """About how many executions have no searched text yet (at once, for any number)."""
+        return max(0, len(self.summaries) - len(self._haystacks))
 
     def adopt_haystacks(self, made: list[ExecutionSummary], texts: list[str]) -> int:
         """Keep the texts ``make_haystacks`` made of ``made``, for those executions still

@@ -289,15 +289,19 @@ class ExecutionList(
         before they are made waits for them (``waiting_query``, "filtering…"): its letters
         show at once, its rows once the texts are in (``Filtered``)."""
         model = self.model
-        missing = model.missing_haystacks()
-        if len(missing) < SORT_IN_WORKER_AT or self._texts_coming:
+        if model.unsearched_count() < SORT_IN_WORKER_AT or self._texts_coming:
             return  # few: made when first searched, at once
         self._texts_coming = True
         pause = getattr(self.app, "yield_to_keys", None)
+        # A copy (one call, a millisecond at 100,000) for the worker to look through: the
+        # app changes the executions' dictionary as they arrive.
+        everyone = list(model.summaries.values())
 
         def make() -> None:
+            missing: list[ExecutionSummary] = []
             texts: list[str] | None
             try:
+                missing = model.missing_haystacks(everyone)
                 texts = model.make_haystacks(missing, pause)
             except Exception:  # never seen; then made on the app's thread, when searched
                 texts = None
