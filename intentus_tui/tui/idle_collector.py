@@ -26,8 +26,10 @@ from typing import Any
 from textual import events
 from textual.app import App
 
-# A full pass only when the user has left the keys and the mouse alone this long.
-IDLE_SECONDS = 0.5
+# A full pass only when the user has left the keys and the mouse alone this long: longer
+# than the pauses between the keys of one thought (a pass of 40-90 ms at 100,000
+# executions, begun just before the next key, is that key's wait).
+IDLE_SECONDS = 1.0
 # A thread worker's long loop waits (``yield_to_keys``) while a key came this recently...
 KEYS_BUSY_SECONDS = 0.2
 # ... but no longer than this each time: its result is wanted too.
@@ -35,7 +37,7 @@ LONGEST_YIELD_SECONDS = 1.0
 # How often the app looks whether a full pass is due.
 CHECK_SECONDS = 0.25
 # A full pass, idle or not, this long after the previous one at the latest.
-OVERDUE_SECONDS = 30.0
+OVERDUE_SECONDS = 60.0
 # Middle-generation passes since the last full one before a full one is worth it (Python's
 # own default threshold for the oldest generation).
 PENDING_PASSES = 10

@@ -12,7 +12,7 @@ import pytest
 
 from intentus_tui.tui.presenters.list_model import ListModel
 from intentus_tui.tui.widgets import execution_list
-from tests.tui.app_support import SIZE, list_lines, make_app, settle
+from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle
 from tests.tui.test_list_sort_worker import until
 
 
@@ -44,6 +44,7 @@ async def test_a_query_typed_before_the_texts_are_made_filters_once_they_are(
         await pilot.pause()
         assert app.query_one("#filter").value == "ref"  # the letters are answered at once
         assert "filtering…" in str(listing.border_subtitle)
+        assert "filtering…" in screen_text(app)  # on screen, however narrow the list
         assert listing.model.rows == rows_before and listing.waiting_query == "ref"
         gate.set()
         await until(lambda: listing.waiting_query is None)

@@ -29,8 +29,9 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.verdict import verdict_of
 
-# Executions handled by a thread worker between two calls of its ``pause`` (a few ms).
-PAUSE_EVERY = 2_000
+# Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
+# or two: a key waits for the worker to get there).
+PAUSE_EVERY = 500
 
 
 class Group(IntEnum):

@@ -259,7 +259,8 @@ def list_subtitle(model: ListModel, sorting: Sort | None = None, filtering: bool
     """The list border's subtitle: how it is shown and sorted (``sorting``: the sort
     being made, the rows still in the one before; ``filtering``: a query waits for the
     searched texts, the rows still unfiltered)."""
-    waiting = " · filtering…" if filtering else ""
+    # Before the sort: a narrow list's border cuts the end of its subtitle.
+    view = f"{model.view.label} · filtering…" if filtering else model.view.label
     if sorting is not None:
-        return f"{model.view.label} · sorting: {sorting.label}…{waiting}"
-    return f"{model.view.label} · sort: {model.sort.label}{waiting}"
+        return f"{view} · sorting: {sorting.label}…"
+    return f"{view} · sort: {model.sort.label}"
