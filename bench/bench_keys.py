@@ -17,8 +17,11 @@ sequence: no wait, the app's work alone, rows "(no wait)").
 A big list's sort is made by a thread worker: the key is answered at once ("sorting…" in
 the list's subtitle) and the rows follow; rows "(rows sorted)": until the mark is gone.
 
+``--before TREE``: another checkout of the project, measured on the same records in the
+same run, its rounds taken in turn with this one's (column "before", and now/before).
+
 Usage: ``python bench/bench_keys.py [--count 100000] [--baseline-count 1000] [--runs 3]
-[--dir DIR]``. Linux only. The target: every key within 100 ms.
+[--dir DIR] [--before TREE]``. Linux only. The target: every key within 100 ms.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ TARGET = 0.100
 LONE_ESC = b"\x1b"
 KITTY_ESC = b"\x1b[27u"  # the escape key in the kitty keyboard protocol
 SORTING_MARK = "sorting:"  # the list's subtitle while a worker sorts
+FILTERING_MARK = "filtering…"  # the list's subtitle while a query waits for the texts
+FILTER_PLACEHOLDER = "filter: id, intent"  # the filter box, empty
+# Typed right after the first "/" is answered (not once the screen has settled): the
+# searched texts are still being made. Its answer: the letter in the box.
+TYPED_AT_ONCE = "a  filter: typed at once after the 1st /"
 # (what the user does, the bytes sent). In order: each starts where the one before left the
 # screen. Keys that open something are followed by the key that closes it.
 KEYS: list[tuple[str, bytes]] = [
@@ -50,9 +58,12 @@ KEYS: list[tuple[str, bytes]] = [
     ("o  sort: by intent", b"o"),
     ("v  view: needs attention", b"v"),
     ("!  failures first", b"!"),
+    ("/  filter box (first: texts made)", b"/"),
+    (TYPED_AT_ONCE, b"a"),
+    ("esc  filter cleared", b"\x1b"),
     ("/  filter box", b"/"),
     ("a  filter: one keystroke", b"a"),
-    ("esc  filter cleared", b"\x1b"),
+    ("esc  filter cleared again", b"\x1b"),
     ("enter  open the timeline", b"\r"),
     ("j  timeline: next event", b"j"),
     ("G  timeline: last event", b"G"),
@@ -89,16 +100,16 @@ def snapshot(app: App) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def one_round(
-    directory: Path, count: int, cache: Path, home: Path, esc: bytes = LONE_ESC
+    directory: Path, count: int, cache: Path, home: Path, esc: bytes = LONE_ESC, root: Path = ROOT
 ) -> dict[str, list[float]]:
     argv = [sys.executable, "-m", "intentus_tui.cli", str(directory)]
-    app = App(argv, cache, home, ROOT)
+    app = App(argv, cache, home, root)
     latencies: dict[str, list[float]] = {}
     try:
         if app.wait_for(lambda: header_done(app.screen, count), 600) is None:
             sys.exit(f"the index of {directory} did not complete")
         app.settle(quiet=1.0)
-        for label, keys in KEYS:
+        for index, (label, keys) in enumerate(KEYS):
             if keys == LONE_ESC and esc != LONE_ESC:
                 label += " (no wait)"
                 keys = esc
@@ -109,7 +120,11 @@ def one_round(
             answered = None
             while time.perf_counter() < deadline:
                 app.pump(0.005)
-                if snapshot(app) != before:
+                if label == TYPED_AT_ONCE:
+                    done = not app.screen.contains(FILTER_PLACEHOLDER)
+                else:
+                    done = snapshot(app) != before
+                if done:
                     answered = time.perf_counter() - sent
                     break
             latencies.setdefault(label, []).append(answered if answered is not None else 10.0)
@@ -118,27 +133,47 @@ def one_round(
                     app.pump(0.005)
                 sorted_at = time.perf_counter() - sent
                 latencies.setdefault(f"{label} (rows sorted)", []).append(sorted_at)
+            if label == TYPED_AT_ONCE:  # the rows it filters
+                # "filtering…" may follow the letter's own frame (never, rows filtered at once)
+                shown_by = time.perf_counter() + 0.2
+                while not app.screen.contains(FILTERING_MARK) and time.perf_counter() < shown_by:
+                    app.pump(0.005)
+                filtered_at = answered if answered is not None else 10.0
+                if app.screen.contains(FILTERING_MARK):
+                    while app.screen.contains(FILTERING_MARK) and time.perf_counter() < deadline:
+                        app.pump(0.005)
+                    filtered_at = time.perf_counter() - sent
+                latencies.setdefault(f"{label} (rows filtered)", []).append(filtered_at)
+            if index + 1 < len(KEYS) and KEYS[index + 1][0] == TYPED_AT_ONCE:
+                continue  # typed as soon as this key is answered
             app.settle(quiet=0.3)
     finally:
         app.close()
     return latencies
 
 
-def measure(directory: Path, count: int, runs: int, tmp: Path, name: str) -> dict[str, float]:
-    home = tmp / f"home-{name}"
-    cache = home / "index-cache"
-    cache.mkdir(parents=True)
-    one_round(directory, count, cache, home)  # fills the cache; not timed
-    rounds = [
-        one_round(directory, count, cache, home, esc)
-        for _ in range(runs)
-        for esc in (LONE_ESC, KITTY_ESC)
+def measure(
+    directory: Path, count: int, runs: int, tmp: Path, name: str, roots: list[Path]
+) -> list[dict[str, float]]:
+    """Each key's median on ``directory`` for each checkout of ``roots``, their rounds
+    taken in turn (so a busier moment of the machine falls on each alike)."""
+    merged: list[dict[str, list[float]]] = []
+    for number, root in enumerate(roots):
+        home = tmp / f"home-{name}-{number}"
+        (home / "index-cache").mkdir(parents=True)
+        one_round(directory, count, home / "index-cache", home, root=root)  # fills the cache
+        merged.append({})
+    for _ in range(runs):
+        for esc in (LONE_ESC, KITTY_ESC):
+            for number, root in enumerate(roots):
+                home = tmp / f"home-{name}-{number}"
+                round_ = one_round(directory, count, home / "index-cache", home, esc, root)
+                for label, values in round_.items():
+                    merged[number].setdefault(label, []).extend(values)
+    return [
+        {label: statistics.median(values) for label, values in latencies.items()}
+        for latencies in merged
     ]
-    merged: dict[str, list[float]] = {}
-    for round_ in rounds:
-        for label, values in round_.items():
-            merged.setdefault(label, []).extend(values)
-    return {label: statistics.median(values) for label, values in merged.items()}
 
 
 def main() -> None:
@@ -148,38 +183,54 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dir", type=Path, help="a directory of --count records to reuse")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout of the project (e.g. `git archive HEAD~1 | tar -x -C /tmp/old`, "
+        "with its built extension copied in), "
+        "measured on the same records round by round with this one (column 'before')",
+    )
     args = parser.parse_args()
+    roots = [ROOT] if args.before is None else [ROOT, args.before.absolute()]
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         big_dir = prepare_records(args, tmp)
         small_args = argparse.Namespace(**{**vars(args), "count": args.baseline_count, "dir": None})
         small_dir = prepare_records(small_args, tmp / "small")
-        small = measure(small_dir, args.baseline_count, args.runs, tmp, "small")
-        big = measure(big_dir, args.count, args.runs, tmp, "big")
+        (small,) = measure(small_dir, args.baseline_count, args.runs, tmp, "small", [ROOT])
+        big, *before = measure(big_dir, args.count, args.runs, tmp, "big", roots)
     print(
         f"\nkey latency, {args.count:,} records vs {args.baseline_count:,} "
         f"(median of {2 * args.runs} rounds; esc: of {args.runs} each way)"
     )
-    print(f"  {'key':<40}{'big':>9}{'baseline':>10}{'ratio':>7}  within 100 ms")
+    then = f"{'before':>9}{'now/before':>11}" if before else ""
+    print(f"  {'key':<40}{'big':>9}{'baseline':>10}{'ratio':>7}{then}  within 100 ms")
     worst = 0.0
     labels = [label for label, _ in KEYS]
 
     def order(label: str) -> tuple[int, int]:
-        """Each key's extra rows right after it."""
-        for index, name in enumerate(labels):
-            if label.startswith(name):
-                return index, len(label)
-        return len(labels), 0
+        """Each key's extra rows right after it (a label's key: the longest it starts with)."""
+        named = [(len(name), index) for index, name in enumerate(labels) if label.startswith(name)]
+        if not named:
+            return len(labels), 0
+        return max(named)[1], len(label)
 
     for label, value in sorted(big.items(), key=lambda item: order(item[0])):
         base = small[label]
-        if label.endswith("(rows sorted)"):  # not the key's answer: what follows it
+        if label.endswith(("(rows sorted)", "(rows filtered)")):  # what follows the answer
             mark = "(follows)"
         else:
             worst = max(worst, value)
             mark = "yes" if value <= TARGET else "NO"
+        then = ""
+        if before:
+            old = before[0].get(label)
+            then = (
+                f"{'-':>9}{'':>11}" if old is None else f"{old * 1000:>7.0f}ms{value / old:>11.2f}"
+            )
         print(
-            f"  {label:<40}{value * 1000:>7.0f}ms{base * 1000:>8.0f}ms{value / base:>7.2f}  {mark}"
+            f"  {label:<40}{value * 1000:>7.0f}ms{base * 1000:>8.0f}ms{value / base:>7.2f}"
+            f"{then}  {mark}"
         )
     print(f"\nslowest key: {worst * 1000:.0f} ms (target {TARGET * 1000:.0f} ms)")
 

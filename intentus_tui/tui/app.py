@@ -31,6 +31,7 @@ from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.compare_picking import ComparePicking
 from intentus_tui.tui.comparing import comparison_bindings
+from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
@@ -91,7 +92,9 @@ def screenshot_directory() -> Path:
     return cache
 
 
-class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[None]):
+class IntentusApp(
+    ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, IdleCollecting, App[None]
+):
     """A terminal debugger for recorded agent executions."""
 
     CSS_PATH = "app.tcss"
@@ -295,6 +298,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         if self._resume_gc:
             self._resume_gc = False
             resume_collector()
+        self.start_idle_collector()  # full collections wait for the keys to rest
         if self.watching and directory_problem(self.root.records_dir) is None:
             self._follow_directory()  # it starts the scan once the watch is in place
         else:
@@ -449,7 +453,8 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
 
     def _update_titles(self) -> None:
         listing = self.execution_list
-        listing.border_subtitle = list_subtitle(listing.model, listing.sorting)
+        filtering = listing.waiting_query is not None
+        listing.border_subtitle = list_subtitle(listing.model, listing.sorting, filtering)
 
     def _update_empty_message(self) -> None:
         listing = self.execution_list
@@ -565,6 +570,11 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self.execution_list.set_query(event.value)
+        self._filtered()
+
+    @on(ExecutionList.Filtered)
+    def _filtered(self) -> None:
+        self._update_titles()
         self._update_empty_message()
         self._show_header()
 
@@ -577,8 +587,7 @@ class IntentusApp(ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, App[N
         self._filter.value = ""
         self._filter.display = False
         self.execution_list.set_query("")
-        self._update_empty_message()
-        self._show_header()
+        self._filtered()
         self.screen.set_focus(self.execution_list)
 
     def action_cycle_view(self) -> None:

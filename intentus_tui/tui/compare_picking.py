@@ -59,6 +59,8 @@ class ComparePicking(ComparisonLauncher):
 
         def _refresh_footer(self) -> None: ...
 
+        def yield_to_keys(self) -> None: ...
+
     _saved_snapshots: list[Path] | None = None
     _execution_lines: ExecutionLines | None = None
 
@@ -104,15 +106,17 @@ class ComparePicking(ComparisonLauncher):
         def files() -> list[Candidate]:  # in the picker's thread worker, as is the next
             return build_candidates(find_compare_files(root), saved)
 
+        pause = self.yield_to_keys
+
         def executions() -> list[Candidate]:
-            return lines.candidates(summaries, model.kind, exclude=exclude)
+            return lines.candidates(summaries, model.kind, exclude=exclude, pause=pause)
 
         def chosen(candidate: Candidate | None) -> None:
             if candidate is not None:  # the execution asked about, even if the selection moved
                 self._compare_with(detail, candidate)
 
         title = f"Compare {execution_label(detail)} with…"
-        self.push_screen(ComparePicker(title, files, executions), chosen)
+        self.push_screen(ComparePicker(title, files, executions, pause), chosen)
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _compare_with(self, detail: ExecutionDetail, candidate: Candidate) -> None:

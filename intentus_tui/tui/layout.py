@@ -133,6 +133,11 @@ class PaneLayout(App[None]):
         layout = LAYOUTS[(LAYOUTS.index(self.pane_layout) + 1) % len(LAYOUTS)]
         self.pane_layout = layout
         self._apply_layout()
+        # Once the new layout is on screen: writing the settings file (and syncing it to
+        # disk) and the toast's own layout are not the key's answer.
+        self.call_after_refresh(self._remember_layout, layout)
+
+    def _remember_layout(self, layout: str) -> None:
         problem = remember("layout", layout)
         self.notify(
             problem or f"Layout: {layout}",

@@ -112,6 +112,12 @@ async def test_l_cycles_the_layouts_and_the_choice_is_remembered(records_dir: Pa
         await pilot.press("2")
         await settle(pilot)
         assert _shown(app, "#side-pane") and not _shown(app, "#centre")
+        seen = []
+        for _ in range(3):  # one round: every layout once, back where it was
+            await pilot.press("L")
+            await settle(pilot)
+            seen.append(app.pane_layout)
+        assert seen == ["columns", "stacked", "two panes"]
 
     again = make_app(records_dir)
     async with again.run_test(size=(200, 50)) as pilot:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 import uuid
 from dataclasses import replace
@@ -17,7 +18,7 @@ from intentus_tui.tui.presenters.compare_candidates import (
     file_candidate,
     verdict_marks,
 )
-from intentus_tui.tui.presenters.list_model import ListModel
+from intentus_tui.tui.presenters.list_model import PAUSE_EVERY, ListModel
 from tests.tui.test_list_model import summary
 
 SNAPSHOT = CompareTarget(
@@ -146,10 +147,11 @@ def test_100000_executions_stay_fast() -> None:
     # bounds, so only a lost guarantee (a scan that backtracks, a quadratic build) fails.
     assert slowest < 0.25, slowest
     assert built < 5, built
-    # A second opening reuses the lines of unchanged summaries.
-    start = time.perf_counter()
+    # A second opening reuses the lines of unchanged summaries (the very same strings: a
+    # timing would fail whenever a garbage collection of the whole test run lands in it).
     again = lines.candidates(model.summaries.values(), model.kind)
-    assert again == executions and time.perf_counter() - start < built
+    assert again == executions
+    assert all(a.line is b.line for a, b in zip(again, executions, strict=True))
 
 
 def test_a_pathological_query_does_not_backtrack() -> None:
@@ -162,3 +164,36 @@ def test_a_pathological_query_does_not_backtrack() -> None:
     start = time.perf_counter()
     assert index.search("ab" * 20 + "z")[0] == []
     assert time.perf_counter() - start < 1.0
+
+
+def test_a_changed_execution_gets_a_new_line_the_others_keep_theirs() -> None:
+    summaries = _many(50)
+    model = ListModel()
+    model.replace_all(summaries)
+    lines = ExecutionLines()
+    first = lines.candidates(model.summaries.values(), model.kind)
+    changed = replace(summaries[7], intent="Refund everything")
+    model.replace_all([*summaries[:7], changed, *summaries[8:]])
+    again = lines.candidates(model.summaries.values(), model.kind)
+    by_key = {c.key: c for c in again}
+    assert by_key[changed.key].line.endswith("Refund everything")
+    assert [c for c in again if c.key != changed.key] == [c for c in first if c.key != changed.key]
+    # The lines kept between openings are numbers and strings only: never walked by the
+    # garbage collector, whatever the number of executions.
+    assert not gc.is_tracked(lines.lines)
+
+
+def test_pause_is_called_as_the_lines_and_the_index_are_made() -> None:
+    summaries = _many(PAUSE_EVERY * 3)
+    model = ListModel()
+    model.replace_all(summaries)
+    pauses: list[int] = []
+    executions = ExecutionLines().candidates(
+        model.summaries.values(), model.kind, pause=lambda: pauses.append(1)
+    )
+    assert len(pauses) == 3 and len(executions) == len(summaries)
+    index = CandidateIndex(executions, pause=lambda: pauses.append(2))
+    assert pauses.count(2) == 2 and len(index) == len(summaries)
+    assert index.candidates == executions
+    hits, _ = index.search("summarize", len(executions))  # the text searched is every line's
+    assert len(hits) == sum(c.line.endswith("Summarize") for c in executions) > 0

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from intentus_tui.core.compare.targets import CompareTarget
+from intentus_tui.tui.presenters import compare_candidates
 from intentus_tui.tui.presenters.compare_candidates import (
     Candidate,
     CandidateIndex,
@@ -158,6 +161,50 @@ async def test_files_are_listed_before_the_executions_are_read() -> None:
         await ready(pilot)
         assert [c.kind for c in picker.shown if c][-4:] == ["execution"] * 4
         assert picker.highlighted == chosen  # the arrival did not move the choice
+
+
+async def test_the_worker_steps_aside_for_keys_and_every_candidate_is_listed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compare_candidates, "PAUSE_EVERY", 2)
+    index = small_index()
+    files = [c for c in index.candidates if c.kind != "execution"]
+    executions = [c for c in index.candidates if c.kind == "execution"]
+    paused_in: list[threading.Thread] = []
+
+    class PausingPickerApp(PickerApp):
+        def on_mount(self) -> None:
+            picker = ComparePicker(
+                "Compare 00000007 with…",
+                lambda: files,
+                lambda: executions,
+                lambda: paused_in.append(threading.current_thread()),
+            )
+            self.push_screen(picker, self.chosen.append)
+
+    app = PausingPickerApp(index)
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await ready(pilot)
+        assert paused_in and threading.main_thread() not in paused_in  # the worker's pauses
+        assert picker.index is not None and picker.index.candidates == index.candidates
+        assert [c.kind for c in picker.shown if c] == [c.kind for c in index.candidates]
+        status = str(picker.query_one("#picker-status").render())
+        assert status.startswith("1 just saved · 1 snapshot · 1 baseline · 1 record file")
+        assert status.endswith("4 executions")
+
+
+async def test_closing_the_picker_lets_go_of_its_candidates() -> None:
+    app = PickerApp(small_index())
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await ready(pilot)
+        assert picker.index is not None
+        index = weakref.ref(picker.index)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.chosen == [None]
+        # Gone at once, without waiting for a garbage collection: at 100,000 executions
+        # they were walked by each one for as long as the screen object lingered.
+        assert index() is None
 
 
 async def test_100000_executions_answer_each_key_quickly() -> None:

@@ -31,6 +31,7 @@ from intentus_tui.core.compare.targets import CompareTarget, describe_file
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
+from intentus_tui.tui.presenters.list_model import PAUSE_EVERY
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     display_id,
@@ -140,31 +141,44 @@ def path_candidate(path: Path) -> Candidate:
 @dataclass
 class ExecutionLines:
     """Execution lines kept between two openings of the picker: a summary that did not
-    change keeps its line (building 100,000 of them is most of an opening's cost)."""
+    change keeps its line (building 100,000 of them is most of an opening's cost).
 
-    lines: dict[str, tuple[ExecutionSummary, Candidate]] = field(default_factory=dict)
+    Kept flat, not as an object per execution (100,000 small objects were walked by every
+    full pass of the garbage collector, ~100 ms each, for as long as the app ran): each
+    line by the identity of the summary it was made from (``id``: numbers and strings,
+    which the collector never walks), and those summaries in one list, which keeps them
+    alive, so no other object can take one of their identities meanwhile.
+    """
+
+    lines: dict[int, str] = field(default_factory=dict)
+    made_from: list[ExecutionSummary] = field(default_factory=list)
 
     def candidates(
         self,
         summaries: Iterable[ExecutionSummary],
         codes_of: Callable[[ExecutionSummary], VerdictCodes],
         exclude: str | None = None,
+        pause: Callable[[], None] | None = None,
     ) -> list[Candidate]:
         """Executions with a record file (a write-ahead log alone has nothing to compare),
-        newest first."""
-        cache = self.lines
-        fresh: dict[str, tuple[ExecutionSummary, Candidate]] = {}
+        newest first. ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker
+        leaves the interpreter to the keys there)."""
+        lines = self.lines
+        fresh: dict[int, str] = {}
         with_records = [s for s in summaries if s.source != "wal" and s.key != exclude]
         with_records.sort(key=_created_key, reverse=True)
         out: list[Candidate] = []
-        for summary in with_records:
-            cached = cache.get(summary.key)
-            if cached is None or cached[0] is not summary:
-                candidate = execution_candidate(summary, codes_of(summary))
-                cached = (summary, candidate)
-            fresh[summary.key] = cached
-            out.append(cached[1])
-        self.lines = fresh
+        make = tuple.__new__  # ``Candidate(...)`` less its Python-level ``__new__``
+        for done, summary in enumerate(with_records, 1):
+            line = lines.get(id(summary))
+            if line is None:
+                line = execution_candidate(summary, codes_of(summary)).line
+            fresh[id(summary)] = line
+            key = summary.key
+            out.append(make(Candidate, ("execution", key, None, line, summary.execution_id or key)))
+            if pause is not None and done % PAUSE_EVERY == 0:
+                pause()
+        self.lines, self.made_from = fresh, with_records
         return out
 
 
@@ -234,16 +248,26 @@ def _fuzzy_pattern(query: str) -> re.Pattern[str]:
 class CandidateIndex:
     """The candidates and one lower-cased text of all their lines, for ``search``."""
 
-    def __init__(self, candidates: Sequence[Candidate]) -> None:
+    def __init__(
+        self, candidates: Sequence[Candidate], pause: Callable[[], None] | None = None
+    ) -> None:
+        """``pause``: called every ``PAUSE_EVERY`` candidates (as in ``ExecutionLines``)."""
         self.candidates = list(candidates)
-        lowered = [_lower_same_length(c.line) for c in self.candidates]
+        lowered: list[str] = []
+        starts: list[int] = []
+        offset = 1
+        for begin in range(0, len(self.candidates), PAUSE_EVERY):
+            if begin and pause is not None:
+                pause()
+            chunk = [
+                _lower_same_length(c.line) for c in self.candidates[begin : begin + PAUSE_EVERY]
+            ]
+            for line in chunk:
+                starts.append(offset)
+                offset += len(line) + 1
+            lowered.extend(chunk)
         # Each line follows a newline, the first one too (see ``_fuzzy_pattern``).
         self._text = "\n" + "\n".join(lowered)
-        starts = []
-        offset = 1
-        for line in lowered:
-            starts.append(offset)
-            offset += len(line) + 1
         self._starts = starts
         self._scorer = FuzzySearch()
         self._counts: dict[CandidateKind, int] | None = None

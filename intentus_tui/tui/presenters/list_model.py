@@ -29,6 +29,10 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.verdict import verdict_of
 
+# Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
+# or two: a key waits for the worker to get there).
+PAUSE_EVERY = 500
+
 
 class Group(IntEnum):
     """Sections of the grouped list, in display order: what needs attention first (evidence
@@ -594,11 +598,20 @@ class ListModel:
             ]
         self._show(matched)
 
-    def missing_haystacks(self) -> list[ExecutionSummary]:
+    def missing_haystacks(
+        self, among: list[ExecutionSummary] | None = None
+    ) -> list[ExecutionSummary]:
         """The executions whose searched text is not made yet: for ``make_haystacks`` on
-        another thread, ahead of the first filter keystroke."""
+        another thread, ahead of the first filter keystroke. ``among``: of these (a copy of
+        the summaries, for another thread to look through), not of every execution."""
         haystacks = self._haystacks
+        if among is not None:
+            return [s for s in among if s.key not in haystacks]
         return [s for key, s in self.summaries.items() if key not in haystacks]
+
+    def unsearched_count(self) -> int:
+        """About how many executions have no searched text yet (at once, for any number)."""
+        return max(0, len(self.summaries) - len(self._haystacks))
 
     def adopt_haystacks(self, made: list[ExecutionSummary], texts: list[str]) -> int:
         """Keep the texts ``make_haystacks`` made of ``made``, for those executions still
@@ -612,11 +625,17 @@ class ListModel:
                 kept += 1
         return kept
 
-    def make_haystacks(self, made: list[ExecutionSummary]) -> list[str]:
-        """The searched texts of ``made``; only reads the model (any thread may call it)."""
+    def make_haystacks(
+        self, made: list[ExecutionSummary], pause: Callable[[], None] | None = None
+    ) -> list[str]:
+        """The searched texts of ``made``; only reads the model (any thread may call it).
+        ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker leaves the
+        interpreter to the keys there)."""
         verdicts = self._kinds
         texts = []
-        for summary in made:
+        for done, summary in enumerate(made, 1):
+            if pause is not None and done % PAUSE_EVERY == 0:
+                pause()
             cached = verdicts.get(summary.key)
             kind = cached[1] if cached is not None and cached[0] is summary else None
             texts.append(haystack_of(summary, kind))

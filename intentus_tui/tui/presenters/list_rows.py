@@ -255,9 +255,12 @@ def group_header_text(group: Group, size: int, width: int) -> str:
     return fit(text + "─" * max(0, width - len(text)), width)
 
 
-def list_subtitle(model: ListModel, sorting: Sort | None = None) -> str:
+def list_subtitle(model: ListModel, sorting: Sort | None = None, filtering: bool = False) -> str:
     """The list border's subtitle: how it is shown and sorted (``sorting``: the sort
-    being made, the rows still in the one before)."""
+    being made, the rows still in the one before; ``filtering``: a query waits for the
+    searched texts, the rows still unfiltered)."""
+    # Before the sort: a narrow list's border cuts the end of its subtitle.
+    view = f"{model.view.label} · filtering…" if filtering else model.view.label
     if sorting is not None:
-        return f"{model.view.label} · sorting: {sorting.label}…"
-    return f"{model.view.label} · sort: {model.sort.label}"
+        return f"{view} · sorting: {sorting.label}…"
+    return f"{view} · sort: {model.sort.label}"

@@ -120,14 +120,19 @@ class ComparePicker(ModalScreen[Candidate | None]):
         title: str,
         files: Callable[[], list[Candidate]],
         executions: Callable[[], list[Candidate]] = list,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         """``files`` and ``executions`` gather the candidates (in a thread worker): the
         files are listed as soon as they are found, the executions (100,000 lines to make,
-        the first time) join them."""
+        the first time) join them. ``pause``, called now and then by that worker (and by
+        ``executions``, as it likes), leaves the interpreter to the keys while they are
+        being pressed (its lock is shared by every thread: a worker holding it delays
+        each step of a key's answer by up to 5 ms)."""
         super().__init__()
         self._title = sanitize_line(title)
         self._gather_files = files
         self._gather_executions = executions
+        self._pause = pause
         self.index: CandidateIndex | None = None
         self.complete = False  # every candidate is in ``index``
         self.shown: list[Candidate | None] = []  # per option: its candidate (None: a heading)
@@ -156,14 +161,24 @@ class ComparePicker(ModalScreen[Candidate | None]):
 
     def on_mount(self) -> None:
         self.options.can_focus = False  # the input keeps the keys; up/down move the list
-        self._gather()
+        # Once the picker is on screen: the worker would compete with its first frame.
+        self.call_after_refresh(self._gather)
+
+    def on_unmount(self) -> None:
+        # What was gathered for 100,000 executions goes with the picker. The screen object
+        # itself can outlive it for a while (its finished worker's context keeps it), and
+        # with it, so far, every candidate: for the garbage collector to walk again and again.
+        self.index = None
+        self.shown = []
+        self._gather_files = self._gather_executions = list
 
     @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
     def _gather(self) -> None:
         files = self._gather_files()
         self.post_message(self.Loaded(CandidateIndex(files), complete=False))
         executions = self._gather_executions()
-        self.post_message(self.Loaded(CandidateIndex(files + executions), complete=True))
+        index = CandidateIndex(files + executions, pause=self._pause)
+        self.post_message(self.Loaded(index, complete=True))
 
     def on_compare_picker_loaded(self, message: Loaded) -> None:
         self.index = message.index

@@ -110,6 +110,9 @@ class ExecutionList(
             super().__init__()
             self.label = label
 
+    class Filtered(Message):
+        """A query typed while the searched texts were being made now filters the rows."""
+
     class Activated(Message):
         """The user asked to open the execution under the cursor."""
 
@@ -134,6 +137,10 @@ class ExecutionList(
         # result from that of a sort asked for before.
         self.sorting: Sort | None = None
         self._sort_token: object | None = None
+        # The searched texts are being made by a thread worker (``prepare_filter``), and
+        # the query typed meanwhile, to filter by once they are in.
+        self._texts_coming = False
+        self.waiting_query: str | None = None
 
     # ------------------------------------------------------------------ public API
 
@@ -278,19 +285,53 @@ class ExecutionList(
     def prepare_filter(self) -> None:
         """Make every execution's searched text in a thread worker, now (as the filter box
         opens) rather than on the first filter keystroke: at 100,000 executions ~0.3 s,
-        during which that keystroke's rows, and every key after it, waited."""
+        during which that keystroke's rows, and every key after it, waited. A query typed
+        before they are made waits for them (``waiting_query``, "filtering…"): its letters
+        show at once, its rows once the texts are in (``Filtered``)."""
         model = self.model
-        missing = model.missing_haystacks()
-        if len(missing) < SORT_IN_WORKER_AT:  # few: made when first searched, at once
-            return
+        if model.unsearched_count() < SORT_IN_WORKER_AT or self._texts_coming:
+            return  # few: made when first searched, at once
+        self._texts_coming = True
+        pause = getattr(self.app, "yield_to_keys", None)
+        # A copy (one call, a millisecond at 100,000) for the worker to look through: the
+        # app changes the executions' dictionary as they arrive.
+        everyone = list(model.summaries.values())
 
         def make() -> None:
-            texts = model.make_haystacks(missing)
-            self.app.call_from_thread(model.adopt_haystacks, missing, texts)
+            missing: list[ExecutionSummary] = []
+            texts: list[str] | None
+            try:
+                missing = model.missing_haystacks(everyone)
+                texts = model.make_haystacks(missing, pause)
+            except Exception:  # never seen; then made on the app's thread, when searched
+                texts = None
+            self.app.call_from_thread(self._texts_made, missing, texts)
 
-        self.run_worker(make, "searched texts", group="haystacks", thread=True, exit_on_error=False)
+        def start() -> None:
+            self.run_worker(
+                make, "searched texts", group="haystacks", thread=True, exit_on_error=False
+            )
+
+        # Once the filter box is drawn: a worker holding the interpreter would slow that
+        # frame, the key's answer.
+        self.call_after_refresh(start)
+
+    def _texts_made(self, made: list[ExecutionSummary], texts: list[str] | None) -> None:
+        if texts is not None:
+            self.model.adopt_haystacks(made, texts)
+        self._texts_coming = False
+        query, self.waiting_query = self.waiting_query, None
+        if query is not None:
+            self.set_query(query)
+            self.post_message(self.Filtered())
 
     def set_query(self, query: str) -> None:
+        """Filter the rows by ``query``; while the searched texts are being made, only
+        note it (``waiting_query``) and filter once they are in."""
+        if self._texts_coming and query.strip():
+            self.waiting_query = query
+            return
+        self.waiting_query = None
         self._keeping_place(lambda: self.model.set_query(query))
 
     def select_key(self, key: str) -> bool:
