@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import sanitize
@@ -82,6 +82,8 @@ NEVER_PASSED = (
     + [chr(c) for c in range(0x7F, 0xA0)]
     + list("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060")
     + list("\u2066\u2067\u2068\u2069\ufeff")
+    # the invisible operators and the interlinear annotation marks, which hide a text too
+    + list("\u2061\u2062\u2063\u2064\ufff9\ufffa\ufffb")
     # invisible, and able to hide text: the soft hyphen, line and paragraph separators,
     # the Mongolian vowel separator, and the tag characters (a hidden ASCII text)
     + list("\u00ad\u2028\u2029\u180e")
@@ -126,6 +128,8 @@ def test_clean_text_is_returned_unchanged() -> None:
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.characters(codec=None), max_size=40))
+@example("\ufff9")  # found by Hypothesis: made visible, as it should be
+@example("a\u2062b")
 def test_no_control_ever_passes_and_the_rest_is_kept_in_order(text: str) -> None:
     for clean, kept in ((sanitize.sanitize(text), "\n\t"), (sanitize.sanitize_line(text), "")):
         assert not _passed_through(clean)
