@@ -73,3 +73,40 @@ async def test_a_query_cleared_before_the_texts_are_made_leaves_every_row(
         gate.set()
         await settle(pilot)
         assert listing.model.rows == rows_before and listing.model.query == ""
+
+
+async def test_the_worker_stops_stepping_aside_for_keys_once_a_query_waits_for_it(
+    records_dir: Path, world: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While keys are pressed the texts' worker steps aside (``yield_to_keys``), but once a
+    typed query waits for its texts, the keys being pressed are that query's: it goes on."""
+    monkeypatch.setattr(execution_list, "SORT_IN_WORKER_AT", 0)
+    pauses: list[object] = []
+    opened = threading.Event()
+    make = ListModel.make_haystacks
+
+    def gated(model: ListModel, missing: list[object], pause: object = None) -> list[str]:
+        pauses.append(pause)
+        assert opened.wait(10), "the gate was never opened"
+        return make(model, missing, pause)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ListModel, "make_haystacks", gated)
+    app = make_app(records_dir)
+    stepped_aside: list[bool] = []
+    app.yield_to_keys = lambda: stepped_aside.append(True)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await until(lambda: bool(pauses))
+        pause = pauses[0]
+        assert callable(pause)
+        pause()
+        assert stepped_aside == [True]  # no query yet: it steps aside for the keys
+        await pilot.press("r", "e", "f")
+        await pilot.pause()
+        assert app.execution_list.waiting_query == "ref"
+        pause()
+        assert stepped_aside == [True]  # the query waits for it: no stepping aside
+        opened.set()
+        await until(lambda: app.execution_list.waiting_query is None)
+        await settle(pilot)

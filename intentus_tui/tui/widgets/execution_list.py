@@ -292,7 +292,13 @@ class ExecutionList(
         if model.unsearched_count() < SORT_IN_WORKER_AT or self._texts_coming:
             return  # few: made when first searched, at once
         self._texts_coming = True
-        pause = getattr(self.app, "yield_to_keys", None)
+        yield_to_keys = getattr(self.app, "yield_to_keys", None)
+
+        def pause() -> None:
+            # Once a typed query waits for these texts, they are what the user waits for.
+            if yield_to_keys is not None and self.waiting_query is None:
+                yield_to_keys()
+
         # A copy (one call, a millisecond at 100,000) for the worker to look through: the
         # app changes the executions' dictionary as they arrive.
         everyone = list(model.summaries.values())
