@@ -14,6 +14,7 @@ from intentus_tui.tui.idle_collector import (
     NEVER,
     OVERDUE_SECONDS,
     PENDING_PASSES,
+    SPACING,
     IdleCollector,
 )
 from tests.tui.app_support import make_app, settle, write_world
@@ -128,3 +129,28 @@ async def test_the_debugger_keeps_full_passes_for_idle_moments(
         await pilot.pause(IDLE_SECONDS + 3 * CHECK_SECONDS)
         assert collector.passes == before + 1 and gc.get_count()[2] < PENDING_PASSES
     assert gc.get_threshold() == thresholds  # Python's own again once the app is gone
+
+
+def test_a_long_pass_keeps_the_next_one_away_for_twenty_times_as_long(
+    thresholds: tuple[int, int, int],
+) -> None:
+    """At 1,000,000 rows a full pass takes about a second: without spacing, an idle app
+    filling its list ran one at every check."""
+    clock = Clock()
+
+    def slow_pass() -> None:
+        gc.collect()
+        clock.now += 1.0  # as long as a pass over a million rows
+
+    collector = IdleCollector(clock, collect=slow_pass)
+    collector.take_over()
+    make_full_pass_pending()
+    clock.now += IDLE_SECONDS
+    assert collector.tick() and collector.passes == 1
+    while clock.now < collector._last_pass + SPACING * 1.0 - CHECK_SECONDS:
+        make_full_pass_pending()
+        clock.now += CHECK_SECONDS
+        assert not collector.tick(), "a pass came before twenty times the last one's length"
+    make_full_pass_pending()
+    clock.now += CHECK_SECONDS * 2
+    assert collector.tick() and collector.passes == 2
