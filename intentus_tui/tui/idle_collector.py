@@ -12,8 +12,10 @@ young generations are still collected by Python as it allocates, as before (they
 milliseconds at most). A full pass runs when the user has not touched a key or the mouse
 for ``IDLE_SECONDS`` and Python would have run one by now (``PENDING_PASSES`` middle
 passes since the last one); also, idle or not, once ``OVERDUE_SECONDS`` have gone by since
-the last, so memory held in cycles cannot grow without bound under a held-down key. While
-something has turned the collector off (the index, while it scans), no pass runs.
+the last, so memory held in cycles cannot grow without bound under a held-down key. Never
+sooner than ``SPACING`` times the last pass's length after it: while the debugger fills a
+list of a million rows the collector is on and the user often idle, and passes of a second
+each would otherwise follow one another. While the collector is off, no pass runs.
 """
 
 from __future__ import annotations
