@@ -21,8 +21,9 @@ import click
 
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.bundle import BundleError, ExtractedBundle, extract_bundle, is_bundle_name
-from intentus_tui.core.bundle import bundle_executions as write_bundle
+from intentus_tui.core.bundle.layout import is_bundle_name
+from intentus_tui.core.bundle.read import BundleError, ExtractedBundle, extract_bundle
+from intentus_tui.core.bundle.write import bundle_executions as write_bundle
 from intentus_tui.core.execution_ids import ExecutionIdError
 from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.read_only import mark_read_only

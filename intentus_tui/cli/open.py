@@ -75,7 +75,7 @@ def make_app(root: RecordRoot, *, watch: bool = True, **options: Any) -> Intentu
 
 def opens_as_bundle(path: str) -> bool:
     """``intentus-tui PATH`` names an evidence bundle file (``.tar.gz``/``.tgz``)."""
-    from intentus_tui.core.bundle import is_bundle_name
+    from intentus_tui.core.bundle.layout import is_bundle_name
 
     return is_bundle_name(path) and os.path.lexists(path) and not os.path.isdir(path)
 

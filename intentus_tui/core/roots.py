@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from intentus_tui.core.execution_ids import (
     AmbiguousExecutionError,
@@ -22,8 +23,10 @@ from intentus_tui.core.execution_ids import (
 from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.read_only import read_only_reason
 from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
-from intentus_tui.core.remote.mirror import RemoteMirror, SyncReport
 from intentus_tui.core.sanitize import sanitize_line
+
+if TYPE_CHECKING:  # the mirror (SSH, object storage, tar) is imported for a remote root only
+    from intentus_tui.core.remote.mirror import RemoteMirror, SyncReport
 
 
 @dataclass(slots=True)
@@ -98,6 +101,8 @@ def open_roots(
                 opened.append(OpenedRoot("", spec, None, sanitize_line(str(exc))))
                 labels.append(spec.partition("://")[0])
                 continue
+            from intentus_tui.core.remote.mirror import RemoteMirror
+
             mirror = RemoteMirror(location, options)
             entry = OpenedRoot("", location.url, mirror.root, None, mirror)
             if sync:

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.core.bundle import bundle_executions, extract_bundle
+from intentus_tui.core.bundle.read import extract_bundle
+from intentus_tui.core.bundle.write import bundle_executions
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.tui import app as app_module

@@ -8,31 +8,7 @@ made, and each execution's verdict at that time), read back safely and checked o
 - ``write``: collect an execution's files and write a bundle (deterministic, atomic);
 - ``read``: extract a bundle into a private directory, refusing anything hostile, and
   compare what it holds with its manifest.
+
+The package itself imports nothing: ``intentus-tui PATH`` asks ``layout`` whether PATH is a
+bundle on the way to the first frame, and the writer's imports cost ~40 ms.
 """
-
-from __future__ import annotations
-
-from intentus_tui.core.bundle.layout import BUNDLE_SUFFIXES, is_bundle_name
-from intentus_tui.core.bundle.manifest import BundledExecution, FileEntry, Manifest
-from intentus_tui.core.bundle.read import (
-    BundleError,
-    BundleLimits,
-    ExtractedBundle,
-    FileProblem,
-    extract_bundle,
-)
-from intentus_tui.core.bundle.write import bundle_executions
-
-__all__ = [
-    "BUNDLE_SUFFIXES",
-    "BundleError",
-    "BundleLimits",
-    "BundledExecution",
-    "ExtractedBundle",
-    "FileEntry",
-    "FileProblem",
-    "Manifest",
-    "bundle_executions",
-    "extract_bundle",
-    "is_bundle_name",
-]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.core.bundle import BundleError, BundleLimits, bundle_executions, extract_bundle
+from intentus_tui.core.bundle.read import BundleError, BundleLimits, extract_bundle
+from intentus_tui.core.bundle.write import bundle_executions
 from intentus_tui.core.paths import resolve_root
 from tests.core.bundle.support import (
     BundleWorld,

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui import __version__
-from intentus_tui.core.bundle import bundle_executions
-from intentus_tui.core.bundle.write import FILE_MODE
+from intentus_tui.core.bundle.write import FILE_MODE, bundle_executions
 from intentus_tui.core.execution_ids import UnknownExecutionError
 from intentus_tui.core.index.directory import scan_root
 from intentus_tui.core.paths import resolve_root

@@ -1,0 +1,43 @@
+"""What the debugger's start imports: only what its first frame needs.
+
+The first rows are drawn before Textual is imported, and every module on that path is
+time a user waits for. The bundle writer, the comparison screen and the remote mirror
+(SSH, object storage, tar) together cost ~60 ms: they are imported when first used.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+LATER = (
+    "intentus_tui.core.bundle.write",  # `intentus-tui PATH` only asks if PATH is a bundle
+    "intentus_tui.tui.screens.compare",  # opened by d, D or a picker
+    "intentus_tui.core.remote.mirror",  # a remote root only
+    "tarfile",
+)
+
+
+def _loaded_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint(' '.join(sys.modules))\n"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_the_start_path_to_the_app_leaves_the_rarely_used_parts_unimported() -> None:
+    loaded = _loaded_after(
+        "from intentus_tui.cli.open import opens_as_bundle\n"
+        "opens_as_bundle('records')\n"
+        "import intentus_tui.tui.startup.first_rows, intentus_tui.tui.startup.start_frame\n"
+        "import intentus_tui.tui.app\n"
+    )
+    assert "intentus_tui.tui.app" in loaded  # the probe ran
+    assert sorted(loaded & set(LATER)) == []
+
+
+def test_opening_a_comparison_still_finds_its_screen() -> None:
+    loaded = _loaded_after(
+        "from intentus_tui.tui.comparing import comparison_bindings\n"
+        "assert 'compare.next' in [b.id for b in comparison_bindings()]\n"
+    )
+    assert "intentus_tui.tui.screens.compare" in loaded
