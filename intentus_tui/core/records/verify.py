@@ -13,7 +13,6 @@ added or dropped, routing metadata updated during routing, ASCII escaping, unsor
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from intentus_tui.core.records.hashing import (
     parsed_documented_canonical,
     parsed_runtime_canonical,
     runtime_envelope_hash,
+    variant_canonical,
 )
 from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
 from intentus_tui.core.records.numeric_keys import numeric_key_story
@@ -101,11 +101,10 @@ def _variant_hashes(envelope: Any) -> list[tuple[str, Callable[[], str]]]:
         return runtime_envelope_hash(env)
 
     def not_ascii_escaped() -> str:
-        dumped = json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return _sha(dumped.encode("utf-8", "surrogatepass"))
+        return _sha(variant_canonical(envelope, sort_keys=True, ensure_ascii=False))
 
     def unsorted_keys() -> str:
-        return _sha(json.dumps(envelope, separators=(",", ":")).encode())
+        return _sha(variant_canonical(envelope, sort_keys=False, ensure_ascii=True))
 
     return [
         (

@@ -37,6 +37,7 @@ from intentus_tui.core.records.hashing import (
     reference_runtime_canonical,
     runtime_canonical,
     runtime_envelope_hash,
+    variant_canonical,
 )
 from intentus_tui.core.verist.missing import MISSING
 
@@ -128,6 +129,43 @@ def test_fast_path_is_byte_identical_to_the_reference_for_both_forms(
             assert runtime_envelope_hash(value) == stable_hash(value)
             assert documented_canonical(envelope) == reference_documented_canonical(envelope)
             assert documented_envelope_hash(envelope) == documented_compute_envelope_hash(envelope)
+
+
+@PROOF
+@given(json_values, st.booleans(), st.booleans())
+def test_variant_texts_are_byte_identical_to_json_dumps(
+    value: Any, sort_keys: bool, ensure_ascii: bool
+) -> None:
+    """The texts the harmless-story search hashes (unsorted keys, no ASCII escaping) are
+    exactly what ``json.dumps`` writes with those options."""
+    try:
+        text = json.dumps(
+            value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=ensure_ascii
+        )
+    except (TypeError, ValueError, RecursionError) as exc:
+        with pytest.raises(type(exc)):
+            variant_canonical(value, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+        return
+    expected = text.encode("utf-8", "surrogatepass")
+    for way in BOTH_WAYS:
+        with way():
+            made = variant_canonical(value, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+            assert made == expected
+
+
+@PROOF
+@given(
+    st.dictionaries(st.text(alphabet=st.sampled_from(TRICKY_CHARS), max_size=6), json_scalars),
+    st.booleans(),
+)
+def test_variant_texts_keep_insertion_order_and_escape_like_json(
+    mapping: dict[str, Any], ensure_ascii: bool
+) -> None:
+    reordered = dict(reversed(list(mapping.items())))
+    for value in (mapping, reordered, {"k": mapping, "l": [reordered]}):
+        expected = json.dumps(value, separators=(",", ":"), ensure_ascii=ensure_ascii)
+        made = variant_canonical(value, sort_keys=False, ensure_ascii=ensure_ascii)
+        assert made == expected.encode("utf-8", "surrogatepass")
 
 
 @PROOF
