@@ -237,3 +237,42 @@ def test_salvaging_leaves_no_reference_cycles_behind() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_a_truncated_real_record_resumes_the_walk_after_its_last_whole_event(
+    tmp_path: Path,
+) -> None:
+    """1.3.0 dies writing an event's error: everything before the last whole event is
+    parsed in one go and the walk reads only the rest, finding what the whole walk finds."""
+    from intentus_tui.core.records.load import _resume_point, _Salvage
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    text = (world.records_dir / f"{world.error_truncated}.json").read_text()
+    resume = _resume_point(text)
+    assert resume is not None and resume[2] is not None  # inside the events array
+    whole, resumed = _Salvage(text), _Salvage(text)
+    stop_whole, stop_resumed = whole.run(), resumed.run(resume)
+    assert resumed.found == whole.found and list(resumed.found) == list(whole.found)
+    assert resumed.in_events and whole.in_events
+    assert (stop_resumed.msg, stop_resumed.pos) == (stop_whole.msg, stop_whole.pos)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"header": {"a": 1,\n  "b": 2}, "events": [{"seq": 1},\n    {"seq": 2}, {"se',
+        '{"header": {},\n  "events": [1,\n    {"x": [1,\n    {"y": 2}]}, {"seq',
+        '{"header": {},\n  "events": [{"seq": 1}],\n  "x": "a\\",\n  \\"b',
+        '{"header": {"k": 1, "k": 2},\n  "k2": NaN,\n  "events": [{"a": 1},\n    {"b',
+    ],
+    ids=["separator-nested", "event-separator-nested", "escaped-quote", "nan-and-repeats"],
+)
+def test_a_resume_point_never_changes_what_the_walk_finds(text: str) -> None:
+    from intentus_tui.core.records.load import _resume_point, _Salvage
+
+    whole, resumed = _Salvage(text), _Salvage(text)
+    stop_whole, stop_resumed = whole.run(), resumed.run(_resume_point(text))
+    assert resumed.found == whole.found and list(resumed.found) == list(whole.found)
+    assert resumed.in_events == whole.in_events
+    assert (stop_resumed.msg, stop_resumed.pos) == (stop_whole.msg, stop_whole.pos)
