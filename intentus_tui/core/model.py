@@ -391,14 +391,3 @@ def summaries_from_table(
     if len(header) != len(FIELD_NAMES) or set(header) != _FIELD_SET:  # the init says
         return [summary_from_fields(dict(zip(header, row, strict=True))) for row in table]
     return cast("list[ExecutionSummary]", _table_reader(header)(table))
-
-
-def summaries_from_mappings(chunk: Sequence[Mapping[str, Any]]) -> list[ExecutionSummary]:
-    """``summary_from_fields`` of each mapping; as one table (``summaries_from_table``)
-    when they all list their fields in the same order, as one writer writes them."""
-    if not chunk:
-        return []
-    header = tuple(chunk[0])
-    if all(tuple(fields) == header for fields in chunk):
-        return summaries_from_table(header, [tuple(fields.values()) for fields in chunk])
-    return [summary_from_fields(fields) for fields in chunk]

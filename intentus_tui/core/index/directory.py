@@ -33,12 +33,12 @@ from intentus_tui.core.index.scan import (
     listing_blocks,
     record_names,
     stat_names,
-    stored_fields,
+    stored_summaries,
     summarize_many,
 )
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
-from intentus_tui.core.model import ExecutionSummary, summaries_from_mappings
+from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot, id_of_key
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 
@@ -208,15 +208,15 @@ class DirectoryIndex:
                     self._store(cache, resolved, survey.listing, survey_stamps(survey))
                 return
             self._records = {}  # a damaged summaries file: read everything instead
-        old, old_fields = survey.snapshot, stored_fields(survey.snapshot)
+        old, old_summaries = survey.snapshot, stored_summaries(survey.snapshot)
         prefix = os.path.join(self.root.records_dir, "")
         stamps: dict[str, bytes] = {}  # each file's stamp_bytes
         fresh: list[ExecutionSummary] = []
-        if old is None or old_fields is None:
+        if old is None or old_summaries is None:
             old = None  # no snapshot, or its summaries are damaged: read every file
             todo = survey.names
         else:
-            todo = keep_unchanged(survey, old, old_fields, fresh, stamps)
+            todo = keep_unchanged(survey, old, old_summaries, fresh, stamps)
         if fresh:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
@@ -237,8 +237,7 @@ class DirectoryIndex:
         many came (fewer than the names if the file turns out damaged)."""
         count = 0
         try:
-            for chunk in snapshot.summary_chunks():
-                summaries = summaries_from_mappings(chunk)
+            for summaries in snapshot.summary_chunks():
                 count += len(summaries)
                 self._records.update((s.key, s) for s in summaries)
                 yield summaries

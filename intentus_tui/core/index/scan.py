@@ -36,7 +36,6 @@ from intentus_tui.core.index.summarize import summarize_file
 from intentus_tui.core.model import (
     FIELD_NAMES,
     ExecutionSummary,
-    summaries_from_mappings,
     summaries_from_table,
 )
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
@@ -314,22 +313,22 @@ def record_names(listing: list[str]) -> list[str]:
     return sorted(n for n in listing if is_record_name(n))
 
 
-def stored_fields(snapshot: Snapshot | None) -> list[Any] | None:
-    """The snapshot's summaries as stored (its names and stamps are already loaded), or
-    None when there is none or its file is damaged."""
+def stored_summaries(snapshot: Snapshot | None) -> list[ExecutionSummary] | None:
+    """The snapshot's summaries (its names and stamps are already loaded), or None when
+    there is none or its file is damaged or not ours."""
     if snapshot is None:
         return None
     try:
-        values = [item for chunk in snapshot.summary_chunks() for item in chunk]
-    except (OSError, ValueError):
+        summaries = [summary for chunk in snapshot.summary_chunks() for summary in chunk]
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
         return None
-    return values if len(values) == len(snapshot.names) else None
+    return summaries if len(summaries) == len(snapshot.names) else None
 
 
 def keep_unchanged(
     survey: Survey,
     old: Snapshot,
-    old_fields: list[Any],
+    old_summaries: list[ExecutionSummary],
     fresh: list[ExecutionSummary],
     stamps: dict[str, bytes],
 ) -> list[str]:
@@ -337,7 +336,6 @@ def keep_unchanged(
     is unchanged; return the names of the others, to read."""
     known = {name: i for i, name in enumerate(old.names)}
     todo: list[str] = []
-    kept = []
     width = STAMP_WIDTH
     for i, name in enumerate(survey.names):
         stamp = tuple(survey.stamps[width * i : width * (i + 1)])
@@ -347,15 +345,10 @@ def keep_unchanged(
             and stamp != NO_STAMP
             and tuple(old.stamps[width * j : width * (j + 1)]) == stamp
         ):
-            kept.append(old_fields[j])
+            fresh.append(old_summaries[j])
             stamps[name] = stamp_bytes(stamp)
         else:
             todo.append(name)
-    try:
-        fresh.extend(summaries_from_mappings(kept))  # one table when stored in one order
-    except (TypeError, ValueError, KeyError):  # stored summaries that parse but are not ours
-        stamps.clear()
-        return list(survey.names)
     return todo
 
 

@@ -189,23 +189,49 @@ def test_inspect_list_json_lists_it_on_every_path(
 
 
 def test_summaries_orjson_cannot_write_are_stored_exactly(tmp_path: Path) -> None:
+    """A file time after 2554 (an integer beyond 64 bits) and a file name with undecodable
+    bytes (a lone surrogate) are stored and read back exactly, beside ordinary ones."""
+    from dataclasses import replace
+
+    from intentus_tui.core.index.summarize import summarize_path
+
+    write_record(tmp_path, make_record(execution_id="e1", intent="Résumé “Q3”"))
+    summary = summarize_path(tmp_path / "e1.json")
+    ordinary = [replace(summary, key=f"a{i}.json") for i in range(3)]
+    odd = [
+        replace(summary, key="b.json", mtime_ns=10**20),
+        replace(summary, key="c\udcff.json", mtime_ns=-(10**20)),
+    ]
     cache = IndexCache(tmp_path)
     stamps = new_stamps()
-    stamps.extend(NO_STAMP * 2)
-    ordinary = [["a.json", 1_700_000_000_000_000_000, "ok"]] * 3
-    odd = [["b.json", 10**20, "ok"], ["c\udcff.json", -(10**20), "ok"]]  # after 2554, a surrogate
+    stamps.extend(NO_STAMP * 5)
+    names = [s.key for s in ordinary + odd]
     cache.store(
-        tmp_path,
-        listing=["a.json", "b.json"],
-        names=["a.json", "b.json"],
-        stamps=stamps,
-        counts={},
-        rows=[],
+        tmp_path, listing=names, names=names, stamps=stamps, counts={}, rows=[],
         summaries=ordinary + odd,
-    )
+    )  # fmt: skip
     snapshot = cache.load(tmp_path)
     assert snapshot is not None
-    assert [item for chunk in snapshot.summary_chunks() for item in chunk] == ordinary + odd
+    assert [s for chunk in snapshot.summary_chunks() for s in chunk] == ordinary + odd
+
+
+def test_a_summaries_file_of_another_shape_is_not_read_as_summaries(tmp_path: Path) -> None:
+    """The summaries file of an older version (one object per summary) or any other JSON
+    raises, so the index reads the files instead of trusting it."""
+    cache = IndexCache(tmp_path)
+    stamps = new_stamps()
+    stamps.extend(NO_STAMP)
+    cache.store(
+        tmp_path, listing=["a.json"], names=["a.json"], stamps=stamps, counts={}, rows=[],
+        summaries=[],
+    )  # fmt: skip
+    snapshot = cache.load(tmp_path)
+    assert snapshot is not None
+    for text in ('[{"key": "a.json"}]\n', '{"fields": ["key"], "rows": [["a.json"]]}\n'):
+        snapshot.summaries_path.write_text(text)
+        with pytest.raises((TypeError, KeyError, ValueError)):
+            list(snapshot.summary_chunks())
+    assert scan.stored_summaries(snapshot) is None
 
 
 def test_names_and_stamps_stored_in_pieces_come_back_whole(
