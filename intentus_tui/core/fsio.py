@@ -19,7 +19,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -132,7 +131,7 @@ def fsync_directory(directory: str | os.PathLike[str]) -> None:
 
 def temp_name_for(name: str) -> str:
     """A fresh name for ``atomic_write``'s temp file of ``name``."""
-    return f".{name}.{secrets.token_hex(6)}.tmp"
+    return f".{name}.{os.urandom(6).hex()}.tmp"  # not secrets.token_hex: its import, 3 ms
 
 
 def temp_target(name: str) -> str | None:

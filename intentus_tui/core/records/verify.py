@@ -28,7 +28,6 @@ from intentus_tui.core.records.hashing import (
     variant_canonical,
 )
 from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
-from intentus_tui.core.records.numeric_keys import numeric_key_story
 from intentus_tui.core.sanitize import sanitize_line
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -275,6 +274,8 @@ def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None
     try:
         # What the real 1.3.0 writer does: tried first, and certain when it reproduces the
         # hash (the envelope's content is then exactly what was hashed).
+        from intentus_tui.core.records.numeric_keys import numeric_key_story  # rare: 2 ms
+
         numeric = numeric_key_story(envelope, bare, forms)
         if numeric.story is not None:
             return numeric.story, True, ""

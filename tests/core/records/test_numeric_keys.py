@@ -328,7 +328,7 @@ def test_the_cheap_path_never_looks_for_the_story(
     def refuse(*_: Any) -> Any:
         raise AssertionError("the story was looked for on the cheap path")
 
-    monkeypatch.setattr("intentus_tui.core.records.verify.numeric_key_story", refuse)
+    monkeypatch.setattr("intentus_tui.core.records.numeric_keys.numeric_key_story", refuse)
     check = check_envelope_hash(record, all_forms=False, explain=False)
     assert check.status is HashStatus.MISMATCH and check.benign is None
 
