@@ -195,6 +195,7 @@ class IntentusApp(
         self._scan_started = False
         self._scan_problem: str | None = None
         self._side_pane_scheduled = False
+        self._styles_after_scan = False  # the comparison's stylesheets wait for the scan
         self._watcher: DirectoryWatcher | None = None
         self._first_rows: list[ExecutionSummary] = []  # read before the app ran
         self._first_frame_out = False
@@ -393,6 +394,9 @@ class IntentusApp(
         # and what it made stays, for good: no collection need walk it again
         self.call_after_refresh(freeze_long_lived, len(self.execution_list.model.summaries))
         self.scan_done = True
+        if self._styles_after_scan:
+            self._styles_after_scan = False
+            self.call_after_refresh(read_screen_styles, self)
         self._scan_problem = message.error
         self.header_state.scanning = False
         self.header_state.total = message.total
@@ -436,7 +440,10 @@ class IntentusApp(
     async def _build_side_pane(self) -> None:
         if self.side_pane.is_attached and not self.closing:
             await self.side_pane.build()
-            self.call_after_refresh(read_screen_styles, self)  # not on the first d or D
+            if self.scan_done:  # not on the first d or D
+                self.call_after_refresh(read_screen_styles, self)
+            else:  # read while the list fills, they would cost the fill a quarter second
+                self._styles_after_scan = True
 
     # ------------------------------------------------------------------ header & titles
 

@@ -57,3 +57,37 @@ async def test_the_first_comparison_and_picker_read_no_stylesheet(
         assert isinstance(app.screen, ComparePicker)
         assert app.screen.query_one("#picker-dialog").styles.max_height is not None
         assert read == []
+
+
+async def test_while_the_list_fills_the_stylesheets_wait_for_the_scan(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """Read during a scan they would cost the fill a quarter of a second at 100,000
+    records: the first rows and the side pane come, the stylesheets once the scan ends."""
+    from intentus_tui.core.index.directory import DirectoryIndex
+    from intentus_tui.core.paths import resolve_root
+    from tests.tui.app_support import wait_for_scan_and_side_pane
+    from tests.tui.test_app_scan import GatedIndex
+
+    everything = DirectoryIndex(resolve_root(records_dir), use_cache=False).scan()
+    app = make_app(records_dir)
+    index = GatedIndex(app.root, [everything[:3], everything[3:]])
+    app.feeder.index = index  # type: ignore[assignment]
+    paths = [str(path) for path in stylesheet_paths(ComparePicker)]
+    async with app.run_test(size=(200, 50)) as pilot:
+        try:
+            index.gate.release()  # the first batch only
+            await wait_for(pilot, lambda: app.side_pane.ready, "the side pane, after the rows")
+            for _ in range(5):  # frames enough for what used to follow the side pane's
+                await pilot.pause(0.02)
+            assert not app.scan_done
+            assert not any(app.stylesheet.has_source(path, "") for path in paths)
+            index.gate.release()
+            await wait_for_scan_and_side_pane(pilot, app)
+            await wait_for(
+                pilot,
+                lambda: all(app.stylesheet.has_source(path, "") for path in paths),
+                "the stylesheets, once the scan is done",
+            )
+        finally:
+            index.open()
