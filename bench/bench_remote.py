@@ -20,9 +20,14 @@ cold:
   alone costs on this disk. This machine's disk makes 10,000 small files in 0.2 s at
   times and in 3 s or more at others; this line says which it was in this run.
 
+- ``base``, with ``--baseline-tree TREE``: the tar lane's cold and warm opens by another
+  checkout (its ``intentus_tui``, this script's measurement), in the same rounds, right
+  after this tree's: a before/after on the same machine at the same moment.
+
 Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]
-[--cache-base DIR]`` (``--cache-base``: where the mirrors are written, e.g. a tmpfs such as
-``/dev/shm`` to see the figures without this disk's moods; by default the temp directory).
+[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp]`` (``--cache-base``: where the
+mirrors are written, e.g. a tmpfs such as ``/dev/shm`` to see the figures without this
+disk's moods; by default the temp directory).
 """
 
 from __future__ import annotations
@@ -118,6 +123,8 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=8)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cache-base", type=Path, default=None)
+    parser.add_argument("--baseline-tree", type=Path, default=None)
+    parser.add_argument("--skip-sftp", action="store_true", help="no sftp lane (faster rounds)")
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -142,6 +149,8 @@ def main() -> None:
         env = dict(os.environ, HOME=str(server.home), PYTHONPATH=str(ROOT))
         env.pop("SSH_AUTH_SOCK", None)
         local, cold, warm, sftp, copy = [], [], [], [], []
+        base_cold: list[dict[str, float]] = []
+        base_warm: list[dict[str, float]] = []
         directory = records.parent.parent
         caches = Path(tempfile.mkdtemp(dir=args.cache_base)) if args.cache_base else base
         try:
@@ -151,8 +160,17 @@ def main() -> None:
                 copy.append(_run("copy", directory, url, args.parallel, env))
                 cold.append(_run("tar", directory, url, args.parallel, env))
                 warm.append(_run("tar", directory, url, args.parallel, env))
-                env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-sftp-{run}")
-                sftp.append(_run("sftp", directory, url, args.parallel, env))
+                if args.baseline_tree:
+                    base_env = dict(
+                        env,
+                        PYTHONPATH=str(args.baseline_tree.resolve()),
+                        INTENTUS_TUI_CACHE_DIR=str(caches / f"cache-base-{run}"),
+                    )
+                    base_cold.append(_run("tar", directory, url, args.parallel, base_env))
+                    base_warm.append(_run("tar", directory, url, args.parallel, base_env))
+                if not args.skip_sftp:
+                    env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-sftp-{run}")
+                    sftp.append(_run("sftp", directory, url, args.parallel, env))
         finally:
             server.stop()
             if caches != base:
@@ -161,7 +179,7 @@ def main() -> None:
     def median(rows: list[dict[str, float]], key: str) -> float:
         return statistics.median(row[key] for row in rows)
 
-    if any(row["problem"] for row in cold + warm + sftp):
+    if any(row["problem"] for row in cold + warm + sftp + base_cold + base_warm):
         sys.exit("a remote sync failed: no figures (run it again, or look at sshd)")
     local_s = median(local, "seconds")
     print(
@@ -169,7 +187,12 @@ def main() -> None:
         f"a fresh process; mirrors written in {args.cache_base or 'the temp directory'}"
     )
     print(f"  local cold open (no cache)      {local_s:7.3f} s")
-    for lane, rows in (("tar", cold), (f"sftp, {args.parallel}x8 in flight", sftp)):
+    lanes = [("tar", cold)]
+    if base_cold:
+        lanes.append((f"tar, baseline tree {args.baseline_tree}", base_cold))
+    if sftp:
+        lanes.append((f"sftp, {args.parallel}x8 in flight", sftp))
+    for lane, rows in lanes:
         ratios = ", ".join(
             f"{row['seconds'] / base_row['seconds']:.2f}x"
             for row, base_row in zip(rows, local, strict=True)
@@ -189,17 +212,21 @@ def main() -> None:
     )
     print(
         f"  CPU of the measuring process: local {median(local, 'cpu'):.2f} s, remote cold "
-        f"tar {median(cold, 'cpu'):.2f} s, sftp {median(sftp, 'cpu'):.2f} s (not sshd's, "
+        f"tar {median(cold, 'cpu'):.2f} s"
+        + (f", sftp {median(sftp, 'cpu'):.2f} s" if sftp else "")
+        + " (not sshd's, "
         "not the index's worker processes)"
     )
     print(
         f"  remote warm re-open             {median(warm, 'seconds'):7.3f} s, "
         f"{int(max(r['read_bytes'] for r in warm))} record bytes read, "
         f"{int(max(r['read_files'] for r in warm))} files"
+        + (f" (baseline tree: {median(base_warm, 'seconds'):.3f} s)" if base_warm else "")
     )
     print(
-        f"  summaries: local {int(local[0]['count'])}, remote tar {int(cold[0]['count'])}, "
-        f"sftp {int(sftp[0]['count'])}; faults: {int(sum(r['problem'] for r in cold + warm))}"
+        f"  summaries: local {int(local[0]['count'])}, remote tar {int(cold[0]['count'])}"
+        + (f", sftp {int(sftp[0]['count'])}" if sftp else "")
+        + f"; faults: {int(sum(r['problem'] for r in cold + warm))}"
     )
 
 
