@@ -42,6 +42,28 @@ _SCRIPT = (
 )
 
 
+# Started before the directory is known (as soon as the connection is up, while it is
+# looked for over SFTP: the server's shell reads the account's startup files meanwhile),
+# the script reads the directory as the first line of its input, then runs as above.
+_EARLY_SCRIPT = 'IFS= read -r d || exit 0; set -- "$d" list; ' + _SCRIPT
+
+
+def early_command() -> str:
+    """The command of a listing-and-tar process started before its directory is known:
+    it reads the directory (``early_line``) first, and then runs as
+    ``list_then_tar_command(directory)``. Run by ``sh`` as that one is."""
+    return f"exec sh -c {shlex.quote(_EARLY_SCRIPT)} sh"
+
+
+def early_line(remote_dir: str) -> bytes | None:
+    """The first line for ``early_command``: ``remote_dir`` (as ``list_then_tar_command``
+    takes it), or None for a directory one line cannot carry (a newline in its path)."""
+    start = remote_dir if remote_dir.startswith(("/", ".")) else f"./{remote_dir}"
+    if "\n" in start or "\0" in start:
+        return None
+    return f"{start}\n".encode("utf-8", "surrogateescape")
+
+
 def list_then_tar_command(remote_dir: str, listing: bool = True) -> str:
     """The command run on the server: ``remote_dir``'s entries (not below it) on stderr
     (with ``listing``), and the files named on stdin as one tar stream on stdout. Run by

@@ -50,7 +50,12 @@ from typing import Any
 from intentus_tui.core import native
 from intentus_tui.core.fsio import temp_name_for
 from intentus_tui.core.records.load import HUGE_FILE_BYTES
-from intentus_tui.core.remote.find_listing import list_then_tar_command, read_listing
+from intentus_tui.core.remote.find_listing import (
+    early_command,
+    early_line,
+    list_then_tar_command,
+    read_listing,
+)
 
 # A member may have grown since it was listed (a WAL is appended to); one over this is not
 # what was asked for (tar is only asked for files listed at most HUGE_FILE_BYTES).
@@ -115,6 +120,66 @@ class TarOutcome:
     refused: str | None = None  # the one line saying why the stream was refused
 
 
+class EarlyProcess:
+    """The listing-and-tar process of a first sync, asked of the server as soon as the
+    connection is up (``find_listing.early_command``), before the directory it lists is
+    known: the server's shell starts (and reads the account's startup files) while the
+    client looks for the directory over SFTP. Handed to ``list_and_copy``, which tells
+    it the directory; or ``discard``-ed (it then reads no directory and ends)."""
+
+    def __init__(self, fs: Any, timeout: float) -> None:
+        self._loop = fs.loop
+        self._future = asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(_create_process(fs._client, early_command()), timeout), fs.loop
+        )
+        self._taken = False
+
+    async def take(self, remote_dir: str) -> Any:
+        """On the loop: the process, told ``remote_dir`` (None when one line cannot carry
+        it: the process is ended, and the caller starts its own); a fault starting it is
+        raised here, as starting it now would raise it."""
+        self._taken = True
+        process = await asyncio.wrap_future(self._future)
+        line = early_line(remote_dir)
+        if line is None:
+            with contextlib.suppress(Exception):
+                process.stdin.write_eof()
+            process.close()
+            return None
+        with contextlib.suppress(Exception):  # closed already (no command runs for us):
+            process.stdin.write(line)  # its empty stream says so, as a name sent would
+        return process
+
+    def discard(self) -> None:
+        """From any thread: not used; the process (once started) ends."""
+        if self._taken:
+            return
+        self._taken = True
+
+        def end(future: Any) -> None:
+            if future.cancelled() or future.exception() is not None:
+                return
+            process = future.result()
+            with contextlib.suppress(Exception):
+                process.stdin.write_eof()
+                process.close()
+
+        self._future.add_done_callback(lambda future: self._loop.call_soon_threadsafe(end, future))
+
+
+async def _create_process(connection: Any, command: str) -> Any:
+    from asyncssh import PIPE
+
+    return await connection.create_process(
+        command,
+        encoding=None,
+        stderr=PIPE,  # the listing
+        request_pty=False,
+        window=_WINDOW,
+        max_pktsize=_MAX_PACKET,
+    )
+
+
 def list_and_copy(
     fs: Any,
     remote_dir: str,
@@ -124,6 +189,7 @@ def list_and_copy(
     landed: Callable[[Asked, int], object],
     *,
     first: bool = False,
+    early: EarlyProcess | None = None,
 ) -> TarOutcome:
     """List ``remote_dir`` and, while the listing goes on, copy the files ``choose``
     picks (it sees each listed entry as sshfs's ``ls`` gives it, on the event loop; a
@@ -136,10 +202,15 @@ def list_and_copy(
     ``first``: nothing of the directory is mirrored yet, so every file will be copied:
     the process on the server is started at once and lists too (``find_listing``,
     racing SFTP). Otherwise (a re-open, a poll) SFTP lists, and the process starts only
-    if a file changed: a re-open with nothing changed starts none."""
+    if a file changed: a re-open with nothing changed starts none. ``early``: the process
+    for a first sync, already asked of the server (used when ``first``)."""
+    if early is not None and not first:
+        early.discard()
+        early = None
     arrived: queue.Queue[list[tuple[Asked, int]] | None] = queue.Queue()
     future = asyncio.run_coroutine_threadsafe(
-        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put, first), fs.loop
+        _list_and_tar(fs, remote_dir, local_dir, timeout, choose, arrived.put, first, early),
+        fs.loop,
     )
     while True:
         try:
@@ -193,9 +264,18 @@ class _Feed:
     the channel's stderr beside it (``find_listing``). Started at once when it lists,
     else at the first name asked."""
 
-    def __init__(self, connection: Any, remote_dir: str, timeout: float, listing: bool) -> None:
+    def __init__(
+        self,
+        connection: Any,
+        remote_dir: str,
+        timeout: float,
+        listing: bool,
+        early: EarlyProcess | None = None,
+    ) -> None:
         self.connection = connection
+        self.remote_dir = remote_dir
         self.command = list_then_tar_command(remote_dir, listing)
+        self.early = early
         self.timeout = timeout
         self.asked: list[Asked] = []
         self.where: dict[str, int] = {}
@@ -231,20 +311,17 @@ class _Feed:
         return self._process
 
     async def _start(self) -> None:
-        from asyncssh import PIPE, ChannelOpenError
+        from asyncssh import ChannelOpenError
 
         try:
-            self._process = await asyncio.wait_for(
-                self.connection.create_process(
-                    self.command,
-                    encoding=None,
-                    stderr=PIPE,  # the listing
-                    request_pty=False,
-                    window=_WINDOW,
-                    max_pktsize=_MAX_PACKET,
-                ),
-                self.timeout,
-            )
+            if self.early is not None:
+                self._process = await asyncio.wait_for(
+                    self.early.take(self.remote_dir), self.timeout
+                )
+            if self._process is None:
+                self._process = await asyncio.wait_for(
+                    _create_process(self.connection, self.command), self.timeout
+                )
         except ChannelOpenError:  # the server runs no command for us: SFTP only
             self._dead = self.unavailable = True
             self.started.set_result(None)
@@ -306,10 +383,11 @@ async def _list_and_tar(
     choose: Callable[[dict[str, Any]], Asked | None],
     put: Callable[[list[tuple[Asked, int]] | None], object],
     first: bool,
+    early: EarlyProcess | None,
 ) -> TarOutcome:
     batches = _Batches(put)
     try:
-        feed = _Feed(fs._client, remote_dir, timeout, listing=first)
+        feed = _Feed(fs._client, remote_dir, timeout, listing=first, early=early)
         if first:
             feed.start()
         outcome = TarOutcome(feed.asked)
