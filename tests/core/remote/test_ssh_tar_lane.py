@@ -288,3 +288,28 @@ def test_a_tar_without_record_sizes_still_streams(
         assert files_of(mirror.records_dir) == {
             p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
         }
+
+
+def test_a_first_copy_streams_whatever_the_directory_is_called(
+    sshd: SshServer, real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first copy's tar process is asked for before the directory is known, and told it
+    on its first line of input: quotes and spaces in the path come through as they are."""
+    host = copy_host(real_world, sshd.served / "it's a $HOME `host`")
+    mirror = mirror_in(tmp_path / "cache", monkeypatch, sshd.url(host.base), TAR)
+    report = mirror.sync()
+    count = len(host.ids) + 1
+    assert (report.problem, report.read_files, report.streamed) == (None, count, count)
+    assert files_of(mirror.records_dir) == {
+        p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
+    }
+    mirror.close()
+
+
+def test_a_directory_no_line_can_carry_gets_a_process_of_its_own() -> None:
+    from intentus_tui.core.remote.find_listing import early_line, list_then_tar_command
+
+    assert early_line("/srv/it's here") == b"/srv/it's here\n"
+    assert early_line("relative/dir") == b"./relative/dir\n"  # as list_then_tar_command
+    assert "./relative/dir" in list_then_tar_command("relative/dir")
+    assert early_line("/srv/two\nlines") is None
