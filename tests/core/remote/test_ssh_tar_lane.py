@@ -13,6 +13,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from intentus_tui.core.index.directory import scan_root
 from intentus_tui.core.paths import resolve_root
@@ -313,3 +315,12 @@ def test_a_directory_no_line_can_carry_gets_a_process_of_its_own() -> None:
     assert early_line("relative/dir") == b"./relative/dir\n"  # as list_then_tar_command
     assert "./relative/dir" in list_then_tar_command("relative/dir")
     assert early_line("/srv/two\nlines") is None
+
+
+@settings(max_examples=300)
+@given(st.binary(min_size=512, max_size=512) | st.sampled_from([b"\xff" * 512, bytes(512)]))
+def test_a_header_sum_is_the_sum_of_its_bytes(block: bytes) -> None:
+    from intentus_tui.core.remote.tar_lane import byte_sum
+
+    assert byte_sum(block) == sum(block)
+    assert byte_sum(block[:100]) == sum(block[:100])
