@@ -103,13 +103,15 @@ async def read_listing(
     remote_dir: str,
     offer: Callable[[dict[str, Any]], Awaitable[None]],
     progressed: Callable[[], None],
+    seen: Callable[[str], bool] = lambda name: False,
 ) -> bool:
     """Give each entry ``find`` lists on ``reader`` (the process's stderr) to ``offer``;
     whether the listing came whole (else the caller lists again another way). Stops at
     the listing's end (an empty record, then find's exit status as a record: the channel's
     stderr ends only with tar's stream), without waiting for the process. A network fault
     is raised as it is; ``progressed`` is called as bytes arrive (the caller watches for
-    a stall)."""
+    a stall). A name ``seen`` says was listed already (over SFTP, while the server's
+    shell started) is passed over before its entry is made."""
     whole = True
     pending = b""
     ended = False
@@ -125,7 +127,10 @@ async def read_listing(
             if not record:
                 ended = True
                 continue
+            fields = record.split(b" ", 3)
             try:
+                if len(fields) == 4 and seen(fields[3].decode("utf-8")):
+                    continue
                 entry = parse_entry(remote_dir, record)
             except (ValueError, UnicodeDecodeError):
                 whole = False  # SFTP says what this one is

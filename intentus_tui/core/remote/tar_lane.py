@@ -39,9 +39,9 @@ import queue
 import re
 import stat
 import tarfile
+import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -471,6 +471,10 @@ async def _list_and_feed(
         find_started.set()
         await offer(entry)
 
+    def found_before(name: str) -> bool:
+        find_started.set()  # find is listing: SFTP stops at its next name
+        return name in seen
+
     def progressed() -> None:
         feed.progressed = time.monotonic()
 
@@ -482,7 +486,9 @@ async def _list_and_feed(
             feed.discard_listing()  # if a changed file started the process
             await feed.end()
         return
-    by_find = asyncio.ensure_future(_list_by_find(feed, remote_dir, offer_found, progressed))
+    by_find = asyncio.ensure_future(
+        _list_by_find(feed, remote_dir, offer_found, progressed, found_before)
+    )
     by_sftp = asyncio.ensure_future(
         _list_over_sftp(fs, remote_dir, offer, progressed, find_started.is_set)
     )
@@ -508,10 +514,15 @@ async def _list_by_find(
     remote_dir: str,
     offer: Callable[[dict[str, Any]], Awaitable[None]],
     progressed: Callable[[], None],
+    seen: Callable[[str], bool],
 ) -> bool:
-    """The listing ``find`` writes on the process's stderr; whether it came whole."""
+    """The listing ``find`` writes on the process's stderr; whether it came whole. Names
+    ``seen`` already (listed over SFTP while the server's shell started) are passed over
+    unread."""
     process = await feed.process()
-    return process is not None and await read_listing(process.stderr, remote_dir, offer, progressed)
+    if process is None:
+        return False
+    return await read_listing(process.stderr, remote_dir, offer, progressed, seen)
 
 
 async def _list_over_sftp(
@@ -623,14 +634,15 @@ class _Writer:
     def __init__(self, directory: int, unpacker: _Unpacker) -> None:
         self._directory = directory
         self._unpacker = unpacker
-        self._pool = (
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="tar-write")
-            if native.write_new_files is not None
-            else None
-        )
+        self._loop = asyncio.get_running_loop()
+        self._jobs: queue.SimpleQueue[list[_Member] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        if native.write_new_files is not None:
+            self._thread = threading.Thread(target=self._work, name="tar-write", daemon=True)
+            self._thread.start()
         self._waiting: list[_Member] = []
         self._waiting_bytes = 0
-        self._running: asyncio.Future[list[int]] | None = None
+        self._running = False
         self._idle = asyncio.Event()
         self._idle.set()
         self._error: OSError | None = None
@@ -640,14 +652,14 @@ class _Writer:
         self._raise()
         if not members:
             return
-        if self._pool is None:
+        if self._thread is None:
             files = [file for _, file in members]
             self._finish(members, python_write_new_files(self._directory, files))
             self._raise()
             return
         self._waiting += members
         self._waiting_bytes += sum([len(file[1]) for _, file in members])
-        if self._running is None:
+        if not self._running:
             self._start()
         elif self._waiting_bytes > _WAITING_LIMIT:  # the writer has fallen behind: wait
             await self._idle.wait()
@@ -655,8 +667,8 @@ class _Writer:
 
     async def drain(self) -> None:
         """Every member added written (or the first failure raised)."""
-        while self._running is not None or self._waiting:
-            if self._running is None:
+        while self._running or self._waiting:
+            if not self._running:
                 self._start()
             await self._idle.wait()
             self._raise()
@@ -665,31 +677,39 @@ class _Writer:
     def close(self) -> None:
         """Stop: nothing more is reported (a batch being written is waited for)."""
         self._closed = True
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join()
 
     def _start(self) -> None:
-        assert native.write_new_files is not None
         batch, self._waiting, self._waiting_bytes = self._waiting, [], 0
-        files = [file for _, file in batch]
-        future = asyncio.get_running_loop().run_in_executor(
-            self._pool, native.write_new_files, self._directory, files
-        )
-        self._running = future
+        self._running = True
         self._idle.clear()
-        future.add_done_callback(lambda done: self._done(batch, done))
+        self._jobs.put(batch)
 
-    def _done(self, batch: list[_Member], future: asyncio.Future[list[int]]) -> None:
-        self._running = None
+    def _work(self) -> None:
+        """The writer thread: each batch written, and its answers handed to the loop."""
+        write = native.write_new_files
+        assert write is not None
+        while (batch := self._jobs.get()) is not None:
+            try:
+                results: list[int] | BaseException = write(
+                    self._directory, [file for _, file in batch]
+                )
+            except BaseException as exc:  # a bug, not a file's fault: the sync says so
+                results = exc
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                self._loop.call_soon_threadsafe(self._done, batch, results)
+
+    def _done(self, batch: list[_Member], results: list[int] | BaseException) -> None:
+        self._running = False
         if self._closed:
             self._idle.set()
             return
-        if future.cancelled():
-            self._error = self._error or OSError(errno.ECANCELED, "write cancelled")
-        elif (exc := future.exception()) is not None:
-            self._error = self._error or OSError(errno.EIO, str(exc))
+        if isinstance(results, BaseException):
+            self._error = self._error or OSError(errno.EIO, str(results))
         else:
-            self._finish(batch, future.result())
+            self._finish(batch, results)
         if self._waiting and self._error is None:
             self._start()
         else:
