@@ -20,12 +20,15 @@ cold:
   alone costs on this disk. This machine's disk makes 10,000 small files in 0.2 s at
   times and in 3 s or more at others; this line says which it was in this run.
 
+- ``stages`` (with ``--timeline``): one more tar-lane cold open per round, noting when
+  each stage is reached: connected (the SSH client imported, logged in), the directory
+  found over SFTP, the tar stream's first and last bytes, the copy done, the index done;
 - ``base``, with ``--baseline-tree TREE``: the tar lane's cold and warm opens by another
   checkout (its ``intentus_tui``, this script's measurement), in the same rounds, right
   after this tree's: a before/after on the same machine at the same moment.
 
 Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]
-[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp]`` (``--cache-base``: where the
+[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline]`` (``--cache-base``: where the
 mirrors are written, e.g. a tmpfs such as ``/dev/shm`` to see the figures without this
 disk's moods; by default the temp directory).
 """
@@ -42,6 +45,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,6 +86,9 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     options = RemoteOptions(parallel=parallel, timeout=30, tar_lane=mode != "sftp")
     mirror = RemoteMirror(parse_remote(url), options)
     first: list[float] = []
+    marks: dict[str, float] = {}
+    if mode == "timeline":
+        _mark_stages(mirror, marks, started)
 
     def on_file(path: Path) -> None:
         if not first:
@@ -93,6 +100,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     mirror.close()  # as the command line does once a root is synced
     count = len(DirectoryIndex(mirror.root).scan())
     return {
+        **marks,
         "seconds": time.perf_counter() - started,
         "synced": synced,
         "first_row": first[0] if first else float("nan"),
@@ -102,6 +110,43 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
         "problem": 0 if report.problem is None else 1,
         "cpu": time.process_time() - cpu,  # this process only (not sshd, not pool workers)
     }
+
+
+def _mark_stages(mirror: Any, marks: dict[str, float], started: float) -> None:
+    """Note when each stage of a tar-lane sync is reached (from the mirror's creation):
+    the connection up (the SSH client imported, the server's key checked, logged in),
+    the directory found over SFTP, the first and last bytes of the tar stream."""
+    from intentus_tui.core.remote import mirror as mirror_module
+    from intentus_tui.core.remote import tar_lane
+
+    def mark(stage: str, always: bool = False) -> None:
+        if always or stage not in marks:
+            marks[stage] = time.perf_counter() - started
+
+    opened = mirror_module.open_filesystem
+
+    def open_filesystem(*args: Any, **kwargs: Any) -> Any:
+        found = opened(*args, **kwargs)
+        mark("connected")
+        return found
+
+    mirror_module.open_filesystem = open_filesystem  # type: ignore[assignment]
+    find_layout = mirror._find_layout
+
+    def layout(base: str) -> Any:
+        found = find_layout(base)
+        mark("directory found")
+        return found
+
+    mirror._find_layout = layout
+    push = tar_lane._Unpacker.push
+
+    def pushed(self: Any, chunk: bytes) -> None:
+        mark("first byte")
+        mark("last byte", always=True)
+        push(self, chunk)
+
+    tar_lane._Unpacker.push = pushed  # type: ignore[method-assign]
 
 
 def _run(
@@ -125,6 +170,11 @@ def main() -> None:
     parser.add_argument("--cache-base", type=Path, default=None)
     parser.add_argument("--baseline-tree", type=Path, default=None)
     parser.add_argument("--skip-sftp", action="store_true", help="no sftp lane (faster rounds)")
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="one more tar-lane cold open per round, timing each stage (and the baseline's)",
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -151,6 +201,8 @@ def main() -> None:
         local, cold, warm, sftp, copy = [], [], [], [], []
         base_cold: list[dict[str, float]] = []
         base_warm: list[dict[str, float]] = []
+        timeline: list[dict[str, float]] = []
+        base_timeline: list[dict[str, float]] = []
         directory = records.parent.parent
         caches = Path(tempfile.mkdtemp(dir=args.cache_base)) if args.cache_base else base
         try:
@@ -168,6 +220,18 @@ def main() -> None:
                     )
                     base_cold.append(_run("tar", directory, url, args.parallel, base_env))
                     base_warm.append(_run("tar", directory, url, args.parallel, base_env))
+                if args.timeline:
+                    for tree, rows in ((ROOT, timeline), (args.baseline_tree, base_timeline)):
+                        if tree is None:
+                            continue
+                        stage_env = dict(
+                            env,
+                            PYTHONPATH=str(Path(tree).resolve()),
+                            INTENTUS_TUI_CACHE_DIR=str(
+                                caches / f"cache-stages-{tree == ROOT}-{run}"
+                            ),
+                        )
+                        rows.append(_run("timeline", directory, url, args.parallel, stage_env))
                 if not args.skip_sftp:
                     env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-sftp-{run}")
                     sftp.append(_run("sftp", directory, url, args.parallel, env))
@@ -205,6 +269,14 @@ def main() -> None:
             f"= {median(rows, 'seconds') / local_s:.2f}x local cold "
             f"(each run: {ratios})"
         )
+    for label, rows in (("this tree", timeline), ("baseline tree", base_timeline)):
+        if not rows:
+            continue
+        stages = ("connected", "directory found", "first byte", "last byte", "synced", "seconds")
+        shown = "  ".join(
+            f"{stage.replace('seconds', 'indexed')} {median(rows, stage):.3f}" for stage in stages
+        )
+        print(f"  stages of a tar-lane cold open, {label} (s from the start, medians): {shown}")
     copies = ", ".join(f"{row['seconds']:.2f}" for row in copy)
     print(
         f"  local copy of the files (disk)  {median(copy, 'seconds'):7.3f} s  "
