@@ -165,7 +165,11 @@ class EarlyProcess:
                 process.stdin.write_eof()
                 process.close()
 
-        self._future.add_done_callback(lambda future: self._loop.call_soon_threadsafe(end, future))
+        def on_loop(future: Any) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: so has the channel
+                self._loop.call_soon_threadsafe(end, future)
+
+        self._future.add_done_callback(on_loop)
 
 
 async def _create_process(connection: Any, command: str) -> Any:
