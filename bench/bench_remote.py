@@ -5,6 +5,8 @@ records on 127.0.0.1. Measured, each in a fresh process with an empty cache wher
 cold:
 
 - ``local cold``: the local index of the directory, no cache (every file read and summarized);
+  and a first open with the cache on (the same, and its snapshot written, as the index of
+  a remote root's mirror writes one);
 - ``remote first row``: from the open until the first copied file is summarized (the
   debugger's watcher shows it then);
 - ``remote full``: the sync (listing, copying into the local mirror) and the mirror's
@@ -20,9 +22,17 @@ cold:
   alone costs on this disk. This machine's disk makes 10,000 small files in 0.2 s at
   times and in 3 s or more at others; this line says which it was in this run.
 
+- ``stages`` (with ``--timeline``): one more tar-lane cold open per round, noting when
+  each stage is reached: connected (the SSH client imported, logged in), the directory
+  found over SFTP, the tar stream's first and last bytes, the copy done, the index done;
+- ``base``, with ``--baseline-tree TREE``: the tar lane's cold and warm opens by another
+  checkout (its ``intentus_tui``, this script's measurement), in the same rounds, right
+  after this tree's: a before/after on the same machine at the same moment.
+
 Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]
-[--cache-base DIR]`` (``--cache-base``: where the mirrors are written, e.g. a tmpfs such as
-``/dev/shm`` to see the figures without this disk's moods; by default the temp directory).
+[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline]`` (``--cache-base``: where the
+mirrors are written, e.g. a tmpfs such as ``/dev/shm`` to see the figures without this
+disk's moods; by default the temp directory).
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,9 +76,10 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
             os.close(fd)
             count += 1
         return {"seconds": time.perf_counter() - started, "count": count, "cpu": 0.0}
-    if mode == "local":
+    if mode in ("local", "local-cached"):
         started = time.perf_counter()
-        count = len(DirectoryIndex(resolve_root(directory), use_cache=False).scan())
+        index = DirectoryIndex(resolve_root(directory), use_cache=mode == "local-cached")
+        count = len(index.scan())
         return {
             "seconds": time.perf_counter() - started,
             "count": count,
@@ -77,6 +89,9 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     options = RemoteOptions(parallel=parallel, timeout=30, tar_lane=mode != "sftp")
     mirror = RemoteMirror(parse_remote(url), options)
     first: list[float] = []
+    marks: dict[str, float] = {}
+    if mode == "timeline":
+        _mark_stages(mirror, marks, started)
 
     def on_file(path: Path) -> None:
         if not first:
@@ -88,6 +103,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     mirror.close()  # as the command line does once a root is synced
     count = len(DirectoryIndex(mirror.root).scan())
     return {
+        **marks,
         "seconds": time.perf_counter() - started,
         "synced": synced,
         "first_row": first[0] if first else float("nan"),
@@ -97,6 +113,43 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
         "problem": 0 if report.problem is None else 1,
         "cpu": time.process_time() - cpu,  # this process only (not sshd, not pool workers)
     }
+
+
+def _mark_stages(mirror: Any, marks: dict[str, float], started: float) -> None:
+    """Note when each stage of a tar-lane sync is reached (from the mirror's creation):
+    the connection up (the SSH client imported, the server's key checked, logged in),
+    the directory found over SFTP, the first and last bytes of the tar stream."""
+    from intentus_tui.core.remote import mirror as mirror_module
+    from intentus_tui.core.remote import tar_lane
+
+    def mark(stage: str, always: bool = False) -> None:
+        if always or stage not in marks:
+            marks[stage] = time.perf_counter() - started
+
+    opened = mirror_module.open_filesystem
+
+    def open_filesystem(*args: Any, **kwargs: Any) -> Any:
+        found = opened(*args, **kwargs)
+        mark("connected")
+        return found
+
+    mirror_module.open_filesystem = open_filesystem  # type: ignore[assignment]
+    find_layout = mirror._find_layout
+
+    def layout(base: str) -> Any:
+        found = find_layout(base)
+        mark("directory found")
+        return found
+
+    mirror._find_layout = layout
+    push = tar_lane._Unpacker.push
+
+    def pushed(self: Any, chunk: bytes) -> None:
+        mark("first byte")
+        mark("last byte", always=True)
+        push(self, chunk)
+
+    tar_lane._Unpacker.push = pushed  # type: ignore[method-assign]
 
 
 def _run(
@@ -118,6 +171,13 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=8)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cache-base", type=Path, default=None)
+    parser.add_argument("--baseline-tree", type=Path, default=None)
+    parser.add_argument("--skip-sftp", action="store_true", help="no sftp lane (faster rounds)")
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="one more tar-lane cold open per round, timing each stage (and the baseline's)",
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -142,17 +202,44 @@ def main() -> None:
         env = dict(os.environ, HOME=str(server.home), PYTHONPATH=str(ROOT))
         env.pop("SSH_AUTH_SOCK", None)
         local, cold, warm, sftp, copy = [], [], [], [], []
+        local_cached: list[dict[str, float]] = []
+        base_cold: list[dict[str, float]] = []
+        base_warm: list[dict[str, float]] = []
+        timeline: list[dict[str, float]] = []
+        base_timeline: list[dict[str, float]] = []
         directory = records.parent.parent
         caches = Path(tempfile.mkdtemp(dir=args.cache_base)) if args.cache_base else base
         try:
             for run in range(args.runs):
                 env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-{run}")
                 local.append(_run("local", directory, url, args.parallel, env))
+                local_cached.append(_run("local-cached", directory, url, args.parallel, env))
                 copy.append(_run("copy", directory, url, args.parallel, env))
                 cold.append(_run("tar", directory, url, args.parallel, env))
                 warm.append(_run("tar", directory, url, args.parallel, env))
-                env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-sftp-{run}")
-                sftp.append(_run("sftp", directory, url, args.parallel, env))
+                if args.baseline_tree:
+                    base_env = dict(
+                        env,
+                        PYTHONPATH=str(args.baseline_tree.resolve()),
+                        INTENTUS_TUI_CACHE_DIR=str(caches / f"cache-base-{run}"),
+                    )
+                    base_cold.append(_run("tar", directory, url, args.parallel, base_env))
+                    base_warm.append(_run("tar", directory, url, args.parallel, base_env))
+                if args.timeline:
+                    for tree, rows in ((ROOT, timeline), (args.baseline_tree, base_timeline)):
+                        if tree is None:
+                            continue
+                        stage_env = dict(
+                            env,
+                            PYTHONPATH=str(Path(tree).resolve()),
+                            INTENTUS_TUI_CACHE_DIR=str(
+                                caches / f"cache-stages-{tree == ROOT}-{run}"
+                            ),
+                        )
+                        rows.append(_run("timeline", directory, url, args.parallel, stage_env))
+                if not args.skip_sftp:
+                    env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-sftp-{run}")
+                    sftp.append(_run("sftp", directory, url, args.parallel, env))
         finally:
             server.stop()
             if caches != base:
@@ -161,7 +248,7 @@ def main() -> None:
     def median(rows: list[dict[str, float]], key: str) -> float:
         return statistics.median(row[key] for row in rows)
 
-    if any(row["problem"] for row in cold + warm + sftp):
+    if any(row["problem"] for row in cold + warm + sftp + base_cold + base_warm):
         sys.exit("a remote sync failed: no figures (run it again, or look at sshd)")
     local_s = median(local, "seconds")
     print(
@@ -169,7 +256,18 @@ def main() -> None:
         f"a fresh process; mirrors written in {args.cache_base or 'the temp directory'}"
     )
     print(f"  local cold open (no cache)      {local_s:7.3f} s")
-    for lane, rows in (("tar", cold), (f"sftp, {args.parallel}x8 in flight", sftp)):
+    cached_s = median(local_cached, "seconds")
+    print(
+        f"  local first open, cache on      {cached_s:7.3f} s  (writes its snapshot, as the "
+        f"remote's index does: the tar lane's full index is "
+        f"{median(cold, 'seconds') / cached_s:.2f}x this)"
+    )
+    lanes = [("tar", cold)]
+    if base_cold:
+        lanes.append((f"tar, baseline tree {args.baseline_tree}", base_cold))
+    if sftp:
+        lanes.append((f"sftp, {args.parallel}x8 in flight", sftp))
+    for lane, rows in lanes:
         ratios = ", ".join(
             f"{row['seconds'] / base_row['seconds']:.2f}x"
             for row, base_row in zip(rows, local, strict=True)
@@ -182,6 +280,14 @@ def main() -> None:
             f"= {median(rows, 'seconds') / local_s:.2f}x local cold "
             f"(each run: {ratios})"
         )
+    for label, rows in (("this tree", timeline), ("baseline tree", base_timeline)):
+        if not rows:
+            continue
+        stages = ("connected", "directory found", "first byte", "last byte", "synced", "seconds")
+        shown = "  ".join(
+            f"{stage.replace('seconds', 'indexed')} {median(rows, stage):.3f}" for stage in stages
+        )
+        print(f"  stages of a tar-lane cold open, {label} (s from the start, medians): {shown}")
     copies = ", ".join(f"{row['seconds']:.2f}" for row in copy)
     print(
         f"  local copy of the files (disk)  {median(copy, 'seconds'):7.3f} s  "
@@ -189,17 +295,21 @@ def main() -> None:
     )
     print(
         f"  CPU of the measuring process: local {median(local, 'cpu'):.2f} s, remote cold "
-        f"tar {median(cold, 'cpu'):.2f} s, sftp {median(sftp, 'cpu'):.2f} s (not sshd's, "
+        f"tar {median(cold, 'cpu'):.2f} s"
+        + (f", sftp {median(sftp, 'cpu'):.2f} s" if sftp else "")
+        + " (not sshd's, "
         "not the index's worker processes)"
     )
     print(
         f"  remote warm re-open             {median(warm, 'seconds'):7.3f} s, "
         f"{int(max(r['read_bytes'] for r in warm))} record bytes read, "
         f"{int(max(r['read_files'] for r in warm))} files"
+        + (f" (baseline tree: {median(base_warm, 'seconds'):.3f} s)" if base_warm else "")
     )
     print(
-        f"  summaries: local {int(local[0]['count'])}, remote tar {int(cold[0]['count'])}, "
-        f"sftp {int(sftp[0]['count'])}; faults: {int(sum(r['problem'] for r in cold + warm))}"
+        f"  summaries: local {int(local[0]['count'])}, remote tar {int(cold[0]['count'])}"
+        + (f", sftp {int(sftp[0]['count'])}" if sftp else "")
+        + f"; faults: {int(sum(r['problem'] for r in cold + warm))}"
     )
 
 

@@ -17,6 +17,7 @@ canonical_json: Callable[[object], bytes | None] | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
 stat_stamps: Callable[[int, list[str]], bytes] | None = None
+write_new_files: Callable[[int, list[tuple[bytes, bytes, int]]], list[int]] | None = None
 
 if not os.environ.get(PURE_PYTHON_ENV):
     try:
@@ -28,6 +29,8 @@ if not os.environ.get(PURE_PYTHON_ENV):
         has_long_digit_run = _speedups.has_long_digit_run
         has_terminal_controls = _speedups.has_terminal_controls
         stat_stamps = _speedups.stat_stamps
+        # A module built before it was added has none: the pure code writes then.
+        write_new_files = getattr(_speedups, "write_new_files", None)
 
 AVAILABLE = canonical_json is not None
 
@@ -39,6 +42,7 @@ def active_helpers() -> tuple[str, ...]:
         "has_long_digit_run": has_long_digit_run,
         "has_terminal_controls": has_terminal_controls,
         "stat_stamps": stat_stamps,
+        "write_new_files": write_new_files,
     }
     return tuple(name for name, helper in helpers.items() if helper is not None)
 

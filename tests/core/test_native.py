@@ -297,3 +297,123 @@ def test_stat_stamps_own_their_names_while_the_gil_is_released(tmp_path: Path) -
             assert len(packed) % 32 == 0
     finally:
         os.close(fd)
+
+
+def _written(directory: Path, timed: set[str]) -> dict[str, tuple[bytes, int, int]]:
+    """Each entry's bytes (a regular file's), mode, and modification time where the batch
+    set one (the others are whenever each side made them)."""
+    out: dict[str, tuple[bytes, int, int]] = {}
+    for name in sorted(os.listdir(directory)):
+        path = directory / name
+        st = os.lstat(path)
+        data = path.read_bytes() if path.is_file() and not path.is_symlink() else b""
+        out[name] = (data, st.st_mode, st.st_mtime_ns if name in timed else 0)
+    return out
+
+
+def _write_both(tmp_path: Path, prepare: Any, files: list[tuple[bytes, bytes, int]]) -> None:
+    """The native writer and its Python definition on two copies of one directory: the
+    same answers, the same files."""
+    from intentus_tui.core.remote.tar_lane import python_write_new_files
+
+    answers = []
+    for side in ("native", "python"):
+        directory = tmp_path / side
+        directory.mkdir()
+        prepare(directory)
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            if side == "native":
+                assert native.write_new_files is not None
+                answers.append(native.write_new_files(fd, files))
+            else:
+                answers.append(python_write_new_files(fd, files))
+        finally:
+            os.close(fd)
+    assert answers[0] == answers[1]
+    timed = {
+        os.fsdecode(name)
+        for (name, _, ns), code in zip(files, answers[0], strict=True)
+        if ns >= 0 and not code
+    }
+    assert _written(tmp_path / "native", timed) == _written(tmp_path / "python", timed)
+
+
+def test_write_new_files_is_the_python_loop(tmp_path: Path) -> None:
+    import errno
+
+    def prepare(directory: Path) -> None:
+        (directory / "there.json").write_bytes(b"old")
+        (directory / "link.json").symlink_to("there.json")
+        (directory / "dangling.json").symlink_to("nowhere.json")
+        (directory / "sub").mkdir()
+
+    files = [
+        (b"a.json", b'{"a": 1}', 1_700_000_000 * 10**9),
+        (b"empty.json", b"", 5),
+        (b"untimed.json", b"x" * 200_000, -1),
+        (b"there.json", b"new", 0),  # exists: refused, the old copy stays
+        (b"link.json", b"new", 0),  # a link is never followed nor replaced
+        (b"dangling.json", b"new", 0),
+        (b"sub/inner.json", b"new", 0),  # a path: only into a directory that exists
+        (b"missing/inner.json", b"new", 0),
+        (os.fsencode(os.fsdecode(b"caf\xe9.json")), b"\xff\x00", 2**62),
+        (b"a.json", b"again", 0),  # the same name twice in one batch
+    ]
+    _write_both(tmp_path, prepare, files)
+    codes = _native_codes(tmp_path, prepare, files)
+    assert codes[0] == 0 and codes[-1] == errno.EEXIST  # a.json, then again
+    by_name = {name: code for (name, _, _), code in zip(files, codes, strict=True)}
+    assert by_name[b"there.json"] == errno.EEXIST
+    assert by_name[b"missing/inner.json"] == errno.ENOENT
+    assert by_name[b"link.json"] == errno.EEXIST  # never followed
+    assert by_name[b"dangling.json"] == errno.EEXIST
+    assert (tmp_path / "native" / "untimed.json").stat().st_size == 200_000
+    assert (tmp_path / "native" / "a.json").stat().st_mtime_ns == 1_700_000_000 * 10**9
+    assert (tmp_path / "native" / "there.json").read_bytes() == b"old"
+
+
+def _native_codes(tmp_path: Path, prepare: Any, files: list[tuple[bytes, bytes, int]]) -> list[int]:
+    """The native writer's answers in a fresh directory made by ``prepare``."""
+    directory = tmp_path / "codes"
+    directory.mkdir()
+    prepare(directory)
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        assert native.write_new_files is not None
+        return native.write_new_files(fd, files)
+    finally:
+        os.close(fd)
+
+
+def test_write_new_files_refuses_what_it_cannot_write_as_python_does(tmp_path: Path) -> None:
+    assert native.write_new_files is not None
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        with pytest.raises(TypeError):
+            native.write_new_files(fd, [("a.json", b"x", 0)])  # type: ignore[list-item]
+        with pytest.raises(ValueError):
+            native.write_new_files(fd, [(b"a\0.json", b"x", 0)])
+        assert native.write_new_files(fd, []) == []
+        assert native.write_new_files(-1, [(b"a.json", b"x", 0)]) != [0]
+    finally:
+        os.close(fd)
+    assert os.listdir(tmp_path) == []
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.floats(min_value=0, max_value=2**33, allow_nan=False, allow_infinity=False))
+def test_a_time_in_nanoseconds_is_what_utime_sets_from_seconds(
+    tmp_path: Path, mtime: float
+) -> None:
+    # The writer takes each file's time in nanoseconds; the listing gives it in seconds:
+    # the conversion must land on the nanosecond os.utime sets from the same float.
+    from intentus_tui.core.remote.tar_lane import _ns
+
+    path = tmp_path / "t.json"
+    path.write_bytes(b"")
+    os.utime(path, (mtime, mtime))
+    assert _ns(mtime) == path.stat().st_mtime_ns
+    assert _ns(None) == -1

@@ -42,6 +42,28 @@ _SCRIPT = (
 )
 
 
+# Started before the directory is known (as soon as the connection is up, while it is
+# looked for over SFTP: the server's shell reads the account's startup files meanwhile),
+# the script reads the directory as the first line of its input, then runs as above.
+_EARLY_SCRIPT = 'IFS= read -r d || exit 0; set -- "$d" list; ' + _SCRIPT
+
+
+def early_command() -> str:
+    """The command of a listing-and-tar process started before its directory is known:
+    it reads the directory (``early_line``) first, and then runs as
+    ``list_then_tar_command(directory)``. Run by ``sh`` as that one is."""
+    return f"exec sh -c {shlex.quote(_EARLY_SCRIPT)} sh"
+
+
+def early_line(remote_dir: str) -> bytes | None:
+    """The first line for ``early_command``: ``remote_dir`` (as ``list_then_tar_command``
+    takes it), or None for a directory one line cannot carry (a newline in its path)."""
+    start = remote_dir if remote_dir.startswith(("/", ".")) else f"./{remote_dir}"
+    if "\n" in start or "\0" in start:
+        return None
+    return f"{start}\n".encode("utf-8", "surrogateescape")
+
+
 def list_then_tar_command(remote_dir: str, listing: bool = True) -> str:
     """The command run on the server: ``remote_dir``'s entries (not below it) on stderr
     (with ``listing``), and the files named on stdin as one tar stream on stdout. Run by
@@ -81,13 +103,15 @@ async def read_listing(
     remote_dir: str,
     offer: Callable[[dict[str, Any]], Awaitable[None]],
     progressed: Callable[[], None],
+    seen: Callable[[str], bool] = lambda name: False,
 ) -> bool:
     """Give each entry ``find`` lists on ``reader`` (the process's stderr) to ``offer``;
     whether the listing came whole (else the caller lists again another way). Stops at
     the listing's end (an empty record, then find's exit status as a record: the channel's
     stderr ends only with tar's stream), without waiting for the process. A network fault
     is raised as it is; ``progressed`` is called as bytes arrive (the caller watches for
-    a stall)."""
+    a stall). A name ``seen`` says was listed already (over SFTP, while the server's
+    shell started) is passed over before its entry is made."""
     whole = True
     pending = b""
     ended = False
@@ -103,7 +127,10 @@ async def read_listing(
             if not record:
                 ended = True
                 continue
+            fields = record.split(b" ", 3)
             try:
+                if len(fields) == 4 and seen(fields[3].decode("utf-8")):
+                    continue
                 entry = parse_entry(remote_dir, record)
             except (ValueError, UnicodeDecodeError):
                 whole = False  # SFTP says what this one is

@@ -41,7 +41,7 @@ from intentus_tui.core.records.load import HUGE_FILE_BYTES, WAL_SUFFIX, is_recor
 from intentus_tui.core.remote.filesystems import RemoteError, describe_fault, open_filesystem
 from intentus_tui.core.remote.location import RemoteLocation, RemoteOptions
 from intentus_tui.core.remote.loop_thread import LoopThread
-from intentus_tui.core.remote.tar_lane import Asked, list_and_copy, tar_safe_name
+from intentus_tui.core.remote.tar_lane import Asked, EarlyProcess, list_and_copy, tar_safe_name
 
 MANIFEST = "manifest.json"
 HEAD_BYTES = 1 << 20  # what load_record_head reads of a huge file
@@ -121,6 +121,7 @@ class RemoteMirror:
         self._lock = threading.Lock()
         # Is the server's tar usable (see tar_lane)? Off for good once it was not.
         self._tar_usable = options.tar_lane
+        self._early: EarlyProcess | None = None  # a first sync's tar process, asked at once
         self._manifest: dict[str, dict[str, Entry]] = self._load_manifest()
         self.last_problem: str | None = None
         with contextlib.suppress(OSError):  # else the first sync says why
@@ -177,11 +178,17 @@ class RemoteMirror:
                 report.problem = str(exc)
             except Exception as exc:
                 report.problem = describe_fault(exc, self.location, self.options)
+            self._discard_early()  # not used (no tar wanted, or the sync failed first)
             if report.problem is not None:
                 self._disconnect()  # the next sync connects again
             self._save_manifest()
             self.last_problem = report.problem
             return report
+
+    def _discard_early(self) -> None:
+        early, self._early = self._early, None
+        if early is not None:
+            early.discard()
 
     def _disconnect(self) -> None:
         fs, self._fs = self._fs, None
@@ -199,6 +206,7 @@ class RemoteMirror:
         process is left with one thread, and indexes the mirror with forked helpers). A
         later sync, or opening a huge record whole, connects again."""
         with self._lock:
+            self._discard_early()
             fs, self._fs = self._fs, None
             self._layout = None
             loop_thread, self._loop_thread = self._loop_thread, None
@@ -222,6 +230,10 @@ class RemoteMirror:
                     self._loop_thread = LoopThread(f"remote-{self.location.host}")
                 loop = self._loop_thread.loop
             self._fs, self._remote_path = open_filesystem(self.location, self.options, loop)
+            if loop is not None and self._tar_usable and not self._manifest.get("records"):
+                # A first copy will ask the server's tar for everything: its process is
+                # asked for now, and starts while the directory is looked for.
+                self._early = EarlyProcess(self._fs, self.options.timeout)
         if self._layout is None:
             self._layout = self._find_layout(self._remote_path.rstrip("/") or "/")
         return self._layout
@@ -347,8 +359,16 @@ class RemoteMirror:
             report.streamed += 1
             self._note_read(chosen[asked[0]], read, False, report, on_file)
 
+        early, self._early = self._early, None
         outcome = list_and_copy(
-            self._fs, remote_dir, local_dir, self.options.timeout, choose, landed, first=first
+            self._fs,
+            remote_dir,
+            local_dir,
+            self.options.timeout,
+            choose,
+            landed,
+            first=first,
+            early=early,
         )
         report.listed_by_find += outcome.listed_by_find
         if outcome.unavailable or outcome.refused is not None:

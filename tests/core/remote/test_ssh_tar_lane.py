@@ -13,6 +13,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from intentus_tui.core.index.directory import scan_root
 from intentus_tui.core.paths import resolve_root
@@ -288,3 +290,37 @@ def test_a_tar_without_record_sizes_still_streams(
         assert files_of(mirror.records_dir) == {
             p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
         }
+
+
+def test_a_first_copy_streams_whatever_the_directory_is_called(
+    sshd: SshServer, real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first copy's tar process is asked for before the directory is known, and told it
+    on its first line of input: quotes and spaces in the path come through as they are."""
+    host = copy_host(real_world, sshd.served / "it's a $HOME `host`")
+    mirror = mirror_in(tmp_path / "cache", monkeypatch, sshd.url(host.base), TAR)
+    report = mirror.sync()
+    count = len(host.ids) + 1
+    assert (report.problem, report.read_files, report.streamed) == (None, count, count)
+    assert files_of(mirror.records_dir) == {
+        p.name: (p.read_bytes(), int(p.stat().st_mtime)) for p in host.records.iterdir()
+    }
+    mirror.close()
+
+
+def test_a_directory_no_line_can_carry_gets_a_process_of_its_own() -> None:
+    from intentus_tui.core.remote.find_listing import early_line, list_then_tar_command
+
+    assert early_line("/srv/it's here") == b"/srv/it's here\n"
+    assert early_line("relative/dir") == b"./relative/dir\n"  # as list_then_tar_command
+    assert "./relative/dir" in list_then_tar_command("relative/dir")
+    assert early_line("/srv/two\nlines") is None
+
+
+@settings(max_examples=300)
+@given(st.binary(min_size=512, max_size=512) | st.sampled_from([b"\xff" * 512, bytes(512)]))
+def test_a_header_sum_is_the_sum_of_its_bytes(block: bytes) -> None:
+    from intentus_tui.core.remote.tar_lane import byte_sum
+
+    assert byte_sum(block) == sum(block)
+    assert byte_sum(block[:100]) == sum(block[:100])
