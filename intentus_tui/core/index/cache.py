@@ -97,7 +97,9 @@ class Snapshot:
     """One directory as the index last saw it: ``summaries[i]`` and the stamp at
     ``stamps[STAMP_WIDTH * i:][:STAMP_WIDTH]`` belong to ``names[i]``."""
 
-    listing: list[str]
+    # The directory listing as stored, undecoded: it is only ever compared with a new
+    # listing, and 1,000,000 decoded names would stay in memory through a whole warm open.
+    listing_blob: bytes
     names: list[str]
     stamps: Stamps
     counts: dict[str, int]
@@ -105,6 +107,17 @@ class Snapshot:
     # database: printing them is a copy from file to output that never passes through Python.
     rows_path: Path
     summaries_path: Path  # {field: value} objects, read with summary_chunks()
+
+    def has_listing(self, listing: list[str]) -> bool:
+        """``listing`` is the stored listing: its names, joined as stored (they hold no
+        NUL), are the stored bytes. Compared a piece at a time, never decoded."""
+        stored = memoryview(self.listing_blob)
+        at = 0
+        for piece in _blob_pieces(listing):
+            if stored[at : at + len(piece)] != piece:
+                return False
+            at += len(piece)
+        return at == len(stored)
 
     def summary_chunks(self) -> Iterator[list[ExecutionSummary]]:
         """The summaries a stored chunk at a time: a warm open of 100,000 never holds
@@ -130,12 +143,13 @@ def _names_pieces(names: list[str]) -> tuple[int, Iterator[bytes]]:
     for name in names:
         size += len(name) if name.isascii() else len(name.encode("utf-8", "surrogateescape"))
 
-    def pieces() -> Iterator[bytes]:
-        for start in range(0, len(names), _BLOB_PIECE):
-            text = "\0".join(names[start : start + _BLOB_PIECE])
-            yield (("\0" if start else "") + text).encode("utf-8", "surrogateescape")
+    return size, _blob_pieces(names)
 
-    return size, pieces()
+
+def _blob_pieces(names: list[str]) -> Iterator[bytes]:
+    for start in range(0, len(names), _BLOB_PIECE):
+        text = "\0".join(names[start : start + _BLOB_PIECE])
+        yield (("\0" if start else "") + text).encode("utf-8", "surrogateescape")
 
 
 def _names_of(blob: bytes) -> list[str]:
@@ -266,7 +280,7 @@ class IndexCache:
         rows_path, summaries_path = self._side_files(directory)
         try:
             snapshot = Snapshot(
-                listing=_names_of(row[0]),
+                listing_blob=bytes(row[0]),
                 names=_names_of(row[1]),
                 stamps=_stamps_from(row[2]),
                 counts=orjson.loads(row[3]),

@@ -149,7 +149,7 @@ class DirectoryIndex:
         directory = self.root.records_dir
         listing = listdir(directory)
         snapshot = cache.load(resolved) if cache else None
-        if snapshot is not None and snapshot.listing == listing:
+        if snapshot is not None and snapshot.has_listing(listing):
             names = snapshot.names  # same entries: no need to filter and sort them again
         else:
             names = record_names(listing)
