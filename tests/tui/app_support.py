@@ -165,9 +165,14 @@ async def wait_for(
 async def wait_for_scan_and_side_pane(pilot: Pilot[Any], app: IntentusApp) -> None:
     """The scan finished and the side pane it then builds is mounted. A test that ends
     sooner has ``run_test`` close the app while the pane's tabs are still mounting, and
-    their Mount handlers query children never composed (Textual raises: a flaky failure)."""
+    their Mount handlers query children never composed (Textual raises: a flaky failure).
+    The scan's worker has ended too: the list is complete before the cache is written, and
+    a test that reads the cache next must not race that write."""
     await wait_for(pilot, lambda: app.scan_done, "the scan to finish")
     await wait_for(pilot, lambda: app.side_pane.ready, "the side pane built")
+    scanning = [w for w in app.workers if w.group == "scan" and not w.is_finished]
+    if scanning:
+        await _workers_finished(scanning, 15.0)
 
 
 def list_lines(app: IntentusApp) -> list[str]:

@@ -74,3 +74,40 @@ async def test_the_cache_the_debugger_fills_serves_the_json_listing(
     assert listing() == no_cache  # rows made once, from the debugger's summaries
     assert DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() is not None
     assert listing() == no_cache
+
+
+async def test_the_list_is_complete_while_the_cache_is_still_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writing the cache's snapshot (a third of a second at 100,000 records) is not
+    indexing: the header says the index is complete once every row is listed."""
+    import threading
+
+    from intentus_tui.core.index.cache import IndexCache
+    from tests.tui.app_support import screen_text, wait_for
+
+    records = tmp_path / "records"
+    for n in range(4):
+        write_record(records, make_record(execution_id=f"exec-{n}"))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    writing, release = threading.Event(), threading.Event()
+    real_store = IndexCache.store
+
+    def store(self: IndexCache, *args: object, **kwargs: object) -> None:
+        writing.set()
+        assert release.wait(15), "the test never let the cache be written"
+        real_store(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IndexCache, "store", store)
+    app = make_app(records, use_cache=True)
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await wait_for(pilot, writing.is_set, "the cache write to start")
+            await wait_for(pilot, lambda: app.scan_done, "the list to be complete")
+            assert len(app.execution_list.model.summaries) == 4
+            assert "indexing" not in screen_text(app)
+            assert not any((tmp_path / "cache").glob("*summaries*"))  # not written yet
+        finally:
+            release.set()
+        await wait_for_scan_and_side_pane(pilot, app)
+    assert any((tmp_path / "cache").glob("*summaries*"))

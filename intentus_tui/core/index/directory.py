@@ -46,6 +46,12 @@ if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to
     from intentus_tui.core.wal.read import WalLog
 
 
+# The batch ``scan_batches`` yields once every summary is out and only the cache's
+# snapshot is left to write (compare with ``is``): the list is complete, and a reader need
+# not wait for the write to say so. Empty, and never to be changed.
+EVERY_SUMMARY_OUT: list[ExecutionSummary] = []
+
+
 class DirectoryIndex:
     """Summaries of one opened location: record files joined with write-ahead logs.
 
@@ -162,8 +168,8 @@ class DirectoryIndex:
         """Fill the index, yielding batches as they are ready.
 
         Batches are upserts by ``key``: the last batch re-sends records joined with their
-        WALs, and adds WAL-only executions. An empty batch comes before the cache is
-        written: every record's summary has been yielded.
+        WALs, and adds WAL-only executions. ``EVERY_SUMMARY_OUT`` comes before the cache
+        is written: every summary has been yielded.
         """
         resolved = self.root.records_dir.resolve()
         self._records = {}
@@ -177,7 +183,18 @@ class DirectoryIndex:
             if survey is None:
                 survey = self._survey(cache, resolved)
             self._files_listed = len(survey.names)
-            yield from self._read_records(survey, cache, resolved)
+            stamps = yield from self._read_records(survey, cache, resolved)
+            self._wals = {}
+            if self.root.wal_dir is not None:
+                from intentus_tui.core.wal.read import scan_wal_dir
+
+                self._wals = scan_wal_dir(self.root.wal_dir)
+            joined = [self._view(execution_id) for execution_id in self._wals]
+            if joined:
+                yield [s for s in joined if s is not None]
+            if cache is not None and stamps is not None:
+                yield EVERY_SUMMARY_OUT  # a consumer holding some back can show them now
+                self._store(cache, resolved, survey.listing, stamps)
         finally:
             if cache is not None:
                 cache.close()
@@ -185,20 +202,12 @@ class DirectoryIndex:
                 gc.enable()
             if not self._keep_rows:
                 self._lines = {}
-        self._wals = {}
-        if self.root.wal_dir is not None:
-            from intentus_tui.core.wal.read import scan_wal_dir
-
-            self._wals = scan_wal_dir(self.root.wal_dir)
-        joined = [self._view(execution_id) for execution_id in self._wals]
-        if joined:
-            yield [s for s in joined if s is not None]
 
     def _read_records(
         self, survey: Survey, cache: IndexCache | None, resolved: Path
-    ) -> Iterator[list[ExecutionSummary]]:
+    ) -> Generator[list[ExecutionSummary], None, dict[str, bytes] | None]:
         """Summaries from the snapshot where a file's stamp is unchanged, read otherwise;
-        then a new snapshot if anything changed."""
+        returns each file's stamp if anything changed (a new snapshot is to be stored)."""
         if survey.fresh and survey.snapshot is not None:
             # Nothing changed: no file to compare one by one, nothing to store (unless
             # the snapshot was stored without listing rows, and this index makes them).
@@ -206,7 +215,7 @@ class DirectoryIndex:
             if done == len(survey.names):
                 if cache is not None and self._rows is not None and not has_rows(survey.snapshot):
                     self._store(cache, resolved, survey.listing, survey_stamps(survey))
-                return
+                return None
             self._records = {}  # a damaged summaries file: read everything instead
         old, old_summaries = survey.snapshot, stored_summaries(survey.snapshot)
         prefix = os.path.join(self.root.records_dir, "")
@@ -228,9 +237,8 @@ class DirectoryIndex:
             summaries = [s for _, s, _ in batch]
             self._records.update((s.key, s) for s in summaries)
             yield summaries
-        if cache is not None and (todo or old is None or old.names != survey.names):
-            yield []  # every summary is out: a consumer holding some back can show them now
-            self._store(cache, resolved, survey.listing, stamps)
+        changed = bool(todo) or old is None or old.names != survey.names
+        return stamps if changed else None
 
     def _fresh_chunks(self, snapshot: Snapshot) -> Generator[list[ExecutionSummary], None, int]:
         """Every summary of an unchanged snapshot, a stored chunk at a time; returns how

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT, DirectoryIndex
 from intentus_tui.core.index.scan import RowFormat
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
@@ -61,9 +61,15 @@ class MultiIndex:
         return sum(index.file_count() for index in self.indexes.values())
 
     def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+        """Each root's batches in turn, tagged; ``EVERY_SUMMARY_OUT`` only from the last
+        root (an earlier root's marks only that its own summaries are out)."""
+        last = list(self.indexes)[-1] if self.indexes else None
         for label, index in self.indexes.items():
             keys = self._keys[label] = set()
             for batch in index.scan_batches():
+                if batch is EVERY_SUMMARY_OUT and label == last:
+                    yield EVERY_SUMMARY_OUT
+                    continue
                 keys.update(s.key for s in batch)
                 yield [tagged(label, s) for s in batch]
 

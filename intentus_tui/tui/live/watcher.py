@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from intentus_tui.core.index.directory import DirectoryIndex
+from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT, DirectoryIndex
 from intentus_tui.core.index.multi import MultiIndex
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
@@ -163,14 +163,18 @@ class IndexFeeder:
             if problem:
                 self._post(ScanFinished(0, problem))
             else:
-                self._post(ScanFinished(self._scan_batches(directory)))
+                total = self._scan_batches(directory)
+                if total is not None:  # else it was posted once every summary was out
+                    self._post(ScanFinished(total))
         except BaseException:
             self._release()
             raise
         self.drain()
 
-    def _scan_batches(self, directory: Path) -> int:
-        """Post the index's batches as ``IndexChanged`` messages; return the file count.
+    def _scan_batches(self, directory: Path) -> int | None:
+        """Post the index's batches as ``IndexChanged`` messages; return the file count,
+        or None when ``ScanFinished`` is posted already: as soon as every summary is out
+        (``EVERY_SUMMARY_OUT``), the list is complete while the cache is still written.
 
         The first rows go out as soon as the index has any (at most ``FIRST_POST_MAX``:
         a warm cache yields everything at once). Then one message at a time: the next is
@@ -185,6 +189,7 @@ class IndexFeeder:
         scanned = posts = 0
         target, limit = FIRST_BATCH, FIRST_POST_MAX
         last_post = 0.0
+        finished = False  # ScanFinished is posted
         if self._preview:
             preview = preview_summaries(directory, PREVIEW)
             if preview:
@@ -214,10 +219,17 @@ class IndexFeeder:
                 close = getattr(batches, "close", None)  # a generator: its own cleanup runs
                 if close is not None:
                     close()
-                return scanned
+                return None if finished else scanned
             pending.extend(batch)
             if not batch:  # every file is read: show the rest now, not after the cache write
                 flush()
+            if batch is EVERY_SUMMARY_OUT and not self._stopping.is_set():
+                if total is None:
+                    total = self.index.file_count()
+                if not posts:  # nothing to show: still say the scan found nothing
+                    self._post(IndexChanged((), scanned=0, total=total))
+                self._post(ScanFinished(total))
+                finished = True
             while pending and self._shown.is_set():
                 due = time.monotonic() - last_post >= COALESCE_SECONDS
                 if len(pending) < target and not due:
@@ -227,6 +239,8 @@ class IndexFeeder:
                 target, limit = min(target * 4, MAX_BATCH), MAX_BATCH
                 if total is None:
                     total = self.index.file_count()
+        if finished:
+            return None
         flush()
         if total is None:
             total = self.index.file_count()

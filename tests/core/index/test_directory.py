@@ -449,3 +449,53 @@ def test_the_file_count_comes_from_the_scans_own_listing(
 
     monkeypatch.setattr(directory_module, "listdir", no_listing)
     assert index.file_count() == 5
+
+
+def test_every_summary_is_out_before_the_cache_is_written(
+    demo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mark that the list is complete comes after the WAL join (WAL-only executions
+    included) and before the snapshot is stored; an unchanged re-open stores nothing and
+    needs no mark."""
+    from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT
+
+    shutil.copytree(demo.root, tmp_path / ".intentusnet")
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    root = resolve_root(tmp_path)
+    events: list[str] = []
+    real_store = IndexCache.store
+
+    def store(self: IndexCache, *args: object, **kwargs: object) -> None:
+        events.append("store")
+        real_store(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IndexCache, "store", store)
+    seen: set[str] = set()
+    for batch in DirectoryIndex(root).scan_batches():
+        if batch is EVERY_SUMMARY_OUT:
+            events.append(f"out: {len(seen)}")
+        else:
+            assert "store" not in events  # nothing comes after the snapshot
+            seen.update(s.key for s in batch)
+            events.append("batch")
+    everything = {s.key for s in scan_root(root, use_cache=False)}
+    assert events[-2:] == [f"out: {len(everything)}", "store"]
+    assert seen == everything and any(key.endswith(".wal") for key in seen)
+    events.clear()
+    warm = list(DirectoryIndex(root).scan_batches())
+    assert events == [] and not any(batch is EVERY_SUMMARY_OUT for batch in warm)
+
+
+def test_several_roots_mark_every_summary_out_once_after_the_last_root(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT
+    from intentus_tui.core.index.multi import MultiIndex
+
+    for name in ("one", "two"):
+        _many(tmp_path / name, 3)
+    index = MultiIndex([(name, resolve_root(tmp_path / name)) for name in ("one", "two")])
+    batches = list(index.scan_batches())
+    marks = [i for i, batch in enumerate(batches) if batch is EVERY_SUMMARY_OUT]
+    assert marks == [len(batches) - 1]
+    assert sum(len(batch) for batch in batches) == 6
