@@ -314,7 +314,7 @@ def _written(directory: Path, timed: set[str]) -> dict[str, tuple[bytes, int, in
 def _write_both(tmp_path: Path, prepare: Any, files: list[tuple[bytes, bytes, int]]) -> None:
     """The native writer and its Python definition on two copies of one directory: the
     same answers, the same files."""
-    from intentus_tui.core.remote.tar_lane import python_write_new_files
+    from intentus_tui.core.remote.mirror_writer import python_write_new_files
 
     answers = []
     for side in ("native", "python"):
@@ -410,10 +410,10 @@ def test_a_time_in_nanoseconds_is_what_utime_sets_from_seconds(
 ) -> None:
     # The writer takes each file's time in nanoseconds; the listing gives it in seconds:
     # the conversion must land on the nanosecond os.utime sets from the same float.
-    from intentus_tui.core.remote.tar_lane import _ns
+    from intentus_tui.core.remote.mirror_writer import nanoseconds
 
     path = tmp_path / "t.json"
     path.write_bytes(b"")
     os.utime(path, (mtime, mtime))
-    assert _ns(mtime) == path.stat().st_mtime_ns
-    assert _ns(None) == -1
+    assert nanoseconds(mtime) == path.stat().st_mtime_ns
+    assert nanoseconds(None) == -1

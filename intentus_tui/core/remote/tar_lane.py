@@ -21,8 +21,9 @@ SFTP only) gives no stream at all: ``TarUnavailable``, and the caller reads over
 
 Everything runs on the filesystem's event loop, as the SFTP reads do (a second thread
 making many small system calls would wait for the interpreter's lock at each one), but
-the writing of the accepted files: a thread of its own writes them a batch at a time with
-the native ``write_new_files``, which releases the lock for the whole batch, while the
+the writing of the accepted files: a thread of its own (``mirror_writer``) writes them a
+batch at a time with the native ``write_new_files``, which releases the lock for the whole
+batch, while the
 loop reads and checks the next members (the loop is what the whole copy waits for, and
 the writes were a third of its time). What landed is handed to the calling thread in
 batches.
@@ -32,14 +33,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import io
 import os
 import queue
 import re
 import stat
 import tarfile
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -48,8 +47,6 @@ from pathlib import Path
 from typing import Any
 from zlib import adler32
 
-from intentus_tui.core import native
-from intentus_tui.core.fsio import temp_name_for
 from intentus_tui.core.records.load import HUGE_FILE_BYTES
 from intentus_tui.core.remote.find_listing import (
     early_command,
@@ -57,6 +54,7 @@ from intentus_tui.core.remote.find_listing import (
     list_then_tar_command,
     read_listing,
 )
+from intentus_tui.core.remote.mirror_writer import Member, MirrorWriter, nanoseconds
 
 # A member may have grown since it was listed (a WAL is appended to); one over this is not
 # what was asked for (tar is only asked for files listed at most HUGE_FILE_BYTES).
@@ -89,9 +87,6 @@ _WINDOW = 8 << 20  # the SSH channel's window: what the server may send ahead of
 _MAX_PACKET = 256 << 10
 _BATCH_SECONDS = 0.05  # how often what landed is handed to the calling thread
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
-_WAITING_LIMIT = 16 << 20  # bytes of accepted members waiting for the writer thread at most
-_NS = 1_000_000_000
 
 # (name in the remote directory, mirror path, listed size, modification time to give it)
 Asked = tuple[str, Path, int, float | None]
@@ -590,7 +585,11 @@ async def _unpack_process(
     files written whole."""
     directory = os.open(local_dir, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
     unpacker = _Unpacker(feed, landed)
-    writer = _Writer(directory, unpacker)
+    writer = MirrorWriter(
+        directory,
+        lambda index: (unpacker.feed.asked[index][0], unpacker.feed.asked[index][3]),
+        unpacker.written,
+    )
     try:
         try:
             while not unpacker.finished:
@@ -623,122 +622,6 @@ async def _unpack_process(
     return unpacker.done
 
 
-# An accepted member waiting to be written: its index in the feed's ``asked``, and what
-# ``write_new_files`` takes (name, bytes, modification time in nanoseconds or -1).
-_Member = tuple[int, tuple[bytes, bytes, int]]
-
-
-class _Writer:
-    """Writes accepted members into the mirror directory on a thread of its own, a batch
-    at a time (what arrived while the last batch was written), with the native
-    ``write_new_files`` (the lock released for the whole batch); on the loop itself
-    where that is not built. Each file written is reported to the unpacker on the loop;
-    the first write that failed is raised by the next ``add`` or ``drain``."""
-
-    def __init__(self, directory: int, unpacker: _Unpacker) -> None:
-        self._directory = directory
-        self._unpacker = unpacker
-        self._loop = asyncio.get_running_loop()
-        self._jobs: queue.SimpleQueue[list[_Member] | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        if native.write_new_files is not None:
-            self._thread = threading.Thread(target=self._work, name="tar-write", daemon=True)
-            self._thread.start()
-        self._waiting: list[_Member] = []
-        self._waiting_bytes = 0
-        self._running = False
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._error: OSError | None = None
-        self._closed = False
-
-    async def add(self, members: list[_Member]) -> None:
-        self._raise()
-        if not members:
-            return
-        if self._thread is None:
-            files = [file for _, file in members]
-            self._finish(members, python_write_new_files(self._directory, files))
-            self._raise()
-            return
-        self._waiting += members
-        self._waiting_bytes += sum([len(file[1]) for _, file in members])
-        if not self._running:
-            self._start()
-        elif self._waiting_bytes > _WAITING_LIMIT:  # the writer has fallen behind: wait
-            await self._idle.wait()
-            self._raise()
-
-    async def drain(self) -> None:
-        """Every member added written (or the first failure raised)."""
-        while self._running or self._waiting:
-            if not self._running:
-                self._start()
-            await self._idle.wait()
-            self._raise()
-        self._raise()
-
-    def close(self) -> None:
-        """Stop: nothing more is reported (a batch being written is waited for)."""
-        self._closed = True
-        if self._thread is not None:
-            self._jobs.put(None)
-            self._thread.join()
-
-    def _start(self) -> None:
-        batch, self._waiting, self._waiting_bytes = self._waiting, [], 0
-        self._running = True
-        self._idle.clear()
-        self._jobs.put(batch)
-
-    def _work(self) -> None:
-        """The writer thread: each batch written, and its answers handed to the loop."""
-        write = native.write_new_files
-        assert write is not None
-        while (batch := self._jobs.get()) is not None:
-            try:
-                results: list[int] | BaseException = write(
-                    self._directory, [file for _, file in batch]
-                )
-            except BaseException as exc:  # a bug, not a file's fault: the sync says so
-                results = exc
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                self._loop.call_soon_threadsafe(self._done, batch, results)
-
-    def _done(self, batch: list[_Member], results: list[int] | BaseException) -> None:
-        self._running = False
-        if self._closed:
-            self._idle.set()
-            return
-        if isinstance(results, BaseException):
-            self._error = self._error or OSError(errno.EIO, str(results))
-        else:
-            self._finish(batch, results)
-        if self._waiting and self._error is None:
-            self._start()
-        else:
-            self._idle.set()
-
-    def _finish(self, batch: list[_Member], results: list[int]) -> None:
-        for (index, (name, data, _)), code in zip(batch, results, strict=True):
-            if code == errno.EEXIST:  # a changed file: replaced from a temp file at once
-                item = self._unpacker.feed.asked[index]
-                try:
-                    _write(self._directory, item[0], memoryview(data), item[3])
-                except OSError as exc:
-                    self._error = self._error or exc
-                    continue
-            elif code:
-                shown = name.decode("utf-8", "surrogateescape")
-                self._error = self._error or OSError(code, os.strerror(code), shown)
-                continue
-            self._unpacker.written(index, len(data))
-
-    def _raise(self) -> None:
-        if self._error is not None:
-            raise self._error
-
-
 class _Unpacker:
     """Reads a tar stream pushed in pieces: checks each member against the names asked
     for, and writes the ones accepted once all their bytes are here."""
@@ -748,7 +631,7 @@ class _Unpacker:
         self.landed = landed
         self.accepted: set[int] = set()  # members accepted (at most once each)
         self.done: set[int] = set()  # ... and written whole
-        self._members: list[_Member] = []  # accepted, for the writer to take
+        self._members: list[Member] = []  # accepted, for the writer to take
         self.finished = False  # the end of the archive, or a stream broken off
         self._buffer = bytearray()
         self._received = 0
@@ -858,9 +741,9 @@ class _Unpacker:
         """Accept a member whole: its bytes are kept for the writer (``take``)."""
         item = self.feed.asked[index]
         self.accepted.add(index)
-        self._members.append((index, (os.fsencode(item[0]), bytes(data), _ns(item[3]))))
+        self._members.append((index, (os.fsencode(item[0]), bytes(data), nanoseconds(item[3]))))
 
-    def take(self) -> list[_Member]:
+    def take(self) -> list[Member]:
         """The members accepted since the last call."""
         members, self._members = self._members, []
         return members
@@ -920,78 +803,3 @@ def _text(raw: bytes) -> str:
 
 def _padded(size: int) -> int:
     return -(-size // _BLOCK) * _BLOCK
-
-
-def _ns(mtime: float | None) -> int:
-    """``mtime`` in nanoseconds as ``os.utime`` with it in seconds would set it; -1 for
-    none. A listing's times are whole seconds (SFTP version 3 and ``find_listing`` both
-    give them so): exact. A fraction (another store's listing) is set as that float is by
-    ``os.utime``, rounded down to the nanosecond as CPython rounds it."""
-    if mtime is None:
-        return -1
-    seconds = int(mtime // 1)
-    return seconds * _NS + int((mtime - seconds) * _NS)
-
-
-def python_write_new_files(directory: int, files: list[tuple[bytes, bytes, int]]) -> list[int]:
-    """The definition of the native ``write_new_files``: each (name, data, mtime_ns, -1
-    for none) created in ``directory`` (a descriptor) with ``O_EXCL | O_NOFOLLOW``,
-    written whole, its times set last; per file 0 or the errno that stopped it (a file
-    that failed once created is removed)."""
-    results = []
-    for name, data, mtime_ns in files:
-        try:
-            fd = os.open(name, _NEW_FILE, 0o666, dir_fd=directory)
-        except OSError as exc:
-            results.append(exc.errno or errno.EIO)
-            continue
-        error = 0
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            if mtime_ns >= 0:
-                os.utime(fd, ns=(mtime_ns, mtime_ns))
-        except OSError as exc:
-            error = exc.errno or errno.EIO
-        try:
-            os.close(fd)
-        except OSError as exc:
-            error = error or exc.errno or errno.EIO
-        if error:
-            with contextlib.suppress(OSError):
-                os.unlink(name, dir_fd=directory)
-        results.append(error)
-    return results
-
-
-def _write(directory: int, name: str, data: memoryview, mtime: float | None) -> None:
-    """``name`` in ``directory`` (a descriptor) holding ``data`` (and ``mtime``), created
-    with ``O_EXCL | O_NOFOLLOW``: a new file straight under its name (written in one go;
-    its modification time set last, so no stamp of a half-written file can match), a
-    changed one replaced at once from a temp file, so the old copy stays whole until then."""
-    target = name
-    try:
-        fd = os.open(name, _NEW_FILE, 0o666, dir_fd=directory)
-    except FileExistsError:
-        target = temp_name_for(name)
-        fd = os.open(target, _NEW_FILE, 0o666, dir_fd=directory)
-    try:
-        view = data
-        while view:
-            view = view[os.write(fd, view) :]
-        if mtime is not None:
-            os.utime(fd, (mtime, mtime))
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(target, dir_fd=directory)
-        raise
-    os.close(fd)
-    if target != name:
-        try:
-            os.replace(target, name, src_dir_fd=directory, dst_dir_fd=directory)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(target, dir_fd=directory)
-            raise
