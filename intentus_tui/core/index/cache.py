@@ -106,7 +106,7 @@ class Snapshot:
     # The inspect --list --json "executions" members, ready to print, in a file beside the
     # database: printing them is a copy from file to output that never passes through Python.
     rows_path: Path
-    summaries_path: Path  # {field: value} objects, read with summary_chunks()
+    summaries_path: Path  # a table of field values per line, read with summary_chunks()
 
     def has_listing(self, listing: list[str]) -> bool:
         """``listing`` is the stored listing: its names, joined as stored (they hold no

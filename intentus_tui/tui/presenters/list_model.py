@@ -138,12 +138,6 @@ def parse_created(created: str) -> float:
         return math.inf
 
 
-# Small on purpose: every row key holds its timestamp already; this only spares re-parsing
-# the rows a live update touches. (Caching all 100,000 would cost ~12 MB; a batch of the
-# first scan, all new, calls ``parse_created`` itself: the cache would only miss.)
-created_timestamp = lru_cache(maxsize=4096)(parse_created)
-
-
 def _newest_first(ts: float) -> float:
     return -ts if ts != math.inf else math.inf
 
@@ -272,6 +266,18 @@ def _remove(rows: list[RowKey], row_key: RowKey) -> bool:
 
 # A verdict as the model keeps it: the summary, its verdict codes, group and creation time.
 Verdict = tuple[ExecutionSummary, VerdictKind, int, float]
+
+
+def verdict_entry(summary: ExecutionSummary) -> Verdict:
+    """What the model keeps of ``summary``'s verdict (made once per summary): the
+    summary, its verdict codes, its group (as an int) and its creation time."""
+    kind = kind_of(summary)
+    group = _GROUP_NUMBERS.get(kind)
+    if group is None:
+        group = _GROUP_NUMBERS[kind] = int(group_of_kind(kind))
+    return summary, kind, group, parse_created(summary.created)
+
+
 # ``(newest-first order, sorted row keys)``: what a sort makes.
 SortResult = tuple[list[Base], list[RowKey]]
 _NEWEST_FIRST = itemgetter(1, 2)
@@ -303,8 +309,7 @@ def newest_order(summaries: list[ExecutionSummary], verdicts: dict[str, Verdict]
     for summary in summaries:
         cached = verdicts.get(summary.key)
         if cached is None or cached[0] is not summary:
-            kind = kind_of(summary)
-            cached = (summary, kind, int(group_of_kind(kind)), created_timestamp(summary.created))
+            cached = verdict_entry(summary)
         order.append(_base_of(cached))
     order.sort(key=_NEWEST_FIRST)
     return order
@@ -505,9 +510,7 @@ class ListModel:
         cached = self._kinds.get(summary.key)
         if cached is not None and cached[0] is summary:
             return cached
-        kind = kind_of(summary)
-        ts = created_timestamp(summary.created)
-        cached = self._kinds[summary.key] = (summary, kind, int(group_of_kind(kind)), ts)
+        cached = self._kinds[summary.key] = verdict_entry(summary)
         return cached
 
     def _verdicts(self, summaries: Iterable[ExecutionSummary]) -> list[Verdict]:
@@ -518,12 +521,7 @@ class ListModel:
         for summary in summaries:
             cached = kinds.get(summary.key)
             if cached is None or cached[0] is not summary:
-                kind = kind_of(summary)
-                group = _GROUP_NUMBERS.get(kind)
-                if group is None:
-                    group = _GROUP_NUMBERS[kind] = int(group_of_kind(kind))
-                ts = parse_created(summary.created)
-                cached = kinds[summary.key] = (summary, kind, group, ts)
+                cached = kinds[summary.key] = verdict_entry(summary)
             made.append(cached)
         return made
 
