@@ -53,7 +53,6 @@ measures it.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -135,7 +134,7 @@ def parsed_runtime_canonical(value: Any) -> bytes:
         native = _native_canonical(value)
         if native is not None:
             return native
-    raw = _orjson_sorted(value)
+    raw = _orjson_text(value)
     if raw is not None and raw.isascii() and _floats_spottable() and not _float_text_differs(raw):
         return _with_del_escaped(raw)
     fast = _fast_canonical(value, raw)
@@ -163,21 +162,13 @@ def variant_canonical(value: Any, *, sort_keys: bool, ensure_ascii: bool) -> byt
     if sort_keys and ensure_ascii:
         return runtime_canonical(value)
     option = _ORJSON_OPTIONS if sort_keys else _ORJSON_OPTIONS & ~orjson.OPT_SORT_KEYS
-    try:
-        raw = orjson.dumps(value, default=_refuse, option=option)
-    except orjson.JSONEncodeError:
-        raw = None
-    if raw is not None and _is_plain_json(value):
-        if not ensure_ascii:
-            return raw
-        if raw.isascii():
-            return _with_del_escaped(raw)
-        prepared = _prepared(value)
-        if prepared is not _REJECT:
-            with contextlib.suppress(orjson.JSONEncodeError):
-                raw = orjson.dumps(prepared, default=_refuse, option=option)
-                if raw.isascii():  # else a key with non-ASCII characters
-                    return _with_del_escaped(raw)
+    if ensure_ascii:
+        fast = _fast_canonical(value, option=option)
+    else:
+        raw = _orjson_text(value, option)
+        fast = raw if raw is not None and _is_plain_json(value) else None
+    if fast is not None:
+        return fast
     text = json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=ensure_ascii)
     return text.encode("utf-8", "surrogatepass")
 
@@ -229,13 +220,17 @@ def _refuse(obj: Any) -> Any:
     raise TypeError(type(obj).__name__)
 
 
-def _fast_canonical(value: Any, raw: bytes | object | None = _REJECT) -> bytes | None:
+def _fast_canonical(
+    value: Any, raw: bytes | object | None = _REJECT, *, option: int = _ORJSON_OPTIONS
+) -> bytes | None:
     """``json.dumps``-identical canonical bytes via orjson, or None when not provably so.
 
     ``raw``: orjson's sorted output for ``value`` when the caller already has it.
+    ``option``: orjson's options (without ``OPT_SORT_KEYS``: ``json.dumps`` unsorted,
+    each dict in its insertion order, as both write it).
     """
     if raw is _REJECT:
-        raw = _orjson_sorted(value)
+        raw = _orjson_text(value, option)
     assert raw is None or isinstance(raw, bytes)
     if raw is not None and raw.isascii():
         # The common case: no string needs escaping beyond what orjson did, so checking
@@ -244,15 +239,15 @@ def _fast_canonical(value: Any, raw: bytes | object | None = _REJECT) -> bytes |
     prepared = _prepared(value)
     if prepared is _REJECT:
         return None
-    raw = _orjson_sorted(prepared)
+    raw = _orjson_text(prepared, option)
     if raw is None or not raw.isascii():
         return None  # a key with non-ASCII characters: prepared values never leave any
     return _with_del_escaped(raw)
 
 
-def _orjson_sorted(value: Any) -> bytes | None:
+def _orjson_text(value: Any, option: int = _ORJSON_OPTIONS) -> bytes | None:
     try:
-        return orjson.dumps(value, default=_refuse, option=_ORJSON_OPTIONS)
+        return orjson.dumps(value, default=_refuse, option=option)
     except orjson.JSONEncodeError:
         return None
 
