@@ -213,6 +213,15 @@ class IndexFeeder:
                 del pending[:limit]
                 limit = MAX_BATCH
 
+        def last_count() -> int:
+            """Every row is out: the file count, and a message even if nothing was shown."""
+            nonlocal total
+            if total is None:
+                total = self.index.file_count()
+            if not posts:  # nothing to show: still say the scan found nothing
+                self._post(IndexChanged((), scanned=0, total=total))
+            return total
+
         batches = self.index.scan_batches()
         for batch in batches:
             if self._stopping.is_set():
@@ -224,11 +233,7 @@ class IndexFeeder:
             if not batch:  # every file is read: show the rest now, not after the cache write
                 flush()
             if batch is EVERY_SUMMARY_OUT and not self._stopping.is_set():
-                if total is None:
-                    total = self.index.file_count()
-                if not posts:  # nothing to show: still say the scan found nothing
-                    self._post(IndexChanged((), scanned=0, total=total))
-                self._post(ScanFinished(total))
+                self._post(ScanFinished(last_count()))
                 finished = True
             while pending and self._shown.is_set():
                 due = time.monotonic() - last_post >= COALESCE_SECONDS
@@ -242,11 +247,7 @@ class IndexFeeder:
         if finished:
             return None
         flush()
-        if total is None:
-            total = self.index.file_count()
-        if not posts:  # nothing to show: still say the scan found nothing
-            self._post(IndexChanged((), scanned=0, total=total))
-        return total
+        return last_count()
 
     def drain(self) -> None:
         """Re-read pending paths until none are left (or the feeder is paused)."""
