@@ -6,7 +6,7 @@ import io
 import os
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -29,13 +29,14 @@ from intentus_tui.cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.render.listing_order import open_time_ordered, time_ordered_batches
+from intentus_tui.render.listing_order import ROW_SEPARATOR, open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
@@ -121,11 +122,13 @@ def _wal_column(s: ExecutionSummary) -> str:
 
 
 def _echo_listing_json(
-    root: RecordRoot, counts: dict[str, int], rows: Iterable[bytes] | io.BufferedReader
+    root: RecordRoot,
+    counts: dict[str, int],
+    rows: Iterable[Sequence[bytes | memoryview]] | io.BufferedReader,
 ) -> None:
-    """One JSON document, one execution per line. ``rows`` are the lines (or blocks of
-    them joined by ``,\\n``) in the order they are to be printed, or an open file of them
-    (copied to the output by the kernel, never read here; closed after)."""
+    """One JSON document, one execution per line. ``rows`` are the lines in batches, in
+    the order they are to be printed, or an open file of them (copied to the output by the
+    kernel, never read here; closed after)."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -144,12 +147,36 @@ def _echo_listing_json(
             else:
                 out.write(b"]\n}\n")
     else:
-        first = True
-        for row in rows:
-            out.write(b"\n" + row if first else b",\n" + row)
-            first = False
-        out.write(b"]\n}\n" if first else b"\n  ]\n}\n")
+        any_row = _write_rows(out, rows)
+        out.write(b"\n  ]\n}\n" if any_row else b"]\n}\n")
     out.flush()
+
+
+def _write_rows(out: BinaryIO, batches: Iterable[Sequence[bytes | memoryview]]) -> bool:
+    """Each row after a newline (the first) or ``,\\n``; whether there was any. Where
+    ``out`` is a real file the rows go to the kernel as they are, not joined first."""
+    descriptor = _descriptor(out)
+    any_row = False
+    for batch in batches:
+        pieces: list[bytes | memoryview] = []
+        for row in batch:
+            pieces += (ROW_SEPARATOR if any_row else b"\n", row)
+            any_row = True
+        if descriptor is None:
+            out.write(b"".join(pieces))
+        elif pieces:
+            out.flush()  # what is buffered goes first
+            write_gathered(descriptor, pieces)
+    return any_row
+
+
+def _descriptor(out: BinaryIO) -> int | None:
+    if not hasattr(os, "writev"):
+        return None
+    try:
+        return out.fileno()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
 
 
 def _copy_file_to(source: io.BufferedReader, out: BinaryIO) -> None:
@@ -355,7 +382,7 @@ def inspect(
                 made = [] if ordered is not None else [blocks.read_bytes()]
             else:
                 ordered, made = None, blocks
-            _echo_listing_json(root, counts, ordered or time_ordered_batches(made))
+            _echo_listing_json(root, counts, ordered or time_ordered_rows(made))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)

@@ -204,10 +204,15 @@ def verdict_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
     (``integrity.verified`` ...) and replayability code (``replay.replayable`` ...), and
     how many need attention, of how many ``executions``: every key of ``COUNT_KEYS``,
     zero or not."""
+    return tally_verdicts(map(verdict_of, summaries))
+
+
+def tally_verdicts(verdicts: Iterable[Verdict]) -> dict[str, int]:
+    """``verdict_counts`` of verdicts already made."""
     # Verdicts counted whole first (most are one shared object), then spread over the keys:
     # two thirds of the time of five counters per execution.
     counts: Counter[str] = Counter()
-    for v, n in Counter(map(verdict_of, summaries)).items():
+    for v, n in Counter(verdicts).items():
         counts[_OUTCOME_KEYS[v.outcome]] += n
         counts[_INTEGRITY_KEYS[v.integrity]] += n
         counts[_REPLAY_KEYS[v.replay]] += n

@@ -171,10 +171,10 @@ def _where(entry: bytes) -> tuple[int, int, int]:
     return _WHERE.unpack_from(entry, len(entry) - _WHERE.size)
 
 
-def time_ordered_batches(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterator[bytes]:
+def time_ordered_rows(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterator[list[memoryview]]:
     """The rows of ``blocks`` (each one row, or rows joined by ``,\\n``, or a ``RowBlock``
-    that brings each row's key), oldest first, as batches of rows joined by ``,\\n``
-    (the caller separates the batches)."""
+    that brings each row's key), oldest first, in batches: each row a view into its block,
+    not a copy (a writer can hand them to the kernel as they are)."""
     held = [block for block in blocks if (block.rows if isinstance(block, RowBlock) else block)]
     entries = _block_entries(held)
     entries.sort()
@@ -184,6 +184,13 @@ def time_ordered_batches(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterat
         for entry in entries[first : first + _BATCH]:
             number, start, length = _where(entry)
             parts.append(views[number][start : start + length])
+        yield parts
+
+
+def time_ordered_batches(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterator[bytes]:
+    """``time_ordered_rows``' batches, each joined by ``,\\n`` (the caller separates the
+    batches)."""
+    for parts in time_ordered_rows(blocks):
         yield ROW_SEPARATOR.join(parts)
 
 

@@ -8,21 +8,23 @@ output to a terminal is as safe as text.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import orjson
 
-from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary, Verdict
 from intentus_tui.core.sanitize import json_bytes_safe
 from intentus_tui.core.timestamps import time_order
-from intentus_tui.core.verdict import verdict_counts, verdict_of
+from intentus_tui.core.verdict import tally_verdicts, verdict_counts, verdict_of
 from intentus_tui.render.listing_order import packed_order
 
 
-def summary_to_json(s: ExecutionSummary) -> dict[str, object]:
-    """The ``inspect --list --json`` row (snake_case keys): the verdict first, then the
-    facts it was drawn from. Enum members are ``StrEnum``s: their values already."""
-    v = verdict_of(s)
+def summary_to_json(s: ExecutionSummary, v: Verdict | None = None) -> dict[str, object]:
+    """The ``inspect --list --json`` row (snake_case keys): the verdict (``v``, when the
+    caller has it already) first, then the facts it was drawn from. Enum members are
+    ``StrEnum``s: their values already."""
+    if v is None:
+        v = verdict_of(s)
     row: dict[str, object] = {
         "execution_id": s.execution_id,
         "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
@@ -61,10 +63,10 @@ def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
     return verdict_counts(summaries)
 
 
-def row_line(summary: ExecutionSummary) -> bytes:
+def row_line(summary: ExecutionSummary, verdict: Verdict | None = None) -> bytes:
     """One member of the ``executions`` array, on one line, indented to sit inside the
     document."""
-    return json_bytes_safe(b"    " + _row_json(summary_to_json(summary)))
+    return json_bytes_safe(b"    " + _row_json(summary_to_json(summary, verdict)))
 
 
 def listing_row_lines(summaries: Iterable[ExecutionSummary]) -> Iterator[bytes]:
@@ -90,6 +92,13 @@ class ListingRows:
 
     def counts(self, summaries: Iterable[ExecutionSummary]) -> dict[str, int]:
         return listing_counts(summaries)
+
+    def rows_and_counts(
+        self, summaries: Sequence[ExecutionSummary]
+    ) -> tuple[list[bytes], dict[str, int]]:
+        verdicts = [verdict_of(s) for s in summaries]  # once for both
+        made = [row_line(s, v) for s, v in zip(summaries, verdicts, strict=True)]
+        return made, tally_verdicts(verdicts)
 
     def order(self, summary: ExecutionSummary) -> bytes:
         return packed_order(time_order(summary.created or None, summary.execution_id))

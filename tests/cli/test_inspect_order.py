@@ -96,11 +96,12 @@ def _json_ids(out: subprocess.CompletedProcess[str]) -> list[str]:
 
 def test_json_listing_is_in_the_same_order_however_it_is_made(world: Path) -> None:
     cache = world / "cache"
-    assert _json_ids(cli("inspect", "--list", "--json", "--no-cache", cwd=world)) == EXPECTED
+    uncached = cli("inspect", "--list", "--json", "--no-cache", cwd=world)  # rows gathered
+    assert _json_ids(uncached) == EXPECTED
     first = cli("inspect", "--list", "--json", cwd=world, cache=cache)  # fills the cache
     assert _json_ids(first) == EXPECTED
     warm = cli("inspect", "--list", "--json", cwd=world, cache=cache)  # straight from it
-    assert warm.stdout == first.stdout
+    assert warm.stdout == first.stdout == uncached.stdout
     # The JSON keeps each record's own text for the time.
     created = {e["execution_id"]: e["created"] for e in json.loads(warm.stdout)["executions"]}
     assert created["zz-offset"] == "2026-03-01T09:00:00.250000+02:00"

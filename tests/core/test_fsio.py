@@ -18,6 +18,7 @@ from intentus_tui.core.fsio import (
     open_confined,
     read_regular_file,
     temp_target,
+    write_gathered,
 )
 
 
@@ -184,3 +185,41 @@ def test_a_symlink_loop_is_an_error_not_a_hang(tmp_path: Path) -> None:
     (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
     with pytest.raises(OSError):
         read_regular_file(tmp_path / "a.json")
+
+
+# --- gathered write -----------------------------------------------------------------------
+
+
+def test_a_gathered_write_writes_every_piece_in_order(tmp_path: Path) -> None:
+    pieces: list[bytes | memoryview] = [b"a" * n for n in range(5000)]
+    pieces[7] = memoryview(b"-view-")
+    expected = b"".join(bytes(p) for p in pieces)
+    fd = os.open(tmp_path / "out", os.O_WRONLY | os.O_CREAT)
+    try:
+        write_gathered(fd, list(pieces))  # more pieces than one system call takes
+    finally:
+        os.close(fd)
+    assert (tmp_path / "out").read_bytes() == expected
+
+
+def test_a_short_write_resumes_mid_piece(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pipe or a signal can cut a write short: the rest follows, nothing twice."""
+    real_writev = os.writev
+
+    def at_most_7_bytes(fd: int, buffers: list[bytes | memoryview]) -> int:
+        return real_writev(fd, [bytes(b"".join(bytes(b) for b in buffers)[:7])])
+
+    monkeypatch.setattr(fsio.os, "writev", at_most_7_bytes)
+    pieces: list[bytes | memoryview] = [b"first-", b"", b"second piece", memoryview(b"3rd")]
+    fd = os.open(tmp_path / "out", os.O_WRONLY | os.O_CREAT)
+    try:
+        write_gathered(fd, pieces)
+    finally:
+        os.close(fd)
+    assert (tmp_path / "out").read_bytes() == b"first-second piece3rd"
+
+
+def test_a_write_that_makes_no_progress_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fsio.os, "writev", lambda fd, buffers: 0)
+    with pytest.raises(OSError, match="no progress"):
+        write_gathered(1, [b"row"])

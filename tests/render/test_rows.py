@@ -63,3 +63,14 @@ def test_counts_are_the_fixed_verdict_vocabulary_sorted(tmp_path: Path) -> None:
     }
     assert list(counts) == sorted(counts)
     assert LISTING_ROWS.counts(summaries) == counts
+    # The workers make rows and counts together (each verdict once): the same answers.
+    made, together = LISTING_ROWS.rows_and_counts(summaries)
+    assert together == counts
+    assert made == [row_line(summary) for summary in summaries]
+    assert [json.loads(row)["outcome"] for row in made] == [
+        "succeeded",
+        "in_flight",
+        "succeeded",
+        "failed",
+        "unknown",
+    ]

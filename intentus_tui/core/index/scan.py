@@ -50,6 +50,12 @@ class RowFormat(Protocol):
 
     def counts(self, summaries: Iterable[ExecutionSummary]) -> dict[str, int]: ...
 
+    def rows_and_counts(
+        self, summaries: Sequence[ExecutionSummary]
+    ) -> tuple[list[bytes], dict[str, int]]:
+        """``row`` of each summary and their ``counts``, made together."""
+        ...
+
     def order(self, summary: ExecutionSummary) -> bytes:
         """The row's place in the listing: keys that sort as the rows are to be printed."""
         ...
@@ -130,9 +136,9 @@ def listing_chunk(paths: list[str], rows: RowFormat) -> bytes:
     counts, each row's order key as Latin-1 text and its length), then the chunk's rows
     joined by ``,\\n``."""
     summaries = [summarize_file(path)[1] for path in paths]
-    made = [rows.row(s) for s in summaries]
+    made, counts = rows.rows_and_counts(summaries)
     head = {
-        "counts": rows.counts(summaries),
+        "counts": counts,
         "keys": [rows.order(s).decode("latin-1") for s in summaries],
         "lengths": [len(row) for row in made],
     }
@@ -201,10 +207,10 @@ def filling_chunk(paths: list[str], rows: RowFormat) -> bytes:
     lines: bytes as they are (inside JSON, every quote in them was escaped and unescaped)."""
     built = [summarize_file(path) for path in paths]
     summaries = [summary for _, summary in built]
-    made = [rows.row(s) for s in summaries]
+    made, counts = rows.rows_and_counts(summaries)
     joined = b",\n".join(made)
     head = {
-        "counts": rows.counts(summaries),
+        "counts": counts,
         "stamps": [packable(stamp) for stamp, _ in built],
         "keys": [rows.order(s).decode("latin-1") for s in summaries],
         "lengths": [len(row) for row in made],
