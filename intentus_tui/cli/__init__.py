@@ -7,7 +7,6 @@ Exit codes: ``cli.exit_codes.ExitCode``.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import os
 import sys
@@ -137,7 +136,7 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
     if len(roots) > 1 or any(is_remote(root) for root in roots):
         from intentus_tui.cli.open import open_several
 
-        options = dataclasses.replace(current_remote_options(), poll_seconds=poll)
+        options = current_remote_options()._replace(poll_seconds=poll)
         ctx.exit(open_several(roots, options))
     directory = ctx.meta.get("intentus_dir")
     from intentus_tui.cli.open import open_bundle, opens_as_bundle

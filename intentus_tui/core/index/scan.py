@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Protocol, overload
+from typing import Any, NamedTuple, Protocol, overload
 
 import orjson
 
@@ -121,8 +121,7 @@ def summarize_many(
     yield from map_chunks(work, _rebuild, PathChunks(prefix, names), cores_for(names, workers))
 
 
-@dataclass(frozen=True, slots=True)
-class RowBlock:
+class RowBlock(NamedTuple):
     """A chunk's listing rows joined by ``,\\n``, with each row's order key and length
     (made by the workers, so that the parent sorts keys and never reads a row)."""
 
@@ -287,8 +286,7 @@ def cores_for(names: Sequence[str], workers: int | None) -> int:
 # ------------------------------------------------------------------ the stat survey
 
 
-@dataclass(frozen=True, slots=True)
-class Survey:
+class Survey(NamedTuple):
     """A directory's record files and their stamps now, and the snapshot of last time."""
 
     listing: list[str]

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -189,8 +189,7 @@ class ExecutionRecord:
         return "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class Damage:
+class Damage(NamedTuple):
     """Where a file stops being valid JSON, and what the parser expected there."""
 
     offset: int  # byte offset into the file

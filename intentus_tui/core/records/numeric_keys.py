@@ -37,8 +37,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from intentus_tui.core.records.hashing import (
     reference_documented_canonical,
@@ -96,8 +95,7 @@ def numeric_key(text: str) -> Any:
     return _NOT_NUMERIC
 
 
-@dataclass(frozen=True, slots=True)
-class NumericKeyDict:
+class NumericKeyDict(NamedTuple):
     """A dict in the envelope whose keys were probably numbers, and sort differently as such."""
 
     path: str  # where it is, e.g. payload.items
@@ -243,8 +241,7 @@ def _story(chosen: list[NumericKeyDict]) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class NumericKeyStory:
+class NumericKeyStory(NamedTuple):
     story: str | None  # the explanation, when the stored hash was reproduced
     candidates: int  # dicts whose keys may have been numbers and sort differently
     searched_all: bool  # every choice of those dicts was tried

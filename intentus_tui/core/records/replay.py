@@ -18,7 +18,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
@@ -68,8 +68,7 @@ MAX_DETAILS = 5  # problems named in one warning; a hostile record may have thou
 MAX_DETAIL_CHARS = 500
 
 
-@dataclass(frozen=True, slots=True)
-class IntegrityProblem:
+class IntegrityProblem(NamedTuple):
     """One reason not to trust a record's answer (or, when ``benign``, a note why a
     difference is harmless). ``summary`` names it; ``detail`` says what was found."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import orjson
 
@@ -72,8 +72,7 @@ class Attempt:
         return {"ok": "✓", "error": "✗", "in_flight": "…"}.get(self.status, "?")
 
 
-@dataclass(frozen=True, slots=True)
-class FallbackStep:
+class FallbackStep(NamedTuple):
     from_agent: str
     to_agent: str
     reason: str | None
@@ -260,8 +259,7 @@ def _event_status(event: ExecutionEvent) -> str:
     return ""
 
 
-@dataclass(frozen=True, slots=True)
-class AttemptAnalysis:
+class AttemptAnalysis(NamedTuple):
     """Attempts and fallbacks: what both the timeline and the cheap index summary need."""
 
     attempts: tuple[Attempt, ...]

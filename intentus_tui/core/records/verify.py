@@ -15,8 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import (
@@ -33,8 +32,7 @@ from intentus_tui.core.sanitize import sanitize_line
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
 
-@dataclass(frozen=True, slots=True)
-class HashCheck:
+class HashCheck(NamedTuple):
     status: HashStatus
     stored: str | None
     detected_form: str  # runtime | documented | unknown | absent
@@ -127,8 +125,7 @@ _PARSED_FORMS: dict[str, Callable[[Any], str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class HashVerdict:
+class HashVerdict(NamedTuple):
     """What comparing a stored hash with the envelope decides, before any explanation."""
 
     status: HashStatus
@@ -295,8 +292,7 @@ def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None
     return None, False, limit_note
 
 
-@dataclass(frozen=True, slots=True)
-class SequenceCheck:
+class SequenceCheck(NamedTuple):
     ok: bool
     problems: tuple[str, ...]
     gaps: tuple[tuple[int, int], ...] = ()  # (after seq, next seq) where numbers are missing
@@ -336,8 +332,7 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-@dataclass(frozen=True, slots=True)
-class StructureCheck:
+class StructureCheck(NamedTuple):
     ok: bool
     problems: tuple[str, ...]
     name_mismatch: bool = False  # executionId differs from the file name
@@ -440,8 +435,7 @@ def final_response_problems(final: dict[str, Any], recorded: dict[str, Any]) -> 
     )
 
 
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
+class VerifyReport(NamedTuple):
     """Everything ``verify`` says about one file."""
 
     path: str
@@ -450,9 +444,9 @@ class VerifyReport:
     hash: HashCheck | None
     sequence: SequenceCheck | None
     structure: StructureCheck | None
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = ()
     # What differs harmlessly and is explained (a benign hash mismatch): not a problem.
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -4,7 +4,7 @@ other fsspec URL) and how to reach it (``RemoteOptions``)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 S3_ENDPOINT_ENV = "INTENTUS_TUI_S3_ENDPOINT"  # AWS_ENDPOINT_URL is honoured too
@@ -13,8 +13,7 @@ DEFAULT_PARALLEL = 8  # files read at once from one root
 DEFAULT_POLL = 5.0  # seconds between two listings of a remote root in the debugger
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteOptions:
+class RemoteOptions(NamedTuple):
     """How remote roots are reached (the command line's options)."""
 
     accept_unknown_host: bool = False  # ssh: trust a host missing from known_hosts
@@ -34,8 +33,7 @@ class RemoteOptions:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteLocation:
+class RemoteLocation(NamedTuple):
     """A parsed remote root URL (never holding a password)."""
 
     url: str  # as shown and as the local mirror is keyed: without any password

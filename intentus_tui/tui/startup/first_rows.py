@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from intentus_tui.core.index.scan import PARALLEL_THRESHOLD
 from intentus_tui.core.index.summarize import summarize_path
@@ -26,8 +26,7 @@ def first_row_count() -> int:
     return min(PREVIEW, max(1, shutil.get_terminal_size((0, PREVIEW)).lines))
 
 
-@dataclass(frozen=True)
-class FirstLook:
+class FirstLook(NamedTuple):
     """What one short listing pass tells before the app starts."""
 
     rows: list[ExecutionSummary]  # the first rows a big directory shows (else none)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import sanitize_line
@@ -74,8 +73,7 @@ _CLASS_SGR = {
 }
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """Text and the SGR parameters it is drawn with ("" for none)."""
 
     text: str
