@@ -10,8 +10,8 @@ each directory and no file reads, so it stays cheap beside 100,000 records.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
@@ -21,8 +21,7 @@ from intentus_tui.core.records.store import FileExecutionStore, check_id
 SHOWN_CANDIDATES = 10
 
 
-@dataclass(frozen=True, slots=True)
-class ExecutionMatch:
+class ExecutionMatch(NamedTuple):
     """The one execution an id or prefix names: its record file and its WAL, if any."""
 
     execution_id: str

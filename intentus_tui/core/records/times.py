@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from math import ceil, floor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from intentus_tui.core.records.timeline import FINAL, RECEIVED, Attempt
 from intentus_tui.core.sanitize import sanitize_line
@@ -53,16 +53,14 @@ _END_ENTRIES = ("execution.completed", "execution.failed", "execution.aborted")
 _STEP_ENDS = ("step.completed", "step.failed", "step.skipped", "agent.invocation_end")
 
 
-@dataclass(frozen=True, slots=True)
-class EventTime:
+class EventTime(NamedTuple):
     """One event's wall-clock time (UTC) and where it was read."""
 
     at: datetime
     source: str
 
 
-@dataclass(frozen=True, slots=True)
-class AttemptTimes:
+class AttemptTimes(NamedTuple):
     """An attempt's start, end and duration, each None when nothing recorded it."""
 
     number: int
@@ -87,8 +85,7 @@ class AttemptTimes:
         return max(0.0, (now - self.start).total_seconds())
 
 
-@dataclass(frozen=True, slots=True)
-class WaterfallBar:
+class WaterfallBar(NamedTuple):
     """An attempt drawn on the shared time axis: cells ``[start, end)`` of ``width``."""
 
     number: int
@@ -98,8 +95,7 @@ class WaterfallBar:
     open: bool  # in flight: the bar runs up to now
 
 
-@dataclass(frozen=True, slots=True)
-class Waterfall:
+class Waterfall(NamedTuple):
     """Every attempt's bar on one axis from the origin to ``span`` seconds; per-event ticks
     through ``cell``. ``bars`` has one entry per attempt (None: its start is unknown)."""
 
