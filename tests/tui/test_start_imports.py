@@ -49,7 +49,7 @@ def test_opening_a_comparison_still_finds_its_screen() -> None:
 
 # The dataclasses the path to the first rows creates today: the summary model, the record
 # model, the cache's snapshot and the list's presenters.
-START_PATH_DATACLASSES = 18
+START_PATH_DATACLASSES = 16
 
 
 def test_the_path_to_the_first_rows_creates_no_more_dataclasses_than_today() -> None:

@@ -19,7 +19,7 @@ from datetime import datetime
 from enum import IntEnum
 from functools import lru_cache
 from operator import itemgetter
-from typing import cast
+from typing import NamedTuple, cast
 
 from intentus_tui.core.model import (
     ExecutionSummary,
@@ -95,8 +95,7 @@ def group_of(summary: ExecutionSummary) -> Group:
     return group_of_kind(kind_of(summary))
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """A way of showing the list: grouped, flat, or only some groups."""
 
     name: str
@@ -149,8 +148,7 @@ def _newest_first(ts: float) -> float:
 Base = tuple[int, float, str, float, str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Sort:
+class Sort(NamedTuple):
     """An order of the list. Every order ends in newest first, then the file key; ``lead``
     gives the fields before those, of one row (from the summary, its group and its time),
     and ``lead_column`` the same for every row at once (a comprehension: a call per row
