@@ -29,8 +29,17 @@ cold:
   checkout (its ``intentus_tui``, this script's measurement), in the same rounds, right
   after this tree's: a before/after on the same machine at the same moment.
 
+``--ssh-user NAME``: log in as NAME rather than as the current account (the server is
+run by root, which can switch to it). What the account's shell reads before running a
+command is part of every exec channel's start: a ``.bashrc`` that runs ``pyenv init``
+(as root's does on the machine these figures were first taken on) adds a tenth of a
+second before the server's tar starts. An account as Debian makes it (``useradd -m -s
+/bin/bash NAME && usermod -p '*' NAME``: its ``.bashrc`` returns at once in a shell
+that is not interactive; ``*``: no password, but not locked, so sshd takes its key)
+shows the figures without that.
+
 Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]
-[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline]`` (``--cache-base``: where the
+[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline] [--ssh-user NAME]`` (``--cache-base``: where the
 mirrors are written, e.g. a tmpfs such as ``/dev/shm`` to see the figures without this
 disk's moods; by default the temp directory).
 """
@@ -152,6 +161,16 @@ def _mark_stages(mirror: Any, marks: dict[str, float], started: float) -> None:
     tar_lane._Unpacker.push = pushed  # type: ignore[method-assign]
 
 
+def _open_to_others(base: Path, server: Any) -> None:
+    """Let another account read the served records and its authorized key (the server
+    reads that file as the account logging in)."""
+    for directory in (base, server.config.parent, server.served):
+        directory.chmod(0o755)
+    (server.config.parent / "authorized_keys").chmod(0o644)
+    for path in server.served.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
 def _run(
     mode: str, directory: Path, url: str, parallel: int, env: dict[str, str]
 ) -> dict[str, float]:
@@ -178,6 +197,12 @@ def main() -> None:
         action="store_true",
         help="one more tar-lane cold open per round, timing each stage (and the baseline's)",
     )
+    parser.add_argument(
+        "--ssh-user",
+        default=None,
+        help="log in as this account (one the server's sshd, run by root, can switch to; "
+        "see the module's docstring) instead of the current one",
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -197,8 +222,12 @@ def main() -> None:
         records = server.served / "host" / ".intentusnet" / "records"
         records.mkdir(parents=True)
         generate(records, args.count)
+        if args.ssh_user:
+            _open_to_others(base, server)
         server.start()
         url = server.url(server.served / "host")
+        if args.ssh_user:
+            url = f"ssh://{args.ssh_user}@127.0.0.1:{server.port}{server.served / 'host'}"
         env = dict(os.environ, HOME=str(server.home), PYTHONPATH=str(ROOT))
         env.pop("SSH_AUTH_SOCK", None)
         local, cold, warm, sftp, copy = [], [], [], [], []

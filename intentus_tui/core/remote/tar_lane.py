@@ -89,7 +89,7 @@ _BATCH_SECONDS = 0.05  # how often what landed is handed to the calling thread
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 # (name in the remote directory, mirror path, listed size, modification time to give it)
-Asked = tuple[str, Path, int, float | None]
+Asked = tuple[str, str, int, float | None]
 
 
 class TarUnavailable(Exception):
