@@ -102,7 +102,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     if mode == "timeline":
         _mark_stages(mirror, marks, started)
 
-    def on_file(path: Path) -> None:
+    def on_file(path: str) -> None:
         if not first:
             summarize_path(path)
             first.append(time.perf_counter() - started)

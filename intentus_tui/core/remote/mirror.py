@@ -183,9 +183,10 @@ class RemoteMirror:
 
     # -- syncing
 
-    def sync(self, on_file: Callable[[Path], object] | None = None) -> SyncReport:
+    def sync(self, on_file: Callable[[str], object] | None = None) -> SyncReport:
         """Copy what changed on the remote since the last sync. Never raises: a fault is
-        the report's ``problem``; what was copied before it stays."""
+        the report's ``problem``; what was copied before it stays. ``on_file`` is told
+        each file's mirror path (as text) as it lands."""
         with self._lock:
             report = SyncReport()
             try:
@@ -280,7 +281,7 @@ class RemoteMirror:
             if isinstance(e, dict) and e.get("type") == "directory"
         }
 
-    def _sync(self, report: SyncReport, on_file: Callable[[Path], object] | None) -> None:
+    def _sync(self, report: SyncReport, on_file: Callable[[str], object] | None) -> None:
         records_remote, wal_remote = self._connect()
         wanted: list[Wanted] = []
         refused: str | None = None
@@ -350,7 +351,7 @@ class RemoteMirror:
         local_dir: Path,
         changed: Callable[[dict[str, Any]], Wanted | None],
         report: SyncReport,
-        on_file: Callable[[Path], object] | None,
+        on_file: Callable[[str], object] | None,
         *,
         first: bool,
     ) -> tuple[list[Wanted], str | None]:
@@ -404,7 +405,7 @@ class RemoteMirror:
         read: int,
         partial: bool,
         report: SyncReport,
-        on_file: Callable[[Path], object] | None,
+        on_file: Callable[[str], object] | None,
     ) -> None:
         """A file copied into the mirror (``partial``: its head and tail only): counted,
         kept in the manifest with its listed stamp, and handed to ``on_file``."""
@@ -414,13 +415,13 @@ class RemoteMirror:
         report.written.append(local)
         self._manifest[kind][local.rpartition("/")[2]] = [size, stamp, partial]
         if on_file is not None:
-            on_file(Path(local))
+            on_file(local)
 
     def _fetch_all(
         self,
         wanted: list[Wanted],
         report: SyncReport,
-        on_file: Callable[[Path], object] | None,
+        on_file: Callable[[str], object] | None,
     ) -> None:
         if not wanted:
             return
@@ -452,7 +453,7 @@ class RemoteMirror:
             raise RemoteError(describe_fault(problem, self.location, self.options))
 
     def _fetch_over_sftp(
-        self, wanted: list[Wanted], report: SyncReport, on_file: Callable[[Path], object] | None
+        self, wanted: list[Wanted], report: SyncReport, on_file: Callable[[str], object] | None
     ) -> None:
         """Read the files over one SFTP session, many requests in flight at once (SFTP
         pipelines them: one round trip's wait is shared by all); each is written into the
