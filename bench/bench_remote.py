@@ -39,7 +39,8 @@ that is not interactive; ``*``: no password, but not locked, so sshd takes its k
 shows the figures without that.
 
 Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]
-[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline] [--ssh-user NAME]`` (``--cache-base``: where the
+[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline] [--ssh-user NAME]
+[--wait-quiet]`` (``--cache-base``: where the
 mirrors are written, e.g. a tmpfs such as ``/dev/shm`` to see the figures without this
 disk's moods; by default the temp directory).
 """
@@ -161,6 +162,35 @@ def _mark_stages(mirror: Any, marks: dict[str, float], started: float) -> None:
     tar_lane._Unpacker.push = pushed  # type: ignore[method-assign]
 
 
+def _idle_share(seconds: float = 1.0) -> float | None:
+    """The share of the cores' time spent idle over ``seconds`` (None where /proc/stat is
+    not there to say)."""
+    try:
+        before = _cpu_times()
+        time.sleep(seconds)
+        after = _cpu_times()
+    except (OSError, ValueError, IndexError):
+        return None
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    return spent[3] / max(1, sum(spent))  # the fourth field is idle time
+
+
+def _cpu_times() -> list[int]:
+    with open("/proc/stat") as stat:
+        return [int(field) for field in stat.readline().split()[1:8]]
+
+
+def _wait_quiet(limit: float = 60.0) -> bool:
+    """Wait until the cores were 95% idle for a second; False when that did not come
+    within ``limit`` seconds (the round runs anyway, and is counted as noisy)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        share = _idle_share()
+        if share is None or share >= 0.95:
+            return True
+    return False
+
+
 def _open_to_others(base: Path, server: Any) -> None:
     """Let another account read the served records and its authorized key (the server
     reads that file as the account logging in)."""
@@ -192,6 +222,12 @@ def main() -> None:
     parser.add_argument("--cache-base", type=Path, default=None)
     parser.add_argument("--baseline-tree", type=Path, default=None)
     parser.add_argument("--skip-sftp", action="store_true", help="no sftp lane (faster rounds)")
+    parser.add_argument(
+        "--wait-quiet",
+        action="store_true",
+        help="start each round only once the machine's cores were 95%% idle for a second "
+        "(Linux; waits up to a minute): other work on the same cores skews every figure",
+    )
     parser.add_argument(
         "--timeline",
         action="store_true",
@@ -237,9 +273,12 @@ def main() -> None:
         timeline: list[dict[str, float]] = []
         base_timeline: list[dict[str, float]] = []
         directory = records.parent.parent
+        noisy_rounds = 0
         caches = Path(tempfile.mkdtemp(dir=args.cache_base)) if args.cache_base else base
         try:
             for run in range(args.runs):
+                if args.wait_quiet and not _wait_quiet():
+                    noisy_rounds += 1
                 env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-{run}")
                 local.append(_run("local", directory, url, args.parallel, env))
                 local_cached.append(_run("local-cached", directory, url, args.parallel, env))
@@ -284,6 +323,8 @@ def main() -> None:
         f"{args.count} records over ssh on 127.0.0.1, median of {args.runs} runs, each in "
         f"a fresh process; mirrors written in {args.cache_base or 'the temp directory'}"
     )
+    if args.wait_quiet:
+        print(f"  rounds started without a quiet second first: {noisy_rounds} of {args.runs}")
     print(f"  local cold open (no cache)      {local_s:7.3f} s")
     cached_s = median(local_cached, "seconds")
     print(
