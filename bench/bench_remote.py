@@ -29,8 +29,18 @@ cold:
   checkout (its ``intentus_tui``, this script's measurement), in the same rounds, right
   after this tree's: a before/after on the same machine at the same moment.
 
+``--ssh-user NAME``: log in as NAME rather than as the current account (the server is
+run by root, which can switch to it). What the account's shell reads before running a
+command is part of every exec channel's start: a ``.bashrc`` that runs ``pyenv init``
+(as root's does on the machine these figures were first taken on) adds a tenth of a
+second before the server's tar starts. An account as Debian makes it (``useradd -m -s
+/bin/bash NAME && usermod -p '*' NAME``: its ``.bashrc`` returns at once in a shell
+that is not interactive; ``*``: no password, but not locked, so sshd takes its key)
+shows the figures without that.
+
 Usage: ``python bench/bench_remote.py [--count 10000] [--parallel 8] [--runs 3]
-[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline]`` (``--cache-base``: where the
+[--cache-base DIR] [--baseline-tree TREE] [--skip-sftp] [--timeline] [--ssh-user NAME]
+[--wait-quiet]`` (``--cache-base``: where the
 mirrors are written, e.g. a tmpfs such as ``/dev/shm`` to see the figures without this
 disk's moods; by default the temp directory).
 """
@@ -93,7 +103,7 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     if mode == "timeline":
         _mark_stages(mirror, marks, started)
 
-    def on_file(path: Path) -> None:
+    def on_file(path: str) -> None:
         if not first:
             summarize_path(path)
             first.append(time.perf_counter() - started)
@@ -152,6 +162,45 @@ def _mark_stages(mirror: Any, marks: dict[str, float], started: float) -> None:
     tar_lane._Unpacker.push = pushed  # type: ignore[method-assign]
 
 
+def _idle_share(seconds: float = 1.0) -> float | None:
+    """The share of the cores' time spent idle over ``seconds`` (None where /proc/stat is
+    not there to say)."""
+    try:
+        before = _cpu_times()
+        time.sleep(seconds)
+        after = _cpu_times()
+    except (OSError, ValueError, IndexError):
+        return None
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    return spent[3] / max(1, sum(spent))  # the fourth field is idle time
+
+
+def _cpu_times() -> list[int]:
+    with open("/proc/stat") as stat:
+        return [int(field) for field in stat.readline().split()[1:8]]
+
+
+def _wait_quiet(limit: float = 60.0) -> bool:
+    """Wait until the cores were 95% idle for a second; False when that did not come
+    within ``limit`` seconds (the round runs anyway, and is counted as noisy)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        share = _idle_share()
+        if share is None or share >= 0.95:
+            return True
+    return False
+
+
+def _open_to_others(base: Path, server: Any) -> None:
+    """Let another account read the served records and its authorized key (the server
+    reads that file as the account logging in)."""
+    for directory in (base, server.config.parent, server.served):
+        directory.chmod(0o755)
+    (server.config.parent / "authorized_keys").chmod(0o644)
+    for path in server.served.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
 def _run(
     mode: str, directory: Path, url: str, parallel: int, env: dict[str, str]
 ) -> dict[str, float]:
@@ -174,9 +223,21 @@ def main() -> None:
     parser.add_argument("--baseline-tree", type=Path, default=None)
     parser.add_argument("--skip-sftp", action="store_true", help="no sftp lane (faster rounds)")
     parser.add_argument(
+        "--wait-quiet",
+        action="store_true",
+        help="start each round only once the machine's cores were 95%% idle for a second "
+        "(Linux; waits up to a minute): other work on the same cores skews every figure",
+    )
+    parser.add_argument(
         "--timeline",
         action="store_true",
         help="one more tar-lane cold open per round, timing each stage (and the baseline's)",
+    )
+    parser.add_argument(
+        "--ssh-user",
+        default=None,
+        help="log in as this account (one the server's sshd, run by root, can switch to; "
+        "see the module's docstring) instead of the current one",
     )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -197,8 +258,12 @@ def main() -> None:
         records = server.served / "host" / ".intentusnet" / "records"
         records.mkdir(parents=True)
         generate(records, args.count)
+        if args.ssh_user:
+            _open_to_others(base, server)
         server.start()
         url = server.url(server.served / "host")
+        if args.ssh_user:
+            url = f"ssh://{args.ssh_user}@127.0.0.1:{server.port}{server.served / 'host'}"
         env = dict(os.environ, HOME=str(server.home), PYTHONPATH=str(ROOT))
         env.pop("SSH_AUTH_SOCK", None)
         local, cold, warm, sftp, copy = [], [], [], [], []
@@ -208,9 +273,12 @@ def main() -> None:
         timeline: list[dict[str, float]] = []
         base_timeline: list[dict[str, float]] = []
         directory = records.parent.parent
+        noisy_rounds = 0
         caches = Path(tempfile.mkdtemp(dir=args.cache_base)) if args.cache_base else base
         try:
             for run in range(args.runs):
+                if args.wait_quiet and not _wait_quiet():
+                    noisy_rounds += 1
                 env["INTENTUS_TUI_CACHE_DIR"] = str(caches / f"cache-{run}")
                 local.append(_run("local", directory, url, args.parallel, env))
                 local_cached.append(_run("local-cached", directory, url, args.parallel, env))
@@ -255,6 +323,8 @@ def main() -> None:
         f"{args.count} records over ssh on 127.0.0.1, median of {args.runs} runs, each in "
         f"a fresh process; mirrors written in {args.cache_base or 'the temp directory'}"
     )
+    if args.wait_quiet:
+        print(f"  rounds started without a quiet second first: {noisy_rounds} of {args.runs}")
     print(f"  local cold open (no cache)      {local_s:7.3f} s")
     cached_s = median(local_cached, "seconds")
     print(

@@ -87,14 +87,18 @@ def parse_entry(remote_dir: str, record: bytes) -> dict[str, Any]:
     """One ``find`` record as the SFTP lane's entry; ``ValueError`` when it is not one
     (a name that is not UTF-8 is one: the SFTP listing says what it is)."""
     kind, size, mtime, name = record.split(b" ", 3)
-    if not name or b"/" in name:
+    return _entry_of(remote_dir, kind, size, mtime, name.decode("utf-8"))
+
+
+def _entry_of(remote_dir: str, kind: bytes, size: bytes, mtime: bytes, name: str) -> dict[str, Any]:
+    """``parse_entry`` of a record already split, its name decoded."""
+    if not name or "/" in name:
         raise ValueError("not a name in the directory")
-    seconds = whole_seconds(mtime)
     return {
-        "name": f"{remote_dir}/{name.decode('utf-8')}",
+        "name": f"{remote_dir}/{name}",
         "size": int(size),
         "type": "file" if kind == b"f" else "other",
-        "mtime": datetime.fromtimestamp(seconds, UTC),
+        "mtime": datetime.fromtimestamp(whole_seconds(mtime), UTC),
     }
 
 
@@ -127,11 +131,12 @@ async def read_listing(
             if not record:
                 ended = True
                 continue
-            fields = record.split(b" ", 3)
-            try:
-                if len(fields) == 4 and seen(fields[3].decode("utf-8")):
+            try:  # parse_entry's steps, the name decoded once
+                kind, size, mtime, raw_name = record.split(b" ", 3)
+                name = raw_name.decode("utf-8")
+                if seen(name):
                     continue
-                entry = parse_entry(remote_dir, record)
+                entry = _entry_of(remote_dir, kind, size, mtime, name)
             except (ValueError, UnicodeDecodeError):
                 whole = False  # SFTP says what this one is
                 continue

@@ -89,7 +89,7 @@ _BATCH_SECONDS = 0.05  # how often what landed is handed to the calling thread
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 # (name in the remote directory, mirror path, listed size, modification time to give it)
-Asked = tuple[str, Path, int, float | None]
+Asked = tuple[str, str, int, float | None]
 
 
 class TarUnavailable(Exception):
@@ -333,17 +333,17 @@ class _Feed:
             raise
         self.started.set_result(self._process)
 
-    async def ask(self, item: Asked) -> None:
+    def ask(self, item: Asked) -> bool:
+        """Note a file to ask tar for; whether enough names wait to be sent (``flush``)."""
         if self._dead:
-            return
+            return False
         name, _, size, _ = item
         self.where[name] = len(self.asked)  # known before tar can send it
         self.asked.append(item)
         self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
         self._pending.append(f"./{name}\n".encode())
         at_once = _FIRST_NAMES if len(self.asked) <= _FIRST_NAMES else _NAMES_AT_ONCE
-        if len(self._pending) >= at_once:
-            await self.flush()
+        return len(self._pending) >= at_once
 
     async def flush(self) -> None:
         if self._dead or not self._pending:
@@ -463,8 +463,8 @@ async def _list_and_feed(
             return
         seen.add(name)
         item = choose(entry)
-        if item is not None:
-            await feed.ask(item)
+        if item is not None and feed.ask(item):  # no coroutine per name: only to send
+            await feed.flush()
 
     async def offer_found(entry: dict[str, Any]) -> None:
         find_started.set()

@@ -42,9 +42,9 @@ def test_server_killed_mid_scan(sshd: SshServer, real_world: RealWorld, lane: st
     location = parse_remote(sshd.url(sshd.served / "host"))
     options = RemoteOptions(timeout=3, parallel=4, tar_lane=lane == "tar")
     mirror = RemoteMirror(location, options)
-    seen: list[Path] = []
+    seen: list[str] = []
 
-    def on_file(path: Path) -> None:
+    def on_file(path: str) -> None:
         seen.append(path)
         if len(seen) == 20:
             sshd.stop()
@@ -76,7 +76,7 @@ def test_stalled_link_times_out_with_one_line(
         mirror = RemoteMirror(location, options)
         count = 0
 
-        def on_file(_: Path) -> None:
+        def on_file(_: str) -> None:
             nonlocal count
             count += 1
             if count == 10:

@@ -75,6 +75,9 @@ def test_tar_lane_gives_the_same_mirror_and_listing_as_sftp(
         }
     manifests = [json.loads((m.directory / MANIFEST).read_text()) for m in (by_tar, by_sftp)]
     assert manifests[0]["files"] == manifests[1]["files"]
+    for mirror, report in ((by_tar, tar_report), (by_sftp, sftp_report)):  # every copy named
+        copies = [p for part in ("records", "wal") for p in (mirror.directory / part).iterdir()]
+        assert sorted(report.changed) == sorted(copies)
     listed = summaries(by_tar.root)
     assert listed == summaries(by_sftp.root) == summaries(resolve_root(host.base))
     assert len(listed) == count
@@ -324,3 +327,22 @@ def test_a_header_sum_is_the_sum_of_its_bytes(block: bytes) -> None:
 
     assert byte_sum(block) == sum(block)
     assert byte_sum(block[:100]) == sum(block[:100])
+
+
+def test_a_manifest_with_a_name_that_is_not_utf8_is_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manifest is written by orjson, which takes no lone surrogate (a name that was
+    not UTF-8): such a manifest is written escaped instead, and still read back (else
+    every sync would copy everything again)."""
+    url = "ssh://user@example.invalid/srv"
+    mirror = mirror_in(tmp_path / "cache", monkeypatch, url, TAR)
+    odd = "caf\udce9.json"  # b"caf\xe9.json" as the filesystem decodes it
+    mirror._manifest["records"] = {
+        odd: [10, "2026-01-01 00:00:00+00:00", False],
+        "a.json": [2, "s", True],
+    }
+    mirror._save_manifest()
+    again = mirror_in(tmp_path / "cache", monkeypatch, url, TAR)
+    assert again._manifest["records"] == mirror._manifest["records"]
+    assert again.has_copy
