@@ -133,12 +133,10 @@ class _PromptAcks(asyncio.Protocol):
     OpenSSH's server leaves Nagle's algorithm on for sessions without a terminal: a small
     reply (a channel opened, an SFTP answer) waits until what it sent before is
     acknowledged, and Linux delays an acknowledgement (up to 40 ms) once a connection
-    looks like request and answer. Right after login the SFTP channel's confirmation then
-    reached the client 40 ms late on an idle loopback (traced on the server: the reply
-    written, the client's next request 40 ms later), on every connection tried as one
-    account, not as another (timing decides): the first SFTP answer, which the directory's
-    layout waits for, came 45-55 ms after login instead of 6-8 ms. The flag does not stay set, so it is set again at each arrival (one system
-    call)."""
+    looks like request and answer. Traced on the server on an idle loopback: the first
+    SFTP answer after login, which finding the directory waits for, came 45-55 ms after
+    login instead of 6-8 ms. The flag does not stay set, so it is set again at each
+    arrival (one system call)."""
 
     def __init__(self, connection: Any, sock: Any) -> None:
         self._connection = connection
