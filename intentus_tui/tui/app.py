@@ -289,11 +289,7 @@ class IntentusApp(
         if self._first_rows:
             self.on_index_changed(IndexChanged(tuple(self._first_rows), scanned=0))
             self._first_rows = []
-
-    def on_ready(self) -> None:
-        # Textual's Ready comes once the first whole frame is composed and on its way to
-        # the terminal: 50 ms sooner here than a callback after the next refresh.
-        self._first_frame_shown()
+        self.call_after_refresh(self._first_frame_shown)
 
     def _first_frame_shown(self) -> None:
         """Start what would compete with the first frame for the interpreter (its lock
