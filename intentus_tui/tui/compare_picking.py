@@ -27,6 +27,7 @@ from intentus_tui.tui.presenters.execution_text import execution_label
 if TYPE_CHECKING:
     # Imported where used: the debugger's first frame does not need the picker.
     from intentus_tui.core.actions import ExecutionDetail, Operand
+    from intentus_tui.tui.idle_collector import IdleCollector
     from intentus_tui.tui.presenters.compare_candidates import Candidate, ExecutionLines
     from intentus_tui.tui.widgets.execution_list import ExecutionList
     from intentus_tui.tui.widgets.side_pane import SidePane
@@ -60,6 +61,8 @@ class ComparePicking(ComparisonLauncher):
         def _refresh_footer(self) -> None: ...
 
         def yield_to_keys(self) -> None: ...
+
+        idle_collector: IdleCollector | None
 
     _saved_snapshots: list[Path] | None = None
     _execution_lines: ExecutionLines | None = None
@@ -111,7 +114,14 @@ class ComparePicking(ComparisonLauncher):
         def executions() -> list[Candidate]:
             return lines.candidates(summaries, model.kind, exclude=exclude, pause=pause)
 
+        # While the picker is open, its candidates are left out of idle full passes.
+        collector = self.idle_collector
+        if collector is not None:
+            collector.hold()
+
         def chosen(candidate: Candidate | None) -> None:
+            if collector is not None:
+                collector.release()
             if candidate is not None:  # the execution asked about, even if the selection moved
                 self._compare_with(detail, candidate)
 

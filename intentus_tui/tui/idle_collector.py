@@ -66,6 +66,7 @@ class IdleCollector:
         self._last_pass = clock()
         self._next_allowed = clock()  # not before: ``SPACING`` times the last pass
         self._thresholds: tuple[int, int, int] | None = None
+        self._holds = 0  # screens open that asked for no idle pass (``hold``)
         self.passes = 0  # full passes run (for tests and benchmarks)
 
     def take_over(self) -> None:
@@ -81,6 +82,17 @@ class IdleCollector:
             gc.set_threshold(*self._thresholds)
             self._thresholds = None
 
+    def hold(self) -> None:
+        """No idle full pass until ``release`` (an overdue one still runs): for a screen
+        that holds many objects for as long as it is open, freed by their reference counts
+        when it closes. The compare picker's 100,000 candidates are tuples the collector
+        walks: an idle pass took 220-260 ms with it open, and the key that closes it waited
+        for that pass to end."""
+        self._holds += 1
+
+    def release(self) -> None:
+        self._holds = max(0, self._holds - 1)
+
     def input_seen(self) -> None:
         self._last_input = self._clock()
 
@@ -95,7 +107,7 @@ class IdleCollector:
         now = self._clock()
         if now < self._next_allowed:
             return False
-        idle = now - self._last_input >= IDLE_SECONDS
+        idle = now - self._last_input >= IDLE_SECONDS and not self._holds
         return idle or now - self._last_pass >= OVERDUE_SECONDS
 
     def tick(self) -> bool:

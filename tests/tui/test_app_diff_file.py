@@ -3,6 +3,7 @@ snapshot, a Verist baseline, a record file, another execution, or a typed path),
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 from pathlib import Path
@@ -16,6 +17,7 @@ from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp
+from intentus_tui.tui.idle_collector import IDLE_SECONDS, PENDING_PASSES
 from intentus_tui.tui.screens.compare_picker import ComparePicker
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record, write_record
@@ -347,3 +349,25 @@ async def test_no_record_dims_the_key_and_help_lists_the_picker(tmp_path: Path) 
         assert any("Compare with…" in line and "diff-file" in line for line in lines)
         assert "Compare picker (D)" in lines
         assert any("Cancel" in line and "picker.cancel" in line for line in lines)
+
+
+async def test_no_idle_collection_while_the_picker_is_open(world: dict[str, Any]) -> None:
+    """The picker's candidates (100,000 at 100,000 executions) are tuples a full pass walks:
+    one began while the picker was open held the key closing it for 220-260 ms."""
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        collector = app.idle_collector
+        assert collector is not None
+        await open_picker(app, pilot)
+        collector.input_seen()
+        collector._last_input -= 10 * IDLE_SECONDS  # as if the keys had rested long
+        collector._next_allowed = 0.0
+        while gc.get_count()[2] < PENDING_PASSES:
+            gc.collect(1)
+        assert gc.isenabled() and not collector.due()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ComparePicker), "picker closed")
+        collector._last_input -= 10 * IDLE_SECONDS
+        assert collector.due()  # released with the picker

@@ -154,3 +154,37 @@ def test_a_long_pass_keeps_the_next_one_away_for_twenty_times_as_long(
     make_full_pass_pending()
     clock.now += CHECK_SECONDS * 2
     assert collector.tick() and collector.passes == 2
+
+
+def test_a_held_collector_runs_no_idle_pass_until_released(
+    thresholds: tuple[int, int, int],
+) -> None:
+    """A screen with many short-lived objects (the compare picker) holds the idle passes:
+    the key that closes it must not wait for a pass walking them."""
+    clock = Clock()
+    collector = IdleCollector(clock)
+    collector.take_over()
+    make_full_pass_pending()
+    collector.hold()
+    clock.now += IDLE_SECONDS * 5
+    assert not collector.due() and not collector.tick()
+    collector.release()
+    assert collector.tick() and collector.passes == 1
+
+
+def test_an_overdue_pass_runs_even_while_held(thresholds: tuple[int, int, int]) -> None:
+    clock = Clock()
+    collector = IdleCollector(clock)
+    collector.take_over()
+    make_full_pass_pending()
+    collector.hold()
+    clock.now += OVERDUE_SECONDS + 1
+    assert collector.tick()
+    collector.release()
+    collector.release()  # one release too many changes nothing
+    make_full_pass_pending()
+    collector.hold()
+    clock.now += IDLE_SECONDS
+    assert not collector.due()  # held again: one hold is one hold
+    collector.release()
+    assert collector.due()
