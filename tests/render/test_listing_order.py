@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from intentus_tui.render.listing_order import (
     open_time_ordered,
     packed_order,
     row_time_order,
-    time_ordered_batches,
+    time_ordered_rows,
 )
 from intentus_tui.render.rows import LISTING_ROWS, row_line
 from tests.intentusnet_world import RealWorld
@@ -71,13 +72,13 @@ def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> No
     rows = _rows(real_world)
     expected = sorted(rows, key=lambda r: time_order(*_fields(r)))
     blocks = [b",\n".join(rows[:4]), b",\n".join(rows[4:])]
-    assert time_ordered_rows(blocks) == expected
+    assert ordered_rows(blocks) == expected
     assert [orjson.loads(r)["execution_id"] for r in expected][:3] == [
         "offset",
         "zulu",
         'quote"in-id',
     ]
-    assert b",\n".join(time_ordered_batches(iter(blocks))) == b",\n".join(expected)
+    assert b",\n".join(ordered_rows(iter(blocks))) == b",\n".join(expected)
     rows_file = tmp_path / "index-rows.json"
     rows_file.write_bytes(b",\n".join(rows))
     copy = _read_ordered(rows_file, b",\n".join(expected))
@@ -107,7 +108,7 @@ def test_keys_made_by_the_workers_order_rows_as_the_rows_themselves(
         for part in (summaries[:5], summaries[5:6], summaries[6:], [])
     ]
     expected = sorted(_rows(real_world), key=row_time_order)
-    assert time_ordered_rows(keyed) == time_ordered_rows(plain) == expected
+    assert ordered_rows(keyed) == ordered_rows(plain) == expected
 
 
 def test_a_file_with_its_row_places_is_ordered_without_reading_rows(
@@ -144,14 +145,13 @@ def test_a_file_with_its_row_places_is_ordered_without_reading_rows(
 def test_no_rows(tmp_path: Path) -> None:
     empty = tmp_path / "index-rows.json"
     empty.write_bytes(b"")
-    assert time_ordered_rows([]) == [] and time_ordered_rows([b""]) == []
+    assert ordered_rows([]) == [] and ordered_rows([b""]) == []
     _read_ordered(empty, b"")
 
 
-def time_ordered_rows(blocks: list[bytes] | list[RowBlock]) -> list[bytes]:
+def ordered_rows(blocks: Iterable[bytes] | Iterable[RowBlock]) -> list[bytes]:
     """Every row of ``blocks``, oldest first, as the listing writes them out."""
-    joined = b",\n".join(time_ordered_batches(blocks))
-    return joined.split(b",\n") if joined else []
+    return [bytes(row) for batch in time_ordered_rows(blocks) for row in batch]
 
 
 def _read_ordered(rows_file: Path, expected: bytes) -> Path:
@@ -200,4 +200,4 @@ def test_a_file_read_in_small_pieces_with_long_rows_is_ordered_the_same(
         rows_file = tmp_path / f"rows-{piece}.json"
         rows_file.write_bytes(b",\n".join(rows))
         _read_ordered(rows_file, expected)
-        assert b",\n".join(time_ordered_batches([b",\n".join(rows)])) == expected
+        assert b",\n".join(ordered_rows([b",\n".join(rows)])) == expected
