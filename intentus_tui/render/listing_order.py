@@ -1,8 +1,9 @@
 """The ``inspect --list`` order (oldest first, then by id; undated last) for listing rows
 that are already made.
 
-The JSON listing's rows come ready-made from the index workers or the cache, in file-name
-order. The workers send each row's key with it (``RowBlock``, ``RowPlaces``): the keys
+The JSON listing's rows come ready-made from the index workers or the cache, in the order
+their files were read. The key ends with the file's name (``listing_key``): rows with the
+same time and id come in file-name order however the files were read. The workers send each row's key with it (``RowBlock``, ``RowPlaces``): the keys
 are made on every core and only sorted here (at 100,000 rows, 25 ms here against 400 ms
 to read them from the rows). For rows that come without keys, decoding them to sort would
 cost more than the listing itself, so each row's sort key is read from its first three
@@ -51,12 +52,12 @@ _MICROSECOND = timedelta(microseconds=1)
 _TIME_BIAS = 1 << 62  # every instant from year 1 to 9999 in microseconds, made positive
 
 
-def row_time_order(row: bytes) -> TimeOrder:
-    """The ``time_order`` key of one listing row."""
-    return _head_order(row) or _decoded_order(row)
+def row_key(row: bytes) -> bytes:
+    """The listing key (``listing_key``) of one listing row."""
+    return _head_key(row) or _decoded_key(row)
 
 
-def _head_order(row: bytes) -> TimeOrder | None:
+def _head_key(row: bytes) -> bytes | None:
     """The key read from the row's first members, or None when they cannot say (the
     row, or this much of its head, does not start the usual way)."""
     if not row.startswith(_HEAD):
@@ -66,32 +67,50 @@ def _head_order(row: bytes) -> TimeOrder | None:
     at = row.find(_CREATED, id_end) if id_end > 0 else -1
     if at < 0:
         return None
-    ident = row[len(_HEAD) : id_end]
-    if b"\\" in ident:
+    ident, file = row[len(_HEAD) : id_end], row[id_end + len(_FILE) : at - 1]
+    if b"\\" in ident or b"\\" in file:
         return None
     execution_id = ident.decode("utf-8", "replace")
     start = at + len(_CREATED)
     if row.startswith(b"null", start):
-        return time_order(None, execution_id)
+        return _packed_key(time_order(None, execution_id), file)
     close = row.find(b'"', start + 1)
     if row[start : start + 1] != b'"' or close < 0:
         return None
     created = row[start + 1 : close]
     if b"\\" in created:
         return None
-    return time_order(created.decode("utf-8", "replace"), execution_id)
+    return _packed_key(time_order(created.decode("utf-8", "replace"), execution_id), file)
 
 
-def _decoded_order(row: bytes) -> TimeOrder:
+def _decoded_key(row: bytes) -> bytes:
     try:
         doc = orjson.loads(row)
-        created_value, ident_value = doc.get("created"), doc.get("execution_id")
+        created, ident, file = doc.get("created"), doc.get("execution_id"), doc.get("file")
     except (orjson.JSONDecodeError, AttributeError):
-        return time_order(None, "")
-    return time_order(
-        created_value if isinstance(created_value, str) else None,
-        ident_value if isinstance(ident_value, str) else "",
+        return listing_key(time_order(None, ""), "")
+    return listing_key(
+        time_order(
+            created if isinstance(created, str) else None,
+            ident if isinstance(ident, str) else "",
+        ),
+        file if isinstance(file, str) else "",
     )
+
+
+def listing_key(order: TimeOrder, file: str) -> bytes:
+    """The order of a listing row as bytes: ``packed_order``, then the file's name, so
+    that rows with the same time and id come in file-name order whatever order their
+    files were read in."""
+    try:
+        name = file.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes in the name: as its row spells it
+        name = file.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+    return _packed_key(order, name)
+
+
+def _packed_key(order: TimeOrder, file: bytes) -> bytes:
+    return packed_order(order) + file
 
 
 def packed_order(order: TimeOrder) -> bytes:
@@ -104,8 +123,8 @@ def packed_order(order: TimeOrder) -> bytes:
 
 
 def _entry(head: bytes, row: bytes | memoryview, source: int, start: int, end: int) -> bytes:
-    order = _head_order(head) or _decoded_order(bytes(row))
-    return packed_order(order) + _WHERE.pack(source, start, end - start)
+    key = _head_key(head) or _decoded_key(bytes(row))
+    return key + _WHERE.pack(source, start, end - start)
 
 
 def _block_entries(blocks: Sequence[bytes | RowBlock]) -> list[bytes]:

@@ -16,7 +16,7 @@ from intentus_tui.core.model import ExecutionSummary, Verdict
 from intentus_tui.core.sanitize import json_bytes_safe
 from intentus_tui.core.timestamps import time_order
 from intentus_tui.core.verdict import tally_verdicts, verdict_counts, verdict_of
-from intentus_tui.render.listing_order import packed_order
+from intentus_tui.render.listing_order import listing_key
 
 
 def summary_to_json(s: ExecutionSummary, v: Verdict | None = None) -> dict[str, object]:
@@ -101,7 +101,7 @@ class ListingRows:
         return made, tally_verdicts(verdicts)
 
     def order(self, summary: ExecutionSummary) -> bytes:
-        return packed_order(time_order(summary.created or None, summary.execution_id))
+        return listing_key(time_order(summary.created or None, summary.execution_id), summary.key)
 
 
 LISTING_ROWS = ListingRows()

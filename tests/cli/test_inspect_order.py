@@ -133,3 +133,23 @@ def test_wal_only_executions_take_their_place_too(world: Path) -> None:
     text = _text_rows(cli("inspect", "--list", cwd=world, cache=world / "c"))
     assert [r[0] for r in text] == expected
     assert UTC_SECOND.fullmatch(text[6][1])
+
+
+def test_copies_of_one_record_come_in_file_name_order_however_listed(world: Path) -> None:
+    """Copies of a record under other names share its time and id: they come in
+    file-name order, whichever order the directory lists them in and however the listing
+    is made."""
+    records = world / ".intentusnet" / "records"
+    original = (records / "tie-a.json").read_bytes()
+    for name in ("tie-a copy.json", "0-tie-a.json", "tie-a~.json"):
+        (records / name).write_bytes(original)
+    files = ["0-tie-a.json", "tie-a copy.json", "tie-a.json", "tie-a~.json"]
+    cache = world / "cache"
+    outputs = []
+    for extra in (("--no-cache",), (), ()):  # without the cache, filling it, from it
+        out = cli("inspect", "--list", "--json", *extra, cwd=world, cache=cache)
+        assert out.returncode == 0, out.stderr
+        rows = json.loads(out.stdout)["executions"]
+        assert [r["file"] for r in rows if r["execution_id"] == "tie-a"] == files
+        outputs.append(out.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]

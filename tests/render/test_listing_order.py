@@ -18,9 +18,10 @@ from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.timestamps import time_order
 from intentus_tui.render import listing_order
 from intentus_tui.render.listing_order import (
+    listing_key,
     open_time_ordered,
     packed_order,
-    row_time_order,
+    row_key,
     time_ordered_rows,
 )
 from intentus_tui.render.rows import LISTING_ROWS, row_line
@@ -56,7 +57,8 @@ def test_the_key_read_from_the_bytes_is_the_key_of_the_decoded_row(
 ) -> None:
     for row in _rows(real_world):
         doc = orjson.loads(row)
-        assert row_time_order(row) == time_order(doc["created"], doc["execution_id"]), row
+        order = time_order(doc["created"], doc["execution_id"])
+        assert row_key(row) == listing_key(order, doc["file"]), row
 
 
 def test_rows_start_the_way_the_fast_reader_expects(real_world: RealWorld) -> None:
@@ -85,7 +87,7 @@ def test_rows_come_out_oldest_first(real_world: RealWorld, tmp_path: Path) -> No
     assert copy.parent == tmp_path and copy.name != rows_file.name
     assert _read_ordered(rows_file, b",\n".join(expected)) == copy  # made once per version
     rows_file.write_bytes(b",\n".join(rows[:2]))  # a new version: a new copy, the old gone
-    newer = _read_ordered(rows_file, b",\n".join(sorted(rows[:2], key=row_time_order)))
+    newer = _read_ordered(rows_file, b",\n".join(sorted(rows[:2], key=row_key)))
     assert newer != copy and not copy.exists()
 
 
@@ -96,7 +98,7 @@ def test_keys_made_by_the_workers_order_rows_as_the_rows_themselves(
     ids with escapes and undated rows included, across blocks."""
     summaries = _summaries(real_world)
     for summary in summaries:
-        assert LISTING_ROWS.order(summary) == packed_order(row_time_order(row_line(summary)))
+        assert LISTING_ROWS.order(summary) == row_key(row_line(summary))
     plain = [b",\n".join(row_line(s) for s in summaries[:5]), row_line(summaries[5])]
     plain.append(b",\n".join(row_line(s) for s in summaries[6:]))
     keyed = [
@@ -107,7 +109,7 @@ def test_keys_made_by_the_workers_order_rows_as_the_rows_themselves(
         )
         for part in (summaries[:5], summaries[5:6], summaries[6:], [])
     ]
-    expected = sorted(_rows(real_world), key=row_time_order)
+    expected = sorted(_rows(real_world), key=row_key)
     assert ordered_rows(keyed) == ordered_rows(plain) == expected
 
 
@@ -119,7 +121,7 @@ def test_a_file_with_its_row_places_is_ordered_without_reading_rows(
     (it changed since) are not trusted."""
     summaries = _summaries(real_world)
     rows = [row_line(s) for s in summaries]
-    expected = b",\n".join(sorted(rows, key=row_time_order))
+    expected = b",\n".join(sorted(rows, key=row_key))
     places = RowPlaces()
     for part in (summaries[:4], summaries[4:]):
         places.add([LISTING_ROWS.order(s) for s in part], [len(row_line(s)) for s in part])
@@ -139,7 +141,28 @@ def test_a_file_with_its_row_places_is_ordered_without_reading_rows(
     again = open_time_ordered(rows_file, places)
     assert again is not None
     with again:
-        assert again.read() == b",\n".join(sorted(rows[:3], key=row_time_order))
+        assert again.read() == b",\n".join(sorted(rows[:3], key=row_key))
+
+
+def test_rows_with_the_same_time_and_id_come_in_file_name_order(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """Copies of one record (same time, same id) under other names: whatever order the
+    files were read in, and whether keys come with the rows or are read from them, the
+    rows come in file-name order."""
+    base = summarize_path(real_world.records_dir / f"{real_world.success}.json")
+    names = ["c-copy.json", "a-copy.json", "é-copy.json", "b\x01-copy.json", "B.json"]
+    copies = [dataclasses.replace(base, key=name) for name in names]
+    expected = [row_line(s) for s in sorted(copies, key=lambda s: s.key)]
+    for arrangement in (copies, copies[::-1], copies[2:] + copies[:2]):
+        rows = [row_line(s) for s in arrangement]
+        keyed = RowBlock(
+            b",\n".join(rows), [LISTING_ROWS.order(s) for s in arrangement], [len(r) for r in rows]
+        )
+        assert ordered_rows([keyed]) == ordered_rows([b",\n".join(rows)]) == expected
+        rows_file = tmp_path / f"rows-{arrangement[0].key}.json"
+        rows_file.write_bytes(b",\n".join(rows))
+        _read_ordered(rows_file, b",\n".join(expected))
 
 
 def test_no_rows(tmp_path: Path) -> None:
@@ -194,7 +217,7 @@ def test_a_file_read_in_small_pieces_with_long_rows_is_ordered_the_same(
     base = summarize_path(real_world.records_dir / f"{real_world.success}.json")
     long_id = "x" * 700  # its head does not hold the time: the row is decoded whole
     rows = [*_rows(real_world), row_line(dataclasses.replace(base, execution_id=long_id))]
-    expected = b",\n".join(sorted(rows, key=row_time_order))
+    expected = b",\n".join(sorted(rows, key=row_key))
     for piece in (7, 300, 1 << 20):  # rows cut across pieces, and read whole
         monkeypatch.setattr(listing_order, "_READ", piece)
         rows_file = tmp_path / f"rows-{piece}.json"

@@ -112,7 +112,9 @@ class DirectoryIndex:
         if self._use_cache or self._rows is None or self.root.wal_dir is not None:
             return None
         prefix = os.path.join(self.root.records_dir, "")
-        names = record_names(listdir(self.root.records_dir))
+        # The rows are put in order by their keys (which end with the file name): the
+        # names need no order of their own.
+        names = record_names(listdir(self.root.records_dir), in_order=False)
         return listing_blocks(prefix, names, self._workers, self._rows)
 
     def filled_listing_json(self) -> tuple[dict[str, int], Path, RowPlaces] | None:

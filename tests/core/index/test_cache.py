@@ -33,7 +33,7 @@ from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import stat_names
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.records import hashing, load
-from intentus_tui.render.listing_order import packed_order, row_time_order
+from intentus_tui.render.listing_order import open_time_ordered, row_key, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS
 from tests.factories import make_record, write_record
 
@@ -331,13 +331,21 @@ def test_a_first_open_fills_the_cache_from_the_workers_parts(
     counts, rows_path, places = filled
     assert counts == expected_counts
     written = rows_path.read_bytes()
-    assert written == b",\n".join(block.rows for block in expected_blocks)
+    # the no-cache open reads the files in the directory's own order, the cache in name
+    # order: the same rows, and the same listing once put in order
+    no_cache_rows = [row for block in expected_blocks for row in block.rows.split(b",\n")]
+    assert sorted(written.split(b",\n")) == sorted(no_cache_rows)
+    printed = [bytes(row) for batch in time_ordered_rows(expected_blocks) for row in batch]
+    ordered = open_time_ordered(rows_path, places)
+    assert ordered is not None
+    with ordered:
+        assert ordered.read() == b",\n".join(printed)
     # where each row is, and its key, as the workers said: the same as reading the file
     assert places.size == len(written)
     rows = written.split(b",\n")
     placed = zip(places.starts, places.lengths, strict=True)
     assert [written[s : s + n] for s, n in placed] == rows
-    assert places.keys == [packed_order(row_time_order(row)) for row in rows]
+    assert places.keys == [row_key(row) for row in rows]
     assert pool_runs == ([(2, 8)] if parallel else [])
 
     warm = DirectoryIndex(root, rows=LISTING_ROWS, workers=2)

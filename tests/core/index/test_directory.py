@@ -47,8 +47,11 @@ def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``inspect --list --json --no-cache`` skips the summaries: the workers send rows and
-    counts, the parent joins them in order. Same bytes as rows made from summaries."""
+    counts, in the order the files were listed and the chunks finished; the rows' keys put
+    them in order. Same rows, and once ordered the same listing, as rows made from
+    summaries."""
     from intentus_tui.core.index import scan as scan_module
+    from intentus_tui.render.listing_order import time_ordered_rows
     from intentus_tui.render.rows import LISTING_ROWS, listing_counts
     from tests.hostile.corpus import build_corpus
 
@@ -64,7 +67,13 @@ def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
     scanned = DirectoryIndex(root, use_cache=False, workers=1, keep_rows=True, rows=LISTING_ROWS)
     summaries = scanned.scan()
     assert direct[0] == listing_counts(summaries)
-    assert b",\n".join(block.rows for block in direct[1]) == b",\n".join(scanned.listing_lines())
+    made = [row for block in direct[1] for row in block.rows.split(b",\n")]
+    lines = list(scanned.listing_lines())
+    assert sorted(made) == sorted(lines) and len(made) == len(lines)
+    printed = [bytes(row) for batch in time_ordered_rows(direct[1]) for row in batch]
+    assert printed == [
+        bytes(row) for batch in time_ordered_rows([b",\n".join(lines)]) for row in batch
+    ]
     assert len(summaries) > 300 and direct[0]["executions"] == len(summaries)
     assert direct[0]["outcome.unknown"] and direct[0]["outcome.in_flight"]
     # with a cache to fill or a WAL to join, the summaries are needed: no shortcut
