@@ -43,6 +43,23 @@ def test_documented_hash_ignores_routing_metadata_but_runtime_does_not() -> None
     assert check.benign is not None and "routingMetadata" in check.benign
 
 
+def test_the_routing_story_is_tried_whenever_undoing_routing_changes_the_text() -> None:
+    """The story hashes the envelope with no decision path and no retries. Where that is
+    already so (an empty list, the integer 0) it is skipped: that hash is the one that
+    differs. A value merely equal to them (False, 0.0) is written otherwise: tried."""
+    for retries in (False, 0.0):
+        run = make_record()
+        run["envelope"]["routingMetadata"].update(decisionPath=[], retries=retries)
+        check = check_envelope_hash(_rec(run))
+        assert check.status is HashStatus.MISMATCH
+        assert check.benign is not None and "routingMetadata" in check.benign
+    untouched = make_record()
+    untouched["envelope"]["routingMetadata"].update(decisionPath=[], retries=0)
+    untouched["envelope"]["payload"]["text"] = "changed"
+    check = check_envelope_hash(_rec(untouched))
+    assert check.status is HashStatus.MISMATCH and check.benign is None
+
+
 def test_tampered_payload_is_called_tampering_with_expected_and_actual() -> None:
     data = make_record()
     original = data["header"]["envelopeHash"]
