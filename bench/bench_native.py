@@ -3,8 +3,9 @@ pure-Python definition, on generated 1.3.0-shaped records, in CPU time per call.
 
 Steps: ``canonical_json`` (the envelope's canonical bytes, as the index hashes them),
 ``has_long_digit_run`` (a whole record file, before orjson reads it), the listing row's
-terminal-control check (``json_bytes_safe`` on a row), and ``stat_stamps`` (a warm
-re-open's stat of every file, per file).
+terminal-control check (``json_bytes_safe`` on a row), ``stat_stamps`` (a warm
+re-open's stat of every file, per file), and ``read_plain_file`` (each file read whole with
+its stamp, as the index reads it).
 
 Usage: ``python bench/bench_native.py [--dir DIR] [--count 2000]`` (DIR: records made
 by ``bench/gen_records.py``; made here in a temporary directory when not given).
@@ -26,7 +27,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from intentus_tui.core import native, sanitize
+from intentus_tui.core import fsio, native, sanitize
 from intentus_tui.core.index import scan
 from intentus_tui.core.index.summarize import summarize_file
 from intentus_tui.core.records import hashing, load
@@ -112,6 +113,15 @@ def main() -> None:
         )
     finally:
         os.close(fd)
+    if native.read_plain_file is not None:
+        c_read = native.read_plain_file
+        limit = load.HUGE_FILE_BYTES
+        compare(
+            "read_plain_file (a file)",
+            lambda: [c_read(p, limit) for p in paths],
+            lambda: [fsio.python_read_plain_file(p, limit) for p in paths],
+            len(paths),
+        )
     whole = [t for t in texts if t.rstrip().endswith(b"}")]
     floor = _cpu_per_call(lambda: [orjson.loads(t) for t in whole], len(whole))
     print(f"{len(paths)} records in {directory}; CPU per call, best of 5 rounds")

@@ -28,6 +28,9 @@
  *
  * write_new_files(dir_fd, files) -> list[int]
  *     Create and write each (name, data, mtime_ns) of files: see below.
+ *
+ * read_plain_file(path, limit) -> (data, size, mtime_ns, ctime_ns, inode) | None
+ *     A plain regular file read whole in one go, with its stamp: see below.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -601,7 +604,96 @@ fail:
     return NULL;
 }
 
+/* A stat time as a Python int of nanoseconds: exact for any date (a file dated after 2262
+ * overflows 64 bits; then the sum is made with Python ints). */
+static PyObject *time_ns_of(struct timespec t) {
+    long long scaled, total;
+    if (!__builtin_mul_overflow((long long)t.tv_sec, 1000000000LL, &scaled) &&
+        !__builtin_add_overflow(scaled, (long long)t.tv_nsec, &total))
+        return PyLong_FromLongLong(total);
+    PyObject *sec = PyLong_FromLongLong((long long)t.tv_sec);
+    PyObject *billion = PyLong_FromLong(1000000000L);
+    PyObject *nsec = PyLong_FromLong((long)t.tv_nsec);
+    PyObject *product = sec && billion ? PyNumber_Multiply(sec, billion) : NULL;
+    PyObject *sum = product && nsec ? PyNumber_Add(product, nsec) : NULL;
+    Py_XDECREF(sec);
+    Py_XDECREF(billion);
+    Py_XDECREF(nsec);
+    Py_XDECREF(product);
+    return sum;
+}
+
+/* read_plain_file(path, limit) -> (data, size, mtime_ns, ctime_ns, inode) | None:
+ * fsio.python_read_plain_file in C. The file is opened without following a link and
+ * without blocking (a FIFO gives no data), must be a regular file of at most limit bytes,
+ * and is read whole by one read(2) of its size plus one byte: a file that is not exactly
+ * that size as it is read (growing, shrinking) gives None, as does any failure (EINTR
+ * included): the caller then takes its careful reader. The path is encoded into an owned
+ * bytes object and the data written into a bytes object no one else holds yet, so the
+ * GIL is released around the system calls. */
+static PyObject *read_plain_file(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "read_plain_file(path: str, limit: int)");
+        return NULL;
+    }
+    long long limit = PyLong_AsLongLong(args[1]);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
+    if (!PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "read_plain_file: path must be str");
+        return NULL;
+    }
+    PyObject *encoded = PyUnicode_EncodeFSDefault(args[0]);
+    if (encoded == NULL) return NULL;
+    const char *path = PyBytes_AS_STRING(encoded);
+    if ((Py_ssize_t)strlen(path) != PyBytes_GET_SIZE(encoded)) { /* an embedded NUL */
+        Py_DECREF(encoded);
+        Py_RETURN_NONE;
+    }
+    struct stat st;
+    int fd, ok;
+    Py_BEGIN_ALLOW_THREADS
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= limit &&
+         st.st_size < PY_SSIZE_T_MAX;
+    Py_END_ALLOW_THREADS
+    Py_DECREF(encoded);
+    if (!ok) {
+        if (fd >= 0) close(fd);
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t size = (Py_ssize_t)st.st_size;
+    PyObject *data = PyBytes_FromStringAndSize(NULL, size + 1);
+    if (data == NULL) {
+        close(fd);
+        return NULL;
+    }
+    ssize_t got;
+    Py_BEGIN_ALLOW_THREADS
+    got = read(fd, PyBytes_AS_STRING(data), (size_t)size + 1);
+    close(fd);
+    Py_END_ALLOW_THREADS
+    if (got != size) {
+        Py_DECREF(data);
+        Py_RETURN_NONE;
+    }
+    if (_PyBytes_Resize(&data, size) != 0) return NULL;
+    PyObject *mtime = time_ns_of(st.st_mtim);
+    PyObject *ctime = mtime ? time_ns_of(st.st_ctim) : NULL;
+    PyObject *out = ctime ? Py_BuildValue("(NnNNK)", data, size, mtime, ctime,
+                                          (unsigned long long)st.st_ino)
+                          : NULL;
+    if (out == NULL) {
+        if (ctime == NULL) { /* Py_BuildValue steals the N arguments even when it fails */
+            Py_DECREF(data);
+            Py_XDECREF(mtime);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"read_plain_file", (PyCFunction)(void (*)(void))read_plain_file, METH_FASTCALL,
+     "(data, size, mtime_ns, ctime_ns, inode) of a regular file read whole, or None."},
     {"write_new_files", (PyCFunction)(void (*)(void))write_new_files, METH_FASTCALL,
      "Create and write each (name, data, mtime_ns) in dir_fd, GIL released; errno per file."},
     {"stat_stamps", (PyCFunction)(void (*)(void))stat_stamps, METH_FASTCALL,

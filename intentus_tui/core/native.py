@@ -17,6 +17,7 @@ canonical_json: Callable[[object], bytes | None] | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
 stat_stamps: Callable[[int, list[str]], bytes] | None = None
+read_plain_file: Callable[[str, int], tuple[bytes, int, int, int, int] | None] | None = None
 write_new_files: Callable[[int, list[tuple[bytes, bytes, int]]], list[int]] | None = None
 
 if not os.environ.get(PURE_PYTHON_ENV):
@@ -29,6 +30,7 @@ if not os.environ.get(PURE_PYTHON_ENV):
         has_long_digit_run = _speedups.has_long_digit_run
         has_terminal_controls = _speedups.has_terminal_controls
         stat_stamps = _speedups.stat_stamps
+        read_plain_file = getattr(_speedups, "read_plain_file", None)  # as write_new_files
         # A module built before it was added has none: the pure code writes then.
         write_new_files = getattr(_speedups, "write_new_files", None)
 
@@ -42,6 +44,7 @@ def active_helpers() -> tuple[str, ...]:
         "has_long_digit_run": has_long_digit_run,
         "has_terminal_controls": has_terminal_controls,
         "stat_stamps": stat_stamps,
+        "read_plain_file": read_plain_file,
         "write_new_files": write_new_files,
     }
     return tuple(name for name, helper in helpers.items() if helper is not None)

@@ -2,8 +2,8 @@
 
 ``canonical_json`` must write exactly what ``json.dumps(sort_keys=True, separators=(",",
 ":"), ensure_ascii=True)`` writes, or decline (None) and leave the value to it;
-``has_long_digit_run``, ``has_terminal_controls`` and ``stat_stamps`` must answer as the
-pure scan, the regex and the stat loop do. The module is built by
+``has_long_digit_run``, ``has_terminal_controls``, ``stat_stamps`` and ``read_plain_file``
+must answer as the pure scan, the regex, the stat loop and the plain read do. The module is built by
 ``pip install -e .`` (setup.py); where it cannot be built the pure code runs, and these
 tests say so unless ``INTENTUS_TUI_PURE_PYTHON`` asked for that on purpose.
 """
@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import native
+from intentus_tui.core.fsio import python_read_plain_file
 from intentus_tui.core.index.scan import python_stamps_of
 from intentus_tui.core.records.hashing import reference_runtime_canonical
 from intentus_tui.core.records.load import pure_has_long_digit_run
@@ -417,3 +418,58 @@ def test_a_time_in_nanoseconds_is_what_utime_sets_from_seconds(
     os.utime(path, (mtime, mtime))
     assert nanoseconds(mtime) == path.stat().st_mtime_ns
     assert nanoseconds(None) == -1
+
+
+def test_read_plain_file_is_the_python_read(tmp_path: Path) -> None:
+    """Every kind of entry a record directory can hold: the same bytes and stamp, or the
+    same refusal (None: the caller's careful reader takes over)."""
+    (tmp_path / "plain.json").write_bytes(b'{"a": 1}')
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "big.json").write_bytes(b"x" * 70_000)
+    (tmp_path / "dir.json").mkdir()
+    os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "link.json").symlink_to("plain.json")
+    (tmp_path / "dangling.json").symlink_to("nowhere.json")
+    odd = os.fsdecode(b"caf\xe9-\xff.json")  # not UTF-8: a surrogate-escaped str
+    (tmp_path / odd).write_bytes(b"1")
+    for name, ns in (("far.json", 10**19), ("farther.json", 2**64 + 5), ("old.json", -(10**18))):
+        (tmp_path / name).write_bytes(b"{}")  # after 2262 (and before 1970): exact times
+        os.utime(tmp_path / name, ns=(ns, ns))
+    paths = [str(tmp_path / n) for n in sorted(os.listdir(tmp_path))]
+    paths += [str(tmp_path / "vanished.json"), str(tmp_path / "nul\0.json"), str(tmp_path)]
+    assert native.read_plain_file is not None
+    for limit in (1 << 20, 1000):
+        for path in paths:
+            assert native.read_plain_file(path, limit) == python_read_plain_file(path, limit), path
+    read = native.read_plain_file(str(tmp_path / "far.json"), 100)
+    assert read is not None and read[2] == 10**19
+    assert native.read_plain_file(str(tmp_path / "big.json"), 69_999) is None
+    assert native.read_plain_file(str(tmp_path / "link.json"), 100) is None
+    assert native.read_plain_file(str(tmp_path / "fifo.json"), 100) is None
+
+
+def test_read_plain_file_refuses_a_file_that_grows_as_it_is_read(tmp_path: Path) -> None:
+    """A file longer than its size when it was stat'ed (a writer appending): refused, as
+    by the Python read, rather than cut at the old size."""
+    import threading
+
+    growing = tmp_path / "growing.json"
+    growing.write_bytes(b"{" * 4096)
+    stop = threading.Event()
+
+    def append() -> None:
+        with growing.open("ab") as out:
+            while not stop.is_set():
+                out.write(b"x" * 4096)
+                out.flush()
+
+    thread = threading.Thread(target=append)
+    thread.start()
+    try:
+        assert native.read_plain_file is not None
+        seen = [native.read_plain_file(str(growing), 1 << 30) for _ in range(200)]
+    finally:
+        stop.set()
+        thread.join()
+    for read in seen:
+        assert read is None or len(read[0]) == read[1]

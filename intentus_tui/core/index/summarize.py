@@ -16,11 +16,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from stat import S_ISREG
 from typing import Any
 
 import orjson
 
+from intentus_tui.core.fsio import read_plain_file
 from intentus_tui.core.model import (
     ExecutionState,
     ExecutionSummary,
@@ -94,13 +94,12 @@ def summarize_file(path: str) -> tuple[Stamp | None, ExecutionSummary]:
     otherwise. Anything else (a link, a FIFO, a huge or changing file) takes the careful
     reader.
     """
-    read = _read_plain(path)
+    read = read_plain_file(path, HUGE_FILE_BYTES)
     if read is None:
         result = load_for_index(path)
         return result.stamp, summarize(result)
-    data, st = read
-    size, mtime_ns = st.st_size, st.st_mtime_ns
-    stamp = (size, mtime_ns, st.st_ctime_ns, st.st_ino)
+    data, size, mtime_ns, ctime_ns, inode = read
+    stamp = (size, mtime_ns, ctime_ns, inode)
     key = path.rpartition(os.sep)[2]  # os.path.basename, without its generality
     # orjson reads integers beyond 64 bits as floats (changing the value and its hash):
     # any run of 19+ digits sends the file to the stdlib parser instead.
@@ -135,27 +134,6 @@ def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
     except OSError:
         huge = False
     return load_record_head(path) if huge else load_record_file(path)
-
-
-_QUICK_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-
-
-def _read_plain(path: str) -> tuple[bytes, os.stat_result] | None:
-    """A plain regular file's bytes, read whole in one go; None for anything else."""
-    try:
-        fd = os.open(path, _QUICK_FLAGS)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not S_ISREG(st.st_mode) or st.st_size > HUGE_FILE_BYTES:
-            return None
-        data = os.read(fd, st.st_size + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return (data, st) if len(data) == st.st_size else None
 
 
 # ------------------------------------------------------------------ a loaded file
