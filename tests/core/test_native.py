@@ -232,17 +232,23 @@ def test_listings_are_identical_with_and_without_the_speedups(tmp_path: Path) ->
     assert {"match", "mismatch", "unverifiable"} <= statuses
 
 
+def _every_kind_of_entry(directory: Path) -> None:
+    """Every kind of entry a record directory can hold."""
+    (directory / "plain.json").write_bytes(b"{}")
+    (directory / "empty.json").write_bytes(b"")
+    (directory / "big.json").write_bytes(b"x" * 70_000)
+    (directory / "dir.json").mkdir()
+    os.mkfifo(directory / "fifo.json")
+    (directory / "link.json").symlink_to("plain.json")
+    (directory / "dangling.json").symlink_to("nowhere.json")
+    (directory / "loop.json").symlink_to("loop.json")
+    odd = os.fsdecode(b"caf\xe9-\xff.json")  # not UTF-8: a surrogate-escaped str
+    (directory / odd).write_bytes(b"1")
+
+
 def test_stat_stamps_are_the_python_loop(tmp_path: Path) -> None:
     # Every kind of entry a record directory can hold, and names that are not there.
-    (tmp_path / "plain.json").write_bytes(b"{}")
-    (tmp_path / "big.json").write_bytes(b"x" * 70_000)
-    (tmp_path / "dir.json").mkdir()
-    os.mkfifo(tmp_path / "fifo.json")
-    (tmp_path / "link.json").symlink_to("plain.json")
-    (tmp_path / "dangling.json").symlink_to("nowhere.json")
-    (tmp_path / "loop.json").symlink_to("loop.json")
-    odd = os.fsdecode(b"caf\xe9-\xff.json")  # not UTF-8: a surrogate-escaped str
-    (tmp_path / odd).write_bytes(b"1")
+    _every_kind_of_entry(tmp_path)
     names = [*sorted(os.listdir(tmp_path)), "vanished.json", "sub/../plain.json"]
     fd = os.open(tmp_path, os.O_RDONLY)
     try:
@@ -423,15 +429,7 @@ def test_a_time_in_nanoseconds_is_what_utime_sets_from_seconds(
 def test_read_plain_file_is_the_python_read(tmp_path: Path) -> None:
     """Every kind of entry a record directory can hold: the same bytes and stamp, or the
     same refusal (None: the caller's careful reader takes over)."""
-    (tmp_path / "plain.json").write_bytes(b'{"a": 1}')
-    (tmp_path / "empty.json").write_bytes(b"")
-    (tmp_path / "big.json").write_bytes(b"x" * 70_000)
-    (tmp_path / "dir.json").mkdir()
-    os.mkfifo(tmp_path / "fifo.json")
-    (tmp_path / "link.json").symlink_to("plain.json")
-    (tmp_path / "dangling.json").symlink_to("nowhere.json")
-    odd = os.fsdecode(b"caf\xe9-\xff.json")  # not UTF-8: a surrogate-escaped str
-    (tmp_path / odd).write_bytes(b"1")
+    _every_kind_of_entry(tmp_path)
     for name, ns in (("far.json", 10**19), ("farther.json", 2**64 + 5), ("old.json", -(10**18))):
         (tmp_path / name).write_bytes(b"{}")  # after 2262 (and before 1970): exact times
         os.utime(tmp_path / name, ns=(ns, ns))
