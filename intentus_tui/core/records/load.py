@@ -278,7 +278,8 @@ def _damage_at(text: str, pos: int, message: str) -> Damage:
         # The string runs to the end of the file: the break is the end, not the opening quote.
         pos, message = len(text), "Expecting '\"' to close a string"
     pos = max(0, min(pos, len(text)))
-    offset = len(text[:pos].encode("utf-8", "surrogatepass"))
+    # An ASCII text has one byte per character (``isascii`` is free on a str).
+    offset = pos if text.isascii() else len(text[:pos].encode("utf-8", "surrogatepass"))
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     rest = text[pos:].strip()

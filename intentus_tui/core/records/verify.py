@@ -401,6 +401,13 @@ def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> St
 
 
 def _event_problems(index: int, event: Any) -> list[str]:
+    if (
+        type(event) is dict
+        and type(event.get("seq")) is int
+        and type(event.get("type")) is str
+        and type(event.get("payload")) is dict
+    ):
+        return []  # the usual event, as parsed JSON makes it: nothing to name
     where = f"events[{index}]"
     if not isinstance(event, dict):
         return [f"{where} is {_type_name(event)}, expected object"]
