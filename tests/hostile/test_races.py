@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 import intentus_tui.core.index.directory as index_module
+import intentus_tui.core.index.summarize as summarize_module
 from intentus_tui.core.detail import load_detail
+from intentus_tui.core.fsio import PlainFile
 from intentus_tui.core.index.directory import scan_root
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import LoadStatus, load_record_file
@@ -186,6 +188,14 @@ def _deny(monkeypatch: pytest.MonkeyPatch, denied: set[Path]) -> None:
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", guarded_open)
+    # The native quick read opens in C, where a denied open gives None (then the careful
+    # reader opens through os.open and meets the refusal).
+    quick_read = summarize_module.read_plain_file
+
+    def guarded_quick_read(path: str, limit: int) -> PlainFile | None:
+        return None if Path(path) in denied else quick_read(path, limit)
+
+    monkeypatch.setattr(summarize_module, "read_plain_file", guarded_quick_read)
 
 
 def test_permission_denied_everywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
