@@ -1,4 +1,4 @@
-"""The ``inspect --list`` order (oldest first, then by id; undated last) for listing rows
+"""The ``inspect --list`` order (oldest first, then by id, then by file name; undated last)
 that are already made.
 
 The JSON listing's rows come ready-made from the index workers or the cache, in the order
