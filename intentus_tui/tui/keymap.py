@@ -7,7 +7,6 @@ Looked up in ``$INTENTUS_TUI_KEYMAP`` or the user config dir
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 
 import platformdirs
@@ -24,10 +23,16 @@ def load_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     """The keymap (binding id -> comma-separated keys) and a problem to report, if any."""
     path = path or keymap_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}, None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        return {}, f"keymap {path} ignored: {exc}"
+    import tomllib  # only when there is a keymap: 1 ms of every start otherwise
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         return {}, f"keymap {path} ignored: {exc}"
     table = data.get("keymap", data)
     if not isinstance(table, dict):
