@@ -1,0 +1,56 @@
+"""The scan's chunks: what they leave behind."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from intentus_tui.core.index import scan
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def collector_off() -> Iterator[list[int]]:
+    """The cyclic GC off, as in a scan's workers; the generations of each collection."""
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    gc.callbacks.append(seen)
+    try:
+        yield collections
+    finally:
+        gc.callbacks.remove(seen)
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_chunk_that_leaves_nothing_costs_no_collection(collector_off: list[int]) -> None:
+    kept = [_Cycle() for _ in range(100)]  # a few objects made and kept: no reason
+    scan.free_cycles()
+    assert collector_off == [] and kept
+
+
+def test_cycles_left_behind_are_freed_once_they_add_up(collector_off: list[int]) -> None:
+    """A damaged file may leave a cycle (an exception and its frames): with the GC off
+    nothing frees it, so the chunks' end collects once enough have piled up."""
+    probe = _Cycle()
+    gone = weakref.ref(probe)
+    del probe
+    for _ in range(scan._CYCLE_ALLOWANCE):
+        _Cycle()  # unreachable at once, but a cycle: only a collection frees it
+    assert gone() is not None
+    scan.free_cycles()
+    assert gone() is None and collector_off == [1]
