@@ -53,6 +53,7 @@ from intentus_tui.tui.roots import RootSet, RootsSupport
 from intentus_tui.tui.screen_styles import read_screen_styles
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
+from intentus_tui.tui.selection import SelectionActions
 from intentus_tui.tui.settings import load_settings, remember
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
@@ -93,7 +94,13 @@ def screenshot_directory() -> Path:
 
 
 class IntentusApp(
-    ComparePicking, ReadOnlyGuard, RootsSupport, PaneLayout, IdleCollecting, App[None]
+    ComparePicking,
+    SelectionActions,
+    ReadOnlyGuard,
+    RootsSupport,
+    PaneLayout,
+    IdleCollecting,
+    App[None],
 ):
     """A terminal debugger for recorded agent executions."""
 
@@ -488,6 +495,7 @@ class IntentusApp(
     @on(ExecutionList.Highlighted)
     def _execution_highlighted(self, message: ExecutionList.Highlighted) -> None:
         summary = message.summary
+        self.selection_moved()
         if summary is None:
             self.detail = None
             self.detail_key = None
@@ -531,6 +539,7 @@ class IntentusApp(
         self.side_pane.verdict = verdict
         self.side_pane.detail = message.detail
         self._refresh_footer()
+        self.selection_loaded()
 
     @on(EventLines.Highlighted)
     def _event_highlighted(self, message: EventLines.Highlighted) -> None:
@@ -645,9 +654,14 @@ class IntentusApp(
     # ------------------------------------------------------------------ side pane actions
 
     def _action_state(self) -> tuple[bool, bool, bool]:
-        has_record = self.detail is not None and self.detail.result.record is not None
-        diff_ready = self.marked is not None and self.detail is not None
-        return has_record, diff_ready and self.marked is not self.detail, self.diff_shown
+        """What ``check_action`` answers for the record actions and ``d``: while the
+        execution under the cursor loads, its keys are taken (they wait for it)."""
+        loading, detail = self.selection_loading(), self.detail
+        has_record = loading or (detail is not None and detail.result.record is not None)
+        other = detail is not None and detail is not self.marked
+        marking = self.marked is not None or self._marking is not None
+        diff_ready = marking and (loading or other)
+        return has_record, diff_ready, self.diff_shown
 
     def _refresh_footer(self) -> None:
         """Refresh the bindings only when what ``check_action`` answers changed: a footer
@@ -671,25 +685,28 @@ class IntentusApp(
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():
             return False  # a dialog or the comparison is on top: the list's keys wait for it
         if action in _NEEDS_RECORD:
-            return True if self.detail is not None and self.detail.result.record else None
+            return True if self._action_state()[0] else None
         if action == "diff":
-            ready = self.marked is not None and self.detail is not None
-            return True if ready and self.marked is not self.detail else None
+            return True if self._action_state()[1] else None
         if action in ("next_difference", "previous_difference"):
             return self.diff_shown
         return True
 
     async def action_side_tab(self, name: str) -> None:
+        if not self.act_when_loaded(f"side_tab({name!r})"):
+            return
         await self.side_pane.build()
         self.side_pane.show_tab(name)
         self.show_side_pane()
 
     async def action_replay(self) -> None:
+        if self.record_to_act_on("replay") is None:
+            return
         self.show_side_pane()
         await self.side_pane.run_replay(False)
 
     def action_force_replay(self) -> None:
-        detail = self.detail
+        detail = self.record_to_act_on("force_replay")
         if detail is None:
             return
 
@@ -702,19 +719,23 @@ class IntentusApp(
             ConfirmScreen("Force a replay?", force_replay_lines(detail), "Force replay"), confirmed
         )
 
-    def action_mark(self) -> None:
-        self.marked = self.detail
+    def set_marked(self, detail: ExecutionDetail) -> None:
+        """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""
+        if detail.result.record is None:
+            return
+        self.marked = detail
         self._show_header()
         self._refresh_footer()
-        if self.marked is not None:
-            self.notify(
-                f"Marked {execution_label(self.marked)}: select another execution and press d",
-                markup=False,
-                timeout=3,
-            )
+        self.notify(
+            f"Marked {execution_label(detail)}: select another execution and press d",
+            markup=False,
+            timeout=3,
+        )
 
     async def action_diff(self) -> None:
-        if self.marked is None or self.detail is None:
+        if (self.marked is None and self._marking is None) or not self.act_when_loaded("diff"):
+            return
+        if self.marked is None or self.detail is None or self.detail is self.marked:
             return
         marked, detail = self.marked, self.detail
         await self.side_pane.build()
@@ -733,7 +754,7 @@ class IntentusApp(
         self.side_pane.previous_difference()
 
     def action_invalidate(self) -> None:
-        detail = self.detail
+        detail = self.record_to_act_on("invalidate")
         if detail is None or self.refuse_write("Invalidate"):
             return
 
@@ -761,8 +782,8 @@ class IntentusApp(
     def action_save_snapshot(self) -> None:
         from intentus_tui.core.compare.targets import snapshot_directory
 
-        detail = self.detail
-        if detail is None or detail.result.record is None or self.refuse_write("Save snapshot"):
+        detail = self.record_to_act_on("save_snapshot")
+        if detail is None or self.refuse_write("Save snapshot"):
             return
         directory = snapshot_directory(self.root_of(detail.path))
         lines = [

@@ -58,6 +58,8 @@ class ComparePicking(ComparisonLauncher):
 
         def show_side_pane(self) -> None: ...
 
+        def record_to_act_on(self, action: str) -> ExecutionDetail | None: ...
+
         def _refresh_footer(self) -> None: ...
 
         def yield_to_keys(self) -> None: ...
@@ -94,8 +96,8 @@ class ComparePicking(ComparisonLauncher):
         )
         from intentus_tui.tui.screens.compare_picker import ComparePicker
 
-        detail = self.detail
-        if detail is None or detail.result.record is None:
+        detail = self.record_to_act_on("diff_file")
+        if detail is None:
             return
         root = self.root
         model = self.execution_list.model

@@ -1,0 +1,123 @@
+"""Keys that act on the selected execution act on the one under the cursor.
+
+Moving the cursor loads the execution under it in a thread (a big record takes a while);
+until it is here, the app still holds the one the cursor left. A key pressed meanwhile
+(diff, replay, invalidate, snapshot, a side tab, compare with…) waits for the new one and
+then acts on it: it never acts on the execution just left, and is not lost. If the
+cursor moves on before the load ends, the key is dropped: it was for a row the operator
+left. ``m`` is the exception: it marks the row it was pressed on, which is loaded on its
+own, so that ``m``, ``j``, ``d`` typed fast compare the two rows the operator meant.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.worker import get_current_worker
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import ExecutionDetail
+    from intentus_tui.core.model import ExecutionSummary
+    from intentus_tui.core.paths import RecordRoot
+    from intentus_tui.tui.widgets.execution_list import ExecutionList
+
+
+class SelectionActions:
+    """For ``IntentusApp``, which provides ``detail``/``detail_key`` (the last execution
+    loaded), ``marked`` (A of the next diff), the list and the files behind its rows."""
+
+    detail: ExecutionDetail | None
+    detail_key: str | None
+    marked: ExecutionDetail | None
+    _waiting_action: tuple[str, str] | None = None  # (row, action) until the row loads
+    _marking: str | None = None  # a row marked before it loaded
+
+    if TYPE_CHECKING:
+
+        @property
+        def execution_list(self) -> ExecutionList: ...
+
+        def file_of(self, summary: ExecutionSummary) -> Path: ...
+
+        def root_of(self, path: Path) -> RecordRoot: ...
+
+        def readable_file(self, path: Path) -> Path: ...
+
+        def set_marked(self, detail: ExecutionDetail) -> None: ...
+
+    def selection_loading(self) -> bool:
+        """An execution is under the cursor and its detail is not here yet."""
+        key = self.execution_list.selected_key
+        return key is not None and key != self.detail_key
+
+    def act_when_loaded(self, action: str) -> bool:
+        """True when the execution under the cursor is loaded (and any row marked before
+        it loaded is too): act now. Otherwise ``action`` runs once they are, and False."""
+        if not self.selection_loading() and self._marking is None:
+            return True
+        key = self.execution_list.selected_key
+        if key is not None:
+            self._waiting_action = (key, action)
+        return False
+
+    def record_to_act_on(self, action: str) -> ExecutionDetail | None:
+        """The loaded execution under the cursor when it has a record; None when there is
+        none, or while it loads (then ``action`` runs once it is here)."""
+        if not self.act_when_loaded(action):
+            return None
+        detail = self.detail
+        return detail if detail is not None and detail.result.record is not None else None
+
+    def selection_moved(self) -> None:
+        """The cursor moved: a key pressed for a row it has left is dropped. (The list's
+        own cursor, not the message's row: keys typed fast are handled before the
+        messages of the moves that came first.)"""
+        waiting = self._waiting_action
+        if waiting is not None and waiting[0] != self.execution_list.selected_key:
+            self._waiting_action = None
+
+    def selection_loaded(self) -> None:
+        """A detail arrived: run the key pressed while it loaded, once everything it
+        waits for is here and the cursor is still on its row."""
+        waiting = self._waiting_action
+        if waiting is None or self.selection_loading() or self._marking is not None:
+            return
+        self._waiting_action = None
+        if waiting[0] == self.execution_list.selected_key:
+            app: Any = self  # an App: run_action and call_later are Textual's
+            app.call_later(app.run_action, waiting[1])
+
+    def action_mark(self) -> None:
+        """``m``: the execution under the cursor becomes A of the next diff."""
+        key = self.execution_list.selected_key
+        summary = self.execution_list.model.summaries.get(key) if key is not None else None
+        if summary is None:
+            return
+        if not self.selection_loading():
+            if self.detail is not None:
+                self.set_marked(self.detail)
+            return
+        self._marking = key
+        self._load_marked(key, self.file_of(summary))
+
+    @work(thread=True, exclusive=True, group="mark", exit_on_error=False)
+    def _load_marked(self, key: str, path: Path) -> None:
+        from intentus_tui.core.actions import load_detail
+
+        detail = None
+        try:
+            detail = load_detail(self.readable_file(path), self.root_of(path).wal_dir)
+        finally:  # whatever happens, what waits for the mark is released
+            if not get_current_worker().is_cancelled:
+                app: Any = self
+                app.call_from_thread(self._marked_loaded, key, detail)
+
+    def _marked_loaded(self, key: str, detail: ExecutionDetail | None) -> None:
+        if self._marking != key:
+            return  # marked another row since
+        self._marking = None
+        if detail is not None:
+            self.set_marked(detail)
+        self.selection_loaded()
