@@ -44,11 +44,11 @@ class MirrorWriter:
         self,
         directory: int,
         asked: Callable[[int], tuple[str, float | None]],
-        written: Callable[[int, int], object],
+        written: Callable[[list[tuple[int, int]]], object],
     ) -> None:
         self._directory = directory
         self._asked = asked  # the name and time of the member at an index
-        self._written = written  # told each member written: its index, its size
+        self._written = written  # told the members written: (index, size) of each
         self._loop = asyncio.get_running_loop()
         self._jobs: queue.SimpleQueue[list[Member] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -136,6 +136,7 @@ class MirrorWriter:
             self._idle.set()
 
     def _finish(self, batch: list[Member], results: list[int]) -> None:
+        written: list[tuple[int, int]] = []
         for (index, (name, data, _)), code in zip(batch, results, strict=True):
             if code == errno.EEXIST:  # a changed file: replaced from a temp file at once
                 remote_name, mtime = self._asked(index)
@@ -148,7 +149,9 @@ class MirrorWriter:
                 shown = name.decode("utf-8", "surrogateescape")
                 self._error = self._error or OSError(code, os.strerror(code), shown)
                 continue
-            self._written(index, len(data))
+            written.append((index, len(data)))
+        if written:
+            self._written(written)
 
     def _raise(self) -> None:
         if self._error is not None:

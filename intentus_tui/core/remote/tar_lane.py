@@ -238,8 +238,9 @@ class _Batches:
         self._last = -1.0
         self._due: asyncio.TimerHandle | None = None
 
-    def add(self, item: Asked, read: int) -> None:
-        self._items.append((item, read))
+    def add_all(self, items: list[tuple[Asked, int]]) -> None:
+        """Files written whole (each with the bytes read), a writer's batch at once."""
+        self._items += items
         if self._last < 0 or time.monotonic() - self._last >= _BATCH_SECONDS:
             self._flush()
         elif self._due is None:  # when nothing more lands for a while, this still goes
@@ -400,7 +401,7 @@ async def _list_and_tar(
         outcome = TarOutcome(feed.asked)
         work = asyncio.ensure_future(
             _list_and_unpack(
-                fs, remote_dir, local_dir, feed, choose, batches.add, outcome, with_find=first
+                fs, remote_dir, local_dir, feed, choose, batches.add_all, outcome, with_find=first
             )
         )
         # One watch over the listing and the stream (a timeout around each of ten
@@ -427,7 +428,7 @@ async def _list_and_unpack(
     local_dir: Path,
     feed: _Feed,
     choose: Callable[[dict[str, Any]], Asked | None],
-    landed: Callable[[Asked, int], None],
+    landed: Callable[[list[tuple[Asked, int]]], None],
     outcome: TarOutcome,
     *,
     with_find: bool,
@@ -590,7 +591,7 @@ async def _unpack_process(
     process: Any,
     feed: _Feed,
     local_dir: Path,
-    landed: Callable[[Asked, int], None],
+    landed: Callable[[list[tuple[Asked, int]]], None],
     outcome: TarOutcome,
 ) -> set[int]:
     """Read the tar process's stream into ``local_dir`` until its end; the indexes of the
@@ -638,7 +639,7 @@ class _Unpacker:
     """Reads a tar stream pushed in pieces: checks each member against the names asked
     for, and writes the ones accepted once all their bytes are here."""
 
-    def __init__(self, feed: _Feed, landed: Callable[[Asked, int], None]) -> None:
+    def __init__(self, feed: _Feed, landed: Callable[[list[tuple[Asked, int]]], None]) -> None:
         self.feed = feed
         self.landed = landed
         self.accepted: set[int] = set()  # members accepted (at most once each)
@@ -806,10 +807,11 @@ class _Unpacker:
         members, self._members = self._members, []
         return members
 
-    def written(self, index: int, size: int) -> None:
-        """A member is in the mirror, whole."""
-        self.done.add(index)
-        self.landed(self.feed.asked[index], size)
+    def written(self, written: list[tuple[int, int]]) -> None:
+        """Members are in the mirror, whole: (index, size) of each."""
+        asked = self.feed.asked
+        self.done.update([index for index, _ in written])
+        self.landed([(asked[index], size) for index, size in written])
 
 
 def _read_headers(headers: bytes) -> tarfile.TarInfo | None:

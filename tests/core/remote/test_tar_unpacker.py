@@ -47,7 +47,7 @@ def unpack(directory: Path, names: list[str], stream: bytes, pieces: list[int]) 
         feed = _Feed(None, str(directory), 5.0, listing=False)
         for name in names:
             feed.ask((name, str(directory / name), (directory / name).stat().st_size, 1.0))
-        unpacker = _Unpacker(feed, lambda item, size: None)
+        unpacker = _Unpacker(feed, lambda landed: None)
         at, turn = 0, 0
         while at < len(stream) and not unpacker.finished:
             size = pieces[turn % len(pieces)]
