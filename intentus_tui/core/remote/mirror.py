@@ -373,7 +373,7 @@ class RemoteMirror:
             else:
                 wanted += [item for e in self._ls(remote_dir) if (item := changed(e)) is not None]
             report.listed += len(listing)
-            for name in sorted(set(known) - set(listing)):  # gone on the remote
+            for name in sorted(known.keys() - listing.keys()):  # gone on the remote
                 known.pop(name, None)
                 gone = local_dir / name
                 try:
@@ -443,8 +443,9 @@ class RemoteMirror:
             self._tar_usable = False
         # Whatever was chosen and did not land (never asked, when the stream ended while
         # the listing went on) is read over SFTP.
-        landed_names = {outcome.asked[i][0] for i in outcome.landed}
-        left += [item for name, item in chosen.items() if name not in landed_names]
+        if len(outcome.landed) < len(chosen):  # else every file chosen was asked and landed
+            landed_names = {outcome.asked[i][0] for i in outcome.landed}
+            left += [item for name, item in chosen.items() if name not in landed_names]
         return left, outcome.refused
 
     def _note_read(
