@@ -659,15 +659,17 @@ class _Unpacker:
             )
         self._buffer += chunk
         start = 0
+        view = memoryview(self._buffer)  # a member's bytes are copied once, out of it
         try:
             while not self.finished:
-                used = self._plain_member(start)
+                used = self._plain_member(view, start)
                 if used is None:
                     used = self._member(start)
                 if not used:
                     return
                 start += used
         finally:
+            view.release()
             del self._buffer[:start]
 
     def end(self) -> None:
@@ -676,7 +678,7 @@ class _Unpacker:
             raise TarUnavailable("no tar stream")
         self.finished = True
 
-    def _plain_member(self, start: int) -> int | None:
+    def _plain_member(self, buffer: memoryview, start: int) -> int | None:
         """The member at ``start`` if it is what a tar asked for these files sends: a
         regular file's own header (no extended header, no name prefix, an octal size
         within the limit, its checksum right) under a name asked for and not seen yet.
@@ -684,7 +686,6 @@ class _Unpacker:
         None, and ``_member`` judges it (the same checks, one field at a time, each
         refusal said). Ten thousand small members: a fifth less time than ``_member``
         alone took for them."""
-        buffer = self._buffer
         data_start = start + _BLOCK
         if len(buffer) < data_start:
             return 0
