@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import os
 import socket
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +114,9 @@ def _ssh_filesystem_class() -> Any:
     keyword to ``asyncssh.connect`` too, which takes no ``loop`` (it runs on the loop it
     is called on), so the loop is kept from it."""
     from fsspec.asyn import sync_wrapper
-    from sshfs import SSHFileSystem
+
+    with _libraries_found_as_the_loader_would():
+        from sshfs import SSHFileSystem
 
     class OnLoop(SSHFileSystem):
         async def _connect(self, *args: Any, connect_args: dict[str, Any], **kwargs: Any) -> Any:
@@ -124,6 +128,39 @@ def _ssh_filesystem_class() -> Any:
         connect = sync_wrapper(_connect)
 
     return OnLoop
+
+
+@contextlib.contextmanager
+def _libraries_found_as_the_loader_would() -> Iterator[None]:
+    """While asyncssh is imported: ``ctypes.util.find_library`` asks only where the
+    dynamic loader looks (its cache, and ``LD_LIBRARY_PATH``), not the C compiler too.
+
+    Importing asyncssh looks for liboqs (a post-quantum key exchange) by two names. On
+    Linux each look runs ``ldconfig -p``, then ``gcc`` (with its linker and ``objdump``)
+    and ``ld`` when the cache has no such library: 20-40 ms before the connection can
+    start, with no liboqs installed. A library only the compiler finds is one the loader
+    would not load by its name anyway (the answer is handed to ``ctypes.CDLL``)."""
+    import ctypes.util
+
+    find_library = ctypes.util.find_library
+    in_cache = getattr(ctypes.util, "_findSoname_ldconfig", None)
+    by_ld = getattr(ctypes.util, "_findLib_ld", None)
+    soname = getattr(ctypes.util, "_get_soname", None)
+    if not sys.platform.startswith("linux") or None in (in_cache, by_ld, soname):
+        yield
+        return
+
+    def as_the_loader_would(name: str) -> str | None:
+        found = in_cache(name)  # type: ignore[misc]
+        if found is None and os.environ.get("LD_LIBRARY_PATH"):
+            found = soname(by_ld(name))  # type: ignore[misc]
+        return found if isinstance(found, str) else None
+
+    ctypes.util.find_library = as_the_loader_would
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = find_library
 
 
 class _PromptAcks(asyncio.Protocol):

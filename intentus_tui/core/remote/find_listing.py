@@ -98,24 +98,42 @@ def _entry_of(remote_dir: str, kind: bytes, size: bytes, mtime: bytes, name: str
         "name": f"{remote_dir}/{name}",
         "size": int(size),
         "type": "file" if kind == b"f" else "other",
-        "mtime": datetime.fromtimestamp(whole_seconds(mtime), UTC),
+        "mtime": listed_time(whole_seconds(mtime)),
     }
+
+
+_TIMES: dict[int, datetime] = {}
+_TIMES_KEPT = 1 << 16
+
+
+def listed_time(seconds: int) -> datetime:
+    """A listing's modification time (whole seconds) as the entry's ``datetime`` in UTC,
+    as sshfs makes it. One object per second seen, shared by the entries: a directory of
+    records written together holds many files of the same second, and the mirror then
+    turns each time into its stamp once (``mirror._time_facts``)."""
+    found = _TIMES.get(seconds)
+    if found is None:
+        if len(_TIMES) >= _TIMES_KEPT:
+            _TIMES.clear()
+        found = _TIMES[seconds] = datetime.fromtimestamp(seconds, UTC)
+    return found
 
 
 async def read_listing(
     reader: Any,
     remote_dir: str,
-    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    offer: Callable[[dict[str, Any]], Awaitable[None] | None],
     progressed: Callable[[], None],
     seen: Callable[[str], bool] = lambda name: False,
 ) -> bool:
-    """Give each entry ``find`` lists on ``reader`` (the process's stderr) to ``offer``;
-    whether the listing came whole (else the caller lists again another way). Stops at
-    the listing's end (an empty record, then find's exit status as a record: the channel's
-    stderr ends only with tar's stream), without waiting for the process. A network fault
-    is raised as it is; ``progressed`` is called as bytes arrive (the caller watches for
-    a stall). A name ``seen`` says was listed already (over SFTP, while the server's
-    shell started) is passed over before its entry is made."""
+    """Give each entry ``find`` lists on ``reader`` (the process's stderr) to ``offer``
+    (what it returns, when not None, is awaited before the next entry); whether the
+    listing came whole (else the caller lists again another way). Stops at the listing's
+    end (an empty record, then find's exit status as a record: the channel's stderr ends
+    only with tar's stream), without waiting for the process. A network fault is raised
+    as it is; ``progressed`` is called as bytes arrive (the caller watches for a stall).
+    A name ``seen`` says was listed already (over SFTP, while the server's shell
+    started) is passed over before its entry is made."""
     whole = True
     pending = b""
     ended = False
@@ -140,4 +158,6 @@ async def read_listing(
             except (ValueError, UnicodeDecodeError):
                 whole = False  # SFTP says what this one is
                 continue
-            await offer(entry)
+            sending = offer(entry)
+            if sending is not None:
+                await sending

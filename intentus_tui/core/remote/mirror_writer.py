@@ -31,31 +31,34 @@ Member = tuple[int, tuple[bytes, bytes, int]]
 
 
 class MirrorWriter:
-    """Writes accepted members into the mirror directory on a thread of its own, a batch
-    at a time (what arrived while the last batch was written), with the native
-    ``write_new_files`` (the lock released for the whole batch); on the loop itself
-    where that is not built. Each file written is reported (``written``) on the loop;
-    the first write that failed is raised by the next ``add`` or ``drain``."""
+    """Writes accepted members into the mirror directory on a thread of its own with the
+    native ``write_new_files`` (the lock released for a whole batch); on the loop itself
+    where that is not built. Members are handed over as they are accepted, and the
+    thread takes everything handed over since its last batch as its next one, without
+    waiting for the loop to hear of the last (the loop, busy reading the stream, was
+    slow to start the next batch: at the stream's end, thousands of files were still to
+    be written). Each file written is reported (``written``) on the loop; the first
+    write that failed is raised by the next ``add`` or ``drain``."""
 
     def __init__(
         self,
         directory: int,
         asked: Callable[[int], tuple[str, float | None]],
-        written: Callable[[int, int], object],
+        written: Callable[[list[tuple[int, int]]], object],
     ) -> None:
         self._directory = directory
         self._asked = asked  # the name and time of the member at an index
-        self._written = written  # told each member written: its index, its size
+        self._written = written  # told the members written: (index, size) of each
         self._loop = asyncio.get_running_loop()
         self._jobs: queue.SimpleQueue[list[Member] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         if native.write_new_files is not None:
             self._thread = threading.Thread(target=self._work, name="tar-write", daemon=True)
             self._thread.start()
-        self._waiting: list[Member] = []
-        self._waiting_bytes = 0
-        self._running = False
-        self._idle = asyncio.Event()
+        self._outstanding = 0  # bytes handed to the thread and not yet reported
+        self._room = asyncio.Event()  # set while the thread is not too far behind
+        self._room.set()
+        self._idle = asyncio.Event()  # set while nothing is outstanding
         self._idle.set()
         self._error: OSError | None = None
         self._closed = False
@@ -69,41 +72,45 @@ class MirrorWriter:
             self._finish(members, python_write_new_files(self._directory, files))
             self._raise()
             return
-        self._waiting += members
-        self._waiting_bytes += sum([len(file[1]) for _, file in members])
-        if not self._running:
-            self._start()
-        elif self._waiting_bytes > WAITING_LIMIT:  # the writer has fallen behind: wait
-            await self._idle.wait()
+        self._outstanding += sum([len(file[1]) for _, file in members])
+        self._idle.clear()
+        if self._outstanding > WAITING_LIMIT:
+            self._room.clear()
+        self._jobs.put(members)
+        if not self._room.is_set():  # the writer has fallen behind: wait
+            await self._room.wait()
             self._raise()
 
     async def drain(self) -> None:
         """Every member added written (or the first failure raised)."""
-        while self._running or self._waiting:
-            if not self._running:
-                self._start()
-            await self._idle.wait()
-            self._raise()
+        await self._idle.wait()
         self._raise()
 
     def close(self) -> None:
-        """Stop: nothing more is reported (a batch being written is waited for)."""
+        """Stop: nothing more is written or reported (a batch being written is waited
+        for)."""
         self._closed = True
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join()
 
-    def _start(self) -> None:
-        batch, self._waiting, self._waiting_bytes = self._waiting, [], 0
-        self._running = True
-        self._idle.clear()
-        self._jobs.put(batch)
-
     def _work(self) -> None:
-        """The writer thread: each batch written, and its answers handed to the loop."""
+        """The writer thread: everything handed over since the last batch, written, and
+        the answers handed to the loop."""
         write = native.write_new_files
         assert write is not None
         while (batch := self._jobs.get()) is not None:
+            more: list[Member] | None = batch
+            stop = False
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    more = self._jobs.get_nowait()
+                    if more is None:
+                        stop = True
+                        break
+                    batch += more
+            if self._closed:
+                break
             try:
                 results: list[int] | BaseException = write(
                     self._directory, [file for _, file in batch]
@@ -112,22 +119,24 @@ class MirrorWriter:
                 results = exc
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
                 self._loop.call_soon_threadsafe(self._done, batch, results)
+            if stop:
+                break
 
     def _done(self, batch: list[Member], results: list[int] | BaseException) -> None:
-        self._running = False
         if self._closed:
-            self._idle.set()
             return
         if isinstance(results, BaseException):
             self._error = self._error or OSError(errno.EIO, str(results))
         else:
             self._finish(batch, results)
-        if self._waiting and self._error is None:
-            self._start()
-        else:
+        self._outstanding -= sum([len(file[1]) for _, file in batch])
+        if self._outstanding <= WAITING_LIMIT or self._error is not None:
+            self._room.set()
+        if self._outstanding <= 0 or self._error is not None:
             self._idle.set()
 
     def _finish(self, batch: list[Member], results: list[int]) -> None:
+        written: list[tuple[int, int]] = []
         for (index, (name, data, _)), code in zip(batch, results, strict=True):
             if code == errno.EEXIST:  # a changed file: replaced from a temp file at once
                 remote_name, mtime = self._asked(index)
@@ -140,7 +149,9 @@ class MirrorWriter:
                 shown = name.decode("utf-8", "surrogateescape")
                 self._error = self._error or OSError(code, os.strerror(code), shown)
                 continue
-            self._written(index, len(data))
+            written.append((index, len(data)))
+        if written:
+            self._written(written)
 
     def _raise(self) -> None:
         if self._error is not None:

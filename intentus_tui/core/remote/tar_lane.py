@@ -74,6 +74,7 @@ _EXTENDED_KINDS = (
     tarfile.GNUTYPE_LONGLINK,
 )
 _EXTENDED_LIMIT = 1 << 20
+_PLAIN_KINDS = (tarfile.REGTYPE, tarfile.AREGTYPE)
 # Names sent to tar in one write (each write is an SSH packet): a few first, so the stream
 # starts at once, then many.
 _FIRST_NAMES = 64
@@ -237,8 +238,9 @@ class _Batches:
         self._last = -1.0
         self._due: asyncio.TimerHandle | None = None
 
-    def add(self, item: Asked, read: int) -> None:
-        self._items.append((item, read))
+    def add_all(self, items: list[tuple[Asked, int]]) -> None:
+        """Files written whole (each with the bytes read), a writer's batch at once."""
+        self._items += items
         if self._last < 0 or time.monotonic() - self._last >= _BATCH_SECONDS:
             self._flush()
         elif self._due is None:  # when nothing more lands for a while, this still goes
@@ -279,6 +281,9 @@ class _Feed:
         self.timeout = timeout
         self.asked: list[Asked] = []
         self.where: dict[str, int] = {}
+        # The same, keyed by the name as tar writes it in a member's header (``./NAME``,
+        # as asked), with the name as the mirror's file is created under.
+        self.members: dict[bytes, tuple[int, bytes]] = {}
         # What a tar of the files asked for can make: headers, data in 512-byte blocks,
         # the end, and room for files that grew since they were listed (a WAL grows).
         self.limit = 1 << 20
@@ -338,10 +343,13 @@ class _Feed:
         if self._dead:
             return False
         name, _, size, _ = item
-        self.where[name] = len(self.asked)  # known before tar can send it
+        index = len(self.asked)
+        self.where[name] = index  # known before tar can send it
         self.asked.append(item)
         self.limit += 2 * _padded(max(size, 0)) + 4 * _BLOCK
-        self._pending.append(f"./{name}\n".encode())
+        line = f"./{name}\n".encode()  # a tar-safe name is ASCII: as os.fsencode makes it
+        self.members[line[:-1]] = (index, line[2:-1])
+        self._pending.append(line)
         at_once = _FIRST_NAMES if len(self.asked) <= _FIRST_NAMES else _NAMES_AT_ONCE
         return len(self._pending) >= at_once
 
@@ -393,7 +401,7 @@ async def _list_and_tar(
         outcome = TarOutcome(feed.asked)
         work = asyncio.ensure_future(
             _list_and_unpack(
-                fs, remote_dir, local_dir, feed, choose, batches.add, outcome, with_find=first
+                fs, remote_dir, local_dir, feed, choose, batches.add_all, outcome, with_find=first
             )
         )
         # One watch over the listing and the stream (a timeout around each of ten
@@ -420,7 +428,7 @@ async def _list_and_unpack(
     local_dir: Path,
     feed: _Feed,
     choose: Callable[[dict[str, Any]], Asked | None],
-    landed: Callable[[Asked, int], None],
+    landed: Callable[[list[tuple[Asked, int]]], None],
     outcome: TarOutcome,
     *,
     with_find: bool,
@@ -457,18 +465,21 @@ async def _list_and_feed(
     seen: set[str] = set()
     find_started = asyncio.Event()
 
-    async def offer(entry: dict[str, Any]) -> None:
+    def offer(entry: dict[str, Any]) -> Awaitable[None] | None:
+        """Take a listed entry; what to await when names are to be sent to tar (no
+        coroutine per name: ten thousand of them cost the loop a tenth of the listing)."""
         name = entry["name"].rpartition("/")[2]
         if name in seen:
-            return
+            return None
         seen.add(name)
         item = choose(entry)
-        if item is not None and feed.ask(item):  # no coroutine per name: only to send
-            await feed.flush()
+        if item is not None and feed.ask(item):
+            return feed.flush()
+        return None
 
-    async def offer_found(entry: dict[str, Any]) -> None:
+    def offer_found(entry: dict[str, Any]) -> Awaitable[None] | None:
         find_started.set()
-        await offer(entry)
+        return offer(entry)
 
     def found_before(name: str) -> bool:
         find_started.set()  # find is listing: SFTP stops at its next name
@@ -511,7 +522,7 @@ async def _list_and_feed(
 async def _list_by_find(
     feed: _Feed,
     remote_dir: str,
-    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    offer: Callable[[dict[str, Any]], Awaitable[None] | None],
     progressed: Callable[[], None],
     seen: Callable[[str], bool],
 ) -> bool:
@@ -527,7 +538,7 @@ async def _list_by_find(
 async def _list_over_sftp(
     fs: Any,
     remote_dir: str,
-    offer: Callable[[dict[str, Any]], Awaitable[None]],
+    offer: Callable[[dict[str, Any]], Awaitable[None] | None],
     progressed: Callable[[], None],
     stop: Callable[[], bool],
 ) -> bool:
@@ -545,7 +556,9 @@ async def _list_over_sftp(
                     return False
                 if found.filename in ("", ".", ".."):
                     continue
-                await offer(_entry(remote_dir, found))
+                sending = offer(_entry(remote_dir, found))
+                if sending is not None:
+                    await sending
     except SFTPNoSuchFile:
         pass
     return True
@@ -578,7 +591,7 @@ async def _unpack_process(
     process: Any,
     feed: _Feed,
     local_dir: Path,
-    landed: Callable[[Asked, int], None],
+    landed: Callable[[list[tuple[Asked, int]]], None],
     outcome: TarOutcome,
 ) -> set[int]:
     """Read the tar process's stream into ``local_dir`` until its end; the indexes of the
@@ -626,7 +639,7 @@ class _Unpacker:
     """Reads a tar stream pushed in pieces: checks each member against the names asked
     for, and writes the ones accepted once all their bytes are here."""
 
-    def __init__(self, feed: _Feed, landed: Callable[[Asked, int], None]) -> None:
+    def __init__(self, feed: _Feed, landed: Callable[[list[tuple[Asked, int]]], None]) -> None:
         self.feed = feed
         self.landed = landed
         self.accepted: set[int] = set()  # members accepted (at most once each)
@@ -645,11 +658,19 @@ class _Unpacker:
                 "asked for can make"
             )
         self._buffer += chunk
-        while not self.finished:
-            used = self._member()
-            if not used:
-                return
-            del self._buffer[:used]
+        start = 0
+        view = memoryview(self._buffer)  # a member's bytes are copied once, out of it
+        try:
+            while not self.finished:
+                used = self._plain_member(view, start)
+                if used is None:
+                    used = self._member(start)
+                if not used:
+                    return
+                start += used
+        finally:
+            view.release()
+            del self._buffer[:start]
 
     def end(self) -> None:
         """The stream has ended (what landed stays; the rest is read another way)."""
@@ -657,15 +678,50 @@ class _Unpacker:
             raise TarUnavailable("no tar stream")
         self.finished = True
 
-    def _member(self) -> int:
-        """Handle the next member if all its bytes are here: the bytes it took, or 0."""
+    def _plain_member(self, buffer: memoryview, start: int) -> int | None:
+        """The member at ``start`` if it is what a tar asked for these files sends: a
+        regular file's own header (no extended header, no name prefix, an octal size
+        within the limit, its checksum right) under a name asked for and not seen yet.
+        Accepted once all its bytes are here: the bytes it took (0 until then). Else
+        None, and ``_member`` judges it (the same checks, one field at a time, each
+        refusal said). Ten thousand small members: a fifth less time than ``_member``
+        alone took for them."""
+        data_start = start + _BLOCK
+        if len(buffer) < data_start:
+            return 0
+        header = bytes(buffer[start:data_start])
+        found = self.feed.members.get(header[:100].partition(b"\0")[0])
+        if (
+            found is None
+            or header[156:157] not in _PLAIN_KINDS
+            or (header[257:262] == b"ustar" and header[345])  # a name prefix (or GNU times)
+        ):
+            return None
+        index, name = found
+        size = _octal(header[124:136])
+        if size is None or size > MEMBER_LIMIT or index in self.accepted:
+            return None
+        if not _checksum_holds(header):
+            return None
+        self._started = True  # a genuine header: a stream cut short now broke off
+        taken = _BLOCK + _padded(size)
+        if len(buffer) < start + taken:
+            return 0  # its bytes are still coming
+        self.accepted.add(index)
+        data = bytes(buffer[data_start : data_start + size])
+        self._members.append((index, (name, data, nanoseconds(self.feed.asked[index][3]))))
+        return taken
+
+    def _member(self, start: int) -> int:
+        """Handle the member at ``start`` if all its bytes are here: the bytes it took, or
+        0 (each header checked field by field: any member ``_plain_member`` passes over)."""
         buffer = self._buffer
-        cursor = 0
+        cursor = start
         while True:  # the member's extended headers, then its own
             if len(buffer) - cursor < _BLOCK:
                 return 0
             header = bytes(buffer[cursor : cursor + _BLOCK])
-            if cursor == 0 and header == _ZERO_BLOCK:  # the end of the archive
+            if cursor == start and header == _ZERO_BLOCK:  # the end of the archive
                 self.finished = True
                 return 0
             if not _checksum_holds(header):
@@ -685,25 +741,29 @@ class _Unpacker:
             self.finished = True
             return 0
         plain = _octal(header[124:136])
-        if cursor == 0 and plain is not None and not (header[257:262] == b"ustar" and header[345]):
+        if (
+            cursor == start
+            and plain is not None
+            and not (header[257:262] == b"ustar" and header[345])
+        ):
             name = _text(header[:100])
             link = _text(header[157:257])
             size = plain
         else:  # pax or long-name headers, a name prefix, a base-256 size: tarfile reads them
-            member = _read_headers(bytes(buffer[: cursor + _BLOCK]))
+            member = _read_headers(bytes(buffer[start : cursor + _BLOCK]))
             if member is None:
                 self.finished = True
                 return 0
             name, link, size = member.name, member.linkname, member.size
             kind = b"S" if member.issparse() else member.type
         index = self._check(name, kind, size, link)
-        start = cursor + _BLOCK
-        if len(buffer) < start + _padded(size):
+        data_start = cursor + _BLOCK
+        if len(buffer) < data_start + _padded(size):
             return 0  # its bytes are still coming
         if index is not None:
             with memoryview(buffer) as view:
-                self._write(index, view[start : start + size])
-        return start + _padded(size)
+                self._write(index, view[data_start : data_start + size])
+        return data_start + _padded(size) - start
 
     def _check(self, name: str, kind: bytes, size: int, link: str) -> int | None:
         """The index of the file a member is, or None to skip it; ``TarRefused`` (one
@@ -748,10 +808,11 @@ class _Unpacker:
         members, self._members = self._members, []
         return members
 
-    def written(self, index: int, size: int) -> None:
-        """A member is in the mirror, whole."""
-        self.done.add(index)
-        self.landed(self.feed.asked[index], size)
+    def written(self, written: list[tuple[int, int]]) -> None:
+        """Members are in the mirror, whole: (index, size) of each."""
+        asked = self.feed.asked
+        self.done.update([index for index, _ in written])
+        self.landed([(asked[index], size) for index, size in written])
 
 
 def _read_headers(headers: bytes) -> tarfile.TarInfo | None:

@@ -5,6 +5,7 @@ and everything still goes through it: listings, reads, the end of the connection
 from __future__ import annotations
 
 import socket
+import sys
 
 import pytest
 
@@ -77,3 +78,22 @@ def test_prompt_acks_hand_everything_to_the_connection() -> None:
         left.close()
         right.close()
     assert seen == [b"abc", "eof", "pause", "resume", ("lost", error)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ldconfig is Linux's")
+def test_libraries_are_found_where_the_loader_looks() -> None:
+    """While asyncssh is imported, a library is looked for only where the dynamic loader
+    looks: the same answers as the standard lookup for libraries that are there and for
+    one that is not, and the standard lookup is back after."""
+    import ctypes.util
+
+    from intentus_tui.core.remote.filesystems import _libraries_found_as_the_loader_would
+
+    standard = ctypes.util.find_library
+    expected = {name: standard(name) for name in ("c", "m", "no-such-library-anywhere")}
+    assert expected["c"] is not None
+    with _libraries_found_as_the_loader_would():
+        assert ctypes.util.find_library is not standard
+        found = {name: ctypes.util.find_library(name) for name in expected}
+    assert ctypes.util.find_library is standard
+    assert found == expected

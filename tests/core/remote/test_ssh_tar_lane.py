@@ -346,3 +346,28 @@ def test_a_manifest_with_a_name_that_is_not_utf8_is_read_back(
     again = mirror_in(tmp_path / "cache", monkeypatch, url, TAR)
     assert again._manifest["records"] == mirror._manifest["records"]
     assert again.has_copy
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["on", "off"])
+def test_a_sync_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
+    enabled: bool,
+    sshd: SshServer,
+    real_world: RealWorld,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    host = copy_host(real_world, sshd.served / "host1")
+    mirror = mirror_in(tmp_path / "cache", monkeypatch, sshd.url(host.base), TAR)
+    during: list[bool] = []
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        report = mirror.sync(lambda path: during.append(gc.isenabled()))
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+        mirror.close()
+    assert report.problem is None and during and not any(during)
+    assert after is enabled
