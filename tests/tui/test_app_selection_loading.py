@@ -131,3 +131,37 @@ async def test_a_key_for_a_row_the_cursor_left_is_dropped(records_dir: Path, hel
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmScreen)
         assert app.detail is not None and app.detail.path.name == held.file("ok2")
+
+
+async def test_snapshot_and_replay_while_loading_act_on_the_execution_under_the_cursor(
+    records_dir: Path, held: Held
+) -> None:
+    """``s`` asks about the execution under the cursor once it is here, and ``r``
+    replays that one: not the one the cursor left."""
+    held.names.append(held.file("fallback"))
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(held.file("fallback"))
+        await pilot.press("s")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        held.gate.set()
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        screen = app.screen
+        assert isinstance(screen, ConfirmScreen)
+        assert held.ids["fallback"][:8] in screen.body_text
+        await pilot.press("escape")
+        held.gate.clear()
+        assert app.execution_list.select_key(held.file("ok2"))
+        held.names.append(held.file("ok2"))
+        await pilot.press("r")
+        await pilot.pause()
+        held.gate.set()
+        await wait_for(
+            pilot,
+            lambda: app.side_pane.replay_pane.outcome is not None,
+            "the replay of the execution under the cursor",
+        )
+        replayed = app.side_pane.replay_pane.detail
+        assert replayed is not None and replayed.path.name == held.file("ok2")
