@@ -30,8 +30,8 @@ if not os.environ.get(PURE_PYTHON_ENV):
         has_long_digit_run = _speedups.has_long_digit_run
         has_terminal_controls = _speedups.has_terminal_controls
         stat_stamps = _speedups.stat_stamps
-        read_plain_file = getattr(_speedups, "read_plain_file", None)  # as write_new_files
-        # A module built before it was added has none: the pure code writes then.
+        # A module built before these were added has none: the pure code runs then.
+        read_plain_file = getattr(_speedups, "read_plain_file", None)
         write_new_files = getattr(_speedups, "write_new_files", None)
 
 AVAILABLE = canonical_json is not None

@@ -3,11 +3,11 @@ that are already made.
 
 The JSON listing's rows come ready-made from the index workers or the cache, in the order
 their files were read. The key ends with the file's name (``listing_key``): rows with the
-same time and id come in file-name order however the files were read. The workers send each row's key with it (``RowBlock``, ``RowPlaces``): the keys
-are made on every core and only sorted here (at 100,000 rows, 25 ms here against 400 ms
-to read them from the rows). For rows that come without keys, decoding them to sort would
-cost more than the listing itself, so each row's sort key is read from its first three
-members (``execution_id``, ``file``, ``created``, written in that order by
+same time and id come in file-name order however the files were read. The workers send
+each row's key with it (``RowBlock``, ``RowPlaces``): the keys are made on every core and
+only sorted here (at 100,000 rows, 25 ms here against 400 ms to read them from the rows).
+For rows that come without keys, decoding them to sort would cost more than the listing
+itself, so each row's sort key is read from its first three members (``execution_id``, ``file``, ``created``, written in that order by
 ``rows.summary_to_json``); a row that does not start that way, or whose id or time holds
 an escape, is decoded whole instead.
 

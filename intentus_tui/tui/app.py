@@ -518,9 +518,7 @@ class IntentusApp(
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
-        from intentus_tui.core.actions import load_detail
-
-        detail = load_detail(self.readable_file(path), self.root_of(path).wal_dir)
+        detail = self.read_detail(path)
         if not get_current_worker().is_cancelled:
             self.post_message(DetailLoaded(key, detail))
 

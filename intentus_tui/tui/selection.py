@@ -47,6 +47,12 @@ class SelectionActions:
 
         def set_marked(self, detail: ExecutionDetail) -> None: ...
 
+    def read_detail(self, path: Path) -> ExecutionDetail:
+        """The detail of the execution in ``path`` (in a worker thread: it reads the file)."""
+        from intentus_tui.core.actions import load_detail
+
+        return load_detail(self.readable_file(path), self.root_of(path).wal_dir)
+
     def selection_loading(self) -> bool:
         """An execution is under the cursor and its detail is not here yet."""
         key = self.execution_list.selected_key
@@ -104,11 +110,9 @@ class SelectionActions:
 
     @work(thread=True, exclusive=True, group="mark", exit_on_error=False)
     def _load_marked(self, key: str, path: Path) -> None:
-        from intentus_tui.core.actions import load_detail
-
         detail = None
         try:
-            detail = load_detail(self.readable_file(path), self.root_of(path).wal_dir)
+            detail = self.read_detail(path)
         finally:  # whatever happens, what waits for the mark is released
             if not get_current_worker().is_cancelled:
                 app: Any = self
