@@ -81,10 +81,14 @@ def judge(s: ExecutionSummary) -> Verdict:
         # What broke is the integrity's reason; these two only say what follows from it.
         claimed, _ = _outcome(s)
         what = "record" if integrity is Integrity.TAMPERED else "write-ahead log"
+        # A record that claims nothing believable (damaged, contradictory) has no claim to
+        # name: "claims unknown" reads as a claim.
+        claim = (
+            "" if claimed is Outcome.UNKNOWN else f" claims {claimed.value.replace('_', ' ')} but"
+        )
         return Verdict(
             Outcome.UNKNOWN,
-            f"cannot be believed: the {what} claims {claimed.value.replace('_', ' ')} but "
-            f"fails its integrity check; {INVESTIGATE}",
+            f"cannot be believed: the {what}{claim} fails its integrity check; {INVESTIGATE}",
             integrity,
             integrity_reason,
             ReplayCode.UNTRUSTED,

@@ -96,6 +96,28 @@ def test_an_edited_envelope_or_final_response_is_not_believed(
     assert verdicts[real.invalidated].integrity is Integrity.VERIFIED
 
 
+def test_an_untrusted_record_names_its_claim_only_when_it_makes_one(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    def edit_envelope(doc: dict[str, Any]) -> None:
+        doc["envelope"]["payload"]["text"] = "forged"
+
+    def edit_envelope_and_status(doc: dict[str, Any]) -> None:
+        edit_envelope(doc)
+        doc["finalResponse"]["status"] = "weird"  # no outcome can be read from it
+
+    records = _copy_with(
+        real, tmp_path, {"success": edit_envelope, "fallback": edit_envelope_and_status}
+    )
+    verdicts = _verdicts(records)
+    claims = verdicts[real.success].outcome_reason
+    assert claims.startswith("cannot be believed: the record claims succeeded but fails")
+    nothing = verdicts[real.fallback]
+    assert nothing.integrity is Integrity.TAMPERED
+    assert nothing.outcome_reason.startswith("cannot be believed: the record fails its integrity")
+    assert "claims unknown" not in nothing.outcome_reason
+
+
 def test_counts_are_the_fixed_vocabulary_and_add_up(real: RealWorld) -> None:
     summaries = scan_root(resolve_root(real.records_dir))
     counts = verdict_counts(summaries)
