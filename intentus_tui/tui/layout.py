@@ -42,7 +42,7 @@ STYLED: dict[str, tuple[str, ...]] = {
     **{pane: ("display", "width", "min_width", "column_span", "row_span") for pane in PANES},
     "timeline": ("height",),
     "event-detail": ("height", "display"),
-    "timeline-summary": ("max_height",),
+    "timeline-summary": ("max_height", "text_wrap", "text_overflow"),
 }
 Styles = dict[str, dict[str, object]]
 
@@ -85,7 +85,11 @@ def pane_styles(
     if short:  # the events keep most of the timeline pane
         styles["timeline"].update(height="2fr")
         styles["event-detail"].update(height="1fr")
-        styles["timeline-summary"].update(max_height=8 if maximised else 4)
+        # Three or so lines: each answer on its own line, cut with an ellipsis rather than
+        # wrapped (a wrapped outcome reason pushed integrity, what broke, out of sight).
+        styles["timeline-summary"].update(
+            max_height=8 if maximised else 4, text_wrap="nowrap", text_overflow="ellipsis"
+        )
         if layout == "stacked":  # no room for the event detail
             styles["event-detail"].update(display="none")
     if maximised is not None:
