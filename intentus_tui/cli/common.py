@@ -21,7 +21,7 @@ from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize
+from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize, sanitize_line
 
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
     from intentus_tui.core.roots import OpenedRoot
@@ -30,8 +30,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
-    """One clear line on stderr, then exit: never a traceback."""
-    click.echo(f"intentus-tui: {sanitize(message)}", err=True)
+    """One clear line on stderr, then exit: never a traceback. A newline in the message
+    (a file name may hold one) is shown as ``␊``, never a line of its own."""
+    click.echo(f"intentus-tui: {sanitize_line(message)}", err=True)
     raise click.exceptions.Exit(code)
 
 
@@ -217,7 +218,7 @@ def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
             prefix = f"root {entry.label}: " if several else ""
             what = "failed" if entry.failed else "incomplete"
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
-            click.echo(f"intentus-tui: {sanitize(line)}", err=True)
+            click.echo(f"intentus-tui: {sanitize_line(line)}", err=True)
     if all(entry.failed for entry in opened):
         raise click.exceptions.Exit(ExitCode.USAGE)
     return opened

@@ -33,6 +33,7 @@ from intentus_tui.core.model import Verdict
 from intentus_tui.core.paths import RecordRoot, list_record_paths
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
 
 if TYPE_CHECKING:
@@ -230,17 +231,18 @@ def _report(
             doc["bundles"] = [_bundle_json(path, bundle) for path, bundle in bundles]
         echo_json(doc)
     else:
+        lines: list[str] = []
         for path, bundle in bundles:
-            for line in manifest_lines(bundle, path):
-                echo_text(line)
-            for line in bundled_verdict_notes(bundle, _current_verdicts(details, wals)):
-                echo_text(line)
+            lines += manifest_lines(bundle, path)
+            lines += bundled_verdict_notes(bundle, _current_verdicts(details, wals))
         for detail in details:
-            for line in _record_lines(detail):
-                echo_text(line)
+            lines += _record_lines(detail)
         for wal in wals:
-            for line in _wal_lines(wal):
-                echo_text(line)
+            lines += _wal_lines(wal)
+        for line in lines:
+            # Each is one line: a newline in a file name (or a bundle's member) is shown
+            # as ␊, so a hostile name cannot forge an ``ok`` line.
+            echo_text(sanitize_line(line))
         crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
         bundle_note = f", {len(bundles)} bundle manifests" if bundles else ""
         echo_text(
