@@ -110,7 +110,10 @@ def replay(
     reported with the response (warnings, and "trusted": false in --json); --strict
     refuses such a record instead.
     """
-    path, wal_dir = locate_execution(target, directory or None, allow_wal=False)
+    # Known only from its WAL: no recorded response, so not replayable (even with --force).
+    path, wal_dir = locate_execution(
+        target, directory or None, allow_wal=False, no_record=ExitCode.NOT_REPLAYABLE
+    )
     result = load_record_file(path)
     if result.record is None:
         fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)
