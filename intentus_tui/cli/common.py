@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -21,7 +22,7 @@ from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize
+from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize, sanitize_line
 
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
     from intentus_tui.core.roots import OpenedRoot
@@ -30,8 +31,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
-    """One clear line on stderr, then exit: never a traceback."""
-    click.echo(f"intentus-tui: {sanitize(message)}", err=True)
+    """One clear line on stderr, then exit: never a traceback. A newline in the message
+    (a file name may hold one) is shown as ``␊``, never a line of its own."""
+    click.echo(f"intentus-tui: {sanitize_line(message)}", err=True)
     raise click.exceptions.Exit(code)
 
 
@@ -110,24 +112,41 @@ def locate_record(target: str, directory: str | Sequence[str] | None) -> Path:
     return path
 
 
+def _inspect_hint(target: str, directory: str | Sequence[str] | None) -> str:
+    """``intentus-tui inspect TARGET`` with the roots the user gave, quoted for the shell:
+    the hint works when copied."""
+    roots = [directory] if isinstance(directory, str) else list(directory or ())
+    words = ["intentus-tui", "inspect", target, *(w for root in roots for w in ("--dir", root))]
+    return " ".join(shlex.quote(word) for word in words)
+
+
 def locate_execution(
-    target: str, directory: str | Sequence[str] | None, *, allow_wal: bool = True
+    target: str,
+    directory: str | Sequence[str] | None,
+    *,
+    allow_wal: bool = True,
+    no_record: int = ExitCode.USAGE,
 ) -> tuple[Path, Path | None]:
     """(file, WAL directory) for a path, an execution id or a unique prefix of one; an id
-    may name a WAL-only execution (its log is the file) when ``allow_wal``. With several
-    directories (or a remote one), ``LABEL:ID`` names an execution in one root."""
+    may name a WAL-only execution (its log is the file) when ``allow_wal``, else that is
+    one line and exit ``no_record``. With several directories (or a remote one),
+    ``LABEL:ID`` names an execution in one root."""
     looks_like_path = target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
     if directory is not None and not isinstance(directory, str) and not looks_like_path:
         if len(directory) > 1 or (directory and is_remote(directory[0])):
             path, wal_dir = locate_across(target, directory)
             if not allow_wal and path.name.endswith(WAL_SUFFIX):
-                fail(f"{target} has no record file, only a write-ahead log ({path})")
+                fail(
+                    f"{target} has no record file, only a write-ahead log ({path}): "
+                    f"inspect it with `{_inspect_hint(target, directory)}`",
+                    no_record,
+                )
             return path, wal_dir
         directory = directory[0] if directory else None
     elif directory is not None and not isinstance(directory, str):
         directory = directory[0] if directory else None
     if directory is not None and is_remote(directory) and not looks_like_path:
-        return locate_execution(target, [directory], allow_wal=allow_wal)
+        return locate_execution(target, [directory], allow_wal=allow_wal, no_record=no_record)
     path = Path(target)
     if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
@@ -147,7 +166,8 @@ def locate_execution(
         return match.wal, root.wal_dir
     fail(
         f"execution {match.execution_id} has no record file, only a write-ahead log "
-        f"({match.wal}): inspect it with `intentus-tui inspect {match.execution_id}`"
+        f"({match.wal}): inspect it with `{_inspect_hint(match.execution_id, directory)}`",
+        no_record,
     )
 
 
@@ -217,7 +237,7 @@ def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
             prefix = f"root {entry.label}: " if several else ""
             what = "failed" if entry.failed else "incomplete"
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
-            click.echo(f"intentus-tui: {sanitize(line)}", err=True)
+            click.echo(f"intentus-tui: {sanitize_line(line)}", err=True)
     if all(entry.failed for entry in opened):
         raise click.exceptions.Exit(ExitCode.USAGE)
     return opened

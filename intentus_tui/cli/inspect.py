@@ -34,6 +34,7 @@ from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.listing_order import ROW_SEPARATOR, open_time_ordered, time_ordered_rows
@@ -108,7 +109,9 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
         else f"{entry.label} failed"
         for entry in opened
     ]
-    echo_text(f"{len(summaries)} executions in {len(opened)} roots: " + ", ".join(parts))
+    echo_text(
+        sanitize_line(f"{len(summaries)} executions in {len(opened)} roots: " + ", ".join(parts))
+    )
     print_table(rows, echo_text)
 
 
@@ -258,8 +261,6 @@ def time_lines(detail: ExecutionDetail) -> list[str]:
 
 def _row_texts(detail: ExecutionDetail) -> list[tuple[str, str]]:
     """(seq, type) of each timeline row: the record's events, or the WAL's entries."""
-    from intentus_tui.core.sanitize import sanitize_line
-
     record = detail.result.record
     if record is not None:
         return [("" if e.seq is None else str(e.seq), sanitize_line(e.type)) for e in record.events]
@@ -323,7 +324,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
         lines.append(f"  hint             {pm.hint.verdict.replace('_', ' ')}: {pm.hint.reason}")
         lines.append("                   (a hint from what was recorded, not a decision)")
     for line in lines:
-        echo_text(line)
+        echo_text(sanitize_line(line))  # one line each, even for a file name with a newline
 
 
 @click.command()
@@ -387,7 +388,7 @@ def inspect(
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             print_table(rows, echo_text)
             if len(rows) == 1:
-                echo_text(f"(no records in {root.records_dir})")
+                echo_text(sanitize_line(f"(no records in {root.records_dir})"))
         raise click.exceptions.Exit(ExitCode.OK)
     from intentus_tui.core.actions import load_detail  # one execution only
     from intentus_tui.core.detail import detail_to_json

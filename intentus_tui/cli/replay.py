@@ -22,7 +22,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import IntegrityProblem, ReplayResult
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
-from intentus_tui.core.sanitize import sanitize
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.wal.read import WalLog, read_wal
 
@@ -52,7 +52,7 @@ def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
 def _echo_result(replayed: ReplayResult, path: Path) -> None:
     recorded = utc_text(replayed.originalTimestamp)
     echo_text(
-        f"replay of {replayed.originalExecutionId or path.name}"
+        sanitize_line(f"replay of {replayed.originalExecutionId or path.name}")
         + (f" (recorded {recorded})" if recorded else " (no recorded time)")
     )
     if replayed.untrusted:
@@ -110,7 +110,10 @@ def replay(
     reported with the response (warnings, and "trusted": false in --json); --strict
     refuses such a record instead.
     """
-    path, wal_dir = locate_execution(target, directory or None, allow_wal=False)
+    # Known only from its WAL: no recorded response, so not replayable (even with --force).
+    path, wal_dir = locate_execution(
+        target, directory or None, allow_wal=False, no_record=ExitCode.NOT_REPLAYABLE
+    )
     result = load_record_file(path)
     if result.record is None:
         fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)
@@ -158,7 +161,7 @@ def replay(
         echo_json({"replayed": True, **replayed.to_json()})
         if replayed.untrusted:  # stdout may go to a script: say it where a person looks
             names = _problem_names(replayed.untrusted)
-            click.echo(sanitize(f"intentus-tui: {UNTRUSTED_HEADLINE} ({names})"), err=True)
+            click.echo(sanitize_line(f"intentus-tui: {UNTRUSTED_HEADLINE} ({names})"), err=True)
     else:
         _echo_result(replayed, result.path)
     raise click.exceptions.Exit(ExitCode.OK)

@@ -33,6 +33,7 @@ from intentus_tui.core.model import Verdict
 from intentus_tui.core.paths import RecordRoot, list_record_paths
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
 
 if TYPE_CHECKING:
@@ -115,14 +116,28 @@ def _whole_copy(entry: OpenedRoot, record: Path) -> None:
             fail(problem)
 
 
+def _untrusted_reason(detail: ExecutionDetail) -> str | None:
+    """What the execution's verdict says cannot be believed (a tampered record, a broken
+    WAL chain beside it), or None: such a record fails even when its own checks pass."""
+    verdict = detail.verdict
+    return None if verdict is None or verdict.trusted else verdict.integrity_reason
+
+
+def _record_ok(detail: ExecutionDetail) -> bool:
+    return detail.verify.ok and _untrusted_reason(detail) is None
+
+
 def _record_lines(detail: ExecutionDetail) -> list[str]:
     report = detail.verify
-    mark = "ok  " if report.ok else "FAIL"
+    mark = "ok  " if _record_ok(detail) else "FAIL"
     hash_status = report.hash.status.value if report.hash else report.load_status.value
     if report.hash is not None and report.hash.benign is not None:
         hash_status += " (benign)"
     lines = [f"{mark}  {Path(report.path).name}  hash {hash_status}"]
     lines += [f"      - {problem}" for problem in report.problems]
+    untrusted = _untrusted_reason(detail)
+    if untrusted is not None and report.ok:  # nothing above says why it fails
+        lines.append(f"      - {untrusted}")
     lines += [f"      · {note}" for note in report.notes]
     verdict = detail.verdict
     if verdict is not None:
@@ -155,6 +170,7 @@ def _record_json(detail: ExecutionDetail) -> dict[str, object]:
     return {
         "kind": "record",
         **detail.verify.to_json(),
+        "ok": _record_ok(detail),  # as the verdict says, as in the text
         "verdict": verdict.to_json() if verdict is not None else None,
     }
 
@@ -210,7 +226,7 @@ def _report(
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
-    failed = sum(not r.ok for r in records) + sum(not w.ok for w in wals)
+    failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles)
     crashed = sum(w.crashed for w in wals)
     if as_json:
@@ -230,17 +246,18 @@ def _report(
             doc["bundles"] = [_bundle_json(path, bundle) for path, bundle in bundles]
         echo_json(doc)
     else:
+        lines: list[str] = []
         for path, bundle in bundles:
-            for line in manifest_lines(bundle, path):
-                echo_text(line)
-            for line in bundled_verdict_notes(bundle, _current_verdicts(details, wals)):
-                echo_text(line)
+            lines += manifest_lines(bundle, path)
+            lines += bundled_verdict_notes(bundle, _current_verdicts(details, wals))
         for detail in details:
-            for line in _record_lines(detail):
-                echo_text(line)
+            lines += _record_lines(detail)
         for wal in wals:
-            for line in _wal_lines(wal):
-                echo_text(line)
+            lines += _wal_lines(wal)
+        for line in lines:
+            # Each is one line: a newline in a file name (or a bundle's member) is shown
+            # as ␊, so a hostile name cannot forge an ``ok`` line.
+            echo_text(sanitize_line(line))
         crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
         bundle_note = f", {len(bundles)} bundle manifests" if bundles else ""
         echo_text(

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -31,8 +33,8 @@ def world(real_world: RealWorld, tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _one_error_line(out: subprocess.CompletedProcess[str]) -> str:
-    assert out.returncode == ExitCode.USAGE, out
+def _one_error_line(out: subprocess.CompletedProcess[str], code: int = ExitCode.USAGE) -> str:
+    assert out.returncode == code, out
     assert "Traceback" not in out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1, out.stderr
@@ -117,10 +119,47 @@ def test_a_wal_only_execution_resolves(world: Path) -> None:
     doc = json.loads(out.stdout)
     assert doc["file"].endswith(f"{WAL_ONLY}.wal")
     assert doc["wal"]["chain_valid"] is True
-    # Nothing to replay or snapshot: said plainly, with the whole id.
-    for command in (("replay", WAL_ONLY[:8]), ("snapshot", WAL_ONLY[:8], "-o", "out/w.json")):
-        line = _one_error_line(cli(*command, cwd=world))
+    # Nothing to replay or snapshot: said plainly, with the whole id. Not replayable is
+    # replay's exit 3 (with --force too: there is no recorded response); snapshot's is 2.
+    for command, code in (
+        (("replay", WAL_ONLY[:8]), ExitCode.NOT_REPLAYABLE),
+        (("replay", WAL_ONLY[:8], "--force"), ExitCode.NOT_REPLAYABLE),
+        (("snapshot", WAL_ONLY[:8], "-o", "out/w.json"), ExitCode.USAGE),
+    ):
+        line = _one_error_line(cli(*command, cwd=world), code)
         assert WAL_ONLY in line and "only a write-ahead log" in line
+        assert line.endswith(f"inspect it with `intentus-tui inspect {WAL_ONLY}`")
+
+
+def _hint(line: str) -> list[str]:
+    """The command a WAL-only error line suggests, as the shell would split it."""
+    command = line.split("inspect it with `", 1)[1].removesuffix("`")
+    words = shlex.split(command)
+    assert words[:2] == ["intentus-tui", "inspect"], line
+    return words[1:]
+
+
+@pytest.mark.parametrize("several", [False, True])
+def test_the_hint_for_a_wal_only_execution_names_the_roots_given(
+    world: Path, tmp_path: Path, several: bool
+) -> None:
+    spaced = tmp_path / "it's here"  # a space and a quote: the hint quotes them
+    shutil.copytree(world / ".intentusnet", spaced / ".intentusnet")
+    roots = ["--dir", str(spaced)]
+    if several:
+        other = tmp_path / "other" / ".intentusnet"
+        (other / "records").mkdir(parents=True)
+        roots += ["--dir", str(other)]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for command in (("replay", WAL_ONLY[:8]), ("snapshot", WAL_ONLY[:8], "-o", "w.json")):
+        code = ExitCode.NOT_REPLAYABLE if command[0] == "replay" else ExitCode.USAGE
+        line = _one_error_line(cli(*command, *roots, cwd=elsewhere), code)
+        hint = _hint(line)
+        assert hint[2:] == roots, line
+        shown = cli(*hint, cwd=elsewhere)  # copied as printed, it works
+        assert shown.returncode == ExitCode.OK, shown.stderr
+        assert shown.stdout.startswith(f"execution   {WAL_ONLY}\n")
 
 
 def test_the_dir_option_is_searched(world: Path, real_world: RealWorld, tmp_path: Path) -> None:

@@ -1,0 +1,117 @@
+"""A record directory may hold files a hostile writer named: a newline in a name must not
+forge an output line (an ``ok`` line for a record that fails), and no other control
+character in a name reaches the terminal. Every command shows such a name with visible
+placeholders (``␊``, ``␍``, ``␛``, ``⟨U+202E⟩``), as ``inspect --list`` does."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.cli.exit_codes import ExitCode
+from tests.cli.support import cli
+from tests.intentusnet_world import RealWorld
+from tests.real_ids import write_wal_only
+
+FORGERY = (
+    "a\nok    payments-audit.json  hash match\n"
+    "      verdict: outcome succeeded, integrity verified; replayable\nFAIL  b"
+)
+# name stem -> how it is shown
+HOSTILE = {
+    FORGERY: "a␊ok    payments-audit.json  hash match␊"
+    "      verdict: outcome succeeded, integrity verified; replayable␊FAIL  b",
+    "cr\rok": "cr␍ok",
+    "esc\x1b[32mgreen": "esc␛[32mgreen",
+    "bidi\u202eRTL": "bidi⟨U+202E⟩RTL",
+    "tab\tname": "tab␉name",
+}
+RAW = ("\r", "\x1b", "\u202e", "\t", "\x7f", "\x9b")
+
+
+def _assert_inert(text: str) -> None:
+    assert not any(char in text for char in RAW), repr(text)
+
+
+@pytest.fixture
+def garbage(tmp_path: Path) -> Path:
+    """A directory of files that are not records, each under a hostile name."""
+    directory = tmp_path / "hostile"
+    directory.mkdir()
+    for stem in HOSTILE:
+        (directory / f"{stem}.json").write_text("garbage", "utf-8")
+    return directory
+
+
+def test_verify_shows_hostile_names_visibly_one_line_each(garbage: Path) -> None:
+    run = cli("verify", str(garbage))
+    assert run.returncode == ExitCode.PROBLEMS, run.stderr
+    lines = run.stdout.splitlines()
+    # Each file: its FAIL line, why, its verdict; then the total. Nothing forged.
+    assert len(lines) == 3 * len(HOSTILE) + 1, run.stdout
+    marks = [line for line in lines if not line.startswith(" ")]
+    assert len(marks) == len(HOSTILE) + 1
+    assert all(line.startswith("FAIL  ") for line in marks[:-1]), marks
+    assert not any(line.startswith("ok") for line in lines)
+    for shown in HOSTILE.values():
+        assert f"FAIL  {shown}.json  hash not_json" in lines
+    _assert_inert(run.stdout)
+
+
+def test_verify_names_a_hostile_wal_visibly(tmp_path: Path) -> None:
+    wal_dir = tmp_path / ".intentusnet" / "wal"
+    write_wal_only(wal_dir, FORGERY)
+    run = cli("verify", str(wal_dir))
+    assert run.returncode == ExitCode.OK, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"ok    {HOSTILE[FORGERY]}.wal  wal chain verified")
+    assert len(lines) == 3, run.stdout  # the WAL, its verdict, the total
+
+
+def test_inspect_of_a_hostile_file_shows_its_name_visibly(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    plain = tmp_path / "plain.json"
+    shutil.copy(real_world.records_dir / f"{real_world.success}.json", plain)
+    hostile = tmp_path / f"{FORGERY}.json"
+    shutil.copy(plain, hostile)
+    expected = cli("inspect", str(plain)).stdout.splitlines()
+    run = cli("inspect", str(hostile))
+    assert run.returncode == ExitCode.OK, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(expected), run.stdout
+    assert f"file        {tmp_path}/{HOSTILE[FORGERY]}.json" in lines
+    _assert_inert(run.stdout)
+
+
+@pytest.mark.parametrize("stem", list(HOSTILE))
+def test_replay_of_a_hostile_file_is_one_error_line(garbage: Path, stem: str) -> None:
+    run = cli("replay", str(garbage / f"{stem}.json"))
+    assert run.returncode == ExitCode.NOT_REPLAYABLE
+    assert run.stdout == ""
+    (line,) = run.stderr.splitlines()
+    assert f"{HOSTILE[stem]}.json: Not a readable record" in line
+    _assert_inert(run.stderr)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("snapshot", "w-", "-o", "out.json"),
+        ("diff", "w-", "w-"),
+        ("bundle", "w-", "-o", "out.tar.gz"),
+    ],
+)
+def test_errors_naming_a_hostile_wal_only_execution_are_one_line(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    wal_dir = tmp_path / ".intentusnet" / "wal"
+    (tmp_path / ".intentusnet" / "records").mkdir(parents=True)
+    write_wal_only(wal_dir, "w-\nFORGED\t")
+    run = cli(*command, cwd=tmp_path)
+    assert run.returncode == ExitCode.USAGE, run
+    (line,) = run.stderr.splitlines()
+    assert "w-␊FORGED␉" in line
+    _assert_inert(run.stderr)
