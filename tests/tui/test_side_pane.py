@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
 from intentus_tui.tui.widgets.replay_pane import ReplayPane
 from intentus_tui.tui.widgets.verify_pane import verify_lines
 from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
 from tests.tui.side_pane_harness import (
     HOSTILE,
     SidePaneApp,
@@ -118,6 +120,28 @@ def test_verify_shows_a_joined_wal_chain(tmp_path: Path) -> None:
     broken = text_of(verify_lines(detail_from(good_record()), read_wal(wal_path)))
     assert "CHAIN BROKEN" in broken
     assert "line 1, byte 0" in broken
+
+
+def test_verify_tab_does_not_call_a_record_verified_when_its_wal_chain_breaks(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    # The record's own checks pass; the real 1.3.0 WAL beside it lost its first entry.
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    name = f"{real_world.success}.json"
+    shutil.copy(real_world.records_dir / name, records / name)
+    wal_dir = records.parent / "wal"
+    with WALWriter(str(wal_dir), real_world.success) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    wal = wal_dir / f"{real_world.success}.wal"
+    wal.write_text(wal.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
+    detail = load_detail(records / name, wal_dir)
+    assert detail.verify.ok and detail.verdict is not None
+    text = text_of(verify_lines(detail, verdict=detail.verdict))
+    assert "VERIFIED" not in text  # as `verify` says FAIL for it
+    assert "NOT TRUSTED   the record's own checks pass" in text
+    assert "CHAIN BROKEN" in text
 
 
 # ----------------------------------------------------------------------------- replay

@@ -204,8 +204,21 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
     return lines
 
 
-def summary_lines(report: VerifyReport) -> list[Line]:
-    """One badge, where the problems are, and in full any problem no section below shows."""
+def summary_lines(report: VerifyReport, verdict: Verdict | None = None) -> list[Line]:
+    """One badge, where the problems are, and in full any problem no section below shows.
+
+    A record whose own checks pass is still not VERIFIED when its execution's verdict says
+    it cannot be believed (its write-ahead log's chain breaks): as ``verify`` says FAIL."""
+    if report.ok and verdict is not None and not verdict.trusted:
+        return [
+            line(
+                badge("NOT TRUSTED", "error"),
+                (
+                    "  the record's own checks pass, but its execution's evidence fails",
+                    PROBLEM_STYLE,
+                ),
+            )
+        ]
     if report.ok:
         benign = "; the hash differs for a harmless reason, explained below" if report.notes else ""
         return [line(badge("VERIFIED", "ok"), (f"  every check passed{benign}", OK_STYLE))]
@@ -244,7 +257,7 @@ def verify_lines(
     wal = wal if wal is not None else detail.wal
     sections: list[list[Line]] = [integrity_lines(verdict)] if verdict is not None else []
     sections += [
-        summary_lines(report),
+        summary_lines(report, verdict),
         hash_lines(report.hash),
         sequence_lines(report.sequence, len(record.events) if record is not None else 0),
         structure_lines(report.structure),
