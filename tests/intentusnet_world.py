@@ -99,3 +99,24 @@ def build_real_world(base: Path) -> RealWorld:
     finally:
         os.chdir(old_cwd)
     return RealWorld(records, success, fallback, error, invalidated)
+
+
+def with_broken_wal_chain(world: RealWorld, base: Path) -> Path:
+    """An ``.intentusnet`` under ``base`` holding the world's success record, intact, and
+    its WAL, written by the real 1.3.0 ``WALWriter``, less its first entry (the chain
+    breaks at line 1): the record's own checks pass, its execution cannot be believed."""
+    import shutil
+
+    from intentusnet.wal.writer import WALWriter
+
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    name = f"{world.success}.json"
+    shutil.copy(world.records_dir / name, records / name)
+    wal_dir = records.parent / "wal"
+    with WALWriter(str(wal_dir), world.success) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    wal = wal_dir / f"{world.success}.wal"
+    wal.write_text(wal.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
+    return records.parent

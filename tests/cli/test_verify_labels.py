@@ -5,32 +5,18 @@ FAIL with the reason (text), ``ok: false`` (JSON), and verify exits 1."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from intentusnet.wal.writer import WALWriter
 
 from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, with_broken_wal_chain
 
 
 @pytest.fixture
 def broken(real_world: RealWorld, tmp_path: Path) -> Path:
-    """An ``.intentusnet`` whose success record is intact and whose WAL, written by the
-    real 1.3.0 ``WALWriter``, lost its first entry (the chain breaks at line 1)."""
-    records = tmp_path / ".intentusnet" / "records"
-    records.mkdir(parents=True)
-    name = f"{real_world.success}.json"
-    shutil.copy(real_world.records_dir / name, records / name)
-    wal_dir = records.parent / "wal"
-    with WALWriter(str(wal_dir), real_world.success) as writer:
-        writer.execution_started("ab" * 32, "Summarize")
-        writer.execution_completed("cd" * 32)
-    wal = wal_dir / f"{real_world.success}.wal"
-    wal.write_text(wal.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
-    return records.parent
+    return with_broken_wal_chain(real_world, tmp_path)
 
 
 def test_a_record_with_a_broken_wal_chain_is_a_failing_line(

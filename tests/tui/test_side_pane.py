@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
 from intentus_tui.tui.widgets.replay_pane import ReplayPane
 from intentus_tui.tui.widgets.verify_pane import verify_lines
 from tests.factories import make_record, write_record
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, with_broken_wal_chain
 from tests.tui.side_pane_harness import (
     HOSTILE,
     SidePaneApp,
@@ -126,16 +125,8 @@ def test_verify_tab_does_not_call_a_record_verified_when_its_wal_chain_breaks(
     real_world: RealWorld, tmp_path: Path
 ) -> None:
     # The record's own checks pass; the real 1.3.0 WAL beside it lost its first entry.
-    records = tmp_path / ".intentusnet" / "records"
-    records.mkdir(parents=True)
-    name = f"{real_world.success}.json"
-    shutil.copy(real_world.records_dir / name, records / name)
-    wal_dir = records.parent / "wal"
-    with WALWriter(str(wal_dir), real_world.success) as writer:
-        writer.execution_started("ab" * 32, "Summarize")
-        writer.execution_completed("cd" * 32)
-    wal = wal_dir / f"{real_world.success}.wal"
-    wal.write_text(wal.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
+    root = with_broken_wal_chain(real_world, tmp_path)
+    records, wal_dir, name = root / "records", root / "wal", f"{real_world.success}.json"
     detail = load_detail(records / name, wal_dir)
     assert detail.verify.ok and detail.verdict is not None
     text = text_of(verify_lines(detail, verdict=detail.verdict))
