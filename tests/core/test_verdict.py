@@ -74,16 +74,17 @@ def test_real_records_get_the_verdicts_an_operator_expects(real: RealWorld) -> N
     assert "damaged" in broken.outcome_reason
 
 
+def _forge_envelope(doc: dict[str, Any]) -> None:
+    doc["envelope"]["payload"]["text"] = "forged"
+
+
 def test_an_edited_envelope_or_final_response_is_not_believed(
     real: RealWorld, tmp_path: Path
 ) -> None:
-    def edit_envelope(doc: dict[str, Any]) -> None:
-        doc["envelope"]["payload"]["text"] = "forged"
-
     def edit_final(doc: dict[str, Any]) -> None:
         doc["finalResponse"]["payload"] = {"by": "nobody", "echo": "forged"}
 
-    records = _copy_with(real, tmp_path, {"success": edit_envelope, "fallback": edit_final})
+    records = _copy_with(real, tmp_path, {"success": _forge_envelope, "fallback": edit_final})
     verdicts = _verdicts(records)
     for execution_id, what in ((real.success, "envelopeHash"), (real.fallback, "finalResponse")):
         v = verdicts[execution_id]
@@ -99,15 +100,12 @@ def test_an_edited_envelope_or_final_response_is_not_believed(
 def test_an_untrusted_record_names_its_claim_only_when_it_makes_one(
     real: RealWorld, tmp_path: Path
 ) -> None:
-    def edit_envelope(doc: dict[str, Any]) -> None:
-        doc["envelope"]["payload"]["text"] = "forged"
-
     def edit_envelope_and_status(doc: dict[str, Any]) -> None:
-        edit_envelope(doc)
+        _forge_envelope(doc)
         doc["finalResponse"]["status"] = "weird"  # no outcome can be read from it
 
     records = _copy_with(
-        real, tmp_path, {"success": edit_envelope, "fallback": edit_envelope_and_status}
+        real, tmp_path, {"success": _forge_envelope, "fallback": edit_envelope_and_status}
     )
     verdicts = _verdicts(records)
     claims = verdicts[real.success].outcome_reason
