@@ -153,6 +153,12 @@ def locate_execution(
             fail(f"no such file: {target}")
         if path.is_dir():
             fail(f"{target} is a directory, not a record file or execution id")
+        if not allow_wal and target.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
+            fail(
+                f"{target} is a write-ahead log, not a record: no response was recorded in "
+                f"it; inspect it with `{_inspect_hint(target, None)}`",
+                no_record,
+            )
         sibling_wal = path.absolute().parent.parent / "wal"
         return path, sibling_wal if sibling_wal.is_dir() else None
     root = open_root(directory)

@@ -131,6 +131,18 @@ def test_a_wal_only_execution_resolves(world: Path) -> None:
         assert line.endswith(f"inspect it with `intentus-tui inspect {WAL_ONLY}`")
 
 
+def test_a_write_ahead_log_named_as_a_file_is_said_to_be_one(world: Path) -> None:
+    wal = f".intentusnet/wal/{WAL_ONLY}.wal"
+    for command, code in (
+        (("replay", wal), ExitCode.NOT_REPLAYABLE),
+        (("snapshot", wal, "-o", "out/w.json"), ExitCode.USAGE),
+    ):
+        line = _one_error_line(cli(*command, cwd=world), code)
+        assert "is a write-ahead log, not a record" in line, line  # not "invalid JSON"
+        shown = cli(*_hint(line), cwd=world)  # the hint, copied as printed, works
+        assert shown.returncode == ExitCode.OK, shown.stderr
+
+
 def _hint(line: str) -> list[str]:
     """The command a WAL-only error line suggests, as the shell would split it."""
     command = line.split("inspect it with `", 1)[1].removesuffix("`")
