@@ -3,19 +3,20 @@
 A and B are each a record file, a record id (looked up in ``--dir``), a Verist snapshot or
 baseline file, or ``RUNS.db#RUN_ID`` (an Active Graph run). The comparison is the core's
 (``core.compare.compare``, which the debugger's Diff tab calls too); this module reads the
-arguments and prints. Two records are compared section by section with a summary and the
-first divergence of their event streams; a record against a snapshot is compared as two
-snapshots (Verist's input, output and commands); two runs as their event lists, with the
-lineage (fork points, shared prefix, tails) when one descends from the other or both from a
-third run, and their objects and relations (shared, only in A, only in B, differing).
+arguments and prints. Two records are compared section by section, the header included, with a
+summary and the first divergence of their event streams; a record against a snapshot is
+compared as two snapshots (Verist's input, output and commands); two runs as their event lists,
+with the lineage (fork points, shared prefix, tails) when one descends from the other or both
+from a third run, and their objects and relations (shared, only in A, only in B, differing).
 
 Paths are written one way everywhere: ``events[2].payload.agent`` (an index in brackets, an
 identifier after a dot, any other key as a quoted string in brackets).
 
-Ignore rules hide the differences every two executions have (timestamps, request, trace and
-span ids, latencies; ``core.compare.ignore``), plus the user's own from ``compare.toml`` in
-the user config dir and ``--ignore GLOB``; the output says how many differences they hid, and
-``--all`` shows everything. Equal means equal once those are set aside.
+Ignore rules hide the differences every two executions have (timestamps, execution, request,
+trace and span ids, latencies, the header's envelope hash; ``core.compare.ignore``), plus the
+user's own from ``compare.toml`` in the user config dir and ``--ignore GLOB``; the output says
+how many differences they hid, and ``--all`` shows everything. Equal means equal once those are
+set aside.
 
 Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run, bad
 ``--key-by`` or ``--ignore``, unreadable database), with one line on stderr.
@@ -401,13 +402,26 @@ def _print_structure(structure: StructuralDiff) -> None:
             _line(f"  … {len(items) - _TAIL_LINES} more")
 
 
+def _ident(side: Operand) -> str | None:
+    described = side.describe()
+    ident = described.get("execution_id") or described.get("run_id") or described.get("workflow_id")
+    return ident if isinstance(ident, str) else None
+
+
+def _file_text(side: Operand, copies: bool) -> str:
+    """``, file NAME`` for one of two records with one id, unless its label names the file."""
+    if not copies or side.path is None or Path(side.label).name in (side.path.name, side.path.stem):
+        return ""
+    return f", file {side.path.name}"
+
+
 def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
-    for name, side in (("A", a), ("B", b)):
-        described = side.describe()
-        ident = (
-            described.get("execution_id") or described.get("run_id") or described.get("workflow_id")
-        )
-        _line(f"{name}: {side.label} ({side.kind}{f' {ident}' if ident else ''})")
+    idents = (_ident(a), _ident(b))
+    # Two copies of one record share an id: their file names tell them apart.
+    copies = a.kind == b.kind == "record" and idents[0] is not None and idents[0] == idents[1]
+    for name, side, ident in (("A", a, idents[0]), ("B", b, idents[1])):
+        where = _file_text(side, copies)
+        _line(f"{name}: {side.label} ({side.kind}{f' {ident}' if ident else ''}{where})")
         if side.note:
             _line(f"   note: {side.note}")
     for text in summary_lines(outcome):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,12 +13,15 @@ from typing import Any
 
 import pytest
 from activegraph import Behavior, FrozenClock, Graph, Runtime
+from intentusnet.recording.recorder import InMemoryExecutionRecorder
+from intentusnet.recording.store import FileExecutionStore as RealStore
 
 from intentus_tui.cli import run
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.verist.snapshot import load_snapshot
 from tests.activegraph_world import NotesWorld, copy_store, notes_world, real_diff
 from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
 
 FALLBACK = (("agent-a", "error"), ("agent-b", "ok"))
 
@@ -216,6 +221,141 @@ def test_a_damaged_record_is_compared_with_a_note(
     code, out, _ = cli(capsys, "diff", "exec-a", "cut-1")
     assert code == ExitCode.PROBLEMS
     assert "note: damaged record" in out
+
+
+# --------------------------------------------------------------------------- the header
+
+
+def _mkdir(path: Path) -> Path:
+    path.mkdir(parents=True)
+    return path
+
+
+def _write_like_1_3_0(path: Path, record: dict[str, Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        json.dump(record, f, ensure_ascii=False, indent=2)
+    return path
+
+
+@pytest.fixture
+def header_copies(tmp_path: Path, real_world: RealWorld) -> dict[str, Path]:
+    """A record written by the real intentusnet 1.3.0 and copies of it that differ in the
+    header alone: ``invalidated`` by 1.3.0 itself (``mark_not_replayable``), ``rerun`` with
+    another execution id and creation time, ``rehashed`` with another request id and the
+    envelope hash 1.3.0 computes for it."""
+    source = real_world.records_dir / f"{real_world.success}.json"
+    original = Path(shutil.copy(source, _mkdir(tmp_path / "original")))
+    # 1.3.0 saves a record under its id: invalidate a copy in a directory of its own.
+    store = RealStore(str(_mkdir(tmp_path / "invalidated")))
+    shutil.copy(source, tmp_path / "invalidated")
+    recorder = InMemoryExecutionRecorder(store.load(real_world.success))
+    recorder.mark_not_replayable("manually_invalidated")
+    store.save(recorder.get_record())
+    record = json.loads(original.read_text("utf-8"))
+    rerun = copy.deepcopy(record)
+    rerun["header"]["executionId"] = "0b7c4a52-6f0e-4d5e-9d7a-3c1f2e8a9b10"
+    rerun["header"]["createdUtcIso"] = "2026-01-06T08:00:00.000001+00:00"
+    rehashed = copy.deepcopy(record)
+    rehashed["envelope"]["metadata"]["requestId"] = "r-2"
+    canonical = json.dumps(
+        rehashed["envelope"], sort_keys=True, separators=(",", ":"), ensure_ascii=True
+    )
+    rehashed["header"]["envelopeHash"] = hashlib.sha256(canonical.encode()).hexdigest()
+    return {
+        "original": original,
+        "invalidated": tmp_path / "invalidated" / f"{real_world.success}.json",
+        "rerun": _write_like_1_3_0(tmp_path / "rerun" / "0b7c4a52.json", rerun),
+        "rehashed": _write_like_1_3_0(
+            tmp_path / "rehashed" / f"{real_world.success}.json", rehashed
+        ),
+    }
+
+
+def test_an_invalidated_copy_differs_by_default(
+    header_copies: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy of a record that 1.3.0 marked not replayable is a real difference, shown with
+    the ignore rules on; its creation time is untouched, so nothing is hidden."""
+    a, b = str(header_copies["original"]), str(header_copies["invalidated"])
+    invalid = json.loads(header_copies["invalidated"].read_text("utf-8"))["header"]
+    assert invalid["replayable"] is False and invalid["replayableReason"] == "manually_invalidated"
+    code, out, _ = cli(capsys, "diff", a, b)
+    assert code == ExitCode.PROBLEMS, out
+    changed = [line for line in out.splitlines() if line.startswith("  ")]
+    assert changed == [
+        "  header.replayable: true → false",
+        '  header.replayableReason: null → "manually_invalidated"',
+    ]
+    assert "hidden by the ignore rules" not in out
+    assert out.rstrip().endswith("different: 2 changes")
+    code, out, _ = cli(capsys, "diff", a, b, "--json")
+    doc = json.loads(out)
+    assert code == ExitCode.PROBLEMS and doc["equal"] is False and doc["hidden"] == 0
+    assert [(e["path_text"], e["before"], e["after"]) for e in doc["entries"]] == [
+        ("header.replayable", True, False),
+        ("header.replayableReason", None, "manually_invalidated"),
+    ]
+
+
+def test_a_copy_with_another_id_and_time_is_equal_with_them_hidden(
+    header_copies: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = str(header_copies["original"]), str(header_copies["rerun"])
+    code, out, _ = cli(capsys, "diff", a, b)
+    assert code == ExitCode.OK, out
+    assert "2 differences hidden by the ignore rules (--all shows them)" in out
+    assert out.rstrip().endswith("equal")
+    doc = json.loads(cli(capsys, "diff", a, b, "--json")[1])
+    assert doc["equal"] is True and doc["entries"] == [] and doc["hidden"] == 2
+    code, out, _ = cli(capsys, "diff", a, b, "--all")
+    assert code == ExitCode.PROBLEMS
+    changed = [line.split(":")[0] for line in out.splitlines() if line.startswith("  ")]
+    assert changed == ["  header.createdUtcIso", "  header.executionId"]  # keys in sorted order
+    doc = json.loads(cli(capsys, "diff", a, b, "--json", "--all")[1])
+    assert doc["equal"] is False and doc["hidden"] == 0
+    assert [e["path_text"] for e in doc["entries"]] == [
+        "header.createdUtcIso",
+        "header.executionId",
+    ]
+
+
+def test_the_envelope_hash_is_hidden_with_what_it_hashes(
+    header_copies: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another request id changes the hash of the whole envelope: both are hidden (the
+    summary still says the hashes differ); ``--all`` shows both."""
+    a, b = str(header_copies["original"]), str(header_copies["rehashed"])
+    code, out, _ = cli(capsys, "diff", a, b)
+    assert code == ExitCode.OK, out
+    assert "same envelope hash: no" in out
+    doc = json.loads(cli(capsys, "diff", a, b, "--json")[1])
+    assert doc["equal"] is True and doc["hidden"] == 2
+    assert doc["summary"]["same_envelope_hash"] is False
+    doc = json.loads(cli(capsys, "diff", a, b, "--json", "--all")[1])
+    assert sorted(e["path_text"] for e in doc["entries"]) == [
+        "envelope.metadata.requestId",
+        "header.envelopeHash",
+    ]
+
+
+def test_copies_of_one_record_are_told_apart_by_their_file_names(
+    header_copies: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Named by id, two copies of one record would read the same: the heading names the
+    file. A path or file name given already names it."""
+    records = header_copies["original"].parent
+    shutil.copy(header_copies["invalidated"], records / "invalidated-copy.json")
+    original = header_copies["original"]
+    execution_id = original.stem
+    code, out, _ = cli(capsys, "diff", execution_id[:8], "invalidated-copy", "--dir", str(records))
+    assert code == ExitCode.PROBLEMS, out
+    assert out.splitlines()[:2] == [
+        f"A: {execution_id[:8]} (record {execution_id}, file {original.name})",
+        f"B: invalidated-copy (record {execution_id})",  # the file's name, less .json
+    ]
+    code, out, _ = cli(capsys, "diff", str(original), str(header_copies["invalidated"]))
+    assert out.splitlines()[0] == f"A: {original} (record {execution_id})"
 
 
 # --------------------------------------------------------------------------- usage errors

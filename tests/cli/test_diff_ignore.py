@@ -28,30 +28,41 @@ def _files(world: RealWorld, a: str, b: str) -> tuple[str, str]:
     return str(world.records_dir / f"{a}.json"), str(world.records_dir / f"{b}.json")
 
 
-def test_same_intent_twice_is_equal_with_a_hidden_count(
+def test_same_intent_twice_shows_the_invalidation_with_a_hidden_count(
     real_world: RealWorld, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Two runs of one envelope, the second invalidated: the invalidation is the one
+    difference shown; the ids and times are hidden and counted."""
     a, b = _files(real_world, real_world.success, real_world.invalidated)
+    invalidation = [
+        "  header.replayable: true → false",
+        '  header.replayableReason: null → "manually_invalidated"',
+    ]
     code, out, _ = _diff(capsys, a, b)
-    assert code == ExitCode.OK, out
+    assert code == ExitCode.PROBLEMS, out
     lines = out.splitlines()
+    assert [line for line in lines if line.startswith("  header.")] == invalidation
     [hidden_line] = [line for line in lines if "hidden by the ignore rules" in line]
     hidden = int(hidden_line.split()[0])
     assert hidden > 0 and "--all shows them" in hidden_line
-    assert lines[-1] == "equal"
+    assert lines[-1] == "different: 2 changes"
     code, out, _ = _diff(capsys, a, b, "--all")
     assert code == ExitCode.PROBLEMS
-    assert out.rstrip().endswith(f"different: {hidden} change{'s' if hidden != 1 else ''}")
+    assert out.rstrip().endswith(f"different: {hidden + 2} changes")
     assert "hidden by the ignore rules" not in out
     changed = [line for line in out.splitlines() if " → " in line and line.startswith("  ")]
     assert any(line.startswith("  events[") and ".timestamp:" in line for line in changed)
+    assert any(line.startswith("  header.executionId:") for line in changed)
+    assert any(line.startswith("  header.createdUtcIso:") for line in changed)
     code, out, _ = _diff(capsys, a, b, "--json")
     doc = json.loads(out)
-    assert code == ExitCode.OK and doc["equal"] is True and doc["entries"] == []
+    assert code == ExitCode.PROBLEMS and doc["equal"] is False
+    shown = [e["path_text"] for e in doc["entries"]]
+    assert shown == ["header.replayable", "header.replayableReason"]
     assert doc["hidden"] == hidden and "timestamp" in doc["ignore_rules"]
     doc = json.loads(_diff(capsys, a, b, "--json", "--no-ignore")[1])
     assert doc["equal"] is False and doc["hidden"] == 0 and doc["ignore_rules"] == []
-    assert len(doc["entries"]) == hidden
+    assert len(doc["entries"]) == hidden + 2
 
 
 def test_paths_read_one_way_in_text_and_json(

@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core.compare import (
+    DEFAULT_RULES,
     agent_path,
     compare_records,
     find_divergence,
     first_divergence,
+    path_text,
 )
 from intentus_tui.core.compare.divergence import event_body, event_seq, event_type
 from intentus_tui.core.records.load import load_record_file
@@ -39,8 +41,8 @@ def _renumber(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_two_executions_of_the_same_thing_are_equal(tmp_path: Path) -> None:
     a = _load(tmp_path, make_record(agents=FALLBACK))
     b = _load(tmp_path, make_record(agents=FALLBACK, created="2026-02-01T00:00:00+00:00"))
-    # Different ids and creation times (the header) do not make them different executions,
-    # but the router decision's timestamp does.
+    # Different ids and creation times (the header) do not make them different executions
+    # once the default rules hide them; the router decision's timestamp is set the same here.
     b["routerDecision"]["timestamp"] = a["routerDecision"]["timestamp"]
     for event in b["events"]:
         if event["type"] == "ROUTER_DECISION":
@@ -48,8 +50,10 @@ def test_two_executions_of_the_same_thing_are_equal(tmp_path: Path) -> None:
         if event["type"] == "FINAL_RESPONSE":
             event["payload"]["metadata"]["timestamp"] = a["routerDecision"]["timestamp"]
     b["finalResponse"]["metadata"]["timestamp"] = a["routerDecision"]["timestamp"]
-    comparison = compare_records(a, b)
-    assert comparison.equal and comparison.entries == ()
+    every = compare_records(a, b)
+    assert {path_text(e) for e in every.entries} == {"header.executionId", "header.createdUtcIso"}
+    comparison = compare_records(a, b, ignore=DEFAULT_RULES)
+    assert comparison.equal and comparison.entries == () and comparison.hidden == 2
     assert comparison.first_divergence is None
     summary = comparison.summary
     assert summary.same_intent and summary.same_agent_path and summary.same_response
@@ -264,6 +268,7 @@ def test_any_pair_of_record_like_values_compares_without_raising(a: Any, b: Any)
     assert len(comparison.entries) == sum(
         len(r.entries)
         for r in (
+            comparison.header,
             comparison.envelope,
             comparison.router_decision,
             comparison.events,

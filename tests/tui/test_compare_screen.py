@@ -4,6 +4,8 @@ closes; d in the debugger opens it; record text stays inert."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ import pytest
 
 from intentus_tui.core.compare.aligned import Fold, SideRow
 from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.intentusnet_world import RealWorld
 from tests.tui.compare_harness import CompareApp, pair_app, record_pair
 from tests.tui.side_pane_harness import detail_from, finish_workers
 
@@ -261,3 +264,69 @@ async def test_the_first_divergence_reads_the_same_in_the_cli_the_diff_tab_and_h
         await pilot.press("i")  # the ignore rules off
         await settle(pilot)
         assert f"first divergence: {expected}" in _text(screen.query_one("#compare-status"))
+
+
+async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
+    records_dir: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record written by 1.3.0 and a copy of it that 1.3.0 marked not replayable, with
+    another creation time: the invalidation is a difference here, in the Diff tab and in
+    the command line alike, the time is hidden and counted, and each side, under one short
+    id, is named by its file."""
+    from intentusnet.recording.recorder import InMemoryExecutionRecorder
+    from intentusnet.recording.store import FileExecutionStore as RealStore
+
+    from intentus_tui.cli import run
+    from tests.tui.app_support import make_app, mark_and_compare, settle
+
+    original = Path(shutil.copy(real_world.records_dir / f"{real_world.success}.json", records_dir))
+    elsewhere = records_dir.parent / "invalidated"
+    elsewhere.mkdir()
+    shutil.copy(original, elsewhere)
+    store = RealStore(str(elsewhere))
+    recorder = InMemoryExecutionRecorder(store.load(real_world.success))
+    recorder.mark_not_replayable("manually_invalidated")
+    record = recorder.get_record().to_dict()
+    record["header"]["createdUtcIso"] = "2027-01-01T00:00:00+00:00"
+    copy = records_dir / "invalidated-copy.json"
+    copy.write_text(json.dumps(record, ensure_ascii=False, indent=2), "utf-8")
+
+    run(["diff", str(original), str(copy), "--json"])
+    cli = json.loads(capsys.readouterr().out)
+    expected = ["header.replayable", "header.replayableReason"]
+    assert [e["path_text"] for e in cli["entries"]] == expected and cli["hidden"] == 1
+
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, original.name, copy.name)
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        short = real_world.success[:8]
+        assert f"execution {short} ({original.name})" in _text(screen.query_one("#side-a"))
+        assert f"execution {short} (invalidated-copy.json)" in _text(screen.query_one("#side-b"))
+        status = _text(screen.query_one("#compare-status"))
+        assert status.startswith("records · 2 differences · 1 hidden by ignore rules"), status
+        differing = [
+            r.path_text
+            for r in screen.values.rows
+            if isinstance(r, SideRow) and r.differs(rules_on=True)
+        ]
+        assert differing == expected
+        row = screen.values.current_row  # it opens on the first difference
+        assert isinstance(row, SideRow) and row.path_text == "header.replayable"
+        assert row.a is not None and "true" in row.a and row.b is not None and "false" in row.b
+        await pilot.press("i")  # the ignore rules off: the creation time too
+        await settle(pilot)
+        differing = [
+            r.path_text
+            for r in screen.values.rows
+            if isinstance(r, SideRow) and r.differs(rules_on=False)
+        ]
+        assert differing == ["header.createdUtcIso", *expected]
+        await pilot.press("escape")
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.paths == expected
+        title = _text(pane.query_one("#diff-title"))
+        assert f"({original.name})" in title and "(invalidated-copy.json)" in title

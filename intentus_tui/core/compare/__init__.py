@@ -3,8 +3,8 @@
 An operand (``Operand``) is a record, a Verist snapshot or baseline, or an Active Graph run;
 ``compare(a, b)`` picks the comparison from their kinds and returns one ``Comparison``:
 
-- two records: ``compare_records`` below (the sections that say what happened, a summary,
-  the first event divergence);
+- two records: ``compare_records`` below (every section, the header's ids, times and hash
+  under the ignore rules; a summary; the first event divergence);
 - a snapshot or baseline on either side: Verist's three-part snapshot comparison (input,
   output, commands; ``compare_snapshot_operands``), a record taking part as the snapshot
   ``snapshot_from_record`` makes of it;

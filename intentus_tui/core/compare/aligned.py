@@ -16,8 +16,8 @@ differences, so turning them off and on is instant (``fold``). ``fold`` keeps a 
 context around each difference and folds longer unchanged runs into one row, and says where
 each difference starts (for next/previous) and where the first one is.
 
-Snapshots have no event stream: their timeline is empty. Records leave the header out, as
-``compare`` does (ids and times that differ between any two executions).
+Snapshots have no event stream: their timeline is empty. A record's header is laid out with
+the other sections, as ``compare`` compares it (its ids, times and hash under the ignore rules).
 """
 
 from __future__ import annotations
@@ -432,7 +432,7 @@ def _entry_differences(
 
 
 def _record_doc(operand: Operand) -> dict[str, Any]:
-    """The sections ``compare`` compares (the header is left out)."""
+    """The sections ``compare`` compares, in the record's order."""
     record = operand.record or {}
     return {key: record[key] for key, _ in RECORD_SECTIONS_COMPARED if key in record}
 

@@ -55,6 +55,10 @@ DEFAULT_IGNORE_RULES: tuple[str, ...] = (
     "durationMs",
     "elapsed_ms",
     "elapsedMs",
+    # A digest of the whole envelope, request id and times included: it differs whenever they
+    # do. The envelope's own differences are shown path by path, and the summary still says
+    # whether the two hashes are the same.
+    "header.envelopeHash",
 )
 CONFIG_ENV = "INTENTUS_TUI_COMPARE"
 CONFIG_NAME = "compare.toml"

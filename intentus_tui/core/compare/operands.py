@@ -35,6 +35,7 @@ class Operand:
     events: tuple[GraphEvent, ...] = ()
     db_path: Path | None = None
     note: str | None = None  # e.g. "damaged record, compared what was recovered: ..."
+    path: Path | None = None  # the record's file: names a side when two copies share an id
 
     def describe(self) -> dict[str, Any]:
         """What was read, as plain JSON values (raw text: sanitize before printing)."""
@@ -73,7 +74,7 @@ def load_result_operand(label: str, result: LoadResult) -> Operand:
     note = None
     if result.status is LoadStatus.SALVAGED:
         note = f"damaged record, compared what was recovered: {result.message}"
-    return record_operand(label, dict(result.record.raw), note)
+    return Operand(label, "record", record=dict(result.record.raw), note=note, path=result.path)
 
 
 def run_operand(label: str, db_path: str | Path, run_id: str) -> Operand:

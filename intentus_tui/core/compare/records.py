@@ -1,10 +1,11 @@
 """Two IntentusNet records compared by what happened.
 
-``compare_records(a, b)`` diffs the sections that describe *what happened* (``envelope``,
+``compare_records(a, b)`` diffs every section of the record (``header``, ``envelope``,
 ``routerDecision``, ``events``, ``finalResponse``), sums it up for a person (same intent? same
 agent path? same response? same envelope hash?) and finds the first event where the two
-streams part. The ``header`` is left out of the section diffs on purpose: its execution id and
-creation time differ between any two executions; its envelope hash is compared in the summary.
+streams part. The header's execution id, creation time and envelope hash differ between any two
+executions: the default ignore rules hide them (counted); its ``replayable`` and
+``replayableReason`` are shown, since an invalidated copy of a record is a real difference.
 
 Events are aligned event by event (``core.compare.events``): the same event side by side is
 diffed without its ``seq`` (after an inserted event every later seq shifts, and reporting that
@@ -39,6 +40,7 @@ from intentus_tui.core.verist.missing import MISSING
 
 # (section key in the record, attribute name on RecordComparison)
 RECORD_SECTIONS_COMPARED: tuple[tuple[str, str], ...] = (
+    ("header", "header"),
     ("envelope", "envelope"),
     ("routerDecision", "router_decision"),
     ("events", "events"),
@@ -146,6 +148,7 @@ class RecordComparison:
     ``hidden`` ones the ignore rules cover.
     """
 
+    header: DiffResult
     envelope: DiffResult
     router_decision: DiffResult
     events: DiffResult
@@ -235,6 +238,7 @@ def compare_records(
         )
     shown, hidden = ignore.split(every)
     return RecordComparison(
+        header=sections["header"],
         envelope=sections["envelope"],
         router_decision=sections["router_decision"],
         events=sections["events"],

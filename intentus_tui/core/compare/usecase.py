@@ -58,7 +58,7 @@ WHOLE_RECORD = "record"
 def compare_record_section(a: Operand, b: Operand, section: str) -> Comparison:
     """Two records' raw ``section`` (a top-level key, or ``WHOLE_RECORD``), diffed as it is.
 
-    For looking at what ``compare`` leaves out on purpose (the header's ids and times).
+    For looking at one section whole, with no ignore rules (the header's ids and times too).
     """
     before: Any = MISSING if a.record is None else a.record
     after: Any = MISSING if b.record is None else b.record

@@ -16,13 +16,34 @@ if TYPE_CHECKING:
 TITLE_CHARS = 120
 
 
-def side_title(operand: Operand, verdict: Verdict | None = None) -> str:
+def _short_id(operand: Operand) -> str | None:
+    if operand.kind != "record":
+        return None
+    return display_id(str(operand.describe().get("execution_id") or operand.label))
+
+
+def side_titles(
+    a: Operand, b: Operand, verdicts: tuple[Verdict | None, Verdict | None] = (None, None)
+) -> tuple[str, str]:
+    """Both sides' titles; two records shown under one id (copies of one record) also name
+    their files, so that A and B can be told apart."""
+    short = _short_id(a)
+    copies = short is not None and short == _short_id(b)
+    return (
+        side_title(a, verdicts[0], with_file=copies),
+        side_title(b, verdicts[1], with_file=copies),
+    )
+
+
+def side_title(operand: Operand, verdict: Verdict | None = None, *, with_file: bool = False) -> str:
     """``execution 681f325e · ✓ succeeded · verified · ↺ yes``, ``snapshot pinned.json``,
-    ``run r-2 (fork)``."""
+    ``run r-2 (fork)``; ``with_file``: ``execution 681f325e (copy.json) · …``."""
     described = operand.describe()
     if operand.kind == "record":
         ident = described.get("execution_id") or operand.label
         text = f"execution {display_id(str(ident))}"
+        if with_file and operand.path is not None:
+            text += f" ({operand.path.name})"
         if verdict is not None:
             text += f" · {verdict_text(verdict)}"
     elif operand.kind == "snapshot":

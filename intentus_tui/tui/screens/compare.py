@@ -39,7 +39,7 @@ from intentus_tui.tui.presenters.compare_text import (
     counts_text,
     divergence_text,
     hidden_text,
-    side_title,
+    side_titles,
 )
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
@@ -76,7 +76,7 @@ class ComparisonScreen(Screen[None]):
         super().__init__()
         self.a = a
         self.b = b
-        self.titles = (side_title(a, verdicts[0]), side_title(b, verdicts[1]))
+        self.titles = side_titles(a, b, verdicts)
         self.compared: SideBySide | None = None
         self.error: str | None = None
         self.rules_on = True

@@ -1,12 +1,12 @@
 """The Diff tab: two executions, or an execution and a snapshot/baseline, path by path.
 
 What is compared, and how, is the core's one "A vs B" use case (``actions.compare_view``):
-two records by what happened (envelope, routerDecision, events aligned event by event,
-finalResponse, with a summary and the first divergence), a snapshot or baseline by Verist's
-three-part comparison (input, output, commands), two Active Graph runs by their lineage
-(fork points, shared prefix) and what they built (objects and relations shared, only in A,
-only in B, differing) -- the same differences ``intentus-tui diff`` prints, under the same
-ignore rules. It runs in a thread worker; a newer request supersedes an older one. For
+two records section by section (header, envelope, routerDecision, events aligned event by
+event, finalResponse, with a summary and the first divergence), a snapshot or baseline by
+Verist's three-part comparison (input, output, commands), two Active Graph runs by their
+lineage (fork points, shared prefix) and what they built (objects and relations shared, only
+in A, only in B, differing) -- the same differences ``intentus-tui diff`` prints, under the
+same ignore rules. It runs in a thread worker; a newer request supersedes an older one. For
 two executions a section selector narrows the comparison to one raw section. This is the
 compact view; ``f`` opens the full-screen comparison (``screens.compare``).
 """
@@ -279,6 +279,11 @@ def comparison_summary(comparison: RecordComparison) -> Content:
     return Content("\n").join(lines)
 
 
+def _with_file(label: str, operand: Operand | None) -> str:
+    path = operand.path if operand is not None else None
+    return label if path is None else f"{label} ({path.name})"
+
+
 def _load_warnings(request: DiffRequest) -> list[Content]:
     lines = []
     for side, operand in (("A", request.left), ("B", request.right)):
@@ -365,6 +370,8 @@ class DiffPane(Vertical):
         self, left_label: str, left: Operand | None, right_label: str, right: Operand | None
     ) -> Worker[DiffOutcome]:
         """Two operands (records, snapshots, baselines), as ``intentus-tui diff`` compares them."""
+        if left_label == right_label:  # copies of one record: their file names tell them apart
+            left_label, right_label = _with_file(left_label, left), _with_file(right_label, right)
         request = DiffRequest(safe(left_label), safe(right_label), left, right)
         self.set_class(not request.is_records, "-no-sections")
         return self._start(request)

@@ -31,18 +31,28 @@ def _sides(world: RealWorld, a: str, b: str) -> tuple[Any, Any]:
     )
 
 
-def test_same_intent_twice_is_equal_with_the_volatile_fields_hidden(real_world: RealWorld) -> None:
-    # Two real executions of one envelope by 1.3.0: they differ only in times and trace ids.
+def test_same_intent_twice_shows_only_the_invalidation(real_world: RealWorld) -> None:
+    # Two real executions of one envelope by 1.3.0, the second invalidated: apart from that
+    # they differ only in ids, times and trace ids, which the rules hide.
     a, b = _sides(real_world, real_world.success, real_world.invalidated)
     everything = compare(a, b)
     assert not everything.equal and everything.hidden == 0
-    volatile = {entry.path[-1] for entry in everything.entries}
-    assert volatile <= {"timestamp", "traceId"}, volatile
+    invalidation = ["header.replayable", "header.replayableReason"]
+    volatile = {e.path[-1] for e in everything.entries if path_text(e) not in invalidation}
+    assert volatile <= {"executionId", "createdUtcIso", "timestamp", "traceId"}, volatile
+    assert {"executionId", "createdUtcIso"} <= volatile
     filtered = compare(a, b, ignore=DEFAULT_RULES)
-    assert filtered.equal and filtered.entries == ()
-    assert filtered.hidden == len(everything.entries)
+    assert [path_text(e) for e in filtered.entries] == invalidation
+    assert filtered.hidden == len(everything.entries) - len(invalidation)
     assert filtered.records is not None and filtered.records.summary.same_response
     assert filtered.divergence is None  # a payload whose timestamp alone changed does not part
+
+
+def test_the_defaults_hide_the_headers_id_time_and_hash_never_its_replayability() -> None:
+    for key in ("executionId", "createdUtcIso", "envelopeHash"):
+        assert DEFAULT_RULES.covers(("header", key)), key
+    for key in ("replayable", "replayableReason"):
+        assert not DEFAULT_RULES.covers(("header", key)), key
 
 
 def test_a_real_difference_survives_the_rules(real_world: RealWorld) -> None:
@@ -62,6 +72,8 @@ def test_a_real_difference_survives_the_rules(real_world: RealWorld) -> None:
         ("timestamp", ("events", 3, "payload", "timestamp"), True),
         ("*_iso", ("entries", 0, "timestamp_iso"), True),
         ("*Iso", ("header", "createdUtcIso"), True),
+        ("header.envelopeHash", ("header", "envelopeHash"), True),
+        ("header.envelopeHash", ("header", "replayable"), False),
         ("traceId", ("finalResponse", "metadata", "traceIdentity"), False),
         ("events[*].payload.agent", ("events", 4, "payload", "agent"), True),
         ("events[*].payload.agent", ("events", 4, "payload", "agents"), False),
