@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 import weakref
 from collections.abc import Iterator
 
@@ -20,9 +21,12 @@ class _Cycle:
 def collector_off() -> Iterator[list[int]]:
     """The cyclic GC off, as in a scan's workers; the generations of each collection."""
     collections: list[int] = []
+    here = threading.get_ident()
 
     def seen(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
+        # This thread's collections only: a thread an earlier test left running in this
+        # worker may collect too (the callbacks run in the collecting thread).
+        if phase == "start" and threading.get_ident() == here:
             collections.append(info["generation"])
 
     was_enabled = gc.isenabled()
