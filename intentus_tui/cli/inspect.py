@@ -29,6 +29,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.postmortem import PostMortem
 from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
@@ -269,6 +270,13 @@ def _row_texts(detail: ExecutionDetail) -> list[tuple[str, str]]:
     return []
 
 
+def _claimed(detail: ExecutionDetail) -> str:
+    """After the record's status, when the evidence fails its integrity check."""
+    pm = detail.postmortem
+    untrusted = pm is not None and pm.untrusted is not None and detail.timeline is not None
+    return " (claimed; not believed: see the verdict)" if untrusted else ""
+
+
 def _detail_text(detail: ExecutionDetail) -> None:
     from intentus_tui.core.detail import detail_to_json
 
@@ -276,7 +284,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
     lines = [
         f"execution   {doc['execution_id']}",
         f"file        {doc['file']}",
-        f"status      {doc['status']}",
+        f"status      {doc['status']}{_claimed(detail)}",
     ]
     lines.extend(verdict_lines(doc["verdict"]))
     if doc["intent"]:
@@ -307,8 +315,11 @@ def _detail_text(detail: ExecutionDetail) -> None:
     if detail.wal is not None:
         lines.append(f"wal         {detail.wal.message}")
     pm = detail.postmortem
-    if pm is not None and (pm.state != "completed" or pm.disagreements):
+    if pm is not None and (pm.state != "completed" or pm.disagreements or pm.untrusted):
         lines.append("post-mortem")
+        if pm.untrusted is not None:  # the verdict first: nothing claimed below is believed
+            lines.append(f"  untrusted        {pm.untrusted}")
+            lines.extend(_hint_lines(pm))
         lines.append(f"  last event       {pm.last_event or '(none recorded)'}")
         for item in pm.in_flight:
             lines.append(
@@ -321,10 +332,17 @@ def _detail_text(detail: ExecutionDetail) -> None:
             lines.append(f"  chain break      {pm.chain_break.summary}")
         for item in pm.disagreements:
             lines.append(f"  disagreement     {item}")
-        lines.append(f"  hint             {pm.hint.verdict.replace('_', ' ')}: {pm.hint.reason}")
-        lines.append("                   (a hint from what was recorded, not a decision)")
+        if pm.untrusted is None:
+            lines.extend(_hint_lines(pm))
     for line in lines:
         echo_text(sanitize_line(line))  # one line each, even for a file name with a newline
+
+
+def _hint_lines(pm: PostMortem) -> list[str]:
+    return [
+        f"  hint             {pm.hint.verdict.replace('_', ' ')}: {pm.hint.reason}",
+        "                   (a hint from what was recorded, not a decision)",
+    ]
 
 
 @click.command()

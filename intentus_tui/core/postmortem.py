@@ -30,10 +30,14 @@ class PostMortem:
     sources: tuple[str, ...]  # "record", "wal"
     # Where the WAL's hash chain breaks and what is still believed; None when it holds.
     chain_break: ChainBreak | None = None
+    # What broke when the evidence fails its integrity check (the WAL's chain, the record):
+    # every presentation leads with it and the hint, before any state the evidence claims.
+    untrusted: str | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
             "state": self.state,
+            "untrusted": self.untrusted,
             "chain_break": None if self.chain_break is None else self.chain_break.to_json(),
             "last_event": self.last_event,
             "in_flight": list(self.in_flight),
@@ -141,6 +145,7 @@ def build_postmortem(
         completed = tuple(f"{a.agent} {a.status}" for a in timeline.attempts if not a.in_flight)
     side_effect: str | None = None
     disagreements: list[str] = []
+    broken: ChainBreak | None = None
     if wal is not None:
         sources.append("wal")
         wal_last, wal_in_flight, wal_done = _wal_lines(wal)
@@ -157,6 +162,11 @@ def build_postmortem(
             if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
                 disagreements.append("the WAL says completed but the record has no final response")
     hint = _hint(timeline, wal, record_distrust)
+    untrusted: str | None = None
+    if broken is not None:
+        untrusted = f"the write-ahead log fails its integrity check: {broken.summary}"
+    elif record_distrust is not None and timeline is not None:
+        untrusted = f"the record fails its integrity check: {record_distrust}"
     return PostMortem(
         state=state,
         last_event=sanitize_line(last_event) if last_event else None,
@@ -166,7 +176,8 @@ def build_postmortem(
         disagreements=tuple(sanitize_line(x) for x in disagreements),
         hint=hint,
         sources=tuple(sources),
-        chain_break=chain_break_of(wal) if wal is not None else None,
+        chain_break=broken,
+        untrusted=sanitize_line(untrusted) if untrusted else None,
     )
 
 

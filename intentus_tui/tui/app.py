@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,6 +45,7 @@ from intentus_tui.tui.presenters.execution_text import (
     execution_label,
     force_replay_lines,
     invalidate_lines,
+    short_label,
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.presenters.list_rows import list_subtitle
@@ -72,6 +73,9 @@ from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
 if TYPE_CHECKING:
+    from textual.actions import ActionParseResult
+    from textual.dom import DOMNode
+
     # Imported where used: what the first frame does not need should not delay it.
     from intentus_tui.core.actions import ExecutionDetail
 
@@ -458,7 +462,7 @@ class IntentusApp(
         state = self.header_state
         state.counts = self.execution_list.model.counts
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
-        state.marked = execution_label(self.marked) if self.marked else None
+        state.marked = short_label(self.marked) if self.marked else None
         state.shown = self.execution_list.model.shown_count
         state.directory = (
             self.roots_line(len(self.execution_list.model.summaries)) or state.directory
@@ -729,6 +733,27 @@ class IntentusApp(
             markup=False,
             timeout=3,
         )
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Textual's, but a dimmed ``d`` still answers: a key that does nothing silently
+        looks broken (Textual does not run an action ``check_action`` dims)."""
+        on_app = default_namespace is None or default_namespace is self
+        if action == "diff" and on_app and self.check_action("diff", ()) is None:
+            self._explain_no_diff()
+            return True
+        return await super().run_action(action, default_namespace, namespaces)
+
+    def _explain_no_diff(self) -> None:
+        if self.marked is None:
+            note = "Nothing marked: mark an execution with m first, then press d on another"
+        else:
+            note = "This is the marked execution: select another one, then press d"
+        self.notify(note, severity="warning", markup=False, timeout=3)
 
     async def action_diff(self) -> None:
         if (self.marked is None and self._marking is None) or not self.act_when_loaded("diff"):

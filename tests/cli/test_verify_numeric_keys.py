@@ -68,6 +68,10 @@ def test_inspect_shows_the_benign_story(world: tuple[Path, str, str]) -> None:
     assert doc["hash"]["benign"] is not None and "tampering" not in doc["hash"]["explanation"]
     tampered = cli("inspect", edited, cwd=base)
     assert "possible tampering" in tampered.stdout
+    # a tampered record has a post-mortem too, led by what broke and the hint
+    pm = tampered.stdout.split("post-mortem\n", 1)[1].splitlines()
+    assert pm[0].startswith("  untrusted        the record fails its integrity check:")
+    assert pm[1].startswith("  hint             investigate first:")
 
 
 def test_a_directory_with_numeric_keys_among_ordinary_records_verifies(tmp_path: Path) -> None:

@@ -13,7 +13,12 @@ import pytest
 from intentusnet.wal.reader import WALIntegrityError, WALReader
 
 from tests.cli.support import cli
-from tests.core.wal.support import NAMES, write_incident_logs
+from tests.core.wal.support import (
+    NAMES,
+    RECORD_WITH_EDITED_LOG,
+    write_incident_logs,
+    write_record_with_edited_log,
+)
 
 # name -> (outcome, integrity, replay code) the listing must show
 EXPECTED = {
@@ -155,3 +160,23 @@ def test_verify_with_nothing_to_verify_exits_2_with_one_line(tmp_path: Path) -> 
         assert run.returncode == 2, (args, run.stdout)
         assert run.stdout == "" and len(run.stderr.splitlines()) == 1, args
         assert run.stderr.startswith("intentus-tui: ")
+
+
+def test_inspect_a_record_whose_log_was_edited_leads_its_post_mortem_with_the_verdict(
+    tmp_path: Path,
+) -> None:
+    """The record is whole and complete; its WAL's chain breaks. ``inspect`` says so before
+    anything the evidence claims, as the debugger's Post-mortem tab does."""
+    base = tmp_path / ".intentusnet"
+    write_record_with_edited_log(base)
+    result = cli("inspect", RECORD_WITH_EDITED_LOG[:8], "--dir", str(base))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "status      completed (claimed; not believed: see the verdict)" in lines
+    pm = lines[lines.index("post-mortem") + 1 :]
+    assert pm[0].startswith("  untrusted        the write-ahead log fails its integrity check:")
+    assert "hash chain broken at line 3 (seq 3)" in pm[0]
+    assert pm[1].startswith("  hint             investigate first:")
+    assert pm[3].startswith("  last event ")
+    assert "  in flight        step attempt-1 (ticket-classifier) [side effect: read_only]" in pm
+    assert sum(line.startswith("  hint ") for line in pm) == 1

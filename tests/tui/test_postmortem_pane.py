@@ -1,6 +1,7 @@
-"""The Post-mortem tab on WAL-only executions written by the real IntentusNet 1.3.0
+"""The Post-mortem tab on executions whose logs were written by the real IntentusNet 1.3.0
 ``WALWriter``: a broken hash chain is shown as broken, with the first broken entry and the
-trusted part, and no pane ever advises replaying a response that was never recorded."""
+trusted part, and no pane ever advises replaying a response that was never recorded. An
+untrusted execution's post-mortem leads with its verdict and the investigate-first hint."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ import pytest
 
 from intentus_tui.core.detail import load_detail
 from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
-from tests.core.wal.support import write_incident_logs
+from tests.core.wal.support import (
+    RECORD_WITH_EDITED_LOG,
+    write_incident_logs,
+    write_record_with_edited_log,
+)
+from tests.tui.side_pane_harness import detail_from, tampered_record
 
 
 def text_of(lines: list) -> str:
@@ -46,3 +52,40 @@ def test_a_torn_log_is_shown_as_a_crash(logs) -> None:
     assert "State   IN FLIGHT (WAL)" in text
     assert "the last line is torn: the process died while appending it (a crash)" in text
     assert "CHAIN BROKEN" not in text
+
+
+@pytest.fixture(scope="module")
+def edited_under_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("pane") / ".intentusnet"
+    write_record_with_edited_log(base)
+    return base
+
+
+def test_a_record_whose_log_was_edited_leads_with_the_verdict_and_the_hint(
+    edited_under_record: Path,
+) -> None:
+    """The record is whole and complete, its WAL's chain breaks: the verdict (untrusted,
+    what broke) and the investigate-first hint come before anything the evidence claims."""
+    path = edited_under_record / "records" / f"{RECORD_WITH_EDITED_LOG}.json"
+    lines = [
+        line.plain for line in postmortem_lines(load_detail(path, edited_under_record / "wal"))
+    ]
+    assert lines[0].startswith("Verdict   ⚠ UNTRUSTED   CHAIN ✗ · not replayable")
+    assert lines[1].startswith("  the write-ahead log fails its integrity check: hash chain broken")
+    assert "line 3 (seq 3)" in lines[1]
+    assert lines[2].startswith("Recovery   HINT: INVESTIGATE FIRST")
+    text = "\n".join(lines)
+    # what is claimed comes after, said to be claimed; the hint is not repeated at the end
+    assert text.index("HINT: INVESTIGATE FIRST") < text.index("State   COMPLETED")
+    assert "claimed: a final response was recorded" in text
+    assert text.count("HINT:") == 1
+    # the log's trusted entries leave the step open: no "no attempt was left open"
+    assert "no attempt was left open" not in text
+    assert "step attempt-1 (ticket-classifier): open in the write-ahead log" in text
+
+
+def test_a_tampered_record_leads_with_the_verdict_too() -> None:
+    lines = [line.plain for line in postmortem_lines(detail_from(tampered_record()))]
+    assert lines[0].startswith("Verdict   ⚠ UNTRUSTED   TAMPERED")
+    assert lines[1].startswith("  the record fails its integrity check:")
+    assert any(line.startswith("Recovery   HINT: INVESTIGATE FIRST") for line in lines[2:4])

@@ -71,6 +71,12 @@ def execution_label(detail: ExecutionDetail) -> str:
     return clip(execution_id if execution_id is not None else detail.path.name)
 
 
+def short_label(detail: ExecutionDetail) -> str:
+    """The id as the list row shows it (a UUID's first 8 characters); sanitized."""
+    summary = detail.summary
+    return clip(summary.short_id) if summary is not None else execution_label(detail)
+
+
 def untrusted_banner(problems: Sequence[IntegrityProblem]) -> str:
     """The one-line warning above an answer replayed from a record with integrity problems
     (``problems``: the untrusted ones); sanitized."""
@@ -83,13 +89,27 @@ def integrity_note(problem: IntegrityProblem) -> str:
     return clip(problem.text)
 
 
+def not_replayable_reason(detail: ExecutionDetail) -> str | None:
+    """Why this execution cannot be replayed, as the verdict says it everywhere; None when
+    it can be. An untrusted record is not replayable whatever its header says: the header's
+    answer follows (invalidating rewrites it; forcing a replay ignores it)."""
+    verdict = detail.verdict
+    if verdict is not None and not verdict.trusted:
+        why = clip(f"{verdict.replay.value} — {verdict.replay_reason}")
+        said = explain_reason(detail.replay_reason)
+        header = "replayable" if detail.replayable else f"not replayable, {said}"
+        return f"{why}; its header says {header}"
+    return None if detail.replayable else explain_reason(detail.replay_reason)
+
+
 def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     """What the operator must know before forcing a replay of this record."""
     lines = [f"Execution: {execution_label(detail)}"]
-    if detail.replayable:
+    why = not_replayable_reason(detail)
+    if why is None:
         lines.append("This record is replayable: a forced replay returns the same as a normal one.")
     else:
-        lines.append(f"Not replayable: {explain_reason(detail.replay_reason)}")
+        lines.append(f"Not replayable: {why}")
     if detail.result.status is not LoadStatus.OK:
         lines.append(f"File: {clip(detail.result.message)}")
     doubts = untrusted_problems(replay_integrity(detail))
@@ -116,10 +136,8 @@ def invalidate_lines(detail: ExecutionDetail) -> list[str]:
         f"Execution: {execution_label(detail)}",
         f"File: {clip(str(detail.path))}",
     ]
-    if detail.replayable:
-        lines.append("Currently: replayable")
-    else:
-        lines.append(f"Currently: not replayable ({explain_reason(detail.replay_reason)})")
+    why = not_replayable_reason(detail)
+    lines.append("Currently: replayable" if why is None else f"Currently: not replayable ({why})")
     lines.append("")
     lines.append(
         f'The header is rewritten to replayable: false, replayableReason: "{MANUALLY_INVALIDATED}". '

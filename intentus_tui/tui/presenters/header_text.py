@@ -32,7 +32,7 @@ class HeaderState:
     total: int | None = None  # files found by the scan; None until they are counted
     scanning: bool = True
     problem: str | None = None  # why the directory could not be read
-    marked: str | None = None  # short id marked as the left side of a diff
+    marked: str | None = None  # short id (as the list shows it) marked as A of a diff
     following: bool = False  # follow mode: the newest execution is selected as it arrives
     shown: int | None = None  # rows after the view/filter, when that differs from all
     read_only: str | None = None  # why nothing may be written here (a bundle, ...)
@@ -99,7 +99,7 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     rest = sum(cell_len(text) for text, _ in parts)  # the directory's placeholder is empty
     room = width - rest if width else None
     directory = _keep_tail(sanitize_line(s.directory), room)
-    return [(directory, "bold") if p is DIRECTORY else p for p in parts]
+    return fit([(directory, "bold") if p is DIRECTORY else p for p in parts], width)
 
 
 # The order and words the counts line uses for what needs attention.
@@ -157,6 +157,25 @@ def _cells(parts: list[Part]) -> int:
     return sum(cell_len(text) for text, _ in parts)
 
 
+def fit(parts: list[Part], width: int | None) -> list[Part]:
+    """``parts`` cut to ``width`` cells, ending in ``…`` where they were cut (``None``:
+    all of them): a header line never wraps onto the next."""
+    if width is None or _cells(parts) <= width:
+        return parts
+    kept: list[Part] = []
+    room = max(width - 1, 0)  # a cell for the ellipsis
+    for text, style in parts:
+        if cell_len(text) <= room:
+            kept.append((text, style))
+            room -= cell_len(text)
+            continue
+        while text and cell_len(text) > room:
+            text = text[:-1]
+        kept.append((text.rstrip() + "…", style))
+        break
+    return kept
+
+
 def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
     """How many executions, how many need attention and why (untrusted, unknown, failed, in
     flight), how many succeeded, and the harmless integrity notes: what fits in ``width``
@@ -202,4 +221,4 @@ def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
         if width is None or _cells([p for _, seg in segments for p in seg]) <= width:
             break
         segments = [(r, seg) for r, seg in segments if r != rank]
-    return [p for _, seg in segments for p in seg]
+    return fit([p for _, seg in segments for p in seg], width)

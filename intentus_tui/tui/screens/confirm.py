@@ -45,18 +45,21 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen #confirm-body {
         height: auto;
         max-height: 24;
+        margin-bottom: 1;
     }
+    /* Docked: on a short screen (80x24) the text scrolls, the buttons and keys stay. */
     ConfirmScreen #confirm-buttons {
+        dock: bottom;
         height: auto;
-        margin-top: 1;
+        margin-bottom: 1;  /* room for the keys' line, docked below */
         align-horizontal: right;
     }
     ConfirmScreen #confirm-buttons Button {
         margin-left: 2;
     }
     ConfirmScreen #confirm-keys {
+        dock: bottom;
         color: $foreground-muted;
-        margin-top: 1;
     }
     """
 

@@ -11,8 +11,10 @@ from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, l
 class HeaderBar(Widget):
     """Two lines: location and live state; counts by verdict."""
 
+    # The presenter fits each line to the width; nowrap keeps a line that still does not
+    # fit (a wide character measured otherwise) from pushing the counts off the header.
     DEFAULT_CSS = """
-    HeaderBar { height: 2; }
+    HeaderBar { height: 2; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

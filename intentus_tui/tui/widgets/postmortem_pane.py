@@ -5,7 +5,8 @@ record and write-ahead log joined, their disagreements, the recovery hint) with 
 record's own detail around it: the attempt in flight, what completed before it, the
 salvage, replayability. ``wal`` defaults to the one the core joined (``detail.wal``).
 The hint is always phrased as a hint: IntentusNet never retries by itself, and neither
-does this tool.
+does this tool. An untrusted execution's (its record or its log fails its integrity check)
+opens on its verdict, what broke and the hint; what the evidence claims comes after.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import ExecutionState, LoadStatus, postmortem
+from intentus_tui.tui.presenters.list_rows import INTEGRITY_WIDTH, integrity_cell, outcome_badge
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
         Timeline,
         WalLog,
     )
+    from intentus_tui.core.model import Verdict
 
 _STATE_BADGE = {
     ExecutionState.COMPLETED: ("COMPLETED", "ok"),
@@ -100,6 +103,10 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     if timeline.in_flight:
         for attempt in timeline.in_flight:
             lines.append(row("In flight", (_attempt_text(attempt), WARNING_STYLE)))
+    elif pm.in_flight:  # the record closed every attempt; its log did not
+        for step in pm.in_flight:
+            text = f"{step}: open in the write-ahead log (the record closed every attempt)"
+            lines.append(row("In flight", (safe(text), WARNING_STYLE)))
     else:
         lines.append(row("In flight", ("no attempt was left open", OK_STYLE)))
     finished = [a for a in timeline.attempts if not a.in_flight]
@@ -198,6 +205,22 @@ _WAL_STATE_BADGE = {
 }
 
 
+def untrusted_lines(verdict: Verdict | None, pm: PostMortem) -> list[Line]:
+    """The verdict, what broke and the investigate-first hint: what an untrusted
+    execution's post-mortem says before anything its evidence claims."""
+    lines: list[Line] = []
+    if verdict is not None:  # the words of its list row
+        outcome, _ = outcome_badge(verdict)
+        integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
+        marks = (f"{integrity} · not replayable", PROBLEM_STYLE)
+        lines.append(heading("Verdict", badge(outcome.upper(), "error"), marks))
+    else:
+        lines.append(heading("Verdict", badge("⚠ UNTRUSTED", "error")))
+    lines.append(plain(safe(pm.untrusted or ""), PROBLEM_STYLE))
+    lines.extend(hint_lines(pm.hint, hint_source(pm)))
+    return lines
+
+
 def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     timeline = detail.timeline
     if timeline is None and detail.result.status is LoadStatus.NO_RECORD:
@@ -206,7 +229,11 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
         return [heading("State", badge(label, kind)), plain(note)]
     state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
     label, kind = _STATE_BADGE[state]
-    lines = [heading("State", badge(label, kind)), plain(_STATE_NOTE[state])]
+    if pm.untrusted is not None:  # what the evidence claims, not what happened
+        claimed = (f"claimed: {_STATE_NOTE[state]}", DIM_STYLE)
+        lines = [heading("State", badge(label, "muted")), plain(*claimed)]
+    else:
+        lines = [heading("State", badge(label, kind)), plain(_STATE_NOTE[state])]
     if timeline is not None and timeline.final_status is not None:
         final_style = PROBLEM_STYLE if timeline.final_status == "error" else OK_STYLE
         lines.append(row("Final response", (safe(timeline.final_status), final_style)))
@@ -219,7 +246,11 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
         return [line("Select an execution for its post-mortem.")]
     wal = wal if wal is not None else detail.wal
     pm = postmortem(detail, wal)
-    lines = _state_lines(detail, pm)
+    lines: list[Line] = []
+    if pm.untrusted is not None:  # the verdict first: nothing claimed below is believed
+        lines.extend(untrusted_lines(detail.verdict, pm))
+        lines.append(BLANK)
+    lines.extend(_state_lines(detail, pm))
     lines.append(BLANK)
     lines.extend(_events_lines(detail.timeline, pm))
     lines.append(BLANK)
@@ -231,8 +262,9 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
         lines.append(BLANK)
         lines.append(heading("Inconsistencies", badge("CHECK", "warning")))
         lines.extend(bullet(safe(d), WARNING_STYLE, mark="!") for d in pm.disagreements)
-    lines.append(BLANK)
-    lines.extend(hint_lines(pm.hint, hint_source(pm)))
+    if pm.untrusted is None:  # an untrusted one's hint leads
+        lines.append(BLANK)
+        lines.extend(hint_lines(pm.hint, hint_source(pm)))
     return lines
 
 

@@ -132,3 +132,37 @@ def write_incident_logs(wal_dir: Path) -> dict[str, Path]:
 
 
 NAMES = {"clean": CLEAN, "failed": FAILED, "killed": KILLED, "edited": EDITED, "deleted": DELETED}
+
+
+# --------------------------------------------------------------------------------------
+# A record whose write-ahead log was edited (the demo's exec-3580bf82)
+# --------------------------------------------------------------------------------------
+
+RECORD_WITH_EDITED_LOG = "0a11ed17-0000-4000-8000-000000000006"
+
+
+def write_record_with_edited_log(base: Path, execution_id: str = RECORD_WITH_EDITED_LOG) -> Path:
+    """A whole, completed record in ``base/records`` whose log in ``base/wal`` (the real
+    WALWriter) had its step's completion (seq 3) edited: the record hashes fine, the chain
+    breaks at line 3, and the trusted part (through seq 2) leaves the step in flight.
+    Returns the record's path."""
+    from tests.factories import make_record, write_record
+
+    record = make_record(
+        execution_id=execution_id, intent="ClassifyTicket", agents=(("ticket-classifier", "ok"),)
+    )
+    path = write_record(base / "records", record)
+    wal_dir = base / "wal"
+    wal_dir.mkdir(parents=True, exist_ok=True)
+    with WALWriter(str(wal_dir), execution_id) as w:
+        w.execution_started("ab" * 32, "ClassifyTicket")
+        w.step_started("attempt-1", "ticket-classifier", "read_only", {}, "in-1")
+        w.step_completed("attempt-1", "out-1", True)
+        w.execution_completed("cd" * 32)
+    log = wal_dir / f"{execution_id}.wal"
+    lines = lines_of(log)
+    entry = json.loads(lines[2])
+    entry["payload"]["output_hash"] = "out-edited"
+    lines[2] = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+    log.write_bytes(b"".join(lines))
+    return path

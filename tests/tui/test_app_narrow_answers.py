@@ -1,0 +1,132 @@
+"""What a user meets at 80x24 (found by a user test on the demo): an untrusted execution's
+post-mortem and Invalidate dialog say the verdict first and the same as the list; ``d``
+with nothing to compare says why; the header keeps its two lines, the mark's short id
+and the counts, and cuts what does not fit with ``…``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+
+from intentus_tui.demo.writer import build_demo_world
+from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
+from intentus_tui.tui.presenters.list_model import kind_of
+from intentus_tui.tui.screens.confirm import ConfirmScreen
+from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+from tests.tui.app_support import make_app, screen_text, settle, write_world
+from tests.tui.test_list_model import summary
+from tests.tui.test_list_rows import CASES
+
+NARROW = (80, 24)
+
+
+@pytest.fixture
+def edited(tmp_path: Path) -> Path:
+    """``.intentusnet/records``: a few executions and one whose WAL was edited."""
+    base = tmp_path / ".intentusnet"
+    write_world(base / "records")
+    write_record_with_edited_log(base)
+    return base / "records"
+
+
+def _notes(app: object) -> list[str]:
+    return [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+
+
+async def test_the_post_mortem_of_a_broken_log_opens_on_the_verdict(edited: Path) -> None:
+    app = make_app(edited)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        shown = screen_text(app)
+        pane = app.side_pane.postmortem_pane.text
+    # on screen at 80x24: the verdict and the hint, not the state the record claims
+    assert "Verdict   ⚠ UNTRUSTED" in shown and "HINT: INVESTIGATE FIRST" in shown
+    assert "COMPLETED" not in shown and "no attempt was left open" not in shown
+    assert pane.startswith("Verdict   ⚠ UNTRUSTED   CHAIN ✗ · not replayable\n")
+    assert pane.index("HINT: INVESTIGATE FIRST") < pane.index("State   COMPLETED")
+
+
+async def test_invalidate_says_what_the_verdict_says(edited: Path) -> None:
+    app = make_app(edited)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+        await settle(pilot)
+        await pilot.press("I")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        body = app.screen.body_text
+        shown = screen_text(app)
+        await pilot.press("n")
+    assert "Currently: replayable" not in body
+    assert (
+        "Currently: not replayable (untrusted — the write-ahead log fails its integrity "
+        "check: investigate before replaying it; its header says replayable)"
+    ) in body
+    # the longer text scrolls: the buttons and the keys stay on a 24-line screen
+    assert any("Cancel" in line and "Invalidate" in line for line in shown.splitlines())
+    assert "y: confirm" in shown
+
+
+async def test_d_with_nothing_to_compare_says_why(records_dir: Path) -> None:
+    ids = write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert _notes(app)[-1:] == [
+            "Nothing marked: mark an execution with m first, then press d on another"
+        ]
+        assert app.execution_list.select_key(f"{ids['ok']}.json")
+        await settle(pilot)
+        await pilot.press("m", "d")
+        await settle(pilot)
+        assert _notes(app)[-1] == "This is the marked execution: select another one, then press d"
+        assert not app.diff_shown
+        assert app.check_action("diff", ()) is None  # still dimmed in the footer
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])
+async def test_the_header_keeps_two_lines_with_a_mark(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    manifest = build_demo_world(tmp_path)  # the user's world: 40 executions, UUIDs among them
+    app = make_app(manifest.root)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, timeout=20)
+        header = app.query_one("HeaderBar")
+        before = screen_text(app).splitlines()[:2]
+        uuid_key = next(k for k in app.execution_list.model.summaries if len(k) == 41)
+        assert app.execution_list.select_key(uuid_key)
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert header.region.height == 2
+        location, counts = screen_text(app).splitlines()[:2]
+    width = size[0]
+    assert location.rstrip().endswith(f"marked for diff: {uuid_key[:8]}")
+    assert uuid_key.removesuffix(".json") not in location
+    assert counts.startswith(" 40 executions · 11 need attention: 5 untrusted")
+    assert counts == before[1]  # the mark took nothing from the counts
+    if width == 80:  # the counts do not fit: cut where the eye sees it
+        assert counts.rstrip().endswith("…")
+
+
+def test_header_lines_are_cut_with_an_ellipsis() -> None:
+    state = HeaderState(directory="/srv/agents/.intentusnet/records", marked="x" * 60)
+    text = "".join(t for t, _ in location_parts(state, 80))
+    assert cell_len(text) == 80 and text.endswith("…")
+    counts: Counter[tuple[object, ...]] = Counter()
+    for n, name in enumerate(("tampered", "unknown", "failed", "in flight")):
+        counts[kind_of(CASES[name][0])] = 3 + n
+    counts[kind_of(summary(99))] = 20
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 70))
+    assert cell_len(text) == 70 and text.endswith("…")
