@@ -221,4 +221,12 @@ def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
         if width is None or _cells([p for _, seg in segments for p in seg]) <= width:
             break
         segments = [(r, seg) for r, seg in segments if r != rank]
+    if (
+        width is not None
+        and tally.needing_attention
+        and _cells([p for _, seg in segments for p in seg]) > width
+    ):
+        # Last, the sum goes (the reasons that follow add up to it): every reason stays in
+        # sight at 80 columns rather than the last one being cut.
+        parts[-1] = (" · attention: ", "bold")
     return fit([p for _, seg in segments for p in seg], width)
