@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -36,12 +37,16 @@ def _notes(app: object) -> list[str]:
     return [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
 
 
+async def _select_edited(app: Any, pilot: Any) -> None:
+    await settle(pilot)
+    assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+    await settle(pilot)
+
+
 async def test_the_post_mortem_of_a_broken_log_opens_on_the_verdict(edited: Path) -> None:
     app = make_app(edited)
     async with app.run_test(size=NARROW) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
-        await settle(pilot)
+        await _select_edited(app, pilot)
         await pilot.press("4")
         await settle(pilot)
         shown = screen_text(app)
@@ -56,9 +61,7 @@ async def test_the_post_mortem_of_a_broken_log_opens_on_the_verdict(edited: Path
 async def test_invalidate_says_what_the_verdict_says(edited: Path) -> None:
     app = make_app(edited)
     async with app.run_test(size=NARROW) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
-        await settle(pilot)
+        await _select_edited(app, pilot)
         await pilot.press("I")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)

@@ -118,12 +118,7 @@ def write_incident_logs(wal_dir: Path) -> dict[str, Path]:
         with WALWriter(str(wal_dir), execution_id) as w:
             _pay(w)
             w.execution_completed("cd" * 32)
-    edited = wal_dir / f"{EDITED}.wal"
-    lines = lines_of(edited)
-    entry = json.loads(lines[3])
-    entry["payload"]["side_effect"] = "read_only"
-    lines[3] = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    edited.write_bytes(b"".join(lines))
+    edit_entry(wal_dir / f"{EDITED}.wal", 3, "side_effect", "read_only")
     deleted = wal_dir / f"{DELETED}.wal"
     lines = lines_of(deleted)
     del lines[2]
@@ -159,10 +154,15 @@ def write_record_with_edited_log(base: Path, execution_id: str = RECORD_WITH_EDI
         w.step_started("attempt-1", "ticket-classifier", "read_only", {}, "in-1")
         w.step_completed("attempt-1", "out-1", True)
         w.execution_completed("cd" * 32)
-    log = wal_dir / f"{execution_id}.wal"
-    lines = lines_of(log)
-    entry = json.loads(lines[2])
-    entry["payload"]["output_hash"] = "out-edited"
-    lines[2] = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    log.write_bytes(b"".join(lines))
+    edit_entry(wal_dir / f"{execution_id}.wal", 2, "output_hash", "out-edited")
     return path
+
+
+def edit_entry(log: Path, line: int, key: str, value: object) -> None:
+    """Line ``line`` (from 0) of ``log`` with its payload's ``key`` set to ``value``, its
+    hashes as written: what an edit after the fact leaves."""
+    lines = lines_of(log)
+    entry = json.loads(lines[line])
+    entry["payload"][key] = value
+    lines[line] = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+    log.write_bytes(b"".join(lines))
