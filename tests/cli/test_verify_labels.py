@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from intentusnet.wal.writer import WALWriter
 
 from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
@@ -48,3 +49,29 @@ def test_the_record_file_alone_fails_too(broken: Path, real_world: RealWorld) ->
     assert run.stdout.rstrip().endswith("1 checked (1 records, 0 WALs), 1 failed")
     doc = json.loads(cli("verify", str(record), "--json").stdout)
     assert doc["files"][0]["ok"] is False and doc["ok"] is False
+
+
+def test_a_log_of_another_execution_under_this_ones_name_fails_the_record(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    # The real 1.3.0 WALWriter's log of the fallback execution, renamed to the success's.
+    root = with_broken_wal_chain(real_world, tmp_path)
+    wal_dir = root / "wal"
+    (wal_dir / f"{real_world.success}.wal").unlink()
+    with WALWriter(str(wal_dir), real_world.fallback) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    (wal_dir / f"{real_world.fallback}.wal").rename(wal_dir / f"{real_world.success}.wal")
+    run = cli("verify", str(root))
+    assert run.returncode == ExitCode.PROBLEMS, run.stdout
+    lines = run.stdout.splitlines()
+    assert f"FAIL  {real_world.success}.json  hash match" in lines
+    assert f"FAIL  {real_world.success}.wal  wal chain broken at line 1 (seq 1): " in "\n".join(
+        lines
+    )
+    assert f"belongs to execution '{real_world.fallback}'" in run.stdout
+    assert "integrity chain_broken; not replayable (untrusted)" in run.stdout
+    listing = json.loads(cli("inspect", "--list", str(root), "--json").stdout)
+    (row,) = listing["executions"]
+    assert (row["outcome"], row["integrity"]) == ("unknown", "chain_broken")
+    assert "another execution's log" in row["integrity_reason"]

@@ -51,9 +51,19 @@ IssueKind = Literal[
     "bad_entry",  # JSON, but not a WAL entry (wrong type, missing field)
     "execution_id_mismatch",  # entry belongs to another execution than the file name says
 ]
-# Issue kinds that mean the log's content cannot be trusted (a torn tail is a crash, not tampering).
+# Issue kinds that mean the log's content cannot be trusted (a torn tail is a crash, not
+# tampering). An entry of another execution, its chain intact, is a log renamed, moved or
+# mixed with another: whatever it claims is not this execution's evidence.
 INTEGRITY_KINDS: frozenset[str] = frozenset(
-    {"hash_mismatch", "broken_link", "seq_gap", "seq_order", "not_json", "bad_entry"}
+    {
+        "hash_mismatch",
+        "broken_link",
+        "seq_gap",
+        "seq_order",
+        "not_json",
+        "bad_entry",
+        "execution_id_mismatch",
+    }
 )
 
 
@@ -145,6 +155,8 @@ class WalLog:
             if last is not None
             else "no entry can be trusted"
         )
+        if issue.kind == "execution_id_mismatch":  # the chain holds; the log is not this one's
+            return f"another execution's log from {where}: {issue.message}; {trusted}"
         return f"hash chain broken at {where}: {issue.kind}: {issue.message}; {trusted}"
 
     @property
@@ -201,6 +213,15 @@ def broken_chain_hint(log: WalLog) -> RecoveryHint:
         if last is not None
         else "No entry before it can be trusted."
     )
+    if issue is not None and issue.kind == "execution_id_mismatch":
+        return RecoveryHint(
+            "investigate_first",
+            f"The write-ahead log holds another execution's entries from {where} "
+            f"({issue.message}): it was renamed, moved or mixed with another log, and nothing "
+            f"from that entry on is this execution's evidence (it claims {claimed}). {before} "
+            "Find this execution's own log before retrying, and do not act on what this one "
+            "claims.",
+        )
     return RecoveryHint(
         "investigate_first",
         f"The write-ahead log's hash chain breaks at {where}: the log was changed after it was "

@@ -221,7 +221,13 @@ def test_entry_from_another_execution(tmp_path: Path) -> None:
 
     assert log.execution_id == "other-id"
     assert {i.kind for i in log.issues} == {"execution_id_mismatch"}
-    assert log.chain_valid  # the chain itself is intact; the file is misplaced
+    # Its chain holds, but it is another execution's log (renamed, moved or mixed with
+    # another): nothing in it is this execution's evidence.
+    assert not log.chain_valid and log.trusted_count == 0
+    described = log.describe_break()
+    assert described is not None and described.startswith("another execution's log from line 1")
+    assert log.hint.verdict == "investigate_first"
+    assert "renamed, moved or mixed with another log" in log.hint.reason
 
 
 # ---------------------------------------------------------------------------------------
