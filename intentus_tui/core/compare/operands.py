@@ -61,9 +61,11 @@ class Operand:
         return out
 
 
-def record_operand(label: str, record: Mapping[str, Any], note: str | None = None) -> Operand:
-    """A record already read (``LoadResult.record.raw``)."""
-    return Operand(label, "record", record=record, note=note)
+def record_operand(
+    label: str, record: Mapping[str, Any], note: str | None = None, path: Path | None = None
+) -> Operand:
+    """A record already read (``LoadResult.record.raw``), from the file ``path``."""
+    return Operand(label, "record", record=record, note=note, path=path)
 
 
 def load_result_operand(label: str, result: LoadResult) -> Operand:
@@ -74,7 +76,7 @@ def load_result_operand(label: str, result: LoadResult) -> Operand:
     note = None
     if result.status is LoadStatus.SALVAGED:
         note = f"damaged record, compared what was recovered: {result.message}"
-    return Operand(label, "record", record=dict(result.record.raw), note=note, path=result.path)
+    return record_operand(label, dict(result.record.raw), note, result.path)
 
 
 def run_operand(label: str, db_path: str | Path, run_id: str) -> Operand:
