@@ -104,7 +104,13 @@ def _children() -> set[int]:
     tasks = Path(f"/proc/{os.getpid()}/task")
     if not tasks.is_dir():
         pytest.skip("needs /proc to list child processes")
-    return {int(pid) for task in tasks.iterdir() for pid in (task / "children").read_text().split()}
+    found: set[int] = set()
+    for task in tasks.iterdir():
+        try:
+            found.update(int(pid) for pid in (task / "children").read_text().split())
+        except FileNotFoundError:  # a thread that ended while we listed; its children moved on
+            continue
+    return found
 
 
 def joined(chunk: list[str]) -> bytes:
