@@ -124,29 +124,21 @@ def _many(n: int) -> list:
     ]
 
 
-def test_100000_executions_stay_fast() -> None:
+def test_100000_executions_are_indexed_newest_first_and_lines_reused() -> None:
     summaries = _many(100_000)
     model = ListModel()
     model.replace_all(summaries)
     lines = ExecutionLines()
-    start = time.perf_counter()
     executions = lines.candidates(model.summaries.values(), model.kind)
     index = CandidateIndex(build_candidates([SNAPSHOT], [], executions))
-    built = time.perf_counter() - start
     assert len(index) == 100_001
     assert executions[0].line[9:17] in {s.execution_id[:8] for s in summaries}
     # newest first: the 28th of January before the 1st
     assert executions[0].line[18:28] == "2026-01-28" and executions[-1].line[18:28] == "2026-01-01"
-    slowest = 0.0
+    # At most the asked-for hits, whatever matches (bench/bench_picker.py times the search).
     for query in ("s", "sum", "2026-01-05", "zzzq", "trn0105", "0f3a", "✓ #✓"):
-        start = time.perf_counter()
         hits, _ = index.search(query, 200)
-        slowest = max(slowest, time.perf_counter() - start)
         assert len(hits) <= 200
-    # Measured 5-20 ms a query, 0.3-0.8 s to build (on a shared 2-core machine): generous
-    # bounds, so only a lost guarantee (a scan that backtracks, a quadratic build) fails.
-    assert slowest < 0.25, slowest
-    assert built < 5, built
     # A second opening reuses the lines of unchanged summaries (the very same strings: a
     # timing would fail whenever a garbage collection of the whole test run lands in it).
     again = lines.candidates(model.summaries.values(), model.kind)

@@ -9,7 +9,6 @@ directly (no disk, no clock).
 from __future__ import annotations
 
 import threading
-import time
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -207,7 +206,7 @@ async def test_closing_the_picker_lets_go_of_its_candidates() -> None:
         assert index() is None
 
 
-async def test_100000_executions_answer_each_key_quickly() -> None:
+async def test_100000_executions_never_make_more_than_200_options() -> None:
     summaries = _many(100_000)
     model = ListModel()
     model.replace_all(summaries)
@@ -218,15 +217,12 @@ async def test_100000_executions_answer_each_key_quickly() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         picker = await ready(pilot)
         assert picker.options.option_count <= 200 + 5  # never 100,000 options
-        slowest = 0.0
+        # Each key rebuilds at most 200 options, whatever matches: what keeps a key fast
+        # (timed by bench/bench_picker.py, not here).
         for text in ("s", "su", "sum", "sum0", "sum00", "zzzq", ""):
             picker.input.value = text  # what a key does: filter and rebuild the list
-            start = time.perf_counter()
             picker.refresh_list()
-            slowest = max(slowest, time.perf_counter() - start)
             assert picker.options.option_count <= 205
-        # About 10-40 ms each measured; a generous bound for a shared 2-core machine.
-        assert slowest < 0.3, slowest
         status = str(picker.query_one("#picker-status").render())
         assert "100,000 executions" in status and "the first 200 shown" in status
 
