@@ -126,17 +126,19 @@ def locate_execution(
     *,
     allow_wal: bool = True,
     no_record: int = ExitCode.USAGE,
+    refuse: Callable[[str, int], NoReturn] | None = None,
 ) -> tuple[Path, Path | None]:
     """(file, WAL directory) for a path, an execution id or a unique prefix of one; an id
     may name a WAL-only execution (its log is the file) when ``allow_wal``, else that is
-    one line and exit ``no_record``. With several directories (or a remote one),
-    ``LABEL:ID`` names an execution in one root."""
+    one line and exit ``no_record`` (by ``refuse``, ``fail`` unless given). With several
+    directories (or a remote one), ``LABEL:ID`` names an execution in one root."""
+    refuse = refuse or fail
     looks_like_path = target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
     if directory is not None and not isinstance(directory, str) and not looks_like_path:
         if len(directory) > 1 or (directory and is_remote(directory[0])):
             path, wal_dir = locate_across(target, directory)
             if not allow_wal and path.name.endswith(WAL_SUFFIX):
-                fail(
+                refuse(
                     f"{target} has no record file, only a write-ahead log ({path}): "
                     f"inspect it with `{_inspect_hint(target, directory)}`",
                     no_record,
@@ -146,7 +148,9 @@ def locate_execution(
     elif directory is not None and not isinstance(directory, str):
         directory = directory[0] if directory else None
     if directory is not None and is_remote(directory) and not looks_like_path:
-        return locate_execution(target, [directory], allow_wal=allow_wal, no_record=no_record)
+        return locate_execution(
+            target, [directory], allow_wal=allow_wal, no_record=no_record, refuse=refuse
+        )
     path = Path(target)
     if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
@@ -154,7 +158,7 @@ def locate_execution(
         if path.is_dir():
             fail(f"{target} is a directory, not a record file or execution id")
         if not allow_wal and target.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
-            fail(
+            refuse(
                 f"{target} is a write-ahead log, not a record: no response was recorded in "
                 f"it; inspect it with `{_inspect_hint(target, None)}`",
                 no_record,
@@ -170,7 +174,7 @@ def locate_execution(
         return match.record, root.wal_dir
     if allow_wal and match.wal is not None:
         return match.wal, root.wal_dir
-    fail(
+    refuse(
         f"execution {match.execution_id} has no record file, only a write-ahead log "
         f"({match.wal}): inspect it with `{_inspect_hint(match.execution_id, directory)}`",
         no_record,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -21,6 +22,7 @@ from intentus_tui.cli.common import (
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import IntegrityProblem, ReplayResult
 from intentus_tui.core.actions import replay as replay_record
+from intentus_tui.core.model import ReplayCode
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
@@ -35,6 +37,14 @@ def _load_envelope(path: str) -> Any:
         # A bare envelope file is not a record: parse it as plain JSON.
         return read_json_file(path, "envelope")
     return result.record.envelope  # a whole record: use its envelope
+
+
+def _cannot_replay(as_json: bool, code: ReplayCode, message: str, exit_code: int) -> NoReturn:
+    """No record to replay: one line on stderr and, for ``--json``, the refusal's document
+    on stdout (a script reads one either way)."""
+    if as_json:
+        echo_json({"replayed": False, "replayable": False, "reason": code, "detail": message})
+    fail(message, exit_code)
 
 
 def _execution_wal(wal_dir: Path | None, stem: str) -> WalLog | None:
@@ -112,11 +122,20 @@ def replay(
     """
     # Known only from its WAL: no recorded response, so not replayable (even with --force).
     path, wal_dir = locate_execution(
-        target, directory or None, allow_wal=False, no_record=ExitCode.NOT_REPLAYABLE
+        target,
+        directory or None,
+        allow_wal=False,
+        no_record=ExitCode.NOT_REPLAYABLE,
+        refuse=partial(_cannot_replay, as_json, ReplayCode.NO_RECORD),
     )
     result = load_record_file(path)
     if result.record is None:
-        fail(f"{result.path}: {result.message}", ExitCode.NOT_REPLAYABLE)
+        _cannot_replay(
+            as_json,
+            ReplayCode.RECORD_CORRUPTED,
+            f"{result.path}: {result.message}",
+            ExitCode.NOT_REPLAYABLE,
+        )
     envelope = _load_envelope(envelope_file) if envelope_file else None
     wal = _execution_wal(wal_dir, result.stem)
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)

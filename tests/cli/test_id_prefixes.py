@@ -131,6 +131,40 @@ def test_a_wal_only_execution_resolves(world: Path) -> None:
         assert line.endswith(f"inspect it with `intentus-tui inspect {WAL_ONLY}`")
 
 
+@pytest.mark.parametrize("several", [False, True])
+def test_replay_json_of_a_wal_only_execution_is_a_refusal_document(
+    world: Path, several: bool
+) -> None:
+    roots = ["--dir", ".intentusnet"]
+    if several:
+        (world / "other" / "records").mkdir(parents=True)
+        roots += ["--dir", "other"]
+    for target in (WAL_ONLY[:8], f".intentusnet/wal/{WAL_ONLY}.wal"):
+        out = cli("replay", target, "--json", *roots, cwd=world)
+        line = _one_error_line(out, ExitCode.NOT_REPLAYABLE)  # said where a person looks
+        doc = json.loads(out.stdout)  # and a document where a script reads
+        assert doc["replayed"] is False and doc["replayable"] is False
+        assert doc["reason"] == "no_record"
+        assert "intentus-tui: " + doc["detail"] == line
+
+
+def test_replay_json_of_a_damaged_record_is_a_refusal_document(
+    world: Path, real_world: RealWorld
+) -> None:
+    record = world / ".intentusnet" / "records" / f"{real_world.success}.json"
+    record.write_bytes(record.read_bytes()[:200])  # cut off mid-write
+    out = cli("replay", real_world.success[:8], "--json", cwd=world)
+    line = _one_error_line(out, ExitCode.NOT_REPLAYABLE)
+    doc = json.loads(out.stdout)
+    assert doc == {
+        "replayed": False,
+        "replayable": False,
+        "reason": "record_corrupted",
+        "detail": line.removeprefix("intentus-tui: "),
+    }
+    assert "truncated" in doc["detail"] or "ends at byte" in doc["detail"], doc
+
+
 def test_a_write_ahead_log_named_as_a_file_is_said_to_be_one(world: Path) -> None:
     wal = f".intentusnet/wal/{WAL_ONLY}.wal"
     for command, code in (
