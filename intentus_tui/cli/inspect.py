@@ -328,7 +328,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
             )
         for item in pm.completed_before:
             lines.append(f"  completed before {item}")
-        if pm.chain_break is not None:
+        if pm.chain_break is not None and pm.untrusted is None:  # else said first already
             lines.append(f"  chain break      {pm.chain_break.summary}")
         for item in pm.disagreements:
             lines.append(f"  disagreement     {item}")

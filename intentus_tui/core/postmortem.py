@@ -189,8 +189,8 @@ def _hint(
     if record_distrust is not None and timeline is not None:
         return RecoveryHint(
             "investigate_first",
-            f"The record fails its integrity check ({record_distrust}). Do not replay its "
-            "response or act on what it says before finding out who or what changed it.",
+            "Do not replay its response or act on what it says before finding out who or "
+            "what changed it.",
         )
     if wal is not None and wal.file_status in ("ok", "empty"):
         # The WAL knows side-effect classes; a record never does. Only a record's final

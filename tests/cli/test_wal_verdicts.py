@@ -78,8 +78,11 @@ def test_inspect_one_wal_only_execution(root: Path) -> None:
     edited = cli("inspect", NAMES["edited"], "--dir", str(root))
     out = edited.stdout
     assert "  outcome     unknown" in out and "  integrity   chain_broken" in out
-    assert "  chain break      hash chain broken at line 4 (seq 4): hash_mismatch" in out
-    assert "hint             investigate first" in out
+    untrusted = "  untrusted        the write-ahead log fails its integrity check: hash chain"
+    assert f"{untrusted} broken at line 4 (seq 4): hash_mismatch" in out
+    postmortem = out.split("\npost-mortem\n", 1)[1]
+    assert postmortem.count("hash_mismatch") == 1  # what broke is said once, first
+    assert "hint             investigate first: The log was changed" in out
     assert "Replay the recorded response" not in out
 
     doc = json.loads(cli("inspect", NAMES["deleted"], "--dir", str(root), "--json").stdout)

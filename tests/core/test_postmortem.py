@@ -93,5 +93,6 @@ def test_a_tampered_record_is_never_advised_for_replay(tmp_path: Path) -> None:
     assert detail.verdict is not None and detail.verdict.integrity.value == "tampered"
     pm = detail.postmortem
     assert pm is not None and pm.hint.verdict == "investigate_first"
-    assert "fails its integrity check" in pm.hint.reason
+    assert pm.untrusted is not None and "the record fails its integrity check" in pm.untrusted
+    assert pm.hint.reason.startswith("Do not replay its response")  # what broke: said once
     assert "Replay the recorded response" not in pm.hint.reason

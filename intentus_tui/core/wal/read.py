@@ -200,7 +200,10 @@ class WalLog:
 
 def broken_chain_hint(log: WalLog) -> RecoveryHint:
     """Investigate first: nothing from the first broken entry on can be believed, so no
-    state, step or side effect it claims may decide a retry or a replay."""
+    state, step or side effect it claims may decide a retry or a replay.
+
+    What broke is said once, by ``describe_break`` (which every presentation shows first):
+    the hint names the entry and says what follows from it and what to do."""
     issue = log.chain_break
     where = "an unknown entry"
     if issue is not None:
@@ -209,25 +212,22 @@ def broken_chain_hint(log: WalLog) -> RecoveryHint:
     trusted = log.state.replace("_", " ")
     last = log.last_trusted_entry
     before = (
-        f"The entries before it (through seq {last.seq}) say only: {trusted}."
+        f"the entries before it (through seq {last.seq}) say only: {trusted}."
         if last is not None
-        else "No entry before it can be trusted."
+        else "no entry before it can be trusted."
     )
     if issue is not None and issue.kind == "execution_id_mismatch":
         return RecoveryHint(
             "investigate_first",
-            f"The write-ahead log holds another execution's entries from {where} "
-            f"({issue.message}): it was renamed, moved or mixed with another log, and nothing "
-            f"from that entry on is this execution's evidence (it claims {claimed}). {before} "
-            "Find this execution's own log before retrying, and do not act on what this one "
-            "claims.",
+            f"The log was renamed, moved or mixed with another log: nothing from {where} on "
+            f"is this execution's evidence (it claims {claimed}); {before} Find this "
+            "execution's own log before retrying, and do not act on what this one claims.",
         )
     return RecoveryHint(
         "investigate_first",
-        f"The write-ahead log's hash chain breaks at {where}: the log was changed after it was "
-        f"written, and everything from that entry on is untrusted (it claims {claimed}). "
-        f"{before} Find out who or what changed the log before retrying, and do not act on "
-        "what it claims.",
+        f"The log was changed after it was written: nothing from {where} on can be believed "
+        f"(it claims {claimed}); {before} Find out who or what changed the log before "
+        "retrying, and do not act on what it claims.",
     )
 
 
