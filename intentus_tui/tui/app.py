@@ -729,7 +729,7 @@ class IntentusApp(
         self._show_header()
         self._refresh_footer()
         self.notify(
-            f"Marked {execution_label(detail)}: select another execution and press d",
+            f"Marked {short_label(detail)}: select another execution and press d",
             markup=False,
             timeout=3,
         )

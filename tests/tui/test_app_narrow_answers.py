@@ -56,6 +56,8 @@ async def test_the_post_mortem_of_a_broken_log_opens_on_the_verdict(edited: Path
     assert "COMPLETED" not in shown and "no attempt was left open" not in shown
     assert pane.startswith("Verdict   ⚠ UNTRUSTED   CHAIN ✗ · not replayable\n")
     assert pane.index("HINT: INVESTIGATE FIRST") < pane.index("State   COMPLETED")
+    # what broke is explained once, in the verdict: the hint and the WAL facts only point at it
+    assert pane.count("does not hash to its entry_hash") == 1
 
 
 async def test_invalidate_says_what_the_verdict_says(edited: Path) -> None:
@@ -114,7 +116,10 @@ async def test_the_header_keeps_two_lines_with_a_mark(
         await settle(pilot)
         assert header.region.height == 2
         location, counts = screen_text(app).splitlines()[:2]
+        notes = _notes(app)
     width = size[0]
+    # the toast names it as the list and the header do
+    assert f"Marked {uuid_key[:8]}: select another execution and press d" in notes
     assert location.rstrip().endswith(f"marked for diff: {uuid_key[:8]}")
     assert uuid_key.removesuffix(".json") not in location
     assert counts == before[1]  # the mark took nothing from the counts

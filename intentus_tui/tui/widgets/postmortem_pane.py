@@ -167,8 +167,7 @@ def _wal_lines(wal: WalLog) -> list[Line]:
     if broken is not None:
         where = f"line {broken.line_no}" + (f", seq {broken.seq}" if broken.seq is not None else "")
         text = f"broken at {where} ({broken.kind}): everything from there on is untrusted"
-        lines.append(row("Chain", (safe(text), PROBLEM_STYLE)))
-        lines.append(plain(safe(broken.message), PROBLEM_STYLE))
+        lines.append(row("Chain", (safe(text), PROBLEM_STYLE)))  # the why: in the verdict
     elif not wal.chain_valid:
         lines.append(row("Chain", ("unreadable: the log cannot be checked", PROBLEM_STYLE)))
     elif wal.torn:
