@@ -111,6 +111,28 @@ async def test_e_unfolds_and_t_enter_jump_to_an_event() -> None:
         assert isinstance(row, SideRow) and row.path_text == "events[3]" and row.a is None
 
 
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_enter_on_an_unchanged_event_shows_its_lines_not_a_fold(
+    size: tuple[int, int],
+) -> None:
+    app = pair_app()
+    async with app.run_test(size=size) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        assert any(isinstance(r, Fold) for r in screen.values.rows)  # folded, as it opens
+        await pilot.press("t", "home")  # the first event: the same on both sides
+        first = screen.timeline.current_row
+        assert isinstance(first, SideRow) and first.status == "same"
+        await pilot.press("enter")
+        assert screen.values.has_focus
+        row = screen.values.current_row
+        assert isinstance(row, SideRow), row  # the event's first line, not "⋯ unchanged ⋯"
+        assert row.path_text == "events[0]" and row.a is not None and row.a == row.b
+        assert "e: unfold" not in _text(screen.query_one("#compare-current"))
+        await pilot.press("e")  # e folds again, the cursor stays on what it showed
+        assert any(isinstance(r, Fold) for r in screen.values.rows)
+
+
 async def test_escape_and_q_close() -> None:
     app = pair_app()
     async with app.run_test(size=SIZE) as pilot:

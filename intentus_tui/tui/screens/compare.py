@@ -280,6 +280,12 @@ class ComparisonScreen(Screen[None]):
         if not 0 <= index < len(layout.event_rows) or layout.event_rows[index] < 0:
             return
         raw = layout.event_rows[index]
+        folded = self.folded
+        if folded is not None and isinstance(folded.rows[self._raw_to_shown[raw]], Fold):
+            # An unchanged event's lines are folded away: show them, not the fold.
+            self.folding = False
+            self._show(keep_position=True)
+            self.notify("Unfolded to show the event: e folds unchanged lines again", timeout=3)
         self.values.focus()
         self.values.cursor = self._raw_to_shown[raw]
 
