@@ -327,6 +327,29 @@ async def test_diff_of_two_records_with_n_and_shift_n_moving_the_cursor() -> Non
     assert paths[1] in current
 
 
+@pytest.mark.parametrize(("width", "beside"), [(44, False), (100, True)])
+async def test_diff_counts_sit_beside_the_selector_or_under_it(width: int, beside: bool) -> None:
+    # 44 columns: the side pane of an 80-column screen. There the counts went beside the
+    # selector in a column 11 wide, a word cut per line ("differenc" / "es").
+    left = detail_from(good_record("exec-000A"))
+    right = detail_from(
+        good_record("exec-000B", agents=(("fb-primary", "error"), ("fb-tertiary", "ok")))
+    )
+    app = SidePaneApp(left, tab="verify")
+    async with app.run_test(size=(width, 40)) as pilot:
+        app.side.show_diff(left, right)
+        await finish_workers(pilot)
+        pane = app.side.diff_pane
+        section = pane.query_one("#diff-section").region
+        status = pane.query_one("#diff-status").region
+        counts = str(pane.query_one("#diff-status").render()).split("   n/N")[0]
+    if beside:
+        assert status.x >= section.right and status.y == section.y
+    else:
+        assert status.y >= section.bottom and status.x == section.x
+    assert counts.startswith("7 differences") and status.width >= len(counts), counts
+
+
 async def test_diff_keys_work_when_the_diff_view_has_focus() -> None:
     app = SidePaneApp(None)
     async with app.run_test(size=SIZE) as pilot:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -293,6 +293,11 @@ def _load_warnings(request: DiffRequest) -> list[Content]:
     return lines
 
 
+# The selector (30 columns) and a status line beside it ("35 differences  +15 -7 ~13   at
+# 1/35", 36 columns) side by side: narrower, the status goes under the selector.
+_BESIDE_WIDTH = 30 + 1 + 36 + 2
+
+
 class DiffPane(Vertical):
     """Title, section selector and status above the diff; the current difference below it.
     ``f`` opens the same comparison full screen."""
@@ -310,6 +315,8 @@ class DiffPane(Vertical):
     DiffPane > #diff-bar > #diff-status { width: 1fr; padding: 1 0 0 1; }
     DiffPane.-no-sections > #diff-bar > #diff-section { display: none; }
     DiffPane.-no-sections > #diff-bar > #diff-status { padding: 0; }
+    DiffPane.-narrow > #diff-bar { layout: vertical; }
+    DiffPane.-narrow > #diff-bar > #diff-status { padding: 0; }
     DiffPane > DiffView { height: 1fr; min-height: 4; }
     DiffPane > #diff-current { height: auto; max-height: 8; border-top: solid $panel; }
     DiffPane.-empty > DiffView, DiffPane.-empty > #diff-current, DiffPane.-empty > #diff-bar,
@@ -338,6 +345,11 @@ class DiffPane(Vertical):
             yield Static("", id="diff-status")
         yield DiffView(id="diff-view")
         yield Static("", id="diff-current")
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Too narrow for the counts beside the selector (an 80-column screen's side pane):
+        # they go under it, on lines of their own, rather than wrap a word at a time.
+        self.set_class(event.size.width < _BESIDE_WIDTH, "-narrow")
 
     @staticmethod
     def _empty_text() -> Content:
