@@ -48,7 +48,6 @@ from intentus_tui.tui.presenters.execution_text import (
     short_label,
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
-from intentus_tui.tui.presenters.list_rows import list_subtitle
 from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.roots import RootSet, RootsSupport
 from intentus_tui.tui.screen_styles import read_screen_styles
@@ -470,9 +469,7 @@ class IntentusApp(
         self._header.show(state)
 
     def _update_titles(self) -> None:
-        listing = self.execution_list
-        filtering = listing.waiting_query is not None
-        listing.border_subtitle = list_subtitle(listing.model, listing.sorting, filtering)
+        self.execution_list.show_subtitle()
 
     def _update_empty_message(self) -> None:
         listing = self.execution_list

@@ -12,8 +12,8 @@ from rich.cells import cell_len
 from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts
-from intentus_tui.tui.presenters.list_model import ListModel, kind_of
-from intentus_tui.tui.presenters.list_rows import id_width_for, row_cells
+from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View, kind_of
+from intentus_tui.tui.presenters.list_rows import id_width_for, list_subtitle, row_cells
 from intentus_tui.tui.startup.start_frame import LIST_PANE_MIN, LIST_PANE_PERCENT
 from tests.tui.app_support import fixed_id
 from tests.tui.test_list_model import summary
@@ -140,3 +140,18 @@ def test_header_when_nothing_needs_attention() -> None:
     text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 80))
     assert text == " 2 executions · nothing needs attention · 2 succeeded"
     assert "".join(t for t, _ in counts_parts(HeaderState(), 80)) == " 0 executions"
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=[v.name for v in VIEWS])
+@pytest.mark.parametrize("sort", SORTS, ids=[s.name for s in SORTS])
+def test_the_list_subtitle_keeps_the_sort_in_sight_on_a_narrow_list(view: View, sort: Sort) -> None:
+    model = ListModel()
+    model.view, model.sort = view, sort
+    wide = list_subtitle(model, width=200)
+    assert wide == f"{view.label} · sort: {sort.label}"
+    narrow = list_subtitle(model, width=34)  # the list's width on an 80-column screen
+    assert narrow.endswith(f" · {sort.label}") or narrow == wide
+    if cell_len(wide) > 34 - 4:
+        assert narrow == f"{view.label.split(',')[0]} · {sort.label}"
+    filtering = list_subtitle(model, width=34, filtering=True)
+    assert " · filtering… · " in filtering and filtering.endswith(sort.label)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.cells import cell_len
+
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel, Sort
@@ -255,12 +257,31 @@ def group_header_text(group: Group, size: int, width: int) -> str:
     return fit(text + "─" * max(0, width - len(text)), width)
 
 
-def list_subtitle(model: ListModel, sorting: Sort | None = None, filtering: bool = False) -> str:
+def list_subtitle(
+    model: ListModel,
+    sorting: Sort | None = None,
+    filtering: bool = False,
+    width: int | None = None,
+) -> str:
     """The list border's subtitle: how it is shown and sorted (``sorting``: the sort
     being made, the rows still in the one before; ``filtering``: a query waits for the
-    searched texts, the rows still unfiltered)."""
+    searched texts, the rows still unfiltered). On a border ``width`` cells wide where it
+    does not fit, the short form ("failures first · newest first"): the sort stays in
+    sight."""
+    full = _subtitle(model.view.label, model.sort.label, sorting, filtering, "sort: ")
+    if width is None or cell_len(full) <= width - _BORDER_CELLS:
+        return full
+    view = model.view.label.split(",", 1)[0]  # "failures first, by verdict": its first part
+    return _subtitle(view, model.sort.label, sorting, filtering, "")
+
+
+_BORDER_CELLS = 4  # the corner and a rule cell each side of a border's subtitle
+
+
+def _subtitle(view: str, sort: str, sorting: Sort | None, filtering: bool, said: str) -> str:
     # Before the sort: a narrow list's border cuts the end of its subtitle.
-    view = f"{model.view.label} · filtering…" if filtering else model.view.label
+    if filtering:
+        view = f"{view} · filtering…"
     if sorting is not None:
         return f"{view} · sorting: {sorting.label}…"
-    return f"{view} · sort: {model.sort.label}"
+    return f"{view} · {said}{sort}"

@@ -128,7 +128,7 @@ def _list_lines(
         line += [Span(text, _CLASS_SGR.get(name or "", "")) for text, name in cells]
         line += [Span(" " * scrollbar), Span("│", "36")]
         lines.append(line)
-    bottom = _titled_border("╰", "╯", width, list_subtitle(model), at_end=True)
+    bottom = _titled_border("╰", "╯", width, list_subtitle(model, width=width), at_end=True)
     lines.append([Span(bottom, "36")])
     return lines
 

@@ -32,6 +32,7 @@ from intentus_tui.tui.presenters.list_rows import (
     MIN_ID_WIDTH,
     group_header_text,
     id_width_for,
+    list_subtitle,
     row_cells,
 )
 from intentus_tui.tui.widgets.cells import fit
@@ -141,6 +142,15 @@ class ExecutionList(
         # the query typed meanwhile, to filter by once they are in.
         self._texts_coming = False
         self.waiting_query: str | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.show_subtitle()  # a narrower border takes the short form
+
+    def show_subtitle(self) -> None:
+        """How the list is shown and sorted, on its border (cut to fit its width)."""
+        self.border_subtitle = list_subtitle(
+            self.model, self.sorting, self.waiting_query is not None, self.outer_size.width
+        )
 
     # ------------------------------------------------------------------ public API
 
