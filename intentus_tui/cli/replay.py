@@ -141,9 +141,13 @@ def replay(
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         if as_json:
-            echo_json({"replayed": False, "replayable": False, "reason": outcome.reason})
+            refusal = {"replayed": False, "replayable": False, "reason": outcome.reason}
+            if outcome.message:  # the verdict's words (an untrusted record)
+                refusal["detail"] = outcome.message
+            echo_json(refusal)
         else:
-            echo_text(f"not replayable: {outcome.reason} (use --force to replay anyway)")
+            why = f"{outcome.reason} — {outcome.message}" if outcome.message else outcome.reason
+            echo_text(f"not replayable: {why} (use --force to replay anyway)")
         raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
     if outcome.kind == "mismatch":
         if as_json:

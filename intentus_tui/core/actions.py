@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from intentus_tui.core.model import ReplayCode, Verdict
 from intentus_tui.core.records.load import LoadResult, LoadStatus
 from intentus_tui.core.records.replay import (
     EXECUTION_INCOMPLETE,
@@ -248,14 +249,29 @@ def replay(
     strict: bool = False,
     report: VerifyReport | None = None,
     wal: WalLog | None = None,
+    verdict: Verdict | None = None,
 ) -> ReplayOutcome:
     """Return the recorded response of a loaded record, exactly; never runs agent code or
     calls a model. With ``envelope``, its hash is checked against the recorded one first.
     The result carries the record's integrity problems (with ``wal``, the write-ahead log's
     chain too; ``report``: the record's checks, when already made); ``strict`` refuses a
-    record with such problems instead (benign hash mismatches aside). Never raises."""
+    record with such problems instead (benign hash mismatches aside). Never raises.
+
+    What the execution's verdict (``verdict``, or made here) calls not replayable is refused
+    unless ``force``: an untrusted one (tampered, or its log's chain broken) too, with the
+    verdict's reason, as every screen says it."""
     if result.record is None:
         return ReplayOutcome("failed", force, message=f"Nothing to replay: {result.message}")
+    if not force and not strict:  # strict refuses an untrusted record in its own way
+        if verdict is None:
+            from intentus_tui.core.detail import summary_of
+
+            summary = summary_of(result, wal)
+            verdict = verdict_of(summary) if summary is not None else None
+        if verdict is not None and verdict.replay is ReplayCode.UNTRUSTED:
+            return ReplayOutcome(
+                "refused", force, reason=ReplayCode.UNTRUSTED, message=verdict.replay_reason
+            )
     try:
         engine = ReplayEngine.from_load_result(result, report=report, wal=wal)
         replayed = engine.replay(env=envelope, force=force, strict=strict)

@@ -82,7 +82,7 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
-    summary = _summary_of(result, wal)
+    summary = summary_of(result, wal)
     times: ExecutionTimes | None = None
     if result.record is not None and timeline is not None:
         times = execution_times(result.record, timeline, wal)
@@ -109,7 +109,8 @@ def record_distrust(summary: ExecutionSummary | None) -> str | None:
     return verdict.integrity_reason if verdict.integrity is Integrity.TAMPERED else None
 
 
-def _summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:
+def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:
+    """The execution's summary as the listing makes it: its record joined with its log."""
     if result.status is LoadStatus.NO_RECORD:
         return wal_only_summary(wal) if wal is not None else None
     summary = summarize(result)

@@ -43,14 +43,34 @@ EDITS = {
 
 
 @pytest.mark.parametrize("which", list(EDITS))
-def test_an_edited_record_is_replayed_with_warnings_or_refused_with_strict(
+def test_an_edited_record_is_refused_forced_with_warnings_or_refused_with_strict(
     real_world: RealWorld, records: Path, which: str
 ) -> None:
     change, expected = EDITS[which]
     execution_id = real_world.success
     edit(records, execution_id, **change)
-    base = ("replay", execution_id, "--dir", str(records))
+    plain = ("replay", execution_id, "--dir", str(records))
 
+    # Not replayable, as its verdict says everywhere: an exit code a script cannot miss.
+    refused = cli(*plain)
+    assert refused.returncode == ExitCode.NOT_REPLAYABLE
+    assert refused.stdout == (
+        "not replayable: untrusted — the record fails its integrity check: investigate "
+        "before replaying it (use --force to replay anyway)\n"
+    )
+    assert "attacker" not in refused.stdout
+    refusal = json.loads(cli(*plain, "--json").stdout)
+    assert refusal == {
+        "replayed": False,
+        "replayable": False,
+        "reason": "untrusted",
+        "detail": "the record fails its integrity check: investigate before replaying it",
+    }
+    listed = json.loads(cli("inspect", "--list", "--json", "--dir", str(records)).stdout)
+    (row,) = [r for r in listed["executions"] if r["execution_id"] == execution_id]
+    assert (row["replayable"], row["replayable_reason"]) == (False, refusal["reason"])
+
+    base = (*plain, "--force")  # the recorded answer anyway, with what is wrong with it
     as_json = cli(*base, "--json")
     assert as_json.returncode == ExitCode.OK
     doc = json.loads(as_json.stdout)
@@ -75,6 +95,7 @@ def test_an_edited_record_is_replayed_with_warnings_or_refused_with_strict(
     if change["final"]:
         assert any("final response differs" in line for line in warned)
 
+    assert cli(*plain, "--strict").returncode == ExitCode.UNTRUSTED  # forced or not
     strict = cli(*base, "--strict")
     assert strict.returncode == ExitCode.UNTRUSTED == 5
     (line,) = strict.stdout.splitlines()  # one line naming the problems, no answer
@@ -151,7 +172,12 @@ def test_a_broken_wal_chain_beside_the_records_is_reported(
     wal_path = wal_dir / f"{real_world.success}.wal"
     lines = wal_path.read_text("utf-8").splitlines()
     wal_path.write_text(lines[1] + "\n", "utf-8")  # the first entry deleted
-    doc = json.loads(cli(*base, "--json").stdout)
+    refused = cli(*base, "--json")  # the verdict says not replayable: untrusted
+    assert refused.returncode == ExitCode.NOT_REPLAYABLE
+    assert json.loads(refused.stdout)["detail"] == (
+        "the write-ahead log fails its integrity check: investigate before replaying it"
+    )
+    doc = json.loads(cli(*base, "--json", "--force").stdout)
     assert [e["kind"] for e in doc["integrity"]] == ["wal_chain_broken"]
     by_path = cli("replay", str(records / f"{real_world.success}.json"), "--strict")
     assert by_path.returncode == ExitCode.UNTRUSTED

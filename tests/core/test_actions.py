@@ -55,7 +55,10 @@ def test_a_strict_replay_of_an_untrusted_record_is_refused_with_its_problems(
     path.write_text(json.dumps(record), "utf-8")
     detail = actions.load_detail(path)
     assert [p.kind for p in actions.replay_integrity(detail)] == ["final_response_mismatch"]
-    lenient = actions.replay(detail.result, report=detail.verify)
+    refused = actions.replay(detail.result, report=detail.verify)  # its verdict: untrusted
+    assert refused.kind == "refused" and refused.result is None
+    assert refused.reason == "untrusted" and refused.message == detail.verdict.replay_reason
+    lenient = actions.replay(detail.result, report=detail.verify, force=True)
     assert lenient.kind == "result" and lenient.result is not None
     assert lenient.result.untrusted == actions.replay_integrity(detail)
     strict = actions.replay(detail.result, strict=True)

@@ -27,12 +27,23 @@ def real_record(world: RealWorld) -> dict[str, Any]:
 
 
 async def replayed_text(detail: Any) -> str:
+    """The Replay tab after ``r``, or, where its verdict says untrusted and ``r`` refuses
+    (as the list says: not replayable), after a forced replay (``R``, confirmed)."""
     app = SidePaneApp(detail, tab="replay")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
         await finish_workers(pilot)
         pane = app.side.replay_pane
-        assert pane.outcome is not None and pane.outcome.kind == "result"
+        assert pane.outcome is not None
+        if detail.verdict.replay.value == "untrusted":
+            assert pane.outcome.kind == "refused" and pane.outcome.reason == "untrusted"
+            refused = pane.text
+            assert "Replay refused   NOT REPLAYABLE" in refused
+            assert f"Reason          untrusted — {detail.verdict.replay_reason}" in refused
+            assert "A forced replay (R) returns the recorded answer anyway" in refused
+            await pilot.press("R", "y")
+            await finish_workers(pilot)
+        assert pane.outcome.kind == "result"
         return pane.text
 
 

@@ -37,13 +37,25 @@ def test_snapshot_replay_result(snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=replay)
 
 
-def test_snapshot_replay_of_an_untrusted_record(snap_compare: Any) -> None:
+def test_snapshot_replay_of_an_untrusted_record_is_refused(snap_compare: Any) -> None:
     record = tampered_record()
     record["finalResponse"]["payload"] = {"summary": "refund approved"}  # edited too
     app = SidePaneApp(detail_from(record), tab="replay")
 
     async def replay(pilot: Pilot[Any]) -> None:
         await pilot.press("r")
+        await finish_workers(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=replay)
+
+
+def test_snapshot_forced_replay_of_an_untrusted_record(snap_compare: Any) -> None:
+    record = tampered_record()
+    record["finalResponse"]["payload"] = {"summary": "refund approved"}  # edited too
+    app = SidePaneApp(detail_from(record), tab="replay")
+
+    async def replay(pilot: Pilot[Any]) -> None:
+        await pilot.press("R", "y")
         await finish_workers(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=replay)

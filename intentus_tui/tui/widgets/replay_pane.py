@@ -160,16 +160,25 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
 
 
 def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+    if outcome.message:  # the verdict's own words (an untrusted record)
+        reason = safe(f"{outcome.reason} — {outcome.message}")
+        note = (
+            "Its evidence fails its integrity check: investigate first. A forced replay (R) "
+            "returns the recorded answer anyway, with its integrity problems, after a "
+            "confirmation."
+        )
+    else:
+        reason = explain_reason(outcome.reason)
+        note = (
+            "The record says its response cannot be trusted as a replay. A forced replay "
+            "returns whatever was recorded anyway, after a confirmation listing the risks."
+        )
     return [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
         row("Execution", safe(execution_label(detail))),
-        row("Reason", (explain_reason(outcome.reason), PROBLEM_STYLE)),
+        row("Reason", (reason, PROBLEM_STYLE)),
         BLANK,
-        plain(
-            "The record says its response cannot be trusted as a replay. A forced replay "
-            "returns whatever was recorded anyway, after a confirmation listing the risks.",
-            DIM_STYLE,
-        ),
+        plain(note, DIM_STYLE),
     ]
 
 
@@ -249,7 +258,13 @@ class ReplayPane(Vertical):
     @work(thread=True, exclusive=True, group="replay", exit_on_error=False)
     def _replay(self, detail: ExecutionDetail, force: bool) -> ReplayOutcome:
         # the checks made for the detail, and its WAL: the result carries their problems
-        outcome = replay(detail.result, force=force, report=detail.verify, wal=detail.wal)
+        outcome = replay(
+            detail.result,
+            force=force,
+            report=detail.verify,
+            wal=detail.wal,
+            verdict=detail.verdict,
+        )
         lines = pretty_json_lines(outcome.result.payload) if outcome.result is not None else []
         if not get_current_worker().is_cancelled:
             self.post_message(self.Finished(detail, outcome, lines))
