@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
+
 from tests.tui.app_support import make_app, settle, write_world
 
 
@@ -73,6 +75,13 @@ async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
         assert isinstance(app.screen, HelpScreen)
         scroll = app.screen.query_one("#help-scroll")
         assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0  # more than a screen of it
+        body = app.screen.query_one("#help-body")
+        width = body.content_region.width
+        lines = str(body.render()).splitlines()  # bindings, then the marks (prose: wraps)
+        bindings = [line for line in lines if line.startswith("  ") and line[2] != " "]
+        assert len(bindings) > 40
+        # at 80 columns a binding, its description and its id stay on one line
+        assert all(cell_len(line.rstrip()) <= width for line in bindings), width
         await pilot.press("pagedown")
         await settle(pilot)
         paged = scroll.scroll_y

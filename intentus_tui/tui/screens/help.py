@@ -43,16 +43,30 @@ def help_content(
     footer: str,
     legend: Iterable[LegendSection] = (),
 ) -> Content:
+    rows = [
+        (
+            title,
+            [
+                (_key_text(b, keymap, display), b.description or b.action, b.id or "")
+                for b in Binding.make_bindings(bindings)
+            ],
+        )
+        for title, bindings in sections
+    ]
+    # Columns as wide as their longest entry (and no wider): at 80 columns every id stays
+    # on its binding's line.
+    key_width = max((len(keys) for _, found in rows for keys, _, _ in found), default=0) + 2
+    widths = [len(what) for _, found in rows for _, what, bid in found if bid]  # id after it
+    what_width = max(widths, default=0) + 2
     lines: list[Content] = []
-    for title, bindings in sections:
+    for title, found in rows:
         lines.append(Content.styled(title, "bold $text-accent"))
-        for binding in Binding.make_bindings(bindings):
-            keys = _key_text(binding, keymap, display)
+        for keys, what, binding_id in found:
             lines.append(
                 Content.assemble(
-                    (f"  {keys:<22}", "bold"),
-                    (f"{binding.description or binding.action:<28}", ""),
-                    (binding.id or "", "$text-muted"),
+                    (f"  {keys:<{key_width}}", "bold"),
+                    (f"{what:<{what_width}}" if binding_id else what, ""),
+                    (binding_id, "$text-muted"),
                 )
             )
         lines.append(Content(""))
