@@ -89,7 +89,11 @@ def _echo_result(replayed: ReplayResult, path: Path) -> None:
     multiple=True,
     help="Record directory or remote URL for an id (repeatable: LABEL:ID picks a root).",
 )
-@click.option("--force", is_flag=True, help="Replay even a non-replayable record (with warnings).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replay even a non-replayable or untrusted record (with warnings).",
+)
 @click.option(
     "--envelope", "envelope_file", type=click.Path(), help="Verify this envelope's hash first."
 )
@@ -116,9 +120,11 @@ def replay(
 ) -> None:
     """Return the recorded response of ID|FILE exactly, without running any agent.
 
-    ID is an execution id or a unique prefix of one. The record's integrity problems are
-    reported with the response (warnings, and "trusted": false in --json); --strict
-    refuses such a record instead.
+    ID is an execution id or a unique prefix of one. What its verdict calls not replayable
+    is refused (exit 3), an untrusted record (tampered, or its log's chain broken) too;
+    --force returns it anyway, with the record's integrity problems as warnings
+    ("trusted": false in --json); --strict refuses any record with such problems, forced
+    or not (exit 5).
     """
     # Known only from its WAL: no recorded response, so not replayable (even with --force).
     path, wal_dir = locate_execution(
