@@ -20,7 +20,7 @@ from intentus_tui.cli.common import (
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.actions import IntegrityProblem, ReplayResult
+from intentus_tui.core.actions import IntegrityProblem, ReplayOutcome, ReplayResult
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.model import ReplayCode
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
@@ -29,6 +29,9 @@ from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.wal.read import WalLog, read_wal
 
 UNTRUSTED_HEADLINE = "replayed from an untrusted record: investigate before using this answer"
+UNCHECKED_HEADLINE = (
+    "replayed from a record that cannot be fully checked: treat this answer with care"
+)
 
 
 def _load_envelope(path: str) -> Any:
@@ -59,14 +62,18 @@ def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
     return "; ".join(problem.summary for problem in problems)
 
 
-def _echo_result(replayed: ReplayResult, path: Path) -> None:
+def _headline(outcome: ReplayOutcome) -> str:
+    return UNTRUSTED_HEADLINE if outcome.answer_untrusted else UNCHECKED_HEADLINE
+
+
+def _echo_result(replayed: ReplayResult, path: Path, headline: str) -> None:
     recorded = utc_text(replayed.originalTimestamp)
     echo_text(
         sanitize_line(f"replay of {replayed.originalExecutionId or path.name}")
         + (f" (recorded {recorded})" if recorded else " (no recorded time)")
     )
     if replayed.untrusted:
-        echo_text(f"WARNING: {UNTRUSTED_HEADLINE}")
+        echo_text(f"WARNING: {headline}")
     integrity_texts = {problem.text for problem in replayed.integrity}
     for warning in replayed.warnings:
         if warning not in integrity_texts:  # forced-replay warnings
@@ -190,7 +197,8 @@ def replay(
         echo_json({"replayed": True, **replayed.to_json()})
         if replayed.untrusted:  # stdout may go to a script: say it where a person looks
             names = _problem_names(replayed.untrusted)
-            click.echo(sanitize_line(f"intentus-tui: {UNTRUSTED_HEADLINE} ({names})"), err=True)
+            headline = _headline(outcome)
+            click.echo(sanitize_line(f"intentus-tui: {headline} ({names})"), err=True)
     else:
-        _echo_result(replayed, result.path)
+        _echo_result(replayed, result.path, _headline(outcome))
     raise click.exceptions.Exit(ExitCode.OK)

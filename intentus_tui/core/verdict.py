@@ -122,8 +122,16 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
             "the envelope does not hash to the recorded envelopeHash and no harmless "
             "explanation reproduces it: possible tampering",
         )
-    if s.contradiction:  # only an edit after recording explains it
-        return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"
+    if s.contradiction:
+        if not s.replayable and s.replay_reason == ReplayCode.RECORDING_FAILURE:
+            # Its writer said it lost part of the record (an event, the final response):
+            # the losses are that story, not evidence of an edit; they cannot be checked.
+            return (
+                Integrity.UNVERIFIABLE,
+                "its writer declared a recording failure, and the record shows the loss: "
+                f"{s.contradiction}",
+            )
+        return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"  # an edit
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
     if s.hash_status is HashStatus.BENIGN:

@@ -199,3 +199,31 @@ def test_an_unreadable_envelope_file_is_one_plain_line(
     assert result.returncode == ExitCode.USAGE and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.endswith("not UTF-8 text (byte 1 is 0xff)") and "codec" not in line
+
+
+def test_a_declared_recording_failure_is_replayed_forced_as_unchecked_not_untrusted(
+    real_world: RealWorld, records: Path
+) -> None:
+    path = records / f"{real_world.success}.json"
+    doc = json.loads(path.read_text("utf-8"))
+    ended = next(i for i, e in enumerate(doc["events"]) if e["type"] == "AGENT_ATTEMPT_END")
+    del doc["events"][ended]  # the writer lost this event, and says so in the header
+    doc["header"].update(replayable=False, replayableReason="recording_failure")
+    path.write_text(json.dumps(doc), "utf-8")
+    base = ("replay", real_world.success, "--dir", str(records))
+
+    refused = cli(*base)
+    assert refused.returncode == ExitCode.NOT_REPLAYABLE
+    assert refused.stdout.startswith("not replayable: recording_failure ")
+    forced = cli(*base, "--force")
+    assert forced.returncode == ExitCode.OK
+    lines = forced.stdout.splitlines()
+    assert lines[1] == (
+        "WARNING: replayed from a record that cannot be fully checked: treat this answer with care"
+    )
+    assert "untrusted" not in forced.stdout
+    assert any(line.startswith("warning: event sequence broken") for line in lines)
+    as_json = cli(*base, "--force", "--json")
+    assert json.loads(as_json.stdout)["trusted"] is False  # it has an integrity problem
+    assert "cannot be fully checked" in as_json.stderr and "untrusted" not in as_json.stderr
+    assert cli(*base, "--force", "--strict").returncode == ExitCode.UNTRUSTED

@@ -97,6 +97,37 @@ def test_an_edited_envelope_or_final_response_is_not_believed(
     assert verdicts[real.invalidated].integrity is Integrity.VERIFIED
 
 
+def _lose_an_event(doc: dict[str, Any]) -> None:
+    ended = next(i for i, e in enumerate(doc["events"]) if e["type"] == "AGENT_ATTEMPT_END")
+    del doc["events"][ended]  # its seq is gone too: a gap
+
+
+def _declare_recording_failure(doc: dict[str, Any]) -> None:
+    _lose_an_event(doc)
+    doc["header"].update(replayable=False, replayableReason="recording_failure")
+
+
+def test_a_loss_its_writer_declared_is_unverifiable_an_undeclared_one_tampering(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    records = _copy_with(
+        real, tmp_path, {"success": _declare_recording_failure, "fallback": _lose_an_event}
+    )
+    verdicts = _verdicts(records)
+    declared = verdicts[real.success]
+    # The writer said it lost part of the record: the gap is that story, not an edit.
+    assert declared.integrity is Integrity.UNVERIFIABLE, declared
+    assert declared.integrity_reason.startswith(
+        "its writer declared a recording failure, and the record shows the loss: gap: seq"
+    )
+    assert declared.outcome is Outcome.SUCCEEDED
+    assert declared.replay is ReplayCode.RECORDING_FAILURE and declared.trusted
+    # The same gap with no such declaration: only an edit explains it.
+    undeclared = verdicts[real.fallback]
+    assert undeclared.integrity is Integrity.TAMPERED
+    assert undeclared.replay is ReplayCode.UNTRUSTED
+
+
 def test_an_untrusted_record_names_its_claim_only_when_it_makes_one(
     real: RealWorld, tmp_path: Path
 ) -> None:

@@ -142,3 +142,24 @@ async def test_record_text_in_a_problem_is_inert(real_world: RealWorld, hostile:
     assert text.splitlines()[0].startswith(f"{BANNER}record filed under another execution's id")
     assert "someone-else" in text  # the problem names it, made inert
     assert "\x1b" not in text and "\u202e" not in text
+
+
+async def test_a_declared_recording_failure_is_forced_as_unchecked_not_untrusted(
+    real_world: RealWorld,
+) -> None:
+    record = real_record(real_world)
+    ended = next(i for i, e in enumerate(record["events"]) if e["type"] == "AGENT_ATTEMPT_END")
+    del record["events"][ended]  # the writer lost this event, and says so in the header
+    record["header"].update(replayable=False, replayableReason="recording_failure")
+    detail = detail_from(record)
+    assert detail.verdict is not None and detail.verdict.integrity.value == "unverifiable"
+    app = SidePaneApp(detail, tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R", "y")
+        await finish_workers(pilot)
+        text = app.side.replay_pane.text
+    first = text.splitlines()[0]
+    assert first.startswith("⚠ REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED — event seq")
+    assert first.endswith(": treat this answer with care")
+    assert "UNTRUSTED" not in text and "from an untrusted record" not in text
+    assert "from an unchecked record" in text

@@ -315,6 +315,10 @@ class ReplayEngine:
             )
         return self._integrity
 
+    def untrusted(self) -> tuple[IntegrityProblem, ...]:
+        """The integrity problems that make this record's answer untrustworthy."""
+        return untrusted_problems(self.integrity())
+
     def replay(self, env: Any = None, force: bool = False, *, strict: bool = False) -> ReplayResult:
         """The recorded response. ``strict``: raise ``UntrustedRecordError`` rather than
         return the answer of a record with integrity problems (benign notes do not count)."""

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from intentus_tui.core.actions import ExecutionDetail, IntegrityProblem
 
 UNTRUSTED_TITLE = "REPLAYED FROM AN UNTRUSTED RECORD"
+UNCHECKED_TITLE = "REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED"
 
 # Which row of the force-replay risks table (``FORCE_REPLAY_RISKS``) a replayable reason falls under.
 _RISK_ROW_FOR_REASON: dict[str, str] = {
@@ -77,10 +78,13 @@ def short_label(detail: ExecutionDetail) -> str:
     return clip(summary.short_id) if summary is not None else execution_label(detail)
 
 
-def untrusted_banner(problems: Sequence[IntegrityProblem]) -> str:
+def untrusted_banner(problems: Sequence[IntegrityProblem], untrusted: bool = True) -> str:
     """The one-line warning above an answer replayed from a record with integrity problems
-    (``problems``: the untrusted ones); sanitized."""
+    (``problems``: the untrusted ones); ``untrusted``: the verdict says the evidence fails
+    its check (else it only cannot be fully checked); sanitized."""
     names = "; ".join(problem.summary for problem in problems)
+    if not untrusted:
+        return clip(f"⚠ {UNCHECKED_TITLE} — {names}: treat this answer with care", 600)
     return clip(f"⚠ {UNTRUSTED_TITLE} — {names}: investigate before using this answer", 600)
 
 

@@ -70,13 +70,15 @@ def _is_error(result: ReplayResult) -> bool:
     return result.error is not None or (result.status or "").lower() in ("error", "failed")
 
 
-def integrity_lines(result: ReplayResult) -> list[Line]:
-    """Above everything else: a banner when the record cannot be trusted, each problem,
-    and the notes on harmless differences."""
+def integrity_lines(result: ReplayResult, untrusted: bool = True) -> list[Line]:
+    """Above everything else: a banner when the record cannot be trusted (``untrusted``,
+    as its verdict says) or fully checked, each problem, and the notes on harmless
+    differences."""
     lines: list[Line] = []
     doubts = result.untrusted
     if doubts:
-        lines.append(Line(Content(""), Content.assemble((untrusted_banner(doubts), BANNER_STYLE))))
+        banner = untrusted_banner(doubts, untrusted)
+        lines.append(Line(Content(""), Content.assemble((banner, BANNER_STYLE))))
         for problem in doubts:
             lines.append(bullet(integrity_note(problem), PROBLEM_STYLE, mark="✗"))
     for problem in result.integrity:
@@ -91,7 +93,7 @@ def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     """The header block above the payload."""
     result = outcome.result
     assert result is not None
-    lines: list[Line] = integrity_lines(result)
+    lines: list[Line] = integrity_lines(result, outcome.answer_untrusted)
     if result.fromReplay:
         marker = badge("FROM REPLAY", "info")
         note = "the recorded response; no agent was run, no model was called"
@@ -110,9 +112,8 @@ def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     when = result.originalTimestamp
     lines.append(row("Original time", safe(when) if when is not None else ("—", DIM_STYLE)))
     if result.untrusted:
-        lines.append(
-            row("Status", _status_badge(result), ("  from an untrusted record", PROBLEM_STYLE))
-        )
+        source = "an untrusted record" if outcome.answer_untrusted else "an unchecked record"
+        lines.append(row("Status", _status_badge(result), (f"  from {source}", PROBLEM_STYLE)))
     else:
         lines.append(row("Status", _status_badge(result)))
     if result.error is not None:
