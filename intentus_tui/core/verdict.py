@@ -134,13 +134,23 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
         return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"  # an edit
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
-    if s.hash_status is HashStatus.BENIGN:
-        return Integrity.BENIGN, f"the hash differs harmlessly: {s.hash_story or 'explained'}"
     if s.hash_status is HashStatus.UNVERIFIABLE:
         if s.load_status is LoadStatus.HEAD_ONLY:
             return Integrity.UNVERIFIABLE, "too large to hash in the listing (inspect checks it)"
         return Integrity.UNVERIFIABLE, _unverifiable_hash(s.hash_form)
+    if s.replay_reason == ReplayCode.RECORD_CORRUPTED and s.load_status is LoadStatus.OK:
+        # Whole and parsed, but a field is missing or of the wrong type (events not a list,
+        # a header flag not a boolean): a hash that matches does not vouch for the rest.
+        return Integrity.UNVERIFIABLE, _MALFORMED
+    if s.hash_status is HashStatus.BENIGN:
+        return Integrity.BENIGN, f"the hash differs harmlessly: {s.hash_story or 'explained'}"
     return Integrity.VERIFIED, "the envelope hashes to the recorded envelopeHash"
+
+
+_MALFORMED = (
+    "the record is malformed (a field missing or of the wrong type; verify lists them): "
+    "it cannot be fully checked"
+)
 
 
 def _unverifiable_hash(form: str) -> str:

@@ -128,6 +128,21 @@ def test_a_loss_its_writer_declared_is_unverifiable_an_undeclared_one_tampering(
     assert undeclared.replay is ReplayCode.UNTRUSTED
 
 
+def test_a_malformed_record_whose_hash_matches_is_unverifiable_not_verified(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    def malform(doc: dict[str, Any]) -> None:
+        doc["events"] = "oops"  # not a list: no event can be checked
+        doc["header"]["replayable"] = "yes"  # not a boolean
+
+    verdicts = _verdicts(_copy_with(real, tmp_path, {"success": malform}))
+    malformed = verdicts[real.success]
+    assert malformed.integrity is Integrity.UNVERIFIABLE, malformed  # the hash still matches
+    assert malformed.integrity_reason.startswith("the record is malformed")
+    assert malformed.replay is ReplayCode.RECORD_CORRUPTED
+    assert verdicts[real.fallback].integrity is Integrity.VERIFIED
+
+
 def test_an_untrusted_record_names_its_claim_only_when_it_makes_one(
     real: RealWorld, tmp_path: Path
 ) -> None:
