@@ -157,7 +157,7 @@ class ExecutionSummary:
     source: str = "record"  # record | wal | record+wal
     wal_state: str | None = None  # completed | failed | aborted | in_flight | unknown
     wal_problem: str | None = None  # the WAL's chain is broken, or it disagrees with the record
-    wal_chain_ok: bool | None = None  # None: no WAL; False: its hash chain breaks
+    wal_chain_ok: bool | None = None  # False: its hash chain breaks; None: no WAL, or unreadable
     hash_story: str | None = None  # the harmless story reproducing a differing hash (BENIGN)
     contradiction: str | None = None  # how the record contradicts itself (its final response)
     root: str = ""  # the label of the root it was found in; "" when one root is open

@@ -113,6 +113,8 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
     if s.wal_chain_ok is False:
         return Integrity.CHAIN_BROKEN, s.wal_problem or "the write-ahead log's hash chain breaks"
     if s.source == "wal":
+        if s.wal_chain_ok is None:  # the only evidence, and it cannot be read
+            return Integrity.UNVERIFIABLE, _unread_log(s)
         return Integrity.VERIFIED, "no record file; the write-ahead log's hash chain verifies"
     if not s.load_status.has_record and s.load_status is not LoadStatus.HEAD_ONLY:
         return Integrity.UNVERIFIABLE, f"nothing to check: {s.message or s.load_status.value}"
@@ -142,9 +144,17 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
         # Whole and parsed, but a field is missing or of the wrong type (events not a list,
         # a header flag not a boolean): a hash that matches does not vouch for the rest.
         return Integrity.UNVERIFIABLE, _MALFORMED
+    if s.source == "record+wal" and s.wal_chain_ok is None:
+        return Integrity.UNVERIFIABLE, _unread_log(s)  # the record alone is not all of it
     if s.hash_status is HashStatus.BENIGN:
         return Integrity.BENIGN, f"the hash differs harmlessly: {s.hash_story or 'explained'}"
     return Integrity.VERIFIED, "the envelope hashes to the recorded envelopeHash"
+
+
+def _unread_log(s: ExecutionSummary) -> str:
+    return (
+        f"{s.wal_problem or 'the write-ahead log cannot be read'}: its hash chain cannot be checked"
+    )
 
 
 _MALFORMED = (

@@ -7,6 +7,7 @@ reader on which logs hold."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from tests.core.wal.support import (
     write_incident_logs,
     write_record_with_edited_log,
 )
+from tests.intentusnet_world import RealWorld
 
 # name -> (outcome, integrity, replay code) the listing must show
 EXPECTED = {
@@ -183,3 +185,24 @@ def test_inspect_a_record_whose_log_was_edited_leads_its_post_mortem_with_the_ve
     assert pm[3].startswith("  last event ")
     assert "  in flight        step attempt-1 (ticket-classifier) [side effect: read_only]" in pm
     assert sum(line.startswith("  hint ") for line in pm) == 1
+
+
+def test_a_log_that_cannot_be_read_is_unchecked_not_broken(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # A directory where the log should be: its chain cannot be read, let alone found broken.
+    base = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    (base / "wal" / f"{real_world.success}.wal").mkdir(parents=True)  # beside its record
+    (base / "wal" / "0f0f0f0f-0000-4000-8000-00000000000f.wal").mkdir()  # a log alone
+    doc = json.loads(cli("inspect", "--list", str(base), "--json", "--no-cache").stdout)
+    rows = {row["execution_id"]: row for row in doc["executions"]}
+    for execution_id in (real_world.success, "0f0f0f0f-0000-4000-8000-00000000000f"):
+        row = rows[execution_id]
+        assert row["integrity"] == "unverifiable", row
+        assert row["integrity_reason"].endswith(": its hash chain cannot be checked")
+        assert "WAL unreadable" in row["integrity_reason"]
+    # the record's own answers stand: it is not "cannot be believed"
+    assert rows[real_world.success]["outcome"] == "succeeded"
+    assert rows[real_world.success]["replayable"] is True
+    assert doc["counts"]["integrity.chain_broken"] == 0

@@ -52,8 +52,16 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         source="wal",
         wal_state=log.claimed_state,
         wal_problem=_wal_chain_problem(log),
-        wal_chain_ok=log.chain_valid,
+        wal_chain_ok=chain_ok(log),
     )
+
+
+def chain_ok(log: WalLog) -> bool | None:
+    """Whether the log's hash chain holds; None for a log that could not be read at all
+    (missing, a directory, permission denied): its chain is not broken, only unchecked."""
+    if log.file_status not in ("ok", "empty"):
+        return None
+    return log.chain_valid
 
 
 TORN_NOTE = "last line torn: the process died while appending it (a crash, not tampering)"
@@ -94,6 +102,6 @@ def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
         source="record+wal",
         wal_state=log.claimed_state,
         wal_problem=wal_disagreement(summary, log),
-        wal_chain_ok=log.chain_valid,
+        wal_chain_ok=chain_ok(log),
         in_flight_agent=in_flight,
     )
