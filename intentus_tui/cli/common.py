@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -30,11 +31,40 @@ if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+JSON_FLAG = "as_json"  # the parameter every command's --json option sets
+_JSON_STARTED = "intentus_tui.json_started"  # in the click context's meta
+
+
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     """One clear line on stderr, then exit: never a traceback. A newline in the message
-    (a file name may hold one) is shown as ``␊``, never a line of its own."""
-    click.echo(f"intentus-tui: {sanitize_line(message)}", err=True)
+    (a file name may hold one) is shown as ``␊``, never a line of its own. With ``--json``,
+    stdout gets the error as one JSON document too (``error_document``)."""
+    line = sanitize_line(message)
+    click.echo(f"intentus-tui: {line}", err=True)
+    error_document(line, code)
     raise click.exceptions.Exit(code)
+
+
+def error_document(message: str, code: int) -> None:
+    """``{"error": MESSAGE, "exit_code": CODE}`` on stdout when the running command was
+    given ``--json`` and has not begun a JSON document of its own (a refusal printed
+    before it fails, or a listing cut short): a script reading stdout gets one document
+    either way, never two. ``MESSAGE`` is the stderr line's, without ``intentus-tui: ``."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or not ctx.params.get(JSON_FLAG) or ctx.meta.get(_JSON_STARTED):
+        return
+    try:
+        echo_json({"error": message, "exit_code": int(code)})
+    except OSError:  # stdout is gone (the reader left): the stderr line has said it
+        _stdout_to_devnull()
+
+
+def json_started() -> None:
+    """Note that this command's JSON document has begun on stdout (``echo_json`` notes it;
+    a command writing its document by other means calls this first)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_JSON_STARTED] = True
 
 
 def dumps_json(value: Any, *, fast: bool = False) -> str:
@@ -58,7 +88,10 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
 
 
 def echo_json(value: Any, *, fast: bool = False) -> None:
-    click.echo(dumps_json(value, fast=fast))
+    """The command's one JSON document on stdout."""
+    text = dumps_json(value, fast=fast)
+    json_started()
+    click.echo(text)
 
 
 def echo_text(text: str) -> None:
@@ -75,8 +108,7 @@ def guarded(func: F) -> F:
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
         except BrokenPipeError:  # `intentus-tui ... | head`: the reader left, nothing to say
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            _stdout_to_devnull()
             raise click.exceptions.Exit(ExitCode.OK) from None
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
@@ -86,6 +118,14 @@ def guarded(func: F) -> F:
             fail(f"internal error: {type(exc).__name__}: {exc}")
 
     return wrapper  # type: ignore[return-value]
+
+
+def _stdout_to_devnull() -> None:
+    """Standard output whose reader has gone: what is left unflushed goes nowhere, and the
+    interpreter says nothing about it at exit."""
+    with contextlib.suppress(OSError, ValueError):  # no descriptor (a test's capture)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def open_root(directory: str | None) -> RecordRoot:
@@ -242,13 +282,16 @@ def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
 
     opened = open_roots(specs, current_remote_options())
     several = len(opened) > 1
+    lines: list[str] = []
     for entry in opened:
         if entry.problem is not None:
             prefix = f"root {entry.label}: " if several else ""
             what = "failed" if entry.failed else "incomplete"
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
-            click.echo(f"intentus-tui: {sanitize_line(line)}", err=True)
+            lines.append(sanitize_line(line))
+            click.echo(f"intentus-tui: {lines[-1]}", err=True)
     if all(entry.failed for entry in opened):
+        error_document("; ".join(lines), ExitCode.USAGE)
         raise click.exceptions.Exit(ExitCode.USAGE)
     return opened
 

@@ -11,8 +11,9 @@ class ExitCode(IntEnum):
     OK = 0  # fine; for diff: equal
     PROBLEMS = 1  # verify found a failing record or bundle file; diff found differences;
     # export skipped a file; a bundle refused as unsafe or unreadable
-    USAGE = 2  # usage error, missing path, unknown or unsafe id (one line on stderr)
-    NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable; with it,
-    # of an execution with no recorded response (WAL only, not a record)
+    USAGE = 2  # usage error, missing path, unknown or unsafe id (one line on stderr; with
+    # --json, {"error", "exit_code"} on stdout too: cli.common.fail)
+    NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable; with it
+    # too when there is no record to replay (WAL only, not a record)
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one
     UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited, damaged)

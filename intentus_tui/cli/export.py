@@ -5,7 +5,8 @@ OpenTelemetry Collector's file exporter writes and its ``otlpjsonfile`` receiver
 ``--format json``: one ``inspect ID --json`` document per line, for jq and pandas.
 
 Executions are read one at a time and each line is written as soon as it is made, so a
-directory of any size exports in constant memory. A file that cannot be exported is
+directory of any size exports in constant memory. A file that holds no execution (one
+rule for both formats: ``core.export.source.is_exportable``) or cannot be exported is
 named on stderr (one line) and skipped; the exit code is then 1.
 """
 
@@ -20,7 +21,8 @@ import click
 
 from intentus_tui.cli.common import fail, guarded, locate_execution, open_root
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.export.source import ExportTarget, targets_in
+from intentus_tui.core.detail import ExecutionDetail
+from intentus_tui.core.export.source import ExportTarget, is_exportable, targets_in
 from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.json_lines import json_line
@@ -45,36 +47,33 @@ def _targets(targets: tuple[str, ...], directory: str | None) -> Iterable[Export
     return list(resolved.values())
 
 
-class NothingToExport(Exception):
-    """A file that holds no execution to export (``str()`` says why)."""
-
-
-def _otlp_lines() -> Callable[[ExportTarget], bytes]:
+def _otlp_lines() -> Callable[[ExecutionDetail], bytes]:
     from intentus_tui import __version__
-    from intentus_tui.core.export.otlp import is_exportable, traces_data
+    from intentus_tui.core.export.otlp import traces_data
 
-    def make(target: ExportTarget) -> bytes:
-        detail = target.load()
-        if not is_exportable(detail):
-            raise NothingToExport(detail.result.message or detail.result.status.value)
+    def make(detail: ExecutionDetail) -> bytes:
         return json_line(traces_data(detail, producer_version=__version__))
 
     return make
 
 
-def _json_lines() -> Callable[[ExportTarget], bytes]:
+def _json_lines() -> Callable[[ExecutionDetail], bytes]:
     from intentus_tui.core.detail import detail_to_json
 
-    def make(target: ExportTarget) -> bytes:
-        return json_line(detail_to_json(target.load()))
+    def make(detail: ExecutionDetail) -> bytes:
+        return json_line(detail_to_json(detail))
 
     return make
 
 
 class _Export:
-    """The lines of an export, and how many executions were exported or skipped."""
+    """The lines of an export, and how many executions were exported or skipped. What is
+    exported is decided here, once for every format: a file that holds no execution
+    (``is_exportable``) is named and skipped, whatever the format would make of it."""
 
-    def __init__(self, targets: Iterable[ExportTarget], make: Callable[[ExportTarget], bytes]):
+    def __init__(
+        self, targets: Iterable[ExportTarget], make: Callable[[ExecutionDetail], bytes]
+    ) -> None:
         self.targets = targets
         self.make = make
         self.exported = 0
@@ -83,10 +82,12 @@ class _Export:
     def lines(self) -> Iterator[bytes]:
         for target in self.targets:
             try:
-                line = self.make(target)
-            except NothingToExport as exc:
-                self._skip(target, f"nothing to export: {exc}")
-                continue
+                detail = target.load()
+                if not is_exportable(detail):
+                    why = detail.result.message or detail.result.status.value
+                    self._skip(target, f"nothing to export: {why}")
+                    continue
+                line = self.make(detail)
             except Exception as exc:  # one execution's failure does not lose the others
                 self._skip(target, f"cannot export it: {type(exc).__name__}: {exc}")
                 continue

@@ -19,6 +19,7 @@ from intentus_tui.cli.common import (
     echo_text,
     fail,
     guarded,
+    json_started,
     locate_execution,
     open_many,
     open_root,
@@ -97,6 +98,7 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
         ordered = sorted(summaries, key=lambda s: time_order(s.created, s.execution_id))
         text = dumps_json(head).rstrip().removesuffix("}").rstrip()
         out = sys.stdout.buffer
+        json_started()
         out.write(text.encode("utf-8") + b',\n  "executions": [')
         lines = [LISTING_ROWS.row(s) for s in ordered]
         out.write((b"\n" + b",\n".join(lines) + b"\n  ]\n}\n") if lines else b"]\n}\n")
@@ -140,6 +142,7 @@ def _echo_listing_json(
     }
     text = dumps_json(head).rstrip().removesuffix("}").rstrip()
     out = sys.stdout.buffer
+    json_started()
     out.write(text.encode("utf-8") + b',\n  "executions": [')
     if isinstance(rows, io.BufferedReader):
         with rows:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from tests.cli.support import cli
 from tests.core.export.support import attrs, build_crash_world, prove_otlp_line, root_of
 from tests.core.wal.support import NAMES, write_incident_logs
 from tests.intentusnet_world import RealWorld
+
+SKIPPED = "intentus-tui: skipped "  # how a file that is not exported is named on stderr
 
 
 @pytest.fixture(scope="module")
@@ -92,13 +95,13 @@ def test_ids_and_prefixes_name_what_to_export(location: Path, real_world: RealWo
 
 def test_json_export_is_inspect_json_one_execution_a_line(location: Path) -> None:
     run = cli("export", "--format", "json", "--dir", str(location), "-o", "-")
-    assert run.returncode == 0, run.stderr
+    # The file that is not a record holds no execution: skipped, as --format otlp does.
+    assert run.returncode == 1, run.stderr
+    (skip,) = [line for line in run.stderr.splitlines() if line.startswith(SKIPPED)]
+    assert "zz-broken.json: nothing to export" in skip
     docs = [json.loads(line) for line in run.stdout.splitlines()]  # no pandas needed
     ids = executions(location)
-    assert [d["execution_id"] for d in docs if d["load_status"] != "not_json"] == [
-        i for i in ids if i != "zz-broken"
-    ]
-    assert len(docs) == len(ids)  # the broken file too: inspect has a verdict for it
+    assert [d["execution_id"] for d in docs] == [i for i in ids if i != "zz-broken"]
     for doc in docs:
         name = Path(doc["file"]).stem
         inspect = cli("inspect", name, "--dir", str(location), "--json")
@@ -117,3 +120,78 @@ def test_bad_requests_fail_with_one_line_and_write_nothing(location: Path, tmp_p
     assert no_format.returncode == 2 and not out.exists()
     for run in (unknown, into_dir, no_format):
         assert "Traceback" not in run.stderr
+
+
+# ------------------------------------------------------- files that hold no execution
+
+NOT_EXECUTIONS = ("dir.json", "empty.json", "fifo.json", "list.json", "passwd.json")
+
+
+@pytest.fixture(scope="module")
+def with_non_executions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A demo world (records and WAL-only executions) beside files named like records that
+    hold no execution: a directory, an empty file, a FIFO, a JSON list and a symlink out."""
+    from intentus_tui.demo.writer import build_demo_world
+
+    base = build_demo_world(tmp_path_factory.mktemp("non-executions"), count=3).root
+    records = base / "records"
+    (records / "dir.json").mkdir()
+    (records / "empty.json").write_bytes(b"")
+    os.mkfifo(records / "fifo.json")
+    (records / "list.json").write_text("[1, 2]", encoding="utf-8")
+    (records / "passwd.json").symlink_to("/etc/passwd")
+    return base
+
+
+def exported_ids(fmt: str, stdout: str) -> list[str]:
+    if fmt == "json":
+        return [json.loads(line)["execution_id"] for line in stdout.splitlines()]
+    return [
+        attrs(root_of(prove_otlp_line(line.encode() + b"\n")))["intentus.execution_id"]
+        for line in stdout.splitlines()
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["otlp", "json"])
+def test_a_file_that_holds_no_execution_is_skipped_in_every_format(
+    with_non_executions: Path, fmt: str
+) -> None:
+    base = with_non_executions
+    run = cli("export", "--format", fmt, str(base), "-o", "-")
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    skipped = [line for line in run.stderr.splitlines() if line.startswith(SKIPPED)]
+    # Each named once, in execution-id order, saying why.
+    assert len(skipped) == len(NOT_EXECUTIONS)
+    for line, name in zip(skipped, NOT_EXECUTIONS, strict=True):
+        assert line.startswith(f"{SKIPPED}{base / 'records' / name}: nothing to export: "), line
+    wanted = [e for e in executions(base) if f"{e}.json" not in NOT_EXECUTIONS]
+    assert exported_ids(fmt, run.stdout) == wanted
+    assert run.stderr.splitlines()[-1] == (
+        f"intentus-tui: exported {len(wanted)} executions ({fmt}) to standard output, skipped 5"
+    )
+
+
+def test_both_formats_skip_the_same_files_with_the_same_lines(with_non_executions: Path) -> None:
+    runs = {
+        fmt: cli("export", "--format", fmt, str(with_non_executions), "-o", "-")
+        for fmt in ("otlp", "json")
+    }
+    otlp, as_json = (runs[f].stderr.splitlines() for f in ("otlp", "json"))
+    assert otlp[:-1] == as_json[:-1] and len(otlp) == len(NOT_EXECUTIONS) + 1
+    assert runs["otlp"].returncode == runs["json"].returncode == 1
+    assert exported_ids("otlp", runs["otlp"].stdout) == exported_ids("json", runs["json"].stdout)
+
+
+@pytest.mark.parametrize("fmt", ["otlp", "json"])
+def test_a_named_file_that_holds_no_execution_is_skipped(
+    with_non_executions: Path, fmt: str, tmp_path: Path
+) -> None:
+    records = with_non_executions / "records"
+    good = sorted(p for p in records.glob("*.json") if p.name not in NOT_EXECUTIONS)[0]
+    out = tmp_path / "out.jsonl"
+    run = cli("export", "--format", fmt, str(good), str(records / "list.json"), "-o", str(out))
+    assert run.returncode == 1, run.stderr
+    (skip,) = [line for line in run.stderr.splitlines() if line.startswith(SKIPPED)]
+    assert skip.startswith(f"{SKIPPED}{records / 'list.json'}: nothing to export: ")
+    assert exported_ids(fmt, out.read_text(encoding="utf-8")) == [good.stem]

@@ -42,18 +42,28 @@ def export(corpus: Corpus, fmt: str) -> tuple[int, bytes, str]:
     return result.exit_code, result.stdout_bytes, result.stderr
 
 
-def test_otlp_export_of_the_corpus(corpus: Corpus) -> None:
-    code, out, err = export(corpus, "otlp")
-    assert code in (0, 1)
+def exported_files(fmt: str, out: bytes) -> list[str]:
+    """The name of the file each line was exported from, shown inert as everywhere: OTLP
+    lines proved against opentelemetry-proto, JSON lines each an ``inspect ID --json``
+    document."""
     lines = out.splitlines(keepends=True)
+    if fmt == "otlp":
+        return [attrs(root_of(prove_otlp_line(line)))["intentus.file"] for line in lines]
+    docs = [json.loads(line) for line in lines]
+    assert docs and all(isinstance(doc, dict) and "verdict" in doc for doc in docs)
+    return [sanitize_line(Path(doc["file"]).name) for doc in docs]
+
+
+@pytest.mark.parametrize("fmt", ["otlp", "json"])
+def test_export_of_the_corpus(corpus: Corpus, fmt: str) -> None:
+    code, out, err = export(corpus, fmt)
+    assert code in (0, 1)
     assert not raw_controls(out.decode("utf-8"))
-    exported = set()
-    for line in lines:
-        root = root_of(prove_otlp_line(line))
-        exported.add(attrs(root)["intentus.file"])
-    skipped = [line for line in err.splitlines() if " skipped " in line]
+    exported = set(exported_files(fmt, out))
+    assert "good-1.json" in exported
+    skipped = [line for line in err.splitlines() if line.startswith("intentus-tui: skipped ")]
     assert code == (1 if skipped else 0)
-    assert f"exported {len(lines)} execution" in err.splitlines()[-1]
+    assert f"exported {len(out.splitlines())} execution" in err.splitlines()[-1]
     # Every file in the corpus is accounted for: exported, or skipped with its reason.
     for name in corpus.records:
         path = corpus.records_dir / name
@@ -63,11 +73,12 @@ def test_otlp_export_of_the_corpus(corpus: Corpus) -> None:
         assert shown in exported or any(shown in s for s in skipped), name
 
 
-def test_json_export_of_the_corpus(corpus: Corpus) -> None:
-    code, out, _ = export(corpus, "json")
-    assert code in (0, 1)
-    assert not raw_controls(out.decode("utf-8"))
-    docs = [json.loads(line) for line in out.splitlines()]
-    assert docs and all(isinstance(doc, dict) and "verdict" in doc for doc in docs)
-    names = {Path(doc["file"]).name for doc in docs}
-    assert "good-1.json" in names
+def test_both_formats_skip_the_same_files(corpus: Corpus) -> None:
+    """One rule decides what holds an execution: the formats skip the same files, saying
+    the same, and export the same executions."""
+    (otlp_code, otlp_out, otlp_err), (json_code, json_out, json_err) = (
+        export(corpus, fmt) for fmt in ("otlp", "json")
+    )
+    assert otlp_code == json_code
+    assert otlp_err.splitlines()[:-1] == json_err.splitlines()[:-1]
+    assert exported_files("otlp", otlp_out) == exported_files("json", json_out)

@@ -640,10 +640,3 @@ def _exception_attributes(error_type: str | None, message: str | None) -> list[t
         ("exception.type", _label(error_type) if error_type else None),
         ("exception.message", _label(message) if message else None),
     ]
-
-
-def is_exportable(detail: ExecutionDetail) -> bool:
-    """Whether an execution has anything to export: a record (whole or salvaged), or a
-    write-ahead log. A file that holds neither (not JSON, empty, not a record) has no
-    trace to give; the exporter reports it instead."""
-    return detail.result.record is not None or detail.wal is not None

@@ -31,6 +31,14 @@ class ExportTarget:
         return load_detail(self.path, self.wal_dir)
 
 
+def is_exportable(detail: ExecutionDetail) -> bool:
+    """Whether a file holds an execution to export, in any format: a record (whole or
+    salvaged), or a write-ahead log. A file that holds neither (a directory or a FIFO named
+    like a record, an empty file, a symlink refused, not JSON, JSON that is not a record)
+    has nothing to export; the exporter names it and skips it instead."""
+    return detail.result.record is not None or detail.wal is not None
+
+
 def _wal_only_names(root: RecordRoot, record_ids: set[str]) -> list[str]:
     if root.wal_dir is None:
         return []

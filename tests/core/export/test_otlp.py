@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
-from intentus_tui.core.export.otlp import SEMCONV_VERSION, is_exportable, traces_data
+from intentus_tui.core.export.otlp import SEMCONV_VERSION, traces_data
+from intentus_tui.core.export.source import is_exportable
 from intentus_tui.core.export.times import unix_nano
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.paths import resolve_root
