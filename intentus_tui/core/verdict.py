@@ -198,6 +198,8 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
     if s.final_status == "error":
         last = f" (last agent: {s.agent})" if s.agent else ""
         return Outcome.FAILED, f"the final response is an error{last}"
+    if s.final_status is None and s.load_status is LoadStatus.HEAD_ONLY:
+        return Outcome.UNKNOWN, "too large to read whole in the listing (inspect reads it)"
     return Outcome.UNKNOWN, f"the final response's status is {s.final_status or 'missing'}"
 
 

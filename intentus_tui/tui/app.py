@@ -532,7 +532,10 @@ class IntentusApp(
         self.detail = message.detail
         self.detail_key = message.key
         # The verdict the list row shows, with its reasons: the same on every screen.
-        summary = self.execution_list.model.summaries.get(message.key)
+        listed = self.execution_list.model.summaries.get(message.key)
+        summary = self.execution_list.read_whole(message.key, message.detail.summary)
+        if summary is not listed:
+            self._show_header()  # its counts moved with it
         verdict = verdict_of(summary) if summary is not None else None
         self.timeline.show_detail(message.detail, keep_cursor=same, verdict=verdict)
         self.side_pane.verdict = verdict

@@ -141,3 +141,35 @@ def test_header_lines_are_cut_with_an_ellipsis() -> None:
     counts[kind_of(summary(99))] = 20
     text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 70))
     assert cell_len(text) == 70 and text.endswith("…")
+
+
+async def test_a_huge_record_opened_gets_one_verdict_everywhere(tmp_path: Path) -> None:
+    # Listed from its head and tail (too large to hash in the listing), then read whole when
+    # opened: from then on the row, the header, the timeline and the tabs say the same.
+    from intentus_tui.core.model import LoadStatus
+    from intentus_tui.core.records.load import HUGE_FILE_BYTES
+    from tests.factories import make_record, write_record
+
+    records = tmp_path / "records"
+    write_world(records)
+    record = make_record(execution_id="0b16b16b-0000-4000-8000-00000000b16b")
+    record["finalResponse"]["payload"] = {"blob": "x" * (HUGE_FILE_BYTES + 1000)}
+    final_event = next(e for e in record["events"] if e["type"] == "FINAL_RESPONSE")
+    final_event["payload"] = record["finalResponse"]  # as recorded
+    key = write_record(records, record).name
+    app = make_app(records)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        listed = app.execution_list.model.summaries[key]
+        assert listed.load_status is LoadStatus.HEAD_ONLY  # the listing read head and tail
+        assert app.execution_list.select_key(key)
+        await settle(pilot, timeout=30)
+        await pilot.press("1")
+        await settle(pilot)
+        row = app.execution_list.model.summaries[key]
+        shown = screen_text(app)
+        verify = app.side_pane.verify_pane.text
+    assert row.load_status is LoadStatus.OK  # the whole file's summary is listed now
+    assert "too large to hash" not in shown and "too large to hash" not in verify
+    assert "0b16b16b ✓ succeeded verified ↺ Summarize" in shown  # the row, from the whole file
+    assert verify.startswith("Integrity   VERIFIED \n")  # the verdict above the checks agrees

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -18,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
 
-from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary, LoadStatus
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
     SORTS,
@@ -198,6 +199,23 @@ class ExecutionList(
         selected = self.selected_summary
         if selected is not None and any(s.key == self.selected_key for s in changed):
             self.post_message(self.Highlighted(selected))  # its file changed: reload it
+
+    def read_whole(self, key: str, whole: ExecutionSummary | None) -> ExecutionSummary | None:
+        """The listed summary of ``key``; for a huge file listed from its head and tail,
+        ``whole`` (the summary of the whole file, read when it was opened) listed in its
+        place: its row redrawn, nothing reloaded, one verdict on every screen."""
+        listed = self.model.summaries.get(key)
+        if (
+            listed is None
+            or whole is None
+            or listed.load_status is not LoadStatus.HEAD_ONLY
+            or whole.load_status is LoadStatus.HEAD_ONLY
+        ):
+            return listed
+        whole = replace(whole, key=listed.key, root=listed.root)
+        self._strips.discard(key)
+        self._keeping_place(lambda: self.model.apply([whole], []))
+        return whole
 
     def is_writing(self, key: str) -> bool:
         return key in self._writing
