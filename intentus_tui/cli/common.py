@@ -19,13 +19,14 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
 from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
-from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root, sibling_wal_dir
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize, sanitize_line
 
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
+    from intentus_tui.core.model import Verdict
     from intentus_tui.core.roots import OpenedRoot
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -96,6 +97,13 @@ def echo_json(value: Any, *, fast: bool = False) -> None:
 
 def echo_text(text: str) -> None:
     click.echo(sanitize(text))
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """The three answers on one line, as ``verify`` and ``diff`` print them (the reasons
+    are in ``inspect ID``): ``outcome unknown, integrity tampered; not replayable (untrusted)``."""
+    replay = "replayable" if verdict.replayable else f"not replayable ({verdict.replay.value})"
+    return f"outcome {verdict.outcome.value}, integrity {verdict.integrity.value}; {replay}"
 
 
 def guarded(func: F) -> F:
@@ -203,8 +211,7 @@ def locate_execution(
                 f"it; inspect it with `{_inspect_hint(target, None)}`",
                 no_record,
             )
-        sibling_wal = path.absolute().parent.parent / "wal"
-        return path, sibling_wal if sibling_wal.is_dir() else None
+        return path, sibling_wal_dir(path)
     root = open_root(directory)
     try:
         match = resolve_execution_id(root, target)

@@ -21,8 +21,15 @@ set aside.
 Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run, bad
 ``--key-by`` or ``--ignore``, unreadable database), with one line on stderr.
 
+Each record's side comes with its execution's verdict, as ``verify`` prints it (``A  ID
+verdict: outcome unknown, integrity tampered; not replayable (untrusted)``), and a side whose
+evidence fails its integrity check (tampered, a broken write-ahead log chain) with a
+``warning:`` line: its differences come from that evidence. Snapshots, baselines and runs have
+no verdict.
+
 ``--json`` prints one document: ``equal``, ``compared`` (``records`` | ``snapshots`` | ``runs``),
-``a``/``b`` (what was read), ``entries`` (``{path, path_text, before, after, kind}``; a side
+``a``/``b`` (what was read; a record's ``verdict`` as ``inspect ID --json`` gives it),
+``warnings`` (one line for each untrusted side, ``[]`` when none), ``entries`` (``{path, path_text, before, after, kind}``; a side
 that is JavaScript ``undefined`` - an added or removed key - is left out of the entry, so an
 ``added`` entry has no ``before`` and a ``removed`` one no ``after``), ``summary``,
 ``first_divergence`` (``index``, ``kind`` - ``type``, ``payload``, ``length``, or for two
@@ -51,8 +58,9 @@ from intentus_tui.cli.common import (
     echo_text,
     fail,
     guarded,
-    locate_record,
+    locate_execution,
     remote_options,
+    verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.activegraph import (
@@ -77,6 +85,7 @@ from intentus_tui.core.compare import (
     load_ignore_config,
     path_text,
     run_operand,
+    untrusted_warning,
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import DiffEntry, DiffError
@@ -93,14 +102,18 @@ _VALUE_CHARACTERS = 200
 
 
 def read_side(target: str, directory: str | Sequence[str] | None) -> Operand:
-    """Classify and read one operand, or exit 2 with one clear line."""
+    """Classify and read one operand, or exit 2 with one clear line. A record comes with its
+    execution's verdict, made as ``inspect`` and ``verify`` make it (joined with its
+    write-ahead log, found where they find it)."""
     path = Path(target)
     try:
         if "#" in target and not path.exists():
             db_text, _, run_id = target.rpartition("#")
             return run_operand(target, db_text, run_id)
-        located = path if path.is_dir() else locate_record(target, directory)
-        return file_operand(target, located)
+        if path.is_dir():
+            return file_operand(target, path)
+        located, wal_dir = locate_execution(target, directory, allow_wal=False)
+        return file_operand(target, located, wal_dir=wal_dir)
     except CompareError as exc:
         fail(str(exc))
 
@@ -296,12 +309,20 @@ def structure_json(structure: StructuralDiff | None) -> dict[str, Any] | None:
     }
 
 
+def untrusted_warnings(a: Operand, b: Operand) -> list[str]:
+    """One warning for each side whose verdict is untrusted (tampered, chain broken), with
+    the verdict's integrity reason."""
+    warnings = (untrusted_warning(name, side, reason=True) for name, side in (("A", a), ("B", b)))
+    return [text for text in warnings if text is not None]
+
+
 def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str, Any]:
     return {
         "equal": comparison.equal,
         "compared": comparison.compared,
         "a": a.describe(),
         "b": b.describe(),
+        "warnings": [sanitize_line(text) for text in untrusted_warnings(a, b)],
         "entries": [entry_json(e) for e in comparison.entries],
         "summary": comparison.summary_json(),
         "first_divergence": divergence_json(comparison.divergence),
@@ -424,6 +445,12 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
         _line(f"{name}: {side.label} ({side.kind}{f' {ident}' if ident else ''}{where})")
         if side.note:
             _line(f"   note: {side.note}")
+    # Each record's verdict, in verify's words; a snapshot, baseline or run has none.
+    for name, side, ident in (("A", a, idents[0]), ("B", b, idents[1])):
+        if side.verdict is not None:
+            _line(f"{name}  {ident or side.label}  verdict: {verdict_line(side.verdict)}")
+    for warning in untrusted_warnings(a, b):
+        _line(f"warning: {warning}")
     for text in summary_lines(outcome):
         _line(text)
     if outcome.compared != "snapshots":

@@ -25,12 +25,12 @@ from intentus_tui.cli.common import (
     open_many,
     open_root,
     remote_options,
+    verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import ExtractedBundle
-from intentus_tui.core.model import Verdict
-from intentus_tui.core.paths import RecordRoot, list_record_paths
+from intentus_tui.core.paths import RecordRoot, list_record_paths, sibling_wal_dir
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -65,12 +65,6 @@ def _root_targets(root: RecordRoot) -> tuple[list[RecordTarget], list[WalTarget]
     return records, wals
 
 
-def _sibling_wal_dir(record: Path) -> Path | None:
-    """``.intentusnet/wal`` for a record in ``.intentusnet/records``, when there is one."""
-    wal_dir = record.absolute().parent.parent / "wal"
-    return wal_dir if wal_dir.is_dir() else None
-
-
 def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget]]:
     if not paths:
         root = open_root(None)
@@ -100,7 +94,7 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
             if path.name.endswith(WAL_SUFFIX):
                 wals.append((path, None))
             else:
-                records.append((path, _sibling_wal_dir(path)))
+                records.append((path, sibling_wal_dir(path)))
         else:
             fail(f"no such file or directory: {raw}")
     return records, wals
@@ -143,12 +137,6 @@ def _record_lines(detail: ExecutionDetail) -> list[str]:
     if verdict is not None:
         lines.append(f"      verdict: {verdict_line(verdict)}")
     return lines
-
-
-def verdict_line(verdict: Verdict) -> str:
-    """The three answers on one line (the reasons are in ``inspect ID``)."""
-    replay = "replayable" if verdict.replayable else f"not replayable ({verdict.replay.value})"
-    return f"outcome {verdict.outcome.value}, integrity {verdict.integrity.value}; {replay}"
 
 
 def _wal_lines(report: WalVerifyReport) -> list[str]:

@@ -4,7 +4,9 @@
   replayability, write-ahead log, post-mortem);
 - ``replay``: the recorded response, or why not (a forced replay too); nothing is executed;
 - ``compare`` / ``compare_view``: A against B (``core.compare``); ``compare_side_by_side``
-  lays them out for the full-screen comparison, under ``ignore_config``'s rules;
+  lays them out for the full-screen comparison, under ``ignore_config``'s rules; a record's
+  side carries its execution's verdict (``detail_operand``, ``file_operand``) and
+  ``untrusted_warning`` says when a side cannot be believed;
 - ``postmortem``: the state an execution was left in and the recovery hint;
 - ``verify_file``: the integrity checks of one record file;
 - ``invalidate`` and ``save_snapshot``: the two writes an operator can ask for.
@@ -75,6 +77,7 @@ if TYPE_CHECKING:
         file_operand,
         path_text,
         run_operand,
+        untrusted_warning,
     )
     from intentus_tui.core.compare.aligned import Fold, Folded, SideBySide, SideRow
     from intentus_tui.core.detail import ExecutionDetail
@@ -150,6 +153,7 @@ __all__ = [
     "run_operand",
     "save_snapshot",
     "untrusted_problems",
+    "untrusted_warning",
     "verdict_of",
     "verify_file",
 ]
@@ -171,6 +175,7 @@ _LAZY: dict[str, str] = {
     "file_operand": "intentus_tui.core.compare",
     "path_text": "intentus_tui.core.compare",
     "run_operand": "intentus_tui.core.compare",
+    "untrusted_warning": "intentus_tui.core.compare",
     "ForkComparison": "intentus_tui.core.activegraph",
     "StructuralDiff": "intentus_tui.core.activegraph",
     "ExecutionDetail": "intentus_tui.core.detail",
@@ -273,10 +278,9 @@ def replay(
     if result.record is None:
         return ReplayOutcome("failed", force, message=f"Nothing to replay: {result.message}")
     if verdict is None:
-        from intentus_tui.core.detail import summary_of
+        from intentus_tui.core.detail import verdict_of_result
 
-        summary = summary_of(result, wal)
-        verdict = verdict_of(summary) if summary is not None else None
+        verdict = verdict_of_result(result, wal)
     try:
         engine = ReplayEngine.from_load_result(result, report=report, wal=wal)
         if verdict is not None and verdict.replay is ReplayCode.UNTRUSTED:
@@ -340,14 +344,16 @@ VIEW_ALIGNED = "compare-aligned"
 
 
 def detail_operand(detail: ExecutionDetail) -> Operand:
-    """An execution's record as one side of a comparison; with no record, an empty one
-    (everything on the other side is then an addition), and ``note`` says why."""
+    """An execution's record as one side of a comparison, with the execution's verdict; with
+    no record, an empty one (everything on the other side is then an addition), and ``note``
+    says why."""
     from intentus_tui.core.compare import load_result_operand, record_operand
 
     result = detail.result
+    verdict = detail.verdict
     if result.record is None:
-        return record_operand(result.stem, {}, note=result.message)
-    return load_result_operand(result.stem, result)
+        return record_operand(result.stem, {}, note=result.message, verdict=verdict)
+    return load_result_operand(result.stem, result, detail.wal, verdict=verdict)
 
 
 def compare(

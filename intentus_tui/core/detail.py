@@ -68,9 +68,14 @@ def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> Ex
         )
         return detail_of(result, only_log)
     result = load_record_file(path)
+    return detail_of(result, execution_wal(result, wal_dir))
+
+
+def execution_wal(result: LoadResult, wal_dir: Path | None) -> WalLog | None:
+    """The record's write-ahead log (``<stem>.wal`` in ``wal_dir``), when there is one: the
+    log ``load_detail`` joins to it."""
     wal_path = wal_dir / f"{result.stem}{WAL_SUFFIX}" if wal_dir is not None else None
-    wal = read_wal(wal_path) if wal_path is not None and os.path.lexists(wal_path) else None
-    return detail_of(result, wal)
+    return read_wal(wal_path) if wal_path is not None and os.path.lexists(wal_path) else None
 
 
 def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
@@ -115,6 +120,13 @@ def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | Non
         return wal_only_summary(wal) if wal is not None else None
     summary = summarize(result)
     return with_wal(summary, wal) if wal is not None else summary
+
+
+def verdict_of_result(result: LoadResult, wal: WalLog | None) -> Verdict | None:
+    """The verdict of a record already read (joined with its log): the one
+    ``ExecutionDetail.verdict`` gives for it, from the same summary."""
+    summary = summary_of(result, wal)
+    return verdict_of(summary) if summary is not None else None
 
 
 def _event_json(row: EventRow | None) -> dict[str, object] | None:
@@ -259,8 +271,11 @@ def _row_count(detail: ExecutionDetail) -> int:
 
 def _verdict_json(detail: ExecutionDetail) -> dict[str, object] | None:
     verdict = detail.verdict
-    if verdict is None:
-        return None
+    return None if verdict is None else verdict_json(verdict)
+
+
+def verdict_json(verdict: Verdict) -> dict[str, object]:
+    """A verdict as ``inspect ID --json`` gives it: ``Verdict.to_json``, reasons sanitized."""
     doc = verdict.to_json()
     for key in ("outcome_reason", "integrity_reason", "replay_reason"):
         doc[key] = sanitize_line(str(doc[key]))

@@ -54,6 +54,13 @@ def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
     return RecordRoot(base, None, requested)
 
 
+def sibling_wal_dir(record: Path) -> Path | None:
+    """The WAL directory beside a record file's directory (``.intentusnet/records/X.json``:
+    ``.intentusnet/wal``), when there is one: where a record named by its path has its log."""
+    wal_dir = record.absolute().parent.parent / "wal"
+    return wal_dir if wal_dir.is_dir() else None
+
+
 def id_of_key(key: str) -> str:
     """The execution id a record file name (``<id>.json``) promises."""
     return key[: -len(RECORD_SUFFIX)] if key.endswith(RECORD_SUFFIX) else key

@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING, Literal
 
 from textual import work
 
-from intentus_tui.core.model import ExecutionSummary, Verdict
-from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.paths import RecordRoot, sibling_wal_dir
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.comparing import ComparisonLauncher
 from intentus_tui.tui.presenters.execution_text import execution_label
 
@@ -33,8 +32,8 @@ if TYPE_CHECKING:
     from intentus_tui.tui.widgets.side_pane import SidePane
 
 
-# One side of a picked comparison: its label, what is compared, its verdict when known.
-PickedSide = tuple[str, "Operand", "Verdict | None"]
+# One side of a picked comparison: its label and what is compared (a record with its verdict).
+PickedSide = tuple[str, "Operand"]
 
 
 class ComparePicking(ComparisonLauncher):
@@ -59,6 +58,8 @@ class ComparePicking(ComparisonLauncher):
         def show_side_pane(self) -> None: ...
 
         def record_to_act_on(self, action: str) -> ExecutionDetail | None: ...
+
+        def root_of(self, path: Path) -> RecordRoot: ...
 
         def _refresh_footer(self) -> None: ...
 
@@ -140,28 +141,24 @@ class ComparePicking(ComparisonLauncher):
         prefer: Literal["record", "snapshot"] = (
             "record" if candidate.kind in ("execution", "record") else "snapshot"
         )
+        # A record's verdict is made as the execution's detail makes it, with its log: an
+        # execution's in its root's WAL directory; a file found or typed, beside it (as
+        # ``intentus-tui diff PATH`` finds it).
+        wal_dir = (
+            self.root_of(path).wal_dir if candidate.kind == "execution" else sibling_wal_dir(path)
+        )
         try:
-            right = file_operand(candidate.label, path, prefer=prefer)
+            right = file_operand(candidate.label, path, prefer=prefer, wal_dir=wal_dir)
         except CompareError as exc:
             self.call_from_thread(self._cannot_compare, str(exc))
             return
         left = detail_operand(detail)
-        self.call_from_thread(self._show_picked, detail, left, candidate, right)
+        self.call_from_thread(
+            self.show_picked_comparison, (execution_label(detail), left), (candidate.label, right)
+        )
 
     def _cannot_compare(self, problem: str) -> None:
         self.notify(sanitize_line(f"Cannot diff: {problem}"), severity="error", markup=False)
-
-    def _show_picked(
-        self, detail: ExecutionDetail, left: Operand, candidate: Candidate, right: Operand
-    ) -> None:
-        """On the app's thread: B's verdict, when B is an execution, is its list row's."""
-        summary = None
-        if candidate.kind == "execution":
-            summary = self.execution_list.model.summaries.get(candidate.key)
-        verdict = verdict_of(summary) if summary is not None else None
-        self.show_picked_comparison(
-            (execution_label(detail), left, detail.verdict), (candidate.label, right, verdict)
-        )
 
     def show_picked_comparison(self, a: PickedSide, b: PickedSide) -> None:
         """A against B full screen, and in the Diff tab once it closes: the one place."""
@@ -174,4 +171,4 @@ class ComparePicking(ComparisonLauncher):
         self.side_pane.show_comparison(a[0], a[1], b[0], b[1])
         self.diff_shown = True
         self._refresh_footer()
-        self.open_comparison(a[1], b[1], (a[2], b[2]))
+        self.open_comparison(a[1], b[1])

@@ -23,29 +23,24 @@ def comparison_bindings() -> list[Any]:
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import ExecutionDetail, Operand
-    from intentus_tui.core.model import Verdict
     from intentus_tui.tui.screens.compare import ComparisonScreen
 
 
 class ComparisonLauncher(App[None]):
     """``open_comparison(a, b)``: A against B, full screen (``escape`` comes back)."""
 
-    def open_comparison(
-        self,
-        a: Operand,
-        b: Operand,
-        verdicts: tuple[Verdict | None, Verdict | None] = (None, None),
-    ) -> ComparisonScreen:
-        """Push the comparison of two operands (records, snapshots, baselines, runs); the
-        verdicts, when known, are shown beside each side's name."""
+    def open_comparison(self, a: Operand, b: Operand) -> ComparisonScreen:
+        """Push the comparison of two operands (records, snapshots, baselines, runs); a
+        record's verdict, which it carries from the core, is shown beside its name."""
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
-        screen = ComparisonScreen(a, b, verdicts)
+        screen = ComparisonScreen(a, b)
         self.push_screen(screen)
         return screen
 
     def compare_executions(self, a: ExecutionDetail, b: ExecutionDetail) -> ComparisonScreen:
-        """Two executions (their records; one without a record compares as nothing)."""
+        """Two executions (their records, with their verdicts; one without a record compares
+        as nothing)."""
         from intentus_tui.core.actions import detail_operand
 
-        return self.open_comparison(detail_operand(a), detail_operand(b), (a.verdict, b.verdict))
+        return self.open_comparison(detail_operand(a), detail_operand(b))

@@ -99,7 +99,14 @@ def test_json_document(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == ExitCode.PROBLEMS
     doc = json.loads(out)
     assert doc["equal"] is False and doc["compared"] == "records"
+    verdict = doc["a"].pop("verdict")  # as inspect gives it: tests/cli/test_diff_verdicts.py
     assert doc["a"] == {"source": "exec-a", "kind": "record", "execution_id": "exec-a"}
+    assert (verdict["outcome"], verdict["integrity"], verdict["replay"]) == (
+        "succeeded",
+        "verified",
+        "replayable",
+    )
+    assert doc["warnings"] == []
     summary = doc["summary"]
     assert summary["same_agent_path"] is False
     assert summary["agent_path_a"] == ["agent-a", "agent-b"]

@@ -55,3 +55,10 @@ class CompareApp(ComparisonLauncher):
 def pair_app() -> CompareApp:
     a, b = record_pair()
     return CompareApp(detail_from(a), detail_from(b))
+
+
+def tampered_pair_app() -> CompareApp:
+    """The pair with B's envelope payload edited after its hash was taken: B is untrusted."""
+    a, b = record_pair()
+    b["envelope"]["payload"] = {"text": "edited after hashing"}
+    return CompareApp(detail_from(a), detail_from(b))

@@ -371,3 +371,100 @@ async def test_no_idle_collection_while_the_picker_is_open(world: dict[str, Any]
         await wait_for(pilot, lambda: not isinstance(app.screen, ComparePicker), "picker closed")
         collector._last_input -= 10 * IDLE_SECONDS
         assert collector.due()  # released with the picker
+
+
+CLEAN_VERDICT = "✓ succeeded · verified · ↺ yes"
+UNTRUSTED_DIFFERENCES = "its differences come from evidence that fails its integrity check"
+
+
+def _flat(widget: Any) -> str:
+    return " ".join(str(widget.render()).split())
+
+
+async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """A record file typed in (a copy whose envelope payload was edited after its hash was
+    taken) is compared with its verdict, made as ``load_detail`` makes it, and a warning:
+    in the full screen and in the Diff tab under it."""
+    from intentus_tui.core.actions import load_detail
+    from intentus_tui.core.paths import sibling_wal_dir
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    record = json.loads((records / f"{real_world.fallback}.json").read_text("utf-8"))
+    record["envelope"]["payload"]["text"] = "refund 1,000,000"
+    tampered = tmp_path / "tamp-01.json"
+    tampered.write_text(json.dumps(record, ensure_ascii=False, indent=2), "utf-8")
+    app = make_noting_app(records)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.success)
+        await pick(app, pilot, str(tampered))
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        assert _flat(full.query_one("#side-a")).endswith(CLEAN_VERDICT)
+        assert _flat(full.query_one("#side-b")) == (
+            f"B execution {real_world.fallback[:8]} · ⚠ untrusted · TAMPERED · ✗ untrust"
+        )
+        assert full.b.verdict == load_detail(tampered, sibling_wal_dir(tampered)).verdict
+        warning = _flat(full.query_one("#compare-warning"))
+        assert warning == f"⚠ B is untrusted (integrity tampered): {UNTRUSTED_DIFFERENCES}"
+        await pilot.press("escape")
+        await settle(pilot)
+        title = _flat(app.side_pane.diff_pane.query_one("#diff-title"))
+        assert f"A {CLEAN_VERDICT}" in title
+        assert "B ⚠ untrusted · TAMPERED · ✗ untrust" in title
+        assert f"B is untrusted (integrity tampered): {UNTRUSTED_DIFFERENCES}" in title
+
+
+async def test_an_execution_whose_log_chain_breaks_is_picked_with_its_verdict(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """An execution picked from the list: its verdict is made with its write-ahead log (the
+    record hashes fine; its log was edited), as its list row and its detail make it."""
+    from intentus_tui.core.actions import load_detail
+    from intentus_tui.core.model import Integrity
+    from intentus_tui.core.verdict import verdict_of
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+    from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+
+    base = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    edited = write_record_with_edited_log(base)
+    app = make_noting_app(base / "records")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.success)
+        await pick(app, pilot, "xclssfy")  # the execution of ClassifyTicket
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        verdict = full.b.verdict
+        assert verdict is not None and verdict.integrity is Integrity.CHAIN_BROKEN
+        assert verdict == load_detail(edited, base / "wal").verdict
+        row = app.execution_list.model.summaries[f"{RECORD_WITH_EDITED_LOG}.json"]
+        assert verdict_of(row).integrity is Integrity.CHAIN_BROKEN  # as its row says
+        assert _flat(full.query_one("#side-b")).endswith("⚠ untrusted · CHAIN ✗ · ✗ untrust")
+        assert _flat(full.query_one("#compare-warning")) == (
+            f"⚠ B is untrusted (integrity chain_broken): {UNTRUSTED_DIFFERENCES}"
+        )
+
+
+async def test_a_baseline_has_no_verdict(world: dict[str, Any]) -> None:
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        await pick(app, pilot, "pnnd")
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        assert _flat(full.query_one("#side-a")).endswith(CLEAN_VERDICT)
+        assert _flat(full.query_one("#side-b")) == "B snapshot pinned-b.json · Translate/route"
+        assert full.b.verdict is None and not full.query_one("#compare-warning").display
+        await pilot.press("escape")
+        await settle(pilot)
+        lines = str(app.side_pane.diff_pane.query_one("#diff-title").render()).splitlines()
+        assert lines[1:] == [f"A {CLEAN_VERDICT}"]

@@ -1,6 +1,7 @@
 """Compare A with B: the one "A vs B" use case of the command line and the debugger.
 
-An operand (``Operand``) is a record, a Verist snapshot or baseline, or an Active Graph run;
+An operand (``Operand``) is a record (with its execution's verdict), a Verist snapshot or
+baseline, or an Active Graph run;
 ``compare(a, b)`` picks the comparison from their kinds and returns one ``Comparison``:
 
 - two records: ``compare_records`` below (every section, the header's ids, times and hash
@@ -48,6 +49,7 @@ from intentus_tui.core.compare.ignore import (
 )
 from intentus_tui.core.compare.notation import diff_lines, entry_line, format_path_text, path_text
 from intentus_tui.core.compare.operands import (
+    UNTRUSTED_DIFFERENCES,
     CompareError,
     Operand,
     OperandKind,
@@ -55,6 +57,7 @@ from intentus_tui.core.compare.operands import (
     load_result_operand,
     record_operand,
     run_operand,
+    untrusted_warning,
 )
 from intentus_tui.core.compare.records import (
     RECORD_SECTIONS_COMPARED,
@@ -78,6 +81,7 @@ __all__ = [
     "DEFAULT_RULES",
     "NO_RULES",
     "RECORD_SECTIONS_COMPARED",
+    "UNTRUSTED_DIFFERENCES",
     "WHOLE_RECORD",
     "CompareError",
     "Compared",
@@ -112,4 +116,5 @@ __all__ = [
     "path_text",
     "record_operand",
     "run_operand",
+    "untrusted_warning",
 ]

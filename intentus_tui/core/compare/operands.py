@@ -3,6 +3,12 @@
 ``file_operand`` reads and classifies a file (a record is accepted wherever a snapshot is);
 ``run_operand`` reads ``RUNS.db#RUN_ID``; ``record_operand`` and ``load_result_operand`` wrap a
 record already read. A file that is neither says so in one ``CompareError`` line.
+
+A record read from a file carries its execution's verdict (``Operand.verdict``), made as
+``load_detail`` makes it (``core.detail``: the record joined with its write-ahead log when
+``wal_dir`` has one), so that every view of a comparison shows the verdict every other screen
+shows; ``untrusted_warning`` says when a side's evidence fails its integrity check. Snapshots,
+baselines and runs have no verdict.
 """
 
 from __future__ import annotations
@@ -12,10 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+from intentus_tui.core.model import Verdict
+
 if TYPE_CHECKING:  # activegraph imports this package (find_divergence): imported where used
     from intentus_tui.core.activegraph import GraphEvent, RunInfo
     from intentus_tui.core.records.load import LoadResult
     from intentus_tui.core.verist.snapshot import Snapshot
+    from intentus_tui.core.wal.read import WalLog
 OperandKind: TypeAlias = Literal["record", "snapshot", "run"]
 
 
@@ -36,14 +45,27 @@ class Operand:
     db_path: Path | None = None
     note: str | None = None  # e.g. "damaged record, compared what was recovered: ..."
     path: Path | None = None  # the record's file: names a side when two copies share an id
+    # A record's execution verdict, as every screen shows it (``load_detail``'s); None for a
+    # snapshot, baseline or run, and for a record given as a bare value.
+    verdict: Verdict | None = None
+
+    @property
+    def untrusted(self) -> bool:
+        """The side's evidence fails its integrity check (tampered, or its log's chain broken)."""
+        return self.verdict is not None and not self.verdict.trusted
 
     def describe(self) -> dict[str, Any]:
-        """What was read, as plain JSON values (raw text: sanitize before printing)."""
+        """What was read, as plain JSON values (raw text: sanitize before printing); a
+        record's ``verdict`` as ``inspect ID --json`` gives it (null when unknown)."""
         out: dict[str, Any] = {"source": self.label, "kind": self.kind}
         if self.record is not None:
             header = self.record.get("header")
             execution_id = header.get("executionId") if isinstance(header, dict) else None
             out["execution_id"] = execution_id if isinstance(execution_id, str) else None
+        if self.kind == "record":
+            from intentus_tui.core.detail import verdict_json
+
+            out["verdict"] = None if self.verdict is None else verdict_json(self.verdict)
         if self.snapshot is not None:
             out["workflow_id"] = self.snapshot.workflow_id
             out["step_name"] = self.snapshot.step_name
@@ -61,22 +83,56 @@ class Operand:
         return out
 
 
+# What a warning about an untrusted side says its differences are worth.
+UNTRUSTED_DIFFERENCES = "its differences come from evidence that fails its integrity check"
+
+
+def untrusted_warning(name: str, operand: Operand, *, reason: bool = False) -> str | None:
+    """``B is untrusted (integrity tampered): its differences come from evidence that fails
+    its integrity check`` for a side (``name``: A or B) whose verdict is untrusted, with the
+    verdict's integrity reason in parentheses after it when ``reason``; None for any other
+    side. Raw text."""
+    verdict = operand.verdict
+    if verdict is None or verdict.trusted:
+        return None
+    text = f"{name} is untrusted (integrity {verdict.integrity.value}): {UNTRUSTED_DIFFERENCES}"
+    return f"{text} ({verdict.integrity_reason})" if reason else text
+
+
 def record_operand(
-    label: str, record: Mapping[str, Any], note: str | None = None, path: Path | None = None
+    label: str,
+    record: Mapping[str, Any],
+    note: str | None = None,
+    path: Path | None = None,
+    verdict: Verdict | None = None,
 ) -> Operand:
-    """A record already read (``LoadResult.record.raw``), from the file ``path``."""
-    return Operand(label, "record", record=record, note=note, path=path)
+    """A record already read (``LoadResult.record.raw``), from the file ``path``, with its
+    execution's verdict when known."""
+    return Operand(label, "record", record=record, note=note, path=path, verdict=verdict)
 
 
-def load_result_operand(label: str, result: LoadResult) -> Operand:
-    """The record of a load result (which must have one); a damaged file says so in ``note``."""
+def load_result_operand(
+    label: str,
+    result: LoadResult,
+    wal: WalLog | None = None,
+    *,
+    verdict: Verdict | None = None,
+) -> Operand:
+    """The record of a load result (which must have one); a damaged file says so in ``note``.
+
+    Its verdict is ``verdict`` when the caller has it (an ``ExecutionDetail``'s), else made
+    here as ``load_detail`` makes it: from the summary of the record joined with ``wal``.
+    """
+    from intentus_tui.core.detail import verdict_of_result
     from intentus_tui.core.records.load import LoadStatus
 
     assert result.record is not None
     note = None
     if result.status is LoadStatus.SALVAGED:
         note = f"damaged record, compared what was recovered: {result.message}"
-    return record_operand(label, dict(result.record.raw), note, result.path)
+    if verdict is None:
+        verdict = verdict_of_result(result, wal)
+    return record_operand(label, dict(result.record.raw), note, result.path, verdict)
 
 
 def run_operand(label: str, db_path: str | Path, run_id: str) -> Operand:
@@ -106,15 +162,21 @@ def _run_names(path: Path) -> str:
 
 
 def file_operand(
-    label: str, path: Path, *, prefer: Literal["record", "snapshot"] = "record"
+    label: str,
+    path: Path,
+    *,
+    prefer: Literal["record", "snapshot"] = "record",
+    wal_dir: Path | None = None,
 ) -> Operand:
     """A record, snapshot or baseline file, or ``CompareError`` with one clear line.
 
     ``prefer="snapshot"`` reads the file as a snapshot first and reports the snapshot
     reader's problem when it is neither (for a person who was asked for a snapshot file);
-    a record given there is still compared as a record.
+    a record given there is still compared as a record. A record's verdict is made as
+    ``load_detail(path, wal_dir)`` makes it: joined with its log in ``wal_dir`` if any.
     """
     from intentus_tui.core.activegraph import is_sqlite_file
+    from intentus_tui.core.detail import execution_wal
     from intentus_tui.core.records.load import LoadStatus, load_record_file
     from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
 
@@ -137,7 +199,7 @@ def file_operand(
     else:
         result = load_record_file(path)
     if result.record is not None:
-        return load_result_operand(label, result)
+        return load_result_operand(label, result, execution_wal(result, wal_dir))
     if result.status is LoadStatus.NOT_RECORD:
         try:
             return Operand(label, "snapshot", snapshot=load_snapshot(path))

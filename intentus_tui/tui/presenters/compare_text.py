@@ -1,5 +1,9 @@
-"""What the full-screen comparison says in words: each side's title, the status line, the
-legend of its marks. Plain strings (sanitized); the screen styles them."""
+"""What a comparison says in words: each side's title and verdict, the warning about an
+untrusted side, the status line, the legend of its marks. Plain strings (sanitized); the
+full-screen comparison and the Diff tab style them.
+
+A side's verdict is the one its operand carries from the core (``Operand.verdict``, made as
+every other screen's): it is shown, never made, here."""
 
 from __future__ import annotations
 
@@ -11,9 +15,9 @@ from intentus_tui.tui.presenters.list_rows import display_id, verdict_text
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import Operand, SideBySide
-    from intentus_tui.core.model import Verdict
 
 TITLE_CHARS = 120
+WARNING_CHARS = 300
 
 
 def _short_id(operand: Operand) -> str | None:
@@ -22,30 +26,26 @@ def _short_id(operand: Operand) -> str | None:
     return display_id(str(operand.describe().get("execution_id") or operand.label))
 
 
-def side_titles(
-    a: Operand, b: Operand, verdicts: tuple[Verdict | None, Verdict | None] = (None, None)
-) -> tuple[str, str]:
+def side_titles(a: Operand, b: Operand) -> tuple[str, str]:
     """Both sides' titles; two records shown under one id (copies of one record) also name
     their files, so that A and B can be told apart."""
     short = _short_id(a)
     copies = short is not None and short == _short_id(b)
-    return (
-        side_title(a, verdicts[0], with_file=copies),
-        side_title(b, verdicts[1], with_file=copies),
-    )
+    return side_title(a, with_file=copies), side_title(b, with_file=copies)
 
 
-def side_title(operand: Operand, verdict: Verdict | None = None, *, with_file: bool = False) -> str:
-    """``execution 681f325e · ✓ succeeded · verified · ↺ yes``, ``snapshot pinned.json``,
-    ``run r-2 (fork)``; ``with_file``: ``execution 681f325e (copy.json) · …``."""
+def side_title(operand: Operand, *, with_file: bool = False) -> str:
+    """``execution 681f325e · ✓ succeeded · verified · ↺ yes`` (the verdict the record
+    carries), ``snapshot pinned.json``, ``run r-2 (fork)``; ``with_file``: ``execution
+    681f325e (copy.json) · …``."""
     described = operand.describe()
     if operand.kind == "record":
         ident = described.get("execution_id") or operand.label
         text = f"execution {display_id(str(ident))}"
         if with_file and operand.path is not None:
             text += f" ({operand.path.name})"
-        if verdict is not None:
-            text += f" · {verdict_text(verdict)}"
+        if operand.verdict is not None:
+            text += f" · {verdict_text(operand.verdict)}"
     elif operand.kind == "snapshot":
         text = f"snapshot {operand.label}"
         step = described.get("step_name")
@@ -57,6 +57,28 @@ def side_title(operand: Operand, verdict: Verdict | None = None, *, with_file: b
     if operand.note:
         text += " · damaged: compared what was recovered"
     return clip(text, TITLE_CHARS)
+
+
+def side_verdict(operand: Operand | None) -> str | None:
+    """The verdict a side carries, as every row shows it (``⚠ untrusted · TAMPERED · ✗
+    untrust``); None for a snapshot, baseline or run, which have none."""
+    if operand is None or operand.verdict is None:
+        return None
+    return verdict_text(operand.verdict)
+
+
+def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
+    """``⚠ B is untrusted (integrity tampered): its differences come from evidence that fails
+    its integrity check``, one for each side whose verdict is untrusted (the core's words,
+    as ``intentus-tui diff`` prints them); sanitized."""
+    from intentus_tui.core.actions import untrusted_warning
+
+    out: list[str] = []
+    for name, operand in (("A", a), ("B", b)):
+        text = untrusted_warning(name, operand) if operand is not None else None
+        if text is not None:
+            out.append(clip(f"⚠ {text}", WARNING_CHARS))
+    return out
 
 
 def hidden_text(layout: SideBySide, rules_on: bool) -> str:

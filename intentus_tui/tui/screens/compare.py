@@ -1,5 +1,7 @@
 """The full-screen comparison: A | B, the timelines aligned event by event above, the values
-aligned by path below with unchanged runs folded.
+aligned by path below with unchanged runs folded. Each record's side names its execution and
+the verdict it carries (``Operand.verdict``); a side whose evidence fails its integrity check
+(tampered, a broken log chain) is warned about under the titles.
 
 Opens on the first difference (the value lines and the timeline's first differing event are
 highlighted and scrolled to). ``n``/``N`` go to the next/previous difference of the focused
@@ -13,7 +15,7 @@ thread worker; every text from a record is sanitized before it is drawn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -40,11 +42,9 @@ from intentus_tui.tui.presenters.compare_text import (
     divergence_text,
     hidden_text,
     side_titles,
+    untrusted_warnings,
 )
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
-
-if TYPE_CHECKING:
-    from intentus_tui.core.model import Verdict
 
 DIM = "$foreground-muted"
 
@@ -67,16 +67,13 @@ class ComparisonScreen(Screen[None]):
         Binding("escape,q", "close", "Close", id="compare.close"),
     ]
 
-    def __init__(
-        self,
-        a: Operand,
-        b: Operand,
-        verdicts: tuple[Verdict | None, Verdict | None] = (None, None),
-    ) -> None:
+    def __init__(self, a: Operand, b: Operand) -> None:
         super().__init__()
         self.a = a
         self.b = b
-        self.titles = side_titles(a, b, verdicts)
+        # Each record's verdict comes with it from the core, as every screen shows it.
+        self.titles = side_titles(a, b)
+        self.warnings = untrusted_warnings(a, b)
         self.compared: SideBySide | None = None
         self.error: str | None = None
         self.rules_on = True
@@ -91,6 +88,12 @@ class ComparisonScreen(Screen[None]):
             yield Static(
                 Content.assemble(("B ", "bold $text-success"), self.titles[1]), id="side-b"
             )
+        warning = Static(
+            Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings),
+            id="compare-warning",
+        )
+        warning.display = bool(self.warnings)
+        yield warning
         yield Static(Content.styled("Comparing…", DIM), id="compare-status")
         yield SideBySideView(id="compare-timeline")
         yield SideBySideView(id="compare-values")

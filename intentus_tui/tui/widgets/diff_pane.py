@@ -9,6 +9,10 @@ in A, only in B, differing) -- the same differences ``intentus-tui diff`` prints
 same ignore rules. It runs in a thread worker; a newer request supersedes an older one. For
 two executions a section selector narrows the comparison to one raw section. This is the
 compact view; ``f`` opens the full-screen comparison (``screens.compare``).
+
+Under the title, each record's verdict (the one its operand carries from the core, as its
+list row shows it) and, for a side whose evidence fails its integrity check, a warning: its
+differences come from that evidence.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from intentus_tui.core.actions import (
     compare_view,
     detail_operand,
 )
+from intentus_tui.tui.presenters.compare_text import side_verdict, untrusted_warnings
 from intentus_tui.tui.presenters.execution_text import execution_label
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.pane_text import (
@@ -284,6 +289,26 @@ def _with_file(label: str, operand: Operand | None) -> str:
     return label if path is None else f"{label} ({path.name})"
 
 
+def _verdict_lines(request: DiffRequest) -> list[Content]:
+    """Each record's verdict, as its list row shows it (the one its operand carries), and a
+    warning for a side whose evidence fails its integrity check; nothing for a snapshot,
+    baseline or run."""
+    lines = []
+    for side, style, operand in (
+        ("A ", "bold $text-error", request.left),
+        ("B ", "bold $text-success", request.right),
+    ):
+        verdict = side_verdict(operand)
+        if verdict is not None:
+            shown = PROBLEM_STYLE if operand is not None and operand.untrusted else "not bold"
+            lines.append(Content.assemble((side, style), (verdict, shown)))
+    lines.extend(
+        Content.styled(text, PROBLEM_STYLE)
+        for text in untrusted_warnings(request.left, request.right)
+    )
+    return lines
+
+
 def _load_warnings(request: DiffRequest) -> list[Content]:
     lines = []
     for side, operand in (("A", request.left), ("B", request.right)):
@@ -451,7 +476,7 @@ class DiffPane(Vertical):
             ("B: ", "bold $text-success"),
             request.right_label,
         )
-        lines = [title, *_load_warnings(request)]
+        lines = [title, *_verdict_lines(request), *_load_warnings(request)]
         self.query_one("#diff-title", Static).update(Content("\n").join(lines))
 
     def _set_status(self, content: Content) -> None:
