@@ -153,7 +153,7 @@ def _record_summary_lines(summary: ComparisonSummary) -> list[str]:
         f"same intent: {intent}",
         f"same agent path: {path}",
         f"same response: {_yes(summary.same_response)}",
-        f"same envelope hash: {_yes(summary.same_envelope_hash)}",
+        f"same recorded envelope hash: {_yes(summary.same_envelope_hash)}",
     ]
 
 

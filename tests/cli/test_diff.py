@@ -335,7 +335,7 @@ def test_the_envelope_hash_is_hidden_with_what_it_hashes(
     a, b = str(header_copies["original"]), str(header_copies["rehashed"])
     code, out, _ = cli(capsys, "diff", a, b)
     assert code == ExitCode.OK, out
-    assert "same envelope hash: no" in out
+    assert "same recorded envelope hash: no" in out
     doc = json.loads(cli(capsys, "diff", a, b, "--json")[1])
     assert doc["equal"] is True and doc["hidden"] == 2
     assert doc["summary"]["same_envelope_hash"] is False

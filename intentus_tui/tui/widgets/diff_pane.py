@@ -259,7 +259,7 @@ def comparison_summary(comparison: RecordComparison) -> Content:
         _same(summary.same_agent_path),
         ("   response ", DIM_STYLE),
         _same(summary.same_response),
-        ("   envelope hash ", DIM_STYLE),
+        ("   recorded hash ", DIM_STYLE),  # the header's, as stored: the verdicts say if it holds
         _same(summary.same_envelope_hash),
     )
     lines = [first]
