@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from math import ceil, floor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from intentus_tui.core.records.timeline import FINAL, RECEIVED, Attempt
+from intentus_tui.core.records.timeline import FINAL, RECEIVED, Attempt, ExecutionState
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import parse_timestamp
 
@@ -359,15 +359,23 @@ def execution_times(
     events_timed = any(source != SOURCE_HEADER for _, source in candidates)
     origin, origin_source = min(candidates, key=lambda c: c[0]) if candidates else (None, None)
     last = max((c[0] for c in candidates), default=None)
-    attempts = tuple(_attempt_times(a, lookup, origin) for a in timeline.attempts)
+    ended = timeline.state is ExecutionState.COMPLETED  # nothing is in flight any more
+    attempts = tuple(_attempt_times(a, lookup, origin, ended) for a in timeline.attempts)
     for a in attempts:
         if a.end is not None and (last is None or a.end > last):
             last = a.end
     return ExecutionTimes(origin, origin_source, attempts, last, lookup, events_timed=events_timed)
 
 
+# An attempt with no end in an execution that completed: not in flight (no clock runs).
+UNENDED = "unended"
+
+
 def _attempt_times(
-    attempt: Attempt, lookup: Callable[[int], EventTime | None], origin: datetime | None
+    attempt: Attempt,
+    lookup: Callable[[int], EventTime | None],
+    origin: datetime | None,
+    ended: bool = False,
 ) -> AttemptTimes:
     start_known = (
         lookup(attempt.event_index)
@@ -377,9 +385,8 @@ def _attempt_times(
     end_known = lookup(attempt.end_index) if attempt.end_index is not None else None
     start = start_known.at if start_known else None
     end = end_known.at if end_known else None
-    return _times(
-        attempt.number, attempt.agent, attempt.status, start, end, attempt.latency_ms, origin
-    )
+    status = UNENDED if ended and attempt.in_flight else attempt.status
+    return _times(attempt.number, attempt.agent, status, start, end, attempt.latency_ms, origin)
 
 
 def _times(

@@ -232,3 +232,30 @@ def test_texts() -> None:
         "2026-01-05T09:09:07.286Z"
     )
     assert clock_text(None) == "—"
+
+
+def test_an_attempt_with_no_end_in_a_completed_execution_runs_no_clock(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    # Its end event was lost (the writer declared a recording failure): the execution has
+    # its final response, so nothing is in flight, whatever the clock says now.
+    doc = json.loads((real.records_dir / f"{real.fallback}.json").read_text("utf-8"))
+    ended = next(i for i, e in enumerate(doc["events"]) if e["type"] == "AGENT_ATTEMPT_END")
+    del doc["events"][ended]
+    doc["header"].update(replayable=False, replayableReason="recording_failure")
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    path = records / f"{real.fallback}.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    wal = records.parent / "wal"
+    wal.mkdir()
+    _write_fallback_wal(wal, real.fallback)  # every event has a time
+    detail = load_detail(path, wal)
+    times = detail.times
+    assert times is not None and times.attempts
+    first = times.attempts[0]
+    assert first.status == "unended" and not first.in_flight and first.end is None
+    later = datetime.now(UTC) + timedelta(days=300)
+    assert first.open_for(later) is None and not times.open_attempts
+    drawn = times.waterfall(20, later)
+    assert drawn is None or all(bar is None or not bar.open for bar in drawn.bars)
