@@ -17,7 +17,9 @@ from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, l
 from intentus_tui.tui.presenters.list_model import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
-from tests.tui.app_support import make_app, screen_text, settle, write_world
+from tests.factories import write_record
+from tests.tui.app_support import fixed_id, make_app, screen_text, settle, write_world
+from tests.tui.side_pane_harness import tampered_record
 from tests.tui.test_list_model import summary
 from tests.tui.test_list_rows import CASES
 
@@ -141,3 +143,43 @@ def test_header_lines_are_cut_with_an_ellipsis() -> None:
     counts[kind_of(summary(99))] = 20
     text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 70))
     assert cell_len(text) == 70 and text.endswith("…")
+
+
+@pytest.fixture
+def refusing(records_dir: Path) -> dict[str, str]:
+    """``write_world`` and an execution whose envelope was edited: two that ``r`` refuses
+    (in flight, untrusted): name -> execution id."""
+    ids = write_world(records_dir)
+    ids["tampered"] = fixed_id(7)
+    write_record(records_dir, tampered_record(ids["tampered"]))
+    return ids
+
+
+async def _open(app: Any, pilot: Any, execution_id: str) -> None:
+    await settle(pilot)
+    assert app.execution_list.select_key(f"{execution_id}.json")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("which", ["incomplete", "tampered"])
+async def test_a_refused_replay_takes_the_whole_pane(
+    records_dir: Path, refusing: dict[str, str], which: str
+) -> None:
+    """No payload to show: the summary has the pane's height, not a small box that cuts
+    the refusal mid-sentence above empty rows."""
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await _open(app, pilot, refusing[which])
+        await pilot.press("2", "r")
+        await settle(pilot)
+        pane = app.side_pane.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "refused"
+        assert pane.has_class("-no-payload")
+        summary = pane.query_one("#replay-summary-scroll")
+        shown = screen_text(app)
+        heights = summary.region.height, pane.content_region.height
+        cut = summary.max_scroll_y
+    assert heights[0] == heights[1]  # the whole pane
+    assert cut == 0  # every line of it in sight: nothing to scroll to
+    last = "confirmation." if which == "tampered" else "risks."  # the note's last word
+    assert last in shown.split()
