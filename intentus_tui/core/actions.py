@@ -38,6 +38,7 @@ from intentus_tui.core.records.replay import (
     ReplayHashMismatchError,
     ReplayResult,
     UntrustedRecordError,
+    force_replay_risks,
     integrity_problems,
     untrusted_problems,
 )
@@ -139,6 +140,7 @@ __all__ = [
     "detail_operand",
     "duration_text",
     "file_operand",
+    "force_replay_risks",
     "ignore_config",
     "invalidate",
     "load_detail",

@@ -20,6 +20,7 @@ from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edi
 from tests.factories import write_record
 from tests.tui.app_support import fixed_id, make_app, screen_text, settle, write_world
 from tests.tui.side_pane_harness import tampered_record
+from tests.tui.test_confirm_screen import fitted, to_the_end
 from tests.tui.test_list_model import summary
 from tests.tui.test_list_rows import CASES
 
@@ -183,3 +184,35 @@ async def test_a_refused_replay_takes_the_whole_pane(
     assert cut == 0  # every line of it in sight: nothing to scroll to
     last = "confirmation." if which == "tampered" else "risks."  # the note's last word
     assert last in shown.split()
+
+
+async def test_the_force_replay_dialog_shows_all_its_text_and_this_records_risk(
+    records_dir: Path, refusing: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await _open(app, pilot, refusing["tampered"])
+        await pilot.press("R")
+        await settle(pilot)
+        await fitted(pilot)
+        screen = app.screen
+        assert isinstance(screen, ConfirmScreen)
+        body_text = screen.body_text
+        body = screen.query_one("#confirm-body")
+        buttons = screen.query_one("#confirm-buttons")
+        assert body.region.bottom < buttons.region.y  # the text ends above the buttons
+        first = screen_text(app)
+        await to_the_end(pilot, body)  # what does not fit scrolls, from the keyboard
+        assert body.scroll_y == body.max_scroll_y
+        last = screen_text(app)
+        await pilot.press("n")
+    for shown in (first, last):  # the buttons and the keys stay
+        assert any("Cancel" in line and "Force replay" in line for line in shown.splitlines())
+        assert "y: confirm" in shown
+    assert "Execution: " + refusing["tampered"] in first
+    assert 'record".' in last.split()  # the text's last words: ...non-replayable record".
+    assert (
+        "Force replay risk:\n"
+        " ▶ Untrusted record: May return an answer that was altered after it was recorded\n"
+    ) in body_text
+    assert "Incomplete execution" not in body_text and "Corrupted record" not in body_text
