@@ -18,7 +18,14 @@ from intentus_tui.tui.presenters.list_model import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
 from tests.factories import write_record
-from tests.tui.app_support import fixed_id, make_app, screen_text, settle, write_world
+from tests.tui.app_support import (
+    fixed_id,
+    list_lines,
+    make_app,
+    screen_text,
+    settle,
+    write_world,
+)
 from tests.tui.side_pane_harness import tampered_record
 from tests.tui.test_confirm_screen import fitted, to_the_end
 from tests.tui.test_list_model import summary
@@ -216,3 +223,35 @@ async def test_the_force_replay_dialog_shows_all_its_text_and_this_records_risk(
         " ▶ Untrusted record: May return an answer that was altered after it was recorded\n"
     ) in body_text
     assert "Incomplete execution" not in body_text and "Corrupted record" not in body_text
+
+
+async def test_copies_of_one_record_are_told_apart_by_their_files(records_dir: Path) -> None:
+    """``cp ID.json aaaaaaaa.json`` (the id inside stays) and a truncated copy: at 80x24
+    their rows name their files where the others show the short id; when the copies go,
+    the row of the record shows its id again."""
+    ids = write_world(records_dir)
+    original = records_dir / f"{ids['ok']}.json"
+    (records_dir / "aaaaaaaa.json").write_bytes(original.read_bytes())
+    (records_dir / "trunc-01.json").write_bytes(original.read_bytes()[:900])
+    short = ids["ok"][:8]
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        shown: dict[str, str] = {}
+        for name in ("aaaaaaaa.json", "trunc-01.json", original.name):
+            assert listing.select_key(name)
+            await settle(pilot)
+            row = list_lines(app)[listing.cursor_row - round(listing.scroll_y)]
+            assert row in screen_text(app)  # on screen
+            shown[name] = row
+        listing.apply_changes([], ["aaaaaaaa.json", "trunc-01.json"])  # deleted
+        assert listing.select_key(original.name)
+        await settle(pilot)
+        after = list_lines(app)[listing.cursor_row - round(listing.scroll_y)]
+    assert shown["aaaaaaaa.json"].startswith(" aaaaaaaa.json ")
+    assert shown["trunc-01.json"].startswith(" trunc-01.json ")
+    # the record's own file: its long name cut before the extension, its short id leading
+    label = shown[original.name].split()[0]
+    assert label.startswith(short[:7]) and label.endswith("….json")
+    assert after.split()[0] == short  # no copy left: the short id again
