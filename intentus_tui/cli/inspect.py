@@ -37,6 +37,7 @@ from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.listing_order import ROW_SEPARATOR, open_time_ordered, time_ordered_rows
@@ -46,16 +47,23 @@ from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 def _list_rows(
     summaries: list[ExecutionSummary], with_wal: bool, with_root: bool = False
 ) -> list[list[str]]:
-    """The text table, oldest first (as the JSON listing), times in UTC to the second."""
-    header = ["EXECUTION", "CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY", "EVENTS"]
-    header.append("ATTEMPTS")
+    """The text table, oldest first (as the JSON listing), times in UTC to the second.
+
+    When an execution id is found in more than one file (a copy of a record keeps the id
+    inside it), a FILE column names the file of each of those rows ("-" on the others)."""
+    shared = SharedIds(summaries)
+    header = ["EXECUTION", "FILE"] if shared else ["EXECUTION"]
+    header += ["CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY", "EVENTS", "ATTEMPTS"]
     header = ["ROOT", *header] if with_root else header
     rows = [[*header, "WAL"] if with_wal else header]
-    for s in sorted(summaries, key=lambda s: time_order(s.created, s.execution_id)):
+    # Rows of one time and id (copies of a record) in file-name order, as in --json.
+    for s in sorted(summaries, key=lambda s: (time_order(s.created, s.execution_id), s.key)):
         verdict = verdict_of(s)
         row = [s.root] if with_root else []
+        row.append(s.execution_id)
+        if shared:
+            row.append(sanitize_line(s.file_name) if s in shared else "-")
         row += [
-            s.execution_id,
             utc_text(s.created) or "-",
             s.intent or "-",
             verdict.outcome.value,

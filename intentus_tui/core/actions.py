@@ -40,6 +40,7 @@ from intentus_tui.core.records.replay import (
     ReplayHashMismatchError,
     ReplayResult,
     UntrustedRecordError,
+    force_replay_risks,
     integrity_problems,
     untrusted_problems,
 )
@@ -142,6 +143,7 @@ __all__ = [
     "detail_operand",
     "duration_text",
     "file_operand",
+    "force_replay_risks",
     "ignore_config",
     "invalidate",
     "load_detail",

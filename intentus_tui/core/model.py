@@ -163,6 +163,12 @@ class ExecutionSummary:
     root: str = ""  # the label of the root it was found in; "" when one root is open
 
     @property
+    def file_name(self) -> str:
+        """The file's name as found (raw: sanitize it to show it): ``key`` without the
+        ``LABEL/`` that several roots put before it."""
+        return self.key.rpartition("/")[2]
+
+    @property
     def short_id(self) -> str:
         """First 8 characters of a UUID; shorter ids (``exec-a1b2c3d4``) whole."""
         return self.execution_id[:8] if len(self.execution_id) == 36 else self.execution_id

@@ -153,3 +153,24 @@ def test_copies_of_one_record_come_in_file_name_order_however_listed(world: Path
         assert [r["file"] for r in rows if r["execution_id"] == "tie-a"] == files
         outputs.append(out.stdout)
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_copies_of_one_record_name_their_files_in_the_text_listing(world: Path) -> None:
+    """One id in several files (``cp``, a truncated copy, a name a terminal would act on):
+    a FILE column names the file of each of their rows, "-" on the others, the copies in
+    file-name order; with no id repeated there is no FILE column (``_text_rows``)."""
+    records = world / ".intentusnet" / "records"
+    original = (records / "tie-a.json").read_bytes()
+    names = ["0-tie-a.json", "tie-a copy.json", "tie-a\x1b[2J.json"]
+    for name in names:
+        (records / name).write_bytes(original)
+    out = cli("inspect", "--list", "--no-cache", cwd=world)
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:3] == ["EXECUTION", "FILE", "CREATED"]
+    rows = [re.split(r"\s{2,}", line) for line in lines[1:]]
+    files = [r[1] for r in rows if r[0] == "tie-a"]
+    assert files == [n.replace("\x1b", "␛") for n in sorted([*names, "tie-a.json"])]
+    assert {r[1] for r in rows if r[0] != "tie-a"} == {"-"}
+    assert [r[0] for r in rows if r[0] != "tie-a"] == [i for i in EXPECTED if i != "tie-a"]

@@ -17,7 +17,17 @@ from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, l
 from intentus_tui.tui.presenters.list_model import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
-from tests.tui.app_support import make_app, screen_text, settle, write_world
+from tests.factories import write_record
+from tests.tui.app_support import (
+    fixed_id,
+    list_lines,
+    make_app,
+    screen_text,
+    settle,
+    write_world,
+)
+from tests.tui.side_pane_harness import tampered_record
+from tests.tui.test_confirm_screen import fitted, to_the_end
 from tests.tui.test_list_model import summary
 from tests.tui.test_list_rows import CASES
 
@@ -173,3 +183,107 @@ async def test_a_huge_record_opened_gets_one_verdict_everywhere(tmp_path: Path) 
     assert "too large to hash" not in shown and "too large to hash" not in verify
     assert "0b16b16b ✓ succeeded verified ↺ Summarize" in shown  # the row, from the whole file
     assert verify.startswith("Integrity   VERIFIED \n")  # the verdict above the checks agrees
+
+
+@pytest.fixture
+def refusing(records_dir: Path) -> dict[str, str]:
+    """``write_world`` and an execution whose envelope was edited: two that ``r`` refuses
+    (in flight, untrusted): name -> execution id."""
+    ids = write_world(records_dir)
+    ids["tampered"] = fixed_id(7)
+    write_record(records_dir, tampered_record(ids["tampered"]))
+    return ids
+
+
+async def _open(app: Any, pilot: Any, execution_id: str) -> None:
+    await settle(pilot)
+    assert app.execution_list.select_key(f"{execution_id}.json")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("which", ["incomplete", "tampered"])
+async def test_a_refused_replay_takes_the_whole_pane(
+    records_dir: Path, refusing: dict[str, str], which: str
+) -> None:
+    """No payload to show: the summary has the pane's height, not a small box that cuts
+    the refusal mid-sentence above empty rows."""
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await _open(app, pilot, refusing[which])
+        await pilot.press("2", "r")
+        await settle(pilot)
+        pane = app.side_pane.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "refused"
+        assert pane.has_class("-no-payload")
+        summary = pane.query_one("#replay-summary-scroll")
+        shown = screen_text(app)
+        heights = summary.region.height, pane.content_region.height
+        cut = summary.max_scroll_y
+    assert heights[0] == heights[1]  # the whole pane
+    assert cut == 0  # every line of it in sight: nothing to scroll to
+    last = "confirmation." if which == "tampered" else "risks."  # the note's last word
+    assert last in shown.split()
+
+
+async def test_the_force_replay_dialog_shows_all_its_text_and_this_records_risk(
+    records_dir: Path, refusing: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await _open(app, pilot, refusing["tampered"])
+        await pilot.press("R")
+        await settle(pilot)
+        await fitted(pilot)
+        screen = app.screen
+        assert isinstance(screen, ConfirmScreen)
+        body_text = screen.body_text
+        body = screen.query_one("#confirm-body")
+        buttons = screen.query_one("#confirm-buttons")
+        assert body.region.bottom < buttons.region.y  # the text ends above the buttons
+        first = screen_text(app)
+        await to_the_end(pilot, body)  # what does not fit scrolls, from the keyboard
+        assert body.scroll_y == body.max_scroll_y
+        last = screen_text(app)
+        await pilot.press("n")
+    for shown in (first, last):  # the buttons and the keys stay
+        assert any("Cancel" in line and "Force replay" in line for line in shown.splitlines())
+        assert "y: confirm" in shown
+    assert "Execution: " + refusing["tampered"] in first
+    assert 'record".' in last.split()  # the text's last words: ...non-replayable record".
+    assert (
+        "Force replay risk:\n"
+        " ▶ Untrusted record: May return an answer that was altered after it was recorded\n"
+    ) in body_text
+    assert "Incomplete execution" not in body_text and "Corrupted record" not in body_text
+
+
+async def test_copies_of_one_record_are_told_apart_by_their_files(records_dir: Path) -> None:
+    """``cp ID.json aaaaaaaa.json`` (the id inside stays) and a truncated copy: at 80x24
+    their rows name their files where the others show the short id; when the copies go,
+    the row of the record shows its id again."""
+    ids = write_world(records_dir)
+    original = records_dir / f"{ids['ok']}.json"
+    (records_dir / "aaaaaaaa.json").write_bytes(original.read_bytes())
+    (records_dir / "trunc-01.json").write_bytes(original.read_bytes()[:900])
+    short = ids["ok"][:8]
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        shown: dict[str, str] = {}
+        for name in ("aaaaaaaa.json", "trunc-01.json", original.name):
+            assert listing.select_key(name)
+            await settle(pilot)
+            row = list_lines(app)[listing.cursor_row - round(listing.scroll_y)]
+            assert row in screen_text(app)  # on screen
+            shown[name] = row
+        listing.apply_changes([], ["aaaaaaaa.json", "trunc-01.json"])  # deleted
+        assert listing.select_key(original.name)
+        await settle(pilot)
+        after = list_lines(app)[listing.cursor_row - round(listing.scroll_y)]
+    assert shown["aaaaaaaa.json"].startswith(" aaaaaaaa.json ")
+    assert shown["trunc-01.json"].startswith(" trunc-01.json ")
+    # the record's own file: its long name cut before the extension, its short id leading
+    label = shown[original.name].split()[0]
+    assert label.startswith(short[:7]) and label.endswith("….json")
+    assert after.split()[0] == short  # no copy left: the short id again

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
+
+from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.records.replay import EXECUTION_INCOMPLETE
-from intentus_tui.tui.presenters.execution_text import clip, explain_reason
+from intentus_tui.tui.presenters.execution_text import clip, explain_reason, force_replay_lines
 from intentus_tui.tui.widgets.pane_text import safe
+from tests.tui.side_pane_harness import detail_from, good_record, salvaged_detail, tampered_record
 
 
 def test_clip_cuts_huge_text_and_says_how_much_is_left_out() -> None:
@@ -29,3 +35,66 @@ def test_explain_reason_says_what_a_documented_reason_means() -> None:
     unknown = explain_reason("made_up\x1b")  # shown as recorded, made inert
     assert unknown.startswith("made_up") and "\x1b" not in unknown and "—" not in unknown
     assert explain_reason(None) == "no reason recorded"
+
+
+def _tampered_and_incomplete() -> ExecutionDetail:
+    record = tampered_record()
+    record["header"].update(replayable=False, replayableReason="execution_incomplete")
+    return detail_from(record)
+
+
+# Each execution's force-replay risks: its verdict's replayability code first, then what
+# its header says, each once; the three documented risks keep their words.
+RISKS: dict[str, tuple[Callable[[], ExecutionDetail], list[str]]] = {
+    "untrusted": (
+        lambda: detail_from(tampered_record()),
+        ["Untrusted record: May return an answer that was altered after it was recorded"],
+    ),
+    "execution_incomplete": (
+        lambda: detail_from(good_record(final_status=None)),
+        ["Incomplete execution: May return null payload"],
+    ),
+    "recording_failure": (
+        lambda: detail_from(good_record(replayable=False, reason="recording_failure")),
+        ["Recording failure: May return partial/corrupt data"],
+    ),
+    "record_corrupted": (
+        salvaged_detail,
+        ["Corrupted record: May raise parse errors"],
+    ),
+    "manually_invalidated": (
+        lambda: detail_from(good_record(replayable=False, reason="manually_invalidated")),
+        ["Invalidated record: May return an answer an operator withdrew from replay"],
+    ),
+    "marked_not_replayable": (
+        lambda: detail_from(good_record(replayable=False, reason="quota_exceeded")),
+        ["Marked not replayable: May return a response its writer said not to replay"],
+    ),
+    "untrusted and incomplete": (
+        _tampered_and_incomplete,
+        [
+            "Untrusted record: May return an answer that was altered after it was recorded",
+            "Incomplete execution: May return null payload",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", RISKS)
+def test_force_replay_names_the_risks_of_this_execution_only(case: str) -> None:
+    make, expected = RISKS[case]
+    detail = make()
+    code = case.split(" and ")[0]
+    assert detail.verdict is not None and detail.verdict.replay.value == code
+    lines = force_replay_lines(detail)
+    heading = "Force replay risk:" if len(expected) == 1 else "Force replay risks:"
+    start = lines.index(heading)
+    assert lines[start + 1 : start + 1 + len(expected)] == [f" ▶ {risk}" for risk in expected]
+    assert lines[start + 1 + len(expected)] == ""  # nothing more: no generic table
+    assert sum("▶" in line for line in lines) == len(expected)
+
+
+def test_forcing_a_replayable_execution_lists_no_risk() -> None:
+    lines = force_replay_lines(detail_from(good_record()))
+    assert "This record is replayable: a forced replay returns the same as a normal one." in lines
+    assert not any("risk" in line or "▶" in line for line in lines)

@@ -116,6 +116,7 @@ def _assert_matches_a_rebuild(model: ListModel, view: View, sort: Sort, query: s
     assert model.rows == fresh.rows
     assert +model.counts == +fresh.counts
     assert model.shown_count == fresh.shown_count
+    assert model.shared_ids.shared == fresh.shared_ids.shared
 
 
 @settings(max_examples=60, deadline=None)
@@ -138,6 +139,25 @@ def test_batched_updates_match_a_rebuild(batches, view, sort, query) -> None:  #
     # gone from it too, whether they had been put in order yet or not.
     model.set_query("0")
     _assert_matches_a_rebuild(model, view, sort, "0")
+
+
+@settings(max_examples=60, deadline=None)
+@given(batches=BATCHES)
+def test_copies_of_an_id_are_known_through_every_update(batches) -> None:  # type: ignore[no-untyped-def]
+    """Files holding one execution id (copies of a record): after each batch, the ids
+    shared are those that counting every file again finds, and ``copies`` their files."""
+    model = ListModel()
+    for upserts, removals in batches:
+        changed = [
+            summary(n, state, replayable, execution_id=f"exec-{n % 9:05d}")
+            for n, (state, replayable) in upserts
+        ]
+        model.apply(changed, [f"{n:05d}.json" for n in removals])
+        counts = Counter(s.execution_id for s in model.summaries.values())
+        assert model.shared_ids.shared == {i for i, n in counts.items() if n > 1}
+        assert {s.key for s in model.copies()} == {
+            s.key for s in model.summaries.values() if counts[s.execution_id] > 1
+        }
 
 
 def test_grouped_rows_have_one_header_per_non_empty_group() -> None:

@@ -13,7 +13,14 @@ from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts
 from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View, kind_of
-from intentus_tui.tui.presenters.list_rows import id_width_for, list_subtitle, row_cells
+from intentus_tui.tui.presenters.list_rows import (
+    MAX_ID_WIDTH,
+    copies_width,
+    copy_label,
+    id_width_for,
+    list_subtitle,
+    row_cells,
+)
 from intentus_tui.tui.startup.start_frame import LIST_PANE_MIN, LIST_PANE_PERCENT
 from tests.tui.app_support import fixed_id
 from tests.tui.test_list_model import summary
@@ -155,3 +162,65 @@ def test_the_list_subtitle_keeps_the_sort_in_sight_on_a_narrow_list(view: View, 
         assert narrow == f"{view.label.split(',')[0]} · {sort.label}"
     filtering = list_subtitle(model, width=34, filtering=True)
     assert " · filtering… · " in filtering and filtering.endswith(sort.label)
+
+
+def _rows_of(model: ListModel, width: int) -> dict[str, str]:
+    """Each execution's row as the list draws it: copies name their files."""
+    names = copies_width(model.copies())
+    id_width = id_width_for(list(model.summaries.values()))
+    rows = {}
+    for s in model.summaries.values():
+        cells = row_cells(s, width, id_width, copy=s in model.shared_ids, names_width=names)
+        rows[s.key] = "".join(t for t, _ in cells)
+        assert cell_len(rows[s.key]) == width
+    return rows
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_copies_of_one_id_name_their_files_and_the_others_stay_as_they_were(
+    columns: int,
+) -> None:
+    """``cp e3151288-….json aaaaaaaa.json``: two rows with one id (and a truncated third)
+    told apart by their files' names in the id column; an id in one file keeps its row."""
+    original, _ = CASES["succeeded"]
+    original = replace(original, key=f"{original.execution_id}.json")
+    other, _ = CASES["failed"]
+    copies = [replace(original, key="aaaaaaaa.json"), replace(original, key="trunc-01.json")]
+    width = _list_width(columns)
+    before = ListModel()
+    before.replace_all([original, other])
+    alone = _rows_of(before, width)
+    model = ListModel()
+    model.replace_all([original, other, *copies])
+    rows = _rows_of(model, width)
+    assert rows["aaaaaaaa.json"].startswith(" aaaaaaaa.json ")
+    assert rows["trunc-01.json"].startswith(" trunc-01.json ")
+    # the original's long name is cut before its extension: its short id still leads
+    shown = rows[original.key].split()[0]
+    assert shown.startswith(original.short_id) and shown.endswith("….json")
+    assert len({row.split()[0] for row in rows.values()}) == len(rows)  # every row differs
+    # the id column widens for the names, the same for every row (they stay aligned) ...
+    badge = {row.index("✓") if "✓" in row else row.index("✗") for row in rows.values()}
+    assert len(badge) == 1
+    # ... leaving the intent its first letters, even in the narrow list of 80 columns
+    assert rows[other.key].split()[0] == other.short_id
+    assert other.intent[:5] in rows[other.key]
+    assert alone[other.key].split()[0] == other.short_id
+    # the copy deleted: back to the ids
+    model.apply([], [c.key for c in copies])
+    assert _rows_of(model, width) == alone
+
+
+@pytest.mark.parametrize("hostile", ["\x1b[2J.json", "[b]x[/b].json", "\u202ecopy.json"])
+def test_a_copys_file_name_is_shown_inert(hostile: str) -> None:
+    s, _ = CASES["succeeded"]
+    label = copy_label(replace(s, key=hostile))
+    assert "\x1b" not in label and "\u202e" not in label
+    assert cell_len(label) == MAX_ID_WIDTH
+
+
+def test_a_long_file_name_keeps_its_extension_where_it_fits() -> None:
+    s, _ = CASES["succeeded"]
+    assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 16) == "a-long-cop….json"
+    assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 8) == "a-long-…"
+    assert copy_label(replace(s, key="root/x.json"), 8) == "x.json  "  # the root's label left out

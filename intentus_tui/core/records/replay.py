@@ -52,6 +52,39 @@ FORCE_REPLAY_RISKS: tuple[tuple[str, str], ...] = (
     ("Recording failure", "May return partial/corrupt data"),
     ("Corrupted record", "May raise parse errors"),
 )
+UNTRUSTED = "untrusted"  # the verdict's code for evidence that fails its integrity check
+MARKED_NOT_REPLAYABLE = "marked_not_replayable"  # the verdict's code for a writer's own reason
+
+# The risk of forcing a replay, by the verdict's replayability code (``model.ReplayCode``)
+# or the header's replayableReason; the three above keep their words.
+_RISK_BY_CODE: dict[str, tuple[str, str]] = {
+    UNTRUSTED: (
+        "Untrusted record",
+        "May return an answer that was altered after it was recorded",
+    ),
+    EXECUTION_INCOMPLETE: FORCE_REPLAY_RISKS[0],
+    RECORDING_FAILURE: FORCE_REPLAY_RISKS[1],
+    RECORD_CORRUPTED: FORCE_REPLAY_RISKS[2],
+    MANUALLY_INVALIDATED: (
+        "Invalidated record",
+        "May return an answer an operator withdrew from replay",
+    ),
+    MARKED_NOT_REPLAYABLE: (
+        "Marked not replayable",
+        "May return a response its writer said not to replay",
+    ),
+}
+
+
+def force_replay_risks(codes: Iterable[str | None]) -> list[tuple[str, str]]:
+    """The risks a forced replay of one record runs: one per code that names one (the
+    verdict's replayability code first, then the header's replayableReason), each once."""
+    risks: list[tuple[str, str]] = []
+    for code in codes:
+        risk = _RISK_BY_CODE.get(code or "")
+        if risk is not None and risk not in risks:
+            risks.append(risk)
+    return risks
 
 
 # Kinds of integrity problem a replayed record can have (the ``kind`` in ``replay --json``).

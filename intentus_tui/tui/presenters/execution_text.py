@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import (
     EXECUTION_INCOMPLETE,
-    FORCE_REPLAY_RISKS,
     FORCED_WARNING,
     MANUALLY_INVALIDATED,
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
     LoadStatus,
+    force_replay_risks,
     replay_integrity,
     untrusted_problems,
 )
@@ -28,13 +28,6 @@ if TYPE_CHECKING:
 
 UNTRUSTED_TITLE = "REPLAYED FROM AN UNTRUSTED RECORD"
 UNCHECKED_TITLE = "REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED"
-
-# Which row of the force-replay risks table (``FORCE_REPLAY_RISKS``) a replayable reason falls under.
-_RISK_ROW_FOR_REASON: dict[str, str] = {
-    EXECUTION_INCOMPLETE: "Incomplete execution",
-    RECORDING_FAILURE: "Recording failure",
-    RECORD_CORRUPTED: "Corrupted record",
-}
 
 # What each documented replayable reason means, in words.
 REASON_EXPLANATIONS: dict[str, str] = {
@@ -119,13 +112,15 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     doubts = untrusted_problems(replay_integrity(detail))
     if doubts:
         lines.append(f"Untrusted record: {clip('; '.join(p.summary for p in doubts))}")
-    lines.append("")
-    lines.append("Force replay risks:")
-    applies = _RISK_ROW_FOR_REASON.get(detail.replay_reason or "")
-    for scenario, risk in FORCE_REPLAY_RISKS:
-        marker = "▶" if scenario == applies else " "
-        note = "   ← this record" if scenario == applies else ""
-        lines.append(f" {marker} {scenario}: {risk}{note}")
+    # The risks of this record (its verdict's, then its header's), not a generic table.
+    verdict = detail.verdict
+    code = verdict.replay.value if verdict is not None else None
+    header = None if detail.replayable else detail.replay_reason
+    risks = force_replay_risks([code, header])
+    if risks:
+        lines.append("")
+        lines.append("Force replay risk:" if len(risks) == 1 else "Force replay risks:")
+        lines.extend(f" ▶ {scenario}: {risk}" for scenario, risk in risks)
     lines.append("")
     lines.append(
         "Replay returns what was recorded; it never runs agent code or calls a model. "

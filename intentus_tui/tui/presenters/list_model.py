@@ -27,6 +27,7 @@ from intentus_tui.core.model import (
     Outcome,
     ReplayCode,
 )
+from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.verdict import verdict_of
 
 # Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
@@ -408,6 +409,9 @@ class ListModel:
         # stale (``finish_sort``).
         self._generation = 0
         self._terms: tuple[str, ...] = ()
+        # Execution ids more than one file holds (copies of a record): their rows name
+        # their files. Counted as executions come and go; nothing more while none repeats.
+        self.shared_ids = SharedIds()
 
     # ------------------------------------------------------------------ queries
 
@@ -459,6 +463,13 @@ class ListModel:
                     return probe
                 probe += direction
         return None
+
+    def copies(self) -> list[ExecutionSummary]:
+        """The executions whose id another file holds too (none, at no cost, usually)."""
+        shared = self.shared_ids
+        if not shared:
+            return []
+        return [s for s in self.summaries.values() if s in shared]
 
     def newest(self, among: Iterable[ExecutionSummary] | None = None) -> ExecutionSummary | None:
         """The execution created last (by its recorded time, then its file's mtime; one with
@@ -708,6 +719,8 @@ class ListModel:
         self._newest_order = None
         self._generation += 1
         self.summaries = {s.key: s for s in summaries}
+        self.shared_ids.clear()
+        self.shared_ids.update(list(self.summaries.values()))
         self._haystacks.clear()
         self._kinds.clear()
         kind = self.kind
@@ -746,6 +759,7 @@ class ListModel:
             self._haystacks.pop(old.key, None)
             self._kinds.pop(old.key, None)
             del summaries[old.key]
+        self.shared_ids.update(list(latest.values()), [*gone, *replaced])
         verdicts = self._verdicts(latest.values())
         for verdict in verdicts:
             summary = verdict[0]

@@ -6,11 +6,13 @@ the same rows before Textual is even imported, so both show a row the same way.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from rich.cells import cell_len
 
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel, Sort
 from intentus_tui.tui.widgets.cells import fit
@@ -57,6 +59,7 @@ ATTEMPTS_WIDTH = 2
 CREATED_WIDTH = 19
 COMPACT_CREATED_WIDTH = 14
 MIN_INTENT_WIDTH = 12
+COPY_INTENT_KEPT = 6  # "Class…": what a copy's file name in the id column leaves the intent
 
 
 def outcome_badge(verdict: Verdict, writing: bool = False) -> tuple[str, str]:
@@ -121,7 +124,7 @@ _REPLAY_MEANINGS = {
 
 
 def legend() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Each mark of a list row and what it means, by column: outcome, integrity, replay."""
+    """Each mark of a list row and what it means, by column: id, outcome, integrity, replay."""
     outcome = [(_OUTCOME_BADGES[o][0], meaning) for o, meaning in _OUTCOME_MEANINGS.items()]
     outcome.append((UNTRUSTED_BADGE[0], "tampered or chain broken: believe nothing in it"))
     outcome.append((WRITING_BADGE[0], "a damaged file that just changed: being written"))
@@ -133,7 +136,12 @@ def legend() -> list[tuple[str, list[tuple[str, str]]]]:
         (replay_cell(code, REPLAY_WIDTH)[0], meaning) for code, meaning in _REPLAY_MEANINGS.items()
     ]
     replay.append(("↺ or ✗ alone", "replayable or not, when the row is narrow"))
+    ids = [
+        ("e3151288", "a UUID's first 8 characters; other ids whole"),
+        ("aaaaaaaa.json", "its id is in more than one file (a copy): the row names its file"),
+    ]
     return [
+        ("Id: which execution", ids),
         ("Outcome: what happened", outcome),
         ("Integrity: can the record be believed (narrow rows: the mark)", integrity),
         ("Replay: can it be replayed, or why not", replay),
@@ -156,6 +164,35 @@ def id_width_for(summaries: list[ExecutionSummary], current: int = MIN_ID_WIDTH)
         return current
     longest = max(len(display_id(s.execution_id)) for s in summaries)
     return min(MAX_ID_WIDTH, max(current, longest))
+
+
+def copy_label(summary: ExecutionSummary, width: int = MAX_ID_WIDTH) -> str:
+    """The id cell of an execution whose id another file holds too (a copy of a record
+    keeps the id inside it): its file's name, sanitized, cut before its extension when
+    too long (``e3151288-6….json``), so that the rows of the copies differ."""
+    name = sanitize_line(summary.file_name)
+    stem, dot, extension = name.rpartition(".")
+    extension = dot + extension
+    if cell_len(name) <= width or not stem or width - cell_len(extension) < MIN_ID_WIDTH // 2:
+        return fit(name, width)
+    return fit(stem, width - cell_len(extension)) + extension
+
+
+def copies_width(copies: Iterable[ExecutionSummary]) -> int:
+    """The cells the file names of ``copies`` want in the id column, up to
+    ``MAX_ID_WIDTH`` (longer names are cut, see ``copy_label``); 0 with no copies."""
+    longest = max((cell_len(sanitize_line(s.file_name)) for s in copies), default=0)
+    return min(MAX_ID_WIDTH, longest)
+
+
+def id_column_width(id_width: int, names_width: int, width: int) -> int:
+    """The id column of rows ``width`` cells wide: as wide as the ids (``id_width``), wider
+    for the file names of copies (``names_width``) only as far as the intent keeps
+    ``COPY_INTENT_KEPT`` cells (at 80 columns the list is narrow)."""
+    if names_width <= id_width:
+        return id_width
+    room = width - (1 + 1 + BADGE_WIDTH + 1) - COPY_INTENT_KEPT
+    return max(id_width, min(names_width, room))
 
 
 def created_cell(created: str, compact: bool = False) -> str:
@@ -211,15 +248,22 @@ def row_cells(
     *,
     writing: bool = False,
     verdict: Verdict | None = None,
+    copy: bool = False,
+    names_width: int = 0,
 ) -> list[Cell]:
     """The cells of an execution's row, ``width`` cells in all: its id, the verdict's three
     answers (outcome, integrity, replayability), attempts, intent, time. A narrow row keeps
-    at least the id, the outcome and a cut intent: columns drop before the intent is cramped."""
+    at least the id, the outcome and a cut intent: columns drop before the intent is cramped.
+    ``copy``: its id is in more than one file, so the row names its file instead;
+    ``names_width``: what the file names of such rows want (``copies_width``), given to
+    every row so that the columns stay aligned."""
     verdict = verdict_of(summary) if verdict is None else verdict
+    root_width = ROOT_WIDTH + 1 if summary.root else 0  # several roots: aligned labels
+    if names_width:
+        id_width = id_column_width(id_width, names_width, width - root_width)
     columns = columns_for(width, id_width)
     if not summary.created:
         columns = columns._replace(created=0)  # no time to show: the intent gets the room
-    root_width = ROOT_WIDTH + 1 if summary.root else 0  # several roots: aligned labels
     intent_width = max(4, width - columns.fixed(id_width) - root_width)
     badge, badge_class = outcome_badge(verdict, writing)
     intent = summary.intent or summary.message  # a broken file says what is wrong
@@ -227,7 +271,9 @@ def row_cells(
     if root_width:
         cells.append((fit(summary.root, root_width - 1) + " ", "execution-list--dim"))
     cells += [
-        (fit(display_id(summary.execution_id), id_width), "execution-list--id"),
+        (copy_label(summary, id_width), "execution-list--file")
+        if copy
+        else (fit(display_id(summary.execution_id), id_width), "execution-list--id"),
         (" ", None),
         (fit(badge, BADGE_WIDTH), badge_class),
         (" ", None),

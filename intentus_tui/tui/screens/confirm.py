@@ -10,14 +10,21 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.scalar import Scalar
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from intentus_tui.tui.presenters.execution_text import MAX_FIELD_CHARS, clip
+
+MAX_BODY_ROWS = 24  # the text's height on a tall screen; it scrolls beyond
+MIN_BODY_ROWS = 3
+KEYS = "y: confirm    n / esc / enter: cancel"
+SCROLL_KEYS = "    ↑/↓: scroll"
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -44,7 +51,7 @@ class ConfirmScreen(ModalScreen[bool]):
     }
     ConfirmScreen #confirm-body {
         height: auto;
-        max-height: 24;
+        max-height: 24;  /* MAX_BODY_ROWS; lowered to what fits on a short screen */
         margin-bottom: 1;
     }
     /* Docked: on a short screen (80x24) the text scrolls, the buttons and keys stay. */
@@ -67,6 +74,11 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("y", "confirm", "Confirm", id="confirm.yes"),
         Binding("n", "cancel", "Cancel", id="confirm.no"),
         Binding("escape", "cancel", "Cancel", show=False, id="confirm.escape"),
+        # The focus is on a button: these scroll the text when it is longer than the dialog.
+        Binding("down", "scroll_body('down')", "Scroll down", show=False, id="confirm.down"),
+        Binding("up", "scroll_body('up')", "Scroll up", show=False, id="confirm.up"),
+        Binding("pagedown", "scroll_body('page_down')", show=False, id="confirm.page-down"),
+        Binding("pageup", "scroll_body('page_up')", show=False, id="confirm.page-up"),
     ]
 
     # Cancel starts focused, so enter (which also opens a timeline in the list: a key an
@@ -94,7 +106,48 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button(Content("Cancel"), id="cancel")
                 yield Button(Content(self._confirm_label), variant="warning", id="confirm")
-            yield Static(Content("y: confirm    n / esc / enter: cancel"), id="confirm-keys")
+            yield Static(Content(KEYS), id="confirm-keys")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_body)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit_body)
+
+    def _fit_body(self) -> None:
+        """Give the text the rows the dialog has between its title and its buttons.
+
+        The dialog is as tall as its text up to ``max-height``; past that, an auto-height
+        text would keep its full height and run on under the docked buttons, cut and not
+        scrollable. So it is capped here at what fits, and scrolls. The rows above the text
+        (border, padding, title) and below it (margin, buttons, keys, border) are measured
+        from the layout: they do not depend on how long the text is."""
+        dialog = self.query_one("#confirm-dialog")
+        body = self.query_one("#confirm-body")
+        buttons = self.query_one("#confirm-buttons")
+        if not dialog.region or not body.region or not buttons.region:
+            return
+        limit = dialog.styles.max_height
+        if limit is None:
+            return
+        tallest = int(limit.resolve(self.size, self.app.size))
+        above = body.region.y - dialog.region.y
+        below = dialog.region.bottom - buttons.region.y + body.styles.margin.bottom
+        rows = max(MIN_BODY_ROWS, min(MAX_BODY_ROWS, tallest - above - below))
+        if body.styles.max_height != Scalar.from_number(rows):
+            body.styles.max_height = rows
+        scrolls = self.query_one("#confirm-lines").outer_size.height > rows
+        keys = KEYS + SCROLL_KEYS if scrolls else KEYS
+        self.query_one("#confirm-keys", Static).update(Content(keys))
+
+    def action_scroll_body(self, how: str) -> None:
+        body = self.query_one("#confirm-body", VerticalScroll)
+        {
+            "down": body.scroll_down,
+            "up": body.scroll_up,
+            "page_down": body.scroll_page_down,
+            "page_up": body.scroll_page_up,
+        }[how](animate=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -26,6 +26,7 @@ from intentus_tui.tui.presenters.header_text import HeaderState, Part, counts_pa
 from intentus_tui.tui.presenters.list_model import ListModel
 from intentus_tui.tui.presenters.list_rows import (
     Cell,
+    copies_width,
     group_header_text,
     id_width_for,
     list_subtitle,
@@ -57,6 +58,7 @@ _STYLE_SGR = {
 }
 _CLASS_SGR = {
     "execution-list--id": "1",
+    "execution-list--file": "1;3",
     "execution-list--dim": "2",
     "execution-list--header": "2",
     "execution-list--succeeded": "32",
@@ -113,6 +115,7 @@ def _list_lines(
     scrollbar = 1 if len(model) > inner_height else 0
     content = width - 2 - scrollbar
     id_width = id_width_for(rows)
+    names_width = copies_width(model.copies())
     lines: list[Line] = [[Span(_titled_border("╭", "╮", width, "Executions", at_end=False), "36")]]
     for row in range(inner_height):
         cells: list[Cell]
@@ -123,7 +126,8 @@ def _list_lines(
         else:
             summary = model.summary_at(row)
             assert summary is not None
-            cells = row_cells(summary, content, id_width)
+            copy = summary in model.shared_ids
+            cells = row_cells(summary, content, id_width, copy=copy, names_width=names_width)
         line = [Span("│", "36")]
         line += [Span(text, _CLASS_SGR.get(name or "", "")) for text, name in cells]
         line += [Span(" " * scrollbar), Span("│", "36")]

@@ -30,7 +30,9 @@ from intentus_tui.tui.presenters.list_model import (
     SortResult,
 )
 from intentus_tui.tui.presenters.list_rows import (
+    MAX_ID_WIDTH,
     MIN_ID_WIDTH,
+    copies_width,
     group_header_text,
     id_width_for,
     list_subtitle,
@@ -73,6 +75,7 @@ class ExecutionList(
         "execution-list--cursor",
         "execution-list--header",
         "execution-list--id",
+        "execution-list--file",
         "execution-list--dim",
         "execution-list--message",
         "execution-list--succeeded",
@@ -129,6 +132,8 @@ class ExecutionList(
         self.selected_key: str | None = None
         self.empty_message = "No executions"
         self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
+        self._copies_version = 0  # of ``model.shared_ids`` when the rows were last drawn
+        self._names_width = 0  # what the file names of copies want of the id column
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
         self._user_moved = False  # until the user moves, the cursor follows the top row
         self._rows_drawn = False
@@ -406,6 +411,7 @@ class ExecutionList(
         anchor_offset = (old_cursor - scroll_y) if cursor_on_screen else 0
         change()
         model = self.model
+        self._note_copies()
         self._update_virtual_size()
         row = model.row_of(self.selected_key) if self.selected_key else None
         if not self._user_moved:  # nobody has moved yet (the list is filling): the top
@@ -422,6 +428,21 @@ class ExecutionList(
         self._scroll_cursor_into_view()
         self.refresh()
         self._announce_selection()
+
+    def _note_copies(self) -> None:
+        """When an execution id comes to be (or stops being) in more than one file, the
+        rows that name their file instead of the id are drawn again, and the id column
+        widens to the names (like the ids, it only grows while there are copies: once as
+        wide as it gets, no pass over the executions is made again)."""
+        shared = self.model.shared_ids
+        if shared.version == self._copies_version:
+            return
+        self._copies_version = shared.version
+        if not shared:
+            self._names_width = 0
+        elif self._names_width < MAX_ID_WIDTH:
+            self._names_width = max(self._names_width, copies_width(self.model.copies()))
+        self._strips.clear()
 
     def _announce_selection(self) -> None:
         key = self.model.key_at(self.cursor_row)
@@ -545,6 +566,14 @@ class ExecutionList(
             return combined + cursor if cursor is not None else combined
 
         writing = summary.key in self._writing
-        cells = row_cells(summary, width, self._id_width, writing=writing)
+        copy = summary in self.model.shared_ids
+        cells = row_cells(
+            summary,
+            width,
+            self._id_width,
+            writing=writing,
+            copy=copy,
+            names_width=self._names_width,
+        )
         segments = [Segment(text, style(name)) for text, name in cells]
         return Strip(segments).adjust_cell_length(width, style(None))

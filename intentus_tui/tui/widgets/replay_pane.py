@@ -193,7 +193,8 @@ def failed_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
 
 
 class ReplayPane(Vertical):
-    """Summary on top (scrolls if long), the payload below in a lazy JSON view."""
+    """Summary on top (scrolls if long), the payload below in a lazy JSON view. With no
+    payload to show (before a replay, refused, failed), the summary has the whole pane."""
 
     DEFAULT_CSS = """
     ReplayPane { padding: 0 1; }
@@ -201,6 +202,7 @@ class ReplayPane(Vertical):
     ReplayPane #replay-summary { width: 1fr; }
     ReplayPane > #replay-payload-title { margin-top: 1; color: $text-accent; text-style: bold; }
     ReplayPane > #replay-payload { height: 1fr; min-height: 3; border: round $panel; }
+    ReplayPane.-no-payload > #replay-summary-scroll { height: 1fr; max-height: 100%; }
     ReplayPane.-no-payload > #replay-payload-title,
     ReplayPane.-no-payload > #replay-payload { display: none; }
     """

@@ -1,0 +1,94 @@
+"""The yes/no dialog on any screen: its text ends above its buttons (scrolling when it is
+longer than the dialog can be), the buttons and the keys always in sight."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Static
+
+from intentus_tui.tui.screens.confirm import ConfirmScreen
+
+
+class DialogApp(App[None]):
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self._lines = lines
+
+    def on_mount(self) -> None:
+        self.push_screen(ConfirmScreen("Force a replay?", self._lines, "Force replay"))
+
+
+def _text(app: App[None]) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def to_the_end(pilot: Pilot[Any], body: Widget) -> None:
+    """Scroll the dialog's text down from the keyboard until it goes no further."""
+    for _ in range(200):
+        before = body.scroll_y
+        await pilot.press("down")
+        await pilot.pause()
+        if body.scroll_y == before:
+            return
+
+
+async def fitted(pilot: Pilot[Any]) -> None:
+    """Until the dialog has fitted its text (after its first layout) and drawn it."""
+    screen = pilot.app.screen
+    body = screen.query_one("#confirm-body")
+    keys = screen.query_one("#confirm-keys", Static)
+    for _ in range(500):
+        await pilot.pause()
+        said = "↑/↓: scroll" in str(keys.render())
+        if body.region and said == (body.max_scroll_y > 0):
+            break
+    await pilot.pause()
+
+
+def _lines(count: int) -> list[str]:
+    return [f"line {n:02d} " + "words " * 10 for n in range(count)]
+
+
+@pytest.mark.parametrize("height", [16, 24, 50])
+@pytest.mark.parametrize("count", [3, 14, 40])
+async def test_the_text_ends_above_the_buttons_and_scrolls_to_its_end(
+    height: int, count: int
+) -> None:
+    app = DialogApp(_lines(count))
+    async with app.run_test(size=(80, height)) as pilot:
+        await fitted(pilot)
+        screen = app.screen
+        body = screen.query_one("#confirm-body")
+        buttons = screen.query_one("#confirm-buttons")
+        assert body.region.bottom < buttons.region.y
+        first = _text(app)
+        await to_the_end(pilot, body)
+        last = _text(app)
+        scrolls = body.max_scroll_y > 0
+    for shown in (first, last):
+        assert any("Cancel" in line and "Force replay" in line for line in shown.splitlines())
+        assert "y: confirm" in shown
+    assert "line 00" in first and f"line {count - 1:02d}" in last
+    assert ("↑/↓: scroll" in first) == scrolls  # said only when there is more to see
+    if count == 3 or (count == 14 and height == 50):
+        assert not scrolls  # room enough: no scrolling
+
+
+async def test_the_text_fits_again_when_the_terminal_grows_or_shrinks() -> None:
+    app = DialogApp(_lines(14))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fitted(pilot)
+        body = app.screen.query_one("#confirm-body")
+        buttons = app.screen.query_one("#confirm-buttons")
+        assert body.max_scroll_y > 0
+        await pilot.resize_terminal(80, 50)
+        await fitted(pilot)
+        assert body.max_scroll_y == 0 and body.region.bottom < buttons.region.y
+        await pilot.resize_terminal(80, 20)
+        await fitted(pilot)
+        assert body.max_scroll_y > 0 and body.region.bottom < buttons.region.y
