@@ -155,9 +155,14 @@ async def test_a_declared_recording_failure_is_forced_as_unchecked_not_untrusted
     assert detail.verdict is not None and detail.verdict.integrity.value == "unverifiable"
     app = SidePaneApp(detail, tab="replay")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R", "y")
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        body = app.screen.body_text
+        await pilot.press("y")
         await finish_workers(pilot)
         text = app.side.replay_pane.text
+    assert "Not fully checked: event sequence broken" in body and "Untrusted" not in body
     first = text.splitlines()[0]
     assert first.startswith("⚠ REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED — event seq")
     assert first.endswith(": treat this answer with care")

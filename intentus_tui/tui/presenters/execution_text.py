@@ -110,10 +110,13 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     if detail.result.status is not LoadStatus.OK:
         lines.append(f"File: {clip(detail.result.message)}")
     doubts = untrusted_problems(replay_integrity(detail))
-    if doubts:
-        lines.append(f"Untrusted record: {clip('; '.join(p.summary for p in doubts))}")
-    # The risks of this record (its verdict's, then its header's), not a generic table.
     verdict = detail.verdict
+    if doubts:  # named as the verdict names them: untrusted, or only not fully checked
+        label = (
+            "Untrusted record" if verdict is None or not verdict.trusted else "Not fully checked"
+        )
+        lines.append(f"{label}: {clip('; '.join(p.summary for p in doubts))}")
+    # The risks of this record (its verdict's, then its header's), not a generic table.
     code = verdict.replay.value if verdict is not None else None
     header = None if detail.replayable else detail.replay_reason
     risks = force_replay_risks([code, header])
