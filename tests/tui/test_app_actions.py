@@ -127,7 +127,14 @@ async def test_save_snapshot_writes_beside_the_records_never_among_them(layout: 
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         snapshots = layout.parent / "snapshots"
-        await wait_for(pilot, lambda: snapshots.is_dir() and any(snapshots.iterdir()), "saved")
+
+        # Written whole, then renamed into place: the hidden temp file is not the snapshot.
+        def saved_one() -> bool:
+            return snapshots.is_dir() and any(
+                not p.name.startswith(".") for p in snapshots.iterdir()
+            )
+
+        await wait_for(pilot, saved_one, "saved")
         (saved,) = snapshots.iterdir()
         assert saved.name.startswith(ids["fallback"])
         document = json.loads(saved.read_text())
