@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +99,19 @@ def test_forcing_a_replayable_execution_lists_no_risk() -> None:
     lines = force_replay_lines(detail_from(good_record()))
     assert "This record is replayable: a forced replay returns the same as a normal one." in lines
     assert not any("risk" in line or "▶" in line for line in lines)
+
+
+def test_a_broken_log_chain_names_the_log_not_the_record_as_altered(tmp_path: Path) -> None:
+    from intentus_tui.core.detail import load_detail
+    from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+
+    base = tmp_path / ".intentusnet"
+    write_record_with_edited_log(base)
+    detail = load_detail(base / "records" / f"{RECORD_WITH_EDITED_LOG}.json", base / "wal")
+    assert detail.verdict is not None and detail.verdict.integrity.value == "chain_broken"
+    lines = force_replay_lines(detail)
+    assert (
+        " ▶ Untrusted log: May return an answer whose execution's log was altered: nothing "
+        "vouches for it"
+    ) in lines
+    assert not any("altered after it was recorded" in line for line in lines)

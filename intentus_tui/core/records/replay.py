@@ -54,6 +54,7 @@ FORCE_REPLAY_RISKS: tuple[tuple[str, str], ...] = (
 )
 UNTRUSTED = "untrusted"  # the verdict's code for evidence that fails its integrity check
 MARKED_NOT_REPLAYABLE = "marked_not_replayable"  # the verdict's code for a writer's own reason
+UNTRUSTED_LOG = "untrusted_log"  # UNTRUSTED, when what broke is the log's chain, not the record
 
 # The risk of forcing a replay, by the verdict's replayability code (``model.ReplayCode``)
 # or the header's replayableReason; the three above keep their words.
@@ -72,6 +73,11 @@ _RISK_BY_CODE: dict[str, tuple[str, str]] = {
     MARKED_NOT_REPLAYABLE: (
         "Marked not replayable",
         "May return a response its writer said not to replay",
+    ),
+    # Untrusted because its write-ahead log's chain breaks: the record itself may be whole.
+    UNTRUSTED_LOG: (
+        "Untrusted log",
+        "May return an answer whose execution's log was altered: nothing vouches for it",
     ),
 }
 

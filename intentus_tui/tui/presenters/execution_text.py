@@ -16,11 +16,13 @@ from intentus_tui.core.actions import (
     MANUALLY_INVALIDATED,
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
+    UNTRUSTED_LOG,
     LoadStatus,
     force_replay_risks,
     replay_integrity,
     untrusted_problems,
 )
+from intentus_tui.core.model import Integrity
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
@@ -118,6 +120,8 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
         lines.append(f"{label}: {clip('; '.join(p.summary for p in doubts))}")
     # The risks of this record (its verdict's, then its header's), not a generic table.
     code = verdict.replay.value if verdict is not None else None
+    if verdict is not None and verdict.integrity is Integrity.CHAIN_BROKEN:
+        code = UNTRUSTED_LOG  # the log broke, not (as far as is known) the record
     header = None if detail.replayable else detail.replay_reason
     risks = force_replay_risks([code, header])
     if risks:
