@@ -140,7 +140,11 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
         if s.load_status is LoadStatus.HEAD_ONLY:
             return Integrity.UNVERIFIABLE, "too large to hash in the listing (inspect checks it)"
         return Integrity.UNVERIFIABLE, _unverifiable_hash(s.hash_form)
-    if s.replay_reason == ReplayCode.RECORD_CORRUPTED and s.load_status is LoadStatus.OK:
+    if (
+        s.replay_reason == ReplayCode.RECORD_CORRUPTED
+        and s.load_status is LoadStatus.OK
+        and s.problems  # found by the checks, not only a reason its writer gave
+    ):
         # Whole and parsed, but a field is missing or of the wrong type (events not a list,
         # a header flag not a boolean): a hash that matches does not vouch for the rest.
         return Integrity.UNVERIFIABLE, _MALFORMED

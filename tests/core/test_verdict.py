@@ -143,6 +143,17 @@ def test_a_malformed_record_whose_hash_matches_is_unverifiable_not_verified(
     assert verdicts[real.fallback].integrity is Integrity.VERIFIED
 
 
+def test_a_record_its_writer_marked_corrupted_but_whole_stays_verified(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    def mark(doc: dict[str, Any]) -> None:
+        doc["header"].update(replayable=False, replayableReason="record_corrupted")
+
+    marked = _verdicts(_copy_with(real, tmp_path, {"success": mark}))[real.success]
+    assert marked.replay is ReplayCode.RECORD_CORRUPTED  # the writer's word
+    assert marked.integrity is Integrity.VERIFIED  # nothing found wrong with it
+
+
 def test_an_untrusted_record_names_its_claim_only_when_it_makes_one(
     real: RealWorld, tmp_path: Path
 ) -> None:
