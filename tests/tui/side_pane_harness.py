@@ -58,6 +58,18 @@ async def finish_workers(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def forced_replay(pilot: Pilot[Any]) -> str:
+    """``R``, then ``y`` in its dialog, and the replay done: the dialog's text."""
+    await pilot.press("R")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, ConfirmScreen)
+    body = screen.body_text
+    await pilot.press("y")
+    await finish_workers(pilot)
+    return body
+
+
 class SidePaneApp(App[None]):
     """Mounts a SidePane and binds keys like the app shell: r replay, R force, n/N."""
 

@@ -15,7 +15,7 @@ from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.wal.read import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.intentusnet_world import RealWorld
-from tests.tui.side_pane_harness import SidePaneApp, detail_from, finish_workers
+from tests.tui.side_pane_harness import SidePaneApp, detail_from, finish_workers, forced_replay
 
 SIZE = (100, 40)
 BANNER = "⚠ REPLAYED FROM AN UNTRUSTED RECORD — "
@@ -41,8 +41,7 @@ async def replayed_text(detail: Any) -> str:
             assert "Replay refused   NOT REPLAYABLE" in refused
             assert f"Reason          untrusted — {detail.verdict.replay_reason}" in refused
             assert "A forced replay (R) returns the recorded answer anyway" in refused
-            await pilot.press("R", "y")
-            await finish_workers(pilot)
+            await forced_replay(pilot)
         assert pane.outcome.kind == "result"
         return pane.text
 
@@ -155,12 +154,7 @@ async def test_a_declared_recording_failure_is_forced_as_unchecked_not_untrusted
     assert detail.verdict is not None and detail.verdict.integrity.value == "unverifiable"
     app = SidePaneApp(detail, tab="replay")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
-        body = app.screen.body_text
-        await pilot.press("y")
-        await finish_workers(pilot)
+        body = await forced_replay(pilot)
         text = app.side.replay_pane.text
     assert "Not fully checked: event sequence broken" in body and "Untrusted" not in body
     first = text.splitlines()[0]

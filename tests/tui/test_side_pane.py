@@ -33,6 +33,7 @@ from tests.tui.side_pane_harness import (
     SidePaneApp,
     detail_from,
     finish_workers,
+    forced_replay,
     good_record,
     salvaged_detail,
     tampered_record,
@@ -186,12 +187,7 @@ async def test_replay_refused_for_a_non_replayable_record_shows_the_reason() -> 
 async def test_forced_replay_asks_first_and_runs_when_confirmed() -> None:
     app = SidePaneApp(salvaged_detail(), tab="replay")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
-        body = app.screen.body_text
-        await pilot.press("y")
-        await finish_workers(pilot)
+        body = await forced_replay(pilot)
         assert not isinstance(app.screen, ConfirmScreen)
         pane = app.side.replay_pane
         assert pane.outcome is not None and pane.outcome.kind == "result"

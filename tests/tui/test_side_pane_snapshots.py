@@ -14,6 +14,7 @@ from tests.tui.side_pane_harness import (
     SidePaneApp,
     detail_from,
     finish_workers,
+    forced_replay,
     good_record,
     salvaged_detail,
     tampered_record,
@@ -29,36 +30,26 @@ def test_snapshot_verify_mismatch(snap_compare: Any) -> None:
 
 def test_snapshot_replay_result(snap_compare: Any) -> None:
     app = SidePaneApp(detail_from(good_record(final_status="error")), tab="replay")
+    assert snap_compare(app, terminal_size=SIZE, run_before=_replay)
 
-    async def replay(pilot: Pilot[Any]) -> None:
-        await pilot.press("r")
-        await finish_workers(pilot)
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=replay)
+def _doubly_edited() -> SidePaneApp:
+    record = tampered_record()
+    record["finalResponse"]["payload"] = {"summary": "refund approved"}  # edited too
+    return SidePaneApp(detail_from(record), tab="replay")
+
+
+async def _replay(pilot: Pilot[Any]) -> None:
+    await pilot.press("r")
+    await finish_workers(pilot)
 
 
 def test_snapshot_replay_of_an_untrusted_record_is_refused(snap_compare: Any) -> None:
-    record = tampered_record()
-    record["finalResponse"]["payload"] = {"summary": "refund approved"}  # edited too
-    app = SidePaneApp(detail_from(record), tab="replay")
-
-    async def replay(pilot: Pilot[Any]) -> None:
-        await pilot.press("r")
-        await finish_workers(pilot)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=replay)
+    assert snap_compare(_doubly_edited(), terminal_size=SIZE, run_before=_replay)
 
 
 def test_snapshot_forced_replay_of_an_untrusted_record(snap_compare: Any) -> None:
-    record = tampered_record()
-    record["finalResponse"]["payload"] = {"summary": "refund approved"}  # edited too
-    app = SidePaneApp(detail_from(record), tab="replay")
-
-    async def replay(pilot: Pilot[Any]) -> None:
-        await pilot.press("R", "y")
-        await finish_workers(pilot)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=replay)
+    assert snap_compare(_doubly_edited(), terminal_size=SIZE, run_before=forced_replay)
 
 
 def test_snapshot_force_replay_confirmation(snap_compare: Any) -> None:
