@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
@@ -22,11 +21,11 @@ from intentus_tui.cli.common import (
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import IntegrityProblem, ReplayOutcome, ReplayResult
 from intentus_tui.core.actions import replay as replay_record
+from intentus_tui.core.detail import execution_wal
 from intentus_tui.core.model import ReplayCode
-from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
+from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
-from intentus_tui.core.wal.read import WalLog, read_wal
 
 UNTRUSTED_HEADLINE = "replayed from an untrusted record: investigate before using this answer"
 UNCHECKED_HEADLINE = (
@@ -48,14 +47,6 @@ def _cannot_replay(as_json: bool, code: ReplayCode, message: str, exit_code: int
     if as_json:
         echo_json({"replayed": False, "replayable": False, "reason": code, "detail": message})
     fail(message, exit_code)
-
-
-def _execution_wal(wal_dir: Path | None, stem: str) -> WalLog | None:
-    """The execution's write-ahead log, when one was written (its chain is checked)."""
-    if wal_dir is None:
-        return None
-    path = wal_dir / f"{stem}{WAL_SUFFIX}"
-    return read_wal(path) if os.path.lexists(path) else None
 
 
 def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
@@ -150,7 +141,7 @@ def replay(
             ExitCode.NOT_REPLAYABLE,
         )
     envelope = _load_envelope(envelope_file) if envelope_file else None
-    wal = _execution_wal(wal_dir, result.stem)
+    wal = execution_wal(result, wal_dir)
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         if as_json:
