@@ -58,3 +58,36 @@ def test_unknown_host_is_one_line_and_the_option_accepts_it(
     accepted = run("inspect", "--list", "--accept-unknown-host", url)
     assert accepted.returncode == 0 and accepted.stderr == ""
     assert real_world.success in accepted.stdout
+
+
+def test_a_first_remote_listing_says_what_the_local_listing_says(
+    sshd: SshServer, real_world: RealWorld, tmp_path: Path
+) -> None:
+    """The first open summarizes the records as they land in the mirror (one root, and
+    each of two): every row and count as the same directory listed locally; the warm
+    re-open too."""
+    hosts = [copy_host(real_world, sshd.served / name) for name in ("host1", "host2")]
+    local = [
+        json.loads(run("inspect", "--list", "--json", "--no-cache", str(h.base)).stdout)
+        for h in hosts
+    ]
+    for _ in range(2):  # first open (as files land), then warm (from the cache)
+        listing = run("inspect", "--list", "--json", sshd.url(hosts[0].base))
+        assert listing.returncode == 0, listing.stderr
+        remote = json.loads(listing.stdout)
+        assert (remote["counts"], remote["executions"]) == (
+            local[0]["counts"],
+            local[0]["executions"],
+        )
+    merged = run("inspect", "--list", "--json", sshd.url(hosts[1].base), sshd.url(hosts[0].base))
+    assert merged.returncode == 0, merged.stderr
+    document = json.loads(merged.stdout)
+    labels = [root["label"] for root in document["roots"]]
+    for label, theirs in zip(labels, reversed(local), strict=True):
+        rows = [row for row in document["executions"] if row["root"] == label]
+        assert [row["file"] for row in rows] == [
+            f"{label}/{row['file']}" for row in theirs["executions"]
+        ]
+        assert [{k: v for k, v in row.items() if k not in ("root", "file")} for row in rows] == [
+            {k: v for k, v in row.items() if k != "file"} for row in theirs["executions"]
+        ]

@@ -248,10 +248,11 @@ def pooled(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def new_pool(workers: int) -> ProcessPoolExecutor:
+def new_pool(workers: int, *, niceness: int = 0) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes, forked when that is safe (see ``can_fork``), else
     started by the forkserver. Workers run with the cyclic collector off: they make no
-    cycles worth its walks (reference counting frees their chunks)."""
+    cycles worth its walks (reference counting frees their chunks); ``niceness`` is added
+    to theirs (work that should yield the cores to this process)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -259,8 +260,16 @@ def new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),
-        initializer=gc.disable,
+        initializer=_start_worker,
+        initargs=(niceness,),
     )
+
+
+def _start_worker(niceness: int) -> None:
+    gc.disable()
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):  # os.nice: not on Windows
+            os.nice(niceness)
 
 
 def _results(

@@ -189,3 +189,22 @@ def test_a_command_that_syncs_once_keeps_no_connection(
     again = entry.mirror.sync()
     assert (again.problem, again.read_files) == (None, 1)
     entry.mirror.close()
+
+
+def test_a_first_sync_summarizes_the_files_as_they_land(
+    sshd: SshServer, real_world: RealWorld
+) -> None:
+    """For a listing, a first sync summarizes each record as it lands in the mirror: the
+    index takes those summaries (the same as reading the mirror's files), and a re-open,
+    with a mirror to compare against, copies and summarizes nothing."""
+    from intentus_tui.core.index.landing import Landing
+
+    host = copy_host(real_world, sshd.served / "host1")
+    url = sshd.url(host.base)
+    [entry] = open_roots([url], FAST, landing=Landing)
+    assert entry.root is not None and entry.landed is not None
+    assert set(entry.landed) == {f"{i}.json" for i in host.ids}
+    taken = DirectoryIndex(entry.root, use_cache=False, landed=entry.landed).scan()
+    assert taken == DirectoryIndex(entry.root, use_cache=False).scan()
+    [again] = open_roots([url], FAST, landing=Landing)
+    assert again.landed is None
