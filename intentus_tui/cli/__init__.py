@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -49,6 +50,35 @@ class _DebuggerGroup(click.Group):
         module = importlib.import_module(module_name)
         command: click.Command = getattr(module, attr)
         return command
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's ``main``; a usage error that click finds while it parses the arguments
+        (an unknown option, a missing argument) also prints ``{"error", "exit_code"}`` on
+        stdout when ``--json`` was given, as every other usage error does."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            result = super().main(argv, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:
+            exc.show()
+            if "--json" in argv[: argv.index("--") if "--" in argv else None]:
+                from intentus_tui.cli.common import echo_json
+
+                message = " ".join(exc.format_message().split())  # one line
+                echo_json({"error": message, "exit_code": exc.exit_code})
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(result if isinstance(result, int) else 0)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Roots (directories, remote URLs) may come before or among the options, up to

@@ -158,3 +158,31 @@ def test_fail_prints_the_error_document_once(args: list[str], stdout: Any) -> No
     assert result.exit_code == ExitCode.USAGE
     assert result.stderr.startswith(PREFIX) and len(result.stderr.splitlines()) == 1
     assert (one_document(result.stdout) if stdout else result.stdout) == stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["inspect", "--list", "--bogus"], "No such option '--bogus'."),
+        (["diff"], "Missing argument 'A'."),
+        (["verify", "--timeout", "soon"], "Invalid value for '--timeout'"),
+    ],
+)
+def test_a_command_line_click_cannot_parse_is_one_json_document_with_json(
+    args: list[str], message: str
+) -> None:
+    """Refused before the command runs (an unknown option, a missing argument, a bad
+    value): click's usage text on stderr, exit 2; with --json, the document on stdout."""
+    plain = cli(*args)
+    as_json = cli(*args, "--json")
+    assert plain.returncode == as_json.returncode == ExitCode.USAGE
+    assert plain.stdout == "" and as_json.stderr == plain.stderr
+    assert f"Error: {message}" in plain.stderr and "Traceback" not in plain.stderr
+    doc = one_document(as_json.stdout)
+    assert doc["exit_code"] == 2 and doc["error"].startswith(message)
+
+
+def test_help_and_version_still_exit_zero_with_nothing_but_their_text() -> None:
+    for args in (["--help"], ["inspect", "--help"], ["--version"]):
+        done = cli(*args)
+        assert done.returncode == 0 and done.stderr == "" and done.stdout

@@ -108,14 +108,14 @@ def _forked(
     work: Work, decode: Decode[Row], chunks: Sequence[list[str]], helpers: int
 ) -> Numbered[Row]:
     queue_r, queue_w = os.pipe()
-    _widen(queue_w)
+    widen_pipe(queue_w)
     os.write(queue_w, b"".join(_CLAIM.pack(i) for i in range(len(chunks))))
     os.close(queue_w)  # once drained, a claim reads end-of-file
     pids: dict[int, int] = {}  # result pipe -> helper pid
     try:
         for _ in range(helpers):
             result_r, result_w = os.pipe()
-            _widen(result_w)
+            widen_pipe(result_w)
             pid = os.fork()
             if pid == 0:  # the helper: never returns
                 _helper(work, chunks, queue_r, result_w, {result_r, *pids})
@@ -214,7 +214,7 @@ def _frames(buffer: bytearray) -> list[tuple[int, Any]]:
     return frames
 
 
-def _widen(fd: int) -> None:
+def widen_pipe(fd: int) -> None:
     """Make a pipe hold more than the default 64 KiB, where the system allows it."""
     with contextlib.suppress(ImportError, OSError, AttributeError):
         import fcntl  # not on Windows, and F_SETPIPE_SZ is Linux only
@@ -248,11 +248,10 @@ def pooled(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def new_pool(workers: int, *, niceness: int = 0) -> ProcessPoolExecutor:
+def new_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes, forked when that is safe (see ``can_fork``), else
     started by the forkserver. Workers run with the cyclic collector off: they make no
-    cycles worth its walks (reference counting frees their chunks); ``niceness`` is added
-    to theirs (work that should yield the cores to this process)."""
+    cycles worth its walks (reference counting frees their chunks)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -260,16 +259,8 @@ def new_pool(workers: int, *, niceness: int = 0) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),
-        initializer=_start_worker,
-        initargs=(niceness,),
+        initializer=gc.disable,
     )
-
-
-def _start_worker(niceness: int) -> None:
-    gc.disable()
-    if niceness:
-        with contextlib.suppress(OSError, AttributeError):  # os.nice: not on Windows
-            os.nice(niceness)
 
 
 def _results(

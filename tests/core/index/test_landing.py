@@ -76,3 +76,32 @@ def test_the_index_takes_what_landed_and_reads_only_files_changed_since(
         again = DirectoryIndex(resolve_root(records), rows=LISTING_ROWS)
         assert again.fresh_listing_json() is not None
         assert {s.intent for s in again.scan()} == {"LANDED", "Rewritten"}
+
+
+def test_with_another_thread_alive_the_files_are_summarized_when_the_sync_ends(
+    tmp_path: Path,
+) -> None:
+    """Forking beside a live thread would copy its locks: then no helper is forked as
+    the files land, and ``finish`` summarizes them (as the index would read them)."""
+    import threading
+
+    records = tmp_path / "records"
+    records.mkdir()
+    for i in range(3):
+        write_record(records, make_record(execution_id=f"r{i:04d}"))
+    paths = sorted(records.iterdir())
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        landing = Landing(rows=LISTING_ROWS, workers=2)
+        for path in paths:
+            landing(os.fspath(path))
+        assert landing._helpers == []  # nothing forked
+        landed = landing.finish()
+    finally:
+        stop.set()
+        other.join()
+    for path in paths:
+        stamp, summary = summarize_file(os.fspath(path))
+        assert landed[path.name] == (stamp, summary, LISTING_ROWS.row(summary))
