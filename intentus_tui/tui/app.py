@@ -531,9 +531,10 @@ class IntentusApp(
         same = message.key == self.detail_key and self.detail is not None
         self.detail = message.detail
         self.detail_key = message.key
-        # The verdict the list row shows, with its reasons: the same on every screen.
+        # The verdict of the bytes the timeline shows (the list row's too, once it is
+        # the newer read): its chain and its outcome never disagree.
         listed = self.execution_list.model.summaries.get(message.key)
-        summary = self.execution_list.read_whole(message.key, message.detail.summary)
+        summary = self.execution_list.as_read(message.key, message.detail.summary)
         if summary is not listed:
             self._show_header()  # its counts moved with it
         verdict = verdict_of(summary) if summary is not None else None

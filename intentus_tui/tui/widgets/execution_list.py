@@ -205,22 +205,24 @@ class ExecutionList(
         if selected is not None and any(s.key == self.selected_key for s in changed):
             self.post_message(self.Highlighted(selected))  # its file changed: reload it
 
-    def read_whole(self, key: str, whole: ExecutionSummary | None) -> ExecutionSummary | None:
-        """The listed summary of ``key``; for a huge file listed from its head and tail,
-        ``whole`` (the summary of the whole file, read when it was opened) listed in its
-        place: its row redrawn, nothing reloaded, one verdict on every screen."""
+    def as_read(self, key: str, read: ExecutionSummary | None) -> ExecutionSummary | None:
+        """The summary of ``key`` its loaded detail is shown under: ``read``, the detail's
+        own (made from the same bytes as its timeline), so that the timeline's verdict
+        never contradicts its chain. Where ``read`` is the newer of the two (a live file
+        that changed since it was listed, or a huge file listed from its head and tail
+        and now read whole) it is listed in its place too: its row redrawn, nothing
+        reloaded. Where the listed one is newer, the row's change has asked for the
+        detail again, and the two agree once it comes."""
         listed = self.model.summaries.get(key)
-        if (
-            listed is None
-            or whole is None
-            or listed.load_status is not LoadStatus.HEAD_ONLY
-            or whole.load_status is LoadStatus.HEAD_ONLY
-        ):
+        if listed is None or read is None or read.load_status is LoadStatus.HEAD_ONLY:
             return listed
-        whole = replace(whole, key=listed.key, root=listed.root)
-        self._strips.discard(key)
-        self._keeping_place(lambda: self.model.apply([whole], []))
-        return whole
+        read = replace(read, key=listed.key, root=listed.root)
+        if read == listed:
+            return listed
+        if listed.load_status is LoadStatus.HEAD_ONLY or read.mtime_ns > listed.mtime_ns:
+            self._strips.discard(key)
+            self._keeping_place(lambda: self.model.apply([read], []))
+        return read
 
     def is_writing(self, key: str) -> bool:
         return key in self._writing
