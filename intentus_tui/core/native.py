@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Protocol
 
 PURE_PYTHON_ENV = "INTENTUS_TUI_PURE_PYTHON"
 
-canonical_json: Callable[[object], bytes | None] | None = None
+
+class CanonicalJson(Protocol):
+    """``json.dumps(value, sort_keys=..., separators=(",", ":"), ensure_ascii=...)`` as
+    UTF-8 bytes (``surrogatepass``), or None where the encoder declines."""
+
+    def __call__(
+        self, value: object, sort_keys: bool = ..., ensure_ascii: bool = ..., /
+    ) -> bytes | None: ...
+
+
+canonical_json: CanonicalJson | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
 stat_stamps: Callable[[int, list[str]], bytes] | None = None
