@@ -349,11 +349,11 @@ def summarize_parsed(
     contradictions: tuple[str, ...] = ()
     if final is not None and final_event is not None:
         contradictions = final_response_problems(final, final_event)
-    hash_status, hash_form, matched_form = hashed
+    hash_status, hash_form, matched_form, canonical = hashed
     story = None
     if hash_status is HashStatus.MISMATCH:  # rare: is there a harmless story?
         try:
-            story = benign_story(envelope, stored)
+            story = benign_story(envelope, stored, canonical)
         except (ValueError, TypeError, RecursionError):
             return None  # the general half says why
         if story is not None:
@@ -503,18 +503,20 @@ def _event_facts(events: Any) -> _EventFacts | None:
     return len(agents), fallbacks, chain, names[-1], in_flight, final
 
 
-_MATCHED_RUNTIME = (HashStatus.MATCH, "runtime", "runtime")
-_MATCHED_DOCUMENTED = (HashStatus.MATCH, "documented", "documented")
+_MATCHED_RUNTIME = (HashStatus.MATCH, "runtime", "runtime", None)
+_MATCHED_DOCUMENTED = (HashStatus.MATCH, "documented", "documented", None)
 
 
 def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | None:
-    """(status, detected form, matched form) as ``check_envelope_hash`` decides them; None
-    for an envelope that cannot be hashed (the general half says why).
+    """(status, detected form, matched form, the runtime canonical text if it was written)
+    as ``check_envelope_hash`` decides them; None for an envelope that cannot be hashed
+    (the general half says why). The text is kept for the harmless-story search.
 
     The common case first: the stored hash equals the digest of the form its prefix names
     (a digest is written one way only, so that is also the form it is detected as).
     """
     known = None
+    canonical = None
     try:
         if parsed:
             if stored.startswith(DOCUMENTED_PREFIX):
@@ -523,11 +525,12 @@ def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | 
                     return _MATCHED_DOCUMENTED
                 known = {"documented": digest}  # not again
             else:
-                digest = sha256_hex(parsed_runtime_canonical(envelope))
+                canonical = parsed_runtime_canonical(envelope)  # runtime_canonical's text
+                digest = sha256_hex(canonical)
                 if stored == digest:
                     return _MATCHED_RUNTIME
                 known = {"runtime": digest}
         verdict = hash_verdict(envelope, stored, parsed=parsed, known=known)
     except (ValueError, TypeError, RecursionError):
         return None
-    return verdict.status, verdict.detected_form, verdict.matched_form
+    return verdict.status, verdict.detected_form, verdict.matched_form, canonical

@@ -267,14 +267,17 @@ def _explained(envelope: Any, stored: str, verdict: HashVerdict, explain: bool) 
     )
 
 
-def benign_story(envelope: Any, stored: str) -> str | None:
+def benign_story(envelope: Any, stored: str, canonical: bytes | None = None) -> str | None:
     """A harmless reason ``envelope`` does not hash to ``stored``, or None: what
     ``check_envelope_hash`` reports as ``benign`` once it has found a mismatch. Costs
-    nothing beyond a scan of the envelope unless it holds something a story is about."""
-    return _benign_story(envelope, stored, detect_hash_form(stored))[0]
+    nothing beyond a scan of the envelope unless it holds something a story is about.
+    ``canonical``: the envelope's ``runtime_canonical`` text, when the caller has it."""
+    return _benign_story(envelope, stored, detect_hash_form(stored), canonical)[0]
 
 
-def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None, bool, str]:
+def _benign_story(
+    envelope: Any, stored: str, detected: str, canonical: bytes | None = None
+) -> tuple[str | None, bool, str]:
     """(story, whether the story is certain, a note on a search that was cut short)."""
     if not isinstance(envelope, dict):
         return None, False, ""
@@ -286,7 +289,7 @@ def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None
         # hash (the envelope's content is then exactly what was hashed).
         from intentus_tui.core.records.numeric_keys import numeric_key_story  # rare: 2 ms
 
-        numeric = numeric_key_story(envelope, bare, forms)
+        numeric = numeric_key_story(envelope, bare, forms, canonical)
         if numeric.story is not None:
             return numeric.story, True, ""
         if not numeric.searched_all:
