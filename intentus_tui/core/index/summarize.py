@@ -38,7 +38,6 @@ from intentus_tui.core.records.hashing import (
 )
 from intentus_tui.core.records.load import (
     HUGE_FILE_BYTES,
-    ExecutionRecord,
     LoadResult,
     classify_value,
     has_long_digit_run,
@@ -189,7 +188,9 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
     ).is_replayable()
     sequence = check_event_sequence(record)
-    problems = record_problems(result, hash_check, sequence, structure)
+    final_problems = check_final_response(record)  # a problem and a contradiction: once
+    problems = record_problems(result, hash_check, sequence, structure, final_problems)
+    contradictions = _contradictions(final_problems, sequence, structure)
     hash_status = hash_check.status
     if hash_status is HashStatus.MISMATCH and hash_check.benign:
         hash_status = HashStatus.BENIGN
@@ -220,7 +221,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         size=result.size,
         mtime_ns=result.mtime_ns,
         hash_story=clean(hash_check.benign) or None if hash_status is HashStatus.BENIGN else None,
-        contradiction=clean("; ".join(_contradictions(record, sequence, structure))) or None,
+        contradiction=clean("; ".join(contradictions)) or None,
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
@@ -228,12 +229,13 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
 
 
 def _contradictions(
-    record: ExecutionRecord, sequence: SequenceCheck, structure: StructureCheck
+    final_problems: tuple[str, ...], sequence: SequenceCheck, structure: StructureCheck
 ) -> list[str]:
     """How a record disagrees with itself, which only an edit after recording explains: a
-    final response unlike its FINAL_RESPONSE event, events missing or out of order, a
-    file named after another execution."""
-    found = list(check_final_response(record))
+    final response unlike its FINAL_RESPONSE event (``final_problems``, what
+    ``check_final_response`` found), events missing or out of order, a file named after
+    another execution."""
+    found = list(final_problems)
     found += sequence.problems
     if structure.name_mismatch:
         found.append(structure.problems[-1])  # the name's problem comes last

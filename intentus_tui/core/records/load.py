@@ -273,15 +273,33 @@ def _is_cut_short(rest: str) -> bool:
     return any(lit.startswith(rest) for lit in _LITERALS) or bool(_NUMBER_PREFIX.fullmatch(rest))
 
 
-def _damage_at(text: str, pos: int, message: str) -> Damage:
+def _damage_at(
+    text: str,
+    pos: int,
+    message: str,
+    size: int | None = None,
+    error: json.JSONDecodeError | None = None,
+) -> Damage:
+    """``size``: the length of ``text`` in UTF-8, when known; ``error``: the error that
+    reported ``pos`` in ``text``, whose line and column are then not counted again."""
     if message.startswith("Unterminated string"):
         # The string runs to the end of the file: the break is the end, not the opening quote.
         pos, message = len(text), "Expecting '\"' to close a string"
     pos = max(0, min(pos, len(text)))
-    # An ASCII text has one byte per character (``isascii`` is free on a str).
-    offset = pos if text.isascii() else len(text[:pos].encode("utf-8", "surrogatepass"))
-    line = text.count("\n", 0, pos) + 1
-    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    # An ASCII text has one byte per character (``isascii`` is free on a str); else the
+    # bytes before pos are counted, or (when that is shorter, as at the end of a cut file)
+    # the text's size less those after it.
+    if text.isascii():
+        offset = pos
+    elif size is not None and pos > len(text) // 2:
+        offset = size - len(text[pos:].encode("utf-8", "surrogatepass"))
+    else:
+        offset = len(text[:pos].encode("utf-8", "surrogatepass"))
+    if error is not None and error.doc is text and error.pos == pos:
+        line, column = error.lineno, error.colno  # json counted them the same way
+    else:
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     rest = text[pos:].strip()
     cut_escape = message.startswith("Invalid \\u") and _CUT_ESCAPE.fullmatch(rest) is not None
     truncated = cut_escape or _is_cut_short(rest)
@@ -457,13 +475,15 @@ def _salvage(
     text: str,
     err: json.JSONDecodeError | None,
     base: dict[str, Any],
+    size: int | None = None,
 ) -> LoadResult:
-    """``err``: the full parse's error, or None when it failed without a position."""
+    """``err``: the full parse's error, or None when it failed without a position.
+    ``size``: the length of ``text`` in UTF-8 (the bytes it was decoded from)."""
     salvager = _Salvage(text)
     stop = salvager.run(_resume_point(text) if err is None else None)
     # The full parse knows best where the file breaks; the walk only decides what survived.
     where = err if err is not None else stop
-    damage = _damage_at(text, where.pos, where.msg)
+    damage = _damage_at(text, where.pos, where.msg, size, where)
     found = salvager.found
     if not any(k in found for k in RECORD_SECTIONS):
         return LoadResult(
@@ -554,6 +574,7 @@ def load_record_bytes(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
         base["notes"] = ("starts with a UTF-8 byte-order mark (IntentusNet never writes one)",)
+    size = len(data)  # of the text below, in UTF-8
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -561,14 +582,15 @@ def load_record_bytes(
             return _load_non_utf8(path, data, exc, base)
         # Cut inside a multi-byte character: salvage it like a cut just before that character.
         text = data[: exc.start].decode("utf-8")
+        size = exc.start
         base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
     if _cut_short_object(data, orjson_error):
         # The whole parse would fail at the end too, where the walk below stops: skip it.
-        return _salvage(path, text, None, base)
+        return _salvage(path, text, None, base, size)
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:
-        return _salvage(path, text, err, base)
+        return _salvage(path, text, err, base, size)
     except RecursionError:
         return LoadResult(
             path=path,
@@ -577,7 +599,7 @@ def load_record_bytes(
             **base,
         )
     except ValueError:  # e.g. an integer beyond int()'s digit limit: salvage around it
-        return _salvage(path, text, None, base)
+        return _salvage(path, text, None, base, size)
     return classify_value(path, value, base)
 
 

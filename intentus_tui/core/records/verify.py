@@ -526,11 +526,16 @@ def _benign(hash_check: HashCheck) -> bool:
 
 
 def record_problems(
-    result: LoadResult, hash_check: HashCheck, sequence: SequenceCheck, structure: StructureCheck
+    result: LoadResult,
+    hash_check: HashCheck,
+    sequence: SequenceCheck,
+    structure: StructureCheck,
+    final_problems: tuple[str, ...] | None = None,
 ) -> tuple[str, ...]:
     """What is wrong with a loaded record: the one list ``verify`` and ``inspect`` print,
     and whose length is the listing's ``problems``. A hash that differs for a harmless
-    reason that reproduces it exactly is not a problem (``verify`` shows it as a note)."""
+    reason that reproduces it exactly is not a problem (``verify`` shows it as a note).
+    ``final_problems``: ``check_final_response(result.record)``, when the caller has it."""
     assert result.record is not None
     problems: list[str] = []
     if result.status is not LoadStatus.OK:
@@ -539,5 +544,7 @@ def record_problems(
         problems.append(hash_check.explanation)
     problems.extend(sequence.problems)
     problems.extend(structure.problems)
-    problems.extend(check_final_response(result.record))
+    if final_problems is None:
+        final_problems = check_final_response(result.record)
+    problems.extend(final_problems)
     return tuple(problems)

@@ -288,3 +288,33 @@ def test_a_resume_point_never_changes_what_the_walk_finds(text: str) -> None:
     assert resumed.found == whole.found and list(resumed.found) == list(whole.found)
     assert resumed.in_events == whole.in_events
     assert (stop_resumed.msg, stop_resumed.pos) == (stop_whole.msg, stop_whole.pos)
+
+
+def test_the_damage_is_placed_alike_with_what_the_parse_already_counted() -> None:
+    """``_damage_at`` reuses the error's line and column and the text's UTF-8 size: every
+    break of every cut (and of text damaged in the middle) lands where counting says."""
+    from intentus_tui.core.records.load import _damage_at, _Salvage
+
+    evil = make_record(execution_id="e1", intent="évil\x1b[2J ☃ \U0001f600")
+    sources = [json.dumps(evil, ensure_ascii=False, indent=2).encode()]
+    sources.append(json.dumps(evil, indent=2).encode())  # ASCII
+    sources.append(sources[0].replace(b'"seq": 2', b'"seq": 2 @', 1))  # broken inside
+    checked = 0
+    for data in sources:
+        for cut in _cut_points(data, 1):
+            piece = data[:cut]
+            try:
+                text = piece.decode()
+            except UnicodeDecodeError:
+                continue
+            walk = _Salvage(text)
+            errors = [walk.run()]
+            try:
+                json.loads(text)
+            except json.JSONDecodeError as err:
+                errors.append(err)
+            for err in errors:
+                plain = _damage_at(text, err.pos, err.msg)
+                assert _damage_at(text, err.pos, err.msg, len(piece), err) == plain, cut
+                checked += 1
+    assert checked > 2000
