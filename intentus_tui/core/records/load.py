@@ -424,9 +424,11 @@ Resume = tuple[int, dict[str, Any], list[Any] | None]
 _MEMBER_SEPARATOR = ',\n  "'
 _EVENTS_START = '"events": ['
 _EVENT_SEPARATOR = ",\n    {"
+_MEMBER_SEPARATOR_UTF8 = _MEMBER_SEPARATOR.encode()
+_EVENT_SEPARATOR_UTF8 = _EVENT_SEPARATOR.encode()
 
 
-def _resume_point(text: str) -> Resume | None:
+def _resume_point(text: str, data: bytes | None = None) -> Resume | None:
     """Where the walk over a record cut short can start instead of at its beginning:
     after the last whole member of the top-level object, or after the last whole event
     when the cut is inside the events array (1.3.0 dies writing an event's error). What
@@ -438,11 +440,17 @@ def _resume_point(text: str) -> Resume | None:
     have read (the stdlib parser accepts all it does; integers of 19 digits or more never
     reach here; a repeated key keeps its first place and last value in both), and the
     walk resumes right after them. A truncated 1.3.0 record: 117 us, now 85.
+
+    ``data``: ``text`` as UTF-8, when the caller has it. orjson then parses the same
+    pieces from it, as they are (a non-ASCII str is encoded first, for each piece): an
+    ASCII separator's last occurrence (after a given place) is the same one in both.
     """
     cut = text.rfind(_MEMBER_SEPARATOR)
     if cut < 0:
         return None
-    members = _loads_or_none(text[:cut] + "}")
+    raw = data if data is not None and not text.isascii() else None  # ASCII: read as it is
+    raw_cut = cut if raw is None else raw.rfind(_MEMBER_SEPARATOR_UTF8)
+    members = _loads_or_none(text[:cut] + "}" if raw is None else raw[:raw_cut] + b"}")
     if type(members) is not dict:
         return None
     start = cut + len(_MEMBER_SEPARATOR) - 1
@@ -450,13 +458,18 @@ def _resume_point(text: str) -> Resume | None:
         opening = start + len(_EVENTS_START) - 1
         inside = text.rfind(_EVENT_SEPARATOR, opening)
         if inside > 0:
-            events = _loads_or_none(text[opening:inside] + "]")
+            if raw is None:
+                events = _loads_or_none(text[opening:inside] + "]")
+            else:  # the same place in bytes: the separator and the events' start are ASCII
+                raw_opening = raw_cut + (opening - cut)
+                raw_inside = raw.rfind(_EVENT_SEPARATOR_UTF8, raw_opening)
+                events = _loads_or_none(raw[raw_opening:raw_inside] + b"]")
             if type(events) is list:
                 return inside, members, events
     return cut, members, None
 
 
-def _loads_or_none(text: str) -> Any:
+def _loads_or_none(text: str | bytes) -> Any:
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -475,14 +488,15 @@ def _salvage(
     text: str,
     err: json.JSONDecodeError | None,
     base: dict[str, Any],
-    size: int | None = None,
+    data: bytes | None = None,
 ) -> LoadResult:
     """``err``: the full parse's error, or None when it failed without a position.
-    ``size``: the length of ``text`` in UTF-8 (the bytes it was decoded from)."""
+    ``data``: the UTF-8 bytes ``text`` was decoded from."""
     salvager = _Salvage(text)
-    stop = salvager.run(_resume_point(text) if err is None else None)
+    stop = salvager.run(_resume_point(text, data) if err is None else None)
     # The full parse knows best where the file breaks; the walk only decides what survived.
     where = err if err is not None else stop
+    size = None if data is None else len(data)
     damage = _damage_at(text, where.pos, where.msg, size, where)
     found = salvager.found
     if not any(k in found for k in RECORD_SECTIONS):
@@ -574,23 +588,23 @@ def load_record_bytes(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
         base["notes"] = ("starts with a UTF-8 byte-order mark (IntentusNet never writes one)",)
-    size = len(data)  # of the text below, in UTF-8
+    utf8 = data  # what the text below is decoded from
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.reason != "unexpected end of data":
             return _load_non_utf8(path, data, exc, base)
         # Cut inside a multi-byte character: salvage it like a cut just before that character.
-        text = data[: exc.start].decode("utf-8")
-        size = exc.start
+        utf8 = data[: exc.start]
+        text = utf8.decode("utf-8")
         base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
     if _cut_short_object(data, orjson_error):
         # The whole parse would fail at the end too, where the walk below stops: skip it.
-        return _salvage(path, text, None, base, size)
+        return _salvage(path, text, None, base, utf8)
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:
-        return _salvage(path, text, err, base, size)
+        return _salvage(path, text, err, base, utf8)
     except RecursionError:
         return LoadResult(
             path=path,
@@ -599,7 +613,7 @@ def load_record_bytes(
             **base,
         )
     except ValueError:  # e.g. an integer beyond int()'s digit limit: salvage around it
-        return _salvage(path, text, None, base, size)
+        return _salvage(path, text, None, base, utf8)
     return classify_value(path, value, base)
 
 

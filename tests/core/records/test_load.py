@@ -318,3 +318,28 @@ def test_the_damage_is_placed_alike_with_what_the_parse_already_counted() -> Non
                 assert _damage_at(text, err.pos, err.msg, len(piece), err) == plain, cut
                 checked += 1
     assert checked > 2000
+
+
+def test_a_resume_point_is_the_same_found_in_the_text_or_its_utf8(tmp_path: Path) -> None:
+    """Given the text's UTF-8, ``_resume_point`` parses its pieces from the bytes: the same
+    place, members and events at every cut of records with and without non-ASCII text."""
+    from intentus_tui.core.records.load import _resume_point
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    evil = make_record(execution_id="e1", intent="évil ☃ \U0001f600 wörld")
+    sources = [json.dumps(evil, ensure_ascii=False, indent=2).encode()]
+    real = (world.records_dir / f"{world.fallback}.json").read_text()
+    sources.append(real.replace("fallback", "fällbäck ☃").encode())
+    sources.append(real.encode())
+    resumed = 0
+    for data in sources:
+        for cut in _cut_points(data, 1):
+            try:
+                text = data[:cut].decode()
+            except UnicodeDecodeError:
+                continue
+            expected = _resume_point(text)
+            assert _resume_point(text, data[:cut]) == expected, cut
+            resumed += expected is not None and expected[2] is not None
+    assert resumed > 100
