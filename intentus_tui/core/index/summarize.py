@@ -141,9 +141,20 @@ def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
 def summarize(result: LoadResult) -> ExecutionSummary:
     """One summary per loaded file, whatever it turned out to be. Never raises."""
     record = result.record
-    if record is not None and result.status is LoadStatus.OK:
+    if record is not None and (
+        result.status is LoadStatus.OK or result.status is LoadStatus.SALVAGED
+    ):
+        # A salvaged record whose surviving sections are well-formed (a file cut short
+        # among its events, as a crashed writer leaves it) takes the orjson half too.
+        damaged = result.message if result.status is LoadStatus.SALVAGED else None
         fast = summarize_parsed(
-            result.path.name, record.raw, result.stem, result.size, result.mtime_ns, parsed=False
+            result.path.name,
+            record.raw,
+            result.stem,
+            result.size,
+            result.mtime_ns,
+            parsed=False,
+            damaged=damaged,
         )
         if fast is not None:
             return fast
@@ -287,14 +298,22 @@ _MARKS = {"ok": "✓", "error": "✗", "in_flight": "…"}  # as Attempt.mark
 
 
 def summarize_parsed(
-    key: str, raw: Mapping[str, Any], stem: str, size: int, mtime_ns: int, *, parsed: bool = True
+    key: str,
+    raw: Mapping[str, Any],
+    stem: str,
+    size: int,
+    mtime_ns: int,
+    *,
+    parsed: bool = True,
+    damaged: str | None = None,
 ) -> ExecutionSummary | None:
     """The summary of a well-formed record straight from its JSON object (no model
     objects), or None as soon as anything is unusual: then ``summarize_general`` decides.
     Where it answers, it answers exactly as ``summarize_general`` would (tests prove it).
 
     ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no
-    type walk).
+    type walk). ``damaged``: the load message of a record salvaged from a damaged file
+    (``raw`` is what survived): corrupted, not replayable, the damage one more problem.
     """
     # Subscripts, not .get(): a missing key is as unusual as a wrong type, and this is the
     # per-file hot path (a KeyError or TypeError below means: not the common case).
@@ -328,7 +347,11 @@ def summarize_parsed(
     if hashed is None:
         return None
     attempts, fallbacks, chain, last_agent, in_flight_agent, final_event = facts
-    if final is None:
+    if damaged is not None:  # as ReplayEngine and execution_state judge a damaged record
+        replayable, why = False, RECORD_CORRUPTED
+        state = ExecutionState.CORRUPTED
+        final_status = None if final is None else normalize_status(final.get("status"))
+    elif final is None:
         replayable, why = False, "execution_incomplete"
         state, final_status = ExecutionState.INCOMPLETE, None
     else:
@@ -365,7 +388,9 @@ def summarize_parsed(
     problems = len(contradictions) + (
         hash_status is HashStatus.UNVERIFIABLE or hash_status is HashStatus.MISMATCH
     )
-    return _make_parsed(
+    if damaged is not None:
+        problems += 1  # the damage itself, the first problem verify lists
+    values = (
         key,
         clean(execution_id),
         clean(created),
@@ -390,37 +415,44 @@ def summarize_parsed(
         clean("; ".join(contradictions)) or None,
         story,
     )
+    if damaged is not None:
+        return _make_parsed_damaged(*values, clean(damaged))
+    return _make_parsed(*values)
 
 
 # The summary of a parsed record, its values passed in this order: positionally, as a
 # keyword call with 21 arguments costs 1 us more.
+_PARSED_FIELDS = (
+    "key",
+    "execution_id",
+    "created",
+    "intent",
+    "agent",
+    "strategy",
+    "state",
+    "replayable",
+    "replay_reason",
+    "hash_status",
+    "hash_form",
+    "matched_form",
+    "event_count",
+    "attempts",
+    "fallbacks",
+    "chain",
+    "in_flight_agent",
+    "final_status",
+    "problems",
+    "size",
+    "mtime_ns",
+    "contradiction",
+    "hash_story",
+)
 _make_parsed = summary_maker(
-    (
-        "key",
-        "execution_id",
-        "created",
-        "intent",
-        "agent",
-        "strategy",
-        "state",
-        "replayable",
-        "replay_reason",
-        "hash_status",
-        "hash_form",
-        "matched_form",
-        "event_count",
-        "attempts",
-        "fallbacks",
-        "chain",
-        "in_flight_agent",
-        "final_status",
-        "problems",
-        "size",
-        "mtime_ns",
-        "contradiction",
-        "hash_story",
-    ),
-    fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE},
+    _PARSED_FIELDS, fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE}
+)
+# The same, for a record salvaged from a damaged file: its load message last.
+_make_parsed_damaged = summary_maker(
+    (*_PARSED_FIELDS, "message"), fixed={"load_status": LoadStatus.SALVAGED}
 )
 
 
