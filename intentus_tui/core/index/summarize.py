@@ -32,8 +32,10 @@ from intentus_tui.core.model import (
 from intentus_tui.core.paths import id_of_key
 from intentus_tui.core.records.hashing import (
     DOCUMENTED_PREFIX,
+    documented_canonical,
     parsed_documented_canonical,
     parsed_runtime_canonical,
+    runtime_canonical,
     sha256_hex,
 )
 from intentus_tui.core.records.load import (
@@ -549,21 +551,21 @@ def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | 
     The common case first: the stored hash equals the digest of the form its prefix names
     (a digest is written one way only, so that is also the form it is detected as).
     """
-    known = None
-    canonical = None
     try:
-        if parsed:
-            if stored.startswith(DOCUMENTED_PREFIX):
-                digest = DOCUMENTED_PREFIX + sha256_hex(parsed_documented_canonical(envelope))
-                if stored == digest:
-                    return _MATCHED_DOCUMENTED
-                known = {"documented": digest}  # not again
-            else:
-                canonical = parsed_runtime_canonical(envelope)  # runtime_canonical's text
-                digest = sha256_hex(canonical)
-                if stored == digest:
-                    return _MATCHED_RUNTIME
-                known = {"runtime": digest}
+        # The texts hash_verdict's forms hash (``parsed``: the same, without a type walk).
+        if stored.startswith(DOCUMENTED_PREFIX):
+            canonical = None
+            text = (parsed_documented_canonical if parsed else documented_canonical)(envelope)
+            digest = DOCUMENTED_PREFIX + sha256_hex(text)
+            if stored == digest:
+                return _MATCHED_DOCUMENTED
+            known = {"documented": digest}  # not again
+        else:
+            canonical = (parsed_runtime_canonical if parsed else runtime_canonical)(envelope)
+            digest = sha256_hex(canonical)
+            if stored == digest:
+                return _MATCHED_RUNTIME
+            known = {"runtime": digest}
         verdict = hash_verdict(envelope, stored, parsed=parsed, known=known)
     except (ValueError, TypeError, RecursionError):
         return None
