@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -390,9 +391,11 @@ def summarize_parsed(
     problems = len(contradictions) + (
         hash_status is HashStatus.UNVERIFIABLE or hash_status is HashStatus.MISMATCH
     )
+    make = _make_parsed
     if damaged is not None:
         problems += 1  # the damage itself, the first problem verify lists
-    values = (
+        make = partial(_make_parsed_damaged, clean(damaged))
+    return make(
         key,
         clean(execution_id),
         clean(created),
@@ -417,9 +420,6 @@ def summarize_parsed(
         clean("; ".join(contradictions)) or None,
         story,
     )
-    if damaged is not None:
-        return _make_parsed_damaged(*values, clean(damaged))
-    return _make_parsed(*values)
 
 
 # The summary of a parsed record, its values passed in this order: positionally, as a
@@ -452,9 +452,9 @@ _PARSED_FIELDS = (
 _make_parsed = summary_maker(
     _PARSED_FIELDS, fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE}
 )
-# The same, for a record salvaged from a damaged file: its load message last.
+# The same, for a record salvaged from a damaged file: its load message first.
 _make_parsed_damaged = summary_maker(
-    (*_PARSED_FIELDS, "message"), fixed={"load_status": LoadStatus.SALVAGED}
+    ("message", *_PARSED_FIELDS), fixed={"load_status": LoadStatus.SALVAGED}
 )
 
 
