@@ -1,11 +1,12 @@
 """One summary per file, by one lane: what the list view and ``inspect --list`` show.
 
 The lane has two halves. The orjson half (``summarize_parsed``) takes the common case,
-a well-formed record as ``orjson.loads`` returned it, in one pass over plain dicts, and
-steps aside (None) as soon as anything is unusual. The tolerant general half
+a well-formed record as ``orjson.loads`` returned it (or as salvaged from a file cut
+short, when what survived is well-formed), in one pass over plain dicts, and steps
+aside (None) as soon as anything is unusual. The tolerant general half
 (``summarize_general``) is the definition of every field, built from the verify,
-timeline and replay checks; it takes everything else: salvaged, odd, tampered, hostile
-and huge files. ``summarize_file`` is the lane's one entry for a path: the first scan's
+timeline and replay checks; it takes everything else: damaged, odd, hostile and huge
+files. ``summarize_file`` is the lane's one entry for a path: the first scan's
 workers and live updates both call it, so a file is read once, parsed once and hashed
 once whichever way it goes.
 """
