@@ -45,7 +45,18 @@ if not os.environ.get(PURE_PYTHON_ENV):
         read_plain_file = getattr(_speedups, "read_plain_file", None)
         write_new_files = getattr(_speedups, "write_new_files", None)
 
+
+def takes_options(encode: Callable[..., bytes | None]) -> bool:
+    """Does this ``canonical_json`` take ``sort_keys`` and ``ensure_ascii``? A module
+    built before it did refuses them (then the variant texts take the pure path)."""
+    try:
+        return encode(0, True, False) == b"0"
+    except TypeError:
+        return False
+
+
 AVAILABLE = canonical_json is not None
+CANONICAL_OPTIONS = canonical_json is not None and takes_options(canonical_json)
 
 
 def active_helpers() -> tuple[str, ...]:

@@ -100,6 +100,16 @@ def test_canonical_json_with_options_is_byte_identical_to_json_dumps(
     assert got == _dumps(value, sort_keys, ensure_ascii)
 
 
+def test_a_module_built_before_the_options_is_told_apart() -> None:
+    assert native.CANONICAL_OPTIONS  # this build takes them
+    assert native.canonical_json is not None and native.takes_options(native.canonical_json)
+
+    def older(value: object) -> bytes | None:  # METH_O: one argument only
+        return b"0"
+
+    assert not native.takes_options(older)
+
+
 def test_the_options_default_to_the_canonical_form() -> None:
     assert native.canonical_json is not None
     value = {"b": ["é", 1.5, None], "a": {"\ud800": "😀\x7f"}}

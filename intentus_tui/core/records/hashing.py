@@ -62,6 +62,7 @@ from typing import Any, Final, Literal
 
 import orjson
 
+from intentus_tui.core.native import CANONICAL_OPTIONS as _NATIVE_OPTIONS
 from intentus_tui.core.native import canonical_json as _native_canonical
 
 HashForm = Literal["runtime", "documented"]
@@ -162,7 +163,7 @@ def variant_canonical(value: Any, *, sort_keys: bool, ensure_ascii: bool) -> byt
     """
     if sort_keys and ensure_ascii:
         return runtime_canonical(value)
-    if _native_canonical is not None:
+    if _native_canonical is not None and _NATIVE_OPTIONS:
         native = _native_canonical(value, sort_keys, ensure_ascii)
         if native is not None:
             return native
