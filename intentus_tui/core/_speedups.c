@@ -4,15 +4,20 @@
  * here knows a record field, an event type or a summary's shape: only JSON text, bytes
  * and stat(2).
  *
- * canonical_json(value) -> bytes | None
- *     Exactly json.dumps(value, sort_keys=True, separators=(",", ":"),
- *     ensure_ascii=True).encode() for a value made only of exact JSON types
+ * canonical_json(value, sort_keys=True, ensure_ascii=True, /) -> bytes | None
+ *     Exactly json.dumps(value, sort_keys=sort_keys, separators=(",", ":"),
+ *     ensure_ascii=ensure_ascii).encode("utf-8", "surrogatepass") for a value made
+ *     only of exact JSON types
  *     (dict with str keys, list, tuple, str, int, float, bool, None); None for
  *     anything else (a subclass, a non-str key, nesting deeper than MAX_DEPTH,
  *     an int repr that raises), which the caller then encodes with json.dumps
  *     itself. Every piece is written as CPython's own json encoder writes it:
  *     repr for ints and floats, NaN/Infinity/-Infinity, and the escapes of
- *     encode_basestring_ascii (lowercase hex, surrogate pairs above U+FFFF).
+ *     encode_basestring_ascii (lowercase hex, surrogate pairs above U+FFFF), or
+ *     without ensure_ascii those of encode_basestring (only '"', '\\' and controls
+ *     below U+0020; every other character as UTF-8, a lone surrogate as its three
+ *     bytes, as "surrogatepass" writes it). Without sort_keys a dict is written in
+ *     its insertion order, as json.dumps iterates it.
  *     It runs no Python code and never releases the GIL, so the borrowed keys and
  *     values it sorts cannot change under it.
  *
@@ -50,10 +55,12 @@ typedef struct {
     Py_ssize_t len;
     Py_ssize_t cap;
     char *stack; /* the caller's stack array data starts in: not freed, copied once outgrown */
+    int sort_keys;    /* json.dumps's options, for the encoder */
+    int ensure_ascii;
 } Buffer;
 
 #define STACK_BYTES 8192
-#define BUFFER_ON(array) {(array), 0, (Py_ssize_t)sizeof(array), (array)}
+#define BUFFER_ON(array, sort, ascii) {(array), 0, (Py_ssize_t)sizeof(array), (array), (sort), (ascii)}
 
 static int buf_reserve(Buffer *b, Py_ssize_t extra) {
     if (b->len + extra <= b->cap) return 0;
@@ -116,7 +123,8 @@ static inline uint64_t escapes_in(uint64_t w) {
     return (below_space | above_tilde | quote | backslash) & highs;
 }
 
-/* One character that encode_basestring_ascii escapes, written at out. */
+/* One character that encode_basestring_ascii escapes, written at out (for '"', '\\' and
+ * controls below ' ', the only ones encode_basestring escapes, both write the same). */
 static inline char *escaped(char *out, Py_UCS4 c) {
     switch (c) {
     case '\\': *out++ = '\\'; *out++ = '\\'; break;
@@ -140,10 +148,39 @@ static inline char *escaped(char *out, Py_UCS4 c) {
 
 static inline int plain_char(Py_UCS4 c) { return c >= ' ' && c <= '~' && c != '\\' && c != '"'; }
 
+/* One character as encode_basestring writes it, as UTF-8: only '"', '\\' and controls
+ * below ' ' escaped (as encode_basestring_ascii escapes them), the rest as it is, DEL
+ * included; a lone surrogate as the three bytes of its code point, as "surrogatepass"
+ * writes it. */
+static inline char *utf8_char(char *out, Py_UCS4 c) {
+    if (c < 0x80) {
+        if (c >= ' ' && c != '\\' && c != '"') {
+            *out++ = (char)c;
+            return out;
+        }
+        return escaped(out, c);
+    }
+    if (c < 0x800) {
+        *out++ = (char)(0xc0 | (c >> 6));
+    } else {
+        if (c < 0x10000) {
+            *out++ = (char)(0xe0 | (c >> 12));
+        } else {
+            *out++ = (char)(0xf0 | (c >> 18));
+            *out++ = (char)(0x80 | ((c >> 12) & 0x3f));
+        }
+        *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
+    }
+    *out++ = (char)(0x80 | (c & 0x3f));
+    return out;
+}
+
 /* A 1-byte-kind string's characters, 8 at a time: a word with no escape is copied whole;
  * otherwise the bytes before its first escape are, then that one is escaped. (The lowest
- * marked byte is always a real one: the tricks' borrows and carries only run upwards.) */
-static char *encode_bytes(char *out, const unsigned char *s, Py_ssize_t n) {
+ * marked byte is always a real one: the tricks' borrows and carries only run upwards.)
+ * Without ensure_ascii a marked byte is written by utf8_char (DEL and Latin-1 letters
+ * are marked too, and written as they are, as UTF-8). */
+static char *encode_bytes(char *out, const unsigned char *s, Py_ssize_t n, int ensure_ascii) {
     Py_ssize_t i = 0;
 #if PY_LITTLE_ENDIAN
     while (n - i >= 8) {
@@ -156,15 +193,19 @@ static char *encode_bytes(char *out, const unsigned char *s, Py_ssize_t n) {
             continue;
         }
         int plain = __builtin_ctzll(hits) / 8;
-        out = escaped(out + plain, s[i + plain]);
+        out = ensure_ascii ? escaped(out + plain, s[i + plain]) : utf8_char(out + plain, s[i + plain]);
         i += plain + 1;
     }
 #endif
+    if (!ensure_ascii) {
+        for (; i < n; i++) out = utf8_char(out, s[i]);
+        return out;
+    }
     for (; i < n; i++) out = plain_char(s[i]) ? (*out = (char)s[i], out + 1) : escaped(out, s[i]);
     return out;
 }
 
-/* encode_basestring_ascii, as CPython's _json.c writes it. */
+/* encode_basestring_ascii (or encode_basestring, as UTF-8), as CPython's _json.c writes it. */
 static int encode_string(Buffer *b, PyObject *text) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
@@ -179,7 +220,9 @@ static int encode_string(Buffer *b, PyObject *text) {
     char *out = b->data + b->len;
     *out++ = '"';
     if (kind == PyUnicode_1BYTE_KIND) {
-        out = encode_bytes(out, data, n);
+        out = encode_bytes(out, data, n, b->ensure_ascii);
+    } else if (!b->ensure_ascii) {
+        for (Py_ssize_t i = 0; i < n; i++) out = utf8_char(out, PyUnicode_READ(kind, data, i));
     } else {
         for (Py_ssize_t i = 0; i < n; i++) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
@@ -291,7 +334,9 @@ static int encode_dict(Buffer *b, PyObject *dict, int depth) {
         pairs[count].value = item;
         count++;
     }
-    if (count <= SMALL_DICT) { /* insertion sort: record dicts are small */
+    if (!b->sort_keys) {
+        /* json.dumps without sort_keys: the dict's own (insertion) order, as it is */
+    } else if (count <= SMALL_DICT) { /* insertion sort: record dicts are small */
         for (Py_ssize_t i = 1; i < count; i++) {
             Pair moving = pairs[i];
             Py_ssize_t at = i;
@@ -349,9 +394,17 @@ static int encode_value(Buffer *b, PyObject *value, int depth) {
     return DECLINE;
 }
 
-static PyObject *canonical_json(PyObject *module, PyObject *value) {
+static PyObject *canonical_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 1 || nargs > 3) {
+        PyErr_SetString(PyExc_TypeError, "canonical_json(value, sort_keys=True, ensure_ascii=True)");
+        return NULL;
+    }
+    int sort_keys = nargs > 1 ? PyObject_IsTrue(args[1]) : 1;
+    int ensure_ascii = nargs > 2 ? PyObject_IsTrue(args[2]) : 1;
+    if (sort_keys < 0 || ensure_ascii < 0) return NULL;
+    PyObject *value = args[0];
     char stack[STACK_BYTES];
-    Buffer b = BUFFER_ON(stack);
+    Buffer b = BUFFER_ON(stack, sort_keys, ensure_ascii);
     int status = encode_value(&b, value, 0);
     PyObject *result = NULL;
     if (status == OK) {
@@ -700,9 +753,9 @@ static PyMethodDef methods[] = {
      "Packed (size, mtime_ns, ctime_ns, inode) per name, each modulo 2**64 (see the C source)."},
     {"has_terminal_controls", (PyCFunction)has_terminal_controls, METH_O,
      "True if UTF-8 JSON text holds a character a terminal would act on."},
-    {"canonical_json", (PyCFunction)canonical_json, METH_O,
-     "json.dumps(value, sort_keys=True, separators=(',', ':'), ensure_ascii=True) as "
-     "bytes for exact JSON types; None for anything else."},
+    {"canonical_json", (PyCFunction)(void (*)(void))canonical_json, METH_FASTCALL,
+     "json.dumps(value, sort_keys=sort_keys, separators=(',', ':'), ensure_ascii=ensure_ascii)"
+     " as UTF-8 bytes (surrogatepass) for exact JSON types; None for anything else."},
     {"has_long_digit_run", (PyCFunction)(void (*)(void))has_long_digit_run, METH_FASTCALL,
      "True if data holds a run of at least `run` (19) ASCII digits."},
     {NULL, NULL, 0, NULL},

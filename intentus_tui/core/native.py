@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Protocol
 
 PURE_PYTHON_ENV = "INTENTUS_TUI_PURE_PYTHON"
 
-canonical_json: Callable[[object], bytes | None] | None = None
+
+class CanonicalJson(Protocol):
+    """``json.dumps(value, sort_keys=..., separators=(",", ":"), ensure_ascii=...)`` as
+    UTF-8 bytes (``surrogatepass``), or None where the encoder declines."""
+
+    def __call__(
+        self, value: object, sort_keys: bool = ..., ensure_ascii: bool = ..., /
+    ) -> bytes | None: ...
+
+
+canonical_json: CanonicalJson | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
 stat_stamps: Callable[[int, list[str]], bytes] | None = None
@@ -34,7 +45,18 @@ if not os.environ.get(PURE_PYTHON_ENV):
         read_plain_file = getattr(_speedups, "read_plain_file", None)
         write_new_files = getattr(_speedups, "write_new_files", None)
 
+
+def takes_options(encode: Callable[..., bytes | None]) -> bool:
+    """Does this ``canonical_json`` take ``sort_keys`` and ``ensure_ascii``? A module
+    built before it did refuses them (then the variant texts take the pure path)."""
+    try:
+        return encode(0, True, False) == b"0"
+    except TypeError:
+        return False
+
+
 AVAILABLE = canonical_json is not None
+CANONICAL_OPTIONS = canonical_json is not None and takes_options(canonical_json)
 
 
 def active_helpers() -> tuple[str, ...]:

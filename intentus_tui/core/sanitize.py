@@ -53,6 +53,8 @@ def sanitize(text: str) -> str:
 @lru_cache(maxsize=65536)
 def sanitize_line(text: str) -> str:
     """For one-line cells: also newlines and tabs become visible (␊, ␉)."""
+    if text.isascii() and text.isprintable():  # no ASCII control, the only ASCII it replaces
+        return text
     return _UNSAFE_LINE.sub(_replace, text) if _UNSAFE_LINE.search(text) else text
 
 

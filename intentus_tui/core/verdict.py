@@ -107,6 +107,8 @@ _CLEAN = Verdict(
     ReplayCode.REPLAYABLE,
     "the recorded final response can be replayed",
 )
+# The one verdict most executions share (``verdict_of`` returns this very object).
+CLEAN_VERDICT = _CLEAN
 
 
 def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:

@@ -15,7 +15,7 @@ import orjson
 from intentus_tui.core.model import ExecutionSummary, Verdict
 from intentus_tui.core.sanitize import json_bytes_safe
 from intentus_tui.core.timestamps import time_order
-from intentus_tui.core.verdict import tally_verdicts, verdict_counts, verdict_of
+from intentus_tui.core.verdict import CLEAN_VERDICT, tally_verdicts, verdict_counts, verdict_of
 from intentus_tui.render.listing_order import listing_key
 
 
@@ -25,19 +25,30 @@ def summary_to_json(s: ExecutionSummary, v: Verdict | None = None) -> dict[str, 
     ``StrEnum``s: their values already."""
     if v is None:
         v = verdict_of(s)
+    # Most rows share one verdict: its members are read once, not per row.
+    (
+        outcome,
+        outcome_reason,
+        integrity,
+        integrity_reason,
+        replayable,
+        replayable_reason,
+        replayable_detail,
+        needs_attention,
+    ) = _CLEAN_MEMBERS if v is CLEAN_VERDICT else _verdict_members(v)
     row: dict[str, object] = {
         "execution_id": s.execution_id,
         "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
         "created": s.created or None,
         "intent": s.intent or None,
-        "outcome": v.outcome,
-        "outcome_reason": v.outcome_reason,
-        "integrity": v.integrity,
-        "integrity_reason": v.integrity_reason,
-        "replayable": v.replayable,
-        "replayable_reason": None if v.replayable else v.replay,
-        "replayable_detail": v.replay_reason,
-        "needs_attention": v.needs_attention,
+        "outcome": outcome,
+        "outcome_reason": outcome_reason,
+        "integrity": integrity,
+        "integrity_reason": integrity_reason,
+        "replayable": replayable,
+        "replayable_reason": replayable_reason,
+        "replayable_detail": replayable_detail,
+        "needs_attention": needs_attention,
         "status": s.state,
         "hash_status": s.hash_status,
         "hash_form": s.hash_form,
@@ -56,6 +67,24 @@ def summary_to_json(s: ExecutionSummary, v: Verdict | None = None) -> dict[str, 
         "wal_problem": s.wal_problem,
     }
     return {"root": s.root, **row} if s.root else row  # the root first, with several roots
+
+
+def _verdict_members(v: Verdict) -> tuple[object, ...]:
+    """The row's members drawn from the verdict, in the row's order."""
+    replayable = v.replayable
+    return (
+        v.outcome,
+        v.outcome_reason,
+        v.integrity,
+        v.integrity_reason,
+        replayable,
+        None if replayable else v.replay,
+        v.replay_reason,
+        v.needs_attention,
+    )
+
+
+_CLEAN_MEMBERS = _verdict_members(CLEAN_VERDICT)  # a verdict is immutable
 
 
 def listing_counts(summaries: Iterable[ExecutionSummary]) -> dict[str, int]:

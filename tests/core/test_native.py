@@ -60,6 +60,15 @@ def _reference(value: Any) -> bytes | type[BaseException]:
         return type(error)
 
 
+def _dumps(value: Any, sort_keys: bool, ensure_ascii: bool) -> bytes:
+    """What the harmless-story variants hash: ``json.dumps`` with these options, as UTF-8."""
+    text = json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=ensure_ascii)
+    return text.encode("utf-8", "surrogatepass")
+
+
+OPTIONS = [(True, True), (True, False), (False, True), (False, False)]
+
+
 def test_the_native_module_is_built() -> None:
     # setup.py builds it on install; a machine without a C compiler runs the pure code.
     assert native.AVAILABLE, "intentus_tui.core._speedups was not built (no C compiler?)"
@@ -78,6 +87,99 @@ def test_canonical_json_is_byte_identical_to_json_dumps(value: Any) -> None:
 def test_strings_and_keys_are_escaped_like_json(text: str) -> None:
     value = [text, {text: text, "k" + text: [text], text + "\x7f": None}]
     assert _canonical(value) == _reference(value)
+
+
+@PROOF
+@given(json_values, st.booleans(), st.booleans())
+def test_canonical_json_with_options_is_byte_identical_to_json_dumps(
+    value: Any, sort_keys: bool, ensure_ascii: bool
+) -> None:
+    assert native.canonical_json is not None
+    got = native.canonical_json(value, sort_keys, ensure_ascii)
+    assert got is not None  # exact JSON types only, lone surrogates included
+    assert got == _dumps(value, sort_keys, ensure_ascii)
+
+
+def test_a_module_built_before_the_options_is_told_apart() -> None:
+    assert native.CANONICAL_OPTIONS  # this build takes them
+    assert native.canonical_json is not None and native.takes_options(native.canonical_json)
+
+    def older(value: object) -> bytes | None:  # METH_O: one argument only
+        return b"0"
+
+    assert not native.takes_options(older)
+
+
+def test_the_options_default_to_the_canonical_form() -> None:
+    assert native.canonical_json is not None
+    value = {"b": ["é", 1.5, None], "a": {"\ud800": "😀\x7f"}}
+    assert native.canonical_json(value) == native.canonical_json(value, True, True)
+    assert native.canonical_json(value, 1, 0) == _dumps(value, True, False)  # truth values
+    with pytest.raises(TypeError):
+        native.canonical_json(value, True, True, True)  # type: ignore[call-arg]
+
+
+@PROOF
+@given(
+    st.text(alphabet=st.sampled_from(TRICKY_CHARS), max_size=60),
+    st.sampled_from(OPTIONS),
+)
+def test_strings_and_keys_are_escaped_like_json_with_each_option(
+    text: str, options: tuple[bool, bool]
+) -> None:
+    assert native.canonical_json is not None
+    value = [text, {text: text, "k" + text: [text], text + "\x7f": None, "": {text: 0}}]
+    assert native.canonical_json(value, *options) == _dumps(value, *options)
+
+
+def test_without_ascii_escaping_an_escape_is_found_at_every_place() -> None:
+    # ASCII text is copied 8 bytes at a time (DEL is not escaped then), other text one
+    # code point at a time as UTF-8.
+    assert native.canonical_json is not None
+    bytewise = [chr(code) for code in range(256)]
+    for length in (7, 8, 9, 16, 17, 40):
+        for at in range(length):
+            for char in [*TRICKY_CHARS, *bytewise]:
+                text = "p" * at + char + "q" * (length - at - 1)
+                for sort_keys in (True, False):
+                    got = native.canonical_json(text, sort_keys, False)
+                    assert got == _dumps(text, sort_keys, False), (length, at, char)
+    big = {"k": "x" * 9000 + "é", "l": ["y" * 3000 + "\x1f"] * 5, "m": "z😀" * 20000}
+    for options in OPTIONS:
+        assert native.canonical_json(big, *options) == _dumps(big, *options)
+
+
+def test_unsorted_dicts_keep_their_insertion_order() -> None:
+    assert native.canonical_json is not None
+    rng = random.Random(11)
+    alphabet = [*TRICKY_CHARS, "A", "b", "ÿ", "Ā"]
+    for size in [0, 1, 31, 32, 33, 500]:
+        keys = ["".join(rng.choices(alphabet, k=rng.randint(0, 4))) for _ in range(size)]
+        value: dict[str, Any] = {key: index for index, key in enumerate(keys)}
+        if value:
+            del value[next(iter(value))]  # a deleted slot: the order is still insertion's
+        value["late"] = {"z": 1, "a": 2}
+        for ensure_ascii in (True, False):
+            assert native.canonical_json(value, False, ensure_ascii) == _dumps(
+                value, False, ensure_ascii
+            )
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_every_option_declines_what_json_must_decide(options: tuple[bool, bool]) -> None:
+    assert native.canonical_json is not None
+
+    class Text(str):
+        pass
+
+    looped: list[Any] = []
+    looped.append(looped)
+    deep: Any = "é"
+    for _ in range(300):
+        deep = [deep]
+    huge = 10 ** (sys.get_int_max_str_digits() + 5)
+    for value in [*NOT_JSON, Text("a"), {1: 2}, {None: 1}, looped, deep, [huge]]:
+        assert native.canonical_json(value, *options) is None
 
 
 def test_an_escape_is_found_at_every_place_in_a_plain_run() -> None:

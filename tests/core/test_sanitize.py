@@ -150,3 +150,11 @@ def test_a_text_hidden_in_tag_characters_and_soft_hyphens_is_shown() -> None:
     assert shown.startswith("ok\u27e8U+E0072\u27e9\u27e8U+E006D\u27e9")
     assert "pay\u27e8U+00AD\u27e9load" in shown
     assert not _passed_through(shown)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F) | st.sampled_from(EDGES), max_size=30))
+def test_printable_ascii_passes_sanitize_line_exactly_as_the_regex_finds_it(text: str) -> None:
+    # sanitize_line returns printable ASCII at once: the regex would have found nothing.
+    by_regex = sanitize._UNSAFE_LINE.sub(sanitize._replace, text)
+    assert sanitize.sanitize_line(text) == by_regex

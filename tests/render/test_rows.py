@@ -74,3 +74,30 @@ def test_counts_are_the_fixed_verdict_vocabulary_sorted(tmp_path: Path) -> None:
         "failed",
         "unknown",
     ]
+
+
+def test_a_rows_verdict_members_are_the_verdicts_own_answers(tmp_path: Path) -> None:
+    """The verdict's members of a row (read once for the verdict most rows share) are its
+    answers, for that shared verdict and every other one."""
+    from intentus_tui.core.verdict import CLEAN_VERDICT, verdict_of
+    from tests.hostile.corpus import build_corpus
+
+    corpus = build_corpus(tmp_path)
+    summaries = [summarize_path(path) for path in corpus.record_paths()]
+    summaries.append(summarize_path(write_record(tmp_path, make_record(execution_id="ok"))))
+    verdicts = [verdict_of(s) for s in summaries]
+    assert any(v is CLEAN_VERDICT for v in verdicts) and len(set(verdicts)) > 5
+    for summary in summaries:
+        v = verdict_of(summary)
+        row = summary_to_json(summary, v)
+        assert row["outcome"] is v.outcome and row["outcome_reason"] == v.outcome_reason
+        assert row["integrity"] is v.integrity and row["integrity_reason"] == v.integrity_reason
+        assert row["replayable"] is v.replayable
+        assert row["replayable_reason"] == (None if v.replayable else v.replay)
+        assert row["replayable_detail"] == v.replay_reason
+        assert row["needs_attention"] is v.needs_attention
+        assert list(row)[:12] == [
+            *("execution_id", "file", "created", "intent", "outcome", "outcome_reason"),
+            *("integrity", "integrity_reason", "replayable", "replayable_reason"),
+            *("replayable_detail", "needs_attention"),
+        ]

@@ -1,11 +1,12 @@
 """One summary per file, by one lane: what the list view and ``inspect --list`` show.
 
 The lane has two halves. The orjson half (``summarize_parsed``) takes the common case,
-a well-formed record as ``orjson.loads`` returned it, in one pass over plain dicts, and
-steps aside (None) as soon as anything is unusual. The tolerant general half
+a well-formed record as ``orjson.loads`` returned it (or as salvaged from a file cut
+short, when what survived is well-formed), in one pass over plain dicts, and steps
+aside (None) as soon as anything is unusual. The tolerant general half
 (``summarize_general``) is the definition of every field, built from the verify,
-timeline and replay checks; it takes everything else: salvaged, odd, tampered, hostile
-and huge files. ``summarize_file`` is the lane's one entry for a path: the first scan's
+timeline and replay checks; it takes everything else: damaged, odd, hostile and huge
+files. ``summarize_file`` is the lane's one entry for a path: the first scan's
 workers and live updates both call it, so a file is read once, parsed once and hashed
 once whichever way it goes.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +34,14 @@ from intentus_tui.core.model import (
 from intentus_tui.core.paths import id_of_key
 from intentus_tui.core.records.hashing import (
     DOCUMENTED_PREFIX,
+    documented_canonical,
     parsed_documented_canonical,
     parsed_runtime_canonical,
+    runtime_canonical,
     sha256_hex,
 )
 from intentus_tui.core.records.load import (
     HUGE_FILE_BYTES,
-    ExecutionRecord,
     LoadResult,
     classify_value,
     has_long_digit_run,
@@ -142,9 +145,20 @@ def load_for_index(path: str | os.PathLike[str]) -> LoadResult:
 def summarize(result: LoadResult) -> ExecutionSummary:
     """One summary per loaded file, whatever it turned out to be. Never raises."""
     record = result.record
-    if record is not None and result.status is LoadStatus.OK:
+    if record is not None and (
+        result.status is LoadStatus.OK or result.status is LoadStatus.SALVAGED
+    ):
+        # A salvaged record whose surviving sections are well-formed (a file cut short
+        # among its events, as a crashed writer leaves it) takes the orjson half too.
+        damaged = result.message if result.status is LoadStatus.SALVAGED else None
         fast = summarize_parsed(
-            result.path.name, record.raw, result.stem, result.size, result.mtime_ns, parsed=False
+            result.path.name,
+            record.raw,
+            result.stem,
+            result.size,
+            result.mtime_ns,
+            parsed=False,
+            damaged=damaged,
         )
         if fast is not None:
             return fast
@@ -189,7 +203,9 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         record, damaged=result.status is not LoadStatus.OK, structure_ok=structure.record_ok
     ).is_replayable()
     sequence = check_event_sequence(record)
-    problems = record_problems(result, hash_check, sequence, structure)
+    final_problems = check_final_response(record)  # a problem and a contradiction: once
+    problems = record_problems(result, hash_check, sequence, structure, final_problems)
+    contradictions = _contradictions(final_problems, sequence, structure)
     hash_status = hash_check.status
     if hash_status is HashStatus.MISMATCH and hash_check.benign:
         hash_status = HashStatus.BENIGN
@@ -220,7 +236,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         size=result.size,
         mtime_ns=result.mtime_ns,
         hash_story=clean(hash_check.benign) or None if hash_status is HashStatus.BENIGN else None,
-        contradiction=clean("; ".join(_contradictions(record, sequence, structure))) or None,
+        contradiction=clean("; ".join(contradictions)) or None,
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
@@ -228,12 +244,13 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
 
 
 def _contradictions(
-    record: ExecutionRecord, sequence: SequenceCheck, structure: StructureCheck
+    final_problems: tuple[str, ...], sequence: SequenceCheck, structure: StructureCheck
 ) -> list[str]:
     """How a record disagrees with itself, which only an edit after recording explains: a
-    final response unlike its FINAL_RESPONSE event, events missing or out of order, a
-    file named after another execution."""
-    found = list(check_final_response(record))
+    final response unlike its FINAL_RESPONSE event (``final_problems``, what
+    ``check_final_response`` found), events missing or out of order, a file named after
+    another execution."""
+    found = list(final_problems)
     found += sequence.problems
     if structure.name_mismatch:
         found.append(structure.problems[-1])  # the name's problem comes last
@@ -285,14 +302,22 @@ _MARKS = {"ok": "✓", "error": "✗", "in_flight": "…"}  # as Attempt.mark
 
 
 def summarize_parsed(
-    key: str, raw: Mapping[str, Any], stem: str, size: int, mtime_ns: int, *, parsed: bool = True
+    key: str,
+    raw: Mapping[str, Any],
+    stem: str,
+    size: int,
+    mtime_ns: int,
+    *,
+    parsed: bool = True,
+    damaged: str | None = None,
 ) -> ExecutionSummary | None:
     """The summary of a well-formed record straight from its JSON object (no model
     objects), or None as soon as anything is unusual: then ``summarize_general`` decides.
     Where it answers, it answers exactly as ``summarize_general`` would (tests prove it).
 
     ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no
-    type walk).
+    type walk). ``damaged``: the load message of a record salvaged from a damaged file
+    (``raw`` is what survived): corrupted, not replayable, the damage one more problem.
     """
     # Subscripts, not .get(): a missing key is as unusual as a wrong type, and this is the
     # per-file hot path (a KeyError or TypeError below means: not the common case).
@@ -326,7 +351,11 @@ def summarize_parsed(
     if hashed is None:
         return None
     attempts, fallbacks, chain, last_agent, in_flight_agent, final_event = facts
-    if final is None:
+    if damaged is not None:  # as ReplayEngine and execution_state judge a damaged record
+        replayable, why = False, RECORD_CORRUPTED
+        state = ExecutionState.CORRUPTED
+        final_status = None if final is None else normalize_status(final.get("status"))
+    elif final is None:
         replayable, why = False, "execution_incomplete"
         state, final_status = ExecutionState.INCOMPLETE, None
     else:
@@ -349,11 +378,11 @@ def summarize_parsed(
     contradictions: tuple[str, ...] = ()
     if final is not None and final_event is not None:
         contradictions = final_response_problems(final, final_event)
-    hash_status, hash_form, matched_form = hashed
+    hash_status, hash_form, matched_form, canonical = hashed
     story = None
     if hash_status is HashStatus.MISMATCH:  # rare: is there a harmless story?
         try:
-            story = benign_story(envelope, stored)
+            story = benign_story(envelope, stored, canonical)
         except (ValueError, TypeError, RecursionError):
             return None  # the general half says why
         if story is not None:
@@ -363,7 +392,11 @@ def summarize_parsed(
     problems = len(contradictions) + (
         hash_status is HashStatus.UNVERIFIABLE or hash_status is HashStatus.MISMATCH
     )
-    return _make_parsed(
+    make = _make_parsed
+    if damaged is not None:
+        problems += 1  # the damage itself, the first problem verify lists
+        make = partial(_make_parsed_damaged, clean(damaged))
+    return make(
         key,
         clean(execution_id),
         clean(created),
@@ -392,33 +425,37 @@ def summarize_parsed(
 
 # The summary of a parsed record, its values passed in this order: positionally, as a
 # keyword call with 21 arguments costs 1 us more.
+_PARSED_FIELDS = (
+    "key",
+    "execution_id",
+    "created",
+    "intent",
+    "agent",
+    "strategy",
+    "state",
+    "replayable",
+    "replay_reason",
+    "hash_status",
+    "hash_form",
+    "matched_form",
+    "event_count",
+    "attempts",
+    "fallbacks",
+    "chain",
+    "in_flight_agent",
+    "final_status",
+    "problems",
+    "size",
+    "mtime_ns",
+    "contradiction",
+    "hash_story",
+)
 _make_parsed = summary_maker(
-    (
-        "key",
-        "execution_id",
-        "created",
-        "intent",
-        "agent",
-        "strategy",
-        "state",
-        "replayable",
-        "replay_reason",
-        "hash_status",
-        "hash_form",
-        "matched_form",
-        "event_count",
-        "attempts",
-        "fallbacks",
-        "chain",
-        "in_flight_agent",
-        "final_status",
-        "problems",
-        "size",
-        "mtime_ns",
-        "contradiction",
-        "hash_story",
-    ),
-    fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE},
+    _PARSED_FIELDS, fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE}
+)
+# The same, for a record salvaged from a damaged file: its load message first.
+_make_parsed_damaged = summary_maker(
+    ("message", *_PARSED_FIELDS), fixed={"load_status": LoadStatus.SALVAGED}
 )
 
 
@@ -503,31 +540,34 @@ def _event_facts(events: Any) -> _EventFacts | None:
     return len(agents), fallbacks, chain, names[-1], in_flight, final
 
 
-_MATCHED_RUNTIME = (HashStatus.MATCH, "runtime", "runtime")
-_MATCHED_DOCUMENTED = (HashStatus.MATCH, "documented", "documented")
+_MATCHED_RUNTIME = (HashStatus.MATCH, "runtime", "runtime", None)
+_MATCHED_DOCUMENTED = (HashStatus.MATCH, "documented", "documented", None)
 
 
 def _hash_fields(envelope: Any, stored: str, parsed: bool) -> tuple[Any, ...] | None:
-    """(status, detected form, matched form) as ``check_envelope_hash`` decides them; None
-    for an envelope that cannot be hashed (the general half says why).
+    """(status, detected form, matched form, the runtime canonical text if it was written)
+    as ``check_envelope_hash`` decides them; None for an envelope that cannot be hashed
+    (the general half says why). The text is kept for the harmless-story search.
 
     The common case first: the stored hash equals the digest of the form its prefix names
     (a digest is written one way only, so that is also the form it is detected as).
     """
-    known = None
     try:
-        if parsed:
-            if stored.startswith(DOCUMENTED_PREFIX):
-                digest = DOCUMENTED_PREFIX + sha256_hex(parsed_documented_canonical(envelope))
-                if stored == digest:
-                    return _MATCHED_DOCUMENTED
-                known = {"documented": digest}  # not again
-            else:
-                digest = sha256_hex(parsed_runtime_canonical(envelope))
-                if stored == digest:
-                    return _MATCHED_RUNTIME
-                known = {"runtime": digest}
+        # The texts hash_verdict's forms hash (``parsed``: the same, without a type walk).
+        if stored.startswith(DOCUMENTED_PREFIX):
+            canonical = None
+            text = (parsed_documented_canonical if parsed else documented_canonical)(envelope)
+            digest = DOCUMENTED_PREFIX + sha256_hex(text)
+            if stored == digest:
+                return _MATCHED_DOCUMENTED
+            known = {"documented": digest}  # not again
+        else:
+            canonical = (parsed_runtime_canonical if parsed else runtime_canonical)(envelope)
+            digest = sha256_hex(canonical)
+            if stored == digest:
+                return _MATCHED_RUNTIME
+            known = {"runtime": digest}
         verdict = hash_verdict(envelope, stored, parsed=parsed, known=known)
     except (ValueError, TypeError, RecursionError):
         return None
-    return verdict.status, verdict.detected_form, verdict.matched_form
+    return verdict.status, verdict.detected_form, verdict.matched_form, canonical

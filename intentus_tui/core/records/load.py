@@ -273,15 +273,33 @@ def _is_cut_short(rest: str) -> bool:
     return any(lit.startswith(rest) for lit in _LITERALS) or bool(_NUMBER_PREFIX.fullmatch(rest))
 
 
-def _damage_at(text: str, pos: int, message: str) -> Damage:
+def _damage_at(
+    text: str,
+    pos: int,
+    message: str,
+    size: int | None = None,
+    error: json.JSONDecodeError | None = None,
+) -> Damage:
+    """``size``: the length of ``text`` in UTF-8, when known; ``error``: the error that
+    reported ``pos`` in ``text``, whose line and column are then not counted again."""
     if message.startswith("Unterminated string"):
         # The string runs to the end of the file: the break is the end, not the opening quote.
         pos, message = len(text), "Expecting '\"' to close a string"
     pos = max(0, min(pos, len(text)))
-    # An ASCII text has one byte per character (``isascii`` is free on a str).
-    offset = pos if text.isascii() else len(text[:pos].encode("utf-8", "surrogatepass"))
-    line = text.count("\n", 0, pos) + 1
-    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    # An ASCII text has one byte per character (``isascii`` is free on a str); else the
+    # bytes before pos are counted, or (when that is shorter, as at the end of a cut file)
+    # the text's size less those after it.
+    if text.isascii():
+        offset = pos
+    elif size is not None and pos > len(text) // 2:
+        offset = size - len(text[pos:].encode("utf-8", "surrogatepass"))
+    else:
+        offset = len(text[:pos].encode("utf-8", "surrogatepass"))
+    if error is not None and error.doc is text and error.pos == pos:
+        line, column = error.lineno, error.colno  # json counted them the same way
+    else:
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     rest = text[pos:].strip()
     cut_escape = message.startswith("Invalid \\u") and _CUT_ESCAPE.fullmatch(rest) is not None
     truncated = cut_escape or _is_cut_short(rest)
@@ -406,9 +424,11 @@ Resume = tuple[int, dict[str, Any], list[Any] | None]
 _MEMBER_SEPARATOR = ',\n  "'
 _EVENTS_START = '"events": ['
 _EVENT_SEPARATOR = ",\n    {"
+_MEMBER_SEPARATOR_UTF8 = _MEMBER_SEPARATOR.encode()
+_EVENT_SEPARATOR_UTF8 = _EVENT_SEPARATOR.encode()
 
 
-def _resume_point(text: str) -> Resume | None:
+def _resume_point(text: str, data: bytes | None = None) -> Resume | None:
     """Where the walk over a record cut short can start instead of at its beginning:
     after the last whole member of the top-level object, or after the last whole event
     when the cut is inside the events array (1.3.0 dies writing an event's error). What
@@ -420,11 +440,17 @@ def _resume_point(text: str) -> Resume | None:
     have read (the stdlib parser accepts all it does; integers of 19 digits or more never
     reach here; a repeated key keeps its first place and last value in both), and the
     walk resumes right after them. A truncated 1.3.0 record: 117 us, now 85.
+
+    ``data``: ``text`` as UTF-8, when the caller has it. orjson then parses the same
+    pieces from it, as they are (a non-ASCII str is encoded first, for each piece): an
+    ASCII separator's last occurrence (after a given place) is the same one in both.
     """
     cut = text.rfind(_MEMBER_SEPARATOR)
     if cut < 0:
         return None
-    members = _loads_or_none(text[:cut] + "}")
+    raw = data if data is not None and not text.isascii() else None  # ASCII: read as it is
+    raw_cut = cut if raw is None else raw.rfind(_MEMBER_SEPARATOR_UTF8)
+    members = _loads_or_none(text[:cut] + "}" if raw is None else raw[:raw_cut] + b"}")
     if type(members) is not dict:
         return None
     start = cut + len(_MEMBER_SEPARATOR) - 1
@@ -432,13 +458,18 @@ def _resume_point(text: str) -> Resume | None:
         opening = start + len(_EVENTS_START) - 1
         inside = text.rfind(_EVENT_SEPARATOR, opening)
         if inside > 0:
-            events = _loads_or_none(text[opening:inside] + "]")
+            if raw is None:
+                events = _loads_or_none(text[opening:inside] + "]")
+            else:  # the same place in bytes: the separator and the events' start are ASCII
+                raw_opening = raw_cut + (opening - cut)
+                raw_inside = raw.rfind(_EVENT_SEPARATOR_UTF8, raw_opening)
+                events = _loads_or_none(raw[raw_opening:raw_inside] + b"]")
             if type(events) is list:
                 return inside, members, events
     return cut, members, None
 
 
-def _loads_or_none(text: str) -> Any:
+def _loads_or_none(text: str | bytes) -> Any:
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -457,13 +488,16 @@ def _salvage(
     text: str,
     err: json.JSONDecodeError | None,
     base: dict[str, Any],
+    data: bytes | None = None,
 ) -> LoadResult:
-    """``err``: the full parse's error, or None when it failed without a position."""
+    """``err``: the full parse's error, or None when it failed without a position.
+    ``data``: the UTF-8 bytes ``text`` was decoded from."""
     salvager = _Salvage(text)
-    stop = salvager.run(_resume_point(text) if err is None else None)
+    stop = salvager.run(_resume_point(text, data) if err is None else None)
     # The full parse knows best where the file breaks; the walk only decides what survived.
     where = err if err is not None else stop
-    damage = _damage_at(text, where.pos, where.msg)
+    size = None if data is None else len(data)
+    damage = _damage_at(text, where.pos, where.msg, size, where)
     found = salvager.found
     if not any(k in found for k in RECORD_SECTIONS):
         return LoadResult(
@@ -554,21 +588,23 @@ def load_record_bytes(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
         base["notes"] = ("starts with a UTF-8 byte-order mark (IntentusNet never writes one)",)
+    utf8 = data  # what the text below is decoded from
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.reason != "unexpected end of data":
             return _load_non_utf8(path, data, exc, base)
         # Cut inside a multi-byte character: salvage it like a cut just before that character.
-        text = data[: exc.start].decode("utf-8")
+        utf8 = data[: exc.start]
+        text = utf8.decode("utf-8")
         base["notes"] = (*base.get("notes", ()), "ends inside a UTF-8 character: cut short")
     if _cut_short_object(data, orjson_error):
         # The whole parse would fail at the end too, where the walk below stops: skip it.
-        return _salvage(path, text, None, base)
+        return _salvage(path, text, None, base, utf8)
     try:
         value = json.loads(text)  # what orjson refuses: NaN/Infinity, huge ints, deep nesting
     except json.JSONDecodeError as err:
-        return _salvage(path, text, err, base)
+        return _salvage(path, text, err, base, utf8)
     except RecursionError:
         return LoadResult(
             path=path,
@@ -577,7 +613,7 @@ def load_record_bytes(
             **base,
         )
     except ValueError:  # e.g. an integer beyond int()'s digit limit: salvage around it
-        return _salvage(path, text, None, base)
+        return _salvage(path, text, None, base, utf8)
     return classify_value(path, value, base)
 
 

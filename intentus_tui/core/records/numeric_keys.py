@@ -72,8 +72,11 @@ _IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOT_NUMERIC: Final = object()
 # Every key ``numeric_key`` reads as a number, as the canonical encoding writes a key (no
 # escape, no space before the colon); it matches more (a quote escaped inside a string),
-# never less.
-_NUMERIC_LOOKING_KEY: Final = re.compile(rb'"(?:-?[0-9][0-9.e+-]*|true|false|-?Infinity|NaN)":')
+# never less. The lookahead (the alternatives' first characters) only makes the many
+# quotes that start none of them fail at once: half the time of a search.
+_NUMERIC_LOOKING_KEY: Final = re.compile(
+    rb'"(?=[-0-9tfIN])(?:-?[0-9][0-9.e+-]*|true|false|-?Infinity|NaN)":'
+)
 
 
 def numeric_key(text: str) -> Any:
@@ -253,11 +256,16 @@ _FORM_ENCODERS: Final[dict[str, Callable[[Any], bytes]]] = {
 }
 
 
-def numeric_key_story(envelope: Any, digest: str, forms: tuple[str, ...]) -> NumericKeyStory:
+def numeric_key_story(
+    envelope: Any, digest: str, forms: tuple[str, ...], canonical: bytes | None = None
+) -> NumericKeyStory:
     """Look for the numeric-keys story behind a mismatch: ``digest`` is the stored hash as
     bare lowercase hex, ``forms`` the hash forms to try ("runtime", "documented"), likeliest
-    first. The canonical text is written by ``json.dumps`` itself, as the writer did."""
-    if not _NUMERIC_LOOKING_KEY.search(runtime_canonical(envelope)):
+    first. The canonical text is written by ``json.dumps`` itself, as the writer did.
+    ``canonical``: ``runtime_canonical(envelope)`` when the caller has it already."""
+    if canonical is None:
+        canonical = runtime_canonical(envelope)
+    if not _NUMERIC_LOOKING_KEY.search(canonical):
         # No key anywhere could have been a number: no dict to walk the envelope for (the
         # encoder and this search take a tenth of the walk on a usual envelope).
         return NumericKeyStory(None, 0, True)

@@ -267,14 +267,17 @@ def _explained(envelope: Any, stored: str, verdict: HashVerdict, explain: bool) 
     )
 
 
-def benign_story(envelope: Any, stored: str) -> str | None:
+def benign_story(envelope: Any, stored: str, canonical: bytes | None = None) -> str | None:
     """A harmless reason ``envelope`` does not hash to ``stored``, or None: what
     ``check_envelope_hash`` reports as ``benign`` once it has found a mismatch. Costs
-    nothing beyond a scan of the envelope unless it holds something a story is about."""
-    return _benign_story(envelope, stored, detect_hash_form(stored))[0]
+    nothing beyond a scan of the envelope unless it holds something a story is about.
+    ``canonical``: the envelope's ``runtime_canonical`` text, when the caller has it."""
+    return _benign_story(envelope, stored, detect_hash_form(stored), canonical)[0]
 
 
-def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None, bool, str]:
+def _benign_story(
+    envelope: Any, stored: str, detected: str, canonical: bytes | None = None
+) -> tuple[str | None, bool, str]:
     """(story, whether the story is certain, a note on a search that was cut short)."""
     if not isinstance(envelope, dict):
         return None, False, ""
@@ -286,7 +289,7 @@ def _benign_story(envelope: Any, stored: str, detected: str) -> tuple[str | None
         # hash (the envelope's content is then exactly what was hashed).
         from intentus_tui.core.records.numeric_keys import numeric_key_story  # rare: 2 ms
 
-        numeric = numeric_key_story(envelope, bare, forms)
+        numeric = numeric_key_story(envelope, bare, forms, canonical)
         if numeric.story is not None:
             return numeric.story, True, ""
         if not numeric.searched_all:
@@ -523,11 +526,16 @@ def _benign(hash_check: HashCheck) -> bool:
 
 
 def record_problems(
-    result: LoadResult, hash_check: HashCheck, sequence: SequenceCheck, structure: StructureCheck
+    result: LoadResult,
+    hash_check: HashCheck,
+    sequence: SequenceCheck,
+    structure: StructureCheck,
+    final_problems: tuple[str, ...] | None = None,
 ) -> tuple[str, ...]:
     """What is wrong with a loaded record: the one list ``verify`` and ``inspect`` print,
     and whose length is the listing's ``problems``. A hash that differs for a harmless
-    reason that reproduces it exactly is not a problem (``verify`` shows it as a note)."""
+    reason that reproduces it exactly is not a problem (``verify`` shows it as a note).
+    ``final_problems``: ``check_final_response(result.record)``, when the caller has it."""
     assert result.record is not None
     problems: list[str] = []
     if result.status is not LoadStatus.OK:
@@ -536,5 +544,7 @@ def record_problems(
         problems.append(hash_check.explanation)
     problems.extend(sequence.problems)
     problems.extend(structure.problems)
-    problems.extend(check_final_response(result.record))
+    if final_problems is None:
+        final_problems = check_final_response(result.record)
+    problems.extend(final_problems)
     return tuple(problems)

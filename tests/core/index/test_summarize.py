@@ -178,3 +178,60 @@ def test_a_record_cut_short_is_listed_as_corrupted_with_what_survived() -> None:
     assert not summary.replayable and summary.replay_reason == "record_corrupted"
     assert summary.execution_id == "e1" and summary.attempts == 2
     assert "Damaged record" in summary.message
+
+
+def _salvaged_both_ways(data: bytes) -> tuple[bool, bool]:
+    """(did the orjson half take it, was it salvaged); asserts the lane agrees with the
+    general half on the file ``data`` is."""
+    result = load_record_bytes(Path("e1.json"), data)
+    assert summarize(result) == summarize_general(result), data[-60:]
+    salvaged = result.status is LoadStatus.SALVAGED
+    taken = False
+    if salvaged and result.record is not None:
+        raw = result.record.raw
+        fast = summarize_parsed("e1.json", raw, "e1", result.size, 0, damaged=result.message)
+        taken = fast is not None
+    return taken, salvaged
+
+
+def test_every_cut_of_a_record_is_summarized_as_the_general_half_defines() -> None:
+    """A record cut short at every byte (its salvaged sections, its events before the
+    cut): the orjson half takes the well-formed ones, exactly as the general half says."""
+    bad_hash = make_record(execution_id="e1", agents=(("a", "error"), ("b", "ok")))
+    bad_hash["header"]["envelopeHash"] = "ab" * 32
+    fan_out = make_record(execution_id="e1", agents=(("x", "ok"), ("y", "error")))
+    for event in fan_out["events"]:
+        if event["type"] == "AGENT_ATTEMPT_START":
+            event["payload"]["strategy"] = "BROADCAST"
+    sources = [
+        make_record(execution_id="e1", agents=(("primäry", "error"), ("fallback", "ok"))),
+        make_record(execution_id="e1", documented=True, intent="évil\x1b[2J ☃ \U0001f600"),
+        make_record(execution_id="e1", final_status="error", replayable=False, reason="x"),
+        make_record(execution_id="other", agents=(("a", "ok"),)),  # misnamed: the general half
+        bad_hash,
+        fan_out,
+    ]
+    taken = salvaged = 0
+    for record in sources:
+        for data in (
+            json.dumps(record, indent=2, ensure_ascii=False).encode(),
+            json.dumps(record, indent=2).encode(),
+            json.dumps(record).encode(),
+        ):
+            # Every third byte, and at and after each structural one.
+            structural = [i for i, b in enumerate(data) if b in b'{}[],:"']
+            cuts = {*range(1, len(data), 3), *structural, *(i + 1 for i in structural)}
+            for cut in sorted(cuts - {0, len(data)}):
+                took, was_salvaged = _salvaged_both_ways(data[:cut])
+                taken += took
+                salvaged += was_salvaged
+    assert taken > 2000 and salvaged > taken
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(records(), st.floats(0, 1), st.booleans())
+def test_a_record_cut_anywhere_is_summarized_as_the_general_half_defines(
+    record: dict, where: float, indented: bool
+) -> None:
+    data = json.dumps(record, indent=2 if indented else None, ensure_ascii=False).encode()
+    _salvaged_both_ways(data[: int(len(data) * where)])

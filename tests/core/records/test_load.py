@@ -288,3 +288,58 @@ def test_a_resume_point_never_changes_what_the_walk_finds(text: str) -> None:
     assert resumed.found == whole.found and list(resumed.found) == list(whole.found)
     assert resumed.in_events == whole.in_events
     assert (stop_resumed.msg, stop_resumed.pos) == (stop_whole.msg, stop_whole.pos)
+
+
+def test_the_damage_is_placed_alike_with_what_the_parse_already_counted() -> None:
+    """``_damage_at`` reuses the error's line and column and the text's UTF-8 size: every
+    break of every cut (and of text damaged in the middle) lands where counting says."""
+    from intentus_tui.core.records.load import _damage_at, _Salvage
+
+    evil = make_record(execution_id="e1", intent="évil\x1b[2J ☃ \U0001f600")
+    sources = [json.dumps(evil, ensure_ascii=False, indent=2).encode()]
+    sources.append(json.dumps(evil, indent=2).encode())  # ASCII
+    sources.append(sources[0].replace(b'"seq": 2', b'"seq": 2 @', 1))  # broken inside
+    checked = 0
+    for data in sources:
+        for cut in _cut_points(data, 1):
+            piece = data[:cut]
+            try:
+                text = piece.decode()
+            except UnicodeDecodeError:
+                continue
+            walk = _Salvage(text)
+            errors = [walk.run()]
+            try:
+                json.loads(text)
+            except json.JSONDecodeError as err:
+                errors.append(err)
+            for err in errors:
+                plain = _damage_at(text, err.pos, err.msg)
+                assert _damage_at(text, err.pos, err.msg, len(piece), err) == plain, cut
+                checked += 1
+    assert checked > 2000
+
+
+def test_a_resume_point_is_the_same_found_in_the_text_or_its_utf8(tmp_path: Path) -> None:
+    """Given the text's UTF-8, ``_resume_point`` parses its pieces from the bytes: the same
+    place, members and events at every cut of records with and without non-ASCII text."""
+    from intentus_tui.core.records.load import _resume_point
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    evil = make_record(execution_id="e1", intent="évil ☃ \U0001f600 wörld")
+    sources = [json.dumps(evil, ensure_ascii=False, indent=2).encode()]
+    real = (world.records_dir / f"{world.fallback}.json").read_text()
+    sources.append(real.replace("fallback", "fällbäck ☃").encode())
+    sources.append(real.encode())
+    resumed = 0
+    for data in sources:
+        for cut in _cut_points(data, 1):
+            try:
+                text = data[:cut].decode()
+            except UnicodeDecodeError:
+                continue
+            expected = _resume_point(text)
+            assert _resume_point(text, data[:cut]) == expected, cut
+            resumed += expected is not None and expected[2] is not None
+    assert resumed > 100

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -343,3 +344,36 @@ def test_the_quick_look_at_the_text_misses_no_dict_the_walk_finds(payload: Any) 
     envelope = _as_written({"intent": {"name": "Summarize"}, "payload": payload})
     if find_numeric_key_dicts(envelope):
         assert _NUMERIC_LOOKING_KEY.search(runtime_canonical(envelope))
+
+
+# The search as first written, without the lookahead that makes it fail faster.
+_PLAIN_SEARCH = re.compile(rb'"(?:-?[0-9][0-9.e+-]*|true|false|-?Infinity|NaN)":')
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [b'"', b'":', b"-", b"0", b"7", b".", b"e", b"+", b"true", b"false", b"Infinity",
+             b"NaN", b"t", b"f", b"I", b"N", b"x", b"\\", b",", b"{", b"}"]
+        ),
+        max_size=30,
+    ).map(b"".join)
+)  # fmt: skip
+def test_the_quick_look_matches_where_the_plain_search_does(text: bytes) -> None:
+    found = _NUMERIC_LOOKING_KEY.search(text)
+    plain = _PLAIN_SEARCH.search(text)
+    assert (found and found.span()) == (plain and plain.span())
+
+
+@pytest.mark.parametrize("name", list(PAYLOADS))
+def test_the_story_is_the_same_with_the_canonical_text_given(
+    real_records: tuple[Path, dict[str, str]], name: str
+) -> None:
+    records, ids = real_records
+    record = _load(records, ids[name])
+    stored = record.header.envelope_hash
+    assert stored is not None
+    envelope = record.envelope
+    given_text = benign_story(envelope, stored, runtime_canonical(envelope))
+    assert given_text == benign_story(envelope, stored)
