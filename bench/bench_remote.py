@@ -102,30 +102,16 @@ def _one(mode: str, directory: str, url: str, parallel: int) -> dict[str, float]
     marks: dict[str, float] = {}
     if mode == "timeline":
         _mark_stages(mirror, marks, started)
-    # As ``open_roots`` does for a listing: the files summarized as they land (a tree
-    # from before that, as a baseline, indexes them after the copy).
-    try:
-        from intentus_tui.core.index.landing import Landing
-    except ImportError:
-        landing = None
-    else:
-        landing = Landing() if not mirror.has_copy else None
 
     def on_file(path: str) -> None:
         if not first:
             summarize_path(path)
             first.append(time.perf_counter() - started)
-        if landing is not None:
-            landing(path)
 
     report = mirror.sync(on_file)
     synced = time.perf_counter() - started
     mirror.close()  # as the command line does once a root is synced
-    if landing is not None:
-        index = DirectoryIndex(mirror.root, landed=landing.finish())
-    else:
-        index = DirectoryIndex(mirror.root)
-    count = len(index.scan())
+    count = len(DirectoryIndex(mirror.root).scan())
     return {
         **marks,
         "seconds": time.perf_counter() - started,

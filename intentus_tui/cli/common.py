@@ -8,7 +8,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from functools import partial, wraps
+from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -26,7 +26,6 @@ from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize, sanitize_line
 
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
-    from intentus_tui.core.index.scan import Built, RowFormat
     from intentus_tui.core.model import Verdict
     from intentus_tui.core.roots import OpenedRoot
 
@@ -135,18 +134,6 @@ def _stdout_to_devnull() -> None:
     with contextlib.suppress(OSError, ValueError):  # no descriptor (a test's capture)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-
-
-def open_root_to_index(
-    directory: str | None, rows: RowFormat
-) -> tuple[RecordRoot, dict[str, Built] | None]:
-    """``open_root`` for a listing: with what a remote root's first sync summarized as
-    its files landed (for ``DirectoryIndex(landed=...)``)."""
-    if directory is not None and is_remote(directory):
-        entry = open_many([directory], to_index=rows)[0]
-        assert entry.root is not None
-        return entry.root, entry.landed
-    return open_root(directory), None
 
 
 def open_root(directory: str | None) -> RecordRoot:
@@ -295,20 +282,12 @@ def stdout_is_tty() -> bool:
 __all__ = ["remote_options"]  # re-exported for the commands
 
 
-def open_many(specs: Sequence[str], *, to_index: RowFormat | None = None) -> list[OpenedRoot]:
+def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
     """Every root named (remote ones synced into their local mirrors); a root that fails
-    says so in one line on stderr while the others are used. Exit 2 when none opens.
-
-    ``to_index``: the roots are indexed next, with these listing rows: a remote root's
-    first sync summarizes its files as they land (``OpenedRoot.landed``)."""
+    says so in one line on stderr while the others are used. Exit 2 when none opens."""
     from intentus_tui.core.roots import open_roots
 
-    landing = None
-    if to_index is not None:
-        from intentus_tui.core.index.landing import Landing
-
-        landing = partial(Landing, rows=to_index)
-    opened = open_roots(specs, current_remote_options(), landing=landing)
+    opened = open_roots(specs, current_remote_options())
     several = len(opened) > 1
     lines: list[str] = []
     for entry in opened:

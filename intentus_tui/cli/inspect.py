@@ -22,7 +22,7 @@ from intentus_tui.cli.common import (
     json_started,
     locate_execution,
     open_many,
-    open_root_to_index,
+    open_root,
     print_table,
     remote_options,
 )
@@ -83,10 +83,9 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
     cannot be opened is named on stderr (one line) and the others are listed."""
     from intentus_tui.core.index.multi import MultiIndex
 
-    opened = open_many(specs, to_index=LISTING_ROWS)
+    opened = open_many(specs)
     working = [(entry.label, entry.root) for entry in opened if entry.root is not None]
-    landed = {entry.label: entry.landed for entry in opened if entry.landed}
-    index = MultiIndex(working, use_cache=not no_cache, rows=LISTING_ROWS, landed=landed)
+    index = MultiIndex(working, use_cache=not no_cache, rows=LISTING_ROWS)
     summaries = index.scan()
     per_root = index.per_root
     if as_json:
@@ -391,10 +390,8 @@ def inspect(
         if len(specs) > 1:
             _list_many(specs, as_json, no_cache)
             raise click.exceptions.Exit(ExitCode.OK)
-        root, landed = open_root_to_index(specs[0] if specs else None, LISTING_ROWS)
-        index = DirectoryIndex(
-            root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS, landed=landed
-        )
+        root = open_root(specs[0] if specs else None)
+        index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
             # The rows come ready-made (from the cache, or from the workers) in file-name
             # order; they are put in time order here, without decoding them.

@@ -26,8 +26,6 @@ from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_re
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:  # the mirror (SSH, object storage, tar) is imported for a remote root only
-    from intentus_tui.core.index.landing import Landing
-    from intentus_tui.core.index.scan import Built
     from intentus_tui.core.remote.mirror import RemoteMirror, SyncReport
 
 
@@ -40,9 +38,6 @@ class OpenedRoot:
     root: RecordRoot | None  # None: it could not be opened at all
     problem: str | None = None  # the one line saying what is wrong with it
     mirror: RemoteMirror | None = None  # set for a remote root
-    # A remote root's files summarized as its first sync copied them (see ``open_roots``),
-    # by file name: for its index (``DirectoryIndex(landed=...)``).
-    landed: dict[str, Built] | None = None
 
     @property
     def failed(self) -> bool:
@@ -92,15 +87,9 @@ def open_roots(
     *,
     sync: bool = True,
     on_synced: Callable[[OpenedRoot, SyncReport], object] | None = None,
-    landing: Callable[[], Landing] | None = None,
 ) -> list[OpenedRoot]:
     """Each of ``specs`` opened (a remote one synced into its mirror, and its connection
-    closed, unless ``sync`` is false). Never raises: a root that cannot be opened is
-    ``failed`` with its problem.
-
-    ``landing``: for a caller that indexes the roots next. A remote root's first sync
-    (its mirror empty: every file is copied) then summarizes the files as they land, on
-    the pool ``landing()`` starts, and keeps them as the root's ``landed``."""
+    closed, unless ``sync`` is false). Never raises: a root that cannot be opened is ``failed`` with its problem."""
     options = options or RemoteOptions()
     opened: list[OpenedRoot] = []
     labels: list[str] = []
@@ -117,10 +106,7 @@ def open_roots(
             mirror = RemoteMirror(location, options)
             entry = OpenedRoot("", location.url, mirror.root, None, mirror)
             if sync:
-                summarizer = _landing(landing) if not mirror.has_copy else None
-                report = mirror.sync(summarizer)
-                if summarizer is not None:
-                    entry.landed = summarizer.finish()
+                report = mirror.sync()
                 entry.problem = report.problem
                 # Nothing ever read: the root failed. Else what was read is shown.
                 entry.root = mirror.root if report.problem is None or mirror.has_copy else None
@@ -136,15 +122,6 @@ def open_roots(
     for entry, label in zip(opened, unique_labels(labels), strict=True):
         entry.label = label
     return opened
-
-
-def _landing(make: Callable[[], Landing] | None) -> Landing | None:
-    if make is None:
-        return None
-    try:
-        return make()
-    except OSError:  # no process can be started: the index reads the files itself
-        return None
 
 
 def split_label(text: str, labels: Sequence[str]) -> tuple[str | None, str]:

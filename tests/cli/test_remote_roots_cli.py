@@ -63,15 +63,15 @@ def test_unknown_host_is_one_line_and_the_option_accepts_it(
 def test_a_first_remote_listing_says_what_the_local_listing_says(
     sshd: SshServer, real_world: RealWorld, tmp_path: Path
 ) -> None:
-    """The first open summarizes the records as they land in the mirror (one root, and
-    each of two): every row and count as the same directory listed locally; the warm
-    re-open too."""
+    """A remote root's first open (every record copied into the mirror, then indexed)
+    and its warm re-open (from the cache) list it as the same directory listed locally:
+    every row and count; with two remote roots, each root's rows as its directory's."""
     hosts = [copy_host(real_world, sshd.served / name) for name in ("host1", "host2")]
     local = [
         json.loads(run("inspect", "--list", "--json", "--no-cache", str(h.base)).stdout)
         for h in hosts
     ]
-    for _ in range(2):  # first open (as files land), then warm (from the cache)
+    for _ in range(2):  # the first open, then the warm one
         listing = run("inspect", "--list", "--json", sshd.url(hosts[0].base))
         assert listing.returncode == 0, listing.stderr
         remote = json.loads(listing.stdout)

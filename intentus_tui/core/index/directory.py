@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Generator, Iterable, Iterator, Mapping
-from itertools import chain
+from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,11 +20,9 @@ from intentus_tui.core.index.cache import (
     IndexCache,
     Snapshot,
     new_stamps,
-    packable,
     stamp_bytes,
 )
 from intentus_tui.core.index.scan import (
-    Built,
     RowBlock,
     RowFormat,
     RowPlaces,
@@ -75,13 +72,10 @@ class DirectoryIndex:
         workers: int | None = None,
         keep_rows: bool = False,
         rows: RowFormat | None = None,
-        landed: Mapping[str, Built] | None = None,
     ) -> None:
         """``keep_rows``: keep the rows the workers made for ``listing_lines`` (a command
         line listing); otherwise they are dropped after the scan (they cost about as
-        much memory as the summaries). ``landed``: files already summarized, by name
-        (``core.index.landing``: as a sync copied them); the first scan takes each whose
-        file still has the stamp it was read with."""
+        much memory as the summaries)."""
         self.root = root
         self._use_cache = use_cache
         self._workers = workers
@@ -92,7 +86,6 @@ class DirectoryIndex:
         self._files_listed: int | None = None  # record files the last scan found
         self._keep_rows = keep_rows
         self._lines: dict[str, bytes] = {}  # file name -> listing row made by a worker
-        self._landed = dict(landed or {})
 
     # -- reading everything
 
@@ -118,8 +111,6 @@ class DirectoryIndex:
         otherwise). The parent only joins what the workers send, in order."""
         if self._use_cache or self._rows is None or self.root.wal_dir is not None:
             return None
-        if self._landed:  # the scan takes what is made already
-            return None
         prefix = os.path.join(self.root.records_dir, "")
         # The rows are put in order by their keys (which end with the file name): the
         # names need no order of their own.
@@ -132,8 +123,6 @@ class DirectoryIndex:
         printed from there. No summary is held here: at 1,000,000 records, holding them
         for the cache took 2.3 GB. None where this does not apply, or the cache refused."""
         if not self._use_cache or self._rows is None or self.root.wal_dir is not None:
-            return None
-        if self._landed:  # the scan takes what is made already
             return None
         resolved = self.root.records_dir.resolve()
         cache = IndexCache()
@@ -242,13 +231,7 @@ class DirectoryIndex:
         if fresh:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
-        changed = bool(todo) or old is None or old.names != survey.names
-        made: list[Built] = []
-        if self._landed:
-            made, todo = self._take_landed(todo)
-        for batch in chain(
-            [made] if made else [], summarize_many(prefix, todo, self._workers, self._rows)
-        ):
+        for batch in summarize_many(prefix, todo, self._workers, self._rows):
             for read_stamp, summary, line in batch:  # as fstat saw the file when it was read
                 stamps[summary.key] = stamp_bytes(read_stamp)
                 if line is not None:
@@ -256,24 +239,8 @@ class DirectoryIndex:
             summaries = [s for _, s, _ in batch]
             self._records.update((s.key, s) for s in summaries)
             yield summaries
+        changed = bool(todo) or old is None or old.names != survey.names
         return stamps if changed else None
-
-    def _take_landed(self, names: list[str]) -> tuple[list[Built], list[str]]:
-        """(what was made as the files landed and is still theirs, the names left to
-        read). Taken once: a later scan reads its files."""
-        landed, self._landed = self._landed, {}
-        ready = [name for name in names if name in landed]
-        stamps = stat_names(self.root.records_dir, ready, self._workers)
-        made: list[Built] = []
-        unchanged: set[str] = set()
-        width = STAMP_WIDTH
-        for i, name in enumerate(ready):
-            built = landed[name]
-            read = built[0]
-            if read is not None and tuple(stamps[width * i : width * (i + 1)]) == packable(read):
-                made.append(built)
-                unchanged.add(name)
-        return made, [name for name in names if name not in unchanged]
 
     def _fresh_chunks(self, snapshot: Snapshot) -> Generator[list[ExecutionSummary], None, int]:
         """Every summary of an unchanged snapshot, a stored chunk at a time; returns how

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT, DirectoryIndex
-from intentus_tui.core.index.scan import Built, RowFormat
+from intentus_tui.core.index.scan import RowFormat
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 
@@ -42,16 +42,11 @@ class MultiIndex:
         use_cache: bool = True,
         workers: int | None = None,
         rows: RowFormat | None = None,
-        landed: Mapping[str, Mapping[str, Built]] | None = None,
     ) -> None:
-        """``landed``: by root label, files already summarized (``DirectoryIndex``)."""
         if not roots:
             raise ValueError("a merged index needs at least one root")
-        landed = landed or {}
         self.indexes = {
-            label: DirectoryIndex(
-                root, use_cache=use_cache, workers=workers, rows=rows, landed=landed.get(label)
-            )
+            label: DirectoryIndex(root, use_cache=use_cache, workers=workers, rows=rows)
             for label, root in roots
         }
         self.root = roots[0][1]  # the first root (where a single-root caller looks)

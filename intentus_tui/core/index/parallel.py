@@ -108,14 +108,14 @@ def _forked(
     work: Work, decode: Decode[Row], chunks: Sequence[list[str]], helpers: int
 ) -> Numbered[Row]:
     queue_r, queue_w = os.pipe()
-    widen_pipe(queue_w)
+    _widen(queue_w)
     os.write(queue_w, b"".join(_CLAIM.pack(i) for i in range(len(chunks))))
     os.close(queue_w)  # once drained, a claim reads end-of-file
     pids: dict[int, int] = {}  # result pipe -> helper pid
     try:
         for _ in range(helpers):
             result_r, result_w = os.pipe()
-            widen_pipe(result_w)
+            _widen(result_w)
             pid = os.fork()
             if pid == 0:  # the helper: never returns
                 _helper(work, chunks, queue_r, result_w, {result_r, *pids})
@@ -214,7 +214,7 @@ def _frames(buffer: bytearray) -> list[tuple[int, Any]]:
     return frames
 
 
-def widen_pipe(fd: int) -> None:
+def _widen(fd: int) -> None:
     """Make a pipe hold more than the default 64 KiB, where the system allows it."""
     with contextlib.suppress(ImportError, OSError, AttributeError):
         import fcntl  # not on Windows, and F_SETPIPE_SZ is Linux only

@@ -106,7 +106,7 @@ def summarize_chunk(paths: list[str], rows: RowFormat | None = None, home: int =
     }
 
 
-def rebuild_chunk(result: Any) -> list[Built]:
+def _rebuild(result: Any) -> list[Built]:
     """``summarize_chunk``'s result as (stamp, summary, row), however it travelled."""
     if type(result) is list:  # made in this process
         return [
@@ -130,7 +130,7 @@ def summarize_many(
     """Summaries of the files ``names`` under ``prefix`` in batches, on every core for a big
     directory."""
     work = partial(summarize_chunk, rows=rows, home=os.getpid())
-    yield from map_chunks(work, rebuild_chunk, PathChunks(prefix, names), cores_for(names, workers))
+    yield from map_chunks(work, _rebuild, PathChunks(prefix, names), cores_for(names, workers))
 
 
 class RowBlock(NamedTuple):

@@ -4,8 +4,6 @@ killed mid-scan). Records and WALs written by the real intentusnet 1.3.0."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -191,31 +189,3 @@ def test_a_command_that_syncs_once_keeps_no_connection(
     again = entry.mirror.sync()
     assert (again.problem, again.read_files) == (None, 1)
     entry.mirror.close()
-
-
-def test_a_first_sync_summarizes_the_files_as_they_land(
-    sshd: SshServer, real_world: RealWorld
-) -> None:
-    """For a listing, a first sync summarizes each record as it lands in the mirror: the
-    index takes those summaries (the same as reading the mirror's files), and a re-open,
-    with a mirror to compare against, copies and summarizes nothing. Run in a process of
-    its own, as the command line does: helpers are forked only while one thread runs."""
-    host = copy_host(real_world, sshd.served / "host1")
-    script = f"""
-from intentus_tui.core.index.directory import DirectoryIndex
-from intentus_tui.core.index.landing import Landing
-from intentus_tui.core.remote.location import RemoteOptions
-from intentus_tui.core.roots import open_roots
-
-url, options = {sshd.url(host.base)!r}, RemoteOptions(timeout=5)
-[entry] = open_roots([url], options, landing=Landing)
-taken = DirectoryIndex(entry.root, use_cache=False, landed=entry.landed).scan()
-read = DirectoryIndex(entry.root, use_cache=False).scan()
-[again] = open_roots([url], options, landing=Landing)
-print(sorted(entry.landed), taken == read, again.landed)
-"""
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
-    )
-    expected = sorted(f"{i}.json" for i in host.ids)
-    assert done.stdout.strip() == f"{expected} True None"
