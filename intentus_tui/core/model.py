@@ -82,6 +82,8 @@ class ReplayCode(StrEnum):
     RECORD_CORRUPTED = "record_corrupted"  # the file is damaged or not a record
     NO_RECORD = "no_record"  # known only from its write-ahead log: nothing to replay
     UNTRUSTED = "untrusted"  # the evidence fails its integrity check: investigate first
+    # A huge record listed from its head and tail: not checked yet (reading it whole does)
+    UNCHECKED = "unchecked"
 
 
 # What to do when the evidence fails its integrity check.

@@ -45,6 +45,7 @@ _REPLAY_TEXT = {
     ReplayCode.MANUALLY_INVALIDATED: "an operator marked this record as not replayable",
     ReplayCode.RECORD_CORRUPTED: "the file is damaged or not a record",
     ReplayCode.NO_RECORD: "no record file was written: there is no recorded response",
+    ReplayCode.UNCHECKED: "too large to check in the listing: inspect or open it to check it",
 }
 _WAL_OUTCOME = {
     "completed": (Outcome.SUCCEEDED, "the write-ahead log recorded execution.completed"),
@@ -212,6 +213,9 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
 def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
     if s.source == "wal":
         return ReplayCode.NO_RECORD, _REPLAY_TEXT[ReplayCode.NO_RECORD]
+    if s.replayable and s.load_status is LoadStatus.HEAD_ONLY:
+        # Its header says replayable, but nothing behind that was checked: no yes yet.
+        return ReplayCode.UNCHECKED, _REPLAY_TEXT[ReplayCode.UNCHECKED]
     if s.replayable:
         return ReplayCode.REPLAYABLE, _REPLAY_TEXT[ReplayCode.REPLAYABLE]
     reason = s.replay_reason or ""

@@ -180,3 +180,28 @@ def test_verify_gives_each_record_its_verdict(world: Path) -> None:
     assert by_file["tamper-1.json"]["verdict"]["integrity"] == "tampered"
     assert by_file["open-1.json"]["verdict"]["outcome"] == "in_flight"
     assert by_file["empty.json"]["verdict"]["outcome"] == "unknown"  # nothing to go on
+
+
+def test_a_huge_record_is_never_listed_as_replayable_before_it_is_read_whole(
+    tmp_path: Path,
+) -> None:
+    """Listed from its head and tail, an edited 17 MB record cannot be hashed: the
+    listing says "unchecked", never "replayable" (a script selecting replayable rows
+    must not pick it); read whole, it is untrusted."""
+    import json as json_module
+
+    from intentus_tui.core.records.load import HUGE_FILE_BYTES
+    from tests.factories import make_record, write_record
+
+    records = tmp_path / "records"
+    record = make_record(execution_id="0b16b16b-0000-4000-8000-00000000b16b")
+    record["envelope"]["payload"] = {"blob": "x" * (HUGE_FILE_BYTES + 1000)}
+    path = write_record(records, record)
+    path.write_bytes(path.read_bytes().replace(b'"Summarize"', b'"Edited!!!"', 1))
+    listed = cli("inspect", "--list", "--json", "--no-cache", str(records))
+    [row] = json_module.loads(listed.stdout)["executions"]
+    assert (row["replayable"], row["replayable_reason"]) == (False, "unchecked")
+    assert row["integrity"] == "unverifiable" and row["load_status"] == "head_only"
+    whole = json_module.loads(cli("inspect", "0b16b16b", "--dir", str(records), "--json").stdout)
+    assert whole["verdict"]["integrity"] == "tampered"
+    assert whole["verdict"]["replay"] == "untrusted"

@@ -235,6 +235,8 @@ def test_every_summary_gets_one_consistent_verdict(s: ExecutionSummary) -> None:
         assert v.replay is ReplayCode.NO_RECORD  # nothing recorded to replay
     if v.outcome is Outcome.SUCCEEDED and v.trusted:
         assert not v.needs_attention
+    if s.load_status is LoadStatus.HEAD_ONLY:  # listed from its head and tail: nothing
+        assert not v.replayable  # behind its header's flag was checked, so no "yes"
 
 
 def test_the_listing_counts_the_problems_inspect_and_verify_list(tmp_path: Path) -> None:

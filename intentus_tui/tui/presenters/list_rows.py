@@ -47,6 +47,7 @@ REPLAY_SHORT = {
     ReplayCode.RECORD_CORRUPTED: "corrupt",
     ReplayCode.NO_RECORD: "no rec",
     ReplayCode.UNTRUSTED: "untrust",
+    ReplayCode.UNCHECKED: "to check",
 }
 MIN_ID_WIDTH = 8
 MAX_ID_WIDTH = 16
@@ -120,6 +121,7 @@ _REPLAY_MEANINGS = {
     ReplayCode.RECORD_CORRUPTED: "the file is damaged or not a record",
     ReplayCode.NO_RECORD: "known only from its write-ahead log: no record file",
     ReplayCode.UNTRUSTED: "the evidence fails its check: investigate first",
+    ReplayCode.UNCHECKED: "too large to check in the listing: open it to check",
 }
 
 
