@@ -174,3 +174,20 @@ def test_copies_of_one_record_name_their_files_in_the_text_listing(world: Path) 
     assert files == [n.replace("\x1b", "␛") for n in sorted([*names, "tie-a.json"])]
     assert {r[1] for r in rows if r[0] != "tie-a"} == {"-"}
     assert [r[0] for r in rows if r[0] != "tie-a"] == [i for i in EXPECTED if i != "tie-a"]
+
+
+def test_a_record_not_named_after_its_id_names_its_file_in_the_text_listing(
+    world: Path,
+) -> None:
+    """A renamed record: the id it holds does not find it (``inspect ID`` looks for
+    ``ID.json``), its name does; so its row names the file, and ``inspect NAME`` opens it."""
+    records = world / ".intentusnet" / "records"
+    (records / "tie-a.json").rename(records / "renamed.json")
+    out = cli("inspect", "--list", "--no-cache", cwd=world)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:3] == ["EXECUTION", "FILE", "CREATED"]
+    rows = [re.split(r"\s{2,}", line) for line in lines[1:]]
+    assert [r[1] for r in rows if r[0] == "tie-a"] == ["renamed.json"]
+    assert {r[1] for r in rows if r[0] != "tie-a"} == {"-"}
+    assert cli("inspect", "renamed", cwd=world).returncode == 0

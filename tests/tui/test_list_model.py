@@ -148,15 +148,17 @@ def test_copies_of_an_id_are_known_through_every_update(batches) -> None:  # typ
     shared are those that counting every file again finds, and ``copies`` their files."""
     model = ListModel()
     for upserts, removals in batches:
-        changed = [
-            summary(n, state, replayable, execution_id=f"exec-{n % 9:05d}")
+        changed = [  # ids shared by every ninth file; a file named after its id or not
+            summary(n, state, replayable, execution_id=f"{n % 9:05d}" if n % 2 else f"{n:05d}")
             for n, (state, replayable) in upserts
         ]
         model.apply(changed, [f"{n:05d}.json" for n in removals])
         counts = Counter(s.execution_id for s in model.summaries.values())
         assert model.shared_ids.shared == {i for i, n in counts.items() if n > 1}
         assert {s.key for s in model.copies()} == {
-            s.key for s in model.summaries.values() if counts[s.execution_id] > 1
+            s.key
+            for s in model.summaries.values()
+            if counts[s.execution_id] > 1 or s.key != f"{s.execution_id}.json"
         }
 
 

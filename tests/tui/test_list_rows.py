@@ -185,6 +185,7 @@ def test_copies_of_one_id_name_their_files_and_the_others_stay_as_they_were(
     original, _ = CASES["succeeded"]
     original = replace(original, key=f"{original.execution_id}.json")
     other, _ = CASES["failed"]
+    other = replace(other, key=f"{other.execution_id}.json")
     copies = [replace(original, key="aaaaaaaa.json"), replace(original, key="trunc-01.json")]
     width = _list_width(columns)
     before = ListModel()

@@ -140,7 +140,11 @@ def legend() -> list[tuple[str, list[tuple[str, str]]]]:
     replay.append(("↺ or ✗ alone", "replayable or not, when the row is narrow"))
     ids = [
         ("e3151288", "a UUID's first 8 characters; other ids whole"),
-        ("aaaaaaaa.json", "its id is in more than one file (a copy): the row names its file"),
+        (
+            "aaaaaaaa.json",
+            "its id is in more than one file (a copy), or its file is not named after it: "
+            "the row names its file",
+        ),
     ]
     return [
         ("Id: which execution", ids),
