@@ -19,6 +19,8 @@ from intentus_tui.tui.presenters.list_rows import (
     copy_label,
     id_width_for,
     list_subtitle,
+    outcome_badge,
+    root_width_for,
     row_cells,
 )
 from intentus_tui.tui.startup.start_frame import LIST_PANE_MIN, LIST_PANE_PERCENT
@@ -225,3 +227,21 @@ def test_a_long_file_name_keeps_its_extension_where_it_fits() -> None:
     assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 16) == "a-long-cop….json"
     assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 8) == "a-long-…"
     assert copy_label(replace(s, key="root/x.json"), 8) == "x.json  "  # the root's label left out
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_several_roots_keep_each_rows_verdict_whole_at_80_columns(columns: int) -> None:
+    """With several roots, the root column is as wide as their labels (not a fixed 12
+    cells), and the columns are chosen for what the label leaves: the outcome badge is
+    never cut, and the intent keeps some room."""
+    cases = [s for s, _ in CASES.values()]
+    rows = [replace(s, root=("demo", "real")[i % 2]) for i, s in enumerate(cases)]
+    roots = root_width_for(rows)
+    assert roots == 4
+    width = _list_width(columns)
+    for s in rows:
+        text = "".join(t for t, _ in row_cells(s, width, id_width_for(rows), root_width=roots))
+        assert cell_len(text) == width
+        assert text.startswith(f" {s.root} ")
+        badge = outcome_badge(verdict_of(s), False)[0]
+        assert badge in text, (badge, text)

@@ -172,6 +172,13 @@ def id_width_for(summaries: list[ExecutionSummary], current: int = MIN_ID_WIDTH)
     return min(MAX_ID_WIDTH, max(current, longest))
 
 
+def root_width_for(summaries: Iterable[ExecutionSummary], current: int = 0) -> int:
+    """The root column's width for ``summaries`` (several roots): their longest label, up
+    to ``ROOT_WIDTH``, never less than ``current``."""
+    longest = max((cell_len(s.root) for s in summaries if s.root), default=0)
+    return max(current, min(ROOT_WIDTH, longest))
+
+
 def copy_label(summary: ExecutionSummary, width: int = MAX_ID_WIDTH) -> str:
     """The id cell of an execution whose id another file holds too (a copy of a record
     keeps the id inside it): its file's name, sanitized, cut before its extension when
@@ -256,18 +263,20 @@ def row_cells(
     verdict: Verdict | None = None,
     copy: bool = False,
     names_width: int = 0,
+    root_width: int = ROOT_WIDTH,
 ) -> list[Cell]:
     """The cells of an execution's row, ``width`` cells in all: its id, the verdict's three
     answers (outcome, integrity, replayability), attempts, intent, time. A narrow row keeps
     at least the id, the outcome and a cut intent: columns drop before the intent is cramped.
     ``copy``: its id is in more than one file, so the row names its file instead;
     ``names_width``: what the file names of such rows want (``copies_width``), given to
-    every row so that the columns stay aligned."""
+    every row so that the columns stay aligned; ``root_width``: the same for the root's
+    label, with several roots (``root_width_for``)."""
     verdict = verdict_of(summary) if verdict is None else verdict
-    root_width = ROOT_WIDTH + 1 if summary.root else 0  # several roots: aligned labels
+    root_width = root_width + 1 if summary.root else 0  # several roots: aligned labels
     if names_width:
         id_width = id_column_width(id_width, names_width, width - root_width)
-    columns = columns_for(width, id_width)
+    columns = columns_for(width - root_width, id_width)
     if not summary.created:
         columns = columns._replace(created=0)  # no time to show: the intent gets the room
     intent_width = max(4, width - columns.fixed(id_width) - root_width)

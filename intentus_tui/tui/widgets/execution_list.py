@@ -36,6 +36,7 @@ from intentus_tui.tui.presenters.list_rows import (
     group_header_text,
     id_width_for,
     list_subtitle,
+    root_width_for,
     row_cells,
 )
 from intentus_tui.tui.widgets.cells import fit
@@ -132,6 +133,7 @@ class ExecutionList(
         self.selected_key: str | None = None
         self.empty_message = "No executions"
         self._id_width = MIN_ID_WIDTH  # grows to the longest id seen (up to MAX_ID_WIDTH)
+        self._root_width = 0  # several roots: grows to the longest label (up to ROOT_WIDTH)
         self._copies_version = 0  # of ``model.shared_ids`` when the rows were last drawn
         self._names_width = 0  # what the file names of copies want of the id column
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
@@ -170,6 +172,10 @@ class ExecutionList(
         self._keeping_place(lambda: self.model.replace_all(summaries))
 
     def _widen_ids(self, summaries: list[ExecutionSummary]) -> None:
+        roots = root_width_for(summaries, self._root_width)
+        if roots != self._root_width:
+            self._root_width = roots
+            self._strips.clear()
         wanted = id_width_for(summaries, self._id_width)
         if wanted != self._id_width:
             self._id_width = wanted
@@ -576,6 +582,7 @@ class ExecutionList(
             writing=writing,
             copy=copy,
             names_width=self._names_width,
+            root_width=self._root_width,
         )
         segments = [Segment(text, style(name)) for text, name in cells]
         return Strip(segments).adjust_cell_length(width, style(None))
