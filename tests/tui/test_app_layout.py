@@ -92,6 +92,14 @@ async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
         await pilot.press("k")
         await settle(pilot)
         assert scroll.scroll_y == paged + 1
+        await pilot.press("G")  # the last line, as in the list
+        await settle(pilot)
+        assert scroll.scroll_y == scroll.max_scroll_y
+        await pilot.press("g")
+        await settle(pilot)
+        assert scroll.scroll_y == 0
+        # a mark longer than its column keeps a space before its meaning
+        assert not any("⋯unchanged" in line for line in lines)
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, HelpScreen)

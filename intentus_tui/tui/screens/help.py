@@ -31,7 +31,8 @@ def legend_lines(legend: Iterable[LegendSection]) -> list[Content]:
     for title, rows in legend:
         lines.append(Content.styled(f"  {title}", "bold"))
         for mark, meaning in rows:
-            lines.append(Content.assemble((f"    {mark:<20}", "bold"), (meaning, "")))
+            # at least one space after a mark longer than its column
+            lines.append(Content.assemble((f"    {mark:<19} ", "bold"), (meaning, "")))
     lines.append(Content(""))
     return lines
 
@@ -83,8 +84,10 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
         Binding("j", "scroll(1)", "Scroll down", show=False, id="help.down"),
         Binding("k", "scroll(-1)", "Scroll up", show=False, id="help.up"),
+        Binding("g", "scroll_to(False)", "Top", show=False, id="help.top"),
+        Binding("G", "scroll_to(True)", "Bottom", show=False, id="help.bottom"),
     ]
-    # The text scrolls from the keyboard at once (arrows, page up/down, home/end; j/k).
+    # The text scrolls from the keyboard at once (arrows, page up/down, home/end; j/k, g/G).
     AUTO_FOCUS = "#help-scroll"
 
     def __init__(self, content: Content) -> None:
@@ -99,6 +102,14 @@ class HelpScreen(ModalScreen[None]):
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_scroll_to(self, end: bool) -> None:
+        """The first line (``g``) or the last (``G``), as the list's keys go."""
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        if end:
+            scroll.scroll_end(animate=False, immediate=True)
+        else:
+            scroll.scroll_home(animate=False, immediate=True)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
