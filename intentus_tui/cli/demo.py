@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
+from intentus_tui.cli.common import fail
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.demo.live import LiveDemo, LivePlan
 from intentus_tui.demo.scenarios import SCENARIOS
 from intentus_tui.demo.writer import DemoError, DemoManifest, build_demo_world
@@ -76,15 +78,15 @@ def demo(
     time_scale: float,
 ) -> None:
     """Write a demo .intentusnet tree into DIRECTORY: every kind of execution the debugger
-    knows about (successes, fallbacks, crashes, tampering, truncation, WALs)."""
+    knows about (successes, fallbacks, crashes, tampering, truncation, WALs). A demo
+    world written there before is written anew (what --live added to it is dropped); a
+    directory holding anything else is refused."""
     try:
         manifest = build_demo_world(directory, count=count, seed=seed)
     except DemoError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise click.exceptions.Exit(ExitCode.USAGE) from exc
+        fail(str(exc))
     except OSError as exc:
-        click.echo(f"error: cannot write the demo world: {exc}", err=True)
-        raise click.exceptions.Exit(ExitCode.USAGE) from exc
+        fail(f"cannot write the demo world: {exc}")
     _print_manifest(manifest)
     if live:
         _run_live(manifest.root, seed, rate, time_scale, max_executions, duration)
@@ -126,5 +128,5 @@ def _run_live(
     why = "interrupted" if interrupted else "stopped"
     click.echo(f"Live demo {why}: {stats.started} started, {stats.finished} finished.")
     if stats.errors:
-        click.echo(f"error: {stats.errors[0]}", err=True)
+        click.echo(f"intentus-tui: {sanitize_line(str(stats.errors[0]))}", err=True)
         raise click.exceptions.Exit(ExitCode.USAGE)

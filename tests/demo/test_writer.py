@@ -85,7 +85,8 @@ def test_cli_demo_refuses_a_directory_with_real_records(
     records.mkdir(parents=True)
     (records / "mine.json").write_text("{}")
     assert run(["demo", str(tmp_path)]) == 2
-    assert "not from a demo world" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("intentus-tui: ") and "not from a demo world" in err  # as every command
 
 
 def test_a_temp_file_left_by_a_killed_live_run_belongs_to_the_demo(tmp_path: Path) -> None:
