@@ -766,7 +766,7 @@ class IntentusApp(
         # The compact view, for when the comparison closes: restyling the panes for it is
         # left until the comparison is on screen.
         self.call_after_refresh(self.show_side_pane)
-        self.side_pane.show_diff(marked, detail)
+        self.side_pane.show_diff(marked, detail, self.side_roots(marked, detail))
         self.diff_shown = True
         self._refresh_footer()
         self.compare_executions(marked, detail)

@@ -61,6 +61,8 @@ class ComparePicking(ComparisonLauncher):
 
         def root_of(self, path: Path) -> RecordRoot: ...
 
+        def path_of_key(self, key: str) -> Path: ...
+
         def _refresh_footer(self) -> None: ...
 
         def yield_to_keys(self) -> None: ...
@@ -94,6 +96,7 @@ class ComparePicking(ComparisonLauncher):
         from intentus_tui.tui.presenters.compare_candidates import (
             ExecutionLines,
             build_candidates,
+            root_width,
         )
         from intentus_tui.tui.screens.compare_picker import ComparePicker
 
@@ -108,6 +111,8 @@ class ComparePicking(ComparisonLauncher):
         if self._execution_lines is None:
             self._execution_lines = ExecutionLines()
         lines = self._execution_lines
+        # With several roots open, each execution's line names its root.
+        roots = root_width(e.label for e in self.roots.working) if self.roots is not None else 0
 
         def files() -> list[Candidate]:  # in the picker's thread worker, as is the next
             return build_candidates(find_compare_files(root), saved)
@@ -115,7 +120,9 @@ class ComparePicking(ComparisonLauncher):
         pause = self.yield_to_keys
 
         def executions() -> list[Candidate]:
-            return lines.candidates(summaries, model.kind, exclude=exclude, pause=pause)
+            return lines.candidates(
+                summaries, model.kind, exclude=exclude, pause=pause, roots=roots
+            )
 
         # While the picker is open, its candidates are left out of idle full passes.
         collector = self.idle_collector
@@ -128,14 +135,15 @@ class ComparePicking(ComparisonLauncher):
             if candidate is not None:  # the execution asked about, even if the selection moved
                 self._compare_with(detail, candidate)
 
-        title = f"Compare {execution_label(detail)} with…"
+        title = f"Compare {self.with_root(execution_label(detail), detail.path)} with…"
         self.push_screen(ComparePicker(title, files, executions, pause), chosen)
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _compare_with(self, detail: ExecutionDetail, candidate: Candidate) -> None:
         from intentus_tui.core.actions import CompareError, detail_operand, file_operand
 
-        path = candidate.path if candidate.path is not None else self.root.path_of(candidate.key)
+        # An execution's key names its root too when several are open (``LABEL/FILE``).
+        path = candidate.path if candidate.path is not None else self.path_of_key(candidate.key)
         # A record is read as a record wherever it is; a file meant as a snapshot says what
         # is wrong with it as a snapshot when it is neither.
         prefer: Literal["record", "snapshot"] = (
@@ -154,7 +162,9 @@ class ComparePicking(ComparisonLauncher):
             return
         left = detail_operand(detail)
         self.call_from_thread(
-            self.show_picked_comparison, (execution_label(detail), left), (candidate.label, right)
+            self.show_picked_comparison,
+            (self.with_root(execution_label(detail), detail.path), left),
+            (candidate.label, right),
         )
 
     def _cannot_compare(self, problem: str) -> None:

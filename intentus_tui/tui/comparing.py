@@ -22,19 +22,39 @@ def comparison_bindings() -> list[Any]:
 
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from intentus_tui.core.actions import ExecutionDetail, Operand
+    from intentus_tui.tui.roots import RootSet
     from intentus_tui.tui.screens.compare import ComparisonScreen
 
 
 class ComparisonLauncher(App[None]):
     """``open_comparison(a, b)``: A against B, full screen (``escape`` comes back)."""
 
+    roots: RootSet | None = None  # several roots open: each side is named with its root's
+
+    def root_label_of(self, path: Path | None) -> str | None:
+        """The label of the root a side's file is in, with several roots open; else None."""
+        return self.roots.label_of(path) if self.roots is not None else None
+
+    def with_root(self, label: str, path: Path | None) -> str:
+        """``beta:681f325e-…`` for a side in root ``beta`` (several roots); else ``label``."""
+        root = self.root_label_of(path)
+        return f"{root}:{label}" if root is not None else label
+
+    def side_roots(self, a: ExecutionDetail, b: ExecutionDetail) -> tuple[str | None, str | None]:
+        """The roots two executions are in (``root_label_of``), A's then B's."""
+        return self.root_label_of(a.path), self.root_label_of(b.path)
+
     def open_comparison(self, a: Operand, b: Operand) -> ComparisonScreen:
         """Push the comparison of two operands (records, snapshots, baselines, runs); a
-        record's verdict, which it carries from the core, is shown beside its name."""
+        record's verdict, which it carries from the core, is shown beside its name, and
+        with several roots open, the root its file is in."""
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
-        screen = ComparisonScreen(a, b)
+        roots = (self.root_label_of(a.path), self.root_label_of(b.path))
+        screen = ComparisonScreen(a, b, roots=roots)
         self.push_screen(screen)
         return screen
 

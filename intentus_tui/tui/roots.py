@@ -85,10 +85,19 @@ class RootSet:
 
     def file_of(self, summary: ExecutionSummary) -> Path:
         """The file behind a row (a record, or a WAL-only execution's log)."""
-        label, name = split_key(summary.key) if self.several else ("", summary.key)
+        return self.path_of_key(summary.key)
+
+    def path_of_key(self, key: str) -> Path:
+        """The file behind a list key (``LABEL/FILE`` with several roots), in its own root."""
+        label, name = split_key(key) if self.several else ("", key)
         root = self.entry_for(label).root
         assert root is not None
         return root.path_of(name)
+
+    def label_of(self, path: Path | None) -> str | None:
+        """The label of the root a file is in, when several roots are open (else None)."""
+        entry = self.entry_of_path(path) if path is not None and self.several else None
+        return entry.label if entry is not None else None
 
     def header_text(self, per_root: dict[str, int] | None, total: int) -> str:
         parts = []
@@ -162,6 +171,10 @@ class RootsSupport(App[None]):
         directory = self.root.wal_dir if wal_only else self.root.records_dir
         assert directory is not None
         return directory / summary.key
+
+    def path_of_key(self, key: str) -> Path:
+        """The file behind a list key, in the root the key names (several roots: ``LABEL/FILE``)."""
+        return self.roots.path_of_key(key) if self.roots is not None else self.root.path_of(key)
 
     def root_of(self, path: Path) -> RecordRoot:
         """The root a file is in (its WAL directory, where snapshots go)."""

@@ -189,3 +189,27 @@ def test_pause_is_called_as_the_lines_and_the_index_are_made() -> None:
     assert index.candidates == executions
     hits, _ = index.search("summarize", len(executions))  # the text searched is every line's
     assert len(hits) == sum(c.line.endswith("Summarize") for c in executions) > 0
+
+
+def test_with_several_roots_each_execution_names_its_root() -> None:
+    """The same execution in two roots is two lines, each with its root's label in a
+    column, and is named ``LABEL:ID`` as side B; one root has no such column."""
+    from intentus_tui.tui.presenters.compare_candidates import root_width
+
+    alpha = replace(summary(1), key="alpha/00001.json", root="alpha")
+    beta = replace(summary(1), key="beta/00001.json", root="beta")
+    model = ListModel()
+    model.replace_all([alpha, beta])
+    width = root_width(["alpha", "beta"])
+    assert width == 5 and root_width(["alpha"]) == 0
+    lines = ExecutionLines().candidates([alpha, beta], model.kind, roots=width)
+    assert [c.line for c in lines] == [
+        "exec     alpha exec-00001 2026-01-05 10:01:07 ✓ #✓ ↺ translate",
+        "exec     beta  exec-00001 2026-01-05 10:01:07 ✓ #✓ ↺ translate",
+    ]
+    assert [c.label for c in lines] == ["alpha:exec-00001", "beta:exec-00001"]
+    assert [c.key for c in lines] == ["alpha/00001.json", "beta/00001.json"]
+    assert execution_candidate(beta, model.kind(beta), width).line == lines[1].line
+    assert execution_candidate(beta, model.kind(beta), width).label == "beta:exec-00001"
+    hits, _ = CandidateIndex(lines).search("beta")
+    assert [hit.candidate.key for hit in hits] == ["beta/00001.json"]

@@ -352,3 +352,66 @@ async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
         assert pane.outcome is not None and pane.outcome.paths == expected
         title = _text(pane.query_one("#diff-title"))
         assert f"({original.name})" in title and "(invalidated-copy.json)" in title
+
+
+def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) -> None:
+    """Two roots: each title names its root (no file name: the roots tell the sides
+    apart). Copies in one root name their files, and a narrow screen's version drops a file
+    name that only repeats the id first, then the word "execution"; the verdict stays, in
+    words (``untrusted``, not the list's ``untrust``)."""
+    from intentus_tui.core.compare.operands import record_operand
+    from intentus_tui.core.model import Integrity, Outcome, ReplayCode, Verdict
+    from intentus_tui.tui.presenters.compare_text import side_titles
+
+    ident = "e3151288-62c3-4a4f-b774-eb5248db40af"
+    record = {"header": {"executionId": ident}}
+    tampered = Verdict(Outcome.SUCCEEDED, "", Integrity.TAMPERED, "", ReplayCode.UNTRUSTED, "")
+    a = record_operand(ident, record, path=tmp_path / "demo" / f"{ident}.json")
+    b = record_operand(ident, record, path=tmp_path / "copy" / f"{ident}.json", verdict=tampered)
+    across = side_titles(a, b, ("demo", "copy"))
+    assert across[0] == ["execution demo:e3151288", "demo:e3151288"]
+    assert across[1][0] == "execution copy:e3151288 · ⚠ untrusted · TAMPERED · ✗ untrusted"
+    b_here = record_operand(ident, record, path=tmp_path / "demo" / "copy.json", verdict=tampered)
+    here = side_titles(a, b_here)
+    assert here[0] == [
+        f"execution e3151288 ({ident}.json)",
+        "execution e3151288",
+        "e3151288",
+    ]
+    assert here[1] == [
+        "execution e3151288 (copy.json) · ⚠ untrusted · TAMPERED · ✗ untrusted",
+        "e3151288 (copy.json) · ⚠ untrusted · TAMPERED · ✗ untrusted",
+    ]
+
+
+async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path: Path) -> None:
+    """Two copies of one record in one directory at 80 columns: each side shows its short
+    id and verdict; the file name that only repeats the id goes, the copy's stays."""
+    import copy as copying
+
+    from intentus_tui.core.detail import load_detail
+    from tests.tui.compare_harness import CompareApp
+    from tests.tui.side_pane_harness import good_record
+
+    ident = "e3151288-62c3-4a4f-b774-eb5248db40af"
+    record = good_record(ident)
+    original = tmp_path / f"{ident}.json"
+    original.write_text(json.dumps(record), "utf-8")
+    other = copying.deepcopy(record)
+    other["routerDecision"]["reason"] = "another reason"
+    duplicate = tmp_path / "copy.json"
+    duplicate.write_text(json.dumps(other), "utf-8")
+    app = CompareApp(load_detail(original), load_detail(duplicate))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.comparison
+        side_a = _text(screen.query_one("#side-a"))
+        side_b = _text(screen.query_one("#side-b"))
+        assert side_a.startswith("A execution e3151288 · ") and ident + ".json" not in side_a
+        assert side_b.startswith("B execution e3151288 (copy.json) · ")
+        for side in (side_a, side_b):
+            assert side.endswith(("verified · ↺ yes", "✗ untrusted")), side
+        await pilot.resize_terminal(200, 40)
+        await pilot.pause()
+        assert f"({ident}.json)" in _text(screen.query_one("#side-a"))

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.content import Content
+from textual.widgets import Static
 
 from intentus_tui.core.remote.location import RemoteOptions
 from intentus_tui.core.roots import open_roots
@@ -67,3 +69,107 @@ async def test_merged_list_header_detail_and_cross_root_diff(
         await pilot.pause(0.5)
         assert app.diff_shown
         assert app.marked is not None and app.marked.path.parent == alpha.records
+
+
+async def _select(app: IntentusApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+    assert app.execution_list.select_key(key)
+    for _ in range(40):
+        await pilot.pause(0.05)
+        if app.detail is not None and app.detail_key == key:
+            return
+    raise AssertionError(f"{key} did not load")
+
+
+async def test_D_picks_an_execution_of_another_root_and_names_each_root(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picker lists each execution with its root (the same id in two roots is two
+    lines), and the one picked is read from its own root, not the first one."""
+    from intentus_tui.tui.screens.compare_picker import ComparePicker
+    from tests.tui.app_support import settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    alpha = copy_host(real_world, tmp_path / "alpha")
+    beta = copy_host(real_world, tmp_path / "beta")
+    # beta's copy of the success differs, so that a comparison with the wrong file shows
+    record_path = beta.records / f"{real_world.success}.json"
+    record = json.loads(record_path.read_text())
+    record["envelope"]["metadata"]["createdAt"] = "2030-01-01T00:00:00Z"
+    record_path.write_text(json.dumps(record, indent=2))
+    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await _scanned(app, pilot)
+        await _select(app, pilot, f"alpha/{real_world.fallback}.json")
+        await pilot.press("D")
+        picker = app.screen
+        assert isinstance(picker, ComparePicker)
+        await settle(pilot)
+        assert picker.index is not None and picker.complete
+        lines = [c.line for c in picker.index.candidates if c.kind == "execution"]
+        short = real_world.success[:8]
+        # both copies of the success, each with its root
+        assert sum(short in line for line in lines) == 2
+        assert any("alpha" in line and short in line for line in lines)
+        assert any("beta" in line and short in line for line in lines)
+        await pilot.press(*f"beta{short}")
+        await pilot.pause()
+        chosen = picker.highlighted
+        assert chosen is not None and chosen.key == f"beta/{real_world.success}.json"
+        await pilot.press("enter")
+        await settle(pilot)
+        outcome = app.side_pane.diff_pane.outcome
+        assert outcome is not None and outcome.error is None
+        right = outcome.request.right
+        assert right is not None and right.path == record_path
+        assert outcome.request.right_label == f"beta:{real_world.success}"
+        assert outcome.request.left_label == f"alpha:{real_world.fallback}"
+
+
+async def test_d_across_roots_at_80x24_names_each_side_by_root_id_and_verdict(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same execution in two roots, ``m`` on one and ``d`` on the other: the full
+    screen's header names each side's root, short id and verdict in 80 columns (no file
+    name: the roots tell them apart), and the Diff tab names the roots too."""
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+    from tests.tui.app_support import settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    alpha = copy_host(real_world, tmp_path / "alpha")
+    beta = copy_host(real_world, tmp_path / "beta")
+    record_path = beta.records / f"{real_world.success}.json"
+    record = json.loads(record_path.read_text())
+    record["envelope"]["payload"]["text"] = "edited after hashing"  # beta's is tampered
+    record_path.write_text(json.dumps(record, indent=2))
+    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _scanned(app, pilot)
+        await _select(app, pilot, f"alpha/{real_world.success}.json")
+        await pilot.press("m")
+        await _select(app, pilot, f"beta/{real_world.success}.json")
+        await pilot.press("d")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        short = real_world.success[:8]
+        side_a = " ".join(str(screen.query_one("#side-a").render()).split())
+        side_b = " ".join(str(screen.query_one("#side-b").render()).split())
+        assert side_a == f"A execution alpha:{short} · ✓ succeeded · verified · ↺ yes"
+        assert side_b == f"B execution beta:{short} · ⚠ untrusted · TAMPERED · ✗ untrusted"
+        # what is drawn: each title whole, in the two lines its half of the screen has
+        for side in (screen.query_one("#side-a", Static), screen.query_one("#side-b", Static)):
+            content = side.render()
+            assert isinstance(content, Content)
+            assert len(content.wrap(side.content_size.width)) <= 2
+        await pilot.press("escape")
+        await settle(pilot)
+        outcome = app.side_pane.diff_pane.outcome
+        assert outcome is not None
+        assert outcome.request.left_label == f"alpha:{real_world.success}"
+        assert outcome.request.right_label == f"beta:{real_world.success}"

@@ -60,6 +60,7 @@ KIND_WORDS: dict[CandidateKind, str] = {
 }
 KIND_WIDTH = 8
 ID_WIDTH = 8
+MAX_ROOT_WIDTH = 16  # a root's label in the executions' lines (several roots open)
 TIME_WIDTH = 19  # 2026-01-05 10:00:00
 # Lines shown for one query (the search stops once it has found this many).
 DEFAULT_LIMIT = 200
@@ -119,15 +120,37 @@ def file_candidate(target: CompareTarget, *, saved: bool = False) -> Candidate:
     return Candidate(kind, str(target.path), target.path, line, target.path.name)
 
 
-def execution_candidate(summary: ExecutionSummary, codes: VerdictCodes) -> Candidate:
+@lru_cache(maxsize=64)
+def root_cell(label: str, width: int) -> str:
+    """A root's label in its column (``width`` 0: one root is open, no column)."""
+    return f"{sanitize_line(label)[:width]:<{width}} " if width else ""
+
+
+def root_width(labels: Iterable[str]) -> int:
+    """The root column's width for these roots' labels (0 for one root: no column)."""
+    shown = [len(sanitize_line(label)) for label in labels]
+    return min(max(shown), MAX_ROOT_WIDTH) if len(shown) > 1 else 0
+
+
+def execution_label(summary: ExecutionSummary) -> str:
+    """An execution named as side B: its id, after its root's label when several roots are
+    open (``beta:681f325e-…``, as ``intentus-tui diff`` names it)."""
+    name = summary.execution_id or summary.key.rpartition("/")[2]
+    return f"{summary.root}:{name}" if summary.root else name
+
+
+def execution_candidate(
+    summary: ExecutionSummary, codes: VerdictCodes, roots: int = 0
+) -> Candidate:
+    """``roots``: the width of the root column (0: one root, none)."""
     # A summary's strings are sanitized already (and 100,000 lines are built at once).
     execution_id = summary.execution_id
     short = display_id(execution_id)[:MAX_ID_WIDTH]
     line = (
-        f"{_EXECUTION_PREFIX}{short:<{ID_WIDTH}} {time_cell(summary.created)} "
-        f"{verdict_marks(codes)} {summary.intent or summary.message}"
+        f"{_EXECUTION_PREFIX}{root_cell(summary.root, roots)}{short:<{ID_WIDTH}} "
+        f"{time_cell(summary.created)} {verdict_marks(codes)} {summary.intent or summary.message}"
     )
-    return Candidate("execution", summary.key, None, line, execution_id or summary.key)
+    return Candidate("execution", summary.key, None, line, execution_label(summary))
 
 
 def path_candidate(path: Path) -> Candidate:
@@ -159,10 +182,12 @@ class ExecutionLines:
         codes_of: Callable[[ExecutionSummary], VerdictCodes],
         exclude: str | None = None,
         pause: Callable[[], None] | None = None,
+        roots: int = 0,
     ) -> list[Candidate]:
         """Executions with a record file (a write-ahead log alone has nothing to compare),
         newest first. ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker
-        leaves the interpreter to the keys there)."""
+        leaves the interpreter to the keys there). ``roots``: the width of the column that
+        names each one's root (``root_width``; 0 with one root open)."""
         lines = self.lines
         fresh: dict[int, str] = {}
         with_records = [s for s in summaries if s.source != "wal" and s.key != exclude]
@@ -172,10 +197,10 @@ class ExecutionLines:
         for done, summary in enumerate(with_records, 1):
             line = lines.get(id(summary))
             if line is None:
-                line = execution_candidate(summary, codes_of(summary)).line
+                line = execution_candidate(summary, codes_of(summary), roots).line
             fresh[id(summary)] = line
-            key = summary.key
-            out.append(make(Candidate, ("execution", key, None, line, summary.execution_id or key)))
+            label = execution_label(summary)
+            out.append(make(Candidate, ("execution", summary.key, None, line, label)))
             if pause is not None and done % PAUSE_EVERY == 0:
                 pause()
         self.lines, self.made_from = fresh, with_records

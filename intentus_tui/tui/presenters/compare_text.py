@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from intentus_tui.core.model import Integrity, ReplayCode, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.execution_text import clip
-from intentus_tui.tui.presenters.list_rows import display_id, verdict_text
+from intentus_tui.tui.presenters.list_rows import (
+    INTEGRITY_WIDTH,
+    REPLAY_WIDTH,
+    display_id,
+    integrity_cell,
+    outcome_badge,
+    replay_cell,
+)
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import Operand, SideBySide
@@ -26,45 +34,86 @@ def _short_id(operand: Operand) -> str | None:
     return display_id(str(operand.describe().get("execution_id") or operand.label))
 
 
-def side_titles(a: Operand, b: Operand) -> tuple[str, str]:
-    """Both sides' titles; two records shown under one id (copies of one record) also name
-    their files, so that A and B can be told apart."""
+def side_titles(
+    a: Operand, b: Operand, roots: tuple[str | None, str | None] = (None, None)
+) -> tuple[list[str], list[str]]:
+    """Each side's title, as a few versions, longest first (the screen shows the first that
+    fits). ``roots``: the label of the root each side's file is in, when several roots are
+    open: ``execution beta:681f325e · …``. Two records shown under one id in one root (copies
+    of one record) also name their files, so that A and B can be told apart."""
     short = _short_id(a)
-    copies = short is not None and short == _short_id(b)
-    return side_title(a, with_file=copies), side_title(b, with_file=copies)
+    copies = short is not None and short == _short_id(b) and roots[0] == roots[1]
+    return (
+        side_title_versions(a, with_file=copies, root=roots[0]),
+        side_title_versions(b, with_file=copies, root=roots[1]),
+    )
 
 
-def side_title(operand: Operand, *, with_file: bool = False) -> str:
-    """``execution 681f325e · ✓ succeeded · verified · ↺ yes`` (the verdict the record
-    carries), ``snapshot pinned.json``, ``run r-2 (fork)``; ``with_file``: ``execution
-    681f325e (copy.json) · …``."""
+def side_title_versions(
+    operand: Operand, *, with_file: bool = False, root: str | None = None
+) -> list[str]:
+    """A side's title, ``execution 681f325e · ✓ succeeded · verified · ↺ yes`` (the verdict
+    the record carries), ``snapshot pinned.json``, ``run r-2 (fork)`` (``with_file``:
+    ``execution 681f325e (copy.json) · …``; ``root``: ``execution beta:681f325e · …``), then
+    shorter versions of it for a narrow screen: a file name that only repeats the
+    execution's id is dropped first, then the word ``execution``; the root, the id and the
+    verdict stay."""
     described = operand.describe()
-    if operand.kind == "record":
-        ident = described.get("execution_id") or operand.label
-        text = f"execution {display_id(str(ident))}"
-        if with_file and operand.path is not None:
-            text += f" ({operand.path.name})"
-        if operand.verdict is not None:
-            text += f" · {verdict_text(operand.verdict)}"
-    elif operand.kind == "snapshot":
-        text = f"snapshot {operand.label}"
-        step = described.get("step_name")
-        if step:
-            text += f" · {described.get('workflow_id')}/{step}"
-    else:
-        label = described.get("label")
-        text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
-    if operand.note:
-        text += " · damaged: compared what was recovered"
-    return clip(text, TITLE_CHARS)
+    damaged = " · damaged: compared what was recovered" if operand.note else ""
+    if operand.kind != "record":
+        if operand.kind == "snapshot":
+            text = f"snapshot {operand.label}"
+            step = described.get("step_name")
+            if step:
+                text += f" · {described.get('workflow_id')}/{step}"
+        else:
+            label = described.get("label")
+            text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
+        return [clip(text + damaged, TITLE_CHARS)]
+    ident = str(described.get("execution_id") or operand.label)
+    name = display_id(ident)
+    if root:
+        name = f"{root}:{name}"
+    verdict = f" · {verdict_words(operand.verdict)}" if operand.verdict is not None else ""
+    path = operand.path if with_file else None
+    file = f" ({path.name})" if path is not None else ""
+    versions = [f"execution {name}{file}{verdict}{damaged}"]
+    if file and path is not None and path.stem == ident:  # the long id again
+        file = ""
+        versions.append(f"execution {name}{verdict}{damaged}")
+    versions.append(f"{name}{file}{verdict}{damaged}")
+    return [clip(text, TITLE_CHARS) for text in versions]
+
+
+# The verdict in words where a comparison has room for them (the list's columns abbreviate).
+_INTEGRITY_WORDS = {Integrity.UNVERIFIABLE: "unverifiable"}
+_REPLAY_WORDS = {
+    ReplayCode.EXECUTION_INCOMPLETE: "no response",
+    ReplayCode.RECORDING_FAILURE: "recording failed",
+    ReplayCode.MANUALLY_INVALIDATED: "invalidated",
+    ReplayCode.RECORD_CORRUPTED: "corrupted",
+    ReplayCode.NO_RECORD: "no record",
+    ReplayCode.UNTRUSTED: "untrusted",
+}
+
+
+def verdict_words(verdict: Verdict) -> str:
+    """``⚠ untrusted · TAMPERED · ✗ untrusted``: the list's three answers (``verdict_text``)
+    with the words its narrow columns abbreviate written out."""
+    integrity = _INTEGRITY_WORDS.get(verdict.integrity)
+    if integrity is None:
+        integrity = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)[0]
+    replay = _REPLAY_WORDS.get(verdict.replay)
+    replay = f"✗ {replay}" if replay is not None else replay_cell(verdict.replay, REPLAY_WIDTH)[0]
+    return f"{outcome_badge(verdict)[0]} · {integrity} · {replay}"
 
 
 def side_verdict(operand: Operand | None) -> str | None:
-    """The verdict a side carries, as every row shows it (``⚠ untrusted · TAMPERED · ✗
-    untrust``); None for a snapshot, baseline or run, which have none."""
+    """The verdict a side carries, in words (``⚠ untrusted · TAMPERED · ✗ untrusted``);
+    None for a snapshot, baseline or run, which have none."""
     if operand is None or operand.verdict is None:
         return None
-    return verdict_text(operand.verdict)
+    return verdict_words(operand.verdict)
 
 
 def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -47,6 +47,7 @@ from intentus_tui.tui.presenters.compare_text import (
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
 DIM = "$foreground-muted"
+TITLE_LINES = 2  # each side's title, at most (compare.tcss)
 
 
 class ComparisonScreen(Screen[None]):
@@ -67,12 +68,17 @@ class ComparisonScreen(Screen[None]):
         Binding("escape,q", "close", "Close", id="compare.close"),
     ]
 
-    def __init__(self, a: Operand, b: Operand) -> None:
+    def __init__(
+        self, a: Operand, b: Operand, roots: tuple[str | None, str | None] = (None, None)
+    ) -> None:
+        """``roots``: the label of the root each side's file is in, when several are open."""
         super().__init__()
         self.a = a
         self.b = b
-        # Each record's verdict comes with it from the core, as every screen shows it.
-        self.titles = side_titles(a, b)
+        # Each record's verdict comes with it from the core, as every screen shows it; the
+        # longest version of each title that fits its half of the screen is shown.
+        self.title_versions = side_titles(a, b, roots)
+        self.titles = (self.title_versions[0][0], self.title_versions[1][0])
         self.warnings = untrusted_warnings(a, b)
         self.compared: SideBySide | None = None
         self.error: str | None = None
@@ -110,7 +116,27 @@ class ComparisonScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.values.focus()
+        self._fit_titles(self.app.size.width)
         self._compute()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_titles(event.size.width)
+
+    def _fit_titles(self, width: int) -> None:
+        """Each side's longest title that fits its half of ``width`` in two lines."""
+        inner = max(width // 2 - 2, 1)  # each side: half the width, less its padding
+        titles = []
+        for name, style, versions, side in (
+            ("A ", "bold $text-error", self.title_versions[0], "#side-a"),
+            ("B ", "bold $text-success", self.title_versions[1], "#side-b"),
+        ):
+            title = next(
+                (t for t in versions if len(Content(name + t).wrap(inner)) <= TITLE_LINES),
+                versions[-1],
+            )
+            titles.append(title)
+            self.query_one(side, Static).update(Content.assemble((name, style), title))
+        self.titles = (titles[0], titles[1])
 
     @work(thread=True, exclusive=True, group="comparison", exit_on_error=False)
     def _compute(self) -> None:

@@ -394,13 +394,20 @@ class DiffPane(Vertical):
 
     # ------------------------------------------------------------------ requests
 
-    def show_diff(self, left: ExecutionDetail, right: ExecutionDetail) -> Worker[DiffOutcome]:
-        """Two executions (their records; one without a record compares as nothing)."""
+    def show_diff(
+        self,
+        left: ExecutionDetail,
+        right: ExecutionDetail,
+        roots: tuple[str | None, str | None] = (None, None),
+    ) -> Worker[DiffOutcome]:
+        """Two executions (their records; one without a record compares as nothing), each
+        named after its root's label when ``roots`` gives one (``beta:681f325e-…``)."""
+        labels = [
+            f"{root}:{execution_label(detail)}" if root else execution_label(detail)
+            for root, detail in zip(roots, (left, right), strict=True)
+        ]
         return self.show_comparison(
-            execution_label(left),
-            detail_operand(left),
-            execution_label(right),
-            detail_operand(right),
+            labels[0], detail_operand(left), labels[1], detail_operand(right)
         )
 
     def show_comparison(

@@ -187,10 +187,16 @@ class SidePane(Widget):
         self.show_tab("replay")
         return self.replay_pane.start(force)
 
-    def show_diff(self, left: ExecutionDetail, right: ExecutionDetail) -> Worker[DiffOutcome]:
-        """Compare two executions (A = left, B = right) in the Diff tab (``build()`` first)."""
+    def show_diff(
+        self,
+        left: ExecutionDetail,
+        right: ExecutionDetail,
+        roots: tuple[str | None, str | None] = (None, None),
+    ) -> Worker[DiffOutcome]:
+        """Compare two executions (A = left, B = right) in the Diff tab (``build()`` first);
+        ``roots``: the root each is in, to name it by, when several roots are open."""
         self.show_tab("diff")
-        return self.diff_pane.show_diff(left, right)
+        return self.diff_pane.show_diff(left, right, roots)
 
     def show_comparison(
         self, left_label: str, left: Operand, right_label: str, right: Operand
