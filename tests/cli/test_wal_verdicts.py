@@ -254,3 +254,27 @@ def test_a_log_with_no_complete_entry_proves_nothing(tmp_path: Path) -> None:
         text = cli("verify", str(base / "wal" / f"{name}.wal"))
         assert text.returncode == 1 and text.stdout.startswith(f"FAIL  {name}.wal  wal cannot")
         assert "crash mid-append" not in text.stdout
+
+
+def test_an_empty_log_beside_a_record_is_unchecked_not_a_broken_chain(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # An empty WAL is not "hash chain broken (entries edited or removed)": the record's
+    # answer is replayed as its own, with no chain warning.
+    base = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    (base / "wal").mkdir()
+    (base / "wal" / f"{real_world.success}.wal").write_bytes(b"")
+    doc = json.loads(cli("inspect", "--list", str(base), "--json", "--no-cache").stdout)
+    row = next(r for r in doc["executions"] if r["execution_id"] == real_world.success)
+    assert (row["outcome"], row["integrity"], row["replayable"]) == (
+        "succeeded",
+        "unverifiable",
+        True,
+    )
+    assert row["integrity_reason"] == "WAL is empty: no complete entry: nothing to check"
+    run = cli("replay", real_world.success, "--dir", str(base / "records"), "--json")
+    assert run.returncode == 0, run.stderr
+    replayed = json.loads(run.stdout)
+    assert replayed["warnings"] == [] and replayed["integrity"] == []
+    assert "chain" not in run.stderr
