@@ -213,6 +213,14 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
     return Outcome.UNKNOWN, f"the final response's status is {s.final_status or 'missing'}"
 
 
+def replay_text(reason: str | None) -> str:
+    """What a replayability code or header reason means, as the verdict words it."""
+    code = _LIBRARY_REASONS.get(reason or "")
+    if code is not None:
+        return _REPLAY_TEXT[code]
+    return f"marked not replayable: {reason or 'no reason given'}"
+
+
 def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
     if s.source == "wal":
         return ReplayCode.NO_RECORD, _REPLAY_TEXT[ReplayCode.NO_RECORD]
