@@ -26,6 +26,7 @@ from intentus_tui.core.model import ReplayCode
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
+from intentus_tui.core.verdict import replay_text
 
 UNTRUSTED_HEADLINE = "replayed from an untrusted record: investigate before using this answer"
 UNCHECKED_HEADLINE = (
@@ -47,6 +48,12 @@ def _cannot_replay(as_json: bool, code: ReplayCode, message: str, exit_code: int
     if as_json:
         echo_json({"replayed": False, "replayable": False, "reason": code, "detail": message})
     fail(message, exit_code)
+
+
+def _refusal(text: str) -> None:
+    """A refusal in text mode: on stderr, as every error is, so that ``replay X > answer``
+    captures only answers."""
+    click.echo(sanitize_line(f"intentus-tui: {text}"), err=True)
 
 
 def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
@@ -145,13 +152,13 @@ def replay(
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         if as_json:
+            # the verdict's words (an untrusted record), else what the header's reason means
+            detail = outcome.message or replay_text(outcome.reason)
             refusal = {"replayed": False, "replayable": False, "reason": outcome.reason}
-            if outcome.message:  # the verdict's words (an untrusted record)
-                refusal["detail"] = outcome.message
-            echo_json(refusal)
+            echo_json({**refusal, "detail": detail})
         else:
             why = f"{outcome.reason} — {outcome.message}" if outcome.message else outcome.reason
-            echo_text(f"not replayable: {why} (use --force to replay anyway)")
+            _refusal(f"not replayable: {why} (use --force to replay anyway)")
         raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
     if outcome.kind == "mismatch":
         if as_json:
@@ -164,9 +171,7 @@ def replay(
                 }
             )
         else:
-            echo_text(
-                f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}"
-            )
+            _refusal(f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}")
         raise click.exceptions.Exit(ExitCode.MISMATCH)
     if outcome.kind == "untrusted":
         if as_json:
@@ -179,7 +184,7 @@ def replay(
             )
         else:
             names = _problem_names(outcome.problems)
-            echo_text(f"untrusted record, not replayed (--strict): {names}")
+            _refusal(f"untrusted record, not replayed (--strict): {names}")
         raise click.exceptions.Exit(ExitCode.UNTRUSTED)
     replayed = outcome.result
     if replayed is None:

@@ -88,6 +88,8 @@ class ReplayCode(StrEnum):
 
 # What to do when the evidence fails its integrity check.
 INVESTIGATE = "investigate before trusting or replaying anything recorded in it"
+# How a write-ahead log without one complete entry (empty, or not a log) ends its reason.
+NOTHING_TO_CHECK = "nothing to check"
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,7 +192,7 @@ def _hint(
             "Do not replay its response or act on what it says before finding out who or "
             "what changed it.",
         )
-    if wal is not None and wal.file_status in ("ok", "empty"):
+    if wal is not None and wal.checkable:
         # The WAL knows side-effect classes; a record never does. Only a record's final
         # response can be replayed: a WAL alone has none.
         has_response = timeline is not None and timeline.state is ExecutionState.COMPLETED

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from intentus_tui.core.model import (
     INVESTIGATE,
+    NOTHING_TO_CHECK,
     ExecutionState,
     ExecutionSummary,
     HashStatus,
@@ -159,9 +160,10 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
 
 
 def _unread_log(s: ExecutionSummary) -> str:
-    return (
-        f"{s.wal_problem or 'the write-ahead log cannot be read'}: its hash chain cannot be checked"
-    )
+    problem = s.wal_problem or "the write-ahead log cannot be read"
+    if problem.endswith(NOTHING_TO_CHECK):  # it says so already (no complete entry)
+        return problem
+    return f"{problem}: its hash chain cannot be checked"
 
 
 _MALFORMED = (
@@ -177,6 +179,8 @@ def _unverifiable_hash(form: str) -> str:
 
 
 def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
+    if s.source == "wal" and s.wal_chain_ok is None:  # nothing in it could be checked
+        return Outcome.UNKNOWN, "the write-ahead log establishes nothing: it cannot be checked"
     if s.source == "wal":
         return _WAL_OUTCOME.get(
             s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
@@ -208,6 +212,14 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
     if s.final_status is None and s.load_status is LoadStatus.HEAD_ONLY:
         return Outcome.UNKNOWN, "too large to read whole in the listing (inspect reads it)"
     return Outcome.UNKNOWN, f"the final response's status is {s.final_status or 'missing'}"
+
+
+def replay_text(reason: str | None) -> str:
+    """What a replayability code or header reason means, as the verdict words it."""
+    code = _LIBRARY_REASONS.get(reason or "")
+    if code is not None:
+        return _REPLAY_TEXT[code]
+    return f"marked not replayable: {reason or 'no reason given'}"
 
 
 def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:

@@ -43,7 +43,6 @@ from intentus_tui.tui.live.messages import (
 from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
 from intentus_tui.tui.presenters.execution_text import (
     execution_label,
-    force_replay_lines,
     invalidate_lines,
     short_label,
 )
@@ -687,6 +686,8 @@ class IntentusApp(
             return self.screen is self.screen_stack[0]
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():
             return False  # a dialog or the comparison is on top: the list's keys wait for it
+        if action == "force_replay" and self.detail is not None:
+            return True  # one without a record too: R says there is nothing to replay
         if action in _NEEDS_RECORD:
             return True if self._action_state()[0] else None
         if action == "diff":
@@ -707,20 +708,6 @@ class IntentusApp(
             return
         self.show_side_pane()
         await self.side_pane.run_replay(False)
-
-    def action_force_replay(self) -> None:
-        detail = self.record_to_act_on("force_replay")
-        if detail is None:
-            return
-
-        async def confirmed(ok: bool | None) -> None:
-            if ok and self.detail is detail:
-                self.show_side_pane()
-                await self.side_pane.run_replay(True)
-
-        self.push_screen(
-            ConfirmScreen("Force a replay?", force_replay_lines(detail), "Force replay"), confirmed
-        )
 
     def set_marked(self, detail: ExecutionDetail) -> None:
         """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""

@@ -76,6 +76,34 @@ class SelectionActions:
         detail = self.detail
         return detail if detail is not None and detail.result.record is not None else None
 
+    def action_force_replay(self) -> None:
+        """``R``: replay the record even if it is not replayable, once confirmed. An
+        execution without a record (known from its log alone, or a file that is not one)
+        has nothing to replay, forced or not: a toast says so."""
+        if not self.act_when_loaded("force_replay"):
+            return
+        from intentus_tui.tui.presenters.execution_text import (
+            force_replay_lines,
+            nothing_to_replay,
+        )
+        from intentus_tui.tui.screens.confirm import ConfirmScreen
+
+        app: Any = self  # an App: notify, push_screen and the side pane are its
+        detail = self.detail
+        if detail is None:
+            return
+        if detail.result.record is None:
+            app.notify(nothing_to_replay(detail), severity="warning", markup=False, timeout=8)
+            return
+
+        async def confirmed(ok: bool | None) -> None:
+            if ok and self.detail is detail:
+                app.show_side_pane()
+                await app.side_pane.run_replay(True)
+
+        lines = force_replay_lines(detail)
+        app.push_screen(ConfirmScreen("Force a replay?", lines, "Force replay"), confirmed)
+
     def selection_moved(self) -> None:
         """The cursor moved: a key pressed for a row it has left is dropped. (The list's
         own cursor, not the message's row: keys typed fast are handled before the

@@ -116,7 +116,8 @@ def test_replay_exit_codes(world: Path, tmp_path: Path) -> None:
     doc = json.loads(ok.stdout)
     assert doc["from_replay"] is True and doc["payload"] == {"summary": "done"}
     refused = cli("replay", "inv-1", "--dir", str(records))
-    assert refused.returncode == 3 and "manually_invalidated" in refused.stdout
+    assert refused.returncode == 3 and "manually_invalidated" in refused.stderr
+    assert refused.stdout == ""  # a refusal is not an answer: `replay X > answer` stays empty
     forced = json.loads(cli("replay", "inv-1", "--dir", str(records), "--force", "--json").stdout)
     assert "Forced replay of non-replayable record" in forced["warnings"]
     recorded_envelope = json.loads((records / "ok-1.json").read_text())["envelope"]

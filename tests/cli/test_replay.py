@@ -54,9 +54,10 @@ def test_an_edited_record_is_refused_forced_with_warnings_or_refused_with_strict
     # Not replayable, as its verdict says everywhere: an exit code a script cannot miss.
     refused = cli(*plain)
     assert refused.returncode == ExitCode.NOT_REPLAYABLE
-    assert refused.stdout == (
-        "not replayable: untrusted — the record fails its integrity check: investigate "
-        "before replaying it (use --force to replay anyway)\n"
+    assert refused.stdout == ""  # a refusal is not an answer: it goes to stderr
+    assert refused.stderr == (
+        "intentus-tui: not replayable: untrusted — the record fails its integrity check: "
+        "investigate before replaying it (use --force to replay anyway)\n"
     )
     assert "attacker" not in refused.stdout
     refusal = json.loads(cli(*plain, "--json").stdout)
@@ -98,9 +99,10 @@ def test_an_edited_record_is_refused_forced_with_warnings_or_refused_with_strict
     assert cli(*plain, "--strict").returncode == ExitCode.UNTRUSTED  # forced or not
     strict = cli(*base, "--strict")
     assert strict.returncode == ExitCode.UNTRUSTED == 5
-    (line,) = strict.stdout.splitlines()  # one line naming the problems, no answer
-    assert line.startswith("untrusted record, not replayed (--strict): ")
-    assert "attacker" not in strict.stdout
+    assert strict.stdout == ""  # no answer; one line on stderr naming the problems
+    (line,) = strict.stderr.splitlines()
+    assert line.startswith("intentus-tui: untrusted record, not replayed (--strict): ")
+    assert "attacker" not in strict.stderr
     if change["envelope"]:
         assert "possible tampering" in line
     if change["final"]:
@@ -157,7 +159,7 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     assert "warning: damaged record, the answer may be partial" in forced.stdout
     refused = cli(*base, "--force", "--strict")
     assert refused.returncode == ExitCode.UNTRUSTED
-    assert "damaged record" in refused.stdout and "payload" not in refused.stdout
+    assert "damaged record" in refused.stderr and refused.stdout == ""
 
 
 def test_a_broken_wal_chain_beside_the_records_is_reported(
@@ -181,7 +183,7 @@ def test_a_broken_wal_chain_beside_the_records_is_reported(
     assert [e["kind"] for e in doc["integrity"]] == ["wal_chain_broken"]
     by_path = cli("replay", str(records / f"{real_world.success}.json"), "--strict")
     assert by_path.returncode == ExitCode.UNTRUSTED
-    assert "write-ahead log hash chain broken" in by_path.stdout
+    assert "write-ahead log hash chain broken" in by_path.stderr and by_path.stdout == ""
 
 
 def test_strict_is_documented_in_help() -> None:
@@ -214,7 +216,7 @@ def test_a_declared_recording_failure_is_replayed_forced_as_unchecked_not_untrus
 
     refused = cli(*base)
     assert refused.returncode == ExitCode.NOT_REPLAYABLE
-    assert refused.stdout.startswith("not replayable: recording_failure ")
+    assert refused.stderr.startswith("intentus-tui: not replayable: recording_failure ")
     forced = cli(*base, "--force")
     assert forced.returncode == ExitCode.OK
     lines = forced.stdout.splitlines()
@@ -227,3 +229,46 @@ def test_a_declared_recording_failure_is_replayed_forced_as_unchecked_not_untrus
     assert json.loads(as_json.stdout)["trusted"] is False  # it has an integrity problem
     assert "cannot be fully checked" in as_json.stderr and "untrusted" not in as_json.stderr
     assert cli(*base, "--force", "--strict").returncode == ExitCode.UNTRUSTED
+
+
+@pytest.mark.parametrize(
+    ("reason", "detail"),
+    [
+        ("record_corrupted", "the file is damaged or not a record"),
+        ("execution_incomplete", "no final response was recorded"),
+        ("manually_invalidated", "an operator marked this record as not replayable"),
+        ("recording_failure", "a final response exists but was not recorded properly"),
+    ],
+)
+def test_every_refusal_has_a_detail_and_goes_to_stderr(
+    real_world: RealWorld, records: Path, reason: str, detail: str
+) -> None:
+    path = records / f"{real_world.success}.json"
+    doc = json.loads(path.read_text("utf-8"))
+    doc["header"].update(replayable=False, replayableReason=reason)
+    path.write_text(json.dumps(doc), "utf-8")
+    base = ("replay", real_world.success, "--dir", str(records))
+    refusal = cli(*base, "--json")
+    assert refusal.returncode == ExitCode.NOT_REPLAYABLE
+    assert json.loads(refusal.stdout) == {
+        "replayed": False,
+        "replayable": False,
+        "reason": reason,
+        "detail": detail,
+    }
+    text = cli(*base)
+    assert text.returncode == ExitCode.NOT_REPLAYABLE
+    assert text.stdout == "" and text.stderr.startswith(f"intentus-tui: not replayable: {reason}")
+
+
+def test_a_wal_only_refusal_is_said_where_the_others_are(tmp_path: Path) -> None:
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    with WALWriter(str(base / "wal"), "0a11c1ea-0000-4000-8000-0000000000aa") as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+    for extra in ((), ("--force",)):
+        run = cli("replay", "0a11c1ea", "--dir", str(base / "records"), *extra)
+        assert run.returncode == ExitCode.NOT_REPLAYABLE, run.stderr
+        assert run.stdout == "" and run.stderr.startswith("intentus-tui: ")
+        doc = json.loads(cli("replay", "0a11c1ea", "--dir", str(base), "--json", *extra).stdout)
+        assert doc["reason"] == "no_record" and doc["detail"]

@@ -206,3 +206,75 @@ def test_a_log_that_cannot_be_read_is_unchecked_not_broken(
     assert rows[real_world.success]["outcome"] == "succeeded"
     assert rows[real_world.success]["replayable"] is True
     assert doc["counts"]["integrity.chain_broken"] == 0
+
+
+def test_a_log_with_no_complete_entry_proves_nothing(tmp_path: Path) -> None:
+    """Random bytes and an empty file in the WAL directory beside real logs: neither is a
+    verified execution in flight, nor safe to retry, nor an ``ok`` for ``verify``."""
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    write_incident_logs(base / "wal")
+    (base / "wal" / "garb.wal").write_bytes(bytes(range(256)) + b"\x8f\x00 no log")
+    (base / "wal" / "zero.wal").write_bytes(b"")
+
+    doc = json.loads(cli("inspect", "--list", str(base), "--json", "--no-cache").stdout)
+    rows = {row["execution_id"]: row for row in doc["executions"]}
+    reasons = {
+        "garb": "not a write-ahead log: no line is a WAL entry",
+        "zero": "WAL is empty: no complete entry: nothing to check",
+    }
+    for name, reason in reasons.items():
+        row = rows[name]
+        assert (row["outcome"], row["integrity"], row["replayable_reason"]) == (
+            "unknown",
+            "unverifiable",
+            "no_record",
+        ), row
+        assert reason in row["integrity_reason"] and row["integrity_reason"].endswith(
+            "nothing to check"
+        )
+    assert doc["counts"]["outcome.in_flight"] == 1  # the one killed mid-write, only
+
+    for name in reasons:
+        out = cli("inspect", name, "--dir", str(base)).stdout
+        assert "hint             investigate first:" in out, out
+        assert "safe to retry" not in out and "in_flight" not in out
+
+        alone = cli("verify", str(base / "wal" / f"{name}.wal"), "--json")
+        assert alone.returncode == 1, alone.stdout  # fails, as an empty record file does
+        report = json.loads(alone.stdout)
+        assert report["ok"] is False and report["crashed"] == 0
+        (file,) = report["files"]
+        assert (file["ok"], file["status"], file["torn_last_line"]) == (
+            False,
+            "unverifiable",
+            None,
+        )
+        assert file["verdict"]["integrity"] == "unverifiable"
+        text = cli("verify", str(base / "wal" / f"{name}.wal"))
+        assert text.returncode == 1 and text.stdout.startswith(f"FAIL  {name}.wal  wal cannot")
+        assert "crash mid-append" not in text.stdout
+
+
+def test_an_empty_log_beside_a_record_is_unchecked_not_a_broken_chain(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # An empty WAL is not "hash chain broken (entries edited or removed)": the record's
+    # answer is replayed as its own, with no chain warning.
+    base = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    (base / "wal").mkdir()
+    (base / "wal" / f"{real_world.success}.wal").write_bytes(b"")
+    doc = json.loads(cli("inspect", "--list", str(base), "--json", "--no-cache").stdout)
+    row = next(r for r in doc["executions"] if r["execution_id"] == real_world.success)
+    assert (row["outcome"], row["integrity"], row["replayable"]) == (
+        "succeeded",
+        "unverifiable",
+        True,
+    )
+    assert row["integrity_reason"] == "WAL is empty: no complete entry: nothing to check"
+    run = cli("replay", real_world.success, "--dir", str(base / "records"), "--json")
+    assert run.returncode == 0, run.stderr
+    replayed = json.loads(run.stdout)
+    assert replayed["warnings"] == [] and replayed["integrity"] == []
+    assert "chain" not in run.stderr

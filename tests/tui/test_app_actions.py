@@ -206,3 +206,29 @@ async def test_wal_only_execution_shows_the_log_as_its_timeline(tmp_path: Path) 
         body = str(app.event_detail.query_one("#event-detail-body").render())
         assert '"entry_type": "step.started"' in body
         assert app.check_action("replay", ()) is None  # no record to replay
+
+
+async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path: Path) -> None:
+    # The Replay tab once offered "a forced replay ... after a confirmation", and R did
+    # nothing at all: there is no record, so nothing to replay, forced or not.
+    manifest = build_demo_world(tmp_path)
+    app = make_app(manifest.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, timeout=20)
+        model = app.execution_list.model
+        wal_key = next(k for k, s in model.summaries.items() if s.source == "wal")
+        assert app.execution_list.select_key(wal_key)
+        await settle(pilot)
+        await pilot.press("2")  # the Replay tab
+        await settle(pilot)
+        waiting = " ".join(app.side_pane.replay_pane.text.split())
+        assert "Nothing to replay" in waiting, waiting
+        assert "A forced replay is possible" not in waiting
+        await pilot.press("R")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        assert any(
+            note.startswith("Nothing to replay: no record file was written") for note in notes
+        ), notes
+        assert any("A forced replay has nothing to return either." in n for n in notes)

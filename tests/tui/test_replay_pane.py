@@ -162,3 +162,48 @@ async def test_a_declared_recording_failure_is_forced_as_unchecked_not_untrusted
     assert first.endswith(": treat this answer with care")
     assert "UNTRUSTED" not in text and "from an untrusted record" not in text
     assert "from an unchecked record" in text
+
+
+async def test_a_broken_log_chain_is_named_as_the_log_not_the_record(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    # The record is whole; its log's chain breaks: the dialog and the tab blame the log.
+    with WALWriter(str(tmp_path), real_world.success) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_completed("cd" * 32)
+    wal_path = tmp_path / f"{real_world.success}.wal"
+    wal_path.write_text(wal_path.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
+    result = load_record_file(real_world.records_dir / f"{real_world.success}.json")
+    app = SidePaneApp(detail_of(result, read_wal(wal_path)), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        waiting = app.side.replay_pane.text
+        body = await forced_replay(pilot)
+    assert "Untrusted log: write-ahead log hash chain broken" in body
+    assert "Untrusted record" not in body
+    assert "Integrity       ⚠ untrusted log: write-ahead log hash chain broken" in waiting
+    assert "untrusted record" not in waiting
+
+
+@pytest.mark.parametrize(
+    ("reason", "says"),
+    [
+        ("manually_invalidated", "An operator marked this record as not replayable."),
+        ("record_corrupted", "The record is damaged or structurally invalid"),
+        ("execution_incomplete", "No final response was recorded"),
+    ],
+)
+async def test_each_refusal_says_what_its_reason_means(
+    real_world: RealWorld, reason: str, says: str
+) -> None:
+    record = real_record(real_world)
+    record["header"].update(replayable=False, replayableReason=reason)
+    app = SidePaneApp(detail_from(record), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await finish_workers(pilot)
+        pane = app.side.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "refused"
+        refused = " ".join(pane.text.split())  # the note wraps
+    assert says in refused, refused
+    assert "cannot be trusted as a replay" not in refused
+    assert "A forced replay" in refused

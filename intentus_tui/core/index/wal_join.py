@@ -58,8 +58,9 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
 
 def chain_ok(log: WalLog) -> bool | None:
     """Whether the log's hash chain holds; None for a log that could not be read at all
-    (missing, a directory, permission denied): its chain is not broken, only unchecked."""
-    if log.file_status not in ("ok", "empty"):
+    (missing, a directory, permission denied) or holds no complete entry (empty, not a
+    write-ahead log): its chain is not broken, only unchecked."""
+    if not log.checkable:
         return None
     return log.chain_valid
 
@@ -71,6 +72,8 @@ def _wal_chain_problem(log: WalLog) -> str | None:
     if log.chain_valid:
         return TORN_NOTE if log.torn else None
     described = log.describe_break()
+    if log.file_status in ("empty", "no_entry"):  # read, but nothing in it to check
+        return clean(log.message)
     if described is None:  # the file could not be read at all
         return clean(f"WAL unreadable: {log.message}")
     return clean(f"WAL {described}")

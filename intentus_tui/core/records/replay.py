@@ -156,7 +156,7 @@ def _hash_problem(check: HashCheck) -> IntegrityProblem | None:
 
 
 def _wal_problem(wal: WalLog) -> IntegrityProblem | None:
-    if wal.chain_valid or wal.file_status not in ("ok", "empty"):
+    if wal.chain_valid or not wal.checkable:
         return None  # a missing or unreadable log says nothing about the record
     first = wal.first_issue
     where = f"{wal.path.name}" if first is None else f"{wal.path.name} line {first.line_no}"

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from intentus_tui.core.fsio import OutsideLinkError, open_confined
+from intentus_tui.core.model import NOTHING_TO_CHECK
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import (
@@ -40,7 +41,15 @@ from intentus_tui.core.wal.analyse import (
 # A line longer than this is not a WAL entry anyone wrote; don't hold it in memory.
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
-WalFileStatus = Literal["ok", "empty", "missing", "is_directory", "permission_denied", "unreadable"]
+WalFileStatus = Literal[
+    "ok",  # at least one complete WAL entry: the chain can be checked
+    "empty",  # no complete entry at all: nothing to check
+    "no_entry",  # lines, but none a complete WAL entry (random bytes, a torn first append)
+    "missing",
+    "is_directory",
+    "permission_denied",
+    "unreadable",
+]
 IssueKind = Literal[
     "hash_mismatch",  # entry_hash is not the hash of the entry's content (tampered/corrupted)
     "broken_link",  # prev_hash is not the previous entry's entry_hash (entry removed/reordered)
@@ -135,8 +144,16 @@ class WalLog:
         return self.issues[0] if self.issues else None
 
     @property
+    def checkable(self) -> bool:
+        """The log holds at least one complete entry, so its chain can be checked. An
+        empty log, or one with no line that is a WAL entry, proves nothing either way."""
+        return self.file_status == "ok"
+
+    @property
     def chain_break(self) -> WalIssue | None:
         """The first issue that breaks the chain (a torn tail is a crash, not a break)."""
+        if not self.checkable:  # bytes that are not a log break no chain: there is none
+            return None
         return next((i for i in self.issues if i.kind in INTEGRITY_KINDS), None)
 
     @property
@@ -161,14 +178,14 @@ class WalLog:
 
     @property
     def torn(self) -> bool:
-        return any(i.kind == "torn_last_line" for i in self.issues)
+        """Complete entries, then a torn last line: a crash mid-append."""
+        return self.checkable and any(i.kind == "torn_last_line" for i in self.issues)
 
     @property
     def chain_valid(self) -> bool:
-        """True when every complete entry verifies (a torn tail does not break the chain)."""
-        return self.file_status in ("ok", "empty") and not any(
-            i.kind in INTEGRITY_KINDS for i in self.issues
-        )
+        """True when the log has complete entries and every one verifies (a torn tail does
+        not break the chain). False for a log with nothing to check (see ``checkable``)."""
+        return self.checkable and not any(i.kind in INTEGRITY_KINDS for i in self.issues)
 
     @property
     def last_entry(self) -> WalEntry | None:
@@ -187,7 +204,7 @@ class WalLog:
     def hint_for(self, *, response_recorded: bool) -> RecoveryHint:
         """The recovery hint; ``response_recorded``: a record file holds the final response
         (only then can a completed execution's response be replayed)."""
-        if self.file_status in ("ok", "empty") and not self.chain_valid:
+        if self.chain_break is not None:
             return broken_chain_hint(self)
         return recovery_hint(
             self.state,
@@ -473,24 +490,30 @@ class _ChainChecker:
         self._issue("broken_link", entry, message)
 
 
-def _read_entries(f: Any, execution_id: str) -> tuple[list[WalEntry], list[WalIssue], bool]:
-    """Parse and chain-check every line. Returns entries, issues, missing_final_newline."""
+_TORN_PREFIX = "last line is not a complete entry ("
+_TORN_SUFFIX = ": the process died while appending it; that entry was never durable"
+
+
+def _read_entries(f: Any, execution_id: str) -> tuple[list[WalEntry], list[WalIssue], bool, bool]:
+    """Parse and chain-check every line. Returns entries, issues, missing_final_newline,
+    and whether the last line, torn, begins as a JSON object would (a WAL entry cut short)."""
     lines = [raw for raw in _iter_lines(f) if raw.too_long or raw.data.strip()]
     checker = _ChainChecker(execution_id)
     entries: list[WalEntry] = []
     missing_newline = False
+    torn_object = False
     for index, raw in enumerate(lines):
         is_last = index == len(lines) - 1
         obj, why_not = _parse_line(raw)
         if why_not is not None:
             if is_last:
+                torn_object = raw.data.lstrip().startswith(b'{"')
                 checker.issues.append(
                     WalIssue(
                         "torn_last_line",
                         raw.line_no,
                         raw.offset,
-                        f"last line is not a complete entry ({why_not}): "
-                        "the process died while appending it; that entry was never durable",
+                        f"{_TORN_PREFIX}{why_not}){_TORN_SUFFIX}",
                     )
                 )
             else:
@@ -514,7 +537,7 @@ def _read_entries(f: Any, execution_id: str) -> tuple[list[WalEntry], list[WalIs
         entries.append(entry)
         missing_newline = is_last and not raw.has_newline
     issues = sorted(checker.issues, key=lambda i: (i.line_no, i.kind))
-    return entries, issues, missing_newline
+    return entries, issues, missing_newline, torn_object
 
 
 def execution_id_from_path(path: Path) -> str:
@@ -538,7 +561,7 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
                 what = "not a regular file (a FIFO, socket or device)"
                 return WalLog(wal_path, execution_id, "unreadable", what)
             size = st.st_size
-            entries, issues, missing_newline = _read_entries(f, execution_id)
+            entries, issues, missing_newline, torn_object = _read_entries(f, execution_id)
     except FileNotFoundError:
         return WalLog(wal_path, execution_id, "missing", "WAL file does not exist")
     except IsADirectoryError:
@@ -549,8 +572,8 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
         return WalLog(wal_path, execution_id, "permission_denied", "permission denied")
     except OSError as exc:
         return WalLog(wal_path, execution_id, "unreadable", f"cannot read: {exc.strerror or exc}")
-    if not entries and not issues:
-        return _empty_log(wal_path, execution_id, size)
+    if not entries:  # nothing in it is a WAL entry: there is no chain to check
+        return _no_entry_log(wal_path, execution_id, size, issues, torn_object=torn_object)
     trusted = _trusted_count(entries, issues)
     analysis = analyse(entries[:trusted])
     claimed = analysis if trusted == len(entries) else analyse(entries)
@@ -593,18 +616,34 @@ def _trusted_count(entries: list[WalEntry], issues: list[WalIssue]) -> int:
     return before
 
 
-def _empty_log(path: Path, execution_id: str, size: int) -> WalLog:
-    # The writer opens the file before its first append: an empty WAL is an execution that
-    # died before anything about it was durable.
-    return WalLog(
-        path,
-        execution_id,
-        "empty",
-        "WAL is empty: the execution died before its first entry was written",
-        state="in_flight",
-        claimed_state="in_flight",
-        size_bytes=size,
-    )
+NO_ENTRY_MESSAGE = f"no complete entry: {NOTHING_TO_CHECK}"
+
+
+def _no_entry_log(
+    path: Path, execution_id: str, size: int, issues: list[WalIssue], *, torn_object: bool
+) -> WalLog:
+    """A log without one complete WAL entry proves nothing: not that the execution ran,
+    not that it is in flight, not how it ended. Empty (the writer opens the file before
+    its first append, so a crash then leaves this, as does anything else that creates the
+    file), its only line torn, or bytes that are not a WAL entry at all."""
+    if not issues:
+        message = f"WAL is empty: {NO_ENTRY_MESSAGE}"
+        return WalLog(path, execution_id, "empty", message, size_bytes=size)
+    first = issues[0]
+    if len(issues) == 1 and first.kind == "torn_last_line" and torn_object:
+        message = (
+            f"no complete entry (its only line, line {first.line_no}, is torn: cut short "
+            f"before it became an entry): {NOTHING_TO_CHECK}"
+        )
+    else:
+        why = first.message
+        if first.kind == "torn_last_line":  # its torn-tail story does not apply
+            why = why.removeprefix(_TORN_PREFIX).split(_TORN_SUFFIX, 1)[0].removesuffix(")")
+        message = (
+            f"not a write-ahead log: no line is a WAL entry (line {first.line_no}: {why}); "
+            f"{NOTHING_TO_CHECK}"
+        )
+    return WalLog(path, execution_id, "no_entry", message, issues=tuple(issues), size_bytes=size)
 
 
 def _with_message(log: WalLog) -> WalLog:

@@ -10,7 +10,9 @@ Three outcomes, as an operator must treat them:
   ``RecoveryManager`` lists the execution as incomplete and will not resume it until the
   torn line is removed. So it is reported, and does not fail ``verify``.
 - failed: the chain breaks (an entry edited, removed, reordered or unreadable), or the
-  file cannot be read. Everything from the first broken entry on is untrusted.
+  file cannot be read. Everything from the first broken entry on is untrusted. A log with
+  no complete entry (empty, or bytes that are not a WAL entry) fails too: it has nothing
+  to check, so nothing in it verifies (``unverifiable``), as an empty record file fails.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.read import WalIssue, WalLog, read_wal
 
-WalVerifyStatus = Literal["verified", "crashed", "empty", "chain_broken", "unreadable"]
+WalVerifyStatus = Literal["verified", "crashed", "unverifiable", "chain_broken", "unreadable"]
 
 LIBRARY_ON_TORN = (
     "intentusnet 1.3.0's WALReader refuses this file as it is ('Corrupted WAL entry'): "
@@ -47,7 +49,7 @@ class WalVerifyReport:
 
     @property
     def ok(self) -> bool:
-        return self.status in ("verified", "crashed", "empty")
+        return self.status in ("verified", "crashed")
 
     @property
     def crashed(self) -> bool:
@@ -67,7 +69,7 @@ class WalVerifyReport:
             "state": log.state,
             "claimed_state": log.claimed_state,
             "chain_break": _issue_json(log.chain_break),
-            "torn_last_line": _issue_json(_torn_issue(log)),
+            "torn_last_line": _issue_json(_torn_issue(log)) if log.torn else None,
             "record": self.record,
             "verdict": None if self.verdict is None else _verdict_json(self.verdict),
         }
@@ -97,7 +99,7 @@ def verify_wal(path: str | os.PathLike[str], records_dir: Path | None = None) ->
     record_path = records / f"{log.execution_id}.json"
     record = str(record_path) if os.path.lexists(record_path) else None
     verdict = None
-    if record is None and log.file_status in ("ok", "empty"):
+    if record is None and log.file_status in ("ok", "empty", "no_entry"):
         from intentus_tui.core.index.wal_join import wal_only_summary
         from intentus_tui.core.verdict import verdict_of
 
@@ -107,10 +109,13 @@ def verify_wal(path: str | os.PathLike[str], records_dir: Path | None = None) ->
 
 
 def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
-    if log.file_status not in ("ok", "empty"):
+    if log.file_status in ("empty", "no_entry"):
+        # Proves nothing: no entry to verify, so no chain that holds (or breaks). Like an
+        # empty or non-JSON record file, it fails: there is no evidence to check.
+        more = tuple(f"line {i.line_no}: {i.kind}: {i.message}" for i in log.issues[1:4])
+        return "unverifiable", f"cannot be verified: {log.message}", more
+    if not log.checkable:
         return "unreadable", f"cannot be checked: {log.message}", ()
-    if log.file_status == "empty":
-        return "empty", "empty: the execution died before its first entry was written", ()
     broken = log.chain_break
     if broken is not None:
         where = f"line {broken.line_no}" + (f" (seq {broken.seq})" if broken.seq else "")

@@ -17,6 +17,7 @@ from intentus_tui.core.actions import (
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
     UNTRUSTED_LOG,
+    WAL_CHAIN_BROKEN,
     LoadStatus,
     force_replay_risks,
     replay_integrity,
@@ -39,6 +40,66 @@ REASON_EXPLANATIONS: dict[str, str] = {
     RECORD_CORRUPTED: "the record is damaged or structurally invalid",
     "no_record": "no record was written: only the write-ahead log tells it, no response to replay",
 }
+
+
+# Why a refused replay was refused, for each reason the record's header gives (the verdict's
+# own words come with an untrusted record), and what forcing one would do.
+REFUSAL_NOTES: dict[str, str] = {
+    MANUALLY_INVALIDATED: (
+        "An operator marked this record as not replayable. A forced replay returns what "
+        "was recorded anyway, after a confirmation listing the risks."
+    ),
+    RECORD_CORRUPTED: (
+        "The record is damaged or structurally invalid: what it holds may be incomplete "
+        "or wrong. A forced replay returns whatever could be read, after a confirmation "
+        "listing the risks."
+    ),
+    EXECUTION_INCOMPLETE: (
+        "No final response was recorded: the execution died or is still running, so "
+        "there is no answer to replay. A forced replay returns whatever was recorded, "
+        "after a confirmation listing the risks."
+    ),
+    RECORDING_FAILURE: (
+        "Its writer says the final response was not recorded properly: it may be "
+        "incomplete. A forced replay returns it anyway, after a confirmation listing the "
+        "risks."
+    ),
+}
+OTHER_REFUSAL_NOTE = (
+    "The record's header marks it not replayable. A forced replay returns whatever was "
+    "recorded anyway, after a confirmation listing the risks."
+)
+NOTHING_TO_REPLAY = (
+    "Nothing to replay: no record holds a response for this execution, so a replay, "
+    "forced or not, has nothing to return."
+)
+
+
+def refusal_note(reason: str | None) -> str:
+    """What a refusal for the header's ``reason`` means, and what forcing would do."""
+    return REFUSAL_NOTES.get(reason or "", OTHER_REFUSAL_NOTE)
+
+
+def nothing_to_replay(detail: ExecutionDetail) -> str:
+    """Why there is no replay of an execution without a readable record (sanitized)."""
+    verdict = detail.verdict
+    why = verdict.replay_reason if verdict is not None else explain_reason(detail.replay_reason)
+    return clip(f"Nothing to replay: {why}. A forced replay has nothing to return either.")
+
+
+def doubt_rows(problems: Sequence[IntegrityProblem], untrusted: bool) -> list[tuple[str, str]]:
+    """(label, names) for the integrity problems before a replay: the log's broken chain
+    as the log's ("Untrusted log"), the record's own as the record's ("Untrusted record",
+    or "Not fully checked" when the verdict only cannot check it)."""
+    log = [p.summary for p in problems if p.kind == WAL_CHAIN_BROKEN]
+    record = [p.summary for p in problems if p.kind != WAL_CHAIN_BROKEN]
+    rows: list[tuple[str, str]] = []
+    if record:
+        label = "Untrusted record" if untrusted else "Not fully checked"
+        rows.append((label, clip("; ".join(record))))
+    if log:
+        rows.append(("Untrusted log", clip("; ".join(log))))
+    return rows
 
 
 MAX_FIELD_CHARS = 300  # record-derived text in a dialog: enough to recognise, never a 1 MB wall
@@ -113,11 +174,10 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
         lines.append(f"File: {clip(detail.result.message)}")
     doubts = untrusted_problems(replay_integrity(detail))
     verdict = detail.verdict
-    if doubts:  # named as the verdict names them: untrusted, or only not fully checked
-        label = (
-            "Untrusted record" if verdict is None or not verdict.trusted else "Not fully checked"
-        )
-        lines.append(f"{label}: {clip('; '.join(p.summary for p in doubts))}")
+    # named as the verdict names them: untrusted, or only not fully checked; what broke, the
+    # record or its log, each as what it is
+    untrusted = verdict is None or not verdict.trusted
+    lines.extend(f"{label}: {names}" for label, names in doubt_rows(doubts, untrusted))
     # The risks of this record (its verdict's, then its header's), not a generic table.
     code = verdict.replay.value if verdict is not None else None
     if verdict is not None and verdict.integrity is Integrity.CHAIN_BROKEN:

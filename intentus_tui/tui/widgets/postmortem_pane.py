@@ -163,11 +163,15 @@ def _wal_lines(wal: WalLog) -> list[Line]:
     }[effects]
     if broken is not None:  # the untrusted entries may say anything: they are not counted
         done = (f"{done[0]} before the break; unknown after it", WARNING_STYLE)
+    elif not wal.checkable:  # no entry: the log says nothing about any step
+        done = ("unknown: the log holds no entry", DIM_STYLE)
     lines.append(row("Side effects", done))
     if broken is not None:
         where = f"line {broken.line_no}" + (f", seq {broken.seq}" if broken.seq is not None else "")
         text = f"broken at {where} ({broken.kind}): everything from there on is untrusted"
         lines.append(row("Chain", (safe(text), PROBLEM_STYLE)))  # the why: in the verdict
+    elif wal.file_status in ("empty", "no_entry"):
+        lines.append(row("Chain", ("none: no complete entry, nothing to check", WARNING_STYLE)))
     elif not wal.chain_valid:
         lines.append(row("Chain", ("unreadable: the log cannot be checked", PROBLEM_STYLE)))
     elif wal.torn:

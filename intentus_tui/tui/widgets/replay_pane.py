@@ -25,9 +25,12 @@ from intentus_tui.core.actions import (
     untrusted_problems,
 )
 from intentus_tui.tui.presenters.execution_text import (
+    NOTHING_TO_REPLAY,
+    doubt_rows,
     execution_label,
     explain_reason,
     integrity_note,
+    refusal_note,
     untrusted_banner,
 )
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
@@ -146,7 +149,10 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
     if detail is None:
         return [line("Select an execution to replay it.")]
     lines = [row("Execution", safe(execution_label(detail))), replayable_row(detail)]
-    if detail.replayable and detail.verdict is not None and detail.verdict.replayable:
+    verdict = detail.verdict
+    if detail.result.record is None:  # known from its log alone, or not a record at all
+        note = NOTHING_TO_REPLAY
+    elif detail.replayable and verdict is not None and verdict.replayable:
         note = "Replay returns the recorded response exactly; nothing is executed."
     elif detail.replayable:  # the record allows it, but it cannot be believed
         note = "Replay still shows what was recorded, with the integrity warnings below."
@@ -154,9 +160,10 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
         note = "A forced replay is possible after a confirmation."
     lines.append(plain(note, DIM_STYLE))
     doubts = untrusted_problems(replay_integrity(detail))
-    if doubts:
-        names = "; ".join(problem.summary for problem in doubts)
-        lines.append(row("Integrity", ("⚠ untrusted record: " + safe(names), PROBLEM_STYLE)))
+    untrusted = verdict is None or not verdict.trusted
+    for label, names in doubt_rows(doubts, untrusted):
+        text = f"⚠ {label[0].lower()}{label[1:]}: {names}"
+        lines.append(row("Integrity", (safe(text), PROBLEM_STYLE)))
     return lines
 
 
@@ -170,10 +177,7 @@ def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]
         )
     else:
         reason = explain_reason(outcome.reason)
-        note = (
-            "The record says its response cannot be trusted as a replay. A forced replay "
-            "returns whatever was recorded anyway, after a confirmation listing the risks."
-        )
+        note = refusal_note(outcome.reason)
     return [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
         row("Execution", safe(execution_label(detail))),

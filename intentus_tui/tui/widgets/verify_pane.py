@@ -183,7 +183,7 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
             heading("Write-ahead log", badge("NONE", "muted")),
             plain("No write-ahead log is joined to this execution.", DIM_STYLE),
         ]
-    if wal.file_status not in ("ok", "empty"):
+    if not wal.checkable:  # unreadable, or nothing in it to check
         return [
             heading("Write-ahead log", badge(safe(wal.file_status).upper(), "warning")),
             plain(safe(wal.message), WARNING_STYLE),

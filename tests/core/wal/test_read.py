@@ -239,11 +239,14 @@ def test_missing_empty_directory_and_unreadable(tmp_path: Path, monkeypatch: Any
 
     (tmp_path / "empty.wal").write_bytes(b"")
     empty = read_wal(tmp_path / "empty.wal")
+    # No complete entry proves nothing: not in flight, no "safe to retry", no chain.
     assert (empty.file_status, empty.state, empty.hint.verdict) == (
         "empty",
-        "in_flight",
-        "safe_to_retry",
+        "unknown",
+        "investigate_first",
     )
+    assert not empty.checkable and not empty.chain_valid and empty.chain_break is None
+    assert empty.message == "WAL is empty: no complete entry: nothing to check"
 
     blank = tmp_path / "blank.wal"
     blank.write_bytes(b"\n\n  \n")
@@ -268,12 +271,65 @@ def test_missing_empty_directory_and_unreadable(tmp_path: Path, monkeypatch: Any
 
 
 def test_binary_garbage_file(tmp_path: Path) -> None:
+    # Random bytes on one line once read as "last line torn: a crash mid-append", the
+    # "0 complete entries" verifying: a verified, in-flight execution out of noise.
     path = tmp_path / "x.wal"
     path.write_bytes(os.urandom(2000).replace(b"\n", b"\r"))
     log = read_wal(path)
-    assert log.file_status == "ok"
+    assert log.file_status == "no_entry"
     assert [i.kind for i in log.issues] == ["torn_last_line"]
     assert log.entries == ()
+    assert log.message.startswith("not a write-ahead log: no line is a WAL entry (line 1: ")
+    assert log.message.endswith("; nothing to check")
+    assert (log.state, log.claimed_state, log.in_flight_step) == ("unknown", "unknown", None)
+    assert not log.checkable and not log.chain_valid and not log.torn
+    assert log.chain_break is None and log.describe_break() is None
+    assert log.hint.verdict == "investigate_first"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe garbage\n\x00\x01 more\nand a torn tail",  # lines, none of them JSON
+        b'{}\n[1, 2]\n{"seq": "one"}\n',  # JSON, but no line a WAL entry
+        b"hello\n",
+    ],
+)
+def test_lines_none_of_them_an_entry_are_not_a_log(tmp_path: Path, content: bytes) -> None:
+    # Several such lines once made a "broken chain" (tampering) of a file that never was one.
+    path = tmp_path / "x.wal"
+    path.write_bytes(content)
+    log = read_wal(path)
+    assert log.file_status == "no_entry", log.message
+    assert log.message.startswith("not a write-ahead log: ")
+    assert log.chain_break is None and not log.chain_valid and log.state == "unknown"
+
+
+def test_a_first_append_cut_short_is_no_entry_not_a_crash_mid_log(tmp_path: Path) -> None:
+    real = write_completed(tmp_path / "real")
+    first = lines_of(real)[0]
+    path = tmp_path / "x.wal"
+    path.write_bytes(first[: len(first) // 2])
+    log = read_wal(path)
+    assert log.file_status == "no_entry" and log.state == "unknown"
+    assert log.message == (
+        "no complete entry (its only line, line 1, is torn: cut short before it became an "
+        "entry): nothing to check"
+    )
+
+
+def test_a_real_log_torn_after_good_entries_is_still_a_crash(tmp_path: Path) -> None:
+    real = write_in_flight(tmp_path / "real", "irreversible")
+    lines = lines_of(real)
+    real.write_bytes(b"".join(lines[:2]) + lines[2][:20])
+    log = read_wal(real)
+    assert (log.file_status, log.torn, log.chain_valid, log.state) == (
+        "ok",
+        True,
+        True,
+        "in_flight",
+    )
+    assert len(log.entries) == 2
 
 
 def test_scan_wal_dir(tmp_path: Path) -> None:
