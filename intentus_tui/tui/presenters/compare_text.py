@@ -94,6 +94,7 @@ _REPLAY_WORDS = {
     ReplayCode.RECORD_CORRUPTED: "corrupted",
     ReplayCode.NO_RECORD: "no record",
     ReplayCode.UNTRUSTED: "untrusted",
+    ReplayCode.UNCHECKED: "not checked yet",
 }
 
 
