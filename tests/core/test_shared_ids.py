@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.shared_ids import SharedIds, id_of
+from intentus_tui.core.shared_ids import SharedIds, id_of, misnamed
 from tests.tui.test_list_model import summary
 
 
@@ -50,7 +50,11 @@ def test_two_copies_in_one_batch_and_per_root() -> None:
     s = summary(3)
     assert SharedIds([s, copy_of(s, "trunc-01.json")]).shared == {s.execution_id}
     # in two roots the root's label tells the rows apart: not copies
-    a, b = replace(s, root="prod", key="prod/x.json"), replace(s, root="stage", key="stage/x.json")
+    name = f"{s.execution_id}.json"
+    a, b = (
+        replace(s, root="prod", key=f"prod/{name}"),
+        replace(s, root="stage", key=f"stage/{name}"),
+    )
     assert not SharedIds([a, b])
     assert SharedIds([a, b, replace(a, key="prod/copy.json")]).shared == {("prod", s.execution_id)}
 
@@ -83,15 +87,38 @@ def test_shared_ids_always_match_counting_again(
         name = f"{root}/f{file}.json" if root else f"f{file}.json"
         old = files.get(name)
         before, version, changed = set(shared.shared), shared.version, False
+        renamed_before = set(shared.misnamed)
         if op == "add":
-            new = copy_of(summary(ident), name, root=root)
+            # a file named after the id it holds, or not
+            new = copy_of(
+                summary(ident),
+                name if file % 3 else f"{root}/{ident:05d}.json".lstrip("/"),
+                root=root,
+            )
             files[name] = new
             changed = shared.update([new], [old] if old is not None else [])
         elif old is not None:
             del files[name]
             changed = shared.update([], [old])
         assert shared.shared == counted_again(list(files.values()))
-        # "changed" (and a new version, which redraws the list) only when the set changed
-        assert changed == (shared.shared != before)
+        # files not named after their id: named in their rows too
+        assert shared.misnamed == {k for k, s in files.items() if misnamed(s)}
+        # "changed" (and a new version, which redraws the list) only when a set changed
+        assert changed == (shared.shared != before or shared.misnamed != renamed_before)
         assert shared.version == version + changed
-        assert all((s in shared) == (id_of(s) in shared.shared) for s in files.values())
+        assert all(
+            (s in shared) == (id_of(s) in shared.shared or misnamed(s)) for s in files.values()
+        )
+
+
+def test_a_record_not_named_after_its_id_names_its_file() -> None:
+    """Renamed (or an id that had to be sanitized): its id does not find its file."""
+    named = summary(5)
+    renamed = replace(named, key="renamed.json")
+    shared = SharedIds([named])
+    assert not shared and named not in shared
+    assert shared.update([renamed], [named]) is True  # the file renamed
+    assert renamed in shared and not shared.shared  # named by its file, not a copy
+    assert shared.update([], [renamed]) is True and not shared
+    wal_only = replace(named, key="x.wal", source="wal")
+    assert not misnamed(wal_only)

@@ -45,7 +45,7 @@ def test_lines_say_kind_id_time_and_what() -> None:
     model = ListModel()
     model.replace_all([s])
     execution = execution_candidate(s, model.kind(s))
-    assert execution.line == "exec     exec-00001 2026-01-05 10:01:07 ✗ #✓ ↺ translate"
+    assert execution.line == "exec     00001    2026-01-05 10:01:07 ✗ #✓ ↺ translate"
     assert (execution.kind, execution.key, execution.path) == ("execution", s.key, None)
 
 
@@ -204,12 +204,12 @@ def test_with_several_roots_each_execution_names_its_root() -> None:
     assert width == 5 and root_width(["alpha"]) == 0
     lines = ExecutionLines().candidates([alpha, beta], model.kind, roots=width)
     assert [c.line for c in lines] == [
-        "exec     alpha exec-00001 2026-01-05 10:01:07 ✓ #✓ ↺ translate",
-        "exec     beta  exec-00001 2026-01-05 10:01:07 ✓ #✓ ↺ translate",
+        "exec     alpha 00001    2026-01-05 10:01:07 ✓ #✓ ↺ translate",
+        "exec     beta  00001    2026-01-05 10:01:07 ✓ #✓ ↺ translate",
     ]
-    assert [c.label for c in lines] == ["alpha:exec-00001", "beta:exec-00001"]
+    assert [c.label for c in lines] == ["alpha:00001", "beta:00001"]
     assert [c.key for c in lines] == ["alpha/00001.json", "beta/00001.json"]
     assert execution_candidate(beta, model.kind(beta), width).line == lines[1].line
-    assert execution_candidate(beta, model.kind(beta), width).label == "beta:exec-00001"
+    assert execution_candidate(beta, model.kind(beta), width).label == "beta:00001"
     hits, _ = CandidateIndex(lines).search("beta")
     assert [hit.candidate.key for hit in hits] == ["beta/00001.json"]

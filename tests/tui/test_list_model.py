@@ -36,7 +36,7 @@ def summary(
         state, kw = "completed", {"hash_status": HashStatus.MISMATCH, **kw}
     base = ExecutionSummary(
         key=f"{n:05d}.json",
-        execution_id=f"exec-{n:05d}",
+        execution_id=f"{n:05d}",  # its file is named after it
         created=f"2026-01-05T10:{n % 60:02d}:{(n * 7) % 60:02d}+00:00",
         intent=["Summarize", "translate", "Classify"][n % 3],
         agent="agent-a",
