@@ -379,12 +379,14 @@ def build_corpus(root: Path, *, huge: bool = False) -> Corpus:
 
     # Write-ahead logs.
     wal_file("empty.wal", b"", "an empty WAL", "empty")
-    wal_file("binary.wal", bytes(range(256)) * 8, "binary garbage", "ok")
-    wal_file("bigint.wal", b'{"seq": ' + b"9" * BIG_DIGITS + b"}\n", "10,000-digit integer", "ok")
-    wal_file("deep.wal", deep_array(DEEP) + b"\n", "100,000 deep", "ok")
-    wal_file("deep-990.wal", _deep_wal_line(990), "990-deep payload in a chained entry", "ok")
-    wal_file("nan.wal", b'{"seq": NaN, "payload": Infinity}\n', "NaN/Infinity", "ok")
-    wal_file("list.wal", b'[1]\n"s"\nnull\n', "lines that are not objects", "ok")
+    wal_file("binary.wal", bytes(range(256)) * 8, "binary garbage", "no_entry")
+    wal_file(
+        "bigint.wal", b'{"seq": ' + b"9" * BIG_DIGITS + b"}\n", "10,000-digit integer", "no_entry"
+    )
+    wal_file("deep.wal", deep_array(DEEP) + b"\n", "100,000 deep", "no_entry")
+    wal_file("deep-990.wal", _deep_wal_line(990), "990-deep payload in a chained entry", "no_entry")
+    wal_file("nan.wal", b'{"seq": NaN, "payload": Infinity}\n', "NaN/Infinity", "no_entry")
+    wal_file("list.wal", b'[1]\n"s"\nnull\n', "lines that are not objects", "no_entry")
     (wal / "dir.wal").mkdir(exist_ok=True)
     wal_file("dir.wal", None, "a directory named *.wal", "is_directory", "unreadable")
     fifo_wal = wal / "fifo.wal"

@@ -180,6 +180,7 @@ def exercise_wal(log: WalLog) -> None:
     assert log.file_status in (
         "ok",
         "empty",
+        "no_entry",
         "missing",
         "is_directory",
         "permission_denied",
