@@ -467,3 +467,23 @@ def test_searched_texts_made_on_another_thread_are_those_of_a_first_search() -> 
     model.set_query("failed")
     assert model.rows == searched.rows
     assert model._every_haystack() == searched._every_haystack()
+
+
+def test_a_verdict_word_finds_the_rows_with_that_verdict_not_their_groups_other_kinds() -> None:
+    """``/tampered`` finds tampered rows, not the chain-broken ones that share their group
+    ("Untrusted: tampered or chain broken"); ``/untrusted`` finds both."""
+    from intentus_tui.core.model import HashStatus
+
+    tampered = summary(1, hash_status=HashStatus.MISMATCH)
+    broken = summary(2, wal_chain_ok=False, wal_state="completed", source="record+wal")
+    fine = summary(3)
+    model = ListModel()
+    model.replace_all([tampered, broken, fine])
+
+    def found(query: str) -> set[str]:
+        model.set_query(query)
+        return {k for row in range(len(model)) if (k := model.key_at(row)) is not None}
+
+    assert found("tampered") == {tampered.key}
+    assert found("chain broken") == {broken.key}
+    assert found("untrusted") == {tampered.key, broken.key}

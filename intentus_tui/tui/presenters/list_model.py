@@ -190,7 +190,9 @@ def category_of(summary: ExecutionSummary) -> VerdictKind:
     return kind_of(summary)
 
 
-_GROUP_WORDS = {int(g): title.casefold() for g, title in GROUP_TITLES.items()}
+# A group's title is searched up to its colon: "untrusted" finds its rows, but the kinds
+# it lists ("tampered or chain broken") are each row's own integrity word to find.
+_GROUP_WORDS = {int(g): title.partition(":")[0].casefold() for g, title in GROUP_TITLES.items()}
 
 
 def _kind_words(kind: VerdictKind) -> str:
