@@ -128,6 +128,10 @@ async def test_enter_on_an_unchanged_event_shows_its_lines_not_a_fold(
         row = screen.values.current_row
         assert isinstance(row, SideRow), row  # the event's first line, not "⋯ unchanged ⋯"
         assert row.path_text == "events[0]" and row.a is not None and row.a == row.b
+        # the event's first line at the top of the pane, its values below it in sight
+        assert round(screen.values.scroll_y) == min(
+            screen.values.cursor, round(screen.values.max_scroll_y)
+        )
         assert "e: unfold" not in _text(screen.query_one("#compare-current"))
         await pilot.press("e")  # e folds again, the cursor stays on what it showed
         assert any(isinstance(r, Fold) for r in screen.values.rows)

@@ -316,7 +316,11 @@ class ComparisonScreen(Screen[None]):
             self._show(keep_position=True)
             self.notify("Unfolded to show the event: e folds unchanged lines again", timeout=3)
         self.values.focus()
-        self.values.cursor = self._raw_to_shown[raw]
+        shown = self._raw_to_shown[raw]
+        self.values.cursor = shown
+        # The event from its first line down: moved to from above, the cursor would sit on
+        # the pane's last row, every value of the event below it (a short pane at 80x24).
+        self.values.scroll_to(y=shown, animate=False, immediate=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
