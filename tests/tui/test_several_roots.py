@@ -5,7 +5,9 @@ executions from two roots. Records written by the real intentusnet 1.3.0."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.content import Content
@@ -80,6 +82,23 @@ async def _select(app: IntentusApp, pilot, key: str) -> None:  # type: ignore[no
     raise AssertionError(f"{key} did not load")
 
 
+def _alpha_and_beta(
+    real_world: RealWorld, tmp_path: Path, edit: Callable[[dict[str, Any]], object]
+) -> tuple[IntentusApp, Path]:
+    """The app on two copies of the real world, roots ``alpha`` and ``beta``, beta's copy
+    of the success changed by ``edit``; and that record's path."""
+    alpha = copy_host(real_world, tmp_path / "alpha")
+    beta = copy_host(real_world, tmp_path / "beta")
+    record_path = beta.records / f"{real_world.success}.json"
+    record = json.loads(record_path.read_text())
+    edit(record)
+    record_path.write_text(json.dumps(record, indent=2))
+    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    return IntentusApp(first, roots=roots, watch=False, use_cache=False), record_path
+
+
 async def test_D_picks_an_execution_of_another_root_and_names_each_root(
     real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,17 +108,12 @@ async def test_D_picks_an_execution_of_another_root_and_names_each_root(
     from tests.tui.app_support import settle
 
     monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
-    alpha = copy_host(real_world, tmp_path / "alpha")
-    beta = copy_host(real_world, tmp_path / "beta")
     # beta's copy of the success differs, so that a comparison with the wrong file shows
-    record_path = beta.records / f"{real_world.success}.json"
-    record = json.loads(record_path.read_text())
-    record["envelope"]["metadata"]["createdAt"] = "2030-01-01T00:00:00Z"
-    record_path.write_text(json.dumps(record, indent=2))
-    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
-    first = roots.working[0].root
-    assert first is not None
-    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    app, record_path = _alpha_and_beta(
+        real_world,
+        tmp_path,
+        lambda r: r["envelope"]["metadata"].update(createdAt="2030-01-01T00:00:00Z"),
+    )
     async with app.run_test(size=(160, 40)) as pilot:
         await _scanned(app, pilot)
         await _select(app, pilot, f"alpha/{real_world.fallback}.json")
@@ -138,16 +152,9 @@ async def test_d_across_roots_at_80x24_names_each_side_by_root_id_and_verdict(
     from tests.tui.app_support import settle
 
     monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
-    alpha = copy_host(real_world, tmp_path / "alpha")
-    beta = copy_host(real_world, tmp_path / "beta")
-    record_path = beta.records / f"{real_world.success}.json"
-    record = json.loads(record_path.read_text())
-    record["envelope"]["payload"]["text"] = "edited after hashing"  # beta's is tampered
-    record_path.write_text(json.dumps(record, indent=2))
-    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
-    first = roots.working[0].root
-    assert first is not None
-    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    app, _ = _alpha_and_beta(  # beta's copy of the success is tampered
+        real_world, tmp_path, lambda r: r["envelope"]["payload"].update(text="edited after hashing")
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await _scanned(app, pilot)
         await _select(app, pilot, f"alpha/{real_world.success}.json")
