@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from intentusnet.wal.writer import WALWriter
 
-from intentus_tui.core.detail import detail_of
+from intentus_tui.core.detail import ExecutionDetail, detail_of
 from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.wal.read import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -99,9 +99,9 @@ async def test_a_benign_mismatch_is_a_note_not_a_banner(real_world: RealWorld) -
     assert "UNTRUSTED" not in text and "untrusted record" not in text
 
 
-async def test_a_broken_wal_chain_of_the_execution_shows_the_banner(
-    real_world: RealWorld, tmp_path: Path
-) -> None:
+def _with_broken_chain(real_world: RealWorld, tmp_path: Path) -> ExecutionDetail:
+    """The real success record, joined with a real log of it whose first entry was
+    deleted (its chain breaks; the record itself is whole)."""
     with WALWriter(str(tmp_path), real_world.success) as writer:
         writer.execution_started("ab" * 32, "Summarize")
         writer.execution_completed("cd" * 32)
@@ -109,7 +109,13 @@ async def test_a_broken_wal_chain_of_the_execution_shows_the_banner(
     lines = wal_path.read_text("utf-8").splitlines()
     wal_path.write_text(lines[1] + "\n", "utf-8")  # the first entry deleted
     result = load_record_file(real_world.records_dir / f"{real_world.success}.json")
-    text = await replayed_text(detail_of(result, read_wal(wal_path)))
+    return detail_of(result, read_wal(wal_path))
+
+
+async def test_a_broken_wal_chain_of_the_execution_shows_the_banner(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    text = await replayed_text(_with_broken_chain(real_world, tmp_path))
     assert text.splitlines()[0].startswith(f"{BANNER}write-ahead log hash chain broken")
 
 
@@ -168,13 +174,7 @@ async def test_a_broken_log_chain_is_named_as_the_log_not_the_record(
     real_world: RealWorld, tmp_path: Path
 ) -> None:
     # The record is whole; its log's chain breaks: the dialog and the tab blame the log.
-    with WALWriter(str(tmp_path), real_world.success) as writer:
-        writer.execution_started("ab" * 32, "Summarize")
-        writer.execution_completed("cd" * 32)
-    wal_path = tmp_path / f"{real_world.success}.wal"
-    wal_path.write_text(wal_path.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
-    result = load_record_file(real_world.records_dir / f"{real_world.success}.json")
-    app = SidePaneApp(detail_of(result, read_wal(wal_path)), tab="replay")
+    app = SidePaneApp(_with_broken_chain(real_world, tmp_path), tab="replay")
     async with app.run_test(size=SIZE) as pilot:
         waiting = app.side.replay_pane.text
         body = await forced_replay(pilot)
