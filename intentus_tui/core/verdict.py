@@ -230,14 +230,8 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
         return ReplayCode.UNCHECKED, _REPLAY_TEXT[ReplayCode.UNCHECKED]
     if s.replayable:
         return ReplayCode.REPLAYABLE, _REPLAY_TEXT[ReplayCode.REPLAYABLE]
-    reason = s.replay_reason or ""
-    code = _LIBRARY_REASONS.get(reason)
-    if code is None:
-        return (
-            ReplayCode.MARKED_NOT_REPLAYABLE,
-            f"marked not replayable: {reason or 'no reason given'}",
-        )
-    return code, _REPLAY_TEXT[code]
+    code = _LIBRARY_REASONS.get(s.replay_reason or "", ReplayCode.MARKED_NOT_REPLAYABLE)
+    return code, replay_text(s.replay_reason)
 
 
 # The listing's ``counts``: one fixed vocabulary, every key always present, flat so that
