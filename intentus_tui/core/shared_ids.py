@@ -109,10 +109,11 @@ class SharedIds:
     def _note_misnamed(
         self, added: Sequence[ExecutionSummary], dropped: Sequence[ExecutionSummary]
     ) -> bool:
-        """Keep ``misnamed`` up to date; whether it changed."""
+        """Keep ``misnamed`` up to date; whether it changed (without copying it: a scan
+        updates it once a batch)."""
         known = self.misnamed
-        before = set(known)
-        if known and dropped:
-            known.difference_update(s.key for s in dropped)
-        known.update(s.key for s in added if misnamed(s))
-        return known != before
+        gone = {s.key for s in dropped if s.key in known} if known else set()
+        known -= gone
+        came = {s.key for s in added if misnamed(s)} - known
+        known |= came
+        return gone != came  # a file dropped and named again at once: no change
