@@ -22,28 +22,13 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.paths import resolve_root
-from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
-from intentus_tui.core.records.store import UnsafeIdError, check_id
+from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.records.store import safe_file_stem
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.snapshot import SnapshotError, save_snapshot, snapshot_from_record
 
 SNAPSHOT_SUFFIX = ".snapshot.json"
-
-
-def _file_stem(result: LoadResult) -> str:
-    """A safe file-name stem: the execution id, else the record file's stem, else "record"."""
-    candidates = [result.record.execution_id if result.record else None, result.stem]
-    for candidate in candidates:
-        if not candidate:
-            continue
-        try:
-            check_id(candidate)
-        except UnsafeIdError:
-            continue
-        if sanitize_line(candidate) == candidate:  # no control or invisible characters
-            return candidate
-    return "record"
 
 
 def _real_dir(path: Path) -> Path:
@@ -106,7 +91,7 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         snap = snapshot_from_record(dict(result.record.raw))
     except SnapshotError as exc:
         fail(f"{record}: cannot make a snapshot: {exc}")
-    target = _target(output, _file_stem(result), _protected_dirs(path, directory))
+    target = _target(output, safe_file_stem(result), _protected_dirs(path, directory))
     try:
         written = save_snapshot(snap, target)
     except SnapshotError as exc:

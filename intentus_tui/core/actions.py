@@ -445,6 +445,7 @@ def save_snapshot(detail: ExecutionDetail, directory: Path) -> Path:
     """Write a Verist snapshot of the record into ``directory``; the file name is the record's
     stem and a digest of the snapshot's hashes (saving twice writes one file). ``ActionError``.
     """
+    from intentus_tui.core.records.store import safe_file_stem
     from intentus_tui.core.verist.snapshot import (
         SnapshotError,
         snapshot_from_record,
@@ -464,6 +465,7 @@ def save_snapshot(detail: ExecutionDetail, directory: Path) -> Path:
         digest = hashlib.sha256(
             (snapshot.input_hash + (output.hash if output else "")).encode()
         ).hexdigest()[:8]
-        return write_snapshot(snapshot, directory / f"{detail.result.stem}-{digest}.json")
+        name = f"{safe_file_stem(detail.result)}-{digest}.json"
+        return write_snapshot(snapshot, directory / name)
     except (SnapshotError, OSError) as exc:
         raise ActionError(str(exc)) from None

@@ -124,6 +124,18 @@ def test_save_snapshot_writes_one_file_per_content(tmp_path: Path) -> None:
     assert actions.compare(actions.detail_operand(detail), pinned).equal
 
 
+@pytest.mark.parametrize("renamed", [False, True])
+def test_a_hostile_id_never_names_a_saved_snapshot(tmp_path: Path, renamed: bool) -> None:
+    """``ls`` of the snapshots would act on a name holding escapes: the file is named after
+    a safe name (the file's stem, else "record"), as the ``snapshot`` command names it."""
+    hostile = "evil\x1b]0;TITLE\x07\x1b[32mid\u202e"
+    name = "plain-name.json" if renamed else None
+    path = write_record(tmp_path / "records", make_record(execution_id=hostile), name)
+    saved = actions.save_snapshot(actions.load_detail(path), tmp_path / "snapshots")
+    assert saved.name.startswith("plain-name-" if renamed else "record-")
+    assert [p.name for p in (tmp_path / "snapshots").iterdir()] == [saved.name]
+
+
 def test_unknown_names_are_attribute_errors() -> None:
     with pytest.raises(AttributeError):
         actions.NoSuchThing  # noqa: B018

@@ -21,6 +21,7 @@ from intentus_tui.core.records.load import (
     is_record_name,
     load_record_file,
 )
+from intentus_tui.core.sanitize import sanitize_line
 
 MANUALLY_INVALIDATED = "manually_invalidated"
 
@@ -50,6 +51,23 @@ def check_id(execution_id: str) -> str:
     if os.path.isabs(execution_id):
         raise UnsafeIdError(f"execution id {execution_id!r} is an absolute path")
     return execution_id
+
+
+def safe_file_stem(result: LoadResult) -> str:
+    """A file-name stem for something written about ``result`` (a snapshot): its execution
+    id, else its file's stem, whichever is a safe id with no control or invisible
+    characters, else "record". A hostile id never names a file (``ls`` would show it raw).
+    """
+    for candidate in (result.record.execution_id if result.record else None, result.stem):
+        if not candidate:
+            continue
+        try:
+            check_id(candidate)
+        except UnsafeIdError:
+            continue
+        if sanitize_line(candidate) == candidate:
+            return candidate
+    return "record"
 
 
 class FileExecutionStore:
