@@ -101,6 +101,26 @@ def build_real_world(base: Path) -> RealWorld:
     return RealWorld(records, success, fallback, error, invalidated)
 
 
+def huge_echo_record(base: Path, text_bytes: int) -> tuple[Path, str]:
+    """A record directory under ``base`` holding one successful execution, written by the
+    real 1.3.0 runtime, whose agent echoes a ``text_bytes`` payload: its final response is
+    as large as its envelope, so the file's last bytes are inside that response."""
+    records = base / ".intentusnet" / "records"
+    logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
+    old_cwd = os.getcwd()
+    os.chdir(base)
+    try:
+        runtime = IntentusRuntime(record_dir=str(records))
+        runtime.register_agent(_agent("fb-secondary", False, 20))
+        envelope = _envelope(RoutingStrategy.DIRECT, [], "fb-secondary")
+        envelope.payload = {"text": "y" * text_bytes}
+        runtime.router.route_intent(envelope)
+    finally:
+        os.chdir(old_cwd)
+    (path,) = records.glob("*.json")
+    return records, path.stem
+
+
 def with_broken_wal_chain(world: RealWorld, base: Path) -> Path:
     """An ``.intentusnet`` under ``base`` holding the world's success record, intact, and
     its WAL, written by the real 1.3.0 ``WALWriter``, less its first entry (the chain

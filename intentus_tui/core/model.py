@@ -39,6 +39,9 @@ class ExecutionState(StrEnum):
     COMPLETED = "completed"
     INCOMPLETE = "incomplete"  # no final response: crashed, or still running
     CORRUPTED = "corrupted"  # salvaged from a damaged file, or not usable as a record
+    # A huge record listed from its head and tail, whose tail ends like a whole document
+    # without showing its final response (a large one starts before the tail): not read.
+    UNKNOWN = "unknown"
 
 
 class HashStatus(StrEnum):

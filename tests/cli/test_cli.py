@@ -183,6 +183,29 @@ def test_verify_gives_each_record_its_verdict(world: Path) -> None:
     assert by_file["empty.json"]["verdict"]["outcome"] == "unknown"  # nothing to go on
 
 
+def test_a_huge_response_is_listed_unknown_not_damaged(tmp_path: Path) -> None:
+    """A whole 1.3.0 record whose echoed response fills its last bytes: the listing cannot
+    see the final response, so it says unknown and "to check", not "damaged"; read whole,
+    the same execution succeeded, verified and replayable."""
+    from intentus_tui.core.records.load import HUGE_FILE_BYTES
+    from tests.intentusnet_world import huge_echo_record
+
+    records, execution_id = huge_echo_record(tmp_path, HUGE_FILE_BYTES // 2 + 1000)
+    listed = cli("inspect", "--list", "--json", "--no-cache", str(records))
+    [row] = json.loads(listed.stdout)["executions"]
+    assert row["load_status"] == "head_only" and row["status"] == "unknown"
+    assert row["outcome"] == "unknown" and "damaged" not in row["outcome_reason"]
+    assert row["outcome_reason"].startswith("too large to read whole")
+    assert (row["replayable"], row["replayable_reason"]) == (False, "unchecked")
+    assert json.loads(listed.stdout)["counts"]["replay.record_corrupted"] == 0
+    whole = json.loads(cli("inspect", execution_id, "--dir", str(records), "--json").stdout)
+    assert (whole["verdict"]["outcome"], whole["verdict"]["integrity"]) == (
+        "succeeded",
+        "verified",
+    )
+    assert whole["verdict"]["replay"] == "replayable"
+
+
 def test_a_huge_record_is_never_listed_as_replayable_before_it_is_read_whole(
     tmp_path: Path,
 ) -> None:

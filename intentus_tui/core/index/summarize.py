@@ -261,6 +261,7 @@ _HEAD_STATE = {
     "final_response": ExecutionState.COMPLETED,
     "no_final_response": ExecutionState.INCOMPLETE,
     "truncated": ExecutionState.CORRUPTED,
+    "unknown": ExecutionState.UNKNOWN,
 }
 
 

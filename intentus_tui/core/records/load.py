@@ -724,7 +724,9 @@ def _tail_hint(tail: str) -> str:
         return "truncated"
     matches = list(_TAIL_FINAL.finditer(tail))
     if not matches:
-        return "truncated"  # ends like JSON, but not like a record we know: be cautious
+        # Whole to its last byte, but the final response (if any) starts before the tail:
+        # a large response, not damage. Only reading it whole can say more.
+        return "unknown"
     return "no_final_response" if matches[-1].group(1) == "null" else "final_response"
 
 
