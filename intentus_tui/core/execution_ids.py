@@ -16,6 +16,7 @@ from typing import NamedTuple
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
 from intentus_tui.core.records.store import FileExecutionStore, check_id
+from intentus_tui.core.sanitize import sanitize_line
 
 # How many candidates an ambiguity names before it says "and N more".
 SHOWN_CANDIDATES = 10
@@ -90,6 +91,17 @@ def prefix_candidates(root: RecordRoot, prefix: str) -> list[str]:
     return sorted(i for i in ids if i.startswith(prefix) and i)
 
 
+def _shown_candidates(root: RecordRoot, text: str) -> list[str]:
+    """The ids whose shown form (control and invisible characters as visible placeholders,
+    as every listing prints them, ``--json`` included) is ``text``, or else starts with it:
+    an id copied from the screen or a script's JSON names its execution."""
+    if sanitize_line(text) != text:
+        return []  # not a shown form
+    shown = {i: sanitize_line(i) for i in prefix_candidates(root, "")}
+    exact = sorted(i for i, form in shown.items() if form == text and form != i)
+    return exact or sorted(i for i, form in shown.items() if form.startswith(text) and form != i)
+
+
 def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
     """The execution ``text`` names: its whole id (preferred, even when it is also the
     prefix of a longer id) or the one id it is a prefix of.
@@ -102,7 +114,7 @@ def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
     exact = _match(root, text)
     if exact is not None:
         return exact
-    candidates = prefix_candidates(root, text)
+    candidates = prefix_candidates(root, text) or _shown_candidates(root, text)
     if not candidates:
         raise UnknownExecutionError(text, root)
     if len(candidates) > 1:

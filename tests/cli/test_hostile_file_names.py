@@ -115,3 +115,26 @@ def test_errors_naming_a_hostile_wal_only_execution_are_one_line(
     (line,) = run.stderr.splitlines()
     assert "w-␊FORGED␉" in line
     _assert_inert(run.stderr)
+
+
+def test_an_id_as_listed_names_its_execution(tmp_path: Path) -> None:
+    """Listings show a hostile id with placeholders (``--json`` too): that shown form,
+    whole or as a prefix, names the execution in every command that takes an id."""
+    import json
+
+    from tests.factories import make_record, write_record
+
+    records = tmp_path / "records"
+    hostile = "esc\x1b]0;TITLE\x07\x1b[32mid\u202e"
+    write_record(records, make_record(execution_id=hostile))
+    write_record(records, make_record(execution_id="plain-1"))
+    listed = json.loads(cli("inspect", "--list", "--json", str(records)).stdout)
+    (shown,) = [r["execution_id"] for r in listed["executions"] if r["execution_id"] != "plain-1"]
+    assert shown == "esc␛]0;TITLE␇␛[32mid⟨U+202E⟩"
+    for text in (shown, shown[:6]):
+        run = cli("inspect", text, "--dir", str(records), "--json")
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout)["verdict"]["outcome"] == "succeeded"
+    replayed = cli("replay", shown, "--dir", str(records))
+    assert replayed.returncode == 0, replayed.stderr
+    _assert_inert(replayed.stdout + replayed.stderr)
