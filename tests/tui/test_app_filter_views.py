@@ -1,5 +1,7 @@
-"""The list's filter as an operator uses it, by the one verdict each execution has:
-``/replayable`` finds the replayable executions only, ``/not replayable`` the others."""
+"""The list's filter and views as an operator uses them, by the one verdict each execution
+has: ``/replayable`` finds the replayable executions only, ``/not replayable`` the others;
+the "succeeded" view shows every execution that succeeded, and every number said of it
+(the rows, the header's counts, the toast) is the same."""
 
 from __future__ import annotations
 
@@ -70,3 +72,56 @@ async def test_replayable_finds_the_replayable_executions_only_and_not_replayabl
         await _clear_filter(pilot)
         await _type_filter(pilot, "replay")  # a word being typed: every row has it
         assert len(_rows(app)) == 4
+
+
+async def test_the_succeeded_view_shows_every_success_and_each_count_of_it_agrees(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("v", "v", "v")  # needs attention, all, succeeded
+        await settle(pilot)
+        assert listing.model.view.name == "succeeded"
+        rows = _rows(app)
+        successes = ("ok", "fallback", "invalidated", "ok2")
+        assert {row.split()[0] for row in rows} == {world[name][:8] for name in successes}
+        invalidated = next(row for row in rows if world["invalidated"][:8] in row)
+        assert "✓ succeeded" in invalidated and "✗ invalid." in invalidated
+        text = screen_text(app)
+        assert "6 executions (4 shown)" in text
+        assert "· 4 succeeded (1 not replayable)" in text
+        assert _notes(app)[-1] == "View: succeeded only · 4 executions"
+
+        await pilot.press("v")  # the successes that cannot be replayed
+        await settle(pilot)
+        assert [row.split()[0] for row in _rows(app)] == [world["invalidated"][:8]]
+        assert "6 executions (1 shown)" in screen_text(app)
+        assert _notes(app)[-1] == "View: succeeded, not replayable only · 1 execution"
+
+        # With a filter typed, the toast counts the rows shown, as the header does.
+        await pilot.press("v", "v", "v", "v")  # failed, in flight, untrusted, failures first
+        await settle(pilot)
+        assert _notes(app)[-1] == "View: failures first, by verdict · 6 executions"
+        await _type_filter(pilot, "translate")
+        await pilot.press("enter", "v", "v", "v")
+        await settle(pilot)
+        assert listing.model.view.name == "succeeded"
+        assert len(_rows(app)) == 2 and "6 executions (2 shown)" in screen_text(app)
+        assert _notes(app)[-1] == "View: succeeded only · 2 executions match the filter"
+
+
+async def test_a_narrow_list_names_the_not_replayable_view_apart_from_the_succeeded_one(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("v", "v", "v")
+        await settle(pilot)
+        assert str(listing.border_subtitle) == "succeeded only · newest first"
+        await pilot.press("v")
+        await settle(pilot)
+        assert str(listing.border_subtitle) == "not replayable · newest first"

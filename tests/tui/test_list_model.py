@@ -23,6 +23,7 @@ from intentus_tui.tui.presenters.list_model import (
     View,
     group_of,
     query_terms,
+    size_of,
 )
 
 
@@ -335,6 +336,8 @@ def test_rows_equal_the_plain_sort_of_every_row_key(items, view, sort, query) ->
     assert model.rows == _naive_rows(model)
     if model.view.only is None:
         assert model.shown_count == len(model.summaries)
+    # the rows a view shows are the count the header gives of its groups
+    assert model.shown_count == size_of(model.view.only, model.counts)
 
 
 def test_the_newest_execution_is_the_last_created_and_no_time_counts_as_oldest() -> None:
@@ -539,3 +542,16 @@ def test_a_filter_s_terms_join_not_to_the_verdict_term_after_it() -> None:
     assert query_terms("not failed") == ("not", "failed")
     assert query_terms("replayable not") == ("replayable", "not")
     assert query_terms("not not replayable") == ("not", "not_replayable")
+
+
+def test_the_succeeded_view_shows_every_success_as_the_header_counts_them() -> None:
+    """Replayable or not, a success is in the "succeeded" view; an untrusted record is not
+    (its outcome is unknown), whatever its header claims."""
+    items = [summary(1), summary(2, replayable=False), summary(3, "tampered"), summary(4, "failed")]
+    model = ListModel()
+    model.replace_all(items)
+    model.set_view(next(v for v in VIEWS if v.name == "succeeded"))
+    assert {model.key_at(row) for row in range(len(model))} == {"00001.json", "00002.json"}
+    assert model.shown_count == size_of(model.view.only, model.counts) == 2
+    model.set_view(next(v for v in VIEWS if v.name == "not_replayable"))
+    assert [model.key_at(row) for row in range(len(model))] == ["00002.json"]

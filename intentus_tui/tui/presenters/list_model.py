@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum
@@ -97,24 +97,32 @@ def group_of(summary: ExecutionSummary) -> Group:
 
 
 class View(NamedTuple):
-    """A way of showing the list: grouped, flat, or only some groups."""
+    """A way of showing the list: grouped, flat, or only some groups. ``short``: its name
+    where the whole label does not fit (a narrow list's border), if not the label."""
 
     name: str
     label: str
     grouped: bool
     only: frozenset[Group] | None = None
+    short: str | None = None
 
+
+# Every execution whose outcome is succeeded (the verdict makes an untrusted one's outcome
+# unknown): the "succeeded" view's rows and the header's "succeeded" count.
+SUCCEEDED_GROUPS = frozenset({Group.SUCCEEDED, Group.SUCCEEDED_NOT_REPLAYABLE})
+NOT_REPLAYABLE_GROUPS = frozenset({Group.SUCCEEDED_NOT_REPLAYABLE})
 
 VIEWS: tuple[View, ...] = (
-    View("grouped", "failures first, by verdict", grouped=True),
+    View("grouped", "failures first, by verdict", grouped=True, short="failures first"),
     View("attention", "needs attention only", grouped=True, only=ATTENTION_GROUPS),
-    View("all", "all, ungrouped", grouped=False),
-    View("succeeded", "succeeded only", grouped=False, only=frozenset({Group.SUCCEEDED})),
+    View("all", "all, ungrouped", grouped=False, short="all"),
+    View("succeeded", "succeeded only", grouped=False, only=SUCCEEDED_GROUPS),
     View(
         "not_replayable",
         "succeeded, not replayable only",
         grouped=False,
-        only=frozenset({Group.SUCCEEDED_NOT_REPLAYABLE}),
+        only=NOT_REPLAYABLE_GROUPS,
+        short="not replayable",
     ),
     View("failed", "failed only", grouped=False, only=frozenset({Group.FAILED})),
     View("in_flight", "in flight only", grouped=False, only=frozenset({Group.IN_FLIGHT})),
@@ -126,6 +134,24 @@ VIEWS: tuple[View, ...] = (
     ),
 )
 FAILURES_FIRST = VIEWS[0]
+
+
+def group_sizes(counts: Mapping[VerdictKind, int]) -> Counter[Group]:
+    """How many executions each group holds, from the executions per verdict
+    (``ListModel.counts``)."""
+    sizes: Counter[Group] = Counter()
+    for kind, n in counts.items():
+        if n > 0:
+            sizes[group_of_kind(kind)] += n
+    return sizes
+
+
+def size_of(groups: frozenset[Group] | None, counts: Mapping[VerdictKind, int]) -> int:
+    """How many executions these groups hold (``None``: all of them), from the executions
+    per verdict: the rows a view with these groups shows when no filter is typed, and the
+    number the header gives for them (one count, said the same everywhere)."""
+    sizes = group_sizes(counts)
+    return sum(n for group, n in sizes.items() if groups is None or group in groups)
 
 
 def parse_created(created: str) -> float:
