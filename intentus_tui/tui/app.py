@@ -563,7 +563,6 @@ class IntentusApp(
             filter_input = self._filter
             filter_input.value = ""
             filter_input.display = False
-            listing.model.query = ""
             while listing.model.view.name != "grouped":
                 listing.cycle_view()
             listing.set_query("")

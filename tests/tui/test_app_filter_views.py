@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.intentusnet_world import build_real_world
-from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle
+from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, wait_for
 
 
 def _rows(app: Any) -> list[str]:
@@ -125,3 +125,34 @@ async def test_a_narrow_list_names_the_not_replayable_view_apart_from_the_succee
         await pilot.press("v")
         await settle(pilot)
         assert str(listing.border_subtitle) == "not replayable · newest first"
+
+
+async def test_jumping_from_the_palette_to_an_execution_the_filter_hides_clears_the_filter(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """ctrl+p finds every execution; choosing one the filter hides empties the filter box
+    and shows every row again, the chosen one selected."""
+    from textual.command import CommandList
+
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _type_filter(pilot, "translate")
+        await pilot.press("enter", "v", "v")  # all, ungrouped
+        await settle(pilot)
+        assert len(_rows(app)) == 2
+        refund = world["incomplete"]
+        await pilot.press("ctrl+p", *refund[:8])
+
+        def hits() -> int:
+            lists = app.screen.query(CommandList)
+            return lists.first().option_count if lists else 0
+
+        await wait_for(pilot, lambda: hits() == 1, "one hit")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.execution_list.selected_key == f"{refund}.json"
+        assert app.query_one("#filter").value == "" and not app.query_one("#filter").display
+        assert app.execution_list.model.view.name == "grouped"
+        assert len(_rows(app)) == 6 and "6 executions ·" in screen_text(app)
+        assert "(2 shown)" not in screen_text(app)
