@@ -563,7 +563,6 @@ class IntentusApp(
             filter_input = self._filter
             filter_input.value = ""
             filter_input.display = False
-            listing.model.query = ""
             while listing.model.view.name != "grouped":
                 listing.cycle_view()
             listing.set_query("")
@@ -609,13 +608,13 @@ class IntentusApp(
         self.screen.set_focus(self.execution_list)
 
     def action_cycle_view(self) -> None:
-        label = self.execution_list.cycle_view()
-        self._after_view_change(f"View: {label}")
+        note = self.execution_list.cycle_view()
+        self._after_view_change(note)
 
     def action_failures_first(self) -> None:
-        label = self.execution_list.show_failures_first()
+        note = self.execution_list.show_failures_first()
         self.execution_list.focus()
-        self._after_view_change(f"View: {label}")
+        self._after_view_change(note)
 
     def action_cycle_sort(self) -> None:
         label = self.execution_list.cycle_sort()

@@ -22,6 +22,8 @@ from intentus_tui.tui.presenters.list_model import (
     Sort,
     View,
     group_of,
+    query_terms,
+    size_of,
 )
 
 
@@ -91,7 +93,7 @@ BATCHES = st.lists(
     ops=OPS,
     view=st.sampled_from(VIEWS),
     sort=st.sampled_from(SORTS),
-    query=st.sampled_from(["", "trans", "0001", "incomplete"]),
+    query=st.sampled_from(["", "trans", "0001", "incomplete", "replayable", "not replayable"]),
 )
 def test_incremental_updates_match_a_rebuild(ops, view, sort, query) -> None:  # type: ignore[no-untyped-def]
     model = _model(view, sort, query)
@@ -124,7 +126,7 @@ def _assert_matches_a_rebuild(model: ListModel, view: View, sort: Sort, query: s
     batches=BATCHES,
     view=st.sampled_from(VIEWS),
     sort=st.sampled_from(SORTS),
-    query=st.sampled_from(["", "trans", "0001", "incomplete"]),
+    query=st.sampled_from(["", "trans", "0001", "incomplete", "replayable", "not replayable"]),
 )
 def test_batched_updates_match_a_rebuild(batches, view, sort, query) -> None:  # type: ignore[no-untyped-def]
     model = _model(view, sort, query)
@@ -316,7 +318,7 @@ def _naive_rows(model: ListModel) -> list[tuple[object, ...]]:
     ),
     view=st.sampled_from(VIEWS),
     sort=st.sampled_from(SORTS),
-    query=st.sampled_from(["", "trans", "incomplete"]),
+    query=st.sampled_from(["", "trans", "incomplete", "replayable", "not_replayable"]),
 )
 def test_rows_equal_the_plain_sort_of_every_row_key(items, view, sort, query) -> None:  # type: ignore[no-untyped-def]
     """The field-by-field sort and the sliced groups give exactly the plain sort's rows,
@@ -334,6 +336,8 @@ def test_rows_equal_the_plain_sort_of_every_row_key(items, view, sort, query) ->
     assert model.rows == _naive_rows(model)
     if model.view.only is None:
         assert model.shown_count == len(model.summaries)
+    # the rows a view shows are the count the header gives of its groups
+    assert model.shown_count == size_of(model.view.only, model.counts)
 
 
 def test_the_newest_execution_is_the_last_created_and_no_time_counts_as_oldest() -> None:
@@ -356,7 +360,19 @@ def test_the_newest_execution_is_the_last_created_and_no_time_counts_as_oldest()
 @given(
     items=st.lists(st.tuples(st.integers(0, 300), STATES), max_size=80),
     view=st.sampled_from(VIEWS),
-    typed=st.sampled_from(["trans inc", "0001 sum", "comp x", "  tr", "failed"]),
+    typed=st.sampled_from(
+        [
+            "trans inc",
+            "0001 sum",
+            "comp x",
+            "  tr",
+            "failed",
+            "replayables",
+            "not replayable x",
+            "not_replayable",
+            "replayable sum",
+        ]
+    ),
 )
 def test_typing_a_filter_letter_by_letter_equals_filtering_from_scratch(items, view, typed) -> None:  # type: ignore[no-untyped-def]
     """Each keystroke that extends the query searches only the rows already shown: the
@@ -487,3 +503,55 @@ def test_a_verdict_word_finds_the_rows_with_that_verdict_not_their_groups_other_
     assert found("tampered") == {tampered.key}
     assert found("chain broken") == {broken.key}
     assert found("untrusted") == {tampered.key, broken.key}
+
+
+def test_replayable_finds_the_replayable_executions_only_and_not_replayable_the_others() -> None:
+    """Every execution that is not replayable has "not replayable" among its words: typed
+    whole, ``replayable`` is asked of the verdict instead, and ``not replayable`` (or
+    ``not_replayable``) finds the others. A tampered record whose header still says
+    replayable is not; text and the words being typed are searched as before."""
+    replayable = summary(1)
+    invalidated = summary(2, replayable=False)
+    tampered = summary(3, "tampered")  # its header says replayable: true
+    incomplete = summary(
+        4, "incomplete", replayable=False, final_status=None, replay_reason="execution_incomplete"
+    )
+    model = ListModel()
+    model.replace_all([replayable, invalidated, tampered, incomplete])
+
+    def found(query: str) -> set[str]:
+        model.set_query(query)
+        return {k for row in range(len(model)) if (k := model.key_at(row)) is not None}
+
+    others = {invalidated.key, tampered.key, incomplete.key}
+    assert found("replayable") == {replayable.key}
+    assert found("REPLAYABLE") == {replayable.key}
+    assert found("not replayable") == others
+    assert found("not_replayable") == others
+    assert found("  not   replayable ") == others
+    assert found("replayable 00001") == {replayable.key}
+    assert found("not replayable manually") == {invalidated.key}  # its reason's words
+    assert found("replay") == found("not replayab") | {replayable.key}  # still being typed
+    assert found("replayable not") == set()  # "not" after it is text: no row has it
+    assert found("00003") == {tampered.key}
+
+
+def test_a_filter_s_terms_join_not_to_the_verdict_term_after_it() -> None:
+    assert query_terms("Not Replayable") == ("not_replayable",)
+    assert query_terms("not replayables") == ("not", "replayables")
+    assert query_terms("not failed") == ("not", "failed")
+    assert query_terms("replayable not") == ("replayable", "not")
+    assert query_terms("not not replayable") == ("not", "not_replayable")
+
+
+def test_the_succeeded_view_shows_every_success_as_the_header_counts_them() -> None:
+    """Replayable or not, a success is in the "succeeded" view; an untrusted record is not
+    (its outcome is unknown), whatever its header claims."""
+    items = [summary(1), summary(2, replayable=False), summary(3, "tampered"), summary(4, "failed")]
+    model = ListModel()
+    model.replace_all(items)
+    model.set_view(next(v for v in VIEWS if v.name == "succeeded"))
+    assert {model.key_at(row) for row in range(len(model))} == {"00001.json", "00002.json"}
+    assert model.shown_count == size_of(model.view.only, model.counts) == 2
+    model.set_view(next(v for v in VIEWS if v.name == "not_replayable"))
+    assert [model.key_at(row) for row in range(len(model))] == ["00002.json"]

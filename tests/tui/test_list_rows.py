@@ -161,9 +161,23 @@ def test_the_list_subtitle_keeps_the_sort_in_sight_on_a_narrow_list(view: View, 
     narrow = list_subtitle(model, width=34)  # the list's width on an 80-column screen
     assert narrow.endswith(f" · {sort.label}") or narrow == wide
     if cell_len(wide) > 34 - 4:
-        assert narrow == f"{view.label.split(',')[0]} · {sort.label}"
+        assert narrow == f"{view.short or view.label} · {sort.label}"
     filtering = list_subtitle(model, width=34, filtering=True)
     assert " · filtering… · " in filtering and filtering.endswith(sort.label)
+
+
+def test_a_narrow_list_names_every_view_apart() -> None:
+    """Where only a view's short name fits, no two views read the same: the successes that
+    cannot be replayed are not "succeeded" there (the view of every success is)."""
+    names = [list_subtitle(_viewing(view), width=34).split(" · ")[0] for view in VIEWS]
+    assert len(set(names)) == len(VIEWS), names
+    assert names[[v.name for v in VIEWS].index("not_replayable")] == "not replayable"
+
+
+def _viewing(view: View) -> ListModel:
+    model = ListModel()
+    model.view = view
+    return model
 
 
 def _rows_of(model: ListModel, width: int) -> dict[str, str]:

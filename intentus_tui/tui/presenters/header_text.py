@@ -13,8 +13,16 @@ from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 
-from intentus_tui.core.model import Integrity, Outcome, ReplayCode
+from intentus_tui.core.model import Integrity
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.list_model import (
+    NOT_REPLAYABLE_GROUPS,
+    SUCCEEDED_GROUPS,
+    Group,
+    VerdictKind,
+    group_sizes,
+    size_of,
+)
 
 Part = tuple[str, str]
 
@@ -27,7 +35,7 @@ class HeaderState:
     live: str = "live"  # live | paused | off | stopped
     pending: int = 0  # changes waiting while paused
     # executions per verdict (outcome, integrity, replayability codes)
-    counts: Counter[tuple[Outcome, Integrity, ReplayCode]] = field(default_factory=Counter)
+    counts: Counter[VerdictKind] = field(default_factory=Counter)
     scanned: int = 0
     total: int | None = None  # files found by the scan; None until they are counted
     scanning: bool = True
@@ -110,16 +118,19 @@ _ATTENTION = (
     ("in flight", "$warning"),
 )
 _UNTRUSTED = {Integrity.TAMPERED: "tampered", Integrity.CHAIN_BROKEN: "chain broken"}
-_OUTCOME_WORDS = {
-    Outcome.UNKNOWN: "unknown",
-    Outcome.FAILED: "failed",
-    Outcome.IN_FLIGHT: "in flight",
+_ATTENTION_WORDS = {
+    Group.UNTRUSTED: "untrusted",
+    Group.UNKNOWN: "unknown",
+    Group.FAILED: "failed",
+    Group.IN_FLIGHT: "in flight",
 }
 
 
 @dataclass
 class VerdictTally:
-    """The counts line's numbers, from the executions' verdict codes."""
+    """The counts line's numbers, from the executions' verdict codes. Each is a group's
+    count, or the groups' of a view (``size_of``): "4 succeeded" is the rows the
+    "succeeded" view shows, "(1 not replayable)" those of "succeeded, not replayable"."""
 
     total: int = 0
     attention: Counter[str] = field(default_factory=Counter)  # untrusted, unknown, ...
@@ -130,20 +141,20 @@ class VerdictTally:
     unverifiable: int = 0
 
     @classmethod
-    def of(cls, counts: Mapping[tuple[Outcome, Integrity, ReplayCode], int]) -> VerdictTally:
-        tally = cls()
-        for (outcome, integrity, replay), n in counts.items():
+    def of(cls, counts: Mapping[VerdictKind, int]) -> VerdictTally:
+        tally = cls(
+            total=size_of(None, counts),
+            succeeded=size_of(SUCCEEDED_GROUPS, counts),
+            not_replayable=size_of(NOT_REPLAYABLE_GROUPS, counts),
+        )
+        for group, n in group_sizes(counts).items():
+            if group in _ATTENTION_WORDS:
+                tally.attention[_ATTENTION_WORDS[group]] += n
+        for (_, integrity, _), n in counts.items():
             if n <= 0:
                 continue
-            tally.total += n
             if integrity in _UNTRUSTED:
-                tally.attention["untrusted"] += n
                 tally.untrusted[_UNTRUSTED[integrity]] += n
-            elif outcome is Outcome.SUCCEEDED:
-                tally.succeeded += n
-                tally.not_replayable += n if replay is not ReplayCode.REPLAYABLE else 0
-            else:
-                tally.attention[_OUTCOME_WORDS[outcome]] += n
             tally.benign += n if integrity is Integrity.BENIGN else 0
             tally.unverifiable += n if integrity is Integrity.UNVERIFIABLE else 0
         return tally

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum
@@ -97,24 +97,32 @@ def group_of(summary: ExecutionSummary) -> Group:
 
 
 class View(NamedTuple):
-    """A way of showing the list: grouped, flat, or only some groups."""
+    """A way of showing the list: grouped, flat, or only some groups. ``short``: its name
+    where the whole label does not fit (a narrow list's border), if not the label."""
 
     name: str
     label: str
     grouped: bool
     only: frozenset[Group] | None = None
+    short: str | None = None
 
+
+# Every execution whose outcome is succeeded (the verdict makes an untrusted one's outcome
+# unknown): the "succeeded" view's rows and the header's "succeeded" count.
+SUCCEEDED_GROUPS = frozenset({Group.SUCCEEDED, Group.SUCCEEDED_NOT_REPLAYABLE})
+NOT_REPLAYABLE_GROUPS = frozenset({Group.SUCCEEDED_NOT_REPLAYABLE})
 
 VIEWS: tuple[View, ...] = (
-    View("grouped", "failures first, by verdict", grouped=True),
+    View("grouped", "failures first, by verdict", grouped=True, short="failures first"),
     View("attention", "needs attention only", grouped=True, only=ATTENTION_GROUPS),
-    View("all", "all, ungrouped", grouped=False),
-    View("succeeded", "succeeded only", grouped=False, only=frozenset({Group.SUCCEEDED})),
+    View("all", "all, ungrouped", grouped=False, short="all"),
+    View("succeeded", "succeeded only", grouped=False, only=SUCCEEDED_GROUPS),
     View(
         "not_replayable",
         "succeeded, not replayable only",
         grouped=False,
-        only=frozenset({Group.SUCCEEDED_NOT_REPLAYABLE}),
+        only=NOT_REPLAYABLE_GROUPS,
+        short="not replayable",
     ),
     View("failed", "failed only", grouped=False, only=frozenset({Group.FAILED})),
     View("in_flight", "in flight only", grouped=False, only=frozenset({Group.IN_FLIGHT})),
@@ -126,6 +134,24 @@ VIEWS: tuple[View, ...] = (
     ),
 )
 FAILURES_FIRST = VIEWS[0]
+
+
+def group_sizes(counts: Mapping[VerdictKind, int]) -> Counter[Group]:
+    """How many executions each group holds, from the executions per verdict
+    (``ListModel.counts``)."""
+    sizes: Counter[Group] = Counter()
+    for kind, n in counts.items():
+        if n > 0:
+            sizes[group_of_kind(kind)] += n
+    return sizes
+
+
+def size_of(groups: frozenset[Group] | None, counts: Mapping[VerdictKind, int]) -> int:
+    """How many executions these groups hold (``None``: all of them), from the executions
+    per verdict: the rows a view with these groups shows when no filter is typed, and the
+    number the header gives for them (one count, said the same everywhere)."""
+    sizes = group_sizes(counts)
+    return sum(n for group, n in sizes.items() if groups is None or group in groups)
 
 
 def parse_created(created: str) -> float:
@@ -211,9 +237,32 @@ def _verdict_text(kind: VerdictKind) -> str:
     return "\n" + _kind_words(kind) + "\n" + _GROUP_WORDS[group_of_kind(kind)]
 
 
+# As text, "replayable" is in every non-replayable execution's words too ("not
+# replayable"): typed whole, it is found by the verdict's codes alone (a tampered record's
+# header still says replayable), and "not replayable" or "not_replayable" finds the others.
+# A word being typed ("replay", "not replayab") is text, which every execution the whole
+# term finds holds (its verdict's words): typing on only narrows the rows.
+_VERDICT_TERMS: dict[str, Callable[[VerdictKind], bool]] = {
+    "replayable": lambda kind: kind[2] is ReplayCode.REPLAYABLE,
+    "not_replayable": lambda kind: kind[2] is not ReplayCode.REPLAYABLE,
+}
+
+
+def query_terms(query: str) -> tuple[str, ...]:
+    """The terms of a typed filter, each to be found: its words casefolded, with "not" and
+    the verdict term after it joined into one ("not replayable" is "not_replayable")."""
+    terms: list[str] = []
+    for word in query.casefold().split():
+        if terms and terms[-1] == "not" and f"not_{word}" in _VERDICT_TERMS:
+            terms[-1] = f"not_{word}"
+        else:
+            terms.append(word)
+    return tuple(terms)
+
+
 def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
-    """The text ``/`` searches: id, intent, agents, state, the verdict's words, group
-    title, source, file name."""
+    """The text ``/`` searches (but for ``_VERDICT_TERMS``): id, intent, agents, state,
+    the verdict's words, group title, source, file name."""
     kind = kind_of(summary) if kind is None else kind
     return (
         f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
@@ -410,7 +459,10 @@ class ListModel:
         # Counts changes of the executions or the grouping: a sort job made before one is
         # stale (``finish_sort``).
         self._generation = 0
-        self._terms: tuple[str, ...] = ()
+        self._terms: tuple[str, ...] = ()  # the query's terms (``query_terms``)
+        self._text_terms: tuple[str, ...] = ()  # those searched in the text
+        # What the verdict terms among them ask of an execution's verdict codes.
+        self._verdict_checks: tuple[Callable[[VerdictKind], bool], ...] = ()
         # Execution ids more than one file holds (copies of a record): their rows name
         # their files. Counted as executions come and go; nothing more while none repeats.
         self.shared_ids = SharedIds()
@@ -505,10 +557,15 @@ class ListModel:
         if query == self.query:
             return
         # Typing on (the query grows at its end): every row the new query matches matches
-        # the old one too, so only the rows shown are searched.
-        narrowing = bool(self.query.strip()) and query.startswith(self.query)
+        # the old one too, so only the rows shown are searched. Not after a verdict term:
+        # "replayable" typed on to "replayables" is text, found where the term was not.
+        narrowing = (
+            bool(self.query.strip()) and query.startswith(self.query) and not self._verdict_checks
+        )
         self.query = query
-        self._terms = tuple(query.casefold().split())
+        self._terms = terms = query_terms(query)
+        self._text_terms = tuple(t for t in terms if t not in _VERDICT_TERMS)
+        self._verdict_checks = tuple(_VERDICT_TERMS[t] for t in terms if t in _VERDICT_TERMS)
         self._refilter(within=self.rows if narrowing else None)
 
     # ------------------------------------------------------------------ building
@@ -553,15 +610,18 @@ class ListModel:
 
     def _matches(self, summary: ExecutionSummary) -> bool:
         only = self.view.only
-        if only is not None and self._verdict(summary)[2] not in only:
+        _, kind, group, _ = self._verdict(summary)
+        if only is not None and group not in only:
             return False
-        if not self._terms:
+        if not all(check(kind) for check in self._verdict_checks):
+            return False
+        if not self._text_terms:
             return True
         key = summary.key
         haystack = self._haystacks.get(key)
         if haystack is None:
-            haystack = self._haystacks[key] = haystack_of(summary, self.kind(summary))
-        return all(term in haystack for term in self._terms)
+            haystack = self._haystacks[key] = haystack_of(summary, kind)
+        return all(term in haystack for term in self._text_terms)
 
     def rebuild(self) -> None:
         """Re-sort every execution (after a grouping change or many changed), then
@@ -611,16 +671,23 @@ class ListModel:
         if not self._terms:
             self._show_groups(self.view.only)
             return
-        haystacks = self._every_haystack()
-        terms = self._terms
+        kinds = self._kinds
         if within is not None:
             source = [rk for rk in within if rk[1] != 0]
         else:
             source = self._all_in_order()
             only = self.view.only
             if only is not None:
-                kinds = self._kinds
                 source = [rk for rk in source if kinds[rk[-1]][2] in only]  # type: ignore[index,operator]
+        checks = self._verdict_checks
+        if checks:  # asked of the few dozen verdicts, not of each row
+            wanted = {kind for kind in _KINDS if all(check(kind) for check in checks)}
+            source = [rk for rk in source if kinds[rk[-1]][1] in wanted]  # type: ignore[index]
+        terms = self._text_terms
+        if not terms:
+            self._show(source)
+            return
+        haystacks = self._every_haystack()
         # No call per row (not even ``cast``): 100,000 rows a keystroke.
         if len(terms) == 1:  # the common case, without a generator per row
             term = terms[0]

@@ -332,8 +332,20 @@ def list_subtitle(
     full = _subtitle(model.view.label, model.sort.label, sorting, filtering, "sort: ")
     if width is None or cell_len(full) <= width - _BORDER_CELLS:
         return full
-    view = model.view.label.split(",", 1)[0]  # "failures first, by verdict": its first part
+    view = model.view.short or model.view.label  # "failures first, by verdict": its name
     return _subtitle(view, model.sort.label, sorting, filtering, "")
+
+
+def view_note(model: ListModel) -> str:
+    """The toast on choosing a view: its label and how many executions it shows, the rows
+    the header counts as shown (with no filter typed, the view's own count: what the header
+    says of it, as "4 succeeded")."""
+    shown = model.shown_count
+    noun = "execution" if shown == 1 else "executions"
+    note = f"View: {model.view.label} · {shown:,} {noun}"
+    if model.query.strip():
+        note += " matches the filter" if shown == 1 else " match the filter"
+    return note
 
 
 _BORDER_CELLS = 4  # the corner and a rule cell each side of a border's subtitle

@@ -38,6 +38,7 @@ from intentus_tui.tui.presenters.list_rows import (
     list_subtitle,
     root_width_for,
     row_cells,
+    view_note,
 )
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
@@ -249,18 +250,19 @@ class ExecutionList(
             self.refresh()
 
     def cycle_view(self) -> str:
+        """The next view; what to say of it (``view_note``: its label, its rows)."""
         index = (VIEWS.index(self.model.view) + 1) % len(VIEWS)
         self._keeping_place(lambda: self.model.set_view(VIEWS[index]))
-        return self.model.view.label
+        return view_note(self.model)
 
     def show_failures_first(self) -> str:
         """The failures-first view (grouped by verdict, what needs attention on top), with
-        the cursor on its first row."""
+        the cursor on its first row; what to say of it (``view_note``)."""
         self._keeping_place(lambda: self.model.set_view(FAILURES_FIRST))
         first = self.model.nearest_item(0)
         if first is not None:
             self._move_to(first)
-        return self.model.view.label
+        return view_note(self.model)
 
     def cycle_sort(self) -> str:
         """The next sort (after the one being made, if any), in place now on a small list;
