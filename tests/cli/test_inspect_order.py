@@ -8,11 +8,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli.support import cli as run_cli
 from tests.intentusnet_world import RealWorld
 from tests.real_ids import copy_real_world, save_as, write_wal_only
 
@@ -34,14 +34,7 @@ def cli(*args: str, cwd: Path, cache: Path | None = None) -> subprocess.Complete
     env = dict(os.environ)
     if cache is not None:
         env["INTENTUS_TUI_CACHE_DIR"] = str(cache)
-    return subprocess.run(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=60,
-    )
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture

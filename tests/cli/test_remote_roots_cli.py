@@ -4,24 +4,17 @@ execution by id, verify, a merged listing with a local root, and faults as one l
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli.support import cli
 from tests.core.remote.sshd import SshServer
 from tests.intentusnet_world import RealWorld
 from tests.roots_world import copy_host
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=dict(os.environ),
-    )
+    return cli(*args)
 
 
 def test_inspect_and_verify_an_ssh_root(
