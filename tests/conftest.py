@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+from textual.notifications import Notification
 
 from tests.intentusnet_world import RealWorld, build_real_world
 
@@ -45,3 +46,11 @@ def _compare_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "compare.toml"
     monkeypatch.setenv("INTENTUS_TUI_COMPARE", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _snapshot_toasts_stay(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot shows the toasts its keys raised however slow the machine: none expires
+    while the test runs (a 1.5 s toast had gone from a busy machine's snapshot)."""
+    if "snap_compare" in request.fixturenames:
+        monkeypatch.setattr(Notification, "time_left", property(lambda self: 3600.0))

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Tabs
+from textual.widgets._tabs import Underline
 from textual.worker import Worker
 
 from intentus_tui.core.paths import RecordRoot, resolve_root
@@ -94,6 +96,21 @@ def _building_side_pane(app: IntentusApp) -> bool:
     return app._side_pane_scheduled and not app.side_pane.ready
 
 
+def _underline_moving(app: IntentusApp) -> bool:
+    """Whether a tab bar's underline is not yet under its active tab: Textual starts moving
+    it from a 20 ms timer after the key, which the animator and the workers do not show
+    (a busy machine's snapshot caught it under the old tab)."""
+    for tabs in app.screen.query(Tabs):
+        active = tabs.active_tab
+        if active is None or not tabs.display or not tabs.region:
+            continue
+        start, end = active.virtual_region.shrink(active.styles.gutter).column_span
+        underline = tabs.query_one(Underline)
+        if (underline.highlight_start, underline.highlight_end) != (start, end):
+            return True
+    return False
+
+
 async def _animations_finished(app: IntentusApp, timeout: float) -> None:
     try:
         await asyncio.wait_for(app.animator.wait_until_complete(), max(timeout, 0.01))
@@ -128,7 +145,7 @@ async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
         elif workers := _running_workers(app):
             quiet_rounds = 0
             await _workers_finished(workers, deadline - time.monotonic())
-        elif _building_side_pane(app):
+        elif _building_side_pane(app) or _underline_moving(app):
             quiet_rounds = 0
             await pilot.pause(0.005)
         else:
