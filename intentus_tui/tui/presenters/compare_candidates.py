@@ -2,10 +2,11 @@
 over them (no widgets).
 
 Candidates come in groups: snapshots saved in this session ("just saved"), saved snapshots,
-Verist baselines, record files outside the records directory (``core.compare.targets``), then
-the executions of the list, newest first (from the index's summaries: no file is read for
-them). Each is one sanitized line: its kind, the short execution id, the time, then what it
-is (verdict marks and intent; workflow@version · step, label and file name).
+Verist baselines, record files outside the records directory (``core.compare.targets``; under
+every root when several are open), then the executions of the list, newest first (from the
+index's summaries: no file is read for them). Each is one sanitized line: its kind, its root
+(several roots open), the short execution id, the time, then what it is (verdict marks and
+intent; workflow@version · step, label and file name).
 
 The search is built for 100,000 lines: every line, lower-cased, sits in one string; a
 query's letters are looked for in order (a fuzzy subsequence) by one regular expression that
@@ -104,20 +105,26 @@ def verdict_marks(codes: VerdictCodes) -> str:
     return f"{mark} {integrity_cell(integrity, 2)[0]} {replay_cell(replay, 1)[0]}"
 
 
-def _line(kind: CandidateKind, execution_id: str, when: str, rest: str) -> str:
+def _line(kind: CandidateKind, root: str, execution_id: str, when: str, rest: str) -> str:
     short = sanitize_line(display_id(execution_id))[:MAX_ID_WIDTH]
-    return f"{KIND_WORDS[kind]:<{KIND_WIDTH}} {short:<{ID_WIDTH}} {when} {rest}"
+    return f"{KIND_WORDS[kind]:<{KIND_WIDTH}} {root}{short:<{ID_WIDTH}} {when} {rest}"
 
 
-def file_candidate(target: CompareTarget, *, saved: bool = False) -> Candidate:
+def file_candidate(target: CompareTarget, *, saved: bool = False, roots: int = 0) -> Candidate:
+    """``roots``: the width of the root column (0: one root, none). With several roots, a
+    file is named as side B by the root it was found under, as an execution is
+    (``beta:pinned.json``)."""
     kind: CandidateKind = "saved" if saved else target.kind
     what = [target.title]
     if target.note:
         what.append(target.note)
     what.append(target.path.name)
     rest = sanitize_line(" · ".join(what))
-    line = _line(kind, target.execution_id, time_cell(target.when), rest)
-    return Candidate(kind, str(target.path), target.path, line, target.path.name)
+    root = root_cell(target.root, roots)
+    line = _line(kind, root, target.execution_id, time_cell(target.when), rest)
+    name = target.path.name
+    label = f"{target.root}:{name}" if target.root else name
+    return Candidate(kind, str(target.path), target.path, line, label)
 
 
 @lru_cache(maxsize=64)
@@ -216,9 +223,11 @@ def build_candidates(
     files: Sequence[CompareTarget],
     saved: Sequence[Path],
     executions: Sequence[Candidate] = (),
+    roots: int = 0,
 ) -> list[Candidate]:
     """Every candidate in display order: just saved, snapshots, baselines, records, then
-    the executions. ``saved`` (newest last) is shown even when the search of files missed it."""
+    the executions. ``saved`` (newest last) is shown even when the search of files missed it.
+    ``roots``: the width of the root column (several roots open), as in ``ExecutionLines``."""
     saved_order = {path: index for index, path in enumerate(saved)}
     fresh: list[tuple[int, Candidate]] = []
     others: list[Candidate] = []
@@ -226,13 +235,15 @@ def build_candidates(
     for target in files:
         if target.path in saved_order:
             found.add(target.path)
-            fresh.append((saved_order[target.path], file_candidate(target, saved=True)))
+            fresh.append(
+                (saved_order[target.path], file_candidate(target, saved=True, roots=roots))
+            )
         else:
-            others.append(file_candidate(target))
+            others.append(file_candidate(target, roots=roots))
     for path in saved:
         described = describe_file(path) if path not in found else None
         if described is not None:
-            fresh.append((saved_order[path], file_candidate(described, saved=True)))
+            fresh.append((saved_order[path], file_candidate(described, saved=True, roots=roots)))
     fresh.sort(key=lambda item: -item[0])
     return [c for _, c in fresh] + others + list(executions)
 
