@@ -97,6 +97,7 @@ class ComparePicking(ComparisonLauncher):
         from intentus_tui.tui.presenters.compare_candidates import (
             ExecutionLines,
             build_candidates,
+            id_width,
             root_width,
         )
         from intentus_tui.tui.screens.compare_picker import ComparePicker
@@ -115,15 +116,20 @@ class ComparePicking(ComparisonLauncher):
         # every root, executions come from all of them.
         places = self.compare_file_roots()
         roots = root_width(label for label, _ in places)
+        # One id column for every line, files and executions: as wide as the list's, or a
+        # file's longer id (up to a limit; a longer id is cut with an ellipsis).
+        ids = [self.execution_list.id_width]
 
-        def files() -> list[Candidate]:  # in the picker's thread worker, as is the next
-            return build_candidates(find_compare_files_in_roots(places), saved, roots=roots)
+        def files() -> list[Candidate]:  # in the picker's thread worker, then executions()
+            targets = find_compare_files_in_roots(places)
+            ids[0] = id_width(targets, ids[0])
+            return build_candidates(targets, saved, roots=roots, ids=ids[0])
 
         pause = self.yield_to_keys
 
         def executions() -> list[Candidate]:
             return lines.candidates(
-                summaries, model.kind, exclude=exclude, pause=pause, roots=roots
+                summaries, model.kind, exclude=exclude, pause=pause, roots=roots, ids=ids[0]
             )
 
         # While the picker is open, its candidates are left out of idle full passes.
