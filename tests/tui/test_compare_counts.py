@@ -63,6 +63,8 @@ async def test_n_steps_through_as_many_differences_as_the_status_counts(rules_on
         assert values > events > 1
         await _steps(pilot, screen, "value", values)
         await pilot.press("t")  # the timeline: events, counted as the status counts them
+        # At once, in the unit of the view now focused (it went on saying "value").
+        assert re.search(rf" · at event \d+/{events} · ", _status(screen)), _status(screen)
         await _steps(pilot, screen, "event", events)
 
 

@@ -228,6 +228,13 @@ class ComparisonScreen(Screen[None]):
     def _focused_view(self) -> SideBySideView:
         return self.timeline if self.timeline.has_focus else self.values
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # ``t`` or a click moved the focus (it lands after the action returns): the status
+        # line's position, in its unit, and the line below are the focused view's.
+        if self.compared is not None:
+            self._show_current(self._focused_view().current_row)
+        self._show_status()
+
     def on_side_by_side_view_cursor_moved(self, message: SideBySideView.CursorMoved) -> None:
         message.stop()
         if message.view is self._focused_view():
