@@ -79,6 +79,8 @@ from intentus_tui.core.compare import (
     IgnoreRuleError,
     IgnoreRules,
     Operand,
+    changed_events_text,
+    changed_values_text,
     compare,
     diff_lines,
     file_operand,
@@ -466,13 +468,22 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
         _line(text)
     if outcome.hidden:
         _line(hidden_line(outcome.hidden))
-    count = len(outcome.entries)
-    _line("equal" if outcome.equal else f"different: {count} change{'' if count == 1 else 's'}")
+    _line(result_line(outcome))
+
+
+def result_line(outcome: Comparison) -> str:
+    """``different: 27 changed values, 13 changed events``: counted as the Diff tab and the
+    comparison screen count them (one per entry; events where compared event by event)."""
+    if outcome.equal:
+        return "equal"
+    text = f"different: {changed_values_text(len(outcome.entries))}"
+    if outcome.changed_events is not None:
+        text += f", {changed_events_text(outcome.changed_events)}"
+    return text
 
 
 def hidden_line(hidden: int) -> str:
-    plural = "difference" if hidden == 1 else "differences"
-    return f"{hidden} {plural} hidden by the ignore rules (--all shows them)"
+    return f"{changed_values_text(hidden)} hidden by the ignore rules (--all shows them)"
 
 
 def ignore_rules(show_all: bool, extra: tuple[str, ...]) -> IgnoreRules:

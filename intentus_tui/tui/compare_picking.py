@@ -3,7 +3,8 @@
 
 The picker (``screens.compare_picker``) lists the snapshots saved in this session first
 ("just saved"), then the saved snapshots, Verist baselines and record files found under the
-root (``core.compare.targets``), then the executions the index already holds. The choice is
+root - under every root, each named by its root, when several are open
+(``core.compare.targets``) - then the executions the index already holds. The choice is
 read in a thread worker (a record as a record, a snapshot or baseline as one) and compared
 through ``show_picked_comparison``: the one place a comparison of the selected execution with
 another side is shown.
@@ -92,10 +93,11 @@ class ComparePicking(ComparisonLauncher):
 
     def action_diff_file(self) -> None:
         """Pick what to compare the selected execution with (``D``)."""
-        from intentus_tui.core.compare.targets import find_compare_files
+        from intentus_tui.core.compare.targets import find_compare_files_in_roots
         from intentus_tui.tui.presenters.compare_candidates import (
             ExecutionLines,
             build_candidates,
+            id_width,
             root_width,
         )
         from intentus_tui.tui.screens.compare_picker import ComparePicker
@@ -103,7 +105,6 @@ class ComparePicking(ComparisonLauncher):
         detail = self.record_to_act_on("diff_file")
         if detail is None:
             return
-        root = self.root
         model = self.execution_list.model
         summaries = list(self.all_summaries())
         saved = list(self.saved_snapshots)
@@ -111,17 +112,24 @@ class ComparePicking(ComparisonLauncher):
         if self._execution_lines is None:
             self._execution_lines = ExecutionLines()
         lines = self._execution_lines
-        # With several roots open, each execution's line names its root.
-        roots = root_width(e.label for e in self.roots.working) if self.roots is not None else 0
+        # With several roots open, each line names its root: files are looked for under
+        # every root, executions come from all of them.
+        places = self.compare_file_roots()
+        roots = root_width(label for label, _ in places)
+        # One id column for every line, files and executions: as wide as the list's, or a
+        # file's longer id (up to a limit; a longer id is cut with an ellipsis).
+        ids = [self.execution_list.id_width]
 
-        def files() -> list[Candidate]:  # in the picker's thread worker, as is the next
-            return build_candidates(find_compare_files(root), saved)
+        def files() -> list[Candidate]:  # in the picker's thread worker, then executions()
+            targets = find_compare_files_in_roots(places)
+            ids[0] = id_width(targets, ids[0])
+            return build_candidates(targets, saved, roots=roots, ids=ids[0])
 
         pause = self.yield_to_keys
 
         def executions() -> list[Candidate]:
             return lines.candidates(
-                summaries, model.kind, exclude=exclude, pause=pause, roots=roots
+                summaries, model.kind, exclude=exclude, pause=pause, roots=roots, ids=ids[0]
             )
 
         # While the picker is open, its candidates are left out of idle full passes.
@@ -137,6 +145,14 @@ class ComparePicking(ComparisonLauncher):
 
         title = f"Compare {self.with_root(execution_label(detail), detail.path)} with…"
         self.push_screen(ComparePicker(title, files, executions, pause), chosen)
+
+    def compare_file_roots(self) -> list[tuple[str, RecordRoot]]:
+        """Where ``D`` looks for snapshots, baselines and record files: every working root
+        with its label when several are open; the one root, unlabelled, otherwise."""
+        roots = self.roots
+        if roots is None or not roots.several:
+            return [("", self.root)]
+        return [(e.label, e.root) for e in roots.working if e.root is not None]
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
     def _compare_with(self, detail: ExecutionDetail, candidate: Candidate) -> None:

@@ -71,7 +71,7 @@ def test_payload_drift_exit_1_with_format_diff_lines(
     )
     assert "first divergence: events[2] (seq 3 / 3): same type AGENT_ATTEMPT_END" in out
     assert "same agent path: yes" in out and "same response: yes" in out
-    assert out.rstrip().endswith("different: 1 change")
+    assert out.rstrip().endswith("different: 1 changed value, 1 changed event")
 
 
 def test_a_huge_value_is_cut_in_text_and_whole_in_json(
@@ -295,7 +295,7 @@ def test_an_invalidated_copy_differs_by_default(
         '  header.replayableReason: null → "manually_invalidated"',
     ]
     assert "hidden by the ignore rules" not in out
-    assert out.rstrip().endswith("different: 2 changes")
+    assert out.rstrip().endswith("different: 2 changed values, 0 changed events")
     code, out, _ = cli(capsys, "diff", a, b, "--json")
     doc = json.loads(out)
     assert code == ExitCode.PROBLEMS and doc["equal"] is False and doc["hidden"] == 0
@@ -311,7 +311,7 @@ def test_a_copy_with_another_id_and_time_is_equal_with_them_hidden(
     a, b = str(header_copies["original"]), str(header_copies["rerun"])
     code, out, _ = cli(capsys, "diff", a, b)
     assert code == ExitCode.OK, out
-    assert "2 differences hidden by the ignore rules (--all shows them)" in out
+    assert "2 changed values hidden by the ignore rules (--all shows them)" in out
     assert out.rstrip().endswith("equal")
     doc = json.loads(cli(capsys, "diff", a, b, "--json")[1])
     assert doc["equal"] is True and doc["entries"] == [] and doc["hidden"] == 2

@@ -45,10 +45,10 @@ def test_same_intent_twice_shows_the_invalidation_with_a_hidden_count(
     [hidden_line] = [line for line in lines if "hidden by the ignore rules" in line]
     hidden = int(hidden_line.split()[0])
     assert hidden > 0 and "--all shows them" in hidden_line
-    assert lines[-1] == "different: 2 changes"
+    assert lines[-1] == "different: 2 changed values, 0 changed events"
     code, out, _ = _diff(capsys, a, b, "--all")
     assert code == ExitCode.PROBLEMS
-    assert out.rstrip().endswith(f"different: {hidden + 2} changes")
+    assert out.rstrip().splitlines()[-1].startswith(f"different: {hidden + 2} changed values, ")
     assert "hidden by the ignore rules" not in out
     changed = [line for line in out.splitlines() if " → " in line and line.startswith("  ")]
     assert any(line.startswith("  events[") and ".timestamp:" in line for line in changed)

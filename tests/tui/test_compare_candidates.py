@@ -16,6 +16,7 @@ from intentus_tui.tui.presenters.compare_candidates import (
     build_candidates,
     execution_candidate,
     file_candidate,
+    id_width,
     verdict_marks,
 )
 from intentus_tui.tui.presenters.list_model import PAUSE_EVERY, ListModel
@@ -213,3 +214,19 @@ def test_with_several_roots_each_execution_names_its_root() -> None:
     assert execution_candidate(beta, model.kind(beta), width).label == "beta:00001"
     hits, _ = CandidateIndex(lines).search("beta")
     assert [hit.candidate.key for hit in hits] == ["beta/00001.json"]
+
+
+def test_one_id_column_a_long_id_cut_and_lines_made_again_for_another_width() -> None:
+    long_id = "exec-very-long-identifier-0001"
+    s = replace(summary(1), execution_id=long_id)
+    model = ListModel()
+    model.replace_all([s])
+    target = replace(SNAPSHOT, execution_id=long_id)
+    assert id_width([target], 8) == 16  # as wide as the longest, up to the list's limit
+    assert id_width([SNAPSHOT], 13) == 13  # a UUID's 8: the list's width stands
+    lines = ExecutionLines()
+    [narrow] = lines.candidates([s], model.kind, ids=13)
+    [wide] = lines.candidates([s], model.kind, ids=16)  # the kept line is not reused
+    assert narrow.line.startswith("exec     exec-very-lo… 2026-01-05")
+    assert wide.line.startswith("exec     exec-very-long-… 2026-01-05")
+    assert file_candidate(target, ids=16).line.startswith("snapshot exec-very-long-… 2026")

@@ -50,7 +50,7 @@ async def test_opens_on_the_first_difference_and_n_moves_between_them() -> None:
         assert values.cursor == differences[2]
         await pilot.press("N")
         assert values.cursor == differences[1]
-        assert f"values 2/{len(differences)}" in _text(screen.query_one("#compare-status"))
+        assert f"at value 2/{len(differences)}" in _text(screen.query_one("#compare-status"))
         await pilot.press("N", "N")  # before the first: stays, rings the bell
         assert values.cursor == differences[0]
         await pilot.press("G")  # the last row, then back to the first
@@ -68,7 +68,7 @@ async def test_i_toggles_the_ignore_rules_and_the_count_changes() -> None:
         hidden = screen.compared.hidden if screen.compared else 0
         assert hidden >= 2  # the router decision's time, in two places
         shown = len(screen.compared.comparison.entries) if screen.compared else 0
-        assert f"{shown} differences" in status and f"{hidden} hidden by ignore rules" in status
+        assert f"{shown} changed values" in status and f"{hidden} hidden by ignore rules" in status
 
         def differing_lines() -> int:
             rules_on = screen.rules_on
@@ -81,7 +81,7 @@ async def test_i_toggles_the_ignore_rules_and_the_count_changes() -> None:
         lines_on = differing_lines()
         await pilot.press("i")
         status = _text(screen.query_one("#compare-status"))
-        assert f"{shown + hidden} differences" in status
+        assert f"{shown + hidden} changed values" in status
         assert f"ignore rules off: {hidden} shown" in status
         assert differing_lines() > lines_on
         paths = {
@@ -332,7 +332,9 @@ async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
         assert f"execution {short} ({original.name})" in _text(screen.query_one("#side-a"))
         assert f"execution {short} (invalidated-copy.json)" in _text(screen.query_one("#side-b"))
         status = _text(screen.query_one("#compare-status"))
-        assert status.startswith("records · 2 differences · 1 hidden by ignore rules"), status
+        assert status.startswith(
+            "records · 2 changed values · 0 changed events · at value 1/2 · 1 hidden by ignore rules"
+        ), status
         differing = [
             r.path_text
             for r in screen.values.rows

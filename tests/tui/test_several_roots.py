@@ -180,3 +180,56 @@ async def test_d_across_roots_at_80x24_names_each_side_by_root_id_and_verdict(
         assert outcome is not None
         assert outcome.request.left_label == f"alpha:{real_world.success}"
         assert outcome.request.right_label == f"beta:{real_world.success}"
+
+
+async def test_D_finds_snapshots_and_baselines_under_every_root_named_by_root(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot saved in each root and a baseline in beta's project: the picker lists all
+    three (it looked under the first root only), each line with its root, and the one
+    picked is named ``ROOT:FILE`` as side B, as an execution is ``ROOT:ID``."""
+    from intentus_tui.core.actions import load_detail, save_snapshot
+    from intentus_tui.core.compare.targets import snapshot_directory
+    from intentus_tui.core.verist.baselines import baseline_path
+    from intentus_tui.core.verist.snapshot import save_snapshot as write_snapshot
+    from intentus_tui.core.verist.snapshot import snapshot_from_record
+    from intentus_tui.tui.screens.compare_picker import ComparePicker
+    from tests.tui.app_support import settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    app, record_path = _alpha_and_beta(real_world, tmp_path, lambda r: None)
+    assert app.roots is not None
+    saved: dict[str, Path] = {}
+    for entry in app.roots.working:
+        assert entry.root is not None
+        record = entry.root.records_dir / f"{real_world.fallback}.json"
+        saved[entry.label] = save_snapshot(load_detail(record), snapshot_directory(entry.root))
+    beta_base = record_path.parent.parent.parent
+    snapshot = snapshot_from_record(json.loads(record_path.read_text()))
+    pinned = write_snapshot(
+        snapshot, baseline_path(beta_base, snapshot, "inputs/pin.json"), metadata={"label": "pin"}
+    )
+    async with app.run_test(size=(160, 40)) as pilot:
+        await _scanned(app, pilot)
+        await _select(app, pilot, f"alpha/{real_world.success}.json")
+        await pilot.press("D")
+        picker = app.screen
+        assert isinstance(picker, ComparePicker)
+        await settle(pilot)
+        assert picker.index is not None and picker.complete
+        files = {c.path: c for c in picker.index.candidates if c.kind != "execution"}
+        assert set(files) == {saved["alpha"], saved["beta"], pinned}
+        assert files[saved["alpha"]].line.split()[:2] == ["snapshot", "alpha"]
+        assert files[saved["beta"]].line.split()[:2] == ["snapshot", "beta"]
+        assert files[pinned].line.split()[:2] == ["baseline", "beta"]
+        status = str(picker.query_one("#picker-status").render())
+        assert status.startswith("2 snapshots · 1 baseline · "), status
+        await pilot.press(*"snapshot beta")
+        await pilot.pause()
+        chosen = picker.highlighted
+        assert chosen is not None and chosen.path == saved["beta"]
+        await pilot.press("enter")
+        await settle(pilot)
+        outcome = app.side_pane.diff_pane.outcome
+        assert outcome is not None and outcome.error is None
+        assert outcome.request.right_label == f"beta:{saved['beta'].name}"

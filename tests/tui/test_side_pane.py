@@ -345,7 +345,7 @@ async def test_diff_counts_sit_beside_the_selector_or_under_it(width: int, besid
         assert status.x >= section.right and status.y == section.y
     else:
         assert status.y >= section.bottom and status.x == section.x
-    assert counts.startswith("7 differences") and status.width >= len(counts), counts
+    assert counts.startswith("7 changed values") and status.width >= len(counts), counts
 
 
 async def test_diff_keys_work_when_the_diff_view_has_focus() -> None:

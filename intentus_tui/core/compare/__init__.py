@@ -29,6 +29,11 @@ comparison each), ``divergence`` and ``events`` (event streams), ``ignore``, ``n
 
 Nothing here raises on a malformed record: a missing section is ``MISSING``, a section of the
 wrong type is compared as it is, and events that are not objects are compared whole.
+
+Differences are counted in one unit everywhere (``changed_values_text``): one per entry, a
+value changed, added or removed; the comparison screen steps through the same entries, one
+``n`` each. Where events are compared event by event, how many differ is counted too
+(``changed_events_text``), never under the same name.
 """
 
 from intentus_tui.core.compare.divergence import (
@@ -67,7 +72,14 @@ from intentus_tui.core.compare.records import (
     compare_records,
     compare_values,
 )
-from intentus_tui.core.compare.result import Compared, Comparison, RunSummary, SnapshotSummary
+from intentus_tui.core.compare.result import (
+    Compared,
+    Comparison,
+    RunSummary,
+    SnapshotSummary,
+    changed_events_text,
+    changed_values_text,
+)
 from intentus_tui.core.compare.snapshots import compare_snapshot_operands
 from intentus_tui.core.compare.usecase import (
     WHOLE_RECORD,
@@ -98,6 +110,8 @@ __all__ = [
     "RunSummary",
     "SnapshotSummary",
     "agent_path",
+    "changed_events_text",
+    "changed_values_text",
     "compare",
     "compare_config_path",
     "compare_plain_values",

@@ -16,6 +16,12 @@ differences, so turning them off and on is instant (``fold``). ``fold`` keeps a 
 context around each difference and folds longer unchanged runs into one row, and says where
 each difference starts (for next/previous) and where the first one is.
 
+The layout walks A and B as ``compare`` does (arrays aligned the same way, events in the same
+pairs, a snapshot's commands by index), so each of the comparison's entries - one changed
+value - starts exactly one run of rows (``starts``): ``n`` steps through as many differences
+as the status line counts. What the comparison leaves out (an event's ``seq``; a snapshot's
+output or commands that only one side has) is shown ``uncompared``, never as a difference.
+
 Snapshots have no event stream: their timeline is empty. A record's header is laid out with
 the other sections, as ``compare`` compares it (its ids, times and hash under the ignore rules).
 """
@@ -33,7 +39,12 @@ from typing import Any, Literal, TypeAlias
 import orjson
 
 from intentus_tui.core.compare.divergence import Divergence, first_divergence
-from intentus_tui.core.compare.events import EventPair, align_events, record_event_key
+from intentus_tui.core.compare.events import (
+    EventPair,
+    align_events,
+    record_event_key,
+    run_event_key,
+)
 from intentus_tui.core.compare.ignore import IgnoreRules
 from intentus_tui.core.compare.notation import format_path_text
 from intentus_tui.core.compare.operands import Operand
@@ -44,7 +55,10 @@ from intentus_tui.core.verist.align import align
 from intentus_tui.core.verist.diff import PathKey, diff
 from intentus_tui.core.verist.missing import MISSING
 
-RowStatus: TypeAlias = Literal["same", "changed", "added", "removed"]
+# "uncompared": shown, but not a difference (a side the comparison leaves out: a snapshot's
+# output or commands only one side has, an event's seq only one side writes).
+RowStatus: TypeAlias = Literal["same", "changed", "added", "removed", "uncompared"]
+_NOT_DIFFERENT = frozenset({"same", "uncompared"})
 Path: TypeAlias = tuple[PathKey, ...]
 CONTEXT_LINES = 3
 VALUE_CHARS = 400  # a leaf is never written longer than this on a row
@@ -62,7 +76,7 @@ class SideRow:
     hidden: bool = False  # they differ, but the ignore rules cover this path
 
     def differs(self, rules_on: bool) -> bool:
-        return self.status != "same" and not (rules_on and self.hidden)
+        return self.status not in _NOT_DIFFERENT and not (rules_on and self.hidden)
 
     @property
     def path_text(self) -> str:
@@ -82,7 +96,9 @@ class Folded:
     """The rows to draw (rows and folds), where each difference starts, and the first one."""
 
     rows: tuple[SideRow | Fold, ...]
-    differences: tuple[int, ...]  # display indices of the first row of each run of changes
+    # Display indices of the first row of each difference (each entry of the comparison, or
+    # each run of changed rows when the layout does not say where its entries start).
+    differences: tuple[int, ...]
 
     @property
     def first(self) -> int | None:
@@ -102,6 +118,9 @@ class SideBySide:
     events_at: Path | None = None
     # The first divergence with the ignore rules off (the comparison's has them on).
     divergence_unfiltered: Divergence[Any] | None = None
+    # The index in ``values`` where each difference starts: one for each of the comparison's
+    # entries (hidden ones too), in the order they are drawn.
+    starts: tuple[int, ...] = field(default=())
 
     def divergence(self, rules_on: bool) -> Divergence[Any] | None:
         """Where the event streams first part, as the command line's ``diff`` says it."""
@@ -123,12 +142,13 @@ class SideBySide:
         return self.comparison.hidden
 
     def shown(self, rules_on: bool) -> int:
-        """How many differences the comparison reports with the rules on or off."""
+        """How many differences (changed values) the comparison reports with the rules on
+        or off: as many as ``fold`` gives places to step to."""
         entries = len(self.comparison.entries)
         return entries if rules_on else entries + self.comparison.hidden
 
     def fold(self, rules_on: bool, context: int = CONTEXT_LINES) -> Folded:
-        return fold_rows(self.values, rules_on, context)
+        return fold_rows(self.values, rules_on, context, self.starts)
 
     def timeline_differences(self, rules_on: bool) -> tuple[int, ...]:
         return tuple(i for i, row in enumerate(self.timeline) if row.differs(rules_on))
@@ -137,8 +157,16 @@ class SideBySide:
 # --------------------------------------------------------------------------- folding
 
 
-def fold_rows(rows: Sequence[SideRow], rules_on: bool, context: int) -> Folded:
-    """Unchanged runs longer than the context folded; nothing folded when nothing differs."""
+def fold_rows(
+    rows: Sequence[SideRow],
+    rules_on: bool,
+    context: int,
+    starts: Sequence[int] | None = None,
+) -> Folded:
+    """Unchanged runs longer than the context folded; nothing folded when nothing differs.
+    ``starts``: the row where each difference starts (``SideBySide.starts``); without them,
+    each run of changed rows is one."""
+    entry_starts = None if starts is None else frozenset(starts)
     differing = [row.differs(rules_on) for row in rows]
     if not any(differing):
         return Folded(tuple(rows), ())
@@ -154,12 +182,14 @@ def fold_rows(rows: Sequence[SideRow], rules_on: bool, context: int) -> Folded:
             next_change = i
         keep[i] = keep[i] or next_change - i <= context
     out: list[SideRow | Fold] = []
-    starts: list[int] = []
+    found: list[int] = []
     i = 0
     while i < len(rows):
         if keep[i]:
-            if differing[i] and (i == 0 or not differing[i - 1]):
-                starts.append(len(out))
+            if differing[i] and (
+                i in entry_starts if entry_starts is not None else i == 0 or not differing[i - 1]
+            ):
+                found.append(len(out))
             out.append(rows[i])
             i += 1
             continue
@@ -171,7 +201,7 @@ def fold_rows(rows: Sequence[SideRow], rules_on: bool, context: int) -> Folded:
         else:
             out.append(Fold(i, j - i))
         i = j
-    return Folded(tuple(out), tuple(starts))
+    return Folded(tuple(out), tuple(found))
 
 
 # --------------------------------------------------------------------------- JSON lines
@@ -255,15 +285,39 @@ def _pairs_of_script(script: list[tuple[str, int, int]], na: int, nb: int) -> li
     return pairs
 
 
-class _Layout:
-    """Walks A and B together and appends rows."""
+def _index_pairs(na: int, nb: int) -> list[EventPair]:
+    """Arrays compared by index (as Verist's own diff does): past the shorter end, each
+    element is one side's alone."""
+    common = min(na, nb)
+    pairs: list[EventPair] = [(k, k) for k in range(common)]
+    pairs.extend((k, None) for k in range(common, na))
+    pairs.extend((None, k) for k in range(common, nb))
+    return pairs
 
-    def __init__(self, ignore: IgnoreRules, events_at: Path | None, pairs: list[EventPair]):
+
+class _Layout:
+    """Walks A and B together and appends rows, as the comparison walks them: each of its
+    entries (a value changed, added or removed) starts one run of rows (``starts``)."""
+
+    def __init__(
+        self,
+        ignore: IgnoreRules,
+        events_at: Path | None,
+        pairs: list[EventPair],
+        *,
+        by_index: frozenset[Path] = frozenset(),
+        uncompared: frozenset[Path] = frozenset(),
+    ):
+        """``by_index``: arrays the comparison compares by index (not aligned on content);
+        ``uncompared``: paths it leaves out when only one side has them."""
         self.rows: list[SideRow] = []
         self.ignore = ignore
         self.events_at = events_at
         self.event_pairs = pairs
+        self.by_index = by_index
+        self.uncompared = uncompared
         self.event_rows: dict[int, int] = {}
+        self.starts: list[int] = []  # the row where each difference (one entry) starts
 
     def _is_event_seq(self, path: Path) -> bool:
         at = self.events_at
@@ -277,9 +331,19 @@ class _Layout:
     def _hidden(self, path: Path) -> bool:
         return bool(self.ignore) and self.ignore.covers(path)
 
-    def one_side(self, value: Any, key: PathKey | None, depth: int, path: Path, side: str) -> None:
-        hidden = self._hidden(path)
-        status: RowStatus = "removed" if side == "a" else "added"
+    def one_side(
+        self,
+        value: Any,
+        key: PathKey | None,
+        depth: int,
+        path: Path,
+        side: str,
+        compared: bool = True,
+    ) -> None:
+        hidden = compared and self._hidden(path)
+        status: RowStatus = "uncompared" if not compared else "removed" if side == "a" else "added"
+        if compared:
+            self.starts.append(len(self.rows))
         for text, at in _lines(value, key, depth, path):
             a, b = (text, None) if side == "a" else (None, text)
             self.rows.append(SideRow(a, b, status, at, hidden))
@@ -292,11 +356,13 @@ class _Layout:
     ) -> None:
         if va is MISSING and vb is MISSING:
             return
-        if vb is MISSING:
-            self.one_side(va, key_a, depth, path, "a")
-            return
-        if va is MISSING:
-            self.one_side(vb, key_b, depth, path, "b")
+        if va is MISSING or vb is MISSING:
+            # An event's seq is never compared; nor is what the comparison leaves out.
+            compared = path not in self.uncompared and not self._is_event_seq(path)
+            if vb is MISSING:
+                self.one_side(va, key_a, depth, path, "a", compared)
+            else:
+                self.one_side(vb, key_b, depth, path, "b", compared)
             return
         if _same_value(va, vb):
             self.same(va, key_b, depth, path)
@@ -313,7 +379,7 @@ class _Layout:
                 )
             )
             return
-        if depth < MAX_DEPTH and isinstance(va, dict) and isinstance(vb, dict) and va and vb:
+        if depth < MAX_DEPTH and isinstance(va, dict) and isinstance(vb, dict):
             self.rows.append(
                 SideRow(f"{pad}{_label(key_a)}{{", f"{pad}{_label(key_b)}{{", "same", path)
             )
@@ -321,14 +387,17 @@ class _Layout:
                 self.both(va.get(k, MISSING), vb.get(k, MISSING), k, k, depth + 1, (*path, k))
             self.rows.append(SideRow(f"{pad}}}", f"{pad}}}", "same", path))
             return
-        if depth < MAX_DEPTH and isinstance(va, list) and isinstance(vb, list) and va and vb:
+        if depth < MAX_DEPTH and isinstance(va, list) and isinstance(vb, list):
             self.rows.append(
                 SideRow(f"{pad}{_label(key_a)}[", f"{pad}{_label(key_b)}[", "same", path)
             )
             is_events = path == self.events_at
-            pairs = (
-                self.event_pairs if is_events else _pairs_of_script(align(va, vb), len(va), len(vb))
-            )
+            if is_events:
+                pairs = self.event_pairs
+            elif path in self.by_index:
+                pairs = _index_pairs(len(va), len(vb))
+            else:
+                pairs = _pairs_of_script(align(va, vb), len(va), len(vb))
             for n, (i, j) in enumerate(pairs):
                 if is_events:
                     self.event_rows[n] = len(self.rows)
@@ -346,11 +415,16 @@ class _Layout:
             return
         lines_a = _lines(va, key_a, depth, path)
         lines_b = _lines(vb, key_b, depth, path)
-        hidden = self._hidden(path)
+        # Written differently, equal to the comparison (1 and 1.0, as JavaScript sees them):
+        # side by side, not a difference.
+        changed = not diff(va, vb).equal
+        hidden = changed and self._hidden(path)
+        if changed:
+            self.starts.append(len(self.rows))
         for n in range(max(len(lines_a), len(lines_b))):
             a = lines_a[n][0] if n < len(lines_a) else None
             b = lines_b[n][0] if n < len(lines_b) else None
-            self.rows.append(SideRow(a, b, "changed", path, hidden))
+            self.rows.append(SideRow(a, b, "changed" if changed else "same", path, hidden))
 
 
 # --------------------------------------------------------------------------- timelines
@@ -464,6 +538,8 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
     events_at: Path | None = None
     doc_a: Any
     doc_b: Any
+    by_index: frozenset[Path] = frozenset()
+    uncompared: frozenset[Path] = frozenset()
     if comparison.compared == "records":
         doc_a, doc_b = _record_doc(a), _record_doc(b)
         events_a = doc_a.get("events")
@@ -488,11 +564,7 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
         doc_a = comparable_events(a.events, run_ids)
         doc_b = comparable_events(b.events, run_ids)
         events_at = ()
-
-        def run_key(event: dict[str, Any]) -> str:
-            return f"{event['type']}\x00{event['actor'] or ''}"
-
-        pairs = align_events(doc_a, doc_b, run_key)
+        pairs = align_events(doc_a, doc_b, run_event_key)
         run_texts = (
             [f"{e.id} {e.type} by {e.actor or '-'}" for e in a.events],
             [f"{e.id} {e.type} by {e.actor or '-'}" for e in b.events],
@@ -501,7 +573,11 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
         timeline = _timeline(run_texts, pairs, differing, (), ignore)
     else:
         doc_a, doc_b = _snapshot_doc(a), _snapshot_doc(b)
-    layout = _Layout(ignore, events_at, pairs)
+        # As Verist compares them: the commands by index, the output and the commands only
+        # when both sides have them.
+        by_index = frozenset({("commands",)})
+        uncompared = frozenset({("output",), ("commands",)})
+    layout = _Layout(ignore, events_at, pairs, by_index=by_index, uncompared=uncompared)
     layout.both(doc_a, doc_b, None, None, 0, ())
     event_rows = tuple(layout.event_rows.get(n, -1) for n in range(len(timeline)))
     return SideBySide(
@@ -511,6 +587,7 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
         event_rows,
         events_at if timeline else None,
         unfiltered,
+        tuple(layout.starts),
     )
 
 

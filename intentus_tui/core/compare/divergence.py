@@ -67,7 +67,8 @@ class Divergence(Generic[E]):
             return f"{where}: only in B ({self.type_b})"
         count = len(self.payload_diff.entries) if self.payload_diff is not None else 0
         plural = "" if count == 1 else "s"
-        return f"{where}: same type {self.type_a}, payload differs ({count} change{plural})"
+        # In the unit every count of differences is in (``result.changed_values_text``).
+        return f"{where}: same type {self.type_a}, payload differs ({count} changed value{plural})"
 
 
 def _seq_text(seq: int | None) -> str:

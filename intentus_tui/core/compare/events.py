@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
 from intentus_tui.core.verist.align import align
+from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff
+from intentus_tui.core.verist.missing import MISSING
 
 E = TypeVar("E")
 # (index in A or None, index in B or None): never both None.
@@ -28,6 +30,36 @@ def record_event_key(event: Any) -> str:
     payload = event.get("payload")
     agent = payload.get("agent") if isinstance(payload, dict) else None
     return f"{kind}\x00{agent if isinstance(agent, str) else ''}"
+
+
+def run_event_key(event: Any) -> str:
+    """Who did what: an Active Graph event's type and actor (``comparable_events``' form)."""
+    if not isinstance(event, dict):
+        return f"?{type(event).__name__}"
+    return f"{event.get('type')}\x00{event.get('actor') or ''}"
+
+
+def aligned_events_diff(
+    events_a: Sequence[Any],
+    events_b: Sequence[Any],
+    key_of: Callable[[Any], str],
+    body_of: Callable[[Any], Any] = lambda event: event,
+) -> DiffResult:
+    """Two event streams diffed event by event (``align_events``): a pair's bodies
+    (``body_of``) path by path, paths ``[j, ...]`` (B's position); an event only one side has
+    is one ``insert`` (``[j]``) or ``delete`` (``[i]``, A's position) entry. The comparison
+    screen lays the events out in the same pairs, so each of these entries is one of its
+    differences."""
+    entries: list[DiffEntry] = []
+    for i, j in align_events(events_a, events_b, key_of):
+        if i is not None and j is not None:
+            body = diff(body_of(events_a[i]), body_of(events_b[j]))
+            entries.extend(DiffEntry((j, *e.path), e.before, e.after) for e in body.entries)
+        elif i is not None:
+            entries.append(DiffEntry((i,), events_a[i], MISSING, "delete"))
+        elif j is not None:
+            entries.append(DiffEntry((j,), MISSING, events_b[j], "insert"))
+    return DiffResult(not entries, tuple(entries))
 
 
 def align_events(a: Sequence[E], b: Sequence[E], key_of: Callable[[E], str]) -> list[EventPair]:

@@ -22,7 +22,7 @@ wrong type is compared as it is, and events that are not objects are compared wh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from intentus_tui.core.compare.divergence import (
     events_of,
     first_divergence,
 )
-from intentus_tui.core.compare.events import align_events, record_event_key
+from intentus_tui.core.compare.events import aligned_events_diff, record_event_key
 from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
 from intentus_tui.core.verist.diff import DiffEntry, DiffResult, PathKey, diff
 from intentus_tui.core.verist.key_by import KeyFn, key_by
@@ -157,6 +157,9 @@ class RecordComparison:
     first_divergence: Divergence[Any] | None
     entries: tuple[DiffEntry, ...]
     hidden: int = 0
+    # How many events differ once the rules hide what they cover (``count_changed_events``);
+    # None when the events were not compared event by event (a side has no list of them).
+    changed_events: int | None = None
 
     @property
     def equal(self) -> bool:
@@ -187,16 +190,25 @@ def strip_seq(event: Any) -> Any:
 
 def events_diff(events_a: list[Any], events_b: list[Any]) -> DiffResult:
     """Events aligned event by event; paths ``[j]`` (B's position) or ``[i]`` (only in A)."""
-    entries: list[DiffEntry] = []
-    for i, j in align_events(events_a, events_b, record_event_key):
-        if i is not None and j is not None:
-            body = diff(strip_seq(events_a[i]), strip_seq(events_b[j]))
-            entries.extend(DiffEntry((j, *e.path), e.before, e.after) for e in body.entries)
-        elif i is not None:
-            entries.append(DiffEntry((i,), events_a[i], MISSING, "delete"))
-        elif j is not None:
-            entries.append(DiffEntry((j,), MISSING, events_b[j], "insert"))
-    return DiffResult(not entries, tuple(entries))
+    return aligned_events_diff(events_a, events_b, record_event_key, strip_seq)
+
+
+def count_changed_events(entries: Sequence[DiffEntry], at: tuple[PathKey, ...]) -> int:
+    """The events the ``entries`` of an event-by-event diff (``aligned_events_diff``, under
+    ``at``) fall in: each pair with a difference in its body once, each event only one side
+    has once; as the comparison screen's timeline marks them."""
+    paired: set[PathKey] = set()
+    alone = 0
+    depth = len(at)
+    for entry in entries:
+        path = entry.path
+        if len(path) <= depth or path[:depth] != at or not isinstance(path[depth], int):
+            continue
+        if entry.array_op is None:
+            paired.add(path[depth])
+        else:
+            alone += 1
+    return len(paired) + alone
 
 
 def _as_record(value: Any) -> dict[str, Any]:
@@ -226,11 +238,13 @@ def compare_records(
         shaped_b = key_by(b, key_by_paths)
     sections: dict[str, DiffResult] = {}
     every: list[DiffEntry] = []
+    by_event = False
     for key, attr in RECORD_SECTIONS_COMPARED:
         before = shaped_a.get(key, MISSING)
         after = shaped_b.get(key, MISSING)
         if key == "events" and isinstance(before, list) and isinstance(after, list):
             sections[attr] = events_diff(before, after)
+            by_event = True
         else:
             sections[attr] = diff(before, after, aligned=aligned)
         every.extend(
@@ -247,6 +261,7 @@ def compare_records(
         first_divergence=first_divergence(a.get("events"), b.get("events"), ignore),
         entries=shown,
         hidden=hidden,
+        changed_events=count_changed_events(shown, ("events",)) if by_event else None,
     )
 
 

@@ -61,8 +61,9 @@ def _summary_json(summary: ComparisonSummary) -> dict[str, Any]:
 class Comparison:
     """What comparing A with B found, for the command line and the debugger alike.
 
-    ``entries`` are the differences shown, paths relative to the operands; ``hidden`` counts
-    those the ignore rules (``ignore``) set aside. Exactly one of ``records`` / ``snapshots`` /
+    ``entries`` are the differences shown, paths relative to the operands: each one changed
+    value (a value changed, added or removed), the unit every count of differences is in
+    (``changed_values_text``); ``hidden`` counts those the ignore rules (``ignore``) set aside. Exactly one of ``records`` / ``snapshots`` /
     ``runs`` is set (none for two plain values).
     """
 
@@ -78,6 +79,9 @@ class Comparison:
     structure: StructuralDiff | None = None  # two runs: their objects and relations
     notes: tuple[str, ...] = field(default=())
     ignore: IgnoreRules = NO_RULES
+    # How many events differ (records; runs compared aligned), as the comparison screen's
+    # timeline marks them; None when the events were not compared event by event.
+    changed_events: int | None = None
 
     @property
     def result(self) -> DiffResult:
@@ -91,3 +95,14 @@ class Comparison:
         if self.runs is not None:
             return self.runs.to_json()
         return None
+
+
+def changed_values_text(count: int) -> str:
+    """``27 changed values``: how the command line, the Diff tab and the comparison screen
+    count differences (one per entry), so that no two of them can be read as different units."""
+    return f"{count:,} changed value{'' if count == 1 else 's'}"
+
+
+def changed_events_text(count: int) -> str:
+    """``13 changed events``: events that differ (a body changed, or only one side has it)."""
+    return f"{count:,} changed event{'' if count == 1 else 's'}"

@@ -1,4 +1,5 @@
-"""Two Active Graph runs: their event lists, normalized as ``core.activegraph`` documents;
+"""Two Active Graph runs: their event lists, normalized as ``core.activegraph`` documents
+(aligned: event by event on type and actor, as records' events are);
 their lineage when both are in one database and related (one is the other's parent or any
 older ancestor, or both descend from a third run: fork points, the shared prefix, each side's
 tail); and what they built (objects and relations shared, only in A, only in B, differing,
@@ -10,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from intentus_tui.core.compare.events import aligned_events_diff, run_event_key
 from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
 from intentus_tui.core.compare.operands import Operand
-from intentus_tui.core.compare.records import compare_values
+from intentus_tui.core.compare.records import compare_values, count_changed_events
 from intentus_tui.core.compare.result import Comparison, RunSummary
 from intentus_tui.core.verist.key_by import KeyFn
 
@@ -69,12 +71,15 @@ def compare_runs(
     run_ids: tuple[str, ...] = (a.run.run_id, b.run.run_id)
     if fork is not None and fork.relation is not None:
         run_ids = fork.relation.run_ids  # the runs in between too (see core.activegraph.lineage)
-    result = compare_values(
-        comparable_events(a.events, run_ids),
-        comparable_events(b.events, run_ids),
-        key_by_paths=key_by_paths,
-        aligned=aligned,
-    )
+    events_a = comparable_events(a.events, run_ids)
+    events_b = comparable_events(b.events, run_ids)
+    by_event = aligned and not key_by_paths
+    if by_event:
+        # Aligned: event by event, on who did what (as the comparison screen lays them out
+        # and as two records' events are compared), an event one run lacks one entry.
+        result = aligned_events_diff(events_a, events_b, run_event_key)
+    else:
+        result = compare_values(events_a, events_b, key_by_paths=key_by_paths, aligned=aligned)
     summary = RunSummary(
         events_a=len(a.events),
         events_b=len(b.events),
@@ -100,4 +105,5 @@ def compare_runs(
         fork=fork,
         structure=structure,
         notes=tuple(notes),
+        changed_events=count_changed_events(shown, ()) if by_event else None,
     )

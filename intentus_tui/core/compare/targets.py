@@ -2,7 +2,8 @@
 and record files outside the records directory.
 
 ``find_compare_files(root)`` looks in a few fixed places, never the records directory (the
-index has read that already: its executions are the other candidates):
+index has read that already: its executions are the other candidates); with several roots
+open, ``find_compare_files_in_roots`` looks under each of them, naming each file's root:
 
 - the directory ``s`` saves snapshots into (``snapshot_directory``);
 - ``.verist/baselines/<workflowId>/<version>/<step>/*.json`` (where Verist's CLI keeps
@@ -21,8 +22,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -67,7 +68,8 @@ class CompareTarget:
 
     ``title`` says what it is of (``Summarize@1.0 · route``), ``execution_id`` the execution
     it was taken from (when it says), ``when`` its capture or creation time (UTC text, or
-    ``""``), ``note`` anything else worth showing (a baseline's label).
+    ``""``), ``note`` anything else worth showing (a baseline's label), ``root`` the label of
+    the opened root it was found under (several roots open; ``""`` for one).
     """
 
     kind: TargetKind
@@ -77,6 +79,7 @@ class CompareTarget:
     when: str = ""
     note: str = ""
     mtime: float = 0.0
+    root: str = ""
 
 
 def project_directories(root: RecordRoot) -> list[Path]:
@@ -99,9 +102,11 @@ def find_compare_files(
     *,
     snapshots: Path | None = None,
     per_place: int = MAX_FILES_PER_PLACE,
+    label: str = "",
 ) -> list[CompareTarget]:
     """Snapshots, baselines and record files under ``root`` (see the module docstring),
-    grouped by kind (snapshots, baselines, records), newest first in each. Never raises."""
+    grouped by kind (snapshots, baselines, records), newest first in each; each names the
+    root it was found under as ``label``. Never raises."""
     snapshots = snapshot_directory(root) if snapshots is None else snapshots
     places: list[list[tuple[Path, float]]] = [_json_files(snapshots, per_place)]
     skip = {_real(root.records_dir)}
@@ -123,10 +128,34 @@ def find_compare_files(
             seen.add(real)
             target = describe_file(path, mtime)
             if target is not None:
-                targets.append(target)
-    order = {"snapshot": 0, "baseline": 1, "record": 2}
-    targets.sort(key=lambda t: (order[t.kind], -t.mtime, t.path.name))
+                targets.append(replace(target, root=label) if label else target)
+    targets.sort(key=_display_order)
     return targets
+
+
+def find_compare_files_in_roots(
+    roots: Sequence[tuple[str, RecordRoot]], *, per_place: int = MAX_FILES_PER_PLACE
+) -> list[CompareTarget]:
+    """``find_compare_files`` under every opened root (``(label, root)``, in the order they
+    were opened), each file named by the root it was found under (the first, for a file two
+    roots share: one project directory), grouped by kind, newest first. Never raises."""
+    seen: set[Path] = set()
+    targets: list[CompareTarget] = []
+    for label, root in roots:
+        for target in find_compare_files(root, per_place=per_place, label=label):
+            real = _real(target.path)
+            if real not in seen:
+                seen.add(real)
+                targets.append(target)
+    targets.sort(key=_display_order)
+    return targets
+
+
+_KIND_ORDER = {"snapshot": 0, "baseline": 1, "record": 2}
+
+
+def _display_order(target: CompareTarget) -> tuple[int, float, str]:
+    return (_KIND_ORDER[target.kind], -target.mtime, target.path.name)
 
 
 def _real(path: Path) -> Path:

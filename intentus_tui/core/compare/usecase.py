@@ -44,6 +44,7 @@ def compare(
             records=records,
             divergence=records.first_divergence,
             ignore=ignore,
+            changed_events=records.changed_events,
         )
     if "run" in kinds:
         if kinds != {"run"}:

@@ -2,10 +2,11 @@
 over them (no widgets).
 
 Candidates come in groups: snapshots saved in this session ("just saved"), saved snapshots,
-Verist baselines, record files outside the records directory (``core.compare.targets``), then
-the executions of the list, newest first (from the index's summaries: no file is read for
-them). Each is one sanitized line: its kind, the short execution id, the time, then what it
-is (verdict marks and intent; workflow@version · step, label and file name).
+Verist baselines, record files outside the records directory (``core.compare.targets``; under
+every root when several are open), then the executions of the list, newest first (from the
+index's summaries: no file is read for them). Each is one sanitized line: its kind, its root
+(several roots open), the short execution id, the time, then what it is (verdict marks and
+intent; workflow@version · step, label and file name).
 
 The search is built for 100,000 lines: every line, lower-cased, sits in one string; a
 query's letters are looked for in order (a fuzzy subsequence) by one regular expression that
@@ -25,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from rich.cells import cell_len
 from textual.fuzzy import FuzzySearch
 
 from intentus_tui.core.compare.targets import CompareTarget, describe_file
@@ -38,6 +40,7 @@ from intentus_tui.tui.presenters.list_rows import (
     integrity_cell,
     replay_cell,
 )
+from intentus_tui.tui.widgets.cells import fit
 
 CandidateKind = Literal["saved", "snapshot", "baseline", "record", "execution", "path"]
 VerdictCodes = tuple[Outcome, Integrity, ReplayCode]
@@ -59,7 +62,7 @@ KIND_WORDS: dict[CandidateKind, str] = {
     "execution": "exec",
 }
 KIND_WIDTH = 8
-ID_WIDTH = 8
+ID_WIDTH = 8  # the id column's least width; as wide as the list's (``id_width``), up to 16
 MAX_ROOT_WIDTH = 16  # a root's label in the executions' lines (several roots open)
 TIME_WIDTH = 19  # 2026-01-05 10:00:00
 # Lines shown for one query (the search stops once it has found this many).
@@ -104,26 +107,47 @@ def verdict_marks(codes: VerdictCodes) -> str:
     return f"{mark} {integrity_cell(integrity, 2)[0]} {replay_cell(replay, 1)[0]}"
 
 
-def _line(kind: CandidateKind, execution_id: str, when: str, rest: str) -> str:
-    short = sanitize_line(display_id(execution_id))[:MAX_ID_WIDTH]
-    return f"{KIND_WORDS[kind]:<{KIND_WIDTH}} {short:<{ID_WIDTH}} {when} {rest}"
+def id_cell(execution_id: str, width: int = ID_WIDTH) -> str:
+    """A short execution id in its column, exactly ``width`` cells: padded, or cut with an
+    ellipsis (a long id pushed every later column of its line out of line)."""
+    return fit(sanitize_line(display_id(execution_id)), width)
 
 
-def file_candidate(target: CompareTarget, *, saved: bool = False) -> Candidate:
+def id_width(targets: Iterable[CompareTarget], at_least: int = ID_WIDTH) -> int:
+    """The id column's width for these files' ids and ``at_least`` (the list's id column,
+    ``ExecutionList.id_width``): as wide as the longest, up to ``MAX_ID_WIDTH``."""
+    longest = max((cell_len(sanitize_line(display_id(t.execution_id))) for t in targets), default=0)
+    return min(MAX_ID_WIDTH, max(at_least, longest))
+
+
+def _line(kind: CandidateKind, root: str, ident: str, when: str, rest: str) -> str:
+    return f"{KIND_WORDS[kind]:<{KIND_WIDTH}} {root}{ident} {when} {rest}"
+
+
+def file_candidate(
+    target: CompareTarget, *, saved: bool = False, roots: int = 0, ids: int = ID_WIDTH
+) -> Candidate:
+    """``roots``: the width of the root column (0: one root, none); ``ids``: the id
+    column's (``id_width``). With several roots, a file is named as side B by the root it
+    was found under, as an execution is (``beta:pinned.json``)."""
     kind: CandidateKind = "saved" if saved else target.kind
     what = [target.title]
     if target.note:
         what.append(target.note)
     what.append(target.path.name)
     rest = sanitize_line(" · ".join(what))
-    line = _line(kind, target.execution_id, time_cell(target.when), rest)
-    return Candidate(kind, str(target.path), target.path, line, target.path.name)
+    root = root_cell(target.root, roots)
+    line = _line(kind, root, id_cell(target.execution_id, ids), time_cell(target.when), rest)
+    name = target.path.name
+    label = f"{target.root}:{name}" if target.root else name
+    return Candidate(kind, str(target.path), target.path, line, label)
 
 
 @lru_cache(maxsize=64)
 def root_cell(label: str, width: int) -> str:
-    """A root's label in its column (``width`` 0: one root is open, no column)."""
-    return f"{sanitize_line(label)[:width]:<{width}} " if width else ""
+    """A root's label in its column, cut with an ellipsis when longer (``width`` 0: one root
+    is open, no column)."""
+    return f"{fit(sanitize_line(label), width)} " if width else ""
 
 
 def root_width(labels: Iterable[str]) -> int:
@@ -140,14 +164,14 @@ def execution_label(summary: ExecutionSummary) -> str:
 
 
 def execution_candidate(
-    summary: ExecutionSummary, codes: VerdictCodes, roots: int = 0
+    summary: ExecutionSummary, codes: VerdictCodes, roots: int = 0, ids: int = ID_WIDTH
 ) -> Candidate:
-    """``roots``: the width of the root column (0: one root, none)."""
+    """``roots``: the width of the root column (0: one root, none); ``ids``: the id
+    column's."""
     # A summary's strings are sanitized already (and 100,000 lines are built at once).
-    execution_id = summary.execution_id
-    short = display_id(execution_id)[:MAX_ID_WIDTH]
+    short = fit(display_id(summary.execution_id), ids)
     line = (
-        f"{_EXECUTION_PREFIX}{root_cell(summary.root, roots)}{short:<{ID_WIDTH}} "
+        f"{_EXECUTION_PREFIX}{root_cell(summary.root, roots)}{short} "
         f"{time_cell(summary.created)} {verdict_marks(codes)} {summary.intent or summary.message}"
     )
     return Candidate("execution", summary.key, None, line, execution_label(summary))
@@ -175,6 +199,7 @@ class ExecutionLines:
 
     lines: dict[int, str] = field(default_factory=dict)
     made_from: list[ExecutionSummary] = field(default_factory=list)
+    widths: tuple[int, int] = (0, ID_WIDTH)  # the root and id columns the lines were made for
 
     def candidates(
         self,
@@ -183,11 +208,15 @@ class ExecutionLines:
         exclude: str | None = None,
         pause: Callable[[], None] | None = None,
         roots: int = 0,
+        ids: int = ID_WIDTH,
     ) -> list[Candidate]:
         """Executions with a record file (a write-ahead log alone has nothing to compare),
         newest first. ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker
         leaves the interpreter to the keys there). ``roots``: the width of the column that
-        names each one's root (``root_width``; 0 with one root open)."""
+        names each one's root (``root_width``; 0 with one root open); ``ids``: the id
+        column's (``id_width``). Lines made for other widths are made again."""
+        if self.widths != (roots, ids):
+            self.lines, self.widths = {}, (roots, ids)
         lines = self.lines
         fresh: dict[int, str] = {}
         with_records = [s for s in summaries if s.source != "wal" and s.key != exclude]
@@ -197,7 +226,7 @@ class ExecutionLines:
         for done, summary in enumerate(with_records, 1):
             line = lines.get(id(summary))
             if line is None:
-                line = execution_candidate(summary, codes_of(summary), roots).line
+                line = execution_candidate(summary, codes_of(summary), roots, ids).line
             fresh[id(summary)] = line
             label = execution_label(summary)
             out.append(make(Candidate, ("execution", summary.key, None, line, label)))
@@ -216,9 +245,12 @@ def build_candidates(
     files: Sequence[CompareTarget],
     saved: Sequence[Path],
     executions: Sequence[Candidate] = (),
+    roots: int = 0,
+    ids: int = ID_WIDTH,
 ) -> list[Candidate]:
     """Every candidate in display order: just saved, snapshots, baselines, records, then
-    the executions. ``saved`` (newest last) is shown even when the search of files missed it."""
+    the executions. ``saved`` (newest last) is shown even when the search of files missed it.
+    ``roots`` and ``ids``: the widths of the root and id columns, as in ``ExecutionLines``."""
     saved_order = {path: index for index, path in enumerate(saved)}
     fresh: list[tuple[int, Candidate]] = []
     others: list[Candidate] = []
@@ -226,13 +258,15 @@ def build_candidates(
     for target in files:
         if target.path in saved_order:
             found.add(target.path)
-            fresh.append((saved_order[target.path], file_candidate(target, saved=True)))
+            candidate = file_candidate(target, saved=True, roots=roots, ids=ids)
+            fresh.append((saved_order[target.path], candidate))
         else:
-            others.append(file_candidate(target))
+            others.append(file_candidate(target, roots=roots, ids=ids))
     for path in saved:
         described = describe_file(path) if path not in found else None
         if described is not None:
-            fresh.append((saved_order[path], file_candidate(described, saved=True)))
+            candidate = file_candidate(described, saved=True, roots=roots, ids=ids)
+            fresh.append((saved_order[path], candidate))
     fresh.sort(key=lambda item: -item[0])
     return [c for _, c in fresh] + others + list(executions)
 

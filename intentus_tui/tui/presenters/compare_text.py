@@ -142,13 +142,31 @@ def hidden_text(layout: SideBySide, rules_on: bool) -> str:
 
 
 def counts_text(layout: SideBySide, rules_on: bool) -> str:
+    """``27 changed values · 13 changed events``: the differences, one per changed value, as
+    ``intentus-tui diff`` and the Diff tab count them and as ``n`` steps through the values;
+    then, with a timeline, the events that differ, as ``n`` steps through the timeline."""
+    from intentus_tui.core.actions import changed_events_text, changed_values_text
+
     shown = layout.shown(rules_on)
     comparison = layout.comparison
     if comparison.equal and rules_on:
-        return "equal"
-    if shown == 0 and not comparison.equal:
+        text = "equal"
+    elif shown == 0 and not comparison.equal:
         return "different (not value by value: see the notes)"
-    return f"{shown:,} difference{'' if shown == 1 else 's'}"
+    else:
+        text = changed_values_text(shown)
+    if layout.timeline and not (comparison.equal and rules_on):
+        text += f" · {changed_events_text(len(layout.timeline_differences(rules_on)))}"
+    return text
+
+
+def position_text(in_timeline: bool, position: int | None, count: int) -> str:
+    """Where ``n``/``N`` are, in the unit they step in: ``at value 4/27`` in the values,
+    ``at event 4/13`` in the timeline (before the first: ``at value 0/27``); ``""`` when
+    there is nothing to step to."""
+    if not count:
+        return ""
+    return f"at {'event' if in_timeline else 'value'} {position or 0:,}/{count:,}"
 
 
 def divergence_text(layout: SideBySide, rules_on: bool) -> str | None:

@@ -5,7 +5,9 @@ the verdict it carries (``Operand.verdict``); a side whose evidence fails its in
 
 Opens on the first difference (the value lines and the timeline's first differing event are
 highlighted and scrolled to). ``n``/``N`` go to the next/previous difference of the focused
-view, ``t`` switches between the timeline and the values, ``enter`` on an event shows its
+view: in the values each changed value (the unit the status line counts them in, as the Diff
+tab and ``intentus-tui diff`` do: ``27 changed values · at value 4/27``), in the timeline each
+changed event (``13 changed events · at event 4/13``), ``t`` switches between the timeline and the values, ``enter`` on an event shows its
 lines, ``i`` turns the ignore rules off and on (the number of differences they hide is
 always on the status line), ``e`` unfolds the unchanged lines, ``escape``/``q`` close.
 
@@ -41,6 +43,7 @@ from intentus_tui.tui.presenters.compare_text import (
     counts_text,
     divergence_text,
     hidden_text,
+    position_text,
     side_titles,
     untrusted_warnings,
 )
@@ -200,19 +203,20 @@ class ComparisonScreen(Screen[None]):
         if layout is None or self.folded is None:
             return
         view = self._focused_view()
-        places = len(view.differences)
-        position = view.difference_position()
-        where = "values" if view is self.values else "timeline"
-        at = f"{position or 0}/{places}" if places else "none"
+        # In the unit the counts use: n steps through values or events, one at a time.
+        at = position_text(view is self.timeline, view.difference_position(), len(view.differences))
         parts: list[tuple[str, str] | str] = [
             (f"{layout.comparison.compared} · ", DIM),
             (counts_text(layout, self.rules_on), "bold"),
+        ]
+        if at:
+            parts.append((f" · {at}", "bold"))
+        parts += [
             (" · ", DIM),
             (
                 hidden_text(layout, self.rules_on),
                 "$text-warning" if self.rules_on else "$text-accent",
             ),
-            (f" · {where} {at}", DIM),
         ]
         divergence = divergence_text(layout, self.rules_on)
         if divergence:
@@ -223,6 +227,13 @@ class ComparisonScreen(Screen[None]):
 
     def _focused_view(self) -> SideBySideView:
         return self.timeline if self.timeline.has_focus else self.values
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # ``t`` or a click moved the focus (it lands after the action returns): the status
+        # line's position, in its unit, and the line below are the focused view's.
+        if self.compared is not None:
+            self._show_current(self._focused_view().current_row)
+        self._show_status()
 
     def on_side_by_side_view_cursor_moved(self, message: SideBySideView.CursorMoved) -> None:
         message.stop()

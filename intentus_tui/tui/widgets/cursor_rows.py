@@ -50,8 +50,14 @@ class CursorRowsView(StripCachedView[RowStripKey, Strip]):
         overlay = Style(bgcolor=cursor.bgcolor, bold=cursor.bold)
         return [Segment(seg.text, (seg.style or Style()) + overlay) for seg in segments]
 
+    @property
+    def row_width(self) -> int:
+        """The cells a row is drawn in: the width less the vertical scrollbar's gutter (a row
+        drawn wider had its last cells, a cut value's ellipsis among them, under it)."""
+        return self.scrollable_content_region.width
+
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.row_width
         base = self.rich_style
         if y == 0:
             return self._header_strip(width).apply_style(base).crop_extend(0, width, base)

@@ -318,9 +318,9 @@ def _load_warnings(request: DiffRequest) -> list[Content]:
     return lines
 
 
-# The selector (30 columns) and a status line beside it ("35 differences  +15 -7 ~13   at
-# 1/35", 36 columns) side by side: narrower, the status goes under the selector.
-_BESIDE_WIDTH = 30 + 1 + 36 + 2
+# The selector (30 columns) and a status line beside it ("35 changed values  +15 -7 ~13   at
+# 1/35", 39 columns) side by side: narrower, the status goes under the selector.
+_BESIDE_WIDTH = 30 + 1 + 39 + 2
 
 
 class DiffPane(Vertical):
@@ -499,6 +499,8 @@ class DiffPane(Vertical):
 
     @staticmethod
     def _status(outcome: DiffOutcome, index: int) -> Content:
+        from intentus_tui.core.actions import changed_values_text
+
         entries = outcome.entries
         hidden = outcome.comparison.hidden if outcome.comparison is not None else 0
         hidden_part = (f"   {hidden:,} hidden by ignore rules", DIM_STYLE) if hidden else ("", "")
@@ -509,7 +511,7 @@ class DiffPane(Vertical):
             counts[entry.kind] += 1
         total = len(entries)
         return Content.assemble(
-            (f"{total:,} difference{'s' if total != 1 else ''}", "bold"),
+            (changed_values_text(total), "bold"),
             ("  ", ""),
             (f"+{counts['added']:,} ", "$text-success"),
             (f"-{counts['removed']:,} ", "$text-error"),

@@ -150,7 +150,7 @@ class DiffView(CursorRowsView, can_focus=True):
 
     def line_text(self, index: int) -> str:
         """The plain text of one entry's line as drawn at the current width (for tests)."""
-        return "".join(segment.text for segment in self._row_strip(index, self.size.width, False))
+        return "".join(segment.text for segment in self._row_strip(index, self.row_width, False))
 
     # ------------------------------------------------------------------ cursor
 

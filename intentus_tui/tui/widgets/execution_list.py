@@ -172,6 +172,11 @@ class ExecutionList(
         self._widen_ids(summaries)
         self._keeping_place(lambda: self.model.replace_all(summaries))
 
+    @property
+    def id_width(self) -> int:
+        """The id column's width: the longest short id seen, up to ``MAX_ID_WIDTH``."""
+        return self._id_width
+
     def _widen_ids(self, summaries: list[ExecutionSummary]) -> None:
         roots = root_width_for(summaries, self._root_width)
         if roots != self._root_width:

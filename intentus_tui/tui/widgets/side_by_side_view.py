@@ -162,7 +162,7 @@ class SideBySideView(CursorRowsView, can_focus=True):
 
     def line_text(self, index: int) -> str:
         """The plain text of one row as drawn at the current width (for tests)."""
-        return "".join(s.text for s in self._row_strip(index, self.size.width, False))
+        return "".join(s.text for s in self._row_strip(index, self.row_width, False))
 
     # ------------------------------------------------------------------ cursor
 

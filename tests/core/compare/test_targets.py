@@ -200,3 +200,29 @@ def test_discovery_never_lists_the_records_directory(
     assert listed, "discovery looked nowhere: the watch is not on its path"
     assert records not in listed
     assert all(t.kind != "record" or t.path.parent != root.records_dir for t in found)
+
+
+def test_every_root_is_searched_and_each_file_names_its_root(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """Several roots open: each one's saved snapshots are found, named by the root they
+    were found under; a file two roots share (one project directory) is listed once."""
+    from intentus_tui.core.compare.targets import find_compare_files_in_roots
+
+    roots = []
+    saved = {}
+    for label in ("alpha", "beta"):
+        base = tmp_path / label
+        shutil.copytree(real_world.records_dir, base / ".intentusnet" / "records")
+        root = resolve_root(base)
+        saved[label] = save_snapshot(
+            load_detail(record_path(base, real_world.success)), snapshot_directory(root)
+        )
+        roots.append((label, root))
+    found = find_compare_files_in_roots(roots)
+    assert {(t.root, t.path) for t in found} == {(k, v) for k, v in saved.items()}
+    # The same root opened twice (its records and its project directory): listed once.
+    twice = find_compare_files_in_roots([roots[0], ("again", roots[0][1])])
+    assert [(t.root, t.path) for t in twice] == [("alpha", saved["alpha"])]
+    # One root, unlabelled: as before.
+    assert [t.root for t in find_compare_files(roots[1][1])] == [""]
