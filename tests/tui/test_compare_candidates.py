@@ -213,3 +213,21 @@ def test_with_several_roots_each_execution_names_its_root() -> None:
     assert execution_candidate(beta, model.kind(beta), width).label == "beta:00001"
     hits, _ = CandidateIndex(lines).search("beta")
     assert [hit.candidate.key for hit in hits] == ["beta/00001.json"]
+
+
+def test_an_execution_known_only_from_its_log_is_listed_but_unavailable() -> None:
+    """Every execution is a line; one with no record says so first (a narrow picker cuts
+    the end of a line) and why it cannot be chosen, as ``intentus-tui diff`` refuses it."""
+    recorded = summary(1)
+    logged = replace(summary(2), key="00002.wal", source="wal", intent="Refund")
+    model = ListModel()
+    model.replace_all([recorded, logged])
+    lines = ExecutionLines().candidates(model.summaries.values(), model.kind)
+    assert [c.key for c in lines] == ["00002.wal", "00001.json"]  # newest first, both
+    assert lines[0].line.endswith("✗ no record to compare · Refund")
+    assert lines[0].unavailable == (
+        "00002 has no record file, only a write-ahead log: there is nothing to compare"
+    )
+    assert lines[1].unavailable == ""
+    assert execution_candidate(logged, model.kind(logged)) == lines[0]
+    assert CandidateIndex(lines).unavailable() == 1
