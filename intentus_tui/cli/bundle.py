@@ -66,7 +66,9 @@ def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:
     name = Path(path).name
     if bundle.ok:
         return [f"ok    {name}  manifest: {count} files match their sha256 ({made})"]
-    lines = [f"FAIL  {name}  manifest: {len(bundle.problems)} problems ({count} files; {made})"]
+    problems = len(bundle.problems)
+    found = f"{problems} problem" + ("" if problems == 1 else "s")
+    lines = [f"FAIL  {name}  manifest: {found} ({count} files; {made})"]
     return lines + [f"      - {problem.line()}" for problem in bundle.problems]
 
 

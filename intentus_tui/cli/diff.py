@@ -165,10 +165,17 @@ def summary_lines(comparison: Comparison) -> list[str]:
     if comparison.snapshots is not None:
         snapshots = comparison.snapshots
         commands = snapshots.same_commands
-        return [
+        lines = [
             f"same input: {_yes(snapshots.same_input)}",
             f"same output: {_yes(snapshots.same_output)}",
             "same commands: " + ("n/a (no commands)" if commands is None else _yes(commands)),
+        ]
+        if snapshots.same_header is None:
+            return [*lines, "same record header: n/a (a side has no IntentusNet record header)"]
+        return [
+            *lines,
+            f"same record header: {_yes(snapshots.same_header)}",
+            f"same recorded envelope hash: {_yes(snapshots.same_envelope_hash)}",
         ]
     if comparison.runs is not None:
         runs = comparison.runs

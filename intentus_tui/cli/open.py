@@ -12,6 +12,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
+    from intentus_tui.core.bundle.read import ExtractedBundle
     from intentus_tui.core.paths import RecordRoot
     from intentus_tui.core.remote.location import RemoteOptions
     from intentus_tui.tui.app import IntentusApp
@@ -80,20 +81,40 @@ def opens_as_bundle(path: str) -> bool:
     return is_bundle_name(path) and os.path.lexists(path) and not os.path.isdir(path)
 
 
+def bundle_label(bundle: ExtractedBundle, path: str) -> str:
+    """The header's name for a bundle: ``bundle NAME``, then why it cannot be believed
+    (``(1 file differs from its manifest: run verify)``); the header keeps its start."""
+    label = f"bundle {Path(path).name}"
+    if bundle.ok:
+        return label
+    count = len(bundle.problems)
+    differ = f"{count:,} file differs" if count == 1 else f"{count:,} files differ"
+    return f"{label} ({differ} from its manifest: run verify)"
+
+
+def bundle_app(bundle: ExtractedBundle, path: str) -> IntentusApp:
+    """The app on the extracted bundle ``path``: read-only, not watched, named by
+    ``bundle_label`` in the header."""
+    from intentus_tui.cli.bundle import bundle_root
+
+    return make_app(
+        bundle_root(bundle, path),
+        watch=False,
+        directory_label=bundle_label(bundle, path),
+        label_is_name=True,
+        use_cache=False,
+    )
+
+
 def open_bundle(path: str) -> int:
     """Open the evidence bundle ``path`` read-only: extracted into a private temporary
     directory (removed when the debugger closes); the writing actions are refused there.
     A hostile or unreadable bundle: one line, exit 1."""
-    from intentus_tui.cli.bundle import bundle_root, extracted
+    from intentus_tui.cli.bundle import extracted
 
     try:
         with extracted(path) as bundle:
-            label = f"bundle {Path(path).name}"
-            if not bundle.ok:
-                label += f" ({len(bundle.problems)} files differ from its manifest: run verify)"
-            app = make_app(
-                bundle_root(bundle, path), watch=False, directory_label=label, use_cache=False
-            )
+            app = bundle_app(bundle, path)
             app.prepare_start()
             app.run()
     except OSError as exc:

@@ -177,6 +177,7 @@ class IntentusApp(
         *,
         watch: bool = True,
         directory_label: str | None = None,
+        label_is_name: bool = False,  # the label names the root (a bundle): cut at its end
         keymap: dict[str, str] | None = None,
         keymap_problem: str | None = None,
         use_cache: bool = True,
@@ -190,11 +191,7 @@ class IntentusApp(
         self.feeder = IndexFeeder(
             root, self.post_message, use_cache=use_cache, index=self.roots_index(use_cache)
         )
-        self.header_state = HeaderState(
-            directory=directory_label if directory_label is not None else str(root.records_dir),
-            live="live" if watch else "off",
-            read_only=root.read_only,
-        )
+        self.header_state = HeaderState.opening(root, directory_label, label_is_name, watch)
         self.detail: ExecutionDetail | None = None  # the selected execution, once loaded
         self.detail_key: str | None = None
         self.marked: ExecutionDetail | None = None  # the left side of the next diff

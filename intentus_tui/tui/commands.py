@@ -1,4 +1,8 @@
-"""Command palette (ctrl+p): jump to an execution by id or intent.
+"""Command palette (ctrl+p): jump to an execution by id, intent or verdict words (``unknown``,
+``tampered``, ``untrusted``, ``not replayable``: the words ``/`` finds it by). Each execution
+found shows its verdict's marks, and under them, as its timeline header gives them, the
+reason of every answer short of a clean one (an outcome other than a believable success,
+integrity other than verified, not replayable), one line each, cut to the palette's width.
 
 Record-derived text is shown as ``Content`` built from plain strings, never through
 ``Matcher.highlight`` or a ``str`` help text: both parse markup (a ``[/x]`` intent would
@@ -17,8 +21,11 @@ from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
 from intentus_tui.core.actions import verdict_of
-from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.list_model import verdict_words
 from intentus_tui.tui.presenters.list_rows import verdict_text
+from intentus_tui.tui.widgets.timeline_view import verdict_lines
 
 if TYPE_CHECKING:
     from intentus_tui.tui.app import IntentusApp
@@ -44,8 +51,39 @@ def execution_hit_display(summary: ExecutionSummary, needle: str) -> Content:
     )
 
 
-def score_summary(summary: ExecutionSummary, needle: str) -> float:
-    """1.0 for an id prefix, then id substring, intent prefix, intent substring; 0: no match."""
+MIN_HELP_WIDTH = 30
+
+
+def _short_of_clean(verdict: Verdict) -> tuple[bool, bool, bool]:
+    """Which answers (outcome, integrity, replay) are short of a clean one."""
+    return (
+        verdict.outcome is not Outcome.SUCCEEDED or not verdict.trusted,
+        verdict.integrity is not Integrity.VERIFIED,
+        not verdict.replayable,
+    )
+
+
+def execution_hit_help(summary: ExecutionSummary, width: int) -> Content:
+    """What choosing it does, then the reason of every answer of its verdict short of a
+    clean one, as the timeline header words it: one line each, at most ``width`` cells."""
+    verdict = verdict_of(summary)
+    lines = [
+        Content.styled(
+            sanitize_line(f"open execution · {summary.chain or 'no attempts'}"), "$text-muted"
+        ),
+        *(
+            line
+            for line, shown in zip(verdict_lines(verdict), _short_of_clean(verdict), strict=True)
+            if shown
+        ),
+    ]
+    width = max(width, MIN_HELP_WIDTH)
+    return Content("\n").join(line.truncate(width, ellipsis=True) for line in lines)
+
+
+def score_summary(summary: ExecutionSummary, needle: str, words: str = "") -> float:
+    """1.0 for an id prefix, then id substring, intent prefix, intent substring, a word of
+    its verdict (``words``: ``verdict_words``); 0: no match."""
     execution_id = summary.execution_id.casefold()
     intent = summary.intent.casefold()
     if execution_id.startswith(needle):
@@ -56,6 +94,8 @@ def score_summary(summary: ExecutionSummary, needle: str) -> float:
         return 0.6
     if needle in intent:
         return 0.4
+    if needle in words:
+        return 0.3
     return 0.0
 
 
@@ -67,9 +107,10 @@ class ExecutionCommands(Provider):
         if not needle:
             return
         app = cast("IntentusApp", self.app)
+        kind = app.execution_list.model.kind
         found: list[tuple[float, ExecutionSummary]] = []
         for summary in app.all_summaries():
-            score = score_summary(summary, needle)
+            score = score_summary(summary, needle, verdict_words(kind(summary)))
             if score:
                 found.append((score, summary))
         found.sort(key=lambda item: (-item[0], item[1].execution_id))
@@ -79,12 +120,7 @@ class ExecutionCommands(Provider):
                 execution_hit_display(summary, needle),
                 partial(app.jump_to_execution, summary.key),
                 text=f"{summary.execution_id} {summary.intent}",
-                help=cast(
-                    str,
-                    Content.styled(
-                        f"open execution · {summary.chain or 'no attempts'}", "$text-muted"
-                    ),
-                ),
+                help=cast(str, execution_hit_help(summary, app.size.width - 6)),
             )
 
 
@@ -143,5 +179,7 @@ def app_commands(app: IntentusApp) -> Iterator[SystemCommand]:
         ("postmortem", "Post-mortem"),
     ):
         yield SystemCommand(
-            f"Show the {title} tab", "Side pane", partial(app.action_side_tab, name)
+            f"Show the {title} tab{' (the verdict and its reasons)' if name == 'verify' else ''}",
+            "Side pane",
+            partial(app.action_side_tab, name),
         )

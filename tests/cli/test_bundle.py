@@ -104,7 +104,7 @@ def test_a_changed_byte_fails_verify_naming_the_file(
     changed = repack(good_bundle, tmp_path / "changed.tar.gz", name, change=40)
     run = cli("verify", str(changed))
     assert run.returncode == 1
-    assert run.stdout.splitlines()[0].startswith("FAIL  changed.tar.gz  manifest: 1 problems")
+    assert run.stdout.splitlines()[0].startswith("FAIL  changed.tar.gz  manifest: 1 problem (")
     assert f"      - changed: {name}" in run.stdout or f"or {name}" in run.stdout
     assert os.listdir(private_tmp) == []
 

@@ -4,6 +4,7 @@ records on either side of a snapshot (never ``missing "stepName"``)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,83 @@ def test_records_and_their_snapshots_compare_both_ways(
     code, doc = diff_json(capsys, snapshot, cut)
     assert (code, doc["compared"]) == (ExitCode.PROBLEMS, "snapshots")
     assert "damaged record" in doc["b"]["note"]
+
+
+def diff_text(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = run_cli(["diff", *args])
+    return code, capsys.readouterr().out
+
+
+def test_a_record_invalidated_since_its_snapshot_differs_from_it(
+    tmp_path: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The header is part of the comparison when both sides have one (a record and a snapshot
+    made of one): a record marked not replayable after its snapshot was taken is reported
+    different, as two copies of the record are, not "(no changes)" under a verdict line that
+    says not replayable."""
+    from intentus_tui.core.records.store import FileExecutionStore
+
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    snapshot = tmp_path / "s1.json"
+    made = run_cli(["snapshot", real_world.success, "--dir", str(records), "-o", str(snapshot)])
+    assert made == ExitCode.OK
+    code, _ = diff_text(capsys, str(snapshot), real_world.success, "--dir", str(records))
+    assert code == ExitCode.OK
+    FileExecutionStore(records).invalidate(real_world.success)  # what the debugger's I does
+
+    code, out = diff_text(capsys, str(snapshot), real_world.success, "--dir", str(records))
+    assert code == ExitCode.PROBLEMS
+    assert "not replayable (manually_invalidated)" in out
+    lines = out.splitlines()
+    assert "same record header: no" in lines
+    assert "  header.replayable: true → false" in lines
+    assert '  header.replayableReason: null → "manually_invalidated"' in lines
+    assert "(no changes)" not in out and lines[-1].startswith("different: 2 ")
+    code, doc = diff_json(capsys, snapshot, records / f"{real_world.success}.json")
+    assert (code, doc["equal"], doc["summary"]["same_header"]) == (ExitCode.PROBLEMS, False, False)
+    assert [e["path_text"] for e in doc["entries"]] == [
+        "header.replayable",
+        "header.replayableReason",
+    ]
+    # The other way round, the same differences mirrored.
+    code, out = diff_text(capsys, str(records / f"{real_world.success}.json"), str(snapshot))
+    assert code == ExitCode.PROBLEMS and "  header.replayable: false → true" in out.splitlines()
+
+
+def test_the_other_header_fields_are_compared_as_two_records_compare_them(
+    tmp_path: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The execution id, creation time and envelope hash differ between any two executions:
+    hidden by the ignore rules and counted, as between two records; the summary still says
+    whether the recorded envelope hashes are the same. A Verist baseline has no record
+    header: nothing to compare, and it says so."""
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    snapshot = tmp_path / "s1.json"
+    success = records / f"{real_world.success}.json"
+    assert run_cli(["snapshot", str(success), "-o", str(snapshot)]) == ExitCode.OK
+    record = json.loads(success.read_text("utf-8"))
+    record["header"]["envelopeHash"] = "0" * 64
+    record["header"]["createdUtcIso"] = "2026-01-06T00:00:00+00:00"
+    success.write_text(json.dumps(record, ensure_ascii=False, indent=2), "utf-8")
+
+    code, out = diff_text(capsys, str(snapshot), str(success))
+    lines = out.splitlines()
+    assert "same record header: yes" in lines and "same recorded envelope hash: no" in lines
+    assert any(line.startswith("2 ") and "hidden by the ignore rules" in line for line in lines)
+    code, out = diff_text(capsys, str(snapshot), str(success), "--all")
+    assert code == ExitCode.PROBLEMS
+    assert "same record header: no" in out.splitlines()
+    assert any(line.startswith("  header.envelopeHash: ") for line in out.splitlines())
+    assert any(line.startswith("  header.createdUtcIso: ") for line in out.splitlines())
+
+    # A Verist snapshot with no record header: input, output and commands only.
+    bare = json.loads(snapshot.read_text("utf-8"))
+    bare["artifacts"] = [a for a in bare["artifacts"] if a["kind"] == "step-output"]
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(bare), "utf-8")
+    code, out = diff_text(capsys, str(plain), str(snapshot))
+    assert code == ExitCode.OK
+    assert "same record header: n/a (a side has no IntentusNet record header)" in out

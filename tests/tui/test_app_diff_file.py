@@ -468,3 +468,40 @@ async def test_a_baseline_has_no_verdict(world: dict[str, Any]) -> None:
         await settle(pilot)
         lines = str(app.side_pane.diff_pane.query_one("#diff-title").render()).splitlines()
         assert lines[1:] == [f"A {CLEAN_VERDICT}"]
+
+
+async def test_a_snapshot_differs_from_its_record_invalidated_since(
+    world: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``s`` saves a snapshot, ``I`` marks the record not replayable, ``D`` compares the record
+    with that snapshot: the header differs (as ``intentus-tui diff`` says), never "no changes"."""
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["b"])
+        await pilot.press("s")
+        await pilot.press("y")
+        await settle(pilot)
+        (saved,) = app.saved_snapshots
+        await pilot.press("I")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        record = json.loads((world["records"] / f"{world['b']}.json").read_text("utf-8"))
+        assert record["header"]["replayable"] is False
+        await select(app, pilot, world["b"])
+        await pick(app, pilot, "")  # the snapshot just saved is highlighted
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        await pilot.press("escape")
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.error is None
+        assert pane.outcome.request.right_label == saved.name
+        assert pane.outcome.paths == ["header.replayable", "header.replayableReason"]
+        summary = str(pane.query_one("#diff-summary").render())
+        assert "input ✓ same" in summary and "header ✗ differs" in summary
+        shown = pane.outcome.paths
+    cli = cli_diff_json(world["records"] / f"{world['b']}.json", saved, capsys)
+    assert cli["equal"] is False and shown == [entry["path_text"] for entry in cli["entries"]]

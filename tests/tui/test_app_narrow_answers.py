@@ -287,3 +287,15 @@ async def test_copies_of_one_record_are_told_apart_by_their_files(records_dir: P
     label = shown[original.name].split()[0]
     assert label.startswith(short[:7]) and label.endswith("….json")
     assert after.split()[0] == short  # no copy left: the short id again
+
+
+def test_a_name_keeps_its_start_a_path_its_end() -> None:
+    """A root named by its opener (a bundle and why it fails) is cut at its end; a path
+    keeps its end, the most specific part."""
+    named = HeaderState(directory="bundle b.tar.gz (3 files differ from its manifest)" * 2)
+    named.named = True
+    text = "".join(t for t, _ in location_parts(named, 80))
+    assert text.startswith(" intentus-tui ▸ bundle b.tar.gz (3 files differ") and "…" in text
+    path = HeaderState(directory="/srv/" + "a" * 80 + "/records")
+    text = "".join(t for t, _ in location_parts(path, 80))
+    assert "▸ …" in text and "a/records  ● live" in text

@@ -102,3 +102,33 @@ async def test_a_writable_root_is_not_marked_read_only(opened: tuple[BundleWorld
         await pilot.press("I")
         assert isinstance(app.screen, ConfirmScreen)  # asks; the user may go on
         await pilot.press("n")
+
+
+@pytest.mark.parametrize("width", [80, 200])
+async def test_a_tampered_bundle_is_named_first_then_why(
+    opened: tuple[BundleWorld, Path], tmp_path: Path, width: int
+) -> None:
+    """The header names a bundle whose files differ from its manifest by its name, then the
+    cause; too long for the terminal, it is cut at its end (``…``), never its start."""
+    from intentus_tui.cli.open import bundle_app, bundle_label
+    from tests.core.bundle.support import repack
+
+    world, _copy = opened
+    good = tmp_path / "good.tar.gz"
+    bundle_executions(resolve_root(world.base), [world.success, world.fallback], good)
+    changed = repack(good, tmp_path / "tampered.tar.gz", f"records/{world.fallback}.json", 40)
+    copy = tmp_path / "tampered"
+    copy.mkdir()
+    bundle = extract_bundle(changed, copy)
+    label = bundle_label(bundle, str(changed))
+    assert label == "bundle tampered.tar.gz (1 file differs from its manifest: run verify)"
+    app = bundle_app(bundle, str(changed))  # as ``intentus-tui tampered.tar.gz`` makes it
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        header = screen_text(app).splitlines()[0]
+    assert header.startswith(" intentus-tui ▸ bundle tampered.tar.gz (1 file diff")
+    assert header.rstrip().endswith("○ not watching  read-only")
+    if width == 80:
+        assert "(1 file diffe…  ○" in header
+    else:
+        assert f"▸ {label}  ○ not watching" in header

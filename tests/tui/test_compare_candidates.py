@@ -230,3 +230,21 @@ def test_one_id_column_a_long_id_cut_and_lines_made_again_for_another_width() ->
     assert narrow.line.startswith("exec     exec-very-lo… 2026-01-05")
     assert wide.line.startswith("exec     exec-very-long-… 2026-01-05")
     assert file_candidate(target, ids=16).line.startswith("snapshot exec-very-long-… 2026")
+
+
+def test_an_execution_known_only_from_its_log_is_listed_but_unavailable() -> None:
+    """Every execution is a line; one with no record says so first (a narrow picker cuts
+    the end of a line) and why it cannot be chosen, as ``intentus-tui diff`` refuses it."""
+    recorded = summary(1)
+    logged = replace(summary(2), key="00002.wal", source="wal", intent="Refund")
+    model = ListModel()
+    model.replace_all([recorded, logged])
+    lines = ExecutionLines().candidates(model.summaries.values(), model.kind)
+    assert [c.key for c in lines] == ["00002.wal", "00001.json"]  # newest first, both
+    assert lines[0].line.endswith("✗ no record to compare · Refund")
+    assert lines[0].unavailable == (
+        "00002 has no record file, only a write-ahead log: there is nothing to compare"
+    )
+    assert lines[1].unavailable == ""
+    assert execution_candidate(logged, model.kind(logged)) == lines[0]
+    assert CandidateIndex(lines).unavailable() == 1

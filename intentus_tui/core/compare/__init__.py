@@ -8,7 +8,8 @@ baseline, or an Active Graph run;
   under the ignore rules; a summary; the first event divergence);
 - a snapshot or baseline on either side: Verist's three-part snapshot comparison (input,
   output, commands; ``compare_snapshot_operands``), a record taking part as the snapshot
-  ``snapshot_from_record`` makes of it;
+  ``snapshot_from_record`` makes of it, plus the record header and router decision when both
+  sides carry one (a record marked not replayable since its snapshot differs from it);
 - two runs: their event lists, normalized as ``core.activegraph`` documents; their lineage
   when both are in one database and related (one is the other's parent or any older ancestor,
   or both descend from a third run: fork points, the shared prefix, each side's tail); and what

@@ -511,8 +511,10 @@ def _record_doc(operand: Operand) -> dict[str, Any]:
     return {key: record[key] for key, _ in RECORD_SECTIONS_COMPARED if key in record}
 
 
-def _snapshot_doc(operand: Operand) -> dict[str, Any]:
-    from intentus_tui.core.compare.snapshots import as_snapshot, step_output
+def _snapshot_doc(operand: Operand, with_header: bool) -> dict[str, Any]:
+    """What ``compare_snapshot_operands`` compares: input, output, commands, and the record
+    header's parts when ``with_header`` (both sides have one)."""
+    from intentus_tui.core.compare.snapshots import as_snapshot, record_header, step_output
     from intentus_tui.core.verist.recompute import _normalized_commands
 
     snapshot = as_snapshot(operand)
@@ -523,6 +525,8 @@ def _snapshot_doc(operand: Operand) -> dict[str, Any]:
     commands = _normalized_commands(snapshot)
     if commands is not None:
         doc["commands"] = commands
+    if with_header:
+        doc.update(record_header(snapshot))
     return doc
 
 
@@ -572,7 +576,9 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
         differing = _body_differences((doc_a, doc_b), lambda e: e, (), ignore)
         timeline = _timeline(run_texts, pairs, differing, (), ignore)
     else:
-        doc_a, doc_b = _snapshot_doc(a), _snapshot_doc(b)
+        summary = comparison.snapshots
+        with_header = summary is not None and summary.same_header is not None
+        doc_a, doc_b = _snapshot_doc(a, with_header), _snapshot_doc(b, with_header)
         # As Verist compares them: the commands by index, the output and the commands only
         # when both sides have them.
         by_index = frozenset({("commands",)})

@@ -94,6 +94,17 @@ def _normalized_hash(value: str) -> str:
     return value.removeprefix("sha256:").lower()
 
 
+def same_recorded_hash(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool | None:
+    """Whether the two headers' ``envelopeHash`` name one digest (``None``: a side has none).
+
+    ``a`` and ``b`` are records, or anything with a ``header`` object (a snapshot's record
+    header)."""
+    hash_a, hash_b = _envelope_hash(a), _envelope_hash(b)
+    if hash_a is None or hash_b is None:
+        return None
+    return _normalized_hash(hash_a) == _normalized_hash(hash_b)
+
+
 @dataclass(frozen=True, slots=True)
 class ComparisonSummary:
     """The answers a person wants first. ``same_envelope_hash`` is ``None`` when a side has none."""
@@ -113,12 +124,6 @@ def _summarize(
 ) -> ComparisonSummary:
     intent_a, intent_b = _intent(a), _intent(b)
     path_a, path_b = agent_path(a), agent_path(b)
-    hash_a, hash_b = _envelope_hash(a), _envelope_hash(b)
-    same_hash = (
-        None
-        if hash_a is None or hash_b is None
-        else _normalized_hash(hash_a) == _normalized_hash(hash_b)
-    )
     return ComparisonSummary(
         same_intent=_same(intent_a, intent_b, ("envelope", "intent"), ignore),
         same_agent_path=path_a == path_b,
@@ -128,7 +133,7 @@ def _summarize(
             ("finalResponse",),
             ignore,
         ),
-        same_envelope_hash=same_hash,
+        same_envelope_hash=same_recorded_hash(a, b),
         intent_a=_intent_name(intent_a),
         intent_b=_intent_name(intent_b),
         agent_path_a=path_a,

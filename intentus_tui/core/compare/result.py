@@ -18,12 +18,17 @@ Compared: TypeAlias = Literal["records", "snapshots", "runs", "values"]
 
 @dataclass(frozen=True, slots=True)
 class SnapshotSummary:
-    """Verist's three questions; ``None`` where a side has nothing to compare."""
+    """Verist's three questions, and whether the IntentusNet record headers (header and
+    router decision) are the same and name the same recorded envelope hash (the ignore rules
+    hide ``header.envelopeHash``, as for two records); ``None`` where a side has nothing to
+    compare."""
 
     same_input: bool
     same_input_hash: bool
     same_output: bool | None
     same_commands: bool | None
+    same_header: bool | None = None
+    same_envelope_hash: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -31,6 +36,8 @@ class SnapshotSummary:
             "same_input_hash": self.same_input_hash,
             "same_output": self.same_output,
             "same_commands": self.same_commands,
+            "same_header": self.same_header,
+            "same_envelope_hash": self.same_envelope_hash,
         }
 
 

@@ -1,6 +1,12 @@
 """A snapshot or baseline on either side: Verist's three-part comparison (input, output,
 commands; events are left out), a record taking part as the snapshot ``snapshot_from_record``
-makes of it."""
+makes of it.
+
+When both sides carry an IntentusNet record header (a record, or a snapshot made of one: its
+``intentusnet-record-header`` artifact), the header and router decision are compared too, at
+the paths a record comparison uses (``header.replayable``, ``routerDecision.agent``) and under
+the same ignore rules: a record marked not replayable since its snapshot was taken differs
+from it. A Verist snapshot or baseline without that artifact leaves the header out."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
 from intentus_tui.core.compare.operands import CompareError, Operand
-from intentus_tui.core.compare.records import compare_values
+from intentus_tui.core.compare.records import compare_values, same_recorded_hash
 from intentus_tui.core.compare.result import Comparison, SnapshotSummary
 from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff
 from intentus_tui.core.verist.key_by import KeyFn
@@ -39,6 +45,15 @@ def as_snapshot(operand: Operand) -> Snapshot:
         ) from None
 
 
+def record_header(snapshot: Snapshot) -> Any:
+    """The ``intentusnet-record-header`` content (``{header, routerDecision}``), or MISSING."""
+    from intentus_tui.core.verist.snapshot import RECORD_HEADER_KIND
+
+    artifact = snapshot.artifact(RECORD_HEADER_KIND)
+    content = artifact.content if artifact is not None else MISSING
+    return content if isinstance(content, dict) else MISSING
+
+
 def step_output(snapshot: Snapshot) -> Any:
     artifact = snapshot.step_output
     content = artifact.content if artifact is not None else MISSING
@@ -65,12 +80,17 @@ def compare_snapshot_operands(
             output_diff = compare_values(
                 step_output(sa), step_output(sb), key_by_paths=key_by_paths, aligned=True
             )
+    header_a, header_b = record_header(sa), record_header(sb)
+    header_diff = None
+    if header_a is not MISSING and header_b is not MISSING:
+        header_diff = diff(header_a, header_b, aligned=aligned)
     ha, hb = (s.step_output.hash if s.step_output else None for s in (sa, sb))
     same_hash = ha is not None and ha == hb
     shown_input, hidden_input = ignore.split(_prefixed("input", input_diff))
     shown_output, hidden_output = ignore.split(_prefixed("output", output_diff))
     shown_commands, hidden_commands = ignore.split(_prefixed("commands", commands_diff))
-    equal = not shown_input and not shown_output and not shown_commands
+    shown_header, hidden_header = ignore.split(header_diff.entries if header_diff else ())
+    equal = not shown_input and not shown_output and not shown_commands and not shown_header
     if output_diff is not None:
         if output_diff.equal and not same_hash:
             notes.append(
@@ -90,12 +110,14 @@ def compare_snapshot_operands(
         same_input_hash=sa.input_hash == sb.input_hash,
         same_output=None if output_diff is None else not shown_output,
         same_commands=None if commands_diff is None else not shown_commands,
+        same_header=None if header_diff is None else not shown_header,
+        same_envelope_hash=None if header_diff is None else same_recorded_hash(header_a, header_b),
     )
     return Comparison(
         "snapshots",
         equal,
-        shown_input + shown_output + shown_commands,
-        hidden=hidden_input + hidden_output + hidden_commands,
+        shown_input + shown_output + shown_commands + shown_header,
+        hidden=hidden_input + hidden_output + hidden_commands + hidden_header,
         snapshots=summary,
         notes=tuple(notes),
         ignore=ignore,

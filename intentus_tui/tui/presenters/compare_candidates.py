@@ -6,7 +6,9 @@ Verist baselines, record files outside the records directory (``core.compare.tar
 every root when several are open), then the executions of the list, newest first (from the
 index's summaries: no file is read for them). Each is one sanitized line: its kind, its root
 (several roots open), the short execution id, the time, then what it is (verdict marks and
-intent; workflow@version · step, label and file name).
+intent; workflow@version · step, label and file name). An execution known only from its
+write-ahead log is listed too, but cannot be chosen (``unavailable`` says why: there is no
+record to compare, as ``intentus-tui diff`` refuses it).
 
 The search is built for 100,000 lines: every line, lower-cased, sits in one string; a
 query's letters are looked for in order (a fuzzy subsequence) by one regular expression that
@@ -78,15 +80,21 @@ _UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
 _EXECUTION_PREFIX = f"{KIND_WORDS['execution']:<{KIND_WIDTH}} "
 
 
+NO_RECORD_LINE = "no record to compare"
+NO_RECORD_REASON = "has no record file, only a write-ahead log: there is nothing to compare"
+
+
 class Candidate(NamedTuple):
     """One thing to compare with. ``key`` is the execution's file key (executions: their
-    path is the root's to say) or the file's path; ``label`` names it as side B."""
+    path is the root's to say) or the file's path; ``label`` names it as side B.
+    ``unavailable``: why it cannot be chosen ("" when it can)."""
 
     kind: CandidateKind
     key: str
     path: Path | None
     line: str
     label: str
+    unavailable: str = ""
 
 
 def time_cell(text: str) -> str:
@@ -170,11 +178,23 @@ def execution_candidate(
     column's."""
     # A summary's strings are sanitized already (and 100,000 lines are built at once).
     short = fit(display_id(summary.execution_id), ids)
+    what = summary.intent or summary.message
+    if summary.source == "wal":  # why first: a narrow picker cuts the end of the line
+        what = f"{NO_RECORD_LINE} · {what}" if what else NO_RECORD_LINE
     line = (
         f"{_EXECUTION_PREFIX}{root_cell(summary.root, roots)}{short} "
-        f"{time_cell(summary.created)} {verdict_marks(codes)} {summary.intent or summary.message}"
+        f"{time_cell(summary.created)} {verdict_marks(codes)} {what}"
     )
-    return Candidate("execution", summary.key, None, line, execution_label(summary))
+    return Candidate(
+        "execution", summary.key, None, line, execution_label(summary), unavailable_why(summary)
+    )
+
+
+def unavailable_why(summary: ExecutionSummary) -> str:
+    """Why the execution cannot be compared ("" when it can): one known only from its log."""
+    if summary.source != "wal":
+        return ""
+    return f"{execution_label(summary)} {NO_RECORD_REASON}"
 
 
 def path_candidate(path: Path) -> Candidate:
@@ -210,29 +230,31 @@ class ExecutionLines:
         roots: int = 0,
         ids: int = ID_WIDTH,
     ) -> list[Candidate]:
-        """Executions with a record file (a write-ahead log alone has nothing to compare),
-        newest first. ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker
-        leaves the interpreter to the keys there). ``roots``: the width of the column that
-        names each one's root (``root_width``; 0 with one root open); ``ids``: the id
-        column's (``id_width``). Lines made for other widths are made again."""
+        """Every execution but ``exclude``, newest first; one known only from its
+        write-ahead log is listed ``unavailable`` (there is no record to compare). ``pause``
+        is called every ``PAUSE_EVERY`` executions (a thread worker leaves the interpreter to
+        the keys there). ``roots``: the width of the column that names each one's root
+        (``root_width``; 0 with one root open); ``ids``: the id column's (``id_width``).
+        Lines made for other widths are made again."""
         if self.widths != (roots, ids):
             self.lines, self.widths = {}, (roots, ids)
         lines = self.lines
         fresh: dict[int, str] = {}
-        with_records = [s for s in summaries if s.source != "wal" and s.key != exclude]
-        with_records.sort(key=_created_key, reverse=True)
+        listed = [s for s in summaries if s.key != exclude]
+        listed.sort(key=_created_key, reverse=True)
         out: list[Candidate] = []
         make = tuple.__new__  # ``Candidate(...)`` less its Python-level ``__new__``
-        for done, summary in enumerate(with_records, 1):
+        for done, summary in enumerate(listed, 1):
             line = lines.get(id(summary))
             if line is None:
                 line = execution_candidate(summary, codes_of(summary), roots, ids).line
             fresh[id(summary)] = line
             label = execution_label(summary)
-            out.append(make(Candidate, ("execution", summary.key, None, line, label)))
+            why = unavailable_why(summary) if summary.source == "wal" else ""
+            out.append(make(Candidate, ("execution", summary.key, None, line, label, why)))
             if pause is not None and done % PAUSE_EVERY == 0:
                 pause()
-        self.lines, self.made_from = fresh, with_records
+        self.lines, self.made_from = fresh, listed
         return out
 
 
@@ -330,6 +352,7 @@ class CandidateIndex:
         self._starts = starts
         self._scorer = FuzzySearch()
         self._counts: dict[CandidateKind, int] | None = None
+        self._unavailable: int | None = None
 
     def __len__(self) -> int:
         return len(self.candidates)
@@ -342,6 +365,12 @@ class CandidateIndex:
                 counts[candidate.kind] = counts.get(candidate.kind, 0) + 1
             self._counts = counts
         return self._counts
+
+    def unavailable(self) -> int:
+        """How many candidates cannot be chosen (executions known only from their log)."""
+        if self._unavailable is None:
+            self._unavailable = sum(1 for candidate in self.candidates if candidate.unavailable)
+        return self._unavailable
 
     def _line_at(self, offset: int) -> int:
         return bisect_right(self._starts, offset) - 1

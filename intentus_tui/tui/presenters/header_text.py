@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
@@ -24,6 +25,9 @@ from intentus_tui.tui.presenters.list_model import (
     size_of,
 )
 
+if TYPE_CHECKING:
+    from intentus_tui.core.paths import RecordRoot
+
 Part = tuple[str, str]
 
 
@@ -32,6 +36,9 @@ class HeaderState:
     """Everything the header shows; the app replaces it and calls ``HeaderBar.show``."""
 
     directory: str = ""
+    # ``directory`` is a name the opener gave ("bundle x.tar.gz (1 file differs …)"), not a
+    # path: too long, it is cut at its end (a path keeps its end, the most specific part).
+    named: bool = False
     live: str = "live"  # live | paused | off | stopped
     pending: int = 0  # changes waiting while paused
     # executions per verdict (outcome, integrity, replayability codes)
@@ -45,6 +52,17 @@ class HeaderState:
     shown: int | None = None  # rows after the view/filter, when that differs from all
     read_only: str | None = None  # why nothing may be written here (a bundle, ...)
 
+    @classmethod
+    def opening(cls, root: RecordRoot, label: str | None, named: bool, watch: bool) -> HeaderState:
+        """The header of the app opening ``root``: its records directory, or ``label`` (a
+        path in its place, or a name when ``named``)."""
+        return cls(
+            directory=label if label is not None else str(root.records_dir),
+            named=named and label is not None,
+            live="live" if watch else "off",
+            read_only=root.read_only,
+        )
+
 
 def _progress_bar(done: int, total: int, width: int = 12) -> str:
     filled = round(width * done / total) if total else width
@@ -53,6 +71,20 @@ def _progress_bar(done: int, total: int, width: int = 12) -> str:
 
 DIRECTORY: Part = ("", "")  # where the directory goes in the location line
 MIN_DIRECTORY_CELLS = 12
+
+
+def _keep_head(text: str, width: int | None) -> str:
+    """``text``, or as much of its start as fits in ``width`` cells and ``…`` (at least
+    ``MIN_DIRECTORY_CELLS``; ``None``, before the first layout: all of it)."""
+    if width is None:
+        return text
+    width = max(MIN_DIRECTORY_CELLS, width)
+    if cell_len(text) <= width:
+        return text
+    head = text[: width - 1]
+    while cell_len(head) > width - 1:
+        head = head[:-1]
+    return head.rstrip() + "…"
 
 
 def _keep_tail(text: str, width: int | None) -> str:
@@ -106,7 +138,7 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     # push the counts and the progress indicator out of the two lines.
     rest = sum(cell_len(text) for text, _ in parts)  # the directory's placeholder is empty
     room = width - rest if width else None
-    directory = _keep_tail(sanitize_line(s.directory), room)
+    directory = (_keep_head if s.named else _keep_tail)(sanitize_line(s.directory), room)
     return fit([(directory, "bold") if p is DIRECTORY else p for p in parts], width)
 
 

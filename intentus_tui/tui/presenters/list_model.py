@@ -232,8 +232,9 @@ def _kind_words(kind: VerdictKind) -> str:
 
 
 @lru_cache(maxsize=256)
-def _verdict_text(kind: VerdictKind) -> str:
-    """The searched words of a verdict (a few dozen kinds: made once each)."""
+def verdict_words(kind: VerdictKind) -> str:
+    """The searched words of a verdict (a few dozen kinds: made once each): ``/`` and the
+    command palette find an execution by them."""
     return "\n" + _kind_words(kind) + "\n" + _GROUP_WORDS[group_of_kind(kind)]
 
 
@@ -267,7 +268,7 @@ def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> s
     return (
         f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
         f"{summary.state_label}\n{summary.state.value}\n{summary.source}\n{summary.key}"
-    ).casefold() + _verdict_text(kind)
+    ).casefold() + verdict_words(kind)
 
 
 RowKey = tuple[object, ...]

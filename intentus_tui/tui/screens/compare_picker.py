@@ -4,7 +4,8 @@ An input on top, the candidates below (snapshots just saved, saved snapshots, Ve
 baselines, record files, then every execution with its verdict marks); typing filters them
 fuzzily (the letters in order, anywhere in the line) and the matched letters are
 highlighted. Up/down (page up/down) choose, enter compares, escape cancels. A path typed
-into the input is offered first when it names a file.
+into the input is offered first when it names a file. An execution known only from its
+write-ahead log is listed dimmed and cannot be chosen: its line says why (no record).
 
 Only the best ``DEFAULT_LIMIT`` lines are ever in the list, whatever the number of
 executions: the search (``presenters.compare_candidates``) stops once it has found them.
@@ -83,15 +84,21 @@ def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Con
     return content
 
 
-def counts_text(counts: dict[CandidateKind, int], complete: bool = True) -> str:
-    """``1 snapshot · 2 baselines · 100,000 executions`` (kinds with none left out)."""
+def counts_text(
+    counts: dict[CandidateKind, int], complete: bool = True, unavailable: int = 0
+) -> str:
+    """``1 snapshot · 2 baselines · 100,000 executions`` (kinds with none left out), and how
+    many executions have no record to compare (``4 executions (1 with no record)``)."""
     parts = []
     for kind, (one, many) in _COUNT_WORDS.items():
         count = counts.get(kind, 0)
         if kind == "execution" and not complete:
             parts.append("reading the executions…")
         elif count or kind == "execution":
-            parts.append(f"{count:,} {one if count == 1 else many}")
+            text = f"{count:,} {one if count == 1 else many}"
+            if kind == "execution" and unavailable:
+                text += f" ({unavailable:,} with no record)"
+            parts.append(text)
     return " · ".join(parts)
 
 
@@ -199,7 +206,9 @@ class ComparePicker(ModalScreen[Candidate | None]):
 
         def add(candidate: Candidate | None, prompt: Content) -> None:
             self.shown.append(candidate)
-            options.append(Option(prompt, disabled=candidate is None))
+            options.append(
+                Option(prompt, disabled=candidate is None or bool(candidate.unavailable))
+            )
 
         path = typed_file(query)
         if path is not None:
@@ -216,7 +225,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
                     status = "no file at this path" + (f" · {status}" if hits else "")
             else:
                 self._add_grouped(hits, add)
-                status = counts_text(self.index.counts(), self.complete)
+                status = counts_text(self.index.counts(), self.complete, self.index.unavailable())
                 if more:
                     status += f" — the first {DEFAULT_LIMIT} shown: type to narrow"
         elif looks_like_path(query) and query.strip():
@@ -227,12 +236,20 @@ class ComparePicker(ModalScreen[Candidate | None]):
         self._shown_query = query
         option_list.set_options(options)
         # More candidates arrived: the line the user was on stays chosen. A new query: the
-        # best match.
-        keys = [c.key if c is not None else None for c in self.shown]
+        # best match; none when the best cannot be chosen (enter says why, rather than
+        # compare with a weaker match the user did not mean).
+        keys = [c.key if c is not None and not c.unavailable else None for c in self.shown]
         if before is not None and before.key in keys:
             option_list.highlighted = keys.index(before.key)
+        elif query.strip() and self._best_unavailable() is not None:
+            option_list.highlighted = None
         else:
             option_list.highlighted = next((i for i, k in enumerate(keys) if k is not None), None)
+
+    def _best_unavailable(self) -> Candidate | None:
+        """The first line shown, when it cannot be chosen."""
+        best = next((c for c in self.shown if c is not None), None)
+        return best if best is not None and best.unavailable else None
 
     @property
     def highlighted(self) -> Candidate | None:
@@ -281,12 +298,19 @@ class ComparePicker(ModalScreen[Candidate | None]):
     def choose(self, index: int | None = None) -> None:
         """Compare with the highlighted candidate (or a typed path that names a file)."""
         candidate = self.highlighted if index is None else self.shown[index]
-        if candidate is not None:
+        if candidate is not None and not candidate.unavailable:
             self.dismiss(candidate)
             return
         path = typed_file(self.input.value)
+        unavailable = candidate or self._best_unavailable()
         if path is not None:
             self.dismiss(path_candidate(path))
+        elif unavailable is not None:
+            self.notify(
+                sanitize_line(f"Cannot compare: {unavailable.unavailable}"),
+                severity="warning",
+                markup=False,
+            )
         elif self.input.value.strip():
             self.notify(
                 "Nothing to compare with: choose a line, or type a file's path",

@@ -3,7 +3,8 @@
 What is compared, and how, is the core's one "A vs B" use case (``actions.compare_view``):
 two records section by section (header, envelope, routerDecision, events aligned event by
 event, finalResponse, with a summary and the first divergence), a snapshot or baseline by
-Verist's three-part comparison (input, output, commands), two Active Graph runs by their
+Verist's three-part comparison (input, output, commands; and the record header when both
+sides have one), two Active Graph runs by their
 lineage (fork points, shared prefix) and what they built (objects and relations shared, only
 in A, only in B, differing) -- the same differences ``intentus-tui diff`` prints, under the
 same ignore rules. It runs in a thread worker; a newer request supersedes an older one. For
@@ -132,22 +133,29 @@ def _same(flag: bool | None) -> tuple[str, str]:
 
 
 def snapshot_summary(summary: SnapshotSummary, notes: Sequence[str]) -> Content:
-    """Verist's three questions: same input? same output? same commands?"""
+    """Verist's three questions: same input? same output? same commands? And, when both
+    sides are IntentusNet records or their snapshots, the same record header?"""
     commands = (
         ("n/a (no commands)", DIM_STYLE)
         if summary.same_commands is None
         else _same(summary.same_commands)
     )
-    lines = [
-        Content.assemble(
-            ("input ", DIM_STYLE),
-            _same(summary.same_input),
-            ("   output ", DIM_STYLE),
-            _same(summary.same_output),
-            ("   commands ", DIM_STYLE),
-            commands,
-        )
+    parts: list[tuple[str, str] | Content | str] = [
+        ("input ", DIM_STYLE),
+        _same(summary.same_input),
+        ("   output ", DIM_STYLE),
+        _same(summary.same_output),
+        ("   commands ", DIM_STYLE),
+        commands,
     ]
+    if summary.same_header is not None:
+        parts += [
+            ("   header ", DIM_STYLE),
+            _same(summary.same_header),
+            ("   recorded hash ", DIM_STYLE),  # as stored: the verdicts say if it holds
+            _same(summary.same_envelope_hash),
+        ]
+    lines = [Content.assemble(*parts)]
     lines.extend(Content.styled(safe(note), DIM_STYLE) for note in notes)
     return Content("\n").join(lines)
 

@@ -1,0 +1,54 @@
+"""The command palette gives each execution's verdict with its reasons (as the timeline
+header does) and finds executions by their verdict's words, as ``/`` does; ``verdict``
+finds the tab that shows the selected execution's verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from intentus_tui.tui.commands import ExecutionCommands
+from tests.tui.app_support import make_app, screen_text, settle, wait_for, write_world
+from tests.tui.test_app_injection import _hit_count
+
+
+async def test_verdict_words_find_executions_and_the_hits_give_the_reasons(
+    records_dir: Path,
+) -> None:
+    ids = write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        provider = ExecutionCommands(app.screen)
+
+        async def found(query: str) -> dict[str, str]:
+            return {hit.text.split()[0]: str(hit.help) async for hit in provider.search(query)}
+
+        unknown = await found("unknown")
+        assert list(unknown) == [ids["truncated"]]
+        # Each answer short of a clean one with its reason, worded as the timeline header's.
+        lines = unknown[ids["truncated"]].splitlines()
+        assert lines[0].startswith("open execution · ")
+        assert [line.split()[0] for line in lines[1:]] == ["outcome", "integrity", "replay"]
+        assert lines[1].startswith("outcome   ? unknown — the file is damaged")
+        assert all(len(line) <= 80 - 6 for line in lines)  # one line each, cut to fit
+        not_replayable = await found("not replayable")
+        assert set(not_replayable) == {ids["invalidated"], ids["incomplete"], ids["truncated"]}
+        assert not_replayable[ids["invalidated"]].splitlines()[1:] == [
+            "replay    ✗ invalid. — an operator marked this record as not replayable"
+        ]
+        # A clean execution: its marks say it all; no reasons under them.
+        assert (await found(ids["ok"][:8]))[ids["ok"]] == "open execution · agent-a ✓"
+
+        # As the user sees it.
+        await pilot.press("ctrl+p", *"unknown")
+        await wait_for(pilot, lambda: _hit_count(app) == 1, "one hit")
+        shown = screen_text(app)
+        assert ids["truncated"] in shown and "outcome   ? unknown — the file is damaged" in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"verdict")
+        await wait_for(pilot, lambda: _hit_count(app) >= 1, "a hit")
+        assert "Show the Verify tab (the verdict and its reasons)" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.side_pane.active_tab == "verify"
