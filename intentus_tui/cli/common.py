@@ -34,6 +34,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 JSON_FLAG = "as_json"  # the parameter every command's --json option sets
 _JSON_STARTED = "intentus_tui.json_started"  # in the click context's meta
+_DECIDED = "intentus_tui.decided_exit"  # in the click context's meta: ``decided_exit``
 
 
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
@@ -116,8 +117,7 @@ def guarded(func: F) -> F:
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
         except BrokenPipeError:  # `intentus-tui ... | head`: the reader left, nothing to say
-            _stdout_to_devnull()
-            raise click.exceptions.Exit(ExitCode.OK) from None
+            raise click.exceptions.Exit(reader_left()) from None
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
         except (OSError, ValueError) as exc:
@@ -126,6 +126,26 @@ def guarded(func: F) -> F:
             fail(f"internal error: {type(exc).__name__}: {exc}")
 
     return wrapper  # type: ignore[return-value]
+
+
+def decided_exit(code: int) -> None:
+    """Note the code this command is to exit with, known before its output is all written
+    (``verify`` found a failure, ``diff`` a difference, ``replay`` refuses): when the
+    reader of standard output leaves early, that code is kept rather than 141."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_DECIDED] = int(code)
+
+
+def reader_left() -> int:
+    """Standard output's reader has gone (``| head``), so it did not get the whole answer:
+    the code to exit with, quietly. The one the command had already decided when it is not
+    0, else 141 (128 + SIGPIPE), as ``cat`` and ``git`` exit; what is left unwritten goes to
+    /dev/null so that nothing is said at interpreter exit."""
+    _stdout_to_devnull()
+    ctx = click.get_current_context(silent=True)
+    decided = ctx.meta.get(_DECIDED, 0) if ctx is not None else 0
+    return decided or ExitCode.READER_LEFT
 
 
 def _stdout_to_devnull() -> None:

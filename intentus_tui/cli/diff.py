@@ -54,6 +54,7 @@ from typing import Any
 import click
 
 from intentus_tui.cli.common import (
+    decided_exit,
     echo_json,
     echo_text,
     fail,
@@ -555,6 +556,7 @@ def diff(
         fail(str(exc))
     except DiffError as exc:
         fail(f"--key-by: {exc}")
+    decided_exit(ExitCode.OK if comparison.equal else ExitCode.PROBLEMS)
     if as_json:
         echo_json(comparison_json(side_a, side_b, comparison))
     else:

@@ -18,6 +18,7 @@ from intentus_tui.cli.bundle import (
     manifest_lines,
 )
 from intentus_tui.cli.common import (
+    decided_exit,
     echo_json,
     echo_text,
     fail,
@@ -217,6 +218,7 @@ def _report(
     failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles)
     crashed = sum(w.crashed for w in wals)
+    decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
     if as_json:
         files = [_record_json(detail) for detail in details] + [w.to_json() for w in wals]
         for path, bundle in bundles:
