@@ -66,7 +66,8 @@ def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:
     name = Path(path).name
     if bundle.ok:
         return [f"ok    {name}  manifest: {count} files match their sha256 ({made})"]
-    lines = [f"FAIL  {name}  manifest: {len(bundle.problems)} problems ({count} files; {made})"]
+    problems = f"{len(bundle.problems)} problem{'' if len(bundle.problems) == 1 else 's'}"
+    lines = [f"FAIL  {name}  manifest: {problems} ({count} files; {made})"]
     return lines + [f"      - {problem.line()}" for problem in bundle.problems]
 
 

@@ -218,6 +218,7 @@ def _report(
     failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles)
     crashed = sum(w.crashed for w in wals)
+    checked = len(records) + len(wals) + len(bundles)  # every file whose check can fail
     decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
     if as_json:
         files = [_record_json(detail) for detail in details] + [w.to_json() for w in wals]
@@ -225,7 +226,7 @@ def _report(
             files = [_relabel(doc, bundle.directory, path) for doc in files]
         doc: dict[str, object] = {
             "ok": not failed,
-            "checked": len(records) + len(wals),
+            "checked": checked,
             "records": len(records),
             "wals": len(wals),
             "failed": failed,
@@ -249,12 +250,15 @@ def _report(
             # as ␊, so a hostile name cannot forge an ``ok`` line.
             echo_text(sanitize_line(line))
         crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
-        bundle_note = f", {len(bundles)} bundle manifests" if bundles else ""
-        echo_text(
-            f"{len(records) + len(wals)} checked ({len(records)} records, {len(wals)} WALs"
-            f"{bundle_note}), {failed} failed{crash_note}"
-        )
+        parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
+        if bundles:
+            parts.append(_counted(len(bundles), "bundle manifest"))
+        echo_text(f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}")
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _current_verdicts(
