@@ -156,6 +156,18 @@ def _stdout_to_devnull() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def typed_path(text: str) -> Path:
+    """A file path the user typed, as it is read: a symlink is followed, like ``cat`` follows
+    it, wherever it leads; its target then names the file everywhere (its name, the WAL
+    directory beside it, what is shown). Links found while scanning a directory are not
+    followed out of it (``core.fsio.open_confined``). A broken or looping link is left
+    as typed, for the loader to say what it is."""
+    path = Path(text)
+    if path.is_symlink() and os.path.exists(text):
+        return Path(os.path.realpath(text))
+    return path
+
+
 def open_root(directory: str | None) -> RecordRoot:
     """Resolve DIR (default ./.intentusnet/records or the current directory; a remote URL
     is read through its local mirror) or exit 2."""
@@ -225,7 +237,8 @@ def locate_execution(
             fail(f"no such file: {target}")
         if path.is_dir():
             fail(f"{target} is a directory, not a record file or execution id")
-        if not allow_wal and target.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
+        path = typed_path(target)
+        if not allow_wal and path.name.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
             refuse(
                 f"{target} is a write-ahead log, not a record: no response was recorded in "
                 f"it; inspect it with `{_inspect_hint(target, None)}`",
@@ -253,7 +266,7 @@ def read_json_file(path_text: str, what: str) -> Any:
     one plain line saying why it cannot be read: no codec or parser jargon."""
     prefix = f"cannot read {what} file {path_text}"
     try:
-        data, _ = read_regular_file(path_text)
+        data, _ = read_regular_file(typed_path(path_text))
     except FileNotFoundError:
         fail(f"{prefix}: no such file")
     except NotRegularFileError as exc:

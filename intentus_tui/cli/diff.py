@@ -61,6 +61,7 @@ from intentus_tui.cli.common import (
     guarded,
     locate_execution,
     remote_options,
+    typed_path,
     verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
@@ -110,7 +111,7 @@ def read_side(target: str, directory: str | Sequence[str] | None) -> Operand:
     try:
         if "#" in target and not path.exists():
             db_text, _, run_id = target.rpartition("#")
-            return run_operand(target, db_text, run_id)
+            return run_operand(target, typed_path(db_text), run_id)
         if path.is_dir():
             return file_operand(target, path)
         located, wal_dir = locate_execution(target, directory, allow_wal=False)

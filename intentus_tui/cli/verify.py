@@ -26,6 +26,7 @@ from intentus_tui.cli.common import (
     open_many,
     open_root,
     remote_options,
+    typed_path,
     verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
@@ -92,6 +93,7 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
             records += found_records
             wals += found_wals
         elif path.exists() or path.is_symlink():
+            path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):
                 wals.append((path, None))
             else:
