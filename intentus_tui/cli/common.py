@@ -19,7 +19,13 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
 from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
-from intentus_tui.core.paths import RecordRoot, resolve_root, sibling_wal_dir
+from intentus_tui.core.paths import (
+    RecordRoot,
+    resolve_root,
+    shown_path,
+    sibling_wal_dir,
+    tidy_path,
+)
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
@@ -161,11 +167,11 @@ def typed_path(text: str) -> Path:
     it, wherever it leads; its target then names the file everywhere (its name, the WAL
     directory beside it, what is shown). Links found while scanning a directory are not
     followed out of it (``core.fsio.open_confined``). A broken or looping link is left
-    as typed, for the loader to say what it is."""
+    as typed, for the loader to say what it is; ``..`` is folded (``tidy_path``)."""
     path = Path(text)
     if path.is_symlink() and os.path.exists(text):
         return Path(os.path.realpath(text))
-    return path
+    return tidy_path(path)  # ``..`` folded where that is the same file
 
 
 def open_root(directory: str | None) -> RecordRoot:
@@ -176,9 +182,9 @@ def open_root(directory: str | None) -> RecordRoot:
     if directory is not None:
         path = Path(directory)
         if not path.exists():
-            fail(f"no such directory: {directory}")
+            fail(f"no such directory: {shown_path(directory)}")
         if not path.is_dir():
-            fail(f"not a directory: {directory}")
+            fail(f"not a directory: {shown_path(directory)}")
     root = resolve_root(directory)
     if not root.records_dir.is_dir():
         fail(f"no such directory: {root.records_dir}")
@@ -234,13 +240,13 @@ def locate_execution(
     path = Path(target)
     if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
-            fail(f"no such file: {target}")
+            fail(f"no such file: {shown_path(target)}")
         if path.is_dir():
-            fail(f"{target} is a directory, not a record file or execution id")
+            fail(f"{shown_path(target)} is a directory, not a record file or execution id")
         path = typed_path(target)
         if not allow_wal and path.name.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
             refuse(
-                f"{target} is a write-ahead log, not a record: no response was recorded in "
+                f"{path} is a write-ahead log, not a record: no response was recorded in "
                 f"it; inspect it with `{_inspect_hint(target, None)}`",
                 no_record,
             )
@@ -264,7 +270,7 @@ def locate_execution(
 def read_json_file(path_text: str, what: str) -> Any:
     """The JSON value in the file ``path_text`` (a ``what``: "envelope"), or exit 2 with
     one plain line saying why it cannot be read: no codec or parser jargon."""
-    prefix = f"cannot read {what} file {path_text}"
+    prefix = f"cannot read {what} file {shown_path(path_text)}"
     try:
         data, _ = read_regular_file(typed_path(path_text))
     except FileNotFoundError:

@@ -30,7 +30,7 @@ from intentus_tui.cli.output_place import Protected, check_output
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.export.source import ExportTarget, is_exportable, targets_in
 from intentus_tui.core.fsio import atomic_write
-from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.paths import RecordRoot, shown_path
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.json_lines import json_line
 
@@ -155,9 +155,9 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
     if not to_stdout:
         target = Path(output)
         if target.is_dir():
-            fail(f"the output is a directory: {output} (name a file)")
+            fail(f"the output is a directory: {shown_path(output)} (name a file)")
         if not target.parent.is_dir():
-            fail(f"no such directory for the output: {target.parent}")
+            fail(f"no such directory for the output: {shown_path(target.parent)}")
     protected = Protected()  # the record and WAL directories read, as _targets finds them
     chosen = _targets(targets, directory, protected)
     if not to_stdout:
@@ -170,7 +170,7 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
         out.flush()
     else:
         atomic_write(output, job.lines())
-    where = "standard output" if to_stdout else output
+    where = "standard output" if to_stdout else shown_path(output)
     noun = "execution" if job.exported == 1 else "executions"
     skipped = f", skipped {job.skipped}" if job.skipped else ""
     click.echo(

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from intentus_tui.cli.common import fail
-from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
 from intentus_tui.core.records.load import load_record_head
 
 RECORD_DIR = "the record directory"
@@ -106,6 +106,6 @@ def check_output(target: Path, protected: Protected, *, chosen: bool = True) -> 
     held = holds_execution(target)
     if held is not None:
         fail(
-            f"refusing to overwrite {os.path.normpath(target.absolute())}: it holds {held}; "
+            f"refusing to overwrite {shown_path(target.absolute())}: it holds {held}; "
             "choose another place with -o"
         )

@@ -7,7 +7,6 @@ or write-ahead log directory, nor over a record (``cli.output_place``, as ``expo
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -22,7 +21,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output
-from intentus_tui.core.paths import sibling_wal_dir
+from intentus_tui.core.paths import shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.store import UnsafeIdError, check_id
 from intentus_tui.core.remote.location import is_remote
@@ -50,7 +49,7 @@ def _file_stem(result: LoadResult) -> str:
 def _target(output: str | None, stem: str, protected: Protected) -> Path:
     target = Path(output) if output else Path.cwd() / f"{stem}{SNAPSHOT_SUFFIX}"
     if target.is_dir():
-        fail(f"{target} is a directory: name the snapshot file to write")
+        fail(f"{shown_path(target)} is a directory: name the snapshot file to write")
     check_output(target, protected, chosen=output is not None)
     return target
 
@@ -92,7 +91,7 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         written = save_snapshot(snap, target)
     except SnapshotError as exc:
         fail(str(exc))
-    shown = os.fspath(written)
+    shown = shown_path(written)
     if as_json:
         echo_json(
             {

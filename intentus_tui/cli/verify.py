@@ -32,7 +32,7 @@ from intentus_tui.cli.common import (
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import ExtractedBundle
-from intentus_tui.core.paths import RecordRoot, list_record_paths, sibling_wal_dir
+from intentus_tui.core.paths import RecordRoot, list_record_paths, shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -89,7 +89,8 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
                     _whole_copy(entry, record)
             found_records, found_wals = _root_targets(entry.root)
             if not found_records and not found_wals:
-                fail(f"nothing to verify in {raw}: no records (*.json) or WALs (*.wal)")
+                where = shown_path(raw)
+                fail(f"nothing to verify in {where}: no records (*.json) or WALs (*.wal)")
             records += found_records
             wals += found_wals
         elif path.exists() or path.is_symlink():
@@ -99,7 +100,7 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
             else:
                 records.append((path, sibling_wal_dir(path)))
         else:
-            fail(f"no such file or directory: {raw}")
+            fail(f"no such file or directory: {shown_path(raw)}")
     return records, wals
 
 
