@@ -78,7 +78,9 @@ class _DebuggerGroup(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
-        sys.exit(result if isinstance(result, int) else 0)
+        except BrokenPipeError:  # outside a command (its --help | head): the reader left
+            result = ExitCode.READER_LEFT
+        sys.exit(_flushed(result if isinstance(result, int) else 0))
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Roots (directories, remote URLs) may come before or among the options, up to
@@ -102,6 +104,22 @@ class _DebuggerGroup(click.Group):
             ctx.meta["intentus_dir"] = roots[0]
             ctx.meta["intentus_roots"] = roots
         return super().parse_args(ctx, rest)
+
+
+def _flushed(code: int) -> int:
+    """``code``, once what is left in standard output's buffer is written; when its reader
+    has gone, quietly (no "Exception ignored" at interpreter exit): the code already
+    decided when it is not 0, else 141 (128 + SIGPIPE), as ``common.reader_left`` says."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from intentus_tui.cli.common import reader_left
+
+        left = reader_left()
+        return code or left
+    except (OSError, ValueError):
+        pass  # closed, or no descriptor at all: nothing more can be said there
+    return code
 
 
 def version_line() -> str:

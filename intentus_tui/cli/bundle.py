@@ -25,7 +25,7 @@ from intentus_tui.core.bundle.layout import is_bundle_name
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle, extract_bundle
 from intentus_tui.core.bundle.write import bundle_executions as write_bundle
 from intentus_tui.core.execution_ids import ExecutionIdError
-from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
 from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -66,9 +66,8 @@ def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:
     name = Path(path).name
     if bundle.ok:
         return [f"ok    {name}  manifest: {count} files match their sha256 ({made})"]
-    problems = len(bundle.problems)
-    found = f"{problems} problem" + ("" if problems == 1 else "s")
-    lines = [f"FAIL  {name}  manifest: {found} ({count} files; {made})"]
+    problems = f"{len(bundle.problems)} problem{'' if len(bundle.problems) == 1 else 's'}"
+    lines = [f"FAIL  {name}  manifest: {problems} ({count} files; {made})"]
     return lines + [f"      - {problem.line()}" for problem in bundle.problems]
 
 
@@ -115,9 +114,9 @@ def bundle(ids: tuple[str, ...], directory: str | None, output: str, as_json: bo
     root = open_root(directory)
     target = Path(output)
     if target.is_dir():
-        fail(f"{output} is a directory: name the bundle file to write")
+        fail(f"{shown_path(output)} is a directory: name the bundle file to write")
     if not target.parent.is_dir():
-        fail(f"no such directory: {target.parent}")
+        fail(f"no such directory: {shown_path(target.parent)}")
     if not is_bundle_name(target.name):
         fail(f"name the bundle FILE.tar.gz or FILE.tgz (got {target.name})")
     try:

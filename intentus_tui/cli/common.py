@@ -19,7 +19,13 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
 from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
-from intentus_tui.core.paths import RecordRoot, resolve_root, sibling_wal_dir
+from intentus_tui.core.paths import (
+    RecordRoot,
+    resolve_root,
+    shown_path,
+    sibling_wal_dir,
+    tidy_path,
+)
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
@@ -34,6 +40,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 JSON_FLAG = "as_json"  # the parameter every command's --json option sets
 _JSON_STARTED = "intentus_tui.json_started"  # in the click context's meta
+_DECIDED = "intentus_tui.decided_exit"  # in the click context's meta: ``decided_exit``
 
 
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
@@ -116,8 +123,7 @@ def guarded(func: F) -> F:
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
         except BrokenPipeError:  # `intentus-tui ... | head`: the reader left, nothing to say
-            _stdout_to_devnull()
-            raise click.exceptions.Exit(ExitCode.OK) from None
+            raise click.exceptions.Exit(reader_left()) from None
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
         except (OSError, ValueError) as exc:
@@ -128,12 +134,44 @@ def guarded(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def decided_exit(code: int) -> None:
+    """Note the code this command is to exit with, known before its output is all written
+    (``verify`` found a failure, ``diff`` a difference, ``replay`` refuses): when the
+    reader of standard output leaves early, that code is kept rather than 141."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_DECIDED] = int(code)
+
+
+def reader_left() -> int:
+    """Standard output's reader has gone (``| head``), so it did not get the whole answer:
+    the code to exit with, quietly. The one the command had already decided when it is not
+    0, else 141 (128 + SIGPIPE), as ``cat`` and ``git`` exit; what is left unwritten goes to
+    /dev/null so that nothing is said at interpreter exit."""
+    _stdout_to_devnull()
+    ctx = click.get_current_context(silent=True)
+    decided = ctx.meta.get(_DECIDED, 0) if ctx is not None else 0
+    return decided or ExitCode.READER_LEFT
+
+
 def _stdout_to_devnull() -> None:
     """Standard output whose reader has gone: what is left unflushed goes nowhere, and the
     interpreter says nothing about it at exit."""
     with contextlib.suppress(OSError, ValueError):  # no descriptor (a test's capture)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+
+
+def typed_path(text: str) -> Path:
+    """A file path the user typed, as it is read: a symlink is followed, like ``cat`` follows
+    it, wherever it leads; its target then names the file everywhere (its name, the WAL
+    directory beside it, what is shown). Links found while scanning a directory are not
+    followed out of it (``core.fsio.open_confined``). A broken or looping link is left
+    as typed, for the loader to say what it is; ``..`` is folded (``tidy_path``)."""
+    path = Path(text)
+    if path.is_symlink() and os.path.exists(text):
+        return Path(os.path.realpath(text))
+    return tidy_path(path)  # ``..`` folded where that is the same file
 
 
 def open_root(directory: str | None) -> RecordRoot:
@@ -144,9 +182,9 @@ def open_root(directory: str | None) -> RecordRoot:
     if directory is not None:
         path = Path(directory)
         if not path.exists():
-            fail(f"no such directory: {directory}")
+            fail(f"no such directory: {shown_path(directory)}")
         if not path.is_dir():
-            fail(f"not a directory: {directory}")
+            fail(f"not a directory: {shown_path(directory)}")
     root = resolve_root(directory)
     if not root.records_dir.is_dir():
         fail(f"no such directory: {root.records_dir}")
@@ -202,12 +240,13 @@ def locate_execution(
     path = Path(target)
     if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
         if not path.exists() and not path.is_symlink():
-            fail(f"no such file: {target}")
+            fail(f"no such file: {shown_path(target)}")
         if path.is_dir():
-            fail(f"{target} is a directory, not a record file or execution id")
-        if not allow_wal and target.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
+            fail(f"{shown_path(target)} is a directory, not a record file or execution id")
+        path = typed_path(target)
+        if not allow_wal and path.name.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
             refuse(
-                f"{target} is a write-ahead log, not a record: no response was recorded in "
+                f"{path} is a write-ahead log, not a record: no response was recorded in "
                 f"it; inspect it with `{_inspect_hint(target, None)}`",
                 no_record,
             )
@@ -231,9 +270,9 @@ def locate_execution(
 def read_json_file(path_text: str, what: str) -> Any:
     """The JSON value in the file ``path_text`` (a ``what``: "envelope"), or exit 2 with
     one plain line saying why it cannot be read: no codec or parser jargon."""
-    prefix = f"cannot read {what} file {path_text}"
+    prefix = f"cannot read {what} file {shown_path(path_text)}"
     try:
-        data, _ = read_regular_file(path_text)
+        data, _ = read_regular_file(typed_path(path_text))
     except FileNotFoundError:
         fail(f"{prefix}: no such file")
     except NotRegularFileError as exc:

@@ -54,12 +54,14 @@ from typing import Any
 import click
 
 from intentus_tui.cli.common import (
+    decided_exit,
     echo_json,
     echo_text,
     fail,
     guarded,
     locate_execution,
     remote_options,
+    typed_path,
     verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
@@ -111,7 +113,7 @@ def read_side(target: str, directory: str | Sequence[str] | None) -> Operand:
     try:
         if "#" in target and not path.exists():
             db_text, _, run_id = target.rpartition("#")
-            return run_operand(target, db_text, run_id)
+            return run_operand(target, typed_path(db_text), run_id)
         if path.is_dir():
             return file_operand(target, path)
         located, wal_dir = locate_execution(target, directory, allow_wal=False)
@@ -573,6 +575,7 @@ def diff(
         fail(str(exc))
     except DiffError as exc:
         fail(f"--key-by: {exc}")
+    decided_exit(ExitCode.OK if comparison.equal else ExitCode.PROBLEMS)
     if as_json:
         echo_json(comparison_json(side_a, side_b, comparison))
     else:

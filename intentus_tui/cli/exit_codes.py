@@ -11,9 +11,12 @@ class ExitCode(IntEnum):
     OK = 0  # fine; for diff: equal
     PROBLEMS = 1  # verify found a failing record or bundle file; diff found differences;
     # export skipped a file; a bundle refused as unsafe or unreadable
-    USAGE = 2  # usage error, missing path, unknown or unsafe id (one line on stderr; with
-    # --json, {"error", "exit_code"} on stdout too: cli.common.fail)
+    USAGE = 2  # usage error, missing path, nothing to verify or export, an output refused
+    # (cli.output_place), unknown or unsafe id (one line on stderr; with --json,
+    # {"error", "exit_code"} on stdout too: cli.common.fail)
     NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable; with it
     # too when there is no record to replay (WAL only, not a record)
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one
     UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited, damaged)
+    READER_LEFT = 141  # 128 + SIGPIPE: standard output's reader left before the end (| head),
+    # as cat and git exit; a non-zero code the command had already decided is kept instead

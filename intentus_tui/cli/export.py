@@ -7,11 +7,16 @@ OpenTelemetry Collector's file exporter writes and its ``otlpjsonfile`` receiver
 Executions are read one at a time and each line is written as soon as it is made, so a
 directory of any size exports in constant memory. A file that holds no execution (one
 rule for both formats: ``core.export.source.is_exportable``) or cannot be exported is
-named on stderr (one line) and skipped; the exit code is then 1.
+named on stderr (one line) and skipped; the exit code is then 1. A directory that holds
+no execution at all is exit 2, as ``verify`` says "nothing to verify" there.
+
+The output file is never written into a record or write-ahead log directory, nor over a
+record or a log (``cli.output_place``, the check ``snapshot -o`` makes too).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -21,30 +26,46 @@ import click
 
 from intentus_tui.cli.common import fail, guarded, locate_execution, open_root
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.output_place import Protected, check_output
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.export.source import ExportTarget, is_exportable, targets_in
 from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.paths import RecordRoot, shown_path
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.json_lines import json_line
 
 FORMATS = ("otlp", "json")
 
 
-def _targets(targets: tuple[str, ...], directory: str | None) -> Iterable[ExportTarget]:
+def _targets(
+    targets: tuple[str, ...], directory: str | None, protected: Protected
+) -> Iterable[ExportTarget]:
     """What to export: every execution of a directory (one DIR argument, or none: the
     default location, or --dir), or the executions the IDs (or files) name, resolved
-    before anything is written so that a typo fails at once."""
+    before anything is written so that a typo fails at once. ``protected`` learns the
+    record and WAL directories read, where the output must not go. A directory that
+    holds no execution is exit 2, as ``verify`` has nothing to verify there."""
     if len(targets) == 1 and os.path.isdir(targets[0]):
         if directory is not None:
             fail("give either a directory argument or --dir, not both")
-        return targets_in(open_root(targets[0]))
+        return _every_execution(open_root(targets[0]), protected)
     if not targets:
-        return targets_in(open_root(directory))
+        return _every_execution(open_root(directory), protected)
     resolved: dict[Path, ExportTarget] = {}  # an execution named twice is exported once
     for target in targets:
         path, wal_dir = locate_execution(target, directory)
         resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir))
+    protected.add_files((t.path, t.wal_dir) for t in resolved.values())
     return list(resolved.values())
+
+
+def _every_execution(root: RecordRoot, protected: Protected) -> Iterable[ExportTarget]:
+    protected.add_root(root)
+    found = targets_in(root)
+    first = next(found, None)
+    if first is None:
+        fail(f"nothing to export in {root.requested}: no records (*.json) or WALs (*.wal)")
+    return itertools.chain((first,), found)
 
 
 def _otlp_lines() -> Callable[[ExecutionDetail], bytes]:
@@ -134,10 +155,14 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
     if not to_stdout:
         target = Path(output)
         if target.is_dir():
-            fail(f"the output is a directory: {output} (name a file)")
+            fail(f"the output is a directory: {shown_path(output)} (name a file)")
         if not target.parent.is_dir():
-            fail(f"no such directory for the output: {target.parent}")
-    job = _Export(_targets(targets, directory), _otlp_lines() if fmt == "otlp" else _json_lines())
+            fail(f"no such directory for the output: {shown_path(target.parent)}")
+    protected = Protected()  # the record and WAL directories read, as _targets finds them
+    chosen = _targets(targets, directory, protected)
+    if not to_stdout:
+        check_output(Path(output), protected)
+    job = _Export(chosen, _otlp_lines() if fmt == "otlp" else _json_lines())
     if to_stdout:
         out = sys.stdout.buffer
         for line in job.lines():
@@ -145,7 +170,7 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
         out.flush()
     else:
         atomic_write(output, job.lines())
-    where = "standard output" if to_stdout else output
+    where = "standard output" if to_stdout else shown_path(output)
     noun = "execution" if job.exported == 1 else "executions"
     skipped = f", skipped {job.skipped}" if job.skipped else ""
     click.echo(

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from intentus_tui.cli.common import (
+    decided_exit,
     dumps_json,
     echo_json,
     echo_text,
@@ -151,6 +152,7 @@ def replay(
     wal = execution_wal(result, wal_dir)
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
+        decided_exit(ExitCode.NOT_REPLAYABLE)
         if as_json:
             # the verdict's words (an untrusted record), else what the header's reason means
             detail = outcome.message or replay_text(outcome.reason)
@@ -161,6 +163,7 @@ def replay(
             _refusal(f"not replayable: {why} (use --force to replay anyway)")
         raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
     if outcome.kind == "mismatch":
+        decided_exit(ExitCode.MISMATCH)
         if as_json:
             echo_json(
                 {
@@ -174,6 +177,7 @@ def replay(
             _refusal(f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}")
         raise click.exceptions.Exit(ExitCode.MISMATCH)
     if outcome.kind == "untrusted":
+        decided_exit(ExitCode.UNTRUSTED)
         if as_json:
             echo_json(
                 {

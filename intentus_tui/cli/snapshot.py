@@ -1,13 +1,12 @@
 """``intentus-tui snapshot RECORD [-o FILE]``: pin an execution as a Verist snapshot.
 
 The snapshot (``core.snapshot.snapshot_from_record``) is written atomically to FILE, by default
-``<executionId>.snapshot.json`` in the current directory. It is never written into the record
-directory: a ``*.json`` file there would be listed (and complained about) as a record.
+``<executionId>.snapshot.json`` in the current directory. It is never written into a record
+or write-ahead log directory, nor over a record (``cli.output_place``, as ``export -o``).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -21,7 +20,8 @@ from intentus_tui.cli.common import (
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.paths import resolve_root
+from intentus_tui.cli.output_place import Protected, check_output
+from intentus_tui.core.paths import shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.records.store import safe_file_stem
 from intentus_tui.core.remote.location import is_remote
@@ -31,32 +31,11 @@ from intentus_tui.core.verist.snapshot import SnapshotError, save_snapshot, snap
 SNAPSHOT_SUFFIX = ".snapshot.json"
 
 
-def _real_dir(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except OSError:
-        return path.absolute()
-
-
-def _protected_dirs(record_path: Path, directory: str | None) -> set[Path]:
-    """The record's own directory and the record directory of ``--dir`` (or the default)."""
-    dirs = {_real_dir(record_path.parent)}
-    root = resolve_root(directory).records_dir
-    if root.is_dir():
-        dirs.add(_real_dir(root))
-    return dirs
-
-
-def _target(output: str | None, stem: str, protected: set[Path]) -> Path:
+def _target(output: str | None, stem: str, protected: Protected) -> Path:
     target = Path(output) if output else Path.cwd() / f"{stem}{SNAPSHOT_SUFFIX}"
     if target.is_dir():
-        fail(f"{target} is a directory: name the snapshot file to write")
-    if _real_dir(target.parent) in protected:
-        where = "the record directory" if output else "the current directory, a record directory"
-        fail(
-            f"refusing to write {target.name} into {where} ({target.parent}): "
-            "it would be listed as a record; choose another place with -o"
-        )
+        fail(f"{shown_path(target)} is a directory: name the snapshot file to write")
+    check_output(target, protected, chosen=output is not None)
     return target
 
 
@@ -91,12 +70,13 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         snap = snapshot_from_record(dict(result.record.raw))
     except SnapshotError as exc:
         fail(f"{record}: cannot make a snapshot: {exc}")
-    target = _target(output, safe_file_stem(result), _protected_dirs(path, directory))
+    protected = Protected().add_files([(path, sibling_wal_dir(path))]).add_default(directory)
+    target = _target(output, safe_file_stem(result), protected)
     try:
         written = save_snapshot(snap, target)
     except SnapshotError as exc:
         fail(str(exc))
-    shown = os.fspath(written)
+    shown = shown_path(written)
     if as_json:
         echo_json(
             {

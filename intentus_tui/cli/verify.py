@@ -18,6 +18,7 @@ from intentus_tui.cli.bundle import (
     manifest_lines,
 )
 from intentus_tui.cli.common import (
+    decided_exit,
     echo_json,
     echo_text,
     fail,
@@ -25,12 +26,13 @@ from intentus_tui.cli.common import (
     open_many,
     open_root,
     remote_options,
+    typed_path,
     verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import ExtractedBundle
-from intentus_tui.core.paths import RecordRoot, list_record_paths, sibling_wal_dir
+from intentus_tui.core.paths import RecordRoot, list_record_paths, shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -87,16 +89,18 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
                     _whole_copy(entry, record)
             found_records, found_wals = _root_targets(entry.root)
             if not found_records and not found_wals:
-                fail(f"nothing to verify in {raw}: no records (*.json) or WALs (*.wal)")
+                where = shown_path(raw)
+                fail(f"nothing to verify in {where}: no records (*.json) or WALs (*.wal)")
             records += found_records
             wals += found_wals
         elif path.exists() or path.is_symlink():
+            path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):
                 wals.append((path, None))
             else:
                 records.append((path, sibling_wal_dir(path)))
         else:
-            fail(f"no such file or directory: {raw}")
+            fail(f"no such file or directory: {shown_path(raw)}")
     return records, wals
 
 
@@ -217,13 +221,15 @@ def _report(
     failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles)
     crashed = sum(w.crashed for w in wals)
+    checked = len(records) + len(wals) + len(bundles)  # every file whose check can fail
+    decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
     if as_json:
         files = [_record_json(detail) for detail in details] + [w.to_json() for w in wals]
         for path, bundle in bundles:
             files = [_relabel(doc, bundle.directory, path) for doc in files]
         doc: dict[str, object] = {
             "ok": not failed,
-            "checked": len(records) + len(wals),
+            "checked": checked,
             "records": len(records),
             "wals": len(wals),
             "failed": failed,
@@ -247,12 +253,15 @@ def _report(
             # as ␊, so a hostile name cannot forge an ``ok`` line.
             echo_text(sanitize_line(line))
         crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
-        bundle_note = f", {len(bundles)} bundle manifests" if bundles else ""
-        echo_text(
-            f"{len(records) + len(wals)} checked ({len(records)} records, {len(wals)} WALs"
-            f"{bundle_note}), {failed} failed{crash_note}"
-        )
+        parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
+        if bundles:
+            parts.append(_counted(len(bundles), "bundle manifest"))
+        echo_text(f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}")
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _current_verdicts(

@@ -34,12 +34,36 @@ class RecordRoot:
         return self.records_dir / key
 
 
+def tidy_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as it is read and shown: with ``..`` folded away (``os.path.normpath``;
+    ``Path`` folds ``.`` and ``//`` itself) where that names the same place. Where a
+    symlink comes before a ``..`` (``link/..`` is the parent of the link's target, not of
+    the link), the resolved form is the same place instead. A path that does not exist as
+    given, while its folded form does, is left as given: folding it would name another
+    file. What is read is the same either way."""
+    given = Path(path)
+    if ".." not in given.parts:
+        return given
+    folded = Path(os.path.normpath(given))
+    if not os.path.lexists(given):
+        return given if os.path.lexists(folded) else folded
+    if os.path.realpath(folded) == os.path.realpath(given):
+        return folded
+    return Path(os.path.realpath(given))
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``tidy_path`` as text, for a message."""
+    return os.fspath(tidy_path(path))
+
+
 def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
     """Accept an ``.intentusnet`` root, a records directory, or any directory of ``*.json``.
 
     With no path: ``./.intentusnet/records`` when it exists, else the current directory.
+    The path is kept as given, ``..`` folded where that is the same place (``tidy_path``).
     """
-    requested = (Path(path) if path is not None else Path.cwd()).absolute()
+    requested = tidy_path((Path(path) if path is not None else Path.cwd()).absolute())
     base = requested
     if (path is None and (requested / ".intentusnet").is_dir()) or (
         (requested / ".intentusnet" / "records").is_dir() and not (requested / "records").is_dir()

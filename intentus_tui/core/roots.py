@@ -20,7 +20,7 @@ from intentus_tui.core.execution_ids import (
     UnknownExecutionError,
     resolve_execution_id,
 )
-from intentus_tui.core.paths import RecordRoot, resolve_root
+from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path, tidy_path
 from intentus_tui.core.read_only import read_only_reason
 from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -51,7 +51,7 @@ class OpenedRoot:
 
 
 def _local_label(path: Path) -> str:
-    parts = [p for p in path.absolute().parts if p not in ("/", "")]
+    parts = [p for p in tidy_path(path.absolute()).parts if p not in ("/", "")]
     while len(parts) > 1 and parts[-1] in ("records", ".intentusnet", "wal"):
         parts.pop()
     return parts[-1] if parts else "/"
@@ -72,9 +72,9 @@ def unique_labels(labels: Sequence[str]) -> list[str]:
 def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
     path = Path(spec)
     if not path.exists():
-        return None, f"no such directory: {spec}"
+        return None, f"no such directory: {shown_path(spec)}"
     if not path.is_dir():
-        return None, f"not a directory: {spec}"
+        return None, f"not a directory: {shown_path(spec)}"
     root = resolve_root(spec)
     if not root.records_dir.is_dir():
         return None, f"no such directory: {root.records_dir}"

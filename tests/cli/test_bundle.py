@@ -60,7 +60,7 @@ def test_verify_checks_the_manifest_then_the_records_and_wals(
     assert lines[0].startswith("ok    evidence.tar.gz  manifest: 6 files match their sha256")
     assert f"ok    {world.success}.json  hash match" in lines
     assert any(line.startswith(f"ok    {world.wal_only}.wal  wal chain verified") for line in lines)
-    assert lines[-1] == "5 checked (3 records, 2 WALs, 1 bundle manifests), 0 failed"
+    assert lines[-1] == "6 checked (3 records, 2 WALs, 1 bundle manifest), 0 failed"
     assert os.listdir(private_tmp) == []  # the extracted copy is gone
 
     doc = json.loads(cli("verify", str(good_bundle), "--json").stdout)
@@ -106,6 +106,25 @@ def test_a_changed_byte_fails_verify_naming_the_file(
     assert run.returncode == 1
     assert run.stdout.splitlines()[0].startswith("FAIL  changed.tar.gz  manifest: 1 problem (")
     assert f"      - changed: {name}" in run.stdout or f"or {name}" in run.stdout
+    assert os.listdir(private_tmp) == []
+
+
+def test_the_total_checked_is_the_sum_of_its_parts(
+    good_bundle: Path, tmp_path: Path, private_tmp: Path
+) -> None:
+    """Each bundle's manifest is checked (and may fail): counted in the total as in the
+    parts, in the text and in --json, with singular nouns for one."""
+    changed = repack(good_bundle, tmp_path / "changed.tar.gz", "manifest.sha256", change=40)
+    one = cli("verify", str(good_bundle)).stdout.splitlines()[-1]
+    assert one == "6 checked (3 records, 2 WALs, 1 bundle manifest), 0 failed"
+    two = cli("verify", str(good_bundle), str(changed))
+    assert two.returncode == 1
+    assert two.stdout.splitlines()[-1] == (
+        "12 checked (6 records, 4 WALs, 2 bundle manifests), 1 failed"
+    )
+    doc = json.loads(cli("verify", str(good_bundle), str(changed), "--json").stdout)
+    assert doc["checked"] == doc["records"] + doc["wals"] + len(doc["bundles"]) == 12
+    assert doc["failed"] == 1
     assert os.listdir(private_tmp) == []
 
 

@@ -195,3 +195,71 @@ def test_a_named_file_that_holds_no_execution_is_skipped(
     (skip,) = [line for line in run.stderr.splitlines() if line.startswith(SKIPPED)]
     assert skip.startswith(f"{SKIPPED}{records / 'list.json'}: nothing to export: ")
     assert exported_ids(fmt, out.read_text(encoding="utf-8")) == [good.stem]
+
+
+# ------------------------------------------------------- where the output may go
+
+
+def tree_bytes(directory: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(directory)): p.read_bytes() for p in directory.rglob("*") if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("fmt", ["otlp", "json"])
+def test_export_never_writes_into_the_records_or_over_one(fmt: str, tmp_path: Path) -> None:
+    """An output in the record or WAL directory (by any spelling of it) would be listed as
+    a record, or replace one: refused with one line, exit 2, as ``snapshot -o`` refuses;
+    so is overwriting a record or a WAL anywhere. Nothing is written."""
+    from intentus_tui.demo.writer import build_demo_world
+
+    base = build_demo_world(tmp_path / "world", count=3).root
+    records, wals = base / "records", base / "wal"
+    record = sorted(records.glob("*.json"))[0]
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(record.read_bytes())
+    log = tmp_path / "copy.wal"
+    log.write_bytes(sorted(wals.glob("*.wal"))[0].read_bytes())
+    before = tree_bytes(tmp_path)
+    refusals = {
+        record: "into the record directory",
+        records / "traces.json": "into the record directory",
+        records / ".." / "records" / "traces.jsonl": "into the record directory",
+        wals / "traces.json": "into the write-ahead log directory",
+        copy: "refusing to overwrite",
+        log: "refusing to overwrite",
+    }
+    for out, message in refusals.items():
+        for args in (["--dir", str(base)], [str(base)], [record.stem, "--dir", str(base)]):
+            run = cli("export", "--format", fmt, *args, "-o", str(out))
+            assert run.returncode == 2, (out, run.stderr)
+            (line,) = run.stderr.splitlines()
+            assert message in line and line.endswith("choose another place with -o"), line
+        snap = cli("snapshot", str(record), "-o", str(out))
+        assert snap.returncode == 2 and message in snap.stderr, (out, snap.stderr)
+    assert tree_bytes(tmp_path) == before
+    # Elsewhere, and over an earlier export, it writes as before: in the current directory
+    # too, though it holds a record (it is not the directory exported).
+    for _ in range(2):
+        run = cli("export", "--format", fmt, str(base), "-o", "out.jsonl", cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+
+
+def test_a_directory_with_no_execution_is_nothing_to_export_as_to_verify(
+    tmp_path: Path,
+) -> None:
+    """``export`` of a directory holding no record and no WAL exits 2 naming it, as
+    ``verify`` does, and writes nothing (no empty file, nothing on standard output)."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    out = tmp_path / "out.jsonl"
+    verify = cli("verify", str(empty))
+    for args in ([str(empty)], ["--dir", str(empty)]):
+        for where in (str(out), "-"):
+            run = cli("export", "--format", "otlp", *args, "-o", where)
+            assert run.returncode == verify.returncode == 2, run.stderr
+            assert (
+                run.stderr
+                == f"intentus-tui: nothing to export in {empty}: no records (*.json) or WALs (*.wal)\n"
+            )
+            assert run.stdout == "" and not out.exists()

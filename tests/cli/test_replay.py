@@ -151,7 +151,8 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     real_world: RealWorld, records: Path
 ) -> None:
     base = ("replay", real_world.error_truncated, "--dir", str(records))
-    assert cli(*base, "--strict").returncode == ExitCode.NOT_REPLAYABLE  # refused before
+    unforced = cli(*base, "--strict")  # untrusted: refused as such, forced or not
+    assert unforced.returncode == ExitCode.UNTRUSTED and unforced.stdout == ""
     forced = cli(*base, "--force")
     assert forced.returncode == ExitCode.OK
     assert "status: None" not in forced.stdout
@@ -160,6 +161,43 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     refused = cli(*base, "--force", "--strict")
     assert refused.returncode == ExitCode.UNTRUSTED
     assert "damaged record" in refused.stderr and refused.stdout == ""
+
+
+@pytest.mark.parametrize("which", ["damaged", "tampered", "recording failure"])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ("--strict",),
+        ("--force", "--strict"),
+        ("--strict", "--json"),
+        ("--force", "--strict", "--json"),
+    ],
+)
+def test_strict_refuses_every_record_in_doubt_alike_forced_or_not(
+    real_world: RealWorld, records: Path, which: str, flags: tuple[str, ...]
+) -> None:
+    """A damaged (salvaged) record is refused by --strict as a tampered one is: exit 5 and
+    one refusal, never a "replayed" line, nor "not replayable" (exit 3) before it."""
+    execution_id = real_world.error_truncated if which == "damaged" else real_world.success
+    if which == "tampered":
+        edit(records, execution_id, final=True, envelope=False)
+    if which == "recording failure":
+        path = records / f"{execution_id}.json"
+        doc = json.loads(path.read_text("utf-8"))
+        doc["header"].update(replayable=False, replayableReason="recording_failure")
+        doc["events"].pop(1)  # the writer lost an event, and says so in the header
+        path.write_text(json.dumps(doc), "utf-8")
+    run = cli("replay", execution_id, "--dir", str(records), *flags)
+    assert run.returncode == ExitCode.UNTRUSTED, run.stderr
+    assert "replayed from" not in run.stderr and "not replayable" not in run.stderr
+    if "--json" in flags:
+        assert run.stderr == ""
+        doc = json.loads(run.stdout)
+        assert doc["replayed"] is False and doc["trusted"] is False and doc["integrity"]
+    else:
+        assert run.stdout == ""
+        (line,) = run.stderr.splitlines()
+        assert line.startswith("intentus-tui: untrusted record, not replayed (--strict): ")
 
 
 def test_a_broken_wal_chain_beside_the_records_is_reported(

@@ -31,7 +31,7 @@ def test_a_record_with_a_broken_wal_chain_is_a_failing_line(
     assert lines[index + 1].startswith("      - WAL hash chain broken at line 1"), lines
     assert "integrity chain_broken; not replayable (untrusted)" in lines[index + 2]
     assert not any(line.startswith("ok") for line in lines), run.stdout
-    assert lines[-1] == "2 checked (1 records, 1 WALs), 2 failed"
+    assert lines[-1] == "2 checked (1 record, 1 WAL), 2 failed"
 
     doc = json.loads(cli("verify", str(broken), "--json").stdout)
     (record,) = [f for f in doc["files"] if f["kind"] == "record"]
@@ -46,7 +46,7 @@ def test_the_record_file_alone_fails_too(broken: Path, real_world: RealWorld) ->
     run = cli("verify", str(record))
     assert run.returncode == ExitCode.PROBLEMS, run.stdout
     assert run.stdout.startswith(f"FAIL  {record.name}  hash match\n")
-    assert run.stdout.rstrip().endswith("1 checked (1 records, 0 WALs), 1 failed")
+    assert run.stdout.rstrip().endswith("1 checked (1 record, 0 WALs), 1 failed")
     doc = json.loads(cli("verify", str(record), "--json").stdout)
     assert doc["files"][0]["ok"] is False and doc["ok"] is False
 

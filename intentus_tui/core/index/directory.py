@@ -134,7 +134,7 @@ class DirectoryIndex:
                 self._survey_ahead = survey
                 return None
             prefix = os.path.join(self.root.records_dir, "")
-            counts: dict[str, int] = {}
+            counts = dict(self._rows.counts(()))  # every key, zero or not (an empty directory)
             stamps = new_stamps()
             places = RowPlaces()
             rows_path = cache.store_parts(
@@ -360,8 +360,9 @@ class DirectoryIndex:
 
 def has_rows(snapshot: Snapshot) -> bool:
     """Was ``snapshot`` stored with a listing row per file? (Its counts say how many
-    executions they cover; a snapshot stored without rows has no counts.)"""
-    return snapshot.counts.get("executions", 0) == len(snapshot.names)
+    executions they cover; a snapshot stored without rows has no counts, not even of an
+    empty directory.)"""
+    return snapshot.counts.get("executions") == len(snapshot.names)
 
 
 def survey_stamps(survey: Survey) -> dict[str, bytes]:

@@ -169,7 +169,7 @@ def listing_blocks(
 ) -> tuple[dict[str, int], list[RowBlock]]:
     """Counts (summed over chunks, sorted) and blocks of rows of the files ``names`` under
     ``prefix``, as they are made (the rows' keys put them in order)."""
-    counts: dict[str, int] = {}
+    counts = dict(rows.counts(()))  # every key, zero or not: no chunk at all when empty
     blocks = []
     work = partial(listing_chunk, rows=rows)
     parts = map_chunks(

@@ -360,15 +360,17 @@ class ReplayEngine:
 
     def replay(self, env: Any = None, force: bool = False, *, strict: bool = False) -> ReplayResult:
         """The recorded response. ``strict``: raise ``UntrustedRecordError`` rather than
-        return the answer of a record with integrity problems (benign notes do not count)."""
+        return the answer of a record with integrity problems (benign notes do not count),
+        forced or not, before any other refusal: a damaged record is refused as untrusted,
+        as a tampered one is, not as merely not replayable."""
+        integrity = self.integrity()
+        if strict and untrusted_problems(integrity):
+            raise UntrustedRecordError(untrusted_problems(integrity))
         ok, reason = self.is_replayable()
         if not ok and not force:
             raise NotReplayableError(reason)
         if env is not None:
             self._verify_envelope(env)
-        integrity = self.integrity()
-        if strict and untrusted_problems(integrity):
-            raise UntrustedRecordError(untrusted_problems(integrity))
         final = self._record.final_response
         response = final if isinstance(final, dict) else {}
         metadata = response.get("metadata")

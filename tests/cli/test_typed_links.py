@@ -1,0 +1,108 @@
+"""A path typed on the command line is read as typed, like ``cat`` reads it: a symlink is
+followed wherever it leads, and its target names the file (its name, the write-ahead log
+beside it, what is shown). A link found while scanning a directory is not followed out
+of it: the listing and ``verify DIR`` say it was refused."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.cli.support import cli
+from tests.factories import make_record, write_record
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(a record written where 1.3.0 writes it, with a WAL beside it; a link to it from
+    elsewhere; the directory holding that link, with a link out of it too)."""
+    from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
+
+    base = tmp_path / "app" / ".intentusnet"
+    record = write_record(base / "records", make_record(execution_id="exec-linked"))
+    (base / "wal").mkdir()
+    entry = make_wal_entry(
+        seq=1,
+        execution_id="exec-linked",
+        timestamp_iso="2026-01-05T10:00:00+00:00",
+        entry_type="execution_started",
+        payload={"intent": "Summarize"},
+        prev_hash=None,
+    )
+    (base / "wal" / "exec-linked.wal").write_bytes(encode_wal_line(entry))
+    links = tmp_path / "links"
+    links.mkdir()
+    alias = links / "alias.json"
+    alias.symlink_to(record)
+    return record, alias, links
+
+
+def test_a_typed_link_is_followed_to_its_record_by_every_command(
+    linked: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    record, alias, _ = linked
+    doc = json.loads(cli("inspect", str(alias), "--json").stdout)
+    # The target names the file: not "misnamed", and its WAL beside it is joined.
+    assert doc["execution_id"] == "exec-linked" and doc["file"] == str(record)
+    assert doc["verdict"]["integrity"] == "verified" and doc["wal"] is not None
+    inspect = cli("inspect", str(alias))
+    assert inspect.returncode == 0 and "not followed" not in inspect.stdout
+    verify = cli("verify", str(alias))
+    assert verify.returncode == 0, verify.stdout
+    assert verify.stdout.startswith(f"ok    {record.name}  hash match")
+    replay = cli("replay", str(alias), "--json")
+    assert replay.returncode == 0 and json.loads(replay.stdout)["payload"] == {"summary": "done"}
+    diff = cli("diff", str(alias), str(record))
+    assert diff.returncode == 0, diff.stdout + diff.stderr
+    out = tmp_path / "out.jsonl"
+    export = cli("export", "--format", "json", str(alias), "-o", str(out))
+    assert export.returncode == 0, export.stderr
+    assert json.loads(out.read_text("utf-8"))["execution_id"] == "exec-linked"
+    snapshot = cli("snapshot", str(alias), "-o", str(tmp_path / "pin.snapshot.json"))
+    assert snapshot.returncode == 0, snapshot.stderr
+
+
+def test_a_typed_link_out_of_its_directory_is_read_like_cat(
+    linked: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """``inspect outside.json`` (a link to /etc/passwd) reads /etc/passwd, as ``inspect
+    /etc/passwd`` does: not a record, said so; never "outside the directory"."""
+    _, _, links = linked
+    outside = links / "outside.json"
+    outside.symlink_to("/etc/passwd")
+    for command in (("inspect",), ("verify",), ("replay", "--force")):
+        typed = cli(*command, str(outside), "--json")
+        direct = cli(*command, "/etc/passwd", "--json")
+        assert typed.returncode == direct.returncode, (command, typed.stderr)
+        assert "not followed" not in typed.stdout + typed.stderr, command
+        assert typed.stdout == direct.stdout, command
+    envelope = tmp_path / "envelope.json"
+    envelope.symlink_to(outside)  # a link to a link out: read, and found not to be JSON
+    record, _, _ = linked
+    run = cli("replay", str(record), "--envelope", str(envelope))
+    assert run.returncode == 2 and "not followed" not in run.stderr
+    assert run.stderr.startswith(f"intentus-tui: cannot read envelope file {envelope}: ")
+
+
+def test_a_link_found_while_scanning_is_not_followed_out_of_its_directory(
+    linked: tuple[Path, Path, Path],
+) -> None:
+    _, _, links = linked
+    (links / "outside.json").symlink_to("/etc/passwd")
+    listing = json.loads(cli("inspect", "--list", str(links), "--json").stdout)
+    rows = {row["file"]: row for row in listing["executions"]}
+    assert "outside the directory: not followed" in rows["outside.json"]["message"]
+    verify = cli("verify", str(links))
+    assert verify.returncode == 1
+    assert "outside the directory: not followed" in verify.stdout
+
+
+def test_a_broken_typed_link_is_named_not_followed(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.symlink_to(tmp_path / "nowhere.json")
+    run = cli("inspect", str(broken), "--json")
+    assert run.returncode == 0 and json.loads(run.stdout)["load_status"] != "ok"
+    assert os.path.islink(broken)
