@@ -144,7 +144,9 @@ def _record_lines(detail: ExecutionDetail) -> list[str]:
 
 
 def _wal_lines(report: WalVerifyReport) -> list[str]:
-    mark = "FAIL" if not report.ok else ("torn" if report.crashed else "ok  ")
+    mark = "FAIL" if not report.ok else ("torn" if report.torn else "ok  ")
+    if report.crashed and not report.torn:
+        mark = "warn"  # a malformed last line: whole, not torn
     lines = [f"{mark}  {Path(report.path).name}  wal {report.summary}"]
     lines += [f"      - {detail}" for detail in report.details]
     verdict = report.verdict
@@ -196,7 +198,8 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     remote URL (ssh://, s3://). A bundle is checked offline: every file against its
     manifest (missing, extra or changed files fail), then its records and WALs as above.
     Exit 1 if any fails; 2 if there is nothing to verify. A WAL whose last line is torn (a
-    crash mid-append) is reported as a crash, not a failure.
+    crash mid-append) is reported as a crash, not a failure; one whose last line is whole
+    but malformed, as such (not a failure either).
     """
     bundle_paths, plain = _bundle_paths(paths)
     with contextlib.ExitStack() as stack:
@@ -252,7 +255,11 @@ def _report(
             # Each is one line: a newline in a file name (or a bundle's member) is shown
             # as ␊, so a hostile name cannot forge an ``ok`` line.
             echo_text(sanitize_line(line))
-        crash_note = f", {crashed} crashed mid-write (not failures)" if crashed else ""
+        torn = sum(w.torn for w in wals)
+        notes = [f"{torn} crashed mid-write"] if torn else []
+        if crashed > torn:
+            notes.append(f"{crashed - torn} with a malformed last line")
+        crash_note = f", {', '.join(notes)} (not failures)" if notes else ""
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))

@@ -38,7 +38,9 @@ def summary_to_json(s: ExecutionSummary, v: Verdict | None = None) -> dict[str, 
     ) = _CLEAN_MEMBERS if v is CLEAN_VERDICT else _verdict_members(v)
     row: dict[str, object] = {
         "execution_id": s.execution_id,
-        "file": s.key,  # the real name (JSON output escapes what a terminal would act on)
+        # The real name (JSON output escapes what a terminal would act on), within its
+        # root: with several roots, "root" names the root (the key is LABEL/FILE).
+        "file": s.file_name if s.root else s.key,
         "created": s.created or None,
         "intent": s.intent or None,
         "outcome": outcome,

@@ -19,7 +19,6 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -239,7 +238,7 @@ class IntentusApp(
         # (a detail finishing its load) talk to the widgets rather than query a torn-down DOM.
         self._header = HeaderBar(id="header")
         self._filter = FilterInput(placeholder="filter: id, intent, agent, state…", id="filter")
-        self._list = ExecutionList(id="executions")
+        self._list = ExecutionList(id="executions", on_select=self.cursor_moved)
         self._timeline = TimelineView(id="timeline")
         self._event_detail = EventDetail(id="event-detail")
         # Built once the first rows are on screen: see ``_build_side_pane``.
@@ -491,22 +490,16 @@ class IntentusApp(
 
     @on(ExecutionList.Highlighted)
     def _execution_highlighted(self, message: ExecutionList.Highlighted) -> None:
-        summary = message.summary
+        summary = message.summary  # the panes stopped showing the row left: cursor_moved
         self.selection_moved()
         if summary is None:
             self.detail = None
             self.detail_key = None
-            self.timeline.show_message("Select an execution to see its timeline.")
-            self.event_detail.show_message("")
-            self.side_pane.verdict = None
-            self.side_pane.detail = None
             self._detail_waiting = None
             self._refresh_footer()
             return
-        if summary.key != self.detail_key:
-            self.timeline.show_message(
-                Content.assemble(("loading ", "$text-muted"), (summary.execution_id, "bold"), "…")
-            )
+        if summary.key != self.execution_list.selected_key:
+            return  # the cursor has moved on since: the message of its move loads that row
         path = self.file_of(summary)
         if self._first_frame_out:
             self._load_detail(summary.key, path)
@@ -524,7 +517,7 @@ class IntentusApp(
             return
         if message.key != self.execution_list.selected_key:
             return  # the selection moved on while this was loading
-        same = message.key == self.detail_key and self.detail is not None
+        same = message.key == self.shown_key  # re-read (its file changed): keep the place
         self.detail = message.detail
         self.detail_key = message.key
         # The verdict of the bytes the timeline shows (the list row's too, once it is
@@ -533,6 +526,9 @@ class IntentusApp(
         summary = self.execution_list.as_read(message.key, message.detail.summary)
         if summary is not listed:
             self._show_header()  # its counts moved with it
+        if message.key != self.execution_list.selected_key:
+            return  # the newer read took its row out of the view: the cursor left it
+        self.shown_key = message.key
         verdict = verdict_of(summary) if summary is not None else None
         self.timeline.show_detail(message.detail, keep_cursor=same, verdict=verdict)
         self.side_pane.verdict = verdict
@@ -542,7 +538,7 @@ class IntentusApp(
 
     @on(EventLines.Highlighted)
     def _event_highlighted(self, message: EventLines.Highlighted) -> None:
-        if self.detail is not None:
+        if self.detail is not None and self.shown_key == self.detail_key:  # not loading
             self.event_detail.show_event(self.detail, message.index)
 
     @on(ExecutionList.Activated)

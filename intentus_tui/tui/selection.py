@@ -31,6 +31,9 @@ class SelectionActions:
     detail: ExecutionDetail | None
     detail_key: str | None
     marked: ExecutionDetail | None
+    # The execution the timeline, event and side panes show: None while none is shown (none
+    # selected, or the one under the cursor still loading). Never another than the cursor's.
+    shown_key: str | None = None
     _waiting_action: tuple[str, str] | None = None  # (row, action) until the row loads
     _marking: str | None = None  # a row marked before it loaded
 
@@ -103,6 +106,26 @@ class SelectionActions:
 
         lines = force_replay_lines(detail)
         app.push_screen(ConfirmScreen("Force a replay?", lines, "Force replay"), confirmed)
+
+    def cursor_moved(self, summary: ExecutionSummary | None) -> None:
+        """The list's cursor went to another execution (``summary``; None: to no row). Told
+        at once by the list, before a frame is drawn: the panes stop showing the execution
+        it left now, and say that this one is loading until its detail is here."""
+        from textual.content import Content
+
+        from intentus_tui.tui.presenters.execution_text import clip
+
+        app: Any = self  # an App: its panes
+        self.shown_key = None
+        label = clip(summary.execution_id) if summary is not None else None
+        if label is None:
+            app.timeline.show_message("Select an execution to see its timeline.")
+        else:
+            app.timeline.show_message(
+                Content.assemble(("loading ", "$text-muted"), (label, "bold"), "…")
+            )
+        app.event_detail.show_message("")
+        app.side_pane.show_loading(label)
 
     def selection_moved(self) -> None:
         """The cursor moved: a key pressed for a row it has left is dropped. (The list's

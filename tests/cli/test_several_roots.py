@@ -45,6 +45,20 @@ def test_json_listing_names_each_rows_root(hosts: list[Host]) -> None:
     ]
     assert doc["counts"]["executions"] == len(doc["executions"]) == 2 * (len(alpha.ids) + 1)
     assert {row["root"] for row in doc["executions"]} == {"alpha", "beta"}
+    # Each row is its root's own listing row, with the root named first: its file is the
+    # file's name within that root (the root is not repeated in it).
+    for host, label in ((alpha, "alpha"), (beta, "beta")):
+        alone = cli("inspect", "--list", "--json", "--no-cache", str(host.base))
+        own = json.loads(alone.stdout)["executions"]
+        rows = [row for row in doc["executions"] if row["root"] == label]
+        assert {row["file"] for row in rows} == {
+            *(f"{execution_id}.json" for execution_id in host.ids),
+            f"{WAL_ONLY_ID}.wal",
+        }
+        assert sorted(({k: v for k, v in row.items() if k != "root"} for row in rows), key=str) == (
+            sorted(own, key=str)
+        )
+        assert all(next(iter(row)) == "root" for row in rows)
 
 
 def test_a_missing_root_is_named_on_stderr_and_the_others_list(

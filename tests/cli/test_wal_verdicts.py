@@ -17,6 +17,7 @@ from tests.cli.support import cli
 from tests.core.wal.support import (
     NAMES,
     RECORD_WITH_EDITED_LOG,
+    write_completed,
     write_incident_logs,
     write_record_with_edited_log,
 )
@@ -278,3 +279,42 @@ def test_an_empty_log_beside_a_record_is_unchecked_not_a_broken_chain(
     replayed = json.loads(run.stdout)
     assert replayed["warnings"] == [] and replayed["integrity"] == []
     assert "chain" not in run.stderr
+
+
+def test_verify_calls_a_whole_unreadable_last_line_malformed_not_torn(tmp_path: Path) -> None:
+    """A last line that ends with its newline was not cut short: ``verify`` says it is
+    malformed (and why), not torn, and classifies it as before (not a failure; an only
+    line: nothing to check)."""
+    wal = tmp_path / ".intentusnet" / "wal"
+    (tmp_path / ".intentusnet" / "records").mkdir(parents=True)
+    deep = b'{"seq": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    tail = write_completed(wal, "deep-tail")
+    tail.write_bytes(tail.read_bytes() + deep)
+    (wal / "big-only.wal").write_bytes(b'{"seq": ' + b"9" * 10_000 + b"}\n")
+    torn = write_completed(wal, "torn-tail")
+    torn.write_bytes(torn.read_bytes()[:-40])
+
+    run = cli("verify", str(tmp_path / ".intentusnet"))
+    assert run.returncode == 1, run.stdout  # the only line: nothing to check, as before
+    lines = run.stdout.splitlines()
+    deep_line = next(line for line in lines if "deep-tail.wal" in line)
+    assert deep_line.startswith("warn  deep-tail.wal  wal last line malformed (line 8): whole")
+    assert "last line is malformed (line is not JSON (nested too deeply))" in run.stdout
+    assert "torn" not in deep_line and "crash" not in deep_line
+    big_line = next(line for line in lines if "big-only.wal" in line)
+    assert big_line == (
+        "FAIL  big-only.wal  wal cannot be verified: no complete entry (its only line, line 1, "
+        "is whole but unreadable: line is not JSON (a number too long to read)): nothing to check"
+    )
+    assert any(line.startswith("torn  torn-tail.wal  wal last line torn") for line in lines)
+    assert lines[-1].endswith(
+        "1 failed, 1 crashed mid-write, 1 with a malformed last line (not failures)"
+    )
+
+    doc = json.loads(cli("verify", str(tmp_path / ".intentusnet"), "--json").stdout)
+    files = {Path(f["file"]).name: f for f in doc["files"]}
+    assert doc["crashed"] == 2  # the classification is unchanged
+    assert (files["deep-tail.wal"]["ok"], files["deep-tail.wal"]["status"]) == (True, "crashed")
+    assert files["deep-tail.wal"]["torn_last_line"]["kind"] == "torn_last_line"
+    assert files["deep-tail.wal"]["torn_last_line"]["message"].startswith("last line is malformed")
+    assert files["big-only.wal"]["status"] == "unverifiable"

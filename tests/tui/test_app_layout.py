@@ -105,6 +105,42 @@ async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
+def _screen_lines(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_help_marks_that_wrap_go_on_under_their_meaning_at_80_columns(
+    records_dir: Path,
+) -> None:
+    """A mark's meaning too long for its line goes on under the meaning, not at column 0."""
+    from intentus_tui.tui.screens.help import HelpScreen
+
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        seen: list[str] = []
+        for _ in range(40):  # page down until the marks' lines (and the end) are seen
+            seen.extend(_screen_lines(app))
+            await pilot.press("pagedown")
+            await settle(pilot)
+        seen.extend(_screen_lines(app))
+    wrapped = {  # a mark, the start of its meaning, and of the meaning's second line
+        "aaaaaaaa.json": ("its id is in more than one file", "its file is not named"),
+        "+1.234s": ("time since the execution started", "clock, UTC)"),
+        "✗ untrust": ("the evidence fails its check", "first"),
+    }
+    for mark, (meaning, goes_on) in wrapped.items():
+        at = next(n for n, line in enumerate(seen) if mark in line and meaning in line)
+        column = seen[at].index(meaning)
+        after = seen[at + 1]
+        assert after[column:].startswith(goes_on), (seen[at], after)
+        assert after[column - 20 : column].strip() == "", (seen[at], after)
+
+
 async def test_l_cycles_the_layouts_and_the_choice_is_remembered(records_dir: Path) -> None:
     write_world(records_dir)
     app = make_app(records_dir)

@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from intentus_tui.tui.screens.confirm import ConfirmScreen
+from tests.tui.side_pane_harness import SidePaneApp, salvaged_detail
 
 
 class DialogApp(App[None]):
@@ -92,3 +93,30 @@ async def test_the_text_fits_again_when_the_terminal_grows_or_shrinks() -> None:
         await pilot.resize_terminal(80, 20)
         await fitted(pilot)
         assert body.max_scroll_y > 0 and body.region.bottom < buttons.region.y
+
+
+async def test_a_text_that_fits_the_screen_does_not_scroll_at_80x24() -> None:
+    """At 80x24 the dialog may use every row: 13 rows of text fit beside its title, buttons
+    and keys (it scrolled by 2 rows when the dialog stopped at 90% of the screen)."""
+    app = DialogApp(_lines(13))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fitted(pilot)
+        shown = _text(app)
+        body = app.screen.query_one("#confirm-body")
+        assert body.max_scroll_y == 0
+    assert "line 00" in shown and "line 12" in shown
+    assert "↑/↓: scroll" not in shown
+    assert any("Cancel" in line and "Force replay" in line for line in shown.splitlines())
+
+
+async def test_the_force_replay_dialog_of_a_damaged_record_fits_at_80x24() -> None:
+    """The dialog an operator sees on ``R`` over a record cut short: all of it, unscrolled."""
+    app = SidePaneApp(salvaged_detail(), tab="replay")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        await fitted(pilot)
+        shown = _text(app)
+        assert app.screen.query_one("#confirm-body").max_scroll_y == 0
+    assert "Execution: exec-0003" in shown
+    assert '"Forced replay of non-replayable record".' in shown
+    assert "↑/↓: scroll" not in shown

@@ -11,8 +11,10 @@ import pytest
 
 from intentus_tui.core.detail import load_detail
 from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
+from intentus_tui.tui.widgets.verify_pane import verify_lines
 from tests.core.wal.support import (
     RECORD_WITH_EDITED_LOG,
+    write_completed,
     write_incident_logs,
     write_record_with_edited_log,
 )
@@ -52,6 +54,22 @@ def test_a_torn_log_is_shown_as_a_crash(logs) -> None:
     assert "State   IN FLIGHT (WAL)" in text
     assert "the last line is torn: the process died while appending it (a crash)" in text
     assert "CHAIN BROKEN" not in text
+
+
+def test_a_whole_unreadable_last_line_is_shown_as_malformed_not_torn(tmp_path: Path) -> None:
+    """It ends with its newline: not cut short by a crash, so neither tab says torn."""
+    path = write_completed(tmp_path / "wal")
+    path.write_bytes(path.read_bytes() + b'{"seq": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n")
+    detail = load_detail(path)
+    postmortem = text_of(postmortem_lines(detail))
+    assert "the last line is malformed: whole, not cut short, yet not an entry" in postmortem
+    verify = text_of(verify_lines(detail))
+    assert "! last line is malformed: whole (not cut short), yet not an entry" in verify
+    assert "last line is malformed (line is not JSON (nested too deeply))" in verify
+    assert "line 8: malformed last line" in verify
+    for text in (postmortem, verify):
+        assert "torn" not in text and "died while appending" not in text
+        assert "CHAIN BROKEN" not in text  # classified as before
 
 
 @pytest.fixture(scope="module")

@@ -66,11 +66,22 @@ def chain_ok(log: WalLog) -> bool | None:
 
 
 TORN_NOTE = "last line torn: the process died while appending it (a crash, not tampering)"
+MALFORMED_TAIL_NOTE = (
+    "last line malformed: whole (it ends with its newline) yet not an entry; the entries "
+    "before it verify"
+)
+
+
+def tail_note(log: WalLog) -> str | None:
+    """What a last line that is not an entry is, when the chain holds: torn or malformed."""
+    if not log.torn:
+        return None
+    return TORN_NOTE if log.cut_short else MALFORMED_TAIL_NOTE
 
 
 def _wal_chain_problem(log: WalLog) -> str | None:
     if log.chain_valid:
-        return TORN_NOTE if log.torn else None
+        return tail_note(log)
     described = log.describe_break()
     if log.file_status in ("empty", "no_entry"):  # read, but nothing in it to check
         return clean(log.message)
@@ -90,7 +101,7 @@ def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
         return "WAL says the execution completed but the record has no final response"
     if completed and log.state in ("failed", "aborted") and summary.final_status == "ok":
         return f"record says success but the WAL says {log.state}"
-    return TORN_NOTE if log.torn else None
+    return tail_note(log)
 
 
 def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:

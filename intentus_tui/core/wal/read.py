@@ -55,7 +55,9 @@ IssueKind = Literal[
     "broken_link",  # prev_hash is not the previous entry's entry_hash (entry removed/reordered)
     "seq_gap",  # seq jumped forward (entries missing)
     "seq_order",  # seq went backwards or repeated
-    "torn_last_line",  # the last line is not a complete entry: crash mid-append
+    # The last line is not an entry: torn (cut short, no newline: a crash mid-append), or
+    # whole (it ends with its newline) yet unreadable: malformed. Neither breaks the chain.
+    "torn_last_line",
     "not_json",  # a line before the last is not JSON (or not UTF-8)
     "bad_entry",  # JSON, but not a WAL entry (wrong type, missing field)
     "execution_id_mismatch",  # entry belongs to another execution than the file name says
@@ -102,6 +104,14 @@ class WalIssue:
     byte_offset: int
     message: str
     seq: int | None = None
+    # ``torn_last_line`` only: the line ends with its newline, so it was written whole and
+    # is malformed, not torn (not cut short by a crash mid-append).
+    whole: bool = False
+
+    def describe(self) -> str:
+        """``kind: message``; a malformed last line by its message alone (its kind, shared
+        with a torn one, would call it torn)."""
+        return self.message if self.whole else f"{self.kind}: {self.message}"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -178,8 +188,22 @@ class WalLog:
 
     @property
     def torn(self) -> bool:
-        """Complete entries, then a torn last line: a crash mid-append."""
-        return self.checkable and any(i.kind == "torn_last_line" for i in self.issues)
+        """Complete entries, then a last line that is not an entry: torn (``cut_short``, a
+        crash mid-append) or malformed (whole, yet unreadable). Neither breaks the chain."""
+        return self.tail_issue is not None
+
+    @property
+    def tail_issue(self) -> WalIssue | None:
+        """The issue of a last line that is not an entry, after complete entries."""
+        if not self.checkable:
+            return None
+        return next((i for i in self.issues if i.kind == "torn_last_line"), None)
+
+    @property
+    def cut_short(self) -> bool:
+        """The last line is torn: it never got its newline, the process died appending it."""
+        tail = self.tail_issue
+        return tail is not None and not tail.whole
 
     @property
     def chain_valid(self) -> bool:
@@ -490,30 +514,49 @@ class _ChainChecker:
         self._issue("broken_link", entry, message)
 
 
-_TORN_PREFIX = "last line is not a complete entry ("
-_TORN_SUFFIX = ": the process died while appending it; that entry was never durable"
+@dataclass(frozen=True)
+class _BadTail:
+    """The last line, when it does not parse: why, whether it is whole (it ends with its
+    newline: malformed) or torn, and whether it begins as a WAL entry's JSON object would."""
+
+    why: str
+    whole: bool
+    object_like: bool
 
 
-def _read_entries(f: Any, execution_id: str) -> tuple[list[WalEntry], list[WalIssue], bool, bool]:
+def _tail_message(tail: _BadTail) -> str:
+    if tail.whole:
+        return (
+            f"last line is malformed ({tail.why}): it ends with its newline, so it was "
+            "written whole, not cut short by a crash mid-append, yet it is not an entry"
+        )
+    return (
+        f"last line is not a complete entry ({tail.why}): the process died while appending "
+        "it; that entry was never durable"
+    )
+
+
+def _read_entries(
+    f: Any, execution_id: str
+) -> tuple[list[WalEntry], list[WalIssue], bool, _BadTail | None]:
     """Parse and chain-check every line. Returns entries, issues, missing_final_newline,
-    and whether the last line, torn, begins as a JSON object would (a WAL entry cut short)."""
+    and the last line if it does not parse."""
     lines = [raw for raw in _iter_lines(f) if raw.too_long or raw.data.strip()]
     checker = _ChainChecker(execution_id)
     entries: list[WalEntry] = []
     missing_newline = False
-    torn_object = False
+    bad_tail: _BadTail | None = None
     for index, raw in enumerate(lines):
         is_last = index == len(lines) - 1
         obj, why_not = _parse_line(raw)
         if why_not is not None:
             if is_last:
-                torn_object = raw.data.lstrip().startswith(b'{"')
+                object_like = raw.data.lstrip().startswith(b'{"')
+                bad_tail = _BadTail(why_not, raw.has_newline, object_like)
+                message = _tail_message(bad_tail)
                 checker.issues.append(
                     WalIssue(
-                        "torn_last_line",
-                        raw.line_no,
-                        raw.offset,
-                        f"{_TORN_PREFIX}{why_not}){_TORN_SUFFIX}",
+                        "torn_last_line", raw.line_no, raw.offset, message, whole=raw.has_newline
                     )
                 )
             else:
@@ -537,7 +580,7 @@ def _read_entries(f: Any, execution_id: str) -> tuple[list[WalEntry], list[WalIs
         entries.append(entry)
         missing_newline = is_last and not raw.has_newline
     issues = sorted(checker.issues, key=lambda i: (i.line_no, i.kind))
-    return entries, issues, missing_newline, torn_object
+    return entries, issues, missing_newline, bad_tail
 
 
 def execution_id_from_path(path: Path) -> str:
@@ -561,7 +604,7 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
                 what = "not a regular file (a FIFO, socket or device)"
                 return WalLog(wal_path, execution_id, "unreadable", what)
             size = st.st_size
-            entries, issues, missing_newline, torn_object = _read_entries(f, execution_id)
+            entries, issues, missing_newline, bad_tail = _read_entries(f, execution_id)
     except FileNotFoundError:
         return WalLog(wal_path, execution_id, "missing", "WAL file does not exist")
     except IsADirectoryError:
@@ -573,7 +616,7 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
     except OSError as exc:
         return WalLog(wal_path, execution_id, "unreadable", f"cannot read: {exc.strerror or exc}")
     if not entries:  # nothing in it is a WAL entry: there is no chain to check
-        return _no_entry_log(wal_path, execution_id, size, issues, torn_object=torn_object)
+        return _no_entry_log(wal_path, execution_id, size, issues, bad_tail)
     trusted = _trusted_count(entries, issues)
     analysis = analyse(entries[:trusted])
     claimed = analysis if trusted == len(entries) else analyse(entries)
@@ -620,25 +663,30 @@ NO_ENTRY_MESSAGE = f"no complete entry: {NOTHING_TO_CHECK}"
 
 
 def _no_entry_log(
-    path: Path, execution_id: str, size: int, issues: list[WalIssue], *, torn_object: bool
+    path: Path, execution_id: str, size: int, issues: list[WalIssue], tail: _BadTail | None
 ) -> WalLog:
     """A log without one complete WAL entry proves nothing: not that the execution ran,
     not that it is in flight, not how it ended. Empty (the writer opens the file before
     its first append, so a crash then leaves this, as does anything else that creates the
-    file), its only line torn, or bytes that are not a WAL entry at all."""
+    file), its only line torn or malformed, or bytes that are not a WAL entry at all."""
     if not issues:
         message = f"WAL is empty: {NO_ENTRY_MESSAGE}"
         return WalLog(path, execution_id, "empty", message, size_bytes=size)
     first = issues[0]
-    if len(issues) == 1 and first.kind == "torn_last_line" and torn_object:
+    only_line = len(issues) == 1 and first.kind == "torn_last_line" and tail is not None
+    if only_line and tail is not None and tail.object_like:
+        what = (
+            f"is whole but unreadable: {tail.why}"
+            if tail.whole
+            else "is torn: cut short before it became an entry"
+        )
         message = (
-            f"no complete entry (its only line, line {first.line_no}, is torn: cut short "
-            f"before it became an entry): {NOTHING_TO_CHECK}"
+            f"no complete entry (its only line, line {first.line_no}, {what}): {NOTHING_TO_CHECK}"
         )
     else:
         why = first.message
-        if first.kind == "torn_last_line":  # its torn-tail story does not apply
-            why = why.removeprefix(_TORN_PREFIX).split(_TORN_SUFFIX, 1)[0].removesuffix(")")
+        if first.kind == "torn_last_line" and tail is not None:  # its tail story does not apply
+            why = tail.why
         message = (
             f"not a write-ahead log: no line is a WAL entry (line {first.line_no}: {why}); "
             f"{NOTHING_TO_CHECK}"
@@ -657,7 +705,8 @@ def _with_message(log: WalLog) -> WalLog:
     first = log.chain_break or log.first_issue
     if first is not None:
         seq = f" (seq {first.seq})" if first.seq is not None else ""
-        parts.append(f"line {first.line_no}{seq}: {first.kind}")
+        what = "malformed last line" if first.whole else first.kind
+        parts.append(f"line {first.line_no}{seq}: {what}")
     return replace(log, message="; ".join(parts))
 
 

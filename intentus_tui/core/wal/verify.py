@@ -8,7 +8,9 @@ Three outcomes, as an operator must treat them:
   kill mid-write leaves exactly this, and that entry never became durable. IntentusNet
   1.3.0's own ``WALReader`` refuses such a file whole ("Corrupted WAL entry"): its
   ``RecoveryManager`` lists the execution as incomplete and will not resume it until the
-  torn line is removed. So it is reported, and does not fail ``verify``.
+  torn line is removed. So it is reported, and does not fail ``verify``. A last line
+  that ends with its newline yet does not parse (nested too deeply, a number too long)
+  was not cut short: it is called malformed, not torn, and is classified the same way.
 - failed: the chain breaks (an entry edited, removed, reordered or unreadable), or the
   file cannot be read. Everything from the first broken entry on is untrusted. A log with
   no complete entry (empty, or bytes that are not a WAL entry) fails too: it has nothing
@@ -33,6 +35,10 @@ LIBRARY_ON_TORN = (
     "its RecoveryManager counts the execution as incomplete and will not resume it until "
     "the torn line is removed"
 )
+LIBRARY_ON_MALFORMED = (
+    "intentusnet 1.3.0's WALReader cannot read this file as it is either: that line stops "
+    "it until the line is removed"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +59,13 @@ class WalVerifyReport:
 
     @property
     def crashed(self) -> bool:
+        """Its last line is not an entry: torn (see ``torn``) or malformed. Not a failure."""
         return self.status == "crashed"
+
+    @property
+    def torn(self) -> bool:
+        """Crashed mid-append: the last line was cut short (a malformed one is whole)."""
+        return self.crashed and self.log.cut_short
 
     def to_json(self) -> dict[str, object]:
         log = self.log
@@ -112,7 +124,7 @@ def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
     if log.file_status in ("empty", "no_entry"):
         # Proves nothing: no entry to verify, so no chain that holds (or breaks). Like an
         # empty or non-JSON record file, it fails: there is no evidence to check.
-        more = tuple(f"line {i.line_no}: {i.kind}: {i.message}" for i in log.issues[1:4])
+        more = tuple(f"line {i.line_no}: {i.describe()}" for i in log.issues[1:4])
         return "unverifiable", f"cannot be verified: {log.message}", more
     if not log.checkable:
         return "unreadable", f"cannot be checked: {log.message}", ()
@@ -129,7 +141,7 @@ def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
             broken.message,
             f"{trusted}; the log claims {log.claimed_state.replace('_', ' ')} (untrusted)",
         ]
-        details += [f"line {i.line_no}: {i.kind}: {i.message}" for i in log.issues[1:4]]
+        details += [f"line {i.line_no}: {i.describe()}" for i in log.issues[1:4]]
         return "chain_broken", f"chain broken at {where}: {broken.kind}", tuple(details)
     count = len(log.entries)
     state = log.state.replace("_", " ")
@@ -139,6 +151,13 @@ def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
         if i.kind not in ("torn_last_line",)
     ]
     torn = _torn_issue(log)
+    if torn is not None and torn.whole:
+        return (
+            "crashed",  # classified as a torn line is: not a break, not a failure
+            f"last line malformed (line {torn.line_no}): whole, not cut short, yet not an "
+            f"entry; the {count} complete entries verify ({state})",
+            (torn.message, LIBRARY_ON_MALFORMED, *other),
+        )
     if torn is not None:
         return (
             "crashed",

@@ -39,7 +39,7 @@ class ConfirmScreen(ModalScreen[bool]):
         width: 84;
         max-width: 95%;
         height: auto;
-        max-height: 90%;
+        max-height: 100%;  /* a modal may cover the header and footer: at 80x24 every row counts */
         border: thick $warning;
         background: $surface;
         padding: 1 2;

@@ -10,10 +10,67 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.screen import ModalScreen
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widgets import Static
 
 HelpSection = tuple[str, Iterable[BindingType]]
+
+# A line of the help: a plain one, or a hanging one (its head, then what it means).
+HelpLine = Content | tuple[Content, Content]
+MIN_HANGING_WIDTH = 16  # narrower than this beside its head, a meaning wraps under the head
+
+
+class HelpText(Visual):
+    """The help's lines, wrapped to the width they are shown at: a meaning that wraps goes
+    on under the meaning's column (a hanging indent), not back at column 0.
+
+    ``str()`` is the text unwrapped, one line per binding or mark."""
+
+    def __init__(self, lines: list[HelpLine]) -> None:
+        self._lines = lines
+        self._unwrapped = Content("\n").join(
+            line if isinstance(line, Content) else line[0] + line[1] for line in lines
+        )
+        self._wrapped: tuple[int, Content] | None = None
+
+    def __str__(self) -> str:
+        return self._unwrapped.plain
+
+    def wrapped(self, width: int) -> Content:
+        """The text as shown ``width`` cells wide: every line fits, continuations hang."""
+        if self._wrapped is not None and self._wrapped[0] == width:
+            return self._wrapped[1]
+        shown: list[Content] = []
+        for line in self._lines:
+            if isinstance(line, Content):
+                shown.extend(line.wrap(width) if width > 0 else [line])
+                continue
+            head, meaning = line
+            indent = head.cell_length
+            if width - indent < MIN_HANGING_WIDTH:
+                shown.extend((head + meaning).wrap(width) if width > 0 else [head + meaning])
+                continue
+            first, *rest = meaning.wrap(width - indent) or [Content("")]
+            shown.append(head + first)
+            shown.extend(Content(" " * indent) + more for more in rest)
+        text = Content("\n").join(shown)
+        self._wrapped = (width, text)
+        return text
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.wrapped(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self._unwrapped.get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.wrapped(width).get_height(rules, width)
 
 
 def _key_text(binding: Binding, keymap: Mapping[str, str], display) -> str:
@@ -25,14 +82,14 @@ def _key_text(binding: Binding, keymap: Mapping[str, str], display) -> str:
 LegendSection = tuple[str, list[tuple[str, str]]]
 
 
-def legend_lines(legend: Iterable[LegendSection]) -> list[Content]:
+def legend_lines(legend: Iterable[LegendSection]) -> list[HelpLine]:
     """What the list's marks mean, under a heading."""
-    lines = [Content.styled("What the list's marks mean", "bold $text-accent")]
+    lines: list[HelpLine] = [Content.styled("What the list's marks mean", "bold $text-accent")]
     for title, rows in legend:
         lines.append(Content.styled(f"  {title}", "bold"))
         for mark, meaning in rows:
             # at least one space after a mark longer than its column
-            lines.append(Content.assemble((f"    {mark:<19} ", "bold"), (meaning, "")))
+            lines.append((Content.styled(f"    {mark:<19} ", "bold"), Content(meaning)))
     lines.append(Content(""))
     return lines
 
@@ -43,7 +100,7 @@ def help_content(
     display,
     footer: str,
     legend: Iterable[LegendSection] = (),
-) -> Content:
+) -> HelpText:
     rows = [
         (
             title,
@@ -59,22 +116,20 @@ def help_content(
     key_width = max((len(keys) for _, found in rows for keys, _, _ in found), default=0) + 2
     widths = [len(what) for _, found in rows for _, what, bid in found if bid]  # id after it
     what_width = max(widths, default=0) + 2
-    lines: list[Content] = []
+    lines: list[HelpLine] = []
     for title, found in rows:
         lines.append(Content.styled(title, "bold $text-accent"))
         for keys, what, binding_id in found:
-            lines.append(
-                Content.assemble(
-                    (f"  {keys:<{key_width}}", "bold"),
-                    (f"{what:<{what_width}}" if binding_id else what, ""),
-                    (binding_id, "$text-muted"),
-                )
+            meaning = Content.assemble(
+                (f"{what:<{what_width}}" if binding_id else what, ""),
+                (binding_id, "$text-muted"),
             )
+            lines.append((Content.styled(f"  {keys:<{key_width}}", "bold"), meaning))
         lines.append(Content(""))
     if legend:
         lines.extend(legend_lines(legend))
     lines.append(Content.styled(footer, "$text-muted"))
-    return Content("\n").join(lines)
+    return HelpText(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -90,7 +145,7 @@ class HelpScreen(ModalScreen[None]):
     # The text scrolls from the keyboard at once (arrows, page up/down, home/end; j/k, g/G).
     AUTO_FOCUS = "#help-scroll"
 
-    def __init__(self, content: Content) -> None:
+    def __init__(self, content: HelpText) -> None:
         super().__init__()
         self._content = content
 

@@ -8,7 +8,7 @@ their summary, the width, the cursor or the theme changes.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import ClassVar
 
@@ -94,7 +94,9 @@ class ExecutionList(
     }
 
     class Highlighted(Message):
-        """The cursor is on a different execution (or on none)."""
+        """The cursor is on a different execution (or on none), or the file of the one it
+        is on changed. (A message comes later than the cursor's move: ``on_select`` is
+        told at once.)"""
 
         def __init__(self, summary: ExecutionSummary | None) -> None:
             super().__init__()
@@ -127,8 +129,19 @@ class ExecutionList(
             super().__init__()
             self.summary = summary
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        on_select: Callable[[ExecutionSummary | None], None] | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
+        # Called as the cursor goes to another execution, before any frame is drawn: the
+        # panes that show the execution left stop showing it now, not when the
+        # ``Highlighted`` message is handled (between the two, frames showed the new row
+        # selected beside the old row's timeline).
+        self._on_select = on_select
         self.model = ListModel()
         self.cursor_row = 0
         self.selected_key: str | None = None
@@ -463,6 +476,8 @@ class ExecutionList(
         key = self.model.key_at(self.cursor_row)
         if key != self.selected_key:
             self.selected_key = key
+            if self._on_select is not None:
+                self._on_select(self.selected_summary)
             self.post_message(self.Highlighted(self.selected_summary))
 
     # ------------------------------------------------------------------ cursor

@@ -107,6 +107,11 @@ def line(*parts: Part) -> Line:
     return Line(Content(""), _body(parts))
 
 
+def loading_lines(label: str) -> list[Line]:
+    """A tab's text while the execution ``label`` (already made safe) is being read."""
+    return [line(("loading ", DIM_STYLE), (label, "bold"), "…")]
+
+
 def join_lines(lines: Iterable[Line]) -> Content:
     """All lines as one Content, unwrapped (for tests and copying)."""
     return Content("\n").join(Content.assemble(ln.prefix, ln.body) for ln in lines)
@@ -180,6 +185,7 @@ class LinesPane(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._detail: ExecutionDetail | None = None
+        self.loading_label: str | None = None  # with no detail: the execution being read
 
     def lines_for(self, detail: ExecutionDetail | None) -> list[Line]:
         raise NotImplementedError
@@ -201,7 +207,9 @@ class LinesPane(VerticalScroll):
         self._show()
 
     def _show(self) -> None:
-        self.query_one(f"#{self.TEXT_ID}", LinesView).update(self.lines_for(self._detail))
+        loading = self.loading_label if self._detail is None else None
+        lines = loading_lines(loading) if loading else self.lines_for(self._detail)
+        self.query_one(f"#{self.TEXT_ID}", LinesView).update(lines)
         self.scroll_home(animate=False)
 
     @property

@@ -175,8 +175,12 @@ def _wal_lines(wal: WalLog) -> list[Line]:
     elif not wal.chain_valid:
         lines.append(row("Chain", ("unreadable: the log cannot be checked", PROBLEM_STYLE)))
     elif wal.torn:
-        torn = "the last line is torn: the process died while appending it (a crash)"
-        lines.append(row("Chain", (torn, WARNING_STYLE)))
+        tail = (
+            "the last line is torn: the process died while appending it (a crash)"
+            if wal.cut_short
+            else "the last line is malformed: whole, not cut short, yet not an entry"
+        )
+        lines.append(row("Chain", (tail, WARNING_STYLE)))
     return lines
 
 

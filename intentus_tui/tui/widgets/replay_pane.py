@@ -47,6 +47,7 @@ from intentus_tui.tui.widgets.pane_text import (
     compact_value,
     heading,
     line,
+    loading_lines,
     plain,
     replayable_row,
     row,
@@ -225,6 +226,7 @@ class ReplayPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-no-payload")
         self._detail: ExecutionDetail | None = None
+        self.loading_label: str | None = None  # with no detail: the execution being read
         self.outcome: ReplayOutcome | None = None
         self._payload_lines: list[str] = []
 
@@ -292,7 +294,8 @@ class ReplayPane(Vertical):
         detail, outcome = self._detail, self.outcome
         if detail is None or outcome is None:
             self.add_class("-no-payload")
-            self._set_summary(waiting_lines(detail))
+            loading = self.loading_label if detail is None else None
+            self._set_summary(loading_lines(loading) if loading else waiting_lines(detail))
             return
         if outcome.kind == "refused":
             self.add_class("-no-payload")

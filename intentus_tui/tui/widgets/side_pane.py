@@ -62,6 +62,7 @@ class SidePane(Widget):
         self._building = False
         self._ready = False  # the tabs are mounted
         self._built = asyncio.Event()
+        self._loading: str | None = None  # see ``show_loading``
 
     def render(self) -> str:
         # Under the tabs, or alone until they are built: blank (Textual's default shows
@@ -126,7 +127,15 @@ class SidePane(Widget):
             return
         self.verify_pane.verdict = self.verdict if detail is not None else None
         for tab in (self.verify_pane, self.replay_pane, self.postmortem_pane):
+            tab.loading_label = self._loading if detail is None else None
             tab.detail = detail
+
+    def show_loading(self, label: str | None) -> None:
+        """The execution ``label`` (made safe) is being read (None: none is selected): no
+        tab goes on showing the execution before it."""
+        self._loading = label
+        self.verdict = None
+        self.detail = None
 
     # ------------------------------------------------------------------ parts
 

@@ -195,8 +195,12 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
     lines.append(plain(safe(wal.message), OK_STYLE if valid else PROBLEM_STYLE))
     lines.append(row("Entries", f"{entries} ({safe(wal.state)})"))
     if wal.torn:
-        torn = "last line is torn: the process died while appending"
-        lines.append(bullet(torn, WARNING_STYLE, mark="!"))
+        tail = (
+            "last line is torn: the process died while appending"
+            if wal.cut_short
+            else "last line is malformed: whole (not cut short), yet not an entry"
+        )
+        lines.append(bullet(tail, WARNING_STYLE, mark="!"))
     for issue in wal.issues[:MAX_LISTED_PROBLEMS]:
         where = f"line {issue.line_no}, byte {issue.byte_offset}"
         style = WARNING_STYLE if issue.kind == "torn_last_line" else PROBLEM_STYLE

@@ -332,6 +332,61 @@ def test_a_real_log_torn_after_good_entries_is_still_a_crash(tmp_path: Path) -> 
     assert len(log.entries) == 2
 
 
+# A whole line (it ends with its newline) that does not parse: not cut short, so not torn.
+UNREADABLE = {
+    "nested too deeply": b'{"seq": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    "a number too long to read": b'{"seq": ' + b"9" * 10_000 + b"}",
+}
+
+
+@pytest.mark.parametrize("why", list(UNREADABLE))
+def test_a_whole_last_line_that_does_not_parse_is_malformed_not_torn(
+    tmp_path: Path, why: str
+) -> None:
+    path = write_completed(tmp_path)
+    path.write_bytes(path.read_bytes() + UNREADABLE[why] + b"\n")
+    log = read_wal(path)
+    # classified as before: the chain holds, the last line is not an entry
+    assert [(i.kind, i.line_no) for i in log.issues] == [("torn_last_line", 8)]
+    assert (log.file_status, log.torn, log.chain_valid, len(log.entries)) == ("ok", True, True, 7)
+    # and worded as what it is: whole, malformed, and why
+    issue = log.issues[0]
+    assert issue.whole and not log.cut_short
+    assert issue.message.startswith(f"last line is malformed (line is not JSON ({why})): ")
+    assert "written whole, not cut short" in issue.message
+    assert "died while appending" not in issue.message
+    assert issue.describe() == issue.message  # not called torn_last_line in text
+    assert log.message.endswith("line 8: malformed last line")
+
+
+@pytest.mark.parametrize("why", list(UNREADABLE))
+def test_the_same_line_without_its_newline_is_torn(tmp_path: Path, why: str) -> None:
+    path = write_completed(tmp_path)
+    path.write_bytes(path.read_bytes() + UNREADABLE[why])
+    log = read_wal(path)
+    issue = log.issues[0]
+    assert (issue.kind, issue.whole, log.torn, log.cut_short) == (
+        "torn_last_line",
+        False,
+        True,
+        True,
+    )
+    assert "the process died while appending it" in issue.message
+    assert log.message.endswith("line 8: torn_last_line")
+
+
+@pytest.mark.parametrize("why", list(UNREADABLE))
+def test_an_only_line_whole_but_unreadable_is_no_entry_not_torn(tmp_path: Path, why: str) -> None:
+    path = tmp_path / "x.wal"
+    path.write_bytes(UNREADABLE[why] + b"\n")
+    log = read_wal(path)
+    assert (log.file_status, log.state, log.torn) == ("no_entry", "unknown", False)  # as before
+    assert log.message == (
+        f"no complete entry (its only line, line 1, is whole but unreadable: line is not "
+        f"JSON ({why})): nothing to check"
+    )
+
+
 def test_scan_wal_dir(tmp_path: Path) -> None:
     write_completed(tmp_path, "aaa")
     write_in_flight(tmp_path, "irreversible", "bbb")
