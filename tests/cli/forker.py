@@ -38,7 +38,7 @@ import atexit, json, os, runpy, signal, socket, sys, tempfile, traceback
 import importlib, pkgutil
 import intentus_tui, intentus_tui.cli  # the program, imported once, with what its commands import
 for module in pkgutil.walk_packages(intentus_tui.__path__, "intentus_tui."):
-    if not module.name.startswith(("intentus_tui.tui", "intentus_tui.cli.__main__")):
+    if not module.name.startswith("intentus_tui.tui") and not module.name.endswith("__main__"):
         try:
             importlib.import_module(module.name)
         except ImportError:  # an optional extra that is not installed

@@ -46,3 +46,14 @@ def test_version_says_pure_python_when_the_helpers_are_turned_off() -> None:
         f"intentus-tui {__version__} (native helpers: off - pure Python;"
         " INTENTUS_TUI_PURE_PYTHON is set)\n"
     )
+
+
+def test_python_dash_m_on_the_package_runs_the_program() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "intentus_tui", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"intentus-tui {__version__} (native helpers: ")
