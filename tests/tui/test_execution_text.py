@@ -99,6 +99,11 @@ def test_forcing_a_replayable_execution_lists_no_risk() -> None:
     lines = force_replay_lines(detail_from(good_record()))
     assert "This record is replayable: a forced replay returns the same as a normal one." in lines
     assert not any("risk" in line or "▶" in line for line in lines)
+    # Nor a mark the result will not carry: forcing a replayable record warns of nothing.
+    assert not any("Forced replay of non-replayable record" in line for line in lines)
+    assert lines[-1] == (
+        "Replay returns what was recorded; it never runs agent code or calls a model."
+    )
 
 
 def test_a_broken_log_chain_names_the_log_not_the_record_as_altered(tmp_path: Path) -> None:

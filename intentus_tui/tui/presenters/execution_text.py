@@ -189,10 +189,10 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
         lines.append("Force replay risk:" if len(risks) == 1 else "Force replay risks:")
         lines.extend(f" ▶ {scenario}: {risk}" for scenario, risk in risks)
     lines.append("")
-    lines.append(
-        "Replay returns what was recorded; it never runs agent code or calls a model. "
-        f'The result is marked "{FORCED_WARNING}".'
-    )
+    never_runs = "Replay returns what was recorded; it never runs agent code or calls a model."
+    # Only a replay that overrides a refusal is marked (a replayable one carries no warning).
+    marked = f' The result is marked "{FORCED_WARNING}".' if why is not None else ""
+    lines.append(never_runs + marked)
     return lines
 
 
