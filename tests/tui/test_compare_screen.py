@@ -421,3 +421,29 @@ async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
         assert f"({ident}.json)" in _text(screen.query_one("#side-a"))
+
+
+async def test_at_80x24_long_ids_are_cut_with_an_ellipsis_and_keep_their_verdicts(
+    tmp_path: Path,
+) -> None:
+    """Ids longer than the list's id column: at 80 columns each title cuts its id with
+    ``…`` (as the list does) and still shows the verdict."""
+    from intentus_tui.core.detail import load_detail
+    from tests.tui.compare_harness import CompareApp
+    from tests.tui.side_pane_harness import good_record
+
+    paths = []
+    for n in (1, 2):
+        ident = f"exec-a-very-very-long-execution-identifier-000{n}"
+        path = tmp_path / f"{ident}.json"
+        path.write_text(json.dumps(good_record(ident)), "utf-8")
+        paths.append(path)
+    app = CompareApp(load_detail(paths[0]), load_detail(paths[1]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.comparison
+        for side, name in (("#side-a", "A"), ("#side-b", "B")):
+            text = _text(screen.query_one(side))
+            assert text.startswith(f"{name} exec-a-very-ver… · "), text
+            assert text.endswith("verified · ↺ yes"), text

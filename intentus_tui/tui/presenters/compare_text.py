@@ -14,17 +14,20 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.execution_text import clip
 from intentus_tui.tui.presenters.list_rows import (
     INTEGRITY_WIDTH,
+    MAX_ID_WIDTH,
     REPLAY_WIDTH,
     display_id,
     integrity_cell,
     outcome_badge,
     replay_cell,
 )
+from intentus_tui.tui.widgets.cells import fit
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import Operand, SideBySide
 
 TITLE_CHARS = 120
+SHORT_FILE_NAME = 24  # a snapshot's file name in a narrow title
 WARNING_CHARS = 300
 
 
@@ -66,9 +69,12 @@ def side_title_versions(
             step = described.get("step_name")
             if step:
                 text += f" · {described.get('workflow_id')}/{step}"
-        else:
-            label = described.get("label")
-            text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
+            versions = [text + damaged]
+            if len(operand.label) > SHORT_FILE_NAME:  # a narrow screen: the name cut
+                versions.append(f"snapshot {fit(operand.label, SHORT_FILE_NAME)}{damaged}")
+            return [clip(text, TITLE_CHARS) for text in versions]
+        label = described.get("label")
+        text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
         return [clip(text + damaged, TITLE_CHARS)]
     ident = str(described.get("execution_id") or operand.label)
     name = display_id(ident)
@@ -82,6 +88,8 @@ def side_title_versions(
         file = ""
         versions.append(f"execution {name}{verdict}{damaged}")
     versions.append(f"{name}{file}{verdict}{damaged}")
+    if len(name) > MAX_ID_WIDTH:  # a long id, cut as the list's id column cuts it
+        versions.append(f"{fit(name, MAX_ID_WIDTH)}{verdict}{damaged}")
     return [clip(text, TITLE_CHARS) for text in versions]
 
 

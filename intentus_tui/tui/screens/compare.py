@@ -47,6 +47,7 @@ from intentus_tui.tui.presenters.compare_text import (
     side_titles,
     untrusted_warnings,
 )
+from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
 DIM = "$foreground-muted"
@@ -135,8 +136,10 @@ class ComparisonScreen(Screen[None]):
         ):
             title = next(
                 (t for t in versions if len(Content(name + t).wrap(inner)) <= TITLE_LINES),
-                versions[-1],
+                None,
             )
+            if title is None:  # none fits: the shortest, on one line, cut where it is cut
+                title = fit(versions[-1], inner - len(name))
             titles.append(title)
             self.query_one(side, Static).update(Content.assemble((name, style), title))
         self.titles = (titles[0], titles[1])
