@@ -120,3 +120,22 @@ async def test_the_force_replay_dialog_of_a_damaged_record_fits_at_80x24() -> No
     assert "Execution: exec-0003" in shown
     assert '"Forced replay of non-replayable record".' in shown
     assert "↑/↓: scroll" not in shown
+
+
+async def test_a_toast_showing_is_cleared_so_nothing_covers_the_question() -> None:
+    from textual.widgets._toast import Toast
+
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify("Snapshot saved: a long name that takes two lines " * 2, timeout=60)
+        for _ in range(50):  # the toast is mounted a few messages later
+            await pilot.pause()
+            if app.screen.query(Toast):
+                break
+        assert len(app.screen.query(Toast)) == 1
+        app.push_screen(ConfirmScreen("Invalidate?", ["It rewrites the record."], "Go"))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert len(app.screen.query(Toast)) == 0
+        assert "Cancel" in _text(app)

@@ -109,6 +109,9 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Content(KEYS), id="confirm-keys")
 
     def on_mount(self) -> None:
+        # A toast still showing (say, "Snapshot saved") would sit over the buttons and the
+        # keys' line: the question is what matters now.
+        self.app.clear_notifications()
         self.call_after_refresh(self._fit_body)
 
     def on_resize(self, event: events.Resize) -> None:
