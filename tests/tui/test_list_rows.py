@@ -259,3 +259,14 @@ def test_several_roots_keep_each_rows_verdict_whole_at_80_columns(columns: int) 
         assert text.startswith(f" {s.root} ")
         badge = outcome_badge(verdict_of(s), False)[0]
         assert badge in text, (badge, text)
+
+
+def test_with_several_roots_and_long_ids_a_row_never_overflows_its_list() -> None:
+    """At 80 columns a list of 34 cells, 13-cell ids and a root column leave the intent 2
+    cells: it is cut to them, with ``…``, rather than pushed past the list's edge (where
+    the screen showed ``C`` and no sign of the cut)."""
+    s, _ = CASES["succeeded"]
+    row = replace(s, root="demo", execution_id="exec-3580bf82", intent="ClassifyTicket")
+    text = "".join(t for t, _ in row_cells(row, 34, 13, root_width=4))
+    assert cell_len(text) == 34, text
+    assert text.endswith(" C…"), text

@@ -279,7 +279,7 @@ def row_cells(
     columns = columns_for(width - root_width, id_width)
     if not summary.created:
         columns = columns._replace(created=0)  # no time to show: the intent gets the room
-    intent_width = max(4, width - columns.fixed(id_width) - root_width)
+    intent_width = max(2, width - columns.fixed(id_width) - root_width)  # "C…" at least
     badge, badge_class = outcome_badge(verdict, writing)
     intent = summary.intent or summary.message  # a broken file says what is wrong
     cells: list[Cell] = [(" ", None)]
