@@ -160,10 +160,16 @@ def test_the_list_subtitle_keeps_the_sort_in_sight_on_a_narrow_list(view: View, 
     assert wide == f"{view.label} · sort: {sort.label}"
     narrow = list_subtitle(model, width=34)  # the list's width on an 80-column screen
     assert narrow.endswith(f" · {sort.label}") or narrow == wide
-    if cell_len(wide) > 34 - 4:
+    if cell_len(wide) > 34 - 6:  # a corner, a rule cell and a space each side
         assert narrow == f"{view.short or view.label} · {sort.label}"
     filtering = list_subtitle(model, width=34, filtering=True)
     assert " · filtering… · " in filtering and filtering.endswith(sort.label)
+
+
+def test_a_subtitle_as_wide_as_the_border_leaves_takes_the_short_form() -> None:
+    """At 80 columns the list's border is 36 cells and shows 30 of text: the failed view's
+    full subtitle (32) was drawn cut, "failed only · sort: newest fi…"."""
+    assert list_subtitle(_viewing(VIEWS[5]), width=36) == "failed only · newest first"
 
 
 def test_a_narrow_list_names_every_view_apart() -> None:

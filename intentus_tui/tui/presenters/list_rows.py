@@ -348,7 +348,7 @@ def view_note(model: ListModel) -> str:
     return note
 
 
-_BORDER_CELLS = 4  # the corner and a rule cell each side of a border's subtitle
+_BORDER_CELLS = 6  # each side of a border's subtitle: its corner, a rule cell and a space
 
 
 def _subtitle(view: str, sort: str, sorting: Sort | None, filtering: bool, said: str) -> str:
