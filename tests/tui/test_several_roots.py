@@ -82,6 +82,21 @@ async def _select(app: IntentusApp, pilot, key: str) -> None:  # type: ignore[no
     raise AssertionError(f"{key} did not load")
 
 
+async def _picker_from(app: IntentusApp, pilot, key: str):  # type: ignore[no-untyped-def]
+    """``D`` pressed on the execution in ``key``: its picker, every candidate listed."""
+    from intentus_tui.tui.screens.compare_picker import ComparePicker
+    from tests.tui.app_support import settle
+
+    await _scanned(app, pilot)
+    await _select(app, pilot, key)
+    await pilot.press("D")
+    picker = app.screen
+    assert isinstance(picker, ComparePicker)
+    await settle(pilot)
+    assert picker.index is not None and picker.complete
+    return picker
+
+
 def _alpha_and_beta(
     real_world: RealWorld, tmp_path: Path, edit: Callable[[dict[str, Any]], object]
 ) -> tuple[IntentusApp, Path]:
@@ -104,7 +119,6 @@ async def test_D_picks_an_execution_of_another_root_and_names_each_root(
 ) -> None:
     """The picker lists each execution with its root (the same id in two roots is two
     lines), and the one picked is read from its own root, not the first one."""
-    from intentus_tui.tui.screens.compare_picker import ComparePicker
     from tests.tui.app_support import settle
 
     monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
@@ -115,13 +129,7 @@ async def test_D_picks_an_execution_of_another_root_and_names_each_root(
         lambda r: r["envelope"]["metadata"].update(createdAt="2030-01-01T00:00:00Z"),
     )
     async with app.run_test(size=(160, 40)) as pilot:
-        await _scanned(app, pilot)
-        await _select(app, pilot, f"alpha/{real_world.fallback}.json")
-        await pilot.press("D")
-        picker = app.screen
-        assert isinstance(picker, ComparePicker)
-        await settle(pilot)
-        assert picker.index is not None and picker.complete
+        picker = await _picker_from(app, pilot, f"alpha/{real_world.fallback}.json")
         lines = [c.line for c in picker.index.candidates if c.kind == "execution"]
         short = real_world.success[:8]
         # both copies of the success, each with its root
@@ -193,7 +201,6 @@ async def test_D_finds_snapshots_and_baselines_under_every_root_named_by_root(
     from intentus_tui.core.verist.baselines import baseline_path
     from intentus_tui.core.verist.snapshot import save_snapshot as write_snapshot
     from intentus_tui.core.verist.snapshot import snapshot_from_record
-    from intentus_tui.tui.screens.compare_picker import ComparePicker
     from tests.tui.app_support import settle
 
     monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
@@ -210,13 +217,7 @@ async def test_D_finds_snapshots_and_baselines_under_every_root_named_by_root(
         snapshot, baseline_path(beta_base, snapshot, "inputs/pin.json"), metadata={"label": "pin"}
     )
     async with app.run_test(size=(160, 40)) as pilot:
-        await _scanned(app, pilot)
-        await _select(app, pilot, f"alpha/{real_world.success}.json")
-        await pilot.press("D")
-        picker = app.screen
-        assert isinstance(picker, ComparePicker)
-        await settle(pilot)
-        assert picker.index is not None and picker.complete
+        picker = await _picker_from(app, pilot, f"alpha/{real_world.success}.json")
         files = {c.path: c for c in picker.index.candidates if c.kind != "execution"}
         assert set(files) == {saved["alpha"], saved["beta"], pinned}
         assert files[saved["alpha"]].line.split()[:2] == ["snapshot", "alpha"]
