@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Tabs
 from textual.widgets._tabs import Underline
@@ -203,9 +204,14 @@ def event_lines(app: IntentusApp) -> list[str]:
     return [lines.render_line(y).text for y in range(lines.scrollable_content_region.height)]
 
 
-def screen_text(app: IntentusApp) -> str:
+def screen_text(app: App[Any]) -> str:
     """Everything on screen as plain text (from the compositor, as a terminal would get it)."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(screen_lines(app))
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """``screen_text`` line by line."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 def timeline_summary(app: IntentusApp) -> str:

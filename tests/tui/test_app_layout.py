@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from tests.tui.app_support import make_app, settle, write_world
+from tests.tui.app_support import make_app, screen_lines, settle, write_world
 
 
 def _shown(app, selector: str) -> bool:  # type: ignore[no-untyped-def]
@@ -105,10 +105,6 @@ async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
-def _screen_lines(app) -> list[str]:  # type: ignore[no-untyped-def]
-    return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
 async def test_help_marks_that_wrap_go_on_under_their_meaning_at_80_columns(
     records_dir: Path,
 ) -> None:
@@ -124,10 +120,10 @@ async def test_help_marks_that_wrap_go_on_under_their_meaning_at_80_columns(
         assert isinstance(app.screen, HelpScreen)
         seen: list[str] = []
         for _ in range(40):  # page down until the marks' lines (and the end) are seen
-            seen.extend(_screen_lines(app))
+            seen.extend(screen_lines(app))
             await pilot.press("pagedown")
             await settle(pilot)
-        seen.extend(_screen_lines(app))
+        seen.extend(screen_lines(app))
     wrapped = {  # a mark, the start of its meaning, and of the meaning's second line
         "aaaaaaaa.json": ("its id is in more than one file", "its file is not named"),
         "+1.234s": ("time since the execution started", "clock, UTC)"),

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tui.app_support import screen_lines
 from tests.tui.compare_harness import CompareApp, record_pair
 from tests.tui.side_pane_harness import SidePaneApp, detail_from, finish_workers
-
-
-def _screen_lines(app: CompareApp | SidePaneApp) -> list[str]:
-    """What a terminal would show, line by line (from the compositor)."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
@@ -26,7 +22,7 @@ async def test_the_comparison_cuts_both_sides_with_an_ellipsis(size: tuple[int, 
     async with app.run_test(size=size) as pilot:
         await finish_workers(pilot)
         [line] = [
-            text for text in _screen_lines(app) if '"reason": "fallback' in text and "│" in text
+            text for text in screen_lines(app) if '"reason": "fallback' in text and "│" in text
         ]
         left, _, right = line.partition(" │ ")
         assert left.rstrip().endswith("…"), line
@@ -40,7 +36,7 @@ async def test_the_diff_tab_cuts_b_with_an_ellipsis() -> None:
         after = {f"k{i:02}": "b" * 80 for i in range(40)}
         app.side.show_diff_values("snapshot", before, "now", after)
         await finish_workers(pilot)
-        rows = [text for text in _screen_lines(app) if text.lstrip().startswith("~ k")]
+        rows = [text for text in screen_lines(app) if text.lstrip().startswith("~ k")]
         assert len(rows) > 10
         for text in rows:
             cells = [cell.strip() for cell in text.split("│")]

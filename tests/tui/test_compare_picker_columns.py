@@ -13,7 +13,7 @@ import pytest
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui.screens.compare_picker import ComparePicker
 from tests.factories import make_record, write_record
-from tests.tui.app_support import created, fixed_id, settle
+from tests.tui.app_support import created, fixed_id, screen_lines, settle
 from tests.tui.test_app_diff_file import make_noting_app, select
 
 LONG_ID = "exec-very-long-identifier-for-a-real-incident-0001"
@@ -43,7 +43,7 @@ async def test_long_ids_are_cut_and_the_columns_stay_aligned(
         picker = app.screen
         assert isinstance(picker, ComparePicker)
         await settle(pilot)
-        screen: list[str] = [strip.text for strip in app.screen._compositor.render_strips()]
+        screen = screen_lines(app)
         lines = [text for text in screen if TIME.search(text)]
         kinds = [text.split()[1] for text in lines]  # after the dialog's border
         assert kinds.count("exec") == 3 and kinds.count("snapshot") == 1, screen
