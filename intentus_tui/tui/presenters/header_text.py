@@ -73,32 +73,19 @@ DIRECTORY: Part = ("", "")  # where the directory goes in the location line
 MIN_DIRECTORY_CELLS = 12
 
 
-def _keep_head(text: str, width: int | None) -> str:
-    """``text``, or as much of its start as fits in ``width`` cells and ``…`` (at least
-    ``MIN_DIRECTORY_CELLS``; ``None``, before the first layout: all of it)."""
+def _keep(text: str, width: int | None, *, head: bool) -> str:
+    """``text``, or as much of its start (``head``: a name) or of its end (a path) as fits
+    in ``width`` cells, with ``…`` where it is cut (at least ``MIN_DIRECTORY_CELLS``;
+    ``None``, before the first layout: all of it)."""
     if width is None:
         return text
     width = max(MIN_DIRECTORY_CELLS, width)
     if cell_len(text) <= width:
         return text
-    head = text[: width - 1]
-    while cell_len(head) > width - 1:
-        head = head[:-1]
-    return head.rstrip() + "…"
-
-
-def _keep_tail(text: str, width: int | None) -> str:
-    """``text``, or ``…`` and as much of its end as fits in ``width`` cells (at least
-    ``MIN_DIRECTORY_CELLS``; ``None``, before the first layout: all of it)."""
-    if width is None:
-        return text
-    width = max(MIN_DIRECTORY_CELLS, width)
-    if cell_len(text) <= width:
-        return text
-    tail = text[-(width - 1) :]
-    while cell_len(tail) > width - 1:
-        tail = tail[1:]
-    return "…" + tail
+    kept = text[: width - 1] if head else text[-(width - 1) :]
+    while cell_len(kept) > width - 1:
+        kept = kept[:-1] if head else kept[1:]
+    return kept.rstrip() + "…" if head else "…" + kept
 
 
 def location_parts(s: HeaderState, width: int | None) -> list[Part]:
@@ -138,7 +125,7 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     # push the counts and the progress indicator out of the two lines.
     rest = sum(cell_len(text) for text, _ in parts)  # the directory's placeholder is empty
     room = width - rest if width else None
-    directory = (_keep_head if s.named else _keep_tail)(sanitize_line(s.directory), room)
+    directory = _keep(sanitize_line(s.directory), room, head=s.named)
     return fit([(directory, "bold") if p is DIRECTORY else p for p in parts], width)
 
 
