@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import textual._wait
+from textual._styles_cache import StylesCache
 from textual.notifications import Notification
 
 from tests.intentusnet_world import RealWorld, build_real_world
@@ -30,6 +32,16 @@ def records_dir(tmp_path: Path) -> Path:
     path = tmp_path / "records"
     path.mkdir()
     return path
+
+
+@pytest.fixture(autouse=True)
+def _no_styles_kept_between_tests() -> Iterator[None]:
+    """Textual caches ``StylesCache.get_inner_outer`` per widget (an ``lru_cache`` of 1,024
+    on a method), which keeps every widget's styles cache and its rendered lines alive long
+    after its app ended: a worker running hundreds of apps held ~40,000 more objects after
+    each one, walked by every full collection (an app's run grew from 0.55 s to 1.1 s)."""
+    yield
+    StylesCache.get_inner_outer.cache_clear()
 
 
 @pytest.fixture(autouse=True)
