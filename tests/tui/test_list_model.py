@@ -536,6 +536,32 @@ def test_replayable_finds_the_replayable_executions_only_and_not_replayable_the_
     assert found("00003") == {tampered.key}
 
 
+def test_trusted_and_complete_typed_whole_leave_out_their_opposites() -> None:
+    """ "trusted" is the end of "untrusted", "complete" of "incomplete": typed whole, each
+    finds its own executions only; being typed, it is text as before."""
+    verified = summary(1)
+    tampered = summary(2, "tampered")
+    incomplete = summary(
+        3, "incomplete", replayable=False, final_status=None, replay_reason="execution_incomplete"
+    )
+    model = ListModel()
+    model.replace_all([verified, tampered, incomplete])
+
+    def found(query: str) -> set[str]:
+        model.set_query(query)
+        return {k for row in range(len(model)) if (k := model.key_at(row)) is not None}
+
+    assert found("untrusted") == {tampered.key}
+    assert found("trusted") == {verified.key, incomplete.key}
+    assert found("trusted 00001") == {verified.key}
+    assert found("truste") == {verified.key, tampered.key, incomplete.key}  # being typed
+    assert found("incomplete") == {incomplete.key}
+    assert found("complete") == {verified.key, tampered.key}
+    assert found("completed") == {verified.key, tampered.key}
+    assert found("complet") == {verified.key, tampered.key, incomplete.key}
+    assert found("trusted complete") == {verified.key}
+
+
 def test_a_filter_s_terms_join_not_to_the_verdict_term_after_it() -> None:
     assert query_terms("Not Replayable") == ("not_replayable",)
     assert query_terms("not replayables") == ("not", "replayables")

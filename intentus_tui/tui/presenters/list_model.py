@@ -224,8 +224,7 @@ _GROUP_WORDS = {int(g): title.partition(":")[0].casefold() for g, title in GROUP
 def _kind_words(kind: VerdictKind) -> str:
     outcome, integrity, replay = kind
     words = [outcome.value, integrity.value, replay.value]
-    if integrity in _UNTRUSTED:
-        words.append("untrusted")
+    words.append("untrusted" if integrity in _UNTRUSTED else "trusted")
     if replay is not ReplayCode.REPLAYABLE:
         words.append("not_replayable")
     return " ".join(words).replace("_", " ") + " " + " ".join(words)
@@ -247,6 +246,25 @@ _VERDICT_TERMS: dict[str, Callable[[VerdictKind], bool]] = {
     "replayable": lambda kind: kind[2] is ReplayCode.REPLAYABLE,
     "not_replayable": lambda kind: kind[2] is not ReplayCode.REPLAYABLE,
 }
+
+
+# A word typed whole that is also the end of its opposite ("trusted" in "untrusted",
+# "complete" in "incomplete") is found only where the opposite's prefix is not before it:
+# "trusted" finds the trusted executions, not the untrusted ones too.
+_OPPOSITE_PREFIX = {"trusted": "un", "complete": "in"}
+
+
+def _found(term: str, haystack: str) -> bool:
+    """Whether ``haystack`` holds ``term`` (not as the end of its opposite)."""
+    prefix = _OPPOSITE_PREFIX.get(term)
+    if prefix is None:
+        return term in haystack
+    at = haystack.find(term)
+    while at >= 0:
+        if haystack[max(0, at - len(prefix)) : at] != prefix:
+            return True
+        at = haystack.find(term, at + 1)
+    return False
 
 
 def query_terms(query: str) -> tuple[str, ...]:
@@ -561,7 +579,10 @@ class ListModel:
         # the old one too, so only the rows shown are searched. Not after a verdict term:
         # "replayable" typed on to "replayables" is text, found where the term was not.
         narrowing = (
-            bool(self.query.strip()) and query.startswith(self.query) and not self._verdict_checks
+            bool(self.query.strip())
+            and query.startswith(self.query)
+            and not self._verdict_checks
+            and not any(term in _OPPOSITE_PREFIX for term in self._terms)
         )
         self.query = query
         self._terms = terms = query_terms(query)
@@ -622,7 +643,7 @@ class ListModel:
         haystack = self._haystacks.get(key)
         if haystack is None:
             haystack = self._haystacks[key] = haystack_of(summary, kind)
-        return all(term in haystack for term in self._text_terms)
+        return all(_found(term, haystack) for term in self._text_terms)
 
     def rebuild(self) -> None:
         """Re-sort every execution (after a grouping change or many changed), then
@@ -690,7 +711,13 @@ class ListModel:
             return
         haystacks = self._every_haystack()
         # No call per row (not even ``cast``): 100,000 rows a keystroke.
-        if len(terms) == 1:  # the common case, without a generator per row
+        if any(term in _OPPOSITE_PREFIX for term in terms):
+            matched = [
+                rk
+                for rk in source
+                if all(_found(t, haystacks[rk[-1]]) for t in terms)  # type: ignore[index]
+            ]
+        elif len(terms) == 1:  # the common case, without a generator per row
             term = terms[0]
             matched = [rk for rk in source if term in haystacks[rk[-1]]]  # type: ignore[index]
         else:
