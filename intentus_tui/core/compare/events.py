@@ -77,7 +77,10 @@ def align_events(a: Sequence[E], b: Sequence[E], key_of: Callable[[E], str]) -> 
             i += 1
             j += 1
         if op == "sub":
-            pairs.append((i, j))
+            # Keys that differ (align pairs up a deletion and an insertion of the same
+            # shape): two different events, each facing a gap, never one event changed.
+            pairs.append((i, None))
+            pairs.append((None, j))
             i += 1
             j += 1
         elif op == "del":
