@@ -232,6 +232,35 @@ def test_one_id_column_a_long_id_cut_and_lines_made_again_for_another_width() ->
     assert file_candidate(target, ids=16).line.startswith("snapshot exec-very-long-… 2026")
 
 
+def test_a_whole_id_finds_the_line_that_shows_it_shortened_or_cut() -> None:
+    """A UUID's line shows its first 8 characters and a long id is cut with "…": pasted
+    whole (or its end typed), the id still finds its line; what is marked is on the line."""
+    long_id = "exec-very-long-identifier-0001"
+    uuid_id = "681f325e-0000-4000-8000-00000000abcd"
+    s1 = replace(summary(1), execution_id=long_id)
+    s2 = replace(summary(2), execution_id=uuid_id, key="00002.json")
+    model = ListModel()
+    model.replace_all([s1, s2])
+    index = CandidateIndex(
+        [
+            file_candidate(SNAPSHOT),
+            *(execution_candidate(s, model.kind(s), ids=13) for s in (s1, s2)),
+        ]
+    )
+    for query, key in (
+        (long_id, "00001.json"),
+        ("identifier-0001", "00001.json"),
+        (uuid_id, "00002.json"),
+        ("00000000abcd", "00002.json"),
+    ):
+        hits, _ = index.search(query)
+        assert [h.candidate.key for h in hits] == [key], query
+        assert all(offset < len(hits[0].candidate.line) for offset in hits[0].offsets)
+    hits, _ = index.search("0d7f5f0a657e")  # the snapshot's id, past its 8 characters
+    assert [h.candidate.kind for h in hits] == ["snapshot"]
+    assert "identifier-0001" not in hits[0].candidate.line  # shown as before
+
+
 def test_an_execution_known_only_from_its_log_is_listed_but_unavailable() -> None:
     """Every execution is a line; one with no record says so first (a narrow picker cuts
     the end of a line) and why it cannot be chosen, as ``intentus-tui diff`` refuses it."""

@@ -13,9 +13,10 @@ record to compare, as ``intentus-tui diff`` refuses it).
 The search is built for 100,000 lines: every line, lower-cased, sits in one string; a
 query's letters are looked for in order (a fuzzy subsequence) by one regular expression that
 cannot backtrack, run from the start until ``limit`` lines are found, after the lines that
-hold the query as it is typed (those rank first). Only those lines are scored, with
-Textual's fuzzy scorer (``textual.fuzzy``, the command palette's): ranking and highlighting
-cost what is shown, not what exists.
+hold the query as it is typed (those rank first; an id that a line shows shortened, a
+UUID's 8 characters or a long id cut with "…", is found whole as typed too). Only those
+lines are scored, with Textual's fuzzy scorer (``textual.fuzzy``, the command palette's):
+ranking and highlighting cost what is shown, not what exists.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -87,7 +89,8 @@ NO_RECORD_REASON = "has no record file, only a write-ahead log: there is nothing
 class Candidate(NamedTuple):
     """One thing to compare with. ``key`` is the execution's file key (executions: their
     path is the root's to say) or the file's path; ``label`` names it as side B.
-    ``unavailable``: why it cannot be chosen ("" when it can)."""
+    ``unavailable``: why it cannot be chosen ("" when it can). ``hidden``: searched but
+    not shown (a whole execution id whose line shows it shortened or cut)."""
 
     kind: CandidateKind
     key: str
@@ -95,6 +98,15 @@ class Candidate(NamedTuple):
     line: str
     label: str
     unavailable: str = ""
+    hidden: str = ""
+
+
+def _whole_id(execution_id: str, ids: int) -> str:
+    """An id to search besides its line, when the line shows less of it (a UUID's first
+    8 characters, a long id cut with an ellipsis to ``ids`` cells): pasted whole, it
+    still finds its line. ``execution_id`` sanitized."""
+    shortened = display_id(execution_id) != execution_id or cell_len(execution_id) > ids
+    return execution_id if shortened else ""
 
 
 def time_cell(text: str) -> str:
@@ -145,10 +157,12 @@ def file_candidate(
     what.append(target.path.name)
     rest = sanitize_line(" · ".join(what))
     root = root_cell(target.root, roots)
-    line = _line(kind, root, id_cell(target.execution_id, ids), time_cell(target.when), rest)
+    shown = id_cell(target.execution_id, ids)
+    line = _line(kind, root, shown, time_cell(target.when), rest)
     name = target.path.name
     label = f"{target.root}:{name}" if target.root else name
-    return Candidate(kind, str(target.path), target.path, line, label)
+    whole = _whole_id(sanitize_line(target.execution_id), ids)
+    return Candidate(kind, str(target.path), target.path, line, label, hidden=whole)
 
 
 @lru_cache(maxsize=64)
@@ -186,7 +200,13 @@ def execution_candidate(
         f"{time_cell(summary.created)} {verdict_marks(codes)} {what}"
     )
     return Candidate(
-        "execution", summary.key, None, line, execution_label(summary), unavailable_why(summary)
+        "execution",
+        summary.key,
+        None,
+        line,
+        execution_label(summary),
+        unavailable_why(summary),
+        _whole_id(summary.execution_id, ids),
     )
 
 
@@ -251,7 +271,8 @@ class ExecutionLines:
             fresh[id(summary)] = line
             label = execution_label(summary)
             why = unavailable_why(summary) if summary.source == "wal" else ""
-            out.append(make(Candidate, ("execution", summary.key, None, line, label, why)))
+            whole = _whole_id(summary.execution_id, ids)
+            out.append(make(Candidate, ("execution", summary.key, None, line, label, why, whole)))
             if pause is not None and done % PAUSE_EVERY == 0:
                 pause()
         self.lines, self.made_from = fresh, listed
@@ -350,6 +371,12 @@ class CandidateIndex:
         # Each line follows a newline, the first one too (see ``_fuzzy_pattern``).
         self._text = "\n" + "\n".join(lowered)
         self._starts = starts
+        # The whole ids the lines show shortened, searched as typed only (a fuzzy match
+        # running on from a line into an id no line shows would mark nothing it found).
+        hidden = [(i, c.hidden.lower()) for i, c in enumerate(self.candidates) if c.hidden]
+        self._hidden_text = "\n".join(text for _, text in hidden)
+        self._hidden_lines = [i for i, _ in hidden]
+        self._hidden_starts = list(accumulate((len(t) + 1 for _, t in hidden[:-1]), initial=0))
         self._scorer = FuzzySearch()
         self._counts: dict[CandidateKind, int] | None = None
         self._unavailable: int | None = None
@@ -400,6 +427,22 @@ class CandidateIndex:
             found[index] = tuple(range(start, start + len(needle)))
             exact.add(index)
             position = text.find(needle, self._line_end(index))
+        whole: set[int] = set()  # found by a whole id the line shows shortened
+        position = self._hidden_text.find(needle)
+        while position != -1 and not more:
+            at = bisect_right(self._hidden_starts, position) - 1
+            index = self._hidden_lines[at]
+            if index not in found:
+                if len(found) >= limit:
+                    more = True
+                    break
+                found[index] = ()
+                exact.add(index)
+                whole.add(index)
+            following = at + 1
+            if following >= len(self._hidden_starts):
+                break
+            position = self._hidden_text.find(needle, self._hidden_starts[following])
         pattern = _fuzzy_pattern(needle)
         position = 0
         while not more:
@@ -418,7 +461,10 @@ class CandidateIndex:
         hits = []
         for index, offsets in found.items():
             candidate = self.candidates[index]
-            value = score(candidate.line.lower(), offsets) * (1.5 if index in exact else 1.0)
+            if index in whole:  # scored as the same letters found together on a line
+                value = score(needle, range(len(needle))) * 1.5
+            else:
+                value = score(candidate.line.lower(), offsets) * (1.5 if index in exact else 1.0)
             hits.append(Hit(index, candidate, offsets, value))
         hits.sort(key=lambda hit: (-hit.score, hit.position))
         return hits, more
