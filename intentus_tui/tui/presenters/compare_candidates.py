@@ -347,6 +347,19 @@ def _fuzzy_pattern(query: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+def _shown_part(candidate: Candidate) -> tuple[int, ...]:
+    """The offsets of the part of ``candidate.hidden`` its line shows (its first
+    characters, in the id column), to mark when the whole id was found."""
+    line, whole = candidate.line.lower(), candidate.hidden.lower()
+    start = line.find(whole[:8])
+    if start < 0:
+        return ()
+    end = start
+    while end < len(line) and end - start < len(whole) and line[end] == whole[end - start]:
+        end += 1
+    return tuple(range(start, end))
+
+
 class CandidateIndex:
     """The candidates and one lower-cased text of all their lines, for ``search``."""
 
@@ -436,7 +449,7 @@ class CandidateIndex:
                 if len(found) >= limit:
                     more = True
                     break
-                found[index] = ()
+                found[index] = _shown_part(self.candidates[index])
                 exact.add(index)
                 whole.add(index)
             following = at + 1
