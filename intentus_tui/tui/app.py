@@ -567,7 +567,7 @@ class IntentusApp(
 
     def action_filter(self) -> None:
         filter_input = self._filter
-        if filter_input.has_focus:  # "/" typed into the filter is text
+        if self._filter_focused():  # "/" typed into the filter is text
             filter_input.insert_text_at_cursor("/")
             return
         filter_input.display = True
@@ -587,6 +587,12 @@ class IntentusApp(
         self._update_titles()
         self._update_empty_message()
         self._show_header()
+
+    def _filter_focused(self) -> bool:
+        """Whether the filter box has focus, as keys must see it: the screen's word, set
+        as focus moves (the box's own ``has_focus`` waits for its Focus event, which keys
+        arriving in the same burst as "/" overtake: enter went into the box as text)."""
+        return self.screen.focused is self._filter
 
     def action_filter_done(self) -> None:
         if not self._filter.value:
@@ -673,7 +679,7 @@ class IntentusApp(
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("filter_done", "filter_clear"):
-            return self._filter.has_focus  # otherwise enter/escape mean what they usually do
+            return self._filter_focused()  # otherwise enter/escape mean what they usually do
         if action == "filter":  # priority binding: leave "/" to modal screens' own inputs
             return self.screen is self.screen_stack[0]
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():

@@ -289,3 +289,33 @@ async def test_keys_arriving_in_one_burst_after_slash_go_to_the_filter(
         assert app.query_one("#filter").value == "tra"
         assert app.focused is app.execution_list
         assert app.execution_list.selected_key != first
+
+
+async def test_a_filter_typed_confirmed_and_left_in_one_burst(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """ "/tra", enter and j typed faster than the app handles them (one burst): enter
+    leaves the box before the box has heard that it has focus, j moves in the list, and a
+    "/" typed in the box is text."""
+    from textual import events
+
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        first = app.execution_list.selected_key
+        for key, character in (
+            ("slash", "/"),
+            ("t", "t"),
+            ("slash", "/"),
+            ("backspace", None),
+            ("r", "r"),
+            ("a", "a"),
+            ("enter", "\r"),
+            ("j", "j"),
+        ):
+            app.post_message(events.Key(key, character))
+        await settle(pilot)
+        assert app.query_one("#filter").value == "tra"
+        assert app.focused is app.execution_list
+        assert app.execution_list.model.shown_count == 2
+        assert app.execution_list.selected_key != first

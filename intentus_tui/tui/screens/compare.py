@@ -229,7 +229,7 @@ class ComparisonScreen(Screen[None]):
         self.query_one("#compare-status", Static).update(Content.assemble(*parts))
 
     def _focused_view(self) -> SideBySideView:
-        return self.timeline if self.timeline.has_focus else self.values
+        return self.timeline if self.focused is self.timeline else self.values
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # ``t`` or a click moved the focus (it lands after the action returns): the status
@@ -308,7 +308,7 @@ class ComparisonScreen(Screen[None]):
         self._show(keep_position=True)
 
     def action_switch_view(self) -> None:
-        if self.timeline.has_focus or self.has_class("-no-timeline"):
+        if self.focused is self.timeline or self.has_class("-no-timeline"):
             self.values.focus()
         else:
             self.timeline.focus()
@@ -317,7 +317,7 @@ class ComparisonScreen(Screen[None]):
     def action_show_event(self) -> None:
         """On the timeline: move the values to the lines of the event under the cursor."""
         layout = self.compared
-        if layout is None or not self.timeline.has_focus or not layout.event_rows:
+        if layout is None or self.focused is not self.timeline or not layout.event_rows:
             return
         index = self.timeline.cursor
         if not 0 <= index < len(layout.event_rows) or layout.event_rows[index] < 0:
