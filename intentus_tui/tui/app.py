@@ -594,17 +594,29 @@ class IntentusApp(
         arriving in the same burst as "/" overtake: enter went into the box as text)."""
         return self.screen.focused is self._filter
 
+    # Enter and escape are the app's (priority) keys, handled as they arrive; the keys typed
+    # before them in the same burst may still wait in the box's queue. Focus moves at once
+    # (the keys after go to the list); what becomes of the box waits for the box to have
+    # read the text before (``call_later`` on the box: after its queued keys).
+
     def action_filter_done(self) -> None:
-        if not self._filter.value:
-            self._filter.display = False
         self.screen.set_focus(self.execution_list)
+        self._filter.call_later(self._hide_empty_filter)
+
+    def _hide_empty_filter(self) -> None:
+        if not self._filter.value and not self._filter_focused():
+            self._filter.display = False
 
     def action_filter_clear(self) -> None:
+        self.screen.set_focus(self.execution_list)
+        self._filter.call_later(self._clear_filter)
+
+    def _clear_filter(self) -> None:
         self._filter.value = ""
-        self._filter.display = False
+        if not self._filter_focused():
+            self._filter.display = False
         self.execution_list.set_query("")
         self._filtered()
-        self.screen.set_focus(self.execution_list)
 
     def action_cycle_view(self) -> None:
         note = self.execution_list.cycle_view()

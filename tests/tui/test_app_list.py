@@ -315,7 +315,17 @@ async def test_a_filter_typed_confirmed_and_left_in_one_burst(
         ):
             app.post_message(events.Key(key, character))
         await settle(pilot)
-        assert app.query_one("#filter").value == "tra"
+        box = app.query_one("#filter")
+        assert box.value == "tra"
+        assert box.display  # the filter in force stays in sight
         assert app.focused is app.execution_list
         assert app.execution_list.model.shown_count == 2
         assert app.execution_list.selected_key != first
+        # Escape in the same burst as more text: the filter is cleared of all of it.
+        for key, character in (("slash", "/"), ("x", "x"), ("escape", None), ("k", "k")):
+            app.post_message(events.Key(key, character))
+        await settle(pilot)
+        assert box.value == "" and not box.display
+        assert app.focused is app.execution_list
+        assert app.execution_list.model.shown_count == len(world)
+        assert app.execution_list.selected_key == first
