@@ -139,3 +139,23 @@ async def test_a_toast_showing_is_cleared_so_nothing_covers_the_question() -> No
         assert isinstance(app.screen, ConfirmScreen)
         assert len(app.screen.query(Toast)) == 0
         assert "Cancel" in _text(app)
+
+
+async def test_a_label_s_or_a_risk_s_text_wraps_under_itself_at_80x24() -> None:
+    """What follows a label ("Not replayable: ") or a risk's mark ("▶") goes on under its
+    own first column when it wraps, not back at the dialog's edge; other text wraps as
+    before."""
+    why = "untrusted — the record fails its integrity check: investigate before replaying it"
+    risk = "Untrusted record: May return an answer that was altered after it was recorded"
+    app = DialogApp([f"Not replayable: {why}", "Force replay risk:", f" ▶ {risk}", "plain " * 20])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fitted(pilot)
+        lines = _text(app).splitlines()
+    at = next(n for n, line in enumerate(lines) if "Not replayable: untrusted" in line)
+    column = lines[at].index("untrusted")
+    assert lines[at + 1][column - 2 : column] == "  " and lines[at + 1][column] != " "
+    at = next(n for n, line in enumerate(lines) if "▶ Untrusted record" in line)
+    column = lines[at].index("Untrusted")
+    assert lines[at + 1][column - 2 : column] == "  " and lines[at + 1][column] != " "
+    at = next(n for n, line in enumerate(lines) if "plain plain" in line)
+    assert lines[at + 1].index("plain") == lines[at].index("plain")  # no head: no indent

@@ -8,6 +8,7 @@ What the dialogs say is written by ``presenters.execution_text``.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from textual import events
@@ -20,11 +21,25 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from intentus_tui.tui.presenters.execution_text import MAX_FIELD_CHARS, clip
+from intentus_tui.tui.widgets.hanging_text import HangingLine, HangingText
 
 MAX_BODY_ROWS = 24  # the text's height on a tall screen; it scrolls beyond
 MIN_BODY_ROWS = 3
 KEYS = "y: confirm    n / esc / enter: cancel"
 SCROLL_KEYS = "    ↑/↓: scroll"
+
+
+# A label a line starts with ("Execution: ", "Not replayable: "), and a risk's mark: what
+# follows wraps under the text after them.
+_LABEL = re.compile(r"(?: ▶ |[A-Z][A-Za-z ]{0,30}: )")
+
+
+def hanging(line: str) -> HangingLine:
+    """A dialog line as shown: text after a label or a risk's mark hangs under itself."""
+    head = _LABEL.match(line)
+    if head is None:
+        return Content(line)
+    return (Content(head.group()), Content(line[head.end() :]))
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -102,7 +117,9 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-dialog"):
             yield Static(Content(self._title), id="confirm-title")
             with VerticalScroll(id="confirm-body"):
-                yield Static(Content("\n".join(self._lines)), id="confirm-lines")
+                yield Static(
+                    HangingText([hanging(line) for line in self._lines]), id="confirm-lines"
+                )
             with Horizontal(id="confirm-buttons"):
                 yield Button(Content("Cancel"), id="cancel")
                 yield Button(Content(self._confirm_label), variant="warning", id="confirm")

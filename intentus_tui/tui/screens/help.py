@@ -10,67 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.css.styles import RulesMap
 from textual.screen import ModalScreen
-from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, Visual
 from textual.widgets import Static
 
+from intentus_tui.tui.widgets.hanging_text import HangingLine, HangingText
+
 HelpSection = tuple[str, Iterable[BindingType]]
-
-# A line of the help: a plain one, or a hanging one (its head, then what it means).
-HelpLine = Content | tuple[Content, Content]
-MIN_HANGING_WIDTH = 16  # narrower than this beside its head, a meaning wraps under the head
-
-
-class HelpText(Visual):
-    """The help's lines, wrapped to the width they are shown at: a meaning that wraps goes
-    on under the meaning's column (a hanging indent), not back at column 0.
-
-    ``str()`` is the text unwrapped, one line per binding or mark."""
-
-    def __init__(self, lines: list[HelpLine]) -> None:
-        self._lines = lines
-        self._unwrapped = Content("\n").join(
-            line if isinstance(line, Content) else line[0] + line[1] for line in lines
-        )
-        self._wrapped: tuple[int, Content] | None = None
-
-    def __str__(self) -> str:
-        return self._unwrapped.plain
-
-    def wrapped(self, width: int) -> Content:
-        """The text as shown ``width`` cells wide: every line fits, continuations hang."""
-        if self._wrapped is not None and self._wrapped[0] == width:
-            return self._wrapped[1]
-        shown: list[Content] = []
-        for line in self._lines:
-            if isinstance(line, Content):
-                shown.extend(line.wrap(width) if width > 0 else [line])
-                continue
-            head, meaning = line
-            indent = head.cell_length
-            if width - indent < MIN_HANGING_WIDTH:
-                shown.extend((head + meaning).wrap(width) if width > 0 else [head + meaning])
-                continue
-            first, *rest = meaning.wrap(width - indent) or [Content("")]
-            shown.append(head + first)
-            shown.extend(Content(" " * indent) + more for more in rest)
-        text = Content("\n").join(shown)
-        self._wrapped = (width, text)
-        return text
-
-    def render_strips(
-        self, width: int, height: int | None, style: Style, options: RenderOptions
-    ) -> list[Strip]:
-        return self.wrapped(width).render_strips(width, height, style, options)
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        return self._unwrapped.get_optimal_width(rules, container_width)
-
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        return self.wrapped(width).get_height(rules, width)
 
 
 def _key_text(binding: Binding, keymap: Mapping[str, str], display) -> str:
@@ -82,9 +27,9 @@ def _key_text(binding: Binding, keymap: Mapping[str, str], display) -> str:
 LegendSection = tuple[str, list[tuple[str, str]]]
 
 
-def legend_lines(legend: Iterable[LegendSection]) -> list[HelpLine]:
+def legend_lines(legend: Iterable[LegendSection]) -> list[HangingLine]:
     """What the list's marks mean, under a heading."""
-    lines: list[HelpLine] = [Content.styled("What the list's marks mean", "bold $text-accent")]
+    lines: list[HangingLine] = [Content.styled("What the list's marks mean", "bold $text-accent")]
     for title, rows in legend:
         lines.append(Content.styled(f"  {title}", "bold"))
         for mark, meaning in rows:
@@ -100,7 +45,7 @@ def help_content(
     display,
     footer: str,
     legend: Iterable[LegendSection] = (),
-) -> HelpText:
+) -> HangingText:
     rows = [
         (
             title,
@@ -116,7 +61,7 @@ def help_content(
     key_width = max((len(keys) for _, found in rows for keys, _, _ in found), default=0) + 2
     widths = [len(what) for _, found in rows for _, what, bid in found if bid]  # id after it
     what_width = max(widths, default=0) + 2
-    lines: list[HelpLine] = []
+    lines: list[HangingLine] = []
     for title, found in rows:
         lines.append(Content.styled(title, "bold $text-accent"))
         for keys, what, binding_id in found:
@@ -129,7 +74,7 @@ def help_content(
     if legend:
         lines.extend(legend_lines(legend))
     lines.append(Content.styled(footer, "$text-muted"))
-    return HelpText(lines)
+    return HangingText(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -145,7 +90,7 @@ class HelpScreen(ModalScreen[None]):
     # The text scrolls from the keyboard at once (arrows, page up/down, home/end; j/k, g/G).
     AUTO_FOCUS = "#help-scroll"
 
-    def __init__(self, content: HelpText) -> None:
+    def __init__(self, content: HangingText) -> None:
         super().__init__()
         self._content = content
 
