@@ -4,6 +4,8 @@ missing one facing a gap.
 Events are matched on who did what (their type and, for records, the agent of the payload;
 for Active Graph runs, the actor), never on their bodies: a body changed in place stays one
 pair whose body differs, while an event only one stream has becomes a gap on the other side.
+Between two matched events, one of the same type by another agent (the attempt at that step
+went elsewhere) pairs up too; events of different types never do.
 Matching is Verist's array alignment (``core.verist.align``: common prefix and suffix, then a
 shortest edit script), so one inserted event is one gap however long the streams.
 """
@@ -11,6 +13,7 @@ shortest edit script), so one inserted event is one gap however long the streams
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
 from typing import Any, TypeAlias, TypeVar
 
 from intentus_tui.core.verist.align import align
@@ -63,7 +66,10 @@ def aligned_events_diff(
 
 
 def align_events(a: Sequence[E], b: Sequence[E], key_of: Callable[[E], str]) -> list[EventPair]:
-    """Every event of both streams once, in order, paired where they are the same event."""
+    """Every event of both streams once, in order, paired where they are the same event
+    (the same key), or, between two such pairs, the same type done by another agent or
+    actor (the attempt at that step went elsewhere). Events of different types are never
+    paired: each faces a gap."""
     keys_a = [key_of(e) for e in a]
     keys_b = [key_of(e) for e in b]
     pairs: list[EventPair] = []
@@ -76,9 +82,7 @@ def align_events(a: Sequence[E], b: Sequence[E], key_of: Callable[[E], str]) -> 
             pairs.append((i, j))
             i += 1
             j += 1
-        if op == "sub":
-            # Keys that differ (align pairs up a deletion and an insertion of the same
-            # shape): two different events, each facing a gap, never one event changed.
+        if op == "sub":  # align pairs any two keys by position: the types decide below
             pairs.append((i, None))
             pairs.append((None, j))
             i += 1
@@ -95,4 +99,50 @@ def align_events(a: Sequence[E], b: Sequence[E], key_of: Callable[[E], str]) -> 
         j += 1
     pairs.extend((k, None) for k in range(i, len(a)))
     pairs.extend((None, k) for k in range(j, len(b)))
-    return pairs
+    return _pair_same_types(pairs, keys_a, keys_b)
+
+
+_RUN_LIMIT = 400  # events in a run between two pairs beyond which none is paired by type
+
+
+def _event_type(key: str) -> str:
+    return key.partition("\x00")[0]
+
+
+def _pair_same_types(
+    pairs: list[EventPair], keys_a: list[str], keys_b: list[str]
+) -> list[EventPair]:
+    """Within each run of unpaired events between two pairs, pair those of the same type
+    (in order: the longest common sequence of types)."""
+    out: list[EventPair] = []
+    run: list[EventPair] = []
+    for pair in [*pairs, (-1, -1)]:  # a sentinel pair ends the last run
+        if pair[0] is None or pair[1] is None:
+            run.append(pair)
+            continue
+        if run:
+            out.extend(_paired_run(run, keys_a, keys_b))
+            run = []
+        if pair != (-1, -1):
+            out.append(pair)
+    return out
+
+
+def _paired_run(run: list[EventPair], keys_a: list[str], keys_b: list[str]) -> list[EventPair]:
+    only_a = [i for i, _ in run if i is not None]
+    only_b = [j for _, j in run if j is not None]
+    if not only_a or not only_b or len(run) > _RUN_LIMIT:
+        return run
+    types_a = [_event_type(keys_a[i]) for i in only_a]
+    types_b = [_event_type(keys_b[j]) for j in only_b]
+    out: list[EventPair] = []
+    x = y = 0
+    blocks = SequenceMatcher(None, types_a, types_b, autojunk=False).get_matching_blocks()
+    for block_a, block_b, size in blocks:  # the last block is (len, len, 0)
+        out.extend((i, None) for i in only_a[x:block_a])
+        out.extend((None, j) for j in only_b[y:block_b])
+        out.extend(
+            zip(only_a[block_a : block_a + size], only_b[block_b : block_b + size], strict=True)
+        )
+        x, y = block_a + size, block_b + size
+    return out
