@@ -63,7 +63,7 @@ from intentus_tui.core.records.verify import (
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.verdict import verdict_of
+from intentus_tui.core.verdict import replay_code_text, verdict_of
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ __all__ = [
     "path_text",
     "postmortem",
     "replay",
+    "replay_code_text",
     "replay_integrity",
     "run_operand",
     "save_snapshot",

@@ -214,6 +214,11 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
     return Outcome.UNKNOWN, f"the final response's status is {s.final_status or 'missing'}"
 
 
+def replay_code_text(code: ReplayCode) -> str:
+    """What a replayability code means, as the verdict words it."""
+    return _REPLAY_TEXT.get(code, code.value.replace("_", " "))
+
+
 def replay_text(reason: str | None) -> str:
     """What a replayability code or header reason means, as the verdict words it."""
     code = _LIBRARY_REASONS.get(reason or "")

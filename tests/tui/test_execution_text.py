@@ -120,3 +120,20 @@ def test_a_broken_log_chain_names_the_log_not_the_record_as_altered(tmp_path: Pa
         "vouches for it"
     ) in lines
     assert not any("altered after it was recorded" in line for line in lines)
+
+
+def test_a_reason_is_explained_in_the_words_of_the_execution_s_verdict() -> None:
+    """The dialogs and panes say what a header's reason means as the verdict (the list,
+    ``inspect``, ``verify``) words it: one reason, the same words on every screen."""
+    from dataclasses import replace
+
+    from intentus_tui.core.verdict import verdict_of
+    from tests.tui.test_list_model import summary
+
+    for reason in ("execution_incomplete", "recording_failure", "manually_invalidated"):
+        verdict = verdict_of(replace(summary(1), replayable=False, replay_reason=reason))
+        assert explain_reason(reason) == f"{reason} — {verdict.replay_reason}"
+    corrupted = verdict_of(replace(summary(2), replayable=False, replay_reason="record_corrupted"))
+    assert explain_reason("record_corrupted").endswith(corrupted.replay_reason)
+    wal_only = verdict_of(replace(summary(3), source="wal", replay_reason="no_record"))
+    assert explain_reason("no_record") == f"no_record — {wal_only.replay_reason}"

@@ -188,7 +188,7 @@ async def test_a_broken_log_chain_is_named_as_the_log_not_the_record(
     ("reason", "says"),
     [
         ("manually_invalidated", "An operator marked this record as not replayable."),
-        ("record_corrupted", "The record is damaged or structurally invalid"),
+        ("record_corrupted", "The file is damaged or not a record"),
         ("execution_incomplete", "No final response was recorded"),
     ],
 )

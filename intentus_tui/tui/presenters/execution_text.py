@@ -20,10 +20,11 @@ from intentus_tui.core.actions import (
     WAL_CHAIN_BROKEN,
     LoadStatus,
     force_replay_risks,
+    replay_code_text,
     replay_integrity,
     untrusted_problems,
 )
-from intentus_tui.core.model import Integrity
+from intentus_tui.core.model import Integrity, ReplayCode
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
@@ -32,13 +33,17 @@ if TYPE_CHECKING:
 UNTRUSTED_TITLE = "REPLAYED FROM AN UNTRUSTED RECORD"
 UNCHECKED_TITLE = "REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED"
 
-# What each documented replayable reason means, in words.
+# What each documented replayable reason means: the verdict's own words, as every screen
+# and the command line say them.
 REASON_EXPLANATIONS: dict[str, str] = {
-    EXECUTION_INCOMPLETE: "no final response was recorded (the process died or is still running)",
-    RECORDING_FAILURE: "a final response exists but was not recorded properly",
-    MANUALLY_INVALIDATED: "an operator marked this record as not replayable",
-    RECORD_CORRUPTED: "the record is damaged or structurally invalid",
-    "no_record": "no record was written: only the write-ahead log tells it, no response to replay",
+    code.value: replay_code_text(code)
+    for code in (
+        ReplayCode.EXECUTION_INCOMPLETE,
+        ReplayCode.RECORDING_FAILURE,
+        ReplayCode.MANUALLY_INVALIDATED,
+        ReplayCode.RECORD_CORRUPTED,
+        ReplayCode.NO_RECORD,
+    )
 }
 
 
@@ -50,7 +55,7 @@ REFUSAL_NOTES: dict[str, str] = {
         "was recorded anyway, after a confirmation listing the risks."
     ),
     RECORD_CORRUPTED: (
-        "The record is damaged or structurally invalid: what it holds may be incomplete "
+        "The file is damaged or not a record: what it holds may be incomplete "
         "or wrong. A forced replay returns whatever could be read, after a confirmation "
         "listing the risks."
     ),
