@@ -458,9 +458,10 @@ class IntentusApp(
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
         state.marked = short_label(self.marked) if self.marked else None
         state.shown = self.execution_list.model.shown_count
-        state.directory = (
-            self.roots_line(len(self.execution_list.model.summaries)) or state.directory
-        )
+        roots = self.roots_line(len(self.execution_list.model.summaries))
+        if roots:
+            state.roots = tuple(roots)
+            state.directory = " · ".join(roots)
         self._header.show(state)
 
     def _update_titles(self) -> None:

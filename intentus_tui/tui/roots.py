@@ -99,7 +99,8 @@ class RootSet:
         entry = self.entry_of_path(path) if path is not None and self.several else None
         return entry.label if entry is not None else None
 
-    def header_text(self, per_root: dict[str, int] | None, total: int) -> str:
+    def header_parts(self, per_root: dict[str, int] | None, total: int) -> list[str]:
+        """What the header says of each root (its label and count, or why it failed)."""
         parts = []
         for entry in self.opened:
             where = sanitize_line(entry.spec if not self.several else entry.label)
@@ -113,7 +114,7 @@ class RootSet:
             if entry.problem:
                 text += f" ⚠ {sanitize_line(entry.problem)}"
             parts.append(text)
-        return " · ".join(parts)
+        return parts
 
     # -- remote roots: polling
 
@@ -192,12 +193,13 @@ class RootsSupport(App[None]):
                 self.call_from_thread(self.notify, problem, severity="error", markup=False)
         return path
 
-    def roots_line(self, total: int) -> str | None:
+    def roots_line(self, total: int) -> list[str] | None:
+        """What the header says of each root (``Roots.header_parts``); None: one root."""
         if self.roots is None:
             return None
         index = getattr(getattr(self, "feeder", None), "index", None)
         per_root = index.per_root if isinstance(index, MultiIndex) else None
-        return self.roots.header_text(per_root, total)
+        return self.roots.header_parts(per_root, total)
 
     def start_roots(self) -> None:
         if self.roots is not None:

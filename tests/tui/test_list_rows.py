@@ -11,7 +11,7 @@ from rich.cells import cell_len
 
 from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts
+from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View, kind_of
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
@@ -276,3 +276,19 @@ def test_with_several_roots_and_long_ids_a_row_never_overflows_its_list() -> Non
     text = "".join(t for t, _ in row_cells(row, 34, 13, root_width=4))
     assert cell_len(text) == 34, text
     assert text.endswith(" C…"), text
+
+
+def test_several_roots_too_long_for_the_line_each_keep_their_end_and_count() -> None:
+    """Roots whose labels share a long start: each is cut at its start alike, so both show
+    where they differ and their counts; the first is not cut away for the last."""
+    roots = ("incident-2026-11-28-payments-eu-west 40", "incident-2026-11-28-payments-us-east 38")
+    state = HeaderState(directory=" · ".join(roots), roots=roots)
+    line = "".join(text for text, _ in location_parts(state, 80))
+    assert cell_len(line) <= 80
+    assert "-eu-west 40 · …" in line and line.endswith("-us-east 38  ● live  listing files…")
+    assert line.split("● live")[0].count("…") == 2
+    short = ("a 1", "incident-2026-11-28-payments-us-east-and-a-much-longer-tail 38")
+    line = "".join(text for text, _ in location_parts(HeaderState(directory="", roots=short), 80))
+    assert "▸ a 1 · …" in line and line.split("● live")[0].count("…") == 1  # a short one: whole
+    wide = "".join(text for text, _ in location_parts(state, 200))
+    assert " · ".join(roots) in wide  # room enough: nothing cut

@@ -51,6 +51,9 @@ class HeaderState:
     following: bool = False  # follow mode: the newest execution is selected as it arrives
     shown: int | None = None  # rows after the view/filter, when that differs from all
     read_only: str | None = None  # why nothing may be written here (a bundle, ...)
+    # Several roots: what is said of each ("LABEL COUNT"), ``directory`` being them joined.
+    # Too long, each is cut at its start alike (its label's end and its count are kept).
+    roots: tuple[str, ...] = ()
 
     @classmethod
     def opening(cls, root: RecordRoot, label: str | None, named: bool, watch: bool) -> HeaderState:
@@ -86,6 +89,46 @@ def _keep(text: str, width: int | None, *, head: bool) -> str:
     while cell_len(kept) > width - 1:
         kept = kept[:-1] if head else kept[1:]
     return kept.rstrip() + "…" if head else "…" + kept
+
+
+_ROOTS_JOIN = " · "
+
+
+def _keep_each(roots: list[str], width: int | None) -> str:
+    """The roots joined in ``width`` cells: when they do not fit, each is cut at its start
+    to an equal share (a root shorter than its share gives the rest to the others), so
+    every root keeps its label's end (where names sharing a prefix differ) and its count;
+    the first is not cut away for the last to show whole."""
+    joined = _ROOTS_JOIN.join(roots)
+    if width is None or cell_len(joined) <= width:
+        return joined
+    room = max(0, width - cell_len(_ROOTS_JOIN) * (len(roots) - 1))
+    shares = {index: cell_len(text) for index, text in enumerate(roots)}
+    left = dict(shares)
+    while left:  # the shortest take what they need; the others share what remains
+        share = room // len(left)
+        fitting = [index for index, cells in left.items() if cells <= share]
+        if not fitting:
+            for index in left:
+                shares[index] = max(MIN_ROOT_CELLS, share)
+            break
+        for index in fitting:
+            room -= left.pop(index)
+    return _ROOTS_JOIN.join(
+        text if cell_len(text) <= shares[index] else _keep_tail(text, shares[index])
+        for index, text in enumerate(roots)
+    )
+
+
+MIN_ROOT_CELLS = 6
+
+
+def _keep_tail(text: str, width: int) -> str:
+    """The end of ``text`` in ``width`` cells, after ``…``."""
+    kept = text[-(width - 1) :] if width > 1 else ""
+    while cell_len(kept) > width - 1:
+        kept = kept[1:]
+    return "…" + kept
 
 
 def location_parts(s: HeaderState, width: int | None) -> list[Part]:
@@ -125,7 +168,10 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     # push the counts and the progress indicator out of the two lines.
     rest = sum(cell_len(text) for text, _ in parts)  # the directory's placeholder is empty
     room = width - rest if width else None
-    directory = _keep(sanitize_line(s.directory), room, head=s.named)
+    if len(s.roots) > 1:
+        directory = _keep_each([sanitize_line(root) for root in s.roots], room)
+    else:
+        directory = _keep(sanitize_line(s.directory), room, head=s.named)
     return fit([(directory, "bold") if p is DIRECTORY else p for p in parts], width)
 
 
