@@ -23,8 +23,8 @@ from textual.content import Content
 from intentus_tui.core.actions import verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.presenters.list_model import verdict_words
 from intentus_tui.tui.presenters.list_rows import verdict_text
+from intentus_tui.tui.presenters.list_search import verdict_words
 from intentus_tui.tui.widgets.timeline_view import verdict_lines
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from rich.cells import cell_len
 
 from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
-from intentus_tui.tui.presenters.list_model import kind_of
+from intentus_tui.tui.presenters.list_groups import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
 from tests.factories import write_record

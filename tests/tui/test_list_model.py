@@ -13,18 +13,17 @@ from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
 from intentus_tui.core.records.verify import HashStatus
+from intentus_tui.tui.presenters.list_groups import Group, group_of
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
     SORTS,
     VIEWS,
-    Group,
     ListModel,
     Sort,
     View,
-    group_of,
-    query_terms,
     size_of,
 )
+from intentus_tui.tui.presenters.list_search import query_terms
 
 
 def summary(
@@ -272,16 +271,16 @@ def test_failures_first_puts_what_needs_attention_on_top() -> None:
 
 def test_the_verdict_is_computed_once_per_summary(monkeypatch: pytest.MonkeyPatch) -> None:
     """Re-sorting and re-filtering reuse each summary's verdict codes."""
-    from intentus_tui.tui.presenters import list_model
+    from intentus_tui.tui.presenters import list_groups
 
     calls = Counter[str]()
-    real = list_model.verdict_of
+    real = list_groups.verdict_of
 
     def counting(s: ExecutionSummary) -> object:
         calls[s.key] += 1
         return real(s)
 
-    monkeypatch.setattr(list_model, "verdict_of", counting)
+    monkeypatch.setattr(list_groups, "verdict_of", counting)
     model = ListModel()
     model.replace_all(
         [summary(n, *(("completed", True), ("failed", True))[n % 2]) for n in range(50)]

@@ -12,7 +12,8 @@ from rich.cells import cell_len
 from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
-from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View, kind_of
+from intentus_tui.tui.presenters.list_groups import kind_of
+from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     copies_width,

@@ -16,11 +16,10 @@ from rich.cells import cell_len
 
 from intentus_tui.core.model import Integrity
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters.list_groups import Group, VerdictKind
 from intentus_tui.tui.presenters.list_model import (
     NOT_REPLAYABLE_GROUPS,
     SUCCEEDED_GROUPS,
-    Group,
-    VerdictKind,
     group_sizes,
     size_of,
 )

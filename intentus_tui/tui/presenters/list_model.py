@@ -16,84 +16,32 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import IntEnum
-from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple, cast
 
 from intentus_tui.core.model import (
     ExecutionSummary,
-    Integrity,
-    Outcome,
-    ReplayCode,
 )
 from intentus_tui.core.shared_ids import SharedIds
-from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.presenters.list_groups import (
+    ATTENTION_GROUPS,
+    KINDS,
+    Group,
+    VerdictKind,
+    group_of_kind,
+    kind_of,
+)
+from intentus_tui.tui.presenters.list_search import (
+    OPPOSITE_PREFIX,
+    VERDICT_TERMS,
+    found_in,
+    haystack_of,
+    query_terms,
+)
 
 # Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
 # or two: a key waits for the worker to get there).
 PAUSE_EVERY = 500
-
-
-class Group(IntEnum):
-    """Sections of the grouped list, in display order: what needs attention first (evidence
-    that cannot be believed, then outcomes unknown, failed, in flight), then the successes
-    (those that cannot be replayed after those that can)."""
-
-    UNTRUSTED = 0  # tampered or a broken hash chain: nothing recorded can be believed
-    UNKNOWN = 1
-    FAILED = 2
-    IN_FLIGHT = 3  # crashed or still running
-    SUCCEEDED = 4
-    SUCCEEDED_NOT_REPLAYABLE = 5
-
-
-GROUP_TITLES = {
-    Group.UNTRUSTED: "Untrusted: tampered or chain broken",
-    Group.UNKNOWN: "Outcome unknown",
-    Group.FAILED: "Failed",
-    Group.IN_FLIGHT: "In flight (crashed or still running)",
-    Group.SUCCEEDED: "Succeeded",
-    Group.SUCCEEDED_NOT_REPLAYABLE: "Succeeded, not replayable",
-}
-ATTENTION_GROUPS = frozenset({Group.UNTRUSTED, Group.UNKNOWN, Group.FAILED, Group.IN_FLIGHT})
-
-# A verdict's three codes: what the list groups, sorts and counts by. Interned (one tuple
-# per combination, a few dozen in all) so that 100,000 executions share them.
-VerdictKind = tuple[Outcome, Integrity, ReplayCode]
-_KINDS: dict[VerdictKind, VerdictKind] = {}
-_UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
-_OUTCOME_GROUPS = {
-    Outcome.UNKNOWN: Group.UNKNOWN,
-    Outcome.FAILED: Group.FAILED,
-    Outcome.IN_FLIGHT: Group.IN_FLIGHT,
-}
-
-
-def kind_of(summary: ExecutionSummary) -> VerdictKind:
-    """The codes of ``verdict_of(summary)``: the one verdict every screen shows."""
-    verdict = verdict_of(summary)
-    kind = (verdict.outcome, verdict.integrity, verdict.replay)
-    return _KINDS.setdefault(kind, kind)
-
-
-def group_of_kind(kind: VerdictKind) -> Group:
-    outcome, integrity, replay = kind
-    if integrity in _UNTRUSTED:
-        return Group.UNTRUSTED
-    group = _OUTCOME_GROUPS.get(outcome)
-    if group is not None:
-        return group
-    if replay is ReplayCode.REPLAYABLE:
-        return Group.SUCCEEDED
-    return Group.SUCCEEDED_NOT_REPLAYABLE
-
-
-_GROUP_NUMBERS: dict[VerdictKind, int] = {}  # group_of_kind as an int, for each kind seen
-
-
-def group_of(summary: ExecutionSummary) -> Group:
-    return group_of_kind(kind_of(summary))
 
 
 class View(NamedTuple):
@@ -216,79 +164,6 @@ def category_of(summary: ExecutionSummary) -> VerdictKind:
     return kind_of(summary)
 
 
-# A group's title is searched up to its colon: "untrusted" finds its rows, but the kinds
-# it lists ("tampered or chain broken") are each row's own integrity word to find.
-_GROUP_WORDS = {int(g): title.partition(":")[0].casefold() for g, title in GROUP_TITLES.items()}
-
-
-def _kind_words(kind: VerdictKind) -> str:
-    outcome, integrity, replay = kind
-    words = [outcome.value, integrity.value, replay.value]
-    words.append("untrusted" if integrity in _UNTRUSTED else "trusted")
-    if replay is not ReplayCode.REPLAYABLE:
-        words.append("not_replayable")
-    return " ".join(words).replace("_", " ") + " " + " ".join(words)
-
-
-@lru_cache(maxsize=256)
-def verdict_words(kind: VerdictKind) -> str:
-    """The searched words of a verdict (a few dozen kinds: made once each): ``/`` and the
-    command palette find an execution by them."""
-    return "\n" + _kind_words(kind) + "\n" + _GROUP_WORDS[group_of_kind(kind)]
-
-
-# As text, "replayable" is in every non-replayable execution's words too ("not
-# replayable"): typed whole, it is found by the verdict's codes alone (a tampered record's
-# header still says replayable), and "not replayable" or "not_replayable" finds the others.
-# A word being typed ("replay", "not replayab") is text, which every execution the whole
-# term finds holds (its verdict's words): typing on only narrows the rows.
-_VERDICT_TERMS: dict[str, Callable[[VerdictKind], bool]] = {
-    "replayable": lambda kind: kind[2] is ReplayCode.REPLAYABLE,
-    "not_replayable": lambda kind: kind[2] is not ReplayCode.REPLAYABLE,
-}
-
-
-# A word typed whole that is also the end of its opposite ("trusted" in "untrusted",
-# "complete" in "incomplete") is found only where the opposite's prefix is not before it:
-# "trusted" finds the trusted executions, not the untrusted ones too.
-_OPPOSITE_PREFIX = {"trusted": "un", "complete": "in"}
-
-
-def _found(term: str, haystack: str) -> bool:
-    """Whether ``haystack`` holds ``term`` (not as the end of its opposite)."""
-    prefix = _OPPOSITE_PREFIX.get(term)
-    if prefix is None:
-        return term in haystack
-    at = haystack.find(term)
-    while at >= 0:
-        if haystack[max(0, at - len(prefix)) : at] != prefix:
-            return True
-        at = haystack.find(term, at + 1)
-    return False
-
-
-def query_terms(query: str) -> tuple[str, ...]:
-    """The terms of a typed filter, each to be found: its words casefolded, with "not" and
-    the verdict term after it joined into one ("not replayable" is "not_replayable")."""
-    terms: list[str] = []
-    for word in query.casefold().split():
-        if terms and terms[-1] == "not" and f"not_{word}" in _VERDICT_TERMS:
-            terms[-1] = f"not_{word}"
-        else:
-            terms.append(word)
-    return tuple(terms)
-
-
-def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
-    """The text ``/`` searches (but for ``_VERDICT_TERMS``): id, intent, agents, state,
-    the verdict's words, group title, source, file name."""
-    kind = kind_of(summary) if kind is None else kind
-    return (
-        f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
-        f"{summary.state_label}\n{summary.state.value}\n{summary.source}\n{summary.key}"
-    ).casefold() + verdict_words(kind)
-
-
 RowKey = tuple[object, ...]
 
 # Fewer new rows than this are inserted one by one (a bisect each, in place).
@@ -335,6 +210,9 @@ def _remove(rows: list[RowKey], row_key: RowKey) -> bool:
 
 # A verdict as the model keeps it: the summary, its verdict codes, group and creation time.
 Verdict = tuple[ExecutionSummary, VerdictKind, int, float]
+
+
+_GROUP_NUMBERS: dict[VerdictKind, int] = {}  # group_of_kind as an int, for each kind seen
 
 
 def verdict_entry(summary: ExecutionSummary) -> Verdict:
@@ -582,12 +460,12 @@ class ListModel:
             bool(self.query.strip())
             and query.startswith(self.query)
             and not self._verdict_checks
-            and not any(term in _OPPOSITE_PREFIX for term in self._terms)
+            and not any(term in OPPOSITE_PREFIX for term in self._terms)
         )
         self.query = query
         self._terms = terms = query_terms(query)
-        self._text_terms = tuple(t for t in terms if t not in _VERDICT_TERMS)
-        self._verdict_checks = tuple(_VERDICT_TERMS[t] for t in terms if t in _VERDICT_TERMS)
+        self._text_terms = tuple(t for t in terms if t not in VERDICT_TERMS)
+        self._verdict_checks = tuple(VERDICT_TERMS[t] for t in terms if t in VERDICT_TERMS)
         self._refilter(within=self.rows if narrowing else None)
 
     # ------------------------------------------------------------------ building
@@ -643,7 +521,7 @@ class ListModel:
         haystack = self._haystacks.get(key)
         if haystack is None:
             haystack = self._haystacks[key] = haystack_of(summary, kind)
-        return all(_found(term, haystack) for term in self._text_terms)
+        return all(found_in(term, haystack) for term in self._text_terms)
 
     def rebuild(self) -> None:
         """Re-sort every execution (after a grouping change or many changed), then
@@ -703,7 +581,7 @@ class ListModel:
                 source = [rk for rk in source if kinds[rk[-1]][2] in only]  # type: ignore[index,operator]
         checks = self._verdict_checks
         if checks:  # asked of the few dozen verdicts, not of each row
-            wanted = {kind for kind in _KINDS if all(check(kind) for check in checks)}
+            wanted = {kind for kind in KINDS if all(check(kind) for check in checks)}
             source = [rk for rk in source if kinds[rk[-1]][1] in wanted]  # type: ignore[index]
         terms = self._text_terms
         if not terms:
@@ -711,11 +589,11 @@ class ListModel:
             return
         haystacks = self._every_haystack()
         # No call per row (not even ``cast``): 100,000 rows a keystroke.
-        if any(term in _OPPOSITE_PREFIX for term in terms):
+        if any(term in OPPOSITE_PREFIX for term in terms):
             matched = [
                 rk
                 for rk in source
-                if all(_found(t, haystacks[rk[-1]]) for t in terms)  # type: ignore[index]
+                if all(found_in(t, haystacks[rk[-1]]) for t in terms)  # type: ignore[index]
             ]
         elif len(terms) == 1:  # the common case, without a generator per row
             term = terms[0]

@@ -14,7 +14,8 @@ from rich.cells import cell_len
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.tui.presenters.list_model import GROUP_TITLES, Group, ListModel, Sort
+from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
+from intentus_tui.tui.presenters.list_model import ListModel, Sort
 from intentus_tui.tui.widgets.cells import fit
 
 # A cell: its text (exactly as wide as its column) and its component class (or None).

@@ -1,0 +1,67 @@
+"""The list's groups: each execution's verdict codes (interned) and the section of the
+grouped list they put it in, failures first."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode
+from intentus_tui.core.verdict import verdict_of
+
+
+class Group(IntEnum):
+    """Sections of the grouped list, in display order: what needs attention first (evidence
+    that cannot be believed, then outcomes unknown, failed, in flight), then the successes
+    (those that cannot be replayed after those that can)."""
+
+    UNTRUSTED = 0  # tampered or a broken hash chain: nothing recorded can be believed
+    UNKNOWN = 1
+    FAILED = 2
+    IN_FLIGHT = 3  # crashed or still running
+    SUCCEEDED = 4
+    SUCCEEDED_NOT_REPLAYABLE = 5
+
+
+GROUP_TITLES = {
+    Group.UNTRUSTED: "Untrusted: tampered or chain broken",
+    Group.UNKNOWN: "Outcome unknown",
+    Group.FAILED: "Failed",
+    Group.IN_FLIGHT: "In flight (crashed or still running)",
+    Group.SUCCEEDED: "Succeeded",
+    Group.SUCCEEDED_NOT_REPLAYABLE: "Succeeded, not replayable",
+}
+ATTENTION_GROUPS = frozenset({Group.UNTRUSTED, Group.UNKNOWN, Group.FAILED, Group.IN_FLIGHT})
+
+# A verdict's three codes: what the list groups, sorts and counts by. Interned (one tuple
+# per combination, a few dozen in all) so that 100,000 executions share them.
+VerdictKind = tuple[Outcome, Integrity, ReplayCode]
+KINDS: dict[VerdictKind, VerdictKind] = {}
+UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
+_OUTCOME_GROUPS = {
+    Outcome.UNKNOWN: Group.UNKNOWN,
+    Outcome.FAILED: Group.FAILED,
+    Outcome.IN_FLIGHT: Group.IN_FLIGHT,
+}
+
+
+def kind_of(summary: ExecutionSummary) -> VerdictKind:
+    """The codes of ``verdict_of(summary)``: the one verdict every screen shows."""
+    verdict = verdict_of(summary)
+    kind = (verdict.outcome, verdict.integrity, verdict.replay)
+    return KINDS.setdefault(kind, kind)
+
+
+def group_of_kind(kind: VerdictKind) -> Group:
+    outcome, integrity, replay = kind
+    if integrity in UNTRUSTED:
+        return Group.UNTRUSTED
+    group = _OUTCOME_GROUPS.get(outcome)
+    if group is not None:
+        return group
+    if replay is ReplayCode.REPLAYABLE:
+        return Group.SUCCEEDED
+    return Group.SUCCEEDED_NOT_REPLAYABLE
+
+
+def group_of(summary: ExecutionSummary) -> Group:
+    return group_of_kind(kind_of(summary))

@@ -1,0 +1,88 @@
+"""What ``/`` and the command palette search: each execution's text and its verdict's
+words, and the terms of a typed filter (some of them asked of the verdict itself)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from intentus_tui.core.model import ExecutionSummary, ReplayCode
+from intentus_tui.tui.presenters.list_groups import (
+    GROUP_TITLES,
+    UNTRUSTED,
+    VerdictKind,
+    group_of_kind,
+    kind_of,
+)
+
+# A group's title is searched up to its colon: "untrusted" finds its rows, but the kinds
+# it lists ("tampered or chain broken") are each row's own integrity word to find.
+_GROUP_WORDS = {int(g): title.partition(":")[0].casefold() for g, title in GROUP_TITLES.items()}
+
+
+def _kind_words(kind: VerdictKind) -> str:
+    outcome, integrity, replay = kind
+    words = [outcome.value, integrity.value, replay.value]
+    words.append("untrusted" if integrity in UNTRUSTED else "trusted")
+    if replay is not ReplayCode.REPLAYABLE:
+        words.append("not_replayable")
+    return " ".join(words).replace("_", " ") + " " + " ".join(words)
+
+
+@lru_cache(maxsize=256)
+def verdict_words(kind: VerdictKind) -> str:
+    """The searched words of a verdict (a few dozen kinds: made once each): ``/`` and the
+    command palette find an execution by them."""
+    return "\n" + _kind_words(kind) + "\n" + _GROUP_WORDS[group_of_kind(kind)]
+
+
+# As text, "replayable" is in every non-replayable execution's words too ("not
+# replayable"): typed whole, it is found by the verdict's codes alone (a tampered record's
+# header still says replayable), and "not replayable" or "not_replayable" finds the others.
+# A word being typed ("replay", "not replayab") is text, which every execution the whole
+# term finds holds (its verdict's words): typing on only narrows the rows.
+VERDICT_TERMS: dict[str, Callable[[VerdictKind], bool]] = {
+    "replayable": lambda kind: kind[2] is ReplayCode.REPLAYABLE,
+    "not_replayable": lambda kind: kind[2] is not ReplayCode.REPLAYABLE,
+}
+
+
+# A word typed whole that is also the end of its opposite ("trusted" in "untrusted",
+# "complete" in "incomplete") is found only where the opposite's prefix is not before it:
+# "trusted" finds the trusted executions, not the untrusted ones too.
+OPPOSITE_PREFIX = {"trusted": "un", "complete": "in"}
+
+
+def found_in(term: str, haystack: str) -> bool:
+    """Whether ``haystack`` holds ``term`` (not as the end of its opposite)."""
+    prefix = OPPOSITE_PREFIX.get(term)
+    if prefix is None:
+        return term in haystack
+    at = haystack.find(term)
+    while at >= 0:
+        if haystack[max(0, at - len(prefix)) : at] != prefix:
+            return True
+        at = haystack.find(term, at + 1)
+    return False
+
+
+def query_terms(query: str) -> tuple[str, ...]:
+    """The terms of a typed filter, each to be found: its words casefolded, with "not" and
+    the verdict term after it joined into one ("not replayable" is "not_replayable")."""
+    terms: list[str] = []
+    for word in query.casefold().split():
+        if terms and terms[-1] == "not" and f"not_{word}" in VERDICT_TERMS:
+            terms[-1] = f"not_{word}"
+        else:
+            terms.append(word)
+    return tuple(terms)
+
+
+def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
+    """The text ``/`` searches (but for ``VERDICT_TERMS``): id, intent, agents, state,
+    the verdict's words, group title, source, file name."""
+    kind = kind_of(summary) if kind is None else kind
+    return (
+        f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
+        f"{summary.state_label}\n{summary.state.value}\n{summary.source}\n{summary.key}"
+    ).casefold() + verdict_words(kind)
