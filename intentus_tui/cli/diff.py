@@ -372,8 +372,11 @@ def _print_divergence(divergence: Divergence[Any] | None, title: str) -> None:
         _line(f"{title}: none")
         return
     _line(f"{title}: {divergence.describe()}")
+    # A side with no event here has ended (``length``), or goes on with events the other
+    # side's event is not among (``only_a``/``only_b``): it has none like it at this place.
+    missing = "(ended)" if divergence.kind == "length" else "(no such event here: it goes on)"
     for side, event in (("A", divergence.event_a), ("B", divergence.event_b)):
-        _line(f"    {side}: {'(ended)' if event is None else _event_line(event)}")
+        _line(f"    {side}: {missing if event is None else _event_line(event)}")
     if divergence.payload_diff is not None:
         for text in diff_lines(divergence.payload_diff.entries, _VALUE_CHARACTERS):
             _line(f"    {text}")

@@ -755,3 +755,18 @@ def test_runs_in_two_files_still_compare_their_objects(
     doc = json.loads(out)
     assert code == ExitCode.PROBLEMS and doc["fork"] is None  # lineage needs one file
     assert doc["structure"]["objects"] == {"shared": 1, "only_a": 0, "only_b": 1, "differs": 3}
+
+
+def test_an_event_only_one_side_has_does_not_say_the_other_side_ended(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """B tried agent-a first; A went to agent-b at once and goes on after that place."""
+    records = root / ".intentusnet" / "records"
+    write_record(records, make_record(execution_id="went-b", agents=(("agent-b", "ok"),)))
+    write_record(records, make_record(execution_id="tried-a", agents=FALLBACK))
+    code, out, _ = cli(capsys, "diff", "went-b", "tried-a")
+    assert code == ExitCode.PROBLEMS
+    lines = out.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("first divergence:"))
+    assert "only in B (AGENT_ATTEMPT_START)" in lines[at]
+    assert lines[at + 1] == "    A: (no such event here: it goes on)"
