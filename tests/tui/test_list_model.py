@@ -23,7 +23,7 @@ from intentus_tui.tui.presenters.list_model import (
     View,
     size_of,
 )
-from intentus_tui.tui.presenters.list_search import query_terms
+from intentus_tui.tui.presenters.list_search import NEGATED, query_terms
 
 
 def summary(
@@ -530,8 +530,9 @@ def test_replayable_finds_the_replayable_executions_only_and_not_replayable_the_
     assert found("  not   replayable ") == others
     assert found("replayable 00001") == {replayable.key}
     assert found("not replayable manually") == {invalidated.key}  # its reason's words
-    assert found("replay") == found("not replayab") | {replayable.key}  # still being typed
-    assert found("replayable not") == set()  # "not" after it is text: no row has it
+    assert found("replay") == others | {replayable.key}  # still being typed: text
+    assert found("not replayab") == set()  # every execution's words hold it
+    assert found("replayable not") == {replayable.key}  # "not" waits for its word
     assert found("00003") == {tampered.key}
 
 
@@ -561,12 +562,41 @@ def test_trusted_and_complete_typed_whole_leave_out_their_opposites() -> None:
     assert found("trusted complete") == {verified.key}
 
 
+def test_not_and_a_word_finds_the_executions_without_it() -> None:
+    """ "not untrusted" is every execution but the untrusted ones (it found exactly those),
+    "not complete" the ones not completed, "not trusted" the untrusted ones; typed on
+    from a "not", the rows are searched again (a longer word is absent from more)."""
+    verified = summary(1)
+    tampered = summary(2, "tampered")
+    incomplete = summary(
+        3, "incomplete", replayable=False, final_status=None, replay_reason="execution_incomplete"
+    )
+    failed = summary(4, "failed")
+    model = ListModel()
+    model.replace_all([verified, tampered, incomplete, failed])
+
+    def found(query: str) -> set[str]:
+        model.set_query(query)
+        return {k for row in range(len(model)) if (k := model.key_at(row)) is not None}
+
+    everyone = {verified.key, tampered.key, incomplete.key, failed.key}
+    assert found("untrusted") == {tampered.key}
+    assert found("not untrusted") == everyone - {tampered.key}
+    assert found("untrusted not") == {tampered.key}
+    assert found("not trusted") == {tampered.key}
+    assert found("not complete") == {incomplete.key}
+    assert found("not failed") == everyone - {failed.key}
+    assert found("not failed not untrusted") == {verified.key, incomplete.key}
+    assert found("not u") == set()  # every execution's text holds a "u"
+    assert found("not untr") == everyone - {tampered.key}  # typed on: found again
+
+
 def test_a_filter_s_terms_join_not_to_the_verdict_term_after_it() -> None:
     assert query_terms("Not Replayable") == ("not_replayable",)
-    assert query_terms("not replayables") == ("not", "replayables")
-    assert query_terms("not failed") == ("not", "failed")
-    assert query_terms("replayable not") == ("replayable", "not")
-    assert query_terms("not not replayable") == ("not", "not_replayable")
+    assert query_terms("not replayables") == (NEGATED + "replayables",)
+    assert query_terms("not failed") == (NEGATED + "failed",)
+    assert query_terms("replayable not") == ("replayable",)  # its word not typed yet
+    assert query_terms("not not replayable") == (NEGATED + "not", "replayable")
 
 
 def test_the_succeeded_view_shows_every_success_as_the_header_counts_them() -> None:

@@ -32,11 +32,11 @@ from intentus_tui.tui.presenters.list_groups import (
     kind_of,
 )
 from intentus_tui.tui.presenters.list_search import (
-    OPPOSITE_PREFIX,
     VERDICT_TERMS,
-    found_in,
     haystack_of,
+    only_substrings,
     query_terms,
+    term_found,
 )
 
 # Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
@@ -460,7 +460,7 @@ class ListModel:
             bool(self.query.strip())
             and query.startswith(self.query)
             and not self._verdict_checks
-            and not any(term in OPPOSITE_PREFIX for term in self._terms)
+            and only_substrings(self._terms)
         )
         self.query = query
         self._terms = terms = query_terms(query)
@@ -521,7 +521,7 @@ class ListModel:
         haystack = self._haystacks.get(key)
         if haystack is None:
             haystack = self._haystacks[key] = haystack_of(summary, kind)
-        return all(found_in(term, haystack) for term in self._text_terms)
+        return all(term_found(term, haystack) for term in self._text_terms)
 
     def rebuild(self) -> None:
         """Re-sort every execution (after a grouping change or many changed), then
@@ -589,11 +589,11 @@ class ListModel:
             return
         haystacks = self._every_haystack()
         # No call per row (not even ``cast``): 100,000 rows a keystroke.
-        if any(term in OPPOSITE_PREFIX for term in terms):
+        if not only_substrings(terms):
             matched = [
                 rk
                 for rk in source
-                if all(found_in(t, haystacks[rk[-1]]) for t in terms)  # type: ignore[index]
+                if all(term_found(t, haystacks[rk[-1]]) for t in terms)  # type: ignore[index]
             ]
         elif len(terms) == 1:  # the common case, without a generator per row
             term = terms[0]

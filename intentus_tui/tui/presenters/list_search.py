@@ -66,16 +66,44 @@ def found_in(term: str, haystack: str) -> bool:
     return False
 
 
+# A term to be absent: "not" and the word after it ("not untrusted": every execution
+# whose text does not hold "untrusted"). The mark cannot be typed (no word holds a NUL).
+NEGATED = "\x00"
+
+
 def query_terms(query: str) -> tuple[str, ...]:
-    """The terms of a typed filter, each to be found: its words casefolded, with "not" and
-    the verdict term after it joined into one ("not replayable" is "not_replayable")."""
+    """The terms of a typed filter, each to be found: its words casefolded; "not" and the
+    word after it make one term, to be absent (``NEGATED``), or the verdict term
+    ("not replayable" is "not_replayable"). A "not" last, before its word is typed, is no
+    term yet."""
     terms: list[str] = []
+    pending_not = False
     for word in query.casefold().split():
-        if terms and terms[-1] == "not" and f"not_{word}" in VERDICT_TERMS:
-            terms[-1] = f"not_{word}"
+        if pending_not:
+            pending_not = False
+            if f"not_{word}" in VERDICT_TERMS:
+                terms.append(f"not_{word}")
+            else:  # "not not": the word "not" absent
+                terms.append(NEGATED + word)
+        elif word == "not":
+            pending_not = True
         else:
             terms.append(word)
     return tuple(terms)
+
+
+def term_found(term: str, haystack: str) -> bool:
+    """Whether a text term is met by ``haystack``: found (``found_in``), or for a
+    ``NEGATED`` one, not found."""
+    if term.startswith(NEGATED):
+        return not found_in(term[1:], haystack)
+    return found_in(term, haystack)
+
+
+def only_substrings(terms: tuple[str, ...]) -> bool:
+    """Whether each term is met by plain ``in`` (no opposite to leave out, none negated):
+    the rows a query typed on finds are then among those it found before."""
+    return not any(term in OPPOSITE_PREFIX or term.startswith(NEGATED) for term in terms)
 
 
 def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
