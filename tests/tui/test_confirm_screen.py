@@ -159,3 +159,42 @@ async def test_a_label_s_or_a_risk_s_text_wraps_under_itself_at_80x24() -> None:
     assert lines[at + 1][column - 2 : column] == "  " and lines[at + 1][column] != " "
     at = next(n for n, line in enumerate(lines) if "plain plain" in line)
     assert lines[at + 1].index("plain") == lines[at].index("plain")  # no head: no indent
+
+
+class AnswerApp(App[None]):
+    """The dialog, keeping its answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answers: list[bool | None] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(
+            ConfirmScreen("Invalidate this record?", ["Execution: x"], "Invalidate"),
+            self.answers.append,
+        )
+
+
+@pytest.mark.parametrize("keys", [("enter",), ("tab", "enter"), ("tab", "tab", "enter")])
+async def test_enter_cancels_wherever_tab_took_the_focus(keys: tuple[str, ...]) -> None:
+    """The keys' line says enter cancels: tab never reaches the confirm button, so no
+    enter confirms a write or a forced replay; "y" and a click on the button do."""
+    app = AnswerApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fitted(pilot)
+        await pilot.press(*keys)
+        await pilot.pause()
+    assert app.answers == [False]
+
+
+@pytest.mark.parametrize("how", ["y", "click"])
+async def test_y_or_a_click_on_the_button_confirms(how: str) -> None:
+    app = AnswerApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fitted(pilot)
+        if how == "y":
+            await pilot.press("y")
+        else:
+            await pilot.click("#confirm")
+        await pilot.pause()
+    assert app.answers == [True]

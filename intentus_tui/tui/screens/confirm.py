@@ -89,6 +89,8 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("y", "confirm", "Confirm", id="confirm.yes"),
         Binding("n", "cancel", "Cancel", id="confirm.no"),
         Binding("escape", "cancel", "Cancel", show=False, id="confirm.escape"),
+        # Wherever tab took the focus (the text, to scroll it): enter cancels, as it says.
+        Binding("enter", "cancel", "Cancel", show=False, id="confirm.enter"),
         # The focus is on a button: these scroll the text when it is longer than the dialog.
         Binding("down", "scroll_body('down')", "Scroll down", show=False, id="confirm.down"),
         Binding("up", "scroll_body('up')", "Scroll up", show=False, id="confirm.up"),
@@ -97,7 +99,9 @@ class ConfirmScreen(ModalScreen[bool]):
     ]
 
     # Cancel starts focused, so enter (which also opens a timeline in the list: a key an
-    # operator presses without reading) cancels. Only ``y`` or the confirm button confirms.
+    # operator presses without reading) cancels. Only ``y`` or a click on the confirm
+    # button confirms: the button never takes focus, so tab then enter cannot press it
+    # (the keys' line says enter cancels, and a risky or writing action waits for "y").
     AUTO_FOCUS = "#cancel"
 
     def __init__(self, title: str, lines: list[str], confirm_label: str = "Confirm") -> None:
@@ -122,7 +126,9 @@ class ConfirmScreen(ModalScreen[bool]):
                 )
             with Horizontal(id="confirm-buttons"):
                 yield Button(Content("Cancel"), id="cancel")
-                yield Button(Content(self._confirm_label), variant="warning", id="confirm")
+                confirm = Button(Content(self._confirm_label), variant="warning", id="confirm")
+                confirm.can_focus = False
+                yield confirm
             yield Static(Content(KEYS), id="confirm-keys")
 
     def on_mount(self) -> None:
