@@ -137,3 +137,15 @@ def test_a_reason_is_explained_in_the_words_of_the_execution_s_verdict() -> None
     assert explain_reason("record_corrupted").endswith(corrupted.replay_reason)
     wal_only = verdict_of(replace(summary(3), source="wal", replay_reason="no_record"))
     assert explain_reason("no_record") == f"no_record — {wal_only.replay_reason}"
+
+
+def test_a_writer_s_own_reason_is_given_with_the_verdict_s_code_and_words() -> None:
+    """The force-replay dialog says why as the Replay tab and ``inspect`` say it: the code
+    ``marked_not_replayable`` and the verdict's words, not the writer's text bare."""
+    record = good_record()
+    record["header"].update(replayable=False, replayableReason="operator said no")
+    detail = detail_from(record)
+    assert detail.verdict is not None
+    line = next(line for line in force_replay_lines(detail) if line.startswith("Not replayable"))
+    assert line == f"Not replayable: marked_not_replayable — {detail.verdict.replay_reason}"
+    assert detail.verdict.replay_reason.endswith("operator said no")

@@ -164,7 +164,13 @@ def not_replayable_reason(detail: ExecutionDetail) -> str | None:
         said = explain_reason(detail.replay_reason)
         header = "replayable" if detail.replayable else f"not replayable, {said}"
         return f"{why}; its header says {header}"
-    return None if detail.replayable else explain_reason(detail.replay_reason)
+    if detail.replayable:
+        return None
+    if verdict is not None and verdict.replay is not ReplayCode.REPLAYABLE:
+        # The verdict's code and words, as the Replay tab and ``inspect`` give them (a
+        # writer's own reason is "marked_not_replayable — marked not replayable: ...").
+        return clip(f"{verdict.replay.value} — {verdict.replay_reason}")
+    return explain_reason(detail.replay_reason)
 
 
 def force_replay_lines(detail: ExecutionDetail) -> list[str]:
