@@ -149,7 +149,7 @@ def open_debugger(
     from intentus_tui.tui.startup.first_rows import first_look, first_row_count
     from intentus_tui.tui.startup.start_frame import StartFrame
 
-    first = first_look(root.records_dir, first_row_count())
+    first = first_look(root.records_dir, first_row_count(), root.wal_dir)
     frame = StartFrame.show(str(root.records_dir), first.rows, watch=watch)
     try:
         app = make_app(root, watch=watch)
@@ -190,7 +190,11 @@ def open_several(specs: list[str], options: RemoteOptions) -> int:
     keymap, problem = load_keymap()
     app = IntentusApp(first_root, keymap=keymap, keymap_problem=problem, roots=roots)
     # Several roots: no preview of one root's first rows (their keys are not the merged ones).
-    preview = first_look(first_root.records_dir, 0 if roots.several else first_row_count())
+    preview = first_look(
+        first_root.records_dir,
+        0 if roots.several else first_row_count(),
+        first_root.wal_dir,
+    )
     app.prepare_start(FirstLook([], preview.wants_pool) if roots.several else preview)
     app.run()
     return ExitCode.OK

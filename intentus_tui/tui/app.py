@@ -224,7 +224,7 @@ class IntentusApp(
 
             answer_escape_promptly(self)
         if first is None:
-            first = first_look(self.root.records_dir, first_row_count())
+            first = first_look(self.root.records_dir, first_row_count(), self.root.wal_dir)
         if first.wants_pool:
             prepare_pool()
         self._first_rows = list(first.rows)

@@ -273,3 +273,25 @@ async def test_the_side_pane_is_blank_until_its_tabs_are_built() -> None:
         text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
         assert not app.query_one(SidePane).ready
     assert "SidePane" not in text and not text.strip()
+
+
+def test_the_first_rows_show_each_record_with_its_log(tmp_path: Path) -> None:
+    """The rows read before the index (a big directory's first screen) are joined with
+    their write-ahead logs as the index joins them: a record whose log's chain breaks is
+    never first shown succeeded and verified."""
+    from intentus_tui.core.model import Integrity
+    from intentus_tui.core.verdict import verdict_of
+    from intentus_tui.tui.startup.first_rows import first_look, preview_summaries
+    from tests.core.wal.support import write_record_with_edited_log
+
+    base = tmp_path / ".intentusnet"
+    for n in range(3):
+        write_record_with_edited_log(base, f"0a11ed17-0000-4000-8000-00000000000{n}")
+    for rows in (
+        first_look(base / "records", 2, base / "wal").rows,
+        preview_summaries(base / "records", 2, base / "wal"),
+    ):
+        assert len(rows) == 2
+        assert {verdict_of(row).integrity for row in rows} == {Integrity.CHAIN_BROKEN}
+    unjoined = first_look(base / "records", 2).rows  # no log asked for: the record alone
+    assert {verdict_of(row).integrity for row in unjoined} != {Integrity.CHAIN_BROKEN}

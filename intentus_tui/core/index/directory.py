@@ -185,13 +185,20 @@ class DirectoryIndex:
             if survey is None:
                 survey = self._survey(cache, resolved)
             self._files_listed = len(survey.names)
-            stamps = yield from self._read_records(survey, cache, resolved)
             self._wals = {}
-            if self.root.wal_dir is not None:
-                from intentus_tui.core.wal.read import scan_wal_dir
+            logs = wal_paths(self.root.wal_dir)
+            records = self._read_records(survey, cache, resolved)
+            stamps = yield from self._with_their_logs(records, logs) if logs else records
+            # The logs no record file named: executions known only from their log.
+            from intentus_tui.core.wal.read import read_wal
 
-                self._wals = scan_wal_dir(self.root.wal_dir)
-            joined = [self._view(execution_id) for execution_id in self._wals]
+            alone = [
+                read_wal(path)
+                for execution_id, path in logs.items()
+                if execution_id not in self._wals
+            ]
+            self._wals.update((log.execution_id, log) for log in alone)
+            joined = [self._view(log.execution_id) for log in alone]
             if joined:
                 yield [s for s in joined if s is not None]
             if cache is not None and stamps is not None:
@@ -204,6 +211,34 @@ class DirectoryIndex:
                 gc.enable()
             if not self._keep_rows:
                 self._lines = {}
+
+    def _with_their_logs(
+        self,
+        batches: Generator[list[ExecutionSummary], None, dict[str, bytes] | None],
+        logs: dict[str, Path],
+    ) -> Generator[list[ExecutionSummary], None, dict[str, bytes] | None]:
+        """``batches`` of record summaries, each joined with its execution's log before it
+        is yielded: a row never shows a verdict its log contradicts (a record whose log's
+        hash chain breaks was shown succeeded and verified until every log was read)."""
+        from intentus_tui.core.wal.read import read_wal
+
+        while True:
+            try:
+                batch = next(batches)
+            except StopIteration as stop:
+                return stop.value
+            joined = []
+            for summary in batch:
+                execution_id = id_of_key(summary.key)
+                path = logs.get(execution_id)
+                if path is None:
+                    joined.append(summary)
+                    continue
+                log = self._wals.get(execution_id)
+                if log is None:
+                    log = self._wals[execution_id] = read_wal(path)
+                joined.append(with_wal(summary, log))
+            yield joined
 
     def _read_records(
         self, survey: Survey, cache: IndexCache | None, resolved: Path
@@ -356,6 +391,22 @@ class DirectoryIndex:
                 self._wals.pop(execution_id, None)
             return execution_id
         return None
+
+
+def wal_paths(wal_dir: Path | None) -> dict[str, Path]:
+    """Each write-ahead log in ``wal_dir`` by execution id (its file name less ``.wal``),
+    in name order; none for no directory, or one that cannot be listed."""
+    if wal_dir is None:
+        return {}
+    try:
+        names = sorted(os.listdir(wal_dir))
+    except OSError:
+        return {}
+    return {
+        name[: -len(WAL_SUFFIX)]: wal_dir / name
+        for name in names
+        if name.endswith(WAL_SUFFIX) and len(name) > len(WAL_SUFFIX)
+    }
 
 
 def has_rows(snapshot: Snapshot) -> bool:

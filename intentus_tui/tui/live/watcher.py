@@ -191,7 +191,7 @@ class IndexFeeder:
         last_post = 0.0
         finished = False  # ScanFinished is posted
         if self._preview:
-            preview = preview_summaries(directory, PREVIEW)
+            preview = preview_summaries(directory, PREVIEW, self.index.root.wal_dir)
             if preview:
                 self._shown.clear()
                 posts += 1

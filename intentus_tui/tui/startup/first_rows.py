@@ -16,7 +16,8 @@ from typing import NamedTuple
 from intentus_tui.core.index.scan import PARALLEL_THRESHOLD
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.records.load import is_record_name
+from intentus_tui.core.paths import id_of_key
+from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 
 PREVIEW = 64  # files summarized straight away in a big directory, before the index starts
 
@@ -33,10 +34,12 @@ class FirstLook(NamedTuple):
     wants_pool: bool  # the scan will summarize in a process pool (see ``tuning.prepare_pool``)
 
 
-def first_look(directory: Path, preview: int = PREVIEW) -> FirstLook:
+def first_look(directory: Path, preview: int = PREVIEW, wal_dir: Path | None = None) -> FirstLook:
     """The summaries of the first ``preview`` record files ``os.scandir`` lists, if there
     are more (see ``preview_summaries``), and whether the scan will want its process pool.
-    One listing pass serves both: it stops once it has seen enough names for each."""
+    One listing pass serves both: it stops once it has seen enough names for each. A
+    record with a write-ahead log in ``wal_dir`` is shown joined with it, as the index
+    shows it (its log may say the record cannot be believed)."""
     names: list[str] = []
     count = 0
     try:
@@ -50,17 +53,32 @@ def first_look(directory: Path, preview: int = PREVIEW) -> FirstLook:
                         break
     except OSError:
         return FirstLook([], wants_pool=False)
-    rows = _summaries_if_more(directory, names, preview)
+    rows = _summaries_if_more(directory, names, preview, wal_dir)
     return FirstLook(rows, wants_pool=count >= PARALLEL_THRESHOLD)
 
 
-def _summaries_if_more(directory: Path, names: list[str], count: int) -> list[ExecutionSummary]:
+def _summaries_if_more(
+    directory: Path, names: list[str], count: int, wal_dir: Path | None
+) -> list[ExecutionSummary]:
     if len(names) <= count:
         return []
-    return [summarize_path(directory / name) for name in names[:count]]
+    rows = [summarize_path(directory / name) for name in names[:count]]
+    return [_with_its_log(row, wal_dir) for row in rows] if wal_dir is not None else rows
 
 
-def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
+def _with_its_log(row: ExecutionSummary, wal_dir: Path) -> ExecutionSummary:
+    path = wal_dir / f"{id_of_key(row.key)}{WAL_SUFFIX}"
+    if not os.path.lexists(path):
+        return row
+    from intentus_tui.core.index.wal_join import with_wal
+    from intentus_tui.core.wal.read import read_wal
+
+    return with_wal(row, read_wal(path))
+
+
+def preview_summaries(
+    directory: Path, count: int, wal_dir: Path | None = None
+) -> list[ExecutionSummary]:
     """Summaries of the first ``count`` record files the directory lists, if it has more.
 
     Before the index has listed, stat-ed and (warm) loaded its cache for a big directory
@@ -79,4 +97,4 @@ def preview_summaries(directory: Path, count: int) -> list[ExecutionSummary]:
                         break
     except OSError:
         return []
-    return _summaries_if_more(directory, names, count)
+    return _summaries_if_more(directory, names, count, wal_dir)

@@ -508,3 +508,31 @@ def test_several_roots_mark_every_summary_out_once_after_the_last_root(
     marks = [i for i, batch in enumerate(batches) if batch is EVERY_SUMMARY_OUT]
     assert marks == [len(batches) - 1]
     assert sum(len(batch) for batch in batches) == 6
+
+
+@pytest.mark.parametrize("use_cache", [False, True])
+def test_a_record_is_never_yielded_before_its_log_says_what_it_says(
+    tmp_path: Path, use_cache: bool, cache_dir: Path
+) -> None:
+    """A record whose write-ahead log's hash chain breaks: every batch the scan yields
+    shows it with its log (the list showed it succeeded and verified until every log was
+    read), cold and warm; the executions known only from a log come too."""
+    from intentus_tui.core.model import Integrity
+    from intentus_tui.core.verdict import verdict_of
+    from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+
+    base = tmp_path / ".intentusnet"
+    write_record_with_edited_log(base)
+    _many(base / "records", 300)  # enough files for batches before the last one
+    (base / "wal" / "only-a-log.wal").write_bytes(
+        (base / "wal" / f"{RECORD_WITH_EDITED_LOG}.wal").read_bytes()
+    )
+    for _ in range(2):  # cold, then warm (from the cache when it is on)
+        seen = []
+        index = DirectoryIndex(resolve_root(tmp_path), use_cache=use_cache)
+        for batch in index.scan_batches():
+            if isinstance(batch, list):
+                seen += [s for s in batch if s.key == f"{RECORD_WITH_EDITED_LOG}.json"]
+        assert seen, "the record was listed"
+        assert all(verdict_of(s).integrity is Integrity.CHAIN_BROKEN for s in seen)
+        assert "only-a-log.wal" in {s.key for s in index.summaries()}
