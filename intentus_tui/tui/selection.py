@@ -71,13 +71,27 @@ class SelectionActions:
             self._waiting_action = (key, action)
         return False
 
+    def says_why_not(self, action: str) -> bool:
+        """Whether ``action``'s key stays live for a loaded execution without a record:
+        ``record_to_act_on`` then says why nothing is done (a key doing nothing said
+        nothing)."""
+        return action in ("replay", "invalidate", "save_snapshot", "diff_file") and (
+            self.detail is not None
+        )
+
     def record_to_act_on(self, action: str) -> ExecutionDetail | None:
         """The loaded execution under the cursor when it has a record; None when there is
         none, or while it loads (then ``action`` runs once it is here)."""
         if not self.act_when_loaded(action):
             return None
         detail = self.detail
-        return detail if detail is not None and detail.result.record is not None else None
+        if detail is not None and detail.result.record is None:  # the key says why not
+            from intentus_tui.tui.presenters.execution_text import no_record_to
+
+            app: Any = self
+            app.notify(no_record_to(action, detail), severity="warning", markup=False, timeout=8)
+            return None
+        return detail
 
     def action_force_replay(self) -> None:
         """``R``: replay the record even if it is not replayable, once confirmed. An

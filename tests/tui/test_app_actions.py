@@ -205,7 +205,7 @@ async def test_wal_only_execution_shows_the_log_as_its_timeline(tmp_path: Path) 
         )
         body = str(app.event_detail.query_one("#event-detail-body").render())
         assert '"entry_type": "step.started"' in body
-        assert app.check_action("replay", ()) is None  # no record to replay
+        assert app.check_action("replay", ()) is True  # live: it says there is no record
 
 
 async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path: Path) -> None:
@@ -232,3 +232,15 @@ async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path
             note.startswith("Nothing to replay: no record file was written") for note in notes
         ), notes
         assert any("A forced replay has nothing to return either." in n for n in notes)
+        # r, I and s say so too (each did nothing, saying nothing), and nothing is written.
+        for key in ("r", "I", "s"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+            verb = {"r": "replay", "I": "invalidate", "s": "save a snapshot of"}[key]
+            assert any(
+                note.startswith(f"Nothing to {verb}: ") and "has no record (" in note
+                for note in notes
+            ), (key, notes)

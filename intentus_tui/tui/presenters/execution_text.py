@@ -92,6 +92,24 @@ def nothing_to_replay(detail: ExecutionDetail) -> str:
     return clip(f"Nothing to replay: {why}. A forced replay has nothing to return either.")
 
 
+# What each key acting on a record does, said when there is no record to act on.
+_RECORD_ACTIONS = {
+    "replay": "replay",
+    "invalidate": "invalidate",
+    "save_snapshot": "save a snapshot of",
+    "diff_file": "compare",
+}
+
+
+def no_record_to(action: str, detail: ExecutionDetail) -> str:
+    """Why a key acting on a record does nothing for an execution without one (known from
+    its log alone, or a file that is not a record), sanitized."""
+    verdict = detail.verdict
+    why = verdict.replay_reason if verdict is not None else explain_reason(detail.replay_reason)
+    verb = _RECORD_ACTIONS.get(action, action.replace("_", " "))
+    return clip(f"Nothing to {verb}: {short_label(detail)} has no record ({why}).")
+
+
 def doubt_rows(problems: Sequence[IntegrityProblem], untrusted: bool) -> list[tuple[str, str]]:
     """(label, names) for the integrity problems before a replay: the log's broken chain
     as the log's ("Untrusted log"), the record's own as the record's ("Untrusted record",
