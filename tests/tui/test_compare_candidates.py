@@ -258,6 +258,15 @@ def test_a_whole_id_finds_the_line_that_shows_it_shortened_or_cut() -> None:
         line, offsets = hits[0].candidate.line, hits[0].offsets
         marked = "".join(line[o] for o in offsets)  # the part of the id the line shows
         assert marked in (long_id[:12], uuid_id[:8]), (query, marked)
+    named = replace(summary(3), execution_id="exec-[b]x[/b]", key="exec-boldid.json")
+    index = CandidateIndex(
+        [execution_candidate(named, model.kind(named), ids=13), *index.candidates]
+    )
+    for query in ("exec-boldid.json", "boldid", "00002.json"):  # a record file's name
+        hits, _ = index.search(query)
+        assert [h.candidate.key for h in hits][:1] == [
+            "exec-boldid.json" if "boldid" in query else "00002.json"
+        ], query
     hits, _ = index.search("0d7f5f0a657e")  # the snapshot's id, past its 8 characters
     assert [h.candidate.kind for h in hits] == ["snapshot"]
     assert "identifier-0001" not in hits[0].candidate.line  # shown as before

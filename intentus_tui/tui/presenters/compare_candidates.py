@@ -90,7 +90,7 @@ class Candidate(NamedTuple):
     """One thing to compare with. ``key`` is the execution's file key (executions: their
     path is the root's to say) or the file's path; ``label`` names it as side B.
     ``unavailable``: why it cannot be chosen ("" when it can). ``hidden``: searched but
-    not shown (a whole execution id whose line shows it shortened or cut)."""
+    not shown (a whole execution id whose line shows it shortened or cut, a file name)."""
 
     kind: CandidateKind
     key: str
@@ -107,6 +107,14 @@ def _whole_id(execution_id: str, ids: int) -> str:
     still finds its line. ``execution_id`` sanitized."""
     shortened = display_id(execution_id) != execution_id or cell_len(execution_id) > ids
     return execution_id if shortened else ""
+
+
+def _hidden_of(summary: ExecutionSummary, ids: int) -> str:
+    """What an execution's line is also found by: its whole id (``_whole_id``) and its
+    file's name, as the list and ``ls`` show it (a record named other than its id too)."""
+    whole = _whole_id(summary.execution_id, ids)
+    name = sanitize_line(summary.key.rpartition("/")[2])
+    return f"{whole} {name}" if whole else name
 
 
 def time_cell(text: str) -> str:
@@ -206,7 +214,7 @@ def execution_candidate(
         line,
         execution_label(summary),
         unavailable_why(summary),
-        _whole_id(summary.execution_id, ids),
+        _hidden_of(summary, ids),
     )
 
 
@@ -271,8 +279,8 @@ class ExecutionLines:
             fresh[id(summary)] = line
             label = execution_label(summary)
             why = unavailable_why(summary) if summary.source == "wal" else ""
-            whole = _whole_id(summary.execution_id, ids)
-            out.append(make(Candidate, ("execution", summary.key, None, line, label, why, whole)))
+            hidden = _hidden_of(summary, ids)
+            out.append(make(Candidate, ("execution", summary.key, None, line, label, why, hidden)))
             if pause is not None and done % PAUSE_EVERY == 0:
                 pause()
         self.lines, self.made_from = fresh, listed
