@@ -447,3 +447,16 @@ async def test_at_80x24_long_ids_are_cut_with_an_ellipsis_and_keep_their_verdict
             text = _text(screen.query_one(side))
             assert text.startswith(f"{name} exec-a-very-ver… · "), text
             assert text.endswith("verified · ↺ yes"), text
+
+
+def test_the_status_says_when_it_is_cut_to_its_two_rows() -> None:
+    """The status line's end (the first divergence) was cut off at 80 columns unsaid."""
+    from textual.content import Content
+
+    from intentus_tui.tui.screens.compare import clamped
+
+    text = Content("records · 23 changed values · first divergence: events[1] " * 3)
+    shown = clamped(text, 40, 2).plain.split("\n")
+    assert len(shown) == 2 and shown[-1].endswith("…")
+    assert all(len(line) <= 40 for line in shown)
+    assert clamped(Content("short"), 40, 2).plain == "short"

@@ -54,6 +54,21 @@ DIM = "$foreground-muted"
 TITLE_LINES = 2  # each side's title, at most (compare.tcss)
 
 
+STATUS_ROWS = 2  # the status line's rows (``compare.tcss``)
+
+
+def clamped(content: Content, width: int, rows: int) -> Content:
+    """``content`` wrapped to ``width``, in ``rows`` rows at most: the last kept row ends
+    with "…" when more was cut."""
+    lines = content.wrap(width)
+    if len(lines) <= rows:
+        return content
+    last = lines[rows - 1]
+    if last.cell_length >= width:
+        last = last.truncate(width - 1)
+    return Content("\n").join([*lines[: rows - 1], last + "…"])
+
+
 class ComparisonScreen(Screen[None]):
     """A against B, full screen."""
 
@@ -125,6 +140,7 @@ class ComparisonScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_titles(event.size.width)
+        self._show_status()
 
     def _fit_titles(self, width: int) -> None:
         """Each side's longest title that fits its half of ``width`` in two lines."""
@@ -226,7 +242,11 @@ class ComparisonScreen(Screen[None]):
             parts.append((f" · first divergence: {divergence}", DIM))
         for note in layout.comparison.notes:
             parts.append((f" · {sanitize_line(note)}", DIM))
-        self.query_one("#compare-status", Static).update(Content.assemble(*parts))
+        # Two rows at most: what does not fit ends in "…", never cut off unsaid.
+        width = max(self.app.size.width - 2, 1)  # the status's padding
+        self.query_one("#compare-status", Static).update(
+            clamped(Content.assemble(*parts), width, STATUS_ROWS)
+        )
 
     def _focused_view(self) -> SideBySideView:
         return self.timeline if self.focused is self.timeline else self.values
