@@ -855,7 +855,7 @@ class IntentusApp(
             ("Timeline", EventLines.BINDINGS),
             ("Comparison (d, D; f in the Diff tab)", comparison_bindings()),
             ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
-            ("Compare picker (D)", ComparePicker.BINDINGS),
+            ("Compare picker (D)", ComparePicker.HELP_KEYS),
             (
                 "Also",
                 [

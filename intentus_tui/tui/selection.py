@@ -75,7 +75,7 @@ class SelectionActions:
         """Whether ``action``'s key stays live for a loaded execution without a record:
         ``record_to_act_on`` then says why nothing is done (a key doing nothing said
         nothing)."""
-        return action in ("replay", "invalidate", "save_snapshot", "diff_file") and (
+        return action in ("replay", "invalidate", "save_snapshot", "diff_file", "mark") and (
             self.detail is not None
         )
 
@@ -167,7 +167,12 @@ class SelectionActions:
         if summary is None:
             return
         if not self.selection_loading():
-            if self.detail is not None:
+            if self.detail is not None and self.detail.result.record is None:
+                from intentus_tui.tui.presenters.execution_text import no_record_to
+
+                app: Any = self  # the key says why (it did nothing, saying nothing)
+                app.notify(no_record_to("mark", self.detail), severity="warning", markup=False)
+            elif self.detail is not None:
                 self.set_marked(self.detail)
             return
         self._marking = key

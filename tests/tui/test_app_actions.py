@@ -232,14 +232,16 @@ async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path
             note.startswith("Nothing to replay: no record file was written") for note in notes
         ), notes
         assert any("A forced replay has nothing to return either." in n for n in notes)
-        # r, I and s say so too (each did nothing, saying nothing), and nothing is written.
-        for key in ("r", "I", "s"):
+        # r, I, s and m say so too (each did nothing, saying nothing); nothing is written.
+        for key in ("r", "I", "s", "m"):
             app.clear_notifications()
             await pilot.press(key)
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
             notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
-            verb = {"r": "replay", "I": "invalidate", "s": "save a snapshot of"}[key]
+            verb = {"r": "replay", "I": "invalidate", "s": "save a snapshot of"}.get(
+                key, "mark for a diff"
+            )
             assert any(
                 note.startswith(f"Nothing to {verb}: ") and "has no record (" in note
                 for note in notes

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from tests.tui.app_support import make_app, screen_lines, settle, write_world
+from tests.tui.app_support import SIZE, make_app, screen_lines, settle, write_world
 
 
 def _shown(app, selector: str) -> bool:  # type: ignore[no-untyped-def]
@@ -221,3 +221,14 @@ async def test_stacked_on_a_short_wide_screen_and_its_maximised_panes(records_di
         await settle(pilot)
         assert _shown(app, "#side-pane") and not _shown(app, "#centre")
         assert app.query_one("#side-pane").region.right == 200
+
+
+async def test_the_help_says_enter_compares_in_the_picker(records_dir: Path) -> None:
+    """Enter, the picker's one key to compare, is the input's own: the help lists it."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        sections = dict(app.help_sections())
+    picker = [(b.key, b.description) for b in sections["Compare picker (D)"]]
+    assert ("enter", "Compare with the highlighted line (or the typed path)") in picker

@@ -98,6 +98,7 @@ _RECORD_ACTIONS = {
     "invalidate": "invalidate",
     "save_snapshot": "save a snapshot of",
     "diff_file": "compare",
+    "mark": "mark for a diff",
 }
 
 

@@ -114,6 +114,11 @@ class ComparePicker(ModalScreen[Candidate | None]):
         Binding("pagedown", "move('page_down')", "Page down", show=False, id="picker.page-down"),
         Binding("pageup", "move('page_up')", "Page up", show=False, id="picker.page-up"),
     ]
+    # What the help lists for the picker: its bindings, and enter (the input's own submit).
+    HELP_KEYS: ClassVar[list[BindingType]] = [
+        *BINDINGS,
+        Binding("enter", "choose", "Compare with the highlighted line (or the typed path)"),
+    ]
     AUTO_FOCUS = "#picker-input"
 
     class Loaded(Message):
