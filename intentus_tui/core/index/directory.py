@@ -189,18 +189,7 @@ class DirectoryIndex:
             logs = wal_paths(self.root.wal_dir)
             records = self._read_records(survey, cache, resolved)
             stamps = yield from self._with_their_logs(records, logs) if logs else records
-            # The logs no record file named: executions known only from their log.
-            from intentus_tui.core.wal.read import read_wal
-
-            alone = [
-                read_wal(path)
-                for execution_id, path in logs.items()
-                if execution_id not in self._wals
-            ]
-            self._wals.update((log.execution_id, log) for log in alone)
-            joined = [self._view(log.execution_id) for log in alone]
-            if joined:
-                yield [s for s in joined if s is not None]
+            yield from self._known_from_a_log_alone(logs)
             if cache is not None and stamps is not None:
                 yield EVERY_SUMMARY_OUT  # a consumer holding some back can show them now
                 self._store(cache, resolved, survey.listing, stamps)
@@ -211,6 +200,18 @@ class DirectoryIndex:
                 gc.enable()
             if not self._keep_rows:
                 self._lines = {}
+
+    def _known_from_a_log_alone(self, logs: dict[str, Path]) -> Iterator[list[ExecutionSummary]]:
+        """The executions whose log no record file named (read now), in one batch."""
+        unread = [path for execution_id, path in logs.items() if execution_id not in self._wals]
+        if not unread:
+            return
+        from intentus_tui.core.wal.read import read_wal
+
+        alone = [read_wal(path) for path in unread]
+        self._wals.update((log.execution_id, log) for log in alone)
+        joined = [self._view(log.execution_id) for log in alone]
+        yield [s for s in joined if s is not None]
 
     def _with_their_logs(
         self,
