@@ -74,6 +74,10 @@ class Integrity(StrEnum):
     CHAIN_BROKEN = "chain_broken"  # the write-ahead log's hash chain breaks
 
 
+# The integrities whose evidence cannot be believed: a verdict with one is untrusted.
+UNTRUSTED_INTEGRITY = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
+
+
 class ReplayCode(StrEnum):
     """Why an execution can or cannot be replayed: a fixed vocabulary (``counts`` keys)."""
 
@@ -114,7 +118,7 @@ class Verdict:
     @property
     def trusted(self) -> bool:
         """False when the evidence fails its check: no other answer can be believed."""
-        return self.integrity not in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN)
+        return self.integrity not in UNTRUSTED_INTEGRITY
 
     @property
     def needs_attention(self) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from intentus_tui.core.model import (
     INVESTIGATE,
     NOTHING_TO_CHECK,
+    UNTRUSTED_INTEGRITY,
     ExecutionState,
     ExecutionSummary,
     HashStatus,
@@ -79,7 +80,7 @@ def verdict_of(s: ExecutionSummary) -> Verdict:
 def judge(s: ExecutionSummary) -> Verdict:
     """``verdict_of`` without its shortcut for the common case (its definition)."""
     integrity, integrity_reason = _integrity(s)
-    if integrity in (Integrity.TAMPERED, Integrity.CHAIN_BROKEN):
+    if integrity in UNTRUSTED_INTEGRITY:
         # What broke is the integrity's reason; these two only say what follows from it.
         claimed, _ = _outcome(s)
         what = "record" if integrity is Integrity.TAMPERED else "write-ahead log"

@@ -697,10 +697,8 @@ class IntentusApp(
             return self.screen is self.screen_stack[0]
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():
             return False  # a dialog or the comparison is on top: the list's keys wait for it
-        if action == "force_replay" and self.detail is not None:
-            return True  # one without a record too: R says there is nothing to replay
-        if action in _NEEDS_RECORD:  # one without a record: the key says why (a toast)
-            return True if self._action_state()[0] or self.says_why_not(action) else None
+        if action in _NEEDS_RECORD:  # one without a record too: the key says why (a toast)
+            return True if self._action_state()[0] or self.detail is not None else None
         if action == "diff":
             return True if self._action_state()[1] else None
         if action in ("next_difference", "previous_difference"):

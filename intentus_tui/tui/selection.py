@@ -71,27 +71,24 @@ class SelectionActions:
             self._waiting_action = (key, action)
         return False
 
-    def says_why_not(self, action: str) -> bool:
-        """Whether ``action``'s key stays live for a loaded execution without a record:
-        ``record_to_act_on`` then says why nothing is done (a key doing nothing said
-        nothing)."""
-        return action in ("replay", "invalidate", "save_snapshot", "diff_file", "mark") and (
-            self.detail is not None
-        )
-
     def record_to_act_on(self, action: str) -> ExecutionDetail | None:
         """The loaded execution under the cursor when it has a record; None when there is
         none, or while it loads (then ``action`` runs once it is here)."""
         if not self.act_when_loaded(action):
             return None
         detail = self.detail
-        if detail is not None and detail.result.record is None:  # the key says why not
-            from intentus_tui.tui.presenters.execution_text import no_record_to
-
-            app: Any = self
-            app.notify(no_record_to(action, detail), severity="warning", markup=False, timeout=8)
+        if detail is not None and detail.result.record is None:
+            self._say_no_record(action, detail)
             return None
         return detail
+
+    def _say_no_record(self, action: str, detail: ExecutionDetail) -> None:
+        """A key acting on a record, pressed on an execution without one, says why it does
+        nothing (it did nothing, saying nothing)."""
+        from intentus_tui.tui.presenters.execution_text import no_record_to
+
+        app: Any = self  # an App: notify is its
+        app.notify(no_record_to(action, detail), severity="warning", markup=False, timeout=8)
 
     def action_force_replay(self) -> None:
         """``R``: replay the record even if it is not replayable, once confirmed. An
@@ -168,10 +165,7 @@ class SelectionActions:
             return
         if not self.selection_loading():
             if self.detail is not None and self.detail.result.record is None:
-                from intentus_tui.tui.presenters.execution_text import no_record_to
-
-                app: Any = self  # the key says why (it did nothing, saying nothing)
-                app.notify(no_record_to("mark", self.detail), severity="warning", markup=False)
+                self._say_no_record("mark", self.detail)
             elif self.detail is not None:
                 self.set_marked(self.detail)
             return

@@ -41,6 +41,7 @@ from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot, id_of_key
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
+from intentus_tui.core.wal.files import wal_paths
 
 if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
     from intentus_tui.core.wal.read import WalLog
@@ -392,22 +393,6 @@ class DirectoryIndex:
                 self._wals.pop(execution_id, None)
             return execution_id
         return None
-
-
-def wal_paths(wal_dir: Path | None) -> dict[str, Path]:
-    """Each write-ahead log in ``wal_dir`` by execution id (its file name less ``.wal``),
-    in name order; none for no directory, or one that cannot be listed."""
-    if wal_dir is None:
-        return {}
-    try:
-        names = sorted(os.listdir(wal_dir))
-    except OSError:
-        return {}
-    return {
-        name[: -len(WAL_SUFFIX)]: wal_dir / name
-        for name in names
-        if name.endswith(WAL_SUFFIX) and len(name) > len(WAL_SUFFIX)
-    }
 
 
 def has_rows(snapshot: Snapshot) -> bool:

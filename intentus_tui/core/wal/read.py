@@ -37,6 +37,7 @@ from intentus_tui.core.wal.analyse import (
     recovery_hint,
     side_effects_completed,
 )
+from intentus_tui.core.wal.files import wal_paths
 
 # A line longer than this is not a WAL entry anyone wrote; don't hold it in memory.
 MAX_LINE_BYTES = 32 * 1024 * 1024
@@ -711,15 +712,5 @@ def _with_message(log: WalLog) -> WalLog:
 
 
 def scan_wal_dir(wal_dir: str | os.PathLike[str]) -> dict[str, WalLog]:
-    """Every ``*.wal`` in ``wal_dir``, keyed by execution id (sorted). Missing dir -> {}."""
-    directory = Path(wal_dir)
-    try:
-        names = sorted(os.listdir(directory))
-    except OSError:
-        return {}
-    logs: dict[str, WalLog] = {}
-    for name in names:
-        if name.endswith(WAL_SUFFIX) and len(name) > len(WAL_SUFFIX):
-            log = read_wal(directory / name)
-            logs[log.execution_id] = log
-    return logs
+    """Every ``*.wal`` in ``wal_dir``, read, keyed by execution id (sorted). Missing dir -> {}."""
+    return {execution_id: read_wal(path) for execution_id, path in wal_paths(wal_dir).items()}

@@ -34,7 +34,13 @@ from rich.cells import cell_len
 from textual.fuzzy import FuzzySearch
 
 from intentus_tui.core.compare.targets import CompareTarget, describe_file
-from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode
+from intentus_tui.core.model import (
+    UNTRUSTED_INTEGRITY,
+    ExecutionSummary,
+    Integrity,
+    Outcome,
+    ReplayCode,
+)
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
 from intentus_tui.tui.presenters.list_model import PAUSE_EVERY
@@ -78,7 +84,6 @@ _OUTCOME_MARKS = {
     Outcome.IN_FLIGHT: "◌",
     Outcome.UNKNOWN: "?",
 }
-_UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
 _EXECUTION_PREFIX = f"{KIND_WORDS['execution']:<{KIND_WIDTH}} "
 
 
@@ -131,7 +136,7 @@ def time_cell(text: str) -> str:
 def verdict_marks(codes: VerdictCodes) -> str:
     """The list's three marks in six cells: outcome, integrity, replay (``✓ #✓ ↺``)."""
     outcome, integrity, replay = codes
-    mark = "⚠" if integrity in _UNTRUSTED else _OUTCOME_MARKS[outcome]
+    mark = "⚠" if integrity in UNTRUSTED_INTEGRITY else _OUTCOME_MARKS[outcome]
     return f"{mark} {integrity_cell(integrity, 2)[0]} {replay_cell(replay, 1)[0]}"
 
 

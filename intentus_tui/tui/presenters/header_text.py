@@ -73,15 +73,16 @@ def _progress_bar(done: int, total: int, width: int = 12) -> str:
 
 DIRECTORY: Part = ("", "")  # where the directory goes in the location line
 MIN_DIRECTORY_CELLS = 12
+MIN_ROOT_CELLS = 6  # each of several roots, cut to share the line
 
 
-def _keep(text: str, width: int | None, *, head: bool) -> str:
+def _keep(text: str, width: int | None, *, head: bool, least: int = MIN_DIRECTORY_CELLS) -> str:
     """``text``, or as much of its start (``head``: a name) or of its end (a path) as fits
-    in ``width`` cells, with ``…`` where it is cut (at least ``MIN_DIRECTORY_CELLS``;
-    ``None``, before the first layout: all of it)."""
+    in ``width`` cells, with ``…`` where it is cut (at least ``least`` cells; ``None``,
+    before the first layout: all of it)."""
     if width is None:
         return text
-    width = max(MIN_DIRECTORY_CELLS, width)
+    width = max(least, width)
     if cell_len(text) <= width:
         return text
     kept = text[: width - 1] if head else text[-(width - 1) :]
@@ -114,20 +115,9 @@ def _keep_each(roots: list[str], width: int | None) -> str:
         for index in fitting:
             room -= left.pop(index)
     return _ROOTS_JOIN.join(
-        text if cell_len(text) <= shares[index] else _keep_tail(text, shares[index])
+        _keep(text, shares[index], head=False, least=MIN_ROOT_CELLS)
         for index, text in enumerate(roots)
     )
-
-
-MIN_ROOT_CELLS = 6
-
-
-def _keep_tail(text: str, width: int) -> str:
-    """The end of ``text`` in ``width`` cells, after ``…``."""
-    kept = text[-(width - 1) :] if width > 1 else ""
-    while cell_len(kept) > width - 1:
-        kept = kept[1:]
-    return "…" + kept
 
 
 def location_parts(s: HeaderState, width: int | None) -> list[Part]:

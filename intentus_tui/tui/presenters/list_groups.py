@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode
+from intentus_tui.core.model import (
+    UNTRUSTED_INTEGRITY,
+    ExecutionSummary,
+    Integrity,
+    Outcome,
+    ReplayCode,
+)
 from intentus_tui.core.verdict import verdict_of
 
 
@@ -36,7 +42,6 @@ ATTENTION_GROUPS = frozenset({Group.UNTRUSTED, Group.UNKNOWN, Group.FAILED, Grou
 # per combination, a few dozen in all) so that 100,000 executions share them.
 VerdictKind = tuple[Outcome, Integrity, ReplayCode]
 KINDS: dict[VerdictKind, VerdictKind] = {}
-UNTRUSTED = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
 _OUTCOME_GROUPS = {
     Outcome.UNKNOWN: Group.UNKNOWN,
     Outcome.FAILED: Group.FAILED,
@@ -53,7 +58,7 @@ def kind_of(summary: ExecutionSummary) -> VerdictKind:
 
 def group_of_kind(kind: VerdictKind) -> Group:
     outcome, integrity, replay = kind
-    if integrity in UNTRUSTED:
+    if integrity in UNTRUSTED_INTEGRITY:
         return Group.UNTRUSTED
     group = _OUTCOME_GROUPS.get(outcome)
     if group is not None:

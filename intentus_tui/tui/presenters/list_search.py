@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from intentus_tui.core.model import ExecutionSummary, ReplayCode
+from intentus_tui.core.model import UNTRUSTED_INTEGRITY, ExecutionSummary, ReplayCode
 from intentus_tui.tui.presenters.list_groups import (
     GROUP_TITLES,
-    UNTRUSTED,
     VerdictKind,
     group_of_kind,
     kind_of,
@@ -23,7 +22,7 @@ _GROUP_WORDS = {int(g): title.partition(":")[0].casefold() for g, title in GROUP
 def _kind_words(kind: VerdictKind) -> str:
     outcome, integrity, replay = kind
     words = [outcome.value, integrity.value, replay.value]
-    words.append("untrusted" if integrity in UNTRUSTED else "trusted")
+    words.append("untrusted" if integrity in UNTRUSTED_INTEGRITY else "trusted")
     if replay is not ReplayCode.REPLAYABLE:
         words.append("not_replayable")
     return " ".join(words).replace("_", " ") + " " + " ".join(words)
