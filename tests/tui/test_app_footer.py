@@ -1,14 +1,18 @@
-"""Opening and closing the filter (two focus changes, two footer recomposes) must not
-leave widgets behind: Textual's Footer used to keep every key it ever composed."""
+"""The footer: the keys of what has focus, rebuilt only when they change, and without
+leaving widgets behind (Textual's Footer used to keep every key it ever composed)."""
 
 from __future__ import annotations
 
 import gc
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.widget import Widget
+from textual.widgets._footer import FooterKey
 
+from intentus_tui.tui.app import IntentusApp
 from tests.tui.app_support import SIZE, make_app, settle
 
 
@@ -35,3 +39,62 @@ async def test_focus_changes_leave_no_widgets_behind(
         await settle(pilot)
         assert app.screen.focused is app.execution_list
         assert _live_widgets() - before == Counter()
+
+
+def _footer_keys(app: IntentusApp) -> list[tuple[str, str]]:
+    return [(key.key_display, key.description) for key in app.query(FooterKey)]
+
+
+LIST_KEYS = [
+    ("→", "Open timeline"),
+    ("q", "Quit"),
+    ("?", "Help"),
+    ("/", "Filter"),
+    ("v", "View"),
+    ("!", "Failures first"),
+    ("o", "Sort"),
+    ("p", "Live/pause"),
+    ("r", "Replay"),
+    ("m", "Mark for diff"),
+    ("d", "Diff"),
+    ("^p", "palette"),
+]
+FILTER_KEYS = [("/", "Filter"), ("esc", "Clear filter"), ("^p", "palette")]
+
+
+async def test_the_footer_shows_the_keys_of_what_has_focus_built_once_per_change(
+    records_dir: Path, world: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[FooterKey] = []
+    original_init = FooterKey.__init__
+
+    def counted_init(self: FooterKey, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        original_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(FooterKey, "__init__", counted_init)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert _footer_keys(app) == LIST_KEYS
+        made.clear()
+        await pilot.press("slash")
+        await settle(pilot)
+        assert _footer_keys(app) == FILTER_KEYS
+        await pilot.press("enter")
+        await settle(pilot)
+        assert _footer_keys(app) == LIST_KEYS
+        # One footer built per change of keys: Textual's footer built each twice, every
+        # key mounted and styled again for the same keys (a tenth of the tests' CPU).
+        assert len(made) == len(FILTER_KEYS) + len(LIST_KEYS)
+        shown = set(app.query(FooterKey))
+        for key in ("j", "k", "p", "p"):  # other executions, live paused and resumed
+            await pilot.press(key)
+            await settle(pilot)
+            assert set(app.query(FooterKey)) == shown, key
+        diff = next(key for key in app.query(FooterKey) if key.action == "diff")
+        assert diff.has_class("-disabled")  # nothing marked to compare with
+        await pilot.press("m", "j")
+        await settle(pilot)
+        diff = next(key for key in app.query(FooterKey) if key.action == "diff")
+        assert not diff.has_class("-disabled")

@@ -25,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from intentus_tui.core.actions import (
@@ -48,6 +48,7 @@ from intentus_tui.tui.presenters.compare_text import (
     untrusted_warnings,
 )
 from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
 DIM = "$foreground-muted"
@@ -123,7 +124,7 @@ class ComparisonScreen(Screen[None]):
         yield SideBySideView(id="compare-timeline")
         yield SideBySideView(id="compare-values")
         yield Static("", id="compare-current")
-        yield Footer()
+        yield AppFooter()
 
     @property
     def timeline(self) -> SideBySideView:
