@@ -42,5 +42,5 @@ def read_screen_styles(app: App[Any]) -> None:
                 stylesheet.read(path)
                 added = True
     if added:
-        stylesheet.reparse()
+        stylesheet.parse()  # the sources read before come from its cache
         stylesheet.update(app)
