@@ -4,7 +4,8 @@ first opens them.
 Textual reads a screen's ``CSS_PATH`` when the screen is first pushed, then re-parses the
 whole stylesheet and restyles every widget of the app: a tenth of a second or more, added
 to the first ``d`` (the comparison) or ``D`` (its picker) of a session. Read here, once the
-first rows and the side pane are out, they cost that while nobody waits for a key.
+first rows and the side pane are out, they cost only their own parse (2 ms), while
+nobody waits for a key.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def stylesheet_paths(screen_type: type[Screen[Any]]) -> list[Path]:
 
 def read_screen_styles(app: App[Any]) -> None:
     """Read the comparison's and the compare picker's stylesheets into ``app``'s (each
-    once), and restyle the app if any was new."""
+    once)."""
     from intentus_tui.tui.screens.compare import ComparisonScreen
     from intentus_tui.tui.screens.compare_picker import ComparePicker
 
@@ -42,5 +43,8 @@ def read_screen_styles(app: App[Any]) -> None:
                 stylesheet.read(path)
                 added = True
     if added:
-        stylesheet.parse()  # the sources read before come from its cache
-        stylesheet.update(app)
+        # Only the new files are parsed (the rest comes from the stylesheet's cache), and
+        # nothing is restyled: every rule in them is scoped to its screen (a test holds
+        # them to it), so no widget alive now matches one. Textual's own first push would
+        # re-parse everything and restyle the whole app.
+        stylesheet.parse()
