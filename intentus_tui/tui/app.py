@@ -480,10 +480,12 @@ class IntentusApp(
             listing.empty_message = f"No execution records (*.json) in {directory}.\n" + (
                 "New records will appear here as they are written." if self.watching else ""
             )
-        else:
+        else:  # what hides them: the view, the filter, or both
+            ways = ["v to change the view"] if listing.model.view.only is not None else []
+            ways += ["esc to clear the filter"] if self._filter.value else []
             listing.empty_message = (
                 f"No executions match (view: {listing.model.view.label}).\n"
-                "Press v to change the view, or / then esc to clear the filter."
+                f"Press {', or '.join(ways)}."
             )
         listing.refresh()
 
@@ -618,6 +620,7 @@ class IntentusApp(
             self._filter.display = False
         self.execution_list.set_query("")
         self._filtered()
+        self.refresh_bindings()  # escape on the list has nothing more to clear
 
     def action_cycle_view(self) -> None:
         note = self.execution_list.cycle_view()
@@ -691,8 +694,11 @@ class IntentusApp(
         return frozenset(actions - {"quit", "help"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("filter_done", "filter_clear"):
-            return self._filter_focused()  # otherwise enter/escape mean what they usually do
+        if action == "filter_done":
+            return self._filter_focused()  # otherwise enter means what it usually does
+        if action == "filter_clear":  # in the box, or on the list while a filter applies
+            on_list = self.screen.focused is self.execution_list and bool(self._filter.value)
+            return self._filter_focused() or on_list
         if action == "filter":  # priority binding: leave "/" to modal screens' own inputs
             return self.screen is self.screen_stack[0]
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():

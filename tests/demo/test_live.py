@@ -109,6 +109,10 @@ def test_cli_live_exits_cleanly_on_ctrl_c(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a terminal delivers it: a run started in the background by a shell
+        # without job control inherits SIGINT ignored, and Python then never raises
+        # KeyboardInterrupt (the program ran on until this test's timeout).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     for line in proc.stdout:  # wait until executions are being recorded

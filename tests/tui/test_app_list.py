@@ -329,3 +329,52 @@ async def test_a_filter_typed_confirmed_and_left_in_one_burst(
         assert app.focused is app.execution_list
         assert app.execution_list.model.shown_count == len(world)
         assert app.execution_list.selected_key == first
+
+
+async def test_escape_on_the_list_clears_the_filter_in_force(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """Back on the list with a filter applied, the footer offers escape to clear it; from the
+    timeline escape still goes back to the list first."""
+    from textual.widgets._footer import FooterKey
+
+    from intentus_tui.core.verdict import verdict_of
+
+    def footer() -> list[str]:
+        return [key.key_display for key in app.query(FooterKey)]
+
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "esc" not in footer()  # nothing to clear
+        await pilot.press("slash", *"translate", "enter")
+        await settle(pilot)
+        assert app.focused is app.execution_list
+        assert app.execution_list.model.shown_count == 2
+        assert "esc" in footer()
+        await pilot.press("enter")  # the timeline
+        await settle(pilot)
+        await pilot.press("escape")  # back to the list, the filter kept
+        await settle(pilot)
+        assert app.focused is app.execution_list
+        assert app.execution_list.model.shown_count == 2
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.execution_list.model.shown_count == len(world)
+        assert not app.query_one("#filter").display
+        assert "(2 shown)" not in screen_text(app)
+        assert "esc" not in footer()
+        # An empty list says what hides the rows: the filter, the view, or both.
+        await pilot.press("slash", *"no-such-thing", "enter")
+        await settle(pilot)
+        assert "Press esc to clear the filter." in screen_text(app)
+        await pilot.press("v")  # needs attention only
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Press v to change the view, or esc to clear the filter." in text
+        await pilot.press("escape")
+        await settle(pilot)
+        # The filter cleared, the view kept: every execution that needs attention.
+        summaries = app.execution_list.model.summaries.values()
+        attention = sum(verdict_of(summary).needs_attention for summary in summaries)
+        assert 0 < app.execution_list.model.shown_count == attention < len(world)
