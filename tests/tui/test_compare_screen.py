@@ -423,6 +423,38 @@ async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path
         assert f"({ident}.json)" in _text(screen.query_one("#side-a"))
 
 
+async def test_at_80x24_both_sides_drop_the_word_execution_alike(tmp_path: Path) -> None:
+    """One side too long for the word "execution" (a copy with a long file name): the
+    other side, which would have room, drops it too, so that both read alike."""
+    import copy as copying
+
+    from intentus_tui.core.detail import load_detail
+    from tests.tui.compare_harness import CompareApp
+    from tests.tui.side_pane_harness import good_record
+
+    ident = "e3151288-62c3-4a4f-b774-eb5248db40af"
+    record = good_record(ident)
+    original = tmp_path / f"{ident}.json"
+    original.write_text(json.dumps(record), "utf-8")
+    other = copying.deepcopy(record)
+    other["routerDecision"]["reason"] = "another reason"
+    duplicate = tmp_path / "copy-kept-after-the-incident.json"
+    duplicate.write_text(json.dumps(other), "utf-8")
+    app = CompareApp(load_detail(original), load_detail(duplicate))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.comparison
+        side_a = _text(screen.query_one("#side-a"))
+        side_b = _text(screen.query_one("#side-b"))
+        assert side_a.startswith("A e3151288 · "), side_a
+        assert side_b.startswith("B e3151288 (copy-kept"), side_b  # cut: none fits
+        await pilot.resize_terminal(200, 40)
+        await pilot.pause()
+        assert _text(screen.query_one("#side-a")).startswith("A execution e3151288")
+        assert _text(screen.query_one("#side-b")).startswith("B execution e3151288")
+
+
 async def test_at_80x24_long_ids_are_cut_with_an_ellipsis_and_keep_their_verdicts(
     tmp_path: Path,
 ) -> None:

@@ -37,6 +37,9 @@ def _short_id(operand: Operand) -> str | None:
     return display_id(str(operand.describe().get("execution_id") or operand.label))
 
 
+RECORD_WORD = "execution "  # a record side's title starts so, where there is room
+
+
 def side_titles(
     a: Operand, b: Operand, roots: tuple[str | None, str | None] = (None, None)
 ) -> tuple[list[str], list[str]]:
@@ -83,10 +86,10 @@ def side_title_versions(
     verdict = f" · {verdict_words(operand.verdict)}" if operand.verdict is not None else ""
     path = operand.path if with_file else None
     file = f" ({path.name})" if path is not None else ""
-    versions = [f"execution {name}{file}{verdict}{damaged}"]
+    versions = [f"{RECORD_WORD}{name}{file}{verdict}{damaged}"]
     if file and path is not None and path.stem == ident:  # the long id again
         file = ""
-        versions.append(f"execution {name}{verdict}{damaged}")
+        versions.append(f"{RECORD_WORD}{name}{verdict}{damaged}")
     versions.append(f"{name}{file}{verdict}{damaged}")
     if len(name) > MAX_ID_WIDTH:  # a long id, cut as the list's id column cuts it
         versions.append(f"{fit(name, MAX_ID_WIDTH)}{verdict}{damaged}")

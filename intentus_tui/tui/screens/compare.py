@@ -40,6 +40,7 @@ from intentus_tui.core.actions import (
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.compare_text import (
+    RECORD_WORD,
     counts_text,
     divergence_text,
     hidden_text,
@@ -146,17 +147,28 @@ class ComparisonScreen(Screen[None]):
     def _fit_titles(self, width: int) -> None:
         """Each side's longest title that fits its half of ``width`` in two lines."""
         inner = max(width // 2 - 2, 1)  # each side: half the width, less its padding
-        titles = []
-        for name, style, versions, side in (
+        sides = (
             ("A ", "bold $text-error", self.title_versions[0], "#side-a"),
             ("B ", "bold $text-success", self.title_versions[1], "#side-b"),
+        )
+        fitting = [
+            [t for t in versions if len(Content(name + t).wrap(inner)) <= TITLE_LINES]
+            for name, _, versions, _ in sides
+        ]
+        # Two executions are named alike: when one side drops the word "execution" to
+        # fit, so does the other.
+        chosen = [
+            fits[0] if fits else versions[-1]
+            for (_, _, versions, _), fits in zip(sides, fitting, strict=True)
+        ]
+        if all(versions[0].startswith(RECORD_WORD) for _, _, versions, _ in sides) and not all(
+            title.startswith(RECORD_WORD) for title in chosen
         ):
-            title = next(
-                (t for t in versions if len(Content(name + t).wrap(inner)) <= TITLE_LINES),
-                None,
-            )
-            if title is None:  # none fits: the shortest, on one line, cut where it is cut
-                title = fit(versions[-1], inner - len(name))
+            fitting = [[t for t in fits if not t.startswith(RECORD_WORD)] for fits in fitting]
+        titles = []
+        for (name, style, versions, side), fits in zip(sides, fitting, strict=True):
+            # None fits: the shortest, on one line, cut where it is cut.
+            title = fits[0] if fits else fit(versions[-1], inner - len(name))
             titles.append(title)
             self.query_one(side, Static).update(Content.assemble((name, style), title))
         self.titles = (titles[0], titles[1])
