@@ -570,8 +570,8 @@ class IntentusApp(
 
     def action_filter(self) -> None:
         filter_input = self._filter
-        if self._filter_focused():  # "/" typed into the filter is text
-            filter_input.insert_text_at_cursor("/")
+        if self._filter_focused():  # "/" typed into the filter is text, after what it queued
+            filter_input.call_later(filter_input.insert_text_at_cursor, "/")
             return
         filter_input.display = True
         # Focus now, not after the next refresh: keys typed right after "/" must land here.
