@@ -483,9 +483,8 @@ class IntentusApp(
         else:  # what hides them: the view, the filter, or both
             ways = ["v to change the view"] if listing.model.view.only is not None else []
             ways += ["esc to clear the filter"] if self._filter.value else []
-            listing.empty_message = (
-                f"No executions match (view: {listing.model.view.label}).\n"
-                f"Press {', or '.join(ways)}."
+            listing.empty_message = f"No executions match (view: {listing.model.view.label}).\n" + (
+                f"Press {', or '.join(ways)}." if ways else ""
             )
         listing.refresh()
 
