@@ -117,6 +117,23 @@ def join_lines(lines: Iterable[Line]) -> Content:
     return Content("\n").join(Content.assemble(ln.prefix, ln.body) for ln in lines)
 
 
+def _wrap_body(body: Content, room: int) -> list[Content]:
+    """``body`` wrapped to ``room``. One word too long for it (an execution id) breaks
+    after its hyphens when every piece then fits (``65587ebf-e838-467e-`` then
+    ``8eb6-a712b3915d38``), not anywhere as Textual breaks it (``…-8eb`` ``6-a7…``)."""
+    plain = body.plain
+    if len(plain) <= room or not plain.isascii() or "-" not in plain or " " in plain:
+        return body.wrap(room)
+    offsets: list[int] = []
+    start = 0
+    while len(plain) - start > room:
+        start = plain.rfind("-", start, start + room) + 1
+        if start <= (offsets[-1] if offsets else 0):  # no hyphen in reach
+            return body.wrap(room)
+        offsets.append(start)
+    return body.divide(offsets)
+
+
 def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
     """Wrap each line's body to what is left of ``width`` after its prefix."""
     out: list[Content] = []
@@ -126,7 +143,7 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
         if room < MIN_BODY_WIDTH:
             out.extend(Content.assemble(ln.prefix, ln.body).wrap(max(1, width)))
             continue
-        wrapped = ln.body.wrap(room) if ln.body.plain else [Content("")]
+        wrapped = _wrap_body(ln.body, room) if ln.body.plain else [Content("")]
         out.append(Content.assemble(ln.prefix, wrapped[0]))
         hang = Content(" " * indent)
         out.extend(Content.assemble(hang, rest) for rest in wrapped[1:])

@@ -1,0 +1,40 @@
+"""The side pane's lines: a value wraps under itself, and an id breaks at its hyphens."""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from intentus_tui.tui.widgets.pane_text import row, wrap_lines
+
+UUID = "65587ebf-e838-467e-8eb6-a712b3915d38"
+
+
+def _wrapped(value: str, width: int) -> list[str]:
+    return [line.plain for line in wrap_lines([row("Execution", value)], width)]
+
+
+def _bodies(value: str, width: int) -> list[str]:
+    """The value's lines without the label column (18 wide)."""
+    return [line[18:] for line in _wrapped(value, width)]
+
+
+def test_an_id_too_long_for_its_column_breaks_after_a_hyphen() -> None:
+    # 80 columns, two panes: 22 columns beside the label (it broke as "…-8eb" "6-a7…").
+    assert _wrapped(UUID, 40) == [
+        "  Execution       65587ebf-e838-467e-",
+        "                  8eb6-a712b3915d38",
+    ]
+    assert "".join(_bodies(UUID, 40)) == UUID
+
+
+def test_a_value_that_fits_or_has_spaces_wraps_as_before() -> None:
+    assert _wrapped(UUID, 80) == [f"  Execution       {UUID}"]
+    text = "no record file was written - there is no recorded response"
+    expected = [line.plain for line in Content(text).wrap(22)]
+    assert [line.rstrip() for line in _bodies(text, 40)] == [line.rstrip() for line in expected]
+
+
+def test_a_word_whose_hyphens_leave_a_piece_too_long_breaks_as_textual_breaks_it() -> None:
+    stamp = "2026-01-05T09:07:03.693000+00:00"  # "05T09:07:03.693000+00:00" is 24 > 22
+    expected = [line.plain for line in Content(stamp).wrap(22)]
+    assert _bodies(stamp, 40) == expected
