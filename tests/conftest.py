@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 import textual._wait
-import textual.constants
 from textual._styles_cache import StylesCache
 from textual.notifications import Notification
 
@@ -17,11 +16,6 @@ from tests.intentusnet_world import RealWorld, build_real_world
 # over. Slices of 4 ms halve the debugger's tests (the hostile walk: 39 s to 20 s).
 textual._wait.SLEEP_GRANULARITY = 0.004
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
-# Apps made here end each animation (a scroll, a tab's underline) at its next frame
-# instead of a fifth of a second later: ``settle`` waited out every one of them, idle (the
-# debugger's tests: 150 s to 138 s on two workers). What the app draws in the end is the
-# same (the snapshots agree); the real program, run in a pty by its own tests, animates.
-textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
 
 # The ``sshd`` fixture: a real OpenSSH server for the remote-root tests.
 pytest_plugins = ["tests.core.remote.sshd"]

@@ -138,21 +138,25 @@ async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
     assert isinstance(app, IntentusApp)
     deadline = time.monotonic() + timeout
     quiet_rounds = 0
+    waiting_for = "nothing"
     while quiet_rounds < 2:
         await pilot.pause()
         if not app.animator._complete_event.is_set():  # between two frames looks idle
-            quiet_rounds = 0
+            quiet_rounds, waiting_for = 0, "an animation"
             await _animations_finished(app, deadline - time.monotonic())
         elif workers := _running_workers(app):
-            quiet_rounds = 0
+            quiet_rounds, waiting_for = 0, f"workers {[w.name for w in workers]}"
             await _workers_finished(workers, deadline - time.monotonic())
-        elif _building_side_pane(app) or _underline_moving(app):
-            quiet_rounds = 0
+        elif _building_side_pane(app):
+            quiet_rounds, waiting_for = 0, "the side pane"
+            await pilot.pause(0.005)
+        elif _underline_moving(app):
+            quiet_rounds, waiting_for = 0, "a tab's underline"
             await pilot.pause(0.005)
         else:
             quiet_rounds += 1
         if time.monotonic() > deadline:
-            raise AssertionError("the app did not settle in time")
+            raise AssertionError(f"the app did not settle in time (waiting for {waiting_for})")
 
 
 async def mark_and_compare(pilot: Pilot[Any], marked: str, selected: str) -> None:
