@@ -390,63 +390,55 @@ def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) 
     ]
 
 
-async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path: Path) -> None:
-    """Two copies of one record in one directory at 80 columns: each side shows its short
-    id and verdict; the file name that only repeats the id goes, the copy's stays."""
+COPIED_ID = "e3151288-62c3-4a4f-b774-eb5248db40af"
+
+
+def _record_and_its_copy(tmp_path: Path, copy_name: str) -> CompareApp:
+    """A record (its file named by its id) against a changed copy of it named ``copy_name``."""
     import copy as copying
 
     from intentus_tui.core.detail import load_detail
-    from tests.tui.compare_harness import CompareApp
     from tests.tui.side_pane_harness import good_record
 
-    ident = "e3151288-62c3-4a4f-b774-eb5248db40af"
-    record = good_record(ident)
-    original = tmp_path / f"{ident}.json"
+    record = good_record(COPIED_ID)
+    original = tmp_path / f"{COPIED_ID}.json"
     original.write_text(json.dumps(record), "utf-8")
     other = copying.deepcopy(record)
     other["routerDecision"]["reason"] = "another reason"
-    duplicate = tmp_path / "copy.json"
+    duplicate = tmp_path / copy_name
     duplicate.write_text(json.dumps(other), "utf-8")
-    app = CompareApp(load_detail(original), load_detail(duplicate))
+    return CompareApp(load_detail(original), load_detail(duplicate))
+
+
+async def _sides(app: CompareApp, pilot: Any) -> tuple[ComparisonScreen, str, str]:
+    """The comparison once computed, and its two sides' titles."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen = app.comparison
+    return screen, _text(screen.query_one("#side-a")), _text(screen.query_one("#side-b"))
+
+
+async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path: Path) -> None:
+    """Two copies of one record in one directory at 80 columns: each side shows its short
+    id and verdict; the file name that only repeats the id goes, the copy's stays."""
+    app = _record_and_its_copy(tmp_path, "copy.json")
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.comparison
-        side_a = _text(screen.query_one("#side-a"))
-        side_b = _text(screen.query_one("#side-b"))
-        assert side_a.startswith("A execution e3151288 · ") and ident + ".json" not in side_a
+        screen, side_a, side_b = await _sides(app, pilot)
+        assert side_a.startswith("A execution e3151288 · ") and COPIED_ID + ".json" not in side_a
         assert side_b.startswith("B execution e3151288 (copy.json) · ")
         for side in (side_a, side_b):
             assert side.endswith(("verified · ↺ yes", "✗ untrusted")), side
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
-        assert f"({ident}.json)" in _text(screen.query_one("#side-a"))
+        assert f"({COPIED_ID}.json)" in _text(screen.query_one("#side-a"))
 
 
 async def test_at_80x24_both_sides_drop_the_word_execution_alike(tmp_path: Path) -> None:
     """One side too long for the word "execution" (a copy with a long file name): the
     other side, which would have room, drops it too, so that both read alike."""
-    import copy as copying
-
-    from intentus_tui.core.detail import load_detail
-    from tests.tui.compare_harness import CompareApp
-    from tests.tui.side_pane_harness import good_record
-
-    ident = "e3151288-62c3-4a4f-b774-eb5248db40af"
-    record = good_record(ident)
-    original = tmp_path / f"{ident}.json"
-    original.write_text(json.dumps(record), "utf-8")
-    other = copying.deepcopy(record)
-    other["routerDecision"]["reason"] = "another reason"
-    duplicate = tmp_path / "copy-kept-after-the-incident.json"
-    duplicate.write_text(json.dumps(other), "utf-8")
-    app = CompareApp(load_detail(original), load_detail(duplicate))
+    app = _record_and_its_copy(tmp_path, "copy-kept-after-the-incident.json")
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.comparison
-        side_a = _text(screen.query_one("#side-a"))
-        side_b = _text(screen.query_one("#side-b"))
+        screen, side_a, side_b = await _sides(app, pilot)
         assert side_a.startswith("A e3151288 · "), side_a
         assert side_b.startswith("B e3151288 (copy-kept"), side_b  # cut: none fits
         await pilot.resize_terminal(200, 40)
