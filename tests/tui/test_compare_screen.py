@@ -111,6 +111,24 @@ async def test_e_unfolds_and_t_enter_jump_to_an_event() -> None:
         assert isinstance(row, SideRow) and row.path_text == "events[3]" and row.a is None
 
 
+async def test_an_event_only_one_side_has_is_shown_whole_on_its_first_and_last_line() -> None:
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        await pilot.press("t", "enter")  # the model call only B has: its "{" line
+        whole = '{"type": "MODEL_CALL", "payload": {"model": "m-2", "latency_ms": 812}, "seq": 4}'
+        current = _text(screen.query_one("#compare-current"))
+        assert f"B {whole}" in current, current
+        assert "A (nothing on this side)" in current
+        await pilot.press("down")  # inside the event: a line says itself
+        assert 'B "type": "MODEL_CALL"' in _text(screen.query_one("#compare-current"))
+        await pilot.press(*["down"] * 6)  # its last line, "}"
+        row = screen.values.current_row
+        assert isinstance(row, SideRow) and row.b is not None and row.b.strip() == "}"
+        assert f"B {whole}" in _text(screen.query_one("#compare-current"))
+
+
 @pytest.mark.parametrize("size", [(80, 24), SIZE])
 async def test_enter_on_an_unchanged_event_shows_its_lines_not_a_fold(
     size: tuple[int, int],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from intentus_tui.tui.widgets.pane_text import row, wrap_lines
+from intentus_tui.tui.widgets.pane_text import badge, heading, row, wrap_lines
 
 UUID = "65587ebf-e838-467e-8eb6-a712b3915d38"
 
@@ -38,3 +38,13 @@ def test_a_word_whose_hyphens_leave_a_piece_too_long_breaks_as_textual_breaks_it
     stamp = "2026-01-05T09:07:03.693000+00:00"  # "05T09:07:03.693000+00:00" is 24 > 22
     expected = [line.plain for line in Content(stamp).wrap(22)]
     assert _bodies(stamp, 40) == expected
+
+
+def test_a_heading_s_badge_and_note_wrap_beside_the_title_not_under_it() -> None:
+    # The Post-mortem tab's verdict at 80 columns: the note went back to the left edge.
+    verdict = heading("Verdict", badge("⚠ UNTRUSTED", "error"), "TAMPERED · not replayable")
+    assert [line.plain for line in wrap_lines([verdict], 40)] == [
+        "Verdict   ⚠ UNTRUSTED   TAMPERED · not",
+        "         replayable",
+    ]
+    assert [line.plain for line in wrap_lines([heading("Recovery")], 40)] == ["Recovery"]

@@ -7,6 +7,8 @@ every other screen's): it is shown, never made, here."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.model import Integrity, ReplayCode, Verdict
@@ -25,6 +27,7 @@ from intentus_tui.tui.widgets.cells import fit
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import Operand, SideBySide
+    from intentus_tui.core.compare.aligned import SideRow
 
 TITLE_CHARS = 120
 SHORT_FILE_NAME = 24  # a snapshot's file name in a narrow title
@@ -185,6 +188,64 @@ def divergence_text(layout: SideBySide, rules_on: bool) -> str | None:
     the Diff tab: ``events[1] (seq - / 2): only in B (MODEL_CALL)``."""
     divergence = layout.divergence(rules_on)
     return None if divergence is None else sanitize_line(divergence.describe())
+
+
+_OPENERS = ("{", "[")
+_CLOSERS = frozenset({"}", "]"})
+# How far back a closing line looks for the line that opened its value: further (a value of
+# more lines than this) it is shown as it is, rather than spend a walk on each cursor move.
+BACKWARD_ROWS = 20_000
+
+
+def whole_value_line(rows: Sequence[SideRow], index: int, side: str, limit: int) -> str | None:
+    """The object or array whose first or last line is ``rows[index]`` on ``side`` (``"a"``
+    or ``"b"``), on one line as the values view writes its lines (``"payload": {"agent":
+    "x", "attempt": 1}``) and cut after ``limit`` characters; None where that row is no
+    such line. A whole event only one side has is shown by what it holds, not by its ``{``."""
+    text = getattr(rows[index], side)
+    if text is None:
+        return None
+    indent = _indent(text)
+    body = text.strip()
+    if body in _CLOSERS:
+        opening = _opening_row(rows, index, side, indent)
+        if opening is None:
+            return None
+        index, body = opening, (getattr(rows[opening], side) or "").strip()
+    elif not body.endswith(_OPENERS):  # a value on one line, or cut ("…"), is its own text
+        return None
+    parts = [body]
+    size = len(body)
+    after_opening = True
+    for row in islice(rows, index + 1, None):
+        line = getattr(row, side)
+        if line is None:  # a gap: the line is only on the other side
+            continue
+        piece = line.strip()
+        closing = piece in _CLOSERS
+        if closing and _indent(line) == indent:
+            parts.append(piece)
+            break
+        parts.append(piece if after_opening or closing else ", " + piece)
+        size += len(parts[-1])
+        after_opening = piece.endswith(_OPENERS)
+        if size > limit:
+            break
+    whole = "".join(parts)
+    return whole if len(whole) <= limit else whole[: max(limit - 1, 0)] + "…"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _opening_row(rows: Sequence[SideRow], index: int, side: str, indent: int) -> int | None:
+    """The row of the line that opened the value a closing line at ``index`` ends."""
+    for at in range(index - 1, max(index - BACKWARD_ROWS, -1), -1):
+        line = getattr(rows[at], side)
+        if line is not None and _indent(line) == indent and line.rstrip().endswith(_OPENERS):
+            return at
+    return None
 
 
 def legend() -> tuple[str, list[tuple[str, str]]]:

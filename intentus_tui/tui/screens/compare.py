@@ -47,6 +47,7 @@ from intentus_tui.tui.presenters.compare_text import (
     position_text,
     side_titles,
     untrusted_warnings,
+    whole_value_line,
 )
 from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.footer import AppFooter
@@ -299,20 +300,31 @@ class ComparisonScreen(Screen[None]):
         else:
             state = ("differs, hidden by an ignore rule", "italic " + DIM)
         gap = Content.styled("(nothing on this side)", DIM)
+        texts = [row.a, row.b]
+        layout = self.compared
+        if layout is not None and self._focused_view() is self.values:
+            # An object or an array is shown whole on its one line, not as its "{".
+            raw = self._raw_index(self.values.cursor)
+            limit = max(self.app.size.width - 4, 8)  # the padding and the side's letter
+            for number, side in enumerate(("a", "b")):
+                whole = whole_value_line(layout.values, raw, side, limit)
+                texts[number] = whole if whole is not None else texts[number]
+        sides = [
+            Content.assemble(
+                (letter, style), gap if text is None else Content(sanitize_line(text.strip()))
+            )
+            for letter, style, text in (
+                ("A ", "bold $text-error", texts[0]),
+                ("B ", "bold $text-success", texts[1]),
+            )
+        ]
         current.update(
             Content("\n").join(
                 [
                     Content.assemble(
                         ("at ", DIM), (sanitize_line(row.path_text), "bold"), "  ", state
                     ),
-                    Content.assemble(
-                        ("A ", "bold $text-error"),
-                        gap if row.a is None else Content(sanitize_line(row.a.strip())),
-                    ),
-                    Content.assemble(
-                        ("B ", "bold $text-success"),
-                        gap if row.b is None else Content(sanitize_line(row.b.strip())),
-                    ),
+                    *sides,
                 ]
             )
         )

@@ -73,12 +73,14 @@ def badge(label: str, kind: str) -> Content:
 
 
 def heading(title: str, *after: Part) -> Line:
-    """A section title, optionally followed by a badge or a note on the same line."""
-    parts: list[Part] = [(title, HEADING_STYLE)]
+    """A section title, optionally followed by a badge or a note on the same line (they
+    wrap beside the title, not back under it)."""
+    if not after:
+        return Line(Content(""), _body([(title, HEADING_STYLE)]))
+    parts: list[Part] = []
     for part in after:
-        parts.append("  ")
-        parts.append(part)
-    return Line(Content(""), _body(parts))
+        parts += ["  ", part] if parts else [part]
+    return Line(Content.assemble((title, HEADING_STYLE), "  "), _body(parts))
 
 
 def row(label: str, *value: Part, width: int = LABEL_WIDTH, indent: int = 2) -> Line:
