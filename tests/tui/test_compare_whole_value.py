@@ -40,7 +40,7 @@ def test_a_line_that_is_its_own_value_or_a_gap_is_left_as_it_is() -> None:
     rows = _rows(LINES)
     assert whole_value_line(rows, 1, "a", 200) is None  # "seq": 2
     assert whole_value_line(rows, 0, "b", 200) is None  # nothing on B's side
-    cut = [SideRow('  "text": "{' + "x" * 10 + '…', None, "removed")]
+    cut = [SideRow('  "text": "{' + "x" * 10 + "…", None, "removed")]
     assert whole_value_line(cut, 0, "a", 200) is None
 
 
