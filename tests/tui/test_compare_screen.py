@@ -129,6 +129,34 @@ async def test_an_event_only_one_side_has_is_shown_whole_on_its_first_and_last_l
         assert f"B {whole}" in _text(screen.query_one("#compare-current"))
 
 
+async def test_an_event_s_first_line_is_judged_as_the_timeline_judges_the_event() -> None:
+    # The values said "same" at a changed event's "{" (its brace lines are alike).
+    app = pair_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        await pilot.press("t")
+        seen = set()
+        for index, event in enumerate(screen.timeline.rows):
+            assert isinstance(event, SideRow)
+            if event.a is None or event.b is None:
+                continue  # only one side has it: "added" or "removed" there and here
+            screen.timeline.focus()
+            screen.timeline.cursor = index
+            await pilot.press("enter")
+            current = _text(screen.query_one("#compare-current"))
+            state = current.splitlines()[0].partition("  ")[2]
+            if event.differs(rules_on=True):
+                expected = "changed"
+            elif event.status != "same":
+                expected = "differs, hidden by an ignore rule"
+            else:
+                expected = "same"
+            assert state == expected, (event, current)
+            seen.add(expected)
+        assert {"changed", "same"} <= seen
+
+
 @pytest.mark.parametrize("size", [(80, 24), SIZE])
 async def test_enter_on_an_unchanged_event_shows_its_lines_not_a_fold(
     size: tuple[int, int],

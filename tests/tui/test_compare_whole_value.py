@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from intentus_tui.core.compare.aligned import SideRow
-from intentus_tui.tui.presenters.compare_text import whole_value_line
+from intentus_tui.tui.presenters.compare_text import span_state, value_span, whole_value_line
 
 LINES = [
     "{",
@@ -60,3 +60,19 @@ def test_the_other_sides_lines_and_gaps_between_are_skipped() -> None:
     ]
     assert whole_value_line(rows, 0, "a", 80) == '"x": {"old": 1}'
     assert whole_value_line(rows, 3, "b", 80) == '"x": {"new": 2}'
+
+
+def test_a_value_s_rows_run_from_its_first_line_to_its_last() -> None:
+    rows = [
+        SideRow("{", "{", "same", ("e",)),
+        SideRow('  "a": 1', '  "a": 2', "changed", ("e", "a")),
+        SideRow('  "t": 1', '  "t": 2', "changed", ("e", "t"), hidden=True),
+        SideRow("}", "}", "same", ("e",)),
+    ]
+    assert value_span(rows, 0) == range(0, 4)
+    assert value_span(rows, 3) == range(0, 4)
+    assert value_span(rows, 1) is None
+    assert span_state(rows, range(0, 4), rules_on=True) == "changed"
+    assert span_state(rows, range(2, 4), rules_on=True) == "hidden"
+    assert span_state(rows, range(2, 4), rules_on=False) == "changed"
+    assert span_state(rows, range(3, 4), rules_on=True) == "same"

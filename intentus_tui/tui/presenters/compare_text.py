@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from intentus_tui.core.model import Integrity, ReplayCode, Verdict
 from intentus_tui.core.sanitize import sanitize_line
@@ -233,6 +233,42 @@ def whole_value_line(rows: Sequence[SideRow], index: int, side: str, limit: int)
             break
     whole = "".join(parts)
     return whole if len(whole) <= limit else whole[: max(limit - 1, 0)] + "…"
+
+
+def value_span(rows: Sequence[SideRow], index: int) -> range | None:
+    """The rows of the object or array whose first or last line is ``rows[index]``, or None
+    where that row is no such line (or its other end is further than ``BACKWARD_ROWS``)."""
+    row = rows[index]
+    text = row.a if row.a is not None else row.b
+    if text is None:
+        return None
+    body = text.strip()
+    closing = body in _CLOSERS
+    if not closing and not body.endswith(_OPENERS):
+        return None
+    # A value's own first and last lines are the only rows with its path (each line
+    # inside has a longer one): its other end is the nearest row with that path.
+    path = row.path
+    step = -1 if closing else 1
+    end = index - BACKWARD_ROWS if closing else index + BACKWARD_ROWS
+    for at in range(index + step, max(min(end, len(rows)), -1), step):
+        if rows[at].path == path:
+            return range(min(index, at), max(index, at) + 1)
+    return None
+
+
+def span_state(
+    rows: Sequence[SideRow], span: range, rules_on: bool
+) -> Literal["changed", "hidden", "same"]:
+    """``changed`` if anything in ``span`` differs (as the timeline marks the event),
+    ``hidden`` if only what the ignore rules hide does, else ``same``."""
+    hidden = False
+    for at in span:
+        row = rows[at]
+        if row.differs(rules_on):
+            return "changed"
+        hidden = hidden or row.status not in ("same", "uncompared")
+    return "hidden" if hidden else "same"
 
 
 def _indent(line: str) -> int:

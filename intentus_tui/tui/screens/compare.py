@@ -46,7 +46,9 @@ from intentus_tui.tui.presenters.compare_text import (
     hidden_text,
     position_text,
     side_titles,
+    span_state,
     untrusted_warnings,
+    value_span,
     whole_value_line,
 )
 from intentus_tui.tui.widgets.cells import fit
@@ -293,22 +295,29 @@ class ComparisonScreen(Screen[None]):
         if row is None or isinstance(row, Fold):
             current.update(Content.styled("e: unfold the unchanged lines", DIM) if row else "")
             return
-        if row.status == "same":
-            state = ("same", DIM)
-        elif row.differs(self.rules_on):
-            state = (row.status, "bold $text-warning")
-        else:
-            state = ("differs, hidden by an ignore rule", "italic " + DIM)
-        gap = Content.styled("(nothing on this side)", DIM)
         texts = [row.a, row.b]
+        status = "same" if row.status == "same" else "changed" if row.differs(self.rules_on) else ""
         layout = self.compared
         if layout is not None and self._focused_view() is self.values:
-            # An object or an array is shown whole on its one line, not as its "{".
+            # An object or an array is shown whole on its one line, not as its "{", and
+            # is "changed" when anything in it is (as the timeline marks its event).
             raw = self._raw_index(self.values.cursor)
             limit = max(self.app.size.width - 4, 8)  # the padding and the side's letter
             for number, side in enumerate(("a", "b")):
                 whole = whole_value_line(layout.values, raw, side, limit)
                 texts[number] = whole if whole is not None else texts[number]
+            span = value_span(layout.values, raw) if row.status == "same" else None
+            if span is not None:
+                status = span_state(layout.values, span, self.rules_on)
+        if row.status == "uncompared":
+            state = ("only one side has it: left out of the comparison", DIM)
+        elif status == "same":
+            state = ("same", DIM)
+        elif status == "changed":
+            state = (row.status if row.status != "same" else "changed", "bold $text-warning")
+        else:
+            state = ("differs, hidden by an ignore rule", "italic " + DIM)
+        gap = Content.styled("(nothing on this side)", DIM)
         sides = [
             Content.assemble(
                 (letter, style), gap if text is None else Content(sanitize_line(text.strip()))
