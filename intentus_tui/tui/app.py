@@ -545,6 +545,7 @@ class IntentusApp(
 
     @on(ExecutionList.Activated)
     def _open_timeline(self) -> None:
+        self.show_timeline_pane()
         self.timeline.lines.focus()
 
     @on(EventLines.Back)

@@ -132,6 +132,22 @@ class PaneLayout(App[None]):
             wanted = styles[name]
             for style in names:  # setting a style to what it is already costs nothing
                 setattr(own, style, wanted.get(style))
+        self._keep_focus_in_sight()
+
+    def _keep_focus_in_sight(self) -> None:
+        """The focus was in a pane just hidden: it goes to the pane shown in its place (or
+        the list), so that the keys typed next reach what is on screen (they did nothing
+        until Tab was pressed)."""
+        focused = self.focused
+        if focused is None or all(node.display for node in focused.ancestors_with_self):
+            return
+        shown = "side-pane" if self._side_shown else "centre"
+        chain = self.screen.focus_chain
+        for pane in (shown, "list-pane"):
+            for widget in chain:
+                if any(node.id == pane for node in widget.ancestors_with_self):
+                    widget.focus()
+                    return
 
     def action_cycle_layout(self) -> None:
         layout = LAYOUTS[(LAYOUTS.index(self.pane_layout) + 1) % len(LAYOUTS)]
@@ -161,6 +177,12 @@ class PaneLayout(App[None]):
         """A side-pane action on a narrow screen shows the side pane in the timeline's place."""
         if not self._side_shown:
             self._side_shown = True
+            self._apply_layout()
+
+    def show_timeline_pane(self) -> None:
+        """Opening the timeline on a narrow screen shows it in the side pane's place."""
+        if self._side_shown:
+            self._side_shown = False
             self._apply_layout()
 
     def action_swap_panes(self) -> None:

@@ -41,6 +41,55 @@ async def test_at_80_columns_the_list_shares_the_screen_with_one_pane(records_di
         assert _shown(app, "#side-pane")
 
 
+def _focus_in(app, pane: str) -> bool:  # type: ignore[no-untyped-def]
+    focused = app.focused
+    return focused is not None and any(node.id == pane for node in focused.ancestors_with_self)
+
+
+async def test_at_80_columns_the_keys_reach_the_pane_on_screen(records_dir: Path) -> None:
+    # Enter opened the timeline behind the side pane, and w left the focus in a pane it hid:
+    # the keys typed next moved what could not be seen, or nothing.
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1", "enter")  # the Verify tab, then the timeline
+        await settle(pilot)
+        assert _shown(app, "#centre") and not _shown(app, "#side-pane")
+        assert app.timeline.lines.has_focus
+        await pilot.press("1")
+        await settle(pilot)
+        app.query_one("#verify-pane").focus()  # as Tab from the timeline takes it there
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert _shown(app, "#centre") and _focus_in(app, "centre"), app.focused
+        app.screen.set_focus(None)
+        app.execution_list.focus()
+        await pilot.press("w")  # the list keeps the focus: it stays on screen
+        await settle(pilot)
+        assert _shown(app, "#side-pane") and app.execution_list.has_focus
+
+
+async def test_a_narrower_screen_keeps_the_focused_pane_and_w_takes_the_focus_along(
+    records_dir: Path,
+) -> None:
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        app.query_one("#verify-pane").focus()
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)  # the side pane, focused, keeps its place
+        await settle(pilot)
+        assert _shown(app, "#side-pane") and _focus_in(app, "side-pane")
+        await pilot.press("w")
+        await settle(pilot)
+        assert not _shown(app, "#side-pane") and _focus_in(app, "centre"), app.focused
+
+
 async def test_z_maximises_the_focused_pane_and_brings_every_pane_back(
     records_dir: Path,
 ) -> None:
