@@ -176,7 +176,11 @@ _MALFORMED = (
 def _unverifiable_hash(form: str) -> str:
     if form == "absent":
         return "no envelopeHash was recorded"
-    return "the recorded envelopeHash is not a sha256 digest"
+    if form == "unknown":
+        return "the recorded envelopeHash is not a sha256 digest"
+    # A digest of a form IntentusNet writes, but the envelope cannot be written as JSON
+    # to hash (nested too deeply, or a value such as NaN): nothing to compare it with.
+    return "the envelope cannot be hashed to compare with its envelopeHash (verify says why)"
 
 
 def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:

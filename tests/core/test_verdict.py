@@ -25,6 +25,7 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.verdict import COUNT_KEYS, judge, verdict_counts, verdict_of
+from tests.hostile.corpus import deep_array
 from tests.intentusnet_world import RealWorld, build_real_world
 
 
@@ -141,6 +142,22 @@ def test_a_malformed_record_whose_hash_matches_is_unverifiable_not_verified(
     assert malformed.integrity_reason.startswith("the record is malformed")
     assert malformed.replay is ReplayCode.RECORD_CORRUPTED
     assert verdicts[real.fallback].integrity is Integrity.VERIFIED
+
+
+def test_an_envelope_too_deep_to_hash_is_unverifiable_for_that_reason(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    # Its digest is a well-formed sha256: the reason said it was not one.
+    def deepen(doc: dict[str, Any]) -> None:
+        doc["envelope"]["payload"] = {"deep": "__DEEP__"}
+
+    records = _copy_with(real, tmp_path, {"success": deepen})
+    path = records / f"{real.success}.json"
+    path.write_bytes(path.read_bytes().replace(b'"__DEEP__"', deep_array(990)))
+    deep = _verdicts(records)[real.success]
+    assert deep.integrity is Integrity.UNVERIFIABLE, deep
+    assert deep.integrity_reason.startswith("the envelope cannot be hashed"), deep
+    assert "sha256" not in deep.integrity_reason
 
 
 def test_a_record_its_writer_marked_corrupted_but_whole_stays_verified(
