@@ -242,7 +242,12 @@ def locate_execution(
         if not path.exists() and not path.is_symlink():
             fail(f"no such file: {shown_path(target)}")
         if path.is_dir():
-            fail(f"{shown_path(target)} is a directory, not a record file or execution id")
+            shown = shown_path(target)
+            hint = f"--dir {shown} ID names one of its executions"
+            context = click.get_current_context(silent=True)
+            if context is not None and context.info_name == "inspect":
+                hint = f"--list lists its executions, {hint}"
+            fail(f"{shown} is a directory, not a record file or execution id ({hint})")
         path = typed_path(target)
         if not allow_wal and path.name.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
             refuse(

@@ -214,3 +214,18 @@ def test_the_dir_option_is_searched(world: Path, real_world: RealWorld, tmp_path
     records = world / ".intentusnet" / "records"
     out = cli("inspect", real_world.success[:8], "--dir", str(records), "--json", cwd=elsewhere)
     assert out.returncode == 0 and json.loads(out.stdout)["execution_id"] == real_world.success
+
+
+@pytest.mark.parametrize(
+    ("command", "hint"),
+    [
+        (("inspect", ".intentusnet"), "(--list lists its executions, --dir .intentusnet ID"),
+        (("replay", ".intentusnet"), "(--dir .intentusnet ID names one of its executions)"),
+    ],
+)
+def test_a_directory_given_for_an_execution_says_how_to_name_one(
+    world: Path, command: tuple[str, ...], hint: str
+) -> None:
+    line = _one_error_line(cli(*command, cwd=world))
+    assert "is a directory, not a record file or execution id" in line
+    assert hint in line
