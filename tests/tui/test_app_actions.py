@@ -224,6 +224,9 @@ async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path
         waiting = " ".join(app.side_pane.replay_pane.text.split())
         assert "Nothing to replay" in waiting, waiting
         assert "A forced replay is possible" not in waiting
+        # Named by its id, as its row names it: not by its log's file name.
+        execution_id = model.summaries[wal_key].execution_id
+        assert f"Execution {execution_id} " in waiting and ".wal" not in waiting, waiting
         await pilot.press("R")
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmScreen)

@@ -146,9 +146,12 @@ def explain_reason(reason: str | None) -> str:
 
 
 def execution_label(detail: ExecutionDetail) -> str:
-    """The execution id if the record has one, else the file name; sanitized."""
+    """The execution id if the record has one, else the id its list row shows (a WAL-only
+    execution's, not its log's file name), else the file name; sanitized."""
     record = detail.result.record
     execution_id = record.execution_id if record is not None else None
+    if execution_id is None and detail.summary is not None:
+        execution_id = detail.summary.execution_id or None
     return clip(execution_id if execution_id is not None else detail.path.name)
 
 
