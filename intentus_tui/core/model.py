@@ -86,7 +86,7 @@ class ReplayCode(StrEnum):
     RECORDING_FAILURE = "recording_failure"  # a final response exists but was not recorded
     MANUALLY_INVALIDATED = "manually_invalidated"  # an operator marked it not replayable
     MARKED_NOT_REPLAYABLE = "marked_not_replayable"  # the writer gave another reason
-    RECORD_CORRUPTED = "record_corrupted"  # the file is damaged or not a record
+    RECORD_CORRUPTED = "record_corrupted"  # a damaged file, not a record, or a malformed one
     NO_RECORD = "no_record"  # known only from its write-ahead log: nothing to replay
     UNTRUSTED = "untrusted"  # the evidence fails its integrity check: investigate first
     # A huge record listed from its head and tail: not checked yet (reading it whole does)

@@ -45,7 +45,7 @@ _REPLAY_TEXT = {
     ReplayCode.EXECUTION_INCOMPLETE: "no final response was recorded",
     ReplayCode.RECORDING_FAILURE: "a final response exists but was not recorded properly",
     ReplayCode.MANUALLY_INVALIDATED: "an operator marked this record as not replayable",
-    ReplayCode.RECORD_CORRUPTED: "the file is damaged or not a record",
+    ReplayCode.RECORD_CORRUPTED: "the file is damaged, not a record, or a malformed record",
     ReplayCode.NO_RECORD: "no record file was written: there is no recorded response",
     ReplayCode.UNCHECKED: "too large to check in the listing: inspect or open it to check it",
 }

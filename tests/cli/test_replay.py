@@ -272,7 +272,7 @@ def test_a_declared_recording_failure_is_replayed_forced_as_unchecked_not_untrus
 @pytest.mark.parametrize(
     ("reason", "detail"),
     [
-        ("record_corrupted", "the file is damaged or not a record"),
+        ("record_corrupted", "the file is damaged, not a record, or a malformed record"),
         ("execution_incomplete", "no final response was recorded"),
         ("manually_invalidated", "an operator marked this record as not replayable"),
         ("recording_failure", "a final response exists but was not recorded properly"),

@@ -188,7 +188,7 @@ async def test_a_broken_log_chain_is_named_as_the_log_not_the_record(
     ("reason", "says"),
     [
         ("manually_invalidated", "An operator marked this record as not replayable."),
-        ("record_corrupted", "The file is damaged or not a record"),
+        ("record_corrupted", "The file is damaged, not a record, or a malformed record"),
         ("execution_incomplete", "No final response was recorded"),
     ],
 )

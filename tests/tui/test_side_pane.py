@@ -611,3 +611,15 @@ async def test_huge_record_strings_are_cut_everywhere() -> None:
             assert "z" * 100 in text and "…" in text, name
             continue
         assert "999,700 more characters" in text or "999,400 more characters" in text, name
+
+
+def test_verify_counts_one_problem_in_the_singular_and_says_where_each_is() -> None:
+    record = good_record()
+    record["routerDecision"] = [None]  # one structure problem: it said "1 PROBLEMS"
+    text = text_of(verify_lines(detail_from(record)))
+    assert "Structure   1 PROBLEM " in text and "1 PROBLEMS" not in text, text
+    edited = good_record()
+    edited["envelope"]["intent"]["name"] = "Edited"  # the hash no longer matches ...
+    edited["finalResponse"]["payload"] = {"other": 1}  # ... and the answer unlike its event
+    text = text_of(verify_lines(detail_from(edited)))
+    assert "2 PROBLEMS in envelope hash, and 1 listed below" in " ".join(text.split()), text

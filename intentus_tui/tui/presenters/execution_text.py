@@ -55,8 +55,8 @@ REFUSAL_NOTES: dict[str, str] = {
         "was recorded anyway, after a confirmation listing the risks."
     ),
     RECORD_CORRUPTED: (
-        "The file is damaged or not a record: what it holds may be incomplete "
-        "or wrong. A forced replay returns whatever could be read, after a confirmation "
+        "The file is damaged, not a record, or a malformed record (verify lists what "
+        "is wrong): what it holds may be incomplete or wrong. A forced replay returns whatever could be read, after a confirmation "
         "listing the risks."
     ),
     EXECUTION_INCOMPLETE: (

@@ -121,7 +121,7 @@ def sequence_lines(check: SequenceCheck | None, events: int) -> list[Line]:
     if check.ok:
         note = f"{events} events, seq 1–{events}, strictly increasing" if events else "no events"
         return [heading("Event sequence", badge("OK", "ok")), plain(note, OK_STYLE)]
-    lines = [heading("Event sequence", badge(f"{len(check.problems)} PROBLEMS", "error"))]
+    lines = [heading("Event sequence", problems_badge(len(check.problems)))]
     if check.gaps:
         gaps = ", ".join(f"{a}→{b}" for a, b in check.gaps[:10])
         more = f" (+{len(check.gaps) - 10} more)" if len(check.gaps) > 10 else ""
@@ -138,7 +138,7 @@ def structure_lines(check: StructureCheck | None) -> list[Line]:
             heading("Structure", badge("OK", "ok")),
             plain("All sections present with the expected types.", OK_STYLE),
         ]
-    lines = [heading("Structure", badge(f"{len(check.problems)} PROBLEMS", "error"))]
+    lines = [heading("Structure", problems_badge(len(check.problems)))]
     lines.extend(_problem_bullets(check.problems))
     return lines
 
@@ -242,11 +242,16 @@ def summary_lines(report: VerifyReport, verdict: Verdict | None = None) -> list[
         shown.add(report.load_message)
     others = tuple(p for p in report.problems if p not in shown)  # listed right here
     where = ("  in " + ", ".join(places)) if places else ""
-    lines = [
-        line(badge(f"{count} PROBLEM{'S' if count != 1 else ''}", "error"), (where, PROBLEM_STYLE))
-    ]
+    if places and others:
+        where += f", and {len(others)} listed below"
+    lines = [line(problems_badge(count), (where, PROBLEM_STYLE))]
     lines.extend(_problem_bullets(others))
     return lines
+
+
+def problems_badge(count: int) -> Content:
+    """`` 1 PROBLEM ``, `` 3 PROBLEMS ``."""
+    return badge(f"{count} PROBLEM{'S' if count != 1 else ''}", "error")
 
 
 def verify_lines(
