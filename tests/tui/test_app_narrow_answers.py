@@ -225,6 +225,29 @@ async def test_a_refused_replay_takes_the_whole_pane(
     assert last in shown.split()
 
 
+async def test_a_forced_replay_of_a_short_answer_gives_the_summary_the_rest_of_the_pane(
+    records_dir: Path, refusing: dict[str, str]
+) -> None:
+    """An incomplete execution forced: its payload is one line (null), shown in a box of
+    its size, and the summary's warnings take the rows an empty box held (at 80x24 the
+    first warning was cut after "Forced replay of", the rest scrolled out of sight)."""
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await _open(app, pilot, refusing["incomplete"])
+        await pilot.press("R")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        pane = app.side_pane.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "result"
+        payload = pane.query_one("#replay-payload")
+        summary = pane.query_one("#replay-summary-scroll")
+        assert payload.region.height == 3  # its one line and its border
+        assert payload.region.bottom == pane.content_region.bottom
+        # the summary down to the payload's title (and the blank row above it)
+        assert summary.region.bottom + 2 == payload.region.y, (summary.region, payload.region)
+
+
 async def test_the_force_replay_dialog_shows_all_its_text_and_this_records_risk(
     records_dir: Path, refusing: dict[str, str]
 ) -> None:

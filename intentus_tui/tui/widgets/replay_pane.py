@@ -197,6 +197,9 @@ def failed_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     ]
 
 
+SMALL_PAYLOAD_LINES = 6  # a payload this short is shown whole, the summary given the rest
+
+
 class ReplayPane(Vertical):
     """Summary on top (scrolls if long), the payload below in a lazy JSON view. With no
     payload to show (before a replay, refused, failed), the summary has the whole pane."""
@@ -226,6 +229,7 @@ class ReplayPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-no-payload")
         self._detail: ExecutionDetail | None = None
+        self._small_payload: int | None = None  # the lines of a payload shown whole
         self.loading_label: str | None = None  # with no detail: the execution being read
         self.outcome: ReplayOutcome | None = None
         self._payload_lines: list[str] = []
@@ -310,8 +314,28 @@ class ReplayPane(Vertical):
         count, chars = len(lines), sum(map(len, lines))
         title = f"Payload  ({count:,} line{'s' if count != 1 else ''}, {chars:,} characters)"
         self.query_one("#replay-payload-title", Static).update(Content(title))
-        self.query_one(JsonView).set_lines(lines)
+        payload = self.query_one(JsonView)
+        payload.set_lines(lines)
+        # A payload of a few lines takes just their rows, right below the summary, and
+        # the summary may take the rest (at 80x24 its warnings were scrolled out of sight
+        # above an empty box).
+        self._small_payload = count if count <= SMALL_PAYLOAD_LINES else None
+        payload.styles.height = count + 2 if self._small_payload is not None else None
         self.remove_class("-no-payload")
+        self._fit_summary()
+
+    def on_resize(self) -> None:
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """The summary's most rows: what a small payload, its title and the blank row
+        above it leave (else the stylesheet's share of the pane)."""
+        summary = self.query_one("#replay-summary-scroll")
+        if self._small_payload is None:
+            summary.styles.max_height = None
+            return
+        room = self.content_region.height - (self._small_payload + 2) - 2
+        summary.styles.max_height = max(room, 3)
 
     @property
     def text(self) -> str:
