@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Tabs
+from textual.widgets import Static, Tabs
 from textual.widgets._tabs import Underline
 from textual.worker import Worker
 
@@ -220,4 +220,4 @@ def screen_lines(app: App[Any]) -> list[str]:
 
 def timeline_summary(app: IntentusApp) -> str:
     """The text above the events (unwrapped)."""
-    return str(app.timeline.query_one("#timeline-summary").render())
+    return str(app.timeline.query_one("#timeline-summary", Static).content)

@@ -18,7 +18,6 @@ from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
 from textual.timer import Timer
-from textual.widgets import Static
 
 from intentus_tui.core.actions import EventRow, ExecutionState, LoadStatus, Timeline
 from intentus_tui.core.model import Integrity, Outcome, Verdict
@@ -49,6 +48,7 @@ from intentus_tui.tui.presenters.time_cells import (
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.actions import ExecutionDetail, ExecutionTimes, WalLog, Waterfall
 from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.tui.widgets.clamped_text import ClampedText
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
@@ -604,7 +604,7 @@ class TimelineView(Vertical):
         return datetime.now(UTC)
 
     def compose(self) -> ComposeResult:
-        self._summary = Static("", id="timeline-summary")
+        self._summary = ClampedText("", id="timeline-summary")
         self._lines = EventLines(id="event-lines")
         yield self._summary
         yield self._lines

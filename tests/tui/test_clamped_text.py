@@ -1,0 +1,40 @@
+"""Text cut by its widget's max-height ends its last row with "…" (a timeline summary cut
+after "final response:" read as if that were all it said)."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.content import Content
+
+from intentus_tui.tui.widgets.clamped_text import ClampedText
+
+TEXT = "first line\nsecond line that goes on\nthird line: the one cut"
+
+
+class ClampApp(App[None]):
+    CSS = """
+    #cut { max-height: 2; width: 30; }
+    #whole { max-height: 5; width: 30; }
+    #narrow { max-height: 2; width: 12; }
+    #flat { max-height: 2; width: 30; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def compose(self) -> ComposeResult:
+        for name in ("cut", "whole", "narrow", "flat"):
+            yield ClampedText(Content(TEXT), id=name)
+
+
+def _rows(app: ClampApp, name: str) -> list[str]:
+    widget = app.query_one(f"#{name}", ClampedText)
+    return [strip.text.rstrip() for strip in widget.render_lines(widget.region.reset_offset)]
+
+
+async def test_the_last_row_shown_says_that_more_was_cut() -> None:
+    app = ClampApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert _rows(app, "cut") == ["first line", "second line that goes on…"]
+        assert _rows(app, "whole") == TEXT.splitlines()  # it fits: nothing added
+        narrow = _rows(app, "narrow")  # wrapped, and the row cut to make room for "…"
+        assert narrow == ["first line", "second line…"]
+        assert _rows(app, "flat") == ["first line", "second line that goes on…"]
