@@ -206,6 +206,11 @@ async def test_wal_only_execution_shows_the_log_as_its_timeline(tmp_path: Path) 
         body = str(app.event_detail.query_one("#event-detail-body").render())
         assert '"entry_type": "step.started"' in body
         assert app.check_action("replay", ()) is True  # live: it says there is no record
+        await pilot.press("1")  # Verify: no record is not a record's problem
+        await settle(pilot)
+        verify = " ".join(app.side_pane.verify_pane.text.split())
+        assert "VERIFIED" in verify and "NO RECORD only its write-ahead log" in verify, verify
+        assert "PROBLEM" not in verify
 
 
 async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path: Path) -> None:

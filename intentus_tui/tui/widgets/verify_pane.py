@@ -226,6 +226,11 @@ def summary_lines(report: VerifyReport, verdict: Verdict | None = None) -> list[
     if report.ok:
         benign = "; the hash differs for a harmless reason, explained below" if report.notes else ""
         return [line(badge("VERIFIED", "ok"), (f"  every check passed{benign}", OK_STYLE))]
+    if report.load_status is LoadStatus.NO_RECORD and len(report.problems) <= 1:
+        # Known from its write-ahead log alone: no record is not a problem of a record
+        # ("1 PROBLEM in file" under the execution's VERIFIED read as a contradiction).
+        note = "  only its write-ahead log was written: no record to check (below)"
+        return [line(badge("NO RECORD", "muted"), (note, DIM_STYLE))]
     count = len(report.problems)
     places: list[str] = []
     shown: set[str] = set()
