@@ -211,6 +211,7 @@ async def test_wal_only_execution_shows_the_log_as_its_timeline(tmp_path: Path) 
         verify = " ".join(app.side_pane.verify_pane.text.split())
         assert "VERIFIED" in verify and "NO RECORD only its write-ahead log" in verify, verify
         assert "PROBLEM" not in verify
+        assert "(in flight)" in verify and "in_flight" not in verify  # words, not codes
 
 
 async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path: Path) -> None:

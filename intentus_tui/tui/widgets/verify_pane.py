@@ -185,7 +185,9 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
         ]
     if not wal.checkable:  # unreadable, or nothing in it to check
         return [
-            heading("Write-ahead log", badge(safe(wal.file_status).upper(), "warning")),
+            heading(
+                "Write-ahead log", badge(safe(wal.file_status).upper().replace("_", " "), "warning")
+            ),
             plain(safe(wal.message), WARNING_STYLE),
         ]
     valid = bool(wal.chain_valid)
@@ -193,7 +195,7 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
     chain = badge("CHAIN VALID", "ok") if valid else badge("CHAIN BROKEN", "error")
     lines = [heading("Write-ahead log", chain)]
     lines.append(plain(safe(wal.message), OK_STYLE if valid else PROBLEM_STYLE))
-    lines.append(row("Entries", f"{entries} ({safe(wal.state)})"))
+    lines.append(row("Entries", f"{entries} ({safe(wal.state).replace('_', ' ')})"))
     if wal.torn:
         tail = (
             "last line is torn: the process died while appending"
