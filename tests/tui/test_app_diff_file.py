@@ -467,7 +467,7 @@ async def test_a_baseline_has_no_verdict(world: dict[str, Any]) -> None:
         await pilot.press("escape")
         await settle(pilot)
         lines = str(app.side_pane.diff_pane.query_one("#diff-title").render()).splitlines()
-        assert lines[1:] == [f"A {CLEAN_VERDICT}"]
+        assert lines[1:] == ["B: pinned-b.json", f"A {CLEAN_VERDICT}"]  # no verdict line of B
 
 
 async def test_a_snapshot_differs_from_its_record_invalidated_since(

@@ -52,8 +52,8 @@ async def test_the_diff_tab_names_both_verdicts_and_warns_about_the_tampered_sid
     assert tampered.verdict is not None and not tampered.verdict.trusted
     title = await diff_title(clean, tampered)
     lines = title.splitlines()
-    assert lines[0] == "A: exec-000A   B: exec-0002"
-    assert lines[1:3] == [f"A {CLEAN}", f"B {TAMPERED}"]
+    assert lines[:2] == ["A: exec-000A", "B: exec-0002"]  # a line each, never wrapped together
+    assert lines[2:4] == [f"A {CLEAN}", f"B {TAMPERED}"]
     assert f"⚠ {WARNING}" in _flat(title)
     assert title.count("is untrusted") == 1
 
@@ -62,7 +62,7 @@ async def test_the_diff_tab_of_a_clean_pair_shows_both_verdicts_and_no_warning()
     title = await diff_title(
         detail_from(good_record("exec-000A")), detail_from(good_record("exec-000B"))
     )
-    assert title.splitlines() == ["A: exec-000A   B: exec-000B", f"A {CLEAN}", f"B {CLEAN}"]
+    assert title.splitlines() == ["A: exec-000A", "B: exec-000B", f"A {CLEAN}", f"B {CLEAN}"]
 
 
 async def test_a_snapshot_side_has_no_verdict_line(tmp_path: Path) -> None:
@@ -76,7 +76,7 @@ async def test_a_snapshot_side_has_no_verdict_line(tmp_path: Path) -> None:
         )
         await finish_workers(pilot)
         title = _text(app.side.diff_pane.query_one("#diff-title"))
-    assert title.splitlines()[:2] == ["A: exec-0002   B: pin.json", f"A {TAMPERED}"]
+    assert title.splitlines()[:3] == ["A: exec-0002", "B: pin.json", f"A {TAMPERED}"]
     assert not any(line.startswith("B ") for line in title.splitlines())
     assert "A is untrusted (integrity tampered)" in _flat(title)
 

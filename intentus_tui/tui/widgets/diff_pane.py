@@ -272,13 +272,10 @@ def comparison_summary(comparison: RecordComparison) -> Content:
     )
     lines = [first]
     if not summary.same_agent_path:
+        # A line each: side by side, a narrow pane wrapped B's chain back under A's.
+        lines.append(Content.assemble(("A ", "bold $text-error"), path_text(summary.agent_path_a)))
         lines.append(
-            Content.assemble(
-                ("A ", "bold $text-error"),
-                path_text(summary.agent_path_a),
-                ("   B ", "bold $text-success"),
-                path_text(summary.agent_path_b),
-            )
+            Content.assemble(("B ", "bold $text-success"), path_text(summary.agent_path_b))
         )
     divergence = comparison.first_divergence
     if divergence is None:
@@ -484,14 +481,11 @@ class DiffPane(Vertical):
     # ------------------------------------------------------------------ display
 
     def _set_title(self, request: DiffRequest) -> None:
-        title = Content.assemble(
-            ("A: ", "bold $text-error"),
-            request.left_label,
-            "   ",
-            ("B: ", "bold $text-success"),
-            request.right_label,
-        )
-        lines = [title, *_verdict_lines(request), *_load_warnings(request)]
+        titles = [  # a line each, as the verdicts below them
+            Content.assemble(("A: ", "bold $text-error"), request.left_label),
+            Content.assemble(("B: ", "bold $text-success"), request.right_label),
+        ]
+        lines = [*titles, *_verdict_lines(request), *_load_warnings(request)]
         self.query_one("#diff-title", Static).update(Content("\n").join(lines))
 
     def _set_status(self, content: Content) -> None:
