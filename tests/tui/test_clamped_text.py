@@ -24,7 +24,7 @@ class ClampApp(App[None]):
             yield ClampedText(Content(TEXT), id=name)
 
 
-def _rows(app: ClampApp, name: str) -> list[str]:
+def _rows(app: App[None], name: str) -> list[str]:
     widget = app.query_one(f"#{name}", ClampedText)
     return [strip.text.rstrip() for strip in widget.render_lines(widget.region.reset_offset)]
 
@@ -38,3 +38,33 @@ async def test_the_last_row_shown_says_that_more_was_cut() -> None:
         narrow = _rows(app, "narrow")  # wrapped, and the row cut to make room for "…"
         assert narrow == ["first line", "second line…"]
         assert _rows(app, "flat") == ["first line", "second line that goes on…"]
+
+
+class HangingApp(App[None]):
+    CSS = "#hanging { width: 30; max-height: 4; } #short { width: 30; max-height: 2; }"
+
+    def compose(self) -> ComposeResult:
+        yield ClampedText(id="hanging")
+        yield ClampedText(id="short")
+
+    def on_mount(self) -> None:
+        lines = [Content("id-1  Summarize"), Content("outcome   ✓ succeeded — the final response")]
+        for name in ("hanging", "short"):
+            self.query_one(f"#{name}", ClampedText).show(lines, [0, 10])
+
+
+async def test_a_label_s_text_wraps_beside_the_label_and_a_cut_still_says_so() -> None:
+    # A verdict's reason went back to the left edge, under its label.
+    app = HangingApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert _rows(app, "hanging") == [
+            "id-1  Summarize",
+            "outcome   ✓ succeeded — the",
+            "          final response",
+        ]
+        assert _rows(app, "short") == ["id-1  Summarize", "outcome   ✓ succeeded — the…"]
+        widget = app.query_one("#hanging", ClampedText)
+        widget.update(Content("plain text, given whole"))  # no longer hangs
+        await pilot.pause()
+        assert _rows(app, "hanging") == ["plain text, given whole"]

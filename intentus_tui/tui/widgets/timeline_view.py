@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -153,9 +153,25 @@ def verdict_brief(verdict: Verdict) -> Content:
     )
 
 
+# The width of the verdict's labels ("integrity "): its reasons wrap beside them.
+VERDICT_LABEL_WIDTH = 10
+
+
+class SummaryText(NamedTuple):
+    """The lines above the events, and how far in each one's wrapped rows go (a verdict's
+    reason stays beside its label)."""
+
+    lines: list[Content]
+    hangs: list[int]
+
+    @property
+    def content(self) -> Content:
+        return Content("\n").join(self.lines)
+
+
 def summary_content(
     detail: ExecutionDetail, verdict: Verdict | None = None, now: datetime | None = None
-) -> Content:
+) -> SummaryText:
     """The lines above the events: identity and verdict (or the file's state when there is
     no verdict), salvage, chain, crash point.
 
@@ -167,18 +183,35 @@ def summary_content(
     intent = sanitize_line(record.intent_name or "") if record else ""
     damaged = result.status is LoadStatus.SALVAGED or timeline is None
     state = outcome_part(verdict) if verdict is not None and not damaged else _state_part(detail)
-    lines = [
-        Content.assemble((ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state)
-    ]
+    text = SummaryText(
+        [
+            Content.assemble(
+                (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state
+            )
+        ],
+        [0],
+    )
     if verdict is not None and damaged:  # the damage lines below give the reasons
-        lines.append(verdict_brief(verdict))
+        _add(text, [verdict_brief(verdict)], VERDICT_LABEL_WIDTH)
     elif verdict is not None:
-        lines.extend(verdict_lines(verdict))
+        _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
     if result.status is not LoadStatus.OK:
-        lines.extend(_salvage_lines(detail))
+        _add(text, _salvage_lines(detail))
     if timeline is not None:
-        lines.extend(_timeline_lines(timeline, detail.times, now))
-    return Content("\n").join(lines)
+        chain, *rest = _timeline_lines(timeline, detail.times, now)
+        _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
+        _add(text, rest)
+    return text
+
+
+def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
+    text.lines.extend(lines)
+    text.hangs.extend([hang] * len(lines))
+
+
+def chain_label(timeline: Timeline) -> str:
+    """The chain line's label: ``chain `` or the fan-out's name (``parallel ``)."""
+    return f"{timeline.fan_out} " if timeline.fan_out is not None else "chain "
 
 
 def _timeline_lines(
@@ -200,9 +233,10 @@ def _timeline_lines(
     took = times_text(times, now, timeline.state is ExecutionState.COMPLETED)
     if took:
         counts.append(took)
-    label = f"{fan_out} " if fan_out is not None else "chain "
-    lines = [
-        Content.assemble((label, "$text-muted"), chain_content(timeline, times, now)),
+    lines = [  # the chain first (see summary_content)
+        Content.assemble(
+            (chain_label(timeline), "$text-muted"), chain_content(timeline, times, now)
+        ),
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
     if fan_out == "parallel" and timeline.attempts:
@@ -620,6 +654,9 @@ class TimelineView(Vertical):
         self._tick_while(None)
         self.lines.set_rows(())
 
+    def _show_summary(self, text: SummaryText) -> None:
+        self._summary.show(text.lines, text.hangs)
+
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
         """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
         times = detail.times if detail is not None else None
@@ -638,9 +675,9 @@ class TimelineView(Vertical):
         now = self.clock()
         self.lines.set_now(now)
         if detail.timeline is None and detail.wal is not None:
-            self._summary.update(wal_summary_content(detail.wal, verdict, detail.times, now))
+            self._show_summary(wal_summary_content(detail.wal, verdict, detail.times, now))
         else:
-            self._summary.update(summary_content(detail, verdict, now))
+            self._show_summary(summary_content(detail, verdict, now))
 
     def show_detail(
         self, detail: ExecutionDetail, *, keep_cursor: bool = False, verdict: Verdict | None = None
@@ -652,7 +689,7 @@ class TimelineView(Vertical):
         if detail.timeline is None and detail.wal is not None and detail.wal.entries:
             self._show_wal(detail, detail.wal, keep_cursor, verdict, now)
             return
-        self._summary.update(summary_content(detail, verdict, now))
+        self._show_summary(summary_content(detail, verdict, now))
         timeline = detail.timeline
         if timeline is None:
             self.lines.set_rows((), _trailer(detail), 0)
@@ -680,7 +717,7 @@ class TimelineView(Vertical):
         now: datetime,
     ) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
-        self._summary.update(wal_summary_content(log, verdict, detail.times, now))
+        self._show_summary(wal_summary_content(log, verdict, detail.times, now))
         from intentus_tui.tui.presenters.wal_rows import wal_rows
 
         rows = wal_rows(log)
@@ -718,23 +755,28 @@ def wal_summary_content(
     verdict: Verdict | None = None,
     times: ExecutionTimes | None = None,
     now: datetime | None = None,
-) -> Content:
-    lines = [
-        Content.assemble(
-            (sanitize_line(log.execution_id), "bold"),
-            "  ",
-            (sanitize_line(log.intent_name or ""), "$text-accent"),
-            "  ",
-            (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning")
-            if verdict is None
-            else outcome_part(verdict),
-        ),
-        *(verdict_lines(verdict) if verdict is not None else ()),
-        Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted"),
-    ]
+) -> SummaryText:
+    text = SummaryText([], [])
+    _add(
+        text,
+        [
+            Content.assemble(
+                (sanitize_line(log.execution_id), "bold"),
+                "  ",
+                (sanitize_line(log.intent_name or ""), "$text-accent"),
+                "  ",
+                (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning")
+                if verdict is None
+                else outcome_part(verdict),
+            )
+        ],
+    )
+    if verdict is not None:
+        _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
+    _add(text, [Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted")])
     took = times_text(times, now, log.state != "in_flight")
     if took:
-        lines.append(Content.styled(took, "$text-muted"))
+        _add(text, [Content.styled(took, "$text-muted")])
     if log.steps:
         parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
         for number, done in enumerate(log.steps):
@@ -748,19 +790,17 @@ def wal_summary_content(
             if duration is not None:
                 in_flight = timed is not None and timed.in_flight
                 parts.append((f" {duration}", style if in_flight else "$text-muted"))
-        lines.append(Content.assemble(*parts))
+        _add(text, [Content.assemble(*parts)])
     step = log.in_flight_step
     if step is not None:
         effect = f", {sanitize_line(step.side_effect)}" if step.side_effect else ""
         seq = f" at seq {step.started_seq}" if step.started_seq is not None else ""
-        lines.append(
-            Content.styled(
-                f"⚠ step {sanitize_line(step.step_id)} ({sanitize_line(step.agent or '?')}{effect})"
-                f" started{seq} and never ended",
-                "bold $warning",
-            )
+        warning = (
+            f"⚠ step {sanitize_line(step.step_id)} ({sanitize_line(step.agent or '?')}{effect})"
+            f" started{seq} and never ended"
         )
-    return Content("\n").join(lines)
+        _add(text, [Content.styled(warning, "bold $warning")])
+    return text
 
 
 _STEP_MARKS = {
