@@ -8,13 +8,11 @@ that act on the selected execution and calls into the side pane.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import platformdirs
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -39,6 +37,7 @@ from intentus_tui.tui.live.messages import (
     ScanFinished,
     WatcherStopped,
 )
+from intentus_tui.tui.live.resync import Resyncing
 from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
 from intentus_tui.tui.presenters.execution_text import (
     execution_label,
@@ -52,7 +51,7 @@ from intentus_tui.tui.screen_styles import read_screen_styles
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.selection import SelectionActions
-from intentus_tui.tui.settings import load_settings, remember
+from intentus_tui.tui.settings import load_settings, remember, screenshot_directory
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
     collector_paused,
@@ -83,21 +82,11 @@ SIDE_PANE_FALLBACK_SECONDS = 0.5
 _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark", "diff_file"}
 
 
-def screenshot_directory() -> Path:
-    """Where a screenshot goes: Downloads, else the current directory, else the user cache
-    directory (created), whichever exists and can be written to first."""
-    for candidate in (platformdirs.user_downloads_path(), Path.cwd()):
-        if candidate.is_dir() and os.access(candidate, os.W_OK):
-            return candidate
-    cache = platformdirs.user_cache_path("intentus-tui") / "screenshots"
-    cache.mkdir(parents=True, exist_ok=True)
-    return cache
-
-
 class IntentusApp(
     ComparePicking,
     SelectionActions,
     ReadOnlyGuard,
+    Resyncing,
     RootsSupport,
     PaneLayout,
     IdleCollecting,

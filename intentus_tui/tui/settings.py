@@ -3,7 +3,7 @@ the user config dir (``~/.config/intentus-tui/settings.json`` on Linux), or
 ``$INTENTUS_TUI_SETTINGS``.
 
 A missing or broken file means the defaults; a file that cannot be written loses the
-setting, never the session (the operator is told once).
+setting, never the session (the operator is told once). Also where a screenshot goes.
 """
 
 from __future__ import annotations
@@ -47,3 +47,14 @@ def remember(key: str, value: Any, path: Path | None = None) -> str | None:
     except OSError as exc:
         return f"cannot remember the {key} in {path}: {exc.strerror or exc}"
     return None
+
+
+def screenshot_directory() -> Path:
+    """Where a screenshot goes: Downloads, else the current directory, else the user cache
+    directory (created), whichever exists and can be written to first."""
+    for candidate in (platformdirs.user_downloads_path(), Path.cwd()):
+        if candidate.is_dir() and os.access(candidate, os.W_OK):
+            return candidate
+    cache = platformdirs.user_cache_path("intentus-tui") / "screenshots"
+    cache.mkdir(parents=True, exist_ok=True)
+    return cache

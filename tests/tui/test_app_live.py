@@ -275,3 +275,28 @@ async def test_follow_mode_selects_each_arrival_until_the_cursor_is_moved_by_han
         await wait_for(pilot, lambda: _key(fixed_id(91)) in listing.model.summaries, "listed")
         await settle(pilot)
         assert listing.selected_key == moved_to
+
+
+async def test_a_file_name_that_is_not_utf8_does_not_stop_the_live_list(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    # watchfiles stops at such a name ("Unable to decode path"): the header said
+    # "watching stopped" and no file written after it was ever listed.
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        model = app.execution_list.model
+        odd = os.fsencode(records_dir) + b"/odd-\xff\xfe.json"
+        with open(odd, "wb") as handle:  # a copy of a record, under a name not UTF-8
+            handle.write((records_dir / _key(world["ok"])).read_bytes())
+        await wait_for(
+            pilot, lambda: "odd-\udcff\udcfe.json" in model.summaries, "the odd name listed"
+        )
+        after = fixed_id(78)
+        write_record(records_dir, make_record(execution_id=after, created=created(78)))
+        await wait_for(pilot, lambda: _key(after) in model.summaries, "a later file listed")
+        os.unlink(odd)
+        await wait_for(
+            pilot, lambda: "odd-\udcff\udcfe.json" not in model.summaries, "the odd name gone"
+        )
+        assert "watching stopped" not in screen_text(app)

@@ -60,6 +60,11 @@ class WatchStarted(Message):
     """The directory watcher is in place: a scan started now misses no file."""
 
 
+class WatchResumed(Message):
+    """The directory watcher is watching again after a fault lost what it was reporting (a
+    file name that is not UTF-8 stops watchfiles): compare the directories with the list."""
+
+
 class PathsChanged(Message):
     """The directory watcher saw these record or WAL paths change."""
 

@@ -32,6 +32,7 @@ from intentus_tui.tui.live.messages import (
     PathsChanged,
     ScanFinished,
     WatcherStopped,
+    WatchResumed,
     WatchStarted,
 )
 from intentus_tui.tui.startup.first_rows import PREVIEW, preview_summaries
@@ -45,6 +46,9 @@ FIRST_POST_MAX = 1024  # ... and the first message holds at most this many (the 
 MAX_BATCH = 16384  # rows in one message: what the list folds in between two key presses
 COALESCE_SECONDS = 0.25
 SHOWN_WAIT_SECONDS = 1.0  # never wait longer than this for the list to take a batch
+# A watch that fails after it started is started again, unless it failed this often lately.
+MAX_RESTARTS = 20
+RESTART_WINDOW = 10.0  # seconds
 
 
 def directory_problem(directory: Path) -> str | None:
@@ -293,10 +297,16 @@ class _ReadySignal:
     def __init__(self, on_ready: Callable[[], object]) -> None:
         self.stop = threading.Event()
         self._on_ready: Callable[[], object] | None = on_ready
+        self.ready = False  # since the last ``rearm``
+
+    def rearm(self, on_ready: Callable[[], object]) -> None:
+        """For the next watch: ``on_ready`` once it is in place."""
+        self._on_ready, self.ready = on_ready, False
 
     def is_set(self) -> bool:
         if self._on_ready is not None:
             on_ready, self._on_ready = self._on_ready, None
+            self.ready = True
             on_ready()
         return self.stop.is_set()
 
@@ -329,23 +339,42 @@ class DirectoryWatcher:
         self._thread.join(timeout)
 
     def _run(self) -> None:
-        try:
-            from watchfiles import watch  # here: its import need not delay the first frame
+        restarts: list[float] = []
+        while True:
+            try:
+                self._watch()
+                return  # stopped
+            except Exception as exc:  # the directory vanished, inotify limits, a name ...
+                if self._signal.stop.is_set():
+                    return
+                reason = sanitize_line(str(exc)) or type(exc).__name__
+                now = time.monotonic()
+                restarts = [at for at in restarts if now - at < RESTART_WINDOW] + [now]
+                if (
+                    not self._signal.ready  # it failed to start: it would fail again
+                    or len(restarts) > MAX_RESTARTS
+                    or any(directory_problem(d) is not None for d in self._directories)
+                ):
+                    self._send(WatcherStopped(reason))
+                    return
+                # Watching ran, then failed on one event (watchfiles stops at a file name
+                # that is not UTF-8): watch again, and have what changed meanwhile found.
+                self._signal.rearm(lambda: self._send(WatchResumed()))
 
-            for batch in watch(
-                *self._directories,
-                watch_filter=_record_filter,
-                debounce=DEBOUNCE_MS,
-                step=25,
-                stop_event=self._signal,
-                recursive=False,
-                ignore_permission_denied=True,
-                raise_interrupt=False,
-            ):
-                self._send(PathsChanged(frozenset(Path(path) for _, path in batch)))
-        except Exception as exc:  # the directory vanished, inotify limits, ...
-            if not self._signal.stop.is_set():
-                self._send(WatcherStopped(sanitize_line(str(exc)) or type(exc).__name__))
+    def _watch(self) -> None:
+        from watchfiles import watch  # here: its import need not delay the first frame
+
+        for batch in watch(
+            *self._directories,
+            watch_filter=_record_filter,
+            debounce=DEBOUNCE_MS,
+            step=25,
+            stop_event=self._signal,
+            recursive=False,
+            ignore_permission_denied=True,
+            raise_interrupt=False,
+        ):
+            self._send(PathsChanged(frozenset(Path(path) for _, path in batch)))
 
     def _send(self, message: Message) -> None:
         try:

@@ -1,0 +1,68 @@
+"""Catching up after the directory watcher lost events: the record files that differ from
+what the list shows (new, changed or gone) are read again."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import App
+
+from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.records.load import is_record_name
+
+Stamp = tuple[int, int]  # size, mtime_ns
+
+
+def stale_paths(known: Mapping[Path, Stamp], directories: Iterable[Path]) -> list[Path]:
+    """The record files in ``directories`` whose size or time differs from ``known`` (or
+    that it lacks), and those ``known`` has that are no longer there."""
+    watched = set(directories)
+    found: dict[Path, Stamp] = {}
+    for directory in watched:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if not is_record_name(entry.name):
+                continue
+            try:
+                stat = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            found[Path(entry.path)] = (stat.st_size, stat.st_mtime_ns)
+    changed = [path for path, stamp in found.items() if known.get(path) != stamp]
+    gone = [path for path in known if path not in found and path.parent in watched]
+    return changed + gone
+
+
+class Resyncing(App[None]):
+    """``WatchResumed``: what the watcher missed is found and read again."""
+
+    def on_watch_resumed(self) -> None:
+        known = {
+            self.file_of(summary): (summary.size, summary.mtime_ns)
+            for summary in self.all_summaries()
+            if summary.source == "record"
+        }
+        self._resync(known)
+
+    @work(thread=True, group="resync", exit_on_error=False)
+    def _resync(self, known: dict[Path, Stamp]) -> None:
+        paths = stale_paths(known, self.watched_directories())
+        if paths:
+            self.call_from_thread(self.queue_paths, paths)
+
+    if TYPE_CHECKING:  # given by the app (stubs here would hide its own methods)
+
+        def file_of(self, summary: ExecutionSummary) -> Path: ...
+
+        def all_summaries(self) -> Iterable[ExecutionSummary]: ...
+
+        def watched_directories(self) -> list[Path]: ...
+
+        def queue_paths(self, paths: Iterable[Path]) -> None: ...
