@@ -149,19 +149,22 @@ def open_debugger(
     from intentus_tui.tui.startup.first_rows import first_look, first_row_count
     from intentus_tui.tui.startup.start_frame import StartFrame
 
-    first = first_look(root.records_dir, first_row_count(), root.wal_dir)
-    frame = StartFrame.show(str(root.records_dir), first.rows, watch=watch)
-    try:
-        app = make_app(root, watch=watch)
-        if frame is not None:
-            from intentus_tui.tui.startup.start_driver import take_over_start_frame
+    reopen: RecordRoot | None = root
+    while reopen is not None:  # opened again when the project's records appear
+        first = first_look(reopen.records_dir, first_row_count(), reopen.wal_dir)
+        frame = StartFrame.show(str(reopen.records_dir), first.rows, watch=watch)
+        try:
+            app = make_app(reopen, watch=watch)
+            if frame is not None:
+                from intentus_tui.tui.startup.start_driver import take_over_start_frame
 
-            take_over_start_frame(app)
-        app.prepare_start(first)  # before the app captures stdio: the process pool
-        app.run()
-    finally:
-        if frame is not None:
-            frame.close()
+                take_over_start_frame(app)
+            app.prepare_start(first)  # before the app captures stdio: the process pool
+            app.run()
+        finally:
+            if frame is not None:
+                frame.close()
+        reopen = app.reopen
     return ExitCode.OK
 
 

@@ -37,6 +37,7 @@ from intentus_tui.tui.live.messages import (
     ScanFinished,
     WatcherStopped,
 )
+from intentus_tui.tui.live.project_watch import ProjectWatch, awaits_project
 from intentus_tui.tui.live.resync import Resyncing
 from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
 from intentus_tui.tui.presenters.execution_text import (
@@ -86,6 +87,7 @@ class IntentusApp(
     ComparePicking,
     SelectionActions,
     ReadOnlyGuard,
+    ProjectWatch,
     Resyncing,
     RootsSupport,
     PaneLayout,
@@ -296,6 +298,8 @@ class IntentusApp(
         self.start_idle_collector()  # full collections wait for the keys to rest
         if self.watching and directory_problem(self.root.records_dir) is None:
             self._follow_directory()  # it starts the scan once the watch is in place
+            if self.roots is None:
+                self.await_project(self.root)
         else:
             if self.watching:
                 self.header_state.live = "stopped"
@@ -466,8 +470,9 @@ class IntentusApp(
         elif not self.scan_done:
             listing.empty_message = "Indexing…"
         elif not listing.model.summaries:
+            where = ", here or in .intentusnet/records" if awaits_project(self.root) else ""
             listing.empty_message = f"No execution records (*.json) in {directory}.\n" + (
-                "New records will appear here as they are written." if self.watching else ""
+                f"New records will appear as they are written{where}." if self.watching else ""
             )
         else:  # what hides them: the view, the filter, or both
             ways = ["v to change the view"] if listing.model.view.only is not None else []

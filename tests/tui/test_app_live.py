@@ -300,3 +300,36 @@ async def test_a_file_name_that_is_not_utf8_does_not_stop_the_live_list(
             pilot, lambda: "odd-\udcff\udcfe.json" not in model.summaries, "the odd name gone"
         )
         assert "watching stopped" not in screen_text(app)
+
+
+async def test_opened_before_the_agent_ran_it_reopens_on_the_records_when_they_appear(
+    tmp_path: Path,
+) -> None:
+    # The records directory IntentusNet creates on its first run was never looked at:
+    # the list stayed empty until the debugger was opened again.
+    project = tmp_path / "project"
+    project.mkdir()
+    app = make_app(project, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "the empty directory read")
+        await settle(pilot)
+        assert "here or in .intentusnet/records" in app.execution_list.empty_message
+        records = project / ".intentusnet" / "records"
+        records.mkdir(parents=True)
+        write_record(records, make_record(execution_id=fixed_id(5), created=created(5)))
+        deadline = time.monotonic() + 10
+        while app.reopen is None and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+    assert app.reopen is not None and app.reopen.records_dir == records
+    assert app.reopen.requested == project
+
+
+async def test_a_directory_of_records_is_followed_as_it_is(records_dir: Path) -> None:
+    # Records of its own: a plain directory stays the one followed, .intentusnet or not.
+    write_record(records_dir, make_record(execution_id=fixed_id(6), created=created(6)))
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        (records_dir / ".intentusnet" / "records").mkdir(parents=True)
+        await pilot.pause(1.5)  # the check's period, and some
+        assert app.reopen is None and app.is_running

@@ -1,0 +1,48 @@
+"""Opened before the agent first ran: when IntentusNet creates its records directory in
+the directory the debugger was opened on, the debugger opens again on those records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.app import App
+
+from intentus_tui.core.paths import RecordRoot, resolve_root
+
+if TYPE_CHECKING:
+    from intentus_tui.core.model import ExecutionSummary
+
+PROJECT_POLL_SECONDS = 1.0  # one stat of a path that does not exist yet, a second
+
+
+def awaits_project(root: RecordRoot) -> bool:
+    """Is ``root`` a plain directory with no ``.intentusnet`` yet (where IntentusNet will
+    write its records, in ``.intentusnet/records``, once the agent runs)?"""
+    return root.records_dir == root.requested and not (root.requested / ".intentusnet").exists()
+
+
+class ProjectWatch(App[None]):
+    """While the list is empty, look for ``.intentusnet/records`` to appear; then close
+    with ``reopen`` set to that root, for the command line to open the debugger on it (the
+    app follows one directory for good). Records written into the directory itself are
+    listed as they come, as in any directory."""
+
+    reopen: RecordRoot | None = None
+
+    def await_project(self, root: RecordRoot) -> None:
+        if awaits_project(root):
+            self.set_interval(PROJECT_POLL_SECONDS, partial(self._look_for_project, root))
+
+    def _look_for_project(self, root: RecordRoot) -> None:
+        if next(iter(self.all_summaries()), None) is not None:
+            return  # records here already: this directory is what is being followed
+        found = resolve_root(root.requested)
+        if found.records_dir != root.records_dir:
+            self.reopen = found
+            self.exit()
+
+    if TYPE_CHECKING:  # given by the app
+
+        def all_summaries(self) -> Iterable[ExecutionSummary]: ...
