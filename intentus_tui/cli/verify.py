@@ -67,7 +67,11 @@ def _root_targets(root: RecordRoot) -> tuple[list[RecordTarget], list[WalTarget]
     return records, wals
 
 
-def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget]]:
+def _targets(
+    paths: tuple[str, ...], labels: dict[Path, str] | None = None
+) -> tuple[list[RecordTarget], list[WalTarget]]:
+    """The records and WALs to check; with several roots named, ``labels`` is told each
+    file's root label (as the merged list names it)."""
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
@@ -93,6 +97,8 @@ def _targets(paths: tuple[str, ...]) -> tuple[list[RecordTarget], list[WalTarget
                 fail(f"nothing to verify in {where}: no records (*.json) or WALs (*.wal)")
             records += found_records
             wals += found_wals
+            if labels is not None and len(roots) > 1:
+                labels.update((target, entry.label) for target, _ in found_records + found_wals)
         elif path.exists() or path.is_symlink():
             path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):
@@ -125,13 +131,19 @@ def _record_ok(detail: ExecutionDetail) -> bool:
     return detail.verify.ok and _untrusted_reason(detail) is None
 
 
-def _record_lines(detail: ExecutionDetail) -> list[str]:
+def _shown_name(path: str, label: str | None) -> str:
+    """A file as a line names it: ``LABEL/FILE`` when several roots were named."""
+    name = Path(path).name
+    return f"{label}/{name}" if label else name
+
+
+def _record_lines(detail: ExecutionDetail, label: str | None = None) -> list[str]:
     report = detail.verify
     mark = "ok  " if _record_ok(detail) else "FAIL"
     hash_status = report.hash.status.value if report.hash else report.load_status.value
     if report.hash is not None and report.hash.benign is not None:
         hash_status += " (benign)"
-    lines = [f"{mark}  {Path(report.path).name}  hash {hash_status}"]
+    lines = [f"{mark}  {_shown_name(report.path, label)}  hash {hash_status}"]
     lines += [f"      - {problem}" for problem in report.problems]
     untrusted = _untrusted_reason(detail)
     if untrusted is not None and report.ok:  # nothing above says why it fails
@@ -143,11 +155,11 @@ def _record_lines(detail: ExecutionDetail) -> list[str]:
     return lines
 
 
-def _wal_lines(report: WalVerifyReport) -> list[str]:
+def _wal_lines(report: WalVerifyReport, label: str | None = None) -> list[str]:
     mark = "FAIL" if not report.ok else ("torn" if report.torn else "ok  ")
     if report.crashed and not report.torn:
         mark = "warn"  # a malformed last line: whole, not torn
-    lines = [f"{mark}  {Path(report.path).name}  wal {report.summary}"]
+    lines = [f"{mark}  {_shown_name(report.path, label)}  wal {report.summary}"]
     lines += [f"      - {detail}" for detail in report.details]
     verdict = report.verdict
     if verdict is not None:  # known from this WAL alone: its verdict is told here
@@ -204,12 +216,15 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     bundle_paths, plain = _bundle_paths(paths)
     with contextlib.ExitStack() as stack:
         bundles = [(p, stack.enter_context(extracted(p))) for p in bundle_paths]
-        record_paths, wal_targets = _targets(tuple(plain)) if plain or not bundles else ([], [])
+        labels: dict[Path, str] = {}
+        record_paths, wal_targets = (
+            _targets(tuple(plain), labels) if plain or not bundles else ([], [])
+        )
         for path, bundle in bundles:
             found_records, found_wals = _root_targets(bundle_root(bundle, path))
             record_paths += found_records
             wal_targets += found_wals
-        _report(record_paths, wal_targets, bundles, as_json)
+        _report(record_paths, wal_targets, bundles, as_json, labels)
 
 
 def _report(
@@ -217,7 +232,11 @@ def _report(
     wal_targets: list[WalTarget],
     bundles: list[tuple[str, ExtractedBundle]],
     as_json: bool,
+    labels: dict[Path, str] | None = None,
 ) -> None:
+    """``labels``: each file's root label, when several roots were named (then each line
+    names its root, ``LABEL/FILE``, and the last line counts each root's)."""
+    labels = labels or {}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
@@ -247,10 +266,10 @@ def _report(
         for path, bundle in bundles:
             lines += manifest_lines(bundle, path)
             lines += bundled_verdict_notes(bundle, _current_verdicts(details, wals))
-        for detail in details:
-            lines += _record_lines(detail)
-        for wal in wals:
-            lines += _wal_lines(wal)
+        for (record, _), detail in zip(record_paths, details, strict=True):
+            lines += _record_lines(detail, labels.get(record))
+        for (log, _), wal in zip(wal_targets, wals, strict=True):
+            lines += _wal_lines(wal, labels.get(log))
         for line in lines:
             # Each is one line: a newline in a file name (or a bundle's member) is shown
             # as ␊, so a hostile name cannot forge an ``ok`` line.
@@ -263,8 +282,32 @@ def _report(
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))
-        echo_text(f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}")
+        per_root = _per_root(record_paths, details, wal_targets, wals, labels)
+        echo_text(f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}{per_root}")
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
+
+
+def _per_root(
+    record_paths: list[RecordTarget],
+    details: list[ExecutionDetail],
+    wal_targets: list[WalTarget],
+    wals: list[WalVerifyReport],
+    labels: dict[Path, str],
+) -> str:
+    """``; a: 55 checked, 7 failed; b: …`` with several roots, else nothing."""
+    if not labels:
+        return ""
+    checked: dict[str, int] = {}
+    failed: dict[str, int] = {}
+    outcomes = [(path, _record_ok(d)) for (path, _), d in zip(record_paths, details, strict=True)]
+    outcomes += [(path, w.ok) for (path, _), w in zip(wal_targets, wals, strict=True)]
+    for path, ok in outcomes:
+        label = labels.get(path, "")
+        checked[label] = checked.get(label, 0) + 1
+        failed[label] = failed.get(label, 0) + (not ok)
+    return "".join(
+        f"; {label}: {n} checked, {failed[label]} failed" for label, n in checked.items()
+    )
 
 
 def _counted(n: int, noun: str) -> str:

@@ -124,3 +124,19 @@ def test_verify_several_roots_and_a_failing_one(hosts: list[Host], tmp_path: Pat
     assert doc["records"] == 2 * len(alpha.ids)
     assert doc["wals"] == 2
     assert result.stderr.strip().startswith("intentus-tui: root ssh: failed: no host in")
+
+
+def test_verify_text_names_each_files_root_and_counts_each_root(hosts: list[Host]) -> None:
+    # Two roots sharing ids printed the same line twice, with no root to tell them apart.
+    alpha, beta = hosts
+    result = cli("verify", str(alpha.base), str(beta.base))
+    heads = [line.split()[1] for line in result.stdout.splitlines() if not line.startswith(" ")]
+    files = heads[:-1]  # the last line counts
+    assert len(files) == len(set(files)) == 2 * (len(alpha.ids) + 1)  # records and a WAL each
+    for label in ("alpha", "beta"):
+        assert sum(name.startswith(f"{label}/") for name in files) == len(alpha.ids) + 1
+    last = result.stdout.splitlines()[-1]
+    per_root = len(alpha.ids) + 1
+    assert f"; alpha: {per_root} checked, " in last and f"; beta: {per_root} checked, " in last
+    one = cli("verify", str(alpha.base)).stdout.splitlines()
+    assert "alpha/" not in "\n".join(one) and "; alpha:" not in one[-1]  # one root: as before
