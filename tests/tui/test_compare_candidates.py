@@ -214,6 +214,10 @@ def test_with_several_roots_each_execution_names_its_root() -> None:
     assert execution_candidate(beta, model.kind(beta), width).label == "beta:00001"
     hits, _ = CandidateIndex(lines).search("beta")
     assert [hit.candidate.key for hit in hits] == ["beta/00001.json"]
+    # Typed as the command line and side B name it (it found nothing: ":" is on no line).
+    for typed in ("beta:00001", "beta:0000", "BETA:00001"):
+        hits, _ = CandidateIndex(lines).search(typed)
+        assert [hit.candidate.key for hit in hits] == ["beta/00001.json"], typed
 
 
 def test_one_id_column_a_long_id_cut_and_lines_made_again_for_another_width() -> None:

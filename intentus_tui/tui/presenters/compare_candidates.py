@@ -115,11 +115,13 @@ def _whole_id(execution_id: str, ids: int) -> str:
 
 
 def _hidden_of(summary: ExecutionSummary, ids: int) -> str:
-    """What an execution's line is also found by: its whole id (``_whole_id``) and its
-    file's name, as the list and ``ls`` show it (a record named other than its id too)."""
+    """What an execution's line is also found by: its whole id (``_whole_id``), its
+    file's name, as the list and ``ls`` show it (a record named other than its id too),
+    and with several roots ``ROOT:ID``, as the command line and the comparison name it."""
     whole = _whole_id(summary.execution_id, ids)
     name = sanitize_line(summary.key.rpartition("/")[2])
-    return f"{whole} {name}" if whole else name
+    found = f"{whole} {name}" if whole else name
+    return f"{found} {summary.root}:{summary.execution_id}" if summary.root else found
 
 
 def time_cell(text: str) -> str:
