@@ -293,3 +293,13 @@ def test_several_roots_too_long_for_the_line_each_keep_their_end_and_count() -> 
     assert "▸ a 1 · …" in line and line.split("● live")[0].count("…") == 1  # a short one: whole
     wide = "".join(text for text, _ in location_parts(state, 200))
     assert " · ".join(roots) in wide  # room enough: nothing cut
+
+
+def test_a_failed_root_keeps_its_label_and_failed_when_cut_at_80_columns() -> None:
+    # It was cut at its start: "…uch directory: /tmp/walk2/nonexist", no label, no FAILED.
+    roots = ("live 59", "demo1 40", "nonexist FAILED: no such directory: /tmp/walk2/nonexist")
+    state = HeaderState(directory=" · ".join(roots), roots=roots)
+    line = "".join(text for text, _ in location_parts(state, 80))
+    assert cell_len(line) <= 80
+    assert "live 59 · demo1 40 · nonexist FAILED: " in line, line
+    assert "…  ● live" in line  # what is cut is the end of why

@@ -98,7 +98,8 @@ def _keep_each(roots: list[str], width: int | None) -> str:
     """The roots joined in ``width`` cells: when they do not fit, each is cut at its start
     to an equal share (a root shorter than its share gives the rest to the others), so
     every root keeps its label's end (where names sharing a prefix differ) and its count;
-    the first is not cut away for the last to show whole."""
+    the first is not cut away for the last to show whole. A root that says what went wrong
+    keeps its start (its label and FAILED) and is cut at its end."""
     joined = _ROOTS_JOIN.join(roots)
     if width is None or cell_len(joined) <= width:
         return joined
@@ -115,9 +116,15 @@ def _keep_each(roots: list[str], width: int | None) -> str:
         for index in fitting:
             room -= left.pop(index)
     return _ROOTS_JOIN.join(
-        _keep(text, shares[index], head=False, least=MIN_ROOT_CELLS)
+        _keep(text, shares[index], head=_says_a_problem(text), least=MIN_ROOT_CELLS)
         for index, text in enumerate(roots)
     )
+
+
+def _says_a_problem(root: str) -> bool:
+    """Does a root's text end with why it failed (``RootSet.header_parts``)? Then its end
+    is what is cut: ``nonexist FAILED: no such direc…``, not ``…uch directory: …``."""
+    return " FAILED: " in root or " ⚠ " in root
 
 
 def location_parts(s: HeaderState, width: int | None) -> list[Part]:
