@@ -68,10 +68,13 @@ def _root_targets(root: RecordRoot) -> tuple[list[RecordTarget], list[WalTarget]
 
 
 def _targets(
-    paths: tuple[str, ...], labels: dict[Path, str] | None = None
+    paths: tuple[str, ...],
+    labels: dict[Path, str] | None = None,
+    unopened: list[str] | None = None,
 ) -> tuple[list[RecordTarget], list[WalTarget]]:
     """The records and WALs to check; with several roots named, ``labels`` is told each
-    file's root label (as the merged list names it)."""
+    file's root label (as the merged list names it) and ``unopened`` each root that could
+    not be opened (said on stderr: the others are verified)."""
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
@@ -80,13 +83,20 @@ def _targets(
         return found
     records: list[RecordTarget] = []
     wals: list[WalTarget] = []
-    roots = [raw for raw in paths if is_remote(raw) or Path(raw).is_dir()]
+    several = len(paths) > 1  # then a path that is not there is a root that failed
+    roots = [
+        raw
+        for raw in paths
+        if is_remote(raw) or Path(raw).is_dir() or (several and not os.path.lexists(raw))
+    ]
     opened = dict(zip(roots, open_many(roots), strict=True)) if roots else {}
     for raw in paths:
         path = Path(raw)
         if raw in roots:
             entry = opened[raw]
             if entry.root is None:
+                if unopened is not None:
+                    unopened.append(entry.label)
                 continue  # said on stderr; the other roots are verified
             if entry.mirror is not None:
                 for record in list_record_paths(entry.root.records_dir):
@@ -217,14 +227,15 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     with contextlib.ExitStack() as stack:
         bundles = [(p, stack.enter_context(extracted(p))) for p in bundle_paths]
         labels: dict[Path, str] = {}
+        unopened: list[str] = []
         record_paths, wal_targets = (
-            _targets(tuple(plain), labels) if plain or not bundles else ([], [])
+            _targets(tuple(plain), labels, unopened) if plain or not bundles else ([], [])
         )
         for path, bundle in bundles:
             found_records, found_wals = _root_targets(bundle_root(bundle, path))
             record_paths += found_records
             wal_targets += found_wals
-        _report(record_paths, wal_targets, bundles, as_json, labels)
+        _report(record_paths, wal_targets, bundles, as_json, labels, len(unopened))
 
 
 def _report(
@@ -233,15 +244,17 @@ def _report(
     bundles: list[tuple[str, ExtractedBundle]],
     as_json: bool,
     labels: dict[Path, str] | None = None,
+    unopened: int = 0,
 ) -> None:
     """``labels``: each file's root label, when several roots were named (then each line
-    names its root, ``LABEL/FILE``, and the last line counts each root's)."""
+    names its root, ``LABEL/FILE``, and the last line counts each root's); ``unopened``:
+    roots that could not be opened, each a failure."""
     labels = labels or {}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
     failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
-    failed += sum(not bundle.ok for _, bundle in bundles)
+    failed += sum(not bundle.ok for _, bundle in bundles) + unopened
     crashed = sum(w.crashed for w in wals)
     checked = len(records) + len(wals) + len(bundles)  # every file whose check can fail
     decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
@@ -279,6 +292,8 @@ def _report(
         if crashed > torn:
             notes.append(f"{crashed - torn} with a malformed last line")
         crash_note = f", {', '.join(notes)} (not failures)" if notes else ""
+        if unopened:
+            crash_note += f", {_counted(unopened, 'root')} not opened (failed)"
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))

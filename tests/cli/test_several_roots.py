@@ -140,3 +140,20 @@ def test_verify_text_names_each_files_root_and_counts_each_root(hosts: list[Host
     assert f"; alpha: {per_root} checked, " in last and f"; beta: {per_root} checked, " in last
     one = cli("verify", str(alpha.base)).stdout.splitlines()
     assert "alpha/" not in "\n".join(one) and "; alpha:" not in one[-1]  # one root: as before
+
+
+def test_verify_a_missing_root_fails_and_the_others_are_verified(
+    hosts: list[Host], tmp_path: Path
+) -> None:
+    # It exited 2 at the missing one, verifying nothing.
+    alpha, _ = hosts
+    missing = tmp_path / "nowhere"
+    result = cli("verify", str(alpha.base), str(missing))
+    assert result.returncode == 1, result
+    assert (
+        result.stderr.strip() == f"intentus-tui: root nowhere: failed: no such directory: {missing}"
+    )
+    last = result.stdout.splitlines()[-1]
+    assert last.startswith(f"{len(alpha.ids) + 1} checked") and "1 root not opened (failed)" in last
+    doc = json.loads(cli("verify", "--json", str(alpha.base), str(missing)).stdout)
+    assert doc["ok"] is False and doc["records"] == len(alpha.ids)
