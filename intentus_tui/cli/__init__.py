@@ -193,7 +193,11 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
         ctx.exit(open_bundle(directory))
     if directory is not None and not os.path.isdir(directory):
         what = (
-            "no such command or directory" if not os.path.exists(directory) else "not a directory"
+            "not a directory"
+            if os.path.exists(directory)
+            else "a link that loops or leads nowhere"
+            if os.path.lexists(directory)
+            else "no such command or directory"
         )
         click.echo(f"intentus-tui: {what}: {directory!r} (try --help)", err=True)
         ctx.exit(ExitCode.USAGE)

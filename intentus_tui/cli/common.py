@@ -21,6 +21,7 @@ from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
     RecordRoot,
+    layout_problem,
     resolve_root,
     shown_path,
     sibling_wal_dir,
@@ -182,12 +183,17 @@ def open_root(directory: str | None) -> RecordRoot:
     if directory is not None:
         path = Path(directory)
         if not path.exists():
+            if os.path.lexists(path):  # a link
+                fail(f"cannot follow {shown_path(directory)}: the link loops or leads nowhere")
             fail(f"no such directory: {shown_path(directory)}")
         if not path.is_dir():
             fail(f"not a directory: {shown_path(directory)}")
     root = resolve_root(directory)
     if not root.records_dir.is_dir():
         fail(f"no such directory: {root.records_dir}")
+    problem = layout_problem(root)
+    if problem is not None:
+        fail(problem)
     return root
 
 

@@ -57,12 +57,18 @@ def resolve_target(directory: str | None, demo: bool = False, fresh: bool = Fals
     if directory is not None:
         path = Path(directory)
         if not path.exists():
+            if os.path.lexists(path):  # a link
+                raise OpenError(f"cannot follow {directory}: the link loops or leads nowhere")
             raise OpenError(f"no such directory: {directory}")
         if not path.is_dir():
             raise OpenError(f"not a directory: {directory}")
-    from intentus_tui.core.paths import resolve_root
+    from intentus_tui.core.paths import layout_problem, resolve_root
 
-    return resolve_root(directory)
+    root = resolve_root(directory)
+    problem = layout_problem(root)
+    if problem is not None:
+        raise OpenError(problem)
+    return root
 
 
 def make_app(root: RecordRoot, *, watch: bool = True, **options: Any) -> IntentusApp:

@@ -4,6 +4,7 @@ files in it, and the execution id a file name promises."""
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,6 +77,34 @@ def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
         if wal.is_dir() and wal != base:
             return RecordRoot(base, wal, requested)
     return RecordRoot(base, None, requested)
+
+
+def layout_problem(root: RecordRoot) -> str | None:
+    """Why the records of an IntentusNet layout under the directory asked for cannot be
+    read, when it has one that is broken (``.intentusnet`` or its ``records`` there, but
+    not a directory): else None. Without this, such a directory read as one holding no
+    record."""
+    if root.records_dir != root.requested:
+        return None  # its records directory was found
+    base = root.requested / ".intentusnet"
+    for part in (base, base / "records"):
+        if os.path.lexists(part) and not part.is_dir():
+            return f"{part} is {_kind_of(part)}, not a directory: no record can be read there"
+    return None
+
+
+def _kind_of(path: Path) -> str:
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return "unreadable"
+    if stat.S_ISLNK(mode):
+        return "a link to something else" if path.exists() else "a link that loops or leads nowhere"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a file" if stat.S_ISREG(mode) else "a special file"
 
 
 def sibling_wal_dir(record: Path) -> Path | None:
