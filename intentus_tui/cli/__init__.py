@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -68,6 +69,7 @@ class _DebuggerGroup(click.Group):
         try:
             result = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
+            _hint_diff_of_a_directory(exc, argv)
             exc.show()
             if "--json" in argv[: argv.index("--") if "--" in argv else None]:
                 from intentus_tui.cli.common import echo_json
@@ -104,6 +106,19 @@ class _DebuggerGroup(click.Group):
             ctx.meta["intentus_dir"] = roots[0]
             ctx.meta["intentus_roots"] = roots
         return super().parse_args(ctx, rest)
+
+
+def _hint_diff_of_a_directory(exc: click.ClickException, argv: list[str]) -> None:
+    """``diff DIR A B`` (three arguments, the first a directory): say how to name two
+    executions of a directory, rather than only that one argument is too many."""
+    if not isinstance(exc, click.UsageError) or "unexpected extra argument" not in exc.message:
+        return
+    if "diff" not in argv:
+        return
+    given = [arg for arg in argv[argv.index("diff") + 1 :] if not arg.startswith("-")]
+    if len(given) == 3 and os.path.isdir(given[0]):
+        where, a, b = (shlex.quote(arg) for arg in given)
+        exc.message += f" (two executions of a directory: intentus-tui diff --dir {where} {a} {b})"
 
 
 def _flushed(code: int) -> int:

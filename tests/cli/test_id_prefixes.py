@@ -229,3 +229,17 @@ def test_a_directory_given_for_an_execution_says_how_to_name_one(
     line = _one_error_line(cli(*command, cwd=world))
     assert "is a directory, not a record file or execution id" in line
     assert hint in line
+
+
+def test_diff_of_a_directory_and_two_ids_says_how_to_name_them(
+    world: Path, real_world: RealWorld
+) -> None:
+    a, b = real_world.success[:8], real_world.fallback[:8]
+    out = cli("diff", ".intentusnet", a, b, cwd=world)
+    assert out.returncode == ExitCode.USAGE and "Traceback" not in out.stderr
+    line = out.stderr.strip().splitlines()[-1]  # after click's usage lines
+    assert line.endswith(
+        f"(two executions of a directory: intentus-tui diff --dir .intentusnet {a} {b})"
+    )
+    again = cli("diff", "--dir", ".intentusnet", a, b, cwd=world)  # as it says: it compares
+    assert again.returncode in (ExitCode.OK, 1) and "Error" not in again.stderr
