@@ -139,12 +139,13 @@ class PaneLayout(App[None]):
         the list), so that the keys typed next reach what is on screen (they did nothing
         until Tab was pressed)."""
         focused = self.focused
-        if focused is None or all(node.display for node in focused.ancestors_with_self):
-            return
+        chain = focused.ancestors_with_self if focused is not None else []
+        if not any(node.id in PANES and not node.display for node in chain):
+            return  # in sight, or hidden by something else than a pane (a closed filter box)
         shown = "side-pane" if self._side_shown else "centre"
-        chain = self.screen.focus_chain
+        focusable = self.screen.focus_chain
         for pane in (shown, "list-pane"):
-            for widget in chain:
+            for widget in focusable:
                 if any(node.id == pane for node in widget.ancestors_with_self):
                     widget.focus()
                     return

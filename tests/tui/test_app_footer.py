@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
 from intentus_tui.tui.app import IntentusApp
-from tests.tui.app_support import SIZE, make_app, settle
+from intentus_tui.tui.widgets.footer import AppFooter
+from tests.tui.app_support import SIZE, make_app, settle, wait_for
 
 
 def _live_widgets() -> Counter[str]:
@@ -73,11 +75,28 @@ async def test_the_footer_shows_the_keys_of_what_has_focus_built_once_per_change
         original_init(self, *args, **kwargs)
 
     monkeypatch.setattr(FooterKey, "__init__", counted_init)
+    builds: list[list[tuple[str, str, bool]]] = []  # the keys of each footer built
+    original_compose = AppFooter.compose
+
+    def recorded_compose(self: AppFooter) -> Any:
+        keys = []
+        for widget in original_compose(self):
+            if isinstance(widget, FooterKey):
+                keys.append((widget.key_display, widget.description, widget.disabled))
+            yield widget
+        builds.append(keys)
+
+    monkeypatch.setattr(AppFooter, "compose", recorded_compose)
     app = make_app(records_dir)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        # The selected execution read: its keys are enabled by then (under load, after
+        # the first settle: a change of keys inside the count below).
+        await wait_for(pilot, lambda: app.detail is not None, "the selected execution read")
+        await settle(pilot)
         assert _footer_keys(app) == LIST_KEYS
         made.clear()
+        builds.clear()
         await pilot.press("slash")
         await settle(pilot)
         assert _footer_keys(app) == FILTER_KEYS
@@ -85,8 +104,12 @@ async def test_the_footer_shows_the_keys_of_what_has_focus_built_once_per_change
         await settle(pilot)
         assert _footer_keys(app) == LIST_KEYS
         # One footer built per change of keys: Textual's footer built each twice, every
-        # key mounted and styled again for the same keys (a tenth of the tests' CPU).
-        assert len(made) == len(FILTER_KEYS) + len(LIST_KEYS)
+        # key mounted and styled again for the same keys (a tenth of the tests' CPU). A
+        # change the app makes meanwhile (a key enabled once a detail is read) is a build.
+        assert [(key, text) for key, text, _ in builds[0]] == FILTER_KEYS
+        assert [(key, text) for key, text, _ in builds[-1]] == LIST_KEYS
+        assert all(before != after for before, after in pairwise(builds)), builds
+        assert len(made) == sum(len(keys) for keys in builds)
         shown = set(app.query(FooterKey))
         for key in ("j", "k", "p", "p"):  # other executions, live paused and resumed
             await pilot.press(key)
