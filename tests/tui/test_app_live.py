@@ -333,3 +333,25 @@ async def test_a_directory_of_records_is_followed_as_it_is(records_dir: Path) ->
         (records_dir / ".intentusnet" / "records").mkdir(parents=True)
         await pilot.pause(1.5)  # the check's period, and some
         assert app.reopen is None and app.is_running
+
+
+async def test_a_directory_removed_and_made_again_is_followed_again(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    # It was lost for good while the header still said "live".
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        model = app.execution_list.model
+        kept = records_dir.parent / "kept"
+        records_dir.rename(kept)
+        await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+        kept.rename(records_dir)  # back, and a record written into it since
+        new_id = fixed_id(79)
+        write_record(records_dir, make_record(execution_id=new_id, created=created(79)))
+        await wait_for(pilot, lambda: app.header_state.live == "live", "watching again")
+        await wait_for(pilot, lambda: _key(new_id) in model.summaries, "the new one listed")
+        await wait_for(pilot, lambda: _key(world["ok"]) in model.summaries, "the old ones back")
+        later = fixed_id(80)  # and what is written after: the watch is live again
+        write_record(records_dir, make_record(execution_id=later, created=created(80)))
+        await wait_for(pilot, lambda: _key(later) in model.summaries, "a later one listed")

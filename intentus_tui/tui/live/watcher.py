@@ -13,6 +13,7 @@ them.
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -49,6 +50,8 @@ SHOWN_WAIT_SECONDS = 1.0  # never wait longer than this for the list to take a b
 # A watch that fails after it started is started again, unless it failed this often lately.
 MAX_RESTARTS = 20
 RESTART_WINDOW = 10.0  # seconds
+# How often the watched directories are looked at (removed, replaced, back again?).
+LOOK_SECONDS = 0.5
 
 
 def directory_problem(directory: Path) -> str | None:
@@ -298,6 +301,9 @@ class _ReadySignal:
         self.stop = threading.Event()
         self._on_ready: Callable[[], object] | None = on_ready
         self.ready = False  # since the last ``rearm``
+        # Asked now and then while watching: true ends this watch (a directory moved).
+        self.moved: Callable[[], bool] = lambda: False
+        self._next_look = 0.0
 
     def rearm(self, on_ready: Callable[[], object]) -> None:
         """For the next watch: ``on_ready`` once it is in place."""
@@ -308,7 +314,22 @@ class _ReadySignal:
             on_ready, self._on_ready = self._on_ready, None
             self.ready = True
             on_ready()
-        return self.stop.is_set()
+        if self.stop.is_set():
+            return True
+        now = time.monotonic()
+        if now < self._next_look:
+            return False
+        self._next_look = now + LOOK_SECONDS
+        return self.moved()
+
+
+def _identity(directory: Path) -> tuple[int, int] | None:
+    """(device, inode) of a directory there now, else None."""
+    try:
+        st = os.stat(directory)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
 
 
 class DirectoryWatcher:
@@ -342,30 +363,57 @@ class DirectoryWatcher:
         restarts: list[float] = []
         while True:
             try:
-                self._watch()
-                return  # stopped
+                watched = self._in_place()
+                if watched is None:
+                    return  # stopped while a directory was gone
+                self._watch(watched)
+                if self._signal.stop.is_set():
+                    return
+                # A directory was removed, replaced or is back: watch what is there now,
+                # and have what changed meanwhile found.
+                self._signal.rearm(lambda: self._send(WatchResumed()))
+                continue
             except Exception as exc:  # the directory vanished, inotify limits, a name ...
                 if self._signal.stop.is_set():
                     return
                 reason = sanitize_line(str(exc)) or type(exc).__name__
                 now = time.monotonic()
                 restarts = [at for at in restarts if now - at < RESTART_WINDOW] + [now]
-                if (
-                    not self._signal.ready  # it failed to start: it would fail again
-                    or len(restarts) > MAX_RESTARTS
-                    or any(directory_problem(d) is not None for d in self._directories)
-                ):
+                if not self._signal.ready or len(restarts) > MAX_RESTARTS:
+                    # It failed to start (it would fail again), or fails again and again.
                     self._send(WatcherStopped(reason))
                     return
                 # Watching ran, then failed on one event (watchfiles stops at a file name
-                # that is not UTF-8): watch again, and have what changed meanwhile found.
+                # that is not UTF-8, or a directory went): watch again what is there, and
+                # have what changed meanwhile found.
                 self._signal.rearm(lambda: self._send(WatchResumed()))
 
-    def _watch(self) -> None:
+    def _in_place(self) -> list[tuple[Path, tuple[int, int]]] | None:
+        """The directories there now, each with its identity (device, inode); while none
+        is, say so once and wait for one (None: stopped meanwhile)."""
+        said = False
+        while not self._signal.stop.is_set():
+            present = [(d, identity) for d in self._directories if (identity := _identity(d))]
+            if present:
+                return present
+            if not said:
+                gone = " and ".join(sanitize_line(str(d)) for d in self._directories)
+                what = "it" if len(self._directories) == 1 else "them"
+                self._send(WatcherStopped(f"{gone} gone: waiting for {what} to come back"))
+                said = True
+            self._signal.stop.wait(LOOK_SECONDS)
+        return None
+
+    def _watch(self, watched: list[tuple[Path, tuple[int, int]]]) -> None:
         from watchfiles import watch  # here: its import need not delay the first frame
 
+        def moved() -> bool:  # one gone or replaced, or one gone before back
+            here = {directory: identity for directory, identity in watched}
+            return any(_identity(d) != here.get(d) for d in self._directories)
+
+        self._signal.moved = moved
         for batch in watch(
-            *self._directories,
+            *(directory for directory, _ in watched),
             watch_filter=_record_filter,
             debounce=DEBOUNCE_MS,
             step=25,
