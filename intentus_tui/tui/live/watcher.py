@@ -50,6 +50,7 @@ SHOWN_WAIT_SECONDS = 1.0  # never wait longer than this for the list to take a b
 # A watch that fails after it started is started again, unless it failed this often lately.
 MAX_RESTARTS = 20
 RESTART_WINDOW = 10.0  # seconds
+RESTART_PAUSE = 0.05  # seconds before a watch that failed at once is started again
 # How often the watched directories are looked at (removed, replaced, back again?).
 LOOK_SECONDS = 0.5
 
@@ -301,6 +302,7 @@ class _ReadySignal:
         self.stop = threading.Event()
         self._on_ready: Callable[[], object] | None = on_ready
         self.ready = False  # since the last ``rearm``
+        self.ever_ready = False
         # Asked now and then while watching: true ends this watch (a directory moved).
         self.moved: Callable[[], bool] = lambda: False
         self._next_look = 0.0
@@ -312,7 +314,7 @@ class _ReadySignal:
     def is_set(self) -> bool:
         if self._on_ready is not None:
             on_ready, self._on_ready = self._on_ready, None
-            self.ready = True
+            self.ready = self.ever_ready = True
             on_ready()
         if self.stop.is_set():
             return True
@@ -379,13 +381,17 @@ class DirectoryWatcher:
                 reason = sanitize_line(str(exc)) or type(exc).__name__
                 now = time.monotonic()
                 restarts = [at for at in restarts if now - at < RESTART_WINDOW] + [now]
-                if not self._signal.ready or len(restarts) > MAX_RESTARTS:
-                    # It failed to start (it would fail again), or fails again and again.
+                if not self._signal.ever_ready or len(restarts) > MAX_RESTARTS:
+                    # It never started (it would fail again), or fails again and again.
                     self._send(WatcherStopped(reason))
                     return
                 # Watching ran, then failed on one event (watchfiles stops at a file name
                 # that is not UTF-8, or a directory went): watch again what is there, and
-                # have what changed meanwhile found.
+                # have what changed meanwhile found. A watch started again may fail at
+                # once, on an event of that name still queued: it is tried again too.
+                if not self._signal.ready:
+                    self._signal.stop.wait(RESTART_PAUSE)
+                    continue  # its WatchResumed is still to come, when one starts
                 self._signal.rearm(lambda: self._send(WatchResumed()))
 
     def _in_place(self) -> list[tuple[Path, tuple[int, int]]] | None:
