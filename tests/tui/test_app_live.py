@@ -355,3 +355,20 @@ async def test_a_directory_removed_and_made_again_is_followed_again(
         later = fixed_id(80)  # and what is written after: the watch is live again
         write_record(records_dir, make_record(execution_id=later, created=created(80)))
         await wait_for(pilot, lambda: _key(later) in model.summaries, "a later one listed")
+
+
+async def test_paused_while_a_directory_went_and_came_back_stays_paused(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await pilot.press("p")
+        await settle(pilot)
+        assert app.header_state.live == "paused"
+        kept = records_dir.parent / "kept"
+        records_dir.rename(kept)
+        await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+        kept.rename(records_dir)
+        await wait_for(pilot, lambda: app.header_state.live != "stopped", "watching again")
+        assert app.header_state.live == "paused" and not app.feeder.live  # it said "live"

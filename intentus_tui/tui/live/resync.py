@@ -15,6 +15,7 @@ from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 
 if TYPE_CHECKING:
+    from intentus_tui.tui.live.watcher import IndexFeeder
     from intentus_tui.tui.presenters.header_text import HeaderState
 
 Stamp = tuple[int, int]  # size, mtime_ns
@@ -52,7 +53,7 @@ class Resyncing(App[None]):
 
     def on_watch_resumed(self) -> None:
         if self.header_state.live == "stopped":  # a directory gone, and back
-            self.header_state.live = "live"
+            self.header_state.live = "live" if self.feeder.live else "paused"
             self._show_header()
             self.notify("Watching the directory again", markup=False)
         known: dict[Path, Stamp | None] = {
@@ -71,6 +72,7 @@ class Resyncing(App[None]):
 
     if TYPE_CHECKING:  # given by the app (stubs here would hide its own methods)
         header_state: HeaderState
+        feeder: IndexFeeder
 
         def _show_header(self) -> None: ...
 
