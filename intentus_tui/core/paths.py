@@ -89,8 +89,18 @@ def layout_problem(root: RecordRoot) -> str | None:
     base = root.requested / ".intentusnet"
     for part in (base, base / "records"):
         if os.path.lexists(part) and not part.is_dir():
+            if _holds_records(root.requested):
+                return None  # a directory of records with a stray entry: it is what is read
             return f"{part} is {_kind_of(part)}, not a directory: no record can be read there"
     return None
+
+
+def _holds_records(directory: Path) -> bool:
+    try:
+        with os.scandir(directory) as entries:
+            return any(is_record_name(entry.name) for entry in entries)
+    except OSError:
+        return False
 
 
 def _kind_of(path: Path) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
+from tests.factories import make_record, write_record
 
 
 def _file_for_base(project: Path) -> str:
@@ -51,3 +52,11 @@ def test_a_root_that_is_a_looping_link_says_so(tmp_path: Path) -> None:
         result = cli(*command, str(tmp_path / "a"))
         assert result.returncode == ExitCode.USAGE, result
         assert "loops or leads nowhere" in result.stderr  # not "no such directory"
+
+
+def test_a_directory_of_records_with_a_stray_entry_so_named_is_listed(tmp_path: Path) -> None:
+    write_record(tmp_path, make_record(execution_id="exec-0001"))
+    (tmp_path / ".intentusnet").write_text("")  # not a layout: the records are here
+    result = cli("inspect", "--list", str(tmp_path))
+    assert result.returncode == ExitCode.OK, result
+    assert "exec-0001" in result.stdout
