@@ -372,3 +372,15 @@ async def test_paused_while_a_directory_went_and_came_back_stays_paused(
         kept.rename(records_dir)
         await wait_for(pilot, lambda: app.header_state.live != "stopped", "watching again")
         assert app.header_state.live == "paused" and not app.feeder.live  # it said "live"
+
+
+def test_a_records_directory_itself_awaits_no_project(tmp_path: Path) -> None:
+    from intentus_tui.core.paths import resolve_root
+    from intentus_tui.tui.live.project_watch import awaits_project
+
+    records = tmp_path / "p" / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    assert not awaits_project(resolve_root(records))  # "or in .intentusnet/records": no
+    assert not awaits_project(resolve_root(records.parent))
+    (tmp_path / "q").mkdir()
+    assert awaits_project(resolve_root(tmp_path / "q"))

@@ -20,7 +20,13 @@ PROJECT_POLL_SECONDS = 1.0  # one stat of a path that does not exist yet, a seco
 def awaits_project(root: RecordRoot) -> bool:
     """Is ``root`` a plain directory with no ``.intentusnet`` yet (where IntentusNet will
     write its records, in ``.intentusnet/records``, once the agent runs)?"""
-    return root.records_dir == root.requested and not (root.requested / ".intentusnet").exists()
+    requested = root.requested
+    inside = requested.name == ".intentusnet" or (
+        requested.name == "records" and requested.parent.name == ".intentusnet"
+    )  # already IntentusNet's own directories: nothing more to wait for
+    return (
+        root.records_dir == requested and not inside and not (requested / ".intentusnet").exists()
+    )
 
 
 class ProjectWatch(App[None]):
