@@ -1,5 +1,5 @@
 """Catching up after the directory watcher lost events: the record files that differ from
-what the list shows (new, changed or gone) are read again."""
+what the list shows (new, changed or gone), and the write-ahead logs, are read again."""
 
 from __future__ import annotations
 
