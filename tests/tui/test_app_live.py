@@ -7,6 +7,7 @@ import os
 import queue
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -335,6 +336,14 @@ async def test_a_directory_of_records_is_followed_as_it_is(records_dir: Path) ->
         assert app.reopen is None and app.is_running
 
 
+async def _take_away(pilot: Any, app: Any, records_dir: Path) -> Path:
+    """Move the watched directory away until the header says it is gone; where it went."""
+    kept = records_dir.parent / "kept"
+    records_dir.rename(kept)
+    await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+    return kept
+
+
 async def test_a_directory_removed_and_made_again_is_followed_again(
     records_dir: Path, world: dict[str, str]
 ) -> None:
@@ -343,9 +352,7 @@ async def test_a_directory_removed_and_made_again_is_followed_again(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
         model = app.execution_list.model
-        kept = records_dir.parent / "kept"
-        records_dir.rename(kept)
-        await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+        kept = await _take_away(pilot, app, records_dir)
         kept.rename(records_dir)  # back, and a record written into it since
         new_id = fixed_id(79)
         write_record(records_dir, make_record(execution_id=new_id, created=created(79)))
@@ -366,9 +373,7 @@ async def test_paused_while_a_directory_went_and_came_back_stays_paused(
         await pilot.press("p")
         await settle(pilot)
         assert app.header_state.live == "paused"
-        kept = records_dir.parent / "kept"
-        records_dir.rename(kept)
-        await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+        kept = await _take_away(pilot, app, records_dir)
         kept.rename(records_dir)
         await wait_for(pilot, lambda: app.header_state.live != "stopped", "watching again")
         assert app.header_state.live == "paused" and not app.feeder.live  # it said "live"
