@@ -5,24 +5,27 @@ from __future__ import annotations
 from intentus_tui.core.compare.aligned import SideRow
 from intentus_tui.tui.presenters.compare_text import span_state, value_span, whole_value_line
 
+EVENT = ("events", 1)
+# Each line with its path, as the values view makes them: a value's own first and last
+# lines have its path, each line inside a longer one.
 LINES = [
-    "{",
-    '  "seq": 2',
-    '  "payload": {',
-    '    "agent": "translator-deepl"',
-    '    "tags": [',
-    '      "a"',
-    '      "b"',
-    "    ]",
-    "  }",
-    "}",
+    ("{", EVENT),
+    ('  "seq": 2', (*EVENT, "seq")),
+    ('  "payload": {', (*EVENT, "payload")),
+    ('    "agent": "translator-deepl"', (*EVENT, "payload", "agent")),
+    ('    "tags": [', (*EVENT, "payload", "tags")),
+    ('      "a"', (*EVENT, "payload", "tags", 0)),
+    ('      "b"', (*EVENT, "payload", "tags", 1)),
+    ("    ]", (*EVENT, "payload", "tags")),
+    ("  }", (*EVENT, "payload")),
+    ("}", EVENT),
 ]
 
 
-def _rows(lines: list[str], side: str = "a") -> list[SideRow]:
+def _rows(lines: list[tuple[str, tuple[str | int, ...]]], side: str = "a") -> list[SideRow]:
     if side == "a":
-        return [SideRow(line, None, "removed") for line in lines]
-    return [SideRow(None, line, "added") for line in lines]
+        return [SideRow(line, None, "removed", path) for line, path in lines]
+    return [SideRow(None, line, "added", path) for line, path in lines]
 
 
 def test_an_opening_or_closing_line_shows_the_value_whole() -> None:
@@ -53,10 +56,10 @@ def test_a_long_value_is_cut_to_the_width_with_an_ellipsis() -> None:
 
 def test_the_other_sides_lines_and_gaps_between_are_skipped() -> None:
     rows = [
-        SideRow('  "x": {', '  "x": {', "same"),
-        SideRow('    "old": 1', None, "removed"),
-        SideRow(None, '    "new": 2', "added"),
-        SideRow("  }", "  }", "same"),
+        SideRow('  "x": {', '  "x": {', "same", ("x",)),
+        SideRow('    "old": 1', None, "removed", ("x", "old")),
+        SideRow(None, '    "new": 2', "added", ("x", "new")),
+        SideRow("  }", "  }", "same", ("x",)),
     ]
     assert whole_value_line(rows, 0, "a", 80) == '"x": {"old": 1}'
     assert whole_value_line(rows, 3, "b", 80) == '"x": {"new": 2}'

@@ -29,7 +29,8 @@ def stale_paths(known: Mapping[Path, Stamp | None], directories: Iterable[Path])
     found: dict[Path, Stamp | None] = {}
     for directory in watched:
         try:
-            entries = list(os.scandir(directory))
+            with os.scandir(directory) as listing:
+                entries = list(listing)
         except OSError:
             continue
         for entry in entries:

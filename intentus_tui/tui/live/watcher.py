@@ -413,8 +413,9 @@ class DirectoryWatcher:
     def _watch(self, watched: list[tuple[Path, tuple[int, int]]]) -> None:
         from watchfiles import watch  # here: its import need not delay the first frame
 
+        here = dict(watched)
+
         def moved() -> bool:  # one gone or replaced, or one gone before back
-            here = {directory: identity for directory, identity in watched}
             return any(_identity(d) != here.get(d) for d in self._directories)
 
         self._signal.moved = moved

@@ -192,8 +192,8 @@ def divergence_text(layout: SideBySide, rules_on: bool) -> str | None:
 
 _OPENERS = ("{", "[")
 _CLOSERS = frozenset({"}", "]"})
-# How far back a closing line looks for the line that opened its value: further (a value of
-# more lines than this) it is shown as it is, rather than spend a walk on each cursor move.
+# How far a value's first or last line looks for its other end: further (a value of more
+# lines than this) it is shown as it is, rather than spend a walk on each cursor move.
 BACKWARD_ROWS = 20_000
 
 
@@ -202,31 +202,19 @@ def whole_value_line(rows: Sequence[SideRow], index: int, side: str, limit: int)
     or ``"b"``), on one line as the values view writes its lines (``"payload": {"agent":
     "x", "attempt": 1}``) and cut after ``limit`` characters; None where that row is no
     such line. A whole event only one side has is shown by what it holds, not by its ``{``."""
-    text = getattr(rows[index], side)
-    if text is None:
+    span = value_span(rows, index)
+    opening = getattr(rows[span.start], side) if span is not None else None
+    if span is None or opening is None or not opening.rstrip().endswith(_OPENERS):
         return None
-    indent = _indent(text)
-    body = text.strip()
-    if body in _CLOSERS:
-        opening = _opening_row(rows, index, side, indent)
-        if opening is None:
-            return None
-        index, body = opening, (getattr(rows[opening], side) or "").strip()
-    elif not body.endswith(_OPENERS):  # a value on one line, or cut ("…"), is its own text
-        return None
-    parts = [body]
-    size = len(body)
+    parts = [opening.strip()]
+    size = len(parts[0])
     after_opening = True
-    for row in islice(rows, index + 1, None):
+    for row in islice(rows, span.start + 1, span.stop):
         line = getattr(row, side)
         if line is None:  # a gap: the line is only on the other side
             continue
         piece = line.strip()
-        closing = piece in _CLOSERS
-        if closing and _indent(line) == indent:
-            parts.append(piece)
-            break
-        parts.append(piece if after_opening or closing else ", " + piece)
+        parts.append(piece if after_opening or piece in _CLOSERS else ", " + piece)
         size += len(parts[-1])
         after_opening = piece.endswith(_OPENERS)
         if size > limit:
@@ -269,19 +257,6 @@ def span_state(
             return "changed"
         hidden = hidden or row.status not in ("same", "uncompared")
     return "hidden" if hidden else "same"
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _opening_row(rows: Sequence[SideRow], index: int, side: str, indent: int) -> int | None:
-    """The row of the line that opened the value a closing line at ``index`` ends."""
-    for at in range(index - 1, max(index - BACKWARD_ROWS, -1), -1):
-        line = getattr(rows[at], side)
-        if line is not None and _indent(line) == indent and line.rstrip().endswith(_OPENERS):
-            return at
-    return None
 
 
 def legend() -> tuple[str, list[tuple[str, str]]]:
