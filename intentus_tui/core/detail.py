@@ -9,7 +9,7 @@ from pathlib import Path
 
 from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
-from intentus_tui.core.model import ExecutionSummary, Integrity, Verdict
+from intentus_tui.core.model import ExecutionSummary, Integrity, ReplayCode, Verdict
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
@@ -100,7 +100,12 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         replayable=replayable,
         replay_reason=reason,
         wal=wal,
-        postmortem=build_postmortem(timeline, wal, record_distrust=record_distrust(summary)),
+        postmortem=build_postmortem(
+            timeline,
+            wal,
+            record_distrust=record_distrust(summary),
+            replay_refused=replay_refusal(summary),
+        ),
         summary=summary,
         times=times,
     )
@@ -112,6 +117,17 @@ def record_distrust(summary: ExecutionSummary | None) -> str | None:
         return None
     verdict = verdict_of(summary)
     return verdict.integrity_reason if verdict.integrity is Integrity.TAMPERED else None
+
+
+def replay_refusal(summary: ExecutionSummary | None) -> str | None:
+    """Why the verdict refuses to replay the recorded response (None: it does not, or a
+    huge record's could not be checked in the listing yet), for the post-mortem's hint."""
+    if summary is None:
+        return None
+    verdict = verdict_of(summary)
+    if verdict.replay is ReplayCode.REPLAYABLE or verdict.replay is ReplayCode.UNCHECKED:
+        return None
+    return verdict.replay_reason
 
 
 def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:

@@ -120,12 +120,18 @@ def _wal_lines(log: WalLog) -> tuple[str | None, tuple[str, ...], tuple[str, ...
 
 
 def build_postmortem(
-    timeline: Timeline | None, wal: WalLog | None, *, record_distrust: str | None = None
+    timeline: Timeline | None,
+    wal: WalLog | None,
+    *,
+    record_distrust: str | None = None,
+    replay_refused: str | None = None,
 ) -> PostMortem:
     """Never raises; works with a record, a WAL, both, or (degenerate) neither.
 
     ``record_distrust``: why the record itself cannot be believed (its hash differs with no
     harmless story, or it contradicts itself): then nothing it says may be replayed.
+    ``replay_refused``: why the verdict refuses to replay the recorded response, if it does
+    (an operator invalidated it, it was not recorded properly): the hint never advises it.
     """
     sources: list[str] = []
     last_event: str | None = None
@@ -161,7 +167,7 @@ def build_postmortem(
                 disagreements.append("the record is complete but the WAL never recorded completion")
             if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
                 disagreements.append("the WAL says completed but the record has no final response")
-    hint = _hint(timeline, wal, record_distrust)
+    hint = _hint(timeline, wal, record_distrust, replay_refused)
     untrusted: str | None = None
     if broken is not None:
         untrusted = f"the write-ahead log fails its integrity check: {broken.summary}"
@@ -182,7 +188,10 @@ def build_postmortem(
 
 
 def _hint(
-    timeline: Timeline | None, wal: WalLog | None, record_distrust: str | None = None
+    timeline: Timeline | None,
+    wal: WalLog | None,
+    record_distrust: str | None = None,
+    replay_refused: str | None = None,
 ) -> RecoveryHint:
     if wal is not None and wal.chain_break is not None:
         return broken_chain_hint(wal)
@@ -196,7 +205,7 @@ def _hint(
         # The WAL knows side-effect classes; a record never does. Only a record's final
         # response can be replayed: a WAL alone has none.
         has_response = timeline is not None and timeline.state is ExecutionState.COMPLETED
-        return wal.hint_for(response_recorded=has_response)
+        return wal.hint_for(response_recorded=has_response, replay_refused=replay_refused)
     if timeline is None:
         return recovery_hint("unknown", in_flight=False)
     # 1.3.0 records carry no side-effect classes: completed attempts' effects are unknown.
@@ -206,4 +215,5 @@ def _hint(
         in_flight=bool(timeline.in_flight),
         in_flight_side_effect=None,
         side_effects_completed=None if ended else False,
+        replay_refused=replay_refused,
     )

@@ -96,3 +96,26 @@ def test_a_tampered_record_is_never_advised_for_replay(tmp_path: Path) -> None:
     assert pm.untrusted is not None and "the record fails its integrity check" in pm.untrusted
     assert pm.hint.reason.startswith("Do not replay its response")  # what broke: said once
     assert "Replay the recorded response" not in pm.hint.reason
+
+
+def test_a_record_that_may_not_be_replayed_is_never_advised_for_replay(tmp_path: Path) -> None:
+    """A completed execution whose record an operator invalidated (through intentusnet), or
+    whose response was not recorded properly: the hint says not to retry, and names why its
+    response may not be replayed rather than advising a replay the verdict refuses."""
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path)
+    detail = load_detail(world.records_dir / f"{world.invalidated}.json")
+    verdict, pm = detail.verdict, detail.postmortem
+    assert verdict is not None and verdict.replay.value == "manually_invalidated"
+    assert pm is not None and pm.hint.verdict == "do_not_retry"
+    assert "Replay the recorded response" not in pm.hint.reason
+    assert f"may not be replayed either ({verdict.replay_reason})" in pm.hint.reason
+
+    data = make_record()
+    data["finalResponse"] = {}  # an empty final response: a recording failure
+    detail = load_detail(write_record(tmp_path, data))
+    assert detail.verdict is not None and detail.verdict.replay.value == "recording_failure"
+    assert detail.postmortem is not None
+    assert "Replay the recorded response" not in detail.postmortem.hint.reason
+    assert "may not be replayed either" in detail.postmortem.hint.reason

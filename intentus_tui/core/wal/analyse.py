@@ -309,6 +309,7 @@ def recovery_hint(
     in_flight_side_effect: str | None = None,
     side_effects_completed: bool | None = None,
     response_recorded: bool = True,
+    replay_refused: str | None = None,
 ) -> RecoveryHint:
     """Hint whether re-submitting the intent looks safe. Plain inputs, so it also serves
     records without a WAL.
@@ -320,6 +321,8 @@ def recovery_hint(
     (None = unknown).
     response_recorded: a record holds the final response (False for an execution known only
     from its WAL: there is nothing to replay, and the hint must not suggest it).
+    replay_refused: why the recorded response may not be replayed (the verdict's reason),
+    if it may not: the hint must not suggest replaying it either.
     """
     effect = normalise_side_effect(in_flight_side_effect)
     if state == "completed" and not response_recorded:
@@ -328,6 +331,13 @@ def recovery_hint(
             "The write-ahead log says the execution completed; re-running it would repeat its "
             "work. No record was written, so there is no recorded response to replay: take "
             "the result from the systems it acted on.",
+        )
+    if state == "completed" and replay_refused:
+        return RecoveryHint(
+            "do_not_retry",
+            "The execution completed; re-running it would repeat its work. Its recorded "
+            f"response may not be replayed either ({replay_refused}): take the result from "
+            "the systems it acted on.",
         )
     if state == "completed":
         return RecoveryHint(

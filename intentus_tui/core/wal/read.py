@@ -226,9 +226,12 @@ class WalLog:
         """The hint from this log alone: it knows of no recorded response (see ``hint_for``)."""
         return self.hint_for(response_recorded=False)
 
-    def hint_for(self, *, response_recorded: bool) -> RecoveryHint:
+    def hint_for(
+        self, *, response_recorded: bool, replay_refused: str | None = None
+    ) -> RecoveryHint:
         """The recovery hint; ``response_recorded``: a record file holds the final response
-        (only then can a completed execution's response be replayed)."""
+        (only then can a completed execution's response be replayed); ``replay_refused``:
+        why that response may not be replayed, if it may not."""
         if self.chain_break is not None:
             return broken_chain_hint(self)
         return recovery_hint(
@@ -237,6 +240,7 @@ class WalLog:
             in_flight_side_effect=self.in_flight_step.side_effect if self.in_flight_step else None,
             side_effects_completed=self.side_effects_completed,
             response_recorded=response_recorded,
+            replay_refused=replay_refused,
         )
 
 
