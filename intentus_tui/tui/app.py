@@ -705,6 +705,9 @@ class IntentusApp(
         if self.marked is None or self.detail is None or self.detail is self.marked:
             return
         marked, detail = self.marked, self.detail
+        if detail.result.record is None:  # as ``m`` refuses it, and ``diff`` on the CLI
+            self._say_no_record("diff", detail)
+            return
         await self.side_pane.build()
         # The compact view, for when the comparison closes: restyling the panes for it is
         # left until the comparison is on screen.

@@ -255,3 +255,25 @@ async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path
                 note.startswith(f"Nothing to {verb}: ") and "has no record (" in note
                 for note in notes
             ), (key, notes)
+        # d with another execution marked: nothing to compare it with, as m and the
+        # command line's diff say (it compared an empty record, called "damaged").
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        record_key = next(k for k, s in model.summaries.items() if s.source != "wal")
+        assert app.execution_list.select_key(record_key)
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert app.marked is not None
+        assert app.execution_list.select_key(wal_key)
+        await settle(pilot)
+        app.clear_notifications()
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ComparisonScreen)
+        notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        assert any(
+            note.startswith("Nothing to compare with the marked execution: ")
+            and "has no record (" in note
+            for note in notes
+        ), notes

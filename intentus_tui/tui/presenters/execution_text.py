@@ -99,6 +99,7 @@ _RECORD_ACTIONS = {
     "save_snapshot": "save a snapshot of",
     "diff_file": "compare",
     "mark": "mark for a diff",
+    "diff": "compare with the marked execution",
 }
 
 
