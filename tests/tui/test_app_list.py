@@ -32,7 +32,7 @@ async def test_opens_grouped_with_counts_and_first_execution_loaded(
         text = screen_text(app)
         assert (
             "6 executions · 2 need attention: 1 unknown, 1 in flight · 4 succeeded"
-            " (1 not replayable) · hash: 1 unverifiable" in text
+            " (1 not replayable) · integrity: 1 unverifiable" in text
         )
         # the first row is the first that needs attention: the damaged record
         assert app.execution_list.selected_key == f"{world['truncated']}.json"

@@ -288,7 +288,7 @@ def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
         if n
     ]
     if notes:
-        segments.append((1, [(" · hash: " + ", ".join(notes), "$text-muted")]))
+        segments.append((1, [(" · integrity: " + ", ".join(notes), "$text-muted")]))
     for rank in (1, 2, 3, 4):
         if width is None or _cells([p for _, seg in segments for p in seg]) <= width:
             break
