@@ -26,10 +26,9 @@ import click
 
 from intentus_tui.cli.common import fail, guarded, locate_execution, open_root
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.cli.output_place import Protected, check_output
+from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.export.source import ExportTarget, is_exportable, targets_in
-from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.paths import RecordRoot, shown_path
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.json_lines import json_line
@@ -169,7 +168,7 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
             out.write(line)
         out.flush()
     else:
-        atomic_write(output, job.lines())
+        write_output(Path(output), job.lines())
     where = "standard output" if to_stdout else shown_path(output)
     noun = "execution" if job.exported == 1 else "executions"
     skipped = f", skipped {job.skipped}" if job.skipped else ""

@@ -1,9 +1,16 @@
-"""Where a command may write its output file (``snapshot -o``, ``export -o``): one check.
+"""Where a command may write its output file (``snapshot -o``, ``export -o``): one check,
+and one way to write it.
 
 Never into a record directory (a ``*.json`` file there is listed, and complained about, as
 a record) or a write-ahead log directory, and never over a file that holds an execution
 record or a write-ahead log, wherever it is: an export or a snapshot replacing a record
 destroys the evidence it was made from.
+
+An output is written where its name leads, as a shell's ``>`` writes it: through a link
+(the link stays), and into a device or a FIFO as it is (``-o /dev/null``, ``-o
+/dev/stdout``, a pipe a reader waits on). A regular file is replaced atomically; the
+device, the FIFO and the link were once replaced by a regular file, which as root broke
+the machine's ``/dev/null``.
 """
 
 from __future__ import annotations
@@ -11,10 +18,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
 from intentus_tui.cli.common import fail
+from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
 from intentus_tui.core.records.load import load_record_head
 
@@ -92,20 +101,51 @@ def holds_execution(path: Path) -> str | None:
     return None
 
 
+def written_file(target: Path) -> Path:
+    """The file an output named ``target`` is written to: where its links lead, or itself."""
+    return real_dir(target) if target.is_symlink() else target
+
+
 def check_output(target: Path, protected: Protected, *, chosen: bool = True) -> None:
     """Exit 2 with one line when ``target`` must not be written: inside a record or WAL
-    directory, or over a record or a log. ``chosen``: the user named it with ``-o`` (else
-    it is a default place in the current directory)."""
-    what = protected.what(target.parent)
-    if what is not None:
+    directory, or over a record or a log (itself, or where its link leads), or into a
+    directory that does not exist. ``chosen``: the user named it with ``-o`` (else it is a
+    default place in the current directory)."""
+    final = written_file(target)
+    for directory in dict.fromkeys((target.parent, final.parent)):
+        what = protected.what(directory)
+        if what is None:
+            continue
         where = what if chosen else f"the current directory, {what.replace('the ', 'a ', 1)}"
         fail(
-            f"refusing to write {target.name} into {where} ({real_dir(target.parent)}): "
+            f"refusing to write {target.name} into {where} ({real_dir(directory)}): "
             f"{_WHY[what]}; choose another place with -o"
         )
-    held = holds_execution(target)
+    if not final.parent.is_dir():
+        fail(f"no such directory for the output: {shown_path(final.parent)}")
+    held = holds_execution(final)
     if held is not None:
         fail(
             f"refusing to overwrite {shown_path(target.absolute())}: it holds {held}; "
             "choose another place with -o"
         )
+
+
+def write_output(target: Path, chunks: Iterable[bytes]) -> Path:
+    """Write ``chunks`` where ``target`` leads (see the module's docstring): a regular file
+    (or a new one) replaced atomically, a device or a FIFO written as it is. A failure is
+    one line, exit 2. Returns the file written."""
+    final = written_file(target)
+    try:
+        mode = os.stat(final).st_mode
+    except OSError:
+        mode = None  # a new file
+    try:
+        if mode is not None and not stat.S_ISREG(mode):
+            with open(final, "wb") as out:
+                for chunk in chunks:
+                    out.write(chunk)
+            return final
+        return atomic_write(final, chunks)
+    except OSError as exc:
+        fail(f"cannot write {shown_path(target)}: {exc.strerror or exc}")

@@ -7,6 +7,7 @@ or write-ahead log directory, nor over a record (``cli.output_place``, as ``expo
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -20,13 +21,13 @@ from intentus_tui.cli.common import (
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.cli.output_place import Protected, check_output
+from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.paths import shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.records.store import safe_file_stem
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.snapshot import SnapshotError, save_snapshot, snapshot_from_record
+from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_bytes, snapshot_from_record
 
 SNAPSHOT_SUFFIX = ".snapshot.json"
 
@@ -41,7 +42,9 @@ def _target(output: str | None, stem: str, protected: Protected) -> Path:
 
 @click.command("snapshot")
 @click.argument("record")
-@click.option("-o", "--output", help="File to write (default: ./<id>.snapshot.json).")
+@click.option(
+    "-o", "--output", help="File to write (default: ./<id>.snapshot.json; - for standard output)."
+)
 @click.option(
     "--dir",
     "directories",
@@ -70,13 +73,17 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         snap = snapshot_from_record(dict(result.record.raw))
     except SnapshotError as exc:
         fail(f"{record}: cannot make a snapshot: {exc}")
+    if output == "-":  # the snapshot itself on standard output, as export's -o - writes
+        if as_json:
+            fail("-o - writes the snapshot itself on standard output: leave out --json")
+        out = sys.stdout.buffer
+        out.write(snapshot_bytes(snap))
+        out.flush()
+        raise click.exceptions.Exit(ExitCode.OK)
     protected = Protected().add_files([(path, sibling_wal_dir(path))]).add_default(directory)
     target = _target(output, safe_file_stem(result), protected)
-    try:
-        written = save_snapshot(snap, target)
-    except SnapshotError as exc:
-        fail(str(exc))
-    shown = shown_path(written)
+    write_output(target, [snapshot_bytes(snap)])
+    shown = shown_path(target)
     if as_json:
         echo_json(
             {

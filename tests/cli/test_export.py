@@ -263,3 +263,60 @@ def test_a_directory_with_no_execution_is_nothing_to_export_as_to_verify(
                 == f"intentus-tui: nothing to export in {empty}: no records (*.json) or WALs (*.wal)\n"
             )
             assert run.stdout == "" and not out.exists()
+
+
+def test_an_output_is_written_where_its_name_leads_as_a_shell_writes_it(
+    location: Path, tmp_path: Path
+) -> None:
+    """``-o`` a FIFO with a reader waiting: the reader gets the lines and the FIFO stays
+    one (it was replaced by a regular file, and the reader got nothing; as root the same
+    replaced /dev/null). ``-o`` a link: the file it leads to gets them, the link stays. A
+    link leading to a record is refused, and so is a directory that does not exist."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    run = cli("export", "--format", "json", str(location), "-o", str(fifo))
+    reader.join(30)
+    assert run.returncode == 1, run.stderr  # the file that is not a record: skipped
+    assert fifo.is_fifo()
+    lines = got[0].splitlines()
+    assert len(lines) == len(executions(location)) - 1
+    assert all(json.loads(line)["execution_id"] for line in lines)
+
+    target = tmp_path / "elsewhere.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    run = cli("export", "--format", "json", str(location), "-o", str(link))
+    assert run.returncode == 1, run.stderr
+    assert link.is_symlink() and target.read_bytes().splitlines() == lines
+
+    record = next((location / "records").glob("*.json"))
+    before = record.read_bytes()
+    to_record = tmp_path / "to-record.jsonl"
+    to_record.symlink_to(record)
+    run = cli("export", "--format", "json", str(location), "-o", str(to_record))
+    assert run.returncode == 2 and "refusing to write" in run.stderr, run.stderr
+    assert record.read_bytes() == before and to_record.is_symlink()
+
+
+def test_a_snapshot_goes_to_standard_output_or_an_existing_directory_only(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``snapshot -o -`` writes the snapshot on standard output (it wrote a file named -);
+    ``-o`` into a directory that does not exist is refused, as export refuses it (it made
+    the directories, inside a record directory too)."""
+    record = real_world.records_dir / f"{real_world.success}.json"
+    run = cli("snapshot", str(record), "-o", "-", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["stepName"]
+    assert not (tmp_path / "-").exists()
+    for missing in (tmp_path / "no" / "such" / "x.json", real_world.records_dir / "sub" / "x.json"):
+        run = cli("snapshot", str(record), "-o", str(missing))
+        assert run.returncode == 2, run.stderr
+        assert "no such directory for the output" in run.stderr or "refusing" in run.stderr
+        assert not missing.parent.exists()

@@ -466,6 +466,11 @@ def _encode(document: Any) -> bytes:
         return (json.dumps(document, ensure_ascii=True, indent=2) + "\n").encode("ascii")
 
 
+def snapshot_bytes(snapshot: Snapshot, *, metadata: Mapping[str, Any] | None = None) -> bytes:
+    """The file ``save_snapshot`` writes, as bytes."""
+    return _encode(_snapshot_document(snapshot, metadata))
+
+
 def save_snapshot(
     snapshot: Snapshot,
     path: str | os.PathLike[str],
@@ -480,7 +485,7 @@ def save_snapshot(
     ``path`` and followed by an fsync of the directory; a failure leaves ``path`` untouched.
     """
     target = Path(path)
-    data = _encode(_snapshot_document(snapshot, metadata))
+    data = snapshot_bytes(snapshot, metadata=metadata)
     if target.is_dir():
         raise SnapshotError(f"cannot save snapshot: {target} is a directory")
     directory = target.parent
