@@ -65,6 +65,7 @@ class _DebuggerGroup(click.Group):
         stdout when ``--json`` was given, as every other usage error does."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        _stand_in_for_closed_streams()
         argv = list(sys.argv[1:] if args is None else args)
         try:
             result = super().main(argv, prog_name, complete_var, False, **extra)
@@ -108,6 +109,44 @@ class _DebuggerGroup(click.Group):
         return super().parse_args(ctx, rest)
 
 
+def _stand_in_for_closed_streams() -> None:
+    """Started with standard output or error closed (``>&-``), the first write was a
+    traceback (no stream, or one on a descriptor since closed), and a file opened later
+    could take the closed descriptor's number and get the messages meant for it. Each
+    closed one of 0, 1 and 2 is taken at once: standard output by a pipe no one reads (a
+    command that writes there ends as when its reader left, exit 141; one that does not,
+    ``export -o FILE``, as usual), the others by the null device."""
+    for fd in (0, 1, 2):
+        if _usable(fd):
+            continue
+        if fd == 1:
+            read_end, stand_in = os.pipe()
+            os.close(read_end)
+        else:
+            stand_in = os.open(os.devnull, os.O_RDWR)
+        if stand_in != fd:
+            os.dup2(stand_in, fd)
+            os.close(stand_in)
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+
+
+def _usable(fd: int) -> bool:
+    """Whether ``fd`` is open, for writing too if it is standard output or error (a
+    launcher script may leave its own file, open for reading, in a closed one's place)."""
+    try:
+        import fcntl  # not on Windows
+
+        mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except ImportError:
+        return True
+    except OSError:
+        return False
+    return fd == 0 or mode != os.O_RDONLY
+
+
 def _hint_diff_of_a_directory(exc: click.ClickException, argv: list[str]) -> None:
     """``diff DIR A B`` (three arguments, the first a directory): say how to name two
     executions of a directory, rather than only that one argument is too many."""
@@ -148,7 +187,13 @@ def version_line() -> str:
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        click.echo(version_line())
+        try:
+            click.echo(version_line())
+            sys.stdout.flush()
+        except BrokenPipeError:  # as every command ends when its reader left
+            from intentus_tui.cli.common import reader_left
+
+            ctx.exit(reader_left())
         ctx.exit(ExitCode.OK)
 
 

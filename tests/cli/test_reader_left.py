@@ -76,3 +76,43 @@ def test_a_code_already_decided_is_kept_when_the_reader_leaves(big_directory: Pa
         code, first, stderr = read_a_little_then_leave(*args)
         assert first and code == ExitCode.PROBLEMS, (args, code, stderr)
         assert stderr == "", (args, stderr)
+
+
+def run_with_closed(closed: str, *args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    """Run ``intentus-tui ARGS`` with standard output (``closed`` = "1") or error ("2")
+    closed, as ``>&-`` and ``2>&-`` leave them: (code, stdout, stderr)."""
+    close = int(closed)
+    proc = subprocess.run(
+        [sys.executable, "-m", "intentus_tui.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        preexec_fn=lambda: os.close(close),  # a real closed descriptor, as the shell leaves it
+        timeout=120,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_a_closed_standard_output_or_error_is_never_a_traceback(
+    big_directory: Path, tmp_path: Path
+) -> None:
+    """``>&-``: a command that writes standard output ends as when its reader left (it
+    was a traceback, exit 1); one that writes a file does its work. ``2>&-``: the error
+    still has its code and its JSON document (exit 1, nothing on stdout)."""
+    code, _, err = run_with_closed("1", "inspect", "--list", str(big_directory))
+    assert code == ExitCode.READER_LEFT and "Traceback" not in err, err
+    code, _, err = run_with_closed("1", "--version")
+    assert code == ExitCode.READER_LEFT and "Traceback" not in err, err
+    out = tmp_path / "all.jsonl"
+    code, _, err = run_with_closed(
+        "1", "export", "--format", "json", "-o", str(out), str(big_directory)
+    )
+    assert code == ExitCode.OK and "Traceback" not in err, err
+    assert len(out.read_bytes().splitlines()) == len(
+        list((big_directory / "records").glob("*.json"))
+    )
+    code, stdout, _ = run_with_closed(
+        "2", "inspect", "nosuch", "--dir", str(big_directory), "--json"
+    )
+    assert code == ExitCode.USAGE
+    assert '"exit_code": 2' in stdout and "no execution 'nosuch'" in stdout
