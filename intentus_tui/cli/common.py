@@ -92,8 +92,7 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
         text = json.dumps(json_finite(value), ensure_ascii=False, indent=2, allow_nan=False)
     except RecursionError:
         text = json.dumps({"error": "value nested too deeply to print"})
-    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    return json_text_safe(text)
+    return json_text_safe(text)  # lone surrogates too: a file name's bytes, exactly
 
 
 def echo_json(value: Any, *, fast: bool = False) -> None:

@@ -64,12 +64,17 @@ def is_clean(text: str) -> bool:
 
 # Valid JSON may still carry characters a terminal acts on (C1 controls such as U+009B CSI,
 # bidi overrides): escaped, piping --json output to a terminal is as safe as text.
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+)
 
 
 def json_text_safe(text: str) -> str:
     """JSON text with every character a terminal would act on written as a ``\\u`` escape
-    (still the same JSON value: these characters can only be inside strings)."""
+    (still the same JSON value: these characters can only be inside strings); a lone
+    surrogate too (a file name's byte that is not UTF-8, as ``os.fsdecode`` holds it), so
+    that the text encodes as UTF-8 and ``os.fsencode(json.loads(...))`` gives the name
+    back exactly."""
     if text.isascii() and "\x7f" not in text:  # the common case, checked in C
         return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

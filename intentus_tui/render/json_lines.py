@@ -2,8 +2,9 @@
 
 Each line is compact UTF-8 JSON ending in ``\\n``. Values that JSON cannot hold are written
 as ``inspect --json`` writes them (NaN and the infinities as their names, an unpaired
-surrogate as U+FFFD), and the characters a terminal would act on are escaped (the same
-value, written ``\\u...``), so ``cat``-ing an export is as safe as text.
+surrogate, a file name's byte that is not UTF-8, as its ``\\u`` escape), and the
+characters a terminal would act on are escaped (the same value, written ``\\u...``), so
+``cat``-ing an export is as safe as text.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from intentus_tui.core.sanitize import json_bytes_safe, json_finite
+from intentus_tui.core.sanitize import json_finite, json_text_safe
 
 
 def json_line(value: Any) -> bytes:
@@ -20,5 +21,4 @@ def json_line(value: Any) -> bytes:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:
         text = json.dumps(json_finite(value), ensure_ascii=False, separators=(",", ":"))
-    data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
-    return json_bytes_safe(data) + b"\n"
+    return json_text_safe(text).encode("utf-8") + b"\n"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import orjson
 
 from intentus_tui.core.model import ExecutionSummary, Verdict
-from intentus_tui.core.sanitize import json_bytes_safe
+from intentus_tui.core.sanitize import json_bytes_safe, json_text_safe
 from intentus_tui.core.timestamps import time_order
 from intentus_tui.core.verdict import CLEAN_VERDICT, tally_verdicts, verdict_counts, verdict_of
 from intentus_tui.render.listing_order import listing_key
@@ -111,7 +111,7 @@ def _row_json(row: dict[str, object]) -> bytes:
         return orjson.dumps(row)
     except orjson.JSONEncodeError:  # a file name with undecodable bytes (lone surrogates)
         text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+        return json_text_safe(text).encode("utf-8")  # each one a \u escape: the exact name
 
 
 class ListingRows:

@@ -461,6 +461,7 @@ def test_snapshot_command_default_path_and_round_trip(
 
 def test_snapshot_command_output_and_json(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = root / "pins" / "a.json"
+    target.parent.mkdir()  # -o names a file in a directory that exists, as export's does
     code, out, err = cli(capsys, "snapshot", "exec-a", "-o", str(target), "--json")
     assert code == ExitCode.OK, err
     doc = json.loads(out)

@@ -138,3 +138,34 @@ def test_an_id_as_listed_names_its_execution(tmp_path: Path) -> None:
     replayed = cli("replay", shown, "--dir", str(records))
     assert replayed.returncode == 0, replayed.stderr
     _assert_inert(replayed.stdout + replayed.stderr)
+
+
+def test_a_name_that_is_not_utf8_is_exact_in_every_json_output(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A record file named with bytes that are not UTF-8: ``--json`` gives its name back
+    exactly, as ``\\u`` escapes (each byte was three U+FFFD: no script could open it)."""
+    import json
+    import os
+
+    base = tmp_path / ".intentusnet"
+    records = base / "records"
+    records.mkdir(parents=True)
+    raw = b"odd-\xff\xfe.json"
+    shutil.copy(real_world.records_dir / f"{real_world.success}.json", records / os.fsdecode(raw))
+    cache = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    listings = [
+        cli("inspect", "--list", "--json", "--no-cache", str(tmp_path)),
+        cli("inspect", "--list", "--json", str(tmp_path), env=cache),  # rows made for the cache
+        cli("inspect", "--list", "--json", str(tmp_path), env=cache),  # rows from the cache
+    ]
+    for run in listings:
+        assert run.returncode == 0, run.stderr
+        (row,) = json.loads(run.stdout)["executions"]
+        assert os.fsencode(row["file"]) == raw and "\ufffd" not in run.stdout
+    run = cli("verify", "--json", str(tmp_path))
+    (entry,) = [e for e in json.loads(run.stdout)["files"] if e["kind"] == "record"]
+    assert os.fsencode(Path(entry["file"]).name) == raw
+    run = cli("export", "--format", "json", "-o", "-", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert os.fsencode(Path(json.loads(run.stdout)["file"]).name) == raw
