@@ -101,17 +101,24 @@ def _source_date() -> datetime | None:
 
 @click.command("bundle")
 @click.argument("ids", nargs=-1, required=True)
-@click.option("--dir", "directory", help="Record directory for ids (default: as the debugger).")
+@click.option(
+    "--dir",
+    "directories",
+    multiple=True,
+    help="Record directory for ids (default: as the debugger; one: a bundle holds one root).",
+)
 @click.option("-o", "--output", required=True, help="The bundle to write (FILE.tar.gz).")
 @click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
 @guarded
-def bundle(ids: tuple[str, ...], directory: str | None, output: str, as_json: bool) -> None:
+def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_json: bool) -> None:
     """Pack executions IDS (whole ids or unique prefixes) into an evidence bundle: each one's
     record, write-ahead log and saved snapshots, with a manifest (sha256 of each file, the
     tool's version, the verdicts now). Check it with `intentus-tui verify FILE.tar.gz`;
     open it read-only with `intentus-tui FILE.tar.gz`. With SOURCE_DATE_EPOCH set, the same
     files make a byte-identical bundle."""
-    root = open_root(directory)
+    if len(directories) > 1:  # taking the last one silently left the others' ids unfound
+        fail("a bundle holds the executions of one root: give one --dir")
+    root = open_root(directories[0] if directories else None)
     target = Path(output)
     if target.is_dir():
         fail(f"{shown_path(output)} is a directory: name the bundle file to write")

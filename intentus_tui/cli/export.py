@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli.common import fail, guarded, locate_execution, open_root
+from intentus_tui.cli.common import fail, guarded, locate_execution, open_many, open_root
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.detail import ExecutionDetail
@@ -37,33 +37,45 @@ FORMATS = ("otlp", "json")
 
 
 def _targets(
-    targets: tuple[str, ...], directory: str | None, protected: Protected
+    targets: tuple[str, ...],
+    directories: tuple[str, ...],
+    protected: Protected,
+    failed_roots: list[str],
 ) -> Iterable[ExportTarget]:
     """What to export: every execution of a directory (one DIR argument, or none: the
-    default location, or --dir), or the executions the IDs (or files) name, resolved
+    default location, or each --dir), or the executions the IDs (or files) name, resolved
     before anything is written so that a typo fails at once. ``protected`` learns the
-    record and WAL directories read, where the output must not go. A directory that
-    holds no execution is exit 2, as ``verify`` has nothing to verify there."""
+    record and WAL directories read, where the output must not go; ``failed_roots`` the
+    roots of several that could not be opened (each named on stderr). A directory that
+    holds no execution is exit 2, as ``verify`` has nothing to verify there (with several,
+    when none holds one)."""
     if len(targets) == 1 and os.path.isdir(targets[0]):
-        if directory is not None:
+        if directories:
             fail("give either a directory argument or --dir, not both")
-        return _every_execution(open_root(targets[0]), protected)
+        return _every_execution([open_root(targets[0])], protected)
     if not targets:
-        return _every_execution(open_root(directory), protected)
+        if len(directories) > 1:
+            opened = open_many(directories)
+            failed_roots += [entry.label for entry in opened if entry.root is None]
+            roots = [entry.root for entry in opened if entry.root is not None]
+            return _every_execution(roots, protected)
+        return _every_execution([open_root(directories[0] if directories else None)], protected)
     resolved: dict[Path, ExportTarget] = {}  # an execution named twice is exported once
     for target in targets:
-        path, wal_dir = locate_execution(target, directory)
+        path, wal_dir = locate_execution(target, directories or None)
         resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir))
     protected.add_files((t.path, t.wal_dir) for t in resolved.values())
     return list(resolved.values())
 
 
-def _every_execution(root: RecordRoot, protected: Protected) -> Iterable[ExportTarget]:
-    protected.add_root(root)
-    found = targets_in(root)
+def _every_execution(roots: list[RecordRoot], protected: Protected) -> Iterable[ExportTarget]:
+    for root in roots:
+        protected.add_root(root)
+    found = itertools.chain.from_iterable(targets_in(root) for root in roots)
     first = next(found, None)
     if first is None:
-        fail(f"nothing to export in {root.requested}: no records (*.json) or WALs (*.wal)")
+        where = ", ".join(str(root.requested) for root in roots)
+        fail(f"nothing to export in {where}: no records (*.json) or WALs (*.wal)")
     return itertools.chain((first,), found)
 
 
@@ -136,9 +148,15 @@ class _Export:
     metavar="FILE",
     help="Where to write the JSON Lines (replaced atomically); '-' for standard output.",
 )
-@click.option("--dir", "directory", help="Record directory (default ./.intentusnet/records or .).")
+@click.option(
+    "--dir",
+    "directories",
+    multiple=True,
+    help="Record directory (default ./.intentusnet/records or .; repeatable: every root's "
+    "executions, LABEL:ID picks a root).",
+)
 @guarded
-def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | None) -> None:
+def export(targets: tuple[str, ...], fmt: str, output: str, directories: tuple[str, ...]) -> None:
     """Export executions as JSON Lines: OTLP traces or this tool's own JSON.
 
     With no ID, every execution of DIR (default ./.intentusnet) is exported, records and
@@ -158,7 +176,8 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
         if not target.parent.is_dir():
             fail(f"no such directory for the output: {shown_path(target.parent)}")
     protected = Protected()  # the record and WAL directories read, as _targets finds them
-    chosen = _targets(targets, directory, protected)
+    failed_roots: list[str] = []
+    chosen = _targets(targets, directories, protected, failed_roots)
     if not to_stdout:
         check_output(Path(output), protected)
     job = _Export(chosen, _otlp_lines() if fmt == "otlp" else _json_lines())
@@ -176,4 +195,5 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directory: str | Non
         f"intentus-tui: exported {job.exported} {noun} ({fmt}) to {sanitize_line(where)}{skipped}",
         err=True,
     )
-    raise click.exceptions.Exit(ExitCode.PROBLEMS if job.skipped else ExitCode.OK)
+    problems = job.skipped or failed_roots  # a root that failed is skipped too
+    raise click.exceptions.Exit(ExitCode.PROBLEMS if problems else ExitCode.OK)

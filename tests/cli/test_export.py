@@ -320,3 +320,30 @@ def test_a_snapshot_goes_to_standard_output_or_an_existing_directory_only(
         assert run.returncode == 2, run.stderr
         assert "no such directory for the output" in run.stderr or "refusing" in run.stderr
         assert not missing.parent.exists()
+
+
+def test_several_dirs_export_every_root_and_a_bundle_asks_for_one(
+    location: Path, real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``--dir`` given twice: every root's executions are exported (only the last root's
+    were, with no warning), a root that cannot be opened is named and makes exit 1; a
+    bundle, which holds one root, refuses the second --dir rather than ignore the first."""
+    other = tmp_path / "other" / ".intentusnet"
+    shutil.copytree(real_world.records_dir, other / "records")
+    run = cli("export", "--format", "json", "-o", "-", "--dir", str(location), "--dir", str(other))
+    assert run.returncode == 1, run.stderr  # location's zz-broken.json is skipped
+    files = [json.loads(line)["file"] for line in run.stdout.splitlines()]
+    assert any(f.startswith(str(location)) for f in files)
+    assert sum(f.startswith(str(other)) for f in files) == len(
+        list(real_world.records_dir.glob("*.json"))
+    )
+    missing = tmp_path / "missing"
+    run = cli("export", "--format", "json", "-o", "-", "--dir", str(other), "--dir", str(missing))
+    assert run.returncode == 1 and "missing" in run.stderr and "failed" in run.stderr
+    assert len(run.stdout.splitlines()) == len(list(real_world.records_dir.glob("*.json")))
+    run = cli(
+        "bundle", real_world.success, "--dir", str(other), "--dir", str(location),
+        "-o", str(tmp_path / "b.tar.gz"),
+    )  # fmt: skip
+    assert run.returncode == 2 and "give one --dir" in run.stderr, run.stderr
+    assert not (tmp_path / "b.tar.gz").exists()
