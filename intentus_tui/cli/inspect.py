@@ -121,7 +121,10 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
         for entry in opened
     ]
     echo_text(
-        sanitize_line(f"{len(summaries)} executions in {len(opened)} roots: " + ", ".join(parts))
+        sanitize_line(
+            f"{len(summaries)} executions in {len(opened)} root{'s' if len(opened) != 1 else ''}: "
+            + ", ".join(parts)
+        )
     )
     print_table(rows, echo_text)
 

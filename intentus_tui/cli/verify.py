@@ -35,6 +35,7 @@ from intentus_tui.core.bundle.read import ExtractedBundle
 from intentus_tui.core.paths import RecordRoot, list_record_paths, shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
+from intentus_tui.core.roots import distinct_specs
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
 
@@ -84,15 +85,18 @@ def _targets(
     records: list[RecordTarget] = []
     wals: list[WalTarget] = []
     several = len(paths) > 1  # then a path that is not there is a root that failed
-    roots = [
+    named_roots = [
         raw
         for raw in paths
         if is_remote(raw) or Path(raw).is_dir() or (several and not os.path.lexists(raw))
     ]
+    roots = distinct_specs(named_roots)  # a root named twice is verified once
     opened = dict(zip(roots, open_many(roots), strict=True)) if roots else {}
     for raw in paths:
         path = Path(raw)
-        if raw in roots:
+        if raw in named_roots:
+            if raw not in opened:
+                continue  # the same root as one before
             entry = opened[raw]
             if entry.root is None:
                 if unopened is not None:

@@ -8,6 +8,8 @@ kept with the one line saying why, so the others still load.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,40 +90,63 @@ def open_roots(
     sync: bool = True,
     on_synced: Callable[[OpenedRoot, SyncReport], object] | None = None,
 ) -> list[OpenedRoot]:
-    """Each of ``specs`` opened (a remote one synced into its mirror, and its connection
-    closed, unless ``sync`` is false). Never raises: a root that cannot be opened is ``failed`` with its problem."""
+    """Each of ``distinct_specs(specs)`` opened (a remote one synced into its mirror, and
+    its connection closed, unless ``sync`` is false). Never raises: a root that cannot be
+    opened is ``failed`` with its problem."""
     options = options or RemoteOptions()
     opened: list[OpenedRoot] = []
     labels: list[str] = []
-    for spec in specs:
-        if is_remote(spec):
-            try:
-                location = parse_remote(spec)
-            except ValueError as exc:
-                opened.append(OpenedRoot("", spec, None, sanitize_line(str(exc))))
-                labels.append(spec.partition("://")[0])
-                continue
-            from intentus_tui.core.remote.mirror import RemoteMirror
-
-            mirror = RemoteMirror(location, options)
-            entry = OpenedRoot("", location.url, mirror.root, None, mirror)
-            if sync:
-                report = mirror.sync()
-                entry.problem = report.problem
-                # Nothing ever read: the root failed. Else what was read is shown.
-                entry.root = mirror.root if report.problem is None or mirror.has_copy else None
-                if on_synced is not None:
-                    on_synced(entry, report)
-                mirror.close()  # synced once: no idle connection (nor its thread) is kept
-            opened.append(entry)
-            labels.append(location.label)
-        else:
+    for spec in distinct_specs(specs):
+        if not is_remote(spec):
             root, problem = open_local(spec)
             opened.append(OpenedRoot("", spec, root, problem))
             labels.append(_local_label(Path(spec)))
+            continue
+        try:
+            location = parse_remote(spec)
+        except ValueError as exc:
+            opened.append(OpenedRoot("", spec, None, sanitize_line(str(exc))))
+            labels.append(spec.partition("://")[0])
+            continue
+        from intentus_tui.core.remote.mirror import RemoteMirror
+
+        mirror = RemoteMirror(location, options)
+        entry = OpenedRoot("", location.url, mirror.root, None, mirror)
+        if sync:
+            report = mirror.sync()
+            entry.problem = report.problem
+            # Nothing ever read: the root failed. Else what was read is shown.
+            entry.root = mirror.root if report.problem is None or mirror.has_copy else None
+            if on_synced is not None:
+                on_synced(entry, report)
+            mirror.close()  # synced once: no idle connection (nor its thread) is kept
+        opened.append(entry)
+        labels.append(location.label)
     for entry, label in zip(opened, unique_labels(labels), strict=True):
         entry.label = label
     return opened
+
+
+def distinct_specs(specs: Sequence[str]) -> list[str]:
+    """``specs`` without those naming a root named before: a location given twice (``DIR``
+    and ``DIR/.intentusnet/records``, a URL twice) is one root (its executions were
+    listed, and counted, twice). A spec that cannot be opened is kept: it fails once."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for spec in specs:
+        place: str | None = None
+        if is_remote(spec):
+            with contextlib.suppress(ValueError):
+                place = parse_remote(spec).url
+        else:
+            root, _ = open_local(spec)
+            place = os.path.realpath(root.records_dir) if root is not None else None
+        if place is not None and place in seen:
+            continue
+        if place is not None:
+            seen.add(place)
+        kept.append(spec)
+    return kept
 
 
 def split_label(text: str, labels: Sequence[str]) -> tuple[str | None, str]:

@@ -157,3 +157,24 @@ def test_verify_a_missing_root_fails_and_the_others_are_verified(
     assert last.startswith(f"{len(alpha.ids) + 1} checked") and "1 root not opened (failed)" in last
     doc = json.loads(cli("verify", "--json", str(alpha.base), str(missing)).stdout)
     assert doc["ok"] is False and doc["records"] == len(alpha.ids)
+
+
+def test_a_root_named_twice_is_one_root(hosts: list[Host]) -> None:
+    """The same directory named twice (as a project and as its records directory): each
+    execution was listed twice, and verify credited every file to the second name."""
+    alpha, beta = hosts
+    per_root = len(alpha.ids) + 1
+    result = cli("inspect", "--list", str(alpha.base), str(alpha.records), str(beta.base))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == (
+        f"{2 * per_root} executions in 2 roots: alpha {per_root}, beta {per_root}"
+    )
+    alone = cli("inspect", "--list", str(alpha.base), str(alpha.records))
+    assert alone.stdout.splitlines()[0] == f"{per_root} executions in 1 root: alpha {per_root}"
+    verify = cli("verify", str(alpha.base), f"{alpha.base}/", str(beta.base))
+    last = verify.stdout.splitlines()[-1]
+    one = cli("verify", str(alpha.base)).stdout.splitlines()[-1]
+    checked = int(one.split()[0])
+    assert last.startswith(f"{2 * checked} checked"), last
+    assert f"alpha: {checked} checked" in last and f"beta: {checked} checked" in last, last
+    assert "#2" not in verify.stdout
