@@ -322,3 +322,30 @@ def test_a_name_keeps_its_start_a_path_its_end() -> None:
     path = HeaderState(directory="/srv/" + "a" * 80 + "/records")
     text = "".join(t for t, _ in location_parts(path, 80))
     assert "▸ …" in text and "a/records  ● live" in text
+
+
+async def test_a_side_tab_chosen_by_number_takes_the_focus_from_the_tab_it_hides(
+    tmp_path: Path,
+) -> None:
+    """At 80x24, the focus in the Post-mortem text (to scroll it), then ``1``: the Verify
+    tab is shown and the keys reach it (they scrolled the hidden Post-mortem; the next Tab
+    went to the filter box)."""
+    manifest = build_demo_world(tmp_path)
+    app = make_app(manifest.root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, timeout=20)
+        await pilot.press("4")
+        await settle(pilot)
+        side = app.side_pane
+        postmortem = side.query_one("#postmortem")
+        inside = next(w for w in postmortem.query("*") if w.focusable)
+        inside.focus()
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        focused = app.screen.focused
+        assert focused is not None and side.query_one("#verify") in focused.ancestors, focused
+        await pilot.press("4")
+        await settle(pilot)
+        focused = app.screen.focused
+        assert focused is not None and postmortem in focused.ancestors, focused

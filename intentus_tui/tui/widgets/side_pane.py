@@ -183,7 +183,22 @@ class SidePane(Widget):
             return
         from textual.widgets import TabbedContent
 
-        self.query_one(TabbedContent).active = name
+        tabs = self.query_one(TabbedContent)
+        tabs.active = name
+        self._focus_follows(tabs, name)
+
+    def _focus_follows(self, tabs: TabbedContent, name: str) -> None:
+        """The focus was in a tab just hidden: it goes to the tab shown (the keys typed
+        next, page down, home, scrolled the hidden one)."""
+        focused = self.screen.focused
+        pane = tabs.get_pane(name)
+        if focused is None or self not in focused.ancestors or pane in focused.ancestors:
+            return
+        target = next((w for w in pane.query("*") if w.focusable), None)
+        if target is not None:
+            target.focus()
+        else:
+            tabs.query_one("ContentTabs").focus()
 
     async def run_replay(self, force: bool = False) -> Worker[ReplayOutcome] | None:
         """Replay the current execution in a thread worker and show it in the Replay tab.
