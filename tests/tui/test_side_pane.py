@@ -623,3 +623,20 @@ def test_verify_counts_one_problem_in_the_singular_and_says_where_each_is() -> N
     edited["finalResponse"]["payload"] = {"other": 1}  # ... and the answer unlike its event
     text = text_of(verify_lines(detail_from(edited)))
     assert "2 PROBLEMS in envelope hash, and 1 listed below" in " ".join(text.split()), text
+
+
+def test_a_torn_last_log_line_is_a_crash_not_a_problem_in_the_verify_tab(tmp_path: Path) -> None:
+    """The log's last line torn by a crash mid-append: the tab said VERIFIED, every check
+    passed, then marked that line ✗ and named it by its code (``torn_last_line``); the
+    parse error was cut before its position."""
+    from intentus_tui.demo.writer import build_demo_world
+
+    world = build_demo_world(tmp_path)
+    execution_id = world.first("wal_torn_tail")
+    detail = load_detail(world.record_path(execution_id), world.wal_dir)
+    text = [line.plain for line in verify_lines(detail)]
+    torn = [line for line in text if "last line is not a complete entry" in line]
+    assert torn and all(line.lstrip().startswith("!") for line in torn), torn
+    assert not any("torn_last_line" in line for line in text), text
+    assert any("last line torn (a crash while appending, not tampering)" in line for line in text)
+    assert all("starting at)" not in line for line in torn), torn  # its column is said

@@ -393,7 +393,11 @@ def _parse_line(raw: _RawLine) -> tuple[Any, str | None]:
     try:
         return json.loads(text), None
     except (ValueError, RecursionError) as exc:  # ValueError: also a > 4300-digit integer
-        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        detail = (
+            f"{exc.msg} column {exc.colno}"  # "Unterminated string starting at" needs it
+            if isinstance(exc, json.JSONDecodeError)
+            else "nested too deeply"
+        )
         detail = "a number too long to read" if type(exc) is ValueError else detail
         return None, f"line is not JSON ({detail})"
 
@@ -710,7 +714,12 @@ def _with_message(log: WalLog) -> WalLog:
     first = log.chain_break or log.first_issue
     if first is not None:
         seq = f" (seq {first.seq})" if first.seq is not None else ""
-        what = "malformed last line" if first.whole else first.kind
+        if first.whole:
+            what = "malformed last line"
+        elif first.kind == "torn_last_line":
+            what = "last line torn (a crash while appending, not tampering)"
+        else:
+            what = first.kind.replace("_", " ")
         parts.append(f"line {first.line_no}{seq}: {what}")
     return replace(log, message="; ".join(parts))
 

@@ -205,8 +205,9 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
         lines.append(bullet(tail, WARNING_STYLE, mark="!"))
     for issue in wal.issues[:MAX_LISTED_PROBLEMS]:
         where = f"line {issue.line_no}, byte {issue.byte_offset}"
-        style = WARNING_STYLE if issue.kind == "torn_last_line" else PROBLEM_STYLE
-        lines.append(bullet(safe(f"{where}: {issue.message}"), style, mark="✗"))
+        torn = issue.kind == "torn_last_line"  # a crash, not a problem of the log's: no ✗
+        style, mark = (WARNING_STYLE, "!") if torn else (PROBLEM_STYLE, "✗")
+        lines.append(bullet(safe(f"{where}: {issue.message}"), style, mark=mark))
     return lines
 
 

@@ -372,7 +372,7 @@ def test_the_same_line_without_its_newline_is_torn(tmp_path: Path, why: str) -> 
         True,
     )
     assert "the process died while appending it" in issue.message
-    assert log.message.endswith("line 8: torn_last_line")
+    assert log.message.endswith("line 8: last line torn (a crash while appending, not tampering)")
 
 
 @pytest.mark.parametrize("why", list(UNREADABLE))
