@@ -128,3 +128,22 @@ def test_the_other_header_fields_are_compared_as_two_records_compare_them(
     code, out = diff_text(capsys, str(plain), str(snapshot))
     assert code == ExitCode.OK
     assert "same record header: n/a (a side has no IntentusNet record header)" in out
+
+
+def test_a_snapshot_comparison_says_the_events_were_not_compared(
+    real_world: RealWorld, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Verist's snapshot comparison leaves the events out: when the step-output hashes
+    differ, the comparison says the events were not compared (it listed the changed values
+    alone, and the fallback's events, which differ, went unmentioned)."""
+    snapshot = tmp_path / "success.snapshot.json"
+    success = real_world.records_dir / f"{real_world.success}.json"
+    fallback = real_world.records_dir / f"{real_world.fallback}.json"
+    assert run_cli(["snapshot", str(success), "-o", str(snapshot)]) == ExitCode.OK
+    capsys.readouterr()
+    code, doc = diff_json(capsys, fallback, snapshot)
+    assert code == ExitCode.PROBLEMS
+    assert any(note.startswith("events not compared") for note in doc["notes"]), doc["notes"]
+    code, doc = diff_json(capsys, success, snapshot)
+    assert code == ExitCode.OK
+    assert not any("events not compared" in note for note in doc["notes"]), doc["notes"]

@@ -98,6 +98,11 @@ def compare_snapshot_operands(
                 "events differ (Verist's snapshot comparison leaves events out; "
                 "diff the records to see them)"
             )
+        elif not same_hash:  # the hash covers the events: equal hashes, equal events
+            notes.append(
+                "events not compared (Verist's snapshot comparison leaves them out): "
+                "diff the records to see whether they differ"
+            )
     else:
         # No comparable content on a side (hash-only or malformed): fall back to the hashes.
         equal = equal and same_hash
