@@ -93,7 +93,7 @@ def _json_lines() -> Callable[[ExecutionDetail], bytes]:
     from intentus_tui.core.detail import detail_to_json
 
     def make(detail: ExecutionDetail) -> bytes:
-        return json_line(detail_to_json(detail))
+        return json_line(detail_to_json(detail, live=False))  # the same bytes every time
 
     return make
 

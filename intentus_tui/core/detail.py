@@ -157,7 +157,9 @@ def _event_json(row: EventRow | None) -> dict[str, object] | None:
     }
 
 
-def _attempt_json(a: Attempt, times: ExecutionTimes | None) -> dict[str, object]:
+def _attempt_json(
+    a: Attempt, times: ExecutionTimes | None, now: datetime | None
+) -> dict[str, object]:
     doc: dict[str, object] = {
         "agent": a.agent,
         "strategy": a.strategy,
@@ -172,14 +174,17 @@ def _attempt_json(a: Attempt, times: ExecutionTimes | None) -> dict[str, object]
     if timed is not None:
         doc.update(attempt_json(timed))
         if timed.in_flight:
-            open_for = timed.open_for(datetime.now(UTC))
+            open_for = timed.open_for(now) if now is not None else None
             doc["open_s"] = None if open_for is None else round(open_for, 3)
     return doc
 
 
-def times_json(times: ExecutionTimes | None, count: int) -> dict[str, object] | None:
+def times_json(
+    times: ExecutionTimes | None, count: int, now: datetime | None
+) -> dict[str, object] | None:
     """When the execution started and ended and each event's time: only the events with a
-    time are listed (1.3.0's events carry none of their own)."""
+    time are listed (1.3.0's events carry none of their own). ``now``: when an in-flight
+    attempt's time open (``open_s``) runs to; None: not said (null)."""
     if times is None:
         return None
     events: list[dict[str, object]] = []
@@ -196,13 +201,12 @@ def times_json(times: ExecutionTimes | None, count: int) -> dict[str, object] | 
                 }
             )
     total = times.total
-    now = datetime.now(UTC)
     attempts: list[dict[str, object]] = []
     for a in times.attempts:
         doc = {"number": a.number, "agent": a.agent, "status": a.status, **attempt_json(a)}
-        open_for = a.open_for(now)
-        if open_for is not None:
-            doc["open_s"] = round(open_for, 3)
+        if a.in_flight:
+            open_for = a.open_for(now) if now is not None else None
+            doc["open_s"] = None if open_for is None else round(open_for, 3)
         attempts.append(doc)
     return {
         "started_at": json_time(times.origin),
@@ -220,14 +224,17 @@ def _answer_json(timeline: Timeline) -> dict[str, object] | None:
     return None if answer is None else {"attempt": answer.number, "agent": answer.agent}
 
 
-def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
-    """The ``inspect ID --json`` document.
+def detail_to_json(detail: ExecutionDetail, *, live: bool = True) -> dict[str, object]:
+    """The ``inspect ID --json`` document. ``live``: an in-flight attempt's ``open_s`` is
+    how long it has been open now; without, null (an export of the same files is then
+    the same bytes whenever it is made).
 
     IntentusNet's own ``inspect ID`` keys come first (``execution_id``, ``status``,
     ``last_event`` {seq, type, agent}, ``replayable``, ``replayable_reason``), then everything
     this tool adds.
     """
     result, timeline, verify = detail.result, detail.timeline, detail.verify
+    now = datetime.now(UTC) if live else None
     record = result.record
     stem = result.stem
     damage = result.damage
@@ -245,7 +252,9 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
         "intent": sanitize_line(record.intent_name or "") or None if record else None,
         "record_form": record.record_form if record else None,
         "event_count": len(record.events) if record else 0,
-        "attempts": [_attempt_json(a, detail.times) for a in timeline.attempts] if timeline else [],
+        "attempts": [_attempt_json(a, detail.times, now) for a in timeline.attempts]
+        if timeline
+        else [],
         "agent_chain": timeline.chain if timeline else None,
         "attempt_shape": timeline.shape if timeline else None,
         "answered_by": _answer_json(timeline) if timeline else None,
@@ -253,7 +262,7 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
             {"from": f.from_agent, "to": f.to_agent, "reason": f.reason, "seq": f.seq}
             for f in (timeline.fallbacks if timeline else ())
         ],
-        "in_flight": [_attempt_json(a, detail.times) for a in timeline.in_flight]
+        "in_flight": [_attempt_json(a, detail.times, now) for a in timeline.in_flight]
         if timeline
         else [],
         "final_status": timeline.final_status if timeline else None,
@@ -273,7 +282,7 @@ def detail_to_json(detail: ExecutionDetail) -> dict[str, object]:
         "verdict": _verdict_json(detail),
         "postmortem": detail.postmortem.to_json() if detail.postmortem else None,
         "wal": None if detail.wal is None else wal_to_json(detail.wal),
-        "times": times_json(detail.times, _row_count(detail)),
+        "times": times_json(detail.times, _row_count(detail), now),
     }
     return out
 

@@ -67,11 +67,26 @@ def test_otlp_export_of_a_location_proves_line_by_line(location: Path, tmp_path:
     assert [p.name for p in tmp_path.iterdir()] == ["traces.jsonl"]  # no temp file left
 
 
-def test_exporting_twice_gives_identical_bytes(location: Path, tmp_path: Path) -> None:
-    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    cli("export", "--format", "otlp", str(location), "-o", str(first))
-    cli("export", "--format", "otlp", str(location), "-o", str(second))
-    assert first.read_bytes() == second.read_bytes() and first.stat().st_size > 0
+@pytest.mark.parametrize("fmt", ["otlp", "json"])
+def test_exporting_twice_gives_identical_bytes(location: Path, tmp_path: Path, fmt: str) -> None:
+    """In either format, in-flight attempts included: the json lines once held how long
+    an attempt had been open at the moment of the export (``open_s``), never the same."""
+    from intentus_tui.demo.writer import build_demo_world
+
+    demo = build_demo_world(tmp_path / "demo").root  # executions crashed mid-attempt
+    for source in (location, demo):
+        first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+        cli("export", "--format", fmt, str(source), "-o", str(first))
+        cli("export", "--format", fmt, str(source), "-o", str(second))
+        assert first.read_bytes() == second.read_bytes() and first.stat().st_size > 0
+    if fmt == "json":
+        in_flight = [
+            attempt
+            for line in first.read_bytes().splitlines()
+            for attempt in (json.loads(line).get("times") or {}).get("attempts", [])
+            if "open_s" in attempt
+        ]
+        assert in_flight and all(a["open_s"] is None for a in in_flight)
 
 
 def test_ids_and_prefixes_name_what_to_export(location: Path, real_world: RealWorld) -> None:
