@@ -59,7 +59,8 @@ def shown_path(path: str | os.PathLike[str]) -> str:
 
 
 def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
-    """Accept an ``.intentusnet`` root, a records directory, or any directory of ``*.json``.
+    """Accept an ``.intentusnet`` root, a records directory, its ``wal`` directory, or any
+    directory of ``*.json``.
 
     With no path: ``./.intentusnet/records`` when it exists, else the current directory.
     The path is kept as given, ``..`` folded where that is the same place (``tidy_path``).
@@ -70,6 +71,10 @@ def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
         (requested / ".intentusnet" / "records").is_dir() and not (requested / "records").is_dir()
     ):
         base = requested / ".intentusnet"
+    elif requested.name == "wal" and (requested.parent / "records").is_dir():
+        # An IntentusNet wal/ beside its records/: the same root (read alone, every log
+        # was said to have no record, the records beside it unread).
+        base = requested.parent
     if (base / "records").is_dir():
         wal = base / "wal"
         return RecordRoot(base / "records", wal if wal.is_dir() else None, requested)

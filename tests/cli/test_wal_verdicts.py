@@ -318,3 +318,20 @@ def test_verify_calls_a_whole_unreadable_last_line_malformed_not_torn(tmp_path: 
     assert files["deep-tail.wal"]["torn_last_line"]["kind"] == "torn_last_line"
     assert files["deep-tail.wal"]["torn_last_line"]["message"].startswith("last line is malformed")
     assert files["big-only.wal"]["status"] == "unverifiable"
+
+
+def test_a_wal_directory_given_is_its_project_root(tmp_path: Path) -> None:
+    """``verify .intentusnet/wal`` said of every log that no record was written (the
+    records beside it unread), and ``inspect --list`` found nothing: the wal directory of
+    a project is that project's root."""
+    from intentus_tui.demo.writer import build_demo_world
+
+    base = build_demo_world(tmp_path).root
+    whole = cli("verify", str(base))
+    via_wal = cli("verify", str(base / "wal"))
+    assert via_wal.returncode == whole.returncode and via_wal.stdout == whole.stdout
+    listing = cli("inspect", "--list", "--json", "--no-cache", str(base / "wal"))
+    assert (
+        json.loads(listing.stdout)["counts"]
+        == json.loads(cli("inspect", "--list", "--json", "--no-cache", str(base)).stdout)["counts"]
+    )
