@@ -509,10 +509,12 @@ def offset_text(seconds: float | None) -> str:
         return NO_TIME
     sign = "-" if seconds < 0 else "+"
     seconds = abs(seconds)
+    # Cut, not rounded, as ``clock_text`` cuts its milliseconds: an event 0.2866 s after a
+    # start on a whole second reads +0.286s beside its clock's .286Z (it read +0.287s).
     if seconds < 10:
-        return f"{sign}{seconds:.3f}s"
+        return f"{sign}{int(seconds * 1000 + 1e-6) / 1000:.3f}s"
     if seconds < 60:
-        return f"{sign}{seconds:.2f}s"
+        return f"{sign}{int(seconds * 100 + 1e-6) / 100:.2f}s"
     if seconds < 599.95:
         minutes, tenths = divmod(round(seconds * 10), 600)
         return f"{sign}{minutes}m{tenths / 10:04.1f}s"

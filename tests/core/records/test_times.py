@@ -219,7 +219,11 @@ def test_a_documented_record_gives_durations_from_latency_ms(tmp_path: Path) -> 
 
 def test_texts() -> None:
     assert offset_text(0.2864) == "+0.286s"
-    assert offset_text(12.345) == "+12.35s"
+    # Cut as the clock cuts: 0.286611 s after 09:09:07.000 is +0.286s beside .286Z
+    # (rounded, it read +0.287s).
+    assert offset_text(0.286611) == "+0.286s"
+    assert offset_text(0.287) == "+0.287s"  # not cut below itself by the float's error
+    assert offset_text(12.345) == "+12.34s"
     assert offset_text(192.4) == "+3m12.4s"
     assert offset_text(119.99) == "+2m00.0s"
     assert offset_text(7380) == "+2h03m"
