@@ -159,8 +159,9 @@ def replay(
             refusal = {"replayed": False, "replayable": False, "reason": outcome.reason}
             echo_json({**refusal, "detail": detail})
         else:
-            why = f"{outcome.reason} — {outcome.message}" if outcome.message else outcome.reason
-            _refusal(f"not replayable: {why} (use --force to replay anyway)")
+            # as inspect's verdict line says it: the code, then what it means
+            why = outcome.message or replay_text(outcome.reason)
+            _refusal(f"not replayable ({outcome.reason}): {why} (use --force to replay anyway)")
         raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
     if outcome.kind == "mismatch":
         decided_exit(ExitCode.MISMATCH)

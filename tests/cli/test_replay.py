@@ -56,7 +56,7 @@ def test_an_edited_record_is_refused_forced_with_warnings_or_refused_with_strict
     assert refused.returncode == ExitCode.NOT_REPLAYABLE
     assert refused.stdout == ""  # a refusal is not an answer: it goes to stderr
     assert refused.stderr == (
-        "intentus-tui: not replayable: untrusted — the record fails its integrity check: "
+        "intentus-tui: not replayable (untrusted): the record fails its integrity check: "
         "investigate before replaying it (use --force to replay anyway)\n"
     )
     assert "attacker" not in refused.stdout
@@ -254,7 +254,10 @@ def test_a_declared_recording_failure_is_replayed_forced_as_unchecked_not_untrus
 
     refused = cli(*base)
     assert refused.returncode == ExitCode.NOT_REPLAYABLE
-    assert refused.stderr.startswith("intentus-tui: not replayable: recording_failure ")
+    assert refused.stderr == (  # the code, then its words (it said the code alone)
+        "intentus-tui: not replayable (recording_failure): a final response exists but was "
+        "not recorded properly (use --force to replay anyway)\n"
+    )
     forced = cli(*base, "--force")
     assert forced.returncode == ExitCode.OK
     lines = forced.stdout.splitlines()
@@ -296,7 +299,10 @@ def test_every_refusal_has_a_detail_and_goes_to_stderr(
     }
     text = cli(*base)
     assert text.returncode == ExitCode.NOT_REPLAYABLE
-    assert text.stdout == "" and text.stderr.startswith(f"intentus-tui: not replayable: {reason}")
+    assert text.stdout == ""  # the code, then the words --json gives as its detail
+    assert text.stderr == (
+        f"intentus-tui: not replayable ({reason}): {detail} (use --force to replay anyway)\n"
+    )
 
 
 def test_a_wal_only_refusal_is_said_where_the_others_are(tmp_path: Path) -> None:

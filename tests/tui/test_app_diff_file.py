@@ -447,7 +447,7 @@ async def test_an_execution_whose_log_chain_breaks_is_picked_with_its_verdict(
         assert verdict_of(row).integrity is Integrity.CHAIN_BROKEN  # as its row says
         assert _flat(full.query_one("#side-b")).endswith("⚠ untrusted · CHAIN ✗ · ✗ untrusted")
         assert _flat(full.query_one("#compare-warning")) == (
-            f"⚠ B is untrusted (integrity chain_broken): {UNTRUSTED_DIFFERENCES}"
+            f"⚠ B is untrusted (integrity chain broken): {UNTRUSTED_DIFFERENCES}"
         )
 
 

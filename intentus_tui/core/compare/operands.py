@@ -95,7 +95,8 @@ def untrusted_warning(name: str, operand: Operand, *, reason: bool = False) -> s
     verdict = operand.verdict
     if verdict is None or verdict.trusted:
         return None
-    text = f"{name} is untrusted (integrity {verdict.integrity.value}): {UNTRUSTED_DIFFERENCES}"
+    integrity = verdict.integrity.value.replace("_", " ")  # words: "chain broken"
+    text = f"{name} is untrusted (integrity {integrity}): {UNTRUSTED_DIFFERENCES}"
     return f"{text} ({verdict.integrity_reason})" if reason else text
 
 

@@ -303,7 +303,9 @@ def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
         return ("… incomplete", "bold $warning")
     if detail.replayable:
         return ("✓ replayable", "bold $success")
-    return (f"✗ not replayable: {sanitize_line(detail.replay_reason or '?')}", "bold $warning")
+    verdict = detail.verdict  # its words, as the Replay tab and the CLI say them
+    why = verdict.replay_reason if verdict is not None else detail.replay_reason or "?"
+    return (f"✗ not replayable: {sanitize_line(why)}", "bold $warning")
 
 
 class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
