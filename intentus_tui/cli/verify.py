@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,7 +72,7 @@ def _root_targets(root: RecordRoot) -> tuple[list[RecordTarget], list[WalTarget]
 def _targets(
     paths: tuple[str, ...],
     labels: dict[Path, str] | None = None,
-    unopened: list[str] | None = None,
+    unopened: list[tuple[str, str]] | None = None,
 ) -> tuple[list[RecordTarget], list[WalTarget]]:
     """The records and WALs to check; with several roots named, ``labels`` is told each
     file's root label (as the merged list names it) and ``unopened`` each root that could
@@ -100,7 +101,7 @@ def _targets(
             entry = opened[raw]
             if entry.root is None:
                 if unopened is not None:
-                    unopened.append(entry.label)
+                    unopened.append((entry.label, entry.problem or "could not be opened"))
                 continue  # said on stderr; the other roots are verified
             if entry.mirror is not None:
                 for record in list_record_paths(entry.root.records_dir):
@@ -231,7 +232,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     with contextlib.ExitStack() as stack:
         bundles = [(p, stack.enter_context(extracted(p))) for p in bundle_paths]
         labels: dict[Path, str] = {}
-        unopened: list[str] = []
+        unopened: list[tuple[str, str]] = []
         record_paths, wal_targets = (
             _targets(tuple(plain), labels, unopened) if plain or not bundles else ([], [])
         )
@@ -239,7 +240,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             found_records, found_wals = _root_targets(bundle_root(bundle, path))
             record_paths += found_records
             wal_targets += found_wals
-        _report(record_paths, wal_targets, bundles, as_json, labels, len(unopened))
+        _report(record_paths, wal_targets, bundles, as_json, labels, unopened)
 
 
 def _report(
@@ -248,17 +249,17 @@ def _report(
     bundles: list[tuple[str, ExtractedBundle]],
     as_json: bool,
     labels: dict[Path, str] | None = None,
-    unopened: int = 0,
+    unopened: Sequence[tuple[str, str]] = (),
 ) -> None:
     """``labels``: each file's root label, when several roots were named (then each line
     names its root, ``LABEL/FILE``, and the last line counts each root's); ``unopened``:
-    roots that could not be opened, each a failure."""
+    the roots that could not be opened (label, why), each a failure."""
     labels = labels or {}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
     failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
-    failed += sum(not bundle.ok for _, bundle in bundles) + unopened
+    failed += sum(not bundle.ok for _, bundle in bundles) + len(unopened)
     crashed = sum(w.crashed for w in wals)
     checked = len(records) + len(wals) + len(bundles)  # every file whose check can fail
     decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
@@ -277,6 +278,8 @@ def _report(
         }
         if bundles:
             doc["bundles"] = [_bundle_json(path, bundle) for path, bundle in bundles]
+        if unopened:  # counted in "failed": named here too, not on stderr alone
+            doc["unopened"] = [{"root": label, "problem": why} for label, why in unopened]
         echo_json(doc)
     else:
         lines: list[str] = []
@@ -297,7 +300,7 @@ def _report(
             notes.append(f"{crashed - torn} with a malformed last line")
         crash_note = f", {', '.join(notes)} (not failures)" if notes else ""
         if unopened:
-            crash_note += f", {_counted(unopened, 'root')} not opened (failed)"
+            crash_note += f", {_counted(len(unopened), 'root')} not opened (failed)"
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))

@@ -157,6 +157,10 @@ def test_verify_a_missing_root_fails_and_the_others_are_verified(
     assert last.startswith(f"{len(alpha.ids) + 1} checked") and "1 root not opened (failed)" in last
     doc = json.loads(cli("verify", "--json", str(alpha.base), str(missing)).stdout)
     assert doc["ok"] is False and doc["records"] == len(alpha.ids)
+    # The failure it counts is named in the document (it was on stderr alone: "failed"
+    # counted one more than the files that failed).
+    assert doc["failed"] == sum(not f["ok"] for f in doc["files"]) + 1
+    assert doc["unopened"] == [{"root": "nowhere", "problem": f"no such directory: {missing}"}]
 
 
 def test_a_root_named_twice_is_one_root(hosts: list[Host]) -> None:
