@@ -79,8 +79,13 @@ def build_demo_world(
     """Write ``root/.intentusnet/{records,wal}`` with ``max(count, MIN_COUNT)`` executions.
 
     Refuses (``DemoError``) to write into an ``.intentusnet`` that holds anything but an
-    earlier demo world; an earlier demo world is replaced.
+    earlier demo world, or inside any ``.intentusnet``; an earlier demo world is replaced.
     """
+    inside = next((p for p in (Path(root).absolute(), *Path(root).absolute().parents)
+                   if p.name == ".intentusnet"), None)  # fmt: skip
+    if inside is not None:  # it wrote .intentusnet/.intentusnet, records/.intentusnet
+        where = "a record store" if inside == Path(root).absolute() else f"inside {inside}"
+        raise DemoError(f"{root} is {where}; choose a directory outside it")
     base = Path(root) / ".intentusnet"
     _prepare(base)
     return _write(base, seed, plan_world(seed, count))

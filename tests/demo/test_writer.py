@@ -89,6 +89,24 @@ def test_cli_demo_refuses_a_directory_with_real_records(
     assert err.startswith("intentus-tui: ") and "not from a demo world" in err  # as every command
 
 
+def test_cli_demo_refuses_to_write_inside_a_record_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``demo PROJECT/.intentusnet`` wrote ``.intentusnet/.intentusnet``, and ``demo
+    .../records`` a demo world among the real records: anywhere inside one is refused."""
+    from intentus_tui.cli import run
+
+    store = tmp_path / ".intentusnet"
+    (store / "records").mkdir(parents=True)
+    (store / "records" / "mine.json").write_text("{}")
+    for inside in (store, store / "records"):
+        assert run(["demo", str(inside)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("intentus-tui: ") and "choose a directory outside it" in err
+        assert not (inside / ".intentusnet").exists()
+    assert sorted(p.name for p in store.rglob("*")) == ["mine.json", "records"]
+
+
 def test_a_temp_file_left_by_a_killed_live_run_belongs_to_the_demo(tmp_path: Path) -> None:
     first = build_demo_world(tmp_path, count=20, seed=1)
     listed = first.execution_ids[0]
