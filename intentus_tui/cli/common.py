@@ -243,7 +243,10 @@ def locate_execution(
             target, [directory], allow_wal=allow_wal, no_record=no_record, refuse=refuse
         )
     path = Path(target)
-    if target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target or path.exists():
+    # With --dir, a bare name is an id there, not a file of the current directory that
+    # happens to share it (``replay ID --dir D > ID`` made the next ``inspect ID --dir D``
+    # read that output).
+    if looks_like_path or (directory is None and path.exists()):
         if not path.exists() and not path.is_symlink():
             fail(f"no such file: {shown_path(target)}")
         if path.is_dir():

@@ -147,7 +147,7 @@ def test_a_record_whose_log_chain_breaks_is_untrusted_as_inspect_says(
     lines = out.splitlines()
     assert lines[3] == f"B  {RECORD_WITH_EDITED_LOG}  {BROKEN_LINE}"
     assert lines[3].endswith(verify_verdict(capsys, incident["edited_log"]))
-    assert lines[4].startswith(f"warning: B is untrusted (integrity chain_broken): {UNTRUSTED}")
+    assert lines[4].startswith(f"warning: B is untrusted (integrity chain broken): {UNTRUSTED}")
     assert "hash chain broken at line 3" in lines[4]
     _, out, _ = cli(capsys, "diff", "--dir", base, incident["success"], other, "--json")
     doc = json.loads(out)

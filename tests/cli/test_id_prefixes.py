@@ -243,3 +243,23 @@ def test_diff_of_a_directory_and_two_ids_says_how_to_name_them(
     )
     again = cli("diff", "--dir", ".intentusnet", a, b, cwd=world)  # as it says: it compares
     assert again.returncode in (ExitCode.OK, 1) and "Error" not in again.stderr
+
+
+def test_with_dir_a_bare_id_is_never_a_file_of_the_current_directory(
+    world: Path, real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``replay ID --dir D > ID`` left a file named as the id in the current directory;
+    the next ``inspect ID --dir D`` read that file, another execution altogether."""
+    here = tmp_path / "here"
+    here.mkdir()
+    shutil.copy(
+        world / ".intentusnet" / "records" / f"{real_world.fallback}.json",
+        here / real_world.success,
+    )
+    for command in ("inspect", "replay"):
+        run = cli(command, real_world.success, "--dir", str(world), "--json", cwd=here)
+        assert real_world.fallback not in run.stdout, (command, run.stdout[:300])
+        assert real_world.success in run.stdout, (command, run.stderr)
+    # Without --dir, a file named so is what is meant (the current directory's).
+    alone = cli("inspect", real_world.success, "--json", cwd=here)
+    assert json.loads(alone.stdout)["execution_id"] == real_world.fallback
