@@ -46,7 +46,12 @@ def debugger_command(root: str | None, demo: bool) -> str:
 
 @click.command("serve")
 @click.argument("root", required=False)
-@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),  # 0 (any free port) was served, and announced as port 0
+    default=DEFAULT_PORT,
+    show_default=True,
+)
 @click.option(
     "--host",
     default=DEFAULT_HOST,

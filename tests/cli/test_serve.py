@@ -146,3 +146,8 @@ def test_another_host_is_warned_about(tmp_path: Path) -> None:
     assert warning.startswith("intentus-tui: warning: listening on 192.0.2.7, not on this")
     assert error.startswith("intentus-tui: ") and "192.0.2.7" in error
     assert "Traceback" not in run.stderr
+
+
+def test_port_zero_is_refused_rather_than_announced_as_port_0(tmp_path: Path) -> None:
+    run = cli("serve", "--port", "0", str(tmp_path))
+    assert run.returncode == 2 and "'--port': 0 is not in the range" in run.stderr, run.stderr

@@ -181,24 +181,24 @@ class SidePane(Widget):
         if not self._ready:
             self._initial_tab = name
             return
-        from textual.widgets import TabbedContent
+        from textual.widgets import TabbedContent, TabPane
 
         tabs = self.query_one(TabbedContent)
-        tabs.active = name
-        self._focus_follows(tabs, name)
-
-    def _focus_follows(self, tabs: TabbedContent, name: str) -> None:
-        """The focus was in a tab just hidden: it goes to the tab shown (the keys typed
-        next, page down, home, scrolled the hidden one)."""
+        # The focus in a tab about to be hidden goes to the tab shown, once it is shown (a
+        # widget of a pane still hidden, focused, makes the tabs show that pane instead):
+        # page down and home scrolled the hidden tab, and the next Tab went elsewhere.
         focused = self.screen.focused
         pane = tabs.get_pane(name)
-        if focused is None or self not in focused.ancestors or pane in focused.ancestors:
-            return
+        panes = set(tabs.query(TabPane))
+        leaving = focused is not None and not panes.isdisjoint(focused.ancestors)
+        tabs.active = name
+        if leaving and focused is not None and pane not in focused.ancestors:
+            self.call_after_refresh(self._focus_in, pane)
+
+    def _focus_in(self, pane: Widget) -> None:
         target = next((w for w in pane.query("*") if w.focusable), None)
         if target is not None:
             target.focus()
-        else:
-            tabs.query_one("ContentTabs").focus()
 
     async def run_replay(self, force: bool = False) -> Worker[ReplayOutcome] | None:
         """Replay the current execution in a thread worker and show it in the Replay tab.
