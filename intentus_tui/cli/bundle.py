@@ -38,14 +38,17 @@ def looks_like_bundle(path: str) -> bool:
 
 
 @contextlib.contextmanager
-def extracted(path: str) -> Iterator[ExtractedBundle]:
+def extracted(path: str, *, raising: bool = False) -> Iterator[ExtractedBundle]:
     """The bundle ``path`` extracted into a private temporary directory, removed when the
-    block ends. A hostile or unreadable bundle: one line on stderr, exit 1."""
+    block ends. A hostile or unreadable bundle: one line on stderr, exit 1 (``raising``:
+    its ``BundleError``, for a caller with more to do)."""
     directory = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))  # mode 0700: ours alone
     try:
         try:
             bundle = extract_bundle(path, directory)
         except BundleError as exc:
+            if raising:
+                raise
             fail(str(exc), ExitCode.PROBLEMS)
         yield bundle
     finally:

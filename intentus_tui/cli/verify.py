@@ -22,6 +22,7 @@ from intentus_tui.cli.common import (
     decided_exit,
     echo_json,
     echo_text,
+    error_document,
     fail,
     guarded,
     open_many,
@@ -32,7 +33,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
-from intentus_tui.core.bundle.read import ExtractedBundle
+from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
 from intentus_tui.core.paths import RecordRoot, list_record_paths, shown_path, sibling_wal_dir
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
@@ -230,9 +231,19 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     """
     bundle_paths, plain = _bundle_paths(paths)
     with contextlib.ExitStack() as stack:
-        bundles = [(p, stack.enter_context(extracted(p))) for p in bundle_paths]
         labels: dict[Path, str] = {}
         unopened: list[tuple[str, str]] = []
+        bundles: list[tuple[str, ExtractedBundle]] = []
+        for path in bundle_paths:
+            alone = len(bundle_paths) == 1 and not plain  # then it is one line, exit 1
+            try:
+                bundles.append((path, stack.enter_context(extracted(path, raising=not alone))))
+            except BundleError as exc:  # named and counted: the other arguments are checked
+                click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
+                unopened.append((path, sanitize_line(str(exc))))
+        if bundle_paths and not bundles and not plain:  # every bundle named was unreadable
+            error_document("; ".join(why for _, why in unopened), ExitCode.PROBLEMS)
+            raise click.exceptions.Exit(ExitCode.PROBLEMS)
         record_paths, wal_targets = (
             _targets(tuple(plain), labels, unopened) if plain or not bundles else ([], [])
         )

@@ -166,6 +166,32 @@ def test_garbage_named_like_a_bundle(tmp_path: Path, private_tmp: Path) -> None:
     assert len(run.stderr.splitlines()) == 1
 
 
+def test_an_unreadable_bundle_among_other_arguments_is_one_failure_of_them(
+    world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    """``verify CUT.tar.gz DIR``: the bundle stopped everything (exit 1, DIR never
+    checked); it is named, counted as failed, and DIR is verified."""
+    garbage = tmp_path / "cut.tar.gz"
+    garbage.write_bytes(b"\x1f\x8b cut short")
+    alone = cli("verify", str(world.base))
+    both = cli("verify", str(garbage), str(world.base))
+    assert both.returncode == 1
+    (line,) = both.stderr.splitlines()
+    assert line.startswith("intentus-tui: cut.tar.gz: not a readable .tar.gz bundle")
+    assert both.stdout.splitlines()[:-1] == alone.stdout.splitlines()[:-1]  # DIR, checked
+    assert both.stdout.splitlines()[-1].endswith("1 root not opened (failed)")
+    doc = json.loads(cli("verify", "--json", str(garbage), str(world.base)).stdout)
+    assert [u["root"] for u in doc["unopened"]] == [str(garbage)]
+    assert doc["failed"] == sum(not f["ok"] for f in doc["files"]) + 1
+    # Two unreadable bundles and nothing else: each named, exit 1, one error document.
+    other = tmp_path / "other.tgz"
+    other.write_bytes(b"not gzip")
+    run = cli("verify", "--json", str(garbage), str(other))
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 2, run.stderr
+    assert json.loads(run.stdout)["exit_code"] == 1
+    assert os.listdir(private_tmp) == []
+
+
 def test_bundle_usage_errors(world: BundleWorld, tmp_path: Path) -> None:
     base = str(world.base)
     unknown = cli("bundle", "ffffffff", "--dir", base, "-o", str(tmp_path / "x.tar.gz"))
