@@ -340,18 +340,12 @@ def replay_integrity(detail: ExecutionDetail) -> tuple[IntegrityProblem, ...]:
 def postmortem(detail: ExecutionDetail, wal: WalLog | None = None) -> PostMortem:
     """The post-mortem of one execution (``wal`` defaults to the one joined to it); the one
     computed with the detail is reused when the log is the same."""
-    from intentus_tui.core.detail import record_distrust, replay_refusal
-    from intentus_tui.core.postmortem import build_postmortem
+    from intentus_tui.core.detail import postmortem_of
 
     wal = wal if wal is not None else detail.wal
     if wal is detail.wal and detail.postmortem is not None:
         return detail.postmortem
-    return build_postmortem(
-        detail.timeline,
-        wal,
-        record_distrust=record_distrust(detail.summary),
-        replay_refused=replay_refusal(detail.summary),
-    )
+    return postmortem_of(detail.timeline, wal, detail.summary)
 
 
 # --------------------------------------------------------------------------- compare

@@ -100,34 +100,26 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         replayable=replayable,
         replay_reason=reason,
         wal=wal,
-        postmortem=build_postmortem(
-            timeline,
-            wal,
-            record_distrust=record_distrust(summary),
-            replay_refused=replay_refusal(summary),
-        ),
+        postmortem=postmortem_of(timeline, wal, summary),
         summary=summary,
         times=times,
     )
 
 
-def record_distrust(summary: ExecutionSummary | None) -> str | None:
-    """Why the record itself cannot be believed (tampered), for the post-mortem's hint."""
-    if summary is None:
-        return None
-    verdict = verdict_of(summary)
-    return verdict.integrity_reason if verdict.integrity is Integrity.TAMPERED else None
-
-
-def replay_refusal(summary: ExecutionSummary | None) -> str | None:
-    """Why the verdict refuses to replay the recorded response (None: it does not, or a
-    huge record's could not be checked in the listing yet), for the post-mortem's hint."""
-    if summary is None:
-        return None
-    verdict = verdict_of(summary)
-    if verdict.replay is ReplayCode.REPLAYABLE or verdict.replay is ReplayCode.UNCHECKED:
-        return None
-    return verdict.replay_reason
+def postmortem_of(
+    timeline: Timeline | None, wal: WalLog | None, summary: ExecutionSummary | None
+) -> PostMortem:
+    """The post-mortem, told what the execution's verdict (one, made once) says of its
+    record: why it cannot be believed (tampered) and why its response may not be replayed
+    (None when it may, or when a huge record's could not be checked in the listing yet)."""
+    verdict = verdict_of(summary) if summary is not None else None
+    distrust = refused = None
+    if verdict is not None:
+        if verdict.integrity is Integrity.TAMPERED:
+            distrust = verdict.integrity_reason
+        if verdict.replay not in (ReplayCode.REPLAYABLE, ReplayCode.UNCHECKED):
+            refused = verdict.replay_reason
+    return build_postmortem(timeline, wal, record_distrust=distrust, replay_refused=refused)
 
 
 def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:
