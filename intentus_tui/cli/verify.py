@@ -234,8 +234,8 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
         labels: dict[Path, str] = {}
         unopened: list[tuple[str, str]] = []
         bundles: list[tuple[str, ExtractedBundle]] = []
+        alone = len(bundle_paths) == 1 and not plain  # then it is one line, exit 1
         for path in bundle_paths:
-            alone = len(bundle_paths) == 1 and not plain  # then it is one line, exit 1
             try:
                 bundles.append((path, stack.enter_context(extracted(path, raising=not alone))))
             except BundleError as exc:  # named and counted: the other arguments are checked

@@ -81,10 +81,10 @@ def build_demo_world(
     Refuses (``DemoError``) to write into an ``.intentusnet`` that holds anything but an
     earlier demo world, or inside any ``.intentusnet``; an earlier demo world is replaced.
     """
-    inside = next((p for p in (Path(root).absolute(), *Path(root).absolute().parents)
-                   if p.name == ".intentusnet"), None)  # fmt: skip
+    place = Path(root).absolute()
+    inside = next((p for p in (place, *place.parents) if p.name == ".intentusnet"), None)
     if inside is not None:  # it wrote .intentusnet/.intentusnet, records/.intentusnet
-        where = "a record store" if inside == Path(root).absolute() else f"inside {inside}"
+        where = "a record store" if inside == place else f"inside {inside}"
         raise DemoError(f"{root} is {where}; choose a directory outside it")
     base = Path(root) / ".intentusnet"
     _prepare(base)
