@@ -15,9 +15,10 @@ import sys
 
 import click
 
+from intentus_tui.cli.bundle import extracted
 from intentus_tui.cli.common import fail, guarded
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.cli.open import opens_as_bundle
+from intentus_tui.cli.open import OpenError, opens_as_bundle, resolve_target
 from intentus_tui.core.sanitize import sanitize_line
 
 DEFAULT_HOST = "127.0.0.1"
@@ -42,6 +43,20 @@ def debugger_command(root: str | None, demo: bool) -> str:
     elif root is not None:
         words.append(os.path.abspath(root))
     return shlex.join(words)
+
+
+def _refuse_unopenable(root: str) -> None:
+    """Exit with the debugger's own line when it would refuse to open ``root``: each
+    browser session runs it there, so a server started anyway shows every visitor that
+    refusal alone. A bundle is read through once (exit 1 when it cannot be), a directory
+    resolved as the debugger resolves it (exit 2)."""
+    if opens_as_bundle(root):
+        with extracted(root):  # a hostile or unreadable bundle: one line, exit 1
+            return
+    try:
+        resolve_target(root)
+    except OpenError as exc:
+        fail(str(exc))
 
 
 @click.command("serve")
@@ -70,9 +85,8 @@ def serve(root: str | None, port: int, host: str, public_url: str | None, demo: 
     the debugger) to a web browser: open http://127.0.0.1:PORT. Ctrl+C stops it."""
     if root is not None and demo:
         fail("give either ROOT or --demo, not both")
-    if root is not None and not (os.path.isdir(root) or opens_as_bundle(root)):
-        what = "no such directory" if not os.path.exists(root) else "not a directory or bundle"
-        fail(f"{what}: {root}")
+    if root is not None:
+        _refuse_unopenable(root)
     try:
         from textual_serve.server import Server
     except ImportError:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.serve import debugger_command, is_loopback
 from tests.cli.browser import (
     INSTALL_HINT,
@@ -135,6 +136,29 @@ def test_serve_refuses_a_missing_root(tmp_path: Path) -> None:
     run = cli("serve", str(tmp_path / "nowhere"))
     assert run.returncode == 2
     assert run.stderr.strip() == f"intentus-tui: no such directory: {tmp_path / 'nowhere'}"
+
+
+def test_serve_refuses_what_the_debugger_would_not_open(tmp_path: Path) -> None:
+    """Each browser session runs the debugger on ROOT: what it refuses, serve refuses
+    before listening, with its line and code (an unreadable bundle, a broken layout, a
+    link that loops were served, and every visitor saw the refusal alone)."""
+    garbage = tmp_path / "evidence.tar.gz"
+    garbage.write_bytes(b"\x00\x01 not gzip")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".intentusnet").write_text("")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    for root, code, says in (
+        (garbage, ExitCode.PROBLEMS, "evidence.tar.gz: not a readable .tar.gz bundle"),
+        (project, ExitCode.USAGE, f"{project / '.intentusnet'} is a file, not a directory"),
+        (loop, ExitCode.USAGE, f"cannot follow {loop}: the link loops or leads nowhere"),
+    ):
+        # A server started anyway would run until the timeout: the test fails, not hangs.
+        run = cli("serve", str(root), "--port", str(free_port()), timeout=30)
+        assert run.returncode == code, run
+        assert run.stderr.startswith(f"intentus-tui: {says}"), run.stderr
+        assert len(run.stderr.splitlines()) == 1 and run.stdout == ""
 
 
 def test_another_host_is_warned_about(tmp_path: Path) -> None:
