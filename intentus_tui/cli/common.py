@@ -174,6 +174,12 @@ def typed_path(text: str) -> Path:
     return tidy_path(path)  # ``..`` folded where that is the same file
 
 
+def cannot_follow(path_text: str) -> str:
+    """What is said of a typed path that is a link looping or leading nowhere: nothing
+    can be read there (not a damaged file, not a missing one)."""
+    return f"cannot follow {shown_path(path_text)}: the link loops or leads nowhere"
+
+
 def open_root(directory: str | None) -> RecordRoot:
     """Resolve DIR (default ./.intentusnet/records or the current directory; a remote URL
     is read through its local mirror) or exit 2."""
@@ -183,7 +189,7 @@ def open_root(directory: str | None) -> RecordRoot:
         path = Path(directory)
         if not path.exists():
             if os.path.lexists(path):  # a link
-                fail(f"cannot follow {shown_path(directory)}: the link loops or leads nowhere")
+                fail(cannot_follow(directory))
             fail(f"no such directory: {shown_path(directory)}")
         if not path.is_dir():
             fail(f"not a directory: {shown_path(directory)}")

@@ -19,6 +19,7 @@ from intentus_tui.cli.bundle import (
     manifest_lines,
 )
 from intentus_tui.cli.common import (
+    cannot_follow,
     decided_exit,
     echo_json,
     echo_text,
@@ -115,7 +116,14 @@ def _targets(
             wals += found_wals
             if labels is not None and len(roots) > 1:
                 labels.update((target, entry.label) for target, _ in found_records + found_wals)
-        elif path.exists() or path.is_symlink():
+        elif path.is_symlink() and not path.exists():
+            # Nothing to read there: said as such and failed, not checked as a damaged
+            # record ("hash unreadable", "file vanished").
+            problem = sanitize_line(cannot_follow(raw))
+            click.echo(f"intentus-tui: {problem}", err=True)
+            if unopened is not None:
+                unopened.append((shown_path(raw), problem))
+        elif path.exists():
             path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):
                 wals.append((path, None))
@@ -241,12 +249,14 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             except BundleError as exc:  # named and counted: the other arguments are checked
                 click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
                 unopened.append((path, sanitize_line(str(exc))))
-        if bundle_paths and not bundles and not plain:  # every bundle named was unreadable
+        record_paths, wal_targets = (
+            _targets(tuple(plain), labels, unopened) if plain or not bundle_paths else ([], [])
+        )
+        if unopened and not (bundles or record_paths or wal_targets):
+            # Nothing named could be read (bundles, links that lead nowhere): each said
+            # on stderr, one error document.
             error_document("; ".join(why for _, why in unopened), ExitCode.PROBLEMS)
             raise click.exceptions.Exit(ExitCode.PROBLEMS)
-        record_paths, wal_targets = (
-            _targets(tuple(plain), labels, unopened) if plain or not bundles else ([], [])
-        )
         for path, bundle in bundles:
             found_records, found_wals = _root_targets(bundle_root(bundle, path))
             record_paths += found_records

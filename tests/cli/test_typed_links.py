@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
 from tests.factories import make_record, write_record
 
@@ -106,3 +107,34 @@ def test_a_broken_typed_link_is_named_not_followed(tmp_path: Path) -> None:
     run = cli("inspect", str(broken), "--json")
     assert run.returncode == 0 and json.loads(run.stdout)["load_status"] != "ok"
     assert os.path.islink(broken)
+
+
+def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
+    linked: tuple[Path, Path, Path],
+) -> None:
+    """``verify LINK`` checked such a link as a record ("FAIL loop hash unreadable",
+    "file vanished (deleted or renamed while being read)"): it is one line naming the
+    link, a failure, and the other arguments are verified."""
+    record, _, links = linked
+    loop = links / "loop"
+    loop.symlink_to(loop)
+    dangling = links / "dangling.json"
+    dangling.symlink_to(links / "nowhere.json")
+    for link in (loop, dangling):
+        says = f"cannot follow {link}: the link loops or leads nowhere"
+        alone = cli("verify", str(link))
+        assert alone.returncode == ExitCode.PROBLEMS, alone
+        assert alone.stderr == f"intentus-tui: {says}\n" and alone.stdout == ""
+        doc = json.loads(cli("verify", str(link), "--json").stdout)
+        assert doc == {"error": says, "exit_code": ExitCode.PROBLEMS}
+    both = cli("verify", str(loop), str(record))
+    assert both.returncode == ExitCode.PROBLEMS, both
+    assert both.stderr == f"intentus-tui: cannot follow {loop}: the link loops or leads nowhere\n"
+    assert both.stdout.startswith(f"ok    {record.name}  hash match")
+    assert "loop" not in both.stdout.splitlines()[0]
+    assert both.stdout.splitlines()[-1].startswith("1 checked (1 record, 0 WALs), 1 failed")
+    doc = json.loads(cli("verify", "--json", str(loop), str(record)).stdout)
+    assert doc["records"] == 1 and doc["failed"] == 1 and doc["files"][0]["ok"] is True
+    assert doc["unopened"] == [
+        {"root": str(loop), "problem": f"cannot follow {loop}: the link loops or leads nowhere"}
+    ]

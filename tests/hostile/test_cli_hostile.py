@@ -127,6 +127,10 @@ def test_verify_every_file_and_the_whole_directory(corpus: Corpus) -> None:
         run = run_cli("verify", str(path), "--json")
         if path.is_dir():
             continue  # a directory argument is verified as a record directory
+        if path.is_symlink() and not path.exists():  # nothing there to check: one line
+            assert run.code == 1 and json.loads(run.stdout)["exit_code"] == 1, path.name
+            assert run.stderr.endswith(": the link loops or leads nowhere\n"), run.stderr
+            continue
         report = json.loads(run.stdout)["files"][0]
         assert run.code == (0 if report["ok"] else 1)
         run_cli("verify", str(path))
