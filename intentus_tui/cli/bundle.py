@@ -21,6 +21,7 @@ import click
 
 from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.output_place import Protected, check_output
 from intentus_tui.core.bundle.layout import is_bundle_name
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle, extract_bundle
 from intentus_tui.core.bundle.write import bundle_executions as write_bundle
@@ -125,10 +126,10 @@ def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_j
     target = Path(output)
     if target.is_dir():
         fail(f"{shown_path(output)} is a directory: name the bundle file to write")
-    if not target.parent.is_dir():
-        fail(f"no such directory: {shown_path(target.parent)}")
     if not is_bundle_name(target.name):
         fail(f"name the bundle FILE.tar.gz or FILE.tgz (got {target.name})")
+    # Never among the records or logs it is made of, nor over one: the evidence stays as it was.
+    check_output(target, Protected().add_root(root))
     try:
         manifest = write_bundle(root, ids, target, created=_source_date())
     except ExecutionIdError as exc:

@@ -1,5 +1,5 @@
-"""Where a command may write its output file (``snapshot -o``, ``export -o``): one check,
-and one way to write it.
+"""Where a command may write its output file (``snapshot -o``, ``export -o``, ``bundle
+-o``): one check, and one way to write it.
 
 Never into a record directory (a ``*.json`` file there is listed, and complained about, as
 a record) or a write-ahead log directory, and never over a file that holds an execution
@@ -25,12 +25,12 @@ from pathlib import Path
 from intentus_tui.cli.common import fail
 from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
-from intentus_tui.core.records.load import load_record_head
+from intentus_tui.core.records.load import is_record_name, load_record_head
 
 RECORD_DIR = "the record directory"
 WAL_DIR = "the write-ahead log directory"
 _WHY = {
-    RECORD_DIR: "it would be listed as a record",
+    RECORD_DIR: "it would sit among the records",  # ``*.json``: listed as one (``_why``)
     WAL_DIR: "it would sit among the write-ahead logs",
 }
 _FIRST_LINE = 1 << 16  # bytes of a file read to tell a write-ahead log by its first entry
@@ -106,6 +106,14 @@ def written_file(target: Path) -> Path:
     return real_dir(target) if target.is_symlink() else target
 
 
+def _why(what: str, name: str) -> str:
+    """Why an output named ``name`` may not go into ``what``: a ``*.json`` file in a record
+    directory is listed as a record; any other (a bundle) is a stranger among them."""
+    if what == RECORD_DIR and is_record_name(name):
+        return "it would be listed as a record"
+    return _WHY[what]
+
+
 def check_output(target: Path, protected: Protected, *, chosen: bool = True) -> None:
     """Exit 2 with one line when ``target`` must not be written: inside a record or WAL
     directory, or over a record or a log (itself, or where its link leads), or into a
@@ -119,7 +127,7 @@ def check_output(target: Path, protected: Protected, *, chosen: bool = True) -> 
         where = what if chosen else f"the current directory, {what.replace('the ', 'a ', 1)}"
         fail(
             f"refusing to write {target.name} into {where} ({real_dir(directory)}): "
-            f"{_WHY[what]}; choose another place with -o"
+            f"{_why(what, target.name)}; choose another place with -o"
         )
     if not final.parent.is_dir():
         fail(f"no such directory for the output: {shown_path(final.parent)}")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
 from tests.core.bundle.support import (
     BundleWorld,
@@ -202,6 +203,40 @@ def test_bundle_usage_errors(world: BundleWorld, tmp_path: Path) -> None:
     assert named.returncode == 2 and "FILE.tar.gz" in named.stderr
     assert cli("verify", str(tmp_path / "missing.tar.gz")).returncode == 2
     assert not any(tmp_path.glob("x.*"))
+
+
+def test_a_bundle_is_never_written_among_the_records_or_logs(
+    world: BundleWorld, tmp_path: Path
+) -> None:
+    """``bundle -o`` into a record or write-ahead log directory (the root's, whatever its
+    name, or any .intentusnet's) is refused as ``export -o`` is, by the same check: the
+    bundle was written there, a stranger among the evidence it was made of."""
+    plain = tmp_path / "evidence"  # a directory of records, not named records/
+    plain.mkdir()
+    (plain / f"{world.success}.json").write_bytes(
+        (world.records / f"{world.success}.json").read_bytes()
+    )
+    for root, directory, what in (
+        (world.base, world.records, "the record directory"),
+        (world.base, world.wal, "the write-ahead log directory"),
+        (world.base, world.records / ".." / "records", "the record directory"),
+        (plain, plain, "the record directory"),
+    ):
+        output = directory / "evidence.tar.gz"
+        run = cli("bundle", world.success, "--dir", str(root), "-o", str(output))
+        assert run.returncode == ExitCode.USAGE, run
+        among = "records" if what == "the record directory" else "write-ahead logs"
+        assert run.stderr == (
+            f"intentus-tui: refusing to write evidence.tar.gz into {what} "
+            f"({directory.resolve()}): it would sit among the {among}; choose another place "
+            "with -o\n"
+        )
+        assert run.stdout == "" and not output.exists()
+        exported = cli("export", "--format", "json", "--dir", str(root), "-o", str(output))
+        assert exported.returncode == ExitCode.USAGE
+        assert exported.stderr == run.stderr  # one check, said the same way
+    beside = cli("bundle", world.success, "--dir", str(world.base), "-o", str(tmp_path / "b.tgz"))
+    assert beside.returncode == 0, beside.stderr
 
 
 def test_source_date_epoch_makes_a_byte_identical_bundle(
