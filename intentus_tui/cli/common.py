@@ -223,22 +223,28 @@ def locate_execution(
     *,
     allow_wal: bool = True,
     no_record: int = ExitCode.USAGE,
-    refuse: Callable[[str, int], NoReturn] | None = None,
+    refuse: Callable[[str, int, Path | None], NoReturn] | None = None,
 ) -> tuple[Path, Path | None]:
     """(file, WAL directory) for a path, an execution id or a unique prefix of one; an id
     may name a WAL-only execution (its log is the file) when ``allow_wal``, else that is
-    one line and exit ``no_record`` (by ``refuse``, ``fail`` unless given). With several
-    directories (or a remote one), ``LABEL:ID`` names an execution in one root."""
-    refuse = refuse or fail
+    one line and exit ``no_record`` (by ``refuse``, told the log too; ``fail`` unless
+    given). With several directories (or a remote one), ``LABEL:ID`` names an execution in
+    one root."""
+
+    def refused(message: str, log: Path | None) -> NoReturn:
+        if refuse is None:
+            fail(message, no_record)
+        refuse(message, no_record, log)
+
     looks_like_path = target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
     if directory is not None and not isinstance(directory, str) and not looks_like_path:
         if len(directory) > 1 or (directory and is_remote(directory[0])):
             path, wal_dir = locate_across(target, directory)
             if not allow_wal and path.name.endswith(WAL_SUFFIX):
-                refuse(
+                refused(
                     f"{target} has no record file, only a write-ahead log ({path}): "
                     f"inspect it with `{_inspect_hint(target, directory)}`",
-                    no_record,
+                    path,
                 )
             return path, wal_dir
         directory = directory[0] if directory else None
@@ -264,10 +270,10 @@ def locate_execution(
             fail(f"{shown} is a directory, not a record file or execution id ({hint})")
         path = typed_path(target)
         if not allow_wal and path.name.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
-            refuse(
+            refused(
                 f"{path} is a write-ahead log, not a record: no response was recorded in "
                 f"it; inspect it with `{_inspect_hint(target, None)}`",
-                no_record,
+                path,
             )
         return path, sibling_wal_dir(path)
     root = open_root(directory)
@@ -279,10 +285,10 @@ def locate_execution(
         return match.record, root.wal_dir
     if allow_wal and match.wal is not None:
         return match.wal, root.wal_dir
-    refuse(
+    refused(
         f"execution {match.execution_id} has no record file, only a write-ahead log "
         f"({match.wal}): inspect it with `{_inspect_hint(match.execution_id, directory)}`",
-        no_record,
+        match.wal,
     )
 
 

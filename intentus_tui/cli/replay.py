@@ -20,10 +20,10 @@ from intentus_tui.cli.common import (
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.actions import IntegrityProblem, ReplayOutcome, ReplayResult
+from intentus_tui.core.actions import IntegrityProblem, ReplayOutcome, ReplayResult, load_detail
 from intentus_tui.core.actions import replay as replay_record
-from intentus_tui.core.detail import execution_wal
-from intentus_tui.core.model import ReplayCode
+from intentus_tui.core.detail import execution_wal, verdict_of_result
+from intentus_tui.core.model import ReplayCode, Verdict
 from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
@@ -43,12 +43,32 @@ def _load_envelope(path: str) -> Any:
     return result.record.envelope  # a whole record: use its envelope
 
 
-def _cannot_replay(as_json: bool, code: ReplayCode, message: str, exit_code: int) -> NoReturn:
-    """No record to replay: one line on stderr and, for ``--json``, the refusal's document
-    on stdout (a script reads one either way)."""
+def _cannot_replay(
+    verdict: Verdict | None,
+    code: ReplayCode,
+    message: str,
+    as_json: bool,
+    exit_code: int = ExitCode.NOT_REPLAYABLE,
+) -> NoReturn:
+    """No record to replay (none was written, or the file cannot be read), refused as every
+    refusal is: the document alone with ``--json``, else one line on stderr. Its code is the
+    verdict's, as ``inspect --list`` gives it (``code`` when there is no verdict), the
+    verdict's words first when they say more than ``message`` (a log whose chain breaks:
+    untrusted)."""
+    if verdict is not None and verdict.replay is not code:
+        code, message = verdict.replay, f"{verdict.replay_reason}; {message}"
+    decided_exit(exit_code)
     if as_json:
         echo_json({"replayed": False, "replayable": False, "reason": code, "detail": message})
-    fail(message, exit_code)
+    else:
+        _refusal(message)
+    raise click.exceptions.Exit(exit_code)
+
+
+def _only_a_log(as_json: bool, message: str, exit_code: int, log: Path | None) -> NoReturn:
+    """Known only from its write-ahead log ``log``: refused with that log's verdict."""
+    verdict = load_detail(log).verdict if log is not None else None
+    _cannot_replay(verdict, ReplayCode.NO_RECORD, message, as_json, exit_code)
 
 
 def _refusal(text: str) -> None:
@@ -138,18 +158,15 @@ def replay(
         directory or None,
         allow_wal=False,
         no_record=ExitCode.NOT_REPLAYABLE,
-        refuse=partial(_cannot_replay, as_json, ReplayCode.NO_RECORD),
+        refuse=partial(_only_a_log, as_json),
     )
     result = load_record_file(path)
-    if result.record is None:
-        _cannot_replay(
-            as_json,
-            ReplayCode.RECORD_CORRUPTED,
-            f"{result.path}: {result.message}",
-            ExitCode.NOT_REPLAYABLE,
-        )
-    envelope = _load_envelope(envelope_file) if envelope_file else None
     wal = execution_wal(result, wal_dir)
+    if result.record is None:
+        message = f"{result.path}: {result.message}"
+        verdict = verdict_of_result(result, wal)
+        _cannot_replay(verdict, ReplayCode.RECORD_CORRUPTED, message, as_json)
+    envelope = _load_envelope(envelope_file) if envelope_file else None
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         decided_exit(ExitCode.NOT_REPLAYABLE)

@@ -141,11 +141,13 @@ def test_replay_json_of_a_wal_only_execution_is_a_refusal_document(
         roots += ["--dir", "other"]
     for target in (WAL_ONLY[:8], f".intentusnet/wal/{WAL_ONLY}.wal"):
         out = cli("replay", target, "--json", *roots, cwd=world)
-        line = _one_error_line(out, ExitCode.NOT_REPLAYABLE)  # said where a person looks
-        doc = json.loads(out.stdout)  # and a document where a script reads
+        assert out.returncode == ExitCode.NOT_REPLAYABLE, out
+        assert out.stderr == ""  # the document alone, as every refusal of replay --json
+        doc = json.loads(out.stdout)
         assert doc["replayed"] is False and doc["replayable"] is False
         assert doc["reason"] == "no_record"
-        assert "intentus-tui: " + doc["detail"] == line
+        line = _one_error_line(cli("replay", target, *roots, cwd=world), ExitCode.NOT_REPLAYABLE)
+        assert "intentus-tui: " + doc["detail"] == line  # the same words without --json
 
 
 def test_replay_json_of_a_damaged_record_is_a_refusal_document(
@@ -154,7 +156,10 @@ def test_replay_json_of_a_damaged_record_is_a_refusal_document(
     record = world / ".intentusnet" / "records" / f"{real_world.success}.json"
     record.write_bytes(record.read_bytes()[:200])  # cut off mid-write
     out = cli("replay", real_world.success[:8], "--json", cwd=world)
-    line = _one_error_line(out, ExitCode.NOT_REPLAYABLE)
+    assert out.returncode == ExitCode.NOT_REPLAYABLE and out.stderr == "", out
+    line = _one_error_line(
+        cli("replay", real_world.success[:8], cwd=world), ExitCode.NOT_REPLAYABLE
+    )
     doc = json.loads(out.stdout)
     assert doc == {
         "replayed": False,

@@ -316,3 +316,36 @@ def test_a_wal_only_refusal_is_said_where_the_others_are(tmp_path: Path) -> None
         assert run.stdout == "" and run.stderr.startswith("intentus-tui: ")
         doc = json.loads(cli("replay", "0a11c1ea", "--dir", str(base), "--json", *extra).stdout)
         assert doc["reason"] == "no_record" and doc["detail"]
+
+
+def test_with_no_record_to_replay_the_refusal_gives_the_verdicts_code(tmp_path: Path) -> None:
+    """An execution known only from its log, and a record that cannot be read beside its
+    log: when the log's chain breaks, the listing says ``no (untrusted)`` and replay said
+    ``no_record`` or ``record_corrupted``; with --json it said it on stderr too."""
+    from tests.real_ids import write_wal_only
+
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    wal_only = "0a11c1ea-0000-4000-8000-0000000000bb"
+    unreadable = "0a11c1ea-0000-4000-8000-0000000000cc"
+    for execution_id in (wal_only, unreadable):
+        log = write_wal_only(base / "wal", execution_id)
+        lines = log.read_text("utf-8").splitlines(keepends=True)
+        lines[1] = lines[1].replace("summarizer", "someone else")  # an edit breaks the chain
+        log.write_text("".join(lines), "utf-8")
+    (base / "records" / f"{unreadable}.json").write_text("{not json", "utf-8")
+    listed = json.loads(cli("inspect", "--list", str(base), "--json").stdout)
+    codes = {row["execution_id"]: row["replayable_reason"] for row in listed["executions"]}
+    assert codes == {wal_only: "untrusted", unreadable: "untrusted"}
+    for execution_id in (wal_only, unreadable):
+        run = cli("replay", execution_id, "--dir", str(base), "--json")
+        assert run.returncode == ExitCode.NOT_REPLAYABLE, run
+        assert run.stderr == ""  # the document alone, as every refusal of replay --json
+        doc = json.loads(run.stdout)
+        assert doc["reason"] == codes[execution_id] and doc["replayable"] is False
+        assert doc["detail"].startswith(
+            "the write-ahead log fails its integrity check: investigate before replaying it; "
+        )
+        text = cli("replay", execution_id, "--dir", str(base))
+        assert text.returncode == ExitCode.NOT_REPLAYABLE and text.stdout == ""
+        assert text.stderr == f"intentus-tui: {doc['detail']}\n"
