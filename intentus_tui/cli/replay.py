@@ -170,15 +170,17 @@ def replay(
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         decided_exit(ExitCode.NOT_REPLAYABLE)
+        # The verdict's code, as inspect --list gives it: a writer's own reason is not one.
+        verdict = outcome.verdict
+        code = outcome.reason if verdict is None or verdict.replayable else verdict.replay
+        # the verdict's words (an untrusted record), else what the header's reason means
+        why = outcome.message or replay_text(outcome.reason)
         if as_json:
-            # the verdict's words (an untrusted record), else what the header's reason means
-            detail = outcome.message or replay_text(outcome.reason)
-            refusal = {"replayed": False, "replayable": False, "reason": outcome.reason}
-            echo_json({**refusal, "detail": detail})
+            refusal = {"replayed": False, "replayable": False, "reason": code}
+            echo_json({**refusal, "detail": why})
         else:
             # as inspect's verdict line says it: the code, then what it means
-            why = outcome.message or replay_text(outcome.reason)
-            _refusal(f"not replayable ({outcome.reason}): {why} (use --force to replay anyway)")
+            _refusal(f"not replayable ({code}): {why} (use --force to replay anyway)")
         raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
     if outcome.kind == "mismatch":
         decided_exit(ExitCode.MISMATCH)

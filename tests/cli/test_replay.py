@@ -273,21 +273,28 @@ def test_a_declared_recording_failure_is_replayed_forced_as_unchecked_not_untrus
 
 
 @pytest.mark.parametrize(
-    ("reason", "detail"),
+    ("written", "reason", "detail"),
     [
-        ("record_corrupted", "the file is damaged, not a record, or a malformed record"),
-        ("execution_incomplete", "no final response was recorded"),
-        ("manually_invalidated", "an operator marked this record as not replayable"),
-        ("recording_failure", "a final response exists but was not recorded properly"),
+        ("record_corrupted", None, "the file is damaged, not a record, or a malformed record"),
+        ("execution_incomplete", None, "no final response was recorded"),
+        ("manually_invalidated", None, "an operator marked this record as not replayable"),
+        ("recording_failure", None, "a final response exists but was not recorded properly"),
+        # A writer's own reason: the verdict's code, as inspect --list gives it (replay
+        # gave the header's text as the code), and the reason in its words.
+        ("kept for audit", "marked_not_replayable", "marked not replayable: kept for audit"),
     ],
 )
 def test_every_refusal_has_a_detail_and_goes_to_stderr(
-    real_world: RealWorld, records: Path, reason: str, detail: str
+    real_world: RealWorld, records: Path, written: str, reason: str | None, detail: str
 ) -> None:
+    reason = reason or written
     path = records / f"{real_world.success}.json"
     doc = json.loads(path.read_text("utf-8"))
-    doc["header"].update(replayable=False, replayableReason=reason)
+    doc["header"].update(replayable=False, replayableReason=written)
     path.write_text(json.dumps(doc), "utf-8")
+    listed = json.loads(cli("inspect", "--list", str(records), "--json").stdout)
+    codes = {r["replayable_reason"] for r in listed["executions"] if r["file"] == path.name}
+    assert codes == {reason}  # the REPLAY column's code is the refusal's
     base = ("replay", real_world.success, "--dir", str(records))
     refusal = cli(*base, "--json")
     assert refusal.returncode == ExitCode.NOT_REPLAYABLE
