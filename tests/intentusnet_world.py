@@ -140,3 +140,28 @@ def with_broken_wal_chain(world: RealWorld, base: Path) -> Path:
     wal = wal_dir / f"{world.success}.wal"
     wal.write_text(wal.read_text("utf-8").splitlines()[1] + "\n", "utf-8")
     return records.parent
+
+
+def with_lost_attempt_end(world: RealWorld, base: Path) -> Path:
+    """An ``.intentusnet`` under ``base`` whose record of the world's fallback execution
+    lost its first attempt's end (seq 3), saved by the real 1.3.0 store as not replayable
+    (``recording_failure``), beside the WAL the real ``WALWriter`` wrote of the same run:
+    there the first step failed. The record alone shows that attempt in flight."""
+    from intentusnet.wal.writer import WALWriter
+
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    record = RealStore(str(world.records_dir)).load(world.fallback)
+    record.events = [event for event in record.events if event.seq != 3]
+    recorder = InMemoryExecutionRecorder(record)
+    recorder.mark_not_replayable("recording_failure")
+    RealStore(str(records)).save(recorder.get_record())
+    with WALWriter(str(records.parent / "wal"), world.fallback) as writer:
+        writer.execution_started(record.header.envelopeHash, "Summarize")
+        writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
+        writer.step_failed("attempt-1", "unavailable", "circuit breaker open", True)
+        writer.fallback_triggered("fb-primary", "fb-secondary", "unavailable")
+        writer.step_started("attempt-2", "fb-secondary", "read_only", {}, "a2" * 32)
+        writer.step_completed("attempt-2", "b2" * 32, True)
+        writer.execution_completed("c3" * 32)
+    return records.parent

@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     from intentus_tui.core.compare.aligned import Fold, Folded, SideBySide, SideRow
     from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.core.postmortem import PostMortem
+    from intentus_tui.core.reconcile import log_ended
     from intentus_tui.core.verist.diff import DiffEntry
     from intentus_tui.core.wal.analyse import RecoveryHint
     from intentus_tui.core.wal.read import WalEntry, WalLog
@@ -155,6 +156,7 @@ __all__ = [
     "ignore_config",
     "invalidate",
     "load_detail",
+    "log_ended",
     "offset_text",
     "path_text",
     "postmortem",
@@ -194,6 +196,7 @@ _LAZY: dict[str, str] = {
     "ExecutionDetail": "intentus_tui.core.detail",
     "PostMortem": "intentus_tui.core.postmortem",
     "DiffEntry": "intentus_tui.core.verist.diff",
+    "log_ended": "intentus_tui.core.reconcile",
     "RecoveryHint": "intentus_tui.core.wal.analyse",
     "WalEntry": "intentus_tui.core.wal.read",
     "WalLog": "intentus_tui.core.wal.read",

@@ -11,6 +11,7 @@ from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary, Integrity, ReplayCode, Verdict
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
+from intentus_tui.core.reconcile import closed_by_log
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
@@ -87,6 +88,8 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
+    if timeline is not None:
+        timeline = closed_by_log(timeline, wal)
     summary = summary_of(result, wal)
     times: ExecutionTimes | None = None
     if result.record is not None and timeline is not None:
@@ -161,6 +164,7 @@ def _attempt_json(
         "latency_ms": a.latency_ms,
         "start_seq": a.start_seq,
         "end_seq": a.end_seq,
+        "log_end_seq": a.log_end_seq,
     }
     timed = times.attempts[a.number - 1] if times and a.number <= len(times.attempts) else None
     if timed is not None:

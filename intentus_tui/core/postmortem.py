@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from intentus_tui.core.reconcile import log_ended
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import RecoveryHint, recovery_hint
@@ -148,7 +149,11 @@ def build_postmortem(
             f"{a.agent} (attempt {a.number}, started at seq {a.start_seq})"
             for a in timeline.in_flight
         )
-        completed = tuple(f"{a.agent} {a.status}" for a in timeline.attempts if not a.in_flight)
+        completed = tuple(
+            f"{a.agent} {a.status}" + (" (as the write-ahead log says)" if a.log_end_seq else "")
+            for a in timeline.attempts
+            if not a.in_flight
+        )
     side_effect: str | None = None
     disagreements: list[str] = []
     broken: ChainBreak | None = None
@@ -167,6 +172,8 @@ def build_postmortem(
                 disagreements.append("the record is complete but the WAL never recorded completion")
             if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
                 disagreements.append("the WAL says completed but the record has no final response")
+        if timeline is not None:  # closed by trusted entries (a broken log's first ones count)
+            disagreements += [text for a in timeline.attempts if (text := log_ended(a))]
     hint = _hint(timeline, wal, record_distrust, replay_refused)
     untrusted: str | None = None
     if broken is not None:

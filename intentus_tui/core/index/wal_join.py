@@ -106,13 +106,16 @@ def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
 
 def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
     """A record's summary joined with its WAL."""
-    in_flight = summary.in_flight_agent
+    from intentus_tui.core.reconcile import closed_in_summary  # needs the WAL reader, as here
+
+    chain, in_flight = closed_in_summary(summary.chain, summary.in_flight_agent, log)
     step = log.in_flight_step
     if in_flight is None and step is not None and summary.state is ExecutionState.INCOMPLETE:
         # A partial record may stop before the attempt began: the WAL knows what ran.
         in_flight = clean(step.agent or step.step_id)
     return replace(
         summary,
+        chain=chain,
         source="record+wal",
         wal_state=log.claimed_state,
         wal_problem=wal_disagreement(summary, log),

@@ -62,6 +62,9 @@ class Attempt:
     end_seq: int | None
     event_index: int | None = None  # its first event (the start, or an end without one)
     end_index: int | None = None  # its end event
+    # The write-ahead log's entry that ended it, when the record has no end for it (see
+    # ``core.reconcile``): its status is then the log's.
+    log_end_seq: int | None = None
 
     @property
     def in_flight(self) -> bool:
@@ -69,7 +72,12 @@ class Attempt:
 
     @property
     def mark(self) -> str:
-        return {"ok": "✓", "error": "✗", "in_flight": "…"}.get(self.status, "?")
+        return attempt_mark(self.status)
+
+
+def attempt_mark(status: str) -> str:
+    """An attempt's status as the chain draws it."""
+    return {"ok": "✓", "error": "✗", "in_flight": "…"}.get(status, "?")
 
 
 class FallbackStep(NamedTuple):
@@ -435,6 +443,10 @@ class EventRows(Sequence[EventRow]):
         self._open_starts = open_starts
         self._fan_out = fan_out
         self._built: dict[int, EventRow] = {}
+
+    def closing(self, starts: set[int]) -> EventRows:
+        """These rows with the attempts starting at ``starts`` no longer open."""
+        return EventRows(self._events, self._open_starts - starts, self._fan_out)
 
     def __len__(self) -> int:
         return len(self._events)

@@ -360,7 +360,21 @@ def execution_times(
     origin, origin_source = min(candidates, key=lambda c: c[0]) if candidates else (None, None)
     last = max((c[0] for c in candidates), default=None)
     ended = timeline.state is ExecutionState.COMPLETED  # nothing is in flight any more
-    attempts = tuple(_attempt_times(a, lookup, origin, ended) for a in timeline.attempts)
+    # An attempt the record left open and the log ended (``core.reconcile``) ends when the
+    # log's entry does.
+    log_ends = (
+        {
+            entry.seq: moment
+            for entry in entries
+            if (moment := _time(entry.timestamp_iso)) is not None
+        }
+        if any(a.log_end_seq is not None for a in timeline.attempts)
+        else {}
+    )
+    attempts = tuple(
+        _attempt_times(a, lookup, origin, ended, log_ends.get(a.log_end_seq or -1))
+        for a in timeline.attempts
+    )
     for a in attempts:
         if a.end is not None and (last is None or a.end > last):
             last = a.end
@@ -376,6 +390,7 @@ def _attempt_times(
     lookup: Callable[[int], EventTime | None],
     origin: datetime | None,
     ended: bool = False,
+    log_end: datetime | None = None,
 ) -> AttemptTimes:
     start_known = (
         lookup(attempt.event_index)
@@ -384,7 +399,7 @@ def _attempt_times(
     )
     end_known = lookup(attempt.end_index) if attempt.end_index is not None else None
     start = start_known.at if start_known else None
-    end = end_known.at if end_known else None
+    end = end_known.at if end_known else log_end
     status = UNENDED if ended and attempt.in_flight else attempt.status
     return _times(attempt.number, attempt.agent, status, start, end, attempt.latency_ms, origin)
 

@@ -259,6 +259,11 @@ def _timeline_lines(
                 "bold $warning",
             )
         )
+    closed = [a for a in timeline.attempts if a.log_end_seq is not None]
+    if closed:  # rare: the words (and their module) are fetched when there is one
+        from intentus_tui.core import actions
+
+        lines += [Content.styled(f"⚠ {actions.log_ended(a)}", "$warning") for a in closed]
     if timeline.state is ExecutionState.INCOMPLETE and timeline.last_event is not None:
         last = timeline.last_event
         seq = f"seq {last.seq} " if last.seq is not None else ""

@@ -254,12 +254,15 @@ def test_an_attempt_with_no_end_in_a_completed_execution_runs_no_clock(
     wal = records.parent / "wal"
     wal.mkdir()
     _write_fallback_wal(wal, real.fallback)  # every event has a time
-    detail = load_detail(path, wal)
-    times = detail.times
-    assert times is not None and times.attempts
-    first = times.attempts[0]
-    assert first.status == "unended" and not first.in_flight and first.end is None
     later = datetime.now(UTC) + timedelta(days=300)
-    assert first.open_for(later) is None and not times.open_attempts
-    drawn = times.waterfall(20, later)
-    assert drawn is None or all(bar is None or not bar.open for bar in drawn.bars)
+    # Alone, the record cannot say how the attempt ended: unended. Its log can: it failed,
+    # and it ended when the log's step.failed entry was written.
+    for log, status in ((None, "unended"), (wal, "error")):
+        times = load_detail(path, log).times
+        assert times is not None and times.attempts
+        first = times.attempts[0]
+        assert first.status == status and not first.in_flight
+        assert (first.end is None) is (log is None)
+        assert first.open_for(later) is None and not times.open_attempts
+        drawn = times.waterfall(20, later)
+        assert drawn is None or all(bar is None or not bar.open for bar in drawn.bars)

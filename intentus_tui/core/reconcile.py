@@ -1,0 +1,95 @@
+"""An attempt its record left open and its write-ahead log closed.
+
+A record that lost an event (its writer declared a recording failure, or it was cut
+short) shows an attempt as started and never ended, while the execution's log recorded
+that step's end. Showing the attempt "in flight" would then be false: it ended, as the log
+says. The record's timeline takes the log's end for such an attempt (marked as the log's,
+``Attempt.log_end_seq``); every view of the execution, and the post-mortem's list of what
+the record and the log disagree on, read it from there.
+
+Attempts and steps pair as their times do (``times``): the n-th step the log started is
+the record's n-th attempt, when their agents agree. Only the log's trusted entries (those
+before any break of its hash chain) close anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from intentus_tui.core.records.timeline import Attempt, EventRows, Timeline, attempt_mark
+from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.wal.analyse import WalStep
+from intentus_tui.core.wal.read import WalLog
+
+# A step's end, as an attempt's status says it (the timeline's vocabulary).
+_ATTEMPT_STATUS = {"completed": "ok", "failed": "error", "skipped": "skipped"}
+
+
+def _ended_as(step: WalStep) -> str | None:
+    """The attempt status a step's end means; None while it is open."""
+    status = _ATTEMPT_STATUS.get(step.status)
+    return "error" if status == "ok" and step.success is False else status
+
+
+def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
+    """``timeline`` with each attempt it leaves open that ``log`` ended taking the log's
+    end (status, entry); ``timeline`` itself when there is none."""
+    if log is None or not timeline.in_flight:
+        return timeline
+    started = sorted(
+        (step for step in log.steps if step.started_seq is not None),
+        key=lambda step: step.started_seq or 0,
+    )
+    closed: dict[int, Attempt] = {}
+    for attempt, step in zip(timeline.attempts, started, strict=False):
+        if step.agent is not None and step.agent != attempt.agent:
+            continue  # a different story: nothing is better than a wrong pairing
+        status = _ended_as(step)
+        if attempt.in_flight and status is not None and step.ended_seq is not None:
+            closed[attempt.number] = replace(attempt, status=status, log_end_seq=step.ended_seq)
+    if not closed:
+        return timeline
+    attempts = tuple(closed.get(a.number, a) for a in timeline.attempts)
+    rows = timeline.rows
+    if isinstance(rows, EventRows):
+        rows = rows.closing({a.event_index for a in closed.values() if a.event_index is not None})
+    return replace(
+        timeline,
+        attempts=attempts,
+        in_flight=tuple(a for a in attempts if a.in_flight),
+        rows=rows,
+        last_event=rows[-1] if rows else None,
+    )
+
+
+def log_ended(attempt: Attempt) -> str | None:
+    """How the log ended an attempt the record left open, in words; None for the others."""
+    if attempt.log_end_seq is None:
+        return None
+    outcome = {"ok": "completed", "error": "failed"}.get(attempt.status, attempt.status)
+    return (  # what happened first: a narrow screen cuts the end of the line
+        f"attempt {attempt.number} ({attempt.agent}) {outcome} as the write-ahead log "
+        f"recorded (WAL #{attempt.log_end_seq}); the record has no end for it"
+    )
+
+
+def closed_in_summary(
+    chain: str, in_flight_agent: str | None, log: WalLog
+) -> tuple[str, str | None]:
+    """A listing summary's attempt chain and in-flight agent (record-made, sanitized) with
+    the attempts the log ended drawn as it ended them, as ``closed_by_log`` does for the
+    timeline. A summary keeps no attempts to pair, so an agent stands for its attempts:
+    one whose every step in the log ended (the usual one attempt per agent)."""
+    if in_flight_agent is None:
+        return chain, None
+    open_agents = {step.agent for step in log.steps if _ended_as(step) is None}
+    ended: dict[str, str] = {}
+    for step in log.steps:
+        status = _ended_as(step)
+        if step.agent is not None and step.agent not in open_agents and status is not None:
+            ended[sanitize_line(step.agent)] = status  # the agent's last step decides
+    for agent, status in ended.items():
+        chain = chain.replace(
+            f"{agent} {attempt_mark('in_flight')}", f"{agent} {attempt_mark(status)}"
+        )
+    return chain, None if in_flight_agent in ended else in_flight_agent
