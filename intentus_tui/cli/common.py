@@ -346,9 +346,10 @@ def stdout_is_tty() -> bool:
 __all__ = ["remote_options"]  # re-exported for the commands
 
 
-def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
+def open_many(specs: Sequence[str], *, others: bool = False) -> list[OpenedRoot]:
     """Every root named (remote ones synced into their local mirrors); a root that fails
-    says so in one line on stderr while the others are used. Exit 2 when none opens."""
+    says so in one line on stderr while the others are used. Exit 2 when none opens,
+    unless ``others``: something else named beside the roots is still to be used."""
     from intentus_tui.core.roots import open_roots
 
     opened = open_roots(specs, current_remote_options())
@@ -361,7 +362,7 @@ def open_many(specs: Sequence[str]) -> list[OpenedRoot]:
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
             lines.append(sanitize_line(line))
             click.echo(f"intentus-tui: {lines[-1]}", err=True)
-    if all(entry.failed for entry in opened):
+    if not others and all(entry.failed for entry in opened):
         error_document("; ".join(lines), ExitCode.USAGE)
         raise click.exceptions.Exit(ExitCode.USAGE)
     return opened

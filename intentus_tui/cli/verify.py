@@ -75,10 +75,13 @@ def _targets(
     paths: tuple[str, ...],
     labels: dict[Path, str] | None = None,
     unopened: list[tuple[str, str]] | None = None,
+    *,
+    others: bool = False,
 ) -> tuple[list[RecordTarget], list[WalTarget]]:
     """The records and WALs to check; with several roots named, ``labels`` is told each
     file's root label (as the merged list names it) and ``unopened`` each root that could
-    not be opened (said on stderr: the others are verified)."""
+    not be opened (said on stderr: the others are verified). ``others``: something else
+    (a bundle) was named beside ``paths``."""
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
@@ -87,14 +90,16 @@ def _targets(
         return found
     records: list[RecordTarget] = []
     wals: list[WalTarget] = []
-    several = len(paths) > 1  # then a path that is not there is a root that failed
+    several = len(paths) > 1 or others  # then a path that is not there is a root that failed
     named_roots = [
         raw
         for raw in paths
         if is_remote(raw) or Path(raw).is_dir() or (several and not os.path.lexists(raw))
     ]
     roots = distinct_specs(named_roots)  # a root named twice is verified once
-    opened = dict(zip(roots, open_many(roots), strict=True)) if roots else {}
+    # With files named beside the roots, none opening is a failure among them, not the end.
+    besides = others or len(named_roots) < len(paths)
+    opened = dict(zip(roots, open_many(roots, others=besides), strict=True)) if roots else {}
     for raw in paths:
         path = Path(raw)
         if raw in named_roots:
@@ -250,7 +255,9 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
                 click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
                 unopened.append((path, sanitize_line(str(exc))))
         record_paths, wal_targets = (
-            _targets(tuple(plain), labels, unopened) if plain or not bundle_paths else ([], [])
+            _targets(tuple(plain), labels, unopened, others=bool(bundle_paths))
+            if plain or not bundle_paths
+            else ([], [])
         )
         if unopened and not (bundles or record_paths or wal_targets):
             # Nothing named could be read (bundles, links that lead nowhere): each said

@@ -158,6 +158,22 @@ def test_hostile_bundles_get_one_line_and_exit_1(
     assert not (tmp_path / "escaped.json").exists()
 
 
+def test_a_missing_path_beside_a_bundle_is_one_failure_and_the_bundle_is_verified(
+    good_bundle: Path, tmp_path: Path, private_tmp: Path
+) -> None:
+    """``verify B.tar.gz nosuch``: it exited 2 at the missing one, the bundle unverified."""
+    missing = tmp_path / "nosuch"
+    alone = cli("verify", str(good_bundle))
+    run = cli("verify", str(good_bundle), str(missing))
+    assert run.returncode == 1, run
+    assert run.stderr == f"intentus-tui: no such directory: {missing}\n"
+    assert run.stdout.splitlines()[:-1] == alone.stdout.splitlines()[:-1]
+    assert run.stdout.splitlines()[-1].startswith(
+        "6 checked (3 records, 2 WALs, 1 bundle manifest), 1 failed"
+    )
+    assert os.listdir(private_tmp) == []
+
+
 def test_garbage_named_like_a_bundle(tmp_path: Path, private_tmp: Path) -> None:
     garbage = tmp_path / "garbage.tgz"
     garbage.write_bytes(b"\x00\x01 not gzip")

@@ -163,6 +163,30 @@ def test_verify_a_missing_root_fails_and_the_others_are_verified(
     assert doc["unopened"] == [{"root": "nowhere", "problem": f"no such directory: {missing}"}]
 
 
+def test_verify_a_missing_path_beside_a_record_file_fails_and_the_file_is_verified(
+    hosts: list[Host], real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``verify nosuch good.json``: it exited 2 at the missing one (``no such directory``),
+    good.json never verified; the missing one is one line and one failure."""
+    alpha, _ = hosts
+    record = alpha.records / f"{real_world.success}.json"
+    missing = tmp_path / "nosuch"
+    for args in ((str(missing), str(record)), (str(record), str(missing))):
+        result = cli("verify", *args)
+        assert result.returncode == 1, result
+        assert result.stderr == f"intentus-tui: no such directory: {missing}\n"
+        lines = result.stdout.splitlines()
+        assert lines[0] == f"ok    {record.name}  hash match"
+        assert lines[-1].startswith("1 checked (1 record, 0 WALs), 1 failed")
+        doc = json.loads(cli("verify", "--json", *args).stdout)
+        assert doc["ok"] is False and doc["records"] == 1 and doc["files"][0]["ok"] is True
+        assert doc["failed"] == 1
+        assert doc["unopened"] == [{"root": "nosuch", "problem": f"no such directory: {missing}"}]
+    # Missing paths alone are still a usage error: nothing named could be verified.
+    alone = cli("verify", str(missing), str(tmp_path / "other"))
+    assert alone.returncode == 2 and alone.stdout == ""
+
+
 def test_a_root_named_twice_is_one_root(hosts: list[Host]) -> None:
     """The same directory named twice (as a project and as its records directory): each
     execution was listed twice, and verify credited every file to the second name."""
