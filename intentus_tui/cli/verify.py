@@ -281,7 +281,8 @@ def _report(
 ) -> None:
     """``labels``: each file's root label, when several roots were named (then each line
     names its root, ``LABEL/FILE``, and the last line counts each root's); ``unopened``:
-    the roots that could not be opened (label, why), each a failure."""
+    what was named and could not be read (a root's label or the path, why), each a
+    failure."""
     labels = labels or {}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     records = [detail.verify for detail in details]
@@ -327,8 +328,8 @@ def _report(
         if crashed > torn:
             notes.append(f"{crashed - torn} with a malformed last line")
         crash_note = f", {', '.join(notes)} (not failures)" if notes else ""
-        if unopened:
-            crash_note += f", {_counted(len(unopened), 'root')} not opened (failed)"
+        if unopened:  # roots, bundles, links, missing paths: what each was, not said here
+            crash_note += f", {_counted(len(unopened), 'named path')} could not be read (failed)"
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))

@@ -196,7 +196,8 @@ def test_an_unreadable_bundle_among_other_arguments_is_one_failure_of_them(
     (line,) = both.stderr.splitlines()
     assert line.startswith("intentus-tui: cut.tar.gz: not a readable .tar.gz bundle")
     assert both.stdout.splitlines()[:-1] == alone.stdout.splitlines()[:-1]  # DIR, checked
-    assert both.stdout.splitlines()[-1].endswith("1 root not opened (failed)")
+    # It is not a root: the last line said "1 root not opened".
+    assert both.stdout.splitlines()[-1].endswith(", 1 named path could not be read (failed)")
     doc = json.loads(cli("verify", "--json", str(garbage), str(world.base)).stdout)
     assert [u["root"] for u in doc["unopened"]] == [str(garbage)]
     assert doc["failed"] == sum(not f["ok"] for f in doc["files"]) + 1

@@ -154,7 +154,10 @@ def test_verify_a_missing_root_fails_and_the_others_are_verified(
         result.stderr.strip() == f"intentus-tui: root nowhere: failed: no such directory: {missing}"
     )
     last = result.stdout.splitlines()[-1]
-    assert last.startswith(f"{len(alpha.ids) + 1} checked") and "1 root not opened (failed)" in last
+    assert (
+        last.startswith(f"{len(alpha.ids) + 1} checked")
+        and "1 named path could not be read (failed)" in last
+    )
     doc = json.loads(cli("verify", "--json", str(alpha.base), str(missing)).stdout)
     assert doc["ok"] is False and doc["records"] == len(alpha.ids)
     # The failure it counts is named in the document (it was on stderr alone: "failed"

@@ -132,7 +132,10 @@ def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
     assert both.stderr == f"intentus-tui: cannot follow {loop}: the link loops or leads nowhere\n"
     assert both.stdout.startswith(f"ok    {record.name}  hash match")
     assert "loop" not in both.stdout.splitlines()[0]
-    assert both.stdout.splitlines()[-1].startswith("1 checked (1 record, 0 WALs), 1 failed")
+    # The link is not a root: the last line said "1 root not opened (failed)".
+    assert both.stdout.splitlines()[-1] == (
+        "1 checked (1 record, 0 WALs), 1 failed, 1 named path could not be read (failed)"
+    )
     doc = json.loads(cli("verify", "--json", str(loop), str(record)).stdout)
     assert doc["records"] == 1 and doc["failed"] == 1 and doc["files"][0]["ok"] is True
     assert doc["unopened"] == [
