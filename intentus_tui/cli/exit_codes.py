@@ -17,6 +17,7 @@ class ExitCode(IntEnum):
     NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable; with it
     # too when there is no record to replay (WAL only, not a record)
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one
-    UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited, damaged)
+    UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited,
+    # damaged or unreadable; its log's chain broken), before any refusal of exit 3
     READER_LEFT = 141  # 128 + SIGPIPE: standard output's reader left before the end (| head),
     # as cat and git exit; a non-zero code the command had already decided is kept instead

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -24,10 +24,13 @@ from intentus_tui.core.actions import IntegrityProblem, ReplayOutcome, ReplayRes
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.detail import execution_wal, verdict_of_result
 from intentus_tui.core.model import ReplayCode, Verdict
-from intentus_tui.core.records.load import LoadStatus, load_record_file
+from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.verdict import replay_text
+
+if TYPE_CHECKING:
+    from intentus_tui.core.wal.read import WalLog
 
 UNTRUSTED_HEADLINE = "replayed from an untrusted record: investigate before using this answer"
 UNCHECKED_HEADLINE = (
@@ -65,10 +68,35 @@ def _cannot_replay(
     raise click.exceptions.Exit(exit_code)
 
 
-def _only_a_log(as_json: bool, message: str, exit_code: int, log: Path | None) -> NoReturn:
-    """Known only from its write-ahead log ``log``: refused with that log's verdict."""
-    verdict = load_detail(log).verdict if log is not None else None
-    _cannot_replay(verdict, ReplayCode.NO_RECORD, message, as_json, exit_code)
+def _only_a_log(
+    as_json: bool, strict: bool, message: str, exit_code: int, log: Path | None
+) -> NoReturn:
+    """Known only from its write-ahead log ``log``: refused with that log's verdict; with
+    ``strict``, as untrusted first when the log's chain breaks."""
+    detail = load_detail(log) if log is not None else None
+    if detail is None:
+        _cannot_replay(None, ReplayCode.NO_RECORD, message, as_json, exit_code)
+    _refuse_untrusted(detail.result, detail.wal, strict, as_json)
+    _cannot_replay(detail.verdict, ReplayCode.NO_RECORD, message, as_json, exit_code)
+
+
+def _refuse_untrusted(result: LoadResult, wal: WalLog | None, strict: bool, as_json: bool) -> None:
+    """No record to replay: ``--strict`` refuses it as untrusted (exit 5) before any other
+    refusal when a record file there cannot be read or its log's chain breaks."""
+    outcome = replay_record(result, strict=strict, wal=wal)
+    if outcome.kind == "untrusted":
+        _untrusted(outcome.problems, as_json)
+
+
+def _untrusted(problems: tuple[IntegrityProblem, ...], as_json: bool) -> NoReturn:
+    """``--strict``'s refusal: the document alone with ``--json``, else one line."""
+    decided_exit(ExitCode.UNTRUSTED)
+    if as_json:
+        integrity = [problem.to_json() for problem in problems]
+        echo_json({"replayed": False, "trusted": False, "integrity": integrity})
+    else:
+        _refusal(f"untrusted record, not replayed (--strict): {_problem_names(problems)}")
+    raise click.exceptions.Exit(ExitCode.UNTRUSTED)
 
 
 def _refusal(text: str) -> None:
@@ -129,8 +157,9 @@ def _echo_result(replayed: ReplayResult, path: Path, headline: str) -> None:
     help=(
         "Refuse (exit 5) to return the response of a record whose integrity is in doubt: "
         "envelope hash mismatch with no benign explanation, unverifiable hash, final "
-        "response edited, damaged or misnamed record, events missing, broken write-ahead "
-        "log chain. A hash mismatch with a known benign explanation is not refused."
+        "response edited, damaged (or unreadable) or misnamed record, events missing, "
+        "broken write-ahead log chain (with or without a record to replay). A hash "
+        "mismatch with a known benign explanation is not refused."
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -158,11 +187,12 @@ def replay(
         directory or None,
         allow_wal=False,
         no_record=ExitCode.NOT_REPLAYABLE,
-        refuse=partial(_only_a_log, as_json),
+        refuse=partial(_only_a_log, as_json, strict),
     )
     result = load_record_file(path)
     wal = execution_wal(result, wal_dir)
     if result.record is None:
+        _refuse_untrusted(result, wal, strict, as_json)
         message = f"{result.path}: {result.message}"
         verdict = verdict_of_result(result, wal)
         _cannot_replay(verdict, ReplayCode.RECORD_CORRUPTED, message, as_json)
@@ -197,19 +227,7 @@ def replay(
             _refusal(f"envelope mismatch: recorded {outcome.recorded}, provided {outcome.provided}")
         raise click.exceptions.Exit(ExitCode.MISMATCH)
     if outcome.kind == "untrusted":
-        decided_exit(ExitCode.UNTRUSTED)
-        if as_json:
-            echo_json(
-                {
-                    "replayed": False,
-                    "trusted": False,
-                    "integrity": [problem.to_json() for problem in outcome.problems],
-                }
-            )
-        else:
-            names = _problem_names(outcome.problems)
-            _refusal(f"untrusted record, not replayed (--strict): {names}")
-        raise click.exceptions.Exit(ExitCode.UNTRUSTED)
+        _untrusted(outcome.problems, as_json)
     replayed = outcome.result
     if replayed is None:
         fail(outcome.message)

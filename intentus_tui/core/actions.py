@@ -44,6 +44,7 @@ from intentus_tui.core.records.replay import (
     UntrustedRecordError,
     force_replay_risks,
     integrity_problems,
+    unread_record_problems,
     untrusted_problems,
 )
 from intentus_tui.core.records.timeline import Attempt, EventRow, ExecutionState, Timeline
@@ -290,9 +291,16 @@ def replay(
     What the execution's verdict (``verdict``, or made here) calls not replayable is refused
     unless ``force``: an untrusted one (tampered, or its log's chain broken) too, with the
     verdict's reason, as every screen says it; ``strict`` refuses it as untrusted, before
-    any other reason the record gives."""
+    any other reason the record gives. With no record to read, nothing is replayed; a
+    record file that cannot be read, or a log whose chain breaks, is refused as untrusted
+    by ``strict`` first."""
     if result.record is None:
-        return ReplayOutcome("failed", force, message=f"Nothing to replay: {result.message}")
+        problems = unread_record_problems(result, wal)
+        if strict and problems:
+            return ReplayOutcome("untrusted", force, problems=problems, verdict=verdict)
+        return ReplayOutcome(
+            "failed", force, message=f"Nothing to replay: {result.message}", verdict=verdict
+        )
     if verdict is None:
         from intentus_tui.core.detail import verdict_of_result
 

@@ -356,3 +356,64 @@ def test_with_no_record_to_replay_the_refusal_gives_the_verdicts_code(tmp_path: 
         text = cli("replay", execution_id, "--dir", str(base))
         assert text.returncode == ExitCode.NOT_REPLAYABLE and text.stdout == ""
         assert text.stderr == f"intentus-tui: {doc['detail']}\n"
+
+
+@pytest.mark.parametrize("flags", [(), ("--force",)])
+def test_strict_refuses_a_record_that_cannot_be_read_as_untrusted(
+    real_world: RealWorld, records: Path, flags: tuple[str, ...]
+) -> None:
+    """``--strict`` refuses a damaged record before any other refusal (the README's exit
+    5); a record file damaged past salvage was refused as not replayable (exit 3)."""
+    (records / f"{real_world.success}.json").write_text("{not json", "utf-8")
+    base = ("replay", real_world.success, "--dir", str(records), *flags)
+    assert cli(*base).returncode == ExitCode.NOT_REPLAYABLE  # without --strict, as before
+    run = cli(*base, "--strict")
+    assert run.returncode == ExitCode.UNTRUSTED, run
+    assert run.stdout == "" and run.stderr == (
+        "intentus-tui: untrusted record, not replayed (--strict): "
+        "record cannot be read, nothing to replay\n"
+    )
+    doc = json.loads(cli(*base, "--strict", "--json").stdout)
+    assert doc["replayed"] is False and doc["trusted"] is False
+    (problem,) = doc["integrity"]
+    assert problem["kind"] == "damaged_record" and problem["detail"].startswith(
+        "Not a readable record: invalid JSON"
+    )
+
+
+def test_strict_refuses_an_execution_whose_log_chain_breaks_with_no_record_to_read(
+    tmp_path: Path,
+) -> None:
+    """Known only from its log, or with a record that cannot be read, when the log's
+    chain breaks: ``--strict`` refused it as not replayable (exit 3, untrusted), not as
+    the untrusted evidence it is (exit 5), as it refuses a readable record beside it."""
+    from tests.real_ids import write_wal_only
+
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    wal_only = "0a11c1ea-0000-4000-8000-0000000000bb"
+    unreadable = "0a11c1ea-0000-4000-8000-0000000000cc"
+    intact = "0a11c1ea-0000-4000-8000-0000000000dd"
+    for execution_id in (wal_only, unreadable, intact):
+        log = write_wal_only(base / "wal", execution_id)
+        if execution_id != intact:
+            lines = log.read_text("utf-8").splitlines(keepends=True)
+            lines[1] = lines[1].replace("summarizer", "someone else")  # the chain breaks
+            log.write_text("".join(lines), "utf-8")
+    (base / "records" / f"{unreadable}.json").write_text("{not json", "utf-8")
+    kinds = {wal_only: ["wal_chain_broken"], unreadable: ["damaged_record", "wal_chain_broken"]}
+    for execution_id, expected in kinds.items():
+        for flags in ((), ("--force",)):
+            run = cli("replay", execution_id, "--dir", str(base), "--strict", *flags)
+            assert run.returncode == ExitCode.UNTRUSTED, run
+            assert run.stdout == "" and len(run.stderr.splitlines()) == 1
+            assert run.stderr.startswith("intentus-tui: untrusted record, not replayed (--strict)")
+            assert "write-ahead log hash chain broken" in run.stderr
+        doc = json.loads(
+            cli("replay", execution_id, "--dir", str(base), "--strict", "--json").stdout
+        )
+        assert doc["trusted"] is False and [p["kind"] for p in doc["integrity"]] == expected
+    # A log whose chain verifies says nothing against trust: no record, refused as before.
+    run = cli("replay", intact, "--dir", str(base), "--strict", "--json")
+    assert run.returncode == ExitCode.NOT_REPLAYABLE
+    assert json.loads(run.stdout)["reason"] == "no_record"

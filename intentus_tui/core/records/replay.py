@@ -220,6 +220,23 @@ def integrity_problems(
     return tuple(problems)
 
 
+def unread_record_problems(
+    load: LoadResult, wal: WalLog | None = None
+) -> tuple[IntegrityProblem, ...]:
+    """What stands between an execution with no record to read and trust: its record file,
+    when there is one, cannot be read (damaged past salvage, as ``integrity_problems`` calls
+    a salvaged one damaged) and, with ``wal``, the write-ahead log's hash chain breaks. One
+    known only from its log has no record file to be damaged."""
+    problems: list[IntegrityProblem] = []
+    if load.status is not LoadStatus.NO_RECORD:
+        summary = "record cannot be read, nothing to replay"
+        problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined([load.message])))
+    wal_problem = _wal_problem(wal) if wal is not None else None
+    if wal_problem is not None:
+        problems.append(wal_problem)
+    return tuple(problems)
+
+
 def untrusted_problems(problems: Iterable[IntegrityProblem]) -> tuple[IntegrityProblem, ...]:
     """The problems that make an answer untrustworthy (every one but benign notes)."""
     return tuple(p for p in problems if not p.benign)
