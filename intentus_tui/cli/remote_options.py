@@ -55,6 +55,19 @@ def remote_options(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def remote_arguments(options: RemoteOptions) -> list[str]:
+    """The command-line options that give another intentus-tui command ``options`` (those
+    left at their defaults left out)."""
+    words: list[str] = []
+    if options.accept_unknown_host:
+        words.append("--accept-unknown-host")
+    if options.s3_endpoint is not None:
+        words += ["--s3-endpoint", options.s3_endpoint]
+    if options.timeout != DEFAULT_TIMEOUT:
+        words += ["--timeout", repr(options.timeout)]
+    return words
+
+
 def current_remote_options() -> RemoteOptions:
     ctx = click.get_current_context(silent=True)
     found = ctx.meta.get("remote_options") if ctx is not None else None

@@ -19,6 +19,8 @@ from intentus_tui.cli.bundle import extracted
 from intentus_tui.cli.common import fail, guarded
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.open import OpenError, opens_as_bundle, resolve_target
+from intentus_tui.cli.remote_options import current_remote_options, remote_arguments, remote_options
+from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
 from intentus_tui.core.sanitize import sanitize_line
 
 DEFAULT_HOST = "127.0.0.1"
@@ -35,13 +37,17 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def debugger_command(root: str | None, demo: bool) -> str:
-    """The shell command each browser session runs: this interpreter, this package."""
+def debugger_command(root: str | None, demo: bool, options: RemoteOptions | None = None) -> str:
+    """The shell command each browser session runs: this interpreter, this package, and
+    how remote roots are reached (``options``)."""
     words = [sys.executable, "-m", "intentus_tui.cli"]
     if demo:
         words.append("--demo")
     elif root is not None:
-        words.append(os.path.abspath(root))
+        # A remote URL as typed (made "absolute" it named a local path that is not there).
+        words.append(root if is_remote(root) else os.path.abspath(root))
+    if options is not None:
+        words += remote_arguments(options)
     return shlex.join(words)
 
 
@@ -49,7 +55,15 @@ def _refuse_unopenable(root: str) -> None:
     """Exit with the debugger's own line when it would refuse to open ``root``: each
     browser session runs it there, so a server started anyway shows every visitor that
     refusal alone. A bundle is read through once (exit 1 when it cannot be), a directory
-    resolved as the debugger resolves it (exit 2)."""
+    resolved as the debugger resolves it (exit 2). A remote URL the debugger could not
+    parse is refused as it refuses it; one it can is not reached here: each session's
+    debugger connects, and says in its page why it cannot."""
+    if is_remote(root):
+        try:
+            parse_remote(root)
+        except ValueError as exc:
+            fail(str(exc))
+        return
     if opens_as_bundle(root):
         with extracted(root):  # a hostile or unreadable bundle: one line, exit 1
             return
@@ -79,10 +93,12 @@ def _refuse_unopenable(root: str) -> None:
     "(behind a proxy, or listening on 0.0.0.0).",
 )
 @click.option("--demo", is_flag=True, help="Serve the demo world.")
+@remote_options
 @guarded
 def serve(root: str | None, port: int, host: str, public_url: str | None, demo: bool) -> None:
-    """Serve the debugger on ROOT (a record directory or a bundle FILE.tar.gz; default as
-    the debugger) to a web browser: open http://127.0.0.1:PORT. Ctrl+C stops it."""
+    """Serve the debugger on ROOT (a record directory, a remote URL such as
+    ssh://[user@]host[:port]/path, or a bundle FILE.tar.gz; default as the debugger) to a
+    web browser: open http://127.0.0.1:PORT. Ctrl+C stops it."""
     if root is not None and demo:
         fail("give either ROOT or --demo, not both")
     if root is not None:
@@ -101,7 +117,7 @@ def serve(root: str | None, port: int, host: str, public_url: str | None, demo: 
             err=True,
         )
     server = Server(
-        debugger_command(root, demo),
+        debugger_command(root, demo, current_remote_options()),
         host=host,
         port=port,
         title="intentus-tui",

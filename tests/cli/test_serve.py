@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import socket
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.serve import debugger_command, is_loopback
+from intentus_tui.core.remote.location import RemoteOptions
 from tests.cli.browser import (
     INSTALL_HINT,
     Browser,
@@ -126,7 +128,7 @@ def test_loopback_by_default_and_a_warning_otherwise(tmp_path: Path) -> None:
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.7")
     run = cli("serve", "--help")
-    assert "[default: 127.0.0.1]" in run.stdout
+    assert "[default: 127.0.0.1]" in " ".join(run.stdout.split())  # however it wraps
     # Each browser session runs the debugger on the absolute root with this interpreter.
     command = debugger_command(str(tmp_path.name), demo=False)
     assert command.startswith(sys.executable) and str(Path(tmp_path.name).absolute()) in command
@@ -159,6 +161,31 @@ def test_serve_refuses_what_the_debugger_would_not_open(tmp_path: Path) -> None:
         assert run.returncode == code, run
         assert run.stderr.startswith(f"intentus-tui: {says}"), run.stderr
         assert len(run.stderr.splitlines()) == 1 and run.stdout == ""
+
+
+def test_serve_takes_a_remote_root_as_the_debugger_does() -> None:
+    """``serve ssh://...`` was refused as "no such directory" (the debugger opens remote
+    roots), and each session's command named the URL as a local path under the current
+    directory. Nothing is reached here: a documentation address (192.0.2.0/24) to serve
+    on makes binding fail at once, after serve's check has let the root through."""
+    url = "ssh://user@192.0.2.1/srv/app"
+    run = cli("serve", url, "--host", "192.0.2.7", "--port", str(free_port()), timeout=30)
+    assert run.returncode == 2, run
+    warning, error = run.stderr.splitlines()  # the bind's failure, not the root's
+    assert warning.startswith("intentus-tui: warning: listening on 192.0.2.7")
+    assert "192.0.2.7" in error and "no such directory" not in run.stderr
+    # Each session runs the debugger on the URL as typed, reached as serve was told.
+    options = RemoteOptions(accept_unknown_host=True, timeout=3.0)
+    assert debugger_command(url, demo=False, options=options) == shlex.join(
+        [sys.executable, "-m", "intentus_tui.cli", url, "--accept-unknown-host", "--timeout", "3.0"]
+    )
+    # A URL the debugger cannot parse is refused with its line, as the debugger does.
+    for command in (("serve", "ssh:///srv/app"), ("ssh:///srv/app",)):
+        refused = cli(*command, timeout=30)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr == (
+            "intentus-tui: no host in 'ssh:///srv/app': expected ssh://[user@]host[:port]/path\n"
+        )
 
 
 def test_another_host_is_warned_about(tmp_path: Path) -> None:
