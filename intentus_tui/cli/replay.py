@@ -27,7 +27,6 @@ from intentus_tui.core.model import ReplayCode, Verdict
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
-from intentus_tui.core.verdict import replay_text
 
 if TYPE_CHECKING:
     from intentus_tui.core.wal.read import WalLog
@@ -200,11 +199,7 @@ def replay(
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)
     if outcome.kind == "refused":
         decided_exit(ExitCode.NOT_REPLAYABLE)
-        # The verdict's code, as inspect --list gives it: a writer's own reason is not one.
-        verdict = outcome.verdict
-        code = outcome.reason if verdict is None or verdict.replayable else verdict.replay
-        # the verdict's words (an untrusted record), else what the header's reason means
-        why = outcome.message or replay_text(outcome.reason)
+        code, why = outcome.refusal_code, outcome.refusal_text  # as the debugger's pane
         if as_json:
             refusal = {"replayed": False, "replayable": False, "reason": code}
             echo_json({**refusal, "detail": why})

@@ -64,7 +64,7 @@ from intentus_tui.core.records.verify import (
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.verdict import replay_code_text, verdict_of
+from intentus_tui.core.verdict import replay_code_text, replay_text, verdict_of
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:
@@ -270,6 +270,20 @@ class ReplayOutcome(NamedTuple):
         """The answer comes from evidence that fails its integrity check (not merely
         evidence that cannot be fully checked)."""
         return self.verdict is None or not self.verdict.trusted
+
+    @property
+    def refusal_code(self) -> str | None:
+        """A refusal's code, as ``inspect --list``'s REPLAY column gives it: the verdict's
+        when it refuses (a writer's own reason is no code: ``marked_not_replayable``), else
+        the record header's reason."""
+        verdict = self.verdict
+        return self.reason if verdict is None or verdict.replayable else verdict.replay.value
+
+    @property
+    def refusal_text(self) -> str:
+        """What a refusal means: the verdict's words (an untrusted record), else what the
+        header's reason means, as the verdict words it."""
+        return self.message or replay_text(self.reason)
 
 
 def replay(

@@ -207,3 +207,26 @@ async def test_each_refusal_says_what_its_reason_means(
     assert says in refused, refused
     assert "cannot be trusted as a replay" not in refused
     assert "A forced replay" in refused
+
+
+async def test_a_writers_own_reason_is_refused_with_the_verdicts_code(
+    real_world: RealWorld,
+) -> None:
+    """A record marked not replayable with its writer's own reason: the pane gave that
+    text as the code ("Reason kept for audit") where the list, inspect --list and replay
+    say marked_not_replayable; it says the verdict's code and words, as replay does."""
+    record = real_record(real_world)
+    record["header"].update(replayable=False, replayableReason="kept for audit")
+    detail = detail_from(record)
+    assert detail.verdict is not None and detail.verdict.replay.value == "marked_not_replayable"
+    app = SidePaneApp(detail, tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await finish_workers(pilot)
+        pane = app.side.replay_pane
+        assert pane.outcome is not None and pane.outcome.kind == "refused"
+        refused = pane.text
+    assert (
+        "Reason          marked_not_replayable — marked not replayable: kept for audit" in refused
+    ), refused
+    assert "The record's header marks it not replayable." in " ".join(refused.split())

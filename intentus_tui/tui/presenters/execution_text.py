@@ -81,7 +81,8 @@ NOTHING_TO_REPLAY = (
 
 
 def refusal_note(reason: str | None) -> str:
-    """What a refusal for the header's ``reason`` means, and what forcing would do."""
+    """What a refusal with code ``reason`` means (a library's reason is its own code; any
+    other the header gives is ``marked_not_replayable``), and what forcing would do."""
     return REFUSAL_NOTES.get(reason or "", OTHER_REFUSAL_NOTE)
 
 

@@ -28,7 +28,6 @@ from intentus_tui.tui.presenters.execution_text import (
     NOTHING_TO_REPLAY,
     doubt_rows,
     execution_label,
-    explain_reason,
     integrity_note,
     refusal_note,
     untrusted_banner,
@@ -169,16 +168,18 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
 
 
 def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+    """The verdict's code and words, as ``replay`` and the list say them (a writer's own
+    reason was shown as the code), then what the refusal means and what forcing does."""
+    code = outcome.refusal_code
+    reason = safe(f"{code} — {outcome.refusal_text}")
     if outcome.message:  # the verdict's own words (an untrusted record)
-        reason = safe(f"{outcome.reason} — {outcome.message}")
         note = (
             "Its evidence fails its integrity check: investigate first. A forced replay (R) "
             "returns the recorded answer anyway, with its integrity problems, after a "
             "confirmation."
         )
     else:
-        reason = explain_reason(outcome.reason)
-        note = refusal_note(outcome.reason)
+        note = refusal_note(code)
     return [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
         row("Execution", safe(execution_label(detail))),
