@@ -6,7 +6,7 @@
 - ``compare`` / ``compare_view``: A against B (``core.compare``); ``compare_side_by_side``
   lays them out for the full-screen comparison, under ``ignore_config``'s rules; a record's
   side carries its execution's verdict (``detail_operand``, ``file_operand``) and
-  ``untrusted_warning`` says when a side cannot be believed;
+  ``untrusted_warnings`` says when a side cannot be believed;
 - ``postmortem``: the state an execution was left in and the recovery hint;
 - ``verify_file``: the integrity checks of one record file;
 - ``invalidate`` and ``save_snapshot``: the two writes an operator can ask for.
@@ -83,7 +83,7 @@ if TYPE_CHECKING:
         file_operand,
         path_text,
         run_operand,
-        untrusted_warning,
+        untrusted_warnings,
     )
     from intentus_tui.core.compare.aligned import Fold, Folded, SideBySide, SideRow
     from intentus_tui.core.detail import ExecutionDetail
@@ -167,7 +167,7 @@ __all__ = [
     "run_operand",
     "save_snapshot",
     "untrusted_problems",
-    "untrusted_warning",
+    "untrusted_warnings",
     "verdict_of",
     "verify_file",
 ]
@@ -191,7 +191,7 @@ _LAZY: dict[str, str] = {
     "file_operand": "intentus_tui.core.compare",
     "path_text": "intentus_tui.core.compare",
     "run_operand": "intentus_tui.core.compare",
-    "untrusted_warning": "intentus_tui.core.compare",
+    "untrusted_warnings": "intentus_tui.core.compare",
     "ForkComparison": "intentus_tui.core.activegraph",
     "StructuralDiff": "intentus_tui.core.activegraph",
     "ExecutionDetail": "intentus_tui.core.detail",

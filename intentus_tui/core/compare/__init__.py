@@ -64,6 +64,7 @@ from intentus_tui.core.compare.operands import (
     record_operand,
     run_operand,
     untrusted_warning,
+    untrusted_warnings,
 )
 from intentus_tui.core.compare.records import (
     RECORD_SECTIONS_COMPARED,
@@ -132,4 +133,5 @@ __all__ = [
     "record_operand",
     "run_operand",
     "untrusted_warning",
+    "untrusted_warnings",
 ]

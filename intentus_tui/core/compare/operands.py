@@ -84,7 +84,8 @@ class Operand:
 
 
 # What a warning about an untrusted side says its differences are worth.
-UNTRUSTED_DIFFERENCES = "its differences come from evidence that fails its integrity check"
+_DIFFERENCES = "differences come from evidence that fails its integrity check"
+UNTRUSTED_DIFFERENCES = f"its {_DIFFERENCES}"
 
 
 def untrusted_warning(name: str, operand: Operand, *, reason: bool = False) -> str | None:
@@ -95,9 +96,25 @@ def untrusted_warning(name: str, operand: Operand, *, reason: bool = False) -> s
     verdict = operand.verdict
     if verdict is None or verdict.trusted:
         return None
-    integrity = verdict.integrity.value.replace("_", " ")  # words: "chain broken"
-    text = f"{name} is untrusted (integrity {integrity}): {UNTRUSTED_DIFFERENCES}"
+    text = f"{name} is untrusted (integrity {_integrity_words(verdict)}): {UNTRUSTED_DIFFERENCES}"
     return f"{text} ({verdict.integrity_reason})" if reason else text
+
+
+def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
+    """``untrusted_warning`` of each side; one line when both are untrusted (``A and B are
+    untrusted (integrity tampered): their differences ...``): the same words, where every
+    row counts (a terminal of 24). Raw text."""
+    sides = [(name, side) for name, side in (("A", a), ("B", b)) if side is not None]
+    verdicts = [v for _, side in sides if (v := side.verdict) is not None and not v.trusted]
+    if len(verdicts) < 2:
+        return [text for name, side in sides if (text := untrusted_warning(name, side))]
+    first, second = (_integrity_words(v) for v in verdicts)
+    which = f"integrity {first}" if first == second else f"A integrity {first}, B {second}"
+    return [f"A and B are untrusted ({which}): their {_DIFFERENCES}"]
+
+
+def _integrity_words(verdict: Verdict) -> str:
+    return verdict.integrity.value.replace("_", " ")  # words: "chain broken"
 
 
 def record_operand(

@@ -133,16 +133,11 @@ def side_verdict(operand: Operand | None) -> str | None:
 
 def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
     """``⚠ B is untrusted (integrity tampered): its differences come from evidence that fails
-    its integrity check``, one for each side whose verdict is untrusted (the core's words,
-    as ``intentus-tui diff`` prints them); sanitized."""
-    from intentus_tui.core.actions import untrusted_warning
+    its integrity check`` for a side whose verdict is untrusted, one line for both (the
+    core's words: ``intentus-tui diff`` adds each side's reason); sanitized."""
+    from intentus_tui.core.actions import untrusted_warnings as warnings
 
-    out: list[str] = []
-    for name, operand in (("A", a), ("B", b)):
-        text = untrusted_warning(name, operand) if operand is not None else None
-        if text is not None:
-            out.append(clip(f"⚠ {text}", WARNING_CHARS))
-    return out
+    return [clip(f"⚠ {text}", WARNING_CHARS) for text in warnings(a, b)]
 
 
 def hidden_text(layout: SideBySide, rules_on: bool) -> str:

@@ -16,6 +16,7 @@ from intentus_tui.core.compare import (
     file_operand,
     record_operand,
     untrusted_warning,
+    untrusted_warnings,
 )
 from intentus_tui.core.model import Integrity
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
@@ -91,3 +92,26 @@ def test_untrusted_warning_speaks_only_for_an_untrusted_side(base: Path) -> None
     )
     with_reason = untrusted_warning("B", tampered, reason=True)
     assert with_reason is not None and with_reason.endswith("possible tampering)")
+
+
+def test_two_untrusted_sides_are_warned_of_in_one_line(base: Path, real_world: RealWorld) -> None:
+    # A terminal of 24 rows has none to spare: both sides' warning in one line of the same
+    # words; each side's integrity when they differ; a trusted side adds nothing.
+    tampered = file_operand("A", base.parent / "tamp-01.json")
+    broken = next(
+        operand
+        for path in record_files(base)
+        if (operand := file_operand("B", path, wal_dir=base / "wal")).verdict is not None
+        and operand.verdict.integrity is Integrity.CHAIN_BROKEN
+    )
+    clean = file_operand("B", base / "records" / f"{real_world.success}.json")
+    assert untrusted_warnings(tampered, tampered) == [
+        "A and B are untrusted (integrity tampered): their differences come from evidence "
+        "that fails its integrity check"
+    ]
+    assert untrusted_warnings(tampered, broken) == [
+        "A and B are untrusted (A integrity tampered, B chain broken): their differences "
+        "come from evidence that fails its integrity check"
+    ]
+    assert untrusted_warnings(tampered, clean) == [untrusted_warning("A", tampered)]
+    assert untrusted_warnings(clean, None) == []
