@@ -165,3 +165,31 @@ def with_lost_attempt_end(world: RealWorld, base: Path) -> Path:
         writer.step_completed("attempt-2", "b2" * 32, True)
         writer.execution_completed("c3" * 32)
     return records.parent
+
+
+def all_attempts_failing(base: Path) -> dict[str, str]:
+    """Executions the real 1.3.0 router ran with every agent failing, one per strategy
+    (fallback, broadcast, parallel): id by strategy. Each file is cut short inside its
+    final response (1.3.0 cannot serialize its ErrorInfo) and names the strategy as the
+    router's decision."""
+    records = base / ".intentusnet" / "records"
+    logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
+    old_cwd = os.getcwd()
+    os.chdir(base)
+    try:
+        runtime = IntentusRuntime(record_dir=str(records))
+        runtime.register_agent(_agent("fb-primary", True, 10))
+        runtime.register_agent(_agent("fb-secondary", True, 20))
+        ids = {}
+        for strategy, fallback in (
+            (RoutingStrategy.FALLBACK, ["fb-primary", "fb-secondary"]),
+            (RoutingStrategy.BROADCAST, []),
+            (RoutingStrategy.PARALLEL, []),
+        ):
+            before = {p.stem for p in records.glob("*.json")}
+            with contextlib.suppress(Exception):  # the failure raised, its record written
+                runtime.router.route_intent(_envelope(strategy, fallback, None))
+            ids[strategy.value] = _new_id(records, before)
+    finally:
+        os.chdir(old_cwd)
+    return ids

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
-from intentus_tui.core.model import ExecutionSummary, Integrity, ReplayCode, Verdict
+from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.reconcile import closed_by_log
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
@@ -122,7 +122,10 @@ def postmortem_of(
             distrust = verdict.integrity_reason
         if verdict.replay not in (ReplayCode.REPLAYABLE, ReplayCode.UNCHECKED):
             refused = verdict.replay_reason
-    return build_postmortem(timeline, wal, record_distrust=distrust, replay_refused=refused)
+    failed = verdict is not None and verdict.outcome is Outcome.FAILED
+    return build_postmortem(
+        timeline, wal, record_distrust=distrust, replay_refused=refused, failed=failed
+    )
 
 
 def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:

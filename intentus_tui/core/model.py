@@ -171,6 +171,9 @@ class ExecutionSummary:
     wal_chain_ok: bool | None = None  # False: its hash chain breaks; None: no WAL, or unreadable
     hash_story: str | None = None  # the harmless story reproducing a differing hash (BENIGN)
     contradiction: str | None = None  # how the record contradicts itself (its final response)
+    # Every recorded attempt ended in error and the router's decision (if it names an agent)
+    # names one of them: what a record cut short still says of how it ended.
+    all_attempts_failed: bool = False
     root: str = ""  # the label of the root it was found in; "" when one root is open
 
     @property

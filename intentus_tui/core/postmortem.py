@@ -93,9 +93,11 @@ def chain_break_of(log: WalLog) -> ChainBreak | None:
     )
 
 
-def _record_state_for_hint(timeline: Timeline) -> str:
+def _record_state_for_hint(timeline: Timeline, failed: bool) -> str:
     if timeline.state is ExecutionState.COMPLETED:
         return "completed"
+    if failed:  # damaged, but what survived says every attempt failed (the verdict's outcome)
+        return "failed"
     if timeline.in_flight or timeline.state is ExecutionState.INCOMPLETE:
         return "in_flight"
     return "unknown"  # damaged: we cannot tell how far it got
@@ -126,6 +128,7 @@ def build_postmortem(
     *,
     record_distrust: str | None = None,
     replay_refused: str | None = None,
+    failed: bool = False,
 ) -> PostMortem:
     """Never raises; works with a record, a WAL, both, or (degenerate) neither.
 
@@ -133,6 +136,8 @@ def build_postmortem(
     harmless story, or it contradicts itself): then nothing it says may be replayed.
     ``replay_refused``: why the verdict refuses to replay the recorded response, if it does
     (an operator invalidated it, it was not recorded properly): the hint never advises it.
+    ``failed``: the verdict's outcome is failed (a record cut short after every attempt
+    failed is hinted at as a failure, not as a state nothing says).
     """
     sources: list[str] = []
     last_event: str | None = None
@@ -174,7 +179,7 @@ def build_postmortem(
                 disagreements.append("the WAL says completed but the record has no final response")
         if timeline is not None:  # closed by trusted entries (a broken log's first ones count)
             disagreements += [text for a in timeline.attempts if (text := log_ended(a))]
-    hint = _hint(timeline, wal, record_distrust, replay_refused)
+    hint = _hint(timeline, wal, record_distrust, replay_refused, failed)
     untrusted: str | None = None
     if broken is not None:
         untrusted = f"the write-ahead log fails its integrity check: {broken.summary}"
@@ -199,6 +204,7 @@ def _hint(
     wal: WalLog | None,
     record_distrust: str | None = None,
     replay_refused: str | None = None,
+    failed: bool = False,
 ) -> RecoveryHint:
     if wal is not None and wal.chain_break is not None:
         return broken_chain_hint(wal)
@@ -218,7 +224,7 @@ def _hint(
     # 1.3.0 records carry no side-effect classes: completed attempts' effects are unknown.
     ended = [a for a in timeline.attempts if not a.in_flight]
     return recovery_hint(
-        _record_state_for_hint(timeline),
+        _record_state_for_hint(timeline, failed),
         in_flight=bool(timeline.in_flight),
         in_flight_side_effect=None,
         side_effects_completed=None if ended else False,

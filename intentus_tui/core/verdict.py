@@ -191,6 +191,13 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
         )
     if s.state is ExecutionState.CORRUPTED:
+        if s.load_status is LoadStatus.SALVAGED and s.all_attempts_failed:
+            # What survived says how it ended: IntentusNet 1.3.0 leaves every error
+            # response so, its file cut short inside the final response.
+            return Outcome.FAILED, (
+                f"every attempt failed ({s.chain}) and the router gave up; the file is cut "
+                "short after them: its final response is lost"
+            )
         return Outcome.UNKNOWN, f"the file is damaged: {s.message or s.load_status.value}"
     if s.state is ExecutionState.INCOMPLETE:
         if s.wal_state in ("failed", "aborted"):

@@ -81,7 +81,6 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
         titles = [line.split(" (")[0] for line in lines if line.startswith("──")]
         assert titles == [
             "── Untrusted: tampered or chain broken",
-            "── Outcome unknown",
             "── Failed",
             "── Succeeded, not replayable",
         ]
@@ -94,11 +93,11 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
         assert "✗ failed" in failed_row and "verified" in failed_row
         assert "✓ succeeded" not in "\n".join((tampered, edited, failed_row))
         truncated = _row(lines, world.error_truncated)  # 1.3.0 died writing the error
-        assert "? unknown" in truncated
+        assert "✗ failed" in truncated and "unverif." in truncated
         assert "✓ succeeded" in _row(lines, world.invalidated)
         text = screen_text(app)
         assert (
-            "5 executions · 4 need attention: 2 untrusted (2 tampered), 1 unknown, 1 failed"
+            "5 executions · 4 need attention: 2 untrusted (2 tampered), 2 failed"
             " · 1 succeeded (1 not replayable)" in text
         )
 

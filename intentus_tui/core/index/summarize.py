@@ -14,7 +14,7 @@ once whichever way it goes.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -211,13 +211,16 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         hash_status = HashStatus.BENIGN
     last_attempt = analysis.attempts[-1].agent if analysis.attempts else ""
     in_flight = analysis.in_flight
+    decided, strategy = decided_agent(record), clean(record.strategy)
+    tried = analysis.attempts
+    failed = {a.agent for a in tried} if tried and all(a.status == "error" for a in tried) else ()
     summary = new_summary(
         key=result.path.name,
         execution_id=clean(record.execution_id or stem),
         created=clean(record.header.created_utc_iso),
         intent=clean(record.intent_name),
-        agent=decided_agent(record) or last_attempt,
-        strategy=clean(record.strategy),
+        agent=decided or last_attempt,
+        strategy=strategy,
         state=execution_state(record, result.status),
         load_status=result.status,
         message=clean(result.message),
@@ -237,10 +240,21 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         mtime_ns=result.mtime_ns,
         hash_story=clean(hash_check.benign) or None if hash_status is HashStatus.BENIGN else None,
         contradiction=clean("; ".join(contradictions)) or None,
+        all_attempts_failed=router_gave_up(failed, decided, strategy),
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
     return summary
+
+
+def router_gave_up(failed: Collection[str], decided: str | None, strategy: str) -> bool:
+    """Every attempt failed (``failed``: their agents; empty when one did not) and the
+    router's decision agrees: it names no agent, one of them, or the routing strategy (as
+    IntentusNet 1.3.0 names a failed fallback, broadcast or parallel run: ``fallback``). A
+    decision naming another agent is a success lost with the rest of a file cut short."""
+    if not failed:
+        return False
+    return decided is None or decided in failed or decided.lower() == strategy.lower()
 
 
 def _contradictions(
@@ -351,7 +365,7 @@ def summarize_parsed(
     hashed = _hash_fields(envelope, stored, parsed)
     if hashed is None:
         return None
-    attempts, fallbacks, chain, last_agent, in_flight_agent, final_event = facts
+    attempts, fallbacks, chain, last_agent, in_flight_agent, final_event, failed = facts
     if damaged is not None:  # as ReplayEngine and execution_state judge a damaged record
         replayable, why = False, RECORD_CORRUPTED
         state = ExecutionState.CORRUPTED
@@ -370,12 +384,16 @@ def summarize_parsed(
     name, routing = intent.get("name"), envelope.get("routing")
     strategy = routing.get("strategy") if type(routing) is dict else None
     agent = last_agent
+    decided_name: str | None = None  # as ``timeline.decided_agent`` names it
     if decision is not None:
         decided = decision.get("agent")
         if type(decided) is str and decided:
             agent = decided if decided.isascii() and decided.isprintable() else clean(decided)
+            decided_name = agent
         elif decided is not None:
-            agent = display_text(decided) or last_agent
+            decided_name = display_text(decided) or None
+            agent = decided_name or last_agent
+    strategy_text = clean(strategy) if type(strategy) is str else ""
     contradictions: tuple[str, ...] = ()
     if final is not None and final_event is not None:
         contradictions = final_response_problems(final, final_event)
@@ -403,7 +421,7 @@ def summarize_parsed(
         clean(created),
         clean(name) if type(name) is str else "",
         agent,
-        clean(strategy) if type(strategy) is str else "",
+        strategy_text,
         state,
         replayable,
         clean(why) or None,
@@ -421,6 +439,7 @@ def summarize_parsed(
         mtime_ns,
         clean("; ".join(contradictions)) or None,
         story,
+        failed is not None and router_gave_up(failed, decided_name, strategy_text),
     )
 
 
@@ -450,6 +469,7 @@ _PARSED_FIELDS = (
     "mtime_ns",
     "contradiction",
     "hash_story",
+    "all_attempts_failed",
 )
 _make_parsed = summary_maker(
     _PARSED_FIELDS, fixed={"load_status": LoadStatus.OK, "message": _PARSED_MESSAGE}
@@ -460,14 +480,15 @@ _make_parsed_damaged = summary_maker(
 )
 
 
-_EventFacts = tuple[int, int, str, str, str | None, dict[str, Any] | None]
+_EventFacts = tuple[int, int, str, str, str | None, dict[str, Any] | None, frozenset[str] | None]
 _IN_FLIGHT = "…"
 
 
 def _event_facts(events: Any) -> _EventFacts | None:
     """(attempts, fallbacks, chain, last agent, in-flight agent, payload of the last
-    ``FINAL_RESPONSE`` event) in one pass, or None unless every event is an object with
-    seq 1..n in order, a string type, an object payload, and string agent names.
+    ``FINAL_RESPONSE`` event, the agents' names when every attempt ended in error) in
+    one pass, or None unless every event is an object with seq 1..n in order, a string
+    type, an object payload, and string agent names.
 
     The same pairing as ``timeline.analyze_attempts`` (per agent, latest start first),
     kept to what a list row needs.
@@ -523,8 +544,9 @@ def _event_facts(events: Any) -> _EventFacts | None:
     except KeyError:
         return None
     if not agents:
-        return 0, fallbacks, "", "", None, final
+        return 0, fallbacks, "", "", None, final, None
     names = [a if a.isascii() and a.isprintable() else sanitize_line(a) for a in agents]
+    failed = frozenset(names) if marks.count("✗") == len(marks) else None
     # As analyze_attempts, which reads the sanitized text: a string sanitizing would change
     # spells no fan-out either way, so the raw string decides the same.
     fan_out = strategy.lower() if type(strategy) is str else None
@@ -532,13 +554,14 @@ def _event_facts(events: Any) -> _EventFacts | None:
         fan_out = None
     if len(names) == 1 and fan_out is None:
         name, mark = names[0], marks[0]
-        return 1, fallbacks, f"{name} {mark}", name, name if mark == _IN_FLIGHT else None, final
+        in_flight = name if mark == _IN_FLIGHT else None
+        return 1, fallbacks, f"{name} {mark}", name, in_flight, final, failed
     chain = chain_text([f"{n} {m}" for n, m in zip(names, marks, strict=True)], fan_out)
     in_flight = None
     for n, m in zip(names, marks, strict=True):
         if m == _IN_FLIGHT:
             in_flight = n
-    return len(agents), fallbacks, chain, names[-1], in_flight, final
+    return len(agents), fallbacks, chain, names[-1], in_flight, final, failed
 
 
 _MATCHED_RUNTIME = (HashStatus.MATCH, "runtime", "runtime", None)

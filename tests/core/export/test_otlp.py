@@ -189,11 +189,11 @@ def test_a_salvaged_record_exports_what_was_recovered_with_its_verdict(
     got = attrs(root)
     assert got["intentus.load_status"] == "salvaged"
     assert (got["intentus.verdict.outcome"], got["intentus.verdict.integrity"]) == (
-        "unknown",
+        "failed",  # what survived: every attempt failed, the router gave up
         "unverifiable",
     )
     assert "truncated" in got["intentus.damage"]
-    assert root["status"] == {}  # neither OK nor ERROR: unknown
+    assert root["status"]["code"] == 2  # ERROR: a failed execution
     assert "output.value" not in got  # no final response survived
     assert len(root["events"]) == len(detail.result.record.events) == 4
     (attempt,) = children_of(doc)

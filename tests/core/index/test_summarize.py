@@ -78,6 +78,10 @@ def records(draw: st.DrawFn) -> dict:
             event["payload"]["strategy"] = draw(recorded_strategies)
     for seq, event in enumerate(record["events"], start=1):
         event["seq"] = seq
+    decision = record.get("routerDecision")
+    if isinstance(decision, dict) and draw(st.booleans()):
+        # The router gave up (1.3.0 names the strategy), or names an agent not tried.
+        decision["agent"] = draw(st.sampled_from(["fallback", "FALLBACK", "zzz", None, 5, ""]))
     if draw(st.booleans()):
         record["finalResponse"] = draw(st.sampled_from([{}, None, record["finalResponse"]]))
     if draw(st.booleans()):
@@ -203,8 +207,11 @@ def test_every_cut_of_a_record_is_summarized_as_the_general_half_defines() -> No
     for event in fan_out["events"]:
         if event["type"] == "AGENT_ATTEMPT_START":
             event["payload"]["strategy"] = "BROADCAST"
+    gave_up = make_record(execution_id="e1", agents=(("a", "error"), ("b", "error")))
+    gave_up["routerDecision"]["agent"] = "fallback"  # as 1.3.0 names a failed fallback run
     sources = [
         make_record(execution_id="e1", agents=(("primäry", "error"), ("fallback", "ok"))),
+        gave_up,
         make_record(execution_id="e1", documented=True, intent="évil\x1b[2J ☃ \U0001f600"),
         make_record(execution_id="e1", final_status="error", replayable=False, reason="x"),
         make_record(execution_id="other", agents=(("a", "ok"),)),  # misnamed: the general half

@@ -1,0 +1,74 @@
+"""A record cut short after every attempt failed, as IntentusNet 1.3.0 leaves every error
+response (its writer cannot serialize the ErrorInfo in the final response), says how the
+execution ended: failed, not unknown; a record cut short before a success is still
+unknown. On files written by the real 1.3.0."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.core.detail import load_detail
+from intentus_tui.core.model import Integrity, Outcome, ReplayCode
+from tests.intentusnet_world import RealWorld, all_attempts_failing
+
+
+@pytest.fixture(scope="module")
+def failing(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    base = tmp_path_factory.mktemp("failing")
+    return base / ".intentusnet" / "records", all_attempts_failing(base)
+
+
+def test_a_direct_error_response_is_failed(real_world: RealWorld) -> None:
+    detail = load_detail(real_world.records_dir / f"{real_world.error_truncated}.json")
+    verdict, pm = detail.verdict, detail.postmortem
+    assert verdict is not None and pm is not None
+    assert verdict.outcome is Outcome.FAILED
+    assert verdict.outcome_reason.startswith("every attempt failed (fb-primary ✗)")
+    # The damage is still said, and nothing of it is replayed.
+    assert verdict.integrity is Integrity.UNVERIFIABLE and "damaged" in verdict.integrity_reason
+    assert verdict.replay is ReplayCode.RECORD_CORRUPTED
+    # The hint is a failure's (side effects unknown), not "the state cannot be determined".
+    assert pm.hint.verdict == "investigate_first" and "cannot be determined" not in pm.hint.reason
+
+
+@pytest.mark.parametrize("strategy", ["fallback", "broadcast", "parallel"])
+def test_every_strategy_that_gave_up_is_failed(
+    failing: tuple[Path, dict[str, str]], strategy: str
+) -> None:
+    records, ids = failing
+    path = records / f"{ids[strategy]}.json"
+    assert f'"agent": "{strategy}"' in path.read_text("utf-8")  # 1.3.0 names the strategy
+    verdict = load_detail(path).verdict
+    assert verdict is not None and verdict.outcome is Outcome.FAILED, verdict
+
+
+def test_a_record_cut_before_its_success_is_unknown(real_world: RealWorld, tmp_path: Path) -> None:
+    # The fallback run: fb-primary failed, fb-secondary answered. Cut right after the
+    # first attempt's end, only a failure survives, but the router's decision names
+    # fb-secondary: the success was lost with the rest of the file.
+    data = (real_world.records_dir / f"{real_world.fallback}.json").read_bytes()
+    end = data.index(b'"AGENT_ATTEMPT_END"')
+    cut = data.index(b"},", data.index(b"}", end) + 1) + 2
+    path = tmp_path / f"{real_world.fallback}.json"
+    path.write_bytes(data[:cut])
+    detail = load_detail(path)
+    assert detail.timeline is not None and detail.timeline.chain == "fb-primary ✗"
+    verdict = detail.verdict
+    assert verdict is not None and verdict.outcome is Outcome.UNKNOWN
+
+
+def test_the_listing_says_failed(failing: tuple[Path, dict[str, str]]) -> None:
+    records, ids = failing
+    listed = subprocess.run(
+        [sys.executable, "-m", "intentus_tui", "inspect", "--list", "--dir", str(records)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split() for line in listed.stdout.splitlines()[1:]]
+    assert {row[0]: row[3] for row in rows} == dict.fromkeys(ids.values(), "failed")
