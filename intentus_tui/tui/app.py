@@ -530,6 +530,8 @@ class IntentusApp(
         self.timeline.show_detail(message.detail, keep_cursor=same, verdict=verdict)
         self.side_pane.verdict = verdict
         self.side_pane.detail = message.detail
+        if same:  # its file changed: a comparison showing it is made again
+            self.side_pane.compare_again_with(message.detail)
         self._refresh_footer()
         self.selection_loaded()
 

@@ -505,3 +505,29 @@ async def test_a_snapshot_differs_from_its_record_invalidated_since(
         shown = pane.outcome.paths
     cli = cli_diff_json(world["records"] / f"{world['b']}.json", saved, capsys)
     assert cli["equal"] is False and shown == [entry["path_text"] for entry in cli["entries"]]
+
+
+async def test_a_comparison_shown_is_made_again_when_its_record_is_invalidated(
+    world: dict[str, Any],
+) -> None:
+    """``D`` first (the record equals its snapshot), then ``I``: the Diff tab compares the
+    record again, as it now is, with its new verdict; it went on saying "no changes"."""
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["b"])
+        await pilot.press("s")
+        await pilot.press("y")
+        await settle(pilot)
+        await pick(app, pilot, "")  # the snapshot just saved
+        await pilot.press("escape")
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        assert pane.outcome is not None and pane.outcome.paths == []
+        await pilot.press("I")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert pane.outcome.paths == ["header.replayable", "header.replayableReason"]
+        title = str(pane.query_one("#diff-title").render())
+        assert "invalidated" in title

@@ -19,7 +19,7 @@ differences come from that evidence.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -424,6 +424,23 @@ class DiffPane(Vertical):
         request = DiffRequest(safe(left_label), safe(right_label), left, right)
         self.set_class(not request.is_records, "-no-sections")
         return self._start(request)
+
+    def compare_again_with(self, detail: ExecutionDetail) -> None:
+        """``detail`` is a newer read of a file that changed: a record side read from it is
+        compared again (invalidated, rewritten), never left showing it, or its verdict, as
+        it was."""
+        request = self.request
+        if request is None:
+            return
+
+        def renewed(side: Operand | None) -> Operand | None:
+            if side is not None and side.kind == "record" and side.path == detail.path:
+                return detail_operand(detail)
+            return side
+
+        left, right = renewed(request.left), renewed(request.right)
+        if left is not request.left or right is not request.right:
+            self._start(replace(request, left=left, right=right))
 
     def show_diff_values(
         self, left_label: str, left_value: Any, right_label: str, right_value: Any

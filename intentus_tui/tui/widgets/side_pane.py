@@ -130,6 +130,11 @@ class SidePane(Widget):
             tab.loading_label = self._loading if detail is None else None
             tab.detail = detail
 
+    def compare_again_with(self, detail: ExecutionDetail) -> None:
+        """The Diff tab compares again a side whose file was read again (it changed)."""
+        if self._ready:
+            self.diff_pane.compare_again_with(detail)
+
     def show_loading(self, label: str | None) -> None:
         """The execution ``label`` (made safe) is being read (None: none is selected): no
         tab goes on showing the execution before it."""
