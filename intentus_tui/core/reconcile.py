@@ -50,15 +50,18 @@ def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     if not closed:
         return timeline
     attempts = tuple(closed.get(a.number, a) for a in timeline.attempts)
+    starts = {a.event_index: a for a in closed.values() if a.event_index is not None}
     rows = timeline.rows
     if isinstance(rows, EventRows):
-        rows = rows.closing({a.event_index for a in closed.values() if a.event_index is not None})
+        rows = rows.closing(starts)
+    failed = [index for index, a in starts.items() if a.status == "error"]
     return replace(
         timeline,
         attempts=attempts,
         in_flight=tuple(a for a in attempts if a.in_flight),
         rows=rows,
         last_event=rows[-1] if rows else None,
+        error_indexes=tuple(sorted({*timeline.error_indexes, *failed})),  # ``e`` finds them
     )
 
 

@@ -53,7 +53,10 @@ def test_the_log_closes_the_attempt_in_the_detail(world: RealWorld, project: Pat
     assert timeline.chain == "fb-primary ✗ → fb-secondary ✓"
     first = timeline.attempts[0]
     assert first.status == "error" and first.log_end_seq == 3
-    assert not timeline.rows[first.event_index or 0].in_flight
+    start = timeline.rows[first.event_index or 0]
+    assert not start.in_flight and start.is_error and start.status == "error"
+    assert start.summary.endswith("· ended as WAL #3 says")
+    assert first.event_index in timeline.error_indexes  # `e` (next error) stops there
     assert pm.in_flight == ()
     assert pm.disagreements == (
         "attempt 1 (fb-primary) failed as the write-ahead log recorded (WAL #3); "

@@ -14,7 +14,7 @@ broadcast answers with the LAST success, parallel with the FIRST one to finish s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, overload
 
@@ -438,15 +438,19 @@ class EventRows(Sequence[EventRow]):
         events: tuple[ExecutionEvent, ...],
         open_starts: frozenset[int],
         fan_out: FanOut | None = None,
+        log_ended: Mapping[int, Attempt] | None = None,
     ) -> None:
         self._events = events
         self._open_starts = open_starts
         self._fan_out = fan_out
+        self._log_ended = log_ended or {}  # start row -> its attempt, ended by the log
         self._built: dict[int, EventRow] = {}
 
-    def closing(self, starts: set[int]) -> EventRows:
-        """These rows with the attempts starting at ``starts`` no longer open."""
-        return EventRows(self._events, self._open_starts - starts, self._fan_out)
+    def closing(self, ended: Mapping[int, Attempt]) -> EventRows:
+        """These rows with the attempts starting at ``ended``'s rows closed as their log
+        ended them (``core.reconcile``): each start row says how, and is no longer open."""
+        starts = frozenset(ended)
+        return EventRows(self._events, self._open_starts - starts, self._fan_out, ended)
 
     def __len__(self) -> int:
         return len(self._events)
@@ -465,6 +469,14 @@ class EventRows(Sequence[EventRow]):
         row = self._built.get(index)
         if row is None:
             row = self._built[index] = self._build(index)
+            attempt = self._log_ended.get(index)
+            if attempt is not None:  # the record has no end for it: its log's end, said so
+                row = self._built[index] = replace(
+                    row,
+                    status=attempt.status,
+                    is_error=attempt.status == "error",
+                    summary=f"{row.summary}  · ended as WAL #{attempt.log_end_seq} says",
+                )
         return row
 
     def _build(self, i: int) -> EventRow:

@@ -55,15 +55,27 @@ class EventDetail(VerticalScroll):
             self._show_file_problem(detail)
             return
         when = _when(detail, index)
-        self._show_value(record.events[index].raw, index, len(record.events), "event", when)
+        event = record.events[index]
+        # Rows are labelled by seq: where events are missing (a gap) the place differs.
+        seq = event.seq if event.seq is not None and event.seq != index + 1 else None
+        self._show_value(event.raw, index, len(record.events), "event", when, seq)
 
-    def _show_value(self, value: object, index: int, count: int, what: str, when: str = "") -> None:
+    def _show_value(
+        self,
+        value: object,
+        index: int,
+        count: int,
+        what: str,
+        when: str = "",
+        seq: int | None = None,
+    ) -> None:
         from intentus_tui.tui.presenters.json_preview import approximate_size, human_size, preview
 
         size = approximate_size(value)
         shown = preview(value)
         title: list[str | tuple[str, str]] = [
             (f"{what} {index + 1:,} of {count:,}", "bold"),
+            (f" (seq {seq:,})" if seq is not None else "", "bold"),
             (f"  ·  {human_size(size)}", "$text-muted"),
         ]
         if shown.truncated:
