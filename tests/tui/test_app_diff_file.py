@@ -406,7 +406,7 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
         assert isinstance(full, ComparisonScreen)
         assert _flat(full.query_one("#side-a")).endswith(CLEAN_VERDICT)
         assert _flat(full.query_one("#side-b")) == (
-            f"B execution {real_world.fallback[:8]} · ⚠ untrusted · TAMPERED · ✗ untrusted"
+            f"B execution {real_world.fallback[:8]} · ⚠ untrusted · tampered · ✗ no (untrusted)"
         )
         assert full.b.verdict == load_detail(tampered, sibling_wal_dir(tampered)).verdict
         warning = _flat(full.query_one("#compare-warning"))
@@ -415,7 +415,7 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
         await settle(pilot)
         title = _flat(app.side_pane.diff_pane.query_one("#diff-title"))
         assert f"A {CLEAN_VERDICT}" in title
-        assert "B ⚠ untrusted · TAMPERED · ✗ untrusted" in title
+        assert "B ⚠ untrusted · tampered · ✗ no (untrusted)" in title
         assert f"B is untrusted (integrity tampered): {UNTRUSTED_DIFFERENCES}" in title
 
 
@@ -445,7 +445,9 @@ async def test_an_execution_whose_log_chain_breaks_is_picked_with_its_verdict(
         assert verdict == load_detail(edited, base / "wal").verdict
         row = app.execution_list.model.summaries[f"{RECORD_WITH_EDITED_LOG}.json"]
         assert verdict_of(row).integrity is Integrity.CHAIN_BROKEN  # as its row says
-        assert _flat(full.query_one("#side-b")).endswith("⚠ untrusted · CHAIN ✗ · ✗ untrusted")
+        assert _flat(full.query_one("#side-b")).endswith(
+            "⚠ untrusted · chain broken · ✗ no (untrusted)"
+        )
         assert _flat(full.query_one("#compare-warning")) == (
             f"⚠ B is untrusted (integrity chain broken): {UNTRUSTED_DIFFERENCES}"
         )

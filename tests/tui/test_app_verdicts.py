@@ -109,10 +109,10 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
         summary = timeline_summary(app)
         assert "⚠ untrusted" in summary
         assert (
-            "integrity TAMPERED — the record contradicts itself: finalResponse differs from the FINAL_RESPONSE event"
+            "integrity tampered — the record contradicts itself: finalResponse differs from the FINAL_RESPONSE event"
             in (summary)
         )
-        assert "replay    ✗ untrust" in summary
+        assert "replay    ✗ no (untrusted)" in summary
         await pilot.press("1")
         await settle(pilot)
         verify = app.side_pane.verify_pane.text.splitlines()

@@ -422,7 +422,7 @@ def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) 
     b = record_operand(ident, record, path=tmp_path / "copy" / f"{ident}.json", verdict=tampered)
     across = side_titles(a, b, ("demo", "copy"))
     assert across[0] == ["execution demo:e3151288", "demo:e3151288"]
-    assert across[1][0] == "execution copy:e3151288 · ⚠ untrusted · TAMPERED · ✗ untrusted"
+    assert across[1][0] == "execution copy:e3151288 · ⚠ untrusted · tampered · ✗ no (untrusted)"
     b_here = record_operand(ident, record, path=tmp_path / "demo" / "copy.json", verdict=tampered)
     here = side_titles(a, b_here)
     assert here[0] == [
@@ -431,8 +431,8 @@ def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) 
         "e3151288",
     ]
     assert here[1] == [
-        "execution e3151288 (copy.json) · ⚠ untrusted · TAMPERED · ✗ untrusted",
-        "e3151288 (copy.json) · ⚠ untrusted · TAMPERED · ✗ untrusted",
+        "execution e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)",
+        "e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)",
     ]
 
 
@@ -470,10 +470,11 @@ async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path
     app = _record_and_its_copy(tmp_path, "copy.json")
     async with app.run_test(size=(80, 24)) as pilot:
         screen, side_a, side_b = await _sides(app, pilot)
-        assert side_a.startswith("A execution e3151288 · ") and COPIED_ID + ".json" not in side_a
-        assert side_b.startswith("B execution e3151288 (copy.json) · ")
+        # Both sides in one form: the word "execution" gives way to the verdicts' words.
+        assert side_a.startswith("A e3151288 · ") and COPIED_ID + ".json" not in side_a
+        assert side_b.startswith("B e3151288 (copy.json) · ")
         for side in (side_a, side_b):
-            assert side.endswith(("verified · ↺ yes", "✗ untrusted")), side
+            assert side.endswith(("verified · ↺ yes", "✗ no (untrusted)")), side
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
         assert f"({COPIED_ID}.json)" in _text(screen.query_one("#side-a"))

@@ -23,7 +23,7 @@ from tests.tui.side_pane_harness import (
 )
 
 CLEAN = "✓ succeeded · verified · ↺ yes"
-TAMPERED = "⚠ untrusted · TAMPERED · ✗ untrusted"
+TAMPERED = "⚠ untrusted · tampered · ✗ no (untrusted)"
 WARNING = (
     "B is untrusted (integrity tampered): its differences come from evidence that fails "
     "its integrity check"

@@ -34,7 +34,7 @@ async def test_verdict_words_find_executions_and_the_hits_give_the_reasons(
         not_replayable = await found("not replayable")
         assert set(not_replayable) == {ids["invalidated"], ids["incomplete"], ids["truncated"]}
         assert not_replayable[ids["invalidated"]].splitlines()[1:] == [
-            "replay    ✗ invalid. — an operator marked this record as not replayable"
+            "replay    ✗ no (manually_invalidated) — an operator marked this record as…"
         ]
         # A clean execution: its marks say it all; no reasons under them.
         assert (await found(ids["ok"][:8]))[ids["ok"]] == "open execution · agent-a ✓"

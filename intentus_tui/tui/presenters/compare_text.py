@@ -11,17 +11,15 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Literal
 
-from intentus_tui.core.model import Integrity, ReplayCode, Verdict
+from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.execution_text import clip
 from intentus_tui.tui.presenters.list_rows import (
-    INTEGRITY_WIDTH,
     MAX_ID_WIDTH,
-    REPLAY_WIDTH,
     display_id,
-    integrity_cell,
+    integrity_words,
     outcome_badge,
-    replay_cell,
+    replay_words,
 )
 from intentus_tui.tui.widgets.cells import fit
 
@@ -99,28 +97,11 @@ def side_title_versions(
     return [clip(text, TITLE_CHARS) for text in versions]
 
 
-# The verdict in words where a comparison has room for them (the list's columns abbreviate).
-_INTEGRITY_WORDS = {Integrity.UNVERIFIABLE: "unverifiable"}
-_REPLAY_WORDS = {
-    ReplayCode.EXECUTION_INCOMPLETE: "no response",
-    ReplayCode.RECORDING_FAILURE: "recording failed",
-    ReplayCode.MANUALLY_INVALIDATED: "invalidated",
-    ReplayCode.RECORD_CORRUPTED: "corrupted",
-    ReplayCode.NO_RECORD: "no record",
-    ReplayCode.UNTRUSTED: "untrusted",
-    ReplayCode.UNCHECKED: "not checked yet",
-}
-
-
 def verdict_words(verdict: Verdict) -> str:
-    """``⚠ untrusted · TAMPERED · ✗ untrusted``: the list's three answers (``verdict_text``)
-    with the words its narrow columns abbreviate written out."""
-    integrity = _INTEGRITY_WORDS.get(verdict.integrity)
-    if integrity is None:
-        integrity = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)[0]
-    replay = _REPLAY_WORDS.get(verdict.replay)
-    replay = f"✗ {replay}" if replay is not None else replay_cell(verdict.replay, REPLAY_WIDTH)[0]
-    return f"{outcome_badge(verdict)[0]} · {integrity} · {replay}"
+    """``⚠ untrusted · tampered · ✗ no (untrusted)``: the list's three answers
+    (``verdict_text``) in the command line's words, which its narrow columns abbreviate."""
+    integrity = integrity_words(verdict.integrity)
+    return f"{outcome_badge(verdict)[0]} · {integrity} · {replay_words(verdict)}"
 
 
 def side_verdict(operand: Operand | None) -> str | None:

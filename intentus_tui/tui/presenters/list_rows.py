@@ -92,6 +92,18 @@ def replay_cell(replay: ReplayCode, width: int) -> tuple[str, str]:
     )
 
 
+def integrity_words(integrity: Integrity) -> str:
+    """The integrity answer as the command line prints it (``chain broken``), where there
+    is room for it: a pane's verdict lines, a comparison's sides."""
+    return integrity.value.replace("_", " ")
+
+
+def replay_words(verdict: Verdict) -> str:
+    """The replay answer as ``inspect`` prints it (``↺ yes``, ``✗ no (recording_failure)``),
+    where there is room for it."""
+    return "↺ yes" if verdict.replayable else f"✗ no ({verdict.replay.value})"
+
+
 def verdict_text(verdict: Verdict) -> str:
     """The three answers in one short line: ``✗ failed · verified · ↺ yes``."""
     integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)

@@ -33,8 +33,10 @@ from intentus_tui.tui.presenters.list_rows import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
     integrity_cell,
+    integrity_words,
     outcome_badge,
     replay_cell,
+    replay_words,
 )
 from intentus_tui.tui.presenters.time_cells import (
     TimeMode,
@@ -118,9 +120,8 @@ def outcome_part(verdict: Verdict) -> tuple[str, str]:
 
 
 def verdict_lines(verdict: Verdict) -> list[Content]:
-    """The verdict's three answers, each with its reason."""
-    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
-    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
+    """The verdict's three answers, each with its reason, in the command line's words."""
+    integrity, replay = integrity_words(verdict.integrity), replay_words(verdict)
     replay_style = "$success" if verdict.replayable else "$warning"
     rows = (
         ("outcome   ", outcome_part(verdict), verdict.outcome_reason),
