@@ -377,3 +377,23 @@ async def test_escape_on_the_list_clears_the_filter_in_force(
         summaries = app.execution_list.model.summaries.values()
         attention = sum(verdict_of(summary).needs_attention for summary in summaries)
         assert 0 < app.execution_list.model.shown_count == attention < len(world)
+
+
+async def test_the_selected_row_stays_in_sight_when_the_terminal_shrinks(tmp_path: Path) -> None:
+    """``G`` at 120x36 selects the last row; at 80x24 fewer rows fit: the list scrolls to
+    keep it in sight (it showed others while the timeline beside it showed this one)."""
+    from intentus_tui.demo.writer import build_demo_world
+
+    manifest = build_demo_world(tmp_path)
+    app = make_app(manifest.root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, timeout=20)
+        app.execution_list.focus()
+        await pilot.press("G")
+        await settle(pilot)
+        selected = app.execution_list.selected_summary
+        assert selected is not None
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        shown = "\n".join(list_lines(app))
+        assert selected.short_id in shown

@@ -167,6 +167,9 @@ class ExecutionList(
 
     def on_resize(self, event: events.Resize) -> None:
         self.show_subtitle()  # a narrower border takes the short form
+        # Fewer rows fit (a smaller terminal, another layout): the selected one stays in
+        # sight, as the timeline beside it shows it.
+        self.call_after_refresh(self._scroll_cursor_into_view)
 
     def show_subtitle(self) -> None:
         """How the list is shown and sorted, on its border (cut to fit its width)."""
