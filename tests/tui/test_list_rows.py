@@ -303,3 +303,19 @@ def test_a_failed_root_keeps_its_label_and_failed_when_cut_at_80_columns() -> No
     assert cell_len(line) <= 80
     assert "live 59 · demo1 40 · nonexist FAILED: " in line, line
     assert "…  ● live" in line  # what is cut is the end of why
+
+
+def test_a_row_with_no_intent_says_what_is_wrong_or_nothing() -> None:
+    # A whole record with no intent (an envelope of the wrong type) has nothing to say in
+    # that column ("-", as inspect --list); a broken file says what is wrong with it.
+    from intentus_tui.core.model import LoadStatus
+
+    whole = replace(summary(1), intent="", message="Record parsed")
+    broken = replace(
+        summary(2),
+        intent="",
+        load_status=LoadStatus.SALVAGED,
+        message="Damaged record: invalid JSON at byte 264",
+    )
+    assert "Record parsed" not in _row(whole, 60) and " - " in _row(whole, 60)
+    assert "Damaged recor" in _row(broken, 80)

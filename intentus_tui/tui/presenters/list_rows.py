@@ -11,7 +11,14 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
-from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
+from intentus_tui.core.model import (
+    ExecutionSummary,
+    Integrity,
+    LoadStatus,
+    Outcome,
+    ReplayCode,
+    Verdict,
+)
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
@@ -294,7 +301,10 @@ def row_cells(
         columns = columns._replace(created=0)  # no time to show: the intent gets the room
     intent_width = max(2, width - columns.fixed(id_width) - root_width)  # "C…" at least
     badge, badge_class = outcome_badge(verdict, writing)
-    intent = summary.intent or summary.message  # a broken file says what is wrong
+    # No intent: a broken file says what is wrong; a whole one has nothing to say ("-", as
+    # ``inspect --list``), not its load message ("Record parsed").
+    whole = summary.load_status is LoadStatus.OK
+    intent = summary.intent or ("-" if whole else summary.message)
     cells: list[Cell] = [(" ", None)]
     if root_width:
         cells.append((fit(summary.root, root_width - 1) + " ", "execution-list--dim"))
