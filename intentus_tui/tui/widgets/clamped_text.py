@@ -24,15 +24,27 @@ class ClampedText(Static):
     left edge under the label."""
 
     _hanging: tuple[tuple[Content, int], ...] = ()
+    _short: tuple[tuple[Content, int], ...] = ()
+    _keep = 0
 
-    def show(self, lines: Sequence[Content], hangs: Sequence[int]) -> None:
-        """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge)."""
+    def show(
+        self,
+        lines: Sequence[Content],
+        hangs: Sequence[int],
+        short: tuple[Sequence[Content], Sequence[int]] | None = None,
+        keep: int = 0,
+    ) -> None:
+        """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). ``short``:
+        the essentials in fewer rows (lines and hangs), shown instead when the widget is too
+        short for the first ``keep`` lines whole."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging
+        self._short = tuple(zip(*short, strict=True)) if short is not None else ()
+        self._keep = keep
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        self._hanging = ()  # text given whole: no line hangs
+        self._hanging = self._short = ()  # text given whole: no line hangs
         super().update(content, layout=layout)
 
     def _rows(self, visual: Content, width: int) -> list[Content]:
@@ -40,8 +52,12 @@ class ClampedText(Static):
             return visual.split("\n")
         if not self._hanging:
             return visual.wrap(width)
+        return self._hung(self._hanging, width)
+
+    @staticmethod
+    def _hung(hanging: Sequence[tuple[Content, int]], width: int) -> list[Content]:
         rows: list[Content] = []
-        for line, hang in self._hanging:
+        for line, hang in hanging:
             if hang <= 0 or width - hang < MIN_HANGING_ROOM:
                 rows += line.wrap(width)
                 continue
@@ -69,6 +85,11 @@ class ClampedText(Static):
         rows = self._rows(visual, width)
         if len(rows) <= height:
             return Content("\n").join(rows) if self._hanging else visual
+        if self._short and len(self._hung(self._hanging[: self._keep], width)) > height:
+            # Too short a widget for the essentials: said in fewer rows.
+            rows = self._hung(self._short, width)
+            if len(rows) <= height:
+                return Content("\n").join(rows)
         last = rows[height - 1]
         if last.cell_length >= width:
             last = last.truncate(width - 1)

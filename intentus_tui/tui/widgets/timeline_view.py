@@ -140,12 +140,12 @@ def verdict_lines(verdict: Verdict) -> list[Content]:
     ]
 
 
-def verdict_brief(verdict: Verdict) -> Content:
+def verdict_brief(verdict: Verdict, label: str = "verdict   ") -> Content:
     """The three answers on one line, without their reasons: ``? unknown · unverif. · ✗ corrupt``."""
     integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
     replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
     return Content.assemble(
-        ("verdict   ", "$text-muted"),
+        (label, "$text-muted"),
         outcome_part(verdict),
         (" · ", "$text-muted"),
         (integrity, _INTEGRITY_STYLES[verdict.integrity]),
@@ -160,10 +160,12 @@ VERDICT_LABEL_WIDTH = 10
 
 class SummaryText(NamedTuple):
     """The lines above the events, and how far in each one's wrapped rows go (a verdict's
-    reason stays beside its label)."""
+    reason stays beside its label); ``short``: the same in fewer rows, for a short pane."""
 
     lines: list[Content]
     hangs: list[int]
+    short: tuple[list[Content], list[int]] | None = None
+    keep: int = 0  # the first lines that must show whole, or the short form is shown
 
     @property
     def content(self) -> Content:
@@ -198,11 +200,22 @@ def summary_content(
         _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
     if result.status is not LoadStatus.OK:
         _add(text, _salvage_lines(detail))
+    chain: Content | None = None
     if timeline is not None:
         chain, *rest = _timeline_lines(timeline, detail.times, now)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)
-    return text
+    if verdict is None:
+        return text
+    # A short pane (80x24): the three answers in one line, then the chain; the reasons are
+    # a tab away (Verify, Post-mortem). Every answer in sight beats two with reasons.
+    named = Content.assemble((ident, "bold"), ("  ", ""), (intent, "$text-accent"))
+    short = [(named, 0), (verdict_brief(verdict, label=""), 0)]
+    if chain is not None and timeline is not None:
+        short.append((chain, len(chain_label(timeline))))
+    lines, hangs = zip(*short, strict=True)
+    answers = 1 + (1 if damaged else 3)  # the title and the verdict's answers
+    return text._replace(short=(list(lines), list(hangs)), keep=answers)
 
 
 def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
@@ -663,7 +676,7 @@ class TimelineView(Vertical):
         self.lines.set_rows(())
 
     def _show_summary(self, text: SummaryText) -> None:
-        self._summary.show(text.lines, text.hangs)
+        self._summary.show(text.lines, text.hangs, text.short, text.keep)
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
         """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
