@@ -21,14 +21,14 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import WalStep
 from intentus_tui.core.wal.read import WalLog
 
-# A step's end, as an attempt's status says it (the timeline's vocabulary).
+# A step's end, as an attempt's status says it (the timeline's vocabulary); a step.completed
+# whose success is false is already "failed" (``wal.analyse``).
 _ATTEMPT_STATUS = {"completed": "ok", "failed": "error", "skipped": "skipped"}
 
 
 def _ended_as(step: WalStep) -> str | None:
     """The attempt status a step's end means; None while it is open."""
-    status = _ATTEMPT_STATUS.get(step.status)
-    return "error" if status == "ok" and step.success is False else status
+    return _ATTEMPT_STATUS.get(step.status)
 
 
 def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
@@ -42,7 +42,7 @@ def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     )
     closed: dict[int, Attempt] = {}
     for attempt, step in zip(timeline.attempts, started, strict=False):
-        if step.agent is not None and step.agent != attempt.agent:
+        if step.agent is not None and sanitize_line(step.agent) != attempt.agent:
             continue  # a different story: nothing is better than a wrong pairing
         status = _ended_as(step)
         if attempt.in_flight and status is not None and step.ended_seq is not None:
