@@ -21,8 +21,10 @@ The mapping:
 Attribute names follow the OpenTelemetry semantic conventions for generative AI, version
 ``SEMCONV_VERSION`` (invoke-agent and invoke-workflow spans), and OpenInference's
 ``openinference.span.kind``, ``input.*`` and ``output.*``. IntentusNet's own facts are under
-``intentus.``. Times: see ``core.export.times``; a span or event whose time was not
-recorded says ``intentus.synthetic_time = true``.
+``intentus.``. Times: see ``core.export.times``; an attempt's span starts and ends when
+every view says it did (``detail.times``: its events' own times, its write-ahead log's, the
+log's end of an attempt the record left open, named by ``intentus.attempt.log_end_seq``);
+a span or event whose time was not recorded says ``intentus.synthetic_time = true``.
 
 Strings that label things (span names, agent names, event names, verdict reasons) are
 sanitized like everything the tool shows; recorded values (``input.value``,
@@ -36,6 +38,7 @@ import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from intentus_tui.core.detail import ExecutionDetail
@@ -45,10 +48,11 @@ from intentus_tui.core.export.attributes import (
     span_id_of,
     trace_id_of,
 )
-from intentus_tui.core.export.times import Moment, fill_times, unix_nano
+from intentus_tui.core.export.times import Moment, fill_times, nano_of, unix_nano
 from intentus_tui.core.model import Outcome, Verdict
 from intentus_tui.core.records.load import ExecutionEvent, ExecutionRecord
 from intentus_tui.core.records.timeline import FALLBACK, Attempt
+from intentus_tui.core.records.times import DURATION_LATENCY, AttemptTimes
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.read import WalLog
 
@@ -118,6 +122,24 @@ def _event(name: str, moment: Moment, attributes: Iterable[tuple[str, object]]) 
         "name": name,
         "attributes": key_values([*attributes, ("intentus.synthetic_time", moment.synthetic)]),
     }
+
+
+def _recorded(moment: datetime | None) -> Moment | None:
+    """A recorded instant as a moment (None: none, or one OTLP cannot carry)."""
+    nanos = nano_of(moment) if moment is not None else None
+    return Moment(nanos, False) if nanos is not None else None
+
+
+def _latency_end(timed: AttemptTimes) -> datetime | None:
+    """An attempt's start plus the latency it recorded (as the waterfall draws it)."""
+    if timed.start is None or timed.duration is None:
+        return None
+    if timed.duration_source != DURATION_LATENCY:
+        return None
+    try:
+        return timed.start + timedelta(seconds=timed.duration)
+    except OverflowError:
+        return None
 
 
 def _label(value: object) -> str:
@@ -421,10 +443,7 @@ class _TraceBuilder:
     ) -> _Span:
         record = self.record
         assert record is not None
-        start = self._moment_of_event(attempt.event_index) or root.start
-        end_moment = self._moment_of_event(attempt.end_index)
-        # An attempt that never ended lasts as long as anything was recorded after it.
-        end = end_moment or Moment(root_end.unix_nano, True)
+        start, end = self._attempt_moments(attempt, root.start, root_end)
         start_payload = self._payload_at(attempt.event_index)
         end_payload = self._payload_at(attempt.end_index)
         span = _Span(
@@ -463,8 +482,12 @@ class _TraceBuilder:
             ("intentus.attempt.end_seq", attempt.end_seq),
             ("intentus.attempt.answered", answered),
             ("intentus.attempt.in_flight", attempt.in_flight),
+            # The write-ahead log's entry that ended it, where the record has no end for it.
+            ("intentus.attempt.log_end_seq", attempt.log_end_seq),
         ]
         exception = _first(end_payload, "exception", "error")
+        if exception is None and attempt.log_end_seq is not None:
+            exception = self._log_end_exception(attempt.log_end_seq)
         if attempt.status == "ok":
             span.status_code = STATUS_OK
         elif attempt.status == "error":
@@ -479,6 +502,42 @@ class _TraceBuilder:
                     _event("exception", end, _exception_attributes(error_type, message))
                 )
         return span
+
+    def _attempt_moments(
+        self, attempt: Attempt, root_start: Moment, root_end: Moment
+    ) -> tuple[Moment, Moment]:
+        """An attempt's start and end: the times every view shows (``detail.times``: its
+        events' own, the write-ahead log's, the log's end of an attempt the record left
+        open, its recorded latency from its start), else its events' synthetic times; an
+        attempt with no end at all lasts as long as anything was recorded after it."""
+        timed = self._attempt_times(attempt.number)
+        start = _recorded(timed.start if timed else None) or (
+            self._moment_of_event(attempt.event_index) or root_start
+        )
+        end = _recorded(timed.end if timed else None)
+        if end is None and timed is not None:
+            end = _recorded(_latency_end(timed))
+        if end is None:
+            end = self._moment_of_event(attempt.end_index) or Moment(root_end.unix_nano, True)
+        return start, end
+
+    def _attempt_times(self, number: int) -> AttemptTimes | None:
+        times = self.detail.times
+        if times is None or not 0 < number <= len(times.attempts):
+            return None
+        timed = times.attempts[number - 1]
+        return timed if timed.number == number else None
+
+    def _log_end_exception(self, seq: int) -> dict[str, Any] | None:
+        """The failure the write-ahead log recorded in the entry that ended an attempt."""
+        log = self.wal
+        if log is None:
+            return None
+        for step in log.steps:
+            if step.ended_seq == seq and (step.failure_type or step.reason):
+                failure = {"type": step.failure_type, "message": step.reason}
+                return {key: value for key, value in failure.items() if value}
+        return None
 
     def _payload_at(self, index: int | None) -> dict[str, Any]:
         record = self.record

@@ -49,8 +49,12 @@ def unix_nano(text: object) -> int | None:
     if not isinstance(text, str):
         return None
     moment = parse_timestamp(text)
-    if moment is None:
-        return None
+    return nano_of(moment) if moment is not None else None
+
+
+def nano_of(moment: datetime) -> int | None:
+    """``moment`` in whole nanoseconds since the Unix epoch, or None when OTLP cannot carry
+    it (see ``unix_nano``)."""
     try:
         delta = moment - _EPOCH
     except (OverflowError, ValueError):

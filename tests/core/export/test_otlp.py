@@ -15,7 +15,7 @@ import pytest
 from intentus_tui.core.detail import ExecutionDetail, load_detail
 from intentus_tui.core.export.otlp import SEMCONV_VERSION, traces_data
 from intentus_tui.core.export.source import is_exportable
-from intentus_tui.core.export.times import unix_nano
+from intentus_tui.core.export.times import nano_of, unix_nano
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.verdict import verdict_of
@@ -30,7 +30,7 @@ from tests.core.export.support import (
 )
 from tests.core.wal.support import NAMES, write_incident_logs
 from tests.factories import make_record, write_record
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, with_lost_attempt_end
 
 
 def export(path: Path, wal_dir: Path | None = None) -> tuple[dict, ExecutionDetail]:
@@ -210,6 +210,36 @@ def test_an_attempt_that_never_ended_is_in_flight(tmp_path: Path, real_world: Re
     assert got["intentus.attempt.in_flight"] is True and attempt["status"] == {}
     assert got["intentus.synthetic_time"] is True
     assert attrs(root_of(doc))["intentus.verdict.outcome"] == "in_flight"
+
+
+def test_attempt_spans_take_the_times_inspect_shows_and_the_logs_end(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # The record lost attempt 1's end; its WAL recorded step.failed (seq 3). inspect shows
+    # the attempt from its step.started to that entry, and attempt 2 from its WAL times: the
+    # trace ran attempt 1 to the execution's end, attempt 2 for 1 µs, both synthetic.
+    base = with_lost_attempt_end(real_world, tmp_path)
+    doc, detail = export(base / "records" / f"{real_world.fallback}.json", base / "wal")
+    wal = base / "wal" / f"{real_world.fallback}.wal"
+    when = {e["seq"]: unix_nano(e["timestamp_iso"]) for e in map(json.loads, wal.open())}
+    first, second = children_of(doc)
+    spans = [(int(s["startTimeUnixNano"]), int(s["endTimeUnixNano"])) for s in (first, second)]
+    assert spans == [(when[2], when[3]), (when[5], when[6])]
+    assert detail.times is not None
+    for (start, end), timed in zip(spans, detail.times.attempts, strict=True):
+        assert (start, end) == (nano_of(timed.start), nano_of(timed.end))  # inspect's times
+    assert spans[0][1] < int(root_of(doc)["endTimeUnixNano"])
+    got = attrs(first)
+    assert got["intentus.attempt.in_flight"] is False
+    assert got["intentus.synthetic_time"] is False
+    assert got["intentus.attempt.log_end_seq"] == 3
+    assert first["status"]["code"] == 2
+    (exception,) = first["events"]
+    assert int(exception["timeUnixNano"]) == when[3]
+    assert attrs(exception)["exception.type"] == "unavailable"
+    assert attrs(exception)["exception.message"] == "circuit breaker open"
+    assert attrs(second)["intentus.synthetic_time"] is False
+    assert "intentus.attempt.log_end_seq" not in attrs(second)
 
 
 def test_wal_only_executions_are_traces_of_their_steps(wal_root: Path) -> None:
