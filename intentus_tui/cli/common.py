@@ -259,8 +259,14 @@ def locate_execution(
     # happens to share it (``replay ID --dir D > ID`` made the next ``inspect ID --dir D``
     # read that output).
     if looks_like_path or (directory is None and path.exists()):
-        if not path.exists() and not path.is_symlink():
-            fail(f"no such file: {shown_path(target)}")
+        if not path.exists():
+            # A link typed is followed (``typed_path``): one that loops or leads nowhere
+            # has nothing there, as a missing path has not, and is said as verify says it.
+            fail(
+                cannot_follow(target)
+                if path.is_symlink()
+                else f"no such file: {shown_path(target)}"
+            )
         if path.is_dir():
             shown = shown_path(target)
             hint = f"--dir {shown} ID names one of its executions"

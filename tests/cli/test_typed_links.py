@@ -101,12 +101,39 @@ def test_a_link_found_while_scanning_is_not_followed_out_of_its_directory(
     assert "outside the directory: not followed" in verify.stdout
 
 
-def test_a_broken_typed_link_is_named_not_followed(tmp_path: Path) -> None:
-    broken = tmp_path / "broken.json"
-    broken.symlink_to(tmp_path / "nowhere.json")
-    run = cli("inspect", str(broken), "--json")
-    assert run.returncode == 0 and json.loads(run.stdout)["load_status"] != "ok"
-    assert os.path.islink(broken)
+def test_a_typed_link_that_leads_nowhere_is_said_as_verify_says_it_by_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``inspect dangling.json`` exited 0 with an execution "dangling", corrupted, "Refused:
+    symlink to /nonexistent, outside the directory: not followed"; ``replay`` exited 3 (not
+    replayable). Nothing is there, as with a missing path: verify's line, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    Path("dangling.json").symlink_to("/nonexistent")
+    Path("loop.json").symlink_to("loop.json")
+    out = str(tmp_path / "out.jsonl")
+    for link in ("dangling.json", "loop.json"):
+        says = f"cannot follow {link}: the link loops or leads nowhere"
+        for command in (
+            ("inspect", link),
+            ("replay", link),
+            ("replay", "--force", link),
+            ("replay", "--strict", link),
+            ("diff", link, link),
+            ("snapshot", link, "-o", str(tmp_path / "pin.snapshot.json")),
+            ("export", "--format", "otlp", link, "-o", out),
+        ):
+            run = cli(*command, cwd=tmp_path)
+            assert (run.returncode, run.stderr, run.stdout) == (
+                ExitCode.USAGE,
+                f"intentus-tui: {says}\n",
+                "",
+            ), command
+        for command in (("inspect", link), ("replay", link), ("diff", link, link)):
+            run = cli(*command, "--json", cwd=tmp_path)
+            assert run.returncode == ExitCode.USAGE, command
+            assert json.loads(run.stdout) == {"error": says, "exit_code": ExitCode.USAGE}
+        assert cli("verify", link, cwd=tmp_path).stderr == f"intentus-tui: {says}\n"
+    assert os.path.islink("dangling.json") and not Path(out).exists()
 
 
 def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
