@@ -17,13 +17,13 @@ from intentus_tui.cli.common import (
     echo_text,
     fail,
     guarded,
-    locate_record,
+    locate_execution,
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
+from intentus_tui.core.actions import load_detail, snapshot_warnings
 from intentus_tui.core.paths import shown_path, sibling_wal_dir
-from intentus_tui.core.records.load import LoadStatus, load_record_file
 from intentus_tui.core.records.store import safe_file_stem
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -57,18 +57,15 @@ def _target(output: str | None, stem: str, protected: Protected) -> Path:
 def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_json: bool) -> None:
     """Write a Verist snapshot of RECORD (a record file, an id or a unique prefix of one)
     to compare later runs against."""
-    path = locate_record(record, directories or None)
+    path, wal_dir = locate_execution(record, directories or None, allow_wal=False)
     local = [d for d in directories if not is_remote(d)]
     directory = local[0] if len(local) == 1 and len(directories) == 1 else None
-    result = load_record_file(path)
+    detail = load_detail(path, wal_dir)  # its verdict, as every screen has it
+    result = detail.result
     if result.record is None:
         fail(f"{record}: {result.message}")
-    if result.status is LoadStatus.SALVAGED:
-        click.echo(
-            f"intentus-tui: warning: {sanitize_line(result.message)} "
-            "The snapshot holds what was recovered.",
-            err=True,
-        )
+    for warning in snapshot_warnings(detail):  # a damaged or untrusted record: warned of
+        click.echo(f"intentus-tui: {sanitize_line(warning)}", err=True)
     try:
         snap = snapshot_from_record(dict(result.record.raw))
     except SnapshotError as exc:

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from intentus_tui.core.model import ReplayCode, Verdict
+from intentus_tui.core.model import Integrity, ReplayCode, Verdict
 from intentus_tui.core.records.load import LoadResult, LoadStatus
 from intentus_tui.core.records.replay import (
     EXECUTION_INCOMPLETE,
@@ -166,6 +166,7 @@ __all__ = [
     "replay_integrity",
     "run_operand",
     "save_snapshot",
+    "snapshot_warnings",
     "untrusted_problems",
     "untrusted_warnings",
     "verdict_of",
@@ -469,6 +470,27 @@ def invalidate(detail: ExecutionDetail) -> None:
         FileExecutionStore(path.parent).invalidate(detail.result.stem)
     except (RecordLoadError, UnsafeIdError, OSError) as exc:
         raise ActionError(str(exc)) from None
+
+
+def snapshot_warnings(detail: ExecutionDetail) -> list[str]:
+    """What saving a snapshot of this record must be warned of, one line each (raw text,
+    ``warning: ...``), the same in ``snapshot`` and the debugger's dialog: a damaged file
+    (the snapshot holds what was recovered) and evidence that fails its integrity check
+    (the verdict's words). A warning, never a refusal."""
+    lines: list[str] = []
+    if detail.result.status is LoadStatus.SALVAGED:
+        lines.append(f"warning: {detail.result.message} The snapshot holds what was recovered.")
+    verdict = detail.verdict
+    if verdict is not None and not verdict.trusted:
+        words = verdict.integrity.value.replace("_", " ")  # as the verdict says it: chain broken
+        what = (
+            "record's write-ahead log" if verdict.integrity is Integrity.CHAIN_BROKEN else "record"
+        )
+        lines.append(
+            f"warning: the {what} fails its integrity check ({words}): the snapshot carries "
+            "content that cannot be believed"
+        )
+    return lines
 
 
 def save_snapshot(detail: ExecutionDetail, directory: Path) -> Path:

@@ -752,6 +752,7 @@ class IntentusApp(
         self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
+        from intentus_tui.core.actions import snapshot_warnings
         from intentus_tui.core.compare.targets import snapshot_directory
 
         detail = self.record_to_act_on("save_snapshot")
@@ -761,6 +762,8 @@ class IntentusApp(
         lines = [
             f"Execution: {execution_label(detail)}",
             f"Into: {sanitize_line(str(directory))}",
+            # A damaged or untrusted record, as ``snapshot`` warns of it: saved if confirmed.
+            *(sanitize_line(warning) for warning in snapshot_warnings(detail)),
             "",
             "A Verist snapshot of this record (input: the envelope; step output: the final "
             "response and the events) is written atomically. The record is not touched.",

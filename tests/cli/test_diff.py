@@ -520,6 +520,39 @@ def test_snapshot_of_a_damaged_record_warns(root: Path, capsys: pytest.CaptureFi
     assert load_snapshot(out.strip()).input_hash
 
 
+def test_snapshot_of_an_untrusted_record_warns_in_the_verdicts_words(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    real_world: RealWorld,
+) -> None:
+    """A tampered record (its envelope changed after 1.3.0 wrote it) and an intact one whose
+    write-ahead log's chain breaks: saved, each with one warning line; it was silent."""
+    from tests.intentusnet_world import with_broken_wal_chain
+
+    base = with_broken_wal_chain(real_world, tmp_path)  # the success record and a broken log
+    stored = json.loads((real_world.records_dir / f"{real_world.fallback}.json").read_text())
+    stored["envelope"]["payload"] = {"text": "changed after it was recorded"}
+    (base / "records" / f"{real_world.fallback}.json").write_text(json.dumps(stored))
+    monkeypatch.chdir(tmp_path)
+    for execution_id, what, integrity in (
+        (real_world.fallback, "record", "tampered"),
+        (real_world.success, "record's write-ahead log", "chain broken"),
+    ):
+        target = tmp_path / f"{execution_id}.snap.json"
+        code, out, err = cli(capsys, "snapshot", execution_id[:8], "-o", str(target))
+        assert code == ExitCode.OK, err  # warned, not refused
+        assert err == (
+            f"intentus-tui: warning: the {what} fails its integrity check ({integrity}): the "
+            "snapshot carries content that cannot be believed\n"
+        )
+        assert out.strip() == str(target) and load_snapshot(target).input_hash
+    name = f"{real_world.invalidated}.json"  # a record whose integrity verifies: no warning
+    shutil.copy(real_world.records_dir / name, base / "records" / name)
+    code, _, err = cli(capsys, "snapshot", real_world.invalidated, "-o", str(tmp_path / "i.json"))
+    assert (code, err) == (ExitCode.OK, "")
+
+
 def test_snapshot_file_name_never_comes_from_an_unsafe_id(
     root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from intentus_tui.cli import run as run_cli
 from intentus_tui.cli.exit_codes import ExitCode
@@ -215,6 +216,37 @@ async def test_another_execution_is_compared_as_a_record(world: dict[str, Any]) 
         assert pane.outcome.comparison.compared == "records"
         assert pane.outcome.request.right_label == world["b"]
         assert "envelope.intent.name" in pane.outcome.paths
+
+
+async def test_s_on_a_tampered_record_warns_in_the_dialog_as_snapshot_does(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """The dialog of ``s`` on a tampered record had no risk line: it says the line the
+    command line's ``snapshot`` warns with, and saves when confirmed (a warning, not a
+    refusal)."""
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    stored = json.loads((real_world.records_dir / f"{real_world.success}.json").read_text())
+    stored["envelope"]["payload"] = {"text": "changed after it was recorded"}
+    (records / f"{real_world.success}.json").write_text(json.dumps(stored))
+    warning = (
+        "warning: the record fails its integrity check (tampered): the snapshot carries "
+        "content that cannot be believed"
+    )
+    app = make_noting_app(records)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.success)
+        await pilot.press("s")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert warning in dialog.body_text.splitlines()
+        shown = str(dialog.query_one("#confirm-lines", Static).render())
+        assert " ".join(shown.split()).count(warning) == 1  # on the screen, wrapped or not
+        await pilot.press("y")
+        await settle(pilot)
+        (saved,) = app.saved_snapshots
+        assert saved.is_file()
 
 
 async def test_a_snapshot_saved_with_s_is_listed_first_and_named(world: dict[str, Any]) -> None:
