@@ -85,12 +85,23 @@ class ClampedText(Static):
         rows = self._rows(visual, width)
         if len(rows) <= height:
             return Content("\n").join(rows) if self._hanging else visual
-        if self._short and len(self._hung(self._hanging[: self._keep], width)) > height:
-            # Too short a widget for the essentials: said in fewer rows.
-            rows = self._hung(self._short, width)
+        keep = self._keep
+        if self._short and len(self._hung(self._hanging[:keep], width)) > height:
+            # Too short a widget for the essentials whole: one row each, cut, where there
+            # are rows enough; else the short form says them in fewer rows.
+            if height >= keep:
+                cut = [_one_row(line, width) for line, _ in self._hanging[:keep]]
+                rows = cut + self._hung(self._hanging[keep:], width)
+            else:
+                rows = self._hung(self._short, width)
             if len(rows) <= height:
                 return Content("\n").join(rows)
         last = rows[height - 1]
         if last.cell_length >= width:
             last = last.truncate(width - 1)
         return Content("\n").join([*rows[: height - 1], last + ELLIPSIS])
+
+
+def _one_row(line: Content, width: int) -> Content:
+    """``line`` in one row of ``width`` cells: cut, and saying so with "…", if longer."""
+    return line if line.cell_length <= width else line.truncate(width - 1) + ELLIPSIS

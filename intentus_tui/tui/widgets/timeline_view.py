@@ -140,12 +140,11 @@ def verdict_lines(verdict: Verdict) -> list[Content]:
     ]
 
 
-def verdict_brief(verdict: Verdict, label: str = "verdict   ") -> Content:
+def verdict_brief(verdict: Verdict) -> Content:
     """The three answers on one line, without their reasons: ``? unknown · unverif. · ✗ corrupt``."""
     integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
     replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
     return Content.assemble(
-        (label, "$text-muted"),
         outcome_part(verdict),
         (" · ", "$text-muted"),
         (integrity, _INTEGRITY_STYLES[verdict.integrity]),
@@ -184,8 +183,7 @@ def summary_content(
     record = result.record
     ident = sanitize_line((record.execution_id if record else None) or result.stem)
     intent = sanitize_line(record.intent_name or "") if record else ""
-    damaged = result.status is LoadStatus.SALVAGED or timeline is None
-    state = outcome_part(verdict) if verdict is not None and not damaged else _state_part(detail)
+    state = outcome_part(verdict) if verdict is not None else _state_part(detail)
     text = SummaryText(
         [
             Content.assemble(
@@ -194,9 +192,7 @@ def summary_content(
         ],
         [0],
     )
-    if verdict is not None and damaged:  # the damage lines below give the reasons
-        _add(text, [verdict_brief(verdict)], VERDICT_LABEL_WIDTH)
-    elif verdict is not None:
+    if verdict is not None:  # a damaged file's damage lines follow
         _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
     if result.status is not LoadStatus.OK:
         _add(text, _salvage_lines(detail))
@@ -205,17 +201,26 @@ def summary_content(
         chain, *rest = _timeline_lines(timeline, detail.times, now)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)
+    chained = (chain, len(chain_label(timeline))) if chain and timeline else None
+    return _with_short_form(text, ident, intent, verdict, chained)
+
+
+def _with_short_form(
+    text: SummaryText,
+    ident: str,
+    intent: str,
+    verdict: Verdict | None,
+    chain: tuple[Content, int] | None,
+) -> SummaryText:
+    """``text`` with its short form, for a pane too short for the verdict's lines (80x24):
+    the three answers in one line, then the chain; the reasons are a tab away (Verify,
+    Post-mortem). Every answer in sight beats two with reasons."""
     if verdict is None:
         return text
-    # A short pane (80x24): the three answers in one line, then the chain; the reasons are
-    # a tab away (Verify, Post-mortem). Every answer in sight beats two with reasons.
     named = Content.assemble((ident, "bold"), ("  ", ""), (intent, "$text-accent"))
-    short = [(named, 0), (verdict_brief(verdict, label=""), 0)]
-    if chain is not None and timeline is not None:
-        short.append((chain, len(chain_label(timeline))))
+    short = [(named, 0), (verdict_brief(verdict), 0), *([chain] if chain else [])]
     lines, hangs = zip(*short, strict=True)
-    answers = 1 + (1 if damaged else 3)  # the title and the verdict's answers
-    return text._replace(short=(list(lines), list(hangs)), keep=answers)
+    return text._replace(short=(list(lines), list(hangs)), keep=4)  # title, 3 answers
 
 
 def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
@@ -300,7 +305,8 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
     result = detail.result
     if result.damage is None or result.record is None:
         return [Content.styled(sanitize_line(result.message), "bold $error")]
-    lines = [Content.styled(sanitize_line(result.damage.describe()), "bold $error")]
+    damage = f"salvaged from a damaged file: {result.damage.describe()}"
+    lines = [Content.styled(sanitize_line(damage), "bold $error")]
     recovered = ", ".join(result.recovered) or "nothing whole"
     partly = ""
     if result.partial:
@@ -778,13 +784,14 @@ def wal_summary_content(
     now: datetime | None = None,
 ) -> SummaryText:
     text = SummaryText([], [])
+    ident, intent = sanitize_line(log.execution_id), sanitize_line(log.intent_name or "")
     _add(
         text,
         [
             Content.assemble(
-                (sanitize_line(log.execution_id), "bold"),
+                (ident, "bold"),
                 "  ",
-                (sanitize_line(log.intent_name or ""), "$text-accent"),
+                (intent, "$text-accent"),
                 "  ",
                 (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning")
                 if verdict is None
@@ -798,6 +805,7 @@ def wal_summary_content(
     took = times_text(times, now, log.state != "in_flight")
     if took:
         _add(text, [Content.styled(took, "$text-muted")])
+    steps: Content | None = None
     if log.steps:
         parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
         for number, done in enumerate(log.steps):
@@ -811,7 +819,8 @@ def wal_summary_content(
             if duration is not None:
                 in_flight = timed is not None and timed.in_flight
                 parts.append((f" {duration}", style if in_flight else "$text-muted"))
-        _add(text, [Content.assemble(*parts)])
+        steps = Content.assemble(*parts)
+        _add(text, [steps])
     step = log.in_flight_step
     if step is not None:
         effect = f", {sanitize_line(step.side_effect)}" if step.side_effect else ""
@@ -821,7 +830,7 @@ def wal_summary_content(
             f" started{seq} and never ended"
         )
         _add(text, [Content.styled(warning, "bold $warning")])
-    return text
+    return _with_short_form(text, ident, intent, verdict, (steps, 0) if steps else None)
 
 
 _STEP_MARKS = {
