@@ -31,6 +31,13 @@ def _ended_as(step: WalStep) -> str | None:
     return _ATTEMPT_STATUS.get(step.status)
 
 
+def _why(step: WalStep) -> str | None:
+    """Why the log says a step failed (``unavailable: circuit breaker open``), shown as the
+    attempt's exception is."""
+    said = [sanitize_line(part) for part in (step.failure_type, step.reason) if part]
+    return ": ".join(said) or None
+
+
 def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     """``timeline`` with each attempt it leaves open that ``log`` ended taking the log's
     end (status, entry); ``timeline`` itself when there is none."""
@@ -46,7 +53,12 @@ def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
             continue  # a different story: nothing is better than a wrong pairing
         status = _ended_as(step)
         if attempt.in_flight and status is not None and step.ended_seq is not None:
-            closed[attempt.number] = replace(attempt, status=status, log_end_seq=step.ended_seq)
+            closed[attempt.number] = replace(
+                attempt,
+                status=status,
+                log_end_seq=step.ended_seq,
+                exception=_why(step) or attempt.exception,
+            )
     if not closed:
         return timeline
     attempts = tuple(closed.get(a.number, a) for a in timeline.attempts)

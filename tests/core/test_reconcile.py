@@ -53,6 +53,7 @@ def test_the_log_closes_the_attempt_in_the_detail(world: RealWorld, project: Pat
     assert timeline.chain == "fb-primary ✗ → fb-secondary ✓"
     first = timeline.attempts[0]
     assert first.status == "error" and first.log_end_seq == 3
+    assert first.exception == "unavailable: circuit breaker open"  # the log's step.failed
     start = timeline.rows[first.event_index or 0]
     assert not start.in_flight and start.is_error and start.status == "error"
     assert start.summary.endswith("· ended as WAL #3 says")
