@@ -130,3 +130,19 @@ async def test_the_attempt_keys_follow_a_user_keymap(strategies: StrategyWorld) 
         await pilot.press("f")  # its hint names the key the user bound, not the default
         await settle(pilot)
         assert _said(app)[-1].endswith("(]/A: next/previous attempt)")
+
+
+async def test_a_parallel_run_with_no_success_claims_none(tmp_path: Path) -> None:
+    """Every branch failed (the real 1.3.0 router, a parallel run): the header does not say
+    a first success cut the record short; every branch is in it."""
+    from tests.intentusnet_world import all_attempts_failing
+
+    ids = all_attempts_failing(tmp_path)
+    app = make_app(tmp_path / ".intentusnet" / "records")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{ids['parallel']}.json")
+        await settle(pilot)
+        header = timeline_summary(app)
+        assert "recorded as they finished" in header
+        assert "first success" not in header

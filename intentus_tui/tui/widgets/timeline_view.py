@@ -259,12 +259,10 @@ def _timeline_lines(
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
     if fan_out == "parallel" and timeline.attempts:
-        lines.append(
-            Content.styled(
-                "recorded as they finished; none after the first success",
-                "$text-muted",
-            )
-        )
+        # 1.3.0 stops recording at the first success; with none, every branch is here.
+        succeeded = any(a.status == "ok" for a in timeline.attempts)
+        after = "; none after the first success" if succeeded else ""
+        lines.append(Content.styled(f"recorded as they finished{after}", "$text-muted"))
     what = "branch" if fan_out is not None else "attempt"
     for attempt in timeline.in_flight:
         seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
