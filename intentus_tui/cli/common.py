@@ -202,13 +202,6 @@ def open_root(directory: str | None) -> RecordRoot:
     return root
 
 
-def locate_record(target: str, directory: str | Sequence[str] | None) -> Path:
-    """An existing record file path, or an execution id (or unique prefix) that has a
-    record file in the record directory."""
-    path, _ = locate_execution(target, directory, allow_wal=False)
-    return path
-
-
 def _inspect_hint(target: str, directory: str | Sequence[str] | None) -> str:
     """``intentus-tui inspect TARGET`` with the roots the user gave, quoted for the shell:
     the hint works when copied."""
