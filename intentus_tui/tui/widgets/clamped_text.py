@@ -34,9 +34,10 @@ class ClampedText(Static):
         short: tuple[Sequence[Content], Sequence[int]] | None = None,
         keep: int = 0,
     ) -> None:
-        """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). ``short``:
-        the essentials in fewer rows (lines and hangs), shown instead when the widget is too
-        short for the first ``keep`` lines whole."""
+        """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
+        widget is too short for the first ``keep`` lines whole, each of them takes one row,
+        cut; too short for that, ``short`` (lines and hangs: the essentials in fewer rows)
+        is shown instead."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging

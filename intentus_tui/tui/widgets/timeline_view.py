@@ -164,7 +164,7 @@ class SummaryText(NamedTuple):
     lines: list[Content]
     hangs: list[int]
     short: tuple[list[Content], list[int]] | None = None
-    keep: int = 0  # the first lines that must show whole, or the short form is shown
+    keep: int = 0  # the first lines that show whole, or one row each, or in the short form
 
     @property
     def content(self) -> Content:
