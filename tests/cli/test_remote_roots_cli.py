@@ -82,3 +82,11 @@ def test_a_first_remote_listing_says_what_the_local_listing_says(
         assert [{k: v for k, v in row.items() if k != "root"} for row in rows] == (
             theirs["executions"]
         )
+
+
+def test_a_url_that_cannot_be_read_is_named_in_its_line() -> None:
+    # The standard library says "Invalid IPv6 URL" alone: the line names what was typed.
+    listed = run("inspect", "--list", "ftp://[bad")
+    assert listed.returncode != 0
+    assert "'ftp://[bad'" in listed.stderr and "Invalid IPv6 URL" in listed.stderr
+    assert listed.stderr.count("\n") == 1 and "Traceback" not in listed.stderr

@@ -56,7 +56,10 @@ def is_remote(spec: str) -> bool:
 
 def parse_remote(spec: str) -> RemoteLocation:
     """``RemoteLocation`` of a URL; ``ValueError`` (one line) when it cannot be one."""
-    parts = urlsplit(spec)
+    try:
+        parts = urlsplit(spec)
+    except ValueError as exc:  # the standard library's words alone name nothing
+        raise ValueError(f"not a URL: {spec!r}: {exc}") from None
     protocol = parts.scheme.lower()
     if protocol in ("sftp", "ssh"):
         protocol = "ssh"
