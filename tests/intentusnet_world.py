@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,24 +69,41 @@ def _new_id(records: Path, before: set[str]) -> str:
     return new
 
 
-def build_real_world(base: Path) -> RealWorld:
+@contextlib.contextmanager
+def _runtime(base: Path, *agents: tuple[str, bool, int]) -> Iterator[tuple[IntentusRuntime, Path]]:
+    """The real 1.3.0 runtime writing its records under ``base`` (it writes relative to the
+    current directory: it runs there), with ``agents`` (name, fails, priority)."""
     records = base / ".intentusnet" / "records"
     logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
     old_cwd = os.getcwd()
-    os.chdir(base)  # 1.3.0 writes relative to the current directory
+    os.chdir(base)
     try:
         runtime = IntentusRuntime(record_dir=str(records))
-        runtime.register_agent(_agent("fb-primary", True, 10))
-        runtime.register_agent(_agent("fb-secondary", False, 20))
-        router = runtime.router
+        for name, fails, priority in agents:
+            runtime.register_agent(_agent(name, fails, priority))
+        yield runtime, records
+    finally:
+        os.chdir(old_cwd)
+
+
+def _route(runtime: IntentusRuntime, records: Path, env: IntentEnvelope) -> str:
+    """Route ``env``; the id of the record it wrote. 1.3.0 raises TypeError while writing an
+    error record (ErrorInfo is not JSON serializable) and leaves the file truncated: that
+    is the behaviour under test."""
+    before = {p.stem for p in records.glob("*.json")}
+    with contextlib.suppress(TypeError):
+        runtime.router.route_intent(env)
+    return _new_id(records, before)
+
+
+def build_real_world(base: Path) -> RealWorld:
+    with _runtime(base, ("fb-primary", True, 10), ("fb-secondary", False, 20)) as (
+        runtime,
+        records,
+    ):
 
         def route(env: IntentEnvelope) -> str:
-            before = {p.stem for p in records.glob("*.json")}
-            # 1.3.0 raises TypeError while writing an error record (ErrorInfo is not JSON
-            # serializable) and leaves the file truncated: that is the behaviour under test.
-            with contextlib.suppress(TypeError):
-                router.route_intent(env)
-            return _new_id(records, before)
+            return _route(runtime, records, env)
 
         success = route(_envelope(RoutingStrategy.DIRECT, [], "fb-secondary"))
         fallback = route(_envelope(RoutingStrategy.FALLBACK, ["fb-primary", "fb-secondary"], None))
@@ -96,8 +114,6 @@ def build_real_world(base: Path) -> RealWorld:
         recorder = InMemoryExecutionRecorder(record)
         recorder.mark_not_replayable("manually_invalidated")
         store.save(recorder.get_record())
-    finally:
-        os.chdir(old_cwd)
     return RealWorld(records, success, fallback, error, invalidated)
 
 
@@ -105,18 +121,10 @@ def huge_echo_record(base: Path, text_bytes: int) -> tuple[Path, str]:
     """A record directory under ``base`` holding one successful execution, written by the
     real 1.3.0 runtime, whose agent echoes a ``text_bytes`` payload: its final response is
     as large as its envelope, so the file's last bytes are inside that response."""
-    records = base / ".intentusnet" / "records"
-    logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
-    old_cwd = os.getcwd()
-    os.chdir(base)
-    try:
-        runtime = IntentusRuntime(record_dir=str(records))
-        runtime.register_agent(_agent("fb-secondary", False, 20))
+    with _runtime(base, ("fb-secondary", False, 20)) as (runtime, records):
         envelope = _envelope(RoutingStrategy.DIRECT, [], "fb-secondary")
         envelope.payload = {"text": "y" * text_bytes}
         runtime.router.route_intent(envelope)
-    finally:
-        os.chdir(old_cwd)
     (path,) = records.glob("*.json")
     return records, path.stem
 
@@ -172,24 +180,15 @@ def all_attempts_failing(base: Path) -> dict[str, str]:
     (fallback, broadcast, parallel): id by strategy. Each file is cut short inside its
     final response (1.3.0 cannot serialize its ErrorInfo) and names the strategy as the
     router's decision."""
-    records = base / ".intentusnet" / "records"
-    logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
-    old_cwd = os.getcwd()
-    os.chdir(base)
-    try:
-        runtime = IntentusRuntime(record_dir=str(records))
-        runtime.register_agent(_agent("fb-primary", True, 10))
-        runtime.register_agent(_agent("fb-secondary", True, 20))
+    with _runtime(base, ("fb-primary", True, 10), ("fb-secondary", True, 20)) as (
+        runtime,
+        records,
+    ):
         ids = {}
         for strategy, fallback in (
             (RoutingStrategy.FALLBACK, ["fb-primary", "fb-secondary"]),
             (RoutingStrategy.BROADCAST, []),
             (RoutingStrategy.PARALLEL, []),
         ):
-            before = {p.stem for p in records.glob("*.json")}
-            with contextlib.suppress(Exception):  # the failure raised, its record written
-                runtime.router.route_intent(_envelope(strategy, fallback, None))
-            ids[strategy.value] = _new_id(records, before)
-    finally:
-        os.chdir(old_cwd)
+            ids[strategy.value] = _route(runtime, records, _envelope(strategy, fallback, None))
     return ids

@@ -5,14 +5,13 @@ unknown. On files written by the real 1.3.0."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.model import Integrity, Outcome, ReplayCode
+from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld, all_attempts_failing
 
 
@@ -63,12 +62,7 @@ def test_a_record_cut_before_its_success_is_unknown(real_world: RealWorld, tmp_p
 
 def test_the_listing_says_failed(failing: tuple[Path, dict[str, str]]) -> None:
     records, ids = failing
-    listed = subprocess.run(
-        [sys.executable, "-m", "intentus_tui", "inspect", "--list", "--dir", str(records)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    listed = cli("inspect", "--list", "--dir", str(records))
     assert listed.returncode == 0, listed.stderr
     rows = [line.split() for line in listed.stdout.splitlines()[1:]]
     assert {row[0]: row[3] for row in rows} == dict.fromkeys(ids.values(), "failed")

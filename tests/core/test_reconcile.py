@@ -5,14 +5,13 @@ record and the log disagree; none calls it in flight."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.core.detail import detail_to_json, load_detail
 from intentus_tui.core.paths import resolve_root
+from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld, build_real_world, with_lost_attempt_end
 
 
@@ -24,16 +23,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> RealWorld:
 @pytest.fixture(scope="module")
 def project(world: RealWorld, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return with_lost_attempt_end(world, tmp_path_factory.mktemp("lost"))
-
-
-def _cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "intentus_tui", *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_the_record_alone_shows_the_attempt_in_flight(world: RealWorld, project: Path) -> None:
@@ -72,12 +61,12 @@ def test_the_log_closes_the_attempt_in_the_detail(world: RealWorld, project: Pat
 
 
 def test_inspect_and_the_listing_say_the_same(world: RealWorld, project: Path) -> None:
-    shown = _cli(project, "inspect", world.fallback)
+    shown = cli("inspect", world.fallback, cwd=project)
     assert shown.returncode == 0, shown.stderr
     assert "in flight" not in shown.stdout
     assert "agents      fb-primary ✗ → fb-secondary ✓" in shown.stdout
     assert "fb-primary) failed as the write-ahead log recorded (WAL #3)" in shown.stdout
-    listed = _cli(project, "inspect", "--list", "--json", "--no-cache")
+    listed = cli("inspect", "--list", "--json", "--no-cache", cwd=project)
     assert listed.returncode == 0, listed.stderr
     (row,) = json.loads(listed.stdout)["executions"]
     assert row["agent_chain"] == "fb-primary ✗ → fb-secondary ✓"

@@ -104,6 +104,14 @@ async def paste(pilot: Any, picker: ComparePicker, text: str) -> None:
     await pilot.pause()
 
 
+async def save_snapshot_of(app: IntentusApp, pilot: Any, execution_id: str) -> None:
+    """Select ``execution_id`` and save its snapshot (``s``, then ``y``)."""
+    await select(app, pilot, execution_id)
+    await pilot.press("s")
+    await pilot.press("y")
+    await settle(pilot)
+
+
 async def pick(app: IntentusApp, pilot: Any, typed: str) -> ComparePicker:
     """D, type ``typed`` (pasted, when a path), enter."""
     picker = await open_picker(app, pilot)
@@ -514,10 +522,7 @@ async def test_a_snapshot_differs_from_its_record_invalidated_since(
     app = make_noting_app(world["records"])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await select(app, pilot, world["b"])
-        await pilot.press("s")
-        await pilot.press("y")
-        await settle(pilot)
+        await save_snapshot_of(app, pilot, world["b"])
         (saved,) = app.saved_snapshots
         await pilot.press("I")
         assert isinstance(app.screen, ConfirmScreen)
@@ -549,10 +554,7 @@ async def test_a_comparison_shown_is_made_again_when_its_record_is_invalidated(
     app = make_noting_app(world["records"])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await select(app, pilot, world["b"])
-        await pilot.press("s")
-        await pilot.press("y")
-        await settle(pilot)
+        await save_snapshot_of(app, pilot, world["b"])
         await pick(app, pilot, "")  # the snapshot just saved
         await pilot.press("escape")
         await settle(pilot)
