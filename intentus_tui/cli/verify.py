@@ -90,16 +90,13 @@ def _targets(
         return found
     records: list[RecordTarget] = []
     wals: list[WalTarget] = []
-    several = len(paths) > 1 or others  # then a path that is not there is a root that failed
-    named_roots = [
-        raw
-        for raw in paths
-        if is_remote(raw) or Path(raw).is_dir() or (several and not os.path.lexists(raw))
-    ]
+    several = len(paths) > 1 or others  # then a path that is not there fails alone
+    named_roots = [raw for raw in paths if is_remote(raw) or Path(raw).is_dir()]
     roots = distinct_specs(named_roots)  # a root named twice is verified once
     # With files named beside the roots, none opening is a failure among them, not the end.
     besides = others or len(named_roots) < len(paths)
     opened = dict(zip(roots, open_many(roots, others=besides), strict=True)) if roots else {}
+    missing: list[str] = []
     for raw in paths:
         path = Path(raw)
         if raw in named_roots:
@@ -121,13 +118,6 @@ def _targets(
             wals += found_wals
             if labels is not None and len(roots) > 1:
                 labels.update((target, entry.label) for target, _ in found_records + found_wals)
-        elif path.is_symlink() and not path.exists():
-            # Nothing to read there: said as such and failed, not checked as a damaged
-            # record ("hash unreadable", "file vanished").
-            problem = sanitize_line(cannot_follow(raw))
-            click.echo(f"intentus-tui: {problem}", err=True)
-            if unopened is not None:
-                unopened.append((shown_path(raw), problem))
         elif path.exists():
             path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):
@@ -135,7 +125,22 @@ def _targets(
             else:
                 records.append((path, sibling_wal_dir(path)))
         else:
-            fail(f"no such file or directory: {shown_path(raw)}")
+            # Nothing to read there: said as such and failed, not checked as a damaged
+            # record ("hash unreadable", "file vanished"); the other paths are verified.
+            is_link = path.is_symlink()
+            problem = (
+                cannot_follow(raw) if is_link else f"no such file or directory: {shown_path(raw)}"
+            )
+            if not several and not is_link:
+                fail(problem)
+            problem = sanitize_line(problem)
+            click.echo(f"intentus-tui: {problem}", err=True)
+            missing += [] if is_link else [problem]
+            if unopened is not None:
+                unopened.append((shown_path(raw), problem))
+    if len(missing) == len(paths) and not others:  # nothing named is there: a usage error
+        error_document("; ".join(missing), ExitCode.USAGE)
+        raise click.exceptions.Exit(ExitCode.USAGE)
     return records, wals
 
 

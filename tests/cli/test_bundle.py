@@ -166,7 +166,7 @@ def test_a_missing_path_beside_a_bundle_is_one_failure_and_the_bundle_is_verifie
     alone = cli("verify", str(good_bundle))
     run = cli("verify", str(good_bundle), str(missing))
     assert run.returncode == 1, run
-    assert run.stderr == f"intentus-tui: no such directory: {missing}\n"
+    assert run.stderr == f"intentus-tui: no such file or directory: {missing}\n"
     assert run.stdout.splitlines()[:-1] == alone.stdout.splitlines()[:-1]
     assert run.stdout.splitlines()[-1].startswith(
         "6 checked (3 records, 2 WALs, 1 bundle manifest), 1 failed"

@@ -150,9 +150,7 @@ def test_verify_a_missing_root_fails_and_the_others_are_verified(
     missing = tmp_path / "nowhere"
     result = cli("verify", str(alpha.base), str(missing))
     assert result.returncode == 1, result
-    assert (
-        result.stderr.strip() == f"intentus-tui: root nowhere: failed: no such directory: {missing}"
-    )
+    assert result.stderr == f"intentus-tui: no such file or directory: {missing}\n"
     last = result.stdout.splitlines()[-1]
     assert (
         last.startswith(f"{len(alpha.ids) + 1} checked")
@@ -163,28 +161,33 @@ def test_verify_a_missing_root_fails_and_the_others_are_verified(
     # The failure it counts is named in the document (it was on stderr alone: "failed"
     # counted one more than the files that failed).
     assert doc["failed"] == sum(not f["ok"] for f in doc["files"]) + 1
-    assert doc["unopened"] == [{"root": "nowhere", "problem": f"no such directory: {missing}"}]
+    assert doc["unopened"] == [
+        {"root": str(missing), "problem": f"no such file or directory: {missing}"}
+    ]
 
 
 def test_verify_a_missing_path_beside_a_record_file_fails_and_the_file_is_verified(
     hosts: list[Host], real_world: RealWorld, tmp_path: Path
 ) -> None:
-    """``verify nosuch good.json``: it exited 2 at the missing one (``no such directory``),
-    good.json never verified; the missing one is one line and one failure."""
+    """``verify nosuch good.json``: it exited 2 at the missing one, good.json never
+    verified; the missing one is one line and one failure, named as missing whatever it
+    was to be (it said ``no such directory`` of a file's name)."""
     alpha, _ = hosts
     record = alpha.records / f"{real_world.success}.json"
     missing = tmp_path / "nosuch"
     for args in ((str(missing), str(record)), (str(record), str(missing))):
         result = cli("verify", *args)
         assert result.returncode == 1, result
-        assert result.stderr == f"intentus-tui: no such directory: {missing}\n"
+        assert result.stderr == f"intentus-tui: no such file or directory: {missing}\n"
         lines = result.stdout.splitlines()
         assert lines[0] == f"ok    {record.name}  hash match"
         assert lines[-1].startswith("1 checked (1 record, 0 WALs), 1 failed")
         doc = json.loads(cli("verify", "--json", *args).stdout)
         assert doc["ok"] is False and doc["records"] == 1 and doc["files"][0]["ok"] is True
         assert doc["failed"] == 1
-        assert doc["unopened"] == [{"root": "nosuch", "problem": f"no such directory: {missing}"}]
+        assert doc["unopened"] == [
+            {"root": str(missing), "problem": f"no such file or directory: {missing}"}
+        ]
     # Missing paths alone are still a usage error: nothing named could be verified.
     alone = cli("verify", str(missing), str(tmp_path / "other"))
     assert alone.returncode == 2 and alone.stdout == ""
