@@ -236,13 +236,24 @@ class _TraceBuilder:
         self.record_moments: list[Moment] = []
         if self.record is not None:
             created = unix_nano(self.record.header.created_utc_iso)
-            recorded = [created] + [unix_nano(_event_time_text(e)) for e in self.record.events]
+            recorded = [created] + [
+                self._event_nano(index, event) for index, event in enumerate(self.record.events)
+            ]
             mtime = detail.result.mtime_ns or _file_mtime_ns(detail.result.path)
             self.record_moments = fill_times(recorded, mtime)
         self.wal_moments: list[Moment] = []
         if self.wal is not None and self.wal.entries:
             recorded = [unix_nano(entry.timestamp_iso) for entry in self.wal.entries]
             self.wal_moments = fill_times(recorded, _file_mtime_ns(self.wal.path))
+
+    def _event_nano(self, index: int, event: ExecutionEvent) -> int | None:
+        """The time inspect shows for event ``index`` (its joined WAL entry's, else its
+        own), in nanoseconds; None where nothing recorded one."""
+        times = self.detail.times
+        known = times.event_time(index) if times is not None else None
+        if known is not None:
+            return nano_of(known.at)
+        return unix_nano(_event_time_text(event))
 
     # ------------------------------------------------------------------ the whole trace
 

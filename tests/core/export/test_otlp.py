@@ -242,6 +242,24 @@ def test_attempt_spans_take_the_times_inspect_shows_and_the_logs_end(
     assert "intentus.attempt.log_end_seq" not in attrs(second)
 
 
+def test_the_root_spans_events_take_the_times_inspect_shows(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # 1.3.0's events carry no time; inspect reads each attempt event's from its WAL entry.
+    # The trace spaced them evenly between the record's creation and its final response.
+    base = with_lost_attempt_end(real_world, tmp_path)
+    doc, detail = export(base / "records" / f"{real_world.fallback}.json", base / "wal")
+    assert detail.times is not None and detail.result.record is not None
+    events = root_of(doc)["events"][: len(detail.result.record.events)]
+    timed = 0
+    for index, event in enumerate(events):
+        known = detail.times.event_time(index)
+        if known is not None:
+            assert int(event["timeUnixNano"]) == nano_of(known.at), event["name"]
+            timed += 1
+    assert timed >= 4  # the attempts' starts and ends at least, from the WAL
+
+
 def test_wal_only_executions_are_traces_of_their_steps(wal_root: Path) -> None:
     wal_dir = wal_root / "wal"
     docs = {name: export(wal_dir / f"{eid}.wal", wal_dir)[0] for name, eid in NAMES.items()}
