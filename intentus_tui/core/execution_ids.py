@@ -5,6 +5,11 @@ execution of the opened location resolves to it. An execution is known by its re
 (``<id>.json`` in the records directory) or, when no record was written, by its
 write-ahead log alone (``<id>.wal`` in the WAL directory). Resolving costs one listing of
 each directory and no file reads, so it stays cheap beside 100,000 records.
+
+A record whose file is not named after its id (renamed, or a copy) is listed under the id
+it records: when no file name matches, the ids the index read from the files are looked at
+(the index cache makes that cheap after the first time), so that an id copied from a listing
+always names its execution.
 """
 
 from __future__ import annotations
@@ -116,10 +121,43 @@ def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
         return exact
     candidates = prefix_candidates(root, text) or _shown_candidates(root, text)
     if not candidates:
-        raise UnknownExecutionError(text, root)
+        return _by_recorded_id(root, text)
     if len(candidates) > 1:
         raise AmbiguousExecutionError(text, candidates)
     found = _match(root, candidates[0])
     if found is None:  # removed between the listing and now
         raise UnknownExecutionError(text, root)
     return found
+
+
+def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
+    """The execution whose record *says* its id is ``text`` (or starts with it) where no
+    file is named so; ``UnknownExecutionError`` if none, an ``ExecutionIdError`` naming the
+    files if the id is in several (copies: the file is to be named)."""
+    from intentus_tui.core.index.directory import DirectoryIndex  # the error path only
+
+    summaries = [
+        s
+        for s in DirectoryIndex(root).scan()
+        if s.load_status.has_record and not s.key.endswith(WAL_SUFFIX)
+    ]
+    found = [s for s in summaries if s.execution_id == text] or [
+        s
+        for s in summaries
+        if s.execution_id.startswith(text) or sanitize_line(s.execution_id).startswith(text)
+    ]
+    ids = sorted({s.execution_id for s in found})
+    if not ids:
+        raise UnknownExecutionError(text, root)
+    if len(ids) > 1:
+        raise AmbiguousExecutionError(text, ids)
+    files = sorted(s.file_name for s in found)
+    if len(files) > 1:
+        shown = ", ".join(sanitize_line(name) for name in files[:SHOWN_CANDIDATES])
+        more = f" and {len(files) - SHOWN_CANDIDATES} more" if len(files) > SHOWN_CANDIDATES else ""
+        raise ExecutionIdError(
+            f"execution {sanitize_line(ids[0])!r} is recorded in {len(files)} files, none named "
+            f"after it: {shown}{more} (name the file itself)"
+        )
+    wal = _match(root, ids[0])
+    return ExecutionMatch(ids[0], root.records_dir / files[0], wal.wal if wal else None)

@@ -268,3 +268,26 @@ def test_with_dir_a_bare_id_is_never_a_file_of_the_current_directory(
     # Without --dir, a file named so is what is meant (the current directory's).
     alone = cli("inspect", real_world.success, "--json", cwd=here)
     assert json.loads(alone.stdout)["execution_id"] == real_world.fallback
+
+
+def test_an_id_shown_for_a_renamed_record_names_it_in_every_command(
+    world: Path, real_world: RealWorld
+) -> None:
+    """The listing shows the id a file records; ``inspect`` of that id said "no
+    execution" when the file was not named after it."""
+    records = world / ".intentusnet" / "records"
+    (records / f"{real_world.fallback}.json").rename(records / "from-the-incident.json")
+    listed = json.loads(cli("inspect", "--list", "--json", cwd=world).stdout)["executions"]
+    (row,) = [row for row in listed if row["execution_id"] == real_world.fallback]
+    shown = cli("inspect", real_world.fallback[:8], cwd=world)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[1].endswith("/.intentusnet/records/from-the-incident.json")
+    # Its name no longer says its id: the record contradicts its file, as the list says.
+    replayed = json.loads(cli("replay", real_world.fallback[:8], "--json", cwd=world).stdout)
+    assert row["replay"] == replayed["reason"] == "untrusted"
+    shutil.copy(records / "from-the-incident.json", records / "second-copy.json")
+    line = _one_error_line(cli("inspect", real_world.fallback[:8], cwd=world))
+    assert line == (
+        f"intentus-tui: execution '{real_world.fallback}' is recorded in 2 files, none named "
+        "after it: from-the-incident.json, second-copy.json (name the file itself)"
+    )

@@ -14,6 +14,7 @@ import pytest
 
 from intentus_tui.core.execution_ids import (
     AmbiguousExecutionError,
+    ExecutionIdError,
     UnknownExecutionError,
     resolve_execution_id,
 )
@@ -105,6 +106,36 @@ def test_an_unknown_id_is_one_clear_line(world: Path) -> None:
         resolve_execution_id(resolve_root(world), "deadbeef")
     message = str(caught.value)
     assert "\n" not in message and "no execution 'deadbeef'" in message
+
+
+def test_a_record_not_named_after_its_id_is_found_by_the_id_it_records(
+    world: Path, real_world: RealWorld
+) -> None:
+    # The listing shows the id a record holds; a renamed file's id named nothing.
+    records = world / ".intentusnet" / "records"
+    renamed = records / "incident-copy.json"
+    (records / f"{real_world.success}.json").rename(renamed)
+    root = resolve_root(world)
+    for text in (real_world.success, real_world.success[:8]):
+        match = resolve_execution_id(root, text)
+        assert (match.execution_id, match.record) == (real_world.success, renamed)
+    with pytest.raises(UnknownExecutionError):
+        resolve_execution_id(root, "deadbeef")
+
+
+def test_an_id_recorded_in_several_files_named_otherwise_asks_for_the_file(
+    world: Path, real_world: RealWorld
+) -> None:
+    records = world / ".intentusnet" / "records"
+    original = records / f"{real_world.fallback}.json"
+    shutil.copy(original, records / "copy-a.json")
+    original.rename(records / "copy-b.json")
+    with pytest.raises(ExecutionIdError) as caught:
+        resolve_execution_id(resolve_root(world), real_world.fallback[:8])
+    assert str(caught.value) == (
+        f"execution '{real_world.fallback}' is recorded in 2 files, none named after it: "
+        "copy-a.json, copy-b.json (name the file itself)"
+    )
 
 
 def test_a_suffix_of_the_file_name_is_not_a_prefix_of_the_id(
