@@ -284,7 +284,7 @@ def test_an_id_shown_for_a_renamed_record_names_it_in_every_command(
     assert shown.stdout.splitlines()[1].endswith("/.intentusnet/records/from-the-incident.json")
     # Its name no longer says its id: the record contradicts its file, as the list says.
     replayed = json.loads(cli("replay", real_world.fallback[:8], "--json", cwd=world).stdout)
-    assert row["replay"] == replayed["reason"] == "untrusted"
+    assert row["replayable_reason"] == replayed["reason"] == "untrusted"
     shutil.copy(records / "from-the-incident.json", records / "second-copy.json")
     line = _one_error_line(cli("inspect", real_world.fallback[:8], cwd=world))
     assert line == (
