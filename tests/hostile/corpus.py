@@ -174,6 +174,17 @@ def nan_record(execution_id: str) -> bytes:
     return dump_json(record)
 
 
+def latency_record(execution_id: str, latency: bytes) -> bytes:
+    """A valid record whose attempt end and final response give ``latency`` (a JSON number
+    token) as their latency: a 400-digit integer, ``Infinity``."""
+    record = make_record(execution_id=execution_id)
+    for event in record["events"]:
+        if event["type"] == "AGENT_ATTEMPT_END":
+            event["payload"]["latency_ms"] = "__LATENCY__"
+    record["finalResponse"].setdefault("metadata", {})["latency_ms"] = "__LATENCY__"
+    return dump_json(record).replace(b'"__LATENCY__"', latency)
+
+
 def write_huge_record(path: Path, size: int = HUGE_BYTES) -> Path:
     """A valid record (its envelope hash matches) padded to ``size`` bytes with one huge
     string, written in a few large writes; the hash is computed streaming, as the file is."""
@@ -278,6 +289,14 @@ def build_corpus(root: Path, *, huge: bool = False) -> Corpus:
     rec("object.json", b'{"hello": "world"}', "an object that is not a record", S.NOT_RECORD)
     rec("nan-1.json", nan_record("nan-1"), "NaN/Infinity tokens", S.OK)
     rec("nan-bare.json", b"NaN", "a bare NaN token", S.NOT_RECORD)
+    # Every command but the listing stopped at "int too large to convert to float".
+    rec(
+        "latency-big.json",
+        latency_record("latency-big", b"1" + b"0" * 400),
+        "a 401-digit latency",
+        S.OK,
+    )
+    rec("latency-inf.json", latency_record("latency-inf", b"Infinity"), "an infinite latency", S.OK)
     rec(
         "bigint-1.json",
         big_int_record("bigint-1"),

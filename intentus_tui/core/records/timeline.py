@@ -14,6 +14,7 @@ broadcast answers with the LAST success, parallel with the FIRST one to finish s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, overload
@@ -212,7 +213,15 @@ def _first(payload: dict[str, Any], *keys: str) -> Any:
 
 
 def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """A finite number as a float; None for anything else, a number beyond floats (a
+    400-digit integer) or infinity and NaN included: no time or count can be made of it."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _error_message(error: Any) -> str:
