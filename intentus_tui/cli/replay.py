@@ -204,8 +204,15 @@ def replay(
             refusal = {"replayed": False, "replayable": False, "reason": code}
             echo_json({**refusal, "detail": why})
         else:
-            # as inspect's verdict line says it: the code, then what it means
-            _refusal(f"not replayable ({code}): {why} (use --force to replay anyway)")
+            # as inspect's verdict line says it: the code, then what it means; --force is
+            # advised only where a response was recorded to return
+            recorded = result.record is not None and result.record.final_response is not None
+            hint = (
+                "use --force to replay anyway"
+                if recorded
+                else "nothing to replay: --force returns none"
+            )
+            _refusal(f"not replayable ({code}): {why} ({hint})")
         raise click.exceptions.Exit(ExitCode.NOT_REPLAYABLE)
     if outcome.kind == "mismatch":
         decided_exit(ExitCode.MISMATCH)

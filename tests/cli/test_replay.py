@@ -312,6 +312,26 @@ def test_every_refusal_has_a_detail_and_goes_to_stderr(
     )
 
 
+def test_a_response_never_recorded_is_not_advised_to_be_forced(
+    real_world: RealWorld, records: Path
+) -> None:
+    """An execution that died before its final response: the refusal advised ``--force``,
+    which returns no response."""
+    path = records / f"{real_world.success}.json"
+    doc = json.loads(path.read_text("utf-8"))
+    doc["events"] = doc["events"][:2]  # INTENT_RECEIVED, AGENT_ATTEMPT_START
+    doc["finalResponse"] = doc["routerDecision"] = None
+    path.write_text(json.dumps(doc), "utf-8")
+    refused = cli("replay", real_world.success, "--dir", str(records))
+    assert refused.returncode == ExitCode.NOT_REPLAYABLE
+    assert refused.stderr == (
+        "intentus-tui: not replayable (execution_incomplete): no final response was recorded "
+        "(nothing to replay: --force returns none)\n"
+    )
+    forced = cli("replay", real_world.success, "--dir", str(records), "--force", "--json")
+    assert json.loads(forced.stdout)["payload"] is None
+
+
 def test_a_wal_only_refusal_is_said_where_the_others_are(tmp_path: Path) -> None:
     base = tmp_path / ".intentusnet"
     (base / "records").mkdir(parents=True)
