@@ -198,7 +198,10 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
                 f"every attempt failed ({s.chain}) and the router gave up; the file is cut "
                 "short after them: its final response is lost"
             )
-        return Outcome.UNKNOWN, f"the file is damaged: {s.message or s.load_status.value}"
+        return (
+            Outcome.UNKNOWN,
+            f"{_what_the_file_is(s.load_status)}: {s.message or s.load_status.value}",
+        )
     if s.state is ExecutionState.INCOMPLETE:
         if s.wal_state in ("failed", "aborted"):
             return Outcome.FAILED, _WAL_OUTCOME[s.wal_state][
@@ -291,3 +294,12 @@ def tally_verdicts(verdicts: Iterable[Verdict]) -> dict[str, int]:
 _OUTCOME_KEYS = {m: f"outcome.{m.value}" for m in Outcome}
 _INTEGRITY_KEYS = {m: f"integrity.{m.value}" for m in Integrity}
 _REPLAY_KEYS = {m: f"replay.{m.value}" for m in ReplayCode}
+
+
+def _what_the_file_is(status: LoadStatus) -> str:
+    """What an execution's file turned out to be, when it holds no whole record."""
+    if status in (LoadStatus.UNREADABLE, LoadStatus.NOT_A_FILE):
+        return "the file cannot be read"  # a link leading nowhere, a socket: not damage
+    if status is LoadStatus.NOT_RECORD:
+        return "the file is not a record"
+    return "the file is damaged"

@@ -189,7 +189,34 @@ def test_a_symlink_loop_named_like_a_record_is_unreadable_not_an_error(tmp_path:
     store = FileExecutionStore(tmp_path)
     assert store.path_for("loop") == tmp_path / "loop.json"
     result = store.load_result("loop")
-    assert result.status.value == "unreadable" and "symbolic links" in result.message
+    assert result.status.value == "unreadable"
+    assert result.message == "Cannot read: the link loops (it leads back to itself)"
+
+
+def test_links_and_sockets_named_like_records_say_what_they_are(tmp_path: Path) -> None:
+    """A link leading nowhere was a "file vanished (deleted or renamed while being read)",
+    a socket "No such device or address", and each "the file is damaged"."""
+    import socket
+
+    from intentus_tui.core.records.load import load_record_file
+    from intentus_tui.core.verdict import verdict_of
+
+    os.symlink(tmp_path / "gone.json", tmp_path / "dangling.json")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(tmp_path / "socket.json"))
+        dangling = load_record_file(tmp_path / "dangling.json")
+        sock = load_record_file(tmp_path / "socket.json")
+    finally:
+        server.close()
+    assert dangling.message == "Cannot read: the link leads nowhere (its target does not exist)"
+    assert (sock.status.value, sock.message) == (
+        "not_a_file",
+        "Named like a record but is a socket",
+    )
+    for result in (dangling, sock):
+        reason = verdict_of(summarize(result)).outcome_reason
+        assert reason == f"the file cannot be read: {result.message}"
 
 
 def test_a_diff_entry_too_deep_to_copy_is_shown_as_a_placeholder() -> None:

@@ -15,6 +15,7 @@ classified failure.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
@@ -668,14 +669,22 @@ def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> 
     """A ``LoadResult`` for paths that cannot be read as a regular file, else ``None``."""
     if err is not None:
         reason = err.strerror or type(err).__name__
-        if isinstance(err, FileNotFoundError):
-            reason = "file vanished (deleted or renamed while being read)"
+        if err.errno == errno.ELOOP:
+            reason = "the link loops (it leads back to itself)"
+        elif isinstance(err, FileNotFoundError):
+            reason = (
+                "the link leads nowhere (its target does not exist)"
+                if os.path.islink(path)
+                else "file vanished (deleted or renamed while being read)"
+            )
         return LoadResult(path=path, status=LoadStatus.UNREADABLE, message=f"Cannot read: {reason}")
     assert st is not None
     if not stat.S_ISREG(st.st_mode):
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         if stat.S_ISFIFO(st.st_mode):
             kind = "a FIFO (named pipe)"
+        elif stat.S_ISSOCK(st.st_mode):
+            kind = "a socket"
         return LoadResult(
             path=path,
             status=LoadStatus.NOT_A_FILE,
@@ -712,6 +721,10 @@ def _unreadable(path: Path, err: OSError) -> LoadResult:
         return LoadResult(path, LoadStatus.UNREADABLE, f"Refused: {err.strerror}")
     if err.errno == errno.EISDIR:
         return LoadResult(path, LoadStatus.NOT_A_FILE, "Named like a record but is a directory")
+    if err.errno == errno.ENXIO:  # what opening a socket says: it is no file to read
+        with contextlib.suppress(OSError):
+            if (failure := stat_failure(path, os.stat(path), None)) is not None:
+                return failure
     return stat_failure(path, None, err) or LoadResult(path, LoadStatus.UNREADABLE, str(err))
 
 
