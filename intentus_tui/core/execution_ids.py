@@ -21,7 +21,7 @@ from typing import NamedTuple
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
 from intentus_tui.core.records.store import FileExecutionStore, check_id
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.sanitize import quoted, sanitize_line
 
 # How many candidates an ambiguity names before it says "and N more".
 SHOWN_CANDIDATES = 10
@@ -42,7 +42,7 @@ class ExecutionIdError(LookupError):
 class UnknownExecutionError(ExecutionIdError):
     def __init__(self, text: str, root: RecordRoot) -> None:
         where = f"{root.records_dir}" + (f" or {root.wal_dir}" if root.wal_dir is not None else "")
-        super().__init__(f"no execution {text!r} (whole id or prefix) in {where}")
+        super().__init__(f"no execution {quoted(text)} (whole id or prefix) in {where}")
         self.text = text
 
 
@@ -52,7 +52,7 @@ class AmbiguousExecutionError(ExecutionIdError):
         more = len(candidates) - SHOWN_CANDIDATES
         tail = f" and {more} more" if more > 0 else ""
         super().__init__(
-            f"id prefix {text!r} is ambiguous: {len(candidates)} executions match: "
+            f"id prefix {quoted(text)} is ambiguous: {len(candidates)} executions match: "
             f"{shown}{tail} (type more of the id)"
         )
         self.text = text
@@ -156,7 +156,7 @@ def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
         shown = ", ".join(sanitize_line(name) for name in files[:SHOWN_CANDIDATES])
         more = f" and {len(files) - SHOWN_CANDIDATES} more" if len(files) > SHOWN_CANDIDATES else ""
         raise ExecutionIdError(
-            f"execution {sanitize_line(ids[0])!r} is recorded in {len(files)} files, none named "
+            f"execution {quoted(ids[0])} is recorded in {len(files)} files, none named "
             f"after it: {shown}{more} (name the file itself)"
         )
     wal = _match(root, ids[0])

@@ -58,6 +58,13 @@ def sanitize_line(text: str) -> str:
     return _UNSAFE_LINE.sub(_replace, text) if _UNSAFE_LINE.search(text) else text
 
 
+def quoted(text: object) -> str:
+    """``text`` in single quotes as a message names it: its shown form (control and
+    invisible characters as the placeholders every listing shows), not Python's escapes;
+    a value that is no text as its ``repr``."""
+    return f"'{sanitize_line(text)}'" if isinstance(text, str) else sanitize_line(repr(text))
+
+
 def is_clean(text: str) -> bool:
     return _UNSAFE.search(text) is None
 

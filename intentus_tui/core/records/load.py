@@ -19,6 +19,7 @@ import contextlib
 import errno
 import io
 import json
+import math
 import os
 import re
 import stat
@@ -528,13 +529,13 @@ def classify_value(path: Path, value: Any, base: dict[str, Any]) -> LoadResult:
     """What a parsed file is: a record, or valid JSON that is not one. ``base``: the
     ``LoadResult`` fields about the file itself (size, mtime_ns, stamp)."""
     if not isinstance(value, dict):
-        kind = type(value).__name__ if value is not None else "null"
-        return LoadResult(
-            path=path,
-            status=LoadStatus.NOT_RECORD,
-            message=f"Valid JSON, but a {kind}, not an execution record object",
-            **base,
+        kind = json_kind(value)
+        message = (
+            f"Not valid JSON: a bare {kind} token"
+            if kind in _NON_FINITE
+            else f"Valid JSON, but {_a(kind)}, not an execution record object"
         )
+        return LoadResult(path=path, status=LoadStatus.NOT_RECORD, message=message, **base)
     if not any(k in value for k in RECORD_SECTIONS):
         return LoadResult(
             path=path,
@@ -634,6 +635,25 @@ def _cut_short_object(data: bytes, orjson_error: str | None) -> bool:
 
 
 _SHALLOW = 500
+_NON_FINITE = ("NaN", "Infinity", "-Infinity")  # Python's parser takes them; JSON has none
+
+
+def json_kind(value: Any) -> str:
+    """The JSON name of a parsed value's kind (``null``, ``boolean``, ``number``,
+    ``string``, ``array``, ``object``; ``NaN``, ``Infinity`` for the tokens that are not
+    JSON), as a message to an operator names it: never Python's type names."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    kinds = ((int | float, "number"), (str, "string"), (list, "array"), (dict, "object"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), type(value).__name__)
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
 def _load_non_utf8(

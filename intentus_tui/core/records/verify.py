@@ -26,8 +26,8 @@ from intentus_tui.core.records.hashing import (
     runtime_envelope_hash,
     variant_canonical,
 )
-from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus, json_kind
+from intentus_tui.core.sanitize import quoted, sanitize_line
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -344,10 +344,6 @@ _HEADER_TYPES: dict[str, tuple[type, ...]] = {
 _OPTIONAL_HEADER_TYPES: dict[str, tuple[type, ...]] = {"replayableReason": (str, type(None))}
 
 
-def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 class StructureCheck(NamedTuple):
     ok: bool
     problems: tuple[str, ...]
@@ -364,23 +360,23 @@ def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> St
     raw = record.raw
     for section in ("header", "envelope", "events"):
         if section not in raw:
-            problems.append(f"missing section {section!r}")
+            problems.append(f"missing section {quoted(section)}")
     header = raw.get("header")
     if "header" in raw and not isinstance(header, dict):
-        problems.append(f"header is {_type_name(header)}, expected object")
+        problems.append(f"header is {json_kind(header)}, expected object")
     elif isinstance(header, dict):
         for key, types in _HEADER_TYPES.items():
             if key not in header:
                 problems.append(f"header.{key} missing")
             elif not isinstance(header[key], types):
-                problems.append(f"header.{key} is {_type_name(header[key])}")
+                problems.append(f"header.{key} is {json_kind(header[key])}")
         for key, types in _OPTIONAL_HEADER_TYPES.items():
             if key in header and not isinstance(header[key], types):
-                problems.append(f"header.{key} is {_type_name(header[key])}")
+                problems.append(f"header.{key} is {json_kind(header[key])}")
     envelope = raw.get("envelope")
     if "envelope" in raw:
         if not isinstance(envelope, dict):
-            problems.append(f"envelope is {_type_name(envelope)}, expected object")
+            problems.append(f"envelope is {json_kind(envelope)}, expected object")
         elif not isinstance(envelope.get("intent"), dict):
             problems.append("envelope.intent missing or not an object")
     for key, allowed in (
@@ -388,17 +384,17 @@ def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> St
         ("finalResponse", (dict, type(None))),
     ):
         if key in raw and not isinstance(raw[key], allowed):
-            problems.append(f"{key} is {_type_name(raw[key])}, expected object or null")
+            problems.append(f"{key} is {json_kind(raw[key])}, expected object or null")
     events = raw.get("events")
     if "events" in raw and not isinstance(events, list):
-        problems.append(f"events is {_type_name(events)}, expected array")
+        problems.append(f"events is {json_kind(events)}, expected array")
     elif isinstance(events, list):
         for index, event in enumerate(events):
             problems.extend(_event_problems(index, event))
     misnamed = file_stem is not None and record.execution_id not in (None, file_stem)
     if misnamed:
         problems.append(
-            f"executionId {record.execution_id!r} differs from the file name {file_stem!r}"
+            f"executionId {quoted(record.execution_id)} differs from the file name {quoted(file_stem)}"
         )
     return StructureCheck(not problems, tuple(problems), misnamed)
 
@@ -413,15 +409,15 @@ def _event_problems(index: int, event: Any) -> list[str]:
         return []  # the usual event, as parsed JSON makes it: nothing to name
     where = f"events[{index}]"
     if not isinstance(event, dict):
-        return [f"{where} is {_type_name(event)}, expected object"]
+        return [f"{where} is {json_kind(event)}, expected object"]
     out = []
     seq = event.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
-        out.append(f"{where}.seq is {_type_name(seq)}")
+        out.append(f"{where}.seq is {json_kind(seq)}")
     if not isinstance(event.get("type"), str):
-        out.append(f"{where}.type is {_type_name(event.get('type'))}")
+        out.append(f"{where}.type is {json_kind(event.get('type'))}")
     if not isinstance(event.get("payload"), dict):
-        out.append(f"{where}.payload is {_type_name(event.get('payload'))}")
+        out.append(f"{where}.payload is {json_kind(event.get('payload'))}")
     return out
 
 

@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 from intentus_tui.core.fsio import OutsideLinkError, open_confined
 from intentus_tui.core.model import NOTHING_TO_CHECK
-from intentus_tui.core.records.load import WAL_SUFFIX
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.records.load import WAL_SUFFIX, json_kind
+from intentus_tui.core.sanitize import quoted, sanitize_line
 from intentus_tui.core.wal.analyse import (
     RecoveryHint,
     WalFallback,
@@ -408,7 +408,7 @@ def _is_int(value: Any) -> bool:
 
 def _entry_shape_problem(obj: Any) -> str | None:
     if not isinstance(obj, dict):
-        return f"entry is a JSON {type(obj).__name__}, not an object"
+        return f"entry is a JSON {json_kind(obj)}, not an object"
     if not _is_int(obj.get("seq")):
         return "entry has no integer 'seq'"
     for key in ("execution_id", "timestamp_iso", "entry_type"):
@@ -484,7 +484,8 @@ class _ChainChecker:
             self._issue(
                 "execution_id_mismatch",
                 entry,
-                f"seq {entry.seq} belongs to execution {entry.execution_id!r}, not {self.execution_id!r}",
+                f"seq {entry.seq} belongs to execution {quoted(entry.execution_id)}, "
+                f"not {quoted(self.execution_id)}",
             )
         self.prev = entry
         self.resync = False
@@ -710,7 +711,7 @@ def _with_message(log: WalLog) -> WalLog:
     parts = [f"{len(log.entries)} entries", state]
     if log.in_flight_step is not None and log.chain_valid:
         step = log.in_flight_step
-        parts.append(f"step {step.step_id!r} ({step.agent or 'agent unknown'}) in flight")
+        parts.append(f"step {quoted(step.step_id)} ({step.agent or 'agent unknown'}) in flight")
     first = log.chain_break or log.first_issue
     if first is not None:
         seq = f" (seq {first.seq})" if first.seq is not None else ""

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 from intentus_tui.core.records.hashing import runtime_envelope_hash
-from intentus_tui.core.records.load import ExecutionRecord
+from intentus_tui.core.records.load import ExecutionRecord, load_record_bytes, load_record_file
 from intentus_tui.core.records.verify import (
     HashStatus,
     check_envelope_hash,
@@ -119,8 +120,8 @@ def test_structure_problems_are_named() -> None:
     data["events"][1]["payload"] = []
     del data["envelope"]["intent"]
     problems = check_structure(_rec(data), file_stem="other-name").problems
-    assert "header.replayable is str" in problems
-    assert "events[1].payload is list" in problems
+    assert "header.replayable is string" in problems
+    assert "events[1].payload is array" in problems
     assert "envelope.intent missing or not an object" in problems
     assert any("differs from the file name" in p for p in problems)
     assert check_structure(_rec(make_record(execution_id="x")), "x").ok
@@ -150,3 +151,21 @@ def test_a_misnamed_file_is_flagged_but_still_replayable(tmp_path) -> None:
     assert summary.replayable and summary.problems == 1
     structure = check_structure(_rec(make_record(execution_id="abc")), "other")
     assert structure.name_mismatch and structure.record_ok and not structure.ok
+
+
+def test_messages_name_json_kinds_and_show_ids_as_listings_do(tmp_path: Path) -> None:
+    """An id with a NUL was ``'a\\x00b'`` (Python's escapes) beside a FILE column showing
+    ``a␀b``; values were ``NoneType``, ``str``, ``float`` (a bare NaN, which is no JSON)."""
+    record = make_record(execution_id="a\x00b")
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(record))
+    loaded = load_record_file(path).record
+    assert loaded is not None
+    problems = check_structure(loaded, "evil").problems
+    assert "executionId 'a␀b' differs from the file name 'evil'" in problems
+    assert load_record_bytes(tmp_path / "n.json", b"NaN").message == (
+        "Not valid JSON: a bare NaN token"
+    )
+    assert load_record_bytes(tmp_path / "s.json", b'"x"').message == (
+        "Valid JSON, but a string, not an execution record object"
+    )

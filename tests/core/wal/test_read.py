@@ -181,7 +181,7 @@ def test_garbage_middle_lines(tmp_path: Path) -> None:
         ("bad_entry", 5),
     ]
     assert "UTF-8" in log.issues[1].message
-    assert "list" in log.issues[2].message
+    assert log.issues[2].message == "entry is a JSON array, not an object"  # JSON names, not Python
     # The lines around them still parse and are not blamed for the lost neighbours.
     assert [e.seq for e in log.entries] == [1, 4, 6, 7]
     # Nothing from the first lost line on can be believed: the completion is only a claim.
