@@ -71,3 +71,26 @@ def test_inspect_and_the_listing_say_the_same(world: RealWorld, project: Path) -
     (row,) = json.loads(listed.stdout)["executions"]
     assert row["agent_chain"] == "fb-primary ✗ → fb-secondary ✓"
     assert row["in_flight_agent"] is None
+
+
+def test_a_declared_loss_in_a_damaged_file_is_not_tampering(
+    world: RealWorld, project: Path, tmp_path: Path
+) -> None:
+    """The record whose writer declared a recording failure, its last byte lost: its gap
+    (seq 2, then 4) made it "tampered" and "untrusted", where the whole file is
+    "unverifiable"; damaged, it is unverifiable for its damage."""
+    source = resolve_root(project).path_of(f"{world.fallback}.json")
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    (records / source.name).write_bytes(source.read_bytes().rstrip()[:-1])
+    for args in (
+        ("inspect", "--list", "--json", "--no-cache"),
+        ("inspect", "--json", world.fallback),
+    ):
+        doc = json.loads(cli(*args, cwd=tmp_path).stdout)
+        verdict = doc["executions"][0] if "executions" in doc else doc["verdict"]
+        assert verdict["integrity"] == "unverifiable", verdict
+        assert verdict["integrity_reason"].startswith("the file is damaged: ")
+        assert verdict["replayable_reason" if "executions" in doc else "replay"] == (
+            "record_corrupted"
+        )

@@ -42,6 +42,7 @@ from intentus_tui.core.records.hashing import (
 )
 from intentus_tui.core.records.load import (
     HUGE_FILE_BYTES,
+    ExecutionRecord,
     LoadResult,
     classify_value,
     has_long_digit_run,
@@ -49,7 +50,7 @@ from intentus_tui.core.records.load import (
     load_record_file,
     load_record_head,
 )
-from intentus_tui.core.records.replay import RECORD_CORRUPTED, ReplayEngine
+from intentus_tui.core.records.replay import RECORD_CORRUPTED, RECORDING_FAILURE, ReplayEngine
 from intentus_tui.core.records.timeline import (
     FAN_OUT_STRATEGIES,
     analyze_attempts,
@@ -206,6 +207,10 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     final_problems = check_final_response(record)  # a problem and a contradiction: once
     problems = record_problems(result, hash_check, sequence, structure, final_problems)
     contradictions = _contradictions(final_problems, sequence, structure)
+    if result.status is LoadStatus.SALVAGED and _declares_a_loss(record):
+        # A damaged file whose writer said it lost part of the record (as a whole one says
+        # it, below): the losses are that story, not an edit; the damage decides.
+        contradictions = []
     hash_status = hash_check.status
     if hash_status is HashStatus.MISMATCH and hash_check.benign:
         hash_status = HashStatus.BENIGN
@@ -255,6 +260,12 @@ def router_gave_up(failed: Collection[str], decided: str | None, strategy: str) 
     if not failed:
         return False
     return decided is None or decided in failed or decided.lower() == strategy.lower()
+
+
+def _declares_a_loss(record: ExecutionRecord) -> bool:
+    """The record's header says its writer failed to record all of it."""
+    header = record.header
+    return header.replayable is False and header.replayable_reason == RECORDING_FAILURE
 
 
 def _contradictions(
