@@ -21,6 +21,7 @@ from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
     RecordRoot,
+    cannot_follow,
     layout_problem,
     resolve_root,
     shown_path,
@@ -172,12 +173,6 @@ def typed_path(text: str) -> Path:
     if path.is_symlink() and os.path.exists(text):
         return Path(os.path.realpath(text))
     return tidy_path(path)  # ``..`` folded where that is the same file
-
-
-def cannot_follow(path_text: str) -> str:
-    """What is said of a typed path that is a link looping or leading nowhere: nothing
-    can be read there (not a damaged file, not a missing one)."""
-    return f"cannot follow {shown_path(path_text)}: the link loops or leads nowhere"
 
 
 def open_root(directory: str | None) -> RecordRoot:

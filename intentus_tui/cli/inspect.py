@@ -78,12 +78,14 @@ def _list_rows(
     return rows
 
 
-def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
+def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
     """The merged listing of several roots: a ROOT column, counts per root; a root that
-    cannot be opened is named on stderr (one line) and the others are listed."""
+    cannot be opened (or not wholly) is named on stderr (one line) and the others are
+    listed, and the exit code says the list is not whole (1), as verify's and export's."""
     from intentus_tui.core.index.multi import MultiIndex
 
     opened = open_many(specs)
+    code = ExitCode.PROBLEMS if any(e.problem is not None for e in opened) else ExitCode.OK
     working = [(entry.label, entry.root) for entry in opened if entry.root is not None]
     index = MultiIndex(working, use_cache=not no_cache, rows=LISTING_ROWS)
     summaries = index.scan()
@@ -111,7 +113,7 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
         lines = [LISTING_ROWS.row(s) for s in ordered]
         out.write((b"\n" + b",\n".join(lines) + b"\n  ]\n}\n") if lines else b"]\n}\n")
         out.flush()
-        return
+        return code
     with_wal = any(entry.root.wal_dir is not None for entry in opened if entry.root)
     rows = _list_rows(summaries, with_wal, with_root=True)
     parts = [
@@ -127,6 +129,7 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> None:
         )
     )
     print_table(rows, echo_text)
+    return code
 
 
 def _wal_column(s: ExecutionSummary) -> str:
@@ -391,8 +394,7 @@ def inspect(
     if list_mode or not targets:
         specs = [*directories, *targets] if list_mode else list(directories)
         if len(specs) > 1:
-            _list_many(specs, as_json, no_cache)
-            raise click.exceptions.Exit(ExitCode.OK)
+            raise click.exceptions.Exit(_list_many(specs, as_json, no_cache))
         root = open_root(specs[0] if specs else None)
         index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:

@@ -19,7 +19,6 @@ from intentus_tui.cli.bundle import (
     manifest_lines,
 )
 from intentus_tui.cli.common import (
-    cannot_follow,
     decided_exit,
     echo_json,
     echo_text,
@@ -35,7 +34,13 @@ from intentus_tui.cli.common import (
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
-from intentus_tui.core.paths import RecordRoot, list_record_paths, shown_path, sibling_wal_dir
+from intentus_tui.core.paths import (
+    RecordRoot,
+    cannot_follow,
+    list_record_paths,
+    shown_path,
+    sibling_wal_dir,
+)
 from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.roots import distinct_specs

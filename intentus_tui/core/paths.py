@@ -58,6 +58,12 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     return os.fspath(tidy_path(path))
 
 
+def cannot_follow(path_text: str) -> str:
+    """What is said of a typed path that is a link looping or leading nowhere: nothing
+    can be read there (not a damaged file, not a missing one)."""
+    return f"cannot follow {shown_path(path_text)}: the link loops or leads nowhere"
+
+
 def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
     """Accept an ``.intentusnet`` root, a records directory, its ``wal`` directory, or any
     directory of ``*.json``.

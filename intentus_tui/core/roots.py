@@ -22,7 +22,7 @@ from intentus_tui.core.execution_ids import (
     UnknownExecutionError,
     resolve_execution_id,
 )
-from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path, tidy_path
+from intentus_tui.core.paths import RecordRoot, cannot_follow, resolve_root, shown_path, tidy_path
 from intentus_tui.core.read_only import read_only_reason
 from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -74,6 +74,8 @@ def unique_labels(labels: Sequence[str]) -> list[str]:
 def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
     path = Path(spec)
     if not path.exists():
+        if path.is_symlink():
+            return None, cannot_follow(spec)
         return None, f"no such directory: {shown_path(spec)}"
     if not path.is_dir():
         return None, f"not a directory: {shown_path(spec)}"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld
 from tests.roots_world import WAL_ONLY_ID, Host, copy_host
@@ -67,9 +68,22 @@ def test_a_missing_root_is_named_on_stderr_and_the_others_list(
     alpha, _ = hosts
     missing = tmp_path / "gone"
     result = cli("inspect", "--list", str(alpha.base), str(missing))
-    assert result.returncode == 0
+    # The list is not whole: exit 1, as verify and export say it (it exited 0).
+    assert result.returncode == ExitCode.PROBLEMS
     assert result.stderr.strip() == f"intentus-tui: root gone: failed: no such directory: {missing}"
     assert result.stdout.splitlines()[0].endswith(f"alpha {len(alpha.ids) + 1}, gone failed")
+
+
+def test_a_root_that_is_a_looping_link_is_named_as_one(hosts: list[Host], tmp_path: Path) -> None:
+    # It was "no such directory", where the same link named alone is "cannot follow".
+    alpha, _ = hosts
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    result = cli("inspect", "--list", str(alpha.base), str(loop))
+    assert result.returncode == ExitCode.PROBLEMS
+    assert result.stderr == (
+        f"intentus-tui: root loop: failed: cannot follow {loop}: the link loops or leads nowhere\n"
+    )
 
 
 def test_only_failing_roots_exit_2_with_one_line_each(tmp_path: Path) -> None:
