@@ -205,6 +205,9 @@ def _inspect_hint(target: str, directory: str | Sequence[str] | None) -> str:
     return " ".join(shlex.quote(word) for word in words)
 
 
+EMPTY_TARGET = "an empty argument names nothing: give an execution id or a file"
+
+
 def locate_execution(
     target: str,
     directory: str | Sequence[str] | None,
@@ -223,6 +226,9 @@ def locate_execution(
         if refuse is None:
             fail(message, no_record)
         refuse(message, no_record, log)
+
+    if not target:  # Path("") is ".": it was "'.' is a directory"
+        fail(EMPTY_TARGET)
 
     looks_like_path = target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
     if directory is not None and not isinstance(directory, str) and not looks_like_path:

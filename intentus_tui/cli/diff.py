@@ -54,6 +54,7 @@ from typing import Any
 import click
 
 from intentus_tui.cli.common import (
+    EMPTY_TARGET,
     decided_exit,
     echo_json,
     echo_text,
@@ -109,6 +110,8 @@ def read_side(target: str, directory: str | Sequence[str] | None) -> Operand:
     """Classify and read one operand, or exit 2 with one clear line. A record comes with its
     execution's verdict, made as ``inspect`` and ``verify`` make it (joined with its
     write-ahead log, found where they find it)."""
+    if not target:
+        fail(EMPTY_TARGET)
     path = Path(target)
     try:
         if "#" in target and not path.exists():

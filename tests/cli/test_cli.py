@@ -148,6 +148,16 @@ def test_usage_errors_exit_2_without_traceback(world: Path, args: tuple[str, ...
     assert "Traceback" not in out.stderr and out.stderr.strip()
 
 
+@pytest.mark.parametrize("command", ["inspect", "replay", "snapshot", "diff"])
+def test_an_empty_argument_is_said_to_name_nothing(world: Path, command: str) -> None:
+    # It was "'.' is a directory, not a record file or execution id" (Path("") is ".").
+    out = cli(command, "", *(["x"] if command == "diff" else []), cwd=world)
+    assert out.returncode == 2, out
+    assert out.stderr == (
+        "intentus-tui: an empty argument names nothing: give an execution id or a file\n"
+    )
+
+
 def test_hostile_text_never_reaches_the_terminal(tmp_path: Path) -> None:
     evil = make_record(execution_id="evil", intent="\x1b]0;pwned\x07[b]x[/b]\x9b2J\u202e")
     write_record(tmp_path, evil)
