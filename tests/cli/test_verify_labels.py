@@ -74,4 +74,4 @@ def test_a_log_of_another_execution_under_this_ones_name_fails_the_record(
     listing = json.loads(cli("inspect", "--list", str(root), "--json").stdout)
     (row,) = listing["executions"]
     assert (row["outcome"], row["integrity"]) == ("unknown", "chain_broken")
-    assert "another execution's log" in row["integrity_reason"]
+    assert "the WAL is another execution's log" in row["integrity_reason"]

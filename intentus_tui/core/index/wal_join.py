@@ -87,6 +87,9 @@ def _wal_chain_problem(log: WalLog) -> str | None:
         return clean(log.message)
     if described is None:  # the file could not be read at all
         return clean(f"WAL unreadable: {log.message}")
+    issue = log.first_issue
+    if issue is not None and issue.kind == "execution_id_mismatch":
+        return clean(f"the WAL is {described}")  # "the WAL is another execution's log ..."
     return clean(f"WAL {described}")
 
 

@@ -406,11 +406,17 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_SEQ_LIMIT = 2**63
+
+
 def _entry_shape_problem(obj: Any) -> str | None:
     if not isinstance(obj, dict):
         return f"entry is a JSON {json_kind(obj)}, not an object"
-    if not _is_int(obj.get("seq")):
+    seq = obj.get("seq")
+    if not _is_int(seq):
         return "entry has no integer 'seq'"
+    if not 0 <= seq < _SEQ_LIMIT:  # no log holds so many entries: not a seq to show
+        return f"entry's 'seq' is out of range ({'negative' if seq < 0 else 'over 2**63'})"
     for key in ("execution_id", "timestamp_iso", "entry_type"):
         if not isinstance(obj.get(key), str):
             return f"entry has no string '{key}'"
@@ -575,7 +581,8 @@ def _read_entries(
             continue
         problem = _entry_shape_problem(obj)
         if problem is not None:
-            seq = obj.get("seq") if isinstance(obj, dict) and _is_int(obj.get("seq")) else None
+            seq = obj.get("seq") if isinstance(obj, dict) else None
+            seq = seq if _is_int(seq) and 0 <= seq < _SEQ_LIMIT else None
             checker.issues.append(WalIssue("bad_entry", raw.line_no, raw.offset, problem, seq))
             checker.lost_line()
             continue

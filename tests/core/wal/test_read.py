@@ -197,6 +197,9 @@ def test_garbage_middle_lines(tmp_path: Path) -> None:
         (lambda e: e.update(payload=[1]), "object 'payload'"),
         (lambda e: e.pop("entry_type"), "string 'entry_type'"),
         (lambda e: e.update(prev_hash=7), "'prev_hash' is not a string"),
+        # A 401-digit seq was echoed in full in every line that named it.
+        (lambda e: e.update(seq=10**400), "'seq' is out of range (over 2**63)"),
+        (lambda e: e.update(seq=-1), "'seq' is out of range (negative)"),
     ],
 )
 def test_wrong_types_are_bad_entries(tmp_path: Path, mutate: Any, message: str) -> None:
@@ -210,6 +213,7 @@ def test_wrong_types_are_bad_entries(tmp_path: Path, mutate: Any, message: str) 
     issue = read_wal(path).first_issue
 
     assert issue is not None and issue.kind == "bad_entry" and message in issue.message
+    assert issue.seq is None or 0 <= issue.seq < 2**63
 
 
 def test_entry_from_another_execution(tmp_path: Path) -> None:
