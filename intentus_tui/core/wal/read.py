@@ -22,7 +22,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from intentus_tui.core.fsio import OutsideLinkError, open_confined
 from intentus_tui.core.model import NOTHING_TO_CHECK
@@ -402,7 +402,7 @@ def _parse_line(raw: _RawLine) -> tuple[Any, str | None]:
         return None, f"line is not JSON ({detail})"
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
