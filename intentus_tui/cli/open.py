@@ -12,6 +12,8 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from intentus_tui.core.bundle.read import ExtractedBundle
     from intentus_tui.core.paths import RecordRoot
     from intentus_tui.core.remote.location import RemoteOptions
@@ -122,11 +124,10 @@ def open_bundle(path: str) -> int:
         with extracted(path) as bundle:
             app = bundle_app(bundle, path)
             app.prepare_start()
-            app.run()
+            return ran(app)
     except OSError as exc:
         click.echo(f"intentus-tui: cannot open the bundle: {sanitize_line(str(exc))}", err=True)
         return ExitCode.PROBLEMS
-    return ExitCode.OK
 
 
 def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) -> IntentusApp:
@@ -156,6 +157,7 @@ def open_debugger(
     from intentus_tui.tui.startup.start_frame import StartFrame
 
     reopen: RecordRoot | None = root
+    code: int = ExitCode.OK
     while reopen is not None:  # opened again when the project's records appear
         first = first_look(reopen.records_dir, first_row_count(), reopen.wal_dir)
         frame = StartFrame.show(str(reopen.records_dir), first.rows, watch=watch)
@@ -166,12 +168,12 @@ def open_debugger(
 
                 take_over_start_frame(app)
             app.prepare_start(first)  # before the app captures stdio: the process pool
-            app.run()
+            code = ran(app)
         finally:
             if frame is not None:
                 frame.close()
-        reopen = app.reopen
-    return ExitCode.OK
+        reopen = app.reopen if code == ExitCode.OK else None
+    return code
 
 
 def open_several(specs: list[str], options: RemoteOptions) -> int:
@@ -205,5 +207,11 @@ def open_several(specs: list[str], options: RemoteOptions) -> int:
         first_root.wal_dir,
     )
     app.prepare_start(FirstLook([], preview.wants_pool) if roots.several else preview)
+    return ran(app)
+
+
+def ran(app: App[Any]) -> int:
+    """Run ``app``; its exit code: not 0 when it ended on an error (Textual printed the
+    traceback), so that a script or a shell sees it crashed."""
     app.run()
-    return ExitCode.OK
+    return app.return_code or ExitCode.OK

@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.model import ExecutionSummary
@@ -49,6 +49,7 @@ from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.roots import RootSet, RootsSupport
 from intentus_tui.tui.screen_styles import read_screen_styles
+from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.selection import SelectionActions
@@ -316,6 +317,17 @@ class IntentusApp(
         arrives now (a detail, a batch of rows) has nowhere to go: a pane's parent may
         still be mounted while the tabs it would fill are gone."""
         return not self.is_running
+
+    def action_command_palette(self) -> None:
+        """The command palette (``ctrl+p``), never over a dialog: from there a command
+        acted behind a confirmation still asked (selecting another execution under "Force
+        a replay?") or stacked a second one on it."""
+        if isinstance(self.screen, ModalScreen):  # a dialog, or the palette itself
+            if not isinstance(self.screen, SafeCommandPalette):
+                self.bell()
+            return
+        if self.use_command_palette:
+            self.push_screen(SafeCommandPalette(id="--command-palette"))
 
     def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
         self.feeder.stop()  # every way out comes here: a scan must not hold up the exit

@@ -37,3 +37,27 @@ def test_demo_and_a_directory_together_are_refused(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     with pytest.raises(OpenError, match="not both"):
         resolve_target(str(tmp_path), fresh=True)
+
+
+def test_a_debugger_that_ended_on_an_error_exits_non_zero() -> None:
+    """It exited 0 after Textual printed the traceback: a script saw nothing wrong."""
+    from typing import Any
+
+    from textual.app import App
+
+    from intentus_tui.cli.open import ran
+
+    class Headless(App[None]):
+        def run(self, *args: Any, **kwargs: Any) -> None:
+            return super().run(headless=True)
+
+    class Failing(Headless):
+        def on_mount(self) -> None:
+            raise RuntimeError("a bug")
+
+    class Quitting(Headless):
+        def on_mount(self) -> None:
+            self.exit()
+
+    assert ran(Failing()) == 1
+    assert ran(Quitting()) == 0

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from intentus_tui.tui.commands import ExecutionCommands
+from intentus_tui.tui.screens.command_palette import SafeCommandPalette
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.tui.app_support import make_app, screen_text, settle, wait_for, write_world
 from tests.tui.test_app_injection import _hit_count
 
@@ -52,3 +54,39 @@ async def test_verdict_words_find_executions_and_the_hits_give_the_reasons(
         await pilot.press("enter")
         await settle(pilot)
         assert app.side_pane.active_tab == "verify"
+
+
+async def test_page_keys_at_once_after_ctrl_p_never_take_the_debugger_down(
+    records_dir: Path,
+) -> None:
+    """PageDown within milliseconds of ctrl+p, before the palette's list is laid out,
+    raised KeyError in Textual's OptionList and ended the debugger."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key in ("pagedown", "pageup"):
+            app.action_command_palette()
+            await pilot.press(key)  # before any frame of the palette
+            await settle(pilot)
+            assert app.is_running and isinstance(app.screen, SafeCommandPalette)
+            await pilot.press("escape")
+            await settle(pilot)
+
+
+async def test_the_palette_never_opens_over_a_dialog(records_dir: Path) -> None:
+    """Over "Force a replay?" it selected another execution underneath, or stacked a second
+    dialog on the first."""
+    ids = write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{ids['invalidated']}.json")
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)  # still the question, alone
+        assert len(app.screen_stack) == 2
