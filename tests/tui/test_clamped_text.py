@@ -68,3 +68,31 @@ async def test_a_label_s_text_wraps_beside_the_label_and_a_cut_still_says_so() -
         widget.update(Content("plain text, given whole"))  # no longer hangs
         await pilot.pause()
         assert _rows(app, "hanging") == ["plain text, given whole"]
+
+
+def test_rows_to_spare_go_to_the_verdict_s_reasons_before_the_lines_after_them() -> None:
+    """At 200x50 the three reasons were cut to a row each while the chain and a fallback
+    line below them wrapped whole."""
+    long = "word " * 30
+    lines = [
+        (Content("id-1  Summarize  ✓ succeeded"), 0),
+        (Content(f"outcome   ✓ succeeded — {long}"), 10),
+        (Content(f"integrity verified — {long}"), 10),
+        (Content("replay    ↺ yes"), 10),
+        (Content(f"chain {long}"), 6),
+        (Content(f"seq 4 fallback a → b: {long}"), 0),
+    ]
+    rows, cut = ClampedText._fitted(lines, 40, 10, keep=4)
+    plain = [row.plain for row in rows]
+    assert cut
+    # Every line has its row; the four rows to spare went to the outcome's reason, first.
+    assert plain == [
+        "id-1  Summarize  ✓ succeeded",
+        "outcome   ✓ succeeded — word word word",
+        *["          word word word word word word"] * 3,
+        "          word word word word word word…",
+        "integrity verified — word word word wor…",
+        "replay    ↺ yes",
+        "chain word word word word word word wor…",
+        "seq 4 fallback a → b: word word word…",
+    ]

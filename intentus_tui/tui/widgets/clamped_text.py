@@ -68,6 +68,29 @@ class ClampedText(Static):
             rows += [Content(" " * hang) + row for row in wrapped[1:]]
         return rows
 
+    @classmethod
+    def _fitted(
+        cls, hanging: Sequence[tuple[Content, int]], width: int, budget: int, keep: int
+    ) -> tuple[list[Content], bool]:
+        """The rows of ``hanging`` in ``budget`` rows, and whether any line was cut or left
+        out. Each line has a row (the first ``keep``, the essentials, whatever the budget;
+        the others in order while rows last); the rows to spare go to whole lines in order
+        of importance: the essentials' reasons (lines 1 on), the title, the rest in order.
+        A line given fewer rows than it wraps to ends in "…"."""
+        wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
+        given = [1 if index < max(keep, budget) else 0 for index in range(len(wrapped))]
+        spare = budget - sum(given)
+        order = [*range(1, keep), 0, *range(keep, len(wrapped))] if keep else range(len(wrapped))
+        for index in order:
+            take = min(len(wrapped[index]) - given[index], max(spare, 0))
+            given[index] += take
+            spare -= take
+        rows: list[Content] = []
+        for line_rows, count in zip(wrapped, given, strict=True):
+            if count:
+                rows += [*line_rows[: count - 1], _cut_after(line_rows, count, width)]
+        return rows, any(count < len(r) for r, count in zip(wrapped, given, strict=True))
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         # Every row of the text, not the rows shown (which ``render`` decides from them).
         visual = self.visual
@@ -86,23 +109,26 @@ class ClampedText(Static):
         rows = self._rows(visual, width)
         if len(rows) <= height:
             return Content("\n").join(rows) if self._hanging else visual
-        keep = self._keep
-        if self._short and len(self._hung(self._hanging[:keep], width)) > height:
-            # Too short a widget for the essentials whole: one row each, cut, where there
-            # are rows enough; else the short form says them in fewer rows.
-            if height >= keep:
-                cut = [_one_row(line, width) for line, _ in self._hanging[:keep]]
-                rows = cut + self._hung(self._hanging[keep:], width)
-            else:
-                rows = self._hung(self._short, width)
+        if self._hanging:
+            lines, keep = self._hanging, self._keep
+            if height < keep and self._short:  # the essentials need fewer rows
+                lines, keep = self._short, len(self._short)
+            rows, cut = self._fitted(lines, width, height, keep)
             if len(rows) <= height:
+                if cut and not rows[-1].plain.endswith(ELLIPSIS):
+                    rows[-1] = _cut_after([rows[-1], Content("")], 1, width)
                 return Content("\n").join(rows)
         last = rows[height - 1]
-        if last.cell_length >= width:
-            last = last.truncate(width - 1)
-        return Content("\n").join([*rows[: height - 1], last + ELLIPSIS])
+        if not last.plain.endswith(ELLIPSIS):  # a line cut already says so
+            last = (last.truncate(width - 1) if last.cell_length >= width else last) + ELLIPSIS
+        return Content("\n").join([*rows[: height - 1], last])
 
 
-def _one_row(line: Content, width: int) -> Content:
-    """``line`` in one row of ``width`` cells: cut, and saying so with "…", if longer."""
-    return line if line.cell_length <= width else line.truncate(width - 1) + ELLIPSIS
+def _cut_after(rows: list[Content], given: int, width: int) -> Content:
+    """Row ``given`` of a line's wrapped ``rows``, ending in "…" when rows follow it."""
+    last = rows[given - 1]
+    if given == len(rows):
+        return last
+    if last.cell_length >= width:
+        last = last.truncate(width - 1)
+    return last + ELLIPSIS

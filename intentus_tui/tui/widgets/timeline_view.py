@@ -32,6 +32,7 @@ from intentus_tui.tui.presenters.event_columns import (
 from intentus_tui.tui.presenters.list_rows import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
+    display_id,
     integrity_cell,
     integrity_words,
     outcome_badge,
@@ -217,7 +218,8 @@ def _with_short_form(
     Post-mortem). Every answer in sight beats two with reasons."""
     if verdict is None:
         return text
-    named = Content.assemble((ident, "bold"), ("  ", ""), (intent, "$text-accent"))
+    # The id as the list shows it (a UUID's first 8 characters): the intent keeps its room.
+    named = Content.assemble((display_id(ident), "bold"), ("  ", ""), (intent, "$text-accent"))
     short = [(named, 0), (verdict_brief(verdict), 0), *([chain] if chain else [])]
     lines, hangs = zip(*short, strict=True)
     return text._replace(short=(list(lines), list(hangs)), keep=4)  # title, 3 answers
