@@ -41,6 +41,7 @@ from intentus_tui.tui.live.project_watch import ProjectWatch, awaits_project
 from intentus_tui.tui.live.resync import Resyncing
 from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
 from intentus_tui.tui.presenters.execution_text import (
+    cannot_invalidate,
     execution_label,
     invalidate_lines,
     short_label,
@@ -740,6 +741,9 @@ class IntentusApp(
     def action_invalidate(self) -> None:
         detail = self.record_to_act_on("invalidate")
         if detail is None or self.refuse_write("Invalidate"):
+            return
+        if (why := cannot_invalidate(detail)) is not None:  # no confirm that cannot work
+            self._report(why, "warning")
             return
 
         def confirmed(ok: bool | None) -> None:

@@ -115,6 +115,26 @@ async def test_invalidate_asks_then_rewrites_the_record_and_its_row(layout: Path
         assert app.execution_list.selected_key == key
 
 
+async def test_invalidate_of_a_damaged_file_says_why_without_asking(layout: Path) -> None:
+    """The dialog said the file could not be invalidated and still offered to confirm."""
+    ids = write_world(layout)
+    app = make_app(layout)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        key = f"{ids['truncated']}.json"
+        app.execution_list.select_key(key)
+        await settle(pilot)
+        before = (layout / key).read_bytes()
+        await pilot.press("I")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert [n.message for n in app._notifications] == [
+            "Not invalidated: this file is damaged, and rewriting it would drop everything "
+            "after the damage"
+        ]
+        assert (layout / key).read_bytes() == before
+
+
 async def test_save_snapshot_writes_beside_the_records_never_among_them(layout: Path) -> None:
     ids = write_world(layout)
     app = make_app(layout)

@@ -12,7 +12,11 @@ from textual.widgets import Select
 
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.wal.read import read_wal
-from intentus_tui.tui.presenters.execution_text import force_replay_lines, invalidate_lines
+from intentus_tui.tui.presenters.execution_text import (
+    cannot_invalidate,
+    force_replay_lines,
+    invalidate_lines,
+)
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.widgets.diff_pane import (
     COMPARE,
@@ -559,8 +563,12 @@ def test_confirm_lines_are_sanitized_and_explain_the_write() -> None:
     assert "atomic" in invalidate
 
 
-def test_invalidate_lines_warn_that_a_damaged_file_cannot_be_invalidated() -> None:
-    assert "cannot be invalidated" in "\n".join(invalidate_lines(salvaged_detail()))
+def test_a_damaged_file_is_said_not_to_be_invalidable_before_any_confirm() -> None:
+    assert cannot_invalidate(salvaged_detail()) == (
+        "Not invalidated: this file is damaged, and rewriting it would drop everything "
+        "after the damage"
+    )
+    assert cannot_invalidate(detail_from(good_record())) is None
 
 
 async def test_side_pane_reads_a_record_written_like_intentusnet(tmp_path: Path) -> None:

@@ -245,9 +245,14 @@ def invalidate_lines(detail: ExecutionDetail) -> list[str]:
         "Nothing else in the record changes; the write is atomic (temp file, fsync, rename)."
     )
     lines.append("Replay will refuse this record afterwards; a forced replay stays possible.")
-    if detail.result.status is not LoadStatus.OK:
-        lines.append(
-            "This file is damaged: it cannot be invalidated, because rewriting it would drop "
-            "everything after the damage."
-        )
     return lines
+
+
+def cannot_invalidate(detail: ExecutionDetail) -> str | None:
+    """Why ``I`` cannot invalidate this record (asked, it would only fail), or None."""
+    if detail.result.status is not LoadStatus.OK:
+        return (
+            "Not invalidated: this file is damaged, and rewriting it would drop everything "
+            "after the damage"
+        )
+    return None
