@@ -19,6 +19,7 @@ module costs nothing at start-up.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 from collections.abc import Mapping
@@ -336,6 +337,16 @@ def replay(
                     verdict=verdict,
                 )
         replayed = engine.replay(env=envelope, force=force, strict=strict)
+        if (
+            force
+            and verdict is not None
+            and not verdict.replayable
+            and FORCED_WARNING not in replayed.warnings
+        ):
+            # What the verdict refuses (an untrusted record its header calls replayable)
+            # is forced too, and marked as the confirmation says it will be.
+            forced = (FORCED_WARNING, f"Not replayable: {verdict.replay.value}")
+            replayed = dataclasses.replace(replayed, warnings=forced + replayed.warnings)
     except NotReplayableError as exc:
         return ReplayOutcome("refused", force, reason=exc.reason, verdict=verdict)
     except ReplayHashMismatchError as exc:
