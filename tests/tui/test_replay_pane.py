@@ -133,9 +133,8 @@ async def test_before_a_replay_and_before_forcing_one_the_problems_are_named(
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         body = app.screen.body_text
-    assert "Integrity       ⚠ untrusted record: envelope hash mismatch, possible tampering" in (
-        waiting
-    )
+    # The verdict's integrity answer and reason, as the Verify tab and inspect give them.
+    assert "Integrity       ⚠ tampered — the envelope does not hash to the recorded" in waiting
     assert "Untrusted record: envelope hash mismatch, possible tampering" in body
 
 
@@ -180,8 +179,8 @@ async def test_a_broken_log_chain_is_named_as_the_log_not_the_record(
         body = await forced_replay(pilot)
     assert "Untrusted log: write-ahead log hash chain broken" in body
     assert "Untrusted record" not in body
-    assert "Integrity       ⚠ untrusted log: write-ahead log hash chain broken" in waiting
-    assert "untrusted record" not in waiting
+    assert "Integrity       ⚠ chain broken — WAL hash chain broken at line 1" in waiting
+    assert "untrusted record" not in waiting and "tampered" not in waiting
 
 
 @pytest.mark.parametrize(

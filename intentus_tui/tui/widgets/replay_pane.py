@@ -32,6 +32,7 @@ from intentus_tui.tui.presenters.execution_text import (
     refusal_note,
     untrusted_banner,
 )
+from intentus_tui.tui.presenters.list_rows import integrity_words
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -160,8 +161,11 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
         note = "A forced replay is possible after a confirmation."
     lines.append(plain(note, DIM_STYLE))
     doubts = untrusted_problems(replay_integrity(detail))
-    untrusted = verdict is None or not verdict.trusted
-    for label, names in doubt_rows(doubts, untrusted):
+    if verdict is not None and doubts:  # the verdict's integrity answer, as Verify says it
+        text = f"⚠ {integrity_words(verdict.integrity)} — {verdict.integrity_reason}"
+        lines.append(row("Integrity", (safe(text), PROBLEM_STYLE)))
+        return lines
+    for label, names in doubt_rows(doubts, untrusted=True):
         text = f"⚠ {label[0].lower()}{label[1:]}: {names}"
         lines.append(row("Integrity", (safe(text), PROBLEM_STYLE)))
     return lines
