@@ -20,6 +20,7 @@ from intentus_tui.tui.presenters.list_rows import (
     integrity_words,
     outcome_badge,
     replay_words,
+    verdict_text,
 )
 from intentus_tui.tui.widgets.cells import fit
 
@@ -94,6 +95,9 @@ def side_title_versions(
     versions.append(f"{name}{file}{verdict}{damaged}")
     if len(name) > MAX_ID_WIDTH:  # a long id, cut as the list's id column cuts it
         versions.append(f"{fit(name, MAX_ID_WIDTH)}{verdict}{damaged}")
+    if operand.verdict is not None:  # at 80 columns: the answers as the list's columns say them
+        cut = name if len(name) <= MAX_ID_WIDTH else fit(name, MAX_ID_WIDTH)
+        versions.append(f"{cut}{file} · {verdict_text(operand.verdict)}{damaged}")
     return [clip(text, TITLE_CHARS) for text in versions]
 
 
