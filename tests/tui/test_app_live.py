@@ -140,7 +140,11 @@ async def test_paused_collects_changes_and_resume_applies_them(
         await wait_for(pilot, lambda: app.feeder.pending_count > 0, "change noticed while paused")
         await settle(pilot)
         assert _key(new_id) not in model.summaries
-        assert "changes waiting" in str(app.query_one("HeaderBar").render())
+        count = app.feeder.pending_count
+        waiting = (
+            "1 change waiting" if count == 1 else f"{count} changes waiting"
+        )  # not "1 changes"
+        assert f"({waiting})" in str(app.query_one("HeaderBar").render())
         await pilot.press("p")
         await wait_for(pilot, lambda: _key(new_id) in model.summaries, "applied on resume")
         assert "● live" in str(app.query_one("HeaderBar").render())

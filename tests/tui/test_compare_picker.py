@@ -8,6 +8,7 @@ directly (no disk, no clock).
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from intentus_tui.tui.presenters.compare_candidates import (
     build_candidates,
 )
 from intentus_tui.tui.presenters.list_model import ListModel
-from intentus_tui.tui.screens.compare_picker import ComparePicker, candidate_prompt
+from intentus_tui.tui.screens.compare_picker import ComparePicker, candidate_prompt, unusable_path
 from tests.tui.test_compare_candidates import _many
 from tests.tui.test_list_model import summary
 
@@ -241,3 +242,14 @@ def test_snapshot_picker_filtered_120x36(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(PickerApp(small_index()), terminal_size=(120, 36), run_before=type_query)
+
+
+def test_a_typed_path_that_names_no_file_says_what_it_is(tmp_path: Path) -> None:
+    """A FIFO or a device was "no file at this path" while it was there."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert unusable_path(str(fifo)) == (
+        "not a regular file (a FIFO, a device, a socket): nothing to compare"
+    )
+    assert unusable_path(f"{tmp_path}/") == "a directory: name a file in it"
+    assert unusable_path(str(tmp_path / "nothing.json")) == "no file at this path"

@@ -148,7 +148,8 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     if s.following:
         parts.append(("  ⇣ follow", "bold $accent"))
     if s.live == "paused" and s.pending:
-        parts.append((f" ({s.pending:,} changes waiting)", "$warning"))
+        changes = "change" if s.pending == 1 else "changes"
+        parts.append((f" ({s.pending:,} {changes} waiting)", "$warning"))
     if s.problem:
         parts += [("  ", ""), (f"cannot read the directory: {s.problem}", "bold $error")]
     elif s.scanning:

@@ -75,6 +75,19 @@ def typed_file(text: str) -> Path | None:
         return None
 
 
+def unusable_path(text: str) -> str:
+    """Why a typed path names no file to compare (``typed_file`` found none)."""
+    path = Path(text.strip()).expanduser()
+    try:
+        if path.is_dir():
+            return "a directory: name a file in it"
+        if path.exists():
+            return "not a regular file (a FIFO, a device, a socket): nothing to compare"
+    except OSError:
+        return "this path cannot be read"
+    return "no file at this path"
+
+
 def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Content:
     """A candidate's line, literal (never markup), its kind coloured and matches marked."""
     content = Content(candidate.line).stylize(KIND_STYLES[candidate.kind], 0, KIND_WIDTH)
@@ -227,14 +240,14 @@ class ComparePicker(ModalScreen[Candidate | None]):
                     add(hit.candidate, candidate_prompt(hit.candidate, hit.offsets))
                 status = self._match_status(len(hits), more)
                 if looks_like_path(query.strip()):
-                    status = "no file at this path" + (f" · {status}" if hits else "")
+                    status = unusable_path(query) + (f" · {status}" if hits else "")
             else:
                 self._add_grouped(hits, add)
                 status = counts_text(self.index.counts(), self.complete, self.index.unavailable())
                 if more:
                     status += f" — the first {DEFAULT_LIMIT} shown: type to narrow"
         elif looks_like_path(query) and query.strip():
-            status = "no file at this path"
+            status = unusable_path(query)
         self.query_one("#picker-status", Static).update(Content(status))
         option_list = self.options
         before = self.highlighted if query == self._shown_query else None

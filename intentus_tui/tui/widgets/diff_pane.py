@@ -385,7 +385,11 @@ class DiffPane(Vertical):
     def _empty_text() -> Content:
         return Content.assemble(
             ("No comparison yet.", "bold"),
-            ("\nPick two executions (or an execution and a snapshot) to compare them.", DIM_STYLE),
+            (
+                "\nMark an execution with m, select another and press d; or press D to "
+                "compare the selected one with a snapshot, a baseline or any file.",
+                DIM_STYLE,
+            ),
         )
 
     @property
