@@ -107,3 +107,15 @@ def test_a_tampered_record_leads_with_the_verdict_too() -> None:
     assert lines[0].startswith("Verdict   ⚠ UNTRUSTED   TAMPERED")
     assert lines[1].startswith("  the record fails its integrity check:")
     assert any(line.startswith("Recovery   HINT: INVESTIGATE FIRST") for line in lines[2:4])
+
+
+def test_an_attempt_s_latency_is_one_word_with_its_unit() -> None:
+    """``613.2`` ended a row and ``ms`` began the next one."""
+    from tests.tui.side_pane_harness import good_record
+
+    record = good_record()
+    for event in record["events"]:
+        if event["type"] == "AGENT_ATTEMPT_END":
+            event["payload"]["latency_ms"] = 613.2
+    text = text_of(postmortem_lines(detail_from(record)))
+    assert "613.2ms" in text and "613.2 ms" not in text

@@ -71,7 +71,7 @@ def _attempt_text(attempt: Attempt) -> str:
     if attempt.exception:
         bits.append(attempt.exception)
     if attempt.latency_ms is not None:
-        bits.append(f"{attempt.latency_ms:g} ms")
+        bits.append(f"{attempt.latency_ms:g}ms")  # one word: a wrap never parts it from its unit
     seqs = [s for s in (attempt.start_seq, attempt.end_seq) if s is not None]
     if seqs:
         bits.append("seq " + "–".join(str(s) for s in seqs))
