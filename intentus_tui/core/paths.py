@@ -97,7 +97,8 @@ def layout_problem(root: RecordRoot) -> str | None:
     record."""
     if root.records_dir != root.requested:
         return None  # its records directory was found
-    base = root.requested / ".intentusnet"
+    requested = root.requested
+    base = requested if requested.name == ".intentusnet" else requested / ".intentusnet"
     for part in (base, base / "records"):
         if os.path.lexists(part) and not part.is_dir():
             if _holds_records(root.requested):

@@ -22,7 +22,14 @@ from intentus_tui.core.execution_ids import (
     UnknownExecutionError,
     resolve_execution_id,
 )
-from intentus_tui.core.paths import RecordRoot, cannot_follow, resolve_root, shown_path, tidy_path
+from intentus_tui.core.paths import (
+    RecordRoot,
+    cannot_follow,
+    layout_problem,
+    resolve_root,
+    shown_path,
+    tidy_path,
+)
 from intentus_tui.core.read_only import read_only_reason
 from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
 from intentus_tui.core.sanitize import sanitize_line
@@ -82,7 +89,8 @@ def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
     root = resolve_root(spec)
     if not root.records_dir.is_dir():
         return None, f"no such directory: {root.records_dir}"
-    return root, None
+    problem = layout_problem(root)  # ".intentusnet/records" a file: not "no records"
+    return (None, problem) if problem is not None else (root, None)
 
 
 def open_roots(

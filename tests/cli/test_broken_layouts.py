@@ -32,7 +32,8 @@ def _looping_records(project: Path) -> str:
 
 
 @pytest.mark.parametrize("make", [_file_for_base, _fifo_for_records, _looping_records])
-@pytest.mark.parametrize("command", [("inspect", "--list"), ()])  # the listing, the debugger
+# the listing, the debugger, verify (which said "nothing to verify")
+@pytest.mark.parametrize("command", [("inspect", "--list"), (), ("verify",)])
 def test_a_broken_layout_is_one_line_naming_what_is_wrong(
     tmp_path: Path, make: object, command: tuple[str, ...]
 ) -> None:
@@ -43,6 +44,20 @@ def test_a_broken_layout_is_one_line_naming_what_is_wrong(
     assert result.returncode == ExitCode.USAGE, result
     assert result.stderr == f"intentus-tui: {says}: no record can be read there\n"
     assert result.stdout == ""
+
+
+def test_the_intentusnet_directory_named_itself_with_its_records_a_file(tmp_path: Path) -> None:
+    # It listed "(no records in …/.intentusnet)", exit 0.
+    base = tmp_path / ".intentusnet"
+    base.mkdir()
+    (base / "records").write_text("")
+    for command in (("inspect", "--list"), ("verify",)):
+        result = cli(*command, str(base))
+        assert result.returncode == ExitCode.USAGE, result
+        assert result.stderr == (
+            f"intentus-tui: {base / 'records'} is a file, not a directory: no record can be "
+            "read there\n"
+        )
 
 
 def test_a_root_that_is_a_looping_link_says_so(tmp_path: Path) -> None:
