@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
-from intentus_tui.core.records.store import FileExecutionStore, check_id
+from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError, check_id
 from intentus_tui.core.sanitize import quoted, sanitize_line
 
 # How many candidates an ambiguity names before it says "and N more".
@@ -159,5 +159,8 @@ def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
             f"execution {quoted(ids[0])} is recorded in {len(files)} files, none named "
             f"after it: {shown}{more} (name the file itself)"
         )
-    wal = _match(root, ids[0])
+    try:  # its log, if one is named after the id (a recorded id may be no safe name)
+        wal = _match(root, ids[0])
+    except UnsafeIdError:
+        wal = None
     return ExecutionMatch(ids[0], root.records_dir / files[0], wal.wal if wal else None)

@@ -4,6 +4,7 @@ IntentusNet 1.3.0 and WALs written by its ``WALWriter``."""
 from __future__ import annotations
 
 import builtins
+import json
 import io
 import os
 import shutil
@@ -121,6 +122,18 @@ def test_a_record_not_named_after_its_id_is_found_by_the_id_it_records(
         assert (match.execution_id, match.record) == (real_world.success, renamed)
     with pytest.raises(UnknownExecutionError):
         resolve_execution_id(root, "deadbeef")
+
+
+def test_a_recorded_id_that_is_no_safe_name_is_found_and_no_log_is_looked_for(
+    world: Path, real_world: RealWorld
+) -> None:
+    records = world / ".intentusnet" / "records"
+    path = records / "odd.json"
+    doc = json.loads((records / f"{real_world.success}.json").read_text())
+    doc["header"]["executionId"] = "zz/../evil"
+    path.write_text(json.dumps(doc))
+    match = resolve_execution_id(resolve_root(world), "zz")
+    assert (match.record, match.wal) == (path, None)
 
 
 def test_an_id_recorded_in_several_files_named_otherwise_asks_for_the_file(
