@@ -4,8 +4,8 @@ IntentusNet 1.3.0 and WALs written by its ``WALWriter``."""
 from __future__ import annotations
 
 import builtins
-import json
 import io
+import json
 import os
 import shutil
 from pathlib import Path

@@ -63,7 +63,8 @@ async def test_a_label_s_text_wraps_beside_the_label_and_a_cut_still_says_so() -
             "outcome   ✓ succeeded — the",
             "          final response",
         ]
-        assert _rows(app, "short") == ["id-1  Summarize", "outcome   ✓ succeeded — the…"]
+        # Cut, a row filled as far as it goes, saying so.
+        assert _rows(app, "short") == ["id-1  Summarize", "outcome   ✓ succeeded — the f…"]
         widget = app.query_one("#hanging", ClampedText)
         widget.update(Content("plain text, given whole"))  # no longer hangs
         await pilot.pause()
@@ -94,5 +95,26 @@ def test_rows_to_spare_go_to_the_verdict_s_reasons_before_the_lines_after_them()
         "integrity verified — word word word wor…",
         "replay    ↺ yes",
         "chain word word word word word word wor…",
-        "seq 4 fallback a → b: word word word…",
+        "seq 4 fallback a → b: word word word wo…",  # filled: no room left unused
+    ]
+
+
+def test_the_integrity_s_reason_can_be_given_its_rows_before_the_outcome_s() -> None:
+    """An untrusted execution's outcome reason (advice to investigate) took the rows while
+    its integrity reason, what broke, was cut."""
+    advice = "cannot be believed: investigate before trusting anything recorded in it"
+    lines = [
+        (Content("id-1  Summarize"), 0),
+        (Content(f"outcome   ⚠ untrusted — {advice}"), 10),
+        (Content("integrity chain broken — WAL hash chain broken at line 3 (seq 3)"), 10),
+        (Content("replay    ✗ no (untrusted)"), 10),
+    ]
+    rows, _ = ClampedText._fitted(lines, 40, 6, keep=4, first=(2,))
+    assert [row.plain for row in rows] == [
+        "id-1  Summarize",
+        "outcome   ⚠ untrusted — cannot be",
+        "          believed: investigate before…",  # what is left after the integrity's
+        "integrity chain broken — WAL hash chain",
+        "          broken at line 3 (seq 3)",
+        "replay    ✗ no (untrusted)",
     ]

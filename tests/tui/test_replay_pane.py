@@ -53,7 +53,10 @@ async def test_a_tampered_envelope_shows_the_banner_above_the_result(
     record["envelope"]["payload"] = {"text": "a question never asked"}
     lines = (await replayed_text(detail_from(record))).splitlines()
     assert lines[0] == f"{BANNER}envelope hash mismatch, possible tampering{ADVICE}"
-    assert lines[1].startswith("  ✗ envelope hash mismatch, possible tampering: stored ")
+    # The verdict's integrity answer and reason, as the Verify tab gives them, then each
+    # problem.
+    assert lines[1].startswith("  Integrity       tampered — the envelope does not hash to")
+    assert lines[2].startswith("  ✗ envelope hash mismatch, possible tampering: stored ")
     status = next(line for line in lines if line.lstrip().startswith("Status"))
     assert "SUCCESS" in status and "from an untrusted record" in status
     assert lines.index(status) > 0  # below the banner

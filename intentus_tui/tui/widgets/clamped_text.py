@@ -27,22 +27,27 @@ class ClampedText(Static):
     _short: tuple[tuple[Content, int], ...] = ()
     _keep = 0
 
+    _first: tuple[int, ...] = ()
+
     def show(
         self,
         lines: Sequence[Content],
         hangs: Sequence[int],
         short: tuple[Sequence[Content], Sequence[int]] | None = None,
         keep: int = 0,
+        first: Sequence[int] = (),
     ) -> None:
         """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
         widget is too short for the first ``keep`` lines whole, each of them takes one row,
         cut; too short for that, ``short`` (lines and hangs: the essentials in fewer rows)
-        is shown instead."""
+        is shown instead. ``first``: the essentials whose rows to spare come first (the
+        others in order, then the first line)."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging
         self._short = tuple(zip(*short, strict=True)) if short is not None else ()
         self._keep = keep
+        self._first = tuple(first)
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         self._hanging = self._short = ()  # text given whole: no line hangs
@@ -70,7 +75,12 @@ class ClampedText(Static):
 
     @classmethod
     def _fitted(
-        cls, hanging: Sequence[tuple[Content, int]], width: int, budget: int, keep: int
+        cls,
+        hanging: Sequence[tuple[Content, int]],
+        width: int,
+        budget: int,
+        keep: int,
+        first: Sequence[int] = (),
     ) -> tuple[list[Content], bool]:
         """The rows of ``hanging`` in ``budget`` rows, and whether any line was cut or left
         out. Each line has a row (the first ``keep``, the essentials, whatever the budget;
@@ -80,15 +90,17 @@ class ClampedText(Static):
         wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
         given = [1 if index < max(keep, budget) else 0 for index in range(len(wrapped))]
         spare = budget - sum(given)
-        order = [*range(1, keep), 0, *range(keep, len(wrapped))] if keep else range(len(wrapped))
+        essentials = [*first, *(index for index in range(1, keep) if index not in first)]
+        order = [*essentials, 0, *range(keep, len(wrapped))] if keep else range(len(wrapped))
         for index in order:
             take = min(len(wrapped[index]) - given[index], max(spare, 0))
             given[index] += take
             spare -= take
         rows: list[Content] = []
-        for line_rows, count in zip(wrapped, given, strict=True):
+        for (_, hang), line_rows, count in zip(hanging, wrapped, given, strict=True):
             if count:
-                rows += [*line_rows[: count - 1], _cut_after(line_rows, count, width)]
+                indent = hang if hang > 0 and width - hang >= MIN_HANGING_ROOM else 0
+                rows += [*line_rows[: count - 1], _cut_after(line_rows, count, width, indent)]
         return rows, any(count < len(r) for r, count in zip(wrapped, given, strict=True))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -113,7 +125,8 @@ class ClampedText(Static):
             lines, keep = self._hanging, self._keep
             if height < keep and self._short:  # the essentials need fewer rows
                 lines, keep = self._short, len(self._short)
-            rows, cut = self._fitted(lines, width, height, keep)
+            first = self._first if lines is self._hanging else ()
+            rows, cut = self._fitted(lines, width, height, keep, first)
             if len(rows) <= height:
                 if cut and not rows[-1].plain.endswith(ELLIPSIS):
                     rows[-1] = _cut_after([rows[-1], Content("")], 1, width)
@@ -124,11 +137,14 @@ class ClampedText(Static):
         return Content("\n").join([*rows[: height - 1], last])
 
 
-def _cut_after(rows: list[Content], given: int, width: int) -> Content:
-    """Row ``given`` of a line's wrapped ``rows``, ending in "…" when rows follow it."""
+def _cut_after(rows: list[Content], given: int, width: int, indent: int = 0) -> Content:
+    """Row ``given`` of a line's wrapped ``rows``; when rows follow it, filled with the
+    start of the next one (wrapping had left room there) and ending in "…". ``indent``:
+    the cells the following rows start with (a hanging line's)."""
     last = rows[given - 1]
     if given == len(rows):
         return last
+    last = last + Content(" ") + rows[given][indent:]
     if last.cell_length >= width:
         last = last.truncate(width - 1)
-    return last + ELLIPSIS
+    return last.rstrip() + ELLIPSIS

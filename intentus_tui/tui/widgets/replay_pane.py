@@ -24,6 +24,7 @@ from intentus_tui.core.actions import (
     replay_integrity,
     untrusted_problems,
 )
+from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.execution_text import (
     NOTHING_TO_REPLAY,
     doubt_rows,
@@ -74,15 +75,20 @@ def _is_error(result: ReplayResult) -> bool:
     return result.error is not None or (result.status or "").lower() in ("error", "failed")
 
 
-def integrity_lines(result: ReplayResult, untrusted: bool = True) -> list[Line]:
+def integrity_lines(
+    result: ReplayResult, untrusted: bool = True, verdict: Verdict | None = None
+) -> list[Line]:
     """Above everything else: a banner when the record cannot be trusted (``untrusted``,
-    as its verdict says) or fully checked, each problem, and the notes on harmless
-    differences."""
+    as its verdict says) or fully checked, the verdict's integrity answer and reason (as
+    the Verify tab gives them), each problem, and the notes on harmless differences."""
     lines: list[Line] = []
     doubts = result.untrusted
     if doubts:
         banner = untrusted_banner(doubts, untrusted)
         lines.append(Line(Content(""), Content.assemble((banner, BANNER_STYLE))))
+        if verdict is not None:
+            said = f"{integrity_words(verdict.integrity)} — {verdict.integrity_reason}"
+            lines.append(row("Integrity", (safe(said), PROBLEM_STYLE)))
         for problem in doubts:
             lines.append(bullet(integrity_note(problem), PROBLEM_STYLE, mark="✗"))
     for problem in result.integrity:
@@ -97,7 +103,7 @@ def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     """The header block above the payload."""
     result = outcome.result
     assert result is not None
-    lines: list[Line] = integrity_lines(result, outcome.answer_untrusted)
+    lines: list[Line] = integrity_lines(result, outcome.answer_untrusted, outcome.verdict)
     if result.fromReplay:
         marker = badge("FROM REPLAY", "info")
         note = "the recorded response; no agent was run, no model was called"
@@ -155,9 +161,9 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
         note = NOTHING_TO_REPLAY
     elif detail.replayable and verdict is not None and verdict.replayable:
         note = "Replay returns the recorded response exactly; nothing is executed."
-    elif detail.replayable:  # the record allows it, but it cannot be believed
+    elif detail.replayable and verdict is None:  # nothing says it cannot be believed
         note = "Replay still shows what was recorded, with the integrity warnings below."
-    else:
+    else:  # refused by the record or by its verdict (untrusted): `r` refuses it
         note = "A forced replay is possible after a confirmation."
     lines.append(plain(note, DIM_STYLE))
     doubts = untrusted_problems(replay_integrity(detail))

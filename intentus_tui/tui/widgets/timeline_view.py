@@ -166,6 +166,7 @@ class SummaryText(NamedTuple):
     hangs: list[int]
     short: tuple[list[Content], list[int]] | None = None
     keep: int = 0  # the first lines that show whole, or one row each, or in the short form
+    first: tuple[int, ...] = ()  # of those, the lines whose rows to spare come first
 
     @property
     def content(self) -> Content:
@@ -222,7 +223,9 @@ def _with_short_form(
     named = Content.assemble((display_id(ident), "bold"), ("  ", ""), (intent, "$text-accent"))
     short = [(named, 0), (verdict_brief(verdict), 0), *([chain] if chain else [])]
     lines, hangs = zip(*short, strict=True)
-    return text._replace(short=(list(lines), list(hangs)), keep=4)  # title, 3 answers
+    # title, the 3 answers; rows to spare go to the integrity's reason first: when it is
+    # long, it says what broke (the outcome's then only advises investigating)
+    return text._replace(short=(list(lines), list(hangs)), keep=4, first=(2,))
 
 
 def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
@@ -682,7 +685,7 @@ class TimelineView(Vertical):
         self.lines.set_rows(())
 
     def _show_summary(self, text: SummaryText) -> None:
-        self._summary.show(text.lines, text.hangs, text.short, text.keep)
+        self._summary.show(text.lines, text.hangs, text.short, text.keep, text.first)
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
         """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
