@@ -138,6 +138,13 @@ def test_verify_tab_does_not_call_a_record_verified_when_its_wal_chain_breaks(
     assert "VERIFIED" not in text  # as `verify` says FAIL for it
     assert "NOT TRUSTED   the record's own checks pass" in text
     assert "CHAIN BROKEN" in text
+    # Its note wraps beside the badge (it went back to the left edge under it).
+    (first,) = [
+        ln
+        for ln in verify_lines(detail, verdict=detail.verdict)
+        if "NOT TRUSTED" in ln.prefix.plain
+    ]
+    assert first.body.plain == "the record's own checks pass, but its execution's evidence fails"
 
 
 # ----------------------------------------------------------------------------- replay

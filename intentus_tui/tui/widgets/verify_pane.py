@@ -30,6 +30,7 @@ from intentus_tui.tui.widgets.pane_text import (
     Line,
     LinesPane,
     badge,
+    badge_line,
     bullet,
     heading,
     line,
@@ -217,13 +218,11 @@ def summary_lines(report: VerifyReport, verdict: Verdict | None = None) -> list[
     A record whose own checks pass is still not VERIFIED when its execution's verdict says
     it cannot be believed (its write-ahead log's chain breaks): as ``verify`` says FAIL."""
     if report.ok and verdict is not None and not verdict.trusted:
-        return [
-            line(
+        return [  # the note wraps beside its badge, as every badge's does
+            badge_line(
                 badge("NOT TRUSTED", "error"),
-                (
-                    "  the record's own checks pass, but its execution's evidence fails",
-                    PROBLEM_STYLE,
-                ),
+                "the record's own checks pass, but its execution's evidence fails",
+                PROBLEM_STYLE,
             )
         ]
     if report.ok:
