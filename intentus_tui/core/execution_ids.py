@@ -141,10 +141,9 @@ def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
         for s in DirectoryIndex(root).scan()
         if s.load_status.has_record and not s.key.endswith(WAL_SUFFIX)
     ]
+    # A summary's id is its shown form already (as the list shows it, as one copies it).
     found = [s for s in summaries if s.execution_id == text] or [
-        s
-        for s in summaries
-        if s.execution_id.startswith(text) or sanitize_line(s.execution_id).startswith(text)
+        s for s in summaries if s.execution_id.startswith(text)
     ]
     ids = sorted({s.execution_id for s in found})
     if not ids:

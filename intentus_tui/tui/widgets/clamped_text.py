@@ -26,7 +26,6 @@ class ClampedText(Static):
     _hanging: tuple[tuple[Content, int], ...] = ()
     _short: tuple[tuple[Content, int], ...] = ()
     _keep = 0
-
     _first: tuple[int, ...] = ()
 
     def show(
@@ -38,10 +37,11 @@ class ClampedText(Static):
         first: Sequence[int] = (),
     ) -> None:
         """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
-        widget is too short for the first ``keep`` lines whole, each of them takes one row,
-        cut; too short for that, ``short`` (lines and hangs: the essentials in fewer rows)
-        is shown instead. ``first``: the essentials whose rows to spare come first (the
-        others in order, then the first line)."""
+        widget is too short for them all, each line keeps a row (the first ``keep``, the
+        essentials, always) and the rows to spare go to the essentials first: those in
+        ``first``, the others, then the first line, then the rest in order. Shorter than
+        ``keep`` rows, ``short`` (lines and hangs: the essentials in fewer rows) is shown
+        instead."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging

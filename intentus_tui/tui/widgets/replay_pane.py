@@ -75,6 +75,12 @@ def _is_error(result: ReplayResult) -> bool:
     return result.error is not None or (result.status or "").lower() in ("error", "failed")
 
 
+def _integrity_row(verdict: Verdict, mark: str) -> Line:
+    """The verdict's integrity answer and reason, as the Verify tab and inspect say them."""
+    said = f"{mark}{integrity_words(verdict.integrity)} — {verdict.integrity_reason}"
+    return row("Integrity", (safe(said), PROBLEM_STYLE))
+
+
 def integrity_lines(
     result: ReplayResult, untrusted: bool = True, verdict: Verdict | None = None
 ) -> list[Line]:
@@ -87,8 +93,7 @@ def integrity_lines(
         banner = untrusted_banner(doubts, untrusted)
         lines.append(Line(Content(""), Content.assemble((banner, BANNER_STYLE))))
         if verdict is not None:
-            said = f"{integrity_words(verdict.integrity)} — {verdict.integrity_reason}"
-            lines.append(row("Integrity", (safe(said), PROBLEM_STYLE)))
+            lines.append(_integrity_row(verdict, ""))
         for problem in doubts:
             lines.append(bullet(integrity_note(problem), PROBLEM_STYLE, mark="✗"))
     for problem in result.integrity:
@@ -167,9 +172,8 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
         note = "A forced replay is possible after a confirmation."
     lines.append(plain(note, DIM_STYLE))
     doubts = untrusted_problems(replay_integrity(detail))
-    if verdict is not None and doubts:  # the verdict's integrity answer, as Verify says it
-        text = f"⚠ {integrity_words(verdict.integrity)} — {verdict.integrity_reason}"
-        lines.append(row("Integrity", (safe(text), PROBLEM_STYLE)))
+    if verdict is not None and doubts:
+        lines.append(_integrity_row(verdict, "⚠ "))
         return lines
     for label, names in doubt_rows(doubts, untrusted=True):
         text = f"⚠ {label[0].lower()}{label[1:]}: {names}"
