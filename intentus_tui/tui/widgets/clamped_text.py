@@ -41,7 +41,8 @@ class ClampedText(Static):
         essentials, always) and the rows to spare go to the essentials first: those in
         ``first``, the others, then the first line, then the rest in order. Shorter than
         ``keep`` rows, ``short`` (lines and hangs: the essentials in fewer rows) is shown
-        instead."""
+        instead. ``first`` may name a line after the essentials too (it then has its rows
+        to spare before the title's)."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging

@@ -199,12 +199,16 @@ def summary_content(
     if result.status is not LoadStatus.OK:
         _add(text, _salvage_lines(detail))
     chain: Content | None = None
+    chain_at = len(text.lines)
     if timeline is not None:
         chain, *rest = _timeline_lines(timeline, detail.times, now)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)
     chained = (chain, len(chain_label(timeline))) if chain and timeline else None
-    return _with_short_form(text, ident, intent, verdict, chained)
+    text = _with_short_form(text, ident, intent, verdict, chained)
+    if text.keep and chained:  # whole, the chain names the agent that answered
+        text = text._replace(first=(*text.first, chain_at))
+    return text
 
 
 def _with_short_form(
@@ -224,8 +228,9 @@ def _with_short_form(
     short = [(named, 0), (verdict_brief(verdict), 0), *([chain] if chain else [])]
     lines, hangs = zip(*short, strict=True)
     # title, the 3 answers; rows to spare go to the integrity's reason first: when it is
-    # long, it says what broke (the outcome's then only advises investigating)
-    return text._replace(short=(list(lines), list(hangs)), keep=4, first=(2,))
+    # long, it says what broke (the outcome's then only advises investigating); then the
+    # outcome's and the replay's (the chain's follow: see summary_content)
+    return text._replace(short=(list(lines), list(hangs)), keep=4, first=(2, 1, 3))
 
 
 def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
