@@ -35,3 +35,11 @@ def test_what_goes_first_as_the_pane_narrows() -> None:
     narrow = row_columns(40, 3, CLOCK_WIDTH, True)
     assert not narrow.waterfall and narrow.time in (0, 8)  # the clock shrinks, then goes
     assert row_columns(62, 3, 0, False).type == TYPE_WIDTH  # no time: the full type fits
+
+
+def test_a_wide_pane_gives_long_agent_names_their_room() -> None:
+    """``summarizer-clau…`` was cut even at 200 columns maximised."""
+    assert row_columns(200, 3, 0, False, len("summarizer-claude")).agent == 17
+    assert row_columns(200, 3, 0, False, 60).agent == 28  # up to a limit
+    assert row_columns(200, 3, 0, False, 5).agent == 16  # never narrower than before
+    assert row_columns(120, 3, 0, False, 60).agent == 16  # a narrower pane keeps 16

@@ -12,6 +12,9 @@ from intentus_tui.tui.presenters.time_cells import SHORT_CLOCK_WIDTH, waterfall_
 
 TYPE_WIDTH = 19  # AGENT_ATTEMPT_START
 AGENT_WIDTH = 16
+# A wide pane gives longer agent names their room ("summarizer-claude"), up to this.
+WIDE_AGENT_WIDTH = 28
+WIDE_PANE = 150
 STATUS_WIDTH = 9  # "in flight"
 
 # A narrow pane: the summary (where a fan-out's branches are drawn) needs the room more
@@ -57,11 +60,16 @@ class RowColumns(NamedTuple):
     fixed: int  # cells before the summary, and the waterfall's after it
 
 
-def row_columns(width: int, seq_width: int, time_width: int, bars: bool) -> RowColumns:
+def row_columns(
+    width: int, seq_width: int, time_width: int, bars: bool, longest_agent: int = 0
+) -> RowColumns:
     """``time_width``: the time column's width (0: no event has a time); ``bars``: some
-    attempt has a time, so a waterfall can be drawn."""
+    attempt has a time, so a waterfall can be drawn; ``longest_agent``: the cells of the
+    longest agent name (a wide pane widens the agent column for it)."""
     clock = time_width
     agent = AGENT_WIDTH if width >= 90 + (clock + 1 if clock else 0) else 0
+    if agent and width >= WIDE_PANE:
+        agent = max(AGENT_WIDTH, min(longest_agent, WIDE_AGENT_WIDTH))
     base = 2 + seq_width + 1 + (agent + 1 if agent else 0) + (clock + 1 if clock else 0)
     shapes = (
         (True, TYPE_WIDTH, MIN_SUMMARY_WIDTH),

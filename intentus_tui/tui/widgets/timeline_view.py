@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -393,6 +394,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         # What ``f`` says when the attempts form no fallback chain (a broadcast, say).
         self._no_fallback_note: str | None = None
         self._seq_width = 3
+        self._agent_width = 0  # the longest agent name among the rows
         self.times: ExecutionTimes | None = None
         self.time_mode: TimeMode = "offset"
         self.now: datetime | None = None  # for an in-flight attempt's bar, up to now
@@ -431,6 +433,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         self._no_fallback_note = no_fallback_note
         seqs = [r.seq for r in (rows[0], rows[-1]) if r.seq is not None] if rows else []
         self._seq_width = max(3, *(len(str(s)) for s in seqs)) if seqs else 3
+        self._agent_width = max(map(cell_len, {r.agent for r in rows}), default=0)
         self._strips.clear()
         self._update_virtual_size()
         self.cursor = max(0, min(cursor, len(rows) - 1))
@@ -635,7 +638,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         # No column of dashes: only when some event has a time of its own.
         clock = time_width(self.time_mode) if times is not None and times.events_timed else 0
         bars = times is not None and times.attempt_times_known
-        return row_columns(width, self._seq_width, clock, bars)
+        return row_columns(width, self._seq_width, clock, bars, self._agent_width)
 
     def _waterfall_segments(
         self, index: int, width: int, dim: Style, cursor: Style | None
