@@ -433,7 +433,9 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         self._no_fallback_note = no_fallback_note
         seqs = [r.seq for r in (rows[0], rows[-1]) if r.seq is not None] if rows else []
         self._seq_width = max(3, *(len(str(s)) for s in seqs)) if seqs else 3
-        self._agent_width = max(map(cell_len, {r.agent for r in rows}), default=0)
+        # The longest agent name, from the rows where attempts begin (a lazy timeline of
+        # 100,000 rows is not built whole for it).
+        self._agent_width = max((cell_len(rows[i].agent) for i in attempts), default=0)
         self._strips.clear()
         self._update_virtual_size()
         self.cursor = max(0, min(cursor, len(rows) - 1))
