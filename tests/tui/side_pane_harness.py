@@ -58,6 +58,15 @@ async def finish_workers(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def refused_replay(pilot: Pilot[Any]) -> str:
+    """``r`` on a record that is not replayable, the refusal shown: the Replay tab's text."""
+    await pilot.press("r")
+    await finish_workers(pilot)
+    pane = pilot.app.query_one(SidePane).replay_pane
+    assert pane.outcome is not None and pane.outcome.kind == "refused"
+    return pane.text
+
+
 async def forced_replay(pilot: Pilot[Any]) -> str:
     """``R``, then ``y`` in its dialog, and the replay done: the dialog's text."""
     await pilot.press("R")

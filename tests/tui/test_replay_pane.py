@@ -15,7 +15,13 @@ from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.wal.read import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.intentusnet_world import RealWorld
-from tests.tui.side_pane_harness import SidePaneApp, detail_from, finish_workers, forced_replay
+from tests.tui.side_pane_harness import (
+    SidePaneApp,
+    detail_from,
+    finish_workers,
+    forced_replay,
+    refused_replay,
+)
 
 SIZE = (100, 40)
 BANNER = "⚠ REPLAYED FROM AN UNTRUSTED RECORD — "
@@ -201,11 +207,7 @@ async def test_each_refusal_says_what_its_reason_means(
     record["header"].update(replayable=False, replayableReason=reason)
     app = SidePaneApp(detail_from(record), tab="replay")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("r")
-        await finish_workers(pilot)
-        pane = app.side.replay_pane
-        assert pane.outcome is not None and pane.outcome.kind == "refused"
-        refused = " ".join(pane.text.split())  # the note wraps
+        refused = " ".join((await refused_replay(pilot)).split())  # the note wraps
     assert says in refused, refused
     assert "cannot be trusted as a replay" not in refused
     assert "A forced replay" in refused
@@ -223,11 +225,7 @@ async def test_a_writers_own_reason_is_refused_with_the_verdicts_code(
     assert detail.verdict is not None and detail.verdict.replay.value == "marked_not_replayable"
     app = SidePaneApp(detail, tab="replay")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("r")
-        await finish_workers(pilot)
-        pane = app.side.replay_pane
-        assert pane.outcome is not None and pane.outcome.kind == "refused"
-        refused = pane.text
+        refused = await refused_replay(pilot)
     assert (
         "Reason          marked_not_replayable — marked not replayable: kept for audit" in refused
     ), refused

@@ -39,6 +39,7 @@ from tests.tui.side_pane_harness import (
     finish_workers,
     forced_replay,
     good_record,
+    refused_replay,
     salvaged_detail,
     tampered_record,
 )
@@ -185,12 +186,8 @@ async def test_replay_refused_for_a_non_replayable_record_shows_the_reason() -> 
     detail = detail_from(good_record(replayable=False, reason="manually_invalidated"))
     app = SidePaneApp(detail, tab="replay")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("r")
-        await finish_workers(pilot)
-        pane = app.side.replay_pane
-        assert pane.outcome is not None and pane.outcome.kind == "refused"
-        text = pane.text
-        assert not pane.query_one(JsonView).display  # no payload for a refusal
+        text = await refused_replay(pilot)
+        assert not app.side.replay_pane.query_one(JsonView).display  # no payload for a refusal
     assert "Replay refused   NOT REPLAYABLE" in text
     assert "manually_invalidated — an operator marked this record as not replayable" in text
 
