@@ -39,14 +39,24 @@ async def to_the_end(pilot: Pilot[Any], body: Widget) -> None:
 
 
 async def fitted(pilot: Pilot[Any]) -> None:
-    """Until the dialog has fitted its text (after its first layout) and drawn it."""
+    """Until the dialog has fitted its text to the terminal's size and drawn it.
+
+    Right after a resize the old fit still looks consistent (its keys' line agrees with its
+    scrolling), so the fit must also be the same on several pauses in a row, with the
+    screen at the terminal's size."""
     screen = pilot.app.screen
     body = screen.query_one("#confirm-body")
     keys = screen.query_one("#confirm-keys", Static)
+    steady = 0
+    last: object = None
     for _ in range(500):
         await pilot.pause()
         said = "↑/↓: scroll" in str(keys.render())
-        if body.region and said == (body.max_scroll_y > 0):
+        now = (screen.size, body.region, body.max_scroll_y, said)
+        fits = bool(body.region) and said == (body.max_scroll_y > 0)
+        steady = steady + 1 if fits and now == last and screen.size == pilot.app.size else 0
+        last = now
+        if steady >= 3:
             break
     await pilot.pause()
 
