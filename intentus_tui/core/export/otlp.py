@@ -204,19 +204,6 @@ def verdict_attributes(verdict: Verdict | None) -> list[tuple[str, object]]:
     ]
 
 
-def _event_time_text(event: ExecutionEvent) -> object:
-    """The time an event carries itself, if any (1.3.0: the router decision's
-    ``timestamp``, the final response's ``metadata.timestamp``)."""
-    raw, payload = event.raw, event.payload
-    own = _first(raw, "timestamp", "timestamp_iso", "ts")
-    if own is not None:
-        return own
-    if payload.get("timestamp") is not None:
-        return payload["timestamp"]
-    metadata = payload.get("metadata")
-    return metadata.get("timestamp") if isinstance(metadata, dict) else None
-
-
 def _file_mtime_ns(path: os.PathLike[str] | str) -> int:
     try:
         return os.stat(path).st_mtime_ns
@@ -237,7 +224,7 @@ class _TraceBuilder:
         if self.record is not None:
             created = unix_nano(self.record.header.created_utc_iso)
             recorded = [created] + [
-                self._event_nano(index, event) for index, event in enumerate(self.record.events)
+                self._event_nano(index) for index in range(len(self.record.events))
             ]
             mtime = detail.result.mtime_ns or _file_mtime_ns(detail.result.path)
             self.record_moments = fill_times(recorded, mtime)
@@ -246,14 +233,12 @@ class _TraceBuilder:
             recorded = [unix_nano(entry.timestamp_iso) for entry in self.wal.entries]
             self.wal_moments = fill_times(recorded, _file_mtime_ns(self.wal.path))
 
-    def _event_nano(self, index: int, event: ExecutionEvent) -> int | None:
+    def _event_nano(self, index: int) -> int | None:
         """The time inspect shows for event ``index`` (its joined WAL entry's, else its
-        own), in nanoseconds; None where nothing recorded one."""
+        own), in nanoseconds; None where inspect shows none (then it is synthetic)."""
         times = self.detail.times
         known = times.event_time(index) if times is not None else None
-        if known is not None:
-            return nano_of(known.at)
-        return unix_nano(_event_time_text(event))
+        return nano_of(known.at) if known is not None else None
 
     # ------------------------------------------------------------------ the whole trace
 

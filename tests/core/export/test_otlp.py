@@ -260,6 +260,31 @@ def test_the_root_spans_events_take_the_times_inspect_shows(
     assert timed >= 4  # the attempts' starts and ends at least, from the WAL
 
 
+def test_a_time_inspect_does_not_show_is_not_exported_as_recorded(tmp_path: Path) -> None:
+    """An event with a top-level ``ts`` (no writer we read puts one there): inspect shows no
+    time for it, so the trace marks its time synthetic rather than taking that one."""
+    record = make_record()
+    stray = "2026-01-05T09:00:00.500Z"
+    for event in record["events"]:
+        if event["type"] == "AGENT_ATTEMPT_START":
+            event["ts"] = stray
+            event["timestamp"] = stray
+    path = write_record(tmp_path / "records", record)
+    doc, detail = export(path)
+    assert detail.times is not None and detail.result.record is not None
+    events = root_of(doc)["events"][: len(detail.result.record.events)]
+    starts = [
+        (index, event)
+        for index, event in enumerate(events)
+        if event["name"] == "AGENT_ATTEMPT_START"
+    ]
+    assert starts
+    for index, event in starts:
+        assert detail.times.event_time(index) is None  # inspect: no time
+        assert attrs(event)["intentus.synthetic_time"] is True
+        assert int(event["timeUnixNano"]) != unix_nano(stray)
+
+
 def test_wal_only_executions_are_traces_of_their_steps(wal_root: Path) -> None:
     wal_dir = wal_root / "wal"
     docs = {name: export(wal_dir / f"{eid}.wal", wal_dir)[0] for name, eid in NAMES.items()}
