@@ -248,7 +248,7 @@ def _summary(event: ExecutionEvent) -> str:
         bits = [display_text(p.get("agent")), display_text(p.get("status"))]
         latency = _number(_first(p, "latency_ms", "latencyMs"))
         if latency is not None:
-            bits.append(f"{latency:g} ms")
+            bits.append(f"{latency:g}ms")  # as every duration shown: one word
         exception = _first(p, "exception", "error")
         if exception is not None:
             bits.append(display_text(_error_message(exception)))

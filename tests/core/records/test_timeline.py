@@ -51,6 +51,8 @@ def test_documented_payload_fields_and_unknown_events() -> None:
     )
     timeline = build_timeline(ExecutionRecord.from_json(data))
     assert timeline.attempts[0].latency_ms == 42
+    end = next(r for r in timeline.rows if r.type == "AGENT_ATTEMPT_END")
+    assert "42ms" in end.summary  # one word, as the post-mortem and the times say it
     model = next(r for r in timeline.rows if r.type == "MODEL_CALL")
     assert "m1" in model.summary
     assert (
