@@ -189,7 +189,7 @@ def open_root(directory: str | None) -> RecordRoot:
         if not path.is_dir():
             fail(f"not a directory: {shown_path(directory)}")
     root = resolve_root(directory)
-    if not root.records_dir.is_dir():
+    if not root.records_dir.is_dir() and not root.records_to_come:
         fail(f"no such directory: {root.records_dir}")
     problem = layout_problem(root)
     if problem is not None:

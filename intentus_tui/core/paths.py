@@ -28,6 +28,19 @@ class RecordRoot:
 
         return read_only_reason(self.records_dir)
 
+    @property
+    def records_to_come(self) -> bool:
+        """An IntentusNet layout whose ``wal`` is there and whose ``records`` directory is
+        not (yet): an application that logs before it records, or one that crashed before
+        its first record. Its logs are the executions; its records are listed once the
+        directory appears."""
+        return (
+            self.wal_dir is not None
+            and self.records_dir.name == "records"
+            and not os.path.lexists(self.records_dir)
+            and self.wal_dir.is_dir()
+        )
+
     def path_of(self, key: str) -> Path:
         """The file behind a summary key: a record file, or the WAL of a WAL-only execution."""
         if key.endswith(WAL_SUFFIX) and self.wal_dir is not None:
@@ -73,21 +86,35 @@ def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
     """
     requested = tidy_path((Path(path) if path is not None else Path.cwd()).absolute())
     base = requested
-    if (path is None and (requested / ".intentusnet").is_dir()) or (
-        (requested / ".intentusnet" / "records").is_dir() and not (requested / "records").is_dir()
+    layout = requested / ".intentusnet"
+    if (path is None and layout.is_dir()) or (
+        ((layout / "records").is_dir() or _logs_only(layout))
+        and not (requested / "records").is_dir()
     ):
-        base = requested / ".intentusnet"
-    elif requested.name == "wal" and (requested.parent / "records").is_dir():
+        base = layout
+    elif requested.name == "wal" and (
+        (requested.parent / "records").is_dir()
+        or (requested.parent.name == ".intentusnet" and _logs_only(requested.parent))
+    ):
         # An IntentusNet wal/ beside its records/: the same root (read alone, every log
         # was said to have no record, the records beside it unread).
         base = requested.parent
     if (base / "records").is_dir():
         wal = base / "wal"
         return RecordRoot(base / "records", wal if wal.is_dir() else None, requested)
+    if base.name == ".intentusnet" and _logs_only(base):
+        # Logs and no records directory yet: where the records will be (see
+        # ``RecordRoot.records_to_come``), not the ``.intentusnet`` directory itself.
+        return RecordRoot(base / "records", base / "wal", requested)
     for wal in (base / "wal", base.parent / "wal"):
         if wal.is_dir() and wal != base:
             return RecordRoot(base, wal, requested)
     return RecordRoot(base, None, requested)
+
+
+def _logs_only(layout: Path) -> bool:
+    """An ``.intentusnet`` directory with its ``wal`` and no ``records`` entry at all."""
+    return (layout / "wal").is_dir() and not os.path.lexists(layout / "records")
 
 
 def layout_problem(root: RecordRoot) -> str | None:

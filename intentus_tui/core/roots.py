@@ -87,7 +87,7 @@ def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
     if not path.is_dir():
         return None, f"not a directory: {shown_path(spec)}"
     root = resolve_root(spec)
-    if not root.records_dir.is_dir():
+    if not root.records_dir.is_dir() and not root.records_to_come:
         return None, f"no such directory: {root.records_dir}"
     problem = layout_problem(root)  # ".intentusnet/records" a file: not "no records"
     return (None, problem) if problem is not None else (root, None)

@@ -39,7 +39,7 @@ from intentus_tui.tui.live.messages import (
 )
 from intentus_tui.tui.live.project_watch import ProjectWatch, awaits_project
 from intentus_tui.tui.live.resync import Resyncing
-from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, directory_problem
+from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, root_problem
 from intentus_tui.tui.presenters.execution_text import (
     cannot_invalidate,
     execution_label,
@@ -299,7 +299,7 @@ class IntentusApp(
             self._resume_gc = False
             resume_collector()
         self.start_idle_collector()  # full collections wait for the keys to rest
-        if self.watching and directory_problem(self.root.records_dir) is None:
+        if self.watching and root_problem(self.root) is None:
             self._follow_directory()  # it starts the scan once the watch is in place
             if self.roots is None:
                 self.await_project(self.root)

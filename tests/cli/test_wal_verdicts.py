@@ -335,3 +335,39 @@ def test_a_wal_directory_given_is_its_project_root(tmp_path: Path) -> None:
         json.loads(listing.stdout)["counts"]
         == json.loads(cli("inspect", "--list", "--json", "--no-cache", str(base)).stdout)["counts"]
     )
+
+
+@pytest.fixture(scope="module")
+def logs_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose ``.intentusnet`` holds the real library's logs and no ``records``
+    directory: an application that logs and never recorded, or crashed before it did."""
+    project = tmp_path_factory.mktemp("logsonly") / "project"
+    write_incident_logs(project / ".intentusnet" / "wal")
+    return project
+
+
+@pytest.mark.parametrize("named", ["project", ".intentusnet", "wal"])
+def test_logs_without_a_records_directory_are_the_executions(logs_only: Path, named: str) -> None:
+    # They were "(no records in ...)" (exit 0), and verify and inspect ID said "no such
+    # directory: .../records": the crash evidence was hidden.
+    where = {
+        "project": logs_only,
+        ".intentusnet": logs_only / ".intentusnet",
+        "wal": logs_only / ".intentusnet" / "wal",
+    }[named]
+    run = cli("inspect", "--list", str(where), "--json", "--no-cache")
+    assert run.returncode == 0, run.stderr
+    rows = {row["execution_id"]: row for row in json.loads(run.stdout)["executions"]}
+    for name, (outcome, integrity, replay) in EXPECTED.items():
+        row = rows[NAMES[name]]
+        assert (row["outcome"], row["integrity"], row["replayable_reason"]) == (
+            outcome,
+            integrity,
+            replay,
+        ), name
+    verify = cli("verify", str(where))
+    assert verify.returncode == 1, verify.stderr  # the two broken chains
+    assert f"{len(NAMES)} checked (0 records, {len(NAMES)} WALs)" in verify.stdout
+    shown = cli("inspect", NAMES["edited"][:8], "--dir", str(where))
+    assert shown.returncode == 0, shown.stderr
+    assert "chain_broken" in shown.stdout

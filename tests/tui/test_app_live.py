@@ -393,3 +393,30 @@ def test_a_records_directory_itself_awaits_no_project(tmp_path: Path) -> None:
     assert not awaits_project(resolve_root(records.parent))
     (tmp_path / "q").mkdir()
     assert awaits_project(resolve_root(tmp_path / "q"))
+
+
+async def test_logs_with_no_records_directory_are_listed_and_records_join_them(
+    tmp_path: Path,
+) -> None:
+    # An application that logs before it records (or crashed before its first record):
+    # the debugger said "No execution records" and "watching stopped", the logs unread,
+    # and never saw the records directory when it came.
+    from tests.core.wal.support import NAMES, write_incident_logs
+
+    project = tmp_path / "project"
+    write_incident_logs(project / ".intentusnet" / "wal")
+    app = make_app(project, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        model = app.execution_list.model
+        for execution_id in NAMES.values():
+            assert f"{execution_id}.wal" in model.summaries
+        assert app.header_state.live == "live"
+        assert "watching stopped" not in screen_text(app)
+        records = project / ".intentusnet" / "records"
+        records.mkdir()
+        new_id = fixed_id(81)
+        write_record(records, make_record(execution_id=new_id, created=created(81)))
+        await wait_for(pilot, lambda: _key(new_id) in model.summaries, "the new record listed")
+        assert f"{NAMES['clean']}.wal" in model.summaries
+        assert app.reopen is None

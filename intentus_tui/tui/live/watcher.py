@@ -70,6 +70,12 @@ def directory_problem(directory: Path) -> str | None:
         return exc.strerror or type(exc).__name__
 
 
+def root_problem(root: RecordRoot) -> str | None:
+    """Why ``root``'s records cannot be listed, or ``None`` when they can: a layout with
+    its logs and no records directory yet lists its logs (``RecordRoot.records_to_come``)."""
+    return None if root.records_to_come else directory_problem(root.records_dir)
+
+
 class IndexFeeder:
     """The index plus the paths waiting to be re-read. Thread-safe."""
 
@@ -167,7 +173,7 @@ class IndexFeeder:
         """
         directory = self.index.root.records_dir
         try:
-            problem = directory_problem(directory)
+            problem = root_problem(self.index.root)
             if problem:
                 self._post(ScanFinished(0, problem))
             else:
