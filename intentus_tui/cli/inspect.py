@@ -312,7 +312,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
     if isinstance(hash_doc, dict):
         lines.append(f"hash        {hash_doc['status']}: {hash_doc['explanation']}")
     if detail.timeline is not None:
-        lines.append(f"agents      {detail.timeline.chain or '(no attempts recorded)'}")
+        none = "(none in what was recovered)" if doc["salvage"] else "(no attempts recorded)"
+        lines.append(f"agents      {detail.timeline.chain or none}")
         last = detail.timeline.last_event
         if last is not None:
             lines.append(f"last event  #{last.seq} {last.type} {last.summary}")

@@ -216,8 +216,11 @@ def _hint(
         )
     if wal is not None and wal.checkable:
         # The WAL knows side-effect classes; a record never does. Only a record's final
-        # response can be replayed: a WAL alone has none.
-        has_response = timeline is not None and timeline.state is ExecutionState.COMPLETED
+        # response can be replayed: a WAL alone has none. A record there, cut short or
+        # refused, is said to be refused (not "no record was written").
+        has_response = timeline is not None and (
+            timeline.state is ExecutionState.COMPLETED or replay_refused is not None
+        )
         return wal.hint_for(response_recorded=has_response, replay_refused=replay_refused)
     if timeline is None:
         return recovery_hint("unknown", in_flight=False)

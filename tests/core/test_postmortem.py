@@ -12,6 +12,7 @@ import pytest
 from intentus_tui.core.detail import detail_to_json, load_detail
 from intentus_tui.demo.writer import build_demo_world
 from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +120,24 @@ def test_a_record_that_may_not_be_replayed_is_never_advised_for_replay(tmp_path:
     assert detail.postmortem is not None
     assert "Replay the recorded response" not in detail.postmortem.hint.reason
     assert "may not be replayed either" in detail.postmortem.hint.reason
+
+
+def test_a_damaged_record_beside_its_completed_log_is_not_said_to_be_missing(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # The hint said "No record was written" of a record that was written, then cut short;
+    # inspect's agents line said "(no attempts recorded)" of what was lost.
+    from tests.cli.support import cli
+    from tests.intentusnet_world import with_lost_attempt_end
+
+    base = with_lost_attempt_end(real_world, tmp_path)
+    record = base / "records" / f"{real_world.fallback}.json"
+    record.write_bytes(record.read_bytes()[:900])  # cut among its first sections
+    detail = load_detail(record, base / "wal")
+    hint = detail.postmortem.hint
+    assert hint is not None and hint.verdict == "do_not_retry"
+    assert "No record was written" not in hint.reason
+    assert "may not be replayed" in hint.reason
+    shown = cli("inspect", real_world.fallback, "--dir", str(base)).stdout
+    assert "agents      (none in what was recovered)" in shown
+    assert "No record was written" not in shown
