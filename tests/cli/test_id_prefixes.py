@@ -291,3 +291,26 @@ def test_an_id_shown_for_a_renamed_record_names_it_in_every_command(
         f"intentus-tui: execution '{real_world.fallback}' is recorded in 2 files, none named "
         "after it: from-the-incident.json, second-copy.json (name the file itself)"
     )
+
+
+def test_a_file_name_as_the_list_shows_it_is_read_in_the_directory_given(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # "inspect copy.json --dir D" said "no such file: copy.json" (it looked in the current
+    # directory): the FILE column's name could not be used as it is shown.
+    records = tmp_path / "project" / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    source = real_world.records_dir / f"{real_world.success}.json"
+    shutil.copy(source, records / "copy-kept.json")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    project = str(tmp_path / "project")
+    shown = cli("inspect", "copy-kept.json", "--dir", project, cwd=elsewhere)
+    assert shown.returncode == 0, shown.stderr
+    assert f"file        {records / 'copy-kept.json'}" in shown.stdout
+    replayed = cli("replay", "copy-kept.json", "--dir", project, cwd=elsewhere)
+    assert replayed.returncode != ExitCode.USAGE, replayed.stderr
+    assert "no such file" not in replayed.stderr
+    missing = cli("inspect", "absent.json", "--dir", project, cwd=elsewhere)
+    assert missing.returncode == ExitCode.USAGE
+    assert f"no such file: {records / 'absent.json'}" in missing.stderr
