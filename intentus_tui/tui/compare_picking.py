@@ -100,6 +100,7 @@ class ComparePicking(ComparisonLauncher):
             id_width,
             root_width,
         )
+        from intentus_tui.tui.presenters.list_rows import copies_width
         from intentus_tui.tui.screens.compare_picker import ComparePicker
 
         detail = self.record_to_act_on("diff_file")
@@ -109,6 +110,8 @@ class ComparePicking(ComparisonLauncher):
         summaries = list(self.all_summaries())
         saved = list(self.saved_snapshots)
         exclude = self.detail_key
+        copies = model.shared_ids
+        side_a = self.with_root(self._side_label(detail), detail.path)
         if self._execution_lines is None:
             self._execution_lines = ExecutionLines()
         lines = self._execution_lines
@@ -118,7 +121,8 @@ class ComparePicking(ComparisonLauncher):
         roots = root_width(label for label, _ in places)
         # One id column for every line, files and executions: as wide as the list's, or a
         # file's longer id (up to a limit; a longer id is cut with an ellipsis).
-        ids = [self.execution_list.id_width]
+        # Copies name their files there, as their rows do: wide enough for those names.
+        ids = [max(self.execution_list.id_width, copies_width(model.copies()))]
 
         def files() -> list[Candidate]:  # in the picker's thread worker, then executions()
             targets = find_compare_files_in_roots(places)
@@ -129,7 +133,13 @@ class ComparePicking(ComparisonLauncher):
 
         def executions() -> list[Candidate]:
             return lines.candidates(
-                summaries, model.kind, exclude=exclude, pause=pause, roots=roots, ids=ids[0]
+                summaries,
+                model.kind,
+                exclude=exclude,
+                pause=pause,
+                roots=roots,
+                ids=ids[0],
+                copies=copies,
             )
 
         # While the picker is open, its candidates are left out of idle full passes.
@@ -141,10 +151,19 @@ class ComparePicking(ComparisonLauncher):
             if collector is not None:
                 collector.release()
             if candidate is not None:  # the execution asked about, even if the selection moved
-                self._compare_with(detail, candidate)
+                self._compare_with(detail, side_a, candidate)
 
-        title = f"Compare {self.with_root(execution_label(detail), detail.path)} with…"
+        title = f"Compare {side_a} with…"
         self.push_screen(ComparePicker(title, files, executions, pause), chosen)
+
+    def _side_label(self, detail: ExecutionDetail) -> str:
+        """The execution's id; its file's name where the id does not tell the file apart
+        (a copy, a renamed file: the list's row names its file too)."""
+        model = self.execution_list.model
+        listed = model.summaries.get(self.detail_key) if self.detail_key else None
+        if listed is not None and listed in model.shared_ids:  # the list's own summary
+            return sanitize_line(detail.path.name)
+        return execution_label(detail)
 
     def compare_file_roots(self) -> list[tuple[str, RecordRoot]]:
         """Where ``D`` looks for snapshots, baselines and record files: every working root
@@ -155,7 +174,7 @@ class ComparePicking(ComparisonLauncher):
         return [(e.label, e.root) for e in roots.working if e.root is not None]
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
-    def _compare_with(self, detail: ExecutionDetail, candidate: Candidate) -> None:
+    def _compare_with(self, detail: ExecutionDetail, side_a: str, candidate: Candidate) -> None:
         from intentus_tui.core.actions import CompareError, detail_operand, file_operand
 
         # An execution's key names its root too when several are open (``LABEL/FILE``).
@@ -179,7 +198,7 @@ class ComparePicking(ComparisonLauncher):
         left = detail_operand(detail)
         self.call_from_thread(
             self.show_picked_comparison,
-            (self.with_root(execution_label(detail), detail.path), left),
+            (side_a, left),
             (candidate.label, right),
         )
 

@@ -445,8 +445,12 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
         full = app.screen
         assert isinstance(full, ComparisonScreen)
         assert _flat(full.query_one("#side-a")).endswith(CLEAN_VERDICT)
-        assert _flat(full.query_one("#side-b")) == (
-            f"B execution {real_world.fallback[:8]} · ⚠ untrusted · tampered · ✗ no (untrusted)"
+        assert (
+            _flat(full.query_one("#side-b"))
+            == (  # its file: not named after its id
+                f"B execution {real_world.fallback[:8]} (tamp-01.json) · ⚠ untrusted · tampered · "
+                "✗ no (untrusted)"
+            )
         )
         assert full.b.verdict == load_detail(tampered, sibling_wal_dir(tampered)).verdict
         warning = _flat(full.query_one("#compare-warning"))
@@ -567,3 +571,38 @@ async def test_a_comparison_shown_is_made_again_when_its_record_is_invalidated(
         assert pane.outcome.paths == ["header.replayable", "header.replayableReason"]
         title = str(pane.query_one("#diff-title").render())
         assert "invalidated" in title
+
+
+async def test_a_copy_of_a_record_is_named_by_its_file_in_the_picker_and_the_comparison(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """Two files hold one id (a copy kept after the incident): the picker's lines told them
+    apart by their marks only, and picking the copy named it by the original's id (in the
+    comparison's title and the Diff tab), as if the original had been picked."""
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    shutil.copy(records / f"{real_world.success}.json", records / "copy-kept.json")
+    app = make_noting_app(records)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.fallback)
+        picker = await open_picker(app, pilot)
+        await pilot.press(*real_world.success[:8])
+        await pilot.pause()
+        lines = [c.line for c in picker.shown if c is not None and c.kind == "execution"]
+        assert len(lines) == 2 and any("copy-kept.json" in line for line in lines), lines
+        picker.input.value = "copy-kept"
+        await pilot.pause()
+        labels = [c.label for c in picker.shown if c is not None and c.kind == "execution"]
+        assert labels == ["copy-kept.json"]
+        await pilot.press("enter")
+        await settle(pilot)
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        assert "(copy-kept.json)" in _flat(full.query_one("#side-b"))
+        await pilot.press("escape")
+        await settle(pilot)
+        title = str(app.side_pane.diff_pane.query_one("#diff-title").render())
+        assert "B: copy-kept.json" in title

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
@@ -46,6 +46,7 @@ from intentus_tui.core.timestamps import utc_text
 from intentus_tui.tui.presenters.list_model import PAUSE_EVERY
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
+    copy_label,
     display_id,
     integrity_cell,
     replay_cell,
@@ -193,20 +194,28 @@ def root_width(labels: Iterable[str]) -> int:
     return min(max(shown), MAX_ROOT_WIDTH) if len(shown) > 1 else 0
 
 
-def execution_label(summary: ExecutionSummary) -> str:
+def execution_label(summary: ExecutionSummary, copy: bool = False) -> str:
     """An execution named as side B: its id, after its root's label when several roots are
-    open (``beta:681f325e-…``, as ``intentus-tui diff`` names it)."""
+    open (``beta:681f325e-…``, as ``intentus-tui diff`` names it); ``copy``: its id does
+    not tell its file apart (``SharedIds``), so its file's name (``beta:copy.json``)."""
     name = summary.execution_id or summary.key.rpartition("/")[2]
+    if copy:
+        name = sanitize_line(summary.file_name)
     return f"{summary.root}:{name}" if summary.root else name
 
 
 def execution_candidate(
-    summary: ExecutionSummary, codes: VerdictCodes, roots: int = 0, ids: int = ID_WIDTH
+    summary: ExecutionSummary,
+    codes: VerdictCodes,
+    roots: int = 0,
+    ids: int = ID_WIDTH,
+    copy: bool = False,
 ) -> Candidate:
     """``roots``: the width of the root column (0: one root, none); ``ids``: the id
-    column's."""
+    column's; ``copy``: the id does not tell its file apart, whose name the line shows in
+    the id column, as the list's row does."""
     # A summary's strings are sanitized already (and 100,000 lines are built at once).
-    short = fit(display_id(summary.execution_id), ids)
+    short = copy_label(summary, ids) if copy else fit(display_id(summary.execution_id), ids)
     what = summary.intent or summary.message
     if summary.source == "wal":  # why first: a narrow picker cuts the end of the line
         what = f"{NO_RECORD_LINE} · {what}" if what else NO_RECORD_LINE
@@ -219,7 +228,7 @@ def execution_candidate(
         summary.key,
         None,
         line,
-        execution_label(summary),
+        execution_label(summary, copy),
         unavailable_why(summary),
         _hidden_of(summary, ids),
     )
@@ -264,13 +273,15 @@ class ExecutionLines:
         pause: Callable[[], None] | None = None,
         roots: int = 0,
         ids: int = ID_WIDTH,
+        copies: Container[ExecutionSummary] = (),
     ) -> list[Candidate]:
         """Every execution but ``exclude``, newest first; one known only from its
         write-ahead log is listed ``unavailable`` (there is no record to compare). ``pause``
         is called every ``PAUSE_EVERY`` executions (a thread worker leaves the interpreter to
         the keys there). ``roots``: the width of the column that names each one's root
-        (``root_width``; 0 with one root open); ``ids``: the id column's (``id_width``).
-        Lines made for other widths are made again."""
+        (``root_width``; 0 with one root open); ``ids``: the id column's (``id_width``);
+        ``copies``: the executions whose lines name their files (the list's
+        ``shared_ids``). Lines made for other widths are made again."""
         if self.widths != (roots, ids):
             self.lines, self.widths = {}, (roots, ids)
         lines = self.lines
@@ -280,11 +291,15 @@ class ExecutionLines:
         out: list[Candidate] = []
         make = tuple.__new__  # ``Candidate(...)`` less its Python-level ``__new__``
         for done, summary in enumerate(listed, 1):
-            line = lines.get(id(summary))
+            copy = summary in copies
+            # A copy's line is kept under the complement of its summary's identity (never
+            # an identity itself): it differs from the line the same summary has alone.
+            key = ~id(summary) if copy else id(summary)
+            line = lines.get(key)
             if line is None:
-                line = execution_candidate(summary, codes_of(summary), roots, ids).line
-            fresh[id(summary)] = line
-            label = execution_label(summary)
+                line = execution_candidate(summary, codes_of(summary), roots, ids, copy).line
+            fresh[key] = line
+            label = execution_label(summary, copy)
             why = unavailable_why(summary) if summary.source == "wal" else ""
             hidden = _hidden_of(summary, ids)
             out.append(make(Candidate, ("execution", summary.key, None, line, label, why, hidden)))

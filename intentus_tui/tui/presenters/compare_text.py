@@ -61,8 +61,9 @@ def side_title_versions(
     operand: Operand, *, with_file: bool = False, root: str | None = None
 ) -> list[str]:
     """A side's title, ``execution 681f325e · ✓ succeeded · verified · ↺ yes`` (the verdict
-    the record carries), ``snapshot pinned.json``, ``run r-2 (fork)`` (``with_file``:
-    ``execution 681f325e (copy.json) · …``; ``root``: ``execution beta:681f325e · …``), then
+    the record carries), ``snapshot pinned.json``, ``run r-2 (fork)`` (``with_file``, or a
+    file not named after its id: ``execution 681f325e (copy.json) · …``; ``root``:
+    ``execution beta:681f325e · …``), then
     shorter versions of it for a narrow screen: a file name that only repeats the
     execution's id is dropped first, then the word ``execution``; the root, the id and the
     verdict stay."""
@@ -86,7 +87,9 @@ def side_title_versions(
     if root:
         name = f"{root}:{name}"
     verdict = f" · {verdict_words(operand.verdict)}" if operand.verdict is not None else ""
-    path = operand.path if with_file else None
+    path = operand.path
+    if path is not None and not with_file and path.stem == ident:
+        path = None  # named after its id, and no copy beside: the id names it
     file = f" ({path.name})" if path is not None else ""
     versions = [f"{RECORD_WORD}{name}{file}{verdict}{damaged}"]
     if file and path is not None and path.stem == ident:  # the long id again
