@@ -118,13 +118,13 @@ def test_header_counts_what_needs_attention_in_one_line_of_80() -> None:
     model = ListModel()
     model.replace_all(rows)
     assert model.counts == _counts(*rows)
-    text = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts), 200))
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts, scanning=False), 200))
     assert text == (
         " 10 executions · 6 need attention: 3 untrusted (1 chain broken, 2 tampered),"
         " 1 unknown, 1 failed, 1 in flight · 4 succeeded (1 not replayable)"
         " · integrity: 1 benign, 1 unverifiable"
     )
-    narrow = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts), 80))
+    narrow = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts, scanning=False), 80))
     assert cell_len(narrow) <= 80
     assert narrow == (
         " 10 executions · 6 need attention: 3 untrusted, 1 unknown, 1 failed, 1 in flight"
@@ -137,9 +137,9 @@ def test_header_counts_the_example_of_a_big_directory() -> None:
     counts[kind_of(CASES["tampered"][0])] = 1
     counts[kind_of(CASES["failed"][0])] = 1
     counts[kind_of(CASES["in flight"][0])] = 1
-    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 80))
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts, scanning=False), 80))
     assert text == (" 1,204 executions · 3 need attention: 1 untrusted, 1 failed, 1 in flight")
-    assert "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 120)) == (
+    assert "".join(t for t, _ in counts_parts(HeaderState(counts=counts, scanning=False), 120)) == (
         " 1,204 executions · 3 need attention: 1 untrusted (1 tampered), 1 failed,"
         " 1 in flight · 1,201 succeeded"
     )
@@ -147,9 +147,18 @@ def test_header_counts_the_example_of_a_big_directory() -> None:
 
 def test_header_when_nothing_needs_attention() -> None:
     counts = _counts(summary(1), summary(2))
-    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 80))
+    text = "".join(t for t, _ in counts_parts(HeaderState(counts=counts, scanning=False), 80))
     assert text == " 2 executions · nothing needs attention · 2 succeeded"
     assert "".join(t for t, _ in counts_parts(HeaderState(), 80)) == " 0 executions"
+
+
+def test_counts_made_while_the_index_is_read_say_so() -> None:
+    # The first frame said "24 executions · 7 need attention" of a directory of 44.
+    counts = _counts(summary(1), summary(2))
+    reading = "".join(t for t, _ in counts_parts(HeaderState(counts=counts), 80))
+    assert reading.startswith(" 2 executions so far · ")
+    done = "".join(t for t, _ in counts_parts(HeaderState(counts=counts, scanning=False), 80))
+    assert done.startswith(" 2 executions · ")
 
 
 @pytest.mark.parametrize("view", VIEWS, ids=[v.name for v in VIEWS])

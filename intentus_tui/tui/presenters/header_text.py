@@ -255,7 +255,9 @@ def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
     cells (details go first: the total and what needs attention stay)."""
     tally = VerdictTally.of(state.counts)
     noun = "execution" if tally.total == 1 else "executions"
-    parts: list[Part] = [(f" {tally.total:,} {noun}", "bold")]
+    # While the index is still being made, every count is of what was read until now.
+    so_far = " so far" if state.scanning and not state.problem and tally.total else ""
+    parts: list[Part] = [(f" {tally.total:,} {noun}{so_far}", "bold")]
     if state.shown is not None and state.shown != tally.total:
         parts.append((f" ({state.shown:,} shown)", "$text-muted"))
     if not tally.total:
