@@ -32,6 +32,7 @@ from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
+    DirectoriesMissing,
     IndexChanged,
     PathsChanged,
     ScanFinished,
@@ -196,6 +197,7 @@ class IntentusApp(
         self._side_pane_scheduled = False
         self._styles_after_scan = False  # the comparison's stylesheets wait for the scan
         self._watcher: DirectoryWatcher | None = None
+        self._watched_at_start: set[Path] = set()  # the directories there when watching began
         self._first_rows: list[ExecutionSummary] = []  # read before the app ran
         self._first_frame_out = False
         self._resume_gc = False
@@ -355,8 +357,23 @@ class IntentusApp(
 
     def _follow_directory(self) -> None:
         # Named so: a ``watch_*`` method would be taken for a reactive's watcher.
-        self._watcher = DirectoryWatcher(self.watched_directories(), self.post_message)
+        directories = self.watched_directories()
+        # What was there when watching began: its loss is said (a records directory not
+        # made yet, beside its logs, is not lost).
+        self._watched_at_start = {d for d in directories if d.is_dir()}
+        self._watcher = DirectoryWatcher(directories, self.post_message)
         self._watcher.start()  # it posts WatchStarted, which starts the scan
+
+    def on_directories_missing(self, message: DirectoriesMissing) -> None:
+        gone = [d for d in message.missing if d in self._watched_at_start]
+        if not gone or self.closing:
+            return  # all back: ``WatchResumed`` follows, and says so
+        # The list keeps what it showed; what is in the directory that is left changes
+        # as it did (a record's log alone makes a row of its own, for one).
+        self.header_state.live = "stopped"
+        self._show_header()
+        names = " and ".join(sanitize_line(str(d)) for d in gone)
+        self.notify(f"{names} gone: waiting for it to come back", severity="warning", markup=False)
 
     def on_watch_started(self) -> None:
         self._start_scan()

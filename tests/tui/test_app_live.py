@@ -420,3 +420,29 @@ async def test_logs_with_no_records_directory_are_listed_and_records_join_them(
         await wait_for(pilot, lambda: _key(new_id) in model.summaries, "the new record listed")
         assert f"{NAMES['clean']}.wal" in model.summaries
         assert app.reopen is None
+
+
+async def test_a_records_directory_gone_beside_its_logs_is_said_until_it_is_back(
+    tmp_path: Path,
+) -> None:
+    # With its WAL directory still watched, a records directory moved away went unsaid:
+    # the header read "● live" while the records' rows turned into their logs' alone.
+    from tests.core.wal.support import write_incident_logs
+
+    layout = tmp_path / "project" / ".intentusnet"
+    records = layout / "records"
+    records.mkdir(parents=True)
+    write_incident_logs(layout / "wal")
+    kept_id = fixed_id(82)
+    write_record(records, make_record(execution_id=kept_id, created=created(82)))
+    app = make_app(layout.parent, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        assert app.header_state.live == "live"
+        records.rename(layout / "records-away")
+        await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+        assert "watching stopped" in screen_text(app)
+        (layout / "records-away").rename(records)
+        await wait_for(pilot, lambda: app.header_state.live == "live", "watching again")
+        model = app.execution_list.model
+        await wait_for(pilot, lambda: _key(kept_id) in model.summaries, "the record back")

@@ -73,6 +73,15 @@ class PathsChanged(Message):
         self.paths = paths
 
 
+class DirectoriesMissing(Message):
+    """The watched directories not there now (empty: all are back), whenever that changes;
+    the others are still watched."""
+
+    def __init__(self, missing: tuple[Path, ...]) -> None:
+        super().__init__()
+        self.missing = missing
+
+
 class WatcherStopped(Message):
     """The directory watcher ended (the directory vanished, or watching failed)."""
 

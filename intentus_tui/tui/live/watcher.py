@@ -29,6 +29,7 @@ from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.live.messages import (
+    DirectoriesMissing,
     IndexChanged,
     PathsChanged,
     ScanFinished,
@@ -355,6 +356,7 @@ class DirectoryWatcher:
         self._directories = directories
         self._post = post
         self._signal = _ReadySignal(lambda: self._send(WatchStarted()))
+        self._missing: tuple[Path, ...] = ()  # the directories last said to be missing
         self._thread = threading.Thread(target=self._run, name="directory-watcher", daemon=True)
 
     def start(self) -> None:
@@ -407,6 +409,11 @@ class DirectoryWatcher:
         while not self._signal.stop.is_set():
             present = [(d, identity) for d in self._directories if (identity := _identity(d))]
             if present:
+                there = {d for d, _ in present}
+                missing = tuple(d for d in self._directories if d not in there)
+                if missing != self._missing:  # one gone while another is still watched
+                    self._missing = missing
+                    self._send(DirectoriesMissing(missing))
                 return present
             if not said:
                 gone = " and ".join(sanitize_line(str(d)) for d in self._directories)
