@@ -373,7 +373,10 @@ class IntentusApp(
         self.header_state.live = "stopped"
         self._show_header()
         names = " and ".join(sanitize_line(str(d)) for d in gone)
-        self.notify(f"{names} gone: waiting for it to come back", severity="warning", markup=False)
+        what = "it" if len(gone) == 1 else "them"
+        self.notify(
+            f"{names} gone: waiting for {what} to come back", severity="warning", markup=False
+        )
 
     def on_watch_started(self) -> None:
         self._start_scan()
