@@ -118,13 +118,17 @@ def test_header_counts_what_needs_attention_in_one_line_of_80() -> None:
     model = ListModel()
     model.replace_all(rows)
     assert model.counts == _counts(*rows)
-    text = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts, scanning=False), 200))
+    text = "".join(
+        t for t, _ in counts_parts(HeaderState(counts=model.counts, scanning=False), 200)
+    )
     assert text == (
         " 10 executions · 6 need attention: 3 untrusted (1 chain broken, 2 tampered),"
         " 1 unknown, 1 failed, 1 in flight · 4 succeeded (1 not replayable)"
         " · integrity: 1 benign, 1 unverifiable"
     )
-    narrow = "".join(t for t, _ in counts_parts(HeaderState(counts=model.counts, scanning=False), 80))
+    narrow = "".join(
+        t for t, _ in counts_parts(HeaderState(counts=model.counts, scanning=False), 80)
+    )
     assert cell_len(narrow) <= 80
     assert narrow == (
         " 10 executions · 6 need attention: 3 untrusted, 1 unknown, 1 failed, 1 in flight"
