@@ -198,6 +198,7 @@ class IntentusApp(
         self._styles_after_scan = False  # the comparison's stylesheets wait for the scan
         self._watcher: DirectoryWatcher | None = None
         self._watched_at_start: set[Path] = set()  # the directories there when watching began
+        self.directories_gone: tuple[Path, ...] = ()  # of those, the ones not there now
         self._first_rows: list[ExecutionSummary] = []  # read before the app ran
         self._first_frame_out = False
         self._resume_gc = False
@@ -366,6 +367,7 @@ class IntentusApp(
 
     def on_directories_missing(self, message: DirectoriesMissing) -> None:
         gone = [d for d in message.missing if d in self._watched_at_start]
+        self.directories_gone = tuple(gone)
         if not gone or self.closing:
             return  # all back: ``WatchResumed`` follows, and says so
         # The list keeps what it showed; what is in the directory that is left changes

@@ -441,6 +441,9 @@ async def test_a_records_directory_gone_beside_its_logs_is_said_until_it_is_back
         assert app.header_state.live == "live"
         records.rename(layout / "records-away")
         await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
+        # The watch resumed on the logs at once: the header said "● live" again.
+        await pilot.pause(0.5)
+        assert app.header_state.live == "stopped"
         assert "watching stopped" in screen_text(app)
         (layout / "records-away").rename(records)
         await wait_for(pilot, lambda: app.header_state.live == "live", "watching again")

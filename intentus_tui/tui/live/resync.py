@@ -53,7 +53,9 @@ class Resyncing(App[None]):
     """``WatchResumed``: what the watcher missed is found and read again."""
 
     def on_watch_resumed(self) -> None:
-        if self.header_state.live == "stopped":  # a directory gone, and back
+        # A directory gone, and back (a watch resumed on the others while one is still
+        # gone leaves the header saying so).
+        if self.header_state.live == "stopped" and not self.directories_gone:
             self.header_state.live = "live" if self.feeder.live else "paused"
             self._show_header()
             self.notify("Watching the directory again", markup=False)
@@ -74,6 +76,7 @@ class Resyncing(App[None]):
     if TYPE_CHECKING:  # given by the app (stubs here would hide its own methods)
         header_state: HeaderState
         feeder: IndexFeeder
+        directories_gone: tuple[Path, ...]
 
         def _show_header(self) -> None: ...
 
