@@ -159,6 +159,7 @@ def build_postmortem(
             for a in timeline.attempts
             if not a.in_flight
         )
+    said_by_record = (in_flight, completed)  # the record's own account, before the log's
     side_effect: str | None = None
     disagreements: list[str] = []
     broken: ChainBreak | None = None
@@ -185,6 +186,13 @@ def build_postmortem(
         untrusted = f"the write-ahead log fails its integrity check: {broken.summary}"
     elif record_distrust is not None and timeline is not None:
         untrusted = f"the record fails its integrity check: {record_distrust}"
+    if untrusted is not None:
+        # Nothing vouches for what the record says happened (a broken log's own claims
+        # are cut at its break already): each such line says it is only claimed.
+        if completed and completed is said_by_record[1]:
+            completed = tuple(f"{item} (claimed)" for item in completed)
+        if in_flight and in_flight is said_by_record[0]:
+            in_flight = tuple(f"{item} (claimed)" for item in in_flight)
     return PostMortem(
         state=state,
         last_event=sanitize_line(last_event) if last_event else None,

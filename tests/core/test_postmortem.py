@@ -141,3 +141,24 @@ def test_a_damaged_record_beside_its_completed_log_is_not_said_to_be_missing(
     shown = cli("inspect", real_world.fallback, "--dir", str(base)).stdout
     assert "agents      (none in what was recovered)" in shown
     assert "No record was written" not in shown
+
+
+def test_what_the_record_says_behind_a_broken_log_is_marked_claimed(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # Under "untrusted: the write-ahead log fails its integrity check", the record's
+    # attempts were listed as "completed before ..." like facts.
+    from tests.intentusnet_world import with_broken_wal_chain
+
+    base = with_broken_wal_chain(real_world, tmp_path)
+    detail = load_detail(base / "records" / f"{real_world.success}.json", base / "wal")
+    pm = detail.postmortem
+    assert pm is not None and pm.untrusted is not None
+    assert pm.completed_before and all(x.endswith(" (claimed)") for x in pm.completed_before)
+
+
+def test_a_trusted_execution_lists_what_completed_plainly(real_world: RealWorld) -> None:
+    detail = load_detail(real_world.records_dir / f"{real_world.fallback}.json")
+    pm = detail.postmortem
+    assert pm is not None and pm.untrusted is None
+    assert pm.completed_before and not any("claimed" in x for x in pm.completed_before)
