@@ -5,7 +5,8 @@ reads them).
 The mapping:
 
 - the execution is a trace; its trace id is the first 16 bytes of the sha256 of the
-  execution id (``attributes.trace_id_of``);
+  execution id (``attributes.trace_id_of``), or of the id and the file's name for a file
+  not named after it (``id_source``: a copy is a trace of its own);
 - the routing of the intent is the root span, ``invoke_workflow {intent}``
   (``gen_ai.operation.name = invoke_workflow``, OpenInference kind ``CHAIN``), carrying the
   envelope (``input.value``), the final response (``output.value``), the envelope hash
@@ -163,13 +164,23 @@ def execution_id_of(detail: ExecutionDetail) -> str:
     return own or detail.result.stem
 
 
+def id_source(detail: ExecutionDetail, execution_id: str) -> str:
+    """What the trace and span ids are derived from: the execution id; for a file not
+    named after it (a copy kept beside the original, a renamed or cut copy), the id and
+    the file's name: two files of one execution are two traces, never one trace whose
+    spans collide (a tampered copy's root span took the genuine one's id)."""
+    if detail.result.stem == execution_id:
+        return execution_id
+    return f"{execution_id}\x00{detail.result.path.name}"
+
+
 def traces_data(detail: ExecutionDetail, *, producer_version: str) -> dict[str, Any]:
     """The ``TracesData`` JSON object of one execution (record, record and WAL, or WAL
     alone). Never raises on what a file holds: a damaged record exports what was
     recovered, with its verdict."""
     execution_id = execution_id_of(detail)
-    trace_id = trace_id_of(execution_id)
     builder = _TraceBuilder(detail, execution_id)
+    trace_id = trace_id_of(builder.id_source)
     spans = [span.to_json(trace_id) for span in builder.spans()]
     return {
         "resourceSpans": [
@@ -217,6 +228,7 @@ class _TraceBuilder:
     def __init__(self, detail: ExecutionDetail, execution_id: str) -> None:
         self.detail = detail
         self.execution_id = execution_id
+        self.id_source = id_source(detail, execution_id)  # what the ids are made from
         self.record = detail.result.record
         self.wal = detail.wal
         # Record moments: [header creation, event 1, ..., event n].
@@ -282,7 +294,7 @@ class _TraceBuilder:
         intent = self._intent()
         verdict = detail.verdict
         root = _Span(
-            span_id=span_id_of(self.execution_id, "root"),
+            span_id=span_id_of(self.id_source, "root"),
             name=f"invoke_workflow {intent}" if intent else "invoke_workflow",
             start=start,
             end=end,
@@ -443,7 +455,7 @@ class _TraceBuilder:
         start_payload = self._payload_at(attempt.event_index)
         end_payload = self._payload_at(attempt.end_index)
         span = _Span(
-            span_id=span_id_of(self.execution_id, f"attempt/{attempt.number}"),
+            span_id=span_id_of(self.id_source, f"attempt/{attempt.number}"),
             parent_span_id=root.span_id,
             name=f"invoke_agent {attempt.agent}" if attempt.agent else "invoke_agent",
             start=start,
@@ -547,7 +559,7 @@ class _TraceBuilder:
         """Each fallback links the attempt it started (the next attempt of the agent it
         names) to the failed attempt it replaced (the last one of the agent it comes from
         that ended before it). One pass over the events."""
-        trace_id = trace_id_of(self.execution_id)
+        trace_id = trace_id_of(self.id_source)
         starts = {a.event_index: n for n, a in enumerate(attempts) if a.event_index is not None}
         ends = {a.end_index: n for n, a in enumerate(attempts) if a.end_index is not None}
         last_ended: dict[str, int] = {}  # agent -> its attempt that ended last
@@ -587,7 +599,7 @@ class _TraceBuilder:
             )
             agent = _label(step.agent) if step.agent else ""
             span = _Span(
-                span_id=span_id_of(self.execution_id, f"step/{step.step_id}"),
+                span_id=span_id_of(self.id_source, f"step/{step.step_id}"),
                 parent_span_id=root.span_id,
                 name=f"invoke_agent {agent}" if agent else "invoke_agent",
                 start=start,
@@ -625,7 +637,7 @@ class _TraceBuilder:
 
     def _link_wal_fallbacks(self, log: WalLog, spans: list[_Span]) -> None:
         """As ``_link_fallbacks``, by the entries' sequence numbers."""
-        trace_id = trace_id_of(self.execution_id)
+        trace_id = trace_id_of(self.id_source)
         # (seq, order at one seq: ends, then fallbacks, then starts; what, which)
         moments: list[tuple[int, int, int]] = []
         for n, step in enumerate(log.steps):

@@ -408,3 +408,40 @@ def test_a_wal_fallback_links_the_step_it_started_to_the_failed_one(tmp_path: Pa
     assert attrs(link)["intentus.fallback.seq"] == 4
     assert "links" not in primary
     assert attrs(root_of(doc))["intentus.verdict.outcome"] == "succeeded"
+
+
+def test_copies_of_one_execution_are_traces_of_their_own(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """A copy kept beside the original (or cut short) took the original's trace id and
+    root span id: in a tracing backend the tampered or damaged copy's spans collided with
+    the genuine ones."""
+    import subprocess
+
+    records = tmp_path / "records"
+    records.mkdir()
+    source = record_path(real_world, real_world.success)
+    original = records / source.name
+    shutil.copy(source, original)
+    copy = records / "kept-copy.json"
+    shutil.copy(source, copy)
+    cut = records / "cut.json"
+    cut.write_bytes(source.read_bytes()[:900])
+    docs = {path.name: export(path)[0] for path in (original, copy, cut)}
+    roots = {name: root_of(doc) for name, doc in docs.items()}
+    assert roots[original.name]["traceId"] == unix_trace(real_world.success)
+    assert len({root["traceId"] for root in roots.values()}) == 3
+    assert len({root["spanId"] for root in roots.values()}) == 3
+    # As the README says to recompute it: the id, a NUL, the file's name.
+    shown = subprocess.run(
+        ["sh", "-c", f"printf '%s\\0%s' {real_world.success} kept-copy.json | sha256sum"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout[:32]
+    assert roots["kept-copy.json"]["traceId"] == shown
+
+
+def unix_trace(execution_id: str) -> str:
+    """The trace id the README says to recompute: sha256 of the id, 32 hex digits."""
+    return hashlib.sha256(execution_id.encode()).hexdigest()[:32]
