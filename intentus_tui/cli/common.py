@@ -249,11 +249,11 @@ def locate_execution(
             target, [directory], allow_wal=allow_wal, no_record=no_record, refuse=refuse
         )
     path = Path(target)
-    if directory is not None and "/" not in target and looks_like_path:
+    if "/" not in target and looks_like_path and (directory is not None or not path.exists()):
         # A file name as the list's FILE column shows it: that root's file (it was "no
-        # such file" unless the current directory held one of that name).
-        root = open_root(directory)
-        path = root.path_of(target)
+        # such file" unless the current directory held one of that name). Without --dir,
+        # a file of that name here is still the one read.
+        path = open_root(directory).path_of(target)
         target = str(path)
     # With --dir, a bare name is an id there, not a file of the current directory that
     # happens to share it (``replay ID --dir D > ID`` made the next ``inspect ID --dir D``

@@ -119,6 +119,9 @@ def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
     exact = _match(root, text)
     if exact is not None:
         return exact
+    named = _by_file_name(root, text)
+    if named is not None:
+        return named
     candidates = prefix_candidates(root, text) or _shown_candidates(root, text)
     if not candidates:
         return _by_recorded_id(root, text)
@@ -128,6 +131,17 @@ def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
     if found is None:  # removed between the listing and now
         raise UnknownExecutionError(text, root)
     return found
+
+
+def _by_file_name(root: RecordRoot, text: str) -> ExecutionMatch | None:
+    """The execution of the file ``text`` names as the list's FILE column shows it
+    (``copy.json``, ``exec-1.wal``), if that file is there."""
+    for suffix, kind in ((RECORD_SUFFIX, "record"), (WAL_SUFFIX, "wal")):
+        if text.endswith(suffix) and len(text) > len(suffix):
+            found = _match(root, text[: -len(suffix)])
+            if found is not None and getattr(found, kind) is not None:
+                return found
+    return None
 
 
 def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:

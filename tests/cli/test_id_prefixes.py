@@ -314,3 +314,11 @@ def test_a_file_name_as_the_list_shows_it_is_read_in_the_directory_given(
     missing = cli("inspect", "absent.json", "--dir", project, cwd=elsewhere)
     assert missing.returncode == ExitCode.USAGE
     assert f"no such file: {records / 'absent.json'}" in missing.stderr
+    # In the project itself, no --dir: the default directory's file (it was "no such
+    # file"), and bundle takes the name too (it was "no execution 'copy-kept.json'").
+    here = cli("inspect", "copy-kept.json", cwd=tmp_path / "project")
+    assert here.returncode == 0, here.stderr
+    assert f"file        {records / 'copy-kept.json'}" in here.stdout
+    packed = cli("bundle", "copy-kept.json", "--dir", project, "-o", str(elsewhere / "b.tar.gz"))
+    assert packed.returncode == 0, packed.stderr
+    assert "1 execution, 1 record" in packed.stdout
