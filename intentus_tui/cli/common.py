@@ -249,7 +249,8 @@ def locate_execution(
             target, [directory], allow_wal=allow_wal, no_record=no_record, refuse=refuse
         )
     path = Path(target)
-    if "/" not in target and looks_like_path and (directory is not None or not path.exists()):
+    here = os.path.lexists(target)  # a file (or link) of that name in this directory
+    if "/" not in target and looks_like_path and (directory is not None or not here):
         # A file name as the list's FILE column shows it: that root's file (it was "no
         # such file" unless the current directory held one of that name). Without --dir,
         # a file of that name here is still the one read.
