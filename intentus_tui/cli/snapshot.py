@@ -64,12 +64,12 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
     result = detail.result
     if result.record is None:
         fail(f"{record}: {result.message}")
-    for warning in snapshot_warnings(detail):  # a damaged or untrusted record: warned of
-        click.echo(f"intentus-tui: {sanitize_line(warning)}", err=True)
     try:
         snap = snapshot_from_record(dict(result.record.raw))
-    except SnapshotError as exc:
+    except SnapshotError as exc:  # one line: no warning of a snapshot never written
         fail(f"{record}: cannot make a snapshot: {exc}")
+    for warning in snapshot_warnings(detail):  # a damaged or untrusted record: warned of
+        click.echo(f"intentus-tui: {sanitize_line(warning)}", err=True)
     if output == "-":  # the snapshot itself on standard output, as export's -o - writes
         if as_json:
             fail("-o - writes the snapshot itself on standard output: leave out --json")

@@ -322,3 +322,16 @@ def test_a_file_name_as_the_list_shows_it_is_read_in_the_directory_given(
     packed = cli("bundle", "copy-kept.json", "--dir", project, "-o", str(elsewhere / "b.tar.gz"))
     assert packed.returncode == 0, packed.stderr
     assert "1 execution, 1 record" in packed.stdout
+
+
+def test_a_snapshot_that_cannot_be_made_is_one_line(tmp_path: Path, real_world: RealWorld) -> None:
+    # A record cut before its envelope: two warnings about the snapshot's content came
+    # first, then the refusal, and no snapshot was written.
+    source = real_world.records_dir / f"{real_world.success}.json"
+    cut = tmp_path / "cut.json"
+    cut.write_bytes(source.read_bytes()[:300])
+    run = cli("snapshot", str(cut), "-o", str(tmp_path / "cut.snapshot.json"))
+    assert run.returncode == ExitCode.USAGE
+    assert run.stderr.count("\n") == 1, run.stderr
+    assert "cannot make a snapshot" in run.stderr
+    assert not (tmp_path / "cut.snapshot.json").exists()

@@ -318,3 +318,15 @@ def test_a_run_cannot_be_compared_with_a_record(tmp_path: Path) -> None:
     run = Operand("db#run", "run")
     with pytest.raises(CompareError, match="cannot compare an Active Graph run"):
         compare(record, run)
+
+
+def test_a_write_ahead_log_given_as_a_file_to_compare_is_named_as_one(tmp_path: Path) -> None:
+    # The D picker said "Invalid JSON in Snapshot file ...wal: Extra data" of a log typed in.
+    from intentus_tui.core.compare import CompareError, file_operand
+    from tests.core.wal.support import NAMES, write_incident_logs
+
+    write_incident_logs(tmp_path / "wal")
+    log = tmp_path / "wal" / f"{NAMES['clean']}.wal"
+    for prefer in ("record", "snapshot"):
+        with pytest.raises(CompareError, match="is a write-ahead log, not a record"):
+            file_operand(log.name, log, prefer=prefer)  # type: ignore[arg-type]

@@ -73,3 +73,28 @@ async def test_an_execution_with_no_record_is_listed_and_cannot_be_chosen(
             "there is nothing to compare",
         )
         assert app.side_pane.diff_pane.outcome is None
+
+
+async def test_a_file_with_nothing_to_compare_cannot_be_chosen(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    # An empty file's line could be chosen, and enter then said "Cannot diff: empty: File
+    # is empty": it is dimmed, as a log alone is, and says why.
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    name = f"{real_world.success}.json"
+    (records / name).write_bytes((real_world.records_dir / name).read_bytes())
+    (records / "empty.json").write_bytes(b"")
+    app = NotingApp(resolve_root(records), watch=False, directory_label="x", use_cache=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        await pilot.press(*"empty")
+        await pilot.pause()
+        first = picker.shown[0]
+        assert first is not None and "nothing to compare" in first.unavailable
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparePicker)  # nothing was compared
+        assert app.notes[-1][0] == "warning" and "nothing to compare" in app.notes[-1][1]

@@ -195,12 +195,16 @@ def file_operand(
     """
     from intentus_tui.core.activegraph import is_sqlite_file
     from intentus_tui.core.detail import execution_wal
-    from intentus_tui.core.records.load import LoadStatus, load_record_file
+    from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
     from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
 
     if path.is_dir():
         raise CompareError(
             f"{label} is a directory: name a record file, a record id or a snapshot file"
+        )
+    if path.name.endswith(WAL_SUFFIX):  # as the command line says it (not "invalid JSON")
+        raise CompareError(
+            f"{label} is a write-ahead log, not a record: no response was recorded in it"
         )
     if path.is_file() and is_sqlite_file(path):
         raise CompareError(

@@ -38,6 +38,7 @@ from intentus_tui.core.model import (
     UNTRUSTED_INTEGRITY,
     ExecutionSummary,
     Integrity,
+    LoadStatus,
     Outcome,
     ReplayCode,
 )
@@ -234,11 +235,22 @@ def execution_candidate(
     )
 
 
+# What a file can be and still be compared: a record (whole, recovered, or huge and read
+# whole when picked), or JSON that may be a snapshot (``file_operand`` tries it as one).
+_COMPARABLE = frozenset(
+    {LoadStatus.OK, LoadStatus.SALVAGED, LoadStatus.HEAD_ONLY, LoadStatus.NOT_RECORD}
+)
+
+
 def unavailable_why(summary: ExecutionSummary) -> str:
-    """Why the execution cannot be compared ("" when it can): one known only from its log."""
-    if summary.source != "wal":
+    """Why the execution cannot be compared ("" when it can): one known only from its log,
+    or a file with nothing to compare in it (empty, not JSON, unreadable: offered, then
+    refused on enter)."""
+    if summary.source == "wal":
+        return f"{execution_label(summary)} {NO_RECORD_REASON}"
+    if summary.load_status in _COMPARABLE:
         return ""
-    return f"{execution_label(summary)} {NO_RECORD_REASON}"
+    return f"{execution_label(summary)}: {summary.message or 'no record'}: nothing to compare"
 
 
 def path_candidate(path: Path) -> Candidate:
@@ -300,7 +312,7 @@ class ExecutionLines:
                 line = execution_candidate(summary, codes_of(summary), roots, ids, copy).line
             fresh[key] = line
             label = execution_label(summary, copy)
-            why = unavailable_why(summary) if summary.source == "wal" else ""
+            why = "" if summary.load_status in _COMPARABLE else unavailable_why(summary)
             hidden = _hidden_of(summary, ids)
             out.append(make(Candidate, ("execution", summary.key, None, line, label, why, hidden)))
             if pause is not None and done % PAUSE_EVERY == 0:
