@@ -69,9 +69,12 @@ def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:
     made = f"made by intentus-tui {manifest.tool_version} at {manifest.created}"
     name = Path(path).name
     if bundle.ok:
-        return [f"ok    {name}  manifest: {count} files match their sha256 ({made})"]
+        files = "1 file matches its" if count == 1 else f"{count} files match their"
+        return [f"ok    {name}  manifest: {files} sha256 ({made})"]
     problems = f"{len(bundle.problems)} problem{'' if len(bundle.problems) == 1 else 's'}"
-    lines = [f"FAIL  {name}  manifest: {problems} ({count} files; {made})"]
+    lines = [
+        f"FAIL  {name}  manifest: {problems} ({count} file{'' if count == 1 else 's'}; {made})"
+    ]
     return lines + [f"      - {problem.line()}" for problem in bundle.problems]
 
 

@@ -305,3 +305,15 @@ def test_the_debugger_opens_a_bundle_from_a_private_copy_it_removes(
     )
     assert mode == 0o700 and private
     assert os.listdir(private_tmp) == []
+
+
+def test_a_bundle_of_one_file_says_it_in_the_singular(
+    world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    output = tmp_path / "one.tar.gz"
+    assert (
+        cli("bundle", world.wal_only[:8], "--dir", str(world.base), "-o", str(output)).returncode
+        == 0
+    )
+    first = cli("verify", str(output)).stdout.splitlines()[0]
+    assert first.startswith("ok    one.tar.gz  manifest: 1 file matches its sha256"), first
