@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from intentus_tui.core.verist.diff import DiffError
 from intentus_tui.core.verist.format import format_diff
 from intentus_tui.core.verist.missing import MISSING
 from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
 
 FALLBACK = (("agent-a", "error"), ("agent-b", "ok"))
 
@@ -330,3 +332,20 @@ def test_a_write_ahead_log_given_as_a_file_to_compare_is_named_as_one(tmp_path: 
     for prefer in ("record", "snapshot"):
         with pytest.raises(CompareError, match="is a write-ahead log, not a record"):
             file_operand(log.name, log, prefer=prefer)  # type: ignore[arg-type]
+
+
+def test_a_record_cut_before_its_events_is_compared_event_by_event(
+    real_world: RealWorld,
+) -> None:
+    # The other side's events were one value ("+ events: [...]"): no event counted.
+    from intentus_tui.core.compare.records import compare_records
+
+    whole = json.loads((real_world.records_dir / f"{real_world.success}.json").read_text())
+    cut = {key: value for key, value in whole.items() if key != "events"}
+    found = compare_records(cut, whole)
+    count = len(whole["events"])
+    assert found.changed_events == count
+    added = [e.path for e in found.entries if e.path[0] == "events"]
+    assert added == [("events", index) for index in range(count)]
+    back = compare_records(whole, cut)
+    assert back.changed_events == count

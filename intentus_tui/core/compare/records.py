@@ -216,6 +216,16 @@ def count_changed_events(entries: Sequence[DiffEntry], at: tuple[PathKey, ...]) 
     return len(paired) + alone
 
 
+def _event_lists(before: Any, after: Any) -> bool:
+    """Both sides' events are lists, or one is and the other side has none at all."""
+    lists = [isinstance(side, list) for side in (before, after)]
+    return all(lists) or (any(lists) and (before is MISSING or after is MISSING))
+
+
+def _listed(events: Any) -> list[Any]:
+    return events if isinstance(events, list) else []
+
+
 def _as_record(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -247,8 +257,10 @@ def compare_records(
     for key, attr in RECORD_SECTIONS_COMPARED:
         before = shaped_a.get(key, MISSING)
         after = shaped_b.get(key, MISSING)
-        if key == "events" and isinstance(before, list) and isinstance(after, list):
-            sections[attr] = events_diff(before, after)
+        if key == "events" and _event_lists(before, after):
+            # A side with no events section (a record cut before it): its events are
+            # none, and the other's are compared one by one (they were one value).
+            sections[attr] = events_diff(_listed(before), _listed(after))
             by_event = True
         else:
             sections[attr] = diff(before, after, aligned=aligned)
