@@ -147,3 +147,17 @@ def test_a_snapshot_comparison_says_the_events_were_not_compared(
     code, doc = diff_json(capsys, success, snapshot)
     assert code == ExitCode.OK
     assert not any("events not compared" in note for note in doc["notes"]), doc["notes"]
+
+
+def test_a_cut_record_and_its_snapshot_agree_on_the_output_their_hashes_match(
+    tmp_path: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "same output: unknown" was followed by "their step-output hashes match" and "equal".
+    cut = real_world.records_dir / f"{real_world.error_truncated}.json"
+    snapshot = tmp_path / "cut.snapshot.json"
+    assert run_cli(["snapshot", str(cut), "-o", str(snapshot)]) == ExitCode.OK
+    code, doc = diff_json(capsys, cut, snapshot)
+    assert (code, doc["equal"], doc["summary"]["same_output"]) == (ExitCode.OK, True, True)
+    assert any("hashes match" in note for note in doc["notes"])
+    code, text = diff_text(capsys, str(cut), str(snapshot))
+    assert "same output: yes" in text.splitlines()

@@ -113,7 +113,9 @@ def compare_snapshot_operands(
     summary = SnapshotSummary(
         same_input=not shown_input,
         same_input_hash=sa.input_hash == sb.input_hash,
-        same_output=None if output_diff is None else not shown_output,
+        # No content to compare: equal hashes still say the outputs are equal (the hash
+        # covers the output and the events); differing ones do not say which differs.
+        same_output=(True if same_hash else None) if output_diff is None else not shown_output,
         same_commands=None if commands_diff is None else not shown_commands,
         same_header=None if header_diff is None else not shown_header,
         same_envelope_hash=None if header_diff is None else same_recorded_hash(header_a, header_b),
