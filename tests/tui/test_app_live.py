@@ -405,7 +405,7 @@ async def test_logs_with_no_records_directory_are_listed_and_records_join_them(
 
     project = tmp_path / "project"
     write_incident_logs(project / ".intentusnet" / "wal")
-    app = make_app(project, watch=True)
+    app = make_app(project, watch=True, directory_label=None)  # the header's own words
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
         model = app.execution_list.model
@@ -413,6 +413,7 @@ async def test_logs_with_no_records_directory_are_listed_and_records_join_them(
             assert f"{execution_id}.wal" in model.summaries
         assert app.header_state.live == "live"
         assert "watching stopped" not in screen_text(app)
+        assert app.header_state.directory == str(project / ".intentusnet")  # not records/
         records = project / ".intentusnet" / "records"
         records.mkdir()
         new_id = fixed_id(81)

@@ -58,8 +58,11 @@ class HeaderState:
     def opening(cls, root: RecordRoot, label: str | None, named: bool, watch: bool) -> HeaderState:
         """The header of the app opening ``root``: its records directory, or ``label`` (a
         path in its place, or a name when ``named``)."""
+        # Logs and no records directory yet: the layout holding both, not a path that is
+        # not there.
+        shown = root.records_dir.parent if root.records_to_come else root.records_dir
         return cls(
-            directory=label if label is not None else str(root.records_dir),
+            directory=label if label is not None else str(shown),
             named=named and label is not None,
             live="live" if watch else "off",
             read_only=root.read_only,
