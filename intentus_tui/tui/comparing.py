@@ -47,14 +47,17 @@ class ComparisonLauncher(App[None]):
         """The roots two executions are in (``root_label_of``), A's then B's."""
         return self.root_label_of(a.path), self.root_label_of(b.path)
 
-    def open_comparison(self, a: Operand, b: Operand) -> ComparisonScreen:
+    def open_comparison(
+        self, a: Operand, b: Operand, at: tuple[object, ...] | None = None
+    ) -> ComparisonScreen:
         """Push the comparison of two operands (records, snapshots, baselines, runs); a
         record's verdict, which it carries from the core, is shown beside its name, and
-        with several roots open, the root its file is in."""
+        with several roots open, the root its file is in. ``at``: the path of the
+        difference to open on (else the first)."""
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
         roots = (self.root_label_of(a.path), self.root_label_of(b.path))
-        screen = ComparisonScreen(a, b, roots=roots)
+        screen = ComparisonScreen(a, b, roots=roots, at=at)
         self.push_screen(screen)
         return screen
 

@@ -235,6 +235,41 @@ async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) 
         assert isinstance(app.screen, ComparisonScreen)
 
 
+async def test_f_in_the_diff_tab_opens_the_full_screen_at_its_difference(
+    records_dir: Path,
+) -> None:
+    """``f`` opened the full screen on its own first difference, wherever the Diff tab's
+    cursor was (and the two count in different orders)."""
+    from tests.factories import write_record
+    from tests.tui.app_support import make_app, mark_and_compare, settle
+
+    a, b = record_pair()
+    write_record(records_dir, a)
+    write_record(records_dir, b)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
+        await pilot.press("escape")
+        await settle(pilot)
+        view = app.side_pane.diff_pane.view
+        assert len(view.entries) > 2
+        for index in (len(view.entries) - 1, 1):
+            view.focus()
+            view.cursor = index
+            await settle(pilot)
+            wanted = view.current_entry
+            assert wanted is not None
+            await pilot.press("f")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ComparisonScreen) and screen.folded is not None
+            row = screen.folded.rows[screen.values.cursor]
+            assert isinstance(row, SideRow) and row.path[: len(wanted.path)] == wanted.path
+            await pilot.press("escape")
+            await settle(pilot)
+
+
 async def test_record_text_is_inert() -> None:
     a, b = record_pair()
     hostile = "[b]x[/b] [$accent]y \x1b[2J\x1b]0;title\x07\u202eevil"

@@ -93,10 +93,16 @@ class ComparisonScreen(Screen[None]):
     ]
 
     def __init__(
-        self, a: Operand, b: Operand, roots: tuple[str | None, str | None] = (None, None)
+        self,
+        a: Operand,
+        b: Operand,
+        roots: tuple[str | None, str | None] = (None, None),
+        at: tuple[object, ...] | None = None,
     ) -> None:
-        """``roots``: the label of the root each side's file is in, when several are open."""
+        """``roots``: the label of the root each side's file is in, when several are open;
+        ``at``: the path of the difference to open on (the Diff tab's), else the first."""
         super().__init__()
+        self._opening_at = at
         self.a = a
         self.b = b
         # Each record's verdict comes with it from the core, as every screen shows it; the
@@ -214,6 +220,9 @@ class ComparisonScreen(Screen[None]):
         self._raw_to_shown = _raw_to_shown(self.folded.rows, len(layout.values))
         self._shown_to_raw = _shown_to_raw(self.folded.rows)
         cursor = None if old_raw is None else self._raw_to_shown[old_raw]
+        if cursor is None and self._opening_at is not None:
+            cursor = _difference_at(self.folded, self._opening_at)
+            self._opening_at = None  # once: a later redraw keeps its own place
         self.values.set_rows(
             self.folded.rows,
             self.folded.differences,
@@ -417,3 +426,13 @@ def _shown_to_raw(rows: tuple[SideRow | Fold, ...]) -> list[int]:
 
 def _count(layout: SideBySide, side: str) -> int:
     return sum(1 for row in layout.timeline if (row.a if side == "a" else row.b) is not None)
+
+
+def _difference_at(folded: Folded, path: tuple[object, ...]) -> int | None:
+    """The display row of the difference at ``path`` or the first one inside it (a
+    changed event's values), if the folded rows show one."""
+    for index in folded.differences:
+        row = folded.rows[index]
+        if isinstance(row, SideRow) and row.path[: len(path)] == path:
+            return index
+    return None

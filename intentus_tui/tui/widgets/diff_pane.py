@@ -568,7 +568,12 @@ class DiffPane(Vertical):
         if request is None or request.left is None or request.right is None:
             return
         if isinstance(app, ComparisonLauncher):
-            app.open_comparison(request.left, request.right)
+            # It opens where this tab is: the difference under the cursor (it opened on
+            # its own first one, and counted in its own order).
+            entry = self.view.current_entry
+            app.open_comparison(
+                request.left, request.right, at=entry.path if entry is not None else None
+            )
 
     # ------------------------------------------------------------------ navigation
 
