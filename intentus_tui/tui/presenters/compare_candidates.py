@@ -312,7 +312,8 @@ class ExecutionLines:
                 line = execution_candidate(summary, codes_of(summary), roots, ids, copy).line
             fresh[key] = line
             label = execution_label(summary, copy)
-            why = "" if summary.load_status in _COMPARABLE else unavailable_why(summary)
+            comparable = summary.source != "wal" and summary.load_status in _COMPARABLE
+            why = "" if comparable else unavailable_why(summary)
             hidden = _hidden_of(summary, ids)
             out.append(make(Candidate, ("execution", summary.key, None, line, label, why, hidden)))
             if pause is not None and done % PAUSE_EVERY == 0:
