@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from intentus_tui.core.paths import RecordRoot
-from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
+from intentus_tui.core.records.load import (
+    RECORD_SUFFIX,
+    WAL_SUFFIX,
+    is_record_name,
+    load_record_file,
+)
 from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError, check_id
 from intentus_tui.core.sanitize import quoted, sanitize_line
 
@@ -135,12 +140,25 @@ def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
 
 def _by_file_name(root: RecordRoot, text: str) -> ExecutionMatch | None:
     """The execution of the file ``text`` names as the list's FILE column shows it
-    (``copy.json``, ``exec-1.wal``), if that file is there."""
+    (``copy.json``, ``exec-1.wal``), if that file is there: a record known by the id it
+    records (a copy's is not its file's name), with the log named after that id."""
     for suffix, kind in ((RECORD_SUFFIX, "record"), (WAL_SUFFIX, "wal")):
-        if text.endswith(suffix) and len(text) > len(suffix):
-            found = _match(root, text[: -len(suffix)])
-            if found is not None and getattr(found, kind) is not None:
-                return found
+        if not text.endswith(suffix) or len(text) <= len(suffix):
+            continue
+        found = _match(root, text[: -len(suffix)])
+        if found is None or getattr(found, kind) is None:
+            continue
+        if found.record is None or kind == "wal":
+            return found
+        recorded = load_record_file(found.record).record
+        execution_id = recorded.execution_id if recorded is not None else None
+        if not execution_id or execution_id == found.execution_id:
+            return found
+        try:
+            log = _match(root, execution_id)
+        except UnsafeIdError:  # a recorded id that is no safe file name: no log by it
+            log = None
+        return ExecutionMatch(execution_id, found.record, log.wal if log else None)
     return None
 
 

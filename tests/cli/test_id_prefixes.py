@@ -322,6 +322,17 @@ def test_a_file_name_as_the_list_shows_it_is_read_in_the_directory_given(
     packed = cli("bundle", "copy-kept.json", "--dir", project, "-o", str(elsewhere / "b.tar.gz"))
     assert packed.returncode == 0, packed.stderr
     assert "1 execution, 1 record" in packed.stdout
+    # The manifest, evidence, names the execution by the id the copy records.
+    import tarfile
+
+    with tarfile.open(elsewhere / "b.tar.gz") as bundle:
+        member = bundle.extractfile("manifest.json")
+        assert member is not None
+        (entry,) = json.loads(member.read())["executions"]
+    assert (entry["execution_id"], entry["record"]) == (
+        real_world.success,
+        "records/copy-kept.json",
+    )
 
 
 def test_a_snapshot_that_cannot_be_made_is_one_line(tmp_path: Path, real_world: RealWorld) -> None:

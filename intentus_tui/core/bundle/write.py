@@ -178,9 +178,11 @@ def bundle_executions(
     """Bundle the executions ``ids`` (whole ids or unique prefixes) of ``root`` into
     ``output``. Raises ``ExecutionIdError``/``UnsafeIdError`` for an id, ``OSError`` for a
     file that cannot be read or the output that cannot be written."""
-    matches: dict[str, ExecutionMatch] = {}
+    # By execution and file: a copy of a record (another file, the same recorded id) is
+    # bundled beside the original, not taken for it.
+    matches: dict[tuple[str, Path | None], ExecutionMatch] = {}
     for text in ids:
         match = resolve_execution_id(root, text)
-        matches.setdefault(match.execution_id, match)
+        matches.setdefault((match.execution_id, match.record), match)
     files, executions = collect(root, list(matches.values()))
     return write_bundle(output, files, executions, created=created)
