@@ -18,6 +18,7 @@ from tests.core.wal.support import (
     write_incident_logs,
     write_record_with_edited_log,
 )
+from tests.intentusnet_world import RealWorld
 from tests.tui.side_pane_harness import detail_from, tampered_record
 
 
@@ -119,3 +120,18 @@ def test_an_attempt_s_latency_is_one_word_with_its_unit() -> None:
             event["payload"]["latency_ms"] = 613.2
     text = text_of(postmortem_lines(detail_from(record)))
     assert "613.2ms" in text and "613.2 ms" not in text
+
+
+def test_the_attempts_of_an_untrusted_execution_are_marked_claimed(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # The tab listed them as facts ("Completed ✓ #1 ...") where inspect said "(claimed)".
+    from tests.intentusnet_world import with_broken_wal_chain
+
+    base = with_broken_wal_chain(real_world, tmp_path)
+    detail = load_detail(base / "records" / f"{real_world.success}.json", base / "wal")
+    text = text_of(postmortem_lines(detail))
+    completed = [line for line in text.splitlines() if line.lstrip().startswith(("✓", "✗"))]
+    assert completed and all(line.rstrip().endswith("(claimed)") for line in completed), text
+    trusted = load_detail(real_world.records_dir / f"{real_world.success}.json")
+    assert "claimed" not in text_of(postmortem_lines(trusted))

@@ -100,9 +100,11 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     else:
         seq = f"seq {last.seq}" if last.seq is not None else f"event #{last.index + 1}"
         lines.append(row("Last event", safe(f"{seq} {last.type}  {last.summary}".rstrip())))
+    # Untrusted: what the record says happened is only claimed (as inspect says it).
+    claimed = "  (claimed)" if pm.untrusted is not None else ""
     if timeline.in_flight:
         for attempt in timeline.in_flight:
-            lines.append(row("In flight", (_attempt_text(attempt), WARNING_STYLE)))
+            lines.append(row("In flight", (_attempt_text(attempt) + claimed, WARNING_STYLE)))
     elif pm.in_flight:  # the record closed every attempt; its log did not
         for step in pm.in_flight:
             text = f"{step}: open in the write-ahead log (the record closed every attempt)"
@@ -111,10 +113,11 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
         lines.append(row("In flight", ("no attempt was left open", OK_STYLE)))
     finished = [a for a in timeline.attempts if not a.in_flight]
     if finished:
-        lines.append(row("Completed", ""))
+        lines.append(row("Completed", ("claimed" if claimed else "", DIM_STYLE)))
         for attempt in finished:
             style = PROBLEM_STYLE if attempt.status == "error" else OK_STYLE
-            lines.append(bullet(_attempt_text(attempt), style, mark=attempt.mark, indent=4))
+            text = _attempt_text(attempt) + claimed
+            lines.append(bullet(text, style, mark=attempt.mark, indent=4))
     else:
         lines.append(row("Completed", ("no attempt finished", DIM_STYLE)))
     if timeline.attempts:
