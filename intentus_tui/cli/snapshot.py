@@ -22,7 +22,12 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
-from intentus_tui.core.actions import load_detail, snapshot_warnings
+from intentus_tui.core.actions import (
+    ExecutionDetail,
+    LoadStatus,
+    load_detail,
+    snapshot_warnings,
+)
 from intentus_tui.core.paths import shown_path, sibling_wal_dir
 from intentus_tui.core.records.store import safe_file_stem
 from intentus_tui.core.remote.location import is_remote
@@ -67,19 +72,21 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
     try:
         snap = snapshot_from_record(dict(result.record.raw))
     except SnapshotError as exc:  # one line: no warning of a snapshot never written
-        fail(f"{record}: cannot make a snapshot: {exc}")
-    for warning in snapshot_warnings(detail):  # a damaged or untrusted record: warned of
-        click.echo(f"intentus-tui: {sanitize_line(warning)}", err=True)
+        damaged = result.status is LoadStatus.SALVAGED
+        recovered = "what was recovered of the damaged record: " if damaged else ""
+        fail(f"{record}: cannot make a snapshot: {recovered}{exc}")
     if output == "-":  # the snapshot itself on standard output, as export's -o - writes
         if as_json:
             fail("-o - writes the snapshot itself on standard output: leave out --json")
         out = sys.stdout.buffer
         out.write(snapshot_bytes(snap))
         out.flush()
+        _warn(detail)
         raise click.exceptions.Exit(ExitCode.OK)
     protected = Protected().add_files([(path, sibling_wal_dir(path))]).add_default(directory)
     target = _target(output, safe_file_stem(result), protected)
     write_output(target, [snapshot_bytes(snap)])
+    _warn(detail)  # once it is written: a refused output says that alone
     shown = shown_path(target)
     if as_json:
         echo_json(
@@ -92,3 +99,10 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
     else:
         echo_text(sanitize_line(shown))
     raise click.exceptions.Exit(ExitCode.OK)
+
+
+def _warn(detail: ExecutionDetail) -> None:
+    """What the snapshot just written holds that cannot be believed (a damaged or untrusted
+    record)."""
+    for warning in snapshot_warnings(detail):
+        click.echo(f"intentus-tui: {sanitize_line(warning)}", err=True)

@@ -344,5 +344,18 @@ def test_a_snapshot_that_cannot_be_made_is_one_line(tmp_path: Path, real_world: 
     run = cli("snapshot", str(cut), "-o", str(tmp_path / "cut.snapshot.json"))
     assert run.returncode == ExitCode.USAGE
     assert run.stderr.count("\n") == 1, run.stderr
-    assert "cannot make a snapshot" in run.stderr
+    assert "cannot make a snapshot: what was recovered of the damaged record" in run.stderr
     assert not (tmp_path / "cut.snapshot.json").exists()
+    # Recovered enough for a snapshot, but where it may not go (beside the records): the
+    # refusal alone ("the snapshot holds what was recovered" came first, of none written).
+    longer = tmp_path / "longer.json"
+    longer.write_bytes(source.read_bytes()[:1500])
+    refused = cli("snapshot", str(longer), "-o", str(tmp_path / "there.json"))
+    assert refused.returncode == ExitCode.USAGE
+    assert refused.stderr.count("\n") == 1 and "refusing" in refused.stderr, refused.stderr
+    written = cli("snapshot", str(longer), "-o", str(tmp_path / "out" / "s.json"))
+    assert written.returncode == ExitCode.USAGE  # no such directory
+    (tmp_path / "out").mkdir()
+    written = cli("snapshot", str(longer), "-o", str(tmp_path / "out" / "s.json"))
+    assert written.returncode == ExitCode.OK, written.stderr
+    assert "The snapshot holds what was recovered" in written.stderr  # warned, once written
