@@ -349,3 +349,24 @@ def test_a_record_cut_before_its_events_is_compared_event_by_event(
     assert added == [("events", index) for index in range(count)]
     back = compare_records(whole, cut)
     assert back.changed_events == count
+
+
+def test_the_side_by_side_of_a_record_cut_before_its_events_counts_as_the_diff_does(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    # The debugger showed "13 changed values · at value 1/3", no timeline and no changed
+    # events, where the command line said "13 changed values, 11 changed events".
+    from intentus_tui.core.actions import compare_side_by_side, file_operand
+    from intentus_tui.core.compare.ignore import IgnoreRules
+
+    source = real_world.records_dir / f"{real_world.success}.json"
+    whole = json.loads(source.read_text())
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({k: v for k, v in whole.items() if k != "events"}))
+    layout = compare_side_by_side(
+        file_operand("a", cut), file_operand("b", source), IgnoreRules(())
+    )
+    count = len(whole["events"])
+    assert layout.comparison.changed_events == count
+    assert len(layout.timeline) == count and len(layout.timeline_differences(True)) == count
+    assert len(layout.fold(True, context=3).differences) == len(layout.comparison.entries)

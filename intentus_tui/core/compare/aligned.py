@@ -548,6 +548,12 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
         doc_a, doc_b = _record_doc(a), _record_doc(b)
         events_a = doc_a.get("events")
         events_b = doc_b.get("events")
+        # A side with no events section (a record cut before it) has none, laid out event
+        # by event against the other's list, as ``compare_records`` counts them.
+        if "events" not in doc_a and isinstance(events_b, list):
+            doc_a, events_a = {**doc_a, "events": []}, []
+        elif "events" not in doc_b and isinstance(events_a, list):
+            doc_b, events_b = {**doc_b, "events": []}, []
         if isinstance(events_a, list) and isinstance(events_b, list):
             events_at = ("events",)
             pairs = align_events(events_a, events_b, record_event_key)
