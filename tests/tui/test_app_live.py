@@ -428,7 +428,7 @@ async def test_a_records_directory_gone_beside_its_logs_is_said_until_it_is_back
 ) -> None:
     # With its WAL directory still watched, a records directory moved away went unsaid:
     # the header read "● live" while the records' rows turned into their logs' alone.
-    from tests.core.wal.support import write_incident_logs
+    from tests.core.wal.support import NAMES, write_incident_logs
 
     layout = tmp_path / "project" / ".intentusnet"
     records = layout / "records"
@@ -436,17 +436,30 @@ async def test_a_records_directory_gone_beside_its_logs_is_said_until_it_is_back
     write_incident_logs(layout / "wal")
     kept_id = fixed_id(82)
     write_record(records, make_record(execution_id=kept_id, created=created(82)))
+    failing = {"agents": (("agent-a", "error"),), "final_status": "error"}
+    logged = NAMES["failed"]  # an execution with its record and its log, among failures
+    write_record(records, make_record(execution_id=logged, created=created(83), **failing))
+    for later in (84, 85):  # listed above it, and gone with the records directory
+        record = make_record(execution_id=fixed_id(later), created=created(later), **failing)
+        write_record(records, record)
     app = make_app(layout.parent, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
         assert app.header_state.live == "live"
+        listed = app.execution_list
+        assert listed.select_key(_key(logged))
+        await settle(pilot)
         records.rename(layout / "records-away")
         await wait_for(pilot, lambda: app.header_state.live == "stopped", "the loss said")
         # The watch resumed on the logs at once: the header said "● live" again.
         await pilot.pause(0.5)
         assert app.header_state.live == "stopped"
         assert "watching stopped" in screen_text(app)
+        # The execution viewed is still listed, from its log: it stays selected (the
+        # cursor kept its row number, on another execution).
+        await wait_for(pilot, lambda: listed.selected_key == f"{logged}.wal", "its log")
         (layout / "records-away").rename(records)
         await wait_for(pilot, lambda: app.header_state.live == "live", "watching again")
         model = app.execution_list.model
         await wait_for(pilot, lambda: _key(kept_id) in model.summaries, "the record back")
+        await wait_for(pilot, lambda: listed.selected_key == _key(logged), "its record again")

@@ -440,11 +440,16 @@ class ExecutionList(
         cursor_on_screen = scroll_y <= old_cursor < scroll_y + height
         anchor_key = self.selected_key if cursor_on_screen else self.model.key_at(scroll_y)
         anchor_offset = (old_cursor - scroll_y) if cursor_on_screen else 0
+        was = self.selected_summary
         change()
         model = self.model
         self._note_copies()
         self._update_virtual_size()
         row = model.row_of(self.selected_key) if self.selected_key else None
+        if row is None and was is not None and self._user_moved:
+            # Its file went while the execution is still listed from another (its record
+            # gone, its log alone left; or back): the execution stays selected.
+            row = self._row_of_execution(was)
         if not self._user_moved:  # nobody has moved yet (the list is filling): the top
             row = model.nearest_item(0)
         elif row is None:  # the selection left the list: stay on the same row number
@@ -459,6 +464,17 @@ class ExecutionList(
         self._scroll_cursor_into_view()
         self.refresh()
         self._announce_selection()
+
+    def _row_of_execution(self, summary: ExecutionSummary) -> int | None:
+        """The row of another file of ``summary``'s execution (same root, same id), if one
+        is shown: a pass over the executions, made only when a selected file goes."""
+        model = self.model
+        for other in model.summaries.values():
+            if other.execution_id == summary.execution_id and other.root == summary.root:
+                row = model.row_of(other.key)
+                if row is not None:
+                    return row
+        return None
 
     def _note_copies(self) -> None:
         """When an execution id comes to be (or stops being) in more than one file, the
