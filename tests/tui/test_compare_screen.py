@@ -568,3 +568,26 @@ def test_the_status_says_when_it_is_cut_to_its_two_rows() -> None:
     assert len(shown) == 2 and shown[-1].endswith("…")
     assert all(len(line) <= 40 for line in shown)
     assert clamped(Content("short"), 40, 2).plain == "short"
+
+
+async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: Path) -> None:
+    """Two tampered copies (files not named after their id): B's longer name left room only
+    for the list's abbreviations; A kept its words. "tampered · ✗ no (untrusted)" beside
+    "TAMPERED · ✗ untrust" read as two verdicts."""
+    from intentus_tui.core.detail import load_detail
+    from tests.tui.side_pane_harness import good_record
+
+    record = json.dumps(good_record(COPIED_ID))
+    short = tmp_path / "copy.json"
+    short.write_text(record, "utf-8")
+    long = tmp_path / "kept-now.json"
+    long.write_text(record, "utf-8")
+    app = CompareApp(load_detail(short), load_detail(long))
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, side_a, side_b = await _sides(app, pilot)
+        assert "TAMPERED" in side_b, side_b
+        assert "TAMPERED" in side_a and "tampered" not in side_a, side_a
+        await pilot.resize_terminal(200, 40)
+        await pilot.pause()
+        for side in ("#side-a", "#side-b"):  # room for words: both take them
+            assert "· tampered · ✗ no (untrusted)" in _text(app.comparison.query_one(side))

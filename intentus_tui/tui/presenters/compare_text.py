@@ -104,6 +104,13 @@ def side_title_versions(
     return [clip(text, TITLE_CHARS) for text in versions]
 
 
+def abbreviated(verdict: Verdict | None) -> bool:
+    """Does the list's abbreviated form of ``verdict`` (a title's last version) read
+    otherwise than its words (``TAMPERED · ✗ untrust`` for ``tampered · ✗ no
+    (untrusted)``)?"""
+    return verdict is not None and verdict_text(verdict) != verdict_words(verdict)
+
+
 def verdict_words(verdict: Verdict) -> str:
     """``⚠ untrusted · tampered · ✗ no (untrusted)``: the list's three answers
     (``verdict_text``) in the command line's words, which its narrow columns abbreviate."""

@@ -41,6 +41,7 @@ from intentus_tui.core.actions import (
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.compare_text import (
     RECORD_WORD,
+    abbreviated,
     counts_text,
     divergence_text,
     hidden_text,
@@ -174,6 +175,24 @@ class ComparisonScreen(Screen[None]):
             title.startswith(RECORD_WORD) for title in chosen
         ):
             fitting = [[t for t in fits if not t.startswith(RECORD_WORD)] for fits in fitting]
+        # Two verdicts are worded alike: when one side takes the list's abbreviated answers
+        # (its last version) to fit, so does the other ("tampered · ✗ no (untrusted)"
+        # beside "TAMPERED · ✗ untrust" read as two different verdicts).
+        if self.a.verdict is not None and self.b.verdict is not None:
+            chosen = [
+                fits[0] if fits else versions[-1]
+                for (_, _, versions, _), fits in zip(sides, fitting, strict=True)
+            ]
+            lasts = [versions[-1] for _, _, versions, _ in sides]
+            verdicts = (self.a.verdict, self.b.verdict)
+            if any(
+                title == last and abbreviated(verdict)
+                for title, last, verdict in zip(chosen, lasts, verdicts, strict=True)
+            ):
+                fitting = [
+                    [t for t in fits if t == last]
+                    for fits, last in zip(fitting, lasts, strict=True)
+                ]
         titles = []
         for (name, style, versions, side), fits in zip(sides, fitting, strict=True):
             # None fits: the shortest, on one line, cut where it is cut.
