@@ -254,6 +254,9 @@ def time_lines(detail: ExecutionDetail) -> list[str]:
         lines.append(f"last time   {clock_text(times.last)} (+{duration_text(total)})")
     if times.attempts:
         lines.append("attempt times")
+    # As wide as the longest agent's name (20 at least, 40 at most): a longer name pushed
+    # its row's status and times out of line with the others.
+    agents = max([20, *(min(len(a.agent), 40) for a in times.attempts)])
     for a in times.attempts:
         open_for = a.open_for(now)
         if open_for is not None:
@@ -263,7 +266,7 @@ def time_lines(detail: ExecutionDetail) -> list[str]:
         else:
             took = NO_TIME
         span = f"{offset_text(a.start_offset)} → {offset_text(a.end_offset)}"
-        lines.append(f"  {a.number:>3} {a.agent:<20} {a.status:<9} {span:<20} {took}")
+        lines.append(f"  {a.number:>3} {a.agent:<{agents}} {a.status:<9} {span:<20} {took}")
     rows = _row_texts(detail)
     if rows:
         lines.append("event times")

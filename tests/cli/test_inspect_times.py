@@ -85,3 +85,23 @@ def test_inspect_of_an_in_flight_wal_says_how_long_its_step_is_open(tmp_path: Pa
     assert charge["status"] == "in_flight" and charge["ended_at"] is None
     assert charge["duration_s"] is None
     assert charge["open_s"] > 0  # since its start, against the clock at inspect time
+
+
+def test_attempt_times_stay_in_columns_with_a_long_agent_name(tmp_path: Path) -> None:
+    # "ticket-classifier-backup" pushed its row's status and times out of line.
+    from intentus_tui.cli.inspect import time_lines
+    from intentus_tui.core.detail import load_detail
+    from intentus_tui.demo.writer import build_demo_world
+
+    base = build_demo_world(tmp_path / "demo").root
+    found = []
+    for path in sorted((base / "records").glob("*.json")):
+        lines = time_lines(load_detail(path, base / "wal"))
+        rows = lines[lines.index("attempt times") + 1 :] if "attempt times" in lines else []
+        rows = [row for row in rows if row.startswith("    ") and row[4].isdigit()]
+        if any(len(row.split()[1]) > 20 for row in rows):
+            found.append(rows)
+    assert found  # the demo has such an execution
+    for rows in found:
+        columns = {row.index(row.split()[2], 5 + len(row.split()[1])) for row in rows}
+        assert len(columns) == 1, rows  # every status starts in one column
