@@ -332,3 +332,14 @@ def test_a_row_with_no_intent_says_what_is_wrong_or_nothing() -> None:
     )
     assert "Record parsed" not in _row(whole, 60) and " - " in _row(whole, 60)
     assert "Damaged recor" in _row(broken, 80)
+
+
+def test_the_count_indexed_is_never_behind_the_executions_counted() -> None:
+    # "indexing 256/100,000" beside "305 executions so far": the first rows shown were
+    # read before the scan reached them.
+    counts = _counts(*(summary(n) for n in range(305)))
+    state = HeaderState(directory="d", counts=counts, scanned=256, total=100_000)
+    line = "".join(text for text, _ in location_parts(state, 200))
+    assert "indexing 305/100,000" in line
+    said = "".join(text for text, _ in counts_parts(state, 200))
+    assert said.startswith(" 305 executions so far")

@@ -156,12 +156,17 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     if s.problem:
         parts += [("  ", ""), (f"cannot read the directory: {s.problem}", "bold $error")]
     elif s.scanning:
+        # The rows shown were read (the first ones before the scan reached them): the
+        # count indexed is never less than the executions the counts line says so far.
+        done = max(s.scanned, sum(s.counts.values()))
+        if s.total is not None:
+            done = min(done, s.total)
         if s.total is None:
-            text = f"indexing {s.scanned:,}…" if s.scanned else "listing files…"
+            text = f"indexing {done:,}…" if done else "listing files…"
             parts += [("  ", ""), (text, "$text-muted")]
         else:
-            bar = _progress_bar(s.scanned, s.total)
-            parts += [("  ", ""), (f"indexing {s.scanned:,}/{s.total:,} {bar}", "$accent")]
+            bar = _progress_bar(done, s.total)
+            parts += [("  ", ""), (f"indexing {done:,}/{s.total:,} {bar}", "$accent")]
     if s.marked:
         parts += [("  ", ""), ("marked for diff: ", "$text-muted"), (s.marked, "bold $secondary")]
     # The directory gets what the rest leaves: a long path must not wrap the line and
