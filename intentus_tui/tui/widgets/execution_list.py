@@ -225,7 +225,7 @@ class ExecutionList(
         self._writing.difference_update(removed)
         known = self.model.summaries
         arrived = [s for s in changed if s.key not in known] if live and self.following else []
-        self._keeping_place(lambda: self.model.apply(changed, removed))
+        self._keeping_place(lambda: self.model.apply(changed, removed), files_changed=True)
         newest = self.model.newest(arrived) if arrived else None
         if newest is not None and self._follow_to(newest):
             return
@@ -432,8 +432,9 @@ class ExecutionList(
 
     # ------------------------------------------------------------------ keeping place
 
-    def _keeping_place(self, change) -> None:
-        """Run a model change, then restore the selection and where it sat on screen."""
+    def _keeping_place(self, change, *, files_changed: bool = False) -> None:
+        """Run a model change, then restore the selection and where it sat on screen.
+        ``files_changed``: files came and went (not a view, sort or filter)."""
         scroll_y = round(self.scroll_y)
         old_cursor = self.cursor_row
         height = max(1, self.scrollable_content_region.height)
@@ -446,7 +447,7 @@ class ExecutionList(
         self._note_copies()
         self._update_virtual_size()
         row = model.row_of(self.selected_key) if self.selected_key else None
-        if row is None and was is not None and self._user_moved:
+        if row is None and was is not None and self._user_moved and files_changed:
             # Its file went while the execution is still listed from another (its record
             # gone, its log alone left; or back): the execution stays selected.
             row = self._row_of_execution(was)
