@@ -301,9 +301,10 @@ class ExecutionLines:
         listed = [s for s in summaries if s.key != exclude]
         listed.sort(key=_created_key, reverse=True)
         out: list[Candidate] = []
+        any_copies = bool(copies)  # usually none: no question asked of each execution
         make = tuple.__new__  # ``Candidate(...)`` less its Python-level ``__new__``
         for done, summary in enumerate(listed, 1):
-            copy = summary in copies
+            copy = any_copies and summary in copies
             # A copy's line is kept under the complement of its summary's identity (never
             # an identity itself): it differs from the line the same summary has alone.
             key = ~id(summary) if copy else id(summary)
