@@ -98,3 +98,4 @@ async def test_a_file_with_nothing_to_compare_cannot_be_chosen(
         await settle(pilot)
         assert isinstance(app.screen, ComparePicker)  # nothing was compared
         assert app.notes[-1][0] == "warning" and "nothing to compare" in app.notes[-1][1]
+        assert "empty.json" in app.notes[-1][1]  # the file, by its name

@@ -250,7 +250,9 @@ def unavailable_why(summary: ExecutionSummary) -> str:
         return f"{execution_label(summary)} {NO_RECORD_REASON}"
     if summary.load_status in _COMPARABLE:
         return ""
-    return f"{execution_label(summary)}: {summary.message or 'no record'}: nothing to compare"
+    name = sanitize_line(summary.file_name)  # a file, not an execution: named as it is
+    named = f"{summary.root}:{name}" if summary.root else name
+    return f"{named}: {summary.message or 'no record'}: nothing to compare"
 
 
 def path_candidate(path: Path) -> Candidate:
