@@ -154,12 +154,18 @@ def _by_file_name(root: RecordRoot, text: str) -> ExecutionMatch | None:
         execution_id = recorded.execution_id if recorded is not None else None
         if not execution_id or execution_id == found.execution_id:
             return found
-        try:
-            log = _match(root, execution_id)
-        except UnsafeIdError:  # a recorded id that is no safe file name: no log by it
-            log = None
-        return ExecutionMatch(execution_id, found.record, log.wal if log else None)
+        return ExecutionMatch(execution_id, found.record, _log_of(root, execution_id))
     return None
+
+
+def _log_of(root: RecordRoot, execution_id: str) -> Path | None:
+    """The write-ahead log named after ``execution_id``, if there is one (a recorded id may
+    be no safe file name: then none is)."""
+    try:
+        found = _match(root, execution_id)
+    except UnsafeIdError:
+        return None
+    return found.wal if found is not None else None
 
 
 def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
@@ -190,8 +196,4 @@ def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
             f"execution {quoted(ids[0])} is recorded in {len(files)} files, none named "
             f"after it: {shown}{more} (name the file itself)"
         )
-    try:  # its log, if one is named after the id (a recorded id may be no safe name)
-        wal = _match(root, ids[0])
-    except UnsafeIdError:
-        wal = None
-    return ExecutionMatch(ids[0], root.records_dir / files[0], wal.wal if wal else None)
+    return ExecutionMatch(ids[0], root.records_dir / files[0], _log_of(root, ids[0]))

@@ -34,11 +34,11 @@ class RecordRoot:
         not (yet): an application that logs before it records, or one that crashed before
         its first record. Its logs are the executions; its records are listed once the
         directory appears."""
+        layout = self.records_dir.parent
         return (
-            self.wal_dir is not None
-            and self.records_dir.name == "records"
-            and not os.path.lexists(self.records_dir)
-            and self.wal_dir.is_dir()
+            self.records_dir.name == "records"
+            and self.wal_dir == layout / "wal"
+            and _logs_only(layout)
         )
 
     def path_of(self, key: str) -> Path:

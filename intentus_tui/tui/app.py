@@ -40,7 +40,12 @@ from intentus_tui.tui.live.messages import (
 )
 from intentus_tui.tui.live.project_watch import ProjectWatch, awaits_project
 from intentus_tui.tui.live.resync import Resyncing
-from intentus_tui.tui.live.watcher import DirectoryWatcher, IndexFeeder, root_problem
+from intentus_tui.tui.live.watcher import (
+    DirectoryWatcher,
+    IndexFeeder,
+    gone_text,
+    root_problem,
+)
 from intentus_tui.tui.presenters.execution_text import (
     cannot_invalidate,
     execution_label,
@@ -374,11 +379,7 @@ class IntentusApp(
         # as it did (a record's log alone makes a row of its own, for one).
         self.header_state.live = "stopped"
         self._show_header()
-        names = " and ".join(sanitize_line(str(d)) for d in gone)
-        what = "it" if len(gone) == 1 else "them"
-        self.notify(
-            f"{names} gone: waiting for {what} to come back", severity="warning", markup=False
-        )
+        self.notify(gone_text(gone), severity="warning", markup=False)
 
     def on_watch_started(self) -> None:
         self._start_scan()

@@ -16,7 +16,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,6 +75,14 @@ def root_problem(root: RecordRoot) -> str | None:
     """Why ``root``'s records cannot be listed, or ``None`` when they can: a layout with
     its logs and no records directory yet lists its logs (``RecordRoot.records_to_come``)."""
     return None if root.records_to_come else directory_problem(root.records_dir)
+
+
+def gone_text(directories: Sequence[Path]) -> str:
+    """``/a/records gone: waiting for it to come back``: what is said of watched
+    directories that are not there."""
+    names = " and ".join(sanitize_line(str(d)) for d in directories)
+    what = "it" if len(directories) == 1 else "them"
+    return f"{names} gone: waiting for {what} to come back"
 
 
 class IndexFeeder:
@@ -416,9 +424,7 @@ class DirectoryWatcher:
                     self._send(DirectoriesMissing(missing))
                 return present
             if not said:
-                gone = " and ".join(sanitize_line(str(d)) for d in self._directories)
-                what = "it" if len(self._directories) == 1 else "them"
-                self._send(WatcherStopped(f"{gone} gone: waiting for {what} to come back"))
+                self._send(WatcherStopped(gone_text(self._directories)))
                 said = True
             self._signal.stop.wait(LOOK_SECONDS)
         return None
