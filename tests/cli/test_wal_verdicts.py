@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from intentusnet.wal.reader import WALIntegrityError, WALReader
@@ -41,8 +42,10 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base
 
 
-def test_the_listing_shows_each_wal_only_outcome(root: Path) -> None:
-    run = cli("inspect", "--list", str(root), "--json", "--no-cache")
+def listed_as_expected(where: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """``inspect --list --json`` of ``where`` (its document, its rows by id), each log's row
+    with the verdict ``EXPECTED`` says."""
+    run = cli("inspect", "--list", str(where), "--json", "--no-cache")
     assert run.returncode == 0, run.stderr
     doc = json.loads(run.stdout)
     rows = {row["execution_id"]: row for row in doc["executions"]}
@@ -54,6 +57,11 @@ def test_the_listing_shows_each_wal_only_outcome(root: Path) -> None:
             replay,
         ), name
         assert row["replayable"] is False
+    return doc, rows
+
+
+def test_the_listing_shows_each_wal_only_outcome(root: Path) -> None:
+    doc, rows = listed_as_expected(root)
     assert "line 4 (seq 4)" in rows[NAMES["edited"]]["integrity_reason"]
     assert "no record" in rows[NAMES["clean"]]["replayable_detail"]
     counts = doc["counts"]
@@ -355,16 +363,7 @@ def test_logs_without_a_records_directory_are_the_executions(logs_only: Path, na
         ".intentusnet": logs_only / ".intentusnet",
         "wal": logs_only / ".intentusnet" / "wal",
     }[named]
-    run = cli("inspect", "--list", str(where), "--json", "--no-cache")
-    assert run.returncode == 0, run.stderr
-    rows = {row["execution_id"]: row for row in json.loads(run.stdout)["executions"]}
-    for name, (outcome, integrity, replay) in EXPECTED.items():
-        row = rows[NAMES[name]]
-        assert (row["outcome"], row["integrity"], row["replayable_reason"]) == (
-            outcome,
-            integrity,
-            replay,
-        ), name
+    listed_as_expected(where)
     verify = cli("verify", str(where))
     assert verify.returncode == 1, verify.stderr  # the two broken chains
     assert f"{len(NAMES)} checked (0 records, {len(NAMES)} WALs)" in verify.stdout

@@ -4,12 +4,18 @@ deterministic pair of records the comparison tests and snapshots use."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.pilot import Pilot
 
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.tui.comparing import ComparisonLauncher
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.tui.side_pane_harness import detail_from, good_record
+
+if TYPE_CHECKING:
+    from intentus_tui.tui.app import IntentusApp
 
 
 def record_pair() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -62,3 +68,23 @@ def tampered_pair_app() -> CompareApp:
     a, b = record_pair()
     b["envelope"]["payload"] = {"text": "edited after hashing"}
     return CompareApp(detail_from(a), detail_from(b))
+
+
+def debugger_on_pair(
+    records_dir: Path, pair: tuple[dict[str, Any], dict[str, Any]] | None = None
+) -> IntentusApp:
+    """The debugger on ``records_dir`` holding A and B (``record_pair``'s, or ``pair``)."""
+    from tests.factories import write_record
+    from tests.tui.app_support import make_app
+
+    for record in pair or record_pair():
+        write_record(records_dir, record)
+    return make_app(records_dir)
+
+
+async def compare_pair(pilot: Pilot[Any]) -> None:
+    """Once the list is read, A marked and compared with B (``d``), as a user does."""
+    from tests.tui.app_support import mark_and_compare, settle
+
+    await settle(pilot)
+    await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")

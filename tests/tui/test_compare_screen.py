@@ -15,7 +15,13 @@ import pytest
 from intentus_tui.core.compare.aligned import Fold, SideRow
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
-from tests.tui.compare_harness import CompareApp, pair_app, record_pair
+from tests.tui.compare_harness import (
+    CompareApp,
+    compare_pair,
+    debugger_on_pair,
+    pair_app,
+    record_pair,
+)
 from tests.tui.side_pane_harness import detail_from, finish_workers
 
 SIZE = (120, 36)
@@ -211,16 +217,11 @@ async def test_usable_at_80x24() -> None:
 
 
 async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) -> None:
-    from tests.factories import write_record
-    from tests.tui.app_support import make_app, mark_and_compare, settle
+    from tests.tui.app_support import settle
 
-    a, b = record_pair()
-    write_record(records_dir, a)
-    write_record(records_dir, b)
-    app = make_app(records_dir)
+    app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
+        await compare_pair(pilot)
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
         assert "execution exec-000A · ✓ succeeded" in _text(screen.query_one("#side-a"))
@@ -240,16 +241,11 @@ async def test_f_in_the_diff_tab_opens_the_full_screen_at_its_difference(
 ) -> None:
     """``f`` opened the full screen on its own first difference, wherever the Diff tab's
     cursor was (and the two count in different orders)."""
-    from tests.factories import write_record
-    from tests.tui.app_support import make_app, mark_and_compare, settle
+    from tests.tui.app_support import settle
 
-    a, b = record_pair()
-    write_record(records_dir, a)
-    write_record(records_dir, b)
-    app = make_app(records_dir)
+    app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
+        await compare_pair(pilot)
         await pilot.press("escape")
         await settle(pilot)
         view = app.side_pane.diff_pane.view

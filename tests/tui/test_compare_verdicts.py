@@ -13,7 +13,13 @@ from intentus_tui.core.compare import file_operand
 from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.factories import write_record
-from tests.tui.compare_harness import pair_app, record_pair, tampered_pair_app
+from tests.tui.compare_harness import (
+    compare_pair,
+    debugger_on_pair,
+    pair_app,
+    record_pair,
+    tampered_pair_app,
+)
 from tests.tui.side_pane_harness import (
     SidePaneApp,
     detail_from,
@@ -106,16 +112,13 @@ async def test_the_full_screen_of_a_clean_pair_has_no_warning() -> None:
 
 async def test_d_and_then_f_from_the_diff_tab_show_both_verdicts(records_dir: Path) -> None:
     """``f`` in the Diff tab opens the full screen again: with the verdicts, as ``d`` did."""
-    from tests.tui.app_support import make_app, mark_and_compare, settle
+    from tests.tui.app_support import settle
 
     a, b = record_pair()
     b["envelope"]["payload"] = {"text": "edited after hashing"}
-    write_record(records_dir, a)
-    write_record(records_dir, b)
-    app = make_app(records_dir)
+    app = debugger_on_pair(records_dir, (a, b))
     async with app.run_test(size=(200, 50)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
+        await compare_pair(pilot)
         for opened_by in ("d", "f"):
             screen = app.screen
             assert isinstance(screen, ComparisonScreen), opened_by

@@ -13,9 +13,8 @@ from textual.css.stylesheet import Stylesheet
 from intentus_tui.tui.screen_styles import stylesheet_paths
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from intentus_tui.tui.screens.compare_picker import ComparePicker
-from tests.factories import write_record
 from tests.tui.app_support import make_app, mark_and_compare, settle, wait_for
-from tests.tui.compare_harness import record_pair
+from tests.tui.compare_harness import debugger_on_pair
 
 
 def test_the_paths_are_those_textual_resolves() -> None:
@@ -28,10 +27,7 @@ def test_the_paths_are_those_textual_resolves() -> None:
 async def test_the_first_comparison_and_picker_read_no_stylesheet(
     records_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    a, b = record_pair()
-    write_record(records_dir, a)
-    write_record(records_dir, b)
-    app = make_app(records_dir)
+    app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)
         idle_read = [str(path) for path in stylesheet_paths(ComparePicker)]
