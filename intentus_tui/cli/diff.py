@@ -29,7 +29,9 @@ no verdict.
 
 ``--json`` prints one document: ``equal``, ``compared`` (``records`` | ``snapshots`` | ``runs``),
 ``a``/``b`` (what was read; a record's ``verdict`` as ``inspect ID --json`` gives it),
-``warnings`` (one line for each untrusted side, ``[]`` when none), ``entries`` (``{path, path_text, before, after, kind}``; a side
+``warnings`` (one line for each untrusted side, ``[]`` when none), ``entries`` (``{path, path_text, before, after, kind}``,
+and ``path_in_a`` where an element aligned with A's is at another place in A: ``path``
+gives B's places, ``path_text`` both, ``events[3→2]``; a side
 that is JavaScript ``undefined`` - an added or removed key - is left out of the entry, so an
 ``added`` entry has no ``before`` and a ``removed`` one no ``after``), ``summary``,
 ``first_divergence`` (``index``, ``kind`` - ``type``, ``payload``, ``length``, or for two
@@ -88,6 +90,7 @@ from intentus_tui.core.compare import (
     diff_lines,
     file_operand,
     load_ignore_config,
+    path_in_a,
     path_text,
     run_operand,
     untrusted_warning,
@@ -96,6 +99,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import DiffEntry, DiffError
 from intentus_tui.core.verist.key_by import KeyFn
 from intentus_tui.core.verist.missing import MISSING
+from intentus_tui.core.verist.value import is_index
 
 _TAIL_LINES = 20  # per side, in text output
 # A value longer than this is cut in text output (a payload can be megabytes on one line);
@@ -210,10 +214,12 @@ def _plain(value: Any) -> Any:
 
 def entry_json(entry: DiffEntry) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "path": list(entry.path),
+        "path": [int(key) if is_index(key) else key for key in entry.path],
         "path_text": path_text(entry),
         "kind": entry.kind,
     }
+    if (in_a := path_in_a(entry.path)) is not None:  # an element at another place in A
+        out["path_in_a"] = in_a
     if entry.before is not MISSING:
         out["before"] = _plain(entry.before)
     if entry.after is not MISSING:

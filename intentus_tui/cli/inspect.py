@@ -40,7 +40,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.render.listing_order import ROW_SEPARATOR, open_time_ordered, time_ordered_rows
+from intentus_tui.render.listing_order import open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 
 
@@ -174,20 +174,22 @@ def _echo_listing_json(
 
 
 def _write_rows(out: BinaryIO, batches: Iterable[Sequence[bytes | memoryview]]) -> bool:
-    """Each row after a newline (the first) or ``,\\n``; whether there was any. Where
-    ``out`` is a real file the rows go to the kernel as they are, not joined first."""
+    """The joined rows (``time_ordered_rows``' pieces) after a newline; whether there was
+    any. Where ``out`` is a real file the pieces go to the kernel as they are, not joined
+    first."""
     descriptor = _descriptor(out)
     any_row = False
     for batch in batches:
-        pieces: list[bytes | memoryview] = []
-        for row in batch:
-            pieces += (ROW_SEPARATOR if any_row else b"\n", row)
+        if not batch:
+            continue
+        if not any_row:
+            out.write(b"\n")
             any_row = True
         if descriptor is None:
-            out.write(b"".join(pieces))
-        elif pieces:
+            out.write(b"".join(batch))
+        else:
             out.flush()  # what is buffered goes first
-            write_gathered(descriptor, pieces)
+            write_gathered(descriptor, list(batch))
     return any_row
 
 

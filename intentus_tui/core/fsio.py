@@ -235,7 +235,11 @@ def write_gathered(fd: int, pieces: list[bytes | memoryview]) -> None:
     limit = _iov_max()
     index = 0
     while index < len(pieces):
-        written = os.writev(fd, pieces[index : index + limit])
+        gathered = pieces[index : index + limit]
+        written = os.writev(fd, gathered)
+        if written == sum(map(len, gathered)):  # the usual case: no piece to walk through
+            index += len(gathered)
+            continue
         if not written and len(pieces[index]):
             raise OSError(errno.EIO, "the write made no progress")
         while index < len(pieces) and written >= len(pieces[index]):

@@ -122,12 +122,16 @@ def test_json_document(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert removed["kind"] == "removed" and "after" not in removed
     assert removed["before"] == "agent-a failed"
     # A's fallback is A's alone (removed, at A's index), never one event whose type changed
-    # into B's decision; the two decisions are one pair whose agent differs (B's index).
+    # into B's decision; the two decisions are one pair whose agent differs, at A's index
+    # and B's: "events[3]" alone named both A's fallback and B's decision.
     removed_event = by_path["events[3]"]
     assert removed_event["kind"] == "removed"
     assert removed_event["before"]["type"] == "FALLBACK_TRIGGERED"
-    decided = by_path["events[3].payload.agent"]
+    assert "path_in_a" not in removed_event
+    decided = by_path["events[6→3].payload.agent"]
     assert (decided["before"], decided["after"]) == ("agent-b", "agent-a")
+    assert decided["path"] == ["events", 3, "payload", "agent"]
+    assert decided["path_in_a"] == ["events", 6, "payload", "agent"]
     changed = by_path["envelope.routing.strategy"]
     assert (changed["before"], changed["after"]) == ("fallback", "direct")
     assert doc["fork"] is None

@@ -15,7 +15,8 @@ from intentus_tui.cli.exit_codes import ExitCode
 from tests.intentusnet_world import RealWorld
 
 # A path in the one notation: identifiers after dots, indices and odd keys in brackets.
-NOTATION = re.compile(r'[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*|\[\d+\]|\["[^"]*"\])*|\(root\)')
+# An element at different places in A and B (aligned events) shows both: events[3→2].
+NOTATION = re.compile(r'[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*|\[\d+(→\d+)?\]|\["[^"]*"\])*|\(root\)')
 
 
 def _diff(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -18,6 +18,7 @@ from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.timestamps import time_order
 from intentus_tui.render import listing_order
 from intentus_tui.render.listing_order import (
+    ROW_SEPARATOR,
     listing_key,
     open_time_ordered,
     packed_order,
@@ -174,7 +175,8 @@ def test_no_rows(tmp_path: Path) -> None:
 
 def ordered_rows(blocks: Iterable[bytes] | Iterable[RowBlock]) -> list[bytes]:
     """Every row of ``blocks``, oldest first, as the listing writes them out."""
-    return [bytes(row) for batch in time_ordered_rows(blocks) for row in batch]
+    joined = b"".join(piece for batch in time_ordered_rows(blocks) for piece in batch)
+    return joined.split(ROW_SEPARATOR) if joined else []
 
 
 def _read_ordered(rows_file: Path, expected: bytes) -> Path:

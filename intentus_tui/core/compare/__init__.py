@@ -53,7 +53,13 @@ from intentus_tui.core.compare.ignore import (
     compare_config_path,
     load_ignore_config,
 )
-from intentus_tui.core.compare.notation import diff_lines, entry_line, format_path_text, path_text
+from intentus_tui.core.compare.notation import (
+    diff_lines,
+    entry_line,
+    format_path_text,
+    path_in_a,
+    path_text,
+)
 from intentus_tui.core.compare.operands import (
     UNTRUSTED_DIFFERENCES,
     CompareError,
@@ -129,6 +135,7 @@ __all__ = [
     "format_path_text",
     "load_ignore_config",
     "load_result_operand",
+    "path_in_a",
     "path_text",
     "record_operand",
     "run_operand",

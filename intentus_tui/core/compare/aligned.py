@@ -46,13 +46,13 @@ from intentus_tui.core.compare.events import (
     run_event_key,
 )
 from intentus_tui.core.compare.ignore import IgnoreRules
-from intentus_tui.core.compare.notation import format_path_text
+from intentus_tui.core.compare.notation import shown_path_text
 from intentus_tui.core.compare.operands import Operand
 from intentus_tui.core.compare.records import RECORD_SECTIONS_COMPARED
 from intentus_tui.core.compare.result import Comparison
 from intentus_tui.core.compare.usecase import compare
 from intentus_tui.core.verist.align import align
-from intentus_tui.core.verist.diff import PathKey, diff
+from intentus_tui.core.verist.diff import PathKey, diff, paired_index
 from intentus_tui.core.verist.missing import MISSING
 
 # "uncompared": shown, but not a difference (a side the comparison leaves out: a snapshot's
@@ -80,7 +80,7 @@ class SideRow:
 
     @property
     def path_text(self) -> str:
-        return format_path_text(self.path)
+        return shown_path_text(self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +401,9 @@ class _Layout:
             for n, (i, j) in enumerate(pairs):
                 if is_events:
                     self.event_rows[n] = len(self.rows)
-                index = j if j is not None else i
+                index = paired_index(i, j) if i is not None and j is not None else j
+                if index is None:
+                    index = i
                 assert index is not None
                 self.both(
                     va[i] if i is not None else MISSING,

@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 from typing import Any, TypeAlias, TypeVar
 
 from intentus_tui.core.verist.align import align
-from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff
+from intentus_tui.core.verist.diff import DiffEntry, DiffResult, diff, paired_index
 from intentus_tui.core.verist.missing import MISSING
 
 E = TypeVar("E")
@@ -49,7 +49,8 @@ def aligned_events_diff(
     body_of: Callable[[Any], Any] = lambda event: event,
 ) -> DiffResult:
     """Two event streams diffed event by event (``align_events``): a pair's bodies
-    (``body_of``) path by path, paths ``[j, ...]`` (B's position); an event only one side has
+    (``body_of``) path by path, paths ``[j, ...]`` (B's position, a ``PairedIndex`` that
+    also knows A's where they differ); an event only one side has
     is one ``insert`` (``[j]``) or ``delete`` (``[i]``, A's position) entry. The comparison
     screen lays the events out in the same pairs, so each of these entries is one of its
     differences."""
@@ -57,7 +58,8 @@ def aligned_events_diff(
     for i, j in align_events(events_a, events_b, key_of):
         if i is not None and j is not None:
             body = diff(body_of(events_a[i]), body_of(events_b[j]))
-            entries.extend(DiffEntry((j, *e.path), e.before, e.after) for e in body.entries)
+            index = paired_index(i, j)
+            entries.extend(DiffEntry((index, *e.path), e.before, e.after) for e in body.entries)
         elif i is not None:
             entries.append(DiffEntry((i,), events_a[i], MISSING, "delete"))
         elif j is not None:

@@ -3,7 +3,8 @@
 JavaScript's (and jq's) form: a key that is an identifier follows a dot, an array index is in
 brackets, any other key is a quoted string in brackets (``headers["x-id"]``, ``byId["7"]``),
 so no path can be read two ways. The command line's text and JSON and the debugger all print
-paths with ``path_text``.
+paths with ``path_text``. Where an aligned comparison paired two elements at different
+positions, both show: ``events[3→2]`` is A's events[3] beside B's events[2].
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from intentus_tui.core.verist.diff import DiffEntry, PathKey
+from intentus_tui.core.verist.diff import DiffEntry, PairedIndex, PathKey
 from intentus_tui.core.verist.format import format_value
 from intentus_tui.core.verist.value import is_index
 
@@ -37,9 +38,30 @@ def format_path_text(path: Sequence[PathKey]) -> str:
     return "".join(key_text(key, first=i == 0) for i, key in enumerate(path))
 
 
+def shown_path_text(path: Sequence[PathKey]) -> str:
+    """``format_path_text``, but an element that is at different positions in A and B (an
+    aligned diff's ``PairedIndex``) shows both: ``events[3→2].payload.reason`` is A's
+    fourth event and B's third. What a person reads; the ignore rules match the plain
+    form (B's position)."""
+    if not any(type(key) is PairedIndex for key in path):
+        return format_path_text(path)
+    return "".join(
+        f"[{key.before}→{int(key)}]" if type(key) is PairedIndex else key_text(key, first=i == 0)
+        for i, key in enumerate(path)
+    )
+
+
+def path_in_a(path: Sequence[PathKey]) -> list[PathKey] | None:
+    """The path with A's positions where an aligned diff paired elements at different
+    positions (``PairedIndex``); None where it is the path itself."""
+    if not any(type(key) is PairedIndex for key in path):
+        return None
+    return [key.before if type(key) is PairedIndex else key for key in path]
+
+
 def path_text(entry: DiffEntry) -> str:
-    """The path of one difference, in the one notation."""
-    return format_path_text(entry.path)
+    """The path of one difference, as a person reads it (``shown_path_text``)."""
+    return shown_path_text(entry.path)
 
 
 def entry_line(entry: DiffEntry, limit: int | None = None) -> str:

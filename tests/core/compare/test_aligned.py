@@ -9,7 +9,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from intentus_tui.core.compare import DEFAULT_RULES, NO_RULES, file_operand, record_operand
+from intentus_tui.core.compare import (
+    DEFAULT_RULES,
+    NO_RULES,
+    IgnoreRules,
+    entry_line,
+    file_operand,
+    path_in_a,
+    path_text,
+    record_operand,
+)
 from intentus_tui.core.compare.aligned import Fold, SideRow, fold_rows, side_by_side
 from tests.intentusnet_world import RealWorld
 
@@ -160,3 +169,30 @@ def test_hostile_values_are_laid_out_never_raised(real_world: RealWorld) -> None
     assert any(t.strip() == '"nan": NaN' for t in texts)  # not written as null
     assert any(t.strip() == f'"big": {10**40}' for t in texts)
     assert any("(nested too deeply to show)" in t for t in texts)
+
+
+def test_an_event_at_another_place_in_each_record_is_named_by_both_places(
+    real_world: RealWorld,
+) -> None:
+    """After an inserted event, B's events[3] is A's events[2]: a path naming only B's
+    place read as A's third event (the one before), so both places are shown, in the
+    comparison's text and on the side-by-side rows, while the ignore rules keep matching
+    B's place."""
+    a = _record(real_world, real_world.success)
+    b = copy.deepcopy(a)
+    b["events"].insert(2, {"seq": 0, "type": "MODEL_CALL", "payload": {"model": "m-1"}})
+    for seq, event in enumerate(b["events"], start=1):
+        event["seq"] = seq
+    b["events"][3]["payload"]["status"] = "changed-in-b"
+    layout = side_by_side(record_operand("A", a), record_operand("B", b), NO_RULES)
+    changed = [e for e in layout.comparison.entries if e.path[:3] == ("events", 3, "payload")]
+    assert [path_text(e) for e in changed] == ["events[2→3].payload.status"]
+    assert path_in_a(changed[0].path) == ["events", 2, "payload", "status"]
+    assert changed[0].path == ("events", 3, "payload", "status")  # B's place, as ever
+    assert entry_line(changed[0]).startswith("  events[2→3].payload.status: ")
+    rows = [r for r in layout.values if r.status == "changed" and r.path[-1] == "status"]
+    assert [r.path_text for r in rows] == ["events[2→3].payload.status"]
+    inserted = [e for e in layout.comparison.entries if e.path == ("events", 2)]
+    assert [path_text(e) for e in inserted] == ["events[2]"]  # only in B: B's place
+    assert IgnoreRules(("events[3].payload.status",)).covers(changed[0].path)
+    assert not IgnoreRules(("events[2].payload.status",)).covers(changed[0].path)

@@ -335,11 +335,11 @@ def test_a_first_open_fills_the_cache_from_the_workers_parts(
     # order: the same rows, and the same listing once put in order
     no_cache_rows = [row for block in expected_blocks for row in block.rows.split(b",\n")]
     assert sorted(written.split(b",\n")) == sorted(no_cache_rows)
-    printed = [bytes(row) for batch in time_ordered_rows(expected_blocks) for row in batch]
+    printed = b"".join(piece for batch in time_ordered_rows(expected_blocks) for piece in batch)
     ordered = open_time_ordered(rows_path, places)
     assert ordered is not None
     with ordered:
-        assert ordered.read() == b",\n".join(printed)
+        assert ordered.read() == printed
     # where each row is, and its key, as the workers said: the same as reading the file
     assert places.size == len(written)
     rows = written.split(b",\n")

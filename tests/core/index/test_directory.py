@@ -70,10 +70,10 @@ def test_a_listing_made_by_the_workers_alone_equals_the_listing_of_summaries(
     made = [row for block in direct[1] for row in block.rows.split(b",\n")]
     lines = list(scanned.listing_lines())
     assert sorted(made) == sorted(lines) and len(made) == len(lines)
-    printed = [bytes(row) for batch in time_ordered_rows(direct[1]) for row in batch]
-    assert printed == [
-        bytes(row) for batch in time_ordered_rows([b",\n".join(lines)]) for row in batch
-    ]
+    printed = b"".join(piece for batch in time_ordered_rows(direct[1]) for piece in batch)
+    assert printed == b"".join(
+        piece for batch in time_ordered_rows([b",\n".join(lines)]) for piece in batch
+    )
     assert len(summaries) > 300 and direct[0]["executions"] == len(summaries)
     assert direct[0]["outcome.unknown"] and direct[0]["outcome.in_flight"]
     # with a cache to fill or a WAL to join, the summaries are needed: no shortcut
