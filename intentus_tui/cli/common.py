@@ -208,6 +208,12 @@ def _inspect_hint(target: str, directory: str | Sequence[str] | None) -> str:
 EMPTY_TARGET = "an empty argument names nothing: give an execution id or a file"
 
 
+def names_a_file(target: str) -> bool:
+    """Whether a RECORD argument is a file's path (``x.json``, ``x.wal``, anything with a
+    ``/``) rather than an execution id or a prefix of one."""
+    return target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
+
+
 def locate_execution(
     target: str,
     directory: str | Sequence[str] | None,
@@ -230,7 +236,7 @@ def locate_execution(
     if not target:  # Path("") is ".": it was "'.' is a directory"
         fail(EMPTY_TARGET)
 
-    looks_like_path = target.endswith((RECORD_SUFFIX, WAL_SUFFIX)) or "/" in target
+    looks_like_path = names_a_file(target)
     if directory is not None and not isinstance(directory, str) and not looks_like_path:
         if len(directory) > 1 or (directory and is_remote(directory[0])):
             path, wal_dir = locate_across(target, directory)

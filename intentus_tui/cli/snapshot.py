@@ -18,6 +18,7 @@ from intentus_tui.cli.common import (
     fail,
     guarded,
     locate_execution,
+    names_a_file,
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
@@ -83,7 +84,12 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         out.flush()
         _warn(detail)
         raise click.exceptions.Exit(ExitCode.OK)
-    protected = Protected().add_files([(path, sibling_wal_dir(path))]).add_default(directory)
+    protected = Protected().add_files([(path, sibling_wal_dir(path))])
+    if directory is not None or not names_a_file(record):
+        # The root an id was looked up in. A file named by its path was read where it is
+        # (protected above): the current directory, where the snapshot goes by default, is
+        # not a record directory for being where the command ran.
+        protected.add_default(directory)
     target = _target(output, safe_file_stem(result), protected)
     write_output(target, [snapshot_bytes(snap)])
     _warn(detail)  # once it is written: a refused output says that alone

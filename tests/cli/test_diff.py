@@ -503,6 +503,32 @@ def test_snapshot_refuses_the_record_directory(
     assert sorted(p.name for p in records.iterdir()) == before
 
 
+def test_a_record_named_by_its_path_is_snapshotted_where_the_command_runs(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty directory is not a record directory for being where the command runs: the
+    snapshot of a record typed by its path goes there by default (it was refused as "a
+    record directory"), and again next to the first one."""
+    records = root / ".intentusnet" / "records"
+    elsewhere = tmp_path / "pins"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = cli(capsys, "snapshot", str(records / "exec-a.json"))
+    assert code == ExitCode.OK, err
+    assert out.strip() == str(elsewhere / "exec-a.snapshot.json")
+    code, out, err = cli(capsys, "snapshot", "../.intentusnet/records/exec-same.json")
+    assert code == ExitCode.OK, err
+    assert sorted(p.name for p in elsewhere.iterdir()) == [
+        "exec-a.snapshot.json",
+        "exec-same.snapshot.json",
+    ]
+    # Run from the records themselves, the path typed or not, the output is refused there.
+    monkeypatch.chdir(records)
+    for typed in ("exec-a.json", str(records / "exec-a.json")):
+        code, _, err = cli(capsys, "snapshot", typed)
+        assert code == ExitCode.USAGE and "choose another place with -o" in err
+
+
 def test_snapshot_usage_errors(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (root / "other.json").write_text("[1, 2]")
     for args, message in (
