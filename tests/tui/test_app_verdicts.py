@@ -118,7 +118,12 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
         verify = app.side_pane.verify_pane.text.splitlines()
         assert verify[0].split() == ["Integrity", "TAMPERED"]
         assert "finalResponse differs from the FINAL_RESPONSE event in payload" in verify[1]
-        assert verify[2].strip() == (
+        # The whole verdict, as the timeline says it: its two other answers and reasons.
+        assert verify[2].split(" — ")[0].split() == ["Outcome", "⚠", "untrusted"]
+        assert "cannot be believed: the record claims succeeded" in verify[2]
+        assert verify[3].split(" — ")[0].split() == ["Replay", "✗", "no", "(untrusted)"]
+        assert "the record fails its integrity check" in verify[3]
+        assert verify[4].strip() == (
             "investigate before trusting or replaying anything recorded in it"
         )
 

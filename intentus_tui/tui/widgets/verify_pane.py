@@ -20,7 +20,8 @@ from intentus_tui.core.actions import (
     StructureCheck,
     VerifyReport,
 )
-from intentus_tui.core.model import INVESTIGATE, Integrity, Verdict
+from intentus_tui.core.model import INVESTIGATE, Integrity, Outcome, Verdict
+from intentus_tui.tui.presenters.list_rows import outcome_badge, replay_words
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
@@ -65,15 +66,36 @@ _KIND_STYLES = {"ok": OK_STYLE, "error": PROBLEM_STYLE}
 
 
 def integrity_lines(verdict: Verdict) -> list[Line]:
-    """The verdict's integrity answer and its reason (a harmless mismatch: its story)."""
+    """The verdict's integrity answer and its reason (a harmless mismatch: its story),
+    then its two other answers with theirs, in the words of the timeline and ``inspect``:
+    the whole verdict, its integrity first."""
     label, kind = _INTEGRITY_BADGES[verdict.integrity]
     lines = [
         heading("Integrity", badge(label, kind)),
         plain(safe(verdict.integrity_reason), _KIND_STYLES.get(kind, WARNING_STYLE)),
+        _answer_row(
+            "Outcome", outcome_badge(verdict)[0], _outcome_style(verdict), verdict.outcome_reason
+        ),
+        _answer_row(
+            "Replay",
+            replay_words(verdict),
+            OK_STYLE if verdict.replayable else WARNING_STYLE,
+            verdict.replay_reason,
+        ),
     ]
     if not verdict.trusted:  # what to do about it
         lines.append(plain(INVESTIGATE, PROBLEM_STYLE))
     return lines
+
+
+def _outcome_style(verdict: Verdict) -> str:
+    if not verdict.trusted or verdict.outcome is Outcome.FAILED:
+        return PROBLEM_STYLE
+    return OK_STYLE if verdict.outcome is Outcome.SUCCEEDED else WARNING_STYLE
+
+
+def _answer_row(label: str, answer: str, style: str, reason: str) -> Line:
+    return row(label, (answer, style), (f" — {safe(reason)}", DIM_STYLE), width=9)
 
 
 def _hash_mark(value: str | None, stored: str | None) -> Content:
