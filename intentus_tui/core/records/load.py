@@ -284,6 +284,9 @@ def _damage_at(
 ) -> Damage:
     """``size``: the length of ``text`` in UTF-8, when known; ``error``: the error that
     reported ``pos`` in ``text``, whose line and column are then not counted again."""
+    # json's message leads into the position it is printed with ("Invalid control
+    # character at: line 12 column 19"), which is said apart here.
+    message = message.removesuffix(" at")
     if message.startswith("Unterminated string"):
         # The string runs to the end of the file: the break is the end, not the opening quote.
         pos, message = len(text), "Expecting '\"' to close a string"

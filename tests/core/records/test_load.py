@@ -109,6 +109,19 @@ def test_garbage_in_the_middle_reports_the_offset() -> None:
     assert result.recovered == ("header", "envelope")
 
 
+def test_a_raw_control_character_is_named_without_a_dangling_at() -> None:
+    """json says "Invalid control character at" before the position it prints: the
+    message read "...: invalid control character at." """
+    full = json.dumps(make_record(intent="Classify"), indent=2)
+    broken = full.replace('"Classify"', '"Class\x01ify"', 1)
+    result = load_record_bytes(Path("t.json"), broken.encode())
+    assert result.status is LoadStatus.SALVAGED and result.damage is not None
+    assert result.damage.expected == "Invalid control character"
+    assert result.damage.offset == broken.index("\x01")
+    assert "invalid control character." in result.message
+    assert " at." not in result.message
+
+
 def test_non_files_and_missing_files(tmp_path: Path) -> None:
     (tmp_path / "dir.json").mkdir()
     os.mkfifo(tmp_path / "fifo.json")
