@@ -193,6 +193,17 @@ class PaneLayout(App[None]):
         if not (self._narrow or self.pane_layout == "two panes"):
             self.notify("Both panes are shown in this layout", timeout=1.5)
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focus went to a pane the maximised one hides (escape sends it to the list):
+        every pane comes back, so that the keys typed next act on what is on screen (they
+        moved the hidden list's cursor, the maximised timeline following it unexplained)."""
+        if self._maximised is None or event.widget.screen is not self.screen:
+            return
+        panes = [node.id for node in event.widget.ancestors_with_self if node.id in PANES]
+        if panes and panes[0] != self._maximised:
+            self._maximised = None
+            self._apply_layout()
+
     def action_maximise(self) -> None:
         """The pane with the focus takes the whole screen; again, every pane comes back."""
         if self._maximised is not None:

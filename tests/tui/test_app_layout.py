@@ -112,6 +112,36 @@ async def test_z_maximises_the_focused_pane_and_brings_every_pane_back(
         assert app.query_one("#centre").region.width == 200 and not _shown(app, "#list-pane")
 
 
+async def test_escape_from_a_maximised_timeline_brings_the_list_back_with_the_focus(
+    records_dir: Path,
+) -> None:
+    """Escape sends the focus to the list: with the timeline maximised, j then moved a
+    list no one could see (the timeline following it unexplained)."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "z")
+        await settle(pilot)
+        assert not _shown(app, "#list-pane") and _focus_in(app, "centre")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert _shown(app, "#list-pane") and _shown(app, "#centre")
+        assert _focus_in(app, "list-pane"), app.focused
+        before = app.execution_list.selected_key
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.execution_list.selected_key != before
+        assert app.query_one("#list-pane").region.height > 0
+        # z on the list maximises the list, and every pane comes back with z again.
+        await pilot.press("z")
+        await settle(pilot)
+        assert not _shown(app, "#centre") and _focus_in(app, "list-pane")
+        await pilot.press("z")
+        await settle(pilot)
+        assert _shown(app, "#list-pane") and _shown(app, "#centre")
+
+
 async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
     from intentus_tui.tui.screens.help import HelpScreen
 
