@@ -362,7 +362,11 @@ async def test_a_typed_path_that_is_no_file_or_no_snapshot_says_so(world: dict[s
         picker = await pick(app, pilot, f"{snapshots}/nope.json")
         assert app.screen is picker  # nothing chosen: the picker stays
         assert "no file at this path" in str(picker.query_one("#picker-status").render())
-        assert app.notes[-1][0] == "warning" and "type a file's path" in app.notes[-1][1]
+        # The toast says what the status line says (it said "type a file's path": one was).
+        assert app.notes[-1] == (
+            "warning",
+            f"Cannot compare with {snapshots}/nope.json: no file at this path",
+        )
         await pilot.press("escape")
         # A file that is neither a snapshot nor a record is refused with the reader's line.
         junk = snapshots / "junk.json"

@@ -318,6 +318,14 @@ def test_a_name_keeps_its_start_a_path_its_end() -> None:
     path = HeaderState(directory="/srv/" + "a" * 80 + "/records")
     text = "".join(t for t, _ in location_parts(path, 80))
     assert "▸ …" in text and "a/records  ● live" in text
+    # Every root's path ends in .intentusnet/records: cut, the project's directory stays in
+    # sight (it read "▸ …net/records" once something was marked and followed).
+    state = HeaderState(directory="/srv/incidents/host-17/.intentusnet/records")
+    state.following, state.marked = True, "2e5281a1"
+    state.live = "paused"
+    text = "".join(t for t, _ in location_parts(state, 80))
+    assert len(text) <= 80 and "/host-17/…  ❚❚ paused" in text, text
+    assert "records" not in text and "▸ …" in text
 
 
 async def test_a_side_tab_chosen_by_number_takes_the_focus_from_the_tab_it_hides(

@@ -360,7 +360,7 @@ async def test_the_first_divergence_reads_the_same_in_the_cli_the_diff_tab_and_h
         await settle(pilot)
         await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
         summary = _text(app.side_pane.diff_pane.query_one("#diff-summary"))
-        assert f"events part at {expected}" in summary
+        assert f"first divergence: {expected}" in summary
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
         assert f"first divergence: {expected}" in _text(screen.query_one("#compare-status"))

@@ -12,12 +12,13 @@ from rich.cells import cell_len
 from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
-from intentus_tui.tui.presenters.list_groups import kind_of
+from intentus_tui.tui.presenters.list_groups import Group, kind_of
 from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     copies_width,
     copy_label,
+    group_header_text,
     id_width_for,
     list_subtitle,
     outcome_badge,
@@ -343,3 +344,14 @@ def test_the_count_indexed_is_never_behind_the_executions_counted() -> None:
     assert "indexing 305/100,000" in line
     said = "".join(text for text, _ in counts_parts(state, 200))
     assert said.startswith(" 305 executions so far")
+
+
+def test_a_group_header_too_wide_cuts_its_title_and_keeps_its_count() -> None:
+    """At 80 columns the list is 34 cells wide: "── Untrusted: tampered or chain …"
+    had lost the count of the group, the one figure a narrow list had of it."""
+    assert group_header_text(Group.FAILED, 54_095, 40) == "── Failed (54,095) " + "─" * 21
+    narrow = group_header_text(Group.UNTRUSTED, 4, 32)
+    assert cell_len(narrow) == 32
+    assert narrow.startswith("── Untrusted: ") and narrow.endswith("… (4) ")
+    tiny = group_header_text(Group.UNTRUSTED, 1_234, 8)  # no room for both: cut as before
+    assert cell_len(tiny) == 8 and tiny.startswith("── Un")

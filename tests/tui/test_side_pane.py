@@ -328,7 +328,7 @@ async def test_diff_of_two_records_with_n_and_shift_n_moving_the_cursor() -> Non
     ]
     assert "intent ✓ same   agents ✗ differs   response ✗ differs" in summary
     assert "A fb-primary → fb-secondary\nB fb-primary → fb-tertiary" in summary
-    assert "events part at events[3] (seq 4 / 4): same type FALLBACK_TRIGGERED" in summary
+    assert "first divergence: events[3] (seq 4 / 4): same type FALLBACK_TRIGGERED" in summary
     assert f"at 2/{len(paths)}" in status
     assert paths[1] in current
 

@@ -79,6 +79,11 @@ MIN_DIRECTORY_CELLS = 12
 MIN_ROOT_CELLS = 6  # each of several roots, cut to share the line
 
 
+# A layout's end, and what is left of it when it is cut out.
+_LAYOUT_ENDS = (("/.intentusnet/records", "/…"), ("/.intentusnet/wal", "/…/wal"))
+_PROJECT_CELLS = 4  # of the project's directory, at least, when its layout is cut out
+
+
 def _keep(text: str, width: int | None, *, head: bool, least: int = MIN_DIRECTORY_CELLS) -> str:
     """``text``, or as much of its start (``head``: a name) or of its end (a path) as fits
     in ``width`` cells, with ``…`` where it is cut (at least ``least`` cells; ``None``,
@@ -88,6 +93,15 @@ def _keep(text: str, width: int | None, *, head: bool, least: int = MIN_DIRECTOR
     width = max(least, width)
     if cell_len(text) <= width:
         return text
+    if not head:
+        # ".../.intentusnet/records" ends every root's path alike: what tells one from
+        # another is the project's directory before it ("…/demo/…", not
+        # "…ntusnet/records").
+        for layout, tail in _LAYOUT_ENDS:
+            project = text.removesuffix(layout)
+            room = width - cell_len(tail)
+            if project != text and project and room >= _PROJECT_CELLS:
+                return _keep(project, room, head=False, least=room) + tail
     kept = text[: width - 1] if head else text[-(width - 1) :]
     while cell_len(kept) > width - 1:
         kept = kept[:-1] if head else kept[1:]

@@ -336,8 +336,13 @@ def row_cells(
 
 
 def group_header_text(group: Group, size: int, width: int) -> str:
-    """A group's header row: ``── Failed (54,095) ─────``, ``width`` cells."""
-    text = f"── {GROUP_TITLES[group]} ({size:,}) "
+    """A group's header row: ``── Failed (54,095) ─────``, ``width`` cells. Where the
+    title does not fit, it is cut and the count kept (``── Untrusted: tampe… (4) ``):
+    what a narrow list lost was the count."""
+    count = f" ({size:,}) "
+    text = f"── {GROUP_TITLES[group]}{count}"
+    if len(text) > width and width > len(count) + 4:
+        text = fit(f"── {GROUP_TITLES[group]}", width - len(count)) + count
     return fit(text + "─" * max(0, width - len(text)), width)
 
 

@@ -329,7 +329,14 @@ class ComparePicker(ModalScreen[Candidate | None]):
                 severity="warning",
                 markup=False,
             )
-        elif self.input.value.strip():
+        elif (typed := self.input.value.strip()) and looks_like_path(typed):
+            # What the status line says of it, not "type a file's path": one was typed.
+            self.notify(
+                sanitize_line(f"Cannot compare with {typed}: {unusable_path(typed)}"),
+                severity="warning",
+                markup=False,
+            )
+        elif typed:
             self.notify(
                 "Nothing to compare with: choose a line, or type a file's path",
                 severity="warning",

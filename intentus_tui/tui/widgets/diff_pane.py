@@ -283,7 +283,8 @@ def comparison_summary(comparison: RecordComparison) -> Content:
     else:
         lines.append(
             Content.assemble(
-                ("events part at ", DIM_STYLE), (safe(divergence.describe()), WARNING_STYLE)
+                ("first divergence: ", DIM_STYLE),
+                (safe(divergence.describe()), WARNING_STYLE),
             )
         )
     return Content("\n").join(lines)
