@@ -109,9 +109,10 @@ def echo_text(text: str) -> None:
 
 def verdict_line(verdict: Verdict) -> str:
     """The three answers on one line, as ``verify`` and ``diff`` print them (the reasons
-    are in ``inspect ID``): ``outcome unknown, integrity tampered; not replayable (untrusted)``."""
+    are in ``inspect ID``): ``outcome unknown (untrusted), integrity tampered; not
+    replayable (untrusted)``."""
     replay = "replayable" if verdict.replayable else f"not replayable ({verdict.replay.value})"
-    return f"outcome {verdict.outcome.value}, integrity {verdict.integrity.value}; {replay}"
+    return f"outcome {verdict.outcome_words}, integrity {verdict.integrity.value}; {replay}"
 
 
 def guarded(func: F) -> F:

@@ -22,7 +22,7 @@ Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run
 ``--key-by`` or ``--ignore``, unreadable database), with one line on stderr.
 
 Each record's side comes with its execution's verdict, as ``verify`` prints it (``A  ID
-verdict: outcome unknown, integrity tampered; not replayable (untrusted)``), and a side whose
+verdict: outcome unknown (untrusted), integrity tampered; not replayable (untrusted)``), and a side whose
 evidence fails its integrity check (tampered, a broken write-ahead log chain) with a
 ``warning:`` line: its differences come from that evidence. Snapshots, baselines and runs have
 no verdict.

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
-from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary, outcome_words
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
@@ -227,7 +227,8 @@ def verdict_lines(verdict: object) -> list[str]:
     replay = "yes" if verdict["replayable"] else f"no ({verdict['replay']})"
     return [
         "verdict",
-        f"  outcome     {verdict['outcome']}: {verdict['outcome_reason']}",
+        f"  outcome     {outcome_words(verdict['outcome'], verdict['integrity'])}: "
+        f"{verdict['outcome_reason']}",
         f"  integrity   {verdict['integrity']}: {verdict['integrity_reason']}",
         f"  replayable  {replay}: {verdict['replay_reason']}",
     ]

@@ -78,6 +78,12 @@ class Integrity(StrEnum):
 UNTRUSTED_INTEGRITY = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
 
 
+def outcome_words(outcome: str, integrity: str) -> str:
+    """``Verdict.outcome_words`` from a verdict's JSON values."""
+    untrusted = integrity in (Integrity.TAMPERED.value, Integrity.CHAIN_BROKEN.value)
+    return f"{outcome} (untrusted)" if untrusted else outcome
+
+
 class ReplayCode(StrEnum):
     """Why an execution can or cannot be replayed: a fixed vocabulary (``counts`` keys)."""
 
@@ -124,6 +130,12 @@ class Verdict:
     def needs_attention(self) -> bool:
         """Anything short of a believable success: what the failures-first view shows."""
         return self.outcome is not Outcome.SUCCEEDED or not self.trusted
+
+    @property
+    def outcome_words(self) -> str:
+        """The outcome as the command line's text says it: ``unknown (untrusted)`` where
+        the evidence fails its check (the debugger's ``⚠ untrusted``), else its value."""
+        return outcome_words(self.outcome.value, self.integrity.value)
 
     def to_json(self) -> dict[str, object]:
         return {

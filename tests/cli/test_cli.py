@@ -183,7 +183,8 @@ def test_verify_gives_each_record_its_verdict(world: Path) -> None:
         for line in after["ok-1.json"]
     )
     assert any(
-        "verdict: outcome unknown, integrity tampered; not replayable (untrusted)" in line
+        "verdict: outcome unknown (untrusted), integrity tampered; not replayable (untrusted)"
+        in line
         for line in after["tamper-1.json"]
     )
     doc = json.loads(cli("verify", "--json", cwd=world).stdout)

@@ -21,8 +21,12 @@ from tests.intentusnet_world import RealWorld
 
 UNTRUSTED = "its differences come from evidence that fails its integrity check"
 CLEAN_LINE = "verdict: outcome succeeded, integrity verified; replayable"
-TAMPERED_LINE = "verdict: outcome unknown, integrity tampered; not replayable (untrusted)"
-BROKEN_LINE = "verdict: outcome unknown, integrity chain_broken; not replayable (untrusted)"
+TAMPERED_LINE = (
+    "verdict: outcome unknown (untrusted), integrity tampered; not replayable (untrusted)"
+)
+BROKEN_LINE = (
+    "verdict: outcome unknown (untrusted), integrity chain_broken; not replayable (untrusted)"
+)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -88,7 +88,7 @@ def test_inspect_one_wal_only_execution(root: Path) -> None:
 
     edited = cli("inspect", NAMES["edited"], "--dir", str(root))
     out = edited.stdout
-    assert "  outcome     unknown" in out and "  integrity   chain_broken" in out
+    assert "  outcome     unknown (untrusted): " in out and "  integrity   chain_broken" in out
     untrusted = "  untrusted        the write-ahead log fails its integrity check: hash chain"
     assert f"{untrusted} broken at line 4 (seq 4): hash_mismatch" in out
     postmortem = out.split("\npost-mortem\n", 1)[1]
