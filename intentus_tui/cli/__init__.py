@@ -259,7 +259,10 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
             if os.path.lexists(directory)
             else "no such command or directory"
         )
-        click.echo(f"intentus-tui: {what}: {directory!r} (try --help)", err=True)
+        hint = "try --help"
+        if os.path.isfile(directory):  # a record or a log: what opens one is a command
+            hint = f"inspect it with `intentus-tui inspect {directory!r}`, or open its directory"
+        click.echo(f"intentus-tui: {what}: {directory!r} ({hint})", err=True)
         ctx.exit(ExitCode.USAGE)
     from intentus_tui.cli.open import open_debugger
 

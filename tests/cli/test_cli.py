@@ -240,3 +240,17 @@ def test_a_huge_record_is_never_listed_as_replayable_before_it_is_read_whole(
     whole = json_module.loads(cli("inspect", "0b16b16b", "--dir", str(records), "--json").stdout)
     assert whole["verdict"]["integrity"] == "tampered"
     assert whole["verdict"]["replay"] == "untrusted"
+
+
+def test_a_record_file_given_to_open_says_how_to_inspect_it(world: Path, tmp_path: Path) -> None:
+    """``intentus-tui FILE.json`` opens no debugger (it takes directories): the line says
+    which command reads one file, where it said only "try --help"."""
+    record = next((world / ".intentusnet" / "records").glob("*.json"))
+    done = cli(str(record), cwd=tmp_path)
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr == (
+        f"intentus-tui: not a directory: {str(record)!r} (inspect it with "
+        f"`intentus-tui inspect {str(record)!r}`, or open its directory)\n"
+    )
+    done = cli(str(tmp_path / "nothing-here"), cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.endswith("(try --help)\n")
