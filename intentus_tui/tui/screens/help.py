@@ -96,7 +96,11 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog"):
-            yield Static(Content.styled("Keys and marks", "bold"), id="help-title")
+            # The screen's own keys: the footer below is the debugger's ("q Quit").
+            title = Content.assemble(
+                ("Keys and marks", "bold"), ("   esc or q closes · j/k scroll", "$text-muted")
+            )
+            yield Static(title, id="help-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(self._content, id="help-body")
 
