@@ -96,6 +96,29 @@ async def test_a_record_alone_shows_no_invented_times(tmp_path: Path) -> None:
         assert "█" not in "".join(rows)  # no waterfall without times
 
 
+async def test_a_log_whose_chain_breaks_claims_no_duration(
+    tmp_path: Path, fixed_now: list[datetime]
+) -> None:
+    """Times after a broken link of the log's chain cannot be believed: the last one left
+    is not the end, so the header says when it started, not that it "took 800ms"."""
+    root = write_time_world(tmp_path)
+    assert root.wal_dir is not None
+    log = root.wal_dir / f"{TIMED}.wal"
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if "ledger timed out" in line)
+    lines[at] = lines[at].replace("ledger timed out", "ledger answered", 1)
+    log.write_text("".join(lines), encoding="utf-8")
+    app = time_app(root)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{TIMED}.json")
+        await pilot.press("enter", "z")
+        await settle(pilot)
+        summary = timeline_summary(app)
+        assert "chain broken" in summary
+        assert "took" not in summary and "started 2026-01-05T10:00:00" in summary, summary
+
+
 async def test_durations_and_the_waterfall(tmp_path: Path, fixed_now: list[datetime]) -> None:
     app = time_app(write_time_world(tmp_path))
     async with app.run_test(size=(200, 50)) as pilot:

@@ -260,7 +260,11 @@ def _timeline_lines(
         answered = timeline.answered_by is not None
         counts.append(f"{'answer' if answered else 'router'}: {timeline.decided_agent}{why}")
     counts.append(f"final response: {timeline.final_status or 'none'}")
-    took = times_text(times, now, timeline.state is ExecutionState.COMPLETED)
+    # "took" is claimed only when the last event has a time: a broken log chain or a
+    # record without event times left the last known time short of the end.
+    end = len(timeline.rows) - 1
+    end_timed = times is not None and end >= 0 and times.event_time(end) is not None
+    took = times_text(times, now, timeline.state is ExecutionState.COMPLETED and end_timed)
     if took:
         counts.append(took)
     lines = [  # the chain first (see summary_content)
