@@ -279,10 +279,17 @@ class IntentusApp(
             self.theme = theme
         self._remember_theme = True  # from now on a theme change is the user's choice
         self.restore_layout()
+        problems = [self._keymap_problem] if self._keymap_problem else []
         if self.keymap:
+            from intentus_tui.tui.keymap import checked_keymap, keymap_path
+
+            self.keymap, problem = checked_keymap(self.keymap, self.help_sections())
             self.set_keymap(self.keymap)
-        if self._keymap_problem:
-            self.notify(self._keymap_problem, severity="warning", markup=False)
+            if problem:
+                problems.append(f"keymap {keymap_path()}: {problem}")
+        if problems:
+            text = sanitize_line("; ".join(problems))
+            self.notify(text, severity="warning", markup=False, timeout=15)
         listing = self.execution_list
         listing.border_title = "Executions"
         listing.empty_message = "Indexing…"

@@ -88,6 +88,28 @@ async def test_a_user_keymap_remaps_bindings_by_id(records_dir: Path) -> None:
         assert sort_line.split()[0] == "^o"
 
 
+async def test_a_keymap_mistake_is_said_and_leaves_no_action_without_a_key(
+    records_dir: Path,
+) -> None:
+    """Three mistakes in keymap.toml went unsaid: an id no binding has, a key no terminal
+    sends (replay then had no key at all: "r" did nothing) and quit given the list's "j"."""
+    write_world(records_dir)
+    keymap = {"quit": "j", "nosuchid": "x", "cycle-sort": "ctrl+shift+nonsense!!"}
+    app = make_app(records_dir, keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        [note] = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        assert note.startswith("keymap ") and "keymap.toml: " in note
+        assert "no binding has the id 'nosuchid'" in note
+        assert "'ctrl+shift+nonsense!!': no key is called 'nonsense!!' (cycle-sort)" in note
+        assert "'j' is both 'Down' and 'Quit'" in note
+        model = app.execution_list.model
+        await pilot.press("o")  # its own key, the bad one dropped
+        await settle(pilot)
+        assert model.sort.name == "oldest"
+        assert app.is_running
+
+
 async def test_invalidate_asks_then_rewrites_the_record_and_its_row(layout: Path) -> None:
     ids = write_world(layout)
     app = make_app(layout)  # not watching: the app re-reads its own write

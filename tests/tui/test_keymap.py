@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 
-from intentus_tui.tui.keymap import keymap_path, load_keymap
+from intentus_tui.tui.keymap import checked_keymap, key_problem, keymap_path, load_keymap
 
 
 def test_keymap_from_a_toml_file(tmp_path: Path) -> None:
@@ -30,3 +31,51 @@ def test_a_keymap_table_and_problems_are_reported_not_raised(tmp_path: Path) -> 
 def test_keymap_path_can_be_overridden(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("INTENTUS_TUI_KEYMAP", str(tmp_path / "k.toml"))
     assert keymap_path() == tmp_path / "k.toml"
+
+
+@pytest.mark.parametrize(
+    ("key", "problem"),
+    [
+        ("ctrl+r", None),
+        ("F", None),
+        ("question_mark", None),
+        ("shift+f5", None),
+        ("pagedown", None),
+        ("ctrl+shift+nonsense!!", "'ctrl+shift+nonsense!!': no key is called 'nonsense!!'"),
+        ("cmd+r", "'cmd+r': 'cmd' is not a modifier (ctrl, shift, alt, meta)"),
+        ("ctrl+", "'ctrl+': no key after its modifiers"),
+    ],
+)
+def test_a_key_no_terminal_sends_is_named(key: str, problem: str | None) -> None:
+    assert key_problem(key) == problem
+
+
+def test_a_keymap_is_checked_against_the_bindings_it_names() -> None:
+    """Unknown ids, keys no terminal sends and keys two bindings then share are said; a
+    binding whose keys were all bad keeps its own (it was left with none)."""
+    sections = [
+        (
+            "Everywhere",
+            [
+                Binding("q", "quit", "Quit", id="quit"),
+                Binding("r", "replay", "Replay", id="replay"),
+            ],
+        ),
+        ("Execution list", [Binding("j,down", "down", "Down", id="list.down")]),
+        ("Comparison", [Binding("j", "next", "Next", id="compare.next")]),
+    ]
+    keymap = {
+        "quit": "j",
+        "nosuchid": "x",
+        "replay": "ctrl+shift+nonsense!!",
+        "list.down": "n,down",
+    }
+    kept, problems = checked_keymap(keymap, sections)
+    assert kept == {"quit": "j", "list.down": "n,down"}
+    assert problems.split("; ") == [
+        "no binding has the id 'nosuchid' (? lists them)",
+        "'ctrl+shift+nonsense!!': no key is called 'nonsense!!' (replay)",
+    ]  # "j" is no longer the list's (it is n): no clash there
+    kept, problems = checked_keymap({"quit": "j"}, sections)
+    assert problems == "'j' is both 'Down' and 'Quit'"  # the comparison's own screen: apart
+    assert checked_keymap({"replay": "ctrl+r"}, sections) == ({"replay": "ctrl+r"}, "")
