@@ -236,6 +236,16 @@ async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) 
         assert isinstance(app.screen, ComparisonScreen)
 
 
+async def test_a_toast_from_before_does_not_cover_the_comparison(records_dir: Path) -> None:
+    """ "Snapshot saved" (8 s) sat over the values of the comparison opened next."""
+    app = debugger_on_pair(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.notify("Snapshot saved: exec-000A.snapshot.json", timeout=8)
+        await compare_pair(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        assert not [n for n in app._notifications if "Snapshot saved" in str(n.message)]  # type: ignore[attr-defined]
+
+
 async def test_f_in_the_diff_tab_opens_the_full_screen_at_its_difference(
     records_dir: Path,
 ) -> None:

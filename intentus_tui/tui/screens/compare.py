@@ -146,6 +146,9 @@ class ComparisonScreen(Screen[None]):
         return self.query_one("#compare-values", SideBySideView)
 
     def on_mount(self) -> None:
+        # A toast from before (say, "Snapshot saved", 8 s) sat over the values at 80x24:
+        # what is compared matters now. This screen's own warnings come after this.
+        self.app.clear_notifications()
         self.values.focus()
         self._fit_titles(self.app.size.width)
         self._compute()
