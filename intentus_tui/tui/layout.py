@@ -160,8 +160,11 @@ class PaneLayout(App[None]):
 
     def _remember_layout(self, layout: str) -> None:
         problem = remember("layout", layout)
+        said = f"Layout: {layout}"
+        if self._narrow and layout != "stacked":  # else L looked like it did nothing
+            said += f" (under {NARROW_WIDTH} columns, columns and two panes look alike)"
         self.notify(
-            problem or f"Layout: {layout}",
+            problem or said,
             severity="warning" if problem else "information",
             timeout=1.5,
         )

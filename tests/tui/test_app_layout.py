@@ -142,6 +142,26 @@ async def test_escape_from_a_maximised_timeline_brings_the_list_back_with_the_fo
         assert _shown(app, "#list-pane") and _shown(app, "#centre")
 
 
+async def test_l_at_80_columns_says_why_two_layouts_look_alike(records_dir: Path) -> None:
+    """Under 128 columns "columns" and "two panes" both show the list and one pane: L
+    from one to the other changed nothing on screen and said only the layout's name."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        said = []
+        for _ in range(3):
+            app.clear_notifications()
+            await pilot.press("L")
+            await settle(pilot)
+            said += [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        assert said == [
+            "Layout: stacked",
+            "Layout: two panes (under 128 columns, columns and two panes look alike)",
+            "Layout: columns (under 128 columns, columns and two panes look alike)",
+        ]
+
+
 async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
     from intentus_tui.tui.screens.help import HelpScreen
 
