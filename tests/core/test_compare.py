@@ -334,6 +334,20 @@ def test_a_write_ahead_log_given_as_a_file_to_compare_is_named_as_one(tmp_path: 
             file_operand(log.name, log, prefer=prefer)  # type: ignore[arg-type]
 
 
+def test_a_file_that_is_no_text_is_not_called_a_snapshot(tmp_path: Path) -> None:
+    """D with a path typed reads it as a snapshot first: a record file of random bytes was
+    "Snapshot file .../86417b60.json is not UTF-8", though it was no snapshot at all."""
+    from intentus_tui.core.compare import CompareError, file_operand
+
+    garbage = tmp_path / "records" / "86417b60.json"
+    garbage.parent.mkdir()
+    garbage.write_bytes(b"\x00\xff\xfe binary \x81\x82")
+    with pytest.raises(CompareError) as caught:
+        file_operand("86417b60.json", garbage, prefer="snapshot")
+    said = str(caught.value)
+    assert said.startswith(f"File {garbage} ") and "Snapshot" not in said, said
+
+
 def test_a_record_cut_before_its_events_is_compared_event_by_event(
     real_world: RealWorld,
 ) -> None:

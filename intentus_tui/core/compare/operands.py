@@ -211,8 +211,8 @@ def file_operand(
             f"{label} is a SQLite database: name a run as {label}#RUN_ID{_run_names(path)}"
         )
     if prefer == "snapshot":
-        try:
-            return Operand(label, "snapshot", snapshot=load_snapshot(path))
+        try:  # a file that cannot be read at all is no more a snapshot than a record
+            return Operand(label, "snapshot", snapshot=load_snapshot(path, what="File"))
         except (SnapshotError, OSError) as exc:
             snapshot_problem = str(exc)
         result = load_record_file(path)

@@ -391,10 +391,13 @@ def unwrap_baseline(obj: Any, path: Path) -> tuple[Snapshot, dict[str, Any], lis
     return snapshot, metadata if isinstance(metadata, dict) else {}, problems
 
 
-def load_snapshot(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
-    """Read a bare snapshot JSON file or a ``verist-baseline@1`` file."""
+def load_snapshot(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES, what: str = "Snapshot file"
+) -> Snapshot:
+    """Read a bare snapshot JSON file or a ``verist-baseline@1`` file. ``what`` names the
+    file in a problem reading it ("File" where it may as well be a record)."""
     p = Path(path)
-    obj = read_json_file(p, "Snapshot file", max_bytes)
+    obj = read_json_file(p, what, max_bytes)
     if isinstance(obj, dict) and "format" in obj:
         return unwrap_baseline(obj, p)[0]
     return Snapshot.from_json(obj, f"Snapshot in {p}")
