@@ -22,16 +22,17 @@ Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run
 ``--key-by`` or ``--ignore``, unreadable database), with one line on stderr.
 
 Each record's side comes with its execution's verdict, as ``verify`` prints it (``A  ID
-verdict: outcome unknown (untrusted), integrity tampered; not replayable (untrusted)``), and a side whose
-evidence fails its integrity check (tampered, a broken write-ahead log chain) with a
+verdict: outcome unknown (untrusted), integrity tampered; not replayable (untrusted)``),
+and a side whose evidence fails its integrity check (tampered, a broken write-ahead log chain) with a
 ``warning:`` line: its differences come from that evidence. Snapshots, baselines and runs have
 no verdict.
 
 ``--json`` prints one document: ``equal``, ``compared`` (``records`` | ``snapshots`` | ``runs``),
 ``a``/``b`` (what was read; a record's ``verdict`` as ``inspect ID --json`` gives it),
-``warnings`` (one line for each untrusted side, ``[]`` when none), ``entries`` (``{path, path_text, before, after, kind}``,
-and ``path_in_a`` where an element aligned with A's is at another place in A: ``path``
-gives B's places, ``path_text`` both, ``events[3→2]``; a side
+``warnings`` (one line for each untrusted side, ``[]`` when none), ``entries``
+(``{path, path_text, before, after, kind}``, and ``path_in_a`` where an element aligned
+with A's is at another place in A: ``path`` gives B's places, ``path_text`` both,
+``events[3→2]``; a side
 that is JavaScript ``undefined`` - an added or removed key - is left out of the entry, so an
 ``added`` entry has no ``before`` and a ``removed`` one no ``after``), ``summary``,
 ``first_divergence`` (``index``, ``kind`` - ``type``, ``payload``, ``length``, or for two

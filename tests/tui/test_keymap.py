@@ -79,3 +79,25 @@ def test_a_keymap_is_checked_against_the_bindings_it_names() -> None:
     kept, problems = checked_keymap({"quit": "j"}, sections)
     assert problems == "'j' is both 'Down' and 'Quit'"  # the comparison's own screen: apart
     assert checked_keymap({"replay": "ctrl+r"}, sections) == ({"replay": "ctrl+r"}, "")
+
+
+def test_no_key_the_debugger_binds_is_said_to_name_no_key(tmp_path: Path) -> None:
+    """The check must not drop a real key: every key of every binding the help lists (and
+    names a keymap may use: space, full_stop) passes it."""
+    from intentus_tui.core.paths import resolve_root
+    from intentus_tui.tui.app import IntentusApp
+
+    (tmp_path / "records").mkdir()
+    app = IntentusApp(resolve_root(tmp_path / "records"), watch=False, use_cache=False)
+    keys = {
+        key.strip()
+        for _, group in app.help_sections()
+        for binding in group
+        if isinstance(binding, Binding)
+        for key in binding.key.split(",")
+    }
+    assert len(keys) > 40
+    named = ["space", "shift+tab", "ctrl+space", "full_stop", "exclamation_mark", "ctrl+shift+up"]
+    assert {key: key_problem(key) for key in [*sorted(keys), *named]} == dict.fromkeys(
+        [*sorted(keys), *named]
+    )
