@@ -42,6 +42,7 @@ STYLED: dict[str, tuple[str, ...]] = {
     **{pane: ("display", "width", "min_width", "column_span", "row_span") for pane in PANES},
     "timeline": ("height",),
     "event-detail": ("height", "display"),
+    "event-detail-title": ("margin",),
     "timeline-summary": ("max_height", "text_wrap", "text_overflow"),
 }
 Styles = dict[str, dict[str, object]]
@@ -85,6 +86,7 @@ def pane_styles(
     if short:  # the events keep most of the timeline pane
         styles["timeline"].update(height="2fr")
         styles["event-detail"].update(height="1fr")
+        styles["event-detail-title"].update(margin=(0, 0, 0, 0))  # a row more of the event
         # Three or so lines: each answer on its own line, cut with an ellipsis rather than
         # wrapped (a wrapped outcome reason pushed integrity, what broke, out of sight).
         styles["timeline-summary"].update(
