@@ -79,9 +79,9 @@ UNTRUSTED_INTEGRITY = frozenset({Integrity.TAMPERED, Integrity.CHAIN_BROKEN})
 
 
 def outcome_words(outcome: str, integrity: str) -> str:
-    """``Verdict.outcome_words`` from a verdict's JSON values."""
-    untrusted = integrity in (Integrity.TAMPERED.value, Integrity.CHAIN_BROKEN.value)
-    return f"{outcome} (untrusted)" if untrusted else outcome
+    """``Verdict.outcome_words`` from a verdict's JSON values (a ``StrEnum`` member and
+    its value are one key: ``"tampered" in UNTRUSTED_INTEGRITY``)."""
+    return f"{outcome} (untrusted)" if integrity in UNTRUSTED_INTEGRITY else outcome
 
 
 class ReplayCode(StrEnum):

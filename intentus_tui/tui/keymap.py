@@ -122,16 +122,13 @@ def _clashes(
         keys = keymap.get(binding.id, binding.key)
         for key in keys.split(","):
             keys_of.setdefault(title, {}).setdefault(key.strip(), set()).add(binding.id)
+    everywhere = keys_of.get(MAIN_SECTIONS[0], {})
     said: set[tuple[str, frozenset[str]]] = set()
     out: list[str] = []
     for title, by_key in keys_of.items():
-        beside = [title]
-        if title in MAIN_SECTIONS and title != MAIN_SECTIONS[0]:
-            beside.append(MAIN_SECTIONS[0])
+        pane = title in MAIN_SECTIONS[1:]  # its keys are active beside the debugger's own
         for key, ids in by_key.items():
-            together = set(ids)
-            for other in beside[1:]:
-                together |= keys_of.get(other, {}).get(key, set())
+            together = ids | everywhere.get(key, set()) if pane else ids
             if len(together) < 2 or not any(i in keymap for i in together):
                 continue
             mark = (key, frozenset(together))

@@ -7,6 +7,7 @@ import json
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from intentusnet.wal.writer import WALWriter
@@ -35,6 +36,14 @@ def all_rows(app: IntentusApp) -> list[str]:
     lines = app.timeline.lines
     width = lines.scrollable_content_region.width
     return [lines._render_row(row, width, False).text for row in lines.rows]
+
+
+async def _timed_timeline_maximised(pilot: Any, app: IntentusApp) -> None:
+    """The finished fallback's timeline (``TIMED``), opened and maximised."""
+    await settle(pilot)
+    assert app.execution_list.select_key(f"{TIMED}.json")
+    await pilot.press("enter", "z")
+    await settle(pilot)
 
 
 def _offset(origin: str, moment: str) -> str:
@@ -110,10 +119,7 @@ async def test_a_log_whose_chain_breaks_claims_no_duration(
     log.write_text("".join(lines), encoding="utf-8")
     app = time_app(root)
     async with app.run_test(size=(200, 50)) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{TIMED}.json")
-        await pilot.press("enter", "z")
-        await settle(pilot)
+        await _timed_timeline_maximised(pilot, app)
         summary = timeline_summary(app)
         assert "chain broken" in summary
         assert "took" not in summary and "started 2026-01-05T10:00:00" in summary, summary
@@ -122,10 +128,7 @@ async def test_a_log_whose_chain_breaks_claims_no_duration(
 async def test_durations_and_the_waterfall(tmp_path: Path, fixed_now: list[datetime]) -> None:
     app = time_app(write_time_world(tmp_path))
     async with app.run_test(size=(200, 50)) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{TIMED}.json")
-        await pilot.press("enter", "z")  # the timeline, maximised
-        await settle(pilot)
+        await _timed_timeline_maximised(pilot, app)
         summary = timeline_summary(app)
         assert "ledger ✗ 700ms → backup ✓ 2.10s" in summary
         assert "took 3.10s" in summary
@@ -163,10 +166,7 @@ async def test_an_in_flight_attempt_shows_how_long_it_has_been_open_and_ticks(
 async def test_the_time_column_fits_at_80x24(tmp_path: Path, fixed_now: list[datetime]) -> None:
     app = time_app(write_time_world(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{TIMED}.json")
-        await pilot.press("enter", "z")
-        await settle(pilot)
+        await _timed_timeline_maximised(pilot, app)
         rows = all_rows(app)
         assert "+0.900s" in rows[4] and "backup" in rows[4]
         assert all(len(row) <= app.timeline.lines.size.width for row in rows)

@@ -401,9 +401,7 @@ class _Layout:
             for n, (i, j) in enumerate(pairs):
                 if is_events:
                     self.event_rows[n] = len(self.rows)
-                index = paired_index(i, j) if i is not None and j is not None else j
-                if index is None:
-                    index = i
+                index = i if j is None else j if i is None else paired_index(i, j)
                 assert index is not None
                 self.both(
                     va[i] if i is not None else MISSING,
