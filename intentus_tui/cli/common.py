@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -36,6 +37,7 @@ from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize, sa
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
     from intentus_tui.core.model import Verdict
     from intentus_tui.core.roots import OpenedRoot
+    from intentus_tui.render.table import Fitting
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -339,16 +341,33 @@ def read_json_file(path_text: str, what: str) -> Any:
         fail(f"{prefix}: not valid JSON")
 
 
-def print_table(rows: list[list[str]], out: Callable[[str], None] | None = None) -> None:
-    """An aligned, space-separated table, one execution a line (``inspect --list``)."""
+def print_table(
+    rows: list[list[str]],
+    out: Callable[[str], None] | None = None,
+    fitting: Fitting | None = None,
+) -> None:
+    """An aligned, space-separated table, one execution a line (``inspect --list``).
+    Printed to a terminal narrower than the table, it is fitted to it as ``fitting`` says
+    (``fit_table``), and its last lines say what was done; piped, every column is whole."""
+    from intentus_tui.render.table import fit_table, table_lines, table_width
+
     if not rows:
         return
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     write = out or click.echo
-    for row in rows:
-        write(
-            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        )
+    width = terminal_columns()
+    note: list[str] = []
+    if fitting is not None and width is not None and table_width(rows) > width:
+        fitted = fit_table(rows, width, fitting)
+        rows, note = fitted.rows, fitted.note(width)
+    for line in [*table_lines(rows), *note]:
+        write(line)
+
+
+def terminal_columns() -> int | None:
+    """The width of the terminal standard output is, or None when it is not one."""
+    if not stdout_is_tty():
+        return None
+    return shutil.get_terminal_size().columns
 
 
 def stdout_is_tty() -> bool:

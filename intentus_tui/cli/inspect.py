@@ -42,6 +42,7 @@ from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.listing_order import open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
+from intentus_tui.render.table import Fitting, short_ids
 
 
 def _list_rows(
@@ -66,7 +67,7 @@ def _list_rows(
         row += [
             utc_text(s.created) or "-",
             s.intent or "-",
-            verdict.outcome.value,
+            verdict.outcome_words,
             verdict.integrity.value,
             "yes" if verdict.replayable else f"no ({verdict.replay.value})",
             str(s.event_count),
@@ -128,8 +129,21 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
             + ", ".join(parts)
         )
     )
-    print_table(rows, echo_text)
+    _print_listing(rows)
     return code
+
+
+# On a terminal too narrow for the whole table: the least telling columns go first, and
+# an intent, a file or a root label is cut before the verdict loses a word.
+LEFT_OUT_FIRST = ("ATTEMPTS", "EVENTS", "WAL", "CREATED")
+CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12}
+
+
+def _print_listing(rows: list[list[str]]) -> None:
+    # UUIDs by the prefixes no other id shares, which ``inspect PREFIX`` finds.
+    ids = short_ids(row[rows[0].index("EXECUTION")] for row in rows[1:])
+    fitting = Fitting(shorten={"EXECUTION": ids}, flexible=CUT_TO, leave_out=LEFT_OUT_FIRST)
+    print_table(rows, echo_text, fitting)
 
 
 def _wal_column(s: ExecutionSummary) -> str:
@@ -427,7 +441,7 @@ def inspect(
             _echo_listing_json(root, counts, ordered or time_ordered_rows(made))
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
-            print_table(rows, echo_text)
+            _print_listing(rows)
             if len(rows) == 1:
                 echo_text(sanitize_line(f"(no records in {root.records_dir})"))
         raise click.exceptions.Exit(ExitCode.OK)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
+import select
+import struct
 import subprocess
 import sys
+import termios
+import time
 from pathlib import Path
 
 from tests.cli.forker import forked_cli
+
+ROOT = Path(__file__).parents[2]
 
 
 def cli(
@@ -34,3 +42,41 @@ def cli(
         env=environment,
         timeout=timeout,
     )
+
+
+def run_in_pty(*args: str, cwd: Path, columns: int = 200) -> bytes:
+    """The CLI with its stdout and stderr on a pseudo-terminal ``columns`` wide: what a
+    user's terminal gets."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    for name in ("NO_COLOR", "COLUMNS", "LINES"):  # the terminal's own size is read
+        env.pop(name, None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "intentus_tui.cli", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        cwd=cwd,
+        env={**env, "INTENTUS_TUI_CACHE_DIR": str(cwd / "cache")},
+    )
+    os.close(follower)
+    out = bytearray()
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # EIO: the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            elif proc.poll() is not None:
+                break
+    finally:
+        os.close(leader)
+        proc.wait(timeout=10)
+    return bytes(out)

@@ -9,12 +9,6 @@ and its JSON output is valid with none of them raw.
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +19,7 @@ from intentus_tui.core.records.load import load_record_bytes
 from intentus_tui.core.records.timeline import build_timeline
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.read import read_wal
+from tests.cli.support import run_in_pty
 from tests.hostile.corpus import (
     HOSTILE_STRINGS,
     Corpus,
@@ -105,41 +100,6 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return build_corpus(tmp_path_factory.mktemp("tty"))
 
 
-def run_in_pty(*args: str, cwd: Path) -> bytes:
-    """The CLI with its stdout and stderr on a pseudo-terminal: what a user's terminal gets."""
-    leader, follower = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "COLUMNS": "200"}
-    env.pop("NO_COLOR", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=follower,
-        stderr=follower,
-        cwd=cwd,
-        env={**env, "INTENTUS_TUI_CACHE_DIR": str(cwd / "cache")},
-    )
-    os.close(follower)
-    out = bytearray()
-    deadline = time.monotonic() + 60
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([leader], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(leader, 65536)
-                except OSError:  # EIO: the child closed the terminal
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            elif proc.poll() is not None:
-                break
-    finally:
-        os.close(leader)
-        proc.wait(timeout=10)
-    return bytes(out)
-
-
 def _terminal_unsafe(output: bytes) -> set[str]:
     text = output.decode("utf-8", "replace").replace("\r\n", "\n")  # the pty adds CR
     return raw_controls(text)
@@ -148,7 +108,8 @@ def _terminal_unsafe(output: bytes) -> set[str]:
 def test_cli_text_output_to_a_real_terminal_carries_no_control_sequences(
     corpus: Corpus, tmp_path: Path
 ) -> None:
-    listing = run_in_pty("inspect", "--list", str(corpus.intentusnet), cwd=tmp_path)
+    # A terminal wide enough for every column whole: the intents are the markup to see.
+    listing = run_in_pty("inspect", "--list", str(corpus.intentusnet), cwd=tmp_path, columns=1000)
     assert b"good-1" in listing
     assert not _terminal_unsafe(listing), listing[:2000]
     for literal in MARKUP:

@@ -44,6 +44,7 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_model import PAUSE_EVERY
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
@@ -52,7 +53,6 @@ from intentus_tui.tui.presenters.list_rows import (
     integrity_cell,
     replay_cell,
 )
-from intentus_tui.tui.widgets.cells import fit
 
 CandidateKind = Literal["saved", "snapshot", "baseline", "record", "execution", "path"]
 VerdictCodes = tuple[Outcome, Integrity, ReplayCode]

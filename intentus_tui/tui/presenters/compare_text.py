@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.execution_text import clip
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
@@ -22,7 +23,6 @@ from intentus_tui.tui.presenters.list_rows import (
     replay_words,
     verdict_text,
 )
-from intentus_tui.tui.widgets.cells import fit
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import Operand, SideBySide

@@ -21,9 +21,9 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
 from intentus_tui.tui.presenters.list_model import ListModel, Sort
-from intentus_tui.tui.widgets.cells import fit
 
 # A cell: its text (exactly as wide as its column) and its component class (or None).
 Cell = tuple[str, str | None]

@@ -39,6 +39,7 @@ from intentus_tui.core.actions import (
     ignore_config,
 )
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.compare_text import (
     RECORD_WORD,
     abbreviated,
@@ -52,7 +53,6 @@ from intentus_tui.tui.presenters.compare_text import (
     value_span,
     whole_value_line,
 )
-from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.header_text import HeaderState, Part, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_model import ListModel
 from intentus_tui.tui.presenters.list_rows import (
@@ -32,7 +33,6 @@ from intentus_tui.tui.presenters.list_rows import (
     list_subtitle,
     row_cells,
 )
-from intentus_tui.tui.widgets.cells import fit
 
 # Smaller terminals get no start frame (the app lays itself out as it can).
 MIN_COLUMNS, MIN_LINES = 60, 12

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 # A cached row: (index, width, under the cursor, focused).

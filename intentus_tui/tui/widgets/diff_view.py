@@ -21,7 +21,7 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 from intentus_tui.tui.widgets.pane_text import compact_value
 

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from intentus_tui.core.model import ExecutionSummary, LoadStatus
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
     SORTS,
@@ -40,7 +41,6 @@ from intentus_tui.tui.presenters.list_rows import (
     row_cells,
     view_note,
 )
-from intentus_tui.tui.widgets.cells import fit
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 
 # A damaged file that changed this recently, seen live, is taken for one being written.

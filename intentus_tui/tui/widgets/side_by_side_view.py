@@ -25,7 +25,7 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import Fold, SideRow
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 
 SEPARATOR = " │ "

@@ -51,7 +51,7 @@ from intentus_tui.tui.presenters.time_cells import (
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.actions import ExecutionDetail, ExecutionTimes, WalLog, Waterfall
-from intentus_tui.tui.widgets.cells import fit
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.widgets.clamped_text import ClampedText
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 

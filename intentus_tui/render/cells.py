@@ -1,4 +1,5 @@
-"""Fixed-width cells for Line-API rows: pad or cut text to a number of terminal cells."""
+"""Fixed-width cells: pad or cut text to a number of terminal cells (the debugger's Line-API
+rows, the command line's tables)."""
 
 from __future__ import annotations
 

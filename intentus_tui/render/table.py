@@ -1,0 +1,188 @@
+"""The command line's text tables: aligned columns, cut to fit a terminal when they must.
+
+A table wider than the terminal it is printed on wraps every row into two or three lines
+and loses its columns. Printed to a terminal, it is fitted instead: named columns are left
+out one by one (the least telling first) and flexible ones (an intent, a file name) are cut
+with an ellipsis, never below their minimum. Piped or redirected, a table keeps every
+column whole: that form is for programs.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len
+
+from intentus_tui.render.cells import fit
+
+GAP = 2  # spaces between columns
+
+UUID_SHOWN = 8  # a UUID's first characters, as the debugger shows them
+
+
+@dataclass(frozen=True, slots=True)
+class Fitting:
+    """How a table may be made narrower, by column header, in the order it is done."""
+
+    shorten: Mapping[str, Callable[[str], str]] = field(default_factory=dict)  # first
+    flexible: Mapping[str, int] = field(default_factory=dict)  # cut, to a least width
+    leave_out: Sequence[str] = ()  # while it still does not fit, in this order
+
+
+@dataclass(frozen=True, slots=True)
+class FittedTable:
+    rows: list[list[str]]
+    shortened: tuple[str, ...]  # the headers of the columns shortened
+    cut: tuple[str, ...]  # the headers of the columns whose cells were cut
+    left_out: tuple[str, ...]  # the headers of the columns left out, in table order
+
+    def note(self, width: int) -> list[str]:
+        """What was done to fit ``width`` columns, in lines no wider, or nothing."""
+        done = [
+            f"{', '.join(names)} {what}"
+            for names, what in (
+                (self.shortened, "shortened"),
+                (self.cut, "cut"),
+                (self.left_out, "left out"),
+            )
+            if names
+        ]
+        if not done:
+            return []
+        said = f"(fitted to {width} columns: {'; '.join(done)}. Piped, every column is whole.)"
+        return textwrap.wrap(said, width)
+
+
+def table_width(rows: Sequence[Sequence[str]]) -> int:
+    """The cells ``table_lines`` needs for ``rows``."""
+    return sum(_widths(rows)) + GAP * (len(rows[0]) - 1) if rows else 0
+
+
+def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Each row's cells padded to its column's width (in terminal cells), ``GAP`` apart."""
+    if not rows:
+        return []
+    widths = _widths(rows)
+    gap = " " * GAP
+    return [
+        gap.join(fit(cell, width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+
+
+def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> FittedTable:
+    """``rows`` (the first is the header) fitted to ``width`` cells: as they are if they
+    fit; else with the ``fitting.shorten`` columns' cells shortened, the flexible columns
+    cut as far as needed and, while that is not enough, the ``leave_out`` columns dropped in
+    that order. A table that cannot fit even so is as narrow as it can be made (the
+    terminal wraps it)."""
+    header = list(rows[0])
+    if table_width(rows) <= width:
+        return FittedTable([list(row) for row in rows], (), (), ())
+    shortened = tuple(name for name in header if name in fitting.shorten)
+    how = [fitting.shorten.get(name) for name in header]
+    rows = [
+        header,
+        *([h(c) if h else c for h, c in zip(how, row, strict=True)] for row in rows[1:]),
+    ]
+    dropped: list[str] = []
+    candidates = [name for name in fitting.leave_out if name in header]
+    while True:
+        kept = [i for i, name in enumerate(header) if name not in dropped]
+        table = [[row[i] for i in kept] for row in rows]
+        fitted = _cut_flexible(table, width, fitting.flexible)
+        if fitted is None and not candidates:  # as narrow as it can be
+            fitted = _cut_flexible(table, _least_width(table, fitting.flexible), fitting.flexible)
+        if fitted is not None:
+            cut = tuple(
+                name
+                for name, before, after in zip(
+                    fitted[0], _widths(table), _widths(fitted), strict=True
+                )
+                if after < before
+            )
+            left_out = tuple(name for name in header if name in dropped)
+            return FittedTable(fitted, shortened, cut, left_out)
+        dropped.append(candidates.pop(0))
+
+
+def short_ids(ids: Iterable[str]) -> Callable[[str], str]:
+    """A UUID as its first ``UUID_SHOWN`` characters, longer where another id of ``ids``
+    shares them (the shortest prefix no other id has: ``inspect PREFIX`` finds it); any
+    other id as it is."""
+    ordered = sorted(set(ids))
+    shown: dict[str, str] = {}
+    for i, execution_id in enumerate(ordered):
+        if not _is_uuid(execution_id):
+            continue
+        shared = max(
+            (
+                _common_prefix(execution_id, ordered[j])
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(ordered)
+            ),
+            default=0,
+        )
+        shown[execution_id] = execution_id[: max(UUID_SHOWN, shared + 1)]
+    return lambda execution_id: shown.get(execution_id, execution_id)
+
+
+def _is_uuid(text: str) -> bool:
+    return len(text) == 36 and text.count("-") == 4
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _cells(text: str) -> int:
+    return len(text) if text.isascii() else cell_len(text)  # most cells: a quick answer
+
+
+def _widths(rows: Sequence[Sequence[str]]) -> list[int]:
+    return [max(_cells(row[i]) for row in rows) for i in range(len(rows[0]))]
+
+
+def _floors(table: list[list[str]], flexible: Mapping[str, int]) -> dict[int, int]:
+    """The least width of each flexible column of ``table`` (by index)."""
+    widths = _widths(table)
+    return {
+        i: min(widths[i], flexible[name]) for i, name in enumerate(table[0]) if name in flexible
+    }
+
+
+def _least_width(table: list[list[str]], flexible: Mapping[str, int]) -> int:
+    widths = _widths(table)
+    for i, least in _floors(table, flexible).items():
+        widths[i] = least
+    return sum(widths) + GAP * (len(widths) - 1)
+
+
+def _cut_flexible(
+    table: list[list[str]], width: int, flexible: Mapping[str, int]
+) -> list[list[str]] | None:
+    """``table`` with its flexible columns cut (widest first, one cell at a time) so that
+    it fits ``width``, or None if it cannot without cutting one below its least width."""
+    widths = _widths(table)
+    total = sum(widths) + GAP * (len(widths) - 1)
+    if total <= width:
+        return table
+    floor = _floors(table, flexible)
+    cuttable = floor.keys()
+    if _least_width(table, flexible) > width:
+        return None
+    while total > width:
+        i = max(cuttable, key=lambda i: widths[i] - floor[i])
+        widths[i] -= 1
+        total -= 1
+    return [
+        [fit(cell, widths[i]).rstrip() if i in cuttable else cell for i, cell in enumerate(row)]
+        for row in table
+    ]
