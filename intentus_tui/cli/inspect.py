@@ -141,7 +141,8 @@ CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12}
 
 def _print_listing(rows: list[list[str]]) -> None:
     # UUIDs by the prefixes no other id shares, which ``inspect PREFIX`` finds.
-    ids = short_ids(row[rows[0].index("EXECUTION")] for row in rows[1:])
+    column = rows[0].index("EXECUTION")
+    ids = short_ids(row[column] for row in rows[1:])
     fitting = Fitting(shorten={"EXECUTION": ids}, flexible=CUT_TO, leave_out=LEFT_OUT_FIRST)
     print_table(rows, echo_text, fitting)
 
