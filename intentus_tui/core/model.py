@@ -84,6 +84,10 @@ def outcome_words(outcome: str, integrity: str) -> str:
     return f"{outcome} (untrusted)" if integrity in UNTRUSTED_INTEGRITY else outcome
 
 
+# How a damaged record's message begins (``LoadResult.message``, the summary's ``message``).
+DAMAGED_RECORD = "Damaged record: "
+
+
 class ReplayCode(StrEnum):
     """Why an execution can or cannot be replayed: a fixed vocabulary (``counts`` keys)."""
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from intentus_tui.core.model import (
+    DAMAGED_RECORD,
     INVESTIGATE,
     NOTHING_TO_CHECK,
     UNTRUSTED_INTEGRITY,
@@ -139,6 +140,12 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
                 f"{s.contradiction}",
             )
         return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"  # an edit
+    if cut_short_by_writer(s):
+        return Integrity.UNVERIFIABLE, (
+            "cut short after every attempt failed, as IntentusNet 1.3.0 leaves every error "
+            "response (most likely its writer, not damage since); the rest cannot be "
+            f"checked: {s.message.removeprefix(DAMAGED_RECORD)}"
+        )
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
     if s.hash_status is HashStatus.UNVERIFIABLE:
@@ -191,9 +198,7 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
         )
     if s.state is ExecutionState.CORRUPTED:
-        if s.load_status is LoadStatus.SALVAGED and s.all_attempts_failed:
-            # What survived says how it ended: IntentusNet 1.3.0 leaves every error
-            # response so, its file cut short inside the final response.
+        if cut_short_by_writer(s):
             return Outcome.FAILED, (
                 f"every attempt failed ({s.chain}) and the router gave up; the file is cut "
                 "short after them: its final response is lost"
@@ -251,7 +256,20 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
     if s.replayable:
         return ReplayCode.REPLAYABLE, _REPLAY_TEXT[ReplayCode.REPLAYABLE]
     code = _LIBRARY_REASONS.get(s.replay_reason or "", ReplayCode.MARKED_NOT_REPLAYABLE)
+    if code is ReplayCode.RECORD_CORRUPTED and cut_short_by_writer(s):
+        return (
+            code,
+            "the record was never written whole (IntentusNet 1.3.0 cuts error responses "
+            "short): no recorded response to replay",
+        )
     return code, replay_text(s.replay_reason)
+
+
+def cut_short_by_writer(s: ExecutionSummary) -> bool:
+    """A record cut short after every attempt failed: what IntentusNet 1.3.0 leaves for
+    every error response (its writer stops at the error it cannot write), not damage
+    done to the file since; what survived says how it ended."""
+    return s.load_status is LoadStatus.SALVAGED and s.all_attempts_failed
 
 
 # The listing's ``counts``: one fixed vocabulary, every key always present, flat so that

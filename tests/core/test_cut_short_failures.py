@@ -27,9 +27,17 @@ def test_a_direct_error_response_is_failed(real_world: RealWorld) -> None:
     assert verdict is not None and pm is not None
     assert verdict.outcome is Outcome.FAILED
     assert verdict.outcome_reason.startswith("every attempt failed (fb-primary ✗)")
-    # The damage is still said, and nothing of it is replayed.
-    assert verdict.integrity is Integrity.UNVERIFIABLE and "damaged" in verdict.integrity_reason
+    # The cut is said as what 1.3.0 does, not as damage to the disk; nothing is replayed.
+    assert verdict.integrity is Integrity.UNVERIFIABLE
+    assert verdict.integrity_reason.startswith(
+        "cut short after every attempt failed, as IntentusNet 1.3.0 leaves every error response"
+    )
+    assert (
+        "file ends at byte" in verdict.integrity_reason
+        and "damaged" not in verdict.integrity_reason
+    )
     assert verdict.replay is ReplayCode.RECORD_CORRUPTED
+    assert verdict.replay_reason.startswith("the record was never written whole")
     # The hint is a failure's (side effects unknown), not "the state cannot be determined".
     assert pm.hint.verdict == "investigate_first" and "cannot be determined" not in pm.hint.reason
 

@@ -67,12 +67,12 @@ def test_real_records_get_the_verdicts_an_operator_expects(real: RealWorld) -> N
     invalidated = verdicts[real.invalidated]
     assert invalidated.outcome is Outcome.SUCCEEDED
     assert invalidated.replay is ReplayCode.MANUALLY_INVALIDATED
-    # 1.3.0 leaves an error record truncated: damaged, and what survived says it failed
+    # 1.3.0 leaves an error record truncated: said so, and what survived says it failed
     broken = verdicts[real.error_truncated]
     assert broken.outcome is Outcome.FAILED
     assert broken.integrity is Integrity.UNVERIFIABLE
     assert broken.replay is ReplayCode.RECORD_CORRUPTED
-    assert "cut short" in broken.outcome_reason and "damaged" in broken.integrity_reason
+    assert "cut short" in broken.outcome_reason and "1.3.0" in broken.integrity_reason
 
 
 def _forge_envelope(doc: dict[str, Any]) -> None:

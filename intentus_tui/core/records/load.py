@@ -37,7 +37,7 @@ from intentus_tui.core.fsio import (
     open_confined,
     read_regular_file,
 )
-from intentus_tui.core.model import LoadStatus
+from intentus_tui.core.model import DAMAGED_RECORD, LoadStatus
 from intentus_tui.core.native import has_long_digit_run as _native_digit_run
 
 RECORD_SUFFIX = ".json"
@@ -519,7 +519,7 @@ def _salvage(
     return LoadResult(
         path=path,
         status=LoadStatus.SALVAGED,
-        message=f"Damaged record: {damage.describe()}. Recovered {got}{extra}.",
+        message=f"{DAMAGED_RECORD}{damage.describe()}. Recovered {got}{extra}.",
         record=ExecutionRecord.from_json(found),
         damage=damage,
         recovered=recovered,
@@ -677,7 +677,7 @@ def _load_non_utf8(
         return LoadResult(
             path=path,
             status=LoadStatus.SALVAGED,
-            message=f"Damaged record: {where}; bad bytes shown as U+FFFD",
+            message=f"{DAMAGED_RECORD}{where}; bad bytes shown as U+FFFD",
             record=ExecutionRecord.from_json(value),
             recovered=tuple(k for k in value if k in RECORD_SECTIONS),
             damage=Damage(exc.start, 0, 0, "valid UTF-8", truncated=False),

@@ -52,7 +52,7 @@ _STATE_BADGE = {
 _STATE_NOTE = {
     ExecutionState.COMPLETED: "a final response was recorded",
     ExecutionState.INCOMPLETE: "no final response: the process died mid-execution, or it is still running",
-    ExecutionState.CORRUPTED: "the record file is damaged; what survived is shown below",
+    ExecutionState.CORRUPTED: "the record file is not whole; what survived is shown below",
 }
 HINT_BADGE: dict[str, tuple[str, str]] = {
     "safe_to_retry": ("HINT: SAFE TO RETRY", "ok"),
