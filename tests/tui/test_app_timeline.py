@@ -146,3 +146,34 @@ def test_preview_bounds_every_dimension() -> None:
     wide = preview({str(i): i for i in range(5000)})
     assert wide.text.count("\n") < 200
     assert json.loads(preview({"a": [1, "b"]}).text) == {"a": [1, "b"]}
+
+
+async def test_keys_typed_in_one_burst_after_enter_and_escape_go_where_the_focus_went(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """A terminal delivers fast typing as one burst of key events: ``enter j j`` steps the
+    timeline it opened (the list's cursor, and so the execution shown, stays), and
+    ``escape j`` moves the list it went back to."""
+    from textual import events
+
+    app = make_app(records_dir)
+
+    def burst(*keys: tuple[str, str | None]) -> None:
+        for key, character in keys:
+            app.post_message(events.Key(key, character))
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        key = f"{world['fallback']}.json"
+        app.execution_list.select_key(key)
+        await settle(pilot)
+        burst(("enter", "\r"), ("j", "j"), ("j", "j"))
+        await settle(pilot)
+        assert app.focused is app.timeline.lines
+        assert app.execution_list.selected_key == key  # it was: two rows further down
+        assert app.timeline.lines.cursor == 2
+        below = app.execution_list.model.key_at(app.execution_list.cursor_row + 1)
+        burst(("escape", None), ("j", "j"))
+        await settle(pilot)
+        assert app.focused is app.execution_list
+        assert app.execution_list.selected_key == below  # the j stepped the timeline

@@ -70,7 +70,11 @@ class ExecutionList(
         Binding("pageup", "page_up", "Page up", show=False, id="list.page-up"),
         Binding("home,g", "first", "First", show=False, id="list.first"),
         Binding("end,G", "last", "Last", show=False, id="list.last"),
-        Binding("enter,right,l", "activate", "Open timeline", id="list.open"),
+        # The app's action, run as the key arrives (priority): its focus moves before the
+        # keys typed after it in one burst are handed on (``enter j j`` steps the timeline).
+        Binding(
+            "enter,right,l", "app.open_timeline", "Open timeline", id="list.open", priority=True
+        ),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -121,13 +125,6 @@ class ExecutionList(
 
     class Filtered(Message):
         """A query typed while the searched texts were being made now filters the rows."""
-
-    class Activated(Message):
-        """The user asked to open the execution under the cursor."""
-
-        def __init__(self, summary: ExecutionSummary) -> None:
-            super().__init__()
-            self.summary = summary
 
     def __init__(
         self,
@@ -548,12 +545,7 @@ class ExecutionList(
     def action_last(self) -> None:
         self._move_to(len(self.model) - 1, -1)
 
-    def action_activate(self) -> None:
-        summary = self.selected_summary
-        if summary is not None:
-            self.post_message(self.Activated(summary))
-
-    def on_click(self, event: events.Click) -> None:
+    async def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
@@ -561,7 +553,7 @@ class ExecutionList(
         if self.model.key_at(row) is not None:
             self._move_to(row)
             if event.chain >= 2:
-                self.action_activate()
+                await self.run_action("app.open_timeline")
 
     # ------------------------------------------------------------------ rendering
 

@@ -363,7 +363,15 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         Binding("A", "previous_attempt", "Prev attempt", show=False, id="timeline.prev-attempt"),
         Binding("e", "next_error", "Next error", id="timeline.next-error"),
         Binding("E", "previous_error", "Prev error", show=False, id="timeline.prev-error"),
-        Binding("escape,left,h", "back", "Back to list", show=False, id="timeline.back"),
+        # The app's action, run as the key arrives (priority): see the list's "list.open".
+        Binding(
+            "escape,left,h",
+            "app.back_to_list",
+            "Back to list",
+            show=False,
+            id="timeline.back",
+            priority=True,
+        ),
         Binding("t", "toggle_time", "Time: offset/clock", show=False, id="timeline.time-mode"),
     ]
 
@@ -383,9 +391,6 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         def __init__(self, index: int | None) -> None:
             super().__init__()
             self.index = index
-
-    class Back(Message):
-        """The user wants to go back to the execution list."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -545,9 +550,6 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
 
     def action_previous_error(self) -> None:
         self._jump(self._errors, False, "error")
-
-    def action_back(self) -> None:
-        self.post_message(self.Back())
 
     def action_toggle_time(self) -> None:
         """The time column: time since the start, or the wall clock (UTC)."""
