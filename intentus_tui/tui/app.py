@@ -142,6 +142,9 @@ class IntentusApp(
         Binding("D", "diff_file", "Compare with…", show=False, id="diff-file"),
         Binding("n", "next_difference", "Next diff", id="next-difference"),
         Binding("N", "previous_difference", "Prev diff", show=False, id="previous-difference"),
+        # Wherever the focus is (the list, the Diff tab's parts), but the timeline: its f
+        # is the next fallback.
+        Binding("f", "full_comparison", "Full screen", id="diff.full-screen"),
         Binding("I", "invalidate", "Invalidate", show=False, id="invalidate"),
         Binding("s", "save_snapshot", "Snapshot", show=False, id="save-snapshot"),
         Binding("1", "side_tab('verify')", "Verify tab", show=False, id="tab-verify"),
@@ -696,7 +699,7 @@ class IntentusApp(
             return True if self._action_state()[0] or self.detail is not None else None
         if action == "diff":
             return True if self._action_state()[1] else None
-        if action in ("next_difference", "previous_difference"):
+        if action in ("next_difference", "previous_difference", "full_comparison"):
             return self.diff_shown
         return True
 
@@ -767,6 +770,9 @@ class IntentusApp(
 
     def action_next_difference(self) -> None:
         self.side_pane.next_difference()
+
+    def action_full_comparison(self) -> None:
+        self.side_pane.diff_pane.open_full_screen()
 
     def action_previous_difference(self) -> None:
         self.side_pane.previous_difference()

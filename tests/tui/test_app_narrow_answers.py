@@ -353,3 +353,31 @@ async def test_a_side_tab_chosen_by_number_takes_the_focus_from_the_tab_it_hides
         await settle(pilot)
         focused = app.screen.focused
         assert focused is not None and postmortem in focused.ancestors, focused
+
+
+async def test_tab_reaches_the_side_pane_text_and_j_k_g_scroll_it(edited: Path) -> None:
+    """At 80x24 an untrusted execution's Verify tab runs past the screen: tab goes to its
+    text (not to the tab strip, where no key scrolled), and j/k and g/G scroll it as they
+    move the list and the timeline."""
+    app = make_app(edited)
+    async with app.run_test(size=NARROW) as pilot:
+        await _select_edited(app, pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        pane = app.side_pane.verify_pane
+        assert pane.max_scroll_y > 2, "the test needs a Verify tab longer than the screen"
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.focused is pane
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert pane.scroll_y == 2
+        await pilot.press("k")
+        await settle(pilot)
+        assert pane.scroll_y == 1
+        await pilot.press("G")
+        await settle(pilot)
+        assert pane.scroll_y == pane.max_scroll_y
+        await pilot.press("g")
+        await settle(pilot)
+        assert pane.scroll_y == 0

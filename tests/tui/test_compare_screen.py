@@ -229,7 +229,8 @@ async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) 
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, ComparisonScreen)
-        assert app.side_pane.active_tab == "diff"  # the compact view stays
+        assert app.side_pane.active_tab == "diff", app.focused
+        print("FOCUSED", app.focused)  # the compact view stays
         app.side_pane.diff_pane.view.focus()
         await pilot.press("f")  # and opens full screen again
         await settle(pilot)
@@ -597,3 +598,22 @@ async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: 
         await pilot.pause()
         for side in ("#side-a", "#side-b"):  # room for words: both take them
             assert "· tampered · ✗ no (untrusted)" in _text(app.comparison.query_one(side))
+
+
+async def test_f_opens_the_full_screen_with_the_focus_on_the_list(records_dir: Path) -> None:
+    """After ``d`` the Diff tab shows the comparison and the footer offers ``f``: it opens
+    the full screen from the list too (it answered only inside the Diff tab's parts)."""
+    from tests.tui.app_support import settle
+
+    app = debugger_on_pair(records_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await compare_pair(pilot)  # d opens the full screen: escape leaves the Diff tab
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ComparisonScreen)
+        app.execution_list.focus()
+        await settle(pilot)
+        assert app.side_pane.active_tab == "diff" and app.focused is app.execution_list
+        await pilot.press("f")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)

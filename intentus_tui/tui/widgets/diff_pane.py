@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
@@ -331,11 +330,7 @@ _BESIDE_WIDTH = 30 + 1 + 39 + 2
 
 class DiffPane(Vertical):
     """Title, section selector and status above the diff; the current difference below it.
-    ``f`` opens the same comparison full screen."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "full_screen", "Full screen", id="diff.full-screen"),
-    ]
+    ``open_full_screen`` (the app's ``f``) opens the same comparison full screen."""
 
     DEFAULT_CSS = """
     DiffPane { padding: 0 1; }
@@ -561,7 +556,7 @@ class DiffPane(Vertical):
             ]
         )
 
-    def action_full_screen(self) -> None:
+    def open_full_screen(self) -> None:
         from intentus_tui.tui.comparing import ComparisonLauncher
 
         request = self.request

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import orjson
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
@@ -25,6 +24,7 @@ from textual.widget import Widget
 from intentus_tui.core.actions import MISSING
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.execution_text import clip, explain_reason
+from intentus_tui.tui.widgets.scroll_keys import KeyedScroll
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import ExecutionDetail
@@ -189,7 +189,7 @@ class LinesView(Widget):
         return Content("\n").join(self._wrap(self.size.width))
 
 
-class LinesPane(VerticalScroll):
+class LinesPane(KeyedScroll):
     """A side-pane tab that shows ``lines_for(detail)`` for the current detail; scrolls.
 
     Subclasses name the ``LinesView``'s id (``TEXT_ID``) and say what lines to show.

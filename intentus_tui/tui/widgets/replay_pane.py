@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
@@ -54,6 +54,7 @@ from intentus_tui.tui.widgets.pane_text import (
     row,
     safe,
 )
+from intentus_tui.tui.widgets.scroll_keys import KeyedScroll
 
 MAX_METADATA_KEYS = 30
 BANNER_STYLE = "bold $text-error"
@@ -250,7 +251,7 @@ class ReplayPane(Vertical):
         self._payload_lines: list[str] = []
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="replay-summary-scroll"):
+        with KeyedScroll(id="replay-summary-scroll"):
             yield LinesView(waiting_lines(None), id="replay-summary")
         yield Static(Content("Payload"), id="replay-payload-title")
         yield JsonView(id="replay-payload")

@@ -94,9 +94,17 @@ class SidePane(Widget):
 
     def on_mount(self) -> None:
         if self._building:
-            self._ready = True
-            self._built.set()
-            self._push_detail(self.detail)
+            self._mounted_tabs()
+
+    def _mounted_tabs(self) -> None:
+        from textual.widgets import Tabs
+
+        # The tab strip takes no focus: 1-4 switch tabs, and tab goes straight to the text,
+        # which j/k then scroll (on the strip they did nothing).
+        self.query_one(Tabs).can_focus = False
+        self._ready = True
+        self._built.set()
+        self._push_detail(self.detail)
 
     @property
     def ready(self) -> bool:
@@ -110,9 +118,7 @@ class SidePane(Widget):
             return
         self._building = True
         await self.mount(self._tabs())
-        self._ready = True
-        self._built.set()
-        self._push_detail(self.detail)
+        self._mounted_tabs()
 
     def watch_detail(self, detail: ExecutionDetail | None) -> None:
         if self._ready and self.is_mounted:
