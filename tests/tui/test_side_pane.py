@@ -346,6 +346,8 @@ async def test_diff_counts_sit_beside_the_selector_or_under_it(width: int, besid
         app.side.show_diff(left, right)
         await finish_workers(pilot)
         pane = app.side.diff_pane
+        for _ in range(3):  # the tab shown, sized, then laid out again for its size
+            await pilot.pause()
         section = pane.query_one("#diff-section").region
         status = pane.query_one("#diff-status").region
         counts = str(pane.query_one("#diff-status").render()).split("   n/N")[0]
