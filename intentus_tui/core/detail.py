@@ -230,9 +230,11 @@ def detail_to_json(detail: ExecutionDetail, *, live: bool = True) -> dict[str, o
 
     IntentusNet's own ``inspect ID`` keys come first (``execution_id``, ``status``,
     ``last_event`` {seq, type, agent}, ``replayable``, ``replayable_reason``), then everything
-    this tool adds.
+    this tool adds. ``replayable`` is the verdict's (as in ``inspect --list --json``);
+    ``library_replayable`` is what IntentusNet's ReplayEngine alone answers.
     """
     result, timeline, verify = detail.result, detail.timeline, detail.verify
+    verdict = detail.verdict
     now = datetime.now(UTC) if live else None
     record = result.record
     stem = result.stem
@@ -242,8 +244,17 @@ def detail_to_json(detail: ExecutionDetail, *, live: bool = True) -> dict[str, o
         "execution_id": sanitize_line((record.execution_id if record else None) or stem),
         "status": timeline.state.value if timeline else _state_without_record(detail),
         "last_event": _event_json(timeline.last_event) if timeline else _wal_last_event(detail.wal),
-        "replayable": detail.replayable,
-        "replayable_reason": detail.replay_reason,
+        # The verdict's answer, as ``inspect --list --json`` gives it (a record that fails
+        # its integrity check is not replayable, whatever its writer's library says).
+        "replayable": verdict.replayable if verdict else detail.replayable,
+        "replayable_reason": (
+            (None if verdict.replayable else verdict.replay.value)
+            if verdict
+            else detail.replay_reason
+        ),
+        "replayable_detail": verdict.replay_reason if verdict else None,
+        # What IntentusNet's own ReplayEngine answers for the record (it checks no hash).
+        "library_replayable": {"replayable": detail.replayable, "reason": detail.replay_reason},
         "file": str(result.path),
         "load_status": result.status.value,
         "message": sanitize_line(result.message),

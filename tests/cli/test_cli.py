@@ -94,6 +94,27 @@ def test_inspect_one_execution(world: Path) -> None:
     assert "damage" in text.stdout and "truncated" in text.stdout
 
 
+def test_inspect_json_answers_replayable_as_the_listing_does(world: Path) -> None:
+    """A tampered record's writer library still calls it replayable: ``inspect ID --json``
+    said ``"replayable": true`` at its top level (a script reading it would replay it)
+    while its verdict said no. The top level is the verdict's, as in the listing; what the
+    library alone answers has its own key."""
+    records = world / ".intentusnet" / "records"
+    rows = {
+        row["execution_id"]: row
+        for row in json.loads(cli("inspect", "--list", str(records), "--json").stdout)["executions"]
+    }
+    for execution_id in ("tamper-1", "ok-1", "open-1", "cut-1"):
+        doc = json.loads(cli("inspect", execution_id, "--dir", str(records), "--json").stdout)
+        row = rows[execution_id]
+        for key in ("replayable", "replayable_reason", "replayable_detail"):
+            assert doc[key] == row[key], (execution_id, key)
+        assert doc["replayable"] is doc["verdict"]["replayable"]
+    tampered = json.loads(cli("inspect", "tamper-1", "--dir", str(records), "--json").stdout)
+    assert tampered["replayable"] is False and tampered["replayable_reason"] == "untrusted"
+    assert tampered["library_replayable"] == {"replayable": True, "reason": None}
+
+
 def test_verify_exit_codes(world: Path) -> None:
     records = world / ".intentusnet" / "records"
     assert cli("verify", str(records / "ok-1.json")).returncode == 0

@@ -159,7 +159,8 @@ def test_a_broken_chain_makes_everything_after_the_break_untrusted(
 
 def test_inspect_json_carries_the_verdict_and_the_break(logs) -> None:
     doc = detail_to_json(load_detail(logs["edited"]))
-    assert doc["status"] == "incomplete" and doc["replayable_reason"] == "no_record"
+    assert doc["status"] == "incomplete" and doc["replayable_reason"] == "untrusted"
+    assert doc["library_replayable"] == {"replayable": False, "reason": "no_record"}
     verdict = doc["verdict"]
     assert isinstance(verdict, dict)
     assert (verdict["outcome"], verdict["integrity"], verdict["replay"]) == (
