@@ -32,7 +32,7 @@ from intentus_tui.core.actions import (
 from intentus_tui.core.paths import shown_path, sibling_wal_dir
 from intentus_tui.core.records.store import safe_file_stem
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.sanitize import json_bytes_safe, sanitize_line
 from intentus_tui.core.verist.snapshot import SnapshotError, snapshot_bytes, snapshot_from_record
 
 SNAPSHOT_SUFFIX = ".snapshot.json"
@@ -80,7 +80,9 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         if as_json:
             fail("-o - writes the snapshot itself on standard output: leave out --json")
         out = sys.stdout.buffer
-        out.write(snapshot_bytes(snap))
+        # The same value, with what a terminal would act on escaped (``\u009b``), as
+        # every JSON this command line prints: standard output may be a terminal.
+        out.write(json_bytes_safe(snapshot_bytes(snap)))
         out.flush()
         _warn(detail)
         raise click.exceptions.Exit(ExitCode.OK)

@@ -132,3 +132,21 @@ def test_cli_json_output_to_a_real_terminal_is_valid_and_inert(
         assert not _terminal_unsafe(out), out[:2000]
         doc = json.loads(out.decode("utf-8").replace("\r\n", "\n"))
         assert doc["file"] == str(path)  # the real path, exact once decoded
+
+
+def test_a_snapshot_on_standard_output_is_inert_and_the_same_value_as_its_file(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    """``snapshot -o -`` wrote a hostile record's C1 controls (CSI as 0x9B) and DEL raw to
+    the terminal; they are escaped now, and the JSON is the value ``-o FILE`` writes."""
+    for execution_id in corpus.hostile_ids[6:14]:  # ESC, OSC, C1, bidi, zero-width
+        path = corpus.records_dir / f"{execution_id}.json"
+        out = run_in_pty("snapshot", str(path), "-o", "-", cwd=tmp_path)
+        assert not _terminal_unsafe(out), out[:2000]
+        printed = out.decode("utf-8").replace("\r\n", "\n")
+        start = printed.index("{")
+        value, _ = json.JSONDecoder().raw_decode(printed[start:])  # a warning may follow
+        target = tmp_path / f"{safe_name(execution_id)}.snapshot.json"
+        written = run_in_pty("snapshot", str(path), "-o", str(target), cwd=tmp_path)
+        assert target.exists(), written[:2000]
+        assert value == json.loads(target.read_text(encoding="utf-8"))
