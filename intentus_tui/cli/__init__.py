@@ -241,6 +241,7 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
     if ctx.invoked_subcommand is not None:
         return
     roots = ctx.meta.get("intentus_roots") or []
+    _refuse_a_mistyped_command(ctx, roots)
     if len(roots) > 1 or any(is_remote(root) for root in roots):
         from intentus_tui.cli.open import open_several
 
@@ -267,6 +268,24 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
     from intentus_tui.cli.open import open_debugger
 
     ctx.exit(open_debugger(directory, demo=demo, fresh_demo=fresh_demo))
+
+
+def _refuse_a_mistyped_command(ctx: click.Context, roots: list[str]) -> None:
+    """``intentus-tui veriyf DIR``: the first word is no path and is close to a command's
+    name, so a command was meant; it opened the debugger on DIR (after one line saying
+    that no root ``veriyf`` exists)."""
+    import difflib
+
+    word = roots[0] if roots else ""
+    if not word or os.path.lexists(word) or is_remote(word) or "/" in word or "." in word:
+        return
+    close = difflib.get_close_matches(word, list(_COMMANDS), n=1, cutoff=0.6)
+    if close:
+        click.echo(
+            f"intentus-tui: no such command: {word!r} (did you mean {close[0]!r}? see --help)",
+            err=True,
+        )
+        ctx.exit(ExitCode.USAGE)
 
 
 def run(argv: list[str] | None = None) -> Any:

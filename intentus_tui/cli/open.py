@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +123,8 @@ def open_bundle(path: str) -> int:
 
     try:
         with extracted(path) as bundle:
+            if not has_a_terminal():  # what is wrong with the bundle is said first
+                return ExitCode.USAGE
             app = bundle_app(bundle, path)
             app.prepare_start()
             return ran(app)
@@ -152,6 +155,8 @@ def open_debugger(
     except OpenError as exc:
         resume_collector(freeze=False)
         click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
+        return ExitCode.USAGE
+    if not has_a_terminal():
         return ExitCode.USAGE
     from intentus_tui.tui.startup.first_rows import first_look, first_row_count
     from intentus_tui.tui.startup.start_frame import StartFrame
@@ -191,7 +196,7 @@ def open_several(specs: list[str], options: RemoteOptions) -> int:
             label = f"root {entry.label}: " if len(opened) > 1 else ""
             click.echo(f"intentus-tui: {label}{sanitize_line(entry.problem or '')}", err=True)
     roots = RootSet(opened, options)
-    if not roots.working:
+    if not roots.working or not has_a_terminal():
         return ExitCode.USAGE
     first_root = roots.working[0].root
     assert first_root is not None
@@ -208,6 +213,21 @@ def open_several(specs: list[str], options: RemoteOptions) -> int:
     )
     app.prepare_start(FirstLook([], preview.wants_pool) if roots.several else preview)
     return ran(app)
+
+
+def has_a_terminal() -> bool:
+    """Whether the debugger has a terminal to draw on, or else one line saying so: with
+    standard input or output not one (a pipe, a file, a cron job) it drew its screen into
+    the pipe and ran until killed. A browser session of ``serve`` has its own driver
+    (``TEXTUAL_DRIVER``)."""
+    if os.environ.get("TEXTUAL_DRIVER") or (sys.stdin.isatty() and sys.stdout.isatty()):
+        return True
+    click.echo(
+        "intentus-tui: the debugger needs a terminal (standard input and output are not "
+        "both one); for scripts: intentus-tui inspect --list [ROOT ...]",
+        err=True,
+    )
+    return False
 
 
 def ran(app: App[Any]) -> int:

@@ -295,6 +295,7 @@ def test_the_debugger_opens_a_bundle_from_a_private_copy_it_removes(
         )
 
     monkeypatch.setattr(IntentusApp, "run", run_app)
+    monkeypatch.setattr("intentus_tui.cli.open.has_a_terminal", lambda: True)  # not run
     monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))  # read once per process
     assert run([str(good_bundle)]) == 0
     ((read_only, label, watching, records, mode, private),) = seen

@@ -61,3 +61,42 @@ def test_a_debugger_that_ended_on_an_error_exits_non_zero() -> None:
 
     assert ran(Failing()) == 1
     assert ran(Quitting()) == 0
+
+
+@pytest.mark.parametrize("roots", [1, 2])
+def test_the_debugger_without_a_terminal_is_one_line_not_a_screen_drawn_into_a_pipe(
+    tmp_path: Path, roots: int
+) -> None:
+    """In a pipe or a cron job it drew its screen into the pipe and ran until killed."""
+    from tests.cli.support import cli
+    from tests.tui.app_support import write_world
+
+    given = []
+    for n in range(roots):
+        write_world(tmp_path / f"r{n}" / ".intentusnet" / "records")
+        given.append(str(tmp_path / f"r{n}"))
+    done = cli(*given, cwd=tmp_path, timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "intentus-tui: the debugger needs a terminal (standard input and output are not "
+        "both one); for scripts: intentus-tui inspect --list [ROOT ...]\n"
+    )
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("veriyf", "verify"), ("inspec", "inspect")])
+def test_a_mistyped_command_is_said_and_opens_nothing(
+    tmp_path: Path, typed: str, meant: str
+) -> None:
+    """``intentus-tui veriyf DIR`` said no root 'veriyf' exists and opened DIR."""
+    from tests.cli.support import cli
+    from tests.tui.app_support import write_world
+
+    write_world(tmp_path / ".intentusnet" / "records")
+    done = cli(typed, str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"intentus-tui: no such command: {typed!r} (did you mean {meant!r}? see --help)\n"
+    )
+    # A directory of that name is a root, as before.
+    (tmp_path / typed).mkdir()
+    assert "no such command" not in cli(typed, cwd=tmp_path).stderr
