@@ -72,15 +72,13 @@ class _DebuggerGroup(click.Group):
         except click.ClickException as exc:
             _hint_diff_of_a_directory(exc, argv)
             exc.show()
-            if "--json" in argv[: argv.index("--") if "--" in argv else None]:
-                from intentus_tui.cli.common import echo_json
-
-                message = " ".join(exc.format_message().split())  # one line
-                echo_json({"error": message, "exit_code": exc.exit_code})
+            message = " ".join(exc.format_message().split())  # one line
+            _json_error(argv, message, exc.exit_code)
             sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
+        except click.Abort:  # ctrl-c (click's word for it), or the end of input at a prompt
+            click.echo("intentus-tui: interrupted", err=True)
+            _json_error(argv, "interrupted", ExitCode.INTERRUPTED)
+            sys.exit(_flushed(ExitCode.INTERRUPTED))
         except BrokenPipeError:  # outside a command (its --help | head): the reader left
             result = ExitCode.READER_LEFT
         sys.exit(_flushed(result if isinstance(result, int) else 0))
@@ -107,6 +105,15 @@ class _DebuggerGroup(click.Group):
             ctx.meta["intentus_dir"] = roots[0]
             ctx.meta["intentus_roots"] = roots
         return super().parse_args(ctx, rest)
+
+
+def _json_error(argv: list[str], message: str, code: int) -> None:
+    """With ``--json`` (before any ``--``), the one JSON document on stdout is the error's,
+    as every other failure's is (unless the command's own has begun: never two)."""
+    from intentus_tui.cli.common import echo_json, json_begun
+
+    if "--json" in argv[: argv.index("--") if "--" in argv else None] and not json_begun():
+        echo_json({"error": message, "exit_code": code})
 
 
 def _stand_in_for_closed_streams() -> None:

@@ -19,5 +19,6 @@ class ExitCode(IntEnum):
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one
     UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited,
     # damaged or unreadable; its log's chain broken), before any refusal of exit 3
+    INTERRUPTED = 130  # 128 + SIGINT: ctrl-c; it was 1, which verify and diff give results
     READER_LEFT = 141  # 128 + SIGPIPE: standard output's reader left before the end (| head),
     # as cat and git exit; a non-zero code the command had already decided is kept instead

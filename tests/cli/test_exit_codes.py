@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from intentus_tui.cli.exit_codes import ExitCode
 
@@ -18,6 +26,7 @@ def test_the_numbers_are_the_documented_ones() -> None:
         "NOT_REPLAYABLE": 3,
         "MISMATCH": 4,
         "UNTRUSTED": 5,
+        "INTERRUPTED": 130,
         "READER_LEFT": 141,
     }
 
@@ -28,3 +37,41 @@ def test_the_readme_table_lists_every_code() -> None:
     section = section[: section.index("\n### ", 1)]
     documented = {int(n) for n in re.findall(r"^\| (\d+) \|", section, flags=re.M)}
     assert documented == {int(code) for code in ExitCode}
+
+
+def test_ctrl_c_exits_130_with_one_line_and_the_json_error(tmp_path: Path) -> None:
+    """Interrupted, a command exited 1 with "Aborted!": verify's and diff's code for a
+    result, so a script took the interruption for one; and ``--json`` left stdout empty.
+    The command is held in a real wait (opening a FIFO no one reads) and sent SIGINT."""
+    from tests.tui.app_support import write_world
+
+    records = tmp_path / ".intentusnet" / "records"
+    world = write_world(records)
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    execution = next(iter(world.values()))
+    command = ["snapshot", execution, "--dir", str(records), "-o", str(fifo), "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "intentus_tui.cli", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    wchan = Path(f"/proc/{proc.pid}/wchan")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if wchan.read_text() == "wait_for_partner":  # in the FIFO's open, waiting
+                break
+        except OSError:
+            pytest.skip("no /proc/PID/wchan to see the command waiting")
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail(f"never waited on the FIFO: {proc.communicate()}")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == ExitCode.INTERRUPTED == 130
+    assert err.strip().splitlines() == ["intentus-tui: interrupted"]
+    assert json.loads(out) == {"error": "interrupted", "exit_code": 130}
