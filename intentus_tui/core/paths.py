@@ -120,18 +120,36 @@ def _logs_only(layout: Path) -> bool:
 def layout_problem(root: RecordRoot) -> str | None:
     """Why the records of an IntentusNet layout under the directory asked for cannot be
     read, when it has one that is broken (``.intentusnet`` or its ``records`` there, but
-    not a directory): else None. Without this, such a directory read as one holding no
-    record."""
-    if root.records_dir != root.requested:
-        return None  # its records directory was found
-    requested = root.requested
-    base = requested if requested.name == ".intentusnet" else requested / ".intentusnet"
-    for part in (base, base / "records"):
-        if os.path.lexists(part) and not part.is_dir():
-            if _holds_records(root.requested):
-                return None  # a directory of records with a stray entry: it is what is read
-            return f"{part} is {_kind_of(part)}, not a directory: no record can be read there"
+    not a directory) or a records or log directory that cannot be listed: else None.
+    Without this, such a directory read as one holding no record."""
+    if root.records_dir == root.requested:  # no records directory found under it
+        requested = root.requested
+        base = requested if requested.name == ".intentusnet" else requested / ".intentusnet"
+        for part in (base, base / "records"):
+            if os.path.lexists(part) and not part.is_dir():
+                if _holds_records(root.requested):
+                    return None  # a directory of records with a stray entry: it is read
+                return f"{part} is {_kind_of(part)}, not a directory: no record can be read there"
+    for directory in (root.records_dir, root.wal_dir):
+        # One that cannot be listed (no permission) read as empty: every execution of the
+        # other was then judged to have no record, "no record file was written".
+        problem = _unlistable(directory)
+        if problem is not None:
+            return problem
     return None
+
+
+def _unlistable(directory: Path | None) -> str | None:
+    if directory is None:
+        return None
+    try:
+        with os.scandir(directory):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # none there (yet): nothing hidden
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        return f"cannot list {directory}: {reason}: what it holds cannot be read"
 
 
 def _holds_records(directory: Path) -> bool:

@@ -28,7 +28,7 @@ from tests.hostile.harness import assert_valid_json_text, deadline, raw_controls
 
 # command -> the exit codes the README documents for it
 EXIT_CODES = {
-    "inspect": {0, 2},
+    "inspect": {0, 1, 2},  # 1: of several roots, one could not be opened
     "verify": {0, 1, 2},
     "replay": {0, 2, 3, 4},
     "diff": {0, 1, 2},
@@ -313,3 +313,52 @@ def test_permission_denied_for_real(tmp_path: Path) -> None:
     finally:
         for path in (locked, wal / "locked-1.wal"):
             path.chmod(0o644)
+
+
+def test_a_records_directory_that_cannot_be_listed_is_said_not_taken_for_empty(
+    tmp_path: Path,
+) -> None:
+    """Its records unlistable (mode 000), the directory read as one without records: each
+    execution of the logs beside it was "not replayable: no record file was written", a
+    false verdict, and ``inspect --list`` exited 0. Now every command says it in one line
+    (exit 2; with several roots, that root failed and the others are listed: exit 1)."""
+    prefix = _deny_capabilities()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: root reads mode-000 directories")
+    base = tmp_path / "locked" / ".intentusnet"
+    records, wal = base / "records", base / "wal"
+    wal.mkdir(parents=True)
+    records.mkdir()
+    (records / "ok-1.json").write_bytes(dump_json(make_record(execution_id="ok-1")))
+    (wal / "ok-1.wal").write_bytes(b"{}\n")
+    other = tmp_path / "other" / ".intentusnet" / "records"
+    other.mkdir(parents=True)
+    (other / "ok-2.json").write_bytes(dump_json(make_record(execution_id="ok-2")))
+    records.chmod(0)
+    said = f"intentus-tui: cannot list {records}: permission denied: what it holds cannot be read"
+    try:
+        for command in (
+            ("inspect", "--list", str(base.parent)),
+            ("inspect", "--list", str(base.parent), "--json"),
+            ("verify", str(base.parent)),
+            ("inspect", "ok-1", "--dir", str(base.parent)),
+            ("export", "--format", "json", "--dir", str(base.parent), "-o", "-"),
+        ):
+            run = cli_subprocess(*command, preexec=prefix)
+            assert run.code == 2, run
+            assert run.stderr.splitlines() == [said], run
+            assert "no_record" not in run.stdout
+        several = cli_subprocess(
+            "inspect",
+            "--list",
+            str(base.parent),
+            str(other.parent.parent),
+            "--json",
+            preexec=prefix,
+        )
+        assert several.code == 1
+        doc = json.loads(several.stdout)
+        assert [e["execution_id"] for e in doc["executions"]] == ["ok-2"]
+        assert doc["roots"][0]["problem"] == said.removeprefix("intentus-tui: ")
+    finally:
+        records.chmod(0o755)
