@@ -296,6 +296,9 @@ def locate_execution(
                 hint = f"--list lists its executions, {hint}"
             fail(f"{shown} is a directory, not a record file or execution id ({hint})")
         path = typed_path(target)
+        record = _record_beside_log(path)
+        if record is not None:  # the log's execution has a record: that is the execution
+            return record, path.parent
         if not allow_wal and path.name.endswith(WAL_SUFFIX):  # not "invalid JSON at byte N"
             refused(
                 f"{path} is a write-ahead log, not a record: no response was recorded in "
@@ -317,6 +320,17 @@ def locate_execution(
         f"({match.wal}): inspect it with `{_inspect_hint(match.execution_id, directory)}`",
         match.wal,
     )
+
+
+def _record_beside_log(path: Path) -> Path | None:
+    """The record of the execution whose write-ahead log ``path`` is (``wal/X.wal`` and
+    ``records/X.json`` of one ``.intentusnet``), if there is one. Named by its log, an
+    execution was judged from the log alone: "no record file", "not replayable", where
+    its id gave the record's verdict."""
+    if not path.name.endswith(WAL_SUFFIX) or path.parent.name != "wal":
+        return None
+    record = path.parent.parent / "records" / (path.name[: -len(WAL_SUFFIX)] + RECORD_SUFFIX)
+    return record if record.is_file() else None
 
 
 def read_json_file(path_text: str, what: str) -> Any:

@@ -373,3 +373,21 @@ def test_logs_without_a_records_directory_are_the_executions(logs_only: Path, na
     shown = cli("inspect", NAMES["edited"][:8], "--dir", str(where))
     assert shown.returncode == 0, shown.stderr
     assert "chain_broken" in shown.stdout
+
+
+def test_an_execution_named_by_its_log_gets_the_verdict_its_id_gets(tmp_path: Path) -> None:
+    """``inspect .intentusnet/wal/X.wal`` judged X from its log alone ("no record file",
+    "not replayable: no_record") though ``records/X.json`` is there; ``replay`` of the
+    log said no response was recorded. The log names its execution: record and log."""
+    from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+
+    base = tmp_path / ".intentusnet"
+    record = write_record_with_edited_log(base)
+    log = base / "wal" / f"{RECORD_WITH_EDITED_LOG}.wal"
+    by_id = json.loads(cli("inspect", RECORD_WITH_EDITED_LOG, "--dir", str(base), "--json").stdout)
+    by_log = json.loads(cli("inspect", str(log), "--json").stdout)
+    assert by_log["verdict"] == by_id["verdict"]
+    assert by_log["verdict"]["integrity"] == "chain_broken"  # record and log together
+    assert by_log["file"] == str(record) and by_log["wal"] is not None
+    forced = cli("replay", str(log), "--force")
+    assert forced.returncode == 0 and "no response was recorded" not in forced.stderr
