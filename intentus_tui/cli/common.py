@@ -273,9 +273,12 @@ def locate_execution(
     if "/" not in target and looks_like_path and (directory is not None or not here):
         # A file name as the list's FILE column shows it: that root's file (it was "no
         # such file" unless the current directory held one of that name). Without --dir,
-        # a file of that name here is still the one read.
-        path = open_root(directory).path_of(target)
-        target = str(path)
+        # a file of that name here is still the one read; with it, when the root has none
+        # (a snapshot saved here: "no such file" in the root).
+        in_root = open_root(directory).path_of(target)
+        if not (here and not os.path.lexists(in_root)):
+            path = in_root
+            target = str(path)
     # With --dir, a bare name is an id there, not a file of the current directory that
     # happens to share it (``replay ID --dir D > ID`` made the next ``inspect ID --dir D``
     # read that output).

@@ -71,3 +71,26 @@ def test_messages_and_documents_show_paths_normalised(place: Path, tmp_path: Pat
     walked = cli("inspect", "--list", f"{place}/missing/../real")
     assert walked.returncode == 2 and f"{place}/missing/../real" in walked.stderr
     assert os.path.isdir(place / "real")
+
+
+def test_a_file_name_the_root_does_not_hold_is_the_current_directory_s(tmp_path: Path) -> None:
+    """``snapshot ID --dir D -o X.snapshot.json`` then ``diff --dir D ID X.snapshot.json``
+    in the same directory: the file name was looked up in the root only, "no such file:
+    D/.intentusnet/records/X.snapshot.json". The root's file of that name still wins."""
+    from tests.cli.support import cli
+    from tests.factories import make_record, write_record
+
+    records = tmp_path / "d" / ".intentusnet" / "records"
+    write_record(records, make_record(execution_id="exec-a"))
+    here = tmp_path / "work"
+    here.mkdir()
+    root = str(records.parent.parent)
+    saved = cli("snapshot", "exec-a", "--dir", root, "-o", "a.snapshot.json", cwd=here)
+    assert saved.returncode == 0, saved.stderr
+    compared = cli("diff", "--dir", root, "exec-a", "a.snapshot.json", cwd=here)
+    assert compared.returncode == 0, compared.stderr
+    assert "same output: yes" in compared.stdout
+    # A file of that name in the root is the one read, as the list's FILE column names it.
+    (here / "exec-a.json").write_text("not this one")
+    shown = cli("inspect", "--dir", root, "exec-a.json", "--json", cwd=here)
+    assert shown.returncode == 0 and str(records / "exec-a.json") in shown.stdout
