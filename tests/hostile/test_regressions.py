@@ -35,7 +35,7 @@ def test_a_final_status_with_escape_sequences_is_sanitized() -> None:
     texts = [summary.final_status, timeline.final_status]
     texts += [a.status for a in timeline.attempts] + [r.status for r in timeline.rows]
     assert all(isinstance(t, str) and is_clean(t) for t in texts), texts
-    assert summary.final_status == "␛[2j⟨9B⟩31m⟨U+202E⟩"
+    assert summary.final_status == "␛[2J⟨9B⟩31m⟨U+202E⟩"  # as written, not lowercased
 
 
 def test_an_unknown_event_payload_with_del_c1_and_bidi_is_sanitized() -> None:

@@ -47,7 +47,7 @@ def normalize_status(status: Any) -> str:
         return "ok"
     if lowered in _ERROR:
         return "error"
-    return sanitize_line(lowered)  # any other recorded status is shown as it was written
+    return sanitize_line(status)  # any other recorded status is shown as it was written
 
 
 @dataclass(frozen=True, slots=True)
