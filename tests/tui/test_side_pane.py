@@ -63,6 +63,9 @@ async def test_verify_tab_shows_a_matching_hash_and_its_form() -> None:
     assert "documented — sha256: prefix" in text  # form stored
     assert "Form matched    documented" in text
     assert "Event sequence   OK" in text
+    # The runtime form of the same envelope is bound to differ: not a red ✗ (a user took it
+    # for a failed check on a verified record).
+    assert "✗" not in text and " ≠" in text and "≠: the same envelope in another form" in text
 
 
 async def test_verify_tab_shows_a_tampered_envelope_as_mismatch_with_expected_and_actual() -> None:

@@ -83,7 +83,7 @@ def integrity_lines(verdict: Verdict) -> list[Line]:
             verdict.replay_reason,
         ),
     ]
-    if not verdict.trusted:  # what to do about it
+    if not verdict.trusted and INVESTIGATE not in verdict.outcome_reason:  # said once
         lines.append(plain(INVESTIGATE, PROBLEM_STYLE))
     return lines
 
@@ -98,11 +98,17 @@ def _answer_row(label: str, answer: str, style: str, reason: str) -> Line:
     return row(label, (answer, style), (f" — {safe(reason)}", DIM_STYLE), width=9)
 
 
-def _hash_mark(value: str | None, stored: str | None) -> Content:
+def _hash_mark(
+    value: str | None, stored: str | None, *, expected_to_differ: bool = False
+) -> Content:
+    """✓ when ``value`` is the stored hash; else ✗, or a dim ≠ where it is bound to differ
+    (another form than the one that matched: not a failed check; a ✗ read as one)."""
     if value is None:
         return Content("")
     if stored is not None and value == stored:
         return Content.assemble((" ✓", OK_STYLE))
+    if expected_to_differ:
+        return Content.assemble((" ≠", DIM_STYLE))
     return Content.assemble((" ✗", PROBLEM_STYLE))
 
 
@@ -131,9 +137,12 @@ def hash_lines(check: HashCheck | None) -> list[Line]:
         lines.append(row("Actual", safe(actual or "—"), _hash_mark(actual, stored)))
     for other, value in check.computed.items():
         if other != actual_form:
-            lines.append(row(f"{other.capitalize()} form", safe(value), _hash_mark(value, stored)))
+            mark = _hash_mark(value, stored, expected_to_differ=check.matched_form is not None)
+            lines.append(row(f"{other.capitalize()} form", safe(value), mark))
     if check.computed:
         note = f"expected: stored in the header; actual: the envelope on disk, {actual_form} form"
+        if check.matched_form is not None and len(check.computed) > 1:
+            note += "; ≠: the same envelope in another form (bound to differ)"
         lines.append(plain(note, DIM_STYLE))
     return lines
 
