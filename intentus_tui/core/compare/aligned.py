@@ -464,6 +464,7 @@ def _timeline(
         else:
             differs, hidden = differing(i, j)
             status: RowStatus = "changed" if differs else "same"
+            path = (*at, paired_index(i, j))  # "events[3→2]", as the event's values say
             rows.append(SideRow(texts[0][i], texts[1][j], status, path, hidden))
     return rows
 

@@ -196,3 +196,9 @@ def test_an_event_at_another_place_in_each_record_is_named_by_both_places(
     assert [path_text(e) for e in inserted] == ["events[2]"]  # only in B: B's place
     assert IgnoreRules(("events[3].payload.status",)).covers(changed[0].path)
     assert not IgnoreRules(("events[2].payload.status",)).covers(changed[0].path)
+    # The timeline's rows name their events so too (it said events[3] for A's events[2]).
+    event_rows = [r for r in layout.timeline if r.a is not None and r.b is not None]
+    assert [r.path_text for r in event_rows][2:] == [
+        f"events[{i}→{i + 1}]" for i in range(2, len(a["events"]))
+    ]
+    assert [r.path_text for r in event_rows][:2] == ["events[0]", "events[1]"]
