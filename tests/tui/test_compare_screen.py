@@ -511,12 +511,14 @@ async def _sides(app: CompareApp, pilot: Any) -> tuple[ComparisonScreen, str, st
 async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path: Path) -> None:
     """Two copies of one record in one directory at 80 columns: each side shows its short
     id and verdict; the file name that only repeats the id goes, the copy's stays."""
+    # (Side by side, each in half the width, the word "execution" gave way.)
     app = _record_and_its_copy(tmp_path, "copy.json")
     async with app.run_test(size=(80, 24)) as pilot:
         screen, side_a, side_b = await _sides(app, pilot)
         # Both sides in one form: the word "execution" gives way to the verdicts' words.
-        assert side_a.startswith("A e3151288 · ") and COPIED_ID + ".json" not in side_a
-        assert side_b.startswith("B e3151288 (copy.json) · ")
+        # One above the other, each the whole width: the titles keep every word.
+        assert side_a.startswith("A execution e3151288 · ") and COPIED_ID + ".json" not in side_a
+        assert side_b.startswith("B execution e3151288 (copy.json) · ")
         for side in (side_a, side_b):
             assert side.endswith(("verified · ↺ yes", "✗ no (untrusted)")), side
         await pilot.resize_terminal(200, 40)
@@ -524,18 +526,27 @@ async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path
         assert f"({COPIED_ID}.json)" in _text(screen.query_one("#side-a"))
 
 
-async def test_at_80x24_both_sides_drop_the_word_execution_alike(tmp_path: Path) -> None:
-    """One side too long for the word "execution" (a copy with a long file name): the
-    other side, which would have room, drops it too, so that both read alike."""
+async def test_at_80x24_a_side_too_long_for_a_line_takes_two_and_keeps_its_words(
+    tmp_path: Path,
+) -> None:
+    """A copy with a long file name: at 80 columns the titles are one above the other; the
+    one that does not fit a line takes two and keeps its verdict's words (side by side, in
+    half the width, it was cut: "B e3151288 (copy-kept…")."""
     app = _record_and_its_copy(tmp_path, "copy-kept-after-the-incident.json")
     async with app.run_test(size=(80, 24)) as pilot:
         screen, side_a, side_b = await _sides(app, pilot)
-        assert side_a.startswith("A e3151288 · "), side_a
-        assert side_b.startswith("B e3151288 (copy-kept"), side_b  # cut: none fits
+        assert side_a == "A execution e3151288 · ✓ succeeded · verified · ↺ yes"
+        assert side_b == (
+            "B execution e3151288 (copy-kept-after-the-incident.json) · ⚠ untrusted · "
+            "tampered · ✗ no (untrusted)"
+        )
+        assert screen.query_one("#side-a").size.height == 1
+        assert screen.query_one("#side-b").size.height == 2
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
         assert _text(screen.query_one("#side-a")).startswith("A execution e3151288")
         assert _text(screen.query_one("#side-b")).startswith("B execution e3151288")
+        assert screen.query_one("#side-a").region.y == screen.query_one("#side-b").region.y
 
 
 async def test_at_80x24_long_ids_are_cut_with_an_ellipsis_and_keep_their_verdicts(
@@ -578,9 +589,10 @@ def test_the_status_says_when_it_is_cut_to_its_two_rows() -> None:
 
 
 async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: Path) -> None:
-    """Two tampered copies (files not named after their id): B's longer name left room only
-    for the list's abbreviations; A kept its words. "tampered · ✗ no (untrusted)" beside
-    "TAMPERED · ✗ untrust" read as two verdicts."""
+    """Two tampered copies (files not named after their id): side by side, B's longer name
+    left room only for the list's abbreviations while A kept its words, and "tampered · ✗
+    no (untrusted)" beside "TAMPERED · ✗ untrust" read as two verdicts. Both are worded
+    alike."""
     from intentus_tui.core.detail import load_detail
     from tests.tui.side_pane_harness import good_record
 
@@ -592,8 +604,10 @@ async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: 
     app = CompareApp(load_detail(short), load_detail(long))
     async with app.run_test(size=(80, 24)) as pilot:
         _, side_a, side_b = await _sides(app, pilot)
-        assert "TAMPERED" in side_b, side_b
-        assert "TAMPERED" in side_a and "tampered" not in side_a, side_a
+        # Stacked, each the whole width: both in words, and both without "execution"
+        # (B has no room for it on its line: A drops it too, to read alike).
+        assert side_a == "A e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)"
+        assert side_b == "B e3151288 (kept-now.json) · ⚠ untrusted · tampered · ✗ no (untrusted)"
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
         for side in ("#side-a", "#side-b"):  # room for words: both take them

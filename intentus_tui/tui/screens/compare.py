@@ -58,6 +58,7 @@ from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
 DIM = "$foreground-muted"
 TITLE_LINES = 2  # each side's title, at most (compare.tcss)
+STACK_TITLES_BELOW = 120  # columns: narrower, the titles go one above the other
 
 
 STATUS_ROWS = 2  # the status line's rows (``compare.tcss``)
@@ -158,16 +159,26 @@ class ComparisonScreen(Screen[None]):
         self._show_status()
 
     def _fit_titles(self, width: int) -> None:
-        """Each side's longest title that fits its half of ``width`` in two lines."""
-        inner = max(width // 2 - 2, 1)  # each side: half the width, less its padding
+        """Each side's longest title that fits its half of ``width`` in two lines; under
+        ``STACK_TITLES_BELOW`` columns the titles are one above the other, each the whole
+        width, on one line when a version fits there (at 80 columns a side's half cut
+        its verdict's reason and its "damaged" note)."""
+        stacked = width < STACK_TITLES_BELOW
+        self.set_class(stacked, "-stacked-titles")
+        inner = max((width if stacked else width // 2) - 2, 1)  # less the padding
         sides = (
             ("A ", "bold $text-error", self.title_versions[0], "#side-a"),
             ("B ", "bold $text-success", self.title_versions[1], "#side-b"),
         )
-        fitting = [
-            [t for t in versions if len(Content(name + t).wrap(inner)) <= TITLE_LINES]
-            for name, _, versions, _ in sides
-        ]
+
+        def fitting_in(name: str, versions: list[str]) -> list[str]:
+            for lines in (1, TITLE_LINES) if stacked else (TITLE_LINES,):
+                fits = [t for t in versions if len(Content(name + t).wrap(inner)) <= lines]
+                if fits:
+                    return fits
+            return []
+
+        fitting = [fitting_in(name, versions) for name, _, versions, _ in sides]
         # Two executions are named alike: when one side drops the word "execution" to
         # fit, so does the other.
         chosen = [
