@@ -177,10 +177,15 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "confirm")
+        if event.button.id == "confirm":
+            self.action_confirm()
+        else:
+            self.action_cancel()
 
     def action_confirm(self) -> None:
         self.dismiss(True)
 
     def action_cancel(self) -> None:
+        # Said, so that enter (which cancels) is not taken for the confirm it was not.
+        self.app.notify(f"Cancelled, nothing done: {self._title}", timeout=3)
         self.dismiss(False)
