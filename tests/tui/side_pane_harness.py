@@ -121,7 +121,7 @@ class SidePaneApp(App[None]):
                 await self.side.run_replay(force=True)
 
         self.push_screen(
-            ConfirmScreen("Force replay?", force_replay_lines(detail), "Force replay"), answered
+            ConfirmScreen("Force a replay?", force_replay_lines(detail), "Force replay"), answered
         )
 
     def action_next(self) -> None:

@@ -230,7 +230,7 @@ async def test_forced_replay_cancelled_does_nothing(answer: str) -> None:
         assert "Replayable      no — record_corrupted" in app.side.replay_pane.text
         # Said, whichever way: enter cancels, and was taken for a confirm that did nothing.
         notes = [str(n.message) for n in app._notifications]
-        assert notes == ["Cancelled, nothing done: Force replay?"]
+        assert notes == ["Cancelled, nothing done: Force a replay?"]
     assert app.confirmed == [False]
 
 
