@@ -34,10 +34,12 @@ from intentus_tui.cli.common import (
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
+from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
 from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
     list_record_paths,
+    resolve_root,
     shown_path,
     sibling_wal_dir,
 )
@@ -129,6 +131,14 @@ def _targets(
                 wals.append((path, None))
             else:
                 records.append((path, sibling_wal_dir(path)))
+        elif (named := _execution_here(raw)) is not None:
+            # An execution id (or a unique prefix) of the current directory's records, as
+            # ``inspect ID`` takes it ("no such file or directory" before).
+            file, log_dir = named
+            if file.name.endswith(WAL_SUFFIX):
+                wals.append((file, None))
+            else:
+                records.append((file, log_dir))
         else:
             # Nothing to read there: said as such and failed, not checked as a damaged
             # record ("hash unreadable", "file vanished"); the other paths are verified.
@@ -234,6 +244,22 @@ def _relabel(doc: dict[str, object], directory: Path, bundle: str) -> dict[str, 
         if isinstance(value, str) and value.startswith(f"{directory}{os.sep}"):
             doc[key] = f"{bundle}:{value[len(str(directory)) + 1 :]}"
     return doc
+
+
+def _execution_here(text: str) -> tuple[Path, Path | None] | None:
+    """(file, log directory) of the execution ``text`` names in the current directory's
+    records (its record, else its log), if it names one there."""
+    if "/" in text or os.path.lexists(text):
+        return None
+    root = resolve_root(None)
+    if not root.records_dir.is_dir():
+        return None
+    try:
+        match = resolve_execution_id(root, text)
+    except ExecutionIdError:
+        return None
+    file = match.record or match.wal
+    return None if file is None else (file, root.wal_dir)
 
 
 @click.command()

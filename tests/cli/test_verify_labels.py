@@ -75,3 +75,18 @@ def test_a_log_of_another_execution_under_this_ones_name_fails_the_record(
     (row,) = listing["executions"]
     assert (row["outcome"], row["integrity"]) == ("unknown", "chain_broken")
     assert "the WAL is another execution's log" in row["integrity_reason"]
+
+
+def test_an_execution_id_of_the_current_directory_is_verified(tmp_path: Path) -> None:
+    """``verify ID`` (or a unique prefix), as ``inspect ID`` takes it, in a project's
+    directory: it said "no such file or directory"."""
+    from tests.factories import make_record, write_record
+
+    records = tmp_path / ".intentusnet" / "records"
+    write_record(records, make_record(execution_id="exec-good-1"))
+    done = cli("verify", "exec-good", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok    exec-good-1.json  hash match")
+    missing = cli("verify", "exec-nope", cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr == "intentus-tui: no such file or directory: exec-nope\n"
