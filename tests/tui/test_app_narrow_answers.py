@@ -381,3 +381,21 @@ async def test_tab_reaches_the_side_pane_text_and_j_k_g_scroll_it(edited: Path) 
         await pilot.press("g")
         await settle(pilot)
         assert pane.scroll_y == 0
+
+
+async def test_the_side_pane_names_its_execution_where_it_takes_the_timeline_s_place(
+    edited: Path,
+) -> None:
+    """At 80x24 a tab shows in the timeline's place, and only the list's cursor said which
+    execution it was about: the side pane's border names it, as it loads and once read."""
+    app = make_app(edited)
+    async with app.run_test(size=NARROW) as pilot:
+        await _select_edited(app, pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert app.side_pane.border_title == RECORD_WITH_EDITED_LOG[:8]
+        assert RECORD_WITH_EDITED_LOG[:8] in screen_text(app).splitlines()[2]
+        await pilot.press("j")
+        await settle(pilot)
+        summary = app.execution_list.selected_summary
+        assert summary is not None and app.side_pane.border_title == summary.short_id

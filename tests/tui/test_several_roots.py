@@ -175,14 +175,14 @@ async def test_d_across_roots_at_80x24_names_each_side_by_root_id_and_verdict(
         short = real_world.success[:8]
         side_a = " ".join(str(screen.query_one("#side-a").render()).split())
         side_b = " ".join(str(screen.query_one("#side-b").render()).split())
-        # The word "execution" gives way to the verdicts' words (one form for both sides).
-        assert side_a == f"A alpha:{short} · ✓ succeeded · verified · ↺ yes"
-        assert side_b == f"B beta:{short} · ⚠ untrusted · tampered · ✗ no (untrusted)"
-        # what is drawn: each title whole, in the two lines its half of the screen has
+        # One above the other, each the whole width: every word, "execution" too.
+        assert side_a == f"A execution alpha:{short} · ✓ succeeded · verified · ↺ yes"
+        assert side_b == f"B execution beta:{short} · ⚠ untrusted · tampered · ✗ no (untrusted)"
+        # what is drawn: each title whole, on its one line
         for side in (screen.query_one("#side-a", Static), screen.query_one("#side-b", Static)):
             content = side.render()
             assert isinstance(content, Content)
-            assert len(content.wrap(side.content_size.width)) <= 2
+            assert len(content.wrap(side.content_size.width)) == 1
         await pilot.press("escape")
         await settle(pilot)
         outcome = app.side_pane.diff_pane.outcome

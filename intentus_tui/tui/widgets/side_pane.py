@@ -16,6 +16,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Literal
 
 from textual.app import ComposeResult
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.worker import Worker
@@ -121,6 +122,12 @@ class SidePane(Widget):
         self._mounted_tabs()
 
     def watch_detail(self, detail: ExecutionDetail | None) -> None:
+        # Which execution the tabs are about, on the border: on a narrow screen the side
+        # pane takes the timeline's place, and only the list's cursor said it.
+        if detail is not None and detail.summary is not None:
+            self.border_title = Content(detail.summary.short_id)
+        elif detail is None and self._loading is None:
+            self.border_title = None
         if self._ready and self.is_mounted:
             self._push_detail(detail)
 
@@ -146,6 +153,7 @@ class SidePane(Widget):
         tab goes on showing the execution before it."""
         self._loading = label
         self.verdict = None
+        self.border_title = None if label is None else Content(label)
         self.detail = None
 
     # ------------------------------------------------------------------ parts
