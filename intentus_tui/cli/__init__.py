@@ -71,8 +71,19 @@ class _DebuggerGroup(click.Group):
             result = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
             _hint_diff_of_a_directory(exc, argv)
-            exc.show()
             message = " ".join(exc.format_message().split())  # one line
+            if isinstance(exc, click.UsageError):
+                # One line, as every other refusal (click's own is three: usage, a "try"
+                # line and the error), with where to read how the command is used.
+                names: list[str] = []
+                ctx = exc.ctx
+                while ctx is not None and ctx.parent is not None:  # the commands, not the program
+                    names.insert(0, ctx.info_name or "")
+                    ctx = ctx.parent
+                where = " ".join(["intentus-tui", *names])
+                click.echo(f"intentus-tui: {message} (see {where} --help)", err=True)
+            else:
+                exc.show()
             _json_error(argv, message, exc.exit_code)
             sys.exit(exc.exit_code)
         except click.Abort:  # ctrl-c (click's word for it), or the end of input at a prompt

@@ -242,9 +242,10 @@ def test_diff_of_a_directory_and_two_ids_says_how_to_name_them(
     a, b = real_world.success[:8], real_world.fallback[:8]
     out = cli("diff", ".intentusnet", a, b, cwd=world)
     assert out.returncode == ExitCode.USAGE and "Traceback" not in out.stderr
-    line = out.stderr.strip().splitlines()[-1]  # after click's usage lines
+    (line,) = out.stderr.strip().splitlines()
     assert line.endswith(
         f"(two executions of a directory: intentus-tui diff --dir .intentusnet {a} {b})"
+        " (see intentus-tui diff --help)"
     )
     again = cli("diff", "--dir", ".intentusnet", a, b, cwd=world)  # as it says: it compares
     assert again.returncode in (ExitCode.OK, 1) and "Error" not in again.stderr
