@@ -195,4 +195,7 @@ def resolve_across(roots: Sequence[OpenedRoot], text: str) -> tuple[OpenedRoot, 
     if ambiguous is not None:
         raise ambiguous
     names = ", ".join(r.label for r in working) or "no root could be opened"
-    raise ExecutionIdError(f"no execution {text!r} in any root ({names})")
+    typed_label, sep, _ = text.partition(":")
+    # LABEL:ID with a label no root has (or an id with a colon that none holds)
+    unlabelled = f", and no root is labelled {typed_label!r}" if sep and typed_label else ""
+    raise ExecutionIdError(f"no execution {text!r} in any root ({names}){unlabelled}")

@@ -103,6 +103,13 @@ def test_an_id_in_two_roots_must_name_its_root(hosts: list[Host]) -> None:
     chosen = cli("inspect", *dirs, "--json", f"beta:{some[:8]}")
     assert chosen.returncode == 0, chosen.stderr
     assert json.loads(chosen.stdout)["file"] == str(beta.records / f"{some}.json")
+    # A label no root has is said as such (it was only "no execution ... in any root").
+    typo = cli("inspect", *dirs, f"gamma:{some[:8]}")
+    assert typo.returncode == 2
+    assert typo.stderr == (
+        f"intentus-tui: no execution 'gamma:{some[:8]}' in any root (alpha, beta), "
+        "and no root is labelled 'gamma'\n"
+    )
 
 
 def test_an_id_in_one_root_only_needs_no_label(hosts: list[Host]) -> None:
