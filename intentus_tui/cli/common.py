@@ -201,7 +201,12 @@ def open_root(directory: str | None) -> RecordRoot:
                 fail(cannot_follow(directory))
             fail(f"no such directory: {shown_path(directory)}")
         if not path.is_dir():
-            fail(f"not a directory: {shown_path(directory)}")
+            from intentus_tui.core.bundle.layout import is_bundle_name
+
+            hint = ""
+            if is_bundle_name(directory):  # what reads a bundle
+                hint = f" (a bundle: `intentus-tui {shlex.quote(directory)}` opens it, `verify` checks it)"
+            fail(f"not a directory: {shown_path(directory)}{hint}")
     root = resolve_root(directory)
     if not root.records_dir.is_dir() and not root.records_to_come:
         fail(f"no such directory: {root.records_dir}")
