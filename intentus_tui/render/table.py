@@ -83,12 +83,17 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
     header = list(rows[0])
     if table_width(rows) <= width:
         return FittedTable([list(row) for row in rows], (), (), ())
-    shortened = tuple(name for name in header if name in fitting.shorten)
     how = [fitting.shorten.get(name) for name in header]
+    original = rows
     rows = [
         header,
         *([h(c) if h else c for h, c in zip(how, row, strict=True)] for row in rows[1:]),
     ]
+    shortened = tuple(  # said only where a cell is shorter
+        name
+        for i, name in enumerate(header)
+        if how[i] is not None and any(a[i] != b[i] for a, b in zip(original, rows, strict=True))
+    )
     dropped: list[str] = []
     candidates = [name for name in fitting.leave_out if name in header]
     while True:

@@ -87,3 +87,10 @@ def test_uuids_are_shown_by_the_shortest_prefix_no_other_id_shares() -> None:
     assert short(ids[2]) == "7ae0a297"
     assert short(ids[3]) == "exec-2e05319a"  # not a UUID: whole
     assert short("not-listed") == "not-listed"
+
+
+def test_a_column_is_said_shortened_only_when_a_cell_is() -> None:
+    fitting = Fitting(shorten={"EXECUTION": short_ids(["exec-1"])}, flexible={"INTENT": 8})
+    fitted = fit_table([HEADER, ROW], 60, fitting)
+    assert fitted.shortened == () and fitted.cut == ("INTENT",)
+    assert "shortened" not in " ".join(fitted.note(60))
