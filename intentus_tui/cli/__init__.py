@@ -72,6 +72,7 @@ class _DebuggerGroup(click.Group):
         except click.ClickException as exc:
             _hint_diff_of_a_directory(exc, argv)
             message = " ".join(exc.format_message().split())  # one line
+            message = message[:1].lower() + message[1:]  # as every other line begins
             if isinstance(exc, click.UsageError):
                 # One line, as every other refusal (click's own is three: usage, a "try"
                 # line and the error), with where to read how the command is used.

@@ -135,8 +135,10 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
 
 # On a terminal too narrow for the whole table: the least telling columns go first, and
 # an intent, a file or a root label is cut before the verdict loses a word.
-LEFT_OUT_FIRST = ("ATTEMPTS", "EVENTS", "WAL", "CREATED")
-CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12}
+LEFT_OUT_FIRST = ("ATTEMPTS", "EVENTS", "WAL", "CREATED", "INTENT")
+# An id that is no UUID is cut only as the debugger's id column cuts it (16 cells): what
+# is left of it is a prefix that ``inspect`` still finds when no other id shares it.
+CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12, "EXECUTION": 16}
 
 
 def _print_listing(rows: list[list[str]]) -> None:

@@ -143,8 +143,8 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
     if cut_short_by_writer(s):
         return Integrity.UNVERIFIABLE, (
             "cut short after every attempt failed, as IntentusNet 1.3.0 leaves every error "
-            "response (most likely its writer, not damage since); the rest cannot be "
-            f"checked: {s.message.removeprefix(DAMAGED_RECORD)}"
+            "response (most likely cut by its writer, not damaged afterwards); the rest "
+            f"cannot be checked: {s.message.removeprefix(DAMAGED_RECORD)}"
         )
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"

@@ -51,7 +51,9 @@ class FittedTable:
         ]
         if not done:
             return []
-        said = f"(fitted to {width} columns: {'; '.join(done)}. Piped, every column is whole.)"
+        fitted = table_width(self.rows) <= width
+        how = f"fitted to {width} columns" if fitted else f"still wider than {width} columns after"
+        said = f"({how}: {'; '.join(done)}. Piped, every column is whole.)"
         return textwrap.wrap(said, width)
 
 

@@ -163,9 +163,9 @@ def test_fail_prints_the_error_document_once(args: list[str], stdout: Any) -> No
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["inspect", "--list", "--bogus"], "No such option '--bogus'."),
-        (["diff"], "Missing argument 'A'."),
-        (["verify", "--timeout", "soon"], "Invalid value for '--timeout'"),
+        (["inspect", "--list", "--bogus"], "no such option '--bogus'."),
+        (["diff"], "missing argument 'A'."),
+        (["verify", "--timeout", "soon"], "invalid value for '--timeout'"),
     ],
 )
 def test_a_command_line_click_cannot_parse_is_one_json_document_with_json(

@@ -94,3 +94,10 @@ def test_a_column_is_said_shortened_only_when_a_cell_is() -> None:
     fitted = fit_table([HEADER, ROW], 60, fitting)
     assert fitted.shortened == () and fitted.cut == ("INTENT",)
     assert "shortened" not in " ".join(fitted.note(60))
+
+
+def test_a_table_that_cannot_fit_says_so_rather_than_fitted() -> None:
+    fitted = fit_table([HEADER, ROW], 10, Fitting(leave_out=["WAL"], flexible={"INTENT": 8}))
+    assert " ".join(fitted.note(10)).startswith("(still wider than 10 columns after:")
+    fits = fit_table([HEADER, ROW], 75, Fitting(flexible={"INTENT": 8}))
+    assert " ".join(fits.note(75)).startswith("(fitted to 75 columns:")

@@ -381,6 +381,13 @@ async def test_tab_reaches_the_side_pane_text_and_j_k_g_scroll_it(edited: Path) 
         await pilot.press("g")
         await settle(pilot)
         assert pane.scroll_y == 0
+        # Typed fast (one burst from the terminal): a line each (it moved one in all).
+        from textual import events
+
+        for _ in range(2):
+            app.post_message(events.Key("j", "j"))
+        await settle(pilot)
+        assert pane.scroll_y == 2
 
 
 async def test_the_side_pane_names_its_execution_where_it_takes_the_timeline_s_place(

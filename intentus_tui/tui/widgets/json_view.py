@@ -17,14 +17,13 @@ from typing import Any, ClassVar
 import orjson
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.widgets.scroll_keys import SCROLL_KEYS
+from intentus_tui.tui.widgets.scroll_keys import ScrollKeys
 
 MAX_LINE_CHARS = 1000
 
@@ -66,10 +65,8 @@ def pretty_json_lines(value: Any) -> list[str]:
     return text.splitlines() or [""]
 
 
-class JsonView(ScrollView, can_focus=True):
+class JsonView(ScrollView, ScrollKeys, can_focus=True):
     """Scrollable JSON lines; tokenized and styled lazily, line by line."""
-
-    BINDINGS: ClassVar[list[BindingType]] = SCROLL_KEYS
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "json-view--key",
