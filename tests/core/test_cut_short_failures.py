@@ -34,7 +34,8 @@ def test_a_direct_error_response_is_failed(real_world: RealWorld) -> None:
     )
     assert (
         "file ends at byte" in verdict.integrity_reason
-        and "damaged" not in verdict.integrity_reason
+        and "the file is damaged" not in verdict.integrity_reason
+        and "not damaged afterwards" in verdict.integrity_reason
     )
     assert verdict.replay is ReplayCode.RECORD_CORRUPTED
     assert verdict.replay_reason.startswith("the record was never written whole")
