@@ -631,3 +631,20 @@ async def test_f_opens_the_full_screen_with_the_focus_on_the_list(records_dir: P
         await pilot.press("f")
         await settle(pilot)
         assert isinstance(app.screen, ComparisonScreen)
+
+
+async def test_at_120_columns_titles_that_fit_no_half_stand_one_above_the_other(
+    tmp_path: Path,
+) -> None:
+    """Side by side at 120 columns, a long title wrapped inside its verdict ("✗" on one
+    line, "no (untrusted)" on the next): when a side fits no line of its half but both fit
+    one of the whole width, the titles stand one above the other, each on its line."""
+    app = _record_and_its_copy(tmp_path, "copy-kept-after-the-incident.json")
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen, side_a, side_b = await _sides(app, pilot)
+        assert side_a.startswith("A execution e3151288") and side_a.endswith("verified · ↺ yes")
+        assert side_b.endswith(
+            "(copy-kept-after-the-incident.json) · ⚠ untrusted · tampered · ✗ no (untrusted)"
+        )
+        a, b = screen.query_one("#side-a"), screen.query_one("#side-b")
+        assert a.size.height == b.size.height == 1 and b.region.y == a.region.y + 1

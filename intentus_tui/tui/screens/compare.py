@@ -160,16 +160,25 @@ class ComparisonScreen(Screen[None]):
 
     def _fit_titles(self, width: int) -> None:
         """Each side's longest title that fits its half of ``width`` in two lines; under
-        ``STACK_TITLES_BELOW`` columns the titles are one above the other, each the whole
-        width, on one line when a version fits there (at 80 columns a side's half cut
-        its verdict's reason and its "damaged" note)."""
-        stacked = width < STACK_TITLES_BELOW
-        self.set_class(stacked, "-stacked-titles")
-        inner = max((width if stacked else width // 2) - 2, 1)  # less the padding
+        ``STACK_TITLES_BELOW`` columns, or wider when a side fits no line of its half but
+        both fit one of the whole width, the titles are one above the other, each the whole
+        width, on one line when a version fits there (at 80 columns a side's half cut its
+        verdict's reason and its "damaged" note; at 120 a verdict wrapped inside itself)."""
         sides = (
             ("A ", "bold $text-error", self.title_versions[0], "#side-a"),
             ("B ", "bold $text-success", self.title_versions[1], "#side-b"),
         )
+
+        def on_one_line(inner: int) -> bool:
+            return all(
+                any(len(Content(name + t).wrap(inner)) <= 1 for t in versions)
+                for name, _, versions, _ in sides
+            )
+
+        half, whole = max(width // 2 - 2, 1), max(width - 2, 1)  # less the padding
+        stacked = width < STACK_TITLES_BELOW or (not on_one_line(half) and on_one_line(whole))
+        self.set_class(stacked, "-stacked-titles")
+        inner = whole if stacked else half
 
         def fitting_in(name: str, versions: list[str]) -> list[str]:
             for lines in (1, TITLE_LINES) if stacked else (TITLE_LINES,):
