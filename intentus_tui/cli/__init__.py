@@ -87,7 +87,7 @@ class _DebuggerGroup(click.Group):
                 exc.show()
             _json_error(argv, message, exc.exit_code)
             sys.exit(exc.exit_code)
-        except click.Abort:  # ctrl-c (click's word for it), or the end of input at a prompt
+        except click.Abort:  # ctrl-c out of a command (``guarded`` says it in one), or EOF
             click.echo("intentus-tui: interrupted", err=True)
             _json_error(argv, "interrupted", ExitCode.INTERRUPTED)
             sys.exit(_flushed(ExitCode.INTERRUPTED))
@@ -121,10 +121,10 @@ class _DebuggerGroup(click.Group):
 
 def _json_error(argv: list[str], message: str, code: int) -> None:
     """With ``--json`` (before any ``--``), the one JSON document on stdout is the error's,
-    as every other failure's is (unless the command's own has begun: never two)."""
-    from intentus_tui.cli.common import echo_json, json_begun
+    as every other failure's is. (Out of any command: none of its own has begun.)"""
+    from intentus_tui.cli.common import echo_json
 
-    if "--json" in argv[: argv.index("--") if "--" in argv else None] and not json_begun():
+    if "--json" in argv[: argv.index("--") if "--" in argv else None]:
         echo_json({"error": message, "exit_code": code})
 
 

@@ -75,19 +75,9 @@ def error_document(message: str, code: int) -> None:
 def json_started() -> None:
     """Note that this command's JSON document has begun on stdout (``echo_json`` notes it;
     a command writing its document by other means calls this first)."""
-    global _json_begun
-    _json_begun = True  # for an interruption, said once the command's context is gone
     ctx = click.get_current_context(silent=True)
     if ctx is not None:
         ctx.meta[_JSON_STARTED] = True
-
-
-_json_begun = False
-
-
-def json_begun() -> bool:
-    """Whether a JSON document has begun on stdout in this process."""
-    return _json_begun
 
 
 def dumps_json(value: Any, *, fast: bool = False) -> str:
@@ -139,6 +129,8 @@ def guarded(func: F) -> F:
             raise
         except BrokenPipeError:  # `intentus-tui ... | head`: the reader left, nothing to say
             raise click.exceptions.Exit(reader_left()) from None
+        except KeyboardInterrupt:  # ctrl-c: not 1, verify's and diff's code for a result
+            fail("interrupted", ExitCode.INTERRUPTED)
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
         except (OSError, ValueError) as exc:
