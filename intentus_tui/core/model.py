@@ -154,6 +154,14 @@ class Verdict:
         }
 
 
+def display_id(execution_id: str) -> str:
+    """A UUID's first 8 characters (unique enough in practice); other ids (``exec-a1b2c3d4``)
+    as they are: the one short form of an id, wherever one is shown."""
+    if len(execution_id) == 36 and execution_id.count("-") == 4:
+        return execution_id[:8]
+    return execution_id
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExecutionSummary:
     """One row of the execution list. Strings are already sanitized for display."""
@@ -200,8 +208,8 @@ class ExecutionSummary:
 
     @property
     def short_id(self) -> str:
-        """First 8 characters of a UUID; shorter ids (``exec-a1b2c3d4``) whole."""
-        return self.execution_id[:8] if len(self.execution_id) == 36 else self.execution_id
+        """``display_id`` of its id."""
+        return display_id(self.execution_id)
 
     @property
     def state_label(self) -> str:

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 
+from intentus_tui.core.model import display_id
 from intentus_tui.render.cells import fit
 
 GAP = 2  # spaces between columns
-
-UUID_SHOWN = 8  # a UUID's first characters, as the debugger shows them
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +117,7 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
 
 
 def short_ids(ids: Iterable[str]) -> Callable[[str], str]:
-    """A UUID as its first ``UUID_SHOWN`` characters, longer where another id of ``ids``
+    """A UUID as ``display_id`` shows it (its first characters), longer where another id of ``ids``
     shares them (the shortest prefix no other id has: ``inspect PREFIX`` finds it); any
     other id as it is. Worked out at the first call: a table that fits never asks."""
     shown: dict[str, str] | None = None
@@ -136,7 +135,7 @@ def _unique_prefixes(ids: Iterable[str]) -> dict[str, str]:
     ordered = sorted(set(ids))
     shown: dict[str, str] = {}
     for i, execution_id in enumerate(ordered):
-        if not _is_uuid(execution_id):
+        if display_id(execution_id) == execution_id:  # not a UUID: shown whole
             continue
         shared = max(
             (
@@ -146,12 +145,9 @@ def _unique_prefixes(ids: Iterable[str]) -> dict[str, str]:
             ),
             default=0,
         )
-        shown[execution_id] = execution_id[: max(UUID_SHOWN, shared + 1)]
+        short = len(display_id(execution_id))
+        shown[execution_id] = execution_id[: max(short, shared + 1)]
     return shown
-
-
-def _is_uuid(text: str) -> bool:
-    return len(text) == 36 and text.count("-") == 4
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -11,13 +11,14 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
-from intentus_tui.core.model import (
+from intentus_tui.core.model import (  # display_id: the presenters' short id too
     ExecutionSummary,
     Integrity,
     LoadStatus,
     Outcome,
     ReplayCode,
     Verdict,
+    display_id,
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
@@ -175,13 +176,6 @@ def legend() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 ROOT_WIDTH = 12  # the root column (several roots only): a label's first cells
-
-
-def display_id(execution_id: str) -> str:
-    """A UUID's first 8 characters (unique enough in practice); other ids as they are."""
-    if len(execution_id) == 36 and execution_id.count("-") == 4:
-        return execution_id[:8]
-    return execution_id
 
 
 def id_width_for(summaries: list[ExecutionSummary], current: int = MIN_ID_WIDTH) -> int:
