@@ -586,18 +586,6 @@ class IntentusApp(
         if self.detail is not None and self.shown_key == self.detail_key:  # not loading
             self.event_detail.show_event(self.detail, message.index)
 
-    # The list's and the timeline's own keys (priority bindings): the focus moves at once,
-    # not after the next refresh, so that the keys typed after them go where it went.
-
-    def action_open_timeline(self) -> None:
-        if self.execution_list.selected_summary is None:
-            return
-        self.show_timeline_pane()
-        self.screen.set_focus(self.timeline.lines)
-
-    def action_back_to_list(self) -> None:
-        self.screen.set_focus(self.execution_list)
-
     def jump_to_execution(self, key: str) -> None:
         """Select ``key`` even if the current view or filter hides it."""
         listing = self.execution_list

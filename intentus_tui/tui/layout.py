@@ -191,6 +191,21 @@ class PaneLayout(App[None]):
             self._side_shown = False
             self._apply_layout()
 
+    # The list's and the timeline's own keys (priority bindings ``list.open`` and
+    # ``timeline.back``): the focus moves at once, not after the next refresh, so that the
+    # keys typed after them in one burst go where it went.
+
+    def action_open_timeline(self) -> None:
+        from intentus_tui.tui.widgets.execution_list import ExecutionList
+
+        if self.query_one("#executions", ExecutionList).selected_summary is None:
+            return
+        self.show_timeline_pane()
+        self.screen.set_focus(self.query_one("#event-lines"))
+
+    def action_back_to_list(self) -> None:
+        self.screen.set_focus(self.query_one("#executions"))
+
     def action_swap_panes(self) -> None:
         """Narrow screen or two panes: the timeline or the side pane beside the list."""
         self._side_shown = not self._side_shown
