@@ -187,5 +187,5 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         # Said, so that enter (which cancels) is not taken for the confirm it was not.
-        self.app.notify(f"Cancelled, nothing done: {self._title}", timeout=3)
+        self.app.notify(f"Cancelled, nothing done: {self._title}", timeout=3, markup=False)
         self.dismiss(False)
