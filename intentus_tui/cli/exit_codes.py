@@ -15,7 +15,7 @@ class ExitCode(IntEnum):
     # (cli.output_place), unknown or unsafe id (one line on stderr; with --json,
     # {"error", "exit_code"} on stdout too: cli.common.fail)
     NOT_REPLAYABLE = 3  # replay without --force of a record that is not replayable; with it
-    # too when there is no record to replay (WAL only, not a record)
+    # too when there is nothing to replay (WAL only, not a record, no final response recorded)
     MISMATCH = 4  # replay --envelope: the envelope does not hash to the recorded one
     UNTRUSTED = 5  # replay --strict: the record has integrity problems (tampered, edited,
     # damaged or unreadable; its log's chain broken), before any refusal of exit 3

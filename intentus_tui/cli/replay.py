@@ -233,6 +233,10 @@ def replay(
     replayed = outcome.result
     if replayed is None:
         fail(outcome.message)
+    # A forced replay that found no final response returned nothing: a script must not take
+    # its null payload for an answer.
+    done = ExitCode.OK if replayed.response_recorded else ExitCode.NOT_REPLAYABLE
+    decided_exit(done)
     if as_json:
         echo_json({"replayed": True, **replayed.to_json()})
         if replayed.untrusted:  # stdout may go to a script: say it where a person looks
@@ -241,4 +245,4 @@ def replay(
             click.echo(sanitize_line(f"intentus-tui: {headline} ({names})"), err=True)
     else:
         _echo_result(replayed, result.path, _headline(outcome))
-    raise click.exceptions.Exit(ExitCode.OK)
+    raise click.exceptions.Exit(done)

@@ -283,9 +283,14 @@ class ReplayOutcome(NamedTuple):
 
     @property
     def refusal_text(self) -> str:
-        """What a refusal means: the verdict's words (an untrusted record), else what the
-        header's reason means, as the verdict words it."""
-        return self.message or replay_text(self.reason)
+        """What a refusal means: the verdict's words when it refuses (every screen says the
+        same), else what the header's reason means."""
+        verdict = self.verdict
+        if self.message:
+            return self.message
+        if verdict is not None and not verdict.replayable:
+            return verdict.replay_reason
+        return replay_text(self.reason)
 
 
 def replay(

@@ -159,8 +159,15 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     base = ("replay", real_world.error_truncated, "--dir", str(records))
     unforced = cli(*base, "--strict")  # untrusted: refused as such, forced or not
     assert unforced.returncode == ExitCode.UNTRUSTED and unforced.stdout == ""
-    forced = cli(*base, "--force")
-    assert forced.returncode == ExitCode.OK
+    refused_plain = cli(*base)  # said as the verdict says it, not as generic damage
+    assert refused_plain.returncode == ExitCode.NOT_REPLAYABLE
+    assert refused_plain.stderr == (
+        "intentus-tui: not replayable (record_corrupted): the record was never written whole "
+        "(IntentusNet 1.3.0 cuts error responses short): no recorded response to replay "
+        "(nothing to replay: --force returns none)\n"
+    )
+    forced = cli(*base, "--force")  # what was recorded is shown, but nothing is returned
+    assert forced.returncode == ExitCode.NOT_REPLAYABLE
     assert "status: None" not in forced.stdout
     assert "status: none recorded" in forced.stdout
     assert "warning: damaged record, the answer may be partial" in forced.stdout
@@ -335,7 +342,10 @@ def test_a_response_never_recorded_is_not_advised_to_be_forced(
         "(nothing to replay: --force returns none)\n"
     )
     forced = cli("replay", real_world.success, "--dir", str(records), "--force", "--json")
-    assert json.loads(forced.stdout)["payload"] is None
+    doc = json.loads(forced.stdout)
+    assert doc["payload"] is None and doc["response_recorded"] is False
+    # a script reading the exit code does not take the null payload for an answer
+    assert forced.returncode == ExitCode.NOT_REPLAYABLE
 
 
 def test_a_wal_only_refusal_is_said_where_the_others_are(tmp_path: Path) -> None:

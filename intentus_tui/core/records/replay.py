@@ -278,6 +278,8 @@ class ReplayResult:
     error: Any = None  # the recorded error: an error response replays as the error
     # the record's integrity problems (each also in ``warnings``) and benign notes
     integrity: tuple[IntegrityProblem, ...] = field(default=())
+    # False for a forced replay of a record with no final response: nothing was returned
+    response_recorded: bool = True
 
     @property
     def untrusted(self) -> tuple[IntegrityProblem, ...]:
@@ -293,6 +295,7 @@ class ReplayResult:
             "original_timestamp": self.originalTimestamp,
             "status": self.status,
             "error": self.error,
+            "response_recorded": self.response_recorded,
             "warnings": list(self.warnings),
             "trusted": not self.untrusted,
             "integrity": [problem.to_json() for problem in self.integrity],
@@ -408,6 +411,7 @@ class ReplayEngine:
             status=response.get("status") if isinstance(response.get("status"), str) else None,
             error=response.get("error"),
             integrity=integrity,
+            response_recorded=final is not None,
         )
 
     def _verify_envelope(self, env: Any) -> None:
