@@ -9,7 +9,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -384,11 +384,10 @@ def print_table(
         return
     write = out or click.echo
     width = terminal_columns()
-    note: list[str] = []
+    lines: Iterator[str] = table_lines(rows)
     if fitting is not None and width is not None and table_width(rows) > width:
         fitted = fit_table(rows, width, fitting)
-        rows, note = fitted.rows, fitted.note(width)
-    lines = itertools.chain(table_lines(rows), note)
+        lines = itertools.chain(fitted.lines(), fitted.note(width))
     while batch := list(itertools.islice(lines, TABLE_LINES_A_WRITE)):
         write("\n".join(batch))
 

@@ -142,10 +142,16 @@ CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12, "EXECUTION": 16}
 
 
 def _print_listing(rows: list[list[str]]) -> None:
-    # UUIDs by the prefixes no other id shares, which ``inspect PREFIX`` finds.
+    # UUIDs by the prefixes no other id shares, which ``inspect PREFIX`` finds. Several
+    # roots' ROOT column goes last, and its rows then stand under their root's name.
     column = rows[0].index("EXECUTION")
     ids = short_ids(row[column] for row in rows[1:])
-    fitting = Fitting(shorten={"EXECUTION": ids}, flexible=CUT_TO, leave_out=LEFT_OUT_FIRST)
+    fitting = Fitting(
+        shorten={"EXECUTION": ids},
+        flexible=CUT_TO,
+        leave_out=(*LEFT_OUT_FIRST, "ROOT"),
+        group_by="ROOT",
+    )
     print_table(rows, echo_text, fitting)
 
 

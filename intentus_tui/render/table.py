@@ -28,6 +28,9 @@ class Fitting:
     shorten: Mapping[str, Callable[[str], str]] = field(default_factory=dict)  # first
     flexible: Mapping[str, int] = field(default_factory=dict)  # cut, to a least width
     leave_out: Sequence[str] = ()  # while it still does not fit, in this order
+    # a column of ``leave_out`` whose value is then said once above its rows, in sections
+    # (the root of a listing of several roots), not lost
+    group_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,18 +39,40 @@ class FittedTable:
     shortened: tuple[str, ...]  # the headers of the columns shortened
     cut: tuple[str, ...]  # the headers of the columns whose cells were cut
     left_out: tuple[str, ...]  # the headers of the columns left out, in table order
+    # ``group_by``'s value of each row (the header's first), when that column was left out
+    groups: list[str] | None = None
+
+    def lines(self) -> Iterator[str]:
+        """The fitted table's lines; with ``groups``, the header, then each group's rows
+        (in the order the table had them) under a line naming it, groups in the order
+        they first appear."""
+        if self.groups is None:
+            yield from table_lines(self.rows)
+            return
+        lines = table_lines(self.rows)
+        yield next(lines)
+        sections: dict[str, list[str]] = {}
+        for group, line in zip(self.groups[1:], lines, strict=True):
+            sections.setdefault(group, []).append(line)
+        for group, rows in sections.items():
+            yield f"── {self.groups[0]} {group} ({len(rows)})"
+            yield from rows
 
     def note(self, width: int) -> list[str]:
         """What was done to fit ``width`` columns, in lines no wider, or nothing."""
+        grouped = self.groups[0] if self.groups is not None else None
+        left_out = tuple(name for name in self.left_out if name != grouped)
         done = [
             f"{', '.join(names)} {what}"
             for names, what in (
                 (self.shortened, "shortened"),
                 (self.cut, "cut"),
-                (self.left_out, "left out"),
+                (left_out, "left out"),
             )
             if names
         ]
+        if grouped is not None:
+            done.append(f"rows grouped by {grouped}")
         if not done:
             return []
         fitted = table_width(self.rows) <= width
@@ -112,7 +137,11 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
                 if after < before
             )
             left_out = tuple(name for name in header if name in dropped)
-            return FittedTable(fitted, shortened, cut, left_out)
+            groups = None
+            if fitting.group_by in dropped:
+                column = header.index(fitting.group_by)
+                groups = [row[column] for row in original]
+            return FittedTable(fitted, shortened, cut, left_out, groups)
         dropped.append(candidates.pop(0))
 
 

@@ -58,3 +58,50 @@ def test_a_wide_terminal_gets_the_table_as_a_pipe_does(tmp_path: Path) -> None:
     wide = run_in_pty("inspect", "--list", root, cwd=tmp_path, columns=400).decode()
     piped = cli("inspect", "--list", root, cwd=tmp_path).stdout
     assert wide.replace("\r\n", "\n") == piped
+
+
+def test_several_roots_on_an_80_column_terminal_stand_under_their_root_names(
+    tmp_path: Path,
+) -> None:
+    """The ROOT column made rows with a long verdict wrap: it goes last, and each root's
+    rows then stand under a line naming it, in the order the listing gives them."""
+    (tmp_path / "real").mkdir()
+    world = build_real_world(tmp_path / "real")
+    demo = tmp_path / "demo"
+    assert cli("demo", str(demo), "--count", "20", cwd=tmp_path).returncode == 0
+    roots = (str(demo), str(world.records_dir.parent))
+    narrow = run_in_pty("inspect", "--list", *roots, cwd=tmp_path, columns=80).decode()
+    piped = cli("inspect", "--list", *roots, cwd=tmp_path)
+    assert piped.returncode == 0, piped.stderr
+
+    lines = narrow.replace("\r\n", "\n").splitlines()
+    assert all(cell_len(line) <= 80 for line in lines), lines
+    assert lines[1].split() == ["EXECUTION", "OUTCOME", "INTEGRITY", "REPLAY"]
+    note = " ".join(lines[lines.index(next(x for x in lines if x.startswith("("))) :])
+    assert "rows grouped by ROOT" in note and "ROOT" not in note.split("left out")[0]
+
+    whole = [re.split(" {2,}", line) for line in piped.stdout.splitlines()[1:]]
+    header, whole_rows = whole[0], whole[1:]
+    by_root: dict[str, list[list[str]]] = {}
+    for row in whole_rows:
+        by_root.setdefault(row[0], []).append(row)
+    sections: dict[str, list[list[str]]] = {}
+    counts: dict[str, int] = {}
+    section = None
+    for line in lines[2:]:
+        if line.startswith("("):
+            break
+        if line.startswith("── ROOT "):
+            named = re.fullmatch(r"── ROOT (\S+) \((\d+)\)", line)
+            assert named is not None, line
+            section = sections.setdefault(named[1], [])
+            counts[named[1]] = int(named[2])
+            continue
+        assert section is not None, f"a row before any root's name: {line!r}"
+        section.append(re.split(" {2,}", line))
+    assert set(sections) == set(by_root) == {"demo", "real"}
+    for label, rows in sections.items():
+        assert len(rows) == len(by_root[label]) == counts[label]
+        for row, full in zip(rows, by_root[label], strict=True):
+            assert full[header.index("EXECUTION")].startswith(row[0])
+            assert row[1:] == [full[header.index(name)] for name in VERDICT]
