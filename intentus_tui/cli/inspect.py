@@ -25,6 +25,7 @@ from intentus_tui.cli.common import (
     open_root,
     print_table,
     remote_options,
+    stdout_is_tty,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 
@@ -123,12 +124,16 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
         else f"{entry.label} failed"
         for entry in opened
     ]
-    echo_text(
-        sanitize_line(
-            f"{len(summaries)} executions in {len(opened)} root{'s' if len(opened) != 1 else ''}: "
-            + ", ".join(parts)
-        )
+    counts = sanitize_line(
+        f"{len(summaries)} executions in {len(opened)} root{'s' if len(opened) != 1 else ''}: "
+        + ", ".join(parts)
     )
+    # Above the table for a person; piped, the table alone goes to the program (its header
+    # first, as one root's), and the counts to stderr.
+    if stdout_is_tty():
+        echo_text(counts)
+    else:
+        click.echo(f"intentus-tui: {counts}", err=True)
     _print_listing(rows)
     return code
 

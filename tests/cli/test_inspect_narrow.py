@@ -76,11 +76,14 @@ def test_several_roots_on_an_80_column_terminal_stand_under_their_root_names(
 
     lines = narrow.replace("\r\n", "\n").splitlines()
     assert all(cell_len(line) <= 80 for line in lines), lines
+    assert lines[0] == "24 executions in 2 roots: demo 20, real 4"  # a person's first line
     assert lines[1].split() == ["EXECUTION", "OUTCOME", "INTEGRITY", "REPLAY"]
     note = " ".join(lines[lines.index(next(x for x in lines if x.startswith("("))) :])
     assert "rows grouped by ROOT" in note and "ROOT" not in note.split("left out")[0]
 
-    whole = [re.split(" {2,}", line) for line in piped.stdout.splitlines()[1:]]
+    # Piped: the table alone, header first (the counts went to stderr).
+    assert piped.stderr == "intentus-tui: 24 executions in 2 roots: demo 20, real 4\n"
+    whole = [re.split(" {2,}", line) for line in piped.stdout.splitlines()]
     header, whole_rows = whole[0], whole[1:]
     by_root: dict[str, list[list[str]]] = {}
     for row in whole_rows:

@@ -34,8 +34,8 @@ def test_inspect_and_verify_an_ssh_root(
     merged = run("inspect", "--list", str(laptop.base), url)
     assert merged.returncode == 0, merged.stderr
     count = len(host.ids) + 1
-    assert merged.stdout.splitlines()[0] == (
-        f"{2 * count} executions in 2 roots: laptop {count}, 127.0.0.1 {count}"
+    assert merged.stderr.splitlines()[0] == (
+        f"intentus-tui: {2 * count} executions in 2 roots: laptop {count}, 127.0.0.1 {count}"
     )
 
 

@@ -26,9 +26,9 @@ def test_forced_replay_of_a_record_without_a_response_shows_no_none(
     world: Path, real_world: RealWorld
 ) -> None:
     """1.3.0 leaves an error record cut short, with no final response: forced, it replays
-    as null with warnings, and the text says so in words."""
+    as null with warnings, and the text says so in words; nothing was returned (exit 3)."""
     out = cli("replay", real_world.error_truncated, "--force", cwd=world)
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == ExitCode.NOT_REPLAYABLE, out.stderr
     assert "None" not in out.stdout
     lines = out.stdout.splitlines()
     assert re.fullmatch(
