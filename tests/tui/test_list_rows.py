@@ -3,6 +3,7 @@ replayability, in every width the list pane gets."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -11,6 +12,7 @@ from rich.cells import cell_len
 
 from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.presenters.compare_candidates import verdict_marks
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_groups import Group, kind_of
 from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View
@@ -238,7 +240,7 @@ def test_copies_of_one_id_name_their_files_and_the_others_stay_as_they_were(
     assert shown.startswith(original.short_id) and shown.endswith("….json")
     assert len({row.split()[0] for row in rows.values()}) == len(rows)  # every row differs
     # the id column widens for the names, the same for every row (they stay aligned) ...
-    badge = {row.index("✓") if "✓" in row else row.index("✗") for row in rows.values()}
+    badge = {re.search("[✓✗◌?⚠]", row).start() for row in rows.values()}  # type: ignore[union-attr]
     assert len(badge) == 1
     # ... leaving the intent its first letters, even in the narrow list of 80 columns
     assert rows[other.key].split()[0] == other.short_id
@@ -267,8 +269,9 @@ def test_a_long_file_name_keeps_its_extension_where_it_fits() -> None:
 @pytest.mark.parametrize("columns", [80, 120])
 def test_several_roots_keep_each_rows_verdict_whole_at_80_columns(columns: int) -> None:
     """With several roots, the root column is as wide as their labels (not a fixed 12
-    cells), and the columns are chosen for what the label leaves: the outcome badge is
-    never cut, and the intent keeps some room."""
+    cells), and the columns are chosen for what the label leaves: the verdict's three
+    answers are never cut (at 80 columns, as marks: ``⚠ #! ✗``), and the intent keeps some
+    room."""
     cases = [s for s, _ in CASES.values()]
     rows = [replace(s, root=("demo", "real")[i % 2]) for i, s in enumerate(cases)]
     roots = root_width_for(rows)
@@ -278,19 +281,24 @@ def test_several_roots_keep_each_rows_verdict_whole_at_80_columns(columns: int) 
         text = "".join(t for t, _ in row_cells(s, width, id_width_for(rows), root_width=roots))
         assert cell_len(text) == width
         assert text.startswith(f" {s.root} ")
-        badge = outcome_badge(verdict_of(s), False)[0]
-        assert badge in text, (badge, text)
+        verdict = verdict_of(s)
+        badge = outcome_badge(verdict, False)[0]
+        if columns == 80:  # the three answers' marks, as the comparison picker shows them
+            marks = verdict_marks((verdict.outcome, verdict.integrity, verdict.replay))
+            assert f" {marks} " in text, (marks, text)
+        else:
+            assert badge in text, (badge, text)
 
 
 def test_with_several_roots_and_long_ids_a_row_never_overflows_its_list() -> None:
-    """At 80 columns a list of 34 cells, 13-cell ids and a root column leave the intent 2
-    cells: it is cut to them, with ``…``, rather than pushed past the list's edge (where
-    the screen showed ``C`` and no sign of the cut)."""
+    """At 80 columns a list of 34 cells, 13-cell ids and a root column: the verdict as its
+    three marks and the intent cut, with ``…``, rather than pushed past the list's edge
+    (where the screen showed ``C`` and no sign of the cut)."""
     s, _ = CASES["succeeded"]
     row = replace(s, root="demo", execution_id="exec-3580bf82", intent="ClassifyTicket")
     text = "".join(t for t, _ in row_cells(row, 34, 13, root_width=4))
     assert cell_len(text) == 34, text
-    assert text.endswith(" C…"), text
+    assert text == " demo exec-3580bf82 ✓ #✓ ↺ Classi…", text
 
 
 def test_several_roots_too_long_for_the_line_each_keep_their_end_and_count() -> None:

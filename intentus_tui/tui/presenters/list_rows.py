@@ -61,6 +61,7 @@ REPLAY_SHORT = {
 MIN_ID_WIDTH = 8
 MAX_ID_WIDTH = 16
 BADGE_WIDTH = 11  # "✓ succeeded", "⚠ untrusted"
+BADGE_MARK_WIDTH = 1  # "✓", "⚠"
 INTEGRITY_WIDTH = 8  # "TAMPERED", "verified"
 INTEGRITY_MARK_WIDTH = 2  # "#!"
 REPLAY_WIDTH = 10  # "↺ yes", "✗ rec.fail"
@@ -151,6 +152,7 @@ def legend() -> list[tuple[str, list[tuple[str, str]]]]:
     outcome = [(_OUTCOME_BADGES[o][0], meaning) for o, meaning in _OUTCOME_MEANINGS.items()]
     outcome.append((UNTRUSTED_BADGE[0], "tampered or chain broken: believe nothing in it"))
     outcome.append((WRITING_BADGE[0], "a damaged file that just changed: being written"))
+    outcome.append(("✓ ✗ ◌ ? ⚠ alone", "the same, when the row is narrow"))
     integrity = [
         (f"{_INTEGRITY_CELLS[i][0]} ({_INTEGRITY_CELLS[i][1]})", meaning)
         for i, meaning in _INTEGRITY_MEANINGS.items()
@@ -236,10 +238,11 @@ class Columns(NamedTuple):
     attempts: int
     integrity: int
     replay: int
+    badge: int = BADGE_WIDTH  # BADGE_MARK_WIDTH: the outcome's mark alone (``⚠``)
 
     def fixed(self, id_width: int) -> int:
         """Cells taken by everything but the intent."""
-        width = 1 + id_width + 1 + BADGE_WIDTH + 1
+        width = 1 + id_width + 1 + self.badge + 1
         width += self.integrity + 1 if self.integrity else 0
         width += self.replay + 1 if self.replay else 0
         width += self.attempts + 2 if self.attempts else 0
@@ -247,7 +250,10 @@ class Columns(NamedTuple):
 
 
 # Most to least room: the time goes first, then the attempt count, then the words of the
-# integrity and replay answers shrink to marks; the outcome and the intent always stay.
+# integrity and replay answers shrink to marks, then the outcome's word: the verdict's three
+# answers always stay, as marks (``⚠ #! ✗``, as the comparison picker shows them), and so
+# does the intent. (The marks went before the outcome's word did: at 80 columns a row of an
+# unverifiable, unreplayable record read "✓ succeeded" as a verified one's.)
 _LAYOUTS = (
     Columns(CREATED_WIDTH, ATTEMPTS_WIDTH, INTEGRITY_WIDTH, REPLAY_WIDTH),
     Columns(COMPACT_CREATED_WIDTH, ATTEMPTS_WIDTH, INTEGRITY_WIDTH, REPLAY_WIDTH),
@@ -256,7 +262,7 @@ _LAYOUTS = (
     Columns(0, 0, INTEGRITY_WIDTH, REPLAY_WIDTH),
     Columns(0, 0, INTEGRITY_WIDTH, REPLAY_MARK_WIDTH),
     Columns(0, 0, INTEGRITY_MARK_WIDTH, REPLAY_MARK_WIDTH),
-    Columns(0, 0, 0, 0),
+    Columns(0, 0, INTEGRITY_MARK_WIDTH, REPLAY_MARK_WIDTH, BADGE_MARK_WIDTH),
 )
 
 
@@ -281,7 +287,8 @@ def row_cells(
 ) -> list[Cell]:
     """The cells of an execution's row, ``width`` cells in all: its id, the verdict's three
     answers (outcome, integrity, replayability), attempts, intent, time. A narrow row keeps
-    at least the id, the outcome and a cut intent: columns drop before the intent is cramped.
+    at least the id, the three answers as marks and a cut intent: columns drop, and words
+    turn to marks, before the intent is cramped.
     ``copy``: its id is in more than one file, so the row names its file instead;
     ``names_width``: what the file names of such rows want (``copies_width``), given to
     every row so that the columns stay aligned; ``root_width``: the same for the root's
@@ -307,7 +314,7 @@ def row_cells(
         if copy
         else (fit(display_id(summary.execution_id), id_width), "execution-list--id"),
         (" ", None),
-        (fit(badge, BADGE_WIDTH), badge_class),
+        (fit(badge, BADGE_WIDTH) if columns.badge == BADGE_WIDTH else badge[0], badge_class),
         (" ", None),
     ]
     if columns.integrity:
