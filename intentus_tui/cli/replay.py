@@ -157,7 +157,8 @@ def _echo_result(replayed: ReplayResult, path: Path, headline: str) -> None:
         "Refuse (exit 5) to return the response of a record whose integrity is in doubt: "
         "envelope hash mismatch with no benign explanation, unverifiable hash, final "
         "response edited, damaged (or unreadable) or misnamed record, events missing, "
-        "broken write-ahead log chain (with or without a record to replay). A hash "
+        "broken write-ahead log chain or one that cannot be read (with or without a "
+        "record to replay). A hash "
         "mismatch with a known benign explanation is not refused."
     ),
 )

@@ -35,6 +35,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
 from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
+from intentus_tui.core.model import Integrity
 from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
@@ -200,6 +201,9 @@ def _record_lines(detail: ExecutionDetail, label: str | None = None) -> list[str
     lines += [f"      · {note}" for note in report.notes]
     verdict = detail.verdict
     if verdict is not None:
+        if verdict.integrity is Integrity.UNVERIFIABLE and report.ok and not report.notes:
+            # nothing above says why (its log cannot be read): the verdict's reason does
+            lines.append(f"      · {verdict.integrity_reason}")
         lines.append(f"      verdict: {verdict_line(verdict)}")
     return lines
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from intentus_tui.core.model import Integrity, ReplayCode, Verdict
+from intentus_tui.core.model import Integrity, Outcome, ReplayCode, Verdict
 from intentus_tui.core.records.load import LoadResult, LoadStatus
 from intentus_tui.core.records.replay import (
     EXECUTION_INCOMPLETE,
@@ -239,6 +239,7 @@ def verify_file(path: Path) -> VerifyReport:
 
 # --------------------------------------------------------------------------- replay
 
+
 ReplayKind = Literal["result", "refused", "mismatch", "untrusted", "failed"]
 
 
@@ -352,6 +353,14 @@ def replay(
             # is forced too, and marked as the confirmation says it will be.
             forced = (FORCED_WARNING, f"Not replayable: {verdict.replay.value}")
             replayed = dataclasses.replace(replayed, warnings=forced + replayed.warnings)
+        if verdict is not None and verdict.trusted and verdict.outcome is Outcome.UNKNOWN:
+            # The evidence holds, but its parts tell different stories (the record says
+            # success, its log failed): the answer may not be what happened.
+            unknown = (
+                f"outcome unknown: {verdict.outcome_reason}: this answer may not be what the "
+                "execution returned"
+            )
+            replayed = dataclasses.replace(replayed, warnings=(unknown, *replayed.warnings))
     except NotReplayableError as exc:
         return ReplayOutcome("refused", force, reason=exc.reason, verdict=verdict)
     except ReplayHashMismatchError as exc:

@@ -6,16 +6,31 @@ import fcntl
 import os
 import pty
 import select
+import shutil
 import struct
 import subprocess
 import sys
 import termios
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tests.cli.forker import forked_cli
 
 ROOT = Path(__file__).parents[2]
+
+
+def deny_capabilities() -> list[str] | None:
+    """A prefix that runs a command without root's power to read any file (``[]`` for a
+    user who has none), or None when root cannot shed it here."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+    probe = subprocess.run([*prefix, "true"], capture_output=True)
+    return prefix if probe.returncode == 0 else None
 
 
 def cli(
@@ -24,18 +39,20 @@ def cli(
     env: dict[str, str] | None = None,
     fresh: bool = False,
     timeout: float = 60,
+    prefix: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
     """``intentus-tui ARGS`` in ``cwd``, with ``env`` (default: this process's): a process
     forked from one that imported the program (``tests.cli.forker``), or with ``fresh`` (or
-    an import-time setting changed) a fresh interpreter, as the entry point runs."""
+    an import-time setting changed, or a ``prefix`` command to run it under) a fresh
+    interpreter, as the entry point runs."""
     environment = dict(os.environ if env is None else env)
-    if not fresh:
+    if not fresh and not prefix:
         where = str(cwd if cwd is not None else os.getcwd())
         done = forked_cli(args, where, environment, timeout)
         if done is not None:
             return done
     return subprocess.run(
-        [sys.executable, "-m", "intentus_tui.cli", *args],
+        [*prefix, sys.executable, "-m", "intentus_tui.cli", *args],
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -12,7 +12,7 @@ import pytest
 from intentusnet.wal.writer import WALWriter
 
 from intentus_tui.cli.exit_codes import ExitCode
-from tests.cli.support import cli
+from tests.cli.support import cli, deny_capabilities
 from tests.intentusnet_world import RealWorld
 
 FORGED_PAYLOAD = {"by": "attacker", "echo": {"text": "wire 1,000,000 to account 666"}}
@@ -453,3 +453,58 @@ def test_strict_refuses_an_execution_whose_log_chain_breaks_with_no_record_to_re
     run = cli("replay", intact, "--dir", str(base), "--strict", "--json")
     assert run.returncode == ExitCode.NOT_REPLAYABLE
     assert json.loads(run.stdout)["reason"] == "no_record"
+
+
+@pytest.mark.parametrize("log", ["empty", "unreadable"])
+def test_a_log_that_cannot_be_checked_makes_the_answer_unchecked_and_strict_refuses_it(
+    real_world: RealWorld, records: Path, log: str
+) -> None:
+    """The verdict said "unverifiable: WAL unreadable" while replay called the answer
+    trusted, with no warning, and ``--strict`` returned it (exit 0)."""
+    prefix: list[str] = []
+    wal_dir = records.parent / "wal"
+    wal_dir.mkdir()
+    wal_path = wal_dir / f"{real_world.success}.wal"
+    wal_path.write_bytes(b"")
+    if log == "unreadable":
+        denied = deny_capabilities()
+        if denied is None:
+            pytest.skip("running as root without setpriv: root reads mode-000 files")
+        prefix = denied
+        wal_path.write_text("{}\n", "utf-8")
+        wal_path.chmod(0)
+    base = ("replay", real_world.success, "--dir", str(records.parent.parent))
+    inspected = cli("inspect", real_world.success, "--dir", str(records), prefix=prefix)
+    assert "integrity   unverifiable" in inspected.stdout, inspected.stdout
+    answer = cli(*base, prefix=prefix)
+    assert answer.returncode == ExitCode.OK
+    assert answer.stdout.splitlines()[1] == (
+        "WARNING: replayed from a record that cannot be fully checked: treat this answer with care"
+    )
+    assert "warning: write-ahead log cannot be checked (its hash chain is unknown)" in answer.stdout
+    doc = json.loads(cli(*base, "--json", prefix=prefix).stdout)
+    assert doc["trusted"] is False
+    assert [e["kind"] for e in doc["integrity"]] == ["wal_unchecked"]
+    strict = cli(*base, "--strict", prefix=prefix)
+    assert strict.returncode == ExitCode.UNTRUSTED and strict.stdout == ""
+    verified = cli("verify", real_world.success, cwd=records.parent.parent, prefix=prefix)
+    assert "· WAL " in verified.stdout  # why the verdict says unverifiable, said by verify
+
+
+def test_a_record_its_log_contradicts_is_replayed_with_the_contradiction_said(
+    real_world: RealWorld, records: Path
+) -> None:
+    """The record says success, its write-ahead log failed: the verdict's outcome is
+    unknown, and the replayed answer said nothing of it."""
+    with WALWriter(str(records.parent / "wal"), real_world.success) as writer:
+        writer.execution_started("ab" * 32, "Summarize")
+        writer.execution_failed("agent_error", "the agent crashed", False)
+    base = ("replay", real_world.success, "--dir", str(records.parent.parent))
+    answer = cli(*base)
+    assert answer.returncode == ExitCode.OK  # the evidence holds: replayable, as it says
+    assert answer.stdout.splitlines()[1] == (
+        "warning: outcome unknown: the record says success but the write-ahead log says "
+        "failed: this answer may not be what the execution returned"
+    )
+    doc = json.loads(cli(*base, "--json").stdout)
+    assert doc["trusted"] is True and doc["warnings"][0].startswith("outcome unknown: ")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from click.testing import CliRunner
 
 from intentus_tui.cli import main
 from intentus_tui.core.records.store import check_id
+from tests.cli.support import deny_capabilities
 from tests.factories import make_record
 from tests.hostile.corpus import Corpus, build_corpus, dump_json
 from tests.hostile.harness import assert_valid_json_text, deadline, raw_controls, tree_digest
@@ -264,20 +264,8 @@ def test_the_real_entry_point_on_the_corpus(corpus: Corpus) -> None:
     assert "␛[2J" in text.stdout and "\x1b" not in text.stdout
 
 
-def _deny_capabilities() -> list[str] | None:
-    """A prefix that runs a command without root's power to read any file, or None."""
-    if os.geteuid() != 0:
-        return []
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        return None
-    prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
-    probe = subprocess.run([*prefix, "true"], capture_output=True)
-    return prefix if probe.returncode == 0 else None
-
-
 def test_permission_denied_for_real(tmp_path: Path) -> None:
-    prefix = _deny_capabilities()
+    prefix = deny_capabilities()
     if prefix is None:
         pytest.skip("running as root without setpriv: root reads mode-000 files")
     records = tmp_path / ".intentusnet" / "records"
@@ -322,7 +310,7 @@ def test_a_records_directory_that_cannot_be_listed_is_said_not_taken_for_empty(
     execution of the logs beside it was "not replayable: no record file was written", a
     false verdict, and ``inspect --list`` exited 0. Now every command says it in one line
     (exit 2; with several roots, that root failed and the others are listed: exit 1)."""
-    prefix = _deny_capabilities()
+    prefix = deny_capabilities()
     if prefix is None:
         pytest.skip("running as root without setpriv: root reads mode-000 directories")
     base = tmp_path / "locked" / ".intentusnet"

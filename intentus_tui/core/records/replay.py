@@ -101,6 +101,7 @@ FINAL_RESPONSE_MISMATCH = "final_response_mismatch"  # differs from the FINAL_RE
 DAMAGED_RECORD = "damaged_record"  # salvaged from a broken file, or structurally invalid
 EVENT_SEQUENCE_BROKEN = "event_sequence_broken"  # events missing or out of order
 WAL_CHAIN_BROKEN = "wal_chain_broken"  # the execution's write-ahead log fails its hash chain
+WAL_UNCHECKED = "wal_unchecked"  # its write-ahead log is there but cannot be read or checked
 RECORD_MISNAMED = "record_misnamed"  # executionId differs from the id in the file name
 
 MAX_DETAILS = 5  # problems named in one warning; a hostile record may have thousands
@@ -156,8 +157,17 @@ def _hash_problem(check: HashCheck) -> IntegrityProblem | None:
 
 
 def _wal_problem(wal: WalLog) -> IntegrityProblem | None:
-    if wal.chain_valid or not wal.checkable:
-        return None  # a missing or unreadable log says nothing about the record
+    if wal.file_status == "missing":
+        return None  # gone since it was found: there is no log to speak of
+    if not wal.checkable:
+        # There, but unreadable (permission denied) or holding no entry: the record is not
+        # all the evidence, and the rest cannot be checked (the verdict says unverifiable).
+        summary = "write-ahead log cannot be checked (its hash chain is unknown)"
+        return IntegrityProblem(
+            WAL_UNCHECKED, summary, _joined([f"{wal.path.name}: {wal.message}"])
+        )
+    if wal.chain_valid:
+        return None
     first = wal.first_issue
     where = f"{wal.path.name}" if first is None else f"{wal.path.name} line {first.line_no}"
     detail = where if first is None else f"{where}: {first.message}"
