@@ -192,3 +192,12 @@ def all_attempts_failing(base: Path) -> dict[str, str]:
         ):
             ids[strategy.value] = _route(runtime, records, _envelope(strategy, fallback, None))
     return ids
+
+
+def no_agent_for_the_intent(base: Path) -> str:
+    """An execution the real 1.3.0 router could not route (no agent registered for its
+    intent): the id of its record, cut short inside the FINAL_RESPONSE event, where the
+    router's error was to be written (1.3.0 cannot serialize its ErrorInfo), with no
+    attempt and no router decision before it."""
+    with _runtime(base) as (runtime, records):
+        return _route(runtime, records, _envelope(RoutingStrategy.DIRECT, [], None))

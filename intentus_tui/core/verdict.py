@@ -141,10 +141,11 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
             )
         return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"  # an edit
     if cut_short_by_writer(s):
+        where = "after every attempt failed" if s.all_attempts_failed else "inside its error"
         return Integrity.UNVERIFIABLE, (
-            "cut short after every attempt failed, as IntentusNet 1.3.0 leaves every error "
-            "response (most likely cut by its writer, not damaged afterwards); the rest "
-            f"cannot be checked: {s.message.removeprefix(DAMAGED_RECORD)}"
+            f"cut short {where}, as IntentusNet 1.3.0 leaves every error response (most "
+            "likely cut by its writer, not damaged afterwards); the rest cannot be checked: "
+            f"{s.message.removeprefix(DAMAGED_RECORD)}"
         )
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
@@ -198,10 +199,15 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
         )
     if s.state is ExecutionState.CORRUPTED:
-        if cut_short_by_writer(s):
+        if cut_short_by_writer(s) and s.all_attempts_failed:
             return Outcome.FAILED, (
                 f"every attempt failed ({s.chain}) and the router gave up; the file is cut "
                 "short after them: its final response is lost"
+            )
+        if cut_short_by_writer(s):
+            return Outcome.FAILED, (
+                "the final response is an error: the file ends inside it, where its error "
+                "was to be written (the error itself is lost)"
             )
         return (
             Outcome.UNKNOWN,
@@ -266,10 +272,13 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
 
 
 def cut_short_by_writer(s: ExecutionSummary) -> bool:
-    """A record cut short after every attempt failed: what IntentusNet 1.3.0 leaves for
-    every error response (its writer stops at the error it cannot write), not damage
-    done to the file since; what survived says how it ended."""
-    return s.load_status is LoadStatus.SALVAGED and s.all_attempts_failed
+    """A record cut short after every attempt failed, or inside the error response it
+    began to write: what IntentusNet 1.3.0 leaves for every error response (its writer
+    stops at the error it cannot write), not damage done to the file since; what survived
+    says how it ended."""
+    return s.load_status is LoadStatus.SALVAGED and (
+        s.all_attempts_failed or s.final_status == "error"
+    )
 
 
 # The listing's ``counts``: one fixed vocabulary, every key always present, flat so that

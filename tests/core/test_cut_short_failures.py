@@ -5,6 +5,7 @@ unknown. On files written by the real 1.3.0."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.model import Integrity, Outcome, ReplayCode
 from tests.cli.support import cli
-from tests.intentusnet_world import RealWorld, all_attempts_failing
+from tests.intentusnet_world import RealWorld, all_attempts_failing, no_agent_for_the_intent
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +76,40 @@ def test_the_listing_says_failed(failing: tuple[Path, dict[str, str]]) -> None:
     assert listed.returncode == 0, listed.stderr
     rows = [line.split() for line in listed.stdout.splitlines()[1:]]
     assert {row[0]: row[3] for row in rows} == dict.fromkeys(ids.values(), "failed")
+
+
+def test_an_error_response_with_no_attempt_before_it_is_failed(tmp_path: Path) -> None:
+    """No agent for the intent: 1.3.0 is cut inside the FINAL_RESPONSE event that says
+    ``"status": "error"``, with no attempt before it. It was "unknown: the file is
+    damaged"; what the event began to write says how it ended."""
+    execution = no_agent_for_the_intent(tmp_path)
+    path = tmp_path / ".intentusnet" / "records" / f"{execution}.json"
+    text = path.read_text("utf-8")
+    assert text.rstrip().endswith('"error":') and '"status": "error"' in text  # as 1.3.0 cuts
+    verdict = load_detail(path).verdict
+    assert verdict is not None
+    assert verdict.outcome is Outcome.FAILED
+    assert verdict.outcome_reason.startswith("the final response is an error: the file ends")
+    assert verdict.integrity is Integrity.UNVERIFIABLE
+    assert verdict.integrity_reason.startswith(
+        "cut short inside its error, as IntentusNet 1.3.0 leaves every error response"
+    )
+    assert verdict.replay is ReplayCode.RECORD_CORRUPTED
+    assert verdict.replay_reason.startswith("the record was never written whole")
+    listed = cli("inspect", "--list", "--json", "--no-cache", "--dir", str(path.parent))
+    (row,) = json.loads(listed.stdout)["executions"]
+    assert (row["outcome"], row["integrity"]) == ("failed", "unverifiable")
+
+
+def test_a_file_cut_inside_a_success_is_still_unknown(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """Cut inside a FINAL_RESPONSE event that says success: its payload is lost, and a cut
+    there is damage, not 1.3.0's way with errors: unknown, as any damaged file."""
+    data = (real_world.records_dir / f"{real_world.success}.json").read_bytes()
+    final = data.index(b'"FINAL_RESPONSE"')
+    cut = data.index(b'"payload"', data.index(b'"status"', final)) + len(b'"payload":')
+    path = tmp_path / f"{real_world.success}.json"
+    path.write_bytes(data[:cut])
+    verdict = load_detail(path).verdict
+    assert verdict is not None and verdict.outcome is Outcome.UNKNOWN, verdict

@@ -162,8 +162,16 @@ def summarize(result: LoadResult) -> ExecutionSummary:
             damaged=damaged,
         )
         if fast is not None:
-            return fast
+            return _with_cut_final_status(fast, result)
     return summarize_general(result)
+
+
+def _with_cut_final_status(summary: ExecutionSummary, result: LoadResult) -> ExecutionSummary:
+    """Of a file cut short inside its FINAL_RESPONSE event, the status that event began to
+    write (what IntentusNet 1.3.0 leaves of an error response) is its final status."""
+    if result.cut_final_status is None or summary.final_status is not None:
+        return summary
+    return replace(summary, final_status=normalize_status(result.cut_final_status))
 
 
 def summarize_general(result: LoadResult) -> ExecutionSummary:
@@ -249,7 +257,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
-    return summary
+    return _with_cut_final_status(summary, result)
 
 
 def router_gave_up(failed: Collection[str], decided: str | None, strategy: str) -> bool:

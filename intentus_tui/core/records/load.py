@@ -29,6 +29,7 @@ from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import ijson
 import orjson
 
 from intentus_tui.core.fsio import (
@@ -225,6 +226,10 @@ class LoadResult:
     stamp: tuple[int, int, int, int] | None = None
     # HEAD_ONLY: how the file ends: "final_response", "no_final_response" or "truncated"
     tail_hint: str | None = None
+    # SALVAGED inside an event: the status of the final response that event began to write,
+    # as written (IntentusNet 1.3.0 dies writing an error response's error: what it wrote
+    # before says how the execution ended), else None
+    cut_final_status: Any = None
 
     @property
     def stem(self) -> str:
@@ -331,6 +336,7 @@ class _Salvage:
         self.pos = 0
         self.found: dict[str, Any] = {}
         self.in_events = False  # inside the events array: a break there leaves it partial
+        self.element_start = 0  # where the event being read begins (inside the array)
 
     def _skip_ws(self) -> None:
         if self.text[self.pos : self.pos + 1] in _WHITESPACE_CHARS:  # half the calls: none
@@ -358,6 +364,7 @@ class _Salvage:
         self.in_events = True
         self._skip_ws()
         if not self.text.startswith("]", self.pos):
+            self.element_start = self.pos
             events.append(self._value())
         self._more_events(events)
 
@@ -368,6 +375,8 @@ class _Salvage:
             if not self.text.startswith(",", self.pos):
                 break
             self.pos += 1
+            self._skip_ws()
+            self.element_start = self.pos
             events.append(self._value())
         self._expect("]", "',' delimiter")  # json's words for this place
         self.in_events = False
@@ -516,6 +525,11 @@ def _salvage(
     recovered = tuple(k for k in found if k not in partial)
     got = ", ".join(recovered) or "nothing whole"
     extra = f"; {len(found['events'])} complete events before the break" if partial else ""
+    cut_final_status = None
+    if partial and damage.truncated:  # the file ends inside an event: what did it begin?
+        cut = scalars_before_the_end(text[salvager.element_start :])
+        if cut.get("type") == "FINAL_RESPONSE":
+            cut_final_status = cut.get("payload.status")
     return LoadResult(
         path=path,
         status=LoadStatus.SALVAGED,
@@ -524,8 +538,26 @@ def _salvage(
         damage=damage,
         recovered=recovered,
         partial=partial,
+        cut_final_status=cut_final_status,
         **base,
     )
+
+
+def scalars_before_the_end(text: str) -> dict[str, Any]:
+    """The scalar values of a JSON value cut short, by their dotted path (``payload.status``),
+    as far as they were written whole: a streaming parser reads up to the end, where it
+    stops (the first of a repeated key kept). Empty for text that is not such a value."""
+    found: dict[str, Any] = {}
+    try:
+        for prefix, event, value in ijson.parse(io.BytesIO(text.encode("utf-8"))):
+            if event in _SCALAR_EVENTS and prefix:
+                found.setdefault(prefix, value)
+    except (ijson.JSONError, ijson.IncompleteJSONError):
+        pass  # the end: what came before it is all there is
+    return found
+
+
+_SCALAR_EVENTS = frozenset({"string", "number", "boolean", "null"})
 
 
 def classify_value(path: Path, value: Any, base: dict[str, Any]) -> LoadResult:
