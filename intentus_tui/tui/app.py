@@ -32,18 +32,15 @@ from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
-    DirectoriesMissing,
     IndexChanged,
     PathsChanged,
     ScanFinished,
-    WatcherStopped,
 )
 from intentus_tui.tui.live.project_watch import ProjectWatch, awaits_project
 from intentus_tui.tui.live.resync import Resyncing
 from intentus_tui.tui.live.watcher import (
     DirectoryWatcher,
     IndexFeeder,
-    gone_text,
     root_problem,
 )
 from intentus_tui.tui.presenters.execution_text import (
@@ -380,17 +377,6 @@ class IntentusApp(
         self._watcher = DirectoryWatcher(directories, self.post_message)
         self._watcher.start()  # it posts WatchStarted, which starts the scan
 
-    def on_directories_missing(self, message: DirectoriesMissing) -> None:
-        gone = [d for d in message.missing if d in self._watched_at_start]
-        self.directories_gone = tuple(gone)
-        if not gone or self.closing:
-            return  # all back: ``WatchResumed`` follows, and says so
-        # The list keeps what it showed; what is in the directory that is left changes
-        # as it did (a record's log alone makes a row of its own, for one).
-        self.header_state.live = "stopped"
-        self._show_header()
-        self.notify(gone_text(gone), severity="warning", markup=False)
-
     def on_watch_started(self) -> None:
         self._start_scan()
         self.start_roots()  # remote roots: the watcher now sees each copied file arrive
@@ -463,14 +449,6 @@ class IntentusApp(
         self.header_state.problem = f"indexing failed ({reason})"
         self._show_header()
         self.notify(f"Indexing failed: {reason}", severity="error", markup=False, timeout=10)
-
-    def on_watcher_stopped(self, message: WatcherStopped) -> None:
-        self._start_scan()
-        self.header_state.live = "stopped"
-        self._show_header()
-        self.notify(
-            f"Stopped watching the directory: {message.reason}", severity="warning", markup=False
-        )
 
     @on(ExecutionList.RowsDrawn)
     def _build_side_pane_soon(self) -> None:

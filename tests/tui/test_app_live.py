@@ -28,6 +28,7 @@ from tests.tui.app_support import (
     created,
     fixed_id,
     make_app,
+    screen_lines,
     screen_text,
     settle,
     wait_for,
@@ -454,7 +455,7 @@ async def test_a_records_directory_gone_beside_its_logs_is_said_until_it_is_back
         # The watch resumed on the logs at once: the header said "● live" again.
         await pilot.pause(0.5)
         assert app.header_state.live == "stopped"
-        assert "watching stopped" in screen_text(app)
+        assert "records gone: waiting for it to come back" in screen_lines(app)[0]
         # The execution viewed is still listed, from its log: it stays selected (the
         # cursor kept its row number, on another execution).
         await wait_for(pilot, lambda: listed.selected_key == f"{logged}.wal", "its log")

@@ -374,10 +374,15 @@ class DirectoryIndex:
         return changed, removed
 
     def _apply(self, path: Path) -> str | None:
-        """Re-read one changed path into the index; return the execution id it concerns."""
+        """Re-read one changed path into the index; return the execution id it concerns
+        (None, and nothing changed, when it cannot be told whether the file is there: its
+        directory cannot be searched, so its last summary stays)."""
         if path.parent == self.root.records_dir and is_record_name(path.name):
+            there = _there(path)
+            if there is None:
+                return None
             self._lines.pop(path.name, None)
-            if os.path.lexists(path):
+            if there:
                 self._records[path.name] = summarize_path(path)
             else:
                 self._records.pop(path.name, None)
@@ -385,7 +390,10 @@ class DirectoryIndex:
         wal_dir = self.root.wal_dir
         if wal_dir is not None and path.parent == wal_dir and path.name.endswith(WAL_SUFFIX):
             execution_id = path.name[: -len(WAL_SUFFIX)]
-            if os.path.lexists(path):
+            there = _there(path)
+            if there is None:
+                return None
+            if there:
                 from intentus_tui.core.wal.read import read_wal
 
                 self._wals[execution_id] = read_wal(path)
@@ -393,6 +401,18 @@ class DirectoryIndex:
                 self._wals.pop(execution_id, None)
             return execution_id
         return None
+
+
+def _there(path: Path) -> bool | None:
+    """Is ``path`` there? None when that cannot be told (a directory on its way that
+    cannot be searched): ``os.path.lexists`` says False, and a record there was dropped."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return None
+    return True
 
 
 def has_rows(snapshot: Snapshot) -> bool:

@@ -74,12 +74,16 @@ class PathsChanged(Message):
 
 
 class DirectoriesMissing(Message):
-    """The watched directories not there now (empty: all are back), whenever that changes;
+    """The watched directories not there now, and those there that cannot be listed (each
+    with why: ``permission denied``), whenever that changes (both empty: all are back);
     the others are still watched."""
 
-    def __init__(self, missing: tuple[Path, ...]) -> None:
+    def __init__(
+        self, missing: tuple[Path, ...], unlistable: tuple[tuple[Path, str], ...] = ()
+    ) -> None:
         super().__init__()
         self.missing = missing
+        self.unlistable = unlistable
 
 
 class WatcherStopped(Message):

@@ -13,6 +13,8 @@ from textual.app import App
 
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
+from intentus_tui.tui.live.messages import DirectoriesMissing, WatcherStopped
+from intentus_tui.tui.live.watcher import trouble_names, trouble_text
 
 if TYPE_CHECKING:
     from intentus_tui.tui.live.watcher import IndexFeeder
@@ -27,11 +29,16 @@ def stale_paths(known: Mapping[Path, Stamp | None], directories: Iterable[Path])
     kept: they are read again), and what ``known`` has that is no longer there."""
     watched = set(directories)
     found: dict[Path, Stamp | None] = {}
-    for directory in watched:
+    for directory in list(watched):
         try:
             with os.scandir(directory) as listing:
                 entries = list(listing)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # gone: what it held is gone too
         except OSError:
+            # It cannot be listed (no permission): what it holds is unknown, not gone. It
+            # is compared whole once it can be listed again.
+            watched.discard(directory)
             continue
         for entry in entries:
             if entry.name.endswith(WAL_SUFFIX) and not entry.name.startswith("."):
@@ -50,22 +57,52 @@ def stale_paths(known: Mapping[Path, Stamp | None], directories: Iterable[Path])
 
 
 class Resyncing(App[None]):
-    """``WatchResumed``: what the watcher missed is found and read again."""
+    """``WatchResumed``: what the watcher missed is found and read again. The header says
+    which watched directories are gone or cannot be listed (``DirectoriesMissing``)."""
+
+    def on_directories_missing(self, message: DirectoriesMissing) -> None:
+        # A directory not there when watching began (records to come) is not lost.
+        gone = tuple(d for d in message.missing if d in self._watched_at_start)
+        self.directories_gone = gone
+        self.header_state.trouble = trouble_text(gone, message.unlistable)
+        self.header_state.trouble_names = trouble_names(gone, message.unlistable)
+        if self.closing:
+            return
+        if self.header_state.trouble is None:
+            self._show_header()
+            return  # all back: ``WatchResumed`` follows, and says so
+        self.header_state.live = "stopped"
+        self._update_empty_message()
+        self._show_header()
+        self.notify(self.header_state.trouble, severity="warning", markup=False)
 
     def on_watch_resumed(self) -> None:
         # A directory gone, and back (a watch resumed on the others while one is still
-        # gone leaves the header saying so).
-        if self.header_state.live == "stopped" and not self.directories_gone:
+        # gone, or cannot be listed, leaves the header saying so).
+        if self.header_state.live == "stopped" and self.header_state.trouble is None:
             self.header_state.live = "live" if self.feeder.live else "paused"
+            self._update_empty_message()
             self._show_header()
             self.notify("Watching the directory again", markup=False)
-        known: dict[Path, Stamp | None] = {
+        # Every file is compared with the list: what changed while a directory was gone,
+        # or could not be listed, is read again.
+        self._resync(self._known())
+
+    def on_watcher_stopped(self, message: WatcherStopped) -> None:
+        self._start_scan()
+        self.header_state.live = "stopped"
+        self._show_header()
+        self.notify(
+            f"Stopped watching the directory: {message.reason}", severity="warning", markup=False
+        )
+
+    def _known(self) -> dict[Path, Stamp | None]:
+        return {
             self.file_of(summary): (summary.size, summary.mtime_ns)
             if summary.source == "record"
             else None  # known from its log alone
             for summary in self.all_summaries()
         }
-        self._resync(known)
 
     @work(thread=True, group="resync", exit_on_error=False)
     def _resync(self, known: dict[Path, Stamp | None]) -> None:
@@ -77,8 +114,16 @@ class Resyncing(App[None]):
         header_state: HeaderState
         feeder: IndexFeeder
         directories_gone: tuple[Path, ...]
+        _watched_at_start: set[Path]
+
+        @property
+        def closing(self) -> bool: ...
 
         def _show_header(self) -> None: ...
+
+        def _update_empty_message(self) -> None: ...
+
+        def _start_scan(self) -> None: ...
 
         def file_of(self, summary: ExecutionSummary) -> Path: ...
 

@@ -77,12 +77,43 @@ def root_problem(root: RecordRoot) -> str | None:
     return None if root.records_to_come else directory_problem(root.records_dir)
 
 
+def _gone_names(directories: Sequence[Path]) -> list[str]:
+    """Each directory named by the highest of its directories that went with it
+    (``/p/.intentusnet``, not its records and wal one by one), sanitized."""
+    named: list[Path] = []
+    for directory in directories:
+        top = directory
+        while top.parent != top and _look(top.parent) is None:
+            top = top.parent
+        if top not in named:
+            named.append(top)
+    return [sanitize_line(str(d)) for d in named]
+
+
 def gone_text(directories: Sequence[Path]) -> str:
     """``/a/records gone: waiting for it to come back``: what is said of watched
     directories that are not there."""
-    names = " and ".join(sanitize_line(str(d)) for d in directories)
-    what = "it" if len(directories) == 1 else "them"
-    return f"{names} gone: waiting for {what} to come back"
+    names = _gone_names(directories)
+    what = "it" if len(names) == 1 else "them"
+    return f"{' and '.join(names)} gone: waiting for {what} to come back"
+
+
+def trouble_text(missing: Sequence[Path], unlistable: Sequence[tuple[Path, str]]) -> str | None:
+    """What the header says of watched directories gone or that cannot be listed (as the
+    command line does: ``cannot list DIR: permission denied``); None when there are none."""
+    said = [f"cannot list {sanitize_line(str(d))}: {why}" for d, why in unlistable]
+    if missing:
+        said.append(gone_text(missing))
+    return "; ".join(said) or None
+
+
+def trouble_names(
+    missing: Sequence[Path], unlistable: Sequence[tuple[Path, str]]
+) -> tuple[str, ...]:
+    """The directory names ``trouble_text`` says (the header shortens them to fit)."""
+    return tuple(sanitize_line(str(d)) for d, _ in unlistable) + tuple(
+        _gone_names(missing) if missing else ()
+    )
 
 
 class IndexFeeder:
@@ -340,13 +371,24 @@ class _ReadySignal:
         return self.moved()
 
 
-def _identity(directory: Path) -> tuple[int, int] | None:
-    """(device, inode) of a directory there now, else None."""
+# How a watched directory looks now: its identity (device, inode) when it is there and
+# can be listed; why it cannot be listed when it is there (or may be: a parent that
+# cannot be searched hides it); None when it is not there.
+Look = tuple[int, int] | str | None
+
+
+def _look(directory: Path) -> Look:
     try:
         st = os.stat(directory)
-    except OSError:
+        if not stat.S_ISDIR(st.st_mode):
+            return None
+        with os.scandir(directory):
+            pass
+    except (FileNotFoundError, NotADirectoryError):
         return None
-    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+    except OSError as exc:  # no permission: its files are there but cannot be seen
+        return (exc.strerror or type(exc).__name__).lower()
+    return (st.st_dev, st.st_ino)
 
 
 class DirectoryWatcher:
@@ -364,7 +406,8 @@ class DirectoryWatcher:
         self._directories = directories
         self._post = post
         self._signal = _ReadySignal(lambda: self._send(WatchStarted()))
-        self._missing: tuple[Path, ...] = ()  # the directories last said to be missing
+        # The directories last said to be gone, and to be unlistable (None: none watched).
+        self._said: tuple[tuple[Path, ...], tuple[tuple[Path, str], ...]] | None = ((), ())
         self._thread = threading.Thread(target=self._run, name="directory-watcher", daemon=True)
 
     def start(self) -> None:
@@ -410,36 +453,39 @@ class DirectoryWatcher:
                     continue  # its WatchResumed is still to come, when one starts
                 self._signal.rearm(lambda: self._send(WatchResumed()))
 
-    def _in_place(self) -> list[tuple[Path, tuple[int, int]]] | None:
-        """The directories there now, each with its identity (device, inode); while none
-        is, say so once and wait for one (None: stopped meanwhile)."""
-        said = False
+    def _in_place(self) -> dict[Path, Look] | None:
+        """How each directory looks now (see ``_look``) once one can be watched; whenever
+        the ones gone or that cannot be listed change, say so (``DirectoriesMissing``).
+        While none can be watched, wait for one (None: stopped meanwhile)."""
         while not self._signal.stop.is_set():
-            present = [(d, identity) for d in self._directories if (identity := _identity(d))]
-            if present:
-                there = {d for d, _ in present}
-                missing = tuple(d for d in self._directories if d not in there)
-                if missing != self._missing:  # one gone while another is still watched
-                    self._missing = missing
-                    self._send(DirectoriesMissing(missing))
-                return present
-            if not said:
-                self._send(WatcherStopped(gone_text(self._directories)))
-                said = True
+            looks = {d: _look(d) for d in self._directories}
+            missing = tuple(d for d, look in looks.items() if look is None)
+            unlistable = tuple((d, look) for d, look in looks.items() if isinstance(look, str))
+            watchable = any(isinstance(look, tuple) for look in looks.values())
+            if not watchable and not self._signal.ever_ready:
+                # Never watched (it would not start): the scan says why it read nothing.
+                if self._said is not None:
+                    self._said = None
+                    self._send(WatcherStopped(trouble_text(missing, unlistable) or "gone"))
+            elif (missing, unlistable) != self._said:
+                self._said = (missing, unlistable)
+                self._send(DirectoriesMissing(missing, unlistable))
+            if watchable:
+                return looks
             self._signal.stop.wait(LOOK_SECONDS)
         return None
 
-    def _watch(self, watched: list[tuple[Path, tuple[int, int]]]) -> None:
+    def _watch(self, looks: dict[Path, Look]) -> None:
         from watchfiles import watch  # here: its import need not delay the first frame
 
-        here = dict(watched)
-
-        def moved() -> bool:  # one gone or replaced, or one gone before back
-            return any(_identity(d) != here.get(d) for d in self._directories)
+        def moved() -> bool:  # one gone, replaced or back, or one that can be listed no more
+            return any(_look(d) != looks[d] for d in self._directories)
 
         self._signal.moved = moved
         for batch in watch(
-            *(directory for directory, _ in watched),
+            # A directory that cannot be listed is not watched: when it can be again, the
+            # watch starts again, and what changed in it meanwhile is read (WatchResumed).
+            *(directory for directory, look in looks.items() if isinstance(look, tuple)),
             watch_filter=_record_filter,
             debounce=DEBOUNCE_MS,
             step=25,

@@ -86,8 +86,21 @@ def refusal_note(reason: str | None) -> str:
     return REFUSAL_NOTES.get(reason or "", OTHER_REFUSAL_NOTE)
 
 
+def unreadable_record(detail: ExecutionDetail) -> str | None:
+    """``the record cannot be read (Cannot read: Permission denied)`` when its file is
+    there but could not be read (its directory cannot be searched, or it is mode 000):
+    such an execution has a record, one that cannot be acted on now (sanitized)."""
+    result = detail.result
+    if result.status is not LoadStatus.UNREADABLE:
+        return None
+    return sanitize_line(f"the record cannot be read ({result.message})")
+
+
 def nothing_to_replay(detail: ExecutionDetail) -> str:
     """Why there is no replay of an execution without a readable record (sanitized)."""
+    unreadable = unreadable_record(detail)
+    if unreadable is not None:
+        return clip(f"Cannot replay {short_label(detail)}: {unreadable}.")
     verdict = detail.verdict
     why = verdict.replay_reason if verdict is not None else explain_reason(detail.replay_reason)
     return clip(f"Nothing to replay: {why}. A forced replay has nothing to return either.")
@@ -107,9 +120,12 @@ _RECORD_ACTIONS = {
 def no_record_to(action: str, detail: ExecutionDetail) -> str:
     """Why a key acting on a record does nothing for an execution without one (known from
     its log alone, or a file that is not a record), sanitized."""
+    verb = _RECORD_ACTIONS.get(action, action.replace("_", " "))
+    unreadable = unreadable_record(detail)
+    if unreadable is not None:  # it has one: it cannot be read now
+        return clip(f"Cannot {verb} {short_label(detail)}: {unreadable}.")
     verdict = detail.verdict
     why = verdict.replay_reason if verdict is not None else explain_reason(detail.replay_reason)
-    verb = _RECORD_ACTIONS.get(action, action.replace("_", " "))
     return clip(f"Nothing to {verb}: {short_label(detail)} has no record ({why}).")
 
 

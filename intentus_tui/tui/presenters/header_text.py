@@ -39,6 +39,9 @@ class HeaderState:
     # path: too long, it is cut at its end (a path keeps its end, the most specific part).
     named: bool = False
     live: str = "live"  # live | paused | off | stopped
+    # Why watching stopped, when watched directories are gone or cannot be listed.
+    trouble: str | None = None
+    trouble_names: tuple[str, ...] = ()  # the directories it names: shortened to fit
     pending: int = 0  # changes waiting while paused
     # executions per verdict (outcome, integrity, replayability codes)
     counts: Counter[VerdictKind] = field(default_factory=Counter)
@@ -144,6 +147,23 @@ def _says_a_problem(root: str) -> bool:
     return " FAILED: " in root or " ⚠ " in root
 
 
+_LOCATION_CELLS = 22  # " intentus-tui ▸ " and what separates the parts after the directory
+
+
+def _fit_names(text: str, names: tuple[str, ...], room: int | None) -> str:
+    """``text`` with each of ``names`` in it cut at its start (``…/records``) to fit in
+    ``room`` cells: the words after them (``permission denied``, ``gone``) stay in sight."""
+    over = cell_len(text) - room if room is not None else 0
+    for name in sorted(set(names), key=len, reverse=True):
+        if over <= 0:
+            break
+        kept = max(MIN_DIRECTORY_CELLS, len(name) - over)
+        if kept < len(name):
+            text = text.replace(name, "…" + name[len(name) - kept + 1 :])
+            over -= len(name) - kept
+    return text
+
+
 def location_parts(s: HeaderState, width: int | None) -> list[Part]:
     """Where we are, whether we watch, how far the index is: ``width`` cells at most
     (``None``, before the first layout: the whole directory)."""
@@ -153,6 +173,10 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
         "off": ("○ not watching", "$text-muted"),
         "stopped": ("✗ watching stopped", "bold $error"),
     }[s.live]
+    if s.live == "stopped" and s.trouble:  # what stopped it, in the one line
+        live = (f"✗ {sanitize_line(s.trouble)}", "bold $error")
+        room = width - _LOCATION_CELLS - MIN_DIRECTORY_CELLS if width else None
+        live = (_fit_names(live[0], s.trouble_names, room), live[1])
     parts: list[Part] = [
         (" intentus-tui ", "bold $text-accent"),
         ("▸ ", "$text-muted"),

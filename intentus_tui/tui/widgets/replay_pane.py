@@ -31,6 +31,7 @@ from intentus_tui.tui.presenters.execution_text import (
     execution_label,
     integrity_note,
     refusal_note,
+    unreadable_record,
     untrusted_banner,
 )
 from intentus_tui.tui.presenters.list_rows import integrity_words
@@ -163,7 +164,10 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
         return [line("Select an execution to replay it.")]
     lines = [row("Execution", safe(execution_label(detail))), replayable_row(detail)]
     verdict = detail.verdict
-    if detail.result.record is None:  # known from its log alone, or not a record at all
+    unreadable = unreadable_record(detail)
+    if unreadable is not None:  # a record there that cannot be read now: not "none"
+        note = f"Nothing can be replayed now: {unreadable}."
+    elif detail.result.record is None:  # known from its log alone, or not a record at all
         note = NOTHING_TO_REPLAY
     elif detail.replayable and verdict is not None and verdict.replayable:
         note = "Replay returns the recorded response exactly; nothing is executed."

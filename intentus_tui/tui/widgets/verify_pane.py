@@ -21,6 +21,7 @@ from intentus_tui.core.actions import (
     VerifyReport,
 )
 from intentus_tui.core.model import INVESTIGATE, Integrity, Outcome, Verdict
+from intentus_tui.tui.presenters.execution_text import unreadable_record
 from intentus_tui.tui.presenters.list_rows import outcome_badge, replay_words
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -112,11 +113,13 @@ def _hash_mark(
     return Content.assemble((" ✗", PROBLEM_STYLE))
 
 
-def hash_lines(check: HashCheck | None) -> list[Line]:
+def hash_lines(check: HashCheck | None, unreadable: str | None = None) -> list[Line]:
+    """``unreadable``: why the record there could not be read (then there is one)."""
     if check is None:
+        why = f"Nothing was hashed: {unreadable}." if unreadable else "There is no record to hash."
         return [
             heading("Envelope hash", badge("NOT CHECKED", "muted")),
-            plain("There is no record to hash.", DIM_STYLE),
+            plain(safe(why), DIM_STYLE),
         ]
     label, kind = _HASH_BADGE[check.status]
     if check.status is HashStatus.MISMATCH and check.benign is not None:
@@ -305,7 +308,7 @@ def verify_lines(
     sections: list[list[Line]] = [integrity_lines(verdict)] if verdict is not None else []
     sections += [
         summary_lines(report, verdict),
-        hash_lines(report.hash),
+        hash_lines(report.hash, unreadable_record(detail)),
         sequence_lines(report.sequence, len(record.events) if record is not None else 0),
         structure_lines(report.structure),
         file_lines(detail.result),
