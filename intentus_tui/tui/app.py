@@ -494,6 +494,8 @@ class IntentusApp(
             )
         elif not self.scan_done:
             listing.empty_message = "Indexing…"
+        elif not listing.model.summaries and self.header_state.trouble:
+            listing.empty_message = f"{self.header_state.trouble}."
         elif not listing.model.summaries:
             where = ", here or in .intentusnet/records" if awaits_project(self.root) else ""
             listing.empty_message = f"No execution records (*.json) in {directory}.\n" + (

@@ -33,6 +33,7 @@ from tests.tui.app_support import (
     settle,
     wait_for,
     wait_for_scan_and_side_pane,
+    write_world,
 )
 
 
@@ -464,3 +465,31 @@ async def test_a_records_directory_gone_beside_its_logs_is_said_until_it_is_back
         model = app.execution_list.model
         await wait_for(pilot, lambda: _key(kept_id) in model.summaries, "the record back")
         await wait_for(pilot, lambda: listed.selected_key == _key(logged), "its record again")
+
+
+async def test_a_layout_moved_away_is_said_gone_and_its_rows_go_until_it_is_back(
+    tmp_path: Path,
+) -> None:
+    # `mv .intentusnet elsewhere`: the header said "✗ watching stopped" and the list went
+    # on showing every execution and its verdict as if it were there.
+    layout = tmp_path / "project" / ".intentusnet"
+    (layout / "records").mkdir(parents=True)
+    world = write_world(layout / "records")
+    (layout / "wal").mkdir()
+    app = make_app(layout.parent, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        model = app.execution_list.model
+        assert len(model.summaries) == 6
+        layout.rename(tmp_path / "elsewhere")
+        gone = f"{layout} gone: waiting for it to come back"
+        said = "/project/.intentusnet gone: waiting for it to come back"  # a long path is cut
+        await wait_for(pilot, lambda: said in screen_lines(app)[0], "the loss said")
+        await wait_for(pilot, lambda: not model.summaries, "its rows gone")
+        await settle(pilot)
+        assert screen_lines(app)[1].startswith(" 0 executions")
+        assert app.execution_list.empty_message.startswith(gone)  # where the rows were
+        (tmp_path / "elsewhere").rename(layout)
+        await wait_for(pilot, lambda: app.header_state.live == "live", "watching again")
+        await wait_for(pilot, lambda: len(model.summaries) == 6, "its rows back")
+        assert _key(world["ok"]) in model.summaries

@@ -75,6 +75,11 @@ class Resyncing(App[None]):
         self._update_empty_message()
         self._show_header()
         self.notify(self.header_state.trouble, severity="warning", markup=False)
+        if gone:
+            # Its files are gone: their rows go too, rather than show as current what is
+            # not there (the logs left make rows of their own). The rows of a directory
+            # that cannot be listed stay as last read: what it holds is unknown.
+            self._resync(self._known())
 
     def on_watch_resumed(self) -> None:
         # A directory gone, and back (a watch resumed on the others while one is still
