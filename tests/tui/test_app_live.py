@@ -476,6 +476,7 @@ async def test_a_layout_moved_away_is_said_gone_and_its_rows_go_until_it_is_back
     (layout / "records").mkdir(parents=True)
     world = write_world(layout / "records")
     (layout / "wal").mkdir()
+    (layout / "wal" / f"{world['ok']}.wal").write_text("")  # a record's log goes with it
     app = make_app(layout.parent, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)

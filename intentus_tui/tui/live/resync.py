@@ -17,6 +17,7 @@ from intentus_tui.tui.live.messages import DirectoriesMissing, WatcherStopped
 from intentus_tui.tui.live.watcher import trouble_names, trouble_text
 
 if TYPE_CHECKING:
+    from intentus_tui.core.paths import RecordRoot
     from intentus_tui.tui.live.watcher import IndexFeeder
     from intentus_tui.tui.presenters.header_text import HeaderState
 
@@ -80,6 +81,14 @@ class Resyncing(App[None]):
             # not there (the logs left make rows of their own). The rows of a directory
             # that cannot be listed stay as last read: what it holds is unknown.
             self._resync(self._known())
+            # A record's log is not in what is known of it (its record is): a log gone
+            # too is read again, or the row would stay, made from the log alone.
+            logs = []
+            for summary in self.all_summaries():
+                wal_dir = self.root_of(self.file_of(summary)).wal_dir
+                if wal_dir in gone:
+                    logs.append(wal_dir / f"{summary.execution_id}{WAL_SUFFIX}")
+            self.queue_paths(logs)
 
     def on_watch_resumed(self) -> None:
         # A directory gone, and back (a watch resumed on the others while one is still
@@ -131,6 +140,8 @@ class Resyncing(App[None]):
         def _start_scan(self) -> None: ...
 
         def file_of(self, summary: ExecutionSummary) -> Path: ...
+
+        def root_of(self, path: Path) -> RecordRoot: ...
 
         def all_summaries(self) -> Iterable[ExecutionSummary]: ...
 
