@@ -268,7 +268,13 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
             "the record was never written whole (IntentusNet 1.3.0 cuts error responses "
             "short): no recorded response to replay",
         )
+    if code is ReplayCode.RECORD_CORRUPTED and s.load_status in _UNREAD:
+        # not damage: a file that could not be read (no permission, a socket) may be whole
+        return code, f"the file cannot be read ({s.message}): no response to replay from it"
     return code, replay_text(s.replay_reason)
+
+
+_UNREAD = (LoadStatus.UNREADABLE, LoadStatus.NOT_A_FILE)
 
 
 def cut_short_by_writer(s: ExecutionSummary) -> bool:
@@ -325,7 +331,7 @@ _REPLAY_KEYS = {m: f"replay.{m.value}" for m in ReplayCode}
 
 def _what_the_file_is(status: LoadStatus) -> str:
     """What an execution's file turned out to be, when it holds no whole record."""
-    if status in (LoadStatus.UNREADABLE, LoadStatus.NOT_A_FILE):
+    if status in _UNREAD:
         return "the file cannot be read"  # a link leading nowhere, a socket: not damage
     if status is LoadStatus.NOT_RECORD:
         return "the file is not a record"
