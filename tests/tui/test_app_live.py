@@ -256,6 +256,45 @@ async def test_the_viewed_execution_and_event_stay_put_while_executions_arrive(
         assert "follow" not in screen_text(app).splitlines()[0]
 
 
+def _cut_short(records: Path, n: int) -> str:
+    """A newer record cut short among its events (unknown: the failures-first view lists
+    it in its top group); its key."""
+    text = json.dumps(make_record(execution_id=fixed_id(n), created=created(n)), indent=2)
+    (records / _key(fixed_id(n))).write_text(text[: text.index('"AGENT_ATTEMPT_END"')], "utf-8")
+    return _key(fixed_id(n))
+
+
+async def test_the_top_row_opened_untouched_stays_while_newer_executions_arrive(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """The cursor on the top row, where the list opens, never moved in the list: each
+    arrival listed above it took the top row, and with it the side pane and the timeline
+    open on it (the place in its events lost). Only follow mode (``T``) moves to what
+    arrives."""
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        viewed = listing.selected_key
+        assert viewed is not None and listing.cursor_row == listing.model.nearest_item(0)
+        arrived = _cut_short(records_dir, 70)
+        await wait_for(pilot, lambda: arrived in listing.model.summaries, "listed")
+        await settle(pilot)
+        assert listing.model.key_at(listing.model.nearest_item(0) or 0) == arrived  # above it
+        assert listing.selected_key == viewed and app.detail_key == viewed
+        await pilot.press("enter")  # its timeline, two events on
+        await settle(pilot)
+        at = app.timeline.lines.cursor
+        await pilot.press("k", "k")
+        await settle(pilot)
+        assert app.timeline.lines.cursor == at - 2
+        arrived = _cut_short(records_dir, 71)
+        await wait_for(pilot, lambda: arrived in listing.model.summaries, "listed")
+        await settle(pilot)
+        assert listing.selected_key == viewed and app.detail_key == viewed
+        assert app.timeline.lines.cursor == at - 2
+
+
 async def test_follow_mode_selects_each_arrival_until_the_cursor_is_moved_by_hand(
     records_dir: Path, world: dict[str, str]
 ) -> None:

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.support import deny_capabilities
 from tests.factories import make_record, write_record
-from tests.hostile.test_cli_hostile import _deny_capabilities
 from tests.tui.app_support import created, fixed_id, write_world
 
 ROOT = Path(__file__).parents[2]
@@ -76,7 +76,7 @@ def _inspect_rows(project: Path) -> dict[str, list[object]]:
 def test_records_that_cannot_be_listed_are_kept_said_and_caught_up(tmp_path: Path) -> None:
     # While the records directory was unreadable the header said "● live", a record
     # changed meanwhile left the list, one added never came, even once access was back.
-    prefix = _deny_capabilities()
+    prefix = deny_capabilities()
     if prefix is None or os.geteuid() != 0:
         pytest.skip("needs root (to change what the debugger cannot read) and setpriv")
     project = tmp_path / "p"

@@ -148,7 +148,8 @@ class ExecutionList(
         self._copies_version = 0  # of ``model.shared_ids`` when the rows were last drawn
         self._names_width = 0  # what the file names of copies want of the id column
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
-        self._user_moved = False  # until the user moves, the cursor follows the top row
+        # Until the user moves (or a watched change comes), the cursor follows the top row.
+        self._user_moved = False
         self._rows_drawn = False
         # Follow mode (like ``tail -f``): each execution that arrives live is selected.
         # Off, the selection stays where the user put it while rows come and go.
@@ -221,6 +222,11 @@ class ExecutionList(
                 self._writing.discard(summary.key)
         self._writing.difference_update(removed)
         known = self.model.summaries
+        if live and self.selected_key is not None:
+            # Watched changes come after the scan: the row shown is the one being read (its
+            # timeline may be open), so nothing listed above it takes its place; only
+            # follow mode moves to what arrives.
+            self._user_moved = True
         arrived = [s for s in changed if s.key not in known] if live and self.following else []
         self._keeping_place(lambda: self.model.apply(changed, removed), files_changed=True)
         newest = self.model.newest(arrived) if arrived else None
