@@ -7,7 +7,9 @@ and lays out:
   row per event pair; an event only one side has faces a gap (``None``) on the other;
 - ``values``: what was compared, as indented JSON lines in two columns, aligned by path: the
   same line side by side, a changed value on one row, a key or element only one side has
-  facing gaps. Events are laid out in the timeline's pairs, so the two views agree.
+  facing gaps. Events are laid out in the timeline's pairs, so the two views agree. Keys
+  come in the order ``diff`` visits them (sorted, below the top level's sections), so the
+  differences come down the rows in the order of the comparison's entries.
 
 Each row knows its path (in the one notation: ``events[3].payload.agent``; an index is B's
 position, or A's for what only A has, as in the comparison's entries) and whether the ignore
@@ -31,7 +33,7 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal, TypeAlias
@@ -54,6 +56,7 @@ from intentus_tui.core.compare.usecase import compare
 from intentus_tui.core.verist.align import align
 from intentus_tui.core.verist.diff import PathKey, diff, paired_index
 from intentus_tui.core.verist.missing import MISSING
+from intentus_tui.core.verist.value import js_sorted
 
 # "uncompared": shown, but not a difference (a side the comparison leaves out: a snapshot's
 # output or commands only one side has, an event's seq only one side writes).
@@ -242,14 +245,21 @@ def _same_value(a: Any, b: Any) -> bool:
         return diff(a, b).equal
 
 
+def _key_order(keys: Iterable[Any], path: Path) -> list[Any]:
+    """An object's keys in the order ``diff`` visits them (JavaScript's sort), so that its
+    rows, and ``n`` stepping down them, come in the order the Diff tab and ``intentus-tui
+    diff`` list the differences; the top level's sections keep the order they are compared in."""
+    return list(keys) if not path else js_sorted(keys)
+
+
 def _lines(value: Any, key: PathKey | None, depth: int, path: Path) -> list[tuple[str, Path]]:
     """``value`` as indented JSON lines, each with its path."""
     pad = "  " * depth
     label = _label(key)
     if depth < MAX_DEPTH and isinstance(value, dict) and value:
         out = [(f"{pad}{label}{{", path)]
-        for k, v in value.items():
-            out.extend(_lines(v, k, depth + 1, (*path, k)))
+        for k in _key_order(value.keys(), path):
+            out.extend(_lines(value[k], k, depth + 1, (*path, k)))
         out.append((f"{pad}}}", path))
         return out
     if depth < MAX_DEPTH and isinstance(value, list) and value:
@@ -383,7 +393,7 @@ class _Layout:
             self.rows.append(
                 SideRow(f"{pad}{_label(key_a)}{{", f"{pad}{_label(key_b)}{{", "same", path)
             )
-            for k in [*va, *(k for k in vb if k not in va)]:
+            for k in _key_order([*va, *(k for k in vb if k not in va)], path):
                 self.both(va.get(k, MISSING), vb.get(k, MISSING), k, k, depth + 1, (*path, k))
             self.rows.append(SideRow(f"{pad}}}", f"{pad}}}", "same", path))
             return
@@ -527,7 +537,9 @@ def _snapshot_doc(operand: Operand, with_header: bool) -> dict[str, Any]:
     if commands is not None:
         doc["commands"] = commands
     if with_header:
-        doc.update(record_header(snapshot))
+        header = record_header(snapshot)
+        # Compared as one value, its parts in diff's order (``header`` before ``routerDecision``).
+        doc.update({key: header[key] for key in js_sorted(header)})
     return doc
 
 

@@ -202,3 +202,23 @@ def test_an_event_at_another_place_in_each_record_is_named_by_both_places(
         f"events[{i}→{i + 1}]" for i in range(2, len(a["events"]))
     ]
     assert [r.path_text for r in event_rows][:2] == ["events[0]", "events[1]"]
+
+
+def test_the_differences_come_in_the_order_the_comparison_lists_them(
+    real_world: RealWorld,
+) -> None:
+    """Each of the comparison's entries starts a run of rows, in the entries' order (the
+    order of the Diff tab and ``intentus-tui diff``), with the rules on and off: 1.3.0
+    writes an envelope's ``routing`` as strategy, targetAgent, fallbackAgents, the diff
+    visits them sorted."""
+    ids = [real_world.success, real_world.fallback, real_world.invalidated]
+    for first in ids:
+        for second in ids:
+            a = file_operand("A", real_world.records_dir / f"{first}.json")
+            b = file_operand("B", real_world.records_dir / f"{second}.json")
+            for rules in (DEFAULT_RULES, NO_RULES):
+                layout = side_by_side(a, b, rules)
+                rows = layout.fold(rules_on=True)
+                starts = [rows.rows[i] for i in rows.differences]
+                shown = [row.path_text for row in starts if isinstance(row, SideRow)]
+                assert shown == [path_text(e) for e in layout.comparison.entries]
