@@ -303,6 +303,33 @@ async def test_record_text_is_inert() -> None:
         assert '"[b]x[/b] [$accent]y \\u001b[2J' in current and "⟨U+202E⟩evil" in current
 
 
+async def test_the_timelines_keep_their_difference_on_screen_through_a_resize() -> None:
+    """Taller, every event fits and the timelines scrolled to their top; back at 80x24 the
+    status still said the last event difference while the pane showed the first events."""
+
+    def on_screen(view: Any) -> list[str]:
+        lines = range(1, view.size.height)
+        return ["".join(seg.text for seg in view.render_line(y)) for y in lines]
+
+    app = pair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await finish_workers(pilot)
+        screen = app.comparison
+        timeline = screen.timeline
+        await pilot.press("t", *["n"] * len(timeline.differences))
+        last = timeline.current_row
+        assert isinstance(last, SideRow) and last.b is not None
+        assert last.b.startswith("#9 FINAL_RESPONSE")
+        assert any(last.b in line for line in on_screen(timeline))
+        for size in ((120, 36), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            status = _text(screen.query_one("#compare-status"))
+            total = len(timeline.differences)
+            assert f"at event {total}/{total}" in status
+            assert any(last.b in line for line in on_screen(timeline)), on_screen(timeline)
+
+
 def _svg_lines(svg: str) -> list[str]:
     root = ET.fromstring(svg)
     texts = ["".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]

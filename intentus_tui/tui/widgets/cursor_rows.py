@@ -96,6 +96,11 @@ class CursorRowsView(StripCachedView[RowStripKey, Strip]):
         elif self.cursor >= top + visible:
             self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Taller, every row fitting, the list scrolled back to its top; shorter again, the
+        # cursor was left below the pane's last row, its place lost.
+        self._scroll_to_cursor()
+
     def action_page(self, direction: int) -> None:
         self.cursor = self.cursor + direction * max(1, self.size.height - 2)
 
