@@ -451,8 +451,8 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
         assert _flat(full.query_one("#side-a")).endswith(CLEAN_VERDICT)
         assert (
             _flat(full.query_one("#side-b"))
-            == (  # its file: not named after its id
-                f"B execution {real_world.fallback[:8]} (tamp-01.json) · ⚠ untrusted · tampered · "
+            == (  # its file: not named after its id; one line of its half: no "execution"
+                f"B {real_world.fallback[:8]} (tamp-01.json) · ⚠ untrusted · tampered · "
                 "✗ no (untrusted)"
             )
         )

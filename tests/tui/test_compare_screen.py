@@ -572,9 +572,12 @@ async def test_at_80x24_a_side_too_long_for_a_line_takes_two_and_keeps_its_words
         assert screen.query_one("#side-b").size.height == 2
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
-        assert _text(screen.query_one("#side-a")).startswith("A execution e3151288")
-        assert _text(screen.query_one("#side-b")).startswith("B execution e3151288")
+        # Side by side, each on one line of its half: without the word "execution" (with
+        # it, B wrapped inside its verdict).
+        assert _text(screen.query_one("#side-a")).startswith("A e3151288 · ")
+        assert _text(screen.query_one("#side-b")).startswith("B e3151288 (copy-kept")
         assert screen.query_one("#side-a").region.y == screen.query_one("#side-b").region.y
+        assert screen.query_one("#side-b").size.height == 1
 
 
 async def test_at_80x24_long_ids_are_cut_with_an_ellipsis_and_keep_their_verdicts(

@@ -92,8 +92,9 @@ async def test_the_full_screen_names_both_verdicts_and_warns() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await finish_workers(pilot)
         screen = app.comparison
-        assert f"execution exec-000A · {CLEAN}" in _text(screen.query_one("#side-a"))
-        assert f"execution exec-000B · {TAMPERED}" in _text(screen.query_one("#side-b"))
+        # Side by side, each on one line of its half: both without the word "execution".
+        assert _text(screen.query_one("#side-a")) == f"A exec-000A · {CLEAN}"
+        assert _text(screen.query_one("#side-b")) == f"B exec-000B · {TAMPERED}"
         warning = screen.query_one("#compare-warning")
         assert warning.display and warning.region.height >= 1
         assert _flat(_text(warning)) == f"⚠ {WARNING}"

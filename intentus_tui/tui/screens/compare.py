@@ -38,6 +38,7 @@ from intentus_tui.core.actions import (
     compare_side_by_side,
     ignore_config,
 )
+from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.compare_text import (
@@ -159,35 +160,48 @@ class ComparisonScreen(Screen[None]):
         self._show_status()
 
     def _fit_titles(self, width: int) -> None:
-        """Each side's longest title that fits its half of ``width`` in two lines; under
-        ``STACK_TITLES_BELOW`` columns, or wider when a side fits no line of its half but
-        both fit one of the whole width, the titles are one above the other, each the whole
-        width, on one line when a version fits there (at 80 columns a side's half cut its
-        verdict's reason and its "damaged" note; at 120 a verdict wrapped inside itself)."""
+        """Each side's longest title that fits. Side by side only from
+        ``STACK_TITLES_BELOW`` columns and when each side fits one line of its half with its
+        verdict in words; else one above the other, each the whole width, on one line when
+        a version fits there, else two (at 80 columns a half cut a verdict's reason; at
+        120-149 a verdict wrapped inside itself, "✗" on one line and "no (untrusted)" on
+        the next, where only the list's marks fitted a line)."""
         sides = (
             ("A ", "bold $text-error", self.title_versions[0], "#side-a"),
             ("B ", "bold $text-success", self.title_versions[1], "#side-b"),
         )
+        verdicts = (self.a.verdict, self.b.verdict)
 
-        def on_one_line(inner: int) -> bool:
-            return all(
-                any(len(Content(name + t).wrap(inner)) <= 1 for t in versions)
-                for name, _, versions, _ in sides
-            )
+        def lines(name: str, title: str, inner: int) -> int:
+            return len(Content(name + title).wrap(inner))
+
+        def worded(versions: list[str], verdict: Verdict | None) -> list[str]:
+            # The list's marks (a record's last version, where they read otherwise) are
+            # for a line too narrow for the words, never a reason to stay side by side.
+            return versions[:-1] if abbreviated(verdict) and len(versions) > 1 else versions
 
         half, whole = max(width // 2 - 2, 1), max(width - 2, 1)  # less the padding
-        stacked = width < STACK_TITLES_BELOW or (not on_one_line(half) and on_one_line(whole))
+        side_by_side = width >= STACK_TITLES_BELOW and all(
+            any(lines(name, t, half) <= 1 for t in worded(versions, verdict))
+            for (name, _, versions, _), verdict in zip(sides, verdicts, strict=True)
+        )
+        stacked = not side_by_side
         self.set_class(stacked, "-stacked-titles")
         inner = whole if stacked else half
 
-        def fitting_in(name: str, versions: list[str]) -> list[str]:
-            for lines in (1, TITLE_LINES) if stacked else (TITLE_LINES,):
-                fits = [t for t in versions if len(Content(name + t).wrap(inner)) <= lines]
+        def fitting_in(name: str, versions: list[str], verdict: Verdict | None) -> list[str]:
+            if not stacked:  # what made them side by side: one line each, in words
+                return [t for t in worded(versions, verdict) if lines(name, t, inner) <= 1]
+            for most in (1, TITLE_LINES):
+                fits = [t for t in versions if lines(name, t, inner) <= most]
                 if fits:
                     return fits
             return []
 
-        fitting = [fitting_in(name, versions) for name, _, versions, _ in sides]
+        fitting = [
+            fitting_in(name, versions, verdict)
+            for (name, _, versions, _), verdict in zip(sides, verdicts, strict=True)
+        ]
         # Two executions are named alike: when one side drops the word "execution" to
         # fit, so does the other.
         chosen = [
@@ -201,13 +215,12 @@ class ComparisonScreen(Screen[None]):
         # Two verdicts are worded alike: when one side takes the list's abbreviated answers
         # (its last version) to fit, so does the other ("tampered · ✗ no (untrusted)"
         # beside "TAMPERED · ✗ untrust" read as two different verdicts).
-        if self.a.verdict is not None and self.b.verdict is not None:
+        if verdicts[0] is not None and verdicts[1] is not None:
             chosen = [
                 fits[0] if fits else versions[-1]
                 for (_, _, versions, _), fits in zip(sides, fitting, strict=True)
             ]
             lasts = [versions[-1] for _, _, versions, _ in sides]
-            verdicts = (self.a.verdict, self.b.verdict)
             if any(
                 title == last and abbreviated(verdict)
                 for title, last, verdict in zip(chosen, lasts, verdicts, strict=True)
