@@ -248,7 +248,14 @@ def locate_execution(
         fail(EMPTY_TARGET)
 
     looks_like_path = names_a_file(target)
-    if directory is not None and not isinstance(directory, str) and not looks_like_path:
+    # ``LABEL:FILE`` (``d2:copy.json``, as a comparison's title names a side) is a file of
+    # one of several roots, not a path of this directory.
+    labelled_file = looks_like_path and ":" in target and "/" not in target
+    if (
+        directory is not None
+        and not isinstance(directory, str)
+        and (not looks_like_path or (labelled_file and len(directory) > 1))
+    ):
         if len(directory) > 1 or (directory and is_remote(directory[0])):
             path, wal_dir = locate_across(target, directory)
             if not allow_wal and path.name.endswith(WAL_SUFFIX):
@@ -438,9 +445,18 @@ def _one_root(directory: str) -> RecordRoot:
 
 def locate_across(target: str, directories: Sequence[str]) -> tuple[Path, Path | None]:
     """(file, WAL directory) of ``LABEL:ID`` or an id or prefix only one root has."""
-    from intentus_tui.core.roots import resolve_across
+    from intentus_tui.core.roots import resolve_across, split_label
 
     opened = open_many(directories)
+    label, name = split_label(target, [entry.label for entry in opened])
+    if label is not None and names_a_file(name):  # LABEL:FILE, a file of that root
+        entry = next(entry for entry in opened if entry.label == label)
+        if entry.root is None:
+            fail(f"root {label} could not be opened: {entry.problem}")
+        path = entry.root.path_of(name)
+        if not os.path.lexists(path):
+            fail(f"no such file in root {label}: {shown_path(str(path))}")
+        return _whole(entry.root, path, entry)
     try:
         entry, match = resolve_across(opened, target)
     except ExecutionIdError as exc:

@@ -5,6 +5,7 @@ load. Records written by the real intentusnet 1.3.0."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,27 @@ def test_diff_compares_executions_of_two_roots(hosts: list[Host], real_world: Re
     doc = json.loads(result.stdout)
     changed = {e["path_text"]: e["after"] for e in doc["entries"]}
     assert changed["envelope.metadata.createdAt"] == "2030-01-01T00:00:00Z"
+
+
+def test_a_file_of_one_root_is_named_root_colon_file_as_the_debugger_names_it(
+    hosts: list[Host], real_world: RealWorld
+) -> None:
+    """The comparison's title names a copy ``beta:copy.json``: the command line looked for
+    ``beta:copy.json`` in the first root's records ("no such file")."""
+    alpha, beta = hosts
+    some = real_world.success
+    shutil.copy(beta.records / f"{some}.json", beta.records / "copy.json")
+    dirs = ["--dir", str(alpha.base), "--dir", str(beta.base)]
+    same = cli("diff", *dirs, f"alpha:{some}", "beta:copy.json")
+    assert same.returncode == 0, same.stderr  # the same record, copied
+    shown = cli("inspect", *dirs, "--json", "beta:copy.json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["file"] == str(beta.records / "copy.json")
+    missing = cli("inspect", *dirs, "alpha:copy.json")
+    assert missing.returncode == ExitCode.USAGE
+    assert missing.stderr == (
+        f"intentus-tui: no such file in root alpha: {alpha.records / 'copy.json'}\n"
+    )
 
 
 def test_verify_several_roots_and_a_failing_one(hosts: list[Host], tmp_path: Path) -> None:

@@ -272,7 +272,8 @@ def test_an_empty_log_beside_a_record_is_unchecked_not_a_broken_chain(
     tmp_path: Path, real_world: RealWorld
 ) -> None:
     # An empty WAL is not "hash chain broken (entries edited or removed)": the record's
-    # answer is replayed as its own, with no chain warning.
+    # answer is replayed as one that cannot be fully checked (the verdict's unverifiable),
+    # never as one whose chain breaks.
     base = tmp_path / ".intentusnet"
     shutil.copytree(real_world.records_dir, base / "records")
     (base / "wal").mkdir()
@@ -288,8 +289,9 @@ def test_an_empty_log_beside_a_record_is_unchecked_not_a_broken_chain(
     run = cli("replay", real_world.success, "--dir", str(base / "records"), "--json")
     assert run.returncode == 0, run.stderr
     replayed = json.loads(run.stdout)
-    assert replayed["warnings"] == [] and replayed["integrity"] == []
-    assert "chain" not in run.stderr
+    assert [problem["kind"] for problem in replayed["integrity"]] == ["wal_unchecked"]
+    assert "broken" not in run.stdout + run.stderr
+    assert "cannot be fully checked" in run.stderr
 
 
 def test_verify_calls_a_whole_unreadable_last_line_malformed_not_torn(tmp_path: Path) -> None:
