@@ -134,7 +134,7 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
         echo_text(counts)
     else:
         click.echo(f"intentus-tui: {counts}", err=True)
-    _print_listing(rows)
+    _print_listing(rows, [entry.label for entry in opened])
     return code
 
 
@@ -146,7 +146,7 @@ LEFT_OUT_FIRST = ("ATTEMPTS", "EVENTS", "WAL", "CREATED", "INTENT")
 CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12, "EXECUTION": 16}
 
 
-def _print_listing(rows: list[list[str]]) -> None:
+def _print_listing(rows: list[list[str]], roots: Sequence[str] = ()) -> None:
     # UUIDs by the prefixes no other id shares, which ``inspect PREFIX`` finds. Several
     # roots' ROOT column goes last, and its rows then stand under their root's name.
     column = rows[0].index("EXECUTION")
@@ -156,6 +156,7 @@ def _print_listing(rows: list[list[str]]) -> None:
         flexible=CUT_TO,
         leave_out=(*LEFT_OUT_FIRST, "ROOT"),
         group_by="ROOT",
+        group_order=roots,
     )
     print_table(rows, echo_text, fitting)
 

@@ -94,7 +94,7 @@ def _untrusted(problems: tuple[IntegrityProblem, ...], as_json: bool) -> NoRetur
         integrity = [problem.to_json() for problem in problems]
         echo_json({"replayed": False, "trusted": False, "integrity": integrity})
     else:
-        _refusal(f"untrusted record, not replayed (--strict): {_problem_names(problems)}")
+        _refusal(f"integrity in doubt, not replayed (--strict): {_problem_names(problems)}")
     raise click.exceptions.Exit(ExitCode.UNTRUSTED)
 
 

@@ -140,6 +140,13 @@ def _targets(
                 wals.append((file, None))
             else:
                 records.append((file, log_dir))
+                # The execution's files: its log too, checked as ``verify DIR`` checks it
+                # (a log that cannot be read passed ``verify ID`` and failed ``verify DIR``).
+                log = (
+                    log_dir / f"{file.name.removesuffix('.json')}{WAL_SUFFIX}" if log_dir else None
+                )
+                if log is not None and os.path.lexists(log):
+                    wals.append((log, None))
         else:
             # Nothing to read there: said as such and failed, not checked as a damaged
             # record ("hash unreadable", "file vanished"); the other paths are verified.

@@ -29,8 +29,10 @@ class Fitting:
     flexible: Mapping[str, int] = field(default_factory=dict)  # cut, to a least width
     leave_out: Sequence[str] = ()  # while it still does not fit, in this order
     # a column of ``leave_out`` whose value is then said once above its rows, in sections
-    # (the root of a listing of several roots), not lost
+    # (the root of a listing of several roots), not lost; its sections in ``group_order``
+    # (the roots as named), then as they first appear
     group_by: str | None = None
+    group_order: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,20 +43,23 @@ class FittedTable:
     left_out: tuple[str, ...]  # the headers of the columns left out, in table order
     # ``group_by``'s value of each row (the header's first), when that column was left out
     groups: list[str] | None = None
+    group_order: Sequence[str] = ()
 
     def lines(self) -> Iterator[str]:
         """The fitted table's lines; with ``groups``, the header, then each group's rows
-        (in the order the table had them) under a line naming it, groups in the order
-        they first appear."""
+        (in the order the table had them) under a line naming it, groups in
+        ``group_order``, then in the order they first appear."""
         if self.groups is None:
             yield from table_lines(self.rows)
             return
         lines = table_lines(self.rows)
         yield next(lines)
-        sections: dict[str, list[str]] = {}
+        sections: dict[str, list[str]] = {group: [] for group in self.group_order}
         for group, line in zip(self.groups[1:], lines, strict=True):
             sections.setdefault(group, []).append(line)
         for group, rows in sections.items():
+            if not rows:
+                continue
             yield f"── {self.groups[0]} {group} ({len(rows)})"
             yield from rows
 
@@ -141,7 +146,7 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
             if fitting.group_by in dropped:
                 column = header.index(fitting.group_by)
                 groups = [row[column] for row in original]
-            return FittedTable(fitted, shortened, cut, left_out, groups)
+            return FittedTable(fitted, shortened, cut, left_out, groups, fitting.group_order)
         dropped.append(candidates.pop(0))
 
 

@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from intentus_tui.core.model import ExecutionSummary
+from intentus_tui.core.model import ExecutionSummary, LoadStatus
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
@@ -529,6 +529,13 @@ class IntentusApp(
         else:
             self._detail_waiting = (summary.key, path)
 
+    def reload_shown_detail(self) -> None:
+        """Read the selected execution again (its directory can be listed again: what was
+        shown meanwhile may be stale)."""
+        summary = self.execution_list.selected_summary
+        if summary is not None and self._first_frame_out:
+            self._load_detail(summary.key, self.file_of(summary))
+
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
         detail = self.read_detail(path)
@@ -541,6 +548,8 @@ class IntentusApp(
         if message.key != self.execution_list.selected_key:
             return  # the selection moved on while this was loading
         same = message.key == self.shown_key  # re-read (its file changed): keep the place
+        if same and self._unread_for_now(message.detail):
+            return  # its directory cannot be listed: what was read stays, as its row does
         self.detail = message.detail
         self.detail_key = message.key
         # The verdict of the bytes the timeline shows (the list row's too, once it is
@@ -560,6 +569,12 @@ class IntentusApp(
             self.side_pane.compare_again_with(message.detail)
         self._refresh_footer()
         self.selection_loaded()
+
+    def _unread_for_now(self, detail: ExecutionDetail) -> bool:
+        """A re-read that could not read the file while a watched directory cannot be
+        listed (the header says so): not news about the record."""
+        unread = detail.result.status is LoadStatus.UNREADABLE
+        return unread and self.header_state.trouble is not None and self.detail is not None
 
     @on(EventLines.Highlighted)
     def _event_highlighted(self, message: EventLines.Highlighted) -> None:

@@ -69,20 +69,21 @@ def test_several_roots_on_an_80_column_terminal_stand_under_their_root_names(
     world = build_real_world(tmp_path / "real")
     demo = tmp_path / "demo"
     assert cli("demo", str(demo), "--count", "20", cwd=tmp_path).returncode == 0
-    roots = (str(demo), str(world.records_dir.parent))
+    # The real root named first, though its executions are the newer: its rows first.
+    roots = (str(world.records_dir.parent), str(demo))
     narrow = run_in_pty("inspect", "--list", *roots, cwd=tmp_path, columns=80).decode()
     piped = cli("inspect", "--list", *roots, cwd=tmp_path)
     assert piped.returncode == 0, piped.stderr
 
     lines = narrow.replace("\r\n", "\n").splitlines()
     assert all(cell_len(line) <= 80 for line in lines), lines
-    assert lines[0] == "24 executions in 2 roots: demo 20, real 4"  # a person's first line
+    assert lines[0] == "24 executions in 2 roots: real 4, demo 20"  # a person's first line
     assert lines[1].split() == ["EXECUTION", "OUTCOME", "INTEGRITY", "REPLAY"]
     note = " ".join(lines[lines.index(next(x for x in lines if x.startswith("("))) :])
     assert "rows grouped by ROOT" in note and "ROOT" not in note.split("left out")[0]
 
     # Piped: the table alone, header first (the counts went to stderr).
-    assert piped.stderr == "intentus-tui: 24 executions in 2 roots: demo 20, real 4\n"
+    assert piped.stderr == "intentus-tui: 24 executions in 2 roots: real 4, demo 20\n"
     whole = [re.split(" {2,}", line) for line in piped.stdout.splitlines()]
     header, whole_rows = whole[0], whole[1:]
     by_root: dict[str, list[list[str]]] = {}
@@ -102,7 +103,7 @@ def test_several_roots_on_an_80_column_terminal_stand_under_their_root_names(
             continue
         assert section is not None, f"a row before any root's name: {line!r}"
         section.append(re.split(" {2,}", line))
-    assert set(sections) == set(by_root) == {"demo", "real"}
+    assert list(sections) == ["real", "demo"] and set(by_root) == {"demo", "real"}
     for label, rows in sections.items():
         assert len(rows) == len(by_root[label]) == counts[label]
         for row, full in zip(rows, by_root[label], strict=True):

@@ -107,7 +107,7 @@ def test_an_edited_record_is_refused_forced_with_warnings_or_refused_with_strict
     assert strict.returncode == ExitCode.UNTRUSTED == 5
     assert strict.stdout == ""  # no answer; one line on stderr naming the problems
     (line,) = strict.stderr.splitlines()
-    assert line.startswith("intentus-tui: untrusted record, not replayed (--strict): ")
+    assert line.startswith("intentus-tui: integrity in doubt, not replayed (--strict): ")
     assert "attacker" not in strict.stderr
     if change["envelope"]:
         assert "possible tampering" in line
@@ -210,7 +210,7 @@ def test_strict_refuses_every_record_in_doubt_alike_forced_or_not(
     else:
         assert run.stdout == ""
         (line,) = run.stderr.splitlines()
-        assert line.startswith("intentus-tui: untrusted record, not replayed (--strict): ")
+        assert line.startswith("intentus-tui: integrity in doubt, not replayed (--strict): ")
 
 
 def test_a_broken_wal_chain_beside_the_records_is_reported(
@@ -406,7 +406,7 @@ def test_strict_refuses_a_record_that_cannot_be_read_as_untrusted(
     run = cli(*base, "--strict")
     assert run.returncode == ExitCode.UNTRUSTED, run
     assert run.stdout == "" and run.stderr == (
-        "intentus-tui: untrusted record, not replayed (--strict): "
+        "intentus-tui: integrity in doubt, not replayed (--strict): "
         "record cannot be read, nothing to replay\n"
     )
     doc = json.loads(cli(*base, "--strict", "--json").stdout)
@@ -443,7 +443,9 @@ def test_strict_refuses_an_execution_whose_log_chain_breaks_with_no_record_to_re
             run = cli("replay", execution_id, "--dir", str(base), "--strict", *flags)
             assert run.returncode == ExitCode.UNTRUSTED, run
             assert run.stdout == "" and len(run.stderr.splitlines()) == 1
-            assert run.stderr.startswith("intentus-tui: untrusted record, not replayed (--strict)")
+            assert run.stderr.startswith(
+                "intentus-tui: integrity in doubt, not replayed (--strict)"
+            )
             assert "write-ahead log hash chain broken" in run.stderr
         doc = json.loads(
             cli("replay", execution_id, "--dir", str(base), "--strict", "--json").stdout
@@ -489,6 +491,11 @@ def test_a_log_that_cannot_be_checked_makes_the_answer_unchecked_and_strict_refu
     assert strict.returncode == ExitCode.UNTRUSTED and strict.stdout == ""
     verified = cli("verify", real_world.success, cwd=records.parent.parent, prefix=prefix)
     assert "· WAL " in verified.stdout  # why the verdict says unverifiable, said by verify
+    # verify ID checks the execution's log as verify DIR does: the same answer (it passed
+    # by ID what failed by directory)
+    assert f"{real_world.success}.wal  wal " in verified.stdout
+    whole = cli("verify", str(records.parent), prefix=prefix)
+    assert verified.returncode == whole.returncode
 
 
 def test_a_record_its_log_contradicts_is_replayed_with_the_contradiction_said(

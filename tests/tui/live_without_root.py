@@ -55,6 +55,10 @@ async def report(app: IntentusApp, step: str) -> str:
     return (await asyncio.to_thread(sys.stdin.readline)).strip()
 
 
+def _read(app: IntentusApp) -> bool:
+    return app.detail is not None and app.detail.result.status.value != "unreadable"
+
+
 async def main(project: Path, opened: str) -> None:
     app = make_app(project, watch=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -74,6 +78,7 @@ async def main(project: Path, opened: str) -> None:
         try:
             await wait_for(pilot, lambda: rows(app) == expected, "inspect --list's rows")
             await wait_for(pilot, lambda: app.header_state.live == "live", "watching again")
+            await wait_for(pilot, lambda: _read(app), "the execution shown read again")
         except AssertionError:
             pass  # the test says what differs
         await settle(pilot)

@@ -118,6 +118,9 @@ def test_records_that_cannot_be_listed_are_kept_said_and_caught_up(tmp_path: Pat
         assert back["rows"] == expected
         assert "● live" in back["header"] and "cannot list" not in back["header"]
         assert back["counts"].startswith(" 7 executions")
+        # The execution shown, read while it could not be, is read again (it stayed
+        # "cannot be read" until the cursor left it and came back).
+        assert back["detail"] == "ok"
     finally:
         records.chmod(0o755)
         debugger.close()

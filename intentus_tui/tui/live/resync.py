@@ -99,8 +99,9 @@ class Resyncing(App[None]):
             self._show_header()
             self.notify("Watching the directory again", markup=False)
         # Every file is compared with the list: what changed while a directory was gone,
-        # or could not be listed, is read again.
+        # or could not be listed, is read again; so is the execution shown.
         self._resync(self._known())
+        self.reload_shown_detail()
 
     def on_watcher_stopped(self, message: WatcherStopped) -> None:
         self._start_scan()
@@ -138,6 +139,8 @@ class Resyncing(App[None]):
         def _update_empty_message(self) -> None: ...
 
         def _start_scan(self) -> None: ...
+
+        def reload_shown_detail(self) -> None: ...
 
         def file_of(self, summary: ExecutionSummary) -> Path: ...
 
