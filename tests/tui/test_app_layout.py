@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.cells import cell_len
+from textual import events
 
 from tests.tui.app_support import SIZE, make_app, screen_lines, settle, write_world
 
@@ -197,6 +198,10 @@ async def test_help_scrolls_from_the_keyboard(records_dir: Path) -> None:
         await pilot.press("g")
         await settle(pilot)
         assert scroll.scroll_y == 0
+        for _ in range(6):  # typed fast, before a frame: a line each (20 j moved 5 lines)
+            app.post_message(events.Key("j", "j"))
+        await settle(pilot)
+        assert scroll.scroll_y == 6
         # a mark longer than its column keeps a space before its meaning
         assert not any("⋯unchanged" in line for line in lines)
         await pilot.press("escape")

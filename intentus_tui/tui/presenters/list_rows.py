@@ -140,7 +140,7 @@ _REPLAY_MEANINGS = {
     ReplayCode.RECORDING_FAILURE: "a final response exists but was not recorded properly",
     ReplayCode.MANUALLY_INVALIDATED: "an operator marked it not replayable",
     ReplayCode.MARKED_NOT_REPLAYABLE: "the writer marked it not replayable for another reason",
-    ReplayCode.RECORD_CORRUPTED: "the file is damaged, not a record, or a malformed record",
+    ReplayCode.RECORD_CORRUPTED: "the file is damaged, not a record, malformed, or unreadable",
     ReplayCode.NO_RECORD: "known only from its write-ahead log: no record file",
     ReplayCode.UNTRUSTED: "the evidence fails its check: investigate first",
     ReplayCode.UNCHECKED: "too large to check in the listing: open it to check",

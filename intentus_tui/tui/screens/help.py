@@ -8,12 +8,13 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from intentus_tui.tui.widgets.hanging_text import HangingLine, HangingText
+from intentus_tui.tui.widgets.scroll_keys import KeyedScroll
 
 HelpSection = tuple[str, Iterable[BindingType]]
 
@@ -82,10 +83,6 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
-        Binding("j", "scroll(1)", "Scroll down", show=False, id="help.down"),
-        Binding("k", "scroll(-1)", "Scroll up", show=False, id="help.up"),
-        Binding("g", "scroll_to(False)", "Top", show=False, id="help.top"),
-        Binding("G", "scroll_to(True)", "Bottom", show=False, id="help.bottom"),
     ]
     # The text scrolls from the keyboard at once (arrows, page up/down, home/end; j/k, g/G).
     AUTO_FOCUS = "#help-scroll"
@@ -101,19 +98,10 @@ class HelpScreen(ModalScreen[None]):
                 ("Keys and marks", "bold"), ("   esc or q closes · j/k scroll", "$text-muted")
             )
             yield Static(title, id="help-title")
-            with VerticalScroll(id="help-scroll"):
+            # j/k and g/G as on every pane that scrolls text: a line a key, at once (its
+            # own j moved from where the last had not yet got to: 20 j, 5 lines).
+            with KeyedScroll(id="help-scroll"):
                 yield Static(self._content, id="help-body")
-
-    def action_scroll(self, lines: int) -> None:
-        self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
-
-    def action_scroll_to(self, end: bool) -> None:
-        """The first line (``g``) or the last (``G``), as the list's keys go."""
-        scroll = self.query_one("#help-scroll", VerticalScroll)
-        if end:
-            scroll.scroll_end(animate=False, immediate=True)
-        else:
-            scroll.scroll_home(animate=False, immediate=True)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
