@@ -8,6 +8,7 @@ import textual._wait
 from textual._styles_cache import StylesCache
 from textual.notifications import Notification
 
+import tests.tui.css_memo  # noqa: F401  (Textual's CSS parsed once per worker, not per app)
 from tests.intentusnet_world import RealWorld, build_real_world
 
 # Textual's pilot waits for the process to look idle after every key and pause, watching

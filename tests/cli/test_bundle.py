@@ -183,6 +183,23 @@ def test_garbage_named_like_a_bundle(tmp_path: Path, private_tmp: Path) -> None:
     assert len(run.stderr.splitlines()) == 1
 
 
+def test_a_byte_changed_inside_the_compressed_stream_is_a_damaged_archive(
+    good_bundle: Path, tmp_path: Path, private_tmp: Path
+) -> None:
+    """One bit flipped in the middle of the gzip stream: its CRC fails. It was read as a
+    bundle whose later files were "missing" and whose record was damaged."""
+    data = bytearray(good_bundle.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    damaged = tmp_path / "flipped.tar.gz"
+    damaged.write_bytes(bytes(data))
+    run = cli("verify", str(damaged))
+    assert run.returncode == 1 and run.stdout == ""
+    (line,) = run.stderr.splitlines()
+    assert line.startswith("intentus-tui: flipped.tar.gz: not a readable .tar.gz bundle (")
+    assert "missing" not in line
+    assert os.listdir(private_tmp) == []
+
+
 def test_an_unreadable_bundle_among_other_arguments_is_one_failure_of_them(
     world: BundleWorld, tmp_path: Path, private_tmp: Path
 ) -> None:

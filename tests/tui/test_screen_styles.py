@@ -115,6 +115,10 @@ async def test_reading_them_parses_those_files_alone(
     import textual.css.stylesheet as stylesheet_module
 
     from intentus_tui.tui import app as app_module
+    from tests.tui.css_memo import TEXTUAL_PARSE_RULES
+
+    # What the app itself parses: not the suite's parses shared between apps.
+    monkeypatch.setattr(stylesheet_module.Stylesheet, "_parse_rules", TEXTUAL_PARSE_RULES)
 
     parsed: list[str] = []
     real_parse = stylesheet_module.parse

@@ -13,6 +13,7 @@ inside the destination, so nothing is written anywhere else. Any refusal is a
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import stat
@@ -170,6 +171,8 @@ def extract_bundle(
     digest_bytes: bytes | None = None
     count = total = 0
     try:
+        with _open_archive(archive) as raw:
+            _check_gzip(raw, limits)
         with _open_archive(archive) as raw, tarfile.open(fileobj=raw, mode="r|gz") as tar:
             for member in tar:
                 count += 1
@@ -213,7 +216,7 @@ def extract_bundle(
         raise
     except NotRegularFileError as exc:
         raise BundleError(f"{label}: {exc.kind}, not a bundle file") from None
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+    except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, OSError) as exc:
         why = str(exc) or type(exc).__name__
         raise BundleError(f"{label}: not a readable .tar.gz bundle ({why})") from None
     (destination / RECORDS).mkdir(mode=0o700, exist_ok=True)
@@ -227,6 +230,18 @@ def extract_bundle(
     return ExtractedBundle(
         destination, manifest, tuple(problems + compare_with_manifest(manifest, files)), files
     )
+
+
+def _check_gzip(raw: IO[bytes], limits: BundleLimits) -> None:
+    """Read the whole compressed stream, so that its CRC and length are checked: tarfile's
+    stream reader checks neither, and a byte changed in the middle of a bundle came out as
+    members missing (what followed it) and a damaged record, not as a damaged archive."""
+    with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+        read = 0
+        while chunk := stream.read(1 << 20):
+            read += len(chunk)
+            if read > limits.total_bytes + (1 << 20):  # a bomb: the members' limit says so
+                return
 
 
 def _manifest_digest_problems(manifest: bytes, digest_file: bytes | None) -> list[FileProblem]:
