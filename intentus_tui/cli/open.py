@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,6 +234,20 @@ def has_a_terminal() -> bool:
 
 def ran(app: App[Any]) -> int:
     """Run ``app``; its exit code: not 0 when it ended on an error (Textual printed the
-    traceback), so that a script or a shell sees it crashed."""
-    app.run()
+    traceback), so that a script or a shell sees it crashed. SIGTERM and SIGHUP (``kill``,
+    a closed terminal) close it as ``q`` does, with 128 + the signal's number: they killed
+    it with the terminal left in its mode and a bundle's private copy left behind."""
+
+    def close(signum: int, _frame: object) -> None:
+        loop = app._loop
+        if loop is not None:  # from a signal handler: the loop's thread-safe door
+            loop.call_soon_threadsafe(partial(app.exit, return_code=128 + signum))
+
+    closing = (signal.SIGTERM, signal.SIGHUP)
+    before = {signum: signal.signal(signum, close) for signum in closing}
+    try:
+        app.run()
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
     return app.return_code or ExitCode.OK

@@ -7,6 +7,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import struct
 import sys
 import termios
@@ -38,9 +39,10 @@ def _read_until(fd: int, needle: bytes, timeout: float) -> bytes:
 
 
 @contextlib.contextmanager
-def _debugger_in_pty(records_dir: Path, env: dict[str, str]) -> Iterator[int]:
+def _debugger_in_pty(records_dir: Path, env: dict[str, str]) -> Iterator[tuple[int, int]]:
     """The real command line on ``records_dir`` in a 160x45 pseudo-terminal: yields the
-    terminal's fd; afterwards the program is gone (``q``, or killed if it hangs)."""
+    terminal's fd and the program's pid; afterwards the program is gone (``q``, or killed
+    if it hangs)."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the real command line
         os.execvpe(
@@ -48,10 +50,13 @@ def _debugger_in_pty(records_dir: Path, env: dict[str, str]) -> Iterator[int]:
         )
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
-        yield fd
+        yield fd, pid
     finally:
         for _ in range(50):
-            done, _status = os.waitpid(pid, os.WNOHANG)
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # the test waited for it already
+                break
             if done:
                 break
             time.sleep(0.1)
@@ -86,7 +91,7 @@ def test_no_escape_sequence_from_a_record_reaches_the_terminal(
         "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
     }
     shown_agent = "␛[31mred".encode()  # in the timeline: the selected execution's detail
-    with _debugger_in_pty(records_dir, env) as fd:
+    with _debugger_in_pty(records_dir, env) as (fd, _pid):
         output = _read_until(fd, b"PWNED", timeout=30)
         output += _read_until(fd, shown_agent, timeout=30)
         output += _quit(fd)
@@ -117,10 +122,44 @@ def test_a_directory_big_enough_for_worker_processes_opens_completely(tmp_path: 
         "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
     }
     done = f"{PARALLEL_THRESHOLD:,} executions".encode()
-    with _debugger_in_pty(records, env) as fd:
+    with _debugger_in_pty(records, env) as (fd, _pid):
         first = _read_until(fd, b"exec-", timeout=30)
         output = first + _read_until(fd, done, timeout=60)
         output += _quit(fd)
     assert b"exec-" in first, "no row was shown"
     assert done in output, "the index never completed"
     assert b"failed" not in output  # "indexing failed (...)" in the header
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_killed_or_hung_up_it_closes_as_q_does(tmp_path: Path, signum: int) -> None:
+    """``kill`` or a closed terminal: the debugger died where it stood, the terminal left in
+    its alternate screen and a bundle's private copy left in the temporary directory. It
+    closes as ``q`` does, and exits 128 + the signal's number, as a shell reports it."""
+    from tests.cli.support import cli
+
+    demo = tmp_path / "demo"
+    assert cli("demo", str(demo), "--count", "3").returncode == 0
+    ids = [p.stem for p in (demo / ".intentusnet" / "records").glob("*.json")]
+    bundle = tmp_path / "evidence.tar.gz"
+    made = cli("bundle", *ids, "--dir", str(demo), "-o", str(bundle))
+    assert made.returncode == 0, made.stderr
+    private = tmp_path / "tmp"
+    private.mkdir()
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "TMPDIR": str(private),
+        "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    with _debugger_in_pty(bundle, env) as (fd, pid):
+        shown = _read_until(fd, b"evidence.tar.gz", timeout=30)
+        assert b"evidence.tar.gz" in shown, "the debugger never drew"
+        assert len(os.listdir(private)) == 1  # its private copy of the bundle
+        os.kill(pid, signum)
+        after = _read_until(fd, b"\x00never", timeout=15)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 128 + signum
+    assert b"\x1b[?1049l" in after  # the alternate screen left: the terminal as it was
+    assert os.listdir(private) == []
