@@ -79,11 +79,12 @@ def manifest_lines(bundle: ExtractedBundle, path: str) -> list[str]:
 
 
 def bundled_verdict_notes(bundle: ExtractedBundle, now: dict[str, dict[str, object]]) -> list[str]:
-    """Where an execution's verdict now differs from the one the manifest recorded."""
+    """Where an execution's verdict now differs from the one the manifest recorded
+    (``now``: by the path of its record, or of its log, inside the bundle)."""
     notes = []
     for execution in bundle.manifest.executions:
         then = execution.verdict
-        current = now.get(execution.execution_id)
+        current = now.get(execution.record or "") or now.get(execution.wal or "")
         if then is None or current is None:
             continue
         keys = ("outcome", "integrity", "replay")

@@ -184,8 +184,9 @@ def _untrusted_reason(detail: ExecutionDetail) -> str | None:
     return None if verdict is None or verdict.trusted else verdict.integrity_reason
 
 
-def _record_ok(detail: ExecutionDetail) -> bool:
-    return detail.verify.ok and _untrusted_reason(detail) is None
+def _record_ok(detail: ExecutionDetail, changed: str | None = None) -> bool:
+    """``changed``: why its bytes are not those its bundle's manifest sealed, if so."""
+    return detail.verify.ok and _untrusted_reason(detail) is None and changed is None
 
 
 def _shown_name(path: str, label: str | None) -> str:
@@ -194,13 +195,17 @@ def _shown_name(path: str, label: str | None) -> str:
     return f"{label}/{name}" if label else name
 
 
-def _record_lines(detail: ExecutionDetail, label: str | None = None) -> list[str]:
+def _record_lines(
+    detail: ExecutionDetail, label: str | None = None, changed: str | None = None
+) -> list[str]:
     report = detail.verify
-    mark = "ok  " if _record_ok(detail) else "FAIL"
+    mark = "ok  " if _record_ok(detail, changed) else "FAIL"
     hash_status = report.hash.status.value if report.hash else report.load_status.value
     if report.hash is not None and report.hash.benign is not None:
         hash_status += " (benign)"
     lines = [f"{mark}  {_shown_name(report.path, label)}  hash {hash_status}"]
+    if changed is not None:  # its own checks may pass: the manifest's say otherwise
+        lines.append(f"      - changed since it was bundled: {changed}")
     lines += [f"      - {problem}" for problem in report.problems]
     untrusted = _untrusted_reason(detail)
     if untrusted is not None and report.ok:  # nothing above says why it fails
@@ -231,12 +236,13 @@ def _wal_lines(report: WalVerifyReport, label: str | None = None) -> list[str]:
     return lines
 
 
-def _record_json(detail: ExecutionDetail) -> dict[str, object]:
+def _record_json(detail: ExecutionDetail, changed: str | None = None) -> dict[str, object]:
     verdict = detail.verdict
     return {
         "kind": "record",
         **detail.verify.to_json(),
-        "ok": _record_ok(detail),  # as the verdict says, as in the text
+        "ok": _record_ok(detail, changed),  # as the verdict says, as in the text
+        "changed_since_bundled": changed,
         "verdict": verdict.to_json() if verdict is not None else None,
     }
 
@@ -332,15 +338,19 @@ def _report(
     failure."""
     labels = labels or {}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
+    changed_files = _changed_in_bundles(bundles)
+    changed = [changed_files.get(Path(path)) for path, _ in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
-    failed = sum(not _record_ok(d) for d in details) + sum(not w.ok for w in wals)
+    failed = sum(not _record_ok(d, c) for d, c in zip(details, changed, strict=True))
+    failed += sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles) + len(unopened)
     crashed = sum(w.crashed for w in wals)
     checked = len(records) + len(wals) + len(bundles)  # every file whose check can fail
     decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
     if as_json:
-        files = [_record_json(detail) for detail in details] + [w.to_json() for w in wals]
+        files = [_record_json(d, c) for d, c in zip(details, changed, strict=True)]
+        files += [w.to_json() for w in wals]
         for path, bundle in bundles:
             files = [_relabel(doc, bundle.directory, path) for doc in files]
         doc: dict[str, object] = {
@@ -361,9 +371,9 @@ def _report(
         lines: list[str] = []
         for path, bundle in bundles:
             lines += manifest_lines(bundle, path)
-            lines += bundled_verdict_notes(bundle, _current_verdicts(details, wals))
-        for (record, _), detail in zip(record_paths, details, strict=True):
-            lines += _record_lines(detail, labels.get(record))
+            lines += bundled_verdict_notes(bundle, _current_verdicts(bundle, details, wals))
+        for (record, _), detail, why in zip(record_paths, details, changed, strict=True):
+            lines += _record_lines(detail, labels.get(record), why)
         for (log, _), wal in zip(wal_targets, wals, strict=True):
             lines += _wal_lines(wal, labels.get(log))
         for line in lines:
@@ -413,17 +423,28 @@ def _counted(n: int, noun: str) -> str:
 
 
 def _current_verdicts(
-    details: list[ExecutionDetail], wals: list[WalVerifyReport]
+    bundle: ExtractedBundle, details: list[ExecutionDetail], wals: list[WalVerifyReport]
 ) -> dict[str, dict[str, object]]:
-    """execution id -> its verdict now (``Verdict.to_json``)."""
+    """A path inside ``bundle`` -> the verdict now of its file (``Verdict.to_json``): by
+    file, not by execution id (a copy of a record added to a bundle holds its id: its
+    verdict was said to be the original's)."""
     now: dict[str, dict[str, object]] = {}
-    for detail in details:
-        if detail.summary is not None and detail.verdict is not None:
-            now[detail.summary.execution_id] = detail.verdict.to_json()
-    for wal in wals:
-        if wal.verdict is not None:
-            now[Path(wal.path).name.removesuffix(WAL_SUFFIX)] = wal.verdict.to_json()
+    found = [(Path(d.result.path), d.verdict) for d in details]
+    found += [(Path(w.path), w.verdict) for w in wals]
+    for path, verdict in found:
+        if verdict is not None and path.is_relative_to(bundle.directory):
+            now[path.relative_to(bundle.directory).as_posix()] = verdict.to_json()
     return now
+
+
+def _changed_in_bundles(bundles: list[tuple[str, ExtractedBundle]]) -> dict[Path, str]:
+    """Each extracted file whose bytes are not the ones its manifest sealed -> why."""
+    return {
+        bundle.directory / problem.path: problem.detail
+        for _, bundle in bundles
+        for problem in bundle.problems
+        if problem.kind == "changed"
+    }
 
 
 def _bundle_json(path: str, bundle: ExtractedBundle) -> dict[str, object]:

@@ -110,6 +110,45 @@ def test_a_changed_byte_fails_verify_naming_the_file(
     assert os.listdir(private_tmp) == []
 
 
+def test_a_record_changed_since_it_was_bundled_fails_on_its_own_line(
+    good_bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    """Its answer edited where the record agrees with itself (finalResponse and its
+    FINAL_RESPONSE event alike): only the manifest knows. The record's own line said
+    "ok ... verified; replayable". A copy of another record added beside it: its verdict
+    was said to be the original's ("exec: bundled as verified; now tampered")."""
+    name = f"records/{world.success}.json"
+    members = []
+    for info, data in read_members(good_bundle):
+        if info.name == name:
+            record = json.loads(data)
+            record["finalResponse"]["payload"] = {"forged": True}
+            for event in record["events"]:
+                if event["type"] == "FINAL_RESPONSE":
+                    event["payload"]["payload"] = {"forged": True}
+            data = json.dumps(record, indent=2).encode()
+            info.size = len(data)
+        members.append((info, data))
+    copy_info = tarfile.TarInfo(f"records/copy-of-{world.fallback}.json")
+    copy_data = next(d for i, d in members if i.name == f"records/{world.fallback}.json")
+    copy_info.size = len(copy_data)
+    members.append((copy_info, copy_data))
+    edited = write_tarball(tmp_path / "edited.tar.gz", members)
+    run = cli("verify", str(edited))
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    row = lines.index(
+        next(line for line in lines if line.endswith(f"{world.success}.json  hash match"))
+    )
+    assert lines[row].startswith("FAIL  ")
+    assert lines[row + 1].startswith("      - changed since it was bundled: sha256 ")
+    assert not any(line.startswith(f"      · {world.fallback}: bundled as") for line in lines)
+    doc = json.loads(cli("verify", str(edited), "--json").stdout)
+    (record_doc,) = [f for f in doc["files"] if f["file"].endswith(f"{world.success}.json")]
+    assert record_doc["ok"] is False and record_doc["changed_since_bundled"].startswith("sha256 ")
+    assert os.listdir(private_tmp) == []
+
+
 def test_the_total_checked_is_the_sum_of_its_parts(
     good_bundle: Path, tmp_path: Path, private_tmp: Path
 ) -> None:
