@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from functools import partial
+from collections.abc import Callable
+from functools import partial, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import click
 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.sanitize import sanitize_line
+
+P = ParamSpec("P")
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -21,6 +24,38 @@ if TYPE_CHECKING:
     from intentus_tui.core.paths import RecordRoot
     from intentus_tui.core.remote.location import RemoteOptions
     from intentus_tui.tui.app import IntentusApp
+
+
+# The app ``ran`` runs, for a signal to close.
+_RUNNING: App[Any] | None = None
+_CLOSING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _close(signum: int, _frame: object) -> None:
+    app = _RUNNING
+    loop = app._loop if app is not None else None
+    if app is not None and loop is not None and loop.is_running():
+        # As ``q`` closes it; from a signal handler, through the loop's thread-safe door.
+        loop.call_soon_threadsafe(partial(app.exit, return_code=128 + signum))
+        return
+    raise SystemExit(128 + signum)  # not running yet: what was opened closes on the way out
+
+
+def closed_by_signals(open_it: Callable[P, int]) -> Callable[P, int]:
+    """SIGTERM and SIGHUP (``kill``, a closed terminal) close the debugger as ``q`` does,
+    with 128 + the signal's number, whenever they come: they killed it with the terminal
+    left in its alternate screen and a bundle's private copy left behind."""
+
+    @wraps(open_it)
+    def opening(*args: P.args, **kwargs: P.kwargs) -> int:
+        before = {signum: signal.signal(signum, _close) for signum in _CLOSING_SIGNALS}
+        try:
+            return open_it(*args, **kwargs)
+        finally:
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
+
+    return opening
 
 
 class OpenError(Exception):
@@ -117,6 +152,7 @@ def bundle_app(bundle: ExtractedBundle, path: str) -> IntentusApp:
     )
 
 
+@closed_by_signals
 def open_bundle(path: str) -> int:
     """Open the evidence bundle ``path`` read-only: extracted into a private temporary
     directory (removed when the debugger closes); the writing actions are refused there.
@@ -140,6 +176,7 @@ def build_app(directory: str | None, demo: bool = False, *, watch: bool = True) 
     return make_app(resolve_target(directory, demo), watch=watch)
 
 
+@closed_by_signals
 def open_debugger(
     directory: str | None, demo: bool = False, *, watch: bool = True, fresh_demo: bool = False
 ) -> int:
@@ -183,6 +220,7 @@ def open_debugger(
     return code
 
 
+@closed_by_signals
 def open_several(specs: list[str], options: RemoteOptions) -> int:
     """Open the app on several roots (or remote ones): one merged list. A root that
     cannot be opened says so in one line (and in the header) while the others load;
@@ -234,20 +272,11 @@ def has_a_terminal() -> bool:
 
 def ran(app: App[Any]) -> int:
     """Run ``app``; its exit code: not 0 when it ended on an error (Textual printed the
-    traceback), so that a script or a shell sees it crashed. SIGTERM and SIGHUP (``kill``,
-    a closed terminal) close it as ``q`` does, with 128 + the signal's number: they killed
-    it with the terminal left in its mode and a bundle's private copy left behind."""
-
-    def close(signum: int, _frame: object) -> None:
-        loop = app._loop
-        if loop is not None:  # from a signal handler: the loop's thread-safe door
-            loop.call_soon_threadsafe(partial(app.exit, return_code=128 + signum))
-
-    closing = (signal.SIGTERM, signal.SIGHUP)
-    before = {signum: signal.signal(signum, close) for signum in closing}
+    traceback), so that a script or a shell sees it crashed."""
+    global _RUNNING
+    _RUNNING = app
     try:
         app.run()
     finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
+        _RUNNING = None
     return app.return_code or ExitCode.OK

@@ -17,6 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -274,6 +275,8 @@ class IntentusApp(
         return self._side_pane
 
     def on_mount(self) -> None:
+        if self._exit:  # closed (a signal) before its panes were composed: nothing to set
+            return
         theme = load_settings().get("theme")
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
@@ -325,6 +328,14 @@ class IntentusApp(
         if self._detail_waiting is not None:
             self._load_detail(*self._detail_waiting)
             self._detail_waiting = None
+
+    def _handle_exception(self, error: Exception) -> None:
+        if self._exit and isinstance(error, NoMatches | ValueError | AttributeError):
+            # Asked to close (q, a signal) while a pane was still being built: its widgets
+            # are taken down under it (a tab gone, a child never composed). Not a crash:
+            # the user is leaving, and it said so with exit 1 and a traceback.
+            return
+        super()._handle_exception(error)
 
     @property
     def closing(self) -> bool:

@@ -100,9 +100,13 @@ class SidePane(Widget):
     def _mounted_tabs(self) -> None:
         from textual.widgets import Tabs
 
+        strips = self.query(Tabs)
+        if not strips:  # the app closed (q, a signal) while they were mounted: torn down
+            self._built.set()
+            return
         # The tab strip takes no focus: 1-4 switch tabs, and tab goes straight to the text,
         # which j/k then scroll (on the strip they did nothing).
-        self.query_one(Tabs).can_focus = False
+        strips.first().can_focus = False
         self._ready = True
         self._built.set()
         self._push_detail(self.detail)
