@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import shlex
+import socket
 import sys
 
 import click
@@ -73,6 +74,20 @@ def _refuse_unopenable(root: str) -> None:
         fail(str(exc))
 
 
+def _refuse_a_taken_address(host: str, port: int) -> None:
+    """One line, exit 2, when ``host:port`` cannot be listened on (a port in use, an
+    address of another machine): the server announced "Serving on ... Press Ctrl+C" first,
+    then failed. Bound as the server binds it (address reuse on), then let go."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).lower()
+        fail(f"cannot listen on {sanitize_line(host)}:{port}: {why}")
+
+
 @click.command("serve")
 @click.argument("root", required=False)
 @click.option(
@@ -116,6 +131,7 @@ def serve(root: str | None, port: int, host: str, public_url: str | None, demo: 
             "only: anyone who can reach it can read these records and act on them (no log-in)",
             err=True,
         )
+    _refuse_a_taken_address(host, port)
     server = Server(
         debugger_command(root, demo, current_remote_options()),
         host=host,

@@ -202,3 +202,18 @@ def test_another_host_is_warned_about(tmp_path: Path) -> None:
 def test_port_zero_is_refused_rather_than_announced_as_port_0(tmp_path: Path) -> None:
     run = cli("serve", "--port", "0", str(tmp_path))
     assert run.returncode == 2 and "'--port': 0 is not in the range" in run.stderr, run.stderr
+
+
+def test_a_port_in_use_is_one_line_before_any_banner(tmp_path: Path) -> None:
+    """It announced "Serving ... on http://127.0.0.1:PORT ... Press Ctrl+C to quit", then
+    failed to bind with Python's "[Errno 98] error while attempting to bind"."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = cli("serve", str(tmp_path), "--port", str(port))
+    assert run.returncode == ExitCode.USAGE
+    assert run.stdout == ""
+    assert (
+        run.stderr == f"intentus-tui: cannot listen on 127.0.0.1:{port}: address already in use\n"
+    )
