@@ -834,3 +834,29 @@ def test_an_event_only_one_side_has_does_not_say_the_other_side_ended(
     at = next(n for n, line in enumerate(lines) if line.startswith("first divergence:"))
     assert "only in B (AGENT_ATTEMPT_START)" in lines[at]
     assert lines[at + 1] == "    A: (no such event here: it goes on)"
+
+
+def test_a_baseline_changed_since_it_was_saved_is_said_in_both_forms(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A name edited in a Verist baseline's output: its stored hash no longer holds, and
+    ``diff`` showed the difference with no word of it (a tampered reference passed as one).
+    The note names the side; the title in the debugger says it too."""
+    from intentus_tui.core.compare.operands import file_operand
+    from intentus_tui.tui.presenters.compare_text import side_title_versions
+    from tests.core.verist.support import BASELINE
+
+    edited = tmp_path / "doc-a-edited.json"
+    edited.write_text(BASELINE.read_text("utf-8").replace('"John"', '"Jon"'), "utf-8")
+    assert run(["diff", str(BASELINE), str(edited)]) == ExitCode.PROBLEMS
+    out = capsys.readouterr().out
+    assert (
+        "   note: its content does not hash to what it recorded (artifacts[0]): changed since "
+        "it was saved" in out
+    )
+    assert out.count("   note: ") == 1  # the saved one holds
+    assert run(["diff", str(BASELINE), str(edited), "--json"]) == ExitCode.PROBLEMS
+    doc = json.loads(capsys.readouterr().out)
+    assert "note" not in doc["a"] and doc["b"]["note"].startswith("its content does not hash")
+    title = side_title_versions(file_operand("B", edited, prefer="snapshot"))[0]
+    assert title.endswith(" · ⚠ changed since it was saved"), title

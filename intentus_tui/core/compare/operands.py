@@ -117,6 +117,22 @@ def _integrity_words(verdict: Verdict) -> str:
     return verdict.integrity.value.replace("_", " ")  # words: "chain broken"
 
 
+def snapshot_operand(label: str, snapshot: Snapshot) -> Operand:
+    """A snapshot (or a baseline's) as a side; ``note`` says when its content does not hash
+    to what it recorded (changed since it was saved: a tampered baseline passed unsaid)."""
+    from intentus_tui.core.verist.verify import verify_snapshot
+
+    broken = [check for check in verify_snapshot(snapshot) if check.status == "mismatch"]
+    note = None
+    if broken:
+        where = ", ".join(check.target for check in broken)
+        note = f"{SNAPSHOT_HASHES_DIFFER} ({where}): changed since it was saved"
+    return Operand(label, "snapshot", snapshot=snapshot, note=note)
+
+
+SNAPSHOT_HASHES_DIFFER = "its content does not hash to what it recorded"
+
+
 def record_operand(
     label: str,
     record: Mapping[str, Any],
@@ -212,7 +228,7 @@ def file_operand(
         )
     if prefer == "snapshot":
         try:  # a file that cannot be read at all is no more a snapshot than a record
-            return Operand(label, "snapshot", snapshot=load_snapshot(path, what="File"))
+            return snapshot_operand(label, load_snapshot(path, what="File"))
         except (SnapshotError, OSError) as exc:
             snapshot_problem = str(exc)
         result = load_record_file(path)
@@ -224,7 +240,7 @@ def file_operand(
         return load_result_operand(label, result, execution_wal(result, wal_dir))
     if result.status is LoadStatus.NOT_RECORD:
         try:
-            return Operand(label, "snapshot", snapshot=load_snapshot(path))
+            return snapshot_operand(label, load_snapshot(path))
         except SnapshotError as exc:
             raise CompareError(f"{label}: neither a record nor a snapshot: {exc}") from None
     raise CompareError(f"{label}: {result.message}")

@@ -71,6 +71,8 @@ def side_title_versions(
     damaged = " · damaged: compared what was recovered" if operand.note else ""
     if operand.kind != "record":
         if operand.kind == "snapshot":
+            # A snapshot has no damaged reading: its note says its hashes do not hold.
+            damaged = " · ⚠ changed since it was saved" if operand.note else ""
             text = f"snapshot {operand.label}"
             step = described.get("step_name")
             if step:
