@@ -34,7 +34,11 @@ from intentus_tui.cli.common import (
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
-from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
+from intentus_tui.core.execution_ids import (
+    ExecutionIdError,
+    ExecutionMatch,
+    resolve_execution_id,
+)
 from intentus_tui.core.model import Integrity
 from intentus_tui.core.paths import (
     RecordRoot,
@@ -134,19 +138,14 @@ def _targets(
                 records.append((path, sibling_wal_dir(path)))
         elif (named := _execution_here(raw)) is not None:
             # An execution id (or a unique prefix) of the current directory's records, as
-            # ``inspect ID`` takes it ("no such file or directory" before).
-            file, log_dir = named
-            if file.name.endswith(WAL_SUFFIX):
-                wals.append((file, None))
-            else:
-                records.append((file, log_dir))
-                # The execution's files: its log too, checked as ``verify DIR`` checks it
-                # (a log that cannot be read passed ``verify ID`` and failed ``verify DIR``).
-                log = (
-                    log_dir / f"{file.name.removesuffix('.json')}{WAL_SUFFIX}" if log_dir else None
-                )
-                if log is not None and os.path.lexists(log):
-                    wals.append((log, None))
+            # ``inspect ID`` takes it ("no such file or directory" before): its record and
+            # its log, each checked as ``verify DIR`` checks it (a log that cannot be read
+            # passed ``verify ID`` and failed ``verify DIR``).
+            match, log_dir = named
+            if match.record is not None:
+                records.append((match.record, log_dir))
+            if match.wal is not None:
+                wals.append((match.wal, None))
         else:
             # Nothing to read there: said as such and failed, not checked as a damaged
             # record ("hash unreadable", "file vanished"); the other paths are verified.
@@ -263,20 +262,18 @@ def _relabel(doc: dict[str, object], directory: Path, bundle: str) -> dict[str, 
     return doc
 
 
-def _execution_here(text: str) -> tuple[Path, Path | None] | None:
-    """(file, log directory) of the execution ``text`` names in the current directory's
-    records (its record, else its log), if it names one there."""
+def _execution_here(text: str) -> tuple[ExecutionMatch, Path | None] | None:
+    """The execution ``text`` names in the current directory's records, and their log
+    directory, if it names one there."""
     if "/" in text or os.path.lexists(text):
         return None
     root = resolve_root(None)
     if not root.records_dir.is_dir():
         return None
     try:
-        match = resolve_execution_id(root, text)
+        return resolve_execution_id(root, text), root.wal_dir
     except ExecutionIdError:
         return None
-    file = match.record or match.wal
-    return None if file is None else (file, root.wal_dir)
 
 
 @click.command()

@@ -199,12 +199,12 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
         )
     if s.state is ExecutionState.CORRUPTED:
-        if cut_short_by_writer(s) and s.all_attempts_failed:
-            return Outcome.FAILED, (
-                f"every attempt failed ({s.chain}) and the router gave up; the file is cut "
-                "short after them: its final response is lost"
-            )
         if cut_short_by_writer(s):
+            if s.all_attempts_failed:
+                return Outcome.FAILED, (
+                    f"every attempt failed ({s.chain}) and the router gave up; the file is "
+                    "cut short after them: its final response is lost"
+                )
             return Outcome.FAILED, (
                 "the final response is an error: the file ends inside it, where its error "
                 "was to be written (the error itself is lost)"

@@ -171,9 +171,14 @@ def extract_bundle(
     digest_bytes: bytes | None = None
     count = total = 0
     try:
-        with _open_archive(archive) as raw:
-            _check_gzip(raw, limits)
-        with _open_archive(archive) as raw, tarfile.open(fileobj=raw, mode="r|gz") as tar:
+        # Decompressed by gzip, not by tarfile ("r|gz"): its stream reader checks neither
+        # the CRC nor the length, and a byte changed in the middle of a bundle came out as
+        # members missing (what followed it) and a damaged record, not a damaged archive.
+        with (
+            _open_archive(archive) as raw,
+            gzip.GzipFile(fileobj=raw, mode="rb") as stream,
+            tarfile.open(fileobj=stream, mode="r|") as tar,
+        ):
             for member in tar:
                 count += 1
                 if count > limits.members:
@@ -212,6 +217,7 @@ def extract_bundle(
                 section = destination / name.split("/", 1)[0]
                 section.mkdir(mode=0o700, exist_ok=True)
                 files[name] = (_write_member(source, destination / name, member.size), member.size)
+            _read_to_the_end(stream, limits, label)  # where gzip checks the CRC, the length
     except BundleError:
         raise
     except NotRegularFileError as exc:
@@ -232,16 +238,16 @@ def extract_bundle(
     )
 
 
-def _check_gzip(raw: IO[bytes], limits: BundleLimits) -> None:
-    """Read the whole compressed stream, so that its CRC and length are checked: tarfile's
-    stream reader checks neither, and a byte changed in the middle of a bundle came out as
-    members missing (what followed it) and a damaged record, not as a damaged archive."""
-    with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-        read = 0
-        while chunk := stream.read(1 << 20):
-            read += len(chunk)
-            if read > limits.total_bytes + (1 << 20):  # a bomb: the members' limit says so
-                return
+def _read_to_the_end(stream: gzip.GzipFile, limits: BundleLimits, label: str) -> None:
+    """What follows the archive's last member (its end blocks, padding), read to the end of
+    the compressed stream; no further than the members' limit (a bomb stops there)."""
+    read = 0
+    while chunk := stream.read(1 << 20):
+        read += len(chunk)
+        if read > limits.total_bytes:
+            raise BundleError(
+                f"{label}: more than {limits.total_bytes:,} bytes after its last member: refused"
+            )
 
 
 def _manifest_digest_problems(manifest: bytes, digest_file: bytes | None) -> list[FileProblem]:
