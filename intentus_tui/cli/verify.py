@@ -39,7 +39,7 @@ from intentus_tui.core.execution_ids import (
     ExecutionMatch,
     resolve_execution_id,
 )
-from intentus_tui.core.model import Integrity
+from intentus_tui.core.model import Integrity, LoadStatus
 from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
@@ -52,6 +52,7 @@ from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.roots import distinct_specs
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verist.verify import SnapshotFileReport, check_snapshot_file
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
 
 if TYPE_CHECKING:
@@ -89,11 +90,13 @@ def _targets(
     unopened: list[tuple[str, str]] | None = None,
     *,
     others: bool = False,
+    named_files: list[Path] | None = None,
 ) -> tuple[list[RecordTarget], list[WalTarget]]:
     """The records and WALs to check; with several roots named, ``labels`` is told each
     file's root label (as the merged list names it) and ``unopened`` each root that could
     not be opened (said on stderr: the others are verified). ``others``: something else
-    (a bundle) was named beside ``paths``."""
+    (a bundle) was named beside ``paths``. ``named_files`` is told each file named itself (not
+    found in a directory): it may be a saved snapshot or baseline."""
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
@@ -136,6 +139,8 @@ def _targets(
                 wals.append((path, None))
             else:
                 records.append((path, sibling_wal_dir(path)))
+                if named_files is not None:
+                    named_files.append(path)
         elif (named := _execution_here(raw)) is not None:
             # An execution id (or a unique prefix) of the current directory's records, as
             # ``inspect ID`` takes it ("no such file or directory" before): its record and
@@ -288,6 +293,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     A directory means its records and the WALs beside them (.intentusnet/wal); it may be a
     remote URL (ssh://, s3://). A bundle is checked offline: every file against its
     manifest (missing, extra or changed files fail), then its records and WALs as above.
+    A saved snapshot or Verist baseline named is hashed again as Verist hashes it.
     Exit 1 if any fails; 2 if there is nothing to verify. A WAL whose last line is torn (a
     crash mid-append) is reported as a crash, not a failure; one whose last line is whole
     but malformed, as such (not a failure either).
@@ -296,6 +302,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     with contextlib.ExitStack() as stack:
         labels: dict[Path, str] = {}
         unopened: list[tuple[str, str]] = []
+        named: list[Path] = []
         bundles: list[tuple[str, ExtractedBundle]] = []
         alone = len(bundle_paths) == 1 and not plain  # then it is one line, exit 1
         for path in bundle_paths:
@@ -305,7 +312,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
                 click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
                 unopened.append((path, sanitize_line(str(exc))))
         record_paths, wal_targets = (
-            _targets(tuple(plain), labels, unopened, others=bool(bundle_paths))
+            _targets(tuple(plain), labels, unopened, others=bool(bundle_paths), named_files=named)
             if plain or not bundle_paths
             else ([], [])
         )
@@ -318,7 +325,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             found_records, found_wals = _root_targets(bundle_root(bundle, path))
             record_paths += found_records
             wal_targets += found_wals
-        _report(record_paths, wal_targets, bundles, as_json, labels, unopened)
+        _report(record_paths, wal_targets, bundles, as_json, labels, unopened, named)
 
 
 def _report(
@@ -328,13 +335,16 @@ def _report(
     as_json: bool,
     labels: dict[Path, str] | None = None,
     unopened: Sequence[tuple[str, str]] = (),
+    named: Sequence[Path] = (),
 ) -> None:
     """``labels``: each file's root label, when several roots were named (then each line
     names its root, ``LABEL/FILE``, and the last line counts each root's); ``unopened``:
     what was named and could not be read (a root's label or the path, why), each a
-    failure."""
+    failure; ``named``: the files named themselves (a saved snapshot among them is
+    re-hashed as one)."""
     labels = labels or {}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
+    snapshots, record_paths, details = _saved_snapshots(record_paths, details, named)
     changed_files = _changed_in_bundles(bundles)
     changed = [changed_files.get(Path(path)) for path, _ in record_paths]
     records = [detail.verify for detail in details]
@@ -342,12 +352,15 @@ def _report(
     failed = sum(not _record_ok(d, c) for d, c in zip(details, changed, strict=True))
     failed += sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles) + len(unopened)
+    failed += sum(not snapshot.ok for snapshot in snapshots)
     crashed = sum(w.crashed for w in wals)
-    checked = len(records) + len(wals) + len(bundles)  # every file whose check can fail
+    # every file whose check can fail
+    checked = len(records) + len(wals) + len(bundles) + len(snapshots)
     decided_exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
     if as_json:
         files = [_record_json(d, c) for d, c in zip(details, changed, strict=True)]
         files += [w.to_json() for w in wals]
+        files += [snapshot.to_json() for snapshot in snapshots]
         for path, bundle in bundles:
             files = [_relabel(doc, bundle.directory, path) for doc in files]
         doc: dict[str, object] = {
@@ -355,6 +368,7 @@ def _report(
             "checked": checked,
             "records": len(records),
             "wals": len(wals),
+            "snapshots": len(snapshots),
             "failed": failed,
             "crashed": crashed,
             "files": files,
@@ -373,6 +387,8 @@ def _report(
             lines += _record_lines(detail, labels.get(record), why)
         for (log, _), wal in zip(wal_targets, wals, strict=True):
             lines += _wal_lines(wal, labels.get(log))
+        for snapshot in snapshots:
+            lines += _snapshot_lines(snapshot)
         for line in lines:
             # Each is one line: a newline in a file name (or a bundle's member) is shown
             # as ␊, so a hostile name cannot forge an ``ok`` line.
@@ -385,11 +401,52 @@ def _report(
         if unopened:  # roots, bundles, links, missing paths: what each was, not said here
             crash_note += f", {_counted(len(unopened), 'named path')} could not be read (failed)"
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
+        if snapshots:
+            parts.append(_counted(len(snapshots), "snapshot"))
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))
         per_root = _per_root(record_paths, details, wal_targets, wals, labels)
         echo_text(f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}{per_root}")
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
+
+
+def _saved_snapshots(
+    record_paths: list[RecordTarget], details: list[ExecutionDetail], named: Sequence[Path]
+) -> tuple[list[SnapshotFileReport], list[RecordTarget], list[ExecutionDetail]]:
+    """The files named that are saved snapshots or baselines rather than records, re-hashed
+    as Verist hashes them ("not a record" was no answer to a person checking the snapshot
+    they saved); the records and their details without them."""
+    snapshots: list[SnapshotFileReport] = []
+    kept: list[tuple[RecordTarget, ExecutionDetail]] = []
+    for target, detail in zip(record_paths, details, strict=True):
+        report = None
+        if target[0] in named and detail.verify.load_status is LoadStatus.NOT_RECORD:
+            report = check_snapshot_file(target[0])
+        if report is None:
+            kept.append((target, detail))
+        else:
+            snapshots.append(report)
+    return snapshots, [target for target, _ in kept], [detail for _, detail in kept]
+
+
+def _snapshot_lines(report: SnapshotFileReport) -> list[str]:
+    """``ok    snap.json  snapshot: input and 2 artifacts hash as recorded``; a failure
+    names each hash that differs."""
+    name = Path(report.path).name
+    if report.ok:
+        content = [c for c in report.checks if c.status == "ok"]
+        artifacts = _counted(len(content) - 1, "artifact")
+        lines = [f"ok    {name}  {report.kind}: input and {artifacts} hash as recorded"]
+    else:
+        lines = [f"FAIL  {name}  {report.kind}: changed since it was saved"]
+        lines += [f"      - {c.target} ({c.kind}): {c.message}" for c in report.failed]
+    lines += [
+        f"      · {c.target} ({c.kind}): {c.message}"
+        for c in report.checks
+        if c.status == "hash_only"
+    ]
+    lines += [f"      · {problem}" for problem in report.problems]
+    return lines
 
 
 def _per_root(

@@ -1,0 +1,83 @@
+"""``verify`` on a saved snapshot or baseline: its hashes checked again, as Verist makes
+them. It answered "not an execution record" of the snapshot a person had just saved and
+wanted to trust, even one edited since: a tampered reference could only be found by
+diffing against it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from intentus_tui.cli.exit_codes import ExitCode
+from tests.cli.support import cli
+from tests.core.verist.support import BASELINE
+from tests.intentusnet_world import RealWorld
+
+
+def _saved_snapshot(real_world: RealWorld, where: Path) -> Path:
+    """A snapshot of a real 1.3.0 record, written by the product's own ``snapshot``."""
+    path = where / "pinned.snapshot.json"
+    record = real_world.records_dir / f"{real_world.fallback}.json"
+    done = cli("snapshot", str(record), "-o", str(path))
+    assert done.returncode == ExitCode.OK, done.stderr
+    return path
+
+
+def test_a_saved_snapshot_verifies_and_one_edited_since_fails_naming_the_hash(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    saved = _saved_snapshot(real_world, tmp_path)
+    done = cli("verify", str(saved))
+    assert done.returncode == ExitCode.OK, done.stdout + done.stderr
+    first, last = done.stdout.splitlines()
+    assert first.startswith("ok    pinned.snapshot.json  snapshot: input and ")
+    assert first.endswith(" hash as recorded")
+    assert last == "1 checked (0 records, 0 WALs, 1 snapshot), 0 failed"
+
+    document = json.loads(saved.read_text("utf-8"))
+    output = next(a for a in document["artifacts"] if a["kind"] == "step-output")
+    output["content"] = {**output["content"], "edited": True}
+    saved.write_text(json.dumps(document), "utf-8")
+    done = cli("verify", str(saved))
+    assert done.returncode == ExitCode.PROBLEMS
+    lines = done.stdout.splitlines()
+    assert lines[0] == "FAIL  pinned.snapshot.json  snapshot: changed since it was saved"
+    at = document["artifacts"].index(output)
+    assert lines[1].startswith(f"      - artifacts[{at}] (step-output): expected sha256:")
+    assert lines[-1] == "1 checked (0 records, 0 WALs, 1 snapshot), 1 failed"
+
+
+def test_a_verist_baseline_is_checked_as_one_beside_a_record_in_json(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A baseline Verist's CLI wrote (every hash Node's), edited in its output: the JSON names
+    the check that fails; the record named beside it is verified as before."""
+    edited = tmp_path / "doc-a.json"
+    edited.write_text(BASELINE.read_text("utf-8").replace('"John"', '"Jon"'), "utf-8")
+    record = real_world.records_dir / f"{real_world.success}.json"
+    done = cli("verify", str(BASELINE), str(edited), str(record), "--json")
+    assert done.returncode == ExitCode.PROBLEMS, done.stderr
+    doc = json.loads(done.stdout)
+    assert (doc["checked"], doc["records"], doc["snapshots"], doc["failed"]) == (3, 1, 2, 1)
+    kept, changed, checked_record = doc["files"][1], doc["files"][2], doc["files"][0]
+    assert checked_record["kind"] == "record" and checked_record["ok"]
+    assert (kept["kind"], kept["ok"]) == ("baseline", True)
+    # A hash stored without its content cannot be checked: said, not failed.
+    assert {c["status"] for c in kept["checks"]} == {"ok", "hash_only"}
+    assert (changed["kind"], changed["ok"], changed["path"]) == ("baseline", False, str(edited))
+    broken = [c for c in changed["checks"] if c["status"] not in ("ok", "hash_only")]
+    assert [(c["target"], c["status"]) for c in broken] == [("artifacts[0]", "mismatch")]
+    assert broken[0]["expected"] != broken[0]["actual"]
+
+
+def test_a_snapshot_found_among_the_records_is_still_no_record(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """Only a file named itself is read as a snapshot: in a records directory a snapshot is
+    a file that is not a record, as the debugger's list shows it."""
+    root = tmp_path / ".intentusnet"
+    (root / "records").mkdir(parents=True)
+    _saved_snapshot(real_world, tmp_path).rename(root / "records" / "pinned.json")
+    done = cli("verify", str(root))
+    assert done.returncode == ExitCode.PROBLEMS
+    assert done.stdout.splitlines()[0] == "FAIL  pinned.json  hash not_record"
