@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.cli.support import cli
-from tests.core.export.support import attrs, build_crash_world, prove_otlp_line, root_of
+from tests.core.export.support import (
+    attrs,
+    build_crash_world,
+    prove_otlp_line,
+    root_of,
+    spans_of,
+)
 from tests.core.wal.support import NAMES, write_incident_logs
 from tests.intentusnet_world import RealWorld
 
@@ -362,3 +368,41 @@ def test_several_dirs_export_every_root_and_a_bundle_asks_for_one(
     )  # fmt: skip
     assert run.returncode == 2 and "give one --dir" in run.stderr, run.stderr
     assert not (tmp_path / "b.tar.gz").exists()
+
+
+def test_a_log_that_is_a_link_leading_nowhere_is_traced_at_the_links_time(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A write-ahead log that is a link leading nowhere (its target gone, or a loop) is an
+    execution the listing shows; nothing in it has a time, and its file has none to give:
+    its trace is at the link's own time, synthetic, as with no time recorded the story ends
+    at the file's time (it was at 0: 1970, among traces of this year)."""
+    base = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, base / "records")
+    (base / "wal").mkdir()
+    made = 1_767_607_200_123_456_789  # 2026-01-05T10:00:00.123456789Z
+    for name, target in (("gone", "/nonexistent/gone.wal"), ("loop", "loop.wal")):
+        link = base / "wal" / f"{name}.wal"
+        link.symlink_to(target)
+        os.utime(link, ns=(made, made), follow_symlinks=False)
+    listed = json.loads(cli("inspect", "--list", "--json", str(base)).stdout)["executions"]
+    assert {"gone", "loop"} <= {row["execution_id"] for row in listed}
+    run = cli("export", "--format", "otlp", str(base), "-o", "-")
+    assert run.returncode == 0, run.stderr
+    docs = [prove_otlp_line(line.encode() + b"\n") for line in run.stdout.splitlines()]
+    by_id = {attrs(root_of(doc))["intentus.execution_id"]: doc for doc in docs}
+    for name in ("gone", "loop"):
+        (span,) = spans_of(by_id[name])
+        assert (span["startTimeUnixNano"], span["endTimeUnixNano"]) == (str(made), str(made))
+        assert attrs(span)["intentus.synthetic_time"] is True
+    recorded = [  # every time in the export is of this century: none is 1970
+        int(value)
+        for doc in docs
+        for span in spans_of(doc)
+        for value in (
+            span["startTimeUnixNano"],
+            span["endTimeUnixNano"],
+            *(event["timeUnixNano"] for event in span.get("events", [])),
+        )
+    ]
+    assert min(recorded) > 10**18, min(recorded)

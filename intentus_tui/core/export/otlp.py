@@ -36,7 +36,6 @@ escaped, so nothing in an export can drive a terminal that displays it.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -49,7 +48,7 @@ from intentus_tui.core.export.attributes import (
     span_id_of,
     trace_id_of,
 )
-from intentus_tui.core.export.times import Moment, fill_times, nano_of, unix_nano
+from intentus_tui.core.export.times import Moment, file_time_ns, fill_times, nano_of, unix_nano
 from intentus_tui.core.model import Outcome, Verdict
 from intentus_tui.core.records.load import ExecutionEvent, ExecutionRecord
 from intentus_tui.core.records.timeline import FALLBACK, Attempt
@@ -215,13 +214,6 @@ def verdict_attributes(verdict: Verdict | None) -> list[tuple[str, object]]:
     ]
 
 
-def _file_mtime_ns(path: os.PathLike[str] | str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
-
-
 class _TraceBuilder:
     """The spans of one execution."""
 
@@ -238,12 +230,12 @@ class _TraceBuilder:
             recorded = [created] + [
                 self._event_nano(index) for index in range(len(self.record.events))
             ]
-            mtime = detail.result.mtime_ns or _file_mtime_ns(detail.result.path)
+            mtime = detail.result.mtime_ns or file_time_ns(detail.result.path)
             self.record_moments = fill_times(recorded, mtime)
         self.wal_moments: list[Moment] = []
         if self.wal is not None and self.wal.entries:
             recorded = [unix_nano(entry.timestamp_iso) for entry in self.wal.entries]
-            self.wal_moments = fill_times(recorded, _file_mtime_ns(self.wal.path))
+            self.wal_moments = fill_times(recorded, file_time_ns(self.wal.path))
 
     def _event_nano(self, index: int) -> int | None:
         """The time inspect shows for event ``index`` (its joined WAL entry's, else its
@@ -272,7 +264,7 @@ class _TraceBuilder:
     def _bounds(self) -> tuple[Moment, Moment]:
         moments = self._all_moments()
         if not moments:  # nothing recorded at all: a single instant, the file's mtime
-            mtime = self.detail.result.mtime_ns or _file_mtime_ns(self.detail.result.path)
+            mtime = self.detail.result.mtime_ns or file_time_ns(self.detail.result.path)
             moment = Moment(mtime, True)
             return moment, moment
         start = min(moments, key=lambda m: (m.unix_nano, m.synthetic))

@@ -13,13 +13,14 @@ time on the other events. A moment without one gets a synthetic time:
   increase): one microsecond per moment away from the nearest recorded time before it
   (after it, for the moments before the first);
 - with no recorded time at all: ending at the file's modification time, one microsecond
-  apart.
+  apart (``file_time_ns``: a link that leads nowhere, the link's own).
 
 Every synthetic time is flagged, so an exporter can mark it (``intentus.synthetic_time``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -61,6 +62,20 @@ def nano_of(moment: datetime) -> int | None:
         return None
     nanos = (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
     return nanos if 0 <= nanos <= _MAX_UNIX_NANO else None
+
+
+def file_time_ns(path: str | os.PathLike[str]) -> int:
+    """The modification time of the file an execution was read from, in nanoseconds: where
+    its synthetic times end when nothing recorded one. A link that leads nowhere (its
+    target gone, or a loop) has no file behind it to ask: its own time (when it was made),
+    the time of the name the execution is listed under, never 1970. 0 only when the name
+    itself is gone."""
+    for follow in (True, False):
+        try:
+            return os.stat(path, follow_symlinks=follow).st_mtime_ns
+        except OSError:
+            continue
+    return 0
 
 
 def _clamp(nanos: int) -> int:
