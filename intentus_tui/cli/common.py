@@ -232,12 +232,14 @@ def locate_execution(
     allow_wal: bool = True,
     no_record: int = ExitCode.USAGE,
     refuse: Callable[[str, int, Path | None], NoReturn] | None = None,
+    opened: Sequence[OpenedRoot] | None = None,
 ) -> tuple[Path, Path | None]:
     """(file, WAL directory) for a path, an execution id or a unique prefix of one; an id
     may name a WAL-only execution (its log is the file) when ``allow_wal``, else that is
     one line and exit ``no_record`` (by ``refuse``, told the log too; ``fail`` unless
     given). With several directories (or a remote one), ``LABEL:ID`` names an execution in
-    one root."""
+    one root; ``opened``: those directories opened already (``open_many``), by a caller
+    that names several executions in them (each would open them again)."""
 
     def refused(message: str, log: Path | None) -> NoReturn:
         if refuse is None:
@@ -257,7 +259,7 @@ def locate_execution(
         and (not looks_like_path or (labelled_file and len(directory) > 1))
     ):
         if len(directory) > 1 or (directory and is_remote(directory[0])):
-            path, wal_dir = locate_across(target, directory)
+            path, wal_dir = locate_across(target, directory, opened)
             if not allow_wal and path.name.endswith(WAL_SUFFIX):
                 refused(
                     f"{target} has no record file, only a write-ahead log ({path}): "
@@ -443,11 +445,15 @@ def _one_root(directory: str) -> RecordRoot:
     return entry.root
 
 
-def locate_across(target: str, directories: Sequence[str]) -> tuple[Path, Path | None]:
-    """(file, WAL directory) of ``LABEL:ID`` or an id or prefix only one root has."""
+def locate_across(
+    target: str, directories: Sequence[str], opened: Sequence[OpenedRoot] | None = None
+) -> tuple[Path, Path | None]:
+    """(file, WAL directory) of ``LABEL:ID`` or an id or prefix only one root has, in the
+    ``directories`` (``opened``: those opened already)."""
     from intentus_tui.core.roots import resolve_across, split_label
 
-    opened = open_many(directories)
+    if opened is None:
+        opened = open_many(directories)
     label, name = split_label(target, [entry.label for entry in opened])
     if label is not None and names_a_file(name):  # LABEL:FILE, a file of that root
         entry = next(entry for entry in opened if entry.label == label)

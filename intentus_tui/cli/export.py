@@ -29,7 +29,8 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.export.source import ExportTarget, is_exportable, targets_in
-from intentus_tui.core.paths import RecordRoot, shown_path
+from intentus_tui.core.paths import RecordRoot, shown_path, tidy_path
+from intentus_tui.core.roots import root_holding
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.json_lines import json_line
 
@@ -48,52 +49,67 @@ def _targets(
     record and WAL directories read, where the output must not go; ``failed_roots`` the
     roots of several that could not be opened (each named on stderr). A directory that
     holds no execution is exit 2, as ``verify`` has nothing to verify there (with several,
-    when none holds one)."""
+    when none holds one). With several --dir, each execution carries its root's label, as
+    ``inspect --list`` labels it."""
     if len(targets) == 1 and os.path.isdir(targets[0]):
         if directories:
             fail("give either a directory argument or --dir, not both")
-        return _every_execution([open_root(targets[0])], protected)
+        return _every_execution([("", open_root(targets[0]))], protected)
+    several = len(directories) > 1  # labelled, as inspect --list labels several roots
+    # Opened once (remote ones synced once), not again for each ID named in them; beside
+    # IDs, roots that all fail leave the IDs to say what cannot be found.
+    opened = open_many(directories, others=bool(targets)) if several else []
+    roots = [(entry.label, entry.root) for entry in opened if entry.root is not None]
     if not targets:
-        if len(directories) > 1:
-            opened = open_many(directories)
+        if several:
             failed_roots += [entry.label for entry in opened if entry.root is None]
-            roots = [entry.root for entry in opened if entry.root is not None]
             return _every_execution(roots, protected)
-        return _every_execution([open_root(directories[0] if directories else None)], protected)
+        root = open_root(directories[0] if directories else None)
+        return _every_execution([("", root)], protected)
     resolved: dict[Path, ExportTarget] = {}  # an execution named twice is exported once
     for target in targets:
-        path, wal_dir = locate_execution(target, directories or None)
-        resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir))
+        path, wal_dir = locate_execution(target, directories or None, opened=opened or None)
+        label = root_holding(tidy_path(path.absolute()), roots) if several else None
+        resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir, label or ""))
     protected.add_files((t.path, t.wal_dir) for t in resolved.values())
     return list(resolved.values())
 
 
-def _every_execution(roots: list[RecordRoot], protected: Protected) -> Iterable[ExportTarget]:
-    for root in roots:
+def _every_execution(
+    roots: list[tuple[str, RecordRoot]], protected: Protected
+) -> Iterable[ExportTarget]:
+    """Every execution of each (label, root), root after root."""
+    for _, root in roots:
         protected.add_root(root)
-    found = itertools.chain.from_iterable(targets_in(root) for root in roots)
+    found = itertools.chain.from_iterable(targets_in(root, label) for label, root in roots)
     first = next(found, None)
     if first is None:
-        where = ", ".join(str(root.requested) for root in roots)
+        where = ", ".join(str(root.requested) for _, root in roots)
         fail(f"nothing to export in {where}: no records (*.json) or WALs (*.wal)")
     return itertools.chain((first,), found)
 
 
-def _otlp_lines() -> Callable[[ExecutionDetail], bytes]:
+# A line of an export: made from an execution and its root's label ("" with one root).
+LineMaker = Callable[[ExecutionDetail, str], bytes]
+
+
+def _otlp_lines() -> LineMaker:
     from intentus_tui import __version__
     from intentus_tui.core.export.otlp import traces_data
 
-    def make(detail: ExecutionDetail) -> bytes:
-        return json_line(traces_data(detail, producer_version=__version__))
+    def make(detail: ExecutionDetail, root: str) -> bytes:
+        return json_line(traces_data(detail, producer_version=__version__, root=root))
 
     return make
 
 
-def _json_lines() -> Callable[[ExecutionDetail], bytes]:
+def _json_lines() -> LineMaker:
     from intentus_tui.core.detail import detail_to_json
 
-    def make(detail: ExecutionDetail) -> bytes:
-        return json_line(detail_to_json(detail, live=False))  # the same bytes every time
+    def make(detail: ExecutionDetail, root: str) -> bytes:
+        doc = detail_to_json(detail, live=False)  # the same bytes every time
+        # With several roots, the root first, as an ``inspect --list --json`` row has it.
+        return json_line({"root": root, **doc} if root else doc)
 
     return make
 
@@ -103,9 +119,7 @@ class _Export:
     exported is decided here, once for every format: a file that holds no execution
     (``is_exportable``) is named and skipped, whatever the format would make of it."""
 
-    def __init__(
-        self, targets: Iterable[ExportTarget], make: Callable[[ExecutionDetail], bytes]
-    ) -> None:
+    def __init__(self, targets: Iterable[ExportTarget], make: LineMaker) -> None:
         self.targets = targets
         self.make = make
         self.exported = 0
@@ -119,7 +133,7 @@ class _Export:
                     why = detail.result.message or detail.result.status.value
                     self._skip(target, f"nothing to export: {why}")
                     continue
-                line = self.make(detail)
+                line = self.make(detail, target.root)
             except Exception as exc:  # one execution's failure does not lose the others
                 self._skip(target, f"cannot export it: {type(exc).__name__}: {exc}")
                 continue

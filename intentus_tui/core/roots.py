@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -157,6 +157,16 @@ def distinct_specs(specs: Sequence[str]) -> list[str]:
             seen.add(place)
         kept.append(spec)
     return kept
+
+
+def root_holding(path: Path, roots: Iterable[tuple[str, RecordRoot]]) -> str | None:
+    """The label of the root whose records or WAL directory holds ``path`` (None: none
+    does): where a changed file is routed (``core.index.multi``), and which root an
+    exported file is of."""
+    for label, root in roots:
+        if path.parent == root.records_dir or path.parent == root.wal_dir:
+            return label
+    return None
 
 
 def split_label(text: str, labels: Sequence[str]) -> tuple[str | None, str]:

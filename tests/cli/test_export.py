@@ -406,3 +406,54 @@ def test_a_log_that_is_a_link_leading_nowhere_is_traced_at_the_links_time(
         )
     ]
     assert min(recorded) > 10**18, min(recorded)
+
+
+def test_with_several_roots_each_line_names_its_root_as_the_listing_does(
+    location: Path, real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``--dir`` twice, the two roots holding the same executions (copies of one record
+    directory): each exported execution names its root by the label ``inspect --list
+    --json`` gives it, in both formats (the json line's ``root``, first, as a row's;
+    ``intentus.root`` on the OTLP resource), so that the same id in two roots is told
+    apart, by id as by a whole export. With one root, no line names one, as no row does."""
+    other = tmp_path / "other" / ".intentusnet"
+    shutil.copytree(real_world.records_dir, other / "records")
+    roots = ["--dir", str(location), "--dir", str(other)]
+    listing = cli("inspect", "--list", "--json", str(location), str(other))
+    rows = json.loads(listing.stdout)["executions"]
+    # zz-broken.json holds no execution: listed, not exported
+    listed = sorted(
+        (r["root"], r["execution_id"]) for r in rows if r["execution_id"] != "zz-broken"
+    )
+    labels = [root["label"] for root in json.loads(listing.stdout)["roots"]]
+    assert len(set(labels)) == 2
+
+    as_json = cli("export", "--format", "json", "-o", "-", *roots)
+    docs = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert all(next(iter(doc)) == "root" for doc in docs)
+    assert sorted((doc["root"], doc["execution_id"]) for doc in docs) == listed
+    otlp = cli("export", "--format", "otlp", "-o", "-", *roots)
+    traces = [prove_otlp_line(line.encode() + b"\n") for line in otlp.stdout.splitlines()]
+    assert listed == sorted(
+        (
+            attrs(trace["resourceSpans"][0]["resource"])["intentus.root"],
+            attrs(root_of(trace))["intentus.execution_id"],
+        )
+        for trace in traces
+    )
+    # One id in both roots, named in each by LABEL:ID: two lines, each of its own root.
+    shared = real_world.fallback
+    named = cli(
+        "export", "--format", "json", "-o", "-", *roots,
+        f"{labels[0]}:{shared}", f"{labels[1]}:{shared[:8]}",
+    )  # fmt: skip
+    assert named.returncode == 0, named.stderr
+    got = [(d["root"], d["execution_id"]) for d in map(json.loads, named.stdout.splitlines())]
+    assert got == [(labels[0], shared), (labels[1], shared)]
+    # One root: no root, in either format.
+    one = cli("export", "--format", "json", "-o", "-", str(other))
+    assert all("root" not in json.loads(line) for line in one.stdout.splitlines())
+    one = cli("export", "--format", "otlp", "-o", "-", str(other))
+    for line in one.stdout.splitlines():
+        resource = json.loads(line)["resourceSpans"][0]["resource"]
+        assert "intentus.root" not in attrs(resource)

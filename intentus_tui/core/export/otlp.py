@@ -173,18 +173,22 @@ def id_source(detail: ExecutionDetail, execution_id: str) -> str:
     return f"{execution_id}\x00{detail.result.path.name}"
 
 
-def traces_data(detail: ExecutionDetail, *, producer_version: str) -> dict[str, Any]:
+def traces_data(
+    detail: ExecutionDetail, *, producer_version: str, root: str = ""
+) -> dict[str, Any]:
     """The ``TracesData`` JSON object of one execution (record, record and WAL, or WAL
     alone). Never raises on what a file holds: a damaged record exports what was
-    recovered, with its verdict."""
+    recovered, with its verdict. ``root``: with several roots, the label of the one it was
+    read from (``intentus.root``, a resource attribute: where the telemetry came from)."""
     execution_id = execution_id_of(detail)
     builder = _TraceBuilder(detail, execution_id)
     trace_id = trace_id_of(builder.id_source)
     spans = [span.to_json(trace_id) for span in builder.spans()]
+    resource = key_values([("service.name", SERVICE_NAME), ("intentus.root", root or None)])
     return {
         "resourceSpans": [
             {
-                "resource": {"attributes": key_values([("service.name", SERVICE_NAME)])},
+                "resource": {"attributes": resource},
                 "scopeSpans": [
                     {
                         "scope": {"name": SCOPE_NAME, "version": producer_version},

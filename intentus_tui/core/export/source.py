@@ -17,10 +17,12 @@ from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
 @dataclass(frozen=True, slots=True)
 class ExportTarget:
     """One execution to export: the file that names it (a record, or the WAL of a WAL-only
-    execution) and the WAL directory to join it with."""
+    execution), the WAL directory to join it with, and with several roots the label of
+    its root (as ``inspect --list`` labels it: ``core.roots``; "" with one root)."""
 
     path: Path
     wal_dir: Path | None
+    root: str = ""
 
     @property
     def name(self) -> str:
@@ -56,10 +58,10 @@ def _wal_only_names(root: RecordRoot, record_ids: set[str]) -> list[str]:
     return names
 
 
-def targets_in(root: RecordRoot) -> Iterator[ExportTarget]:
-    """Every execution of ``root``: each record file, and each WAL that has no record,
-    ordered by execution id. Only names are listed up front (a string each); each file is
-    read when its turn comes, by the caller."""
+def targets_in(root: RecordRoot, label: str = "") -> Iterator[ExportTarget]:
+    """Every execution of ``root`` (labelled ``label``, with several roots): each record
+    file, and each WAL that has no record, ordered by execution id. Only names are listed
+    up front (a string each); each file is read when its turn comes, by the caller."""
     record_names = list_record_names(root.records_dir)
     record_ids = {name[: -len(RECORD_SUFFIX)] for name in record_names}
     # (execution id, file name, the file is a WAL)
@@ -70,4 +72,4 @@ def targets_in(root: RecordRoot) -> Iterator[ExportTarget]:
     keyed.sort()
     for _, name, is_wal in keyed:
         directory = root.wal_dir if is_wal and root.wal_dir is not None else root.records_dir
-        yield ExportTarget(directory / name, root.wal_dir)
+        yield ExportTarget(directory / name, root.wal_dir, label)

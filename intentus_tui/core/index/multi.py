@@ -17,6 +17,7 @@ from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT, DirectoryIndex
 from intentus_tui.core.index.scan import RowFormat
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.roots import root_holding
 
 KEY_SEPARATOR = "/"  # never in a file name, so LABEL/FILE is unambiguous
 
@@ -83,12 +84,11 @@ class MultiIndex:
 
     def update(self, paths: Iterable[Path]) -> tuple[list[ExecutionSummary], list[str]]:
         routed: dict[str, list[Path]] = {}
+        roots = [(label, index.root) for label, index in self.indexes.items()]
         for path in paths:
-            for label, index in self.indexes.items():
-                root = index.root
-                if path.parent == root.records_dir or path.parent == root.wal_dir:
-                    routed.setdefault(label, []).append(path)
-                    break
+            label = root_holding(path, roots)
+            if label is not None:
+                routed.setdefault(label, []).append(path)
         changed: list[ExecutionSummary] = []
         removed: list[str] = []
         for label, group in routed.items():
