@@ -2,7 +2,9 @@
 
 ``--format otlp``: one OTLP ``TracesData`` object per line (``core.export.otlp``), what the
 OpenTelemetry Collector's file exporter writes and its ``otlpjsonfile`` receiver reads.
-``--format json``: one ``inspect ID --json`` document per line, for jq and pandas.
+``--format json``: one ``inspect ID --json`` document per line, for jq and pandas, its
+``file`` named as an ``inspect --list --json`` row names it (``listed_file``). With several
+roots, each line names its root by the listing's label.
 
 Executions are read one at a time and each line is written as soon as it is made, so a
 directory of any size exports in constant memory. A file that holds no execution (one
@@ -28,7 +30,7 @@ from intentus_tui.cli.common import fail, guarded, locate_execution, open_many, 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.detail import ExecutionDetail
-from intentus_tui.core.export.source import ExportTarget, is_exportable, targets_in
+from intentus_tui.core.export.source import ExportTarget, is_exportable, listed_file, targets_in
 from intentus_tui.core.paths import RecordRoot, shown_path, tidy_path
 from intentus_tui.core.roots import root_holding
 from intentus_tui.core.sanitize import sanitize_line
@@ -108,7 +110,10 @@ def _json_lines() -> LineMaker:
 
     def make(detail: ExecutionDetail, root: str) -> bytes:
         doc = detail_to_json(detail, live=False)  # the same bytes every time
-        # With several roots, the root first, as an ``inspect --list --json`` row has it.
+        # The file as an ``inspect --list --json`` row names it (its name within its root,
+        # not the path it was read at: the same export wherever the root is, or its
+        # mirror); with several roots, the root first, as a row has it.
+        doc["file"] = listed_file(detail)
         return json_line({"root": root, **doc} if root else doc)
 
     return make

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,9 @@ def test_ids_and_prefixes_name_what_to_export(location: Path, real_world: RealWo
 
 
 def test_json_export_is_inspect_json_one_execution_a_line(location: Path) -> None:
+    """Each line is the execution's ``inspect ID --json`` document, its ``file`` named as
+    ``inspect --list --json`` names it (the file's name within its root: it was the path
+    it was read at, where the listing gives the name), which ``inspect FILE --dir`` takes."""
     run = cli("export", "--format", "json", "--dir", str(location), "-o", "-")
     # The file that is not a record holds no execution: skipped, as --format otlp does.
     assert run.returncode == 1, run.stderr
@@ -123,11 +127,18 @@ def test_json_export_is_inspect_json_one_execution_a_line(location: Path) -> Non
     docs = [json.loads(line) for line in run.stdout.splitlines()]  # no pandas needed
     ids = executions(location)
     assert [d["execution_id"] for d in docs] == [i for i in ids if i != "zz-broken"]
+    rows = json.loads(cli("inspect", "--list", "--json", str(location)).stdout)["executions"]
+    listed = {row["execution_id"]: row["file"] for row in rows if row["execution_id"] in ids}
+    assert {doc["execution_id"]: doc["file"] for doc in docs} == {
+        i: f for i, f in listed.items() if i != "zz-broken"
+    }
+    assert any(doc["file"].endswith(".wal") for doc in docs)  # a WAL-only execution's log
     for doc in docs:
-        name = Path(doc["file"]).stem
-        inspect = cli("inspect", name, "--dir", str(location), "--json")
+        inspect = cli("inspect", doc["file"], "--dir", str(location), "--json")
         assert inspect.returncode == 0, inspect.stderr
-        assert doc == json.loads(inspect.stdout), name
+        inspected = json.loads(inspect.stdout)
+        assert Path(inspected["file"]).name == doc["file"]  # inspect ID --json: its path
+        assert doc == {**inspected, "file": doc["file"]}, doc["file"]
 
 
 def test_bad_requests_fail_with_one_line_and_write_nothing(location: Path, tmp_path: Path) -> None:
@@ -353,11 +364,9 @@ def test_several_dirs_export_every_root_and_a_bundle_asks_for_one(
     shutil.copytree(real_world.records_dir, other / "records")
     run = cli("export", "--format", "json", "-o", "-", "--dir", str(location), "--dir", str(other))
     assert run.returncode == 1, run.stderr  # location's zz-broken.json is skipped
-    files = [json.loads(line)["file"] for line in run.stdout.splitlines()]
-    assert any(f.startswith(str(location)) for f in files)
-    assert sum(f.startswith(str(other)) for f in files) == len(
-        list(real_world.records_dir.glob("*.json"))
-    )
+    per_root = Counter(json.loads(line)["root"] for line in run.stdout.splitlines())
+    assert per_root[location.parent.name] > 0
+    assert per_root["other"] == len(list(real_world.records_dir.glob("*.json")))
     missing = tmp_path / "missing"
     run = cli("export", "--format", "json", "-o", "-", "--dir", str(other), "--dir", str(missing))
     assert run.returncode == 1 and "missing" in run.stderr and "failed" in run.stderr

@@ -41,6 +41,14 @@ def is_exportable(detail: ExecutionDetail) -> bool:
     return detail.result.record is not None or detail.wal is not None
 
 
+def listed_file(detail: ExecutionDetail) -> str:
+    """The execution's file as ``inspect --list --json`` names it, in every format: its
+    name within its root, exact (``ExecutionSummary.file_name``, the listing's own; with
+    several roots, its root is named beside it)."""
+    summary = detail.summary
+    return summary.file_name if summary is not None else detail.result.path.name
+
+
 def _wal_only_names(root: RecordRoot, record_ids: set[str]) -> list[str]:
     if root.wal_dir is None:
         return []
