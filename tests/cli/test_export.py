@@ -18,6 +18,7 @@ from tests.cli.support import cli
 from tests.core.export.support import (
     attrs,
     build_crash_world,
+    file_of,
     prove_otlp_line,
     root_of,
     spans_of,
@@ -466,3 +467,33 @@ def test_with_several_roots_each_line_names_its_root_as_the_listing_does(
     for line in one.stdout.splitlines():
         resource = json.loads(line)["resourceSpans"][0]["resource"]
         assert "intentus.root" not in attrs(resource)
+
+
+def test_the_traces_file_is_the_files_exact_name_as_every_json_output_gives_it(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A record of the real 1.3.0 kept under names a terminal would act on (an escape
+    sequence, a right-to-left override) and one whose bytes are not UTF-8: the trace's
+    ``intentus.file`` is the file's name exactly, as the json export's ``file`` and the
+    listing's give it (it was the name as the screen shows it, ``copy-␛[31mred.json``);
+    the name that is not UTF-8, which an OTLP string cannot hold, is its bytes. Every
+    line stays inert in a terminal."""
+    base = tmp_path / ".intentusnet"
+    records = base / "records"
+    records.mkdir(parents=True)
+    source = real_world.records_dir / f"{real_world.fallback}.json"
+    names = ["copy-\x1b[31mred.json", "evil\u202etxt.json", os.fsdecode(b"odd-\xff\xfe.json")]
+    for name in names:
+        shutil.copy(source, records / name)
+    rows = json.loads(cli("inspect", "--list", "--json", str(tmp_path)).stdout)["executions"]
+    assert sorted(row["file"] for row in rows) == sorted(names)
+    otlp = cli("export", "--format", "otlp", str(tmp_path), "-o", "-")
+    as_json = cli("export", "--format", "json", str(tmp_path), "-o", "-")
+    for run in (otlp, as_json):
+        assert run.returncode == 0, run.stderr
+        assert not any(c in run.stdout for c in "\x1b\u202e"), run.stdout  # escaped
+    traced = [file_of(prove_otlp_line(line.encode() + b"\n")) for line in otlp.stdout.splitlines()]
+    assert sorted(traced) == sorted(names)
+    odd = [attrs(root_of(json.loads(line)))["intentus.file"] for line in otlp.stdout.splitlines()]
+    assert b"odd-\xff\xfe.json" in odd  # its bytes, exactly
+    assert [json.loads(line)["file"] for line in as_json.stdout.splitlines()] == traced

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from intentus_tui.cli import main
 from intentus_tui.core.sanitize import sanitize_line
-from tests.core.export.support import attrs, prove_otlp_line, root_of
+from tests.core.export.support import file_of, prove_otlp_line
 from tests.hostile.corpus import Corpus, build_corpus
 from tests.hostile.harness import deadline, raw_controls, tree_digest
 
@@ -43,15 +42,15 @@ def export(corpus: Corpus, fmt: str) -> tuple[int, bytes, str]:
 
 
 def exported_files(fmt: str, out: bytes) -> list[str]:
-    """The name of the file each line was exported from, shown inert as everywhere: OTLP
-    lines proved against opentelemetry-proto, JSON lines each an ``inspect ID --json``
-    document."""
+    """The name of the file each line was exported from, exact (the lines' JSON escapes
+    what a terminal would act on): OTLP lines proved against opentelemetry-proto, JSON
+    lines each an ``inspect ID --json`` document."""
     lines = out.splitlines(keepends=True)
     if fmt == "otlp":
-        return [attrs(root_of(prove_otlp_line(line)))["intentus.file"] for line in lines]
+        return [file_of(prove_otlp_line(line)) for line in lines]
     docs = [json.loads(line) for line in lines]
     assert docs and all(isinstance(doc, dict) and "verdict" in doc for doc in docs)
-    return [sanitize_line(Path(doc["file"]).name) for doc in docs]
+    return [doc["file"] for doc in docs]
 
 
 @pytest.mark.parametrize("fmt", ["otlp", "json"])
@@ -69,8 +68,8 @@ def test_export_of_the_corpus(corpus: Corpus, fmt: str) -> None:
         path = corpus.records_dir / name
         if path.is_dir() or name.startswith("."):
             continue
-        shown = sanitize_line(name)  # a name is shown inert, as everywhere
-        assert shown in exported or any(shown in s for s in skipped), name
+        shown = sanitize_line(name)  # a name is shown inert on stderr, as everywhere
+        assert name in exported or any(shown in s for s in skipped), name
 
 
 def test_both_formats_skip_the_same_files(corpus: Corpus) -> None:

@@ -7,6 +7,7 @@ decimal strings, enums as integers.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import math
@@ -22,8 +23,11 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def any_value(value: object) -> AnyValue:
-    """One ``AnyValue``: bool, int (as a string: it is 64-bit), finite float, string, or a
-    list of those; anything else (a non-finite float, an int past 64 bits) as its text."""
+    """One ``AnyValue``: bool, int (as a string: it is 64-bit), finite float, string, bytes
+    (base64, as OTLP/JSON writes every bytes field but the ids), or a list of those;
+    anything else (a non-finite float, an int past 64 bits) as its text."""
+    if isinstance(value, bytes):
+        return {"bytesValue": base64.b64encode(value).decode("ascii")}
     if isinstance(value, bool):
         return {"boolValue": value}
     if isinstance(value, int):

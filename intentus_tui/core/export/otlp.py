@@ -30,12 +30,15 @@ a span or event whose time was not recorded says ``intentus.synthetic_time = tru
 Strings that label things (span names, agent names, event names, verdict reasons) are
 sanitized like everything the tool shows; recorded values (``input.value``,
 ``output.value``, event payloads) are exact JSON text with every non-ASCII character
-escaped, so nothing in an export can drive a terminal that displays it.
+escaped, so nothing in an export can drive a terminal that displays it. The file's name
+(``intentus.file``) is exact, as ``inspect --list --json`` and the json export give it:
+the line's JSON escapes what a terminal would act on.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -48,6 +51,7 @@ from intentus_tui.core.export.attributes import (
     span_id_of,
     trace_id_of,
 )
+from intentus_tui.core.export.source import listed_file
 from intentus_tui.core.export.times import Moment, file_time_ns, fill_times, nano_of, unix_nano
 from intentus_tui.core.model import Outcome, Verdict
 from intentus_tui.core.records.load import ExecutionEvent, ExecutionRecord
@@ -147,6 +151,17 @@ def _label(value: object) -> str:
     if value is None:
         return ""
     return sanitize_line(value if isinstance(value, str) else json_text(value))
+
+
+def _exact_name(name: str) -> str | bytes:
+    """A file's name exactly, as the listing's and the json export's JSON give it (their
+    JSON escapes what a terminal would act on, as this line's does); a name whose bytes
+    are not UTF-8, which an OTLP string cannot hold, as those bytes (``bytesValue``)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(name)
+    return name
 
 
 def _first(payload: Mapping[str, Any], *keys: str) -> Any:
@@ -305,7 +320,7 @@ class _TraceBuilder:
             attrs += _record_io(record)
         attrs += [
             ("intentus.execution_id", _label(self.execution_id)),
-            ("intentus.file", _label(detail.result.path.name)),
+            ("intentus.file", _exact_name(listed_file(detail))),
             ("intentus.load_status", detail.result.status.value),
             ("intentus.source", detail.summary.source if detail.summary else None),
         ]

@@ -98,12 +98,24 @@ def spans_of(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def attrs(item: dict[str, Any]) -> dict[str, Any]:
-    """A span's, event's or link's attributes as plain values (ints decoded)."""
+    """A span's, event's, link's or resource's attributes as plain values (ints and bytes
+    decoded)."""
     out: dict[str, Any] = {}
     for kv in item.get("attributes", []):
         ((kind, value),) = kv["value"].items()
-        out[kv["key"]] = int(value) if kind == "intValue" else value
+        if kind == "intValue":
+            value = int(value)
+        elif kind == "bytesValue":
+            value = base64.b64decode(value)
+        out[kv["key"]] = value
     return out
+
+
+def file_of(doc: dict[str, Any]) -> str:
+    """The ``intentus.file`` of a trace as the name it is: text, or (a name that is not
+    UTF-8) its bytes, as Python names such a file."""
+    name = attrs(root_of(doc))["intentus.file"]
+    return os.fsdecode(name) if isinstance(name, bytes) else name
 
 
 def root_of(doc: dict[str, Any]) -> dict[str, Any]:

@@ -25,11 +25,14 @@ def test_values_take_their_otlp_json_form() -> None:
     assert any_value(0.25) == {"doubleValue": 0.25}
     assert any_value(float("nan")) == {"stringValue": "nan"}
     assert any_value("x") == {"stringValue": "x"}
+    assert any_value(b"odd-\xff") == {"bytesValue": "b2RkLf8="}  # base64, as OTLP/JSON
     assert any_value(["a", 1]) == {
         "arrayValue": {"values": [{"stringValue": "a"}, {"intValue": "1"}]}
     }
-    for value in (True, 7, 2**63, -(2**63), 0.25, float("inf"), "x", ["a", 1, 2.5]):
+    for value in (True, 7, 2**63, -(2**63), 0.25, float("inf"), "x", b"\xff", ["a", 1, 2.5]):
         json_format.Parse(json.dumps(any_value(value)), AnyValue(), ignore_unknown_fields=False)
+    parsed = json_format.Parse(json.dumps(any_value(b"odd-\xff")), AnyValue())
+    assert parsed.bytes_value == b"odd-\xff"
     assert key_values([("a", 1), ("b", None), ("c", "x")]) == [
         {"key": "a", "value": {"intValue": "1"}},
         {"key": "c", "value": {"stringValue": "x"}},
