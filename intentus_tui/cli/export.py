@@ -3,8 +3,9 @@
 ``--format otlp``: one OTLP ``TracesData`` object per line (``core.export.otlp``), what the
 OpenTelemetry Collector's file exporter writes and its ``otlpjsonfile`` receiver reads.
 ``--format json``: one ``inspect ID --json`` document per line, for jq and pandas, its
-``file`` named as an ``inspect --list --json`` row names it (``listed_file``). With several
-roots, each line names its root by the listing's label.
+``file`` named as an ``inspect --list --json`` row names it (``listed_file``), its log
+(``wal.file``) by its name too. With several roots, each line names its root by the
+listing's label.
 
 Executions are read one at a time and each line is written as soon as it is made, so a
 directory of any size exports in constant memory. A file that holds no execution (one
@@ -112,8 +113,12 @@ def _json_lines() -> LineMaker:
         doc = detail_to_json(detail, live=False)  # the same bytes every time
         # The file as an ``inspect --list --json`` row names it (its name within its root,
         # not the path it was read at: the same export wherever the root is, or its
-        # mirror); with several roots, the root first, as a row has it.
+        # mirror), and its log by its name in the root's WAL directory; with several
+        # roots, the root first, as a row has it.
         doc["file"] = listed_file(detail)
+        wal = doc.get("wal")
+        if isinstance(wal, dict) and detail.wal is not None:
+            wal["file"] = detail.wal.path.name
         return json_line({"root": root, **doc} if root else doc)
 
     return make

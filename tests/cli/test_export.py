@@ -119,7 +119,8 @@ def test_ids_and_prefixes_name_what_to_export(location: Path, real_world: RealWo
 def test_json_export_is_inspect_json_one_execution_a_line(location: Path) -> None:
     """Each line is the execution's ``inspect ID --json`` document, its ``file`` named as
     ``inspect --list --json`` names it (the file's name within its root: it was the path
-    it was read at, where the listing gives the name), which ``inspect FILE --dir`` takes."""
+    it was read at, where the listing gives the name), which ``inspect FILE --dir`` takes,
+    and its log (``wal.file``) by its name."""
     run = cli("export", "--format", "json", "--dir", str(location), "-o", "-")
     # The file that is not a record holds no execution: skipped, as --format otlp does.
     assert run.returncode == 1, run.stderr
@@ -139,6 +140,9 @@ def test_json_export_is_inspect_json_one_execution_a_line(location: Path) -> Non
         assert inspect.returncode == 0, inspect.stderr
         inspected = json.loads(inspect.stdout)
         assert Path(inspected["file"]).name == doc["file"]  # inspect ID --json: its path
+        if inspected["wal"] is not None:  # and its log's path
+            assert Path(inspected["wal"]["file"]).name == doc["wal"]["file"]
+            inspected["wal"]["file"] = doc["wal"]["file"]
         assert doc == {**inspected, "file": doc["file"]}, doc["file"]
 
 
@@ -497,3 +501,17 @@ def test_the_traces_file_is_the_files_exact_name_as_every_json_output_gives_it(
     odd = [attrs(root_of(json.loads(line)))["intentus.file"] for line in otlp.stdout.splitlines()]
     assert b"odd-\xff\xfe.json" in odd  # its bytes, exactly
     assert [json.loads(line)["file"] for line in as_json.stdout.splitlines()] == traced
+
+
+def test_a_json_export_is_the_same_wherever_the_root_is(location: Path, tmp_path: Path) -> None:
+    """The same root copied elsewhere exports the same bytes: each file, and its log, is
+    named within the root (the log kept the path it was read at, unlike the file beside
+    it, so a moved root, or a remote root's mirror, exported differently)."""
+    moved = tmp_path / "elsewhere" / ".intentusnet"
+    shutil.copytree(location, moved, symlinks=True)
+    here, there = (
+        cli("export", "--format", "json", str(root), "-o", "-") for root in (location, moved)
+    )
+    assert here.stdout == there.stdout and here.stdout
+    logs = [d["wal"]["file"] for d in map(json.loads, here.stdout.splitlines()) if d["wal"]]
+    assert logs and all("/" not in log and log.endswith(".wal") for log in logs)
