@@ -52,7 +52,11 @@ from intentus_tui.core.records.load import WAL_SUFFIX
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.roots import distinct_specs
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verist.verify import SnapshotFileReport, check_snapshot_file
+from intentus_tui.core.verist.verify import (
+    CHANGED_SINCE_SAVED,
+    SnapshotFileReport,
+    check_snapshot_file,
+)
 from intentus_tui.core.wal.verify import WalVerifyReport, verify_wal
 
 if TYPE_CHECKING:
@@ -438,7 +442,7 @@ def _snapshot_lines(report: SnapshotFileReport) -> list[str]:
         artifacts = _counted(len(content) - 1, "artifact")
         lines = [f"ok    {name}  {report.kind}: input and {artifacts} hash as recorded"]
     else:
-        lines = [f"FAIL  {name}  {report.kind}: changed since it was saved"]
+        lines = [f"FAIL  {name}  {report.kind}: {CHANGED_SINCE_SAVED}"]
         lines += [f"      - {c.target} ({c.kind}): {c.message}" for c in report.failed]
     lines += [
         f"      · {c.target} ({c.kind}): {c.message}"

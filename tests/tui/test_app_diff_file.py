@@ -610,3 +610,25 @@ async def test_a_copy_of_a_record_is_named_by_its_file_in_the_picker_and_the_com
         await settle(pilot)
         title = str(app.side_pane.diff_pane.query_one("#diff-title").render())
         assert "B: copy-kept.json" in title
+
+
+async def test_a_baseline_edited_since_it_was_saved_is_flagged_in_the_picker(
+    world: dict[str, Any],
+) -> None:
+    """A reference whose content no longer hashes to what it recorded was offered as a good
+    one; only the comparison, once made, said so. Its line says it first, where a picker of
+    80 columns still shows it."""
+    baseline = world["baseline"]
+    document = json.loads(baseline.read_text("utf-8"))
+    artifact = next(a for a in document["snapshot"]["artifacts"] if "content" in a)
+    artifact["content"] = {"edited": artifact["content"]}
+    baseline.write_text(json.dumps(document), "utf-8")
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        picker = await open_picker(app, pilot)
+        line = shown_lines(picker)[1]
+        assert line.startswith("baseline ") and "⚠ changed since it was saved · Translate" in line
+        shown = picker.options.render_line(1).text
+        assert "⚠ changed since it was saved" in shown, shown

@@ -120,13 +120,13 @@ def _integrity_words(verdict: Verdict) -> str:
 def snapshot_operand(label: str, snapshot: Snapshot) -> Operand:
     """A snapshot (or a baseline's) as a side; ``note`` says when its content does not hash
     to what it recorded (changed since it was saved: a tampered baseline passed unsaid)."""
-    from intentus_tui.core.verist.verify import verify_snapshot
+    from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED, changed_since_saved
 
-    broken = [check for check in verify_snapshot(snapshot) if check.status == "mismatch"]
+    broken = changed_since_saved(snapshot)
     note = None
     if broken:
         where = ", ".join(check.target for check in broken)
-        note = f"{SNAPSHOT_HASHES_DIFFER} ({where}): changed since it was saved"
+        note = f"{SNAPSHOT_HASHES_DIFFER} ({where}): {CHANGED_SINCE_SAVED}"
     return Operand(label, "snapshot", snapshot=snapshot, note=note)
 
 

@@ -69,7 +69,8 @@ class CompareTarget:
     ``title`` says what it is of (``Summarize@1.0 · route``), ``execution_id`` the execution
     it was taken from (when it says), ``when`` its capture or creation time (UTC text, or
     ``""``), ``note`` anything else worth showing (a baseline's label), ``root`` the label of
-    the opened root it was found under (several roots open; ``""`` for one).
+    the opened root it was found under (several roots open; ``""`` for one); ``changed``: a
+    snapshot or baseline whose content no longer hashes to what it recorded.
     """
 
     kind: TargetKind
@@ -80,6 +81,7 @@ class CompareTarget:
     note: str = ""
     mtime: float = 0.0
     root: str = ""
+    changed: bool = False
 
 
 def project_directories(root: RecordRoot) -> list[Path]:
@@ -284,7 +286,20 @@ def _snapshot_target(
         when=_ms_text(snapshot.get("capturedAt")),
         note=note,
         mtime=mtime,
+        changed=_changed_since_saved(snapshot),
     )
+
+
+def _changed_since_saved(document: Mapping[str, Any]) -> bool:
+    """Whether a snapshot's content no longer hashes to what it recorded, as the comparison
+    will say once it is picked (a tampered reference was offered as a good one)."""
+    from intentus_tui.core.verist.snapshot import Snapshot, SnapshotError
+    from intentus_tui.core.verist.verify import changed_since_saved
+
+    try:
+        return bool(changed_since_saved(Snapshot.from_json(document)))
+    except SnapshotError:
+        return False  # not one to compare with: the comparison says why
 
 
 def _snapshot_execution_id(artifacts: Any) -> str:

@@ -19,6 +19,9 @@ from intentus_tui.core.verist.snapshot import (
 )
 
 CheckStatus: TypeAlias = Literal["ok", "mismatch", "hash_only", "unhashable"]
+# What a snapshot or baseline whose content no longer hashes to what it recorded is said
+# to be, wherever it is shown.
+CHANGED_SINCE_SAVED = "changed since it was saved"
 _SHA256 = re.compile(r"sha256:[0-9a-f]{64}")
 
 
@@ -44,6 +47,11 @@ def verify_snapshot(snapshot: Snapshot) -> list[ArtifactCheck]:
     for i, artifact in enumerate(snapshot.artifacts):
         checks.append(_check(f"artifacts[{i}]", artifact.kind, artifact.hash, artifact.content))
     return checks
+
+
+def changed_since_saved(snapshot: Snapshot) -> list[ArtifactCheck]:
+    """The checks of ``snapshot`` whose content does not hash to what it recorded."""
+    return [check for check in verify_snapshot(snapshot) if check.status == "mismatch"]
 
 
 def _check(target: str, kind: str, expected: str, value: Any) -> ArtifactCheck:

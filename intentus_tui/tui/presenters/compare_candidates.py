@@ -44,6 +44,7 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
+from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_model import PAUSE_EVERY
 from intentus_tui.tui.presenters.list_rows import (
@@ -168,7 +169,8 @@ def file_candidate(
     column's (``id_width``). With several roots, a file is named as side B by the root it
     was found under, as an execution is (``beta:pinned.json``)."""
     kind: CandidateKind = "saved" if saved else target.kind
-    what = [target.title]
+    # Why not to trust it first: a narrow picker cuts the end of the line.
+    what = [f"⚠ {CHANGED_SINCE_SAVED}", target.title] if target.changed else [target.title]
     if target.note:
         what.append(target.note)
     what.append(target.path.name)

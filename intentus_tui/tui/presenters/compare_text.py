@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.execution_text import clip
 from intentus_tui.tui.presenters.list_rows import (
@@ -72,7 +73,7 @@ def side_title_versions(
     if operand.kind != "record":
         if operand.kind == "snapshot":
             # A snapshot has no damaged reading: its note says its hashes do not hold.
-            damaged = " · ⚠ changed since it was saved" if operand.note else ""
+            damaged = f" · ⚠ {CHANGED_SINCE_SAVED}" if operand.note else ""
             text = f"snapshot {operand.label}"
             step = described.get("step_name")
             if step:
