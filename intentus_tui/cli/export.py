@@ -33,6 +33,7 @@ from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.export.source import ExportTarget, is_exportable, listed_file, targets_in
 from intentus_tui.core.paths import RecordRoot, shown_path, tidy_path
+from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.roots import root_holding
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.json_lines import json_line
@@ -54,18 +55,23 @@ def _targets(
     holds no execution is exit 2, as ``verify`` has nothing to verify there (with several,
     when none holds one). With several --dir, each execution carries its root's label, as
     ``inspect --list`` labels it."""
-    if len(targets) == 1 and os.path.isdir(targets[0]):
+    if _roots_named(targets):
         if directories:
-            fail("give either a directory argument or --dir, not both")
-        return _every_execution([("", open_root(targets[0]))], protected)
+            fail("give either directory arguments or --dir, not both")
+        if len(targets) == 1:
+            return _every_execution([("", open_root(targets[0]))], protected)
+        # Several directories named, as verify and inspect --list take them: as --dir each.
+        targets, directories = (), targets
     several = len(directories) > 1  # labelled, as inspect --list labels several roots
     # Opened once (remote ones synced once), not again for each ID named in them; beside
     # IDs, roots that all fail leave the IDs to say what cannot be found.
     opened = open_many(directories, others=bool(targets)) if several else []
     roots = [(entry.label, entry.root) for entry in opened if entry.root is not None]
+    # Each root that could not be opened is named on stderr and makes the exit 1, also
+    # beside IDs found in the others.
+    failed_roots += [entry.label for entry in opened if entry.root is None]
     if not targets:
         if several:
-            failed_roots += [entry.label for entry in opened if entry.root is None]
             return _every_execution(roots, protected)
         root = open_root(directories[0] if directories else None)
         return _every_execution([("", root)], protected)
@@ -76,6 +82,17 @@ def _targets(
         resolved.setdefault(path.absolute(), ExportTarget(path, wal_dir, label or ""))
     protected.add_files((t.path, t.wal_dir) for t in resolved.values())
     return list(resolved.values())
+
+
+def _roots_named(targets: tuple[str, ...]) -> bool:
+    """Whether the arguments name roots, not executions: one directory, or several paths
+    or remote URLs of which one at least is a directory (one that cannot be opened is then
+    a root that failed, as ``inspect --list`` says it)."""
+    if len(targets) == 1:
+        return os.path.isdir(targets[0])
+    return any(os.path.isdir(t) for t in targets) and all(
+        os.path.isdir(t) or "/" in t or is_remote(t) for t in targets
+    )
 
 
 def _every_execution(
@@ -183,8 +200,9 @@ class _Export:
 def export(targets: tuple[str, ...], fmt: str, output: str, directories: tuple[str, ...]) -> None:
     """Export executions as JSON Lines: OTLP traces or this tool's own JSON.
 
-    With no ID, every execution of DIR (default ./.intentusnet) is exported, records and
-    WAL-only executions alike, in execution-id order. ID is an execution id, a unique
+    With no ID, every execution of DIR (default ./.intentusnet; several DIRs or --dir:
+    each root's, each line naming its root) is exported, records and WAL-only executions
+    alike, in execution-id order. ID is an execution id, a unique
     prefix of one, or a record file.
 
     \b

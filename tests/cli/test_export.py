@@ -384,6 +384,36 @@ def test_several_dirs_export_every_root_and_a_bundle_asks_for_one(
     assert not (tmp_path / "b.tar.gz").exists()
 
 
+def test_several_directories_named_are_roots_as_for_verify_and_inspect(
+    location: Path, real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``export DIR1 DIR2`` was refused ("is a directory, not a record file"), though
+    ``verify`` and ``inspect --list`` take roots so: it is ``--dir`` each, byte for byte; a
+    root among them that is not there is named and makes exit 1, the others exported. An
+    ID named in roots of which one cannot be opened exits 1 too (it exited 0, the root's
+    failure said on stderr only)."""
+    other = tmp_path / "other" / ".intentusnet"
+    shutil.copytree(real_world.records_dir, other / "records")
+    as_dirs = cli(
+        "export", "--format", "json", "-o", "-", "--dir", str(location), "--dir", str(other)
+    )
+    named = cli("export", "--format", "json", "-o", "-", str(location), str(other))
+    assert named.returncode == as_dirs.returncode == 1, named.stderr  # zz-broken.json skipped
+    assert named.stdout == as_dirs.stdout and named.stdout
+    missing = tmp_path / "missing"
+    run = cli("export", "--format", "json", "-o", "-", str(other), str(missing))
+    assert run.returncode == 1 and "root missing: failed" in run.stderr, run.stderr
+    assert len(run.stdout.splitlines()) == len(list(real_world.records_dir.glob("*.json")))
+    run = cli(
+        "export", "--format", "json", "-o", "-", real_world.success,
+        "--dir", str(other), "--dir", str(missing),
+    )  # fmt: skip
+    assert run.returncode == 1 and "root missing: failed" in run.stderr, run.stderr
+    assert [json.loads(line)["execution_id"] for line in run.stdout.splitlines()] == [
+        real_world.success
+    ]
+
+
 def test_a_log_that_is_a_link_leading_nowhere_is_traced_at_the_links_time(
     real_world: RealWorld, tmp_path: Path
 ) -> None:
