@@ -9,7 +9,7 @@ that act on the selected execution and calls into the side pane.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,6 +28,7 @@ from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.compare_picking import ComparePicking
 from intentus_tui.tui.comparing import comparison_bindings
+from intentus_tui.tui.diffing import COMPARISON_KEYS, DiffKeys
 from intentus_tui.tui.filtering import Filtering
 from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
@@ -76,9 +77,6 @@ from intentus_tui.tui.widgets.side_pane import SidePane
 from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 
 if TYPE_CHECKING:
-    from textual.actions import ActionParseResult
-    from textual.dom import DOMNode
-
     # Imported where used: what the first frame does not need should not delay it.
     from intentus_tui.core.actions import ExecutionDetail
 
@@ -90,6 +88,7 @@ _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark"
 
 
 class IntentusApp(
+    DiffKeys,
     Filtering,
     ComparePicking,
     SelectionActions,
@@ -693,7 +692,7 @@ class IntentusApp(
             return True if self._action_state()[0] or self.detail is not None else None
         if action == "diff":
             return True if self._action_state()[1] else None
-        if action in ("next_difference", "previous_difference", "full_comparison"):
+        if action in COMPARISON_KEYS:  # hidden until there is one (they say so: DiffKeys)
             return self.diff_shown
         return True
 
@@ -709,67 +708,6 @@ class IntentusApp(
             return
         self.show_side_pane()
         await self.side_pane.run_replay(False)
-
-    def set_marked(self, detail: ExecutionDetail) -> None:
-        """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""
-        if detail.result.record is None:
-            return
-        self.marked = detail
-        self._show_header()
-        self._refresh_footer()
-        self.notify(
-            f"Marked {short_label(detail)}: select another execution and press d",
-            markup=False,
-            timeout=3,
-        )
-
-    async def run_action(
-        self,
-        action: str | ActionParseResult,
-        default_namespace: DOMNode | None = None,
-        namespaces: Mapping[str, DOMNode] | None = None,
-    ) -> bool:
-        """Textual's, but a dimmed ``d`` still answers: a key that does nothing silently
-        looks broken (Textual does not run an action ``check_action`` dims)."""
-        on_app = default_namespace is None or default_namespace is self
-        if action == "diff" and on_app and self.check_action("diff", ()) is None:
-            self._explain_no_diff()
-            return True
-        return await super().run_action(action, default_namespace, namespaces)
-
-    def _explain_no_diff(self) -> None:
-        if self.marked is None:
-            note = "Nothing marked: mark an execution with m first, then press d on another"
-        else:
-            note = "This is the marked execution: select another one, then press d"
-        self.notify(note, severity="warning", markup=False, timeout=3)
-
-    async def action_diff(self) -> None:
-        if (self.marked is None and self._marking is None) or not self.act_when_loaded("diff"):
-            return
-        if self.marked is None or self.detail is None or self.detail is self.marked:
-            return
-        marked, detail = self.marked, self.detail
-        if detail.result.record is None:  # as ``m`` refuses it, and ``diff`` on the CLI
-            self._say_no_record("diff", detail)
-            return
-        await self.side_pane.build()
-        # The compact view, for when the comparison closes: restyling the panes for it is
-        # left until the comparison is on screen.
-        self.call_after_refresh(self.show_side_pane)
-        self.side_pane.show_diff(marked, detail, self.side_roots(marked, detail))
-        self.diff_shown = True
-        self._refresh_footer()
-        self.compare_executions(marked, detail)
-
-    def action_next_difference(self) -> None:
-        self.side_pane.next_difference()
-
-    def action_full_comparison(self) -> None:
-        self.side_pane.diff_pane.open_full_screen()
-
-    def action_previous_difference(self) -> None:
-        self.side_pane.previous_difference()
 
     def action_invalidate(self) -> None:
         detail = self.record_to_act_on("invalidate")

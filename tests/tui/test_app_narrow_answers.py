@@ -13,6 +13,7 @@ import pytest
 from rich.cells import cell_len
 
 from intentus_tui.demo.writer import build_demo_world
+from intentus_tui.tui.diffing import NOTHING_COMPARED
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_groups import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -107,6 +108,30 @@ async def test_d_with_nothing_to_compare_says_why(records_dir: Path) -> None:
         assert _notes(app)[-1] == "This is the marked execution: select another one, then press d"
         assert not app.diff_shown
         assert app.check_action("diff", ()) is None  # still dimmed in the footer
+
+
+async def test_the_comparison_keys_with_nothing_compared_say_why(records_dir: Path) -> None:
+    """``n``, ``N`` and ``f`` before any comparison did nothing and said nothing (hidden from
+    the footer until there is one, they looked broken to a user who read the help)."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        selected = app.execution_list.selected_key
+        for key in ("n", "N", "f"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert _notes(app)[-1:] == [NOTHING_COMPARED], key
+            assert app.screen is app.screen_stack[0] and not app.diff_shown
+        assert app.execution_list.selected_key == selected
+        assert len(_notes(app)) == 3
+        assert "n Next diff" not in screen_text(app)  # still out of the footer
+        await pilot.press("m", "j", "d")
+        await settle(pilot)
+        assert app.diff_shown
+        await pilot.press("f")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ComparisonScreen"
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])

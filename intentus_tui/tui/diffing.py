@@ -1,0 +1,116 @@
+"""The Diff tab's keys: ``m`` marks A, ``d`` compares it with the selected execution, ``n``
+and ``N`` step through the differences, ``f`` shows them full screen. A key that can do
+nothing yet says why (nothing marked, nothing compared): a key that does nothing silently
+looks broken."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from intentus_tui.tui.comparing import ComparisonLauncher
+from intentus_tui.tui.presenters.execution_text import short_label
+
+if TYPE_CHECKING:
+    from textual.actions import ActionParseResult
+    from textual.dom import DOMNode
+
+    from intentus_tui.core.actions import ExecutionDetail
+    from intentus_tui.tui.widgets.side_pane import SidePane
+
+# The keys that act on a comparison shown: they wait for one (hidden from the footer until
+# then), and say so when pressed before.
+COMPARISON_KEYS = frozenset({"next_difference", "previous_difference", "full_comparison"})
+NOTHING_COMPARED = (
+    "Nothing compared yet: mark an execution with m and press d on another, or press D"
+)
+
+
+class DiffKeys(ComparisonLauncher):
+    """For ``IntentusApp``, which provides the selection (``detail``, ``marked``), the side
+    pane and the comparison screen."""
+
+    detail: ExecutionDetail | None
+    marked: ExecutionDetail | None
+    diff_shown: bool
+    _marking: str | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def side_pane(self) -> SidePane: ...
+
+        def act_when_loaded(self, action: str) -> bool: ...
+
+        def _say_no_record(self, action: str, detail: ExecutionDetail) -> None: ...
+
+        def _show_header(self) -> None: ...
+
+        def _refresh_footer(self) -> None: ...
+
+        def show_side_pane(self) -> None: ...
+
+    def set_marked(self, detail: ExecutionDetail) -> None:
+        """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""
+        if detail.result.record is None:
+            return
+        self.marked = detail
+        self._show_header()
+        self._refresh_footer()
+        self.notify(
+            f"Marked {short_label(detail)}: select another execution and press d",
+            markup=False,
+            timeout=3,
+        )
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Textual's, but a dimmed ``d``, and ``n``, ``N`` or ``f`` with nothing compared,
+        still answer (Textual does not run an action ``check_action`` dims or hides)."""
+        on_app = default_namespace is None or default_namespace is self
+        if on_app and action == "diff" and self.check_action("diff", ()) is None:
+            self._explain_no_diff()
+            return True
+        on_main = self.screen is self.screen_stack[0]
+        if on_app and on_main and action in COMPARISON_KEYS and not self.diff_shown:
+            self.notify(NOTHING_COMPARED, severity="warning", markup=False, timeout=4)
+            return True
+        return await super().run_action(action, default_namespace, namespaces)
+
+    def _explain_no_diff(self) -> None:
+        if self.marked is None:
+            note = "Nothing marked: mark an execution with m first, then press d on another"
+        else:
+            note = "This is the marked execution: select another one, then press d"
+        self.notify(note, severity="warning", markup=False, timeout=3)
+
+    async def action_diff(self) -> None:
+        if (self.marked is None and self._marking is None) or not self.act_when_loaded("diff"):
+            return
+        if self.marked is None or self.detail is None or self.detail is self.marked:
+            return
+        marked, detail = self.marked, self.detail
+        if detail.result.record is None:  # as ``m`` refuses it, and ``diff`` on the CLI
+            self._say_no_record("diff", detail)
+            return
+        await self.side_pane.build()
+        # The compact view, for when the comparison closes: restyling the panes for it is
+        # left until the comparison is on screen.
+        self.call_after_refresh(self.show_side_pane)
+        self.side_pane.show_diff(marked, detail, self.side_roots(marked, detail))
+        self.diff_shown = True
+        self._refresh_footer()
+        self.compare_executions(marked, detail)
+
+    def action_next_difference(self) -> None:
+        self.side_pane.next_difference()
+
+    def action_full_comparison(self) -> None:
+        self.side_pane.diff_pane.open_full_screen()
+
+    def action_previous_difference(self) -> None:
+        self.side_pane.previous_difference()
