@@ -3,7 +3,7 @@ rows, the command line's tables)."""
 
 from __future__ import annotations
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len, get_character_cell_size, set_cell_size
 
 ELLIPSIS = "…"
 
@@ -21,3 +21,17 @@ def fit(text: str, width: int, *, align_right: bool = False) -> str:
         return set_cell_size(text, width - 1) + ELLIPSIS
     padding = " " * (width - length)
     return padding + text if align_right else text + padding
+
+
+def fit_middle(text: str, width: int, head: int) -> str:
+    """``text`` in exactly ``width`` cells, cut in its middle when too long: its first
+    ``head`` cells, an ellipsis, then as much of its end as fits (``e3151…trunc.json``).
+    For names that share their beginning and differ at their end (copies of one record)."""
+    if cell_len(text) <= width or head + 2 > width:
+        return fit(text, width)
+    room = width - head - 1
+    start = len(text)
+    while start > 0 and (size := get_character_cell_size(text[start - 1])) <= room:
+        room -= size
+        start -= 1
+    return fit(set_cell_size(text, head) + ELLIPSIS + text[start:], width)

@@ -235,9 +235,9 @@ def test_copies_of_one_id_name_their_files_and_the_others_stay_as_they_were(
     rows = _rows_of(model, width)
     assert rows["aaaaaaaa.json"].startswith(" aaaaaaaa.json ")
     assert rows["trunc-01.json"].startswith(" trunc-01.json ")
-    # the original's long name is cut before its extension: its short id still leads
+    # the original's long name is cut in its middle: the id's first letters, then its end
     shown = rows[original.key].split()[0]
-    assert shown.startswith(original.short_id) and shown.endswith("….json")
+    assert shown.startswith(original.short_id[:5] + "…") and shown.endswith("01.json")
     assert len({row.split()[0] for row in rows.values()}) == len(rows)  # every row differs
     # the id column widens for the names, the same for every row (they stay aligned) ...
     badge = {re.search("[✓✗◌?⚠]", row).start() for row in rows.values()}  # type: ignore[union-attr]
@@ -259,11 +259,27 @@ def test_a_copys_file_name_is_shown_inert(hostile: str) -> None:
     assert cell_len(label) == MAX_ID_WIDTH
 
 
-def test_a_long_file_name_keeps_its_extension_where_it_fits() -> None:
+def test_a_long_file_name_is_cut_in_its_middle_keeping_its_end() -> None:
     s, _ = CASES["succeeded"]
-    assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 16) == "a-long-cop….json"
-    assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 8) == "a-long-…"
+    assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 16) == "a-lon…ecord.json"
+    assert copy_label(replace(s, key="a-long-copy-of-the-record.json"), 8) == "a-….json"
     assert copy_label(replace(s, key="root/x.json"), 8) == "x.json  "  # the root's label left out
+
+
+@pytest.mark.parametrize("width", [12, 14, 16])
+def test_copies_named_after_their_id_stay_apart_when_cut(width: int) -> None:
+    """A record and its truncated copy ``<id>.trunc.json`` read the same once cut at the
+    end (``e3151288….json`` twice, one ``⚠`` and one ``✓``, at 80 columns): their names
+    share the id and differ at their end, which the cut now keeps."""
+    s, _ = CASES["succeeded"]
+    uuid = "e3151288-62aa-4bcd-9e0f-0123456789ab"
+    record, copy = (
+        copy_label(replace(s, key=f"{uuid}{end}"), width) for end in (".json", ".trunc.json")
+    )
+    assert record != copy and cell_len(record) == cell_len(copy) == width
+    assert record.startswith(uuid[: min(8, width // 3)]) and copy.endswith(
+        "trunc.json"[-(width - width // 3 - 1) :]
+    )
 
 
 @pytest.mark.parametrize("columns", [80, 120])

@@ -22,7 +22,7 @@ from intentus_tui.core.model import (  # display_id: the presenters' short id to
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
-from intentus_tui.render.cells import fit
+from intentus_tui.render.cells import fit, fit_middle
 from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
 from intentus_tui.tui.presenters.list_model import ListModel, Sort
 
@@ -60,6 +60,8 @@ REPLAY_SHORT = {
 }
 MIN_ID_WIDTH = 8
 MAX_ID_WIDTH = 16
+# The cells a copy's cut file name keeps of its beginning (the id's first letters).
+COPY_HEAD = 8
 BADGE_WIDTH = 11  # "✓ succeeded", "⚠ untrusted"
 BADGE_MARK_WIDTH = 1  # "✓", "⚠"
 INTEGRITY_WIDTH = 8  # "TAMPERED", "verified"
@@ -197,14 +199,11 @@ def root_width_for(summaries: Iterable[ExecutionSummary], current: int = 0) -> i
 
 def copy_label(summary: ExecutionSummary, width: int = MAX_ID_WIDTH) -> str:
     """The id cell of an execution whose id another file holds too (a copy of a record
-    keeps the id inside it): its file's name, sanitized, cut before its extension when
-    too long (``e3151288-6….json``), so that the rows of the copies differ."""
+    keeps the id inside it): its file's name, sanitized, cut in its middle when too long
+    (``e3151…trunc.json``): copies' names begin with the id they share and differ at their
+    end (``.trunc.json``, `` (1).json``); cut at its end, two copies read the same."""
     name = sanitize_line(summary.file_name)
-    stem, dot, extension = name.rpartition(".")
-    extension = dot + extension
-    if cell_len(name) <= width or not stem or width - cell_len(extension) < MIN_ID_WIDTH // 2:
-        return fit(name, width)
-    return fit(stem, width - cell_len(extension)) + extension
+    return fit_middle(name, width, min(COPY_HEAD, width // 3))
 
 
 def copies_width(copies: Iterable[ExecutionSummary]) -> int:
