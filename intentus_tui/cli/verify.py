@@ -187,14 +187,14 @@ def _whole_copy(entry: OpenedRoot, record: Path) -> None:
 
 def _untrusted_reason(detail: ExecutionDetail) -> str | None:
     """What the execution's verdict says cannot be believed (a tampered record, a broken
-    WAL chain beside it), or None: such a record fails even when its own checks pass."""
+    WAL chain beside it, a record of a bundle changed since it was bundled), or None: such
+    a record fails even when its own checks pass."""
     verdict = detail.verdict
     return None if verdict is None or verdict.trusted else verdict.integrity_reason
 
 
-def _record_ok(detail: ExecutionDetail, changed: str | None = None) -> bool:
-    """``changed``: why its bytes are not those its bundle's manifest sealed, if so."""
-    return detail.verify.ok and _untrusted_reason(detail) is None and changed is None
+def _record_ok(detail: ExecutionDetail) -> bool:
+    return detail.verify.ok and _untrusted_reason(detail) is None
 
 
 def _shown_name(path: str, label: str | None) -> str:
@@ -207,7 +207,7 @@ def _record_lines(
     detail: ExecutionDetail, label: str | None = None, changed: str | None = None
 ) -> list[str]:
     report = detail.verify
-    mark = "ok  " if _record_ok(detail, changed) else "FAIL"
+    mark = "ok  " if _record_ok(detail) else "FAIL"
     hash_status = report.hash.status.value if report.hash else report.load_status.value
     if report.hash is not None and report.hash.benign is not None:
         hash_status += " (benign)"
@@ -216,7 +216,7 @@ def _record_lines(
         lines.append(f"      - changed since it was bundled: {changed}")
     lines += [f"      - {problem}" for problem in report.problems]
     untrusted = _untrusted_reason(detail)
-    if untrusted is not None and report.ok:  # nothing above says why it fails
+    if untrusted is not None and report.ok and changed is None:  # nothing above says why
         lines.append(f"      - {untrusted}")
     lines += [f"      · {note}" for note in report.notes]
     verdict = detail.verdict
@@ -249,7 +249,7 @@ def _record_json(detail: ExecutionDetail, changed: str | None = None) -> dict[st
     return {
         "kind": "record",
         **detail.verify.to_json(),
-        "ok": _record_ok(detail, changed),  # as the verdict says, as in the text
+        "ok": _record_ok(detail),  # as the verdict says, as in the text
         "changed_since_bundled": changed,
         "verdict": verdict.to_json() if verdict is not None else None,
     }
@@ -353,7 +353,7 @@ def _report(
     changed = [changed_files.get(Path(path)) for path, _ in record_paths]
     records = [detail.verify for detail in details]
     wals = [verify_wal(p, records_dir) for p, records_dir in wal_targets]
-    failed = sum(not _record_ok(d, c) for d, c in zip(details, changed, strict=True))
+    failed = sum(not _record_ok(d) for d in details)
     failed += sum(not w.ok for w in wals)
     failed += sum(not bundle.ok for _, bundle in bundles) + len(unopened)
     failed += sum(not snapshot.ok for snapshot in snapshots)

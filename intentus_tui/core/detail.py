@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from intentus_tui.core.bundle.seal import record_change, with_change
 from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
@@ -129,10 +130,11 @@ def postmortem_of(
 
 
 def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:
-    """The execution's summary as the listing makes it: its record joined with its log."""
+    """The execution's summary as the listing makes it: its record joined with its log,
+    told when the record is not what its bundle's manifest sealed (a bundle's copy)."""
     if result.status is LoadStatus.NO_RECORD:
         return wal_only_summary(wal) if wal is not None else None
-    summary = summarize(result)
+    summary = with_change(summarize(result), record_change(result.path))
     return with_wal(summary, wal) if wal is not None else summary
 
 

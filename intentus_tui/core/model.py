@@ -67,9 +67,9 @@ class Integrity(StrEnum):
 
     VERIFIED = "verified"  # the envelope hash (or the WAL's hash chain) checks out
     BENIGN = "benign"  # the hash differs for a harmless reason that reproduces it exactly
-    TAMPERED = (
-        "tampered"  # the hash differs with no harmless story, or the record contradicts itself
-    )
+    # The hash differs with no harmless story, the record contradicts itself, or (in an
+    # evidence bundle) its bytes are not those the manifest sealed.
+    TAMPERED = "tampered"
     UNVERIFIABLE = "unverifiable"  # nothing to check against: no hash, a damaged file
     CHAIN_BROKEN = "chain_broken"  # the write-ahead log's hash chain breaks
 
@@ -199,6 +199,10 @@ class ExecutionSummary:
     # names one of them: what a record cut short still says of how it ended.
     all_attempts_failed: bool = False
     root: str = ""  # the label of the root it was found in; "" when one root is open
+    # Why the record's bytes are not those its evidence bundle's manifest sealed (changed
+    # since it was bundled, or never in the manifest), read from the bundle's extracted
+    # copy (``core.bundle.seal``): then it cannot be believed, whatever its own checks say.
+    bundle_change: str | None = None
 
     @property
     def file_name(self) -> str:

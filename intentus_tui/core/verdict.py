@@ -72,6 +72,7 @@ def verdict_of(s: ExecutionSummary) -> Verdict:
         and s.contradiction is None
         and s.state is ExecutionState.COMPLETED
         and s.wal_chain_ok is not False
+        and s.bundle_change is None
     ):
         # Most executions: one shared answer (every listing row asks; 0.3 us, not 2.5).
         return _CLEAN
@@ -116,6 +117,10 @@ CLEAN_VERDICT = _CLEAN
 
 
 def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
+    if s.bundle_change is not None:
+        # Its bytes are not those its bundle sealed: whatever they say of themselves now
+        # (a hash recomputed to match, a log beside them) was said after the fact.
+        return Integrity.TAMPERED, s.bundle_change
     if s.wal_chain_ok is False:
         return Integrity.CHAIN_BROKEN, s.wal_problem or "the write-ahead log's hash chain breaks"
     if s.source == "wal":

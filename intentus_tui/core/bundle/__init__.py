@@ -7,7 +7,9 @@ made, and each execution's verdict at that time), read back safely and checked o
 - ``manifest``: the manifest's model, its JSON and its strict reading;
 - ``write``: collect an execution's files and write a bundle (deterministic, atomic);
 - ``read``: extract a bundle into a private directory, refusing anything hostile, and
-  compare what it holds with its manifest.
+  compare what it holds with its manifest;
+- ``seal``: which records of the extracted copy are not what the manifest sealed, told to
+  every reader of the copy (their verdicts say it).
 
 The package itself imports nothing: ``intentus-tui PATH`` asks ``layout`` whether PATH is a
 bundle on the way to the first frame, and the writer's imports cost ~40 ms.

@@ -9,6 +9,9 @@ device or FIFO), no name twice, and limits on the number of members, each one's 
 their total. Files are created with ``O_EXCL | O_NOFOLLOW`` in directories this code made
 inside the destination, so nothing is written anywhere else. Any refusal is a
 ``BundleError`` whose message is one line naming the member.
+
+The records whose bytes are not those the manifest sealed, or that it does not name, are
+written down beside the copy (``core.bundle.seal``), for whatever reads it to say so.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from intentus_tui.core.bundle.layout import (
     member_problem,
 )
 from intentus_tui.core.bundle.manifest import Manifest, ManifestError
+from intentus_tui.core.bundle.seal import write_changes
 from intentus_tui.core.fsio import NotRegularFileError
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -233,9 +237,10 @@ def extract_bundle(
         manifest = Manifest.parse(manifest_bytes)
     except ManifestError as exc:
         raise BundleError(f"{label}: {exc}") from None
-    return ExtractedBundle(
-        destination, manifest, tuple(problems + compare_with_manifest(manifest, files)), files
-    )
+    problems += compare_with_manifest(manifest, files)
+    # Told to whatever reads the copy: a record whose bytes are not those sealed is tampered.
+    write_changes(destination, problems)
+    return ExtractedBundle(destination, manifest, tuple(problems), files)
 
 
 def _read_to_the_end(stream: gzip.GzipFile, limits: BundleLimits, label: str) -> None:

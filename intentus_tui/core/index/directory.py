@@ -14,6 +14,7 @@ from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from intentus_tui.core.bundle.seal import bundle_changes, sealed
 from intentus_tui.core.index.cache import (
     NO_STAMP,
     STAMP_WIDTH,
@@ -59,6 +60,10 @@ class DirectoryIndex:
     ``scan``/``scan_batches`` read everything once (in parallel, through the cache);
     ``update`` re-reads only the paths it is given.
 
+    The copy of an evidence bundle says which of its records are not what the bundle's
+    manifest sealed (``core.bundle.seal``): their summaries say so, wherever they leave
+    the index (the scan's batches, ``summaries``, ``update``, the listing's rows).
+
     ``rows``: how a listing shows a summary (``intentus_tui.render.rows.LISTING_ROWS``).
     With it, the workers make each row beside its summary and the cache keeps them, so a
     warm listing is a copy of a file; without it, the index makes no listing and stores
@@ -87,13 +92,15 @@ class DirectoryIndex:
         self._files_listed: int | None = None  # record files the last scan found
         self._keep_rows = keep_rows
         self._lines: dict[str, bytes] = {}  # file name -> listing row made by a worker
+        # file name -> why the record is not what its bundle sealed (none: no bundle's copy)
+        self._changes = bundle_changes(root.records_dir)
 
     # -- reading everything
 
     def fresh_listing_json(self) -> tuple[dict[str, int], Path] | None:
         """The counts and the file of listing rows in the cache, when no record file
         changed since they were written and there are no WALs to join."""
-        if not self._use_cache or self._rows is None or self.root.wal_dir is not None:
+        if not self._use_cache or self._rows is None or self._joins_anything():
             return None
         cache = IndexCache()
         try:
@@ -110,7 +117,7 @@ class DirectoryIndex:
         """The counts and blocks of listing rows made by the workers alone, when nothing
         needs the summaries themselves: no cache to fill and no WAL to join (None
         otherwise). The parent only joins what the workers send, in order."""
-        if self._use_cache or self._rows is None or self.root.wal_dir is not None:
+        if self._use_cache or self._rows is None or self._joins_anything():
             return None
         prefix = os.path.join(self.root.records_dir, "")
         # The rows are put in order by their keys (which end with the file name): the
@@ -123,7 +130,7 @@ class DirectoryIndex:
         workers' rows and summaries go straight into the cache's files, and the listing is
         printed from there. No summary is held here: at 1,000,000 records, holding them
         for the cache took 2.3 GB. None where this does not apply, or the cache refused."""
-        if not self._use_cache or self._rows is None or self.root.wal_dir is not None:
+        if not self._use_cache or self._rows is None or self._joins_anything():
             return None
         resolved = self.root.records_dir.resolve()
         cache = IndexCache()
@@ -153,6 +160,11 @@ class DirectoryIndex:
             return None
         return dict(sorted(counts.items())), rows_path, places
 
+    def _joins_anything(self) -> bool:
+        """Whether a record's summary is more than its file says: WALs to join, or records
+        a bundle's manifest says changed (the workers' rows know neither)."""
+        return self.root.wal_dir is not None or bool(self._changes)
+
     def _survey(self, cache: IndexCache | None, resolved: Path) -> Survey:
         """List the directory and stat every record file; compare with the snapshot."""
         directory = self.root.records_dir
@@ -174,6 +186,15 @@ class DirectoryIndex:
         WALs, and adds WAL-only executions. ``EVERY_SUMMARY_OUT`` comes before the cache
         is written: every summary has been yielded.
         """
+        batches = self._scan_batches()
+        try:
+            for batch in batches:
+                # What the files say is kept (and cached); the bundle's word is added here.
+                yield sealed(batch, self._changes)
+        finally:
+            batches.close()
+
+    def _scan_batches(self) -> Generator[list[ExecutionSummary], None, None]:
         resolved = self.root.records_dir.resolve()
         self._records = {}
         cache = IndexCache() if self._use_cache else None
@@ -319,7 +340,9 @@ class DirectoryIndex:
         if rows is None:
             raise ValueError("this index was made without a row format")
         for summary in self.summaries():
-            line = self._lines.get(summary.key) if summary.source == "record" else None
+            line = None
+            if summary.source == "record" and summary.bundle_change is None:
+                line = self._lines.get(summary.key)
             yield line or rows.row(summary)
 
     def file_count(self) -> int:
@@ -336,7 +359,7 @@ class DirectoryIndex:
     def summaries(self) -> list[ExecutionSummary]:
         """The current view, sorted by key."""
         if not self._wals:  # nothing to join
-            return [self._records[k] for k in sorted(self._records)]
+            return sealed([self._records[k] for k in sorted(self._records)], self._changes)
         view = {
             key: self._view(id_of_key(key)) or summary for key, summary in self._records.items()
         }
@@ -344,7 +367,7 @@ class DirectoryIndex:
             joined = self._view(execution_id)
             if joined is not None:
                 view[joined.key] = joined
-        return [view[k] for k in sorted(view)]
+        return sealed([view[k] for k in sorted(view)], self._changes)
 
     def _view(self, execution_id: str) -> ExecutionSummary | None:
         record = self._records.get(f"{execution_id}.json")
@@ -371,7 +394,7 @@ class DirectoryIndex:
                     removed.append(key)
             if view is not None:
                 changed.append(view)
-        return changed, removed
+        return sealed(changed, self._changes), removed
 
     def _apply(self, path: Path) -> str | None:
         """Re-read one changed path into the index; return the execution id it concerns

@@ -8,8 +8,9 @@ works unchanged.
 A replayed answer is only as good as the record it comes from, so every result carries the
 record's integrity problems (``IntegrityProblem``): an envelope that no longer hashes to the
 recorded hash, a final response edited after recording, a damaged file, a broken
-write-ahead log chain. ``replay(strict=True)`` refuses such a record instead
-(``UntrustedRecordError``); a hash mismatch with a known benign explanation is only a note.
+write-ahead log chain, a record changed since its evidence bundle sealed it.
+``replay(strict=True)`` refuses such a record instead (``UntrustedRecordError``); a hash
+mismatch with a known benign explanation is only a note.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from intentus_tui.core.bundle.seal import change_parts, record_change
 from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
@@ -103,6 +105,8 @@ EVENT_SEQUENCE_BROKEN = "event_sequence_broken"  # events missing or out of orde
 WAL_CHAIN_BROKEN = "wal_chain_broken"  # the execution's write-ahead log fails its hash chain
 WAL_UNCHECKED = "wal_unchecked"  # its write-ahead log is there but cannot be read or checked
 RECORD_MISNAMED = "record_misnamed"  # executionId differs from the id in the file name
+# not the bytes its evidence bundle's manifest sealed (changed since, or never in it)
+CHANGED_SINCE_BUNDLED = "changed_since_bundled"
 
 MAX_DETAILS = 5  # problems named in one warning; a hostile record may have thousands
 MAX_DETAIL_CHARS = 500
@@ -186,7 +190,7 @@ def integrity_problems(
     (``core.records.verify``): envelope hash, final response against its FINAL_RESPONSE
     event, the file (``load``), structure, event sequence and, with ``wal``, the write-ahead
     log's hash chain. ``report``: the checks already made (``verify_load_result``)."""
-    problems: list[IntegrityProblem] = []
+    problems = _bundle_problems(load)
     hash_check = report.hash if report is not None else None
     if hash_check is None:
         hash_check = check_envelope_hash(record, all_forms=False)
@@ -239,12 +243,23 @@ def unread_record_problems(
     known only from its log has no record file to be damaged."""
     problems: list[IntegrityProblem] = []
     if load.status is not LoadStatus.NO_RECORD:
+        problems += _bundle_problems(load)
         summary = "record cannot be read, nothing to replay"
         problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined([load.message])))
     wal_problem = _wal_problem(wal) if wal is not None else None
     if wal_problem is not None:
         problems.append(wal_problem)
     return tuple(problems)
+
+
+def _bundle_problems(load: LoadResult | None) -> list[IntegrityProblem]:
+    """The record file is not what its evidence bundle's manifest sealed (read from a
+    bundle's copy: ``core.bundle.seal``), first: whatever else it says came after."""
+    change = record_change(load.path) if load is not None else None
+    if change is None:
+        return []
+    summary, detail = change_parts(change)
+    return [IntegrityProblem(CHANGED_SINCE_BUNDLED, summary, _joined([detail]))]
 
 
 def untrusted_problems(problems: Iterable[IntegrityProblem]) -> tuple[IntegrityProblem, ...]:

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 from typing import NamedTuple
 
+from intentus_tui.core.bundle.seal import bundle_changes, sealed
 from intentus_tui.core.index.scan import PARALLEL_THRESHOLD
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.model import ExecutionSummary
@@ -62,7 +63,10 @@ def _summaries_if_more(
 ) -> list[ExecutionSummary]:
     if len(names) <= count:
         return []
-    rows = [summarize_path(directory / name) for name in names[:count]]
+    # As the index shows them: a bundle's record changed since it was bundled says so.
+    rows = sealed(
+        [summarize_path(directory / name) for name in names[:count]], bundle_changes(directory)
+    )
     return [_with_its_log(row, wal_dir) for row in rows] if wal_dir is not None else rows
 
 

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import tarfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from intentusnet.recording.models import stable_hash
 
 from intentus_tui.core.actions import load_detail, save_snapshot
 from tests.intentusnet_world import RealWorld
@@ -92,3 +97,27 @@ def repack(source: Path, target: Path, name: str, change: int) -> Path:
             data = bytes(changed)
         members.append((info, data))
     return write_tarball(target, members)
+
+
+def edit_record(
+    source: Path, target: Path, name: str, edit: Callable[[dict[str, Any]], None]
+) -> Path:
+    """``source`` again with its record member ``name`` edited (``edit`` changes its JSON in
+    place), every other member and the manifest as they were: a record changed since it
+    was bundled."""
+    members = []
+    for info, data in read_members(source):
+        if info.name == name:
+            record = json.loads(data)
+            edit(record)
+            data = json.dumps(record, ensure_ascii=False, indent=2).encode()
+            info.size = len(data)
+        members.append((info, data))
+    return write_tarball(target, members)
+
+
+def forge_envelope(record: dict[str, Any]) -> None:
+    """Another question in the envelope, and its envelopeHash made again by IntentusNet
+    1.3.0's own hasher: the record's own checks pass; only the manifest knows."""
+    record["envelope"]["payload"] = {"text": "a question never asked"}
+    record["header"]["envelopeHash"] = stable_hash(record["envelope"])

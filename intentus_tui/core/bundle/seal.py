@@ -1,0 +1,109 @@
+"""What a bundle's manifest sealed, told to whatever reads the bundle's extracted copy.
+
+Extracting a bundle compares each file with the sha256 its manifest sealed
+(``core.bundle.read``). A record whose bytes are not those any more (edited since it was
+bundled, whether or not its own envelope hash was made to match again), or one the
+manifest never named (added since), cannot be believed, whatever its own checks say. The
+reader writes those records' names, and why, into ``CHANGES_MARKER`` beside the copy's
+``records/`` (in the directory holding it); the record's summary takes the reason from
+there (``ExecutionSummary.bundle_change``), and so does its one verdict, on every screen
+and in every command that reads the copy: integrity tampered, saying that it changed
+since it was bundled, and not replayable (untrusted), as for any tampered record.
+
+A marker on disk rather than a flag in memory, as ``core.read_only``'s: every reader of
+the copy (the debugger's workers, each command) sees it. A bundle cannot bring one of its
+own: its members are never hidden files (``core.bundle.layout``). Any other root has no
+marker; asking costs one failed ``open`` for a whole listing (``bundle_changes``), or per
+execution read in detail (``record_change``), and nothing where its records directory is
+not named ``records``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from intentus_tui.core.bundle.layout import RECORDS
+from intentus_tui.core.sanitize import sanitize_line
+
+if TYPE_CHECKING:
+    from intentus_tui.core.bundle.read import FileProblem
+    from intentus_tui.core.model import ExecutionSummary
+
+CHANGES_MARKER = ".intentus-bundle-changes"
+_MAX_MARKER_BYTES = 64 << 20
+
+# What each kind of difference means for a record (the start of its integrity reason).
+CHANGED = "the record changed since it was bundled"
+ADDED = "the record is not in its bundle's manifest"
+_ADDED_DETAIL = "added since it was bundled: nothing vouches for its bytes"
+
+
+def write_changes(directory: Path, problems: Iterable[FileProblem]) -> None:
+    """Write, beside the records of the copy in ``directory``, each one whose bytes are not
+    those its manifest sealed (``changed``) or that it does not name (``extra``); nothing
+    when there is none."""
+    changes = {
+        problem.path[len(RECORDS) + 1 :]: [problem.kind, problem.detail]
+        for problem in problems
+        if problem.kind in ("changed", "extra") and problem.path.startswith(f"{RECORDS}/")
+    }
+    if changes:
+        from intentus_tui.core.fsio import atomic_write
+
+        atomic_write(directory / CHANGES_MARKER, json.dumps(changes).encode(), durable=False)
+
+
+def bundle_changes(records_dir: Path) -> dict[str, str]:
+    """Each record file (by name) of ``records_dir`` whose bytes are not those its bundle's
+    manifest sealed, with why (the verdict's integrity reason, made safe to show); empty
+    for a directory that is no bundle's copy."""
+    if os.path.basename(records_dir) != RECORDS:
+        return {}
+    try:
+        with open(os.path.join(os.path.dirname(records_dir), CHANGES_MARKER), "rb") as marker:
+            data = marker.read(_MAX_MARKER_BYTES)
+        found = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    changes: dict[str, str] = {}
+    for name, said in found.items():
+        if isinstance(said, list) and len(said) == 2 and all(isinstance(s, str) for s in said):
+            kind, detail = said
+            what, why = (CHANGED, detail) if kind == "changed" else (ADDED, _ADDED_DETAIL)
+            changes[name] = sanitize_line(f"{what}: {why}")
+    return changes
+
+
+def record_change(path: Path) -> str | None:
+    """Why the record file ``path`` is not what its bundle's manifest sealed, or None."""
+    return bundle_changes(path.parent).get(path.name)
+
+
+def change_parts(change: str) -> tuple[str, str]:
+    """A change said as an integrity problem is (``record changed since it was bundled``,
+    what was found): its two halves (``what: why``; ``what`` holds no colon)."""
+    what, _, why = change.partition(": ")
+    return what.removeprefix("the "), why
+
+
+def with_change(summary: ExecutionSummary, change: str | None) -> ExecutionSummary:
+    """``summary`` told that its record changed since it was bundled (``change``: why)."""
+    if change is None or summary.bundle_change == change:
+        return summary
+    from dataclasses import replace
+
+    return replace(summary, bundle_change=change)
+
+
+def sealed(summaries: list[ExecutionSummary], changes: Mapping[str, str]) -> list[ExecutionSummary]:
+    """``summaries`` of one root's records (keyed by file name), each of a record in
+    ``changes`` told so; the same list when none is."""
+    if not changes or not any(s.key in changes for s in summaries):
+        return summaries
+    return [with_change(s, changes.get(s.key)) for s in summaries]
