@@ -132,7 +132,10 @@ _OUTCOME_MEANINGS = {
 _INTEGRITY_MEANINGS = {
     Integrity.VERIFIED: "the envelope (or the write-ahead log's chain) hashes as recorded",
     Integrity.BENIGN: "the hash differs for a harmless reason that reproduces it exactly",
-    Integrity.TAMPERED: "the hash differs with no harmless story, or the record contradicts itself",
+    Integrity.TAMPERED: (
+        "the hash differs with no harmless story, the record contradicts itself, or (in a "
+        "bundle) its bytes are not those the manifest sealed"
+    ),
     Integrity.UNVERIFIABLE: "nothing to check against: no hash recorded, a damaged file",
     Integrity.CHAIN_BROKEN: "the write-ahead log's hash chain breaks",
 }
