@@ -70,7 +70,7 @@ VIEWS: tuple[View, ...] = (
         "succeeded, not replayable only",
         grouped=False,
         only=NOT_REPLAYABLE_GROUPS,
-        short="not replayable",
+        short="succeeded, no replay",  # "not replayable": of all, not of these
     ),
     View("failed", "failed only", grouped=False, only=frozenset({Group.FAILED})),
     View("in_flight", "in flight only", grouped=False, only=frozenset({Group.IN_FLIGHT})),
