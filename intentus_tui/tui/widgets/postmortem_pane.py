@@ -262,6 +262,9 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
         lines.append(BLANK)
     lines.extend(_state_lines(detail, pm))
     lines.append(BLANK)
+    if pm.untrusted is None:  # what to do next, where a pane of 24 rows shows it at once
+        lines.extend(hint_lines(pm.hint, hint_source(pm)))
+        lines.append(BLANK)
     lines.extend(_events_lines(detail.timeline, pm))
     lines.append(BLANK)
     lines.append(replayable_row(detail))
@@ -272,9 +275,6 @@ def postmortem_lines(detail: ExecutionDetail | None, wal: WalLog | None = None) 
         lines.append(BLANK)
         lines.append(heading("Inconsistencies", badge("CHECK", "warning")))
         lines.extend(bullet(safe(d), WARNING_STYLE, mark="!") for d in pm.disagreements)
-    if pm.untrusted is None:  # an untrusted one's hint leads
-        lines.append(BLANK)
-        lines.extend(hint_lines(pm.hint, hint_source(pm)))
     return lines
 
 
