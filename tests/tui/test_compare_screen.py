@@ -679,3 +679,23 @@ async def test_at_120_columns_titles_that_fit_no_half_stand_one_above_the_other(
         )
         a, b = screen.query_one("#side-a"), screen.query_one("#side-b")
         assert a.size.height == b.size.height == 1 and b.region.y == a.region.y + 1
+
+
+@pytest.mark.parametrize("width", [119, 120])
+async def test_an_equal_value_is_drawn_alike_on_both_sides(width: int) -> None:
+    """The halves were one cell apart when the room left was odd: a long value equal on
+    both sides was cut on A's and whole on B's, and read as a difference."""
+    a, _ = record_pair()
+    long_value = "7848e163-64ec-4f4d-9e12-03c957a90846" * 3
+    a["envelope"]["metadata"]["requestId"] = long_value
+    b = json.loads(json.dumps(a))
+    b["header"]["executionId"] = "exec-000B"
+    app = CompareApp(detail_from(a), detail_from(b))
+    async with app.run_test(size=(width, 36)) as pilot:
+        await finish_workers(pilot)
+        values = app.comparison.values
+        lines = [values.line_text(i) for i in range(values.row_count())]
+    rows = [line[2:].split(" │ ") for line in lines if "requestId" in line]
+    assert rows and all(long_value[:20] in a_half for a_half, _ in rows)
+    for a_half, b_half in rows:
+        assert a_half.rstrip() == b_half.rstrip()

@@ -206,9 +206,11 @@ class SideBySideView(CursorRowsView, can_focus=True):
         return super()._style(f"side-by-side--{name}")
 
     def _columns(self, width: int) -> tuple[int, int]:
-        """(A, B) widths; the mark takes 2 cells, the separator 3."""
+        """(A, B) widths; the mark takes 2 cells, the separator 3. Always equal (an odd
+        cell left over is left blank at the end): a value cut on one side only looked
+        different from the same value whole on the other."""
         room = max(0, width - 2 - len(SEPARATOR))
-        return room // 2, room - room // 2
+        return room // 2, room // 2
 
     def _header_strip(self, width: int) -> Strip:
         a_w, b_w = self._columns(width)
@@ -221,7 +223,7 @@ class SideBySideView(CursorRowsView, can_focus=True):
                 Segment(SEPARATOR, sep),
                 Segment(fit(self._labels[1], b_w), header),
             ]
-        )
+        ).extend_cell_length(width, header)
 
     def _cell(self, text: str | None, width: int, style: Style) -> Segment:
         if text is None:
@@ -263,5 +265,6 @@ class SideBySideView(CursorRowsView, can_focus=True):
                 self._cell(b_text, b_w, b_style),
             ]
         strip = Strip(self._with_cursor(segments) if is_cursor else segments)
+        strip = strip.extend_cell_length(width)  # the odd cell the halves leave
         self._strips[key] = strip
         return strip
