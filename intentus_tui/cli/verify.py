@@ -131,8 +131,17 @@ def _targets(
                     _whole_copy(entry, record)
             found_records, found_wals = _root_targets(entry.root)
             if not found_records and not found_wals:
-                where = shown_path(raw)
-                fail(f"nothing to verify in {where}: no records (*.json) or WALs (*.wal)")
+                where = sanitize_line(shown_path(raw))
+                empty = f"nothing to verify in {where}: no records (*.json) or WALs (*.wal)"
+                if not several:
+                    fail(empty)
+                # Beside other paths: one line, counted as failed, as a missing path is;
+                # the others are verified (it ended the command, dropping them).
+                click.echo(f"intentus-tui: {empty}", err=True)
+                missing.append(empty)
+                if unopened is not None:
+                    unopened.append((entry.label, empty))
+                continue
             records += found_records
             wals += found_wals
             if labels is not None and len(roots) > 1:
