@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
-from intentus_tui.core.model import ExecutionSummary, outcome_words
+from intentus_tui.core.model import ExecutionSummary, ReplayCode, outcome_words
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
@@ -144,6 +144,16 @@ LEFT_OUT_FIRST = ("ATTEMPTS", "EVENTS", "WAL", "CREATED", "INTENT")
 # An id that is no UUID is cut only as the debugger's id column cuts it (16 cells): what
 # is left of it is a prefix that ``inspect`` still finds when no other id shares it.
 CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12, "EXECUTION": 16}
+# When nothing is left to leave out, the REPLAY column's reasons said in their telling word
+# (the last line names each with its code, which --json and a pipe keep whole): at 80
+# columns, "no (manually_invalidated)" wrapped the rows of a table with a FILE column.
+REPLAY_SAID_SHORTER = {
+    ReplayCode.EXECUTION_INCOMPLETE.value: "incomplete",
+    ReplayCode.RECORDING_FAILURE.value: "rec. failure",
+    ReplayCode.MANUALLY_INVALIDATED.value: "invalidated",
+    ReplayCode.MARKED_NOT_REPLAYABLE.value: "marked",
+    ReplayCode.RECORD_CORRUPTED.value: "corrupted",
+}
 
 
 def _print_listing(rows: list[list[str]], roots: Sequence[str] = ()) -> None:
@@ -157,6 +167,8 @@ def _print_listing(rows: list[list[str]], roots: Sequence[str] = ()) -> None:
         leave_out=(*LEFT_OUT_FIRST, "ROOT"),
         group_by="ROOT",
         group_order=roots,
+        abbreviate={"REPLAY": REPLAY_SAID_SHORTER},
+        cut_middle=frozenset({"FILE"}),  # copies of a record differ at their names' end
     )
     print_table(rows, echo_text, fitting)
 

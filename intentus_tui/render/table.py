@@ -3,8 +3,9 @@
 A table wider than the terminal it is printed on wraps every row into two or three lines
 and loses its columns. Printed to a terminal, it is fitted instead: named columns are left
 out one by one (the least telling first) and flexible ones (an intent, a file name) are cut
-with an ellipsis, never below their minimum. Piped or redirected, a table keeps every
-column whole: that form is for programs.
+with an ellipsis, never below their minimum; when that is not enough, the words a column
+may say shorter are (each named, with its whole form, under the table). Piped or
+redirected, a table keeps every column whole: that form is for programs.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from rich.cells import cell_len
 
 from intentus_tui.core.model import display_id
-from intentus_tui.render.cells import fit
+from intentus_tui.render.cells import ELLIPSIS, fit
 
 GAP = 2  # spaces between columns
 
@@ -33,6 +34,12 @@ class Fitting:
     # (the roots as named), then as they first appear
     group_by: str | None = None
     group_order: Sequence[str] = ()
+    # last of all, while it still does not fit: words said shorter, by column header
+    # ({"REPLAY": {"manually_invalidated": "invalidated"}}); the note names each one used
+    abbreviate: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # flexible columns cut in their middle, keeping their end (where copies of a file
+    # differ: ``x.json``, ``x.trunc.json``), not at their end
+    cut_middle: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +51,8 @@ class FittedTable:
     # ``group_by``'s value of each row (the header's first), when that column was left out
     groups: list[str] | None = None
     group_order: Sequence[str] = ()
+    # (column, short word, whole word) for each word said shorter, in table order
+    abbreviated: tuple[tuple[str, str, str], ...] = ()
 
     def lines(self) -> Iterator[str]:
         """The fitted table's lines; with ``groups``, the header, then each group's rows
@@ -78,6 +87,11 @@ class FittedTable:
         ]
         if grouped is not None:
             done.append(f"rows grouped by {grouped}")
+        for column in dict.fromkeys(name for name, _, _ in self.abbreviated):
+            said = ", ".join(
+                f"{short} = {whole}" for c, short, whole in self.abbreviated if c == column
+            )
+            done.append(f"{column} said shorter: {said}")
         if not done:
             return []
         fitted = table_width(self.rows) <= width
@@ -127,12 +141,20 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
     )
     dropped: list[str] = []
     candidates = [name for name in fitting.leave_out if name in header]
+    abbreviated: tuple[tuple[str, str, str], ...] = ()
+    middle = fitting.cut_middle
     while True:
         kept = [i for i, name in enumerate(header) if name not in dropped]
         table = [[row[i] for i in kept] for row in rows]
-        fitted = _cut_flexible(table, width, fitting.flexible)
+        fitted = _cut_flexible(table, width, fitting.flexible, middle)
+        if fitted is None and not candidates and not abbreviated and fitting.abbreviate:
+            # Nothing left to leave out: the words said shorter, then cut again.
+            rows, abbreviated = _abbreviated(rows, fitting.abbreviate)
+            if abbreviated:
+                continue
         if fitted is None and not candidates:  # as narrow as it can be
-            fitted = _cut_flexible(table, _least_width(table, fitting.flexible), fitting.flexible)
+            least = _least_width(table, fitting.flexible)
+            fitted = _cut_flexible(table, least, fitting.flexible, middle)
         if fitted is not None:
             cut = tuple(
                 name
@@ -146,8 +168,31 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
             if fitting.group_by in dropped:
                 column = header.index(fitting.group_by)
                 groups = [row[column] for row in original]
-            return FittedTable(fitted, shortened, cut, left_out, groups, fitting.group_order)
+            return FittedTable(
+                fitted, shortened, cut, left_out, groups, fitting.group_order, abbreviated
+            )
         dropped.append(candidates.pop(0))
+
+
+def _abbreviated(
+    rows: Sequence[Sequence[str]], words: Mapping[str, Mapping[str, str]]
+) -> tuple[list[Sequence[str]], tuple[tuple[str, str, str], ...]]:
+    """``rows`` with the words of ``words`` said shorter in their columns, and which were
+    (column, short, whole), in table order."""
+    header = rows[0]
+    columns = [(i, words[name]) for i, name in enumerate(header) if name in words]
+    used: dict[tuple[str, str, str], None] = {}
+    shorter: list[Sequence[str]] = [header]
+    for row in rows[1:]:
+        cells = list(row)
+        for i, said in columns:
+            for whole, short in said.items():
+                if whole in cells[i]:
+                    cells[i] = cells[i].replace(whole, short)
+                    used[(header[i], short, whole)] = None
+        shorter.append(cells)
+    order = {name: i for i, name in enumerate(header)}
+    return shorter, tuple(sorted(used, key=lambda u: (order[u[0]], u[1])))
 
 
 def short_ids(ids: Iterable[str]) -> Callable[[str], str]:
@@ -217,10 +262,14 @@ def _least_width(table: list[list[str]], flexible: Mapping[str, int]) -> int:
 
 
 def _cut_flexible(
-    table: list[list[str]], width: int, flexible: Mapping[str, int]
+    table: list[list[str]],
+    width: int,
+    flexible: Mapping[str, int],
+    middle: frozenset[str] = frozenset(),
 ) -> list[list[str]] | None:
     """``table`` with its flexible columns cut (widest first, one cell at a time) so that
-    it fits ``width``, or None if it cannot without cutting one below its least width."""
+    it fits ``width``, or None if it cannot without cutting one below its least width. The
+    columns named in ``middle`` are cut in their middle, keeping both ends."""
     widths = _widths(table)
     total = sum(widths) + GAP * (len(widths) - 1)
     if total <= width:
@@ -233,7 +282,25 @@ def _cut_flexible(
         i = max(cuttable, key=lambda i: widths[i] - floor[i])
         widths[i] -= 1
         total -= 1
+    in_middle = {i for i in cuttable if table[0][i] in middle}
     return [
-        [fit(cell, widths[i]).rstrip() if i in cuttable else cell for i, cell in enumerate(row)]
+        [
+            (_cut_in_middle(cell, widths[i]) if i in in_middle else fit(cell, widths[i]).rstrip())
+            if i in cuttable
+            else cell
+            for i, cell in enumerate(row)
+        ]
         for row in table
     ]
+
+
+def _cut_in_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, its middle replaced by an ellipsis (its end
+    kept whole where it can be: what tells copies of a file apart)."""
+    if _cells(text) <= width:
+        return text
+    if width < 3 or not text.isascii():
+        return fit(text, width).rstrip()
+    head = (width - 1) // 3  # the end tells more: ``.trunc.json``, ``copy.json``
+    tail = width - 1 - head
+    return f"{text[:head]}{ELLIPSIS}{text[-tail:]}"

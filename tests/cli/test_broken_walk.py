@@ -8,9 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from intentus_tui.cli.exit_codes import ExitCode
-from tests.cli.support import cli
+from tests.cli.support import cli, run_in_pty
 from tests.intentusnet_world import RealWorld
 
 
@@ -25,6 +26,8 @@ def broken(real_world: RealWorld, tmp_path: Path) -> Path:
     (records / "dangling.json").symlink_to(records / "nowhere.json")
     (records / "outside.json").symlink_to(Path("/etc/passwd"))
     (records / "x.json").mkdir()
+    (records / "notjson.json").write_text("not json {\n")
+    (records / "empty.json").write_bytes(b"")
     return records
 
 
@@ -58,3 +61,39 @@ def test_verify_an_empty_directory_beside_other_paths_is_one_failed_line(
         nothing = cli("verify", *args, cwd=broken)
         assert nothing.returncode == ExitCode.USAGE, nothing
         assert nothing.stdout == ""
+
+
+def test_the_listing_of_a_broken_directory_fits_80_columns_with_its_verdict_said(
+    broken: Path, real_world: RealWorld
+) -> None:
+    """At 80 columns, ``no (record_corrupted)`` and ``no (manually_invalidated)`` wrapped
+    every row of a table with a FILE column ("still wider than 80 columns"), and the two
+    copies of a record were both ``2f332d19-97…``. The reasons are said in their telling
+    word, each named with its code on the last lines; the files' names keep their end."""
+    narrow = run_in_pty("inspect", "--list", str(broken), cwd=broken.parent, columns=80)
+    lines = narrow.decode().replace("\r\n", "\n").splitlines()
+    assert all(cell_len(line) <= 80 for line in lines), lines
+    end = next(i for i, line in enumerate(lines) if line.startswith("("))
+    header, rows, note = lines[0].split(), lines[1:end], " ".join(lines[end:])
+    assert header == ["EXECUTION", "FILE", "OUTCOME", "INTEGRITY", "REPLAY"]
+    assert note.startswith("(fitted to 80 columns:")
+    assert (
+        "REPLAY said shorter: corrupted = record_corrupted, invalidated = manually_invalidated"
+        in note
+    )
+    piped = cli("inspect", "--list", str(broken), cwd=broken.parent).stdout.splitlines()
+    assert len(rows) == len(piped) - 1 == 10
+    said = {"corrupted": "record_corrupted", "invalidated": "manually_invalidated"}
+    for row, whole in zip(rows, piped[1:], strict=True):
+        outcome, integrity, replay = _verdict(row)
+        assert f"  {outcome}  " in whole and f"  {integrity}  " in whole
+        code = replay.removeprefix("no (").removesuffix(")")
+        assert f"  {'yes' if replay == 'yes' else f'no ({said.get(code, code)})'}  " in whole
+    copies = [row.split()[1] for row in rows if row.startswith(real_world.success[:8])]
+    assert len(copies) == 2 and copies[0] != copies[1] and copies[1].endswith("trunc.json")
+
+
+def _verdict(row: str) -> tuple[str, str, str]:
+    """A narrow row's OUTCOME, INTEGRITY and REPLAY cells."""
+    cells = [cell.strip() for cell in row.split("  ") if cell.strip()]
+    return cells[-3], cells[-2], cells[-1]

@@ -101,3 +101,29 @@ def test_a_table_that_cannot_fit_says_so_rather_than_fitted() -> None:
     assert " ".join(fitted.note(10)).startswith("(still wider than 10 columns after:")
     fits = fit_table([HEADER, ROW], 75, Fitting(flexible={"INTENT": 8}))
     assert " ".join(fits.note(75)).startswith("(fitted to 75 columns:")
+
+
+def test_words_are_said_shorter_only_when_nothing_is_left_to_leave_out() -> None:
+    header = ["EXECUTION", "FILE", "REPLAY", "EVENTS"]
+    rows = [
+        header,
+        ["a", "0123456789abcdef.json", "no (manually_invalidated)", "5"],
+        ["a", "0123456789abcdef.trunc.json", "no (record_corrupted)", "1"],
+    ]
+    fitting = Fitting(
+        flexible={"FILE": 12},
+        leave_out=["EVENTS"],
+        abbreviate={"REPLAY": {"manually_invalidated": "invalidated", "record_corrupted": "x"}},
+        cut_middle=frozenset({"FILE"}),
+    )
+    roomy = fit_table(rows, 55, fitting)  # leaving EVENTS out is enough: words whole
+    assert roomy.left_out == ("EVENTS",) and not roomy.abbreviated
+    assert roomy.rows[1][2] == "no (manually_invalidated)"
+    narrow = fit_table(rows, 45, fitting)
+    assert widest(narrow.rows) <= 45
+    assert [row[2] for row in narrow.rows[1:]] == ["no (invalidated)", "no (x)"]
+    # Cut in the middle, the copies' names still differ (at their end, they did not).
+    assert narrow.rows[1][1] != narrow.rows[2][1]
+    assert narrow.rows[2][1].endswith("trunc.json") and "…" in narrow.rows[2][1]
+    note = " ".join(narrow.note(200))
+    assert "REPLAY said shorter: invalidated = manually_invalidated, x = record_corrupted" in note
