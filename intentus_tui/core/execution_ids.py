@@ -14,6 +14,7 @@ always names its execution.
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -62,6 +63,38 @@ class AmbiguousExecutionError(ExecutionIdError):
         )
         self.text = text
         self.candidates = tuple(candidates)
+
+
+class RecordedInSeveralFilesError(AmbiguousExecutionError):
+    """One execution recorded in several files (copies, a renamed record beside its
+    original): which file is meant cannot be guessed, so each is named, and how to name
+    one (its path, or its name in the directory given; ``LABEL:FILE`` with several roots)."""
+
+    def __init__(
+        self, text: str, execution_id: str, files: list[str], label: str | None = None
+    ) -> None:
+        names = [sanitize_line(name) for name in files]
+        shown = ", ".join(names[:SHOWN_CANDIDATES])
+        more = len(names) - SHOWN_CANDIDATES
+        tail = f" and {more} more" if more > 0 else ""
+        if label is None:
+            where, how = "", "its path, or its name with --dir"
+        else:
+            where = f" of root {sanitize_line(label)}"
+            how = f"{sanitize_line(label)}:FILE, as {sanitize_line(label)}:{names[-1]}"
+        ExecutionIdError.__init__(
+            self,
+            f"execution {quoted(execution_id)} is recorded in {len(files)} files{where}: "
+            f"{shown}{tail} (name the file instead: {how})",
+        )
+        self.text = text
+        self.candidates = (execution_id,)
+        self.execution_id = execution_id
+        self.files = tuple(files)
+
+    def in_root(self, label: str) -> RecordedInSeveralFilesError:
+        """The same, said of the root labelled ``label`` (of several)."""
+        return RecordedInSeveralFilesError(self.text, self.execution_id, list(self.files), label)
 
 
 def _names(directory: Path | None) -> list[str]:
@@ -131,11 +164,22 @@ def resolve_execution_id(root: RecordRoot, text: str) -> ExecutionMatch:
     if not candidates:
         return _by_recorded_id(root, text)
     if len(candidates) > 1:
+        if _copies_among(candidates):
+            # File names are not ids: ``X.json`` and its copy ``X.trunc.json`` are one
+            # execution, whose copy named otherwise (``huge.json``) the index knows too.
+            return _by_recorded_id(root, text, names=candidates)
         raise AmbiguousExecutionError(text, candidates)
     found = _match(root, candidates[0])
     if found is None:  # removed between the listing and now
         raise UnknownExecutionError(text, root)
     return found
+
+
+def _copies_among(names: list[str]) -> bool:
+    """Whether a name of ``names`` (sorted) extends another (``X`` and ``X.trunc``): maybe
+    a copy of a record, known only by reading the files. Ids that share no such prefix
+    are told apart by their names alone, no file read."""
+    return any(b.startswith(a) for a, b in itertools.pairwise(names))
 
 
 def _by_file_name(root: RecordRoot, text: str) -> ExecutionMatch | None:
@@ -168,16 +212,21 @@ def _log_of(root: RecordRoot, execution_id: str) -> Path | None:
     return found.wal if found is not None else None
 
 
-def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
-    """The execution whose record *says* its id is ``text`` (or starts with it) where no
-    file is named so; ``UnknownExecutionError`` if none, an ``ExecutionIdError`` naming the
-    files if the id is in several (copies: the file is to be named)."""
+def _by_recorded_id(root: RecordRoot, text: str, names: list[str] | None = None) -> ExecutionMatch:
+    """The execution whose record *says* its id is ``text`` (or starts with it), as the
+    list shows it; ``UnknownExecutionError`` if none, ``AmbiguousExecutionError`` if several
+    ids do, and ``RecordedInSeveralFilesError`` naming every file if one id is in several
+    (copies: the file is to be named). ``names``: the ids the file names gave (more than
+    one), said as the ambiguity if the index finds none of them."""
     from intentus_tui.core.index.directory import DirectoryIndex  # the error path only
 
     summaries = [
         s
         for s in DirectoryIndex(root).scan()
-        if s.load_status.has_record and not s.key.endswith(WAL_SUFFIX)
+        if (s.load_status.has_record and not s.key.endswith(WAL_SUFFIX))
+        # a file named after the id that is no record (a WAL-only execution, a damaged
+        # file) is an execution of that name, as the list shows it
+        or (names is not None and s.execution_id in names)
     ]
     # A summary's id is its shown form already (as the list shows it, as one copies it).
     found = [s for s in summaries if s.execution_id == text] or [
@@ -185,15 +234,17 @@ def _by_recorded_id(root: RecordRoot, text: str) -> ExecutionMatch:
     ]
     ids = sorted({s.execution_id for s in found})
     if not ids:
+        if names is not None:
+            raise AmbiguousExecutionError(text, names)
         raise UnknownExecutionError(text, root)
     if len(ids) > 1:
         raise AmbiguousExecutionError(text, ids)
     files = sorted(s.file_name for s in found)
     if len(files) > 1:
-        shown = ", ".join(sanitize_line(name) for name in files[:SHOWN_CANDIDATES])
-        more = f" and {len(files) - SHOWN_CANDIDATES} more" if len(files) > SHOWN_CANDIDATES else ""
-        raise ExecutionIdError(
-            f"execution {quoted(ids[0])} is recorded in {len(files)} files, none named "
-            f"after it: {shown}{more} (name the file itself)"
-        )
+        raise RecordedInSeveralFilesError(text, ids[0], files)
+    if files[0].endswith(WAL_SUFFIX) or not os.path.lexists(root.records_dir / files[0]):
+        found_by_name = _match(root, ids[0])
+        if found_by_name is None:  # removed between the listing and now
+            raise UnknownExecutionError(text, root)
+        return found_by_name
     return ExecutionMatch(ids[0], root.records_dir / files[0], _log_of(root, ids[0]))

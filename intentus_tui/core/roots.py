@@ -19,6 +19,7 @@ from intentus_tui.core.execution_ids import (
     AmbiguousExecutionError,
     ExecutionIdError,
     ExecutionMatch,
+    RecordedInSeveralFilesError,
     UnknownExecutionError,
     resolve_execution_id,
 )
@@ -186,13 +187,18 @@ def resolve_across(roots: Sequence[OpenedRoot], text: str) -> tuple[OpenedRoot, 
         chosen = next(r for r in roots if r.label == label)
         if chosen.root is None:
             raise ExecutionIdError(f"root {label} could not be opened: {chosen.problem}")
-        return chosen, resolve_execution_id(chosen.root, rest)
+        try:
+            return chosen, resolve_execution_id(chosen.root, rest)
+        except RecordedInSeveralFilesError as exc:
+            raise exc.in_root(label) from None
     found: list[tuple[OpenedRoot, ExecutionMatch]] = []
     ambiguous: ExecutionIdError | None = None
     for entry in working:
         assert entry.root is not None
         try:
             found.append((entry, resolve_execution_id(entry.root, text)))
+        except RecordedInSeveralFilesError as exc:  # named as LABEL:FILE names one
+            ambiguous = exc.in_root(entry.label)
         except AmbiguousExecutionError as exc:
             ambiguous = exc
         except UnknownExecutionError:

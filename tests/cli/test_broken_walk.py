@@ -97,3 +97,54 @@ def _verdict(row: str) -> tuple[str, str, str]:
     """A narrow row's OUTCOME, INTEGRITY and REPLAY cells."""
     cells = [cell.strip() for cell in row.split("  ") if cell.strip()]
     return cells[-3], cells[-2], cells[-1]
+
+
+def test_a_prefix_of_an_id_in_several_files_names_every_file_and_how_to_pick_one(
+    broken: Path, real_world: RealWorld
+) -> None:
+    """``inspect PREFIX`` where the record, a truncated copy and a 20 MB copy named
+    otherwise hold the execution said "2 executions match: ID, ID.trunc": the big copy was
+    not named, and ``ID.trunc`` is a file's stem, not an id. Each file is named, and how to
+    name one of them; with several roots, as ``LABEL:FILE``."""
+    whole = json.loads((broken / f"{real_world.success}.json").read_text())
+    whole["padding"] = "x" * (17 * 1024 * 1024)  # over 16 MB: listed from its head and tail
+    (broken / "huge.json").write_text(json.dumps(whole))
+    files = f"{real_world.success}.json, {real_world.success}.trunc.json, huge.json"
+    asked = cli("inspect", real_world.success[:8], "--dir", str(broken), cwd=broken.parent)
+    assert asked.returncode == ExitCode.USAGE and asked.stdout == ""
+    assert asked.stderr == (
+        f"intentus-tui: execution '{real_world.success}' is recorded in 3 files: {files} "
+        "(name the file instead: its path, or its name with --dir)\n"
+    )
+    # As it says: each file names its execution.
+    picked = cli("inspect", "huge.json", "--dir", str(broken), "--json", cwd=broken.parent)
+    assert json.loads(picked.stdout)["execution_id"] == real_world.success
+    other = broken.parent / "other"
+    other.mkdir()
+    shutil.copy(broken / f"{real_world.fallback}.json", other)
+    several = cli(
+        "inspect",
+        real_world.success[:8],
+        "--dir",
+        str(broken),
+        "--dir",
+        str(other),
+        cwd=broken.parent,
+    )
+    assert several.returncode == ExitCode.USAGE
+    label = broken.parent.name  # the project's name
+    assert several.stderr == (
+        f"intentus-tui: execution '{real_world.success}' is recorded in 3 files of root "
+        f"{label}: {files} (name the file instead: {label}:FILE, as {label}:huge.json)\n"
+    )
+    picked = cli(
+        "inspect",
+        f"{label}:huge.json",
+        "--dir",
+        str(broken),
+        "--dir",
+        str(other),
+        "--json",
+        cwd=broken.parent,
+    )
+    assert json.loads(picked.stdout)["execution_id"] == real_world.success

@@ -289,8 +289,9 @@ def test_an_id_shown_for_a_renamed_record_names_it_in_every_command(
     shutil.copy(records / "from-the-incident.json", records / "second-copy.json")
     line = _one_error_line(cli("inspect", real_world.fallback[:8], cwd=world))
     assert line == (
-        f"intentus-tui: execution '{real_world.fallback}' is recorded in 2 files, none named "
-        "after it: from-the-incident.json, second-copy.json (name the file itself)"
+        f"intentus-tui: execution '{real_world.fallback}' is recorded in 2 files: "
+        "from-the-incident.json, second-copy.json (name the file instead: its path, or its "
+        "name with --dir)"
     )
 
 

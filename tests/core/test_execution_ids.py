@@ -146,8 +146,8 @@ def test_an_id_recorded_in_several_files_named_otherwise_asks_for_the_file(
     with pytest.raises(ExecutionIdError) as caught:
         resolve_execution_id(resolve_root(world), real_world.fallback[:8])
     assert str(caught.value) == (
-        f"execution '{real_world.fallback}' is recorded in 2 files, none named after it: "
-        "copy-a.json, copy-b.json (name the file itself)"
+        f"execution '{real_world.fallback}' is recorded in 2 files: "
+        "copy-a.json, copy-b.json (name the file instead: its path, or its name with --dir)"
     )
 
 
