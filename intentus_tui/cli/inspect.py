@@ -345,10 +345,13 @@ def _detail_text(detail: ExecutionDetail) -> None:
     from intentus_tui.core.detail import detail_to_json
 
     doc = detail_to_json(detail)
+    status = f"{doc['status']}{_claimed(detail)}"
+    if detail.timeline is None and detail.result.status.not_read:  # not damaged: not read
+        status = f"not read: {detail.result.message}"  # as verify says it ("corrupted")
     lines = [
         f"execution   {doc['execution_id']}",
         f"file        {doc['file']}",
-        f"status      {doc['status']}{_claimed(detail)}",
+        f"status      {status}",
     ]
     lines.extend(verdict_lines(doc["verdict"]))
     if doc["intent"]:

@@ -34,6 +34,12 @@ class LoadStatus(StrEnum):
     def has_record(self) -> bool:
         return self in (LoadStatus.OK, LoadStatus.SALVAGED)
 
+    @property
+    def not_read(self) -> bool:
+        """The file was not read at all (a link leading nowhere, or outside the directory
+        and not followed; a directory; no permission): nothing says it is damaged."""
+        return self in (LoadStatus.UNREADABLE, LoadStatus.NOT_A_FILE)
+
 
 class ExecutionState(StrEnum):
     COMPLETED = "completed"

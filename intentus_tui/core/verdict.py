@@ -279,7 +279,7 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
     return code, replay_text(s.replay_reason)
 
 
-_UNREAD = (LoadStatus.UNREADABLE, LoadStatus.NOT_A_FILE)
+_UNREAD = tuple(status for status in LoadStatus if status.not_read)
 
 
 def cut_short_by_writer(s: ExecutionSummary) -> bool:

@@ -148,3 +148,24 @@ def test_a_prefix_of_an_id_in_several_files_names_every_file_and_how_to_pick_one
         cwd=broken.parent,
     )
     assert json.loads(picked.stdout)["execution_id"] == real_world.success
+
+
+def test_inspect_says_an_entry_that_was_not_read_is_not_read(broken: Path) -> None:
+    """``inspect ID`` of a link leading nowhere or of a directory named ``x.json`` said
+    ``status corrupted``, as of a damaged file: it was never read, and says what it is, as
+    ``verify DIR`` says it. ``--json`` keeps IntentusNet's ``status`` vocabulary."""
+    said = {
+        "dangling": "Cannot read: the link leads nowhere (its target does not exist)",
+        "x": "Named like a record but is a directory",
+    }
+    verified = cli("verify", str(broken), cwd=broken.parent).stdout
+    for name, words in said.items():
+        shown = cli("inspect", name, "--dir", str(broken), cwd=broken.parent)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.splitlines()[2] == f"status      not read: {words}"
+        assert f"FAIL  {name}.json" in verified and f"      - {words}" in verified
+        doc = json.loads(cli("inspect", name, "--dir", str(broken), "--json").stdout)
+        assert doc["status"] == "corrupted" and doc["replayable_reason"] == "record_corrupted"
+        assert doc["replayable_detail"].startswith(f"the file cannot be read ({words})")
+    damaged = cli("inspect", "notjson", "--dir", str(broken), cwd=broken.parent)
+    assert damaged.stdout.splitlines()[2] == "status      corrupted"

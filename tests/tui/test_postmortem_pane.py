@@ -135,3 +135,28 @@ def test_the_attempts_of_an_untrusted_execution_are_marked_claimed(
     assert completed and all(line.rstrip().endswith("(claimed)") for line in completed), text
     trusted = load_detail(real_world.records_dir / f"{real_world.success}.json")
     assert "claimed" not in text_of(postmortem_lines(trusted))
+
+
+def test_a_file_that_was_not_read_is_said_not_read_not_corrupted(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """A link leading outside the directory (not followed), a link leading nowhere and a
+    directory named ``x.json`` beside real records: tab 4 said "State CORRUPTED — the record
+    file is not whole; what survived is shown below". Nothing was read: it says what each
+    is, as ``verify DIR`` does."""
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "outside.json").symlink_to(real_world.records_dir / f"{real_world.success}.json")
+    (records / "dangling.json").symlink_to(records / "nowhere.json")
+    (records / "x.json").mkdir()
+    said = {
+        "outside": "outside the directory: not followed",
+        "dangling": "Cannot read: the link leads nowhere (its target does not exist)",
+        "x": "Named like a record but is a directory",
+    }
+    for name, words in said.items():
+        text = text_of(postmortem_lines(load_detail(records / f"{name}.json")))
+        assert "State   NOT READ" in text, text
+        assert "  the file was not read: " in text and words in text
+        assert "CORRUPTED" not in text and "not whole" not in text and "survived" not in text
+        assert "Salvage         none: the file was not read" in text

@@ -131,6 +131,8 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
         return [row("Salvage", ("not needed: the file is whole", OK_STYLE))]
     if result.status is LoadStatus.NO_RECORD:
         return [row("Record file", ("none was written", WARNING_STYLE))]
+    if result.status.not_read:  # nothing to salvage: said under State
+        return [row("Salvage", ("none: the file was not read", WARNING_STYLE))]
     lines = [row("Salvage", (safe(result.message), WARNING_STYLE))]
     if result.damage is not None:
         lines.append(row("Damage", safe(result.damage.describe())))
@@ -237,6 +239,11 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
         label, kind = _WAL_STATE_BADGE.get(pm.state, (safe(pm.state).upper(), "muted"))
         note = "no record file was written: only the write-ahead log tells this execution"
         return [heading("State", badge(label, kind)), plain(note)]
+    if timeline is None and detail.result.status.not_read:
+        # Not damaged: never read (a link leading nowhere or outside the directory, a
+        # directory), as verify says it. It was "CORRUPTED: the record file is not whole".
+        note = f"the file was not read: {detail.result.message}"
+        return [heading("State", badge("NOT READ", "warning")), plain(safe(note), WARNING_STYLE)]
     state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
     label, kind = _STATE_BADGE[state]
     if pm.untrusted is not None:  # what the evidence claims, not what happened
