@@ -43,7 +43,10 @@ def load_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     keymap = {str(k): v for k, v in table.items() if isinstance(v, str) and v.strip()}
     skipped = len(table) - len(keymap)
     return keymap, (
-        f"keymap {path}: {skipped} entries without a key string ignored" if skipped else None
+        f"keymap {path}: {skipped} {'entry' if skipped == 1 else 'entries'} without a key "
+        "string ignored"
+        if skipped
+        else None
     )
 
 

@@ -169,3 +169,23 @@ def test_inspect_says_an_entry_that_was_not_read_is_not_read(broken: Path) -> No
         assert doc["replayable_detail"].startswith(f"the file cannot be read ({words})")
     damaged = cli("inspect", "notjson", "--dir", str(broken), cwd=broken.parent)
     assert damaged.stdout.splitlines()[2] == "status      corrupted"
+
+
+def test_a_log_of_one_entry_is_counted_as_one_entry(tmp_path: Path) -> None:
+    """``verify`` and ``inspect`` said "chain verified: 1 entries" and "the 1 complete
+    entries verify" of a log IntentusNet 1.3.0 wrote one entry into before it died."""
+    from intentusnet.wal.writer import WALWriter
+
+    wal = tmp_path / ".intentusnet" / "wal"
+    wal.mkdir(parents=True)
+    with WALWriter(str(wal), "exec-one") as writer:
+        writer.execution_started("ab" * 32, "SearchIntent")
+    log = wal / "exec-one.wal"
+    done = cli("verify", str(log), cwd=tmp_path)
+    assert done.stdout.startswith("ok    exec-one.wal  wal chain verified: 1 entry, in flight\n")
+    shown = cli("inspect", "exec-one", cwd=tmp_path).stdout
+    assert "wal         1 entry; in flight" in shown.splitlines()
+    with log.open("ab") as out:
+        out.write(b'{"seq": 2, "ex')  # torn: the process died appending its second entry
+    torn = cli("verify", str(log), cwd=tmp_path).stdout
+    assert "; the 1 complete entry verifies (in flight)\n" in torn

@@ -15,7 +15,7 @@ def test_keymap_from_a_toml_file(tmp_path: Path) -> None:
     path.write_text('replay = "ctrl+r"\n"timeline.next-fallback" = "]"\nbad = 3\n')
     keymap, problem = load_keymap(path)
     assert keymap == {"replay": "ctrl+r", "timeline.next-fallback": "]"}
-    assert problem is not None and "1 entries" in problem
+    assert problem is not None and "1 entry without" in problem
 
 
 def test_a_keymap_table_and_problems_are_reported_not_raised(tmp_path: Path) -> None:
@@ -101,3 +101,12 @@ def test_no_key_the_debugger_binds_is_said_to_name_no_key(tmp_path: Path) -> Non
     assert {key: key_problem(key) for key in [*sorted(keys), *named]} == dict.fromkeys(
         [*sorted(keys), *named]
     )
+
+
+def test_the_count_of_entries_ignored_agrees_with_its_number(tmp_path: Path) -> None:
+    # "1 entries without a key string ignored"
+    path = tmp_path / "keymap.toml"
+    path.write_text('[keymap]\nquit = ""\n')
+    assert load_keymap(path)[1] == f"keymap {path}: 1 entry without a key string ignored"
+    path.write_text('[keymap]\nquit = ""\nhelp = 3\n')
+    assert load_keymap(path)[1] == f"keymap {path}: 2 entries without a key string ignored"

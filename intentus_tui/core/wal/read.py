@@ -711,11 +711,16 @@ def _no_entry_log(
     return WalLog(path, execution_id, "no_entry", message, issues=tuple(issues), size_bytes=size)
 
 
+def entries_text(count: int) -> str:
+    """``1 entry``, ``2 entries``: a count of a log's entries, agreeing with its number."""
+    return f"{count} {'entry' if count == 1 else 'entries'}"
+
+
 def _with_message(log: WalLog) -> WalLog:
     state = log.state.replace("_", " ")
     if not log.chain_valid:
         state = f"chain broken (claims {log.claimed_state.replace('_', ' ')}, untrusted)"
-    parts = [f"{len(log.entries)} entries", state]
+    parts = [entries_text(len(log.entries)), state]
     if log.in_flight_step is not None and log.chain_valid:
         step = log.in_flight_step
         parts.append(f"step {quoted(step.step_id)} ({step.agent or 'agent unknown'}) in flight")

@@ -26,7 +26,7 @@ from typing import Literal
 
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.read import WalIssue, WalLog, read_wal
+from intentus_tui.core.wal.read import WalIssue, WalLog, entries_text, read_wal
 
 WalVerifyStatus = Literal["verified", "crashed", "unverifiable", "chain_broken", "unreadable"]
 
@@ -144,6 +144,10 @@ def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
         details += [f"line {i.line_no}: {i.describe()}" for i in log.issues[1:4]]
         return "chain_broken", f"chain broken at {where}: {broken.kind}", tuple(details)
     count = len(log.entries)
+    # "the 1 complete entries verify", "chain verified: 1 entries" before
+    complete = (
+        "the 1 complete entry verifies" if count == 1 else f"the {count} complete entries verify"
+    )
     state = log.state.replace("_", " ")
     other = [
         f"line {i.line_no}: {i.kind}: {i.message}"
@@ -155,18 +159,18 @@ def _judge(log: WalLog) -> tuple[WalVerifyStatus, str, tuple[str, ...]]:
         return (
             "crashed",  # classified as a torn line is: not a break, not a failure
             f"last line malformed (line {torn.line_no}): whole, not cut short, yet not an "
-            f"entry; the {count} complete entries verify ({state})",
+            f"entry; {complete} ({state})",
             (torn.message, LIBRARY_ON_MALFORMED, *other),
         )
     if torn is not None:
         return (
             "crashed",
             f"last line torn (line {torn.line_no}): a crash mid-append, not tampering; "
-            f"the {count} complete entries verify ({state})",
+            f"{complete} ({state})",
             (
                 "that entry never became durable: the process died while appending it",
                 LIBRARY_ON_TORN,
                 *other,
             ),
         )
-    return "verified", f"chain verified: {count} entries, {state}", tuple(other)
+    return "verified", f"chain verified: {entries_text(count)}, {state}", tuple(other)
