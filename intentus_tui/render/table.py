@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from rich.cells import cell_len
 
 from intentus_tui.core.model import display_id
-from intentus_tui.render.cells import ELLIPSIS, fit
+from intentus_tui.render.cells import fit, fit_middle
 
 GAP = 2  # spaces between columns
 
@@ -295,12 +295,6 @@ def _cut_flexible(
 
 
 def _cut_in_middle(text: str, width: int) -> str:
-    """``text`` in at most ``width`` cells, its middle replaced by an ellipsis (its end
-    kept whole where it can be: what tells copies of a file apart)."""
-    if _cells(text) <= width:
-        return text
-    if width < 3 or not text.isascii():
-        return fit(text, width).rstrip()
-    head = (width - 1) // 3  # the end tells more: ``.trunc.json``, ``copy.json``
-    tail = width - 1 - head
-    return f"{text[:head]}{ELLIPSIS}{text[-tail:]}"
+    """``text`` in at most ``width`` cells, its middle replaced by an ellipsis: its end,
+    what tells copies of a file apart (``.trunc.json``, ``copy.json``), kept the longer."""
+    return fit_middle(text, width, (width - 1) // 3).rstrip()
