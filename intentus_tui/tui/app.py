@@ -700,13 +700,12 @@ class IntentusApp(
         if not self.act_when_loaded(f"side_tab({name!r})"):
             return
         await self.side_pane.build()
-        self.side_pane.show_tab(name)
-        self.show_side_pane()
+        self.show_side_pane(name)
 
     async def action_replay(self) -> None:
         if self.record_to_act_on("replay") is None:
             return
-        self.show_side_pane()
+        self.show_side_pane("replay")
         await self.side_pane.run_replay(False)
 
     def action_invalidate(self) -> None:

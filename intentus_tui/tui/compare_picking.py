@@ -56,7 +56,7 @@ class ComparePicking(ComparisonLauncher):
 
         def all_summaries(self) -> Iterable[ExecutionSummary]: ...
 
-        def show_side_pane(self) -> None: ...
+        def show_side_pane(self, tab: str | None = None) -> None: ...
 
         def record_to_act_on(self, action: str) -> ExecutionDetail | None: ...
 
@@ -212,7 +212,7 @@ class ComparePicking(ComparisonLauncher):
     async def _show_picked_comparison(self, a: PickedSide, b: PickedSide) -> None:
         # The pane prefixes the labels with "A:"/"B:" itself.
         await self.side_pane.build()
-        self.show_side_pane()
+        self.show_side_pane("diff")
         self.side_pane.show_comparison(a[0], a[1], b[0], b[1])
         self.diff_shown = True
         self._refresh_footer()

@@ -48,7 +48,7 @@ class DiffKeys(ComparisonLauncher):
 
         def _refresh_footer(self) -> None: ...
 
-        def show_side_pane(self) -> None: ...
+        def show_side_pane(self, tab: str | None = None) -> None: ...
 
     def set_marked(self, detail: ExecutionDetail) -> None:
         """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""
@@ -100,7 +100,7 @@ class DiffKeys(ComparisonLauncher):
         await self.side_pane.build()
         # The compact view, for when the comparison closes: restyling the panes for it is
         # left until the comparison is on screen.
-        self.call_after_refresh(self.show_side_pane)
+        self.call_after_refresh(self.show_side_pane, "diff")
         self.side_pane.show_diff(marked, detail, self.side_roots(marked, detail))
         self.diff_shown = True
         self._refresh_footer()

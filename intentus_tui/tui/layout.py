@@ -179,8 +179,16 @@ class PaneLayout(App[None]):
         self._short = height < SHORT_HEIGHT
         self._apply_layout()
 
-    def show_side_pane(self) -> None:
-        """A side-pane action on a narrow screen shows the side pane in the timeline's place."""
+    def show_side_pane(self, tab: str | None = None) -> None:
+        """A side-pane action on a narrow screen shows the side pane in the timeline's place,
+        on its ``tab`` (the tab the action shows). The tab is switched to first: the focus,
+        leaving the hidden timeline, goes into the tab on top, and a focused tab is brought
+        to the front, so that the tab open before came back over the action's (``r``
+        pressed on the timeline showed the Post-mortem tab, the replay behind it)."""
+        if tab is not None:
+            from intentus_tui.tui.widgets.side_pane import SidePane
+
+            self.query_one("#side-pane", SidePane).show_tab(tab)
         if not self._side_shown:
             self._side_shown = True
             self._apply_layout()

@@ -112,7 +112,7 @@ class SelectionActions:
 
         async def confirmed(ok: bool | None) -> None:
             if ok and self.detail is detail:
-                app.show_side_pane()
+                app.show_side_pane("replay")
                 await app.side_pane.run_replay(True)
 
         lines = force_replay_lines(detail)
