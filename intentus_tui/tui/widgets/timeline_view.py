@@ -466,6 +466,11 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             self.post_message(self.Highlighted(index))
         self._scroll_cursor_into_view()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Fewer rows (``z``, whose summary takes more lines; a smaller terminal): the event
+        # shown below stays in sight (it was scrolled off, "event 9 of 14" under rows 2-5).
+        self.call_after_refresh(self._scroll_cursor_into_view)
+
     def _scroll_cursor_into_view(self) -> None:
         height = max(1, self.scrollable_content_region.height)
         top = round(self.scroll_y)
