@@ -1,6 +1,7 @@
 """What stays on screen when the panes change (found by a user walk on real 1.3.0 records):
 ``r``/``R`` pressed on the timeline show the Replay tab; the selected event stays in sight
-when the pane changes size."""
+when the pane changes size; the Diff tab's comparison, kept while the cursor moves, never
+shows under the border of an execution it is not about."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ import pytest
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record, write_record
 from tests.intentusnet_world import RealWorld, build_real_world
-from tests.tui.app_support import event_lines, fixed_id, make_app, screen_text, settle
+from tests.tui.app_support import (
+    event_lines,
+    fixed_id,
+    make_app,
+    mark_and_compare,
+    screen_text,
+    settle,
+)
 
 
 @pytest.fixture
@@ -106,3 +114,65 @@ async def test_a_smaller_terminal_keeps_the_selected_event_in_sight(
         await settle(pilot)
         shown, in_sight = screen_text(app), _event_in_sight(app, 14)
     assert "event 14 of 14" in shown and in_sight
+
+
+async def _select(app: Any, pilot: Any, execution_id: str) -> None:
+    assert app.execution_list.select_key(f"{execution_id}.json")
+    await settle(pilot)
+
+
+def _diff_tab(app: Any) -> str:
+    return str(app.side_pane.diff_pane.query_one("#diff-title").render())
+
+
+async def test_a_comparison_with_a_snapshot_is_not_shown_as_the_next_execution_s(
+    real: RealWorld,
+) -> None:
+    # D, its snapshot, esc, the cursor to another execution: the border named the new one
+    # above "A: <old id>  B: <old snapshot>".
+    app = make_app(real.records_dir)
+    old, new = real.error_truncated, real.success
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _select(app, pilot, old)
+        await pilot.press("s", "y")
+        await settle(pilot)
+        await pilot.press("D")
+        await settle(pilot)
+        await pilot.press("enter")  # the snapshot just saved, listed first
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.side_pane.active_tab == "diff"
+        assert str(app.side_pane.border_title) == old[:8]
+        assert "Kept from before" not in _diff_tab(app)
+        await _select(app, pilot, new)
+        border, tab, shown = str(app.side_pane.border_title), _diff_tab(app), screen_text(app)
+        request = app.side_pane.diff_pane.request
+        await pilot.press("1")  # another tab: the border names the selection again
+        await settle(pilot)
+        verify_border = str(app.side_pane.border_title)
+    assert border == f"{old[:8]} vs snapshot" and f"─ {border} ─" in shown
+    assert tab.startswith(f"Kept from before: not of the selected {new[:8]}\nA: {old}")
+    assert request is not None and request.left_label == old  # kept, not lost
+    assert verify_border == new[:8]
+
+
+async def test_a_marked_pair_is_kept_and_labelled_while_the_cursor_moves(
+    real: RealWorld,
+) -> None:
+    app = make_app(real.records_dir)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real.success}.json", f"{real.fallback}.json")
+        await pilot.press("escape")  # the full-screen comparison: the Diff tab under it
+        await settle(pilot)
+        assert str(app.side_pane.border_title) == real.fallback[:8]
+        await _select(app, pilot, real.invalidated)
+        border, tab = str(app.side_pane.border_title), _diff_tab(app)
+        await _select(app, pilot, real.success)  # back on one of its sides: no warning
+        back_border, back_tab = str(app.side_pane.border_title), _diff_tab(app)
+    assert border == f"{real.success[:8]} vs {real.fallback[:8]}"
+    assert tab.startswith(f"Kept from before: not of the selected {real.invalidated[:8]}\n")
+    assert f"A: {real.success}" in tab and f"B: {real.fallback}" in tab
+    assert back_border == real.success[:8] and back_tab.startswith(f"A: {real.success}")

@@ -40,6 +40,14 @@ def _short_id(operand: Operand) -> str | None:
     return display_id(str(operand.describe().get("execution_id") or operand.label))
 
 
+def side_short_name(operand: Operand | None, label: str) -> str:
+    """A side in a few characters (the side pane's border): a record by its short id, a
+    snapshot or a run by its kind; two plain values by their ``label``. Sanitized."""
+    if operand is None:
+        return clip(label, MAX_ID_WIDTH)
+    return clip(_short_id(operand) or operand.kind, MAX_ID_WIDTH)
+
+
 RECORD_WORD = "execution "  # a record side's title starts so, where there is room
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from textual import events, on, work
@@ -46,7 +47,11 @@ from intentus_tui.core.actions import (
     compare_view,
     detail_operand,
 )
-from intentus_tui.tui.presenters.compare_text import side_verdict, untrusted_warnings
+from intentus_tui.tui.presenters.compare_text import (
+    side_short_name,
+    side_verdict,
+    untrusted_warnings,
+)
 from intentus_tui.tui.presenters.execution_text import execution_label
 from intentus_tui.tui.widgets.diff_view import DiffView, entry_paths
 from intentus_tui.tui.widgets.pane_text import (
@@ -362,6 +367,9 @@ class DiffPane(Vertical):
         self.request: DiffRequest | None = None
         self.outcome: DiffOutcome | None = None
         self._token = 0
+        # The selected execution (its file, its short id): the comparison, kept while the
+        # cursor moves, says when it is not of that one.
+        self._selected: tuple[Path, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(self._empty_text(), id="diff-title")
@@ -396,6 +404,36 @@ class DiffPane(Vertical):
     def section(self) -> str:
         value = self.query_one("#diff-section", Select).value
         return value if isinstance(value, str) else COMPARE
+
+    # ------------------------------------------------------------------ the selection
+
+    def select(self, path: Path | None, short_id: str | None) -> None:
+        """The execution selected in the list (its record file and short id; None while it
+        loads: what the tab says stays as it was)."""
+        if path is None or short_id is None:
+            return
+        self._selected = (path, short_id)
+        if self.request is not None:
+            self._set_title(self.request)
+
+    @property
+    def elsewhere(self) -> bool:
+        """The comparison held is not of the selected execution (one made before the cursor
+        moved, kept: a marked pair ``m``/``d`` is worth keeping while browsing)."""
+        request, selected = self.request, self._selected
+        if request is None or selected is None:
+            return False
+        sides = [side for side in (request.left, request.right) if side is not None]
+        return bool(sides) and all(side.path != selected[0] for side in sides)
+
+    def sides_name(self) -> str | None:
+        """The comparison held in a few characters, ``46c1d247 vs snapshot`` (None: none)."""
+        request = self.request
+        if request is None:
+            return None
+        a = side_short_name(request.left, request.left_label)
+        b = side_short_name(request.right, request.right_label)
+        return f"{a} vs {b}"
 
     # ------------------------------------------------------------------ requests
 
@@ -503,6 +541,9 @@ class DiffPane(Vertical):
             Content.assemble(("B: ", "bold $text-success"), request.right_label),
         ]
         lines = [*titles, *_verdict_lines(request), *_load_warnings(request)]
+        if self.elsewhere and self._selected is not None:  # first: the border names another
+            kept = f"Kept from before: not of the selected {self._selected[1]}"
+            lines.insert(0, Content.styled(kept, WARNING_STYLE))
         self.query_one("#diff-title", Static).update(Content("\n").join(lines))
 
     def _set_status(self, content: Content) -> None:

@@ -64,6 +64,7 @@ class SidePane(Widget):
         self._ready = False  # the tabs are mounted
         self._built = asyncio.Event()
         self._loading: str | None = None  # see ``show_loading``
+        self._subject: Content | None = None  # the selected execution's name, or the loading
 
     def render(self) -> str:
         # Under the tabs, or alone until they are built: blank (Textual's default shows
@@ -129,15 +130,30 @@ class SidePane(Widget):
         # Which execution the tabs are about, on the border: on a narrow screen the side
         # pane takes the timeline's place, and only the list's cursor said it.
         if detail is not None and detail.summary is not None:
-            self.border_title = Content(detail.summary.short_id)
+            self._subject = Content(detail.summary.short_id)
         elif detail is None and self._loading is None:
-            self.border_title = None
+            self._subject = None
         if self._ready and self.is_mounted:
             self._push_detail(detail)
+        self._show_title()
+
+    def _show_title(self) -> None:
+        """The border names the selected execution; on the Diff tab, when the comparison it
+        holds is of others (made before the cursor moved), that comparison instead: it
+        showed the old comparison under the new execution's id."""
+        title = self._subject
+        if self._ready and self.active_tab == "diff" and self.diff_pane.elsewhere:
+            sides = self.diff_pane.sides_name()
+            title = Content(sides) if sides is not None else title
+        self.border_title = title
+
+    def on_tabbed_content_tab_activated(self) -> None:
+        self._show_title()
 
     def _push_detail(self, detail: ExecutionDetail | None) -> None:
-        # The diff tab keeps its comparison: it is labelled with both ids, so it stays true
-        # while the user browses; a newer comparison supersedes it.
+        # The diff tab keeps its comparison while the user browses (a newer one supersedes
+        # it): of another execution than the selected one, it says so, and the border
+        # names its sides (``_show_title``).
         if not self.app.is_running:
             # The app is closing (as ``IntentusApp.closing`` says): its tabs are removed
             # before this pane, and a detail that finished loading meanwhile has nowhere to go.
@@ -146,6 +162,11 @@ class SidePane(Widget):
         for tab in (self.verify_pane, self.replay_pane, self.postmortem_pane):
             tab.loading_label = self._loading if detail is None else None
             tab.detail = detail
+        summary = detail.summary if detail is not None else None
+        self.diff_pane.select(
+            detail.path if detail is not None else None,
+            summary.short_id if summary is not None else None,
+        )
 
     def compare_again_with(self, detail: ExecutionDetail) -> None:
         """The Diff tab compares again a side whose file was read again (it changed)."""
@@ -157,7 +178,7 @@ class SidePane(Widget):
         tab goes on showing the execution before it."""
         self._loading = label
         self.verdict = None
-        self.border_title = None if label is None else Content(label)
+        self._subject = None if label is None else Content(label)
         self.detail = None
 
     # ------------------------------------------------------------------ parts
@@ -243,21 +264,27 @@ class SidePane(Widget):
         """Compare two executions (A = left, B = right) in the Diff tab (``build()`` first);
         ``roots``: the root each is in, to name it by, when several roots are open."""
         self.show_tab("diff")
-        return self.diff_pane.show_diff(left, right, roots)
+        worker = self.diff_pane.show_diff(left, right, roots)
+        self._show_title()
+        return worker
 
     def show_comparison(
         self, left_label: str, left: Operand, right_label: str, right: Operand
     ) -> Worker[DiffOutcome]:
         """Compare two operands, e.g. a record against a snapshot or baseline file."""
         self.show_tab("diff")
-        return self.diff_pane.show_comparison(left_label, left, right_label, right)
+        worker = self.diff_pane.show_comparison(left_label, left, right_label, right)
+        self._show_title()
+        return worker
 
     def show_diff_values(
         self, left_label: str, left_value: Any, right_label: str, right_value: Any
     ) -> Worker[DiffOutcome]:
         """Compare two JSON values as they are."""
         self.show_tab("diff")
-        return self.diff_pane.show_diff_values(left_label, left_value, right_label, right_value)
+        worker = self.diff_pane.show_diff_values(left_label, left_value, right_label, right_value)
+        self._show_title()
+        return worker
 
     def next_difference(self) -> bool:
         """Move the diff cursor to the next difference (False at the last one)."""
