@@ -6,7 +6,7 @@ looks broken."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from intentus_tui.tui.comparing import ComparisonLauncher
 from intentus_tui.tui.presenters.execution_text import short_label
@@ -107,10 +107,28 @@ class DiffKeys(ComparisonLauncher):
         self.compare_executions(marked, detail)
 
     def action_next_difference(self) -> None:
-        self.side_pane.next_difference()
+        if not self._nothing_to_step_to():
+            self.side_pane.next_difference()
+
+    def _nothing_to_step_to(self) -> bool:
+        """An equal comparison: ``n``/``N`` say there is no difference (they did nothing)."""
+        outcome = self.side_pane.diff_pane.outcome
+        if outcome is None or outcome.error is not None or outcome.entries:
+            return False
+        comparison = outcome.comparison
+        hidden = comparison.hidden if comparison is not None else 0
+        said = "No difference to step to: A and B are equal"
+        if hidden:
+            said += f" ({hidden:,} hidden by ignore rules: f, then i, shows them)"
+        elif comparison is not None and not comparison.equal:
+            said = "No value differs path by path: they differ as the tab's summary says"
+        app: Any = self  # an App: notify is its
+        app.notify(said, timeout=4)
+        return True
 
     def action_full_comparison(self) -> None:
         self.side_pane.diff_pane.open_full_screen()
 
     def action_previous_difference(self) -> None:
-        self.side_pane.previous_difference()
+        if not self._nothing_to_step_to():
+            self.side_pane.previous_difference()

@@ -1,7 +1,8 @@
 """What stays on screen when the panes change (found by a user walk on real 1.3.0 records):
 ``r``/``R`` pressed on the timeline show the Replay tab; the selected event stays in sight
 when the pane changes size; the Diff tab's comparison, kept while the cursor moves, never
-shows under the border of an execution it is not about."""
+shows under the border of an execution it is not about; a comparison's keys that can do
+nothing there say why, or are not offered."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from intentus_tui.tui.screens.compare import ComparisonScreen
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record, write_record
 from tests.intentusnet_world import RealWorld, build_real_world
@@ -176,3 +178,64 @@ async def test_a_marked_pair_is_kept_and_labelled_while_the_cursor_moves(
     assert tab.startswith(f"Kept from before: not of the selected {real.invalidated[:8]}\n")
     assert f"A: {real.success}" in tab and f"B: {real.fallback}" in tab
     assert back_border == real.success[:8] and back_tab.startswith(f"A: {real.success}")
+
+
+def _notes(app: Any) -> list[str]:
+    return [str(note.message) for note in app._notifications]
+
+
+async def _compare_with_its_snapshot(app: Any, pilot: Any, execution_id: str) -> None:
+    await _select(app, pilot, execution_id)
+    await pilot.press("s", "y")
+    await settle(pilot)
+    await pilot.press("D")
+    await settle(pilot)
+    await pilot.press("enter")  # the snapshot just saved, listed first
+    await settle(pilot)
+    assert isinstance(app.screen, ComparisonScreen)
+
+
+async def test_t_and_n_in_a_comparison_with_a_snapshot_say_why_they_do_nothing(
+    real: RealWorld,
+) -> None:
+    # Execution vs its snapshot: no timelines to switch to, and no difference.
+    app = make_app(real.records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _compare_with_its_snapshot(app, pilot, real.success)
+        footer = screen_text(app).splitlines()[-1]
+        await pilot.press("t")
+        await settle(pilot)
+        after_t = _notes(app)
+        await pilot.press("n", "N")
+        await settle(pilot)
+        after_n = _notes(app)[len(after_t) :]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.side_pane.active_tab == "diff"
+        await pilot.press("n")  # the Diff tab's n, on the same equal comparison
+        await settle(pilot)
+        in_tab = _notes(app)[len(after_t) + len(after_n) :]
+    assert "Switch" not in footer and "n Next" in footer  # t is not offered
+    assert after_t[-1].startswith("No timelines to switch to: a snapshot has no events")
+    assert after_n == ["No difference to step to: A and B are equal"] * 2
+    assert in_tab == ["No difference to step to: A and B are equal"]
+
+
+async def test_n_in_timelines_that_agree_says_so_and_where_the_differences_are(
+    real: RealWorld,
+) -> None:
+    app = make_app(real.records_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real.success}.json", f"{real.invalidated}.json")
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen) and screen.compared is not None
+        await pilot.press("t")  # to the timelines: the same steps, by the same agent
+        await settle(pilot)
+        assert screen.focused is screen.timeline and not screen.timeline.differences
+        await pilot.press("n")
+        await settle(pilot)
+        said = _notes(app)[-1]
+    assert said.startswith("No changed event to step to: the timelines agree; t: the ")
+    assert said.endswith(" changed values")

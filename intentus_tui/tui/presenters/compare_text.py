@@ -156,6 +156,27 @@ def hidden_text(layout: SideBySide, rules_on: bool) -> str:
     return f"{hidden:,} hidden by ignore rules (i shows)"
 
 
+def nothing_to_step_to(layout: SideBySide, rules_on: bool, *, in_timeline: bool) -> str:
+    """What ``n``/``N`` say where there is no difference to step to (they did nothing): the
+    two timelines agree, or the values, and the differences the ignore rules hide."""
+    hidden = layout.hidden if rules_on else 0
+    rules = f" ({hidden:,} hidden by ignore rules: i shows them)" if hidden else ""
+    if in_timeline:
+        values = layout.shown(rules_on)
+        elsewhere = f"; t: the {values:,} changed values" if values else rules
+        return f"No changed event to step to: the timelines agree{elsewhere}"
+    if not layout.comparison.equal and not hidden and layout.shown(rules_on) == 0:
+        return "No value differs path by path: they differ as the status line's notes say"
+    return f"No difference to step to: A and B are equal{rules}"
+
+
+def no_timelines_text(a: Operand, b: Operand) -> str:
+    """What ``t`` says where there are no timelines to switch to (it did nothing)."""
+    kinds = sorted({side.kind for side in (a, b) if side.kind != "record"})
+    which = " and ".join(f"a {kind}" for kind in kinds) or "these sides"
+    return f"No timelines to switch to: {which} has no events; the values are all there is"
+
+
 def counts_text(layout: SideBySide, rules_on: bool) -> str:
     """``27 changed values · 13 changed events``: the differences, one per changed value, as
     ``intentus-tui diff`` and the Diff tab count them and as ``n`` steps through the values;

@@ -262,6 +262,7 @@ class ComparisonScreen(Screen[None]):
         if problem:
             self.notify(sanitize_line(problem), severity="warning", markup=False)
         self.set_class(not layout.timeline, "-no-timeline")
+        self.refresh_bindings()  # the footer: t only where there are timelines
         self._show()
 
     # ------------------------------------------------------------------ drawing
@@ -410,12 +411,28 @@ class ComparisonScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def action_next_difference(self) -> None:
+        if self._nothing_to_step_to():
+            return
         if not self._focused_view().next_difference():
             self.app.bell()
 
     def action_previous_difference(self) -> None:
+        if self._nothing_to_step_to():
+            return
         if not self._focused_view().previous_difference():
             self.app.bell()
+
+    def _nothing_to_step_to(self) -> bool:
+        """No difference in the focused view (equal sides): ``n``/``N`` say so, rather than
+        ring a bell most terminals keep silent."""
+        view, layout = self._focused_view(), self.compared
+        if layout is None or view.differences:
+            return False
+        from intentus_tui.tui.presenters.compare_text import nothing_to_step_to
+
+        in_timeline = view is self.timeline
+        self.notify(nothing_to_step_to(layout, self.rules_on, in_timeline=in_timeline), timeout=4)
+        return True
 
     def action_toggle_ignore(self) -> None:
         self.rules_on = not self.rules_on
@@ -424,6 +441,21 @@ class ComparisonScreen(Screen[None]):
     def action_toggle_folding(self) -> None:
         self.folding = not self.folding
         self._show(keep_position=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # No timelines (a snapshot, a baseline): ``t`` is not offered in the footer.
+        return not (action == "switch_view" and self.has_class("-no-timeline"))
+
+    def on_key(self, event: events.Key) -> None:
+        """``t`` (or the key the keymap gives it) without timelines says why it does nothing."""
+        if not self.has_class("-no-timeline"):
+            return
+        bindings = self._bindings.key_to_bindings.get(event.key, ())
+        if any(binding.action == "switch_view" for binding in bindings):
+            from intentus_tui.tui.presenters.compare_text import no_timelines_text
+
+            event.stop()
+            self.notify(no_timelines_text(self.a, self.b), timeout=4)
 
     def action_switch_view(self) -> None:
         if self.focused is self.timeline or self.has_class("-no-timeline"):
