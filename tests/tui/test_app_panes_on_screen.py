@@ -2,10 +2,11 @@
 ``r``/``R`` pressed on the timeline show the Replay tab; the selected event stays in sight
 when the pane changes size; the Diff tab's comparison, kept while the cursor moves, never
 shows under the border of an execution it is not about; a comparison's keys that can do
-nothing there say why, or are not offered."""
+nothing there say why, or are not offered; ``t`` says when the time column does not fit."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -239,3 +240,26 @@ async def test_n_in_timelines_that_agree_says_so_and_where_the_differences_are(
         said = _notes(app)[-1]
     assert said.startswith("No changed event to step to: the timelines agree; t: the ")
     assert said.endswith(" changed values")
+
+
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        ((80, 24), "Times: wall clock (UTC), but the time column does not fit at this width"),
+        ((160, 45), "Time column: wall clock (UTC)"),
+    ],
+)
+async def test_t_says_when_the_time_column_does_not_fit(
+    real: RealWorld, size: tuple[int, int], said: str
+) -> None:
+    # 1.3.0's ROUTER_DECISION carries a time: at 80x24 the column is left out, and t said
+    # "wall clock (UTC)" over rows without one.
+    app = make_app(real.records_dir)
+    async with app.run_test(size=size) as pilot:
+        await _timeline_of(app, pilot, real.error_truncated)
+        await pilot.press("t")
+        await settle(pilot)
+        note, rows = _notes(app)[-1], event_lines(app)
+    assert note.startswith(said)
+    clock = re.compile(r"\d\d:\d\d:\d\d\.\d{3} ")  # the UTC time of event 4, or none
+    assert any(clock.search(row) for row in rows) == (size != (80, 24))

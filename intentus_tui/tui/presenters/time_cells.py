@@ -114,6 +114,18 @@ def times_text(times: ExecutionTimes | None, now: datetime | None, finished: boo
     return f"started {since}"
 
 
+def time_toggle_text(mode: TimeMode, timed: bool, fits: bool) -> str:
+    """What ``t`` says: the time the column now shows; that no event has one (``timed``
+    false); or that the column does not fit the pane (``fits`` false: at 80 columns it said
+    "wall clock (UTC)" over events with no time column)."""
+    if not timed:
+        return "No event of this execution has a recorded time"
+    shown = "wall clock (UTC)" if mode == "clock" else "time since the start"
+    if not fits:
+        return f"Times: {shown}, but the time column does not fit at this width (z maximises)"
+    return f"Time column: {shown}"
+
+
 def time_legend() -> tuple[str, list[tuple[str, str]]]:
     return (
         "Timeline: time column and waterfall",

@@ -44,6 +44,7 @@ from intentus_tui.tui.presenters.time_cells import (
     TimeMode,
     attempt_duration,
     time_cell,
+    time_toggle_text,
     time_width,
     times_text,
     waterfall_cells,
@@ -559,11 +560,9 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
     def action_toggle_time(self) -> None:
         """The time column: time since the start, or the wall clock (UTC)."""
         self.time_mode = "clock" if self.time_mode == "offset" else "offset"
-        if self.times is None or not self.times.events_timed:
-            self.notify("No event of this execution has a recorded time", timeout=2)
-        else:
-            shown = "wall clock (UTC)" if self.time_mode == "clock" else "time since the start"
-            self.notify(f"Time column: {shown}", timeout=2)
+        timed = self.times is not None and self.times.events_timed
+        fits = bool(self._columns(self.scrollable_content_region.width).time)
+        self.notify(time_toggle_text(self.time_mode, timed, fits), timeout=2 if fits else 5)
         self.redraw()
 
     def set_now(self, now: datetime) -> None:
