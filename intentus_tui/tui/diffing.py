@@ -6,7 +6,7 @@ looks broken."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from intentus_tui.tui.comparing import ComparisonLauncher
 from intentus_tui.tui.presenters.execution_text import short_label
@@ -122,8 +122,7 @@ class DiffKeys(ComparisonLauncher):
             said += f" ({hidden:,} hidden by ignore rules: f, then i, shows them)"
         elif comparison is not None and not comparison.equal:
             said = "No value differs path by path: they differ as the tab's summary says"
-        app: Any = self  # an App: notify is its
-        app.notify(said, timeout=4)
+        self.notify(said, timeout=4)
         return True
 
     def action_full_comparison(self) -> None:
