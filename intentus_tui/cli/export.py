@@ -85,14 +85,13 @@ def _targets(
 
 
 def _roots_named(targets: tuple[str, ...]) -> bool:
-    """Whether the arguments name roots, not executions: one directory, or several paths
-    or remote URLs of which one at least is a directory (one that cannot be opened is then
-    a root that failed, as ``inspect --list`` says it)."""
+    """Whether the arguments name roots, not executions: one directory, or several
+    arguments of which one at least is a directory (IDs are named beside --dir, never
+    beside a directory): each is then a root, and one that cannot be opened is a root that
+    failed, as ``verify`` and ``inspect --list`` say it."""
     if len(targets) == 1:
         return os.path.isdir(targets[0])
-    return any(os.path.isdir(t) for t in targets) and all(
-        os.path.isdir(t) or "/" in t or is_remote(t) for t in targets
-    )
+    return any(os.path.isdir(t) or is_remote(t) for t in targets)
 
 
 def _every_execution(

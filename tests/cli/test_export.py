@@ -404,6 +404,11 @@ def test_several_directories_named_are_roots_as_for_verify_and_inspect(
     run = cli("export", "--format", "json", "-o", "-", str(other), str(missing))
     assert run.returncode == 1 and "root missing: failed" in run.stderr, run.stderr
     assert len(run.stdout.splitlines()) == len(list(real_world.records_dir.glob("*.json")))
+    # A root named by a bare name that is not there, among directories (it was taken for
+    # an id: "... is a directory, not a record file or execution id", exit 2).
+    run = cli("export", "--format", "json", "-o", "-", "nothere", str(other), cwd=tmp_path)
+    assert run.returncode == 1 and "root nothere: failed" in run.stderr, run.stderr
+    assert len(run.stdout.splitlines()) == len(list(real_world.records_dir.glob("*.json")))
     run = cli(
         "export", "--format", "json", "-o", "-", real_world.success,
         "--dir", str(other), "--dir", str(missing),
