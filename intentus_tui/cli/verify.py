@@ -446,12 +446,15 @@ def _snapshot_lines(report: SnapshotFileReport) -> list[str]:
     """``ok    snap.json  snapshot: input and 2 artifacts hash as recorded``; a failure
     names each hash that differs."""
     name = Path(report.path).name
+    if report.invalid is not None:
+        return [f"FAIL  {name}  {report.kind}: not a valid {report.kind}: {report.invalid}"]
     if report.ok:
         content = [c for c in report.checks if c.status == "ok"]
         artifacts = _counted(len(content) - 1, "artifact")
         lines = [f"ok    {name}  {report.kind}: input and {artifacts} hash as recorded"]
     else:
-        lines = [f"FAIL  {name}  {report.kind}: {CHANGED_SINCE_SAVED}"]
+        why = CHANGED_SINCE_SAVED if report.changed else "a hash it stored cannot be checked"
+        lines = [f"FAIL  {name}  {report.kind}: {why}"]
         lines += [f"      - {c.target} ({c.kind}): {c.message}" for c in report.failed]
     lines += [
         f"      · {c.target} ({c.kind}): {c.message}"

@@ -81,3 +81,26 @@ def test_a_snapshot_found_among_the_records_is_still_no_record(
     done = cli("verify", str(root))
     assert done.returncode == ExitCode.PROBLEMS
     assert done.stdout.splitlines()[0] == "FAIL  pinned.json  hash not_record"
+
+
+def test_a_snapshot_missing_a_field_or_storing_no_hash_fails_saying_which(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A saved snapshot whose inputHash was deleted was checked as a record ("hash
+    not_record", counted as one record); one whose stored hash is no hash at all was said
+    "changed since it was saved", which nothing proves."""
+    saved = _saved_snapshot(real_world, tmp_path)
+    document = json.loads(saved.read_text("utf-8"))
+    no_input_hash = tmp_path / "no-input-hash.json"
+    no_input_hash.write_text(json.dumps({k: v for k, v in document.items() if k != "inputHash"}))
+    document["artifacts"][0]["hash"] = "garbage"
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text(json.dumps(document))
+    done = cli("verify", str(no_input_hash), str(garbage))
+    assert done.returncode == ExitCode.PROBLEMS
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("FAIL  no-input-hash.json  snapshot: not a valid snapshot: ")
+    assert lines[0].endswith('is missing "inputHash"')
+    assert lines[1] == "FAIL  garbage.json  snapshot: a hash it stored cannot be checked"
+    assert "(stored value is not a sha256:<hex> hash)" in lines[2]
+    assert lines[-1] == "2 checked (0 records, 0 WALs, 2 snapshots), 2 failed"

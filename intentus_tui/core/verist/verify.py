@@ -80,14 +80,24 @@ class SnapshotFileReport:
     checks: tuple[ArtifactCheck, ...]
     # Rules of Verist's baseline reader the file breaks: said, not failures.
     problems: tuple[str, ...]
+    # Why it cannot be read as one though it looks like one (a field Verist requires
+    # missing): then nothing was checked, and it fails.
+    invalid: str | None = None
 
     @property
     def ok(self) -> bool:
-        return all(check.status in ("ok", "hash_only") for check in self.checks)
+        return self.invalid is None and all(c.status in ("ok", "hash_only") for c in self.checks)
 
     @property
     def failed(self) -> tuple[ArtifactCheck, ...]:
         return tuple(c for c in self.checks if c.status in ("mismatch", "unhashable"))
+
+    @property
+    def changed(self) -> bool:
+        """A hash it stored in Verist's form no longer matches its content; a stored value
+        that is no ``sha256:<hex>`` hash at all proves no change, only that it cannot be
+        checked."""
+        return any(c.status == "mismatch" and _SHA256.fullmatch(c.expected) for c in self.checks)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -106,24 +116,30 @@ class SnapshotFileReport:
                 for c in self.checks
             ],
             "problems": list(self.problems),
+            "invalid": self.invalid,
         }
 
 
 def check_snapshot_file(path: str | os.PathLike[str]) -> SnapshotFileReport | None:
-    """``path`` re-hashed as a snapshot or ``verist-baseline@1`` file, or None when it is
-    not one (or cannot be read: its reader says why elsewhere)."""
+    """``path`` re-hashed as a snapshot or ``verist-baseline@1`` file; one that looks like
+    one (a baseline's ``format``, a snapshot's ``workflowId`` and ``artifacts``) but breaks
+    a rule of Verist's reader, ``invalid``; None when it is neither (or cannot be read: its
+    reader says why elsewhere)."""
     p = Path(path)
     try:
         document = read_json_file(p, "File")
-        if isinstance(document, dict) and "format" in document:
-            snapshot, _, problems = unwrap_baseline(document, p)
-            kind: Literal["snapshot", "baseline"] = "baseline"
-        else:
-            snapshot, problems, kind = (
-                Snapshot.from_json(document, f"Snapshot in {p}"),
-                [],
-                "snapshot",
-            )
     except SnapshotError:
         return None
+    if not isinstance(document, dict):
+        return None
+    kind: Literal["snapshot", "baseline"] = "baseline" if "format" in document else "snapshot"
+    try:
+        if kind == "baseline":
+            snapshot, _, problems = unwrap_baseline(document, p)
+        else:
+            snapshot, problems = Snapshot.from_json(document, f"Snapshot in {p}"), []
+    except SnapshotError as exc:
+        if kind == "snapshot" and not {"workflowId", "artifacts"} <= document.keys():
+            return None  # not a snapshot at all: the record reader's word stands
+        return SnapshotFileReport(str(p), kind, (), (), invalid=str(exc))
     return SnapshotFileReport(str(p), kind, tuple(verify_snapshot(snapshot)), tuple(problems))
