@@ -199,13 +199,17 @@ def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]
         )
     else:
         note = refusal_note(code)
-    return [
+    lines = [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
         row("Execution", safe(execution_label(detail))),
         row("Reason", (reason, PROBLEM_STYLE)),
-        BLANK,
-        plain(note, DIM_STYLE),
     ]
+    verdict = detail.verdict
+    if outcome.message and verdict is not None and not verdict.trusted:
+        # What broke, as the Verify tab says it: "fails its integrity check" alone did not
+        # say which (a record changed since it was bundled, an edited envelope, ...).
+        lines.append(_integrity_row(verdict, ""))
+    return [*lines, BLANK, plain(note, DIM_STYLE)]
 
 
 def failed_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
