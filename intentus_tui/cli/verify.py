@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -314,6 +314,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
     bundle_paths, plain = _bundle_paths(paths)
     with contextlib.ExitStack() as stack:
         labels: dict[Path, str] = {}
+        in_bundles: dict[Path, str] = {}  # a bundle's file: the bundle it came from
         unopened: list[tuple[str, str]] = []
         named: list[Path] = []
         bundles: list[tuple[str, ExtractedBundle]] = []
@@ -334,11 +335,15 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             # on stderr, one error document.
             error_document("; ".join(why for _, why in unopened), ExitCode.PROBLEMS)
             raise click.exceptions.Exit(ExitCode.PROBLEMS)
+        beside = len(bundles) > 1 or bool(record_paths or wal_targets)
         for path, bundle in bundles:
             found_records, found_wals = _root_targets(bundle_root(bundle, path))
             record_paths += found_records
             wal_targets += found_wals
-        _report(record_paths, wal_targets, bundles, as_json, labels, unopened, named)
+            if beside:  # with other files checked, each line says which bundle it is of
+                name = os.path.basename(path)
+                in_bundles.update((target, name) for target, _ in found_records + found_wals)
+        _report(record_paths, wal_targets, bundles, as_json, labels, unopened, named, in_bundles)
 
 
 def _report(
@@ -349,13 +354,16 @@ def _report(
     labels: dict[Path, str] | None = None,
     unopened: Sequence[tuple[str, str]] = (),
     named: Sequence[Path] = (),
+    in_bundles: Mapping[Path, str] | None = None,
 ) -> None:
     """``labels``: each file's root label, when several roots were named (then each line
     names its root, ``LABEL/FILE``, and the last line counts each root's); ``unopened``:
     what was named and could not be read (a root's label or the path, why), each a
     failure; ``named``: the files named themselves (a saved snapshot among them is
-    re-hashed as one)."""
+    re-hashed as one); ``in_bundles``: the bundle each file of several came from (its line
+    names it, ``b.tar.gz/FILE``; its manifest's line counts for it)."""
     labels = labels or {}
+    shown_in = {**labels, **(in_bundles or {})}
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     snapshots, record_paths, details = _saved_snapshots(record_paths, details, named)
     changed_files = _changed_in_bundles(bundles)
@@ -397,9 +405,9 @@ def _report(
             lines += manifest_lines(bundle, path)
             lines += bundled_verdict_notes(bundle, _current_verdicts(bundle, details, wals))
         for (record, _), detail, why in zip(record_paths, details, changed, strict=True):
-            lines += _record_lines(detail, labels.get(record), why)
+            lines += _record_lines(detail, shown_in.get(record), why)
         for (log, _), wal in zip(wal_targets, wals, strict=True):
-            lines += _wal_lines(wal, labels.get(log))
+            lines += _wal_lines(wal, shown_in.get(log))
         for snapshot in snapshots:
             lines += _snapshot_lines(snapshot)
         for line in lines:

@@ -168,6 +168,20 @@ def test_the_total_checked_is_the_sum_of_its_parts(
     assert os.listdir(private_tmp) == []
 
 
+def test_each_line_of_several_bundles_names_its_bundle(
+    good_bundle: Path, tmp_path: Path, private_tmp: Path
+) -> None:
+    """Two bundles holding the same record, one changed: the text named both lines by the
+    record's file alone (FAIL x.json ... ok x.json), as a directory's lines are not."""
+    changed = repack(good_bundle, tmp_path / "changed.tar.gz", "manifest.sha256", change=40)
+    run = cli("verify", str(good_bundle), str(changed))
+    records = [line for line in run.stdout.splitlines() if line.endswith("hash match")]
+    assert records and all(
+        line.split()[1].startswith(("evidence.tar.gz/", "changed.tar.gz/")) for line in records
+    ), records
+    assert len({line.split()[1] for line in records}) == len(records)
+
+
 @pytest.mark.parametrize(
     ("members", "why"),
     [
