@@ -466,7 +466,7 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
     copies = a.kind == b.kind == "record" and idents[0] is not None and idents[0] == idents[1]
     for name, side, ident in (("A", a, idents[0]), ("B", b, idents[1])):
         where = _file_text(side, copies)
-        _line(f"{name}: {side.label} ({side.kind}{f' {ident}' if ident else ''}{where})")
+        _line(f"{name}: {side.label} ({side.noun}{f' {ident}' if ident else ''}{where})")
         if side.note:
             _line(f"   note: {side.note}")
     # Each record's verdict, in verify's words; a snapshot, baseline or run has none.

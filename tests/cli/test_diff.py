@@ -483,8 +483,10 @@ def test_a_verist_baseline_file_can_be_diffed(
     snapshot_json = json.loads((root / "a.json").read_text())
     baseline = {"format": "verist-baseline@1", "snapshot": snapshot_json, "metadata": {}}
     (root / "baseline.json").write_text(json.dumps(baseline))
-    code, _, err = cli(capsys, "diff", "baseline.json", "a.json")
+    code, out, err = cli(capsys, "diff", "baseline.json", "a.json")
     assert code == ExitCode.OK, err
+    # Each side said as what it is (a baseline was called a snapshot)
+    assert out.startswith("A: baseline.json (baseline ") and "\nB: a.json (snapshot " in out
     (root / "bad.json").write_text(json.dumps({**baseline, "format": "verist-baseline@9"}))
     code, _, err = cli(capsys, "diff", "bad.json", "a.json")
     assert code == ExitCode.USAGE and "verist-baseline@9" in err

@@ -178,7 +178,7 @@ async def test_typing_filters_fuzzily_and_enter_compares_as_the_cli_does(
 
         full = app.screen
         assert isinstance(full, ComparisonScreen)
-        assert "snapshot pinned-b.json" in str(full.query_one("#side-b").render())
+        assert "baseline pinned-b.json" in str(full.query_one("#side-b").render())  # not "snapshot"
         await pilot.press("escape")
         assert app.side_pane.active_tab == "diff"
         pane = app.side_pane.diff_pane
@@ -512,7 +512,7 @@ async def test_a_baseline_has_no_verdict(world: dict[str, Any]) -> None:
         full = app.screen
         assert isinstance(full, ComparisonScreen)
         assert _flat(full.query_one("#side-a")).endswith(CLEAN_VERDICT)
-        assert _flat(full.query_one("#side-b")) == "B snapshot pinned-b.json · Translate/route"
+        assert _flat(full.query_one("#side-b")) == "B baseline pinned-b.json · Translate/route"
         assert full.b.verdict is None and not full.query_one("#compare-warning").display
         await pilot.press("escape")
         await settle(pilot)

@@ -48,6 +48,12 @@ class Operand:
     # A record's execution verdict, as every screen shows it (``load_detail``'s); None for a
     # snapshot, baseline or run, and for a record given as a bare value.
     verdict: Verdict | None = None
+    baseline: bool = False  # a snapshot read from a ``verist-baseline@1`` file
+
+    @property
+    def noun(self) -> str:
+        """What it is, as a title says it: ``record``, ``snapshot``, ``baseline``, ``run``."""
+        return "baseline" if self.baseline else self.kind
 
     @property
     def untrusted(self) -> bool:
@@ -117,7 +123,7 @@ def _integrity_words(verdict: Verdict) -> str:
     return verdict.integrity.value.replace("_", " ")  # words: "chain broken"
 
 
-def snapshot_operand(label: str, snapshot: Snapshot) -> Operand:
+def snapshot_operand(label: str, snapshot: Snapshot, baseline: bool = False) -> Operand:
     """A snapshot (or a baseline's) as a side; ``note`` says when its content does not hash
     to what it recorded (changed since it was saved: a tampered baseline passed unsaid)."""
     from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED, changed_since_saved
@@ -127,7 +133,7 @@ def snapshot_operand(label: str, snapshot: Snapshot) -> Operand:
     if broken:
         where = ", ".join(check.target for check in broken)
         note = f"{SNAPSHOT_HASHES_DIFFER} ({where}): {CHANGED_SINCE_SAVED}"
-    return Operand(label, "snapshot", snapshot=snapshot, note=note)
+    return Operand(label, "snapshot", snapshot=snapshot, note=note, baseline=baseline)
 
 
 SNAPSHOT_HASHES_DIFFER = "its content does not hash to what it recorded"
@@ -212,7 +218,7 @@ def file_operand(
     from intentus_tui.core.activegraph import is_sqlite_file
     from intentus_tui.core.detail import execution_wal
     from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
-    from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot
+    from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot_or_baseline
 
     if path.is_dir():
         raise CompareError(
@@ -228,7 +234,7 @@ def file_operand(
         )
     if prefer == "snapshot":
         try:  # a file that cannot be read at all is no more a snapshot than a record
-            return snapshot_operand(label, load_snapshot(path, what="File"))
+            return snapshot_operand(label, *load_snapshot_or_baseline(path, what="File"))
         except (SnapshotError, OSError) as exc:
             snapshot_problem = str(exc)
         result = load_record_file(path)
@@ -240,7 +246,7 @@ def file_operand(
         return load_result_operand(label, result, execution_wal(result, wal_dir))
     if result.status is LoadStatus.NOT_RECORD:
         try:
-            return snapshot_operand(label, load_snapshot(path))
+            return snapshot_operand(label, *load_snapshot_or_baseline(path))
         except SnapshotError as exc:
             raise CompareError(f"{label}: neither a record nor a snapshot: {exc}") from None
     raise CompareError(f"{label}: {result.message}")

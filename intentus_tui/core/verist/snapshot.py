@@ -396,11 +396,18 @@ def load_snapshot(
 ) -> Snapshot:
     """Read a bare snapshot JSON file or a ``verist-baseline@1`` file. ``what`` names the
     file in a problem reading it ("File" where it may as well be a record)."""
+    return load_snapshot_or_baseline(path, max_bytes=max_bytes, what=what)[0]
+
+
+def load_snapshot_or_baseline(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES, what: str = "Snapshot file"
+) -> tuple[Snapshot, bool]:
+    """``load_snapshot``, and whether the file was a ``verist-baseline@1`` one."""
     p = Path(path)
     obj = read_json_file(p, what, max_bytes)
     if isinstance(obj, dict) and "format" in obj:
-        return unwrap_baseline(obj, p)[0]
-    return Snapshot.from_json(obj, f"Snapshot in {p}")
+        return unwrap_baseline(obj, p)[0], True
+    return Snapshot.from_json(obj, f"Snapshot in {p}"), False
 
 
 # --------------------------------------------------------------------------------------------

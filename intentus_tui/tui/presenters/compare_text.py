@@ -82,13 +82,13 @@ def side_title_versions(
         if operand.kind == "snapshot":
             # A snapshot has no damaged reading: its note says its hashes do not hold.
             damaged = f" · ⚠ {CHANGED_SINCE_SAVED}" if operand.note else ""
-            text = f"snapshot {operand.label}"
+            text = f"{operand.noun} {operand.label}"
             step = described.get("step_name")
             if step:
                 text += f" · {described.get('workflow_id')}/{step}"
             versions = [text + damaged]
             if len(operand.label) > SHORT_FILE_NAME:  # a narrow screen: the name cut
-                versions.append(f"snapshot {fit(operand.label, SHORT_FILE_NAME)}{damaged}")
+                versions.append(f"{operand.noun} {fit(operand.label, SHORT_FILE_NAME)}{damaged}")
             return [clip(text, TITLE_CHARS) for text in versions]
         label = described.get("label")
         text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
