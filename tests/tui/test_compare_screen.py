@@ -57,8 +57,11 @@ async def test_opens_on_the_first_difference_and_n_moves_between_them() -> None:
         await pilot.press("N")
         assert values.cursor == differences[1]
         assert f"at value 2/{len(differences)}" in _text(screen.query_one("#compare-status"))
-        await pilot.press("N", "N")  # before the first: stays, rings the bell
+        await pilot.press("N", "N")  # before the first: stays, and says so
         assert values.cursor == differences[0]
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+        assert said[-1] == f"This is the first difference ({len(differences)} in all): n goes on"
         await pilot.press("G")  # the last row, then back to the first
         assert values.cursor == values.row_count() - 1
         await pilot.press("home")

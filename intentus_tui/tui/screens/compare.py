@@ -414,13 +414,19 @@ class ComparisonScreen(Screen[None]):
         if self._nothing_to_step_to():
             return
         if not self._focused_view().next_difference():
-            self.app.bell()
+            self._at_the_end("last", "N goes back")
 
     def action_previous_difference(self) -> None:
         if self._nothing_to_step_to():
             return
         if not self._focused_view().previous_difference():
-            self.app.bell()
+            self._at_the_end("first", "n goes on")
+
+    def _at_the_end(self, which: str, back: str) -> None:
+        """Said, not only rung: most terminals keep the bell silent."""
+        count = len(self._focused_view().differences)
+        self.app.bell()
+        self.notify(f"This is the {which} difference ({count:,} in all): {back}", timeout=2)
 
     def _nothing_to_step_to(self) -> bool:
         """No difference in the focused view (equal sides): ``n``/``N`` say so, rather than
