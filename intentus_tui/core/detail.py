@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from intentus_tui.core.bundle.seal import record_change, with_change
+from intentus_tui.core.bundle.seal import log_change, record_change, with_change
 from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
@@ -133,9 +133,12 @@ def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | Non
     """The execution's summary as the listing makes it: its record joined with its log,
     told when the record is not what its bundle's manifest sealed (a bundle's copy)."""
     if result.status is LoadStatus.NO_RECORD:
-        return wal_only_summary(wal) if wal is not None else None
+        return with_change(wal_only_summary(wal), log_change(wal.path)) if wal else None
     summary = with_change(summarize(result), record_change(result.path))
-    return with_wal(summary, wal) if wal is not None else summary
+    if wal is None:
+        return summary
+    joined = with_wal(summary, wal)
+    return joined if joined.bundle_change is not None else with_change(joined, log_change(wal.path))
 
 
 def verdict_of_result(result: LoadResult, wal: WalLog | None) -> Verdict | None:

@@ -169,3 +169,47 @@ def test_the_listings_shortcuts_say_it_too(cache: str, world: BundleWorld, tmp_p
     assert rows[world.fallback]["integrity_reason"].startswith(CHANGED)
     assert rows[world.fallback]["replayable_reason"] == "untrusted"
     assert rows[world.invalidated]["integrity"] == "verified"
+
+
+def _cut_last_entry(source: Path, target: Path, name: str) -> Path:
+    """``source`` again with the last entry of its log ``name`` gone (the hash chain of the
+    rest intact: the log alone cannot tell), the manifest untouched."""
+    members = []
+    for info, data in read_members(source):
+        if info.name == name:
+            data = b"".join(data.splitlines(keepends=True)[:-1])
+            info.size = len(data)
+        members.append((info, data))
+    return write_tarball(target, members)
+
+
+@pytest.mark.parametrize("cache", ["cold", "warm"])
+def test_a_log_changed_since_it_was_bundled_makes_its_execution_untrusted(
+    cache: str, world: BundleWorld, tmp_path: Path
+) -> None:
+    """A write-ahead log cut short inside the bundle, its chain still whole: only the
+    manifest knows. ``verify`` failed it, but the execution it is evidence of (a record
+    joined with it, or one known from it alone) stayed verified everywhere else."""
+    good = _bundle(world, tmp_path / "good.tar.gz", world.success, world.wal_only)
+    cut = _cut_last_entry(good, tmp_path / "cut.tar.gz", f"wal/{world.success}.wal")
+    cut = _cut_last_entry(cut, tmp_path / "cut2.tar.gz", f"wal/{world.wal_only}.wal")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    extract_bundle(cut, copy)
+    args = ["inspect", "--list", "--dir", str(copy), "--json"]
+    if cache == "warm":
+        assert cli(*args).returncode == 0
+    rows = {row["execution_id"]: row for row in json.loads(cli(*args).stdout)["executions"]}
+    for execution in (world.success, world.wal_only):
+        assert rows[execution]["integrity"] == "tampered", rows[execution]
+        reason = rows[execution]["integrity_reason"]
+        assert reason.startswith("its write-ahead log changed since it was bundled: sha256 ")
+
+    short = world.success[:8]
+    inspected = json.loads(cli("inspect", short, "--dir", str(copy), "--json").stdout)
+    assert inspected["verdict"]["integrity"] == "tampered"
+    forced = json.loads(cli("replay", short, "--dir", str(copy), "--force", "--json").stdout)
+    assert forced["trusted"] is False
+    assert [p["summary"] for p in forced["integrity"]] == [
+        "write-ahead log changed since it was bundled"
+    ]

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from intentus_tui.core.bundle.layout import RECORDS
+from intentus_tui.core.bundle.layout import RECORDS, WALS
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
@@ -39,18 +39,22 @@ _MAX_MARKER_BYTES = 64 << 20
 # What each kind of difference means for a record (the start of its integrity reason).
 CHANGED = "the record changed since it was bundled"
 ADDED = "the record is not in its bundle's manifest"
+# The same of an execution's write-ahead log (its verdict rests on it too).
+LOG_CHANGED = "its write-ahead log changed since it was bundled"
+LOG_ADDED = "its write-ahead log is not in its bundle's manifest"
 _ADDED_DETAIL = "added since it was bundled: nothing vouches for its bytes"
+_WAL_SUFFIX = ".wal"
 
 
 def write_changes(directory: Path, problems: Iterable[FileProblem]) -> None:
-    """Write, beside the records of the copy in ``directory``, each one whose bytes are not
-    those its manifest sealed (``changed``) or that it does not name (``extra``); nothing
-    when there is none."""
-    changes = {
-        problem.path[len(RECORDS) + 1 :]: [problem.kind, problem.detail]
-        for problem in problems
-        if problem.kind in ("changed", "extra") and problem.path.startswith(f"{RECORDS}/")
-    }
+    """Write, beside the records of the copy in ``directory``, each record (by its name)
+    and each write-ahead log (``wal/NAME``) whose bytes are not those its manifest sealed
+    (``changed``) or that it does not name (``extra``); nothing when there is none."""
+    changes = {}
+    for problem in problems:
+        section, _, name = problem.path.partition("/")
+        if problem.kind in ("changed", "extra") and section in (RECORDS, WALS):
+            changes[name if section == RECORDS else problem.path] = [problem.kind, problem.detail]
     if changes:
         from intentus_tui.core.fsio import atomic_write
 
@@ -58,9 +62,9 @@ def write_changes(directory: Path, problems: Iterable[FileProblem]) -> None:
 
 
 def bundle_changes(records_dir: Path) -> dict[str, str]:
-    """Each record file (by name) of ``records_dir`` whose bytes are not those its bundle's
-    manifest sealed, with why (the verdict's integrity reason, made safe to show); empty
-    for a directory that is no bundle's copy."""
+    """Each record file (by name) of ``records_dir``, and each log beside it (``wal/NAME``),
+    whose bytes are not those its bundle's manifest sealed, with why (the verdict's
+    integrity reason, made safe to show); empty for a directory that is no bundle's copy."""
     if os.path.basename(records_dir) != RECORDS:
         return {}
     try:
@@ -75,7 +79,11 @@ def bundle_changes(records_dir: Path) -> dict[str, str]:
     for name, said in found.items():
         if isinstance(said, list) and len(said) == 2 and all(isinstance(s, str) for s in said):
             kind, detail = said
-            what, why = (CHANGED, detail) if kind == "changed" else (ADDED, _ADDED_DETAIL)
+            log = name.startswith(f"{WALS}/")
+            if kind == "changed":
+                what, why = (LOG_CHANGED if log else CHANGED), detail
+            else:
+                what, why = (LOG_ADDED if log else ADDED), _ADDED_DETAIL
             changes[name] = sanitize_line(f"{what}: {why}")
     return changes
 
@@ -85,11 +93,27 @@ def record_change(path: Path) -> str | None:
     return bundle_changes(path.parent).get(path.name)
 
 
+def log_change(path: Path) -> str | None:
+    """Why the write-ahead log ``path`` is not what its bundle's manifest sealed, or None."""
+    if path.parent.name != WALS:
+        return None
+    return bundle_changes(path.parent.parent / RECORDS).get(f"{WALS}/{path.name}")
+
+
+def _change_of(summary: ExecutionSummary, changes: Mapping[str, str]) -> str | None:
+    """Why a summary's record, or else the log it was joined with (or is known from), is
+    not what the bundle sealed."""
+    change = changes.get(summary.key)
+    if change is None and summary.source != "record":  # a log is part of its evidence
+        change = changes.get(f"{WALS}/{summary.execution_id}{_WAL_SUFFIX}")
+    return change
+
+
 def change_parts(change: str) -> tuple[str, str]:
     """A change said as an integrity problem is (``record changed since it was bundled``,
     what was found): its two halves (``what: why``; ``what`` holds no colon)."""
     what, _, why = change.partition(": ")
-    return what.removeprefix("the "), why
+    return what.removeprefix("the ").removeprefix("its "), why
 
 
 def with_change(summary: ExecutionSummary, change: str | None) -> ExecutionSummary:
@@ -102,8 +126,8 @@ def with_change(summary: ExecutionSummary, change: str | None) -> ExecutionSumma
 
 
 def sealed(summaries: list[ExecutionSummary], changes: Mapping[str, str]) -> list[ExecutionSummary]:
-    """``summaries`` of one root's records (keyed by file name), each of a record in
-    ``changes`` told so; the same list when none is."""
-    if not changes or not any(s.key in changes for s in summaries):
+    """``summaries`` of one root's executions (keyed by file name), each whose record or
+    log is in ``changes`` told so; the same list when none is."""
+    if not changes or not any(_change_of(s, changes) for s in summaries):
         return summaries
-    return [with_change(s, changes.get(s.key)) for s in summaries]
+    return [with_change(s, _change_of(s, changes)) for s in summaries]

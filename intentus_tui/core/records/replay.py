@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from intentus_tui.core.bundle.seal import change_parts, record_change
+from intentus_tui.core.bundle.seal import change_parts, log_change, record_change
 from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
@@ -190,7 +190,7 @@ def integrity_problems(
     (``core.records.verify``): envelope hash, final response against its FINAL_RESPONSE
     event, the file (``load``), structure, event sequence and, with ``wal``, the write-ahead
     log's hash chain. ``report``: the checks already made (``verify_load_result``)."""
-    problems = _bundle_problems(load)
+    problems = _bundle_problems(load, wal)
     hash_check = report.hash if report is not None else None
     if hash_check is None:
         hash_check = check_envelope_hash(record, all_forms=False)
@@ -243,7 +243,7 @@ def unread_record_problems(
     known only from its log has no record file to be damaged."""
     problems: list[IntegrityProblem] = []
     if load.status is not LoadStatus.NO_RECORD:
-        problems += _bundle_problems(load)
+        problems += _bundle_problems(load, wal)
         summary = "record cannot be read, nothing to replay"
         problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined([load.message])))
     wal_problem = _wal_problem(wal) if wal is not None else None
@@ -252,14 +252,19 @@ def unread_record_problems(
     return tuple(problems)
 
 
-def _bundle_problems(load: LoadResult | None) -> list[IntegrityProblem]:
-    """The record file is not what its evidence bundle's manifest sealed (read from a
-    bundle's copy: ``core.bundle.seal``), first: whatever else it says came after."""
-    change = record_change(load.path) if load is not None else None
-    if change is None:
-        return []
-    summary, detail = change_parts(change)
-    return [IntegrityProblem(CHANGED_SINCE_BUNDLED, summary, _joined([detail]))]
+def _bundle_problems(load: LoadResult | None, wal: WalLog | None) -> list[IntegrityProblem]:
+    """The record file, or its write-ahead log, is not what its evidence bundle's manifest
+    sealed (read from a bundle's copy: ``core.bundle.seal``), first: whatever else they
+    say came after."""
+    changes = [
+        record_change(load.path) if load is not None else None,
+        log_change(wal.path) if wal is not None else None,
+    ]
+    problems = []
+    for change in filter(None, changes):
+        summary, detail = change_parts(change)
+        problems.append(IntegrityProblem(CHANGED_SINCE_BUNDLED, summary, _joined([detail])))
+    return problems
 
 
 def untrusted_problems(problems: Iterable[IntegrityProblem]) -> tuple[IntegrityProblem, ...]:

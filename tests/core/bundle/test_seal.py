@@ -65,7 +65,9 @@ def copy(world: BundleWorld, tmp_path: Path) -> Path:
 
 def test_the_reader_writes_down_the_records_not_sealed(copy: Path, world: BundleWorld) -> None:
     changes = bundle_changes(copy / "records")
-    assert sorted(changes) == sorted([f"{world.success}.json", f"{world.invalidated}.json"])
+    log = f"wal/{world.wal_only}.wal"  # a log is evidence too (the snapshot is no verdict's)
+    assert sorted(changes) == sorted([f"{world.success}.json", f"{world.invalidated}.json", log])
+    assert changes[log].startswith("its write-ahead log changed since it was bundled: sha256 ")
     assert changes[f"{world.success}.json"].startswith(CHANGED)
     assert changes[f"{world.invalidated}.json"].startswith(ADDED)
     detail = load_detail(copy / "records" / f"{world.success}.json", copy / "wal")
