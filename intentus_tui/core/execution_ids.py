@@ -68,7 +68,8 @@ class AmbiguousExecutionError(ExecutionIdError):
 class RecordedInSeveralFilesError(AmbiguousExecutionError):
     """One execution recorded in several files (copies, a renamed record beside its
     original): which file is meant cannot be guessed, so each is named, and how to name
-    one (its path, or its name in the directory given; ``LABEL:FILE`` with several roots)."""
+    one (its path, or its name in the directory given; ``LABEL:FILE`` with several roots;
+    ``label`` "": ``files`` of several roots, each named ``LABEL:FILE`` already)."""
 
     def __init__(
         self, text: str, execution_id: str, files: list[str], label: str | None = None
@@ -79,6 +80,9 @@ class RecordedInSeveralFilesError(AmbiguousExecutionError):
         tail = f" and {more} more" if more > 0 else ""
         if label is None:
             where, how = "", "its path, or its name with --dir"
+        elif label == "":  # files of several roots, each named LABEL:FILE already
+            roots = len({name.partition(":")[0] for name in names})
+            where, how = f" of {roots} roots", f"LABEL:FILE, as {names[-1]}"
         else:
             where = f" of root {sanitize_line(label)}"
             how = f"{sanitize_line(label)}:FILE, as {sanitize_line(label)}:{names[-1]}"
@@ -95,6 +99,14 @@ class RecordedInSeveralFilesError(AmbiguousExecutionError):
     def in_root(self, label: str) -> RecordedInSeveralFilesError:
         """The same, said of the root labelled ``label`` (of several)."""
         return RecordedInSeveralFilesError(self.text, self.execution_id, list(self.files), label)
+
+    @classmethod
+    def in_roots(
+        cls, text: str, execution_id: str, files: list[tuple[str, str]]
+    ) -> RecordedInSeveralFilesError:
+        """The execution in files of several roots: ``files`` as (root label, file name),
+        each named ``LABEL:FILE``."""
+        return cls(text, execution_id, [f"{label}:{name}" for label, name in files], "")
 
 
 def _names(directory: Path | None) -> list[str]:

@@ -192,12 +192,14 @@ def resolve_across(roots: Sequence[OpenedRoot], text: str) -> tuple[OpenedRoot, 
         except RecordedInSeveralFilesError as exc:
             raise exc.in_root(label) from None
     found: list[tuple[OpenedRoot, ExecutionMatch]] = []
+    copies: list[tuple[OpenedRoot, RecordedInSeveralFilesError]] = []
     ambiguous: ExecutionIdError | None = None
     for entry in working:
         assert entry.root is not None
         try:
             found.append((entry, resolve_execution_id(entry.root, text)))
         except RecordedInSeveralFilesError as exc:  # named as LABEL:FILE names one
+            copies.append((entry, exc))
             ambiguous = exc.in_root(entry.label)
         except AmbiguousExecutionError as exc:
             ambiguous = exc
@@ -205,6 +207,8 @@ def resolve_across(roots: Sequence[OpenedRoot], text: str) -> tuple[OpenedRoot, 
             continue
     if len(found) == 1 and ambiguous is None:
         return found[0]
+    if copies and (found or len(copies) > 1):
+        _in_files_of_several_roots(roots, text, found, copies)
     if len(found) > 1:
         where = ", ".join(f"{entry.label}:{match.execution_id}" for entry, match in found)
         raise ExecutionIdError(f"{text!r} is in more than one root: say which ({where})")
@@ -215,3 +219,33 @@ def resolve_across(roots: Sequence[OpenedRoot], text: str) -> tuple[OpenedRoot, 
     # LABEL:ID with a label no root has (or an id with a colon that none holds)
     unlabelled = f", and no root is labelled {typed_label!r}" if sep and typed_label else ""
     raise ExecutionIdError(f"no execution {text!r} in any root ({names}){unlabelled}")
+
+
+def _in_files_of_several_roots(
+    roots: Sequence[OpenedRoot],
+    text: str,
+    found: list[tuple[OpenedRoot, ExecutionMatch]],
+    copies: list[tuple[OpenedRoot, RecordedInSeveralFilesError]],
+) -> None:
+    """Raises one error naming every file, in every root (in ``roots``' order), of the execution ``text`` names
+    when some root holds it in several files and another holds it too (one root's files
+    alone were named, as if the others had none); returns if the roots name different
+    executions (then each root is to be said, as ``LABEL:ID``)."""
+    ids = {match.execution_id for _, match in found} | {exc.execution_id for _, exc in copies}
+    if len(ids) != 1:
+        if not found:
+            return
+        where = ", ".join(
+            [f"{entry.label}:{match.execution_id}" for entry, match in found]
+            + [f"{entry.label}:{exc.execution_id}" for entry, exc in copies]
+        )
+        raise ExecutionIdError(f"{text!r} is in more than one root: say which ({where})")
+    names: dict[str, list[str]] = {}  # label -> its files
+    for entry, match in found:
+        path = match.record or match.wal
+        assert path is not None
+        names[entry.label] = [path.name]
+    for entry, exc in copies:
+        names[entry.label] = list(exc.files)
+    files = [(r.label, name) for r in roots for name in names.get(r.label, [])]
+    raise RecordedInSeveralFilesError.in_roots(text, ids.pop(), files)
