@@ -19,7 +19,7 @@ import orjson
 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
-from intentus_tui.core.execution_ids import ExecutionIdError, resolve_execution_id
+from intentus_tui.core.execution_ids import ExecutionIdError, ExecutionMatch, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
     RecordRoot,
@@ -33,7 +33,7 @@ from intentus_tui.core.paths import (
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
-from intentus_tui.core.sanitize import json_finite, json_text_safe, sanitize, sanitize_line
+from intentus_tui.core.sanitize import json_finite, json_text_safe, quoted, sanitize, sanitize_line
 
 if TYPE_CHECKING:  # the roots (and remote) machinery is imported when roots are opened
     from intentus_tui.core.model import Verdict
@@ -320,6 +320,7 @@ def locate_execution(
         match = resolve_execution_id(root, target)
     except ExecutionIdError as exc:
         fail(str(exc))
+    _note_copies(root, match)
     if match.record is not None:
         return match.record, root.wal_dir
     if allow_wal and match.wal is not None:
@@ -468,6 +469,7 @@ def locate_across(
     except ExecutionIdError as exc:
         fail(str(exc))
     assert entry.root is not None
+    _note_copies(entry.root, match, entry.label)
     return (
         _whole(entry.root, match.record, entry)
         if match.record
@@ -475,6 +477,34 @@ def locate_across(
             match.wal or entry.root.records_dir,
             entry.root.wal_dir,
         )
+    )
+
+
+def _note_copies(root: RecordRoot, match: ExecutionMatch, label: str | None = None) -> None:
+    """A note on stderr when the record read is the one named after its id and the index's
+    cache knows other files of ``root`` that record that execution (copies under other
+    names): the id chose ``X.json`` by its name, and the others are named. Nothing is read
+    for it but the cache (none with ``--no-cache``, or before the directory was listed)."""
+    if match.record is None or match.record.name != f"{match.execution_id}{RECORD_SUFFIX}":
+        return
+    context = click.get_current_context(silent=True)
+    if context is not None and context.params.get("no_cache"):
+        return
+    from intentus_tui.core.index.copies import known_copies
+
+    others = known_copies(root, match.execution_id)
+    if not others:
+        return
+    where = f"{label}:" if label is not None else ""
+    how = "LABEL:FILE" if label is not None else "its path, or its name with --dir"
+    names = ", ".join(f"{where}{name}" for name in others)
+    click.echo(
+        sanitize_line(
+            f"intentus-tui: note: read {where}{match.record.name}; execution "
+            f"{quoted(match.execution_id)} is also recorded in {names}, as the index last "
+            f"listed the directory (name the file to read one: {how})"
+        ),
+        err=True,
     )
 
 

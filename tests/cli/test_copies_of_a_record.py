@@ -3,6 +3,7 @@ a cut-short ``X.trunc.json``), in one root or across several: every file is name
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -64,3 +65,46 @@ def test_a_prefix_held_in_several_files_of_one_root_and_in_another_names_every_f
     shown = cli("inspect", f"real:{x[:4]}", "--dir", "broken", "--dir", "real", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines()[1].endswith(f"/real/.intentusnet/records/{x}.json")
+
+
+def test_an_id_read_from_its_own_file_names_the_copies_the_index_knows(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """``inspect X`` read ``X.json`` and said nothing of ``copy.json`` beside it, which
+    records the same execution (the listing shows both rows): the note names it, from the
+    index's cache alone (before the directory was listed, nothing is known: no note)."""
+    records = copy_real_world(real_world, tmp_path)
+    x = real_world.fallback
+    shutil.copy(records / f"{x}.json", records / "copy.json")
+    env = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    note = (
+        f"intentus-tui: note: read {x}.json; execution '{x}' is also recorded in copy.json, "
+        "as the index last listed the directory (name the file to read one: its path, or "
+        "its name with --dir)"
+    )
+    before = cli("inspect", x, cwd=tmp_path, env=env)
+    assert before.returncode == 0 and before.stderr == "", before
+    assert cli("inspect", "--list", cwd=tmp_path, env=env).returncode == 0
+    for command in (("inspect", x), ("inspect", x[:8]), ("replay", x[:8], "--json")):
+        shown = cli(*command, cwd=tmp_path, env=env)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stderr.splitlines() == [note], command
+    assert before.stdout == cli("inspect", x, cwd=tmp_path, env=env).stdout  # X.json's
+    assert cli("inspect", x, "--no-cache", cwd=tmp_path, env=env).stderr == ""
+    # With several roots, the copy is named as LABEL:FILE.
+    other = tmp_path / "other"
+    copy_real_world(real_world, other)
+    listed = cli("inspect", "--list", ".", "other", cwd=tmp_path, env=env)
+    assert listed.returncode == 0, listed.stderr
+    label = tmp_path.name
+    labelled = cli(
+        "inspect", f"{label}:{x[:8]}", "--dir", ".", "--dir", "other", cwd=tmp_path, env=env
+    )
+    assert labelled.returncode == 0, labelled.stderr
+    assert (
+        f"note: read {label}:{x}.json; execution '{x}' is also recorded in {label}:copy.json"
+        in (labelled.stderr)
+    )
+    # A copy gone since the listing is not named.
+    (records / "copy.json").unlink()
+    assert cli("inspect", x, cwd=tmp_path, env=env).stderr == ""

@@ -132,8 +132,14 @@ class Snapshot:
         IndexError if the file is damaged or not ours."""
         with self.summaries_path.open("rb") as lines:
             for line in lines:
-                table = orjson.loads(line) if line[:1] != _WIDE else json.loads(line[1:])
-                yield summaries_from_table(table["fields"], table["rows"])
+                yield summaries_of_line(line)
+
+
+def summaries_of_line(line: bytes) -> list[ExecutionSummary]:
+    """The summaries of one line of a snapshot's summaries file (a chunk). Raises
+    ValueError, TypeError, KeyError or IndexError if it is damaged or not ours."""
+    table = orjson.loads(line) if line[:1] != _WIDE else json.loads(line[1:])
+    return summaries_from_table(table["fields"], table["rows"])
 
 
 _BLOB_PIECE = 4096  # names encoded and written into the database at a time
@@ -303,6 +309,31 @@ class IndexCache:
             self._discard()
             return None
         return snapshot
+
+    def summaries_file(self, directory: Path) -> Path | None:
+        """The file of ``directory``'s summaries as the index last stored them, if there is
+        a cache and its snapshot of ``directory`` wrote that file (nothing else is read,
+        and no cache is made)."""
+        if not self._path.is_file():
+            return None
+        db = self._connect()
+        if db is None:
+            return None
+        try:
+            row = db.execute(
+                "SELECT files FROM snapshots WHERE dir = ?", (str(directory),)
+            ).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        rows_path, summaries_path = self._side_files(directory)
+        try:
+            if orjson.loads(row[0]) != [_file_stamp(rows_path), _file_stamp(summaries_path)]:
+                return None
+        except (orjson.JSONDecodeError, TypeError):
+            return None
+        return summaries_path
 
     def store(
         self,
