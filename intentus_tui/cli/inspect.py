@@ -144,6 +144,9 @@ LEFT_OUT_FIRST = ("ATTEMPTS", "EVENTS", "WAL", "CREATED", "INTENT")
 # An id that is no UUID is cut only as the debugger's id column cuts it (16 cells): what
 # is left of it is a prefix that ``inspect`` still finds when no other id shares it.
 CUT_TO = {"INTENT": 12, "FILE": 12, "ROOT": 8, "WAL": 12, "EXECUTION": 16}
+# When even the words said shorter are not enough: a file name below its least width,
+# cut in its middle (``e…runc.json``: the end tells copies apart, the id is beside it).
+SQUEEZE_TO = {"FILE": 8}
 # When nothing is left to leave out, the REPLAY column's reasons said in their telling word
 # (the last line names each with its code, which --json and a pipe keep whole): at 80
 # columns, "no (manually_invalidated)" wrapped the rows of a table with a FILE column.
@@ -169,6 +172,9 @@ def _print_listing(rows: list[list[str]], roots: Sequence[str] = ()) -> None:
         group_order=roots,
         abbreviate={"REPLAY": REPLAY_SAID_SHORTER},
         cut_middle=frozenset({"FILE"}),  # copies of a record differ at their names' end
+        # last of all, so that 80 columns hold the rows (81 cells: a FILE column, an id
+        # shown as exec-..., "unknown (untrusted)", "unverifiable", "no (rec. failure)")
+        squeeze=SQUEEZE_TO,
     )
     print_table(rows, echo_text, fitting)
 

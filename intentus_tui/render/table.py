@@ -40,6 +40,10 @@ class Fitting:
     # flexible columns cut in their middle, keeping their end (where copies of a file
     # differ: ``x.json``, ``x.trunc.json``), not at their end
     cut_middle: frozenset[str] = frozenset()
+    # the very last resort, after the words said shorter: flexible columns may be cut
+    # below their least width to these (a file name cut in its middle keeps its end, and
+    # its row's id is beside it), rather than the table still not fitting
+    squeeze: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +127,9 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
     """``rows`` (the first is the header) fitted to ``width`` cells: as they are if they
     fit; else with the ``fitting.shorten`` columns' cells shortened, the flexible columns
     cut as far as needed and, while that is not enough, the ``leave_out`` columns dropped in
-    that order. A table that cannot fit even so is as narrow as it can be made (the
-    terminal wraps it)."""
+    that order, then words said shorter (``abbreviate``), then the ``squeeze`` columns cut
+    below their least width. A table that cannot fit even so is as narrow as its least
+    widths make it (the terminal wraps it)."""
     header = list(rows[0])
     if table_width(rows) <= width:
         return FittedTable([list(row) for row in rows], (), (), ())
@@ -152,6 +157,8 @@ def fit_table(rows: Sequence[Sequence[str]], width: int, fitting: Fitting) -> Fi
             rows, abbreviated = _abbreviated(rows, fitting.abbreviate)
             if abbreviated:
                 continue
+        if fitted is None and not candidates and fitting.squeeze:
+            fitted = _cut_flexible(table, width, {**fitting.flexible, **fitting.squeeze}, middle)
         if fitted is None and not candidates:  # as narrow as it can be
             least = _least_width(table, fitting.flexible)
             fitted = _cut_flexible(table, least, fitting.flexible, middle)
@@ -296,5 +303,7 @@ def _cut_flexible(
 
 def _cut_in_middle(text: str, width: int) -> str:
     """``text`` in at most ``width`` cells, its middle replaced by an ellipsis: its end,
-    what tells copies of a file apart (``.trunc.json``, ``copy.json``), kept the longer."""
-    return fit_middle(text, width, (width - 1) // 3).rstrip()
+    what tells copies of a file apart (``.trunc.json``, ``copy.json``), kept the longer;
+    narrower than 12 cells (``Fitting.squeeze``), its start is 1 cell, the rest its end."""
+    head = (width - 1) // 3 if width >= 12 else 1
+    return fit_middle(text, width, head).rstrip()

@@ -8,10 +8,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from rich.cells import cell_len
+
 from intentus_tui.cli.exit_codes import ExitCode
-from tests.cli.support import cli
+from tests.cli.support import cli, run_in_pty
 from tests.intentusnet_world import RealWorld
-from tests.real_ids import copy_real_world
+from tests.real_ids import copy_real_world, save_as
 
 
 def _one_error_line(out: subprocess.CompletedProcess[str]) -> str:
@@ -108,3 +110,28 @@ def test_an_id_read_from_its_own_file_names_the_copies_the_index_knows(
     # A copy gone since the listing is not named.
     (records / "copy.json").unlink()
     assert cli("inspect", x, cwd=tmp_path, env=env).stderr == ""
+
+
+def test_a_listing_with_copies_and_long_ids_fits_80_columns(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """EXECUTION, FILE, OUTCOME, INTEGRITY and REPLAY, all that is left at 80 columns,
+    were 81 cells wide or more (a FILE column, an id no UUID, "unknown (untrusted)",
+    "unverifiable"): the last line said "still wider than 80 columns". The file names are
+    cut narrower, in their middle, and still tell the copies apart."""
+    records = _broken(real_world, tmp_path / "broken")
+    save_as(records, real_world.success, "incident-20260105-replayed")
+    for roots in (["broken"], ["broken", "broken2"]):
+        if len(roots) > 1:
+            shutil.copytree(tmp_path / "broken", tmp_path / "broken2")
+        out = run_in_pty("inspect", "--list", *roots, cwd=tmp_path, columns=80)
+        lines = out.decode().replace("\r\n", "\n").splitlines()
+        assert all(cell_len(line) <= 80 for line in lines), lines
+        end = next(i for i, line in enumerate(lines) if line.startswith("("))
+        header = next(line for line in lines if line.startswith("EXECUTION"))
+        assert header.split() == ["EXECUTION", "FILE", "OUTCOME", "INTEGRITY", "REPLAY"]
+        assert " ".join(lines[end:]).startswith("(fitted to 80 columns:"), lines[end:]
+        files = [line.split()[1] for line in lines if line.startswith(real_world.fallback[:8])]
+        assert len(files) == 3 * len(roots) and len(set(files)) == 3, files
+        assert any(name.endswith("nc.json") and "…" in name for name in files), files
+        assert "copy.json" in files
