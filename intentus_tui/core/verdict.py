@@ -144,7 +144,10 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
                 "its writer declared a recording failure, and the record shows the loss: "
                 f"{s.contradiction}",
             )
-        return Integrity.TAMPERED, f"the record contradicts itself: {s.contradiction}"  # an edit
+        said = f"the record contradicts itself: {s.contradiction}"  # an edit
+        if s.load_status is LoadStatus.SALVAGED:  # a cut copy: its damage is said too
+            said += f"; and the file is damaged: {s.message}"
+        return Integrity.TAMPERED, said
     if cut_short_by_writer(s):
         where = "after every attempt failed" if s.all_attempts_failed else "inside its error"
         return Integrity.UNVERIFIABLE, (

@@ -98,6 +98,25 @@ def test_an_edited_envelope_or_final_response_is_not_believed(
     assert verdicts[real.invalidated].integrity is Integrity.VERIFIED
 
 
+def test_a_cut_copy_under_another_name_says_both_what_it_is_and_that_it_is_damaged(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    """``<id>.trunc.json``, the first half of a real record: tampered by its name (an id
+    planted under another), and its damage, said only on verify's second line, is in the
+    reason too."""
+    records = _copy_with(real, tmp_path, {})
+    whole = (records / f"{real.success}.json").read_bytes()
+    (records / f"{real.success}.trunc.json").write_bytes(whole[: len(whole) // 2])
+    (cut,) = [
+        verdict_of(s)
+        for s in scan_root(resolve_root(records))
+        if s.file_name == f"{real.success}.trunc.json"
+    ]
+    assert cut.integrity is Integrity.TAMPERED
+    assert cut.integrity_reason.startswith("the record contradicts itself: executionId ")
+    assert "; and the file is damaged: Damaged record: file ends at byte " in cut.integrity_reason
+
+
 def _lose_an_event(doc: dict[str, Any]) -> None:
     ended = next(i for i, e in enumerate(doc["events"]) if e["type"] == "AGENT_ATTEMPT_END")
     del doc["events"][ended]  # its seq is gone too: a gap
