@@ -235,3 +235,31 @@ async def test_D_finds_snapshots_and_baselines_under_every_root_named_by_root(
         outcome = app.side_pane.diff_pane.outcome
         assert outcome is not None and outcome.error is None
         assert outcome.request.right_label == f"beta:{saved['beta'].name}"
+
+
+async def test_copies_in_one_root_are_told_apart_at_80x24_beside_the_root_column(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two roots, beta holding a truncated copy ``ID.trunc.json`` and a ``copy.json`` of the
+    success: at 80x24 the root column leaves the id column a few cells, and a copy's name
+    cut there kept only ``.json`` of its end (``41….json`` for the record and its truncated
+    copy alike). Each of beta's rows now reads differently, its verdict marks whole."""
+    from tests.tui.app_support import list_lines, settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    app, record_path = _alpha_and_beta(real_world, tmp_path, lambda r: None)
+    whole = record_path.read_bytes()
+    (record_path.parent / f"{real_world.success}.trunc.json").write_bytes(whole[: len(whole) // 2])
+    (record_path.parent / "copy.json").write_bytes(whole)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _scanned(app, pilot)
+        await settle(pilot)
+        rows = [line for line in list_lines(app) if line.startswith(" beta ")]
+    labels = [row.split()[1] for row in rows]
+    copies = [label for label in labels if label.endswith(".json")]
+    assert len(copies) == 3 and "copy.json" in copies, labels  # the record and two copies
+    assert len(set(labels)) == len(labels), labels
+    assert any(label.endswith("trunc.json") for label in copies), labels
+    for row in rows:  # the verdict's three marks, whole, after the id
+        marks = row.split()[2:5]
+        assert marks[0] in "✓✗◌?⚠" and marks[1].startswith("#") and marks[2] in "↺✗", row

@@ -60,8 +60,11 @@ REPLAY_SHORT = {
 }
 MIN_ID_WIDTH = 8
 MAX_ID_WIDTH = 16
-# The cells a copy's cut file name keeps of its beginning (the id's first letters).
+# The cells a copy's cut file name keeps of its beginning (the id's first letters), and of
+# its end: what tells copies apart (``trunc.json``, `` (1).json``), kept first when the
+# column is narrow (the id is known from the other rows of its group).
 COPY_HEAD = 8
+COPY_TAIL = 10
 BADGE_WIDTH = 11  # "✓ succeeded", "⚠ untrusted"
 BADGE_MARK_WIDTH = 1  # "✓", "⚠"
 INTEGRITY_WIDTH = 8  # "TAMPERED", "verified"
@@ -204,9 +207,10 @@ def copy_label(summary: ExecutionSummary, width: int = MAX_ID_WIDTH) -> str:
     """The id cell of an execution whose id another file holds too (a copy of a record
     keeps the id inside it): its file's name, sanitized, cut in its middle when too long
     (``e3151…trunc.json``): copies' names begin with the id they share and differ at their
-    end (``.trunc.json``, `` (1).json``); cut at its end, two copies read the same."""
+    end (``.trunc.json``, `` (1).json``); cut at its end, two copies read the same. A narrow
+    column keeps ``COPY_TAIL`` cells of the end before the head (``4…trunc.json``)."""
     name = sanitize_line(summary.file_name)
-    return fit_middle(name, width, min(COPY_HEAD, width // 3))
+    return fit_middle(name, width, max(1, min(COPY_HEAD, width - 1 - COPY_TAIL)))
 
 
 def copies_width(copies: Iterable[ExecutionSummary]) -> int:
@@ -219,10 +223,11 @@ def copies_width(copies: Iterable[ExecutionSummary]) -> int:
 def id_column_width(id_width: int, names_width: int, width: int) -> int:
     """The id column of rows ``width`` cells wide: as wide as the ids (``id_width``), wider
     for the file names of copies (``names_width``) only as far as the intent keeps
-    ``COPY_INTENT_KEPT`` cells (at 80 columns the list is narrow)."""
+    ``COPY_INTENT_KEPT`` cells beside the verdict's marks (at 80 columns the list is narrow,
+    its rows show marks: counted as words, a copy's name kept only ``.json`` of its end)."""
     if names_width <= id_width:
         return id_width
-    room = width - (1 + 1 + BADGE_WIDTH + 1) - COPY_INTENT_KEPT
+    room = width - _LAYOUTS[-1].fixed(0) - COPY_INTENT_KEPT
     return max(id_width, min(names_width, room))
 
 
