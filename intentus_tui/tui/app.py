@@ -244,7 +244,7 @@ class IntentusApp(
         self._timeline = TimelineView(id="timeline")
         self._event_detail = EventDetail(id="event-detail")
         # Built once the first rows are on screen: see ``_build_side_pane``.
-        self._side_pane = SidePane(id="side-pane", lazy=True)
+        self._side_pane = SidePane(id="side-pane", lazy=True, names_file=self.names_its_file)
         yield self._header
         self._side_pane.add_class("pane")
         with Horizontal(id="main"):

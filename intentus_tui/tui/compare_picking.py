@@ -64,6 +64,8 @@ class ComparePicking(ComparisonLauncher):
 
         def path_of_key(self, key: str) -> Path: ...
 
+        def key_of_path(self, path: Path) -> str: ...
+
         def _refresh_footer(self) -> None: ...
 
         def yield_to_keys(self) -> None: ...
@@ -159,11 +161,19 @@ class ComparePicking(ComparisonLauncher):
     def _side_label(self, detail: ExecutionDetail) -> str:
         """The execution's id; its file's name where the id does not tell the file apart
         (a copy, a renamed file: the list's row names its file too)."""
-        model = self.execution_list.model
-        listed = model.summaries.get(self.detail_key) if self.detail_key else None
-        if listed is not None and listed in model.shared_ids:  # the list's own summary
+        if self.names_its_file(detail.path):
             return sanitize_line(detail.path.name)
         return execution_label(detail)
+
+    def names_its_file(self, path: Path) -> bool:
+        """Whether the list's row of the file ``path`` names its file, not its id: another
+        file holds its id (a copy), or it is not named after it. The Diff tab and the side
+        pane's border name it so too."""
+        model = self.execution_list.model
+        if not model.shared_ids:  # usually: no copies, no question asked
+            return False
+        listed = model.summaries.get(self.key_of_path(path))
+        return listed is not None and listed in model.shared_ids  # the list's own summary
 
     def compare_file_roots(self) -> list[tuple[str, RecordRoot]]:
         """Where ``D`` looks for snapshots, baselines and record files: every working root

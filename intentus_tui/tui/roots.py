@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.message import Message
 
-from intentus_tui.core.index.multi import MultiIndex, split_key
+from intentus_tui.core.index.multi import KEY_SEPARATOR, MultiIndex, split_key
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.remote.location import RemoteOptions
@@ -176,6 +176,14 @@ class RootsSupport(App[None]):
     def path_of_key(self, key: str) -> Path:
         """The file behind a list key, in the root the key names (several roots: ``LABEL/FILE``)."""
         return self.roots.path_of_key(key) if self.roots is not None else self.root.path_of(key)
+
+    def key_of_path(self, path: Path) -> str:
+        """The list key of a file of a root (``path_of_key`` the other way): ``LABEL/FILE``
+        with several roots open, else its name."""
+        entry = self.roots.entry_of_path(path) if self.roots is not None else None
+        if entry is not None and self.roots is not None and self.roots.several:
+            return f"{entry.label}{KEY_SEPARATOR}{path.name}"
+        return path.name
 
     def root_of(self, path: Path) -> RecordRoot:
         """The root a file is in (its WAL directory, where snapshots go)."""

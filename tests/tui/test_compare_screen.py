@@ -476,7 +476,8 @@ async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
         pane = app.side_pane.diff_pane
         assert pane.outcome is not None and pane.outcome.paths == expected
         title = _text(pane.query_one("#diff-title"))
-        assert f"({original.name})" in title and "(invalidated-copy.json)" in title
+        # named by their files, as their list rows are (the id no longer repeated before)
+        assert f"A: {original.name}\n" in title and "B: invalidated-copy.json\n" in title
 
 
 def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) -> None:

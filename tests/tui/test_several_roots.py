@@ -263,3 +263,45 @@ async def test_copies_in_one_root_are_told_apart_at_80x24_beside_the_root_column
     for row in rows:  # the verdict's three marks, whole, after the id
         marks = row.split()[2:5]
         assert marks[0] in "✓✗◌?⚠" and marks[1].startswith("#") and marks[2] in "↺✗", row
+
+
+@pytest.mark.parametrize("several", [True, False])
+async def test_the_diff_tab_and_border_name_copies_by_their_files(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, several: bool
+) -> None:
+    """``m`` on ``copy.json``, ``d`` on the truncated copy, then the cursor on the record
+    itself: all three hold one id, and the border read ``4130944f vs 4130944f``, the tab
+    ``Kept from before: not of the selected 4130944f``. Each is named by its file, as its
+    list row names it (with one root or two)."""
+    from tests.tui.app_support import make_app, mark_and_compare, screen_text, settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    if several:
+        app, record_path = _alpha_and_beta(real_world, tmp_path, lambda r: None)
+        prefix, root = "beta/", "beta:"
+    else:
+        record_path = copy_host(real_world, tmp_path / "one").records / f"{real_world.success}.json"
+        app, prefix, root = make_app(record_path.parent), "", ""
+    whole = record_path.read_bytes()
+    trunc = f"{real_world.success}.trunc.json"
+    (record_path.parent / trunc).write_bytes(whole[: len(whole) // 2])
+    (record_path.parent / "copy.json").write_bytes(whole)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _scanned(app, pilot)
+        await mark_and_compare(pilot, f"{prefix}copy.json", f"{prefix}{trunc}")
+        await pilot.press("escape")
+        await _select(app, pilot, f"{prefix}{record_path.name}")
+        await pilot.press("3")
+        await settle(pilot)
+        border = str(app.side_pane.border_title)
+        request = app.side_pane.diff_pane.request
+        shown = screen_text(app)
+        text = str(app.side_pane.diff_pane.query_one("#diff-title", Static).render())
+    short = real_world.success[:8]
+    whole_end = record_path.name[-(16 - 6) :]  # "2fbcb…a6a83.json": the end, cut as its row
+    assert border == f"copy.json vs {short[:5]}…trunc.json"
+    assert request is not None
+    assert (request.left_label, request.right_label) == (f"{root}copy.json", f"{root}{trunc}")
+    assert text.startswith(f"Kept from before: not of the selected {short[:5]}…{whole_end}\n")
+    assert f"\nA: {root}copy.json\nB: {root}{trunc}\n" in text
+    assert "copy.json vs" in shown and "A: " in shown  # on screen

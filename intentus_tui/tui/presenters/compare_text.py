@@ -19,6 +19,7 @@ from intentus_tui.tui.presenters.execution_text import clip
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     display_id,
+    file_label,
     integrity_words,
     outcome_badge,
     replay_words,
@@ -40,11 +41,14 @@ def _short_id(operand: Operand) -> str | None:
     return display_id(str(operand.describe().get("execution_id") or operand.label))
 
 
-def side_short_name(operand: Operand | None, label: str) -> str:
-    """A side in a few characters (the side pane's border): a record by its short id, a
-    snapshot or a run by its kind; two plain values by their ``label``. Sanitized."""
+def side_short_name(operand: Operand | None, label: str, by_file: bool = False) -> str:
+    """A side in a few characters (the side pane's border): a record by its short id (its
+    file's name, cut as the list's row cuts it, when ``by_file``: another file holds its
+    id), a snapshot or a run by its kind; two plain values by their ``label``. Sanitized."""
     if operand is None:
         return clip(label, MAX_ID_WIDTH)
+    if by_file and operand.path is not None:
+        return file_label(operand.path.name).rstrip()
     return clip(_short_id(operand) or operand.kind, MAX_ID_WIDTH)
 
 

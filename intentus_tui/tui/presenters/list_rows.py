@@ -209,7 +209,12 @@ def copy_label(summary: ExecutionSummary, width: int = MAX_ID_WIDTH) -> str:
     (``e3151…trunc.json``): copies' names begin with the id they share and differ at their
     end (``.trunc.json``, `` (1).json``); cut at its end, two copies read the same. A narrow
     column keeps ``COPY_TAIL`` cells of the end before the head (``4…trunc.json``)."""
-    name = sanitize_line(summary.file_name)
+    return file_label(summary.file_name, width)
+
+
+def file_label(name: str, width: int = MAX_ID_WIDTH) -> str:
+    """A file's name (``copy_label``'s) in ``width`` cells, sanitized, cut in its middle."""
+    name = sanitize_line(name)
     return fit_middle(name, width, max(1, min(COPY_HEAD, width - 1 - COPY_TAIL)))
 
 

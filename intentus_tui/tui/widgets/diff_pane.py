@@ -94,6 +94,8 @@ class DiffRequest:
     right: Operand | None = None
     left_value: Any = MISSING
     right_value: Any = MISSING
+    # The record files of sides named by their file: another file holds their id (a copy).
+    files: frozenset[Path] = frozenset()
 
     @property
     def is_records(self) -> bool:
@@ -299,6 +301,10 @@ def _with_file(label: str, operand: Operand | None) -> str:
     return label if path is None else f"{label} ({path.name})"
 
 
+def _by_file(operand: Operand | None, request: DiffRequest) -> bool:
+    return operand is not None and operand.path is not None and operand.path in request.files
+
+
 def _verdict_lines(request: DiffRequest) -> list[Content]:
     """Each record's verdict, as its list row shows it (the one its operand carries), and a
     warning for a side whose evidence fails its integrity check; nothing for a snapshot,
@@ -431,8 +437,8 @@ class DiffPane(Vertical):
         request = self.request
         if request is None:
             return None
-        a = side_short_name(request.left, request.left_label)
-        b = side_short_name(request.right, request.right_label)
+        a = side_short_name(request.left, request.left_label, _by_file(request.left, request))
+        b = side_short_name(request.right, request.right_label, _by_file(request.right, request))
         return f"{a} vs {b}"
 
     # ------------------------------------------------------------------ requests
@@ -442,24 +448,34 @@ class DiffPane(Vertical):
         left: ExecutionDetail,
         right: ExecutionDetail,
         roots: tuple[str | None, str | None] = (None, None),
+        files: frozenset[Path] = frozenset(),
     ) -> Worker[DiffOutcome]:
         """Two executions (their records; one without a record compares as nothing), each
-        named after its root's label when ``roots`` gives one (``beta:681f325e-…``)."""
+        named after its root's label when ``roots`` gives one (``beta:681f325e-…``); one
+        whose file is in ``files`` (another file holds its id) by its file's name
+        (``beta:copy.json``), as its list row names it."""
         labels = [
-            f"{root}:{execution_label(detail)}" if root else execution_label(detail)
+            (f"{root}:" if root else "")
+            + (safe(detail.path.name) if detail.path in files else execution_label(detail))
             for root, detail in zip(roots, (left, right), strict=True)
         ]
         return self.show_comparison(
-            labels[0], detail_operand(left), labels[1], detail_operand(right)
+            labels[0], detail_operand(left), labels[1], detail_operand(right), files
         )
 
     def show_comparison(
-        self, left_label: str, left: Operand | None, right_label: str, right: Operand | None
+        self,
+        left_label: str,
+        left: Operand | None,
+        right_label: str,
+        right: Operand | None,
+        files: frozenset[Path] = frozenset(),
     ) -> Worker[DiffOutcome]:
-        """Two operands (records, snapshots, baselines), as ``intentus-tui diff`` compares them."""
+        """Two operands (records, snapshots, baselines), as ``intentus-tui diff`` compares them;
+        ``files``: the record files of sides to name by their file (the border too)."""
         if left_label == right_label:  # copies of one record: their file names tell them apart
             left_label, right_label = _with_file(left_label, left), _with_file(right_label, right)
-        request = DiffRequest(safe(left_label), safe(right_label), left, right)
+        request = DiffRequest(safe(left_label), safe(right_label), left, right, files=files)
         self.set_class(not request.is_records, "-no-sections")
         return self._start(request)
 

@@ -13,6 +13,8 @@ a sixth of a second of start-up, which the first rows of the list should not wai
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from textual.app import ComposeResult
@@ -20,6 +22,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.worker import Worker
+
+from intentus_tui.tui.presenters.list_rows import file_label
 
 if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
     from textual.widgets import TabbedContent
@@ -33,6 +37,10 @@ if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
 
 TabName = Literal["verify", "replay", "diff", "postmortem"]
 TAB_NAMES: tuple[str, ...] = ("verify", "replay", "diff", "postmortem")
+
+
+def _never(path: Path) -> bool:
+    return False
 
 
 class SidePane(Widget):
@@ -56,8 +64,12 @@ class SidePane(Widget):
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
+        names_file: Callable[[Path], bool] = _never,
     ) -> None:
+        """``names_file``: whether the list names a record file's row by its file, not its
+        id (another file holds the id: a copy); the border and the Diff tab name it so."""
         super().__init__(name=name, id=id, classes=classes)
+        self._names_file = names_file
         self._lazy = lazy
         self._initial_tab = "verify"
         self._building = False
@@ -130,12 +142,23 @@ class SidePane(Widget):
         # Which execution the tabs are about, on the border: on a narrow screen the side
         # pane takes the timeline's place, and only the list's cursor said it.
         if detail is not None and detail.summary is not None:
-            self._subject = Content(detail.summary.short_id)
+            self._subject = Content(self._short_name(detail))
         elif detail is None and self._loading is None:
             self._subject = None
         if self._ready and self.is_mounted:
             self._push_detail(detail)
         self._show_title()
+
+    def _short_name(self, detail: ExecutionDetail) -> str:
+        """The execution in a few cells: its short id, or its file's name (cut as its row
+        cuts it) where another file holds the id."""
+        if self._names_file(detail.path):
+            return file_label(detail.path.name).rstrip()
+        return detail.summary.short_id if detail.summary is not None else detail.path.name
+
+    def _files(self, *paths: Path | None) -> frozenset[Path]:
+        """Those of ``paths`` named by their file (``names_file``)."""
+        return frozenset(p for p in paths if p is not None and self._names_file(p))
 
     def _show_title(self) -> None:
         """The border names the selected execution; on the Diff tab, when the comparison it
@@ -165,7 +188,7 @@ class SidePane(Widget):
         summary = detail.summary if detail is not None else None
         self.diff_pane.select(
             detail.path if detail is not None else None,
-            summary.short_id if summary is not None else None,
+            self._short_name(detail) if detail is not None and summary is not None else None,
         )
 
     def compare_again_with(self, detail: ExecutionDetail) -> None:
@@ -264,7 +287,7 @@ class SidePane(Widget):
         """Compare two executions (A = left, B = right) in the Diff tab (``build()`` first);
         ``roots``: the root each is in, to name it by, when several roots are open."""
         self.show_tab("diff")
-        worker = self.diff_pane.show_diff(left, right, roots)
+        worker = self.diff_pane.show_diff(left, right, roots, self._files(left.path, right.path))
         self._show_title()
         return worker
 
@@ -273,7 +296,10 @@ class SidePane(Widget):
     ) -> Worker[DiffOutcome]:
         """Compare two operands, e.g. a record against a snapshot or baseline file."""
         self.show_tab("diff")
-        worker = self.diff_pane.show_comparison(left_label, left, right_label, right)
+        files = self._files(
+            *(side.path for side in (left, right) if side.kind == "record")  # not a snapshot
+        )
+        worker = self.diff_pane.show_comparison(left_label, left, right_label, right, files)
         self._show_title()
         return worker
 
