@@ -143,7 +143,10 @@ async def test_D_lists_every_kind_grouped(world: dict[str, Any], size: tuple[int
         picker = await open_picker(app, pilot)
         lines = shown_lines(picker)
         assert lines[0] == "── Verist baselines (1)"
-        assert lines[1].startswith("baseline ") and "Translate@1.0 · route · pin" in lines[1]
+        assert (
+            lines[1].startswith("baseline ")
+            and "pin · pinned-b.json · Translate@1.0 · route" in lines[1]
+        )
         assert lines[2] == "── Executions (1)"  # the selected execution is not offered
         assert lines[3].startswith(f"exec     {world['b'][:8]} ") and "Translate" in lines[3]
         status = str(picker.query_one("#picker-status").render())
@@ -274,7 +277,9 @@ async def test_a_snapshot_saved_with_s_is_listed_first_and_named(world: dict[str
         picker = await open_picker(app, pilot)
         lines = shown_lines(picker)
         assert lines[0] == "── Just saved (1)"
-        assert lines[1].startswith(f"saved    {world['b'][:8]} ") and saved.name in lines[1]
+        assert lines[1].startswith(f"saved    {world['b'][:8]} ")
+        assert saved.name.startswith(world["b"])  # named by its id and a digest: the id shortened
+        assert f"{world['b'][:8]}…{saved.name[len(world['b']) :]}" in lines[1]
         assert lines[2] == "── Verist baselines (1)"
         await pilot.press("enter")  # the just-saved snapshot is highlighted
         await settle(pilot)
@@ -629,6 +634,33 @@ async def test_a_baseline_edited_since_it_was_saved_is_flagged_in_the_picker(
         await select(app, pilot, world["a"])
         picker = await open_picker(app, pilot)
         line = shown_lines(picker)[1]
-        assert line.startswith("baseline ") and "⚠ changed since it was saved · Translate" in line
+        assert (
+            line.startswith("baseline ") and "⚠ changed · pin · pinned-b.json · Translate" in line
+        )
         shown = picker.options.render_line(1).text
-        assert "⚠ changed since it was saved" in shown, shown
+        assert "⚠ changed · pin" in shown, shown
+
+
+async def test_two_baselines_of_one_execution_are_told_apart_in_an_80_column_picker(
+    world: dict[str, Any],
+) -> None:
+    """Two baselines of one execution, one edited since it was saved: at 80x24 both lines
+    read ``baseline <id> <time>`` and then the title they share, the changed one's cut at
+    ``⚠ changed since it was saved ·…``: neither label nor file name was in sight. Each
+    now shows its label and the start of its file's name."""
+    baseline = world["baseline"]
+    document = json.loads(baseline.read_text("utf-8"))
+    document["metadata"]["label"] = "nightly"
+    artifact = next(a for a in document["snapshot"]["artifacts"] if "content" in a)
+    artifact["content"] = {"edited": artifact["content"]}
+    (baseline.parent / "nightly-b.json").write_text(json.dumps(document), "utf-8")
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        picker = await open_picker(app, pilot)
+        shown = [picker.options.render_line(y).text for y in (1, 2)]
+    changed = next(line for line in shown if "⚠" in line)
+    kept = next(line for line in shown if "⚠" not in line)
+    assert "⚠ changed · nightly · nightly-" in changed, shown
+    assert "pin · pinned-b" in kept, shown

@@ -36,11 +36,15 @@ BASELINE = CompareTarget(
 
 def test_lines_say_kind_id_time_and_what() -> None:
     line = file_candidate(SNAPSHOT).line
-    assert line.startswith("snapshot 03ee958c 2026-01-05 10:00:00 Summarize@1.0 · route · ")
-    assert line.endswith("cff9614a.json")
+    # what tells two files of one execution apart (the name) before what they share
+    # what tells two files of one execution apart (the name, its id shortened: it is in
+    # the id column) before what they share
+    assert line.startswith("snapshot 03ee958c 2026-01-05 10:00:00 03ee958c…-cff9614a.json · ")
+    assert line.endswith(" · Summarize@1.0 · route")
+    assert CandidateIndex([file_candidate(SNAPSHOT)]).search(SNAPSHOT.path.name)[0]
     assert file_candidate(SNAPSHOT, saved=True).line.startswith("saved    03ee958c")
     assert file_candidate(BASELINE).line == (
-        "baseline          " + " " * 20 + "verify-doc@1.0.0 · extract · golden · doc-a.json"
+        "baseline          " + " " * 20 + "golden · doc-a.json · verify-doc@1.0.0 · extract"
     )
     s = summary(1, "failed")
     model = ListModel()

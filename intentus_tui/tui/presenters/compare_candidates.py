@@ -44,7 +44,6 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
-from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_model import PAUSE_EVERY
 from intentus_tui.tui.presenters.list_rows import (
@@ -91,6 +90,7 @@ _EXECUTION_PREFIX = f"{KIND_WORDS['execution']:<{KIND_WIDTH}} "
 
 
 NO_RECORD_LINE = "no record to compare"
+CHANGED_MARK = "⚠ changed"  # a snapshot or baseline changed since it was saved
 NO_RECORD_REASON = "has no record file, only a write-ahead log: there is nothing to compare"
 
 
@@ -169,18 +169,26 @@ def file_candidate(
     column's (``id_width``). With several roots, a file is named as side B by the root it
     was found under, as an execution is (``beta:pinned.json``)."""
     kind: CandidateKind = "saved" if saved else target.kind
-    # Why not to trust it first: a narrow picker cuts the end of the line.
-    what = [f"⚠ {CHANGED_SINCE_SAVED}", target.title] if target.changed else [target.title]
+    # A narrow picker cuts the end of the line: why not to trust it first, in two words,
+    # then what tells it from another file of the same execution (its label, its name),
+    # then what it is of (the title two baselines of one execution share). At 80 columns
+    # the title first, after the whole mark, left neither label nor name in sight.
+    what = [CHANGED_MARK] if target.changed else []
     if target.note:
         what.append(target.note)
-    what.append(target.path.name)
+    name = shown_name = target.path.name
+    ident = target.execution_id
+    if len(ident) > ID_WIDTH and name.startswith(ident):  # ``s``'s: the id, then a digest
+        shown_name = f"{display_id(ident)}…{name[len(ident) :]}"  # the id is in its column
+    what += [shown_name, target.title]
     rest = sanitize_line(" · ".join(what))
     root = root_cell(target.root, roots)
     shown = id_cell(target.execution_id, ids)
     line = _line(kind, root, shown, time_cell(target.when), rest)
-    name = target.path.name
     label = f"{target.root}:{name}" if target.root else name
     whole = _whole_id(sanitize_line(target.execution_id), ids)
+    if shown_name != name:  # its whole name, pasted, still finds it
+        whole = f"{whole} {sanitize_line(name)}".strip()
     return Candidate(kind, str(target.path), target.path, line, label, hidden=whole)
 
 
