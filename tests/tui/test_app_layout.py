@@ -234,7 +234,7 @@ async def test_help_marks_that_wrap_go_on_under_their_meaning_at_80_columns(
     wrapped = {  # a mark, the start of its meaning, and of the meaning's second line
         "aaaaaaaa.json": ("its id is in more than one file", "its file is not named"),
         "+1.234s": ("time since the execution started", "clock, UTC)"),
-        "✗ untrust": ("the evidence fails its check", "first"),
+        "✗ untrust.": ("the evidence fails its check", "first"),
     }
     for mark, (meaning, goes_on) in wrapped.items():
         at = next(n for n, line in enumerate(seen) if mark in line and meaning in line)

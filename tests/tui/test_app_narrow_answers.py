@@ -432,3 +432,26 @@ async def test_the_side_pane_names_its_execution_where_it_takes_the_timeline_s_p
         await settle(pilot)
         summary = app.execution_list.selected_summary
         assert summary is not None and app.side_pane.border_title == summary.short_id
+
+
+async def test_an_untrusted_executions_words_are_whole_or_abbreviated_at_80x24(
+    records_dir: Path,
+) -> None:
+    """A tampered execution at 80x24: the timeline's verdict line read ``✗ untrust`` (a
+    word cut with no mark), and the untrusted view's border ``untrusted or unknown only ·
+    n…`` (the sort cut). Both now read whole: ``✗ untrust.`` (abbreviated as ``unverif.``)
+    and ``untrust./unkn. · newest first``."""
+    ids = write_world(records_dir)
+    tampered = fixed_id(40)
+    write_record(records_dir, tampered_record(tampered))
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{tampered}.json")
+        await settle(pilot)
+        verdict = next(line for line in screen_text(app).splitlines() if "TAMPERED ·" in line)
+        await pilot.press(*"v" * 7)  # the views in turn, to "untrusted or unknown only"
+        await settle(pilot)
+        border = screen_text(app).splitlines()[-2]
+    assert ids and "⚠ untrusted · TAMPERED · ✗ untrust. " in verdict, verdict
+    assert "untrust./unkn. · newest first" in border, border

@@ -86,7 +86,7 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
         ]
         tampered = _row(lines, world.fallback)
         assert "⚠ untrusted" in tampered and "TAMPERED" in tampered
-        assert "✗ untrust" in tampered  # not replayable: investigate first
+        assert "✗ untrust." in tampered  # not replayable: investigate first
         edited = _row(lines, world.success)
         assert "⚠ untrusted" in edited and "TAMPERED" in edited
         failed_row = _row(lines, failed)

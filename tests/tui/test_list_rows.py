@@ -43,14 +43,14 @@ CASES: dict[str, tuple[ExecutionSummary, tuple[str, str, str, str]]] = {
         summary(4, final_status="weird"),
         ("? unknown", "verified", "#✓", "↺ yes"),
     ),
-    "tampered": (summary(5, "tampered"), ("⚠ untrusted", "TAMPERED", "#!", "✗ untrust")),
+    "tampered": (summary(5, "tampered"), ("⚠ untrusted", "TAMPERED", "#!", "✗ untrust.")),
     "edited final response": (
         summary(6, contradiction="finalResponse differs from the FINAL_RESPONSE event"),
-        ("⚠ untrusted", "TAMPERED", "#!", "✗ untrust"),
+        ("⚠ untrusted", "TAMPERED", "#!", "✗ untrust."),
     ),
     "chain broken": (
         summary(7, wal_chain_ok=False, wal_problem="entry 3 does not chain"),
-        ("⚠ untrusted", "CHAIN ✗", "#✗", "✗ untrust"),
+        ("⚠ untrusted", "CHAIN ✗", "#✗", "✗ untrust."),
     ),
     "benign": (
         summary(8, hash_status=HashStatus.BENIGN, hash_story="numeric keys"),

@@ -121,7 +121,7 @@ def side_title_versions(
 
 def abbreviated(verdict: Verdict | None) -> bool:
     """Does the list's abbreviated form of ``verdict`` (a title's last version) read
-    otherwise than its words (``TAMPERED · ✗ untrust`` for ``tampered · ✗ no
+    otherwise than its words (``TAMPERED · ✗ untrust.`` for ``tampered · ✗ no
     (untrusted)``)?"""
     return verdict is not None and verdict_text(verdict) != verdict_words(verdict)
 
@@ -175,10 +175,15 @@ def nothing_to_step_to(layout: SideBySide, rules_on: bool, *, in_timeline: bool)
 
 
 def no_timelines_text(a: Operand, b: Operand) -> str:
-    """What ``t`` says where there are no timelines to switch to (it did nothing)."""
+    """What ``t`` says where there are no timelines to switch to (it did nothing): only two
+    records (or runs) are aligned event by event; a snapshot's step output may well hold
+    events (it said "a snapshot has no events"), compared there path by path as values."""
     kinds = sorted({side.kind for side in (a, b) if side.kind != "record"})
     which = " and ".join(f"a {kind}" for kind in kinds) or "these sides"
-    return f"No timelines to switch to: {which} has no events; the values are all there is"
+    return (
+        "No timelines to switch to: only two records are compared event by event; "
+        f"with {which}, the events are compared as values"
+    )
 
 
 def counts_text(layout: SideBySide, rules_on: bool) -> str:

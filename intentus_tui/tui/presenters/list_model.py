@@ -62,7 +62,13 @@ NOT_REPLAYABLE_GROUPS = frozenset({Group.SUCCEEDED_NOT_REPLAYABLE})
 
 VIEWS: tuple[View, ...] = (
     View("grouped", "failures first, by verdict", grouped=True, short="failures first"),
-    View("attention", "needs attention only", grouped=True, only=ATTENTION_GROUPS),
+    View(
+        "attention",
+        "needs attention only",
+        grouped=True,
+        only=ATTENTION_GROUPS,
+        short="attention only",  # with "newest first", the 29 cells of a border at 80 columns
+    ),
     View("all", "all, ungrouped", grouped=False, short="all"),
     View("succeeded", "succeeded only", grouped=False, only=SUCCEEDED_GROUPS),
     View(
@@ -79,6 +85,7 @@ VIEWS: tuple[View, ...] = (
         "untrusted or unknown only",
         grouped=False,
         only=frozenset({Group.UNTRUSTED, Group.UNKNOWN}),
+        short="untrust./unkn.",  # its label left the sort "n…" at 80 columns
     ),
 )
 FAILURES_FIRST = VIEWS[0]

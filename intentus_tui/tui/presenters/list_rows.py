@@ -55,7 +55,7 @@ REPLAY_SHORT = {
     ReplayCode.MARKED_NOT_REPLAYABLE: "marked",
     ReplayCode.RECORD_CORRUPTED: "corrupt",
     ReplayCode.NO_RECORD: "no rec",
-    ReplayCode.UNTRUSTED: "untrust",
+    ReplayCode.UNTRUSTED: "untrust.",  # abbreviated as "unverif.": never a word cut short
     ReplayCode.UNCHECKED: "to check",
 }
 MIN_ID_WIDTH = 8

@@ -214,7 +214,7 @@ class ComparisonScreen(Screen[None]):
             fitting = [[t for t in fits if not t.startswith(RECORD_WORD)] for fits in fitting]
         # Two verdicts are worded alike: when one side takes the list's abbreviated answers
         # (its last version) to fit, so does the other ("tampered · ✗ no (untrusted)"
-        # beside "TAMPERED · ✗ untrust" read as two different verdicts).
+        # beside "TAMPERED · ✗ untrust." read as two different verdicts).
         if verdicts[0] is not None and verdicts[1] is not None:
             chosen = [
                 fits[0] if fits else versions[-1]
