@@ -106,7 +106,7 @@ async def test_a_record_changed_since_it_was_bundled_is_untrusted_on_every_scree
         assert "Reason          untrusted — the record fails its integrity check" in pane.text
         # ... and which check: r said only that, R and the Verify tab what broke
         refused = " ".join(pane.text.split())
-        assert "Integrity tampered — the record changed since it was bundled" in refused
+        assert "Tampered: the record changed since it was bundled: sha256 " in refused
 
         await pilot.press("R")  # force replay: allowed, as for any tampered record
         await settle(pilot)

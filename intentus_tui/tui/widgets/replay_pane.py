@@ -191,25 +191,28 @@ def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]
     reason was shown as the code), then what the refusal means and what forcing does."""
     code = outcome.refusal_code
     reason = safe(f"{code} — {outcome.refusal_text}")
+    verdict = detail.verdict
     if outcome.message:  # the verdict's own words (an untrusted record)
+        # What broke, as the Verify tab says it ("fails its integrity check" alone did not
+        # say which: a record changed since it was bundled, an edited envelope, ...).
+        broken = "Its evidence fails its integrity check"
+        if verdict is not None and not verdict.trusted:
+            broken = (
+                f"{integrity_words(verdict.integrity).capitalize()}: {verdict.integrity_reason}"
+            )
         note = (
-            "Its evidence fails its integrity check: investigate first. A forced replay (R) "
-            "returns the recorded answer anyway, with its integrity problems, after a "
-            "confirmation."
+            f"{broken}. A forced replay (R) returns the recorded answer anyway, with its "
+            "integrity problems, after a confirmation."
         )
     else:
         note = refusal_note(code)
-    lines = [
+    return [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
         row("Execution", safe(execution_label(detail))),
         row("Reason", (reason, PROBLEM_STYLE)),
+        BLANK,
+        plain(safe(note), DIM_STYLE),
     ]
-    verdict = detail.verdict
-    if outcome.message and verdict is not None and not verdict.trusted:
-        # What broke, as the Verify tab says it: "fails its integrity check" alone did not
-        # say which (a record changed since it was bundled, an edited envelope, ...).
-        lines.append(_integrity_row(verdict, ""))
-    return [*lines, BLANK, plain(note, DIM_STYLE)]
 
 
 def failed_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
