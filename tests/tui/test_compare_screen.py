@@ -508,7 +508,7 @@ def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) 
         "execution e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)",
         "e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)",
         # the last resort (80 columns): the answers as the list's columns abbreviate them
-        "e3151288 (copy.json) · ⚠ untrusted · TAMPERED · ✗ untrust",
+        "e3151288 (copy.json) · ⚠ untrusted · TAMPERED · ✗ untrust.",
     ]
 
 
