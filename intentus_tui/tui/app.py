@@ -49,7 +49,6 @@ from intentus_tui.tui.presenters.execution_text import (
     cannot_invalidate,
     execution_label,
     invalidate_lines,
-    short_label,
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.read_only import ReadOnlyGuard
@@ -484,7 +483,7 @@ class IntentusApp(
         state = self.header_state
         state.counts = self.execution_list.model.counts
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
-        state.marked = short_label(self.marked) if self.marked else None
+        state.marked = self.short_name(self.marked) if self.marked else None
         state.shown = self.execution_list.model.shown_count
         roots = self.roots_line(len(self.execution_list.model.summaries))
         if roots:

@@ -22,7 +22,7 @@ from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot, sibling_wal_dir
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.comparing import ComparisonLauncher
-from intentus_tui.tui.presenters.execution_text import execution_label
+from intentus_tui.tui.presenters.execution_text import execution_label, short_label
 
 if TYPE_CHECKING:
     # Imported where used: the debugger's first frame does not need the picker.
@@ -164,6 +164,13 @@ class ComparePicking(ComparisonLauncher):
         if self.names_its_file(detail.path):
             return sanitize_line(detail.path.name)
         return execution_label(detail)
+
+    def short_name(self, detail: ExecutionDetail) -> str:
+        """The execution as the list's row names it in short: its file's name for a copy
+        (the header's mark, the toast of ``m``), else its short id."""
+        if self.names_its_file(detail.path):
+            return sanitize_line(detail.path.name)
+        return short_label(detail)
 
     def names_its_file(self, path: Path) -> bool:
         """Whether the list's row of the file ``path`` names its file, not its id: another

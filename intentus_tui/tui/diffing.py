@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from intentus_tui.tui.comparing import ComparisonLauncher
-from intentus_tui.tui.presenters.execution_text import short_label
 
 if TYPE_CHECKING:
     from textual.actions import ActionParseResult
@@ -50,6 +49,8 @@ class DiffKeys(ComparisonLauncher):
 
         def show_side_pane(self, tab: str | None = None) -> None: ...
 
+        def short_name(self, detail: ExecutionDetail) -> str: ...
+
     def set_marked(self, detail: ExecutionDetail) -> None:
         """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""
         if detail.result.record is None:
@@ -58,7 +59,7 @@ class DiffKeys(ComparisonLauncher):
         self._show_header()
         self._refresh_footer()
         self.notify(
-            f"Marked {short_label(detail)}: select another execution and press d",
+            f"Marked {self.short_name(detail)}: select another execution and press d",
             markup=False,
             timeout=3,
         )

@@ -305,3 +305,25 @@ async def test_the_diff_tab_and_border_name_copies_by_their_files(
     assert text.startswith(f"Kept from before: not of the selected {short[:5]}…{whole_end}\n")
     assert f"\nA: {root}copy.json\nB: {root}{trunc}\n" in text
     assert "copy.json vs" in shown and "A: " in shown  # on screen
+
+
+async def test_marking_a_copy_names_its_file_in_the_toast_and_the_header(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``m`` on ``copy.json`` said ``Marked 4130944f`` and the header ``marked for diff:
+    4130944f``: the id the record and its copy share, which tells neither apart."""
+    from tests.tui.app_support import make_app, screen_text, settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    record_path = copy_host(real_world, tmp_path / "one").records / f"{real_world.success}.json"
+    (record_path.parent / "copy.json").write_bytes(record_path.read_bytes())
+    app = make_app(record_path.parent)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _scanned(app, pilot)
+        await _select(app, pilot, "copy.json")
+        await pilot.press("m")
+        await settle(pilot)
+        notes = [str(n.message) for n in app._notifications]
+        header = screen_text(app).splitlines()[:2]
+    assert "Marked copy.json: select another execution and press d" in notes
+    assert any("copy.json" in line for line in header), header
