@@ -126,7 +126,7 @@ async def test_a_narrow_list_names_the_not_replayable_view_apart_from_the_succee
         await settle(pilot)
         # Not "not replayable": most executions that cannot be replayed are not in this
         # view (failed, untrusted, in flight), which shows the succeeded ones only.
-        assert str(listing.border_subtitle) == "succeeded, no replay · newest first"
+        assert str(listing.border_subtitle) == "✓ no replay · newest first"  # whole at 80 columns
 
 
 async def test_jumping_from_the_palette_to_an_execution_the_filter_hides_clears_the_filter(

@@ -195,7 +195,7 @@ def test_a_narrow_list_names_every_view_apart() -> None:
     replayable" (most executions that cannot be replayed are not in that view)."""
     names = [list_subtitle(_viewing(view), width=34).split(" · ")[0] for view in VIEWS]
     assert len(set(names)) == len(VIEWS), names
-    assert names[[v.name for v in VIEWS].index("not_replayable")] == "succeeded, no replay"
+    assert names[[v.name for v in VIEWS].index("not_replayable")] == "✓ no replay"
 
 
 def _viewing(view: View) -> ListModel:
