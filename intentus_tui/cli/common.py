@@ -490,6 +490,10 @@ def _note_copies(root: RecordRoot, match: ExecutionMatch, label: str | None = No
     context = click.get_current_context(silent=True)
     if context is not None and context.params.get("no_cache"):
         return
+    noted: set[Path] = context.meta.setdefault("intentus_tui.noted", set()) if context else set()
+    if match.record in noted:  # ``diff X X``: said once a command
+        return
+    noted.add(match.record)
     from intentus_tui.core.index.copies import known_copies
 
     others = known_copies(root, match.execution_id)

@@ -92,6 +92,8 @@ def test_an_id_read_from_its_own_file_names_the_copies_the_index_knows(
         assert shown.returncode == 0, shown.stderr
         assert shown.stderr.splitlines() == [note], command
     assert before.stdout == cli("inspect", x, cwd=tmp_path, env=env).stdout  # X.json's
+    both = cli("diff", x, x[:8], cwd=tmp_path, env=env)  # one file, named twice: said once
+    assert both.returncode == 0 and both.stderr.splitlines() == [note], both.stderr
     assert cli("inspect", x, "--no-cache", cwd=tmp_path, env=env).stderr == ""
     # With several roots, the copy is named as LABEL:FILE.
     other = tmp_path / "other"
