@@ -561,6 +561,8 @@ class IntentusApp(
             return  # its directory cannot be listed: what was read stays, as its row does
         self.detail = message.detail
         self.detail_key = message.key
+        if self.marked is not None and self.marked.path == message.detail.path:
+            self.marked = message.detail  # A of the next d as its file reads now (``I``: differs)
         # The verdict of the bytes the timeline shows (the list row's too, once it is
         # the newer read): its chain and its outcome never disagree.
         listed = self.execution_list.model.summaries.get(message.key)

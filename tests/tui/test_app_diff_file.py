@@ -582,6 +582,36 @@ async def test_a_comparison_shown_is_made_again_when_its_record_is_invalidated(
         assert "invalidated" in title
 
 
+async def test_a_marked_record_invalidated_since_is_compared_as_it_now_is(
+    tmp_path: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``m``, then ``I`` on the marked execution, then ``d`` on another: A was compared as
+    it was marked (replayable, two differences fewer than ``diff`` finds), not as its
+    file now reads."""
+    from tests.real_ids import copy_real_world
+
+    records = copy_real_world(real_world, tmp_path)
+    a, b = (records / f"{name}.json" for name in (real_world.success, real_world.fallback))
+    app = make_noting_app(records)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, real_world.success)
+        await pilot.press("m")
+        await pilot.press("I")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        await select(app, pilot, real_world.fallback)
+        await pilot.press("d")
+        await settle(pilot)
+        outcome = app.side_pane.diff_pane.outcome
+        assert outcome is not None and outcome.error is None
+        shown = sorted(outcome.paths)
+    cli = cli_diff_json(a, b, capsys)
+    assert "header.replayable" in shown
+    assert shown == sorted(entry["path_text"] for entry in cli["entries"])
+
+
 async def test_a_copy_of_a_record_is_named_by_its_file_in_the_picker_and_the_comparison(
     tmp_path: Path, real_world: RealWorld
 ) -> None:
