@@ -410,6 +410,7 @@ class IntentusApp(
             self.feeder.stop()  # no frame will show this batch: the scan need not wait for one
             return
         live = message.scanned is None  # the initial scan always says how far it is
+        shown = self.shown_key
         try:
             self.execution_list.apply_changes(message.changed, message.removed, live=live)
         finally:
@@ -422,6 +423,10 @@ class IntentusApp(
             self.header_state.scanned = message.scanned or 0
             if message.total is not None:
                 self.header_state.total = message.total
+        if live and shown is not None and shown in message.removed and self.detail is not None:
+            # The cursor moved on to another row: said, or the switch goes unseen.
+            gone = sanitize_line(self.detail.path.name)
+            self.notify(f"{gone} is gone (its file was removed): the cursor moved on", timeout=4)
         self._update_empty_message()
         self._update_titles()
         self._show_header()

@@ -84,6 +84,16 @@ async def test_added_rewritten_and_deleted_files_update_only_their_rows(
         assert model.row_of(_key(world["ok"])) is None
         assert listing.selected_key == _key(world["invalidated"])
         assert sum(model.counts.values()) == 6  # 6 - 1 deleted + 1 added
+        assert not any("is gone" in str(n.message) for n in app._notifications)  # not shown
+
+        # The execution being read is removed: the cursor moves on, and says so.
+        os.remove(records_dir / _key(world["invalidated"]))
+        await wait_for(pilot, lambda: listing.selected_key != _key(world["invalidated"]), "moved")
+        await settle(pilot)
+        said = [str(n.message) for n in app._notifications]
+        assert said[-1] == (
+            f"{_key(world['invalidated'])} is gone (its file was removed): the cursor moved on"
+        )
 
 
 async def test_a_half_written_file_is_corrupted_until_it_parses(records_dir: Path) -> None:
