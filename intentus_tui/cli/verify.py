@@ -33,6 +33,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import ExecutionDetail, load_detail
+from intentus_tui.core.bundle.layout import RECORDS
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
 from intentus_tui.core.execution_ids import (
     ExecutionIdError,
@@ -99,8 +100,9 @@ def _targets(
     """The records and WALs to check; with several roots named, ``labels`` is told each
     file's root label (as the merged list names it) and ``unopened`` each root that could
     not be opened (said on stderr: the others are verified). ``others``: something else
-    (a bundle) was named beside ``paths``. ``named_files`` is told each file named itself (not
-    found in a directory): it may be a saved snapshot or baseline."""
+    (a bundle) was named beside ``paths``. ``named_files`` is told each file named itself,
+    or found in a directory named that is no ``records`` directory (``snapshots/``): it may
+    be a saved snapshot or baseline."""
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
@@ -144,6 +146,10 @@ def _targets(
                 continue
             records += found_records
             wals += found_wals
+            if named_files is not None and entry.root.records_dir.name != RECORDS:
+                # A directory that is not a record store (``.intentusnet/snapshots``, one
+                # named itself): a snapshot in it is checked as one, as when named alone.
+                named_files += [target for target, _ in found_records]
             if labels is not None and len(roots) > 1:
                 labels.update((target, entry.label) for target, _ in found_records + found_wals)
         elif path.exists():

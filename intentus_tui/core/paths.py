@@ -107,9 +107,17 @@ def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
         # ``RecordRoot.records_to_come``), not the ``.intentusnet`` directory itself.
         return RecordRoot(base / "records", base / "wal", requested)
     for wal in (base / "wal", base.parent / "wal"):
-        if wal.is_dir() and wal != base:
+        if wal.is_dir() and wal != base and not _logs_of_other_records(base, wal):
             return RecordRoot(base, wal, requested)
     return RecordRoot(base, None, requested)
+
+
+def _logs_of_other_records(base: Path, wal: Path) -> bool:
+    """``wal`` beside ``base`` is the log directory of the records beside them both
+    (``.intentusnet/snapshots`` opened: ``.intentusnet/wal`` is ``records/``'s, and its
+    executions were said to have no record file)."""
+    records = wal.parent / "records"
+    return wal.parent != base and records != base and os.path.lexists(records)
 
 
 def _logs_only(layout: Path) -> bool:

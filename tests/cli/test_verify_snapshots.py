@@ -104,3 +104,25 @@ def test_a_snapshot_missing_a_field_or_storing_no_hash_fails_saying_which(
     assert lines[1] == "FAIL  garbage.json  snapshot: a hash it stored cannot be checked"
     assert "(stored value is not a sha256:<hex> hash)" in lines[2]
     assert lines[-1] == "2 checked (0 records, 0 WALs, 2 snapshots), 2 failed"
+
+
+def test_a_snapshots_directory_named_checks_its_snapshots_and_not_the_logs_beside_it(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``verify .intentusnet/snapshots`` failed each snapshot as "not a record" (while the
+    same file named alone verified), and took the records' ``wal/`` beside it for its own:
+    every log an execution with "no record file"."""
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    (base / "wal").mkdir()
+    record = real_world.records_dir / f"{real_world.success}.json"
+    (base / "records" / record.name).write_bytes(record.read_bytes())
+    (base / "wal" / f"{real_world.success}.wal").write_text("")
+    (base / "snapshots").mkdir()
+    saved = _saved_snapshot(real_world, base / "snapshots")
+    done = cli("verify", str(base / "snapshots"))
+    assert done.returncode == ExitCode.OK, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        f"ok    {saved.name}  snapshot: input and 2 artifacts hash as recorded",
+        "1 checked (0 records, 0 WALs, 1 snapshot), 0 failed",
+    ]
