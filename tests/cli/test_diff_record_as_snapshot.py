@@ -161,3 +161,22 @@ def test_a_cut_record_and_its_snapshot_agree_on_the_output_their_hashes_match(
     assert any("hashes match" in note for note in doc["notes"])
     code, text = diff_text(capsys, str(cut), str(snapshot))
     assert "same output: yes" in text.splitlines()
+
+
+def test_a_snapshot_whose_events_were_edited_since_is_not_said_to_hold_equal_events(
+    real_world: RealWorld, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A saved snapshot's step-output events edited on disk, its stored hash left: the
+    comparison with its record said the outputs equal and nothing of the events (their
+    stored hashes still matched); the hash of what it holds now differs, and says so."""
+    record = real_world.records_dir / f"{real_world.fallback}.json"
+    saved = tmp_path / "pinned.json"
+    assert run_cli(["snapshot", str(record), "-o", str(saved)]) == ExitCode.OK
+    capsys.readouterr()
+    document = json.loads(saved.read_text("utf-8"))
+    output = next(a for a in document["artifacts"] if a["kind"] == "step-output")
+    output["content"]["events"][2]["type"] = "AGENT_ATTEMPT_EVIL"
+    saved.write_text(json.dumps(document), "utf-8")
+    code, doc = diff_json(capsys, record, saved)
+    assert doc["summary"]["same_output"] is True  # Verist compares the outputs alone
+    assert any("the recorded events differ" in note for note in doc["notes"]), doc["notes"]
