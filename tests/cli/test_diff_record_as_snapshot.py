@@ -177,6 +177,6 @@ def test_a_snapshot_whose_events_were_edited_since_is_not_said_to_hold_equal_eve
     output = next(a for a in document["artifacts"] if a["kind"] == "step-output")
     output["content"]["events"][2]["type"] = "AGENT_ATTEMPT_EVIL"
     saved.write_text(json.dumps(document), "utf-8")
-    code, doc = diff_json(capsys, record, saved)
+    _, doc = diff_json(capsys, record, saved)
     assert doc["summary"]["same_output"] is True  # Verist compares the outputs alone
     assert any("the recorded events differ" in note for note in doc["notes"]), doc["notes"]

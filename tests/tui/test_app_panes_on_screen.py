@@ -218,10 +218,11 @@ async def test_t_and_n_in_a_comparison_with_a_snapshot_say_why_they_do_nothing(
         await settle(pilot)
         in_tab = _notes(app)[len(after_t) + len(after_n) :]
     assert "Switch" not in footer and "n Next" in footer  # t is not offered
-    # the snapshot's step output holds the events: they are among its values
+    # the snapshot's step output holds the events, which Verist's comparison leaves out
     assert after_t[-1] == (
         "No timelines to switch to: only two records are compared event by event; "
-        "with a snapshot, the events are compared as values"
+        "with a snapshot, they are left out, as Verist compares snapshots (a note says when "
+        "they differ)"
     )
     assert after_n == ["No difference to step to: A and B are equal"] * 2
     assert in_tab == ["No difference to step to: A and B are equal"]

@@ -177,12 +177,14 @@ def nothing_to_step_to(layout: SideBySide, rules_on: bool, *, in_timeline: bool)
 def no_timelines_text(a: Operand, b: Operand) -> str:
     """What ``t`` says where there are no timelines to switch to (it did nothing): only two
     records (or runs) are aligned event by event; a snapshot's step output may well hold
-    events (it said "a snapshot has no events"), compared there path by path as values."""
+    events (it said "a snapshot has no events"), which Verist's snapshot comparison leaves
+    out (a note says when they differ)."""
     kinds = sorted({side.kind for side in (a, b) if side.kind != "record"})
     which = " and ".join(f"a {kind}" for kind in kinds) or "these sides"
     return (
         "No timelines to switch to: only two records are compared event by event; "
-        f"with {which}, the events are compared as values"
+        f"with {which}, they are left out, as Verist compares snapshots (a note says when "
+        "they differ)"
     )
 
 
