@@ -128,6 +128,17 @@ def _diff_tab(app: Any) -> str:
     return str(app.side_pane.diff_pane.query_one("#diff-title").render())
 
 
+async def _compare_with_its_snapshot(app: Any, pilot: Any, execution_id: str) -> None:
+    await _select(app, pilot, execution_id)
+    await pilot.press("s", "y")
+    await settle(pilot)
+    await pilot.press("D")
+    await settle(pilot)
+    await pilot.press("enter")  # the snapshot just saved, listed first
+    await settle(pilot)
+    assert isinstance(app.screen, ComparisonScreen)
+
+
 async def test_a_comparison_with_a_snapshot_is_not_shown_as_the_next_execution_s(
     real: RealWorld,
 ) -> None:
@@ -137,13 +148,7 @@ async def test_a_comparison_with_a_snapshot_is_not_shown_as_the_next_execution_s
     old, new = real.error_truncated, real.success
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await _select(app, pilot, old)
-        await pilot.press("s", "y")
-        await settle(pilot)
-        await pilot.press("D")
-        await settle(pilot)
-        await pilot.press("enter")  # the snapshot just saved, listed first
-        await settle(pilot)
+        await _compare_with_its_snapshot(app, pilot, old)
         await pilot.press("escape")
         await settle(pilot)
         assert app.side_pane.active_tab == "diff"
@@ -183,17 +188,6 @@ async def test_a_marked_pair_is_kept_and_labelled_while_the_cursor_moves(
 
 def _notes(app: Any) -> list[str]:
     return [str(note.message) for note in app._notifications]
-
-
-async def _compare_with_its_snapshot(app: Any, pilot: Any, execution_id: str) -> None:
-    await _select(app, pilot, execution_id)
-    await pilot.press("s", "y")
-    await settle(pilot)
-    await pilot.press("D")
-    await settle(pilot)
-    await pilot.press("enter")  # the snapshot just saved, listed first
-    await settle(pilot)
-    assert isinstance(app.screen, ComparisonScreen)
 
 
 async def test_t_and_n_in_a_comparison_with_a_snapshot_say_why_they_do_nothing(
