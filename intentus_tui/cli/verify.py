@@ -445,9 +445,10 @@ def _saved_snapshots(
     they saved); the records and their details without them."""
     snapshots: list[SnapshotFileReport] = []
     kept: list[tuple[RecordTarget, ExecutionDetail]] = []
+    candidates = set(named)  # every file of a directory may be among them: no list search
     for target, detail in zip(record_paths, details, strict=True):
         report = None
-        if target[0] in named and detail.verify.load_status is LoadStatus.NOT_RECORD:
+        if target[0] in candidates and detail.verify.load_status is LoadStatus.NOT_RECORD:
             report = check_snapshot_file(target[0])
         if report is None:
             kept.append((target, detail))
