@@ -3,10 +3,11 @@
 Extracting a bundle compares each file with the sha256 its manifest sealed
 (``core.bundle.read``). A record whose bytes are not those any more (edited since it was
 bundled, whether or not its own envelope hash was made to match again), or one the
-manifest never named (added since), cannot be believed, whatever its own checks say. The
-reader writes those records' names, and why, into ``CHANGES_MARKER`` beside the copy's
-``records/`` (in the directory holding it); the record's summary takes the reason from
-there (``ExecutionSummary.bundle_change``), and so does its one verdict, on every screen
+manifest never named (added since), cannot be believed, whatever its own checks say; nor
+can an execution whose write-ahead log is so. The reader writes those files' names, and
+why, into ``CHANGES_MARKER`` beside the copy's ``records/`` (in the directory holding it);
+the execution's summary takes the reason from there (``ExecutionSummary.bundle_change``),
+and so does its one verdict, on every screen
 and in every command that reads the copy: integrity tampered, saying that it changed
 since it was bundled, and not replayable (untrusted), as for any tampered record.
 
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from intentus_tui.core.bundle.layout import RECORDS, WALS
+from intentus_tui.core.bundle.layout import RECORDS, SECTIONS, WALS
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
@@ -43,7 +44,6 @@ ADDED = "the record is not in its bundle's manifest"
 LOG_CHANGED = "its write-ahead log changed since it was bundled"
 LOG_ADDED = "its write-ahead log is not in its bundle's manifest"
 _ADDED_DETAIL = "added since it was bundled: nothing vouches for its bytes"
-_WAL_SUFFIX = ".wal"
 
 
 def write_changes(directory: Path, problems: Iterable[FileProblem]) -> None:
@@ -105,7 +105,7 @@ def _change_of(summary: ExecutionSummary, changes: Mapping[str, str]) -> str | N
     not what the bundle sealed."""
     change = changes.get(summary.key)
     if change is None and summary.source != "record":  # a log is part of its evidence
-        change = changes.get(f"{WALS}/{summary.execution_id}{_WAL_SUFFIX}")
+        change = changes.get(f"{WALS}/{summary.execution_id}{SECTIONS[WALS]}")
     return change
 
 
