@@ -60,16 +60,19 @@ def step_output(snapshot: Snapshot) -> Any:
     return content.get("output", MISSING) if isinstance(content, dict) else MISSING
 
 
-def _step_output_hash(snapshot: Snapshot) -> str | None:
-    """The hash of the step output as it reads now (its content hashed, as Verist hashes
-    it), else the one stored with it: a snapshot whose events were edited since it was
-    saved kept the stored hash of the events it had, and its events were said equal."""
+def _step_output_hash(snapshot: Snapshot, operand: Operand) -> str | None:
+    """The hash of the step output as it reads now: the one stored with it where that
+    holds (a record's snapshot is made now; a saved one whose hashes were all checked when
+    it was read has no ``note``), else its content hashed again. A snapshot whose events
+    were edited since it was saved kept the stored hash of the events it had, and its
+    events were said equal."""
     from intentus_tui.core.verist.hashing import try_hash
 
     artifact = snapshot.step_output
     if artifact is None:
         return None
-    if artifact.content is not MISSING:
+    stale = operand.kind == "snapshot" and operand.note is not None
+    if stale and artifact.content is not MISSING:
         actual, _ = try_hash(artifact.content)
         if actual is not None:
             return actual
@@ -100,7 +103,7 @@ def compare_snapshot_operands(
     header_diff = None
     if header_a is not MISSING and header_b is not MISSING:
         header_diff = diff(header_a, header_b, aligned=aligned)
-    ha, hb = (_step_output_hash(s) for s in (sa, sb))
+    ha, hb = _step_output_hash(sa, a), _step_output_hash(sb, b)
     same_hash = ha is not None and ha == hb
     shown_input, hidden_input = ignore.split(_prefixed("input", input_diff))
     shown_output, hidden_output = ignore.split(_prefixed("output", output_diff))
