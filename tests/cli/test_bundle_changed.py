@@ -6,6 +6,7 @@ saying it changed since it was bundled; not replayable (untrusted). The commands
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tarfile
 from pathlib import Path
@@ -213,3 +214,76 @@ def test_a_log_changed_since_it_was_bundled_makes_its_execution_untrusted(
     assert [p["summary"] for p in forced["integrity"]] == [
         "write-ahead log changed since it was bundled"
     ]
+
+
+def _with_manifest_entry_made_again(source: Path, target: Path, name: str) -> Path:
+    """``source`` again with its manifest's entry for ``name`` made to match that member's
+    bytes now, ``manifest.sha256`` left as it was: what one who edits a record and its
+    manifest entry, but not the manifest's own seal, leaves."""
+    members = read_members(source)
+    data = next(data for info, data in members if info.name == name)
+    out = []
+    for info, member_data in members:
+        if info.name == "manifest.json":
+            manifest = json.loads(member_data)
+            for entry in manifest["files"]:
+                if entry["path"] == name:
+                    entry["sha256"], entry["size"] = hashlib.sha256(data).hexdigest(), len(data)
+            member_data = json.dumps(manifest, indent=2).encode()
+            info.size = len(member_data)
+        out.append((info, member_data))
+    return write_tarball(target, out)
+
+
+def test_a_manifest_that_does_not_match_its_seal_vouches_for_no_record(
+    world: BundleWorld, tmp_path: Path
+) -> None:
+    """A record forged inside a bundle and its manifest entry made again to match: the
+    manifest no longer hashes to ``manifest.sha256``. ``verify`` failed the manifest, but
+    the forged record (its own checks pass, its manifest entry too) was "verified;
+    replayable" in its verdict, everywhere. Nothing in such a bundle vouches for any file:
+    each record's verdict says so, untrusted."""
+    good = _bundle(world, tmp_path / "good.tar.gz", world.success, world.fallback)
+    name = f"records/{world.success}.json"
+    forged = edit_record(good, tmp_path / "forged.tar.gz", name, forge_envelope)
+    resealed = _with_manifest_entry_made_again(forged, tmp_path / "resealed.tar.gz", name)
+    run = cli("verify", str(resealed))
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    for execution in (world.success, world.fallback):
+        row = lines.index(f"FAIL  {execution}.json  hash match")
+        assert lines[row + 1].startswith(
+            "      - the bundle's manifest does not match its seal: manifest.json hashes to "
+        ), lines[row + 1]
+        assert lines[row + 1].endswith("; nothing vouches for its bytes")
+        assert lines[row + 2] == f"      {UNTRUSTED}"
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    extract_bundle(resealed, copy)
+    listing = cli("inspect", "--list", "--dir", str(copy), "--json")
+    rows = {row["execution_id"]: row for row in json.loads(listing.stdout)["executions"]}
+    for execution in (world.success, world.fallback):
+        assert rows[execution]["integrity"] == "tampered"
+        assert rows[execution]["integrity_reason"].startswith(
+            "the bundle's manifest does not match its seal: "
+        )
+        assert rows[execution]["replayable_reason"] == "untrusted"
+    refused = cli("replay", world.success[:8], "--dir", str(copy))
+    assert refused.returncode == 3
+
+
+def test_a_bundle_without_its_manifests_seal_vouches_for_no_record(
+    world: BundleWorld, tmp_path: Path
+) -> None:
+    good = _bundle(world, tmp_path / "good.tar.gz", world.fallback)
+    unsealed = write_tarball(
+        tmp_path / "unsealed.tar.gz",
+        [(info, data) for info, data in read_members(good) if info.name != "manifest.sha256"],
+    )
+    run = cli("verify", str(unsealed))
+    assert run.returncode == 1
+    assert (
+        "      - the bundle's manifest does not match its seal: manifest.sha256 is missing; "
+        "nothing vouches for its bytes"
+    ) in run.stdout.splitlines()

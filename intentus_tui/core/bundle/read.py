@@ -239,7 +239,7 @@ def extract_bundle(
         raise BundleError(f"{label}: {exc}") from None
     problems += compare_with_manifest(manifest, files)
     # Told to whatever reads the copy: a record whose bytes are not those sealed is tampered.
-    write_changes(destination, problems)
+    write_changes(destination, problems, files)
     return ExtractedBundle(destination, manifest, tuple(problems), files)
 
 

@@ -27,7 +27,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from intentus_tui.core.bundle.layout import RECORDS, SECTIONS, WALS
+from intentus_tui.core.bundle.layout import (
+    MANIFEST_DIGEST_NAME,
+    MANIFEST_NAME,
+    RECORDS,
+    SECTIONS,
+    WALS,
+)
 from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
@@ -44,21 +50,47 @@ ADDED = "the record is not in its bundle's manifest"
 LOG_CHANGED = "its write-ahead log changed since it was bundled"
 LOG_ADDED = "its write-ahead log is not in its bundle's manifest"
 _ADDED_DETAIL = "added since it was bundled: nothing vouches for its bytes"
+# Of every record and log, when the manifest itself is not what its own sha256 sealed (or
+# that sha256 is gone): a file edited with its manifest entry made to match passes the
+# comparison with that manifest, so no comparison with it can vouch for any file.
+UNSEALED = "the bundle's manifest does not match its seal"
+_UNSEALED_DETAIL = "nothing vouches for its bytes"
 
 
-def write_changes(directory: Path, problems: Iterable[FileProblem]) -> None:
+def write_changes(
+    directory: Path, problems: Iterable[FileProblem], files: Iterable[str] = ()
+) -> None:
     """Write, beside the records of the copy in ``directory``, each record (by its name)
     and each write-ahead log (``wal/NAME``) whose bytes are not those its manifest sealed
-    (``changed``) or that it does not name (``extra``); nothing when there is none."""
-    changes = {}
+    (``changed``) or that it does not name (``extra``); nothing when there is none. When
+    the manifest is not what its own sha256 sealed, every other record and log of
+    ``files`` (the copy's paths, ``records/NAME``) too (``unsealed``: why)."""
+    changes: dict[str, list[str]] = {}
+    unsealed: str | None = None
     for problem in problems:
-        section, _, name = problem.path.partition("/")
+        section = problem.path.partition("/")[0]
         if problem.kind in ("changed", "extra") and section in (RECORDS, WALS):
-            changes[name if section == RECORDS else problem.path] = [problem.kind, problem.detail]
+            changes[_marker_name(problem.path)] = [problem.kind, problem.detail]
+        elif problem.path.startswith(MANIFEST_NAME) or problem.path == MANIFEST_DIGEST_NAME:
+            unsealed = (
+                f"{MANIFEST_DIGEST_NAME} is missing"
+                if problem.kind == "missing"
+                else problem.detail
+            )
+    if unsealed is not None:
+        for path in files:
+            if path.partition("/")[0] in (RECORDS, WALS):
+                changes.setdefault(_marker_name(path), ["unsealed", unsealed])
     if changes:
         from intentus_tui.core.fsio import atomic_write
 
         atomic_write(directory / CHANGES_MARKER, json.dumps(changes).encode(), durable=False)
+
+
+def _marker_name(path: str) -> str:
+    """A copy's path (``records/NAME``, ``wal/NAME``) as the marker names it."""
+    section, _, name = path.partition("/")
+    return name if section == RECORDS else path
 
 
 def bundle_changes(records_dir: Path) -> dict[str, str]:
@@ -82,6 +114,8 @@ def bundle_changes(records_dir: Path) -> dict[str, str]:
             log = name.startswith(f"{WALS}/")
             if kind == "changed":
                 what, why = (LOG_CHANGED if log else CHANGED), detail
+            elif kind == "unsealed":
+                what, why = UNSEALED, f"{detail}; {_UNSEALED_DETAIL}"
             else:
                 what, why = (LOG_ADDED if log else ADDED), _ADDED_DETAIL
             changes[name] = sanitize_line(f"{what}: {why}")
