@@ -75,6 +75,7 @@ def _runtime(base: Path, *agents: tuple[str, bool, int]) -> Iterator[tuple[Inten
     current directory: it runs there), with ``agents`` (name, fails, priority)."""
     records = base / ".intentusnet" / "records"
     logging.getLogger("intentusnet").setLevel(logging.CRITICAL)
+    base.mkdir(parents=True, exist_ok=True)  # a directory named for the world, made here
     old_cwd = os.getcwd()
     os.chdir(base)
     try:

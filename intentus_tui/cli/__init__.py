@@ -255,7 +255,9 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
     A ROOT is a directory or a remote URL, read-only:
       ssh://[user@]host[:port]/path   (pip install 'intentus-tui[ssh]')
       s3://bucket/prefix              (pip install 'intentus-tui[s3]')
-    Several roots show as one list with a root column.
+    Several roots show as one list with a root column. The debugger watches
+    them live: records written, changed or removed while it is open show at
+    once (a remote root every --poll seconds); p pauses and resumes watching.
     """
     if ctx.invoked_subcommand is not None:
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Iterable, Sequence
@@ -37,6 +38,7 @@ from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary, ReplayCode, outcome_words
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.timestamps import time_order, utc_text
@@ -157,6 +159,19 @@ REPLAY_SAID_SHORTER = {
     ReplayCode.MARKED_NOT_REPLAYABLE.value: "marked",
     ReplayCode.RECORD_CORRUPTED.value: "corrupted",
 }
+
+
+def _several_targets(targets: Sequence[str]) -> str:
+    """Why ``inspect`` takes one ID or FILE, and, when the others name directories (as
+    ``--list ROOT`` takes them), the command that looks the id up in them."""
+    first, *others = targets
+    if all(os.path.isdir(other) or is_remote(other) for other in others):
+        dirs = " ".join(f"--dir {shlex.quote(other)}" for other in others)
+        return sanitize_line(
+            f"give one ID or FILE; a directory to look in goes after --dir: "
+            f"intentus-tui inspect {shlex.quote(first)} {dirs}"
+        )
+    return "give one ID or FILE (or --list with several roots)"
 
 
 def _print_listing(rows: list[list[str]], roots: Sequence[str] = ()) -> None:
@@ -485,7 +500,7 @@ def inspect(
     from intentus_tui.core.detail import detail_to_json
 
     if len(targets) > 1:
-        fail("give one ID or FILE (or --list with several roots)")
+        fail(_several_targets(targets))
     path, wal_dir = locate_execution(targets[0], directories or None)
     detail = load_detail(path, wal_dir)
     if as_json:

@@ -837,5 +837,6 @@ class IntentusApp(
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from intentus_tui.tui.commands import app_commands
 
-        yield from super().get_system_commands(screen)
+        # Textual's "Keys" panel beside our "Help: keys" made two entries for one question.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         yield from app_commands(self)

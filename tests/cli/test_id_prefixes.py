@@ -361,3 +361,22 @@ def test_a_snapshot_that_cannot_be_made_is_one_line(tmp_path: Path, real_world: 
     written = cli("snapshot", str(longer), "-o", str(tmp_path / "out" / "s.json"))
     assert written.returncode == ExitCode.OK, written.stderr
     assert "The snapshot holds what was recovered" in written.stderr  # warned, once written
+
+
+def test_a_directory_after_the_id_is_answered_with_the_command_that_looks_in_it(
+    world: Path, real_world: RealWorld
+) -> None:
+    """``inspect ID DIR`` (as ``inspect --list DIR`` takes a directory): it said only "give
+    one ID or FILE (or --list with several roots)"; now it names the command to run, and
+    that command works."""
+    records = world / ".intentusnet" / "records"
+    line = _one_error_line(cli("inspect", real_world.fallback[:8], str(records), cwd=world))
+    command = f"intentus-tui inspect {real_world.fallback[:8]} --dir {records}"
+    assert line == (
+        f"intentus-tui: give one ID or FILE; a directory to look in goes after --dir: {command}"
+    )
+    suggested = cli(*shlex.split(command)[1:], cwd=world)
+    assert suggested.returncode == 0, suggested.stderr
+    assert suggested.stdout.startswith(f"execution   {real_world.fallback}\n")
+    other = _one_error_line(cli("inspect", real_world.fallback[:8], "nowhere", cwd=world))
+    assert other == "intentus-tui: give one ID or FILE (or --list with several roots)"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.cli.open import resolve_target
+from tests.cli.support import cli
 
 
 def test_the_demo_world_is_kept_between_runs_unless_a_fresh_one_is_asked_for(
@@ -100,3 +101,11 @@ def test_a_mistyped_command_is_said_and_opens_nothing(
     # A directory of that name is a root, as before.
     (tmp_path / typed).mkdir()
     assert "no such command" not in cli(typed, cwd=tmp_path).stderr
+
+
+def test_the_help_says_the_debugger_watches_its_roots_live() -> None:
+    """A user walk found live watching only by trying: the help said nothing of it, and
+    --poll (remote roots only) was the one option about it."""
+    text = " ".join(cli("--help").stdout.split())
+    assert "The debugger watches them live: records written, changed or removed" in text
+    assert "p pauses and resumes watching" in text

@@ -68,6 +68,18 @@ async def test_help_lists_every_binding_with_its_id_and_closes(records_dir: Path
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_the_palette_has_one_help_entry(records_dir: Path) -> None:
+    """Textual's own "Keys" panel stood beside the app's "Help: keys": two entries for one
+    question, the first one a panel that knows nothing of this app's keys by id."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert [t for t in titles if "key" in t.lower()] == ["Help: keys"]
+        assert "Quit" in titles and "Theme" in titles  # Textual's other commands stay
+
+
 async def test_a_user_keymap_remaps_bindings_by_id(records_dir: Path) -> None:
     write_world(records_dir)
     app = make_app(records_dir, keymap={"cycle-sort": "ctrl+o", "list.down": "n"})
