@@ -25,7 +25,7 @@ from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdic
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.list_rows import verdict_text
 from intentus_tui.tui.presenters.list_search import verdict_words
-from intentus_tui.tui.widgets.timeline_view import verdict_lines
+from intentus_tui.tui.presenters.timeline_summary import verdict_lines
 
 if TYPE_CHECKING:
     from intentus_tui.tui.app import IntentusApp

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -20,9 +20,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.timer import Timer
 
-from intentus_tui.core.actions import EventRow, ExecutionState, LoadStatus, Timeline
-from intentus_tui.core.model import Integrity, Outcome, Verdict
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.actions import EventRow, ExecutionState
+from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.event_columns import (
     STATUS_WIDTH,
     TYPE_WIDTH,
@@ -30,24 +29,17 @@ from intentus_tui.tui.presenters.event_columns import (
     row_columns,
     short_type,
 )
-from intentus_tui.tui.presenters.list_rows import (
-    INTEGRITY_WIDTH,
-    REPLAY_WIDTH,
-    display_id,
-    integrity_cell,
-    integrity_words,
-    outcome_badge,
-    replay_cell,
-    replay_words,
-)
 from intentus_tui.tui.presenters.time_cells import (
     TimeMode,
-    attempt_duration,
     time_cell,
     time_toggle_text,
     time_width,
-    times_text,
     waterfall_cells,
+)
+from intentus_tui.tui.presenters.timeline_summary import (
+    SummaryText,
+    summary_content,
+    wal_summary_content,
 )
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
@@ -55,8 +47,6 @@ if TYPE_CHECKING:  # not imported at start: the first frame should not wait for 
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.widgets.clamped_text import ClampedText
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
-
-_MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 
 
 def event_mark(row: EventRow) -> str:
@@ -69,282 +59,6 @@ def event_mark(row: EventRow) -> str:
     if row.status == "ok":
         return "✓"
     return " "
-
-
-def chain_content(
-    timeline: Timeline, times: ExecutionTimes | None = None, now: datetime | None = None
-) -> Content:
-    """How the attempts ran, each mark in its status colour and its duration where one is
-    known: tried in turn, ``fb-primary ✗ 738ms → fb-secondary ✓ 2.86s``, or side by side,
-    ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open."""
-    fan_out = timeline.fan_out is not None
-    answer = timeline.answered_by if fan_out else None
-    parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
-    for number, attempt in enumerate(timeline.attempts):
-        if number:
-            parts.append((" | " if fan_out else " → ", "$text-muted"))
-        parts.append((attempt.agent or "?", "bold"))
-        parts.append((f" {attempt.mark}", _MARK_STYLES.get(attempt.status, "$text-muted")))
-        if attempt.in_flight:
-            parts.append((" in flight", "bold $warning"))
-        timed = times.attempts[number] if times and number < len(times.attempts) else None
-        took = attempt_duration(timed, now)
-        if took is not None:
-            parts.append((f" {took}", "bold $warning" if attempt.in_flight else "$text-muted"))
-        if attempt is answer:
-            parts.append((" ← answer", "$success"))
-    return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
-
-
-def _plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
-
-
-_OUTCOME_STYLES = {
-    Outcome.SUCCEEDED: "bold $success",
-    Outcome.FAILED: "bold $error",
-    Outcome.IN_FLIGHT: "bold $warning",
-    Outcome.UNKNOWN: "bold $error",
-}
-_INTEGRITY_STYLES = {
-    Integrity.VERIFIED: "$success",
-    Integrity.BENIGN: "$warning",
-    Integrity.TAMPERED: "bold $error",
-    Integrity.UNVERIFIABLE: "$warning",
-    Integrity.CHAIN_BROKEN: "bold $error",
-}
-
-
-def outcome_part(verdict: Verdict) -> tuple[str, str]:
-    """The outcome badge as the list row shows it, styled for the header line."""
-    text, _ = outcome_badge(verdict)
-    style = _OUTCOME_STYLES[verdict.outcome] if verdict.trusted else "bold reverse $error"
-    return text, style
-
-
-def verdict_lines(verdict: Verdict) -> list[Content]:
-    """The verdict's three answers, each with its reason, in the command line's words."""
-    integrity, replay = integrity_words(verdict.integrity), replay_words(verdict)
-    replay_style = "$success" if verdict.replayable else "$warning"
-    rows = (
-        ("outcome   ", outcome_part(verdict), verdict.outcome_reason),
-        (
-            "integrity ",
-            (integrity, _INTEGRITY_STYLES[verdict.integrity]),
-            verdict.integrity_reason,
-        ),
-        ("replay    ", (replay, replay_style), verdict.replay_reason),
-    )
-    return [
-        Content.assemble(
-            (label, "$text-muted"), part, (f" — {sanitize_line(reason)}", "$text-muted")
-        )
-        for label, part, reason in rows
-    ]
-
-
-def verdict_brief(verdict: Verdict) -> Content:
-    """The three answers on one line, without their reasons: ``? unknown · unverif. · ✗ corrupt``."""
-    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
-    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
-    return Content.assemble(
-        outcome_part(verdict),
-        (" · ", "$text-muted"),
-        (integrity, _INTEGRITY_STYLES[verdict.integrity]),
-        (" · ", "$text-muted"),
-        (replay, "$success" if verdict.replayable else "$warning"),
-    )
-
-
-# The width of the verdict's labels ("integrity "): its reasons wrap beside them.
-VERDICT_LABEL_WIDTH = 10
-
-
-class SummaryText(NamedTuple):
-    """The lines above the events, and how far in each one's wrapped rows go (a verdict's
-    reason stays beside its label); ``short``: the same in fewer rows, for a short pane."""
-
-    lines: list[Content]
-    hangs: list[int]
-    short: tuple[list[Content], list[int]] | None = None
-    keep: int = 0  # the first lines that show whole, or one row each, or in the short form
-    first: tuple[int, ...] = ()  # of those, the lines whose rows to spare come first
-
-    @property
-    def content(self) -> Content:
-        return Content("\n").join(self.lines)
-
-
-def summary_content(
-    detail: ExecutionDetail, verdict: Verdict | None = None, now: datetime | None = None
-) -> SummaryText:
-    """The lines above the events: identity and verdict (or the file's state when there is
-    no verdict), salvage, chain, crash point.
-
-    Most important first: the pane is short and a narrow one wraps.
-    """
-    result, timeline = detail.result, detail.timeline
-    record = result.record
-    ident = sanitize_line((record.execution_id if record else None) or result.stem)
-    intent = sanitize_line(record.intent_name or "") if record else ""
-    state = outcome_part(verdict) if verdict is not None else _state_part(detail)
-    text = SummaryText(
-        [
-            Content.assemble(
-                (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state
-            )
-        ],
-        [0],
-    )
-    if verdict is not None:  # a damaged file's damage lines follow
-        _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
-    if result.status is not LoadStatus.OK:
-        _add(text, _salvage_lines(detail))
-    chain: Content | None = None
-    chain_at = len(text.lines)
-    if timeline is not None:
-        chain, *rest = _timeline_lines(timeline, detail.times, now)
-        _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
-        _add(text, rest)
-    chained = (chain, len(chain_label(timeline))) if chain and timeline else None
-    text = _with_short_form(text, ident, intent, verdict, chained)
-    if text.keep and chained:  # whole, the chain names the agent that answered
-        text = text._replace(first=(*text.first, chain_at))
-    return text
-
-
-def _with_short_form(
-    text: SummaryText,
-    ident: str,
-    intent: str,
-    verdict: Verdict | None,
-    chain: tuple[Content, int] | None,
-) -> SummaryText:
-    """``text`` with its short form, for a pane too short for the verdict's lines (80x24):
-    the three answers in one line, then the chain; the reasons are a tab away (Verify,
-    Post-mortem). Every answer in sight beats two with reasons."""
-    if verdict is None:
-        return text
-    # The id as the list shows it (a UUID's first 8 characters): the intent keeps its room.
-    named = Content.assemble((display_id(ident), "bold"), ("  ", ""), (intent, "$text-accent"))
-    short = [(named, 0), (verdict_brief(verdict), 0), *([chain] if chain else [])]
-    lines, hangs = zip(*short, strict=True)
-    # title, the 3 answers; rows to spare go to the integrity's reason first: when it is
-    # long, it says what broke (the outcome's then only advises investigating); then the
-    # outcome's and the replay's (the chain's follow: see summary_content)
-    return text._replace(short=(list(lines), list(hangs)), keep=4, first=(2, 1, 3))
-
-
-def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
-    text.lines.extend(lines)
-    text.hangs.extend([hang] * len(lines))
-
-
-def chain_label(timeline: Timeline) -> str:
-    """The chain line's label: ``chain `` or the fan-out's name (``parallel ``)."""
-    return f"{timeline.fan_out} " if timeline.fan_out is not None else "chain "
-
-
-def _timeline_lines(
-    timeline: Timeline, times: ExecutionTimes | None, now: datetime | None
-) -> list[Content]:
-    fan_out = timeline.fan_out
-    counts = [_plural(len(timeline.rows), "event")]
-    if fan_out is None:
-        counts.append(_plural(timeline.attempt_count, "attempt"))
-    else:
-        counts.append(_plural(timeline.attempt_count, "branch", "branches"))
-    if timeline.fallbacks:
-        counts.append(_plural(len(timeline.fallbacks), "fallback"))
-    if fan_out is not None and timeline.decided_agent is not None:
-        why = f" ({timeline.decision_reason})" if timeline.decision_reason else ""
-        answered = timeline.answered_by is not None
-        counts.append(f"{'answer' if answered else 'router'}: {timeline.decided_agent}{why}")
-    counts.append(f"final response: {timeline.final_status or 'none'}")
-    # "took" is claimed only when the last event has a time: a broken log chain or a
-    # record without event times left the last known time short of the end.
-    end = len(timeline.rows) - 1
-    end_timed = times is not None and end >= 0 and times.event_time(end) is not None
-    took = times_text(times, now, timeline.state is ExecutionState.COMPLETED and end_timed)
-    if took:
-        counts.append(took)
-    lines = [  # the chain first (see summary_content)
-        Content.assemble(
-            (chain_label(timeline), "$text-muted"), chain_content(timeline, times, now)
-        ),
-        Content.styled(" · ".join(counts), "$text-muted"),
-    ]
-    if fan_out == "parallel" and timeline.attempts:
-        # 1.3.0 stops recording at the first success; with none, every branch is here.
-        succeeded = any(a.status == "ok" for a in timeline.attempts)
-        after = "; none after the first success" if succeeded else ""
-        lines.append(Content.styled(f"recorded as they finished{after}", "$text-muted"))
-    what = "branch" if fan_out is not None else "attempt"
-    for attempt in timeline.in_flight:
-        seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
-        timed = times.attempts[attempt.number - 1] if times else None
-        open_for = timed.open_for(now) if timed is not None and now is not None else None
-        took = f", {attempt_duration(timed, now)}," if open_for is not None else ""
-        lines.append(
-            Content.styled(
-                f"⚠ {what} {attempt.number} by {attempt.agent}{took} started{seq} and never ended"
-                " — it may have had side effects",
-                "bold $warning",
-            )
-        )
-    closed = [a for a in timeline.attempts if a.log_end_seq is not None]
-    if closed:  # rare: the words (and their module) are fetched when there is one
-        from intentus_tui.core import actions
-
-        lines += [Content.styled(f"⚠ {actions.log_ended(a)}", "$warning") for a in closed]
-    if timeline.state is ExecutionState.INCOMPLETE and timeline.last_event is not None:
-        last = timeline.last_event
-        seq = f"seq {last.seq} " if last.seq is not None else ""
-        lines.append(
-            Content.styled(f"last recorded event: {seq}{last.type} {last.summary}", "$warning")
-        )
-    for step in timeline.fallbacks[:3]:
-        why = f": {step.reason}" if step.reason else ""
-        seq = f"seq {step.seq} " if step.seq is not None else ""
-        lines.append(
-            Content.styled(f"{seq}fallback {step.from_agent} → {step.to_agent}{why}", "$warning")
-        )
-    if len(timeline.fallbacks) > 3:
-        lines.append(Content.styled(f"… {len(timeline.fallbacks) - 3} more fallbacks", "$warning"))
-    return lines
-
-
-def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
-    """Where the file breaks and what survived it; the loader's message otherwise."""
-    result = detail.result
-    if result.damage is None or result.record is None:
-        return [Content.styled(sanitize_line(result.message), "bold $error")]
-    damage = f"salvaged from a damaged file: {result.damage.describe()}"
-    lines = [Content.styled(sanitize_line(damage), "bold $error")]
-    recovered = ", ".join(result.recovered) or "nothing whole"
-    partly = ""
-    if result.partial:
-        partly = f" · partly: {', '.join(result.partial)}"
-        if "events" in result.partial:
-            count = len(result.record.events)
-            partly += f" ({count:,} complete event{'s' if count != 1 else ''} before the break)"
-    lines.append(Content.styled(sanitize_line(f"recovered whole: {recovered}{partly}"), "$error"))
-    return lines
-
-
-def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
-    timeline = detail.timeline
-    if detail.result.status is LoadStatus.SALVAGED:
-        return ("✗ salvaged from a damaged file", "bold $error")
-    if timeline is None:
-        return (f"✗ {detail.result.status.value.replace('_', ' ')}", "bold $error")
-    if timeline.state is ExecutionState.INCOMPLETE:
-        return ("… incomplete", "bold $warning")
-    if detail.replayable:
-        return ("✓ replayable", "bold $success")
-    verdict = detail.verdict  # its words, as the Replay tab and the CLI say them
-    why = verdict.replay_reason if verdict is not None else detail.replay_reason or "?"
-    return (f"✗ not replayable: {sanitize_line(why)}", "bold $warning")
 
 
 class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
@@ -798,70 +512,6 @@ def _attempt_rows(spans: Iterable[tuple[int | None, int | None]]) -> dict[int, i
         if row is not None:
             rows.setdefault(row, position)
     return rows
-
-
-def wal_summary_content(
-    log: WalLog,
-    verdict: Verdict | None = None,
-    times: ExecutionTimes | None = None,
-    now: datetime | None = None,
-) -> SummaryText:
-    text = SummaryText([], [])
-    ident, intent = sanitize_line(log.execution_id), sanitize_line(log.intent_name or "")
-    _add(
-        text,
-        [
-            Content.assemble(
-                (ident, "bold"),
-                "  ",
-                (intent, "$text-accent"),
-                "  ",
-                (f"◌ {log.state.replace('_', ' ')}: no record file", "bold $warning")
-                if verdict is None
-                else outcome_part(verdict),
-            )
-        ],
-    )
-    if verdict is not None:
-        _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
-    _add(text, [Content.styled(f"write-ahead log: {sanitize_line(log.message)}", "$text-muted")])
-    took = times_text(times, now, log.state != "in_flight")
-    if took:
-        _add(text, [Content.styled(took, "$text-muted")])
-    steps: Content | None = None
-    if log.steps:
-        parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
-        for number, done in enumerate(log.steps):
-            if number:
-                parts.append((" → ", "$text-muted"))
-            mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
-            parts.append((sanitize_line(done.agent or done.step_id), "bold"))
-            parts.append((f" {mark}", style))
-            timed = times.attempts[number] if times and number < len(times.attempts) else None
-            duration = attempt_duration(timed, now)
-            if duration is not None:
-                in_flight = timed is not None and timed.in_flight
-                parts.append((f" {duration}", style if in_flight else "$text-muted"))
-        steps = Content.assemble(*parts)
-        _add(text, [steps])
-    step = log.in_flight_step
-    if step is not None:
-        effect = f", {sanitize_line(step.side_effect)}" if step.side_effect else ""
-        seq = f" at seq {step.started_seq}" if step.started_seq is not None else ""
-        warning = (
-            f"⚠ step {sanitize_line(step.step_id)} ({sanitize_line(step.agent or '?')}{effect})"
-            f" started{seq} and never ended"
-        )
-        _add(text, [Content.styled(warning, "bold $warning")])
-    return _with_short_form(text, ident, intent, verdict, (steps, 0) if steps else None)
-
-
-_STEP_MARKS = {
-    "completed": ("✓", "$success"),
-    "failed": ("✗", "$error"),
-    "started": ("… in flight", "bold $warning"),
-    "skipped": ("–", "$text-muted"),
-}
 
 
 def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
