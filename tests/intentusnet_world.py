@@ -176,6 +176,30 @@ def with_lost_attempt_end(world: RealWorld, base: Path) -> Path:
     return records.parent
 
 
+def with_record_behind_its_log(world: RealWorld, base: Path) -> Path:
+    """An ``.intentusnet`` under ``base`` holding the world's fallback execution as it stood
+    while it ran: its record as the real 1.3.0 store saves it after its first event
+    (INTENT_RECEIVED: no attempt, no decision, no final response) beside the WAL the real
+    ``WALWriter`` had written by then: attempt 1 (fb-primary) failed, the fallback, and
+    attempt 2 (fb-secondary, irreversible) started at WAL #5 and not ended."""
+    from intentusnet.wal.writer import WALWriter
+
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    record = RealStore(str(world.records_dir)).load(world.fallback)
+    record.events = record.events[:1]
+    record.routerDecision = None
+    record.finalResponse = None
+    RealStore(str(records)).save(record)
+    with WALWriter(str(records.parent / "wal"), world.fallback) as writer:
+        writer.execution_started(record.header.envelopeHash, "Summarize")
+        writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
+        writer.step_failed("attempt-1", "unavailable", "circuit breaker open", True)
+        writer.fallback_triggered("fb-primary", "fb-secondary", "unavailable")
+        writer.step_started("attempt-2", "fb-secondary", "irreversible", {}, "a2" * 32)
+    return records.parent
+
+
 def all_attempts_failing(base: Path) -> dict[str, str]:
     """Executions the real 1.3.0 router ran with every agent failing, one per strategy
     (fallback, broadcast, parallel): id by strategy. Each file is cut short inside its

@@ -364,6 +364,7 @@ def _claimed(detail: ExecutionDetail) -> str:
 
 def _detail_text(detail: ExecutionDetail) -> None:
     from intentus_tui.core.detail import detail_to_json
+    from intentus_tui.core.reconcile import from_log
 
     doc = detail_to_json(detail)
     status = f"{doc['status']}{_claimed(detail)}"
@@ -384,14 +385,19 @@ def _detail_text(detail: ExecutionDetail) -> None:
         lines.append(f"hash        {hash_doc['status']}: {hash_doc['explanation']}")
     if detail.timeline is not None:
         none = "(none in what was recovered)" if doc["salvage"] else "(no attempts recorded)"
-        lines.append(f"agents      {detail.timeline.chain or none}")
+        logged = [a.number for a in detail.timeline.attempts if a.log_start_seq is not None]
+        after = (
+            f"  (from attempt {logged[0]} on, the write-ahead log's: the record stops before)"
+            if logged
+            else ""
+        )
+        lines.append(f"agents      {detail.timeline.chain or none}{after}")
         last = detail.timeline.last_event
         if last is not None:
             lines.append(f"last event  #{last.seq} {last.type} {last.summary}")
         for attempt in detail.timeline.in_flight:
-            lines.append(
-                f"in flight   {attempt.agent} (started at seq {attempt.start_seq}, never ended)"
-            )
+            started = from_log(attempt) or f"started at seq {attempt.start_seq}"
+            lines.append(f"in flight   {attempt.agent} ({started}; never ended)")
     lines.extend(time_lines(detail))
     damage = detail.result.damage
     if damage is not None:

@@ -12,7 +12,7 @@ from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
-from intentus_tui.core.reconcile import closed_by_log
+from intentus_tui.core.reconcile import with_log
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.records.replay import ReplayEngine
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
@@ -90,7 +90,7 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
     if timeline is not None:
-        timeline = closed_by_log(timeline, wal)
+        timeline = with_log(timeline, wal)
     summary = summary_of(result, wal)
     times: ExecutionTimes | None = None
     if result.record is not None and timeline is not None:
@@ -173,6 +173,7 @@ def _attempt_json(
         "start_seq": a.start_seq,
         "end_seq": a.end_seq,
         "log_end_seq": a.log_end_seq,
+        "log_start_seq": a.log_start_seq,
     }
     timed = times.attempts[a.number - 1] if times and a.number <= len(times.attempts) else None
     if timed is not None:

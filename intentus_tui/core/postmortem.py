@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from intentus_tui.core.reconcile import log_ended
+from intentus_tui.core.reconcile import from_log, log_ended
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import RecoveryHint, recovery_hint
@@ -151,7 +151,7 @@ def build_postmortem(
         if last is not None:
             last_event = f"#{last.seq} {last.type} {last.summary}".strip()
         in_flight = tuple(
-            f"{a.agent} (attempt {a.number}, started at seq {a.start_seq})"
+            f"{a.agent} (attempt {a.number}, {from_log(a) or f'started at seq {a.start_seq}'})"
             for a in timeline.in_flight
         )
         completed = tuple(
@@ -180,6 +180,8 @@ def build_postmortem(
                 disagreements.append("the WAL says completed but the record has no final response")
         if timeline is not None:  # closed by trusted entries (a broken log's first ones count)
             disagreements += [text for a in timeline.attempts if (text := log_ended(a))]
+            if timeline.log_disagreement is not None:
+                disagreements.append(timeline.log_disagreement)
     hint = _hint(timeline, wal, record_distrust, replay_refused, failed)
     untrusted: str | None = None
     if broken is not None:

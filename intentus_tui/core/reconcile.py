@@ -1,4 +1,6 @@
-"""An attempt its record left open and its write-ahead log closed.
+"""What a record's attempts lack and its write-ahead log holds.
+
+**Closed by the log.**
 
 A record that lost an event (its writer declared a recording failure, or it was cut
 short) shows an attempt as started and never ended, while the execution's log recorded
@@ -10,13 +12,29 @@ the record and the log disagree on, read it from there.
 Attempts and steps pair as their times do (``times``): the n-th step the log started is
 the record's n-th attempt, when their agents agree. Only the log's trusted entries (those
 before any break of its hash chain) close anything.
+
+**Started by the log.** A record still being written may stop before an attempt the log
+has started (a live execution's record, written at its first event): the timeline shows
+the steps the log started after the record's attempts as attempts of their own
+(``Attempt.log_start_seq``), in flight or ended as the log says, as the post-mortem does.
+Where the two name different agents for an attempt, neither is picked: the timeline says
+so (``Timeline.log_disagreement``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
-from intentus_tui.core.records.timeline import Attempt, EventRows, Timeline, attempt_mark
+from intentus_tui.core.model import ExecutionState
+from intentus_tui.core.records.timeline import (
+    FAN_OUT_MARK,
+    Attempt,
+    EventRows,
+    Timeline,
+    attempt_mark,
+    chain_text,
+)
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.wal.analyse import WalStep
 from intentus_tui.core.wal.read import WalLog
@@ -43,10 +61,7 @@ def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     end (status, entry); ``timeline`` itself when there is none."""
     if log is None or not timeline.in_flight:
         return timeline
-    started = sorted(
-        (step for step in log.steps if step.started_seq is not None),
-        key=lambda step: step.started_seq or 0,
-    )
+    started = _started(log)
     closed: dict[int, Attempt] = {}
     for attempt, step in zip(timeline.attempts, started, strict=False):
         if step.agent is not None and sanitize_line(step.agent) != attempt.agent:
@@ -77,9 +92,69 @@ def closed_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     )
 
 
+def _started(log: WalLog) -> list[WalStep]:
+    return sorted(
+        (step for step in log.steps if step.started_seq is not None),
+        key=lambda step: step.started_seq or 0,
+    )
+
+
+def steps_after(agents: Sequence[str], log: WalLog) -> tuple[tuple[WalStep, ...], str | None]:
+    """The steps ``log`` started after the record's attempts (by ``agents``, sanitized, in
+    order), and where the two disagree: then no step, and what differs in words."""
+    started = _started(log)
+    for number, (agent, step) in enumerate(zip(agents, started, strict=False), start=1):
+        if step.agent is not None and sanitize_line(step.agent) != agent:
+            return (), (
+                f"attempt {number} is {agent} in the record but {sanitize_line(step.agent)} "
+                f"in the write-ahead log (WAL #{step.started_seq})"
+            )
+    return tuple(started[len(agents) :]), None
+
+
+def _from_log(number: int, step: WalStep) -> Attempt:
+    status = _ended_as(step)
+    return Attempt(
+        number=number,
+        agent=sanitize_line(step.agent or step.step_id),
+        strategy=None,
+        index=None,
+        status=status or "in_flight",
+        exception=_why(step),
+        latency_ms=None,
+        start_seq=None,
+        end_seq=None,
+        log_end_seq=step.ended_seq if status is not None else None,
+        log_start_seq=step.started_seq,
+    )
+
+
+def started_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
+    """``timeline`` of a record with no final response, with the steps ``log`` started
+    after its attempts as attempts of their own, or saying where the two disagree;
+    ``timeline`` itself otherwise."""
+    if log is None or timeline.state is not ExecutionState.INCOMPLETE:
+        return timeline
+    after, disagreement = steps_after([a.agent for a in timeline.attempts], log)
+    if disagreement is not None:
+        return replace(timeline, log_disagreement=disagreement)
+    if not after:
+        return timeline
+    first = len(timeline.attempts) + 1
+    added = tuple(_from_log(first + n, step) for n, step in enumerate(after))
+    attempts = timeline.attempts + added
+    return replace(timeline, attempts=attempts, in_flight=tuple(a for a in attempts if a.in_flight))
+
+
+def with_log(timeline: Timeline, log: WalLog | None) -> Timeline:
+    """``timeline`` told what its log adds: the attempts it ended, and those it started."""
+    return started_by_log(closed_by_log(timeline, log), log)
+
+
 def log_ended(attempt: Attempt) -> str | None:
-    """How the log ended an attempt the record left open, in words; None for the others."""
-    if attempt.log_end_seq is None:
+    """How the log ended an attempt the record left open, in words; None for the others
+    (one the record has no start for either is the log's whole: see ``from_log``)."""
+    if attempt.log_end_seq is None or attempt.log_start_seq is not None:
         return None
     outcome = {"ok": "completed", "error": "failed"}.get(attempt.status, attempt.status)
     return (  # what happened first: a narrow screen cuts the end of the line
@@ -108,3 +183,31 @@ def closed_in_summary(
             f"{agent} {attempt_mark('in_flight')}", f"{agent} {attempt_mark(status)}"
         )
     return chain, None if in_flight_agent in ended else in_flight_agent
+
+
+def started_in_summary(chain: str, attempts: int, log: WalLog) -> tuple[str, int, str | None]:
+    """A listing summary's attempt chain and count (a record with no final response) with
+    the steps the log started after its attempts drawn on, as ``started_by_log`` does for
+    the timeline, and where the two disagree. The chain is read back into its agents; one
+    that cannot be (a name holding the chain's separator) is left as the record has it."""
+    fan_out = chain.startswith(f"{FAN_OUT_MARK} ")
+    body = chain[len(FAN_OUT_MARK) + 1 :] if fan_out else chain
+    drawn = body.split(" | " if fan_out else " → ") if body else []
+    if len(drawn) != attempts:
+        return chain, attempts, None
+    after, disagreement = steps_after([step.rsplit(" ", 1)[0] for step in drawn], log)
+    if not after:
+        return chain, attempts, disagreement
+    drawn += [
+        f"{sanitize_line(s.agent or s.step_id)} {attempt_mark(_ended_as(s) or 'in_flight')}"
+        for s in after
+    ]
+    return chain_text(drawn, "fan-out" if fan_out else None), len(drawn), None
+
+
+def from_log(attempt: Attempt) -> str | None:
+    """Where an attempt the record has no start for was started, in words; None for the
+    others."""
+    if attempt.log_start_seq is None:
+        return None
+    return f"started at WAL #{attempt.log_start_seq}, in the write-ahead log only"

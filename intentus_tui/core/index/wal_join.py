@@ -109,19 +109,24 @@ def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
 
 def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
     """A record's summary joined with its WAL."""
-    from intentus_tui.core.reconcile import closed_in_summary  # needs the WAL reader, as here
+    # reconcile reads logs: imported where a log is read already
+    from intentus_tui.core.reconcile import closed_in_summary, started_in_summary
 
     chain, in_flight = closed_in_summary(summary.chain, summary.in_flight_agent, log)
+    attempts, differs = summary.attempts, None
     step = log.in_flight_step
-    if in_flight is None and step is not None and summary.state is ExecutionState.INCOMPLETE:
-        # A partial record may stop before the attempt began: the WAL knows what ran.
-        in_flight = clean(step.agent or step.step_id)
+    if summary.state is ExecutionState.INCOMPLETE:
+        # A partial record may stop before an attempt began: the WAL knows what ran.
+        chain, attempts, differs = started_in_summary(chain, attempts, log)
+        if in_flight is None and step is not None:
+            in_flight = clean(step.agent or step.step_id)
     return replace(
         summary,
         chain=chain,
+        attempts=attempts,
         source="record+wal",
         wal_state=log.claimed_state,
-        wal_problem=wal_disagreement(summary, log),
+        wal_problem=wal_disagreement(summary, log) or differs,
         wal_chain_ok=chain_ok(log),
         in_flight_agent=in_flight,
     )

@@ -66,6 +66,9 @@ class Attempt:
     # The write-ahead log's entry that ended it, when the record has no end for it (see
     # ``core.reconcile``): its status is then the log's.
     log_end_seq: int | None = None
+    # The log's entry that started it, when the record holds no start for it (written
+    # before the attempt began: a live execution's): all it says is the log's.
+    log_start_seq: int | None = None
 
     @property
     def in_flight(self) -> bool:
@@ -117,6 +120,9 @@ class Timeline:
     error_indexes: tuple[int, ...] = ()  # rows that record an error or exception
     strategy: str | None = None  # as the attempts recorded it ("BROADCAST"), sanitized
     decision_reason: str | None = None  # the router's reason for its answer, sanitized
+    # Where the record's attempts and its write-ahead log's steps tell different stories
+    # (``core.reconcile``), sanitized; None when they agree or there is no log.
+    log_disagreement: str | None = None
 
     @property
     def fan_out(self) -> str | None:

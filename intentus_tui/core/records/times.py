@@ -361,18 +361,25 @@ def execution_times(
     last = max((c[0] for c in candidates), default=None)
     ended = timeline.state is ExecutionState.COMPLETED  # nothing is in flight any more
     # An attempt the record left open and the log ended (``core.reconcile``) ends when the
-    # log's entry does.
-    log_ends = (
+    # log's entry does; one only the log started starts when its entry does.
+    by_log = (
         {
             entry.seq: moment
             for entry in entries
             if (moment := _time(entry.timestamp_iso)) is not None
         }
-        if any(a.log_end_seq is not None for a in timeline.attempts)
+        if any(a.log_end_seq is not None or a.log_start_seq is not None for a in timeline.attempts)
         else {}
     )
     attempts = tuple(
-        _attempt_times(a, lookup, origin, ended, log_ends.get(a.log_end_seq or -1))
+        _attempt_times(
+            a,
+            lookup,
+            origin,
+            ended,
+            by_log.get(a.log_end_seq or -1),
+            by_log.get(a.log_start_seq or -1),
+        )
         for a in timeline.attempts
     )
     for a in attempts:
@@ -391,6 +398,7 @@ def _attempt_times(
     origin: datetime | None,
     ended: bool = False,
     log_end: datetime | None = None,
+    log_start: datetime | None = None,
 ) -> AttemptTimes:
     start_known = (
         lookup(attempt.event_index)
@@ -398,7 +406,7 @@ def _attempt_times(
         else None
     )
     end_known = lookup(attempt.end_index) if attempt.end_index is not None else None
-    start = start_known.at if start_known else None
+    start = start_known.at if start_known else log_start
     end = end_known.at if end_known else log_end
     status = UNENDED if ended and attempt.in_flight else attempt.status
     return _times(attempt.number, attempt.agent, status, start, end, attempt.latency_ms, origin)

@@ -36,13 +36,18 @@ def chain_content(
 ) -> Content:
     """How the attempts ran, each mark in its status colour and its duration where one is
     known: tried in turn, ``fb-primary ✗ 738ms → fb-secondary ✓ 2.86s``, or side by side,
-    ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open."""
+    ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open. The
+    attempts only the write-ahead log has (the record stops before them) follow ``from the
+    log:``, said once: a narrow pane keeps the one in flight in sight."""
     fan_out = timeline.fan_out is not None
     answer = timeline.answered_by if fan_out else None
     parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
+    logged = next((a.number for a in timeline.attempts if a.log_start_seq is not None), None)
     for number, attempt in enumerate(timeline.attempts):
         if number:
             parts.append((" | " if fan_out else " → ", "$text-muted"))
+        if attempt.number == logged:
+            parts.append(("from the log: ", "$text-muted"))
         parts.append((attempt.agent or "?", "bold"))
         parts.append((f" {attempt.mark}", _MARK_STYLES.get(attempt.status, "$text-muted")))
         if attempt.in_flight:
@@ -242,21 +247,27 @@ def _timeline_lines(
     what = "branch" if fan_out is not None else "attempt"
     for attempt in timeline.in_flight:
         seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
+        only = ""
+        if attempt.log_start_seq is not None:
+            seq, only = f" at WAL #{attempt.log_start_seq}", "only the write-ahead log has it; "
         timed = times.attempts[attempt.number - 1] if times else None
         open_for = timed.open_for(now) if timed is not None and now is not None else None
         took = f", {attempt_duration(timed, now)}," if open_for is not None else ""
         lines.append(
             Content.styled(
                 f"⚠ {what} {attempt.number} by {attempt.agent}{took} started{seq} and never ended"
-                " — it may have had side effects",
+                f" — {only}it may have had side effects",
                 "bold $warning",
             )
         )
-    closed = [a for a in timeline.attempts if a.log_end_seq is not None]
+    closed = [a for a in timeline.attempts if a.log_end_seq and a.log_start_seq is None]
     if closed:  # rare: the words (and their module) are fetched when there is one
         from intentus_tui.core import actions
 
         lines += [Content.styled(f"⚠ {actions.log_ended(a)}", "$warning") for a in closed]
+    if timeline.log_disagreement is not None:
+        said = f"⚠ the record and its write-ahead log disagree: {timeline.log_disagreement}"
+        lines.append(Content.styled(said, "bold $warning"))
     if timeline.state is ExecutionState.INCOMPLETE and timeline.last_event is not None:
         last = timeline.last_event
         seq = f"seq {last.seq} " if last.seq is not None else ""

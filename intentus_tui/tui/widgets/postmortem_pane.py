@@ -75,6 +75,8 @@ def _attempt_text(attempt: Attempt) -> str:
     seqs = [s for s in (attempt.start_seq, attempt.end_seq) if s is not None]
     if seqs:
         bits.append("seq " + "–".join(str(s) for s in seqs))
+    if attempt.log_start_seq is not None:  # the record stops before it
+        bits.append(f"from the write-ahead log (WAL #{attempt.log_start_seq})")
     return safe("  ".join(bits))
 
 

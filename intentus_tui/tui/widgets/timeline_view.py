@@ -523,6 +523,10 @@ def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
         where = f"byte {damage.offset:,}, line {damage.line}"
         return ((f"━━ the file breaks here ({where}) ━━", "event-lines--break"),)
     if timeline.state is ExecutionState.INCOMPLETE:
+        going = next((a for a in timeline.in_flight if a.log_start_seq is not None), None)
+        if going is not None:  # the record lags its log: what runs now is the log's
+            said = f"{going.agent} in flight, as its log says"
+            return ((f"━━ {said} ━━", "event-lines--break"),)
         return (("━━ no final response: never finished ━━", "event-lines--break"),)
     return ()
 

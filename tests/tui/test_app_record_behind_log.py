@@ -1,0 +1,71 @@
+"""A live execution in the debugger: its record stops at its first event while its
+write-ahead log has an attempt in flight. The timeline names that attempt, in flight and
+the log's, as the post-mortem does; it never says "no agent attempts". On files written by
+the real intentusnet 1.3.0, and by the demo's live recorder while the debugger watches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from intentus_tui.demo.recorder import ExecutionRecorder
+from tests.intentusnet_world import build_real_world, with_record_behind_its_log
+from tests.tui.app_support import (
+    event_lines,
+    list_lines,
+    make_app,
+    settle,
+    timeline_summary,
+    wait_for,
+    wait_for_scan_and_side_pane,
+)
+
+
+async def test_the_timeline_names_the_attempt_the_log_has_in_flight(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "behind").mkdir()
+    world = build_real_world(tmp_path / "real")
+    project = with_record_behind_its_log(world, tmp_path / "behind")
+    app = make_app(project)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{world.fallback}.json")
+        await settle(pilot)
+        summary = timeline_summary(app)
+        assert "no agent attempts" not in summary
+        assert "chain from the log: fb-primary ✗" in summary
+        assert "→ fb-secondary … in flight" in summary
+        assert "attempt 2 by fb-secondary" in summary and "started at WAL #5" in summary
+        trailer = "━━ fb-secondary in flight, as its log says ━━"
+        assert any(trailer in line for line in event_lines(app))
+        # The list row counts the attempts the timeline draws.
+        (row,) = [line for line in list_lines(app) if world.fallback[:8] in line]
+        assert " 2  Summarize" in row
+        await pilot.press("4")
+        await settle(pilot)
+        postmortem = " ".join(app.side_pane.postmortem_pane.text.split())
+        assert "In flight #2 fb-secondary started, never ended" in postmortem
+
+
+async def test_a_live_execution_shows_its_attempt_then_its_end(tmp_path: Path) -> None:
+    recorder = ExecutionRecorder(tmp_path, {"intent": {"name": "Refund"}}, fsync=False)
+    recorder.intent_received()
+    recorder.attempt_start("billing", strategy="DIRECT", side_effect="irreversible")
+    app = make_app(tmp_path, watch=True)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{recorder.execution_id}.json")
+        await settle(pilot)
+        summary = timeline_summary(app)
+        assert "no agent attempts" not in summary
+        assert "chain from the log: billing … in flight" in summary
+        # The attempt ends, the execution finishes: the timeline follows the files.
+        recorder.attempt_end("billing", "ok", latency_ms=5)
+        recorder.router_decision("billing", "direct match")
+        recorder.final_response({"version": "1.0", "status": "success", "payload": {}})
+        recorder.close()
+        await wait_for(
+            pilot, lambda: "chain billing ✓" in timeline_summary(app), "the finished chain"
+        )
+        assert "in flight" not in timeline_summary(app)
