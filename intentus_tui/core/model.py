@@ -201,6 +201,7 @@ class ExecutionSummary:
     wal_chain_ok: bool | None = None  # False: its hash chain breaks; None: no WAL, or unreadable
     hash_story: str | None = None  # the harmless story reproducing a differing hash (BENIGN)
     contradiction: str | None = None  # how the record contradicts itself (its final response)
+    final_kind: str | None = None  # what a finalResponse that is not an object is: "a number"
     # Every recorded attempt ended in error and the router's decision (if it names an agent)
     # names one of them: what a record cut short still says of how it ended.
     all_attempts_failed: bool = False
@@ -252,6 +253,7 @@ _SHARED = frozenset(
         "final_status",
         "source",
         "hash_story",
+        "final_kind",
         "root",
     }
 )

@@ -245,6 +245,8 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
         return Outcome.FAILED, f"the final response is an error{last}"
     if s.final_status is None and s.load_status is LoadStatus.HEAD_ONLY:
         return Outcome.UNKNOWN, "too large to read whole in the listing (inspect reads it)"
+    if s.final_kind is not None:  # it has no status to be missing
+        return Outcome.UNKNOWN, f"the final response is {s.final_kind}, not an object"
     return Outcome.UNKNOWN, f"the final response's status is {s.final_status or 'missing'}"
 
 

@@ -49,6 +49,7 @@ from intentus_tui.core.records.load import (
     load_record_bytes,
     load_record_file,
     load_record_head,
+    not_an_object,
 )
 from intentus_tui.core.records.replay import RECORD_CORRUPTED, RECORDING_FAILURE, ReplayEngine
 from intentus_tui.core.records.timeline import (
@@ -253,6 +254,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
         mtime_ns=result.mtime_ns,
         hash_story=clean(hash_check.benign) or None if hash_status is HashStatus.BENIGN else None,
         contradiction=clean("; ".join(contradictions)) or None,
+        final_kind=not_an_object(record.final_response),
         all_attempts_failed=router_gave_up(failed, decided, strategy),
     )
     if result.status is LoadStatus.HEAD_ONLY:

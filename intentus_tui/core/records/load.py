@@ -692,6 +692,14 @@ def _a(kind: str) -> str:
     return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
+def not_an_object(value: Any) -> str | None:
+    """What a section written as an object or null (``finalResponse``) is instead
+    (``a number``); None when it is an object or null."""
+    if value is None or isinstance(value, dict):
+        return None
+    return _a(json_kind(value))
+
+
 def _load_non_utf8(
     path: Path, data: bytes, exc: UnicodeDecodeError, base: dict[str, Any]
 ) -> LoadResult:

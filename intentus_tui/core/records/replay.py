@@ -383,7 +383,10 @@ class ReplayEngine:
         final = raw.get("finalResponse")
         if final is None:
             return False, EXECUTION_INCOMPLETE
-        if final == {} or not isinstance(final, dict):
+        if not isinstance(final, dict):
+            # A malformed record (1.3.0 writes an object or null there), not a lost response.
+            return False, RECORD_CORRUPTED
+        if not final:
             return False, RECORDING_FAILURE
         header = self._record.header
         if header.replayable is False:

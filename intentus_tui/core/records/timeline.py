@@ -22,7 +22,13 @@ from typing import Any, NamedTuple, overload
 import orjson
 
 from intentus_tui.core.model import ExecutionState
-from intentus_tui.core.records.load import ExecutionEvent, ExecutionRecord, LoadResult, LoadStatus
+from intentus_tui.core.records.load import (
+    ExecutionEvent,
+    ExecutionRecord,
+    LoadResult,
+    LoadStatus,
+    not_an_object,
+)
 from intentus_tui.core.sanitize import sanitize_line
 
 START = "AGENT_ATTEMPT_START"
@@ -123,6 +129,14 @@ class Timeline:
     # Where the record's attempts and its write-ahead log's steps tell different stories
     # (``core.reconcile``), sanitized; None when they agree or there is no log.
     log_disagreement: str | None = None
+    final_kind: str | None = None  # what a finalResponse that is not an object is instead
+
+    @property
+    def final_text(self) -> str:
+        """The final response's status, what it is when it is no object, or ``none``."""
+        if self.final_kind is not None:
+            return f"{self.final_kind}, not an object"
+        return self.final_status or "none"
 
     @property
     def fan_out(self) -> str | None:
@@ -526,6 +540,7 @@ def build_timeline(record: ExecutionRecord, status: LoadStatus = LoadStatus.OK) 
         final_status=final_status(record),
         strategy=analysis.strategy,
         decision_reason=display_text(reason) or None,
+        final_kind=not_an_object(record.final_response),
     )
     fan_out = FanOut(timeline) if timeline.fan_out is not None and analysis.attempts else None
     rows = EventRows(events, analysis.open_starts, fan_out)

@@ -26,7 +26,13 @@ from intentus_tui.core.records.hashing import (
     runtime_envelope_hash,
     variant_canonical,
 )
-from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus, json_kind
+from intentus_tui.core.records.load import (
+    ExecutionRecord,
+    LoadResult,
+    LoadStatus,
+    json_kind,
+    not_an_object,
+)
 from intentus_tui.core.sanitize import quoted, sanitize_line
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -426,8 +432,16 @@ def check_final_response(record: ExecutionRecord) -> tuple[str, ...]:
     payload): if the two disagree, one was edited after recording."""
     final = record.final_response
     event = next((e for e in reversed(record.events) if e.type == "FINAL_RESPONSE"), None)
-    if event is None or not isinstance(final, dict):
+    if event is None or final is None:
         return ()
+    kind = not_an_object(final)
+    if kind is not None:  # the event holds a response; the record's copy is no response
+        status = event.payload.get("status")
+        said = f" (status {sanitize_line(status)})" if isinstance(status, str) else ""
+        return (
+            f"finalResponse is {kind}, not an object, but the FINAL_RESPONSE event records "
+            f"a response{said}: edited after recording?",
+        )
     return final_response_problems(final, event.payload)
 
 

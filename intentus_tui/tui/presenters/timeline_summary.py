@@ -225,7 +225,7 @@ def _timeline_lines(
         why = f" ({timeline.decision_reason})" if timeline.decision_reason else ""
         answered = timeline.answered_by is not None
         counts.append(f"{'answer' if answered else 'router'}: {timeline.decided_agent}{why}")
-    counts.append(f"final response: {timeline.final_status or 'none'}")
+    counts.append(f"final response: {timeline.final_text}")
     # "took" is claimed only when the last event has a time: a broken log chain or a
     # record without event times left the last known time short of the end.
     end = len(timeline.rows) - 1

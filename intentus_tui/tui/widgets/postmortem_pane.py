@@ -253,9 +253,10 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
         lines = [heading("State", badge(label, "muted")), plain(*claimed)]
     else:
         lines = [heading("State", badge(label, kind)), plain(_STATE_NOTE[state])]
-    if timeline is not None and timeline.final_status is not None:
-        final_style = PROBLEM_STYLE if timeline.final_status == "error" else OK_STYLE
-        lines.append(row("Final response", (safe(timeline.final_status), final_style)))
+    if timeline is not None and (timeline.final_status or timeline.final_kind) is not None:
+        bad = timeline.final_status == "error" or timeline.final_kind is not None
+        final_style = PROBLEM_STYLE if bad else OK_STYLE
+        lines.append(row("Final response", (safe(timeline.final_text), final_style)))
     return lines
 
 
