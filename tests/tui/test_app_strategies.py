@@ -48,11 +48,12 @@ async def test_broadcast_header_keys_and_f(strategies: StrategyWorld) -> None:
         assert "→" not in header and "attempts" not in header
         assert any("├─⇉ replica  branch 2/4" in line for line in event_lines(app))
         assert app.timeline.lines.cursor == 0
-        # f: no fallback chain to follow; says so and steps to the next branch instead.
+        # f: no fallback chain to follow; says so and where it stepped instead.
         await pilot.press("f")
         await settle(pilot)
         assert _said(app)[-1] == (
-            "broadcast: 4 branches, no fallback chain (a/A: next/previous attempt)"
+            "broadcast: 4 branches, no fallback chain; moved to attempt 1 of 4, primary at #2 "
+            "(a/A: next/previous attempt)"
         )
         assert _at(app) == ("AGENT_ATTEMPT_START", "primary")
         await pilot.press("a")
@@ -100,14 +101,26 @@ async def test_fallback_keeps_its_chain_and_f_and_steps_by_attempt(
         assert _at(app) == ("AGENT_ATTEMPT_START", "replica")
 
 
-async def test_direct_f_says_one_attempt(strategies: StrategyWorld) -> None:
+async def test_direct_f_says_one_attempt_and_where_it_went(strategies: StrategyWorld) -> None:
+    """f moves to the one attempt and says so; pressed again it stays, and says why (a
+    toast saying "no chain" while the cursor jumps reads as two different answers)."""
     app = make_app(strategies.records_dir)
     async with app.run_test(size=SIZE) as pilot:
         await _open(pilot, app, strategies.direct)
         await pilot.press("f")
         await settle(pilot)
-        assert _said(app)[-1] == "direct: 1 attempt, no fallback chain"
         assert _at(app) == ("AGENT_ATTEMPT_START", "replica")
+        seq = app.timeline.lines.rows[app.timeline.lines.cursor].seq
+        assert _said(app)[-1] == (
+            f"direct: 1 attempt, no fallback chain; moved to its attempt, replica at #{seq}"
+        )
+        cursor = app.timeline.lines.cursor
+        await pilot.press("f")
+        await settle(pilot)
+        assert app.timeline.lines.cursor == cursor
+        assert _said(app)[-1] == (
+            "direct: 1 attempt, no fallback chain; no attempt after this event"
+        )
 
 
 async def test_help_lists_the_attempt_keys_with_their_ids(records_dir: Path) -> None:

@@ -36,6 +36,7 @@ from intentus_tui.tui.presenters.time_cells import (
     time_width,
     waterfall_cells,
 )
+from intentus_tui.tui.presenters.timeline_keys import no_fallback_step
 from intentus_tui.tui.presenters.timeline_summary import (
     SummaryText,
     summary_content,
@@ -230,17 +231,19 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
 
     def _fallback_or_attempt(self, forward: bool) -> None:
         """A fallback chain: its next fallback. No fallback at all (a broadcast, a parallel
-        or a single attempt): say how the attempts ran, and step to the next attempt."""
+        or a single attempt): step to the next attempt, saying how the attempts ran and
+        where it went (or that none is left, staying put)."""
         if self._fallbacks or self._no_fallback_note is None:
             self._jump(self._fallbacks, forward, "fallback")
             return
         target = self._target(self._attempts, forward)
-        hint = ""
-        if len(self._attempts) > 1:
-            keys = "/".join(self._key_for(b) for b in ("next-attempt", "prev-attempt"))
-            hint = f" ({keys}: next/previous attempt)"
-        self.notify(f"{self._no_fallback_note}{hint}", timeout=3)
-        if target is not None:
+        row = None if target is None else self.rows[target]
+        keys = "/".join(self._key_for(b) for b in ("next-attempt", "prev-attempt"))
+        note = no_fallback_step(self._no_fallback_note, self._attempts, row, forward, keys)
+        self.notify(note, timeout=3, markup=False)  # agent names are record text
+        if target is None:
+            self.app.bell()
+        else:
             self.move_to(target)
 
     def _key_for(self, name: str) -> str:

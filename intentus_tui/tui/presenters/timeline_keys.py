@@ -1,0 +1,29 @@
+"""What the timeline's stepping keys say when they cannot do what their name says: a key
+that moves the cursor says where it went, and one that cannot move says why."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from intentus_tui.core.actions import EventRow
+
+
+def no_fallback_step(
+    note: str, attempts: Sequence[int], row: EventRow | None, forward: bool, keys: str
+) -> str:
+    """``f`` (or ``F``) where no fallback was recorded: ``note`` (how the attempts ran),
+    then where it stepped instead: to ``row``, where one of ``attempts`` (the rows where
+    each begins, sorted) begins, or nowhere (None). ``keys``: the attempt keys' names."""
+    if not attempts:
+        return note
+    if row is None:
+        said = f"{note}; no attempt {'after' if forward else 'before'} this event"
+    else:
+        count = len(attempts)
+        number = bisect_left(attempts, row.index) + 1
+        which = "its attempt" if count == 1 else f"attempt {number} of {count}"
+        at = "" if row.seq is None else f" at #{row.seq}"
+        where = f", {row.agent}{at}" if row.agent else at
+        said = f"{note}; moved to {which}{where}"
+    return said if len(attempts) == 1 else f"{said} ({keys}: next/previous attempt)"
