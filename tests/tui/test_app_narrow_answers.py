@@ -134,6 +134,38 @@ async def test_the_comparison_keys_with_nothing_compared_say_why(records_dir: Pa
         assert type(app.screen).__name__ == "ComparisonScreen"
 
 
+async def test_the_timeline_keys_on_the_list_say_where_they_work(records_dir: Path) -> None:
+    """``t``, ``a``, ``e`` (and their shifted twins) on the list did nothing and said
+    nothing: each now says it works in a timeline and how to open one, and moves nothing.
+    A key the list or the app binds keeps its own answer (``f``: nothing compared)."""
+    write_world(records_dir)
+    app = make_app(records_dir, keymap={"timeline.next-error": "x"})
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        assert app.focused is app.execution_list
+        selected = app.execution_list.selected_key
+        for key, does in (
+            ("t", "Time: offset/clock"),
+            ("a", "Next attempt"),
+            ("A", "Prev attempt"),
+            ("x", "Next error"),  # the key the user's keymap gives it
+            ("E", "Prev error"),
+            ("F", "Prev fallback"),
+        ):
+            await pilot.press(key)
+            await settle(pilot)
+            assert _notes(app)[-1] == (
+                f"{key} ({does}) works in an execution's timeline: open one first (enter)"
+            )
+        assert app.execution_list.selected_key == selected
+        assert app.focused is app.execution_list
+        count = len(_notes(app))
+        await pilot.press("e")  # moved away by the keymap: no timeline key now
+        await pilot.press("f")
+        await settle(pilot)
+        assert _notes(app)[count:] == [NOTHING_COMPARED]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])
 async def test_the_header_keeps_two_lines_with_a_mark(
     tmp_path: Path, size: tuple[int, int]

@@ -27,3 +27,24 @@ def no_fallback_step(
         where = f", {row.agent}{at}" if row.agent else at
         said = f"{note}; moved to {which}{where}"
     return said if len(attempts) == 1 else f"{said} ({keys}: next/previous attempt)"
+
+
+# The timeline's own keys, which act on nothing anywhere else (its moves up and down, and
+# back, have a meaning on the list too).
+TIMELINE_ONLY = frozenset(
+    f"timeline.{name}"
+    for name in (
+        "next-fallback",
+        "prev-fallback",
+        "next-attempt",
+        "prev-attempt",
+        "next-error",
+        "prev-error",
+        "time-mode",
+    )
+)
+
+
+def timeline_key_elsewhere(key: str, description: str, open_key: str) -> str:
+    """A timeline key pressed on the list: what it does, where, and how to get there."""
+    return f"{key} ({description}) works in an execution's timeline: open one first ({open_key})"

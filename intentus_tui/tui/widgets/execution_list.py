@@ -41,7 +41,9 @@ from intentus_tui.tui.presenters.list_rows import (
     row_cells,
     view_note,
 )
+from intentus_tui.tui.presenters.timeline_keys import TIMELINE_ONLY, timeline_key_elsewhere
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
+from intentus_tui.tui.widgets.timeline_view import EventLines
 
 # A damaged file that changed this recently, seen live, is taken for one being written.
 WRITING_SECONDS = 3.0
@@ -550,6 +552,32 @@ class ExecutionList(
 
     def action_last(self) -> None:
         self._move_to(len(self.model) - 1, -1)
+
+    def on_key(self, event: events.Key) -> None:
+        """A timeline key (``t``, ``a``, ``e``...) pressed here says where it works: a key
+        that does nothing silently looks broken."""
+        binding = self._timeline_binding(event.key)
+        if binding is None:
+            return
+        event.stop()
+        keymap: dict[str, str] = getattr(self.app, "keymap", {})
+        open_key = keymap.get("list.open", "enter").split(",")[0].strip()
+        key = self.app.get_key_display(Binding(event.key, ""))
+        note = timeline_key_elsewhere(key, binding.description, open_key)
+        self.notify(note, severity="warning", markup=False, timeout=4)
+
+    def _timeline_binding(self, key: str) -> Binding | None:
+        """The timeline's binding of ``key`` (as the keymap has it), if nothing here has
+        one: a key bound on the list or the app keeps its own answer."""
+        if any(key in bindings.key_to_bindings for _, bindings in self.screen._modal_binding_chain):
+            return None
+        keymap: dict[str, str] = getattr(self.app, "keymap", {})
+        for binding in EventLines.BINDINGS:
+            if isinstance(binding, Binding) and binding.id in TIMELINE_ONLY:
+                keys = keymap.get(binding.id, binding.key)
+                if key in (part.strip() for part in keys.split(",")):
+                    return binding
+        return None
 
     async def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
