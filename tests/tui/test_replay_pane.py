@@ -230,3 +230,46 @@ async def test_a_writers_own_reason_is_refused_with_the_verdicts_code(
         "Reason          marked_not_replayable — marked not replayable: kept for audit" in refused
     ), refused
     assert "The record's header marks it not replayable." in " ".join(refused.split())
+
+
+async def test_a_copy_of_a_record_is_named_by_its_file_too(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """Two files hold one id (a copy kept beside the record): the border named the file,
+    the Execution line only the id, which does not say which of the two is replayed. Both
+    name the file now, before and after the replay; a record whose id no other file holds
+    is named by its id alone."""
+    import shutil
+
+    from tests.tui.app_support import make_app, settle, wait_for
+
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    copy = f"{real_world.success}.copy.json"
+    shutil.copy(records / f"{real_world.success}.json", records / copy)
+    app = make_app(records)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key, file_row in (
+            (copy, True),
+            (f"{real_world.success}.json", True),
+            (f"{real_world.fallback}.json", False),
+        ):
+            assert app.execution_list.select_key(key)
+            await wait_for(pilot, lambda key=key: app.detail_key == key, "detail loaded")
+            await pilot.press("2")
+            await settle(pilot)
+            pane = app.side_pane.replay_pane
+            text = " ".join(pane.text.split())  # a long name wraps
+            execution_id = key.partition(".")[0]
+            assert f"Execution {execution_id}" in text, text
+            assert (f"File {key}" in text) is file_row, text
+            if key == copy:  # replayed (forced: a misnamed copy cannot be believed)
+                await pilot.press("R")
+                await settle(pilot)
+                assert isinstance(app.screen, ConfirmScreen)
+                await pilot.press("y")
+                await finish_workers(pilot)
+                await settle(pilot)
+                assert "FROM REPLAY" in pane.text
+                assert f"File {key}" in " ".join(pane.text.split())

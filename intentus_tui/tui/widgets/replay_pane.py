@@ -106,8 +106,19 @@ def integrity_lines(
     return lines
 
 
-def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
-    """The header block above the payload."""
+def execution_rows(detail: ExecutionDetail, by_file: bool = False) -> list[Line]:
+    """The execution's id and, with ``by_file`` (another file holds the id too: a copy,
+    as its list row and the border name it), the name of the file replayed."""
+    rows = [row("Execution", safe(execution_label(detail)))]
+    if by_file:
+        rows.append(row("File", safe(detail.path.name)))
+    return rows
+
+
+def result_lines(
+    detail: ExecutionDetail, outcome: ReplayOutcome, by_file: bool = False
+) -> list[Line]:
+    """The header block above the payload (``by_file``: see ``execution_rows``)."""
     result = outcome.result
     assert result is not None
     lines: list[Line] = integrity_lines(result, outcome.answer_untrusted, outcome.verdict)
@@ -126,6 +137,8 @@ def result_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
     lines.append(BLANK)
     original = result.originalExecutionId
     lines.append(row("Original id", safe(original) if original is not None else ("—", DIM_STYLE)))
+    if by_file:
+        lines.append(row("File", safe(detail.path.name)))
     when = result.originalTimestamp
     lines.append(row("Original time", safe(when) if when is not None else ("—", DIM_STYLE)))
     if result.untrusted:
@@ -158,11 +171,11 @@ def _metadata_lines(result: ReplayResult) -> list[Line]:
     return lines
 
 
-def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
-    """Before a replay: what would happen."""
+def waiting_lines(detail: ExecutionDetail | None, by_file: bool = False) -> list[Line]:
+    """Before a replay: what would happen (``by_file``: see ``execution_rows``)."""
     if detail is None:
         return [line("Select an execution to replay it.")]
-    lines = [row("Execution", safe(execution_label(detail))), replayable_row(detail)]
+    lines = [*execution_rows(detail, by_file), replayable_row(detail)]
     verdict = detail.verdict
     unreadable = unreadable_record(detail)
     if unreadable is not None:  # a record there that cannot be read now: not "none"
@@ -186,7 +199,9 @@ def waiting_lines(detail: ExecutionDetail | None) -> list[Line]:
     return lines
 
 
-def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+def refused_lines(
+    detail: ExecutionDetail, outcome: ReplayOutcome, by_file: bool = False
+) -> list[Line]:
     """The verdict's code and words, as ``replay`` and the list say them (a writer's own
     reason was shown as the code), then what the refusal means and what forcing does."""
     code = outcome.refusal_code
@@ -208,18 +223,20 @@ def refused_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]
         note = refusal_note(code)
     return [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
-        row("Execution", safe(execution_label(detail))),
+        *execution_rows(detail, by_file),
         row("Reason", (reason, PROBLEM_STYLE)),
         BLANK,
         plain(safe(note), DIM_STYLE),
     ]
 
 
-def failed_lines(detail: ExecutionDetail, outcome: ReplayOutcome) -> list[Line]:
+def failed_lines(
+    detail: ExecutionDetail, outcome: ReplayOutcome, by_file: bool = False
+) -> list[Line]:
     title = "Forced replay failed" if outcome.forced else "Replay failed"
     return [
         heading(title, badge("FAILED", "error")),
-        row("Execution", safe(execution_label(detail))),
+        *execution_rows(detail, by_file),
         bullet(safe(outcome.message), PROBLEM_STYLE, mark="✗"),
     ]
 
@@ -258,6 +275,8 @@ class ReplayPane(Vertical):
         self._detail: ExecutionDetail | None = None
         self._small_payload: int | None = None  # the lines of a payload shown whole
         self.loading_label: str | None = None  # with no detail: the execution being read
+        # The detail's id is held by another file too (a copy): its file is named as well.
+        self.by_file = False
         self.outcome: ReplayOutcome | None = None
         self._payload_lines: list[str] = []
 
@@ -322,21 +341,22 @@ class ReplayPane(Vertical):
         self.query_one("#replay-summary", LinesView).update(lines)
 
     def _show(self) -> None:
-        detail, outcome = self._detail, self.outcome
+        detail, outcome, by_file = self._detail, self.outcome, self.by_file
         if detail is None or outcome is None:
             self.add_class("-no-payload")
             loading = self.loading_label if detail is None else None
-            self._set_summary(loading_lines(loading) if loading else waiting_lines(detail))
+            waiting = waiting_lines(detail, by_file)
+            self._set_summary(loading_lines(loading) if loading else waiting)
             return
         if outcome.kind == "refused":
             self.add_class("-no-payload")
-            self._set_summary(refused_lines(detail, outcome))
+            self._set_summary(refused_lines(detail, outcome, by_file))
             return
         if outcome.kind != "result":  # failed (this tab gives no envelope to mismatch)
             self.add_class("-no-payload")
-            self._set_summary(failed_lines(detail, outcome))
+            self._set_summary(failed_lines(detail, outcome, by_file))
             return
-        self._set_summary(result_lines(detail, outcome))
+        self._set_summary(result_lines(detail, outcome, by_file))
         lines = self._payload_lines
         count, chars = len(lines), sum(map(len, lines))
         title = f"Payload  ({count:,} line{'s' if count != 1 else ''}, {chars:,} characters)"

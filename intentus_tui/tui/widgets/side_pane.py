@@ -182,6 +182,7 @@ class SidePane(Widget):
             # before this pane, and a detail that finished loading meanwhile has nowhere to go.
             return
         self.verify_pane.verdict = self.verdict if detail is not None else None
+        self.replay_pane.by_file = detail is not None and self._names_file(detail.path)
         for tab in (self.verify_pane, self.replay_pane, self.postmortem_pane):
             tab.loading_label = self._loading if detail is None else None
             tab.detail = detail
