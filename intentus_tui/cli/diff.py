@@ -10,7 +10,10 @@ with the lineage (fork points, shared prefix, tails) when one descends from the 
 from a third run, and their objects and relations (shared, only in A, only in B, differing).
 
 Paths are written one way everywhere: ``events[2].payload.agent`` (an index in brackets, an
-identifier after a dot, any other key as a quoted string in brackets).
+identifier after a dot, any other key as a quoted string in brackets). An event of two runs is
+named by its number in its run everywhere - the first divergence, the tails, the paths
+(``#8.payload.behavior``) - as the run's positional ids count (``#8`` is ``evt_008``); the first
+divergence gives each side's ``seq`` too (its row in the file: a fork's copy has its own).
 
 Ignore rules hide the differences every two executions have (timestamps, execution, request,
 trace and span ids, latencies, the header's envelope hash; ``core.compare.ignore``), plus the
@@ -213,10 +216,11 @@ def _plain(value: Any) -> Any:
         return str(value)
 
 
-def entry_json(entry: DiffEntry) -> dict[str, Any]:
+def entry_json(entry: DiffEntry, *, runs: bool = False) -> dict[str, Any]:
+    """``runs``: an entry of two runs, whose ``path_text`` names its event by number."""
     out: dict[str, Any] = {
         "path": [int(key) if is_index(key) else key for key in entry.path],
-        "path_text": path_text(entry),
+        "path_text": path_text(entry, runs=runs),
         "kind": entry.kind,
     }
     if (in_a := path_in_a(entry.path)) is not None:  # an element at another place in A
@@ -344,7 +348,7 @@ def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str,
         "a": a.describe(),
         "b": b.describe(),
         "warnings": [sanitize_line(text) for text in untrusted_warnings(a, b)],
-        "entries": [entry_json(e) for e in comparison.entries],
+        "entries": [entry_json(e, runs=comparison.compared == "runs") for e in comparison.entries],
         "summary": comparison.summary_json(),
         "first_divergence": divergence_json(comparison.divergence),
         "fork": fork_json(comparison.fork),
@@ -486,7 +490,7 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
     for note in outcome.notes:
         _line(f"note: {note}")
     _line("")
-    for text in diff_lines(outcome.entries, _VALUE_CHARACTERS):
+    for text in diff_lines(outcome.entries, _VALUE_CHARACTERS, runs=outcome.compared == "runs"):
         _line(text)
     if outcome.hidden:
         _line(hidden_line(outcome.hidden))

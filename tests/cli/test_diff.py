@@ -637,7 +637,7 @@ def test_a_payload_only_fork(runs: dict[str, str], capsys: pytest.CaptureFixture
     assert code == ExitCode.PROBLEMS
     assert "same event types: yes" in out
     assert "shared prefix: 3 events" in out
-    assert '  [3].payload.object.data.status: "blocked" → "on-hold"' in out.splitlines()
+    assert '  #4.payload.object.data.status: "blocked" → "on-hold"' in out.splitlines()
     code, out, _ = cli(capsys, "diff", runs["drift"], runs["parent"], "--json")
     doc = json.loads(out)
     assert doc["compared"] == "runs" and doc["equal"] is False

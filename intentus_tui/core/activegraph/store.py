@@ -38,7 +38,7 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -429,9 +429,10 @@ def run_divergence(
     def body(event: GraphEvent) -> Any:
         return {"actor": event.actor, "payload": normalize_payload(event.payload, ids, event.type)}
 
-    return find_divergence(
+    found = find_divergence(
         events_a, events_b, type_of=lambda e: e.type, body_of=body, seq_of=lambda e: e.seq
     )
+    return None if found is None else replace(found, numbered=True)
 
 
 # --------------------------------------------------------------------------- display

@@ -48,7 +48,7 @@ from intentus_tui.core.compare.events import (
     run_event_key,
 )
 from intentus_tui.core.compare.ignore import IgnoreRules
-from intentus_tui.core.compare.notation import shown_path_text
+from intentus_tui.core.compare.notation import event_number, shown_path_text
 from intentus_tui.core.compare.operands import Operand
 from intentus_tui.core.compare.records import RECORD_SECTIONS_COMPARED
 from intentus_tui.core.compare.result import Comparison
@@ -124,6 +124,11 @@ class SideBySide:
     # The index in ``values`` where each difference starts: one for each of the comparison's
     # entries (hidden ones too), in the order they are drawn.
     starts: tuple[int, ...] = field(default=())
+
+    def path_text(self, row: SideRow) -> str:
+        """Where ``row`` is, as the command line's ``diff`` names it (two runs' events by
+        number: ``#8.type``)."""
+        return shown_path_text(row.path, runs=self.comparison.compared == "runs")
 
     def divergence(self, rules_on: bool) -> Divergence[Any] | None:
         """Where the event streams first part, as the command line's ``diff`` says it."""
@@ -453,6 +458,10 @@ def _record_event_text(event: Any) -> str:
     return " ".join(parts)
 
 
+def _run_event_texts(events: Sequence[Any]) -> list[str]:
+    return [f"{event_number(n)} {e.id} {e.type} by {e.actor or '-'}" for n, e in enumerate(events)]
+
+
 def _timeline(
     texts: tuple[Sequence[str], Sequence[str]],
     pairs: list[EventPair],
@@ -588,10 +597,8 @@ def side_by_side(a: Operand, b: Operand, ignore: IgnoreRules) -> SideBySide:
         doc_b = comparable_events(b.events, run_ids)
         events_at = ()
         pairs = align_events(doc_a, doc_b, run_event_key)
-        run_texts = (
-            [f"{e.id} {e.type} by {e.actor or '-'}" for e in a.events],
-            [f"{e.id} {e.type} by {e.actor or '-'}" for e in b.events],
-        )
+        # Each event by its number in its run, as ``diff`` names it, then its own id.
+        run_texts = (_run_event_texts(a.events), _run_event_texts(b.events))
         differing = _body_differences((doc_a, doc_b), lambda e: e, (), ignore)
         timeline = _timeline(run_texts, pairs, differing, (), ignore)
     else:

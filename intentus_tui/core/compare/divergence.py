@@ -23,6 +23,7 @@ import orjson
 
 from intentus_tui.core.compare.events import align_events, record_event_key
 from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
+from intentus_tui.core.compare.notation import event_number
 from intentus_tui.core.verist.diff import DiffResult, PathKey, diff
 
 E = TypeVar("E")
@@ -37,7 +38,9 @@ class Divergence(Generic[E]):
     event only A has, as the comparison's path ``events[index]`` names it). ``event_a``/
     ``event_b`` are the events there (``None`` on the side that has already ended, for
     ``length``, or that has no such event, for ``only_a``/``only_b``). For ``payload``,
-    ``payload_diff`` says what differs between the two events' bodies.
+    ``payload_diff`` says what differs between the two events' bodies. ``numbered``: the
+    events are two runs', named by number (``event #8``, the runs' eighth) with each side's
+    ``seq``.
     """
 
     index: int
@@ -49,12 +52,22 @@ class Divergence(Generic[E]):
     type_a: str | None
     type_b: str | None
     payload_diff: DiffResult | None = None
+    # Two runs' events: named by number in their runs, as their paths are (``notation``).
+    numbered: bool = False
 
     def describe(self) -> str:
         """One line for a person (raw text: sanitize before printing)."""
-        # The comparison's one path notation (``events[2]``), then each side's seq.
-        seqs = f"seq {_seq_text(self.seq_a)} / {_seq_text(self.seq_b)}"
-        where = f"events[{self.index}] ({seqs})"
+        if self.numbered:
+            # A run's seq is its row in the file, different for a fork's copy of an event.
+            seqs = ", ".join(
+                f"{side} seq {seq}"
+                for side, seq in (("A", self.seq_a), ("B", self.seq_b))
+                if seq is not None
+            )
+            where = f"event {event_number(self.index)} ({seqs})"
+        else:
+            # The comparison's one path notation (``events[2]``), then each side's seq.
+            where = f"events[{self.index}] (seq {_seq_text(self.seq_a)} / {_seq_text(self.seq_b)})"
         if self.kind == "length":
             if self.type_a is None:
                 return f"{where}: A ends, B goes on with {self.type_b}"

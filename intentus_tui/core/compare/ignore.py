@@ -5,7 +5,8 @@ A rule is a glob over a difference's path (``core.compare.notation``):
 - a rule with no ``.`` and no ``[`` names a key anywhere: ``timestamp``, ``*_iso``;
 - any other rule is matched against the whole path: ``*`` is any part of one key, ``**`` any
   run of keys, ``[*]`` any array index: ``events[*].payload.timestamp``,
-  ``**.metadata.traceId``.
+  ``**.metadata.traceId``; in two Active Graph runs, whose paths start at an event, that
+  event as it is shown too, by its number: ``#*.payload.nonce``, ``#8.payload.nonce``.
 
 A difference whose path matches a rule is hidden, never lost: every comparison reports how
 many it hid. The built-in set (``DEFAULT_IGNORE_RULES``) covers what IntentusNet 1.3.0
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from intentus_tui.core.compare.notation import format_path_text
+from intentus_tui.core.compare.notation import format_path_text, run_path_text
 from intentus_tui.core.verist.diff import DiffEntry, PathKey
 from intentus_tui.core.verist.value import is_index
 
@@ -127,7 +128,14 @@ class IgnoreRules:
         last = path[-1]
         if self._names is not None and not is_index(last) and self._names.fullmatch(str(last)):
             return True
-        return self._paths is not None and self._paths.fullmatch(format_path_text(path)) is not None
+        if self._paths is None:
+            return False
+        if self._paths.fullmatch(format_path_text(path)) is not None:
+            return True
+        # A path that starts at an event is two runs': also as it is shown, ``#8.payload.x``.
+        return (
+            is_index(path[0]) and self._paths.fullmatch(run_path_text(path, both=False)) is not None
+        )
 
     def covers(self, path: Sequence[PathKey]) -> bool:
         """True when ``path`` or any of its ancestors matches (a hidden key hides its subtree)."""

@@ -5,6 +5,12 @@ brackets, any other key is a quoted string in brackets (``headers["x-id"]``, ``b
 so no path can be read two ways. The command line's text and JSON and the debugger all print
 paths with ``path_text``. Where an aligned comparison paired two elements at different
 positions, both show: ``events[3→2]`` is A's events[3] beside B's events[2].
+
+Two Active Graph runs are compared as their event lists, so their paths start at an event:
+that event is named by its number in its run (``runs=True``), ``#8.payload.behavior``, the
+run's eighth event (1-based, as the run's own positional ids count: ``evt_008``), so that the
+number a person reads is the one they find the event by in the run and in the debugger's
+timelines; ``#10→#9`` is A's event #10 beside B's #9.
 """
 
 from __future__ import annotations
@@ -38,11 +44,31 @@ def format_path_text(path: Sequence[PathKey]) -> str:
     return "".join(key_text(key, first=i == 0) for i, key in enumerate(path))
 
 
-def shown_path_text(path: Sequence[PathKey]) -> str:
+def event_number(index: int) -> str:
+    """A run's event by its number: ``#8`` for the event at 0-based ``index`` 7."""
+    return f"#{index + 1}"
+
+
+def run_path_text(path: Sequence[PathKey], *, both: bool = True) -> str:
+    """A path in two runs' event lists, its event by number: ``#8.payload.behavior``; an
+    event at different positions in A and B (``PairedIndex``) is ``#10→#9`` with ``both``,
+    else B's number."""
+    if not path or not is_index(path[0]):
+        return shown_path_text(path) if both else format_path_text(path)
+    head = path[0]
+    number = event_number(int(head))
+    if both and type(head) is PairedIndex:
+        number = f"{event_number(head.before)}→{number}"
+    return number + "".join(key_text(key, first=False) for key in path[1:])
+
+
+def shown_path_text(path: Sequence[PathKey], *, runs: bool = False) -> str:
     """``format_path_text``, but an element that is at different positions in A and B (an
     aligned diff's ``PairedIndex``) shows both: ``events[3→2].payload.reason`` is A's
     fourth event and B's third. What a person reads; the ignore rules match the plain
-    form (B's position)."""
+    form (B's position). ``runs``: a path in two runs' events (``run_path_text``)."""
+    if runs:
+        return run_path_text(path)
     if not any(type(key) is PairedIndex for key in path):
         return format_path_text(path)
     return "".join(
@@ -59,17 +85,17 @@ def path_in_a(path: Sequence[PathKey]) -> list[PathKey] | None:
     return [key.before if type(key) is PairedIndex else key for key in path]
 
 
-def path_text(entry: DiffEntry) -> str:
+def path_text(entry: DiffEntry, *, runs: bool = False) -> str:
     """The path of one difference, as a person reads it (``shown_path_text``)."""
-    return shown_path_text(entry.path)
+    return shown_path_text(entry.path, runs=runs)
 
 
-def entry_line(entry: DiffEntry, limit: int | None = None) -> str:
+def entry_line(entry: DiffEntry, limit: int | None = None, *, runs: bool = False) -> str:
     """One line, as Verist's ``formatDiff`` writes it but with this notation:
     ``+ path: after``, ``- path: before`` or ``  path: before → after``. With ``limit``,
     a value written longer than that is cut, saying how much is left out (a record's
     payload can be megabytes on one line)."""
-    path = path_text(entry)
+    path = path_text(entry, runs=runs)
     kind = entry.kind
     if kind == "added":
         return f"+ {path}: {_value(entry.after, limit)}"
@@ -85,6 +111,8 @@ def _value(value: object, limit: int | None) -> str:
     return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
 
 
-def diff_lines(entries: Sequence[DiffEntry], limit: int | None = None) -> list[str]:
+def diff_lines(
+    entries: Sequence[DiffEntry], limit: int | None = None, *, runs: bool = False
+) -> list[str]:
     """One line per entry (each value cut at ``limit`` characters), or ``(no changes)``."""
-    return [entry_line(e, limit) for e in entries] if entries else ["(no changes)"]
+    return [entry_line(e, limit, runs=runs) for e in entries] if entries else ["(no changes)"]

@@ -392,12 +392,11 @@ class ComparisonScreen(Screen[None]):
                 ("B ", "bold $text-success", texts[1]),
             )
         ]
+        where = layout.path_text(row) if layout is not None else row.path_text
         current.update(
             Content("\n").join(
                 [
-                    Content.assemble(
-                        ("at ", DIM), (sanitize_line(row.path_text), "bold"), "  ", state
-                    ),
+                    Content.assemble(("at ", DIM), (sanitize_line(where), "bold"), "  ", state),
                     *sides,
                 ]
             )

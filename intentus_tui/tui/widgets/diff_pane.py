@@ -129,7 +129,8 @@ def compute_diff(request: DiffRequest, section: str) -> DiffOutcome:
     except Exception as exc:
         return DiffOutcome(request, section, (), [], error=f"{type(exc).__name__}: {exc}")
     entries = comparison.entries
-    return DiffOutcome(request, section, entries, entry_paths(entries), comparison)
+    paths = entry_paths(entries, runs=comparison.compared == "runs")
+    return DiffOutcome(request, section, entries, paths, comparison)
 
 
 def _same(flag: bool | None) -> tuple[str, str]:

@@ -31,9 +31,10 @@ SEPARATOR = " │ "
 VALUE_CHARS = 400  # a value is never formatted longer than this, whatever the column width
 
 
-def entry_paths(entries: Sequence[DiffEntry]) -> list[str]:
-    """Display paths (sanitized). Worth computing in the worker for big diffs."""
-    return [sanitize_line(path_text(entry)) for entry in entries]
+def entry_paths(entries: Sequence[DiffEntry], *, runs: bool = False) -> list[str]:
+    """Display paths (sanitized; ``runs``: two runs', their events by number). Worth
+    computing in the worker for big diffs."""
+    return [sanitize_line(path_text(entry, runs=runs)) for entry in entries]
 
 
 class DiffView(CursorRowsView, can_focus=True):

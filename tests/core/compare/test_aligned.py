@@ -146,10 +146,10 @@ def test_two_active_graph_runs_side_by_side(tmp_path: Path) -> None:
     # The shared prefix lines up event by event, each side naming its own event.
     first = layout.timeline[0]
     assert first.status == "same" and first.a is not None and first.b is not None
-    assert first.a.split()[1] == parent.events[0].type
-    # What differs after the fork faces gaps or changes, and the paths are in one notation.
+    assert first.a.split()[:3] == ["#1", parent.events[0].id, parent.events[0].type]
+    # What differs after the fork faces gaps or changes, and the paths name events by number.
     assert any(r.status != "same" for r in layout.timeline)
-    assert all(r.path_text.startswith("[") for r in layout.timeline)
+    assert all(layout.path_text(r).startswith("#") for r in layout.timeline)
     assert layout.fold(rules_on=True).first is not None
 
 
