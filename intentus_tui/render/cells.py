@@ -35,3 +35,66 @@ def fit_middle(text: str, width: int, head: int) -> str:
         room -= size
         start -= 1
     return fit(set_cell_size(text, head) + ELLIPSIS + text[start:], width)
+
+
+def fit_pair(a: str, b: str, width_a: int, width_b: int, *, head: int = 0) -> tuple[str, str]:
+    """Two texts shown side by side (A's and B's), each in exactly its width of cells, cut so
+    that where they differ shows in both (``core.compare.notation.cut_pair``, in cells): at
+    their end while that keeps their first difference in, else both from a little before it,
+    at the same place, an ellipsis on each side where text is left out.
+
+    ``head``: how many of their first characters (the same in both: an indented key) stay in
+    front of such a cut while they take at most half the width: whole, else without their
+    leading spaces, else none."""
+    start = _pair_start(a, b, width_a, width_b)
+    if start is None:
+        return fit(a, width_a), fit(b, width_b)
+    lead = a[:head] if b[:head] == a[:head] else ""
+    for kept in dict.fromkeys((lead, lead.lstrip(" "))):
+        size = cell_len(kept)
+        if kept and size <= min(width_a, width_b) // 2:
+            rest_a, rest_b = a[head:], b[head:]
+            inner = _pair_start(rest_a, rest_b, width_a - size, width_b - size) or 0
+            return (
+                fit(kept + ELLIPSIS + rest_a[inner:], width_a),
+                fit(kept + ELLIPSIS + rest_b[inner:], width_b),
+            )
+    return fit(ELLIPSIS + a[start:], width_a), fit(ELLIPSIS + b[start:], width_b)
+
+
+def clip_pair(a: str, b: str, width: int) -> tuple[str, str]:
+    """``fit_pair``, not padded: each text at most ``width`` cells."""
+    start = _pair_start(a, b, width, width)
+    if start is not None:
+        a, b = ELLIPSIS + a[start:], ELLIPSIS + b[start:]
+    return _clip(a, width), _clip(b, width)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + ELLIPSIS
+
+
+def _pair_start(a: str, b: str, width_a: int, width_b: int) -> int | None:
+    """Where both texts begin so that their first difference shows (None: where they do)."""
+    # Imported here: the command line's tables use this module and need none of it.
+    from intentus_tui.core.compare.notation import first_difference
+
+    at = first_difference(a, b)
+    width = min(width_a, width_b)
+    if at is None or width < 8 or (_shows(a, width_a, at) and _shows(b, width_b, at)):
+        return None
+    # As much of what they share as leaves room for the longer one's end; at least a
+    # quarter of the width leads up to the difference.
+    tail = cell_len((a if len(a) > len(b) else b)[at : at + width])
+    room = max(width // 4, width - 1 - tail)
+    start = at
+    while start > 1 and (size := get_character_cell_size(a[start - 1])) <= room:
+        room -= size
+        start -= 1
+    return start
+
+
+def _shows(text: str, width: int, at: int) -> bool:
+    """Whether ``fit(text, width)`` shows ``text`` up to its character at ``at`` (or its
+    end there)."""
+    return cell_len(text) <= width or cell_len(text[: at + 1]) <= width - 1

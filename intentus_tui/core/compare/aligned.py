@@ -48,7 +48,7 @@ from intentus_tui.core.compare.events import (
     run_event_key,
 )
 from intentus_tui.core.compare.ignore import IgnoreRules
-from intentus_tui.core.compare.notation import event_number, shown_path_text
+from intentus_tui.core.compare.notation import cut_pair, event_number, shown_path_text
 from intentus_tui.core.compare.operands import Operand
 from intentus_tui.core.compare.records import RECORD_SECTIONS_COMPARED
 from intentus_tui.core.compare.result import Comparison
@@ -216,6 +216,11 @@ def fold_rows(
 
 
 def _leaf(value: Any) -> str:
+    text = _leaf_text(value)
+    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+
+
+def _leaf_text(value: Any) -> str:
     if value is MISSING:
         return "(undefined)"
     try:
@@ -229,7 +234,7 @@ def _leaf(value: Any) -> str:
             text = "(nested too deeply to show)"
         except ValueError:
             text = repr(value)
-    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+    return text
 
 
 @lru_cache(maxsize=4096)
@@ -255,6 +260,12 @@ def _key_order(keys: Iterable[Any], path: Path) -> list[Any]:
     rows, and ``n`` stepping down them, come in the order the Diff tab and ``intentus-tui
     diff`` list the differences; the top level's sections keep the order they are compared in."""
     return list(keys) if not path else js_sorted(keys)
+
+
+def _one_line(value: Any, depth: int) -> bool:
+    """Whether ``_lines`` writes ``value`` on one line (a leaf, an empty object or array, or
+    a value nested deeper than ``MAX_DEPTH``)."""
+    return depth >= MAX_DEPTH or not isinstance(value, dict | list) or not value
 
 
 def _lines(value: Any, key: PathKey | None, depth: int, path: Path) -> list[tuple[str, Path]]:
@@ -428,8 +439,14 @@ class _Layout:
                 )
             self.rows.append(SideRow(f"{pad}]", f"{pad}]", "same", path))
             return
-        lines_a = _lines(va, key_a, depth, path)
-        lines_b = _lines(vb, key_b, depth, path)
+        if _one_line(va, depth) and _one_line(vb, depth):
+            # Cut where the two differ: cut past it, both would read the same.
+            text_a, text_b = cut_pair(_leaf_text(va), _leaf_text(vb), VALUE_CHARS)
+            lines_a = [(f"{pad}{_label(key_a)}{text_a}", path)]
+            lines_b = [(f"{pad}{_label(key_b)}{text_b}", path)]
+        else:
+            lines_a = _lines(va, key_a, depth, path)
+            lines_b = _lines(vb, key_b, depth, path)
         # Written differently, equal to the comparison (1 and 1.0, as JavaScript sees them):
         # side by side, not a difference.
         changed = not diff(va, vb).equal

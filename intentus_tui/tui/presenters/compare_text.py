@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED
-from intentus_tui.render.cells import fit
+from intentus_tui.render.cells import clip_pair, fit
 from intentus_tui.tui.presenters.execution_text import clip
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
@@ -228,6 +228,9 @@ _CLOSERS = frozenset({"}", "]"})
 # How far a value's first or last line looks for its other end: further (a value of more
 # lines than this) it is shown as it is, rather than spend a walk on each cursor move.
 BACKWARD_ROWS = 20_000
+PANEL_LINES = 4  # A's and B's lines under the values (the first says where)
+# How far an object written whole on one line is read, to find where A's and B's differ.
+WHOLE_VALUE_REACH = 16
 
 
 def whole_value_line(rows: Sequence[SideRow], index: int, side: str, limit: int) -> str | None:
@@ -254,6 +257,41 @@ def whole_value_line(rows: Sequence[SideRow], index: int, side: str, limit: int)
             break
     whole = "".join(parts)
     return whole if len(whole) <= limit else whole[: max(limit - 1, 0)] + "…"
+
+
+def panel_texts(
+    a: str | None, b: str | None, width: int, *, one_line: bool = False, lines: int = PANEL_LINES
+) -> tuple[str | None, str | None]:
+    """A's and B's text in a panel of ``lines`` lines under a comparison (sanitized,
+    stripped), each wrapped at ``width`` cells after its side's letter: as they are while
+    both fit; else each cut to at most half the lines, or to one line (always with
+    ``one_line``: an object written whole), the two cut where they differ (``clip_pair``).
+    A long A pushed B out of the panel, and two values cut at their end read the same."""
+    sa = None if a is None else sanitize_line(a.strip())
+    sb = None if b is None else sanitize_line(b.strip())
+    if not one_line and _panel_lines(sa, width) + _panel_lines(sb, width) <= lines:
+        return sa, sb
+    # Words wrap whole (a long one starts below the letter): shorter cuts until both fit.
+    for budget in range(width * (lines // 2), width, -max(width // 2, 1)) if not one_line else ():
+        cut = _cut_pair(sa, sb, budget)
+        if _panel_lines(cut[0], width) + _panel_lines(cut[1], width) <= lines:
+            return cut
+    return _cut_pair(sa, sb, width)
+
+
+def _cut_pair(a: str | None, b: str | None, width: int) -> tuple[str | None, str | None]:
+    if a is not None and b is not None:
+        return clip_pair(a, b, width)
+    return (
+        None if a is None else clip_pair(a, a, width)[0],
+        None if b is None else clip_pair(b, b, width)[0],
+    )
+
+
+def _panel_lines(text: str | None, width: int) -> int:
+    from textual.content import Content
+
+    return 1 if text is None else len(Content(f"A {text}").wrap(width + 2))
 
 
 def value_span(rows: Sequence[SideRow], index: int) -> range | None:

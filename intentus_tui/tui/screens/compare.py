@@ -43,10 +43,12 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.compare_text import (
     RECORD_WORD,
+    WHOLE_VALUE_REACH,
     abbreviated,
     counts_text,
     divergence_text,
     hidden_text,
+    panel_texts,
     position_text,
     side_titles,
     span_state,
@@ -363,13 +365,15 @@ class ComparisonScreen(Screen[None]):
         texts = [row.a, row.b]
         status = "same" if row.status == "same" else "changed" if row.differs(self.rules_on) else ""
         layout = self.compared
+        limit = max(self.app.size.width - 4, 8)  # the padding and the side's letter
+        one_line = False
         if layout is not None and self._focused_view() is self.values:
             # An object or an array is shown whole on its one line, not as its "{", and
             # is "changed" when anything in it is (as the timeline marks its event).
             raw = self._raw_index(self.values.cursor)
-            limit = max(self.app.size.width - 4, 8)  # the padding and the side's letter
             for number, side in enumerate(("a", "b")):
-                whole = whole_value_line(layout.values, raw, side, limit)
+                whole = whole_value_line(layout.values, raw, side, limit * WHOLE_VALUE_REACH)
+                one_line = one_line or whole is not None
                 texts[number] = whole if whole is not None else texts[number]
             span = value_span(layout.values, raw) if row.status == "same" else None
             if span is not None:
@@ -383,13 +387,12 @@ class ComparisonScreen(Screen[None]):
         else:
             state = ("differs, hidden by an ignore rule", "italic " + DIM)
         gap = Content.styled("(nothing on this side)", DIM)
+        shown = panel_texts(texts[0], texts[1], limit, one_line=one_line)
         sides = [
-            Content.assemble(
-                (letter, style), gap if text is None else Content(sanitize_line(text.strip()))
-            )
+            Content.assemble((letter, style), gap if text is None else Content(text))
             for letter, style, text in (
-                ("A ", "bold $text-error", texts[0]),
-                ("B ", "bold $text-success", texts[1]),
+                ("A ", "bold $text-error", shown[0]),
+                ("B ", "bold $text-success", shown[1]),
             )
         ]
         where = layout.path_text(row) if layout is not None else row.path_text

@@ -48,6 +48,7 @@ from intentus_tui.core.actions import (
     detail_operand,
 )
 from intentus_tui.tui.presenters.compare_text import (
+    panel_texts,
     side_short_name,
     side_verdict,
     untrusted_warnings,
@@ -78,6 +79,8 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("finalResponse", "finalResponse"),
 )
 CURRENT_VALUE_CHARS = 1500
+CURRENT_VALUE_REACH = 4  # how far past that two values are read, to find where they differ
+CURRENT_LINES = 6  # A's and B's lines in #diff-current (8 high: its border, the path)
 
 
 @dataclass(frozen=True)
@@ -602,15 +605,17 @@ class DiffPane(Vertical):
         if entry is None:
             return Content("")
         path = self.view.path_at(index)
+        # Read further than is shown, then cut where A and B differ, both in the panel.
+        reach = CURRENT_VALUE_CHARS * CURRENT_VALUE_REACH
+        before = compact_value(entry.before, reach)
+        after = compact_value(entry.after, reach)
+        width = max(self.size.width - 4, 8)  # the padding and the side's letter
+        shown = panel_texts(before, after, width, lines=CURRENT_LINES)
         return Content("\n").join(
             [
                 Content.assemble(("at ", DIM_STYLE), (path, "bold")),
-                Content.assemble(
-                    ("A ", "bold $text-error"), compact_value(entry.before, CURRENT_VALUE_CHARS)
-                ),
-                Content.assemble(
-                    ("B ", "bold $text-success"), compact_value(entry.after, CURRENT_VALUE_CHARS)
-                ),
+                Content.assemble(("A ", "bold $text-error"), shown[0] or ""),
+                Content.assemble(("B ", "bold $text-success"), shown[1] or ""),
             ]
         )
 

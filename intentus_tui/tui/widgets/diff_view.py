@@ -21,7 +21,7 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.render.cells import fit
+from intentus_tui.render.cells import clip_pair, fit, fit_pair
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 from intentus_tui.tui.widgets.pane_text import compact_value
 
@@ -29,6 +29,7 @@ MARKS = {"added": "+", "removed": "-", "changed": "~"}
 ABSENT = "∅"
 SEPARATOR = " │ "
 VALUE_CHARS = 400  # a value is never formatted longer than this, whatever the column width
+VALUE_REACH = 16  # how far past that two changed values are read, to find where they differ
 
 
 def entry_paths(entries: Sequence[DiffEntry], *, runs: bool = False) -> list[str]:
@@ -142,10 +143,20 @@ class DiffView(CursorRowsView, can_focus=True):
         cached = self._values.get(index)
         if cached is None:
             entry = self._entries[index]
-            cached = (
-                compact_value(entry.before, VALUE_CHARS),
-                compact_value(entry.after, VALUE_CHARS),
-            )
+            if entry.kind == "changed":
+                # Read further, then cut where they differ: cut at their end, two values
+                # that differ past it would read the same.
+                reach = VALUE_CHARS * VALUE_REACH
+                before, after = (
+                    compact_value(entry.before, reach),
+                    compact_value(entry.after, reach),
+                )
+                cached = clip_pair(before, after, VALUE_CHARS)
+            else:
+                cached = (
+                    compact_value(entry.before, VALUE_CHARS),
+                    compact_value(entry.after, VALUE_CHARS),
+                )
             self._values[index] = cached
         return cached
 
@@ -223,6 +234,11 @@ class DiffView(CursorRowsView, can_focus=True):
         kind = entry.kind
         path_w, before_w, after_w = self._columns(width)
         before, after = self.values_for(index)
+        if kind == "changed":
+            before, after = fit_pair(before, after, before_w, after_w)  # where they differ
+        else:
+            before = fit(ABSENT if kind == "added" else before, before_w)
+            after = fit(ABSENT if kind == "removed" else after, after_w)
         kind_style = self._style(kind)
         absent = self._style("absent")
         sep = self._style("separator")
@@ -232,9 +248,9 @@ class DiffView(CursorRowsView, can_focus=True):
             Segment(f"{MARKS[kind]} ", kind_style),
             Segment(fit(self._paths[index], path_w), self._style("path")),
             Segment(SEPARATOR, sep),
-            Segment(fit(ABSENT if kind == "added" else before, before_w), before_style),
+            Segment(before, before_style),
             Segment(SEPARATOR, sep),
-            Segment(fit(ABSENT if kind == "removed" else after, after_w), after_style),
+            Segment(after, after_style),
         ]
         strip = Strip(self._with_cursor(segments) if is_cursor else segments)
         self._strips[key] = strip

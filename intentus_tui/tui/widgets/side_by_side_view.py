@@ -12,6 +12,7 @@ The cursor moves line by line (``j``/``k``) and difference by difference (``n``/
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -25,13 +26,14 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import Fold, SideRow
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.render.cells import fit
+from intentus_tui.render.cells import fit, fit_pair
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 
 SEPARATOR = " │ "
 GAP_FILL = "╱"
 MARKS = {"changed": "~", "added": "+", "removed": "-", "same": " "}
 HIDDEN_MARK = "≈"  # differs, but an ignore rule hides it
+_INDENTED_KEY = re.compile(r' *(?:"(?:[^"\\]|\\.)*": )?')  # how a line of a value begins
 
 
 def fold_text(fold: Fold) -> str:
@@ -258,12 +260,16 @@ class SideBySideView(CursorRowsView, can_focus=True):
             else:
                 mark, mark_style = " ", self._style("same")
                 a_style = b_style = self._style("same")
-            segments = [
-                Segment(f"{mark} ", mark_style),
-                self._cell(a_text, a_w, a_style),
-                Segment(SEPARATOR, sep),
-                self._cell(b_text, b_w, b_style),
-            ]
+            if a_text is not None and b_text is not None and a_text != b_text:
+                # Cut where they differ (two long values cut past it read the same), the
+                # line's indentation and key kept in front when there is room.
+                head = _INDENTED_KEY.match(a_text)
+                cut_a, cut_b = fit_pair(a_text, b_text, a_w, b_w, head=head.end() if head else 0)
+                a_cell, b_cell = Segment(cut_a, a_style), Segment(cut_b, b_style)
+            else:
+                a_cell = self._cell(a_text, a_w, a_style)
+                b_cell = self._cell(b_text, b_w, b_style)
+            segments = [Segment(f"{mark} ", mark_style), a_cell, Segment(SEPARATOR, sep), b_cell]
         strip = Strip(self._with_cursor(segments) if is_cursor else segments)
         strip = strip.extend_cell_length(width)  # the odd cell the halves leave
         self._strips[key] = strip
