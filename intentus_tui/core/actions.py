@@ -414,7 +414,8 @@ def detail_operand(detail: ExecutionDetail) -> Operand:
     result = detail.result
     verdict = detail.verdict
     if result.record is None:
-        return record_operand(result.stem, {}, note=result.message, verdict=verdict)
+        # Its file still named: a comparison holding it is made again when the file is.
+        return record_operand(result.stem, {}, result.message, result.path, verdict)
     return load_result_operand(result.stem, result, detail.wal, verdict=verdict)
 
 

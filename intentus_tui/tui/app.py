@@ -423,6 +423,8 @@ class IntentusApp(
             self.header_state.scanned = message.scanned or 0
             if message.total is not None:
                 self.header_state.total = message.total
+        if live:
+            self.marked_files_changed(message.changed, message.removed)
         if live and shown is not None and shown in message.removed and self.detail is not None:
             # The cursor moved on to another row: said, or the switch goes unseen.
             gone = sanitize_line(self.detail.path.name)
@@ -489,6 +491,7 @@ class IntentusApp(
         state.counts = self.execution_list.model.counts
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
         state.marked = self.short_name(self.marked) if self.marked else None
+        state.marked_removed = self.marked_removed
         state.shown = self.execution_list.model.shown_count
         roots = self.roots_line(len(self.execution_list.model.summaries))
         if roots:
@@ -566,7 +569,7 @@ class IntentusApp(
             return  # its directory cannot be listed: what was read stays, as its row does
         self.detail = message.detail
         self.detail_key = message.key
-        if self.marked is not None and self.marked.path == message.detail.path:
+        if self.is_marked(message.detail) and not self.marked_removed:
             self.marked = message.detail  # A of the next d as its file reads now (``I``: differs)
         # The verdict of the bytes the timeline shows (the list row's too, once it is
         # the newer read): its chain and its outcome never disagree.
@@ -582,7 +585,7 @@ class IntentusApp(
         self.side_pane.verdict = verdict
         self.side_pane.detail = message.detail
         if same:  # its file changed: a comparison showing it is made again
-            self.side_pane.compare_again_with(message.detail)
+            self.compare_again_with(message.detail)
         self._refresh_footer()
         self.selection_loaded()
 
@@ -665,8 +668,9 @@ class IntentusApp(
         execution under the cursor loads, its keys are taken (they wait for it)."""
         loading, detail = self.selection_loading(), self.detail
         has_record = loading or (detail is not None and detail.result.record is not None)
-        other = detail is not None and detail is not self.marked
-        marking = self.marked is not None or self._marking is not None
+        other = detail is not None and not self.is_marked(detail)
+        usable = self.marked is not None and self.marked_problem() is None
+        marking = usable or self._marking is not None
         diff_ready = marking and (loading or other)
         return has_record, diff_ready, self.diff_shown
 

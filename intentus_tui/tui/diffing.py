@@ -1,12 +1,22 @@
 """The Diff tab's keys: ``m`` marks A, ``d`` compares it with the selected execution, ``n``
 and ``N`` step through the differences, ``f`` shows them full screen. A key that can do
 nothing yet says why (nothing marked, nothing compared): a key that does nothing silently
-looks broken."""
+looks broken.
+
+The marked execution follows its file while the directory is watched: changed, it is read
+again (in a worker) and what shows it (the header, a comparison in the Diff tab or on
+screen, the next ``d``) shows what the file says now, as its list row does; removed, the
+mark stays, said to be removed, and ``d`` refuses it until another is marked (or the file
+comes back: an editor's save can remove and write it again)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from textual import work
+from textual.worker import get_current_worker
 
 from intentus_tui.tui.comparing import ComparisonLauncher
 
@@ -15,6 +25,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from intentus_tui.core.actions import ExecutionDetail
+    from intentus_tui.core.model import ExecutionSummary
     from intentus_tui.tui.widgets.side_pane import SidePane
 
 # The keys that act on a comparison shown: they wait for one (hidden from the footer until
@@ -31,6 +42,7 @@ class DiffKeys(ComparisonLauncher):
 
     detail: ExecutionDetail | None
     marked: ExecutionDetail | None
+    marked_removed = False  # the marked execution's file was removed since it was marked
     diff_shown: bool
     _marking: str | None
 
@@ -51,11 +63,19 @@ class DiffKeys(ComparisonLauncher):
 
         def short_name(self, detail: ExecutionDetail) -> str: ...
 
+        def key_of_path(self, path: Path) -> str: ...
+
+        def read_detail(self, path: Path) -> ExecutionDetail: ...
+
+        @property
+        def closing(self) -> bool: ...
+
     def set_marked(self, detail: ExecutionDetail) -> None:
         """``detail`` becomes A of the next diff (``m``; one without a record cannot)."""
         if detail.result.record is None:
             return
         self.marked = detail
+        self.marked_removed = False
         self._show_header()
         self._refresh_footer()
         self.notify(
@@ -63,6 +83,76 @@ class DiffKeys(ComparisonLauncher):
             markup=False,
             timeout=3,
         )
+
+    def is_marked(self, detail: ExecutionDetail | None) -> bool:
+        """Whether ``detail`` is a read of the marked execution's file (either read may be
+        the newer: the mark and the selection are read again apart)."""
+        return detail is not None and self.marked is not None and detail.path == self.marked.path
+
+    def marked_problem(self) -> str | None:
+        """Why the marked execution cannot be A of ``d`` now (None: it can)."""
+        marked = self.marked
+        if marked is None:
+            return None
+        if self.marked_removed:
+            return self._removed_note(marked)
+        if marked.result.record is None:  # its file was rewritten into what is no record
+            return (
+                f"Marked execution {self.short_name(marked)} has no readable record now: "
+                "mark another with m"
+            )
+        return None
+
+    def _removed_note(self, marked: ExecutionDetail) -> str:
+        return f"Marked execution {self.short_name(marked)} was removed: mark another with m"
+
+    def marked_files_changed(
+        self, changed: Iterable[ExecutionSummary], removed: Iterable[str]
+    ) -> None:
+        """Live changes to the list: the marked execution's file, changed or removed, is
+        read again, and a removal is said (the header, a toast)."""
+        marked = self.marked
+        if marked is None:
+            return
+        key = self.key_of_path(marked.path)
+        if any(summary.key == key for summary in changed):
+            self.marked_removed = False  # there (again): what it says now is read
+        elif key in removed and not self.marked_removed:
+            self.marked_removed = True
+            self._show_header()
+            self._refresh_footer()
+            self.notify(self._removed_note(marked), severity="warning", markup=False, timeout=6)
+        else:
+            return
+        self._read_marked_again(marked.path)
+
+    @work(thread=True, exclusive=True, group="marked-again", exit_on_error=False)
+    def _read_marked_again(self, path: Path) -> None:
+        detail = self.read_detail(path)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.marked_read_again, detail)
+
+    def marked_read_again(self, detail: ExecutionDetail) -> None:
+        """A newer read of the marked execution's file: A of the next ``d``, and of every
+        comparison showing it, is what it says now (removed, what is left to read: every
+        comparison says it vanished)."""
+        if self.closing or not self.is_marked(detail):
+            return
+        if not self.marked_removed:
+            self.marked = detail
+        self._show_header()
+        self._refresh_footer()
+        self.compare_again_with(detail)
+
+    def compare_again_with(self, detail: ExecutionDetail) -> None:
+        """``detail`` is a newer read of its file: the Diff tab and any comparison on screen
+        comparing a record read from that file compare it again."""
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        self.side_pane.compare_again_with(detail)
+        for screen in self.screen_stack:
+            if isinstance(screen, ComparisonScreen):
+                screen.compare_again_with(detail)
 
     async def run_action(
         self,
@@ -83,8 +173,11 @@ class DiffKeys(ComparisonLauncher):
         return await super().run_action(action, default_namespace, namespaces)
 
     def _explain_no_diff(self) -> None:
+        problem = self.marked_problem()
         if self.marked is None:
             note = "Nothing marked: mark an execution with m first, then press d on another"
+        elif problem is not None:
+            note = problem
         else:
             note = "This is the marked execution: select another one, then press d"
         self.notify(note, severity="warning", markup=False, timeout=3)
@@ -92,7 +185,10 @@ class DiffKeys(ComparisonLauncher):
     async def action_diff(self) -> None:
         if (self.marked is None and self._marking is None) or not self.act_when_loaded("diff"):
             return
-        if self.marked is None or self.detail is None or self.detail is self.marked:
+        if self.marked is None or self.detail is None or self.is_marked(self.detail):
+            return
+        if (problem := self.marked_problem()) is not None:  # never what it held, silently
+            self.notify(problem, severity="warning", markup=False, timeout=3)
             return
         marked, detail = self.marked, self.detail
         if detail.result.record is None:  # as ``m`` refuses it, and ``diff`` on the CLI

@@ -50,6 +50,7 @@ class HeaderState:
     scanning: bool = True
     problem: str | None = None  # why the directory could not be read
     marked: str | None = None  # short id (as the list shows it) marked as A of a diff
+    marked_removed: bool = False  # its file was removed since
     following: bool = False  # follow mode: the newest execution is selected as it arrives
     shown: int | None = None  # rows after the view/filter, when that differs from all
     read_only: str | None = None  # why nothing may be written here (a bundle, ...)
@@ -207,6 +208,8 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
             parts += [("  ", ""), (f"indexing {done:,}/{s.total:,} {bar}", "$accent")]
     if s.marked:
         parts += [("  ", ""), ("marked for diff: ", "$text-muted"), (s.marked, "bold $secondary")]
+        if s.marked_removed:
+            parts.append((" (removed)", "bold $error"))
     # The directory gets what the rest leaves: a long path must not wrap the line and
     # push the counts and the progress indicator out of the two lines.
     rest = sum(cell_len(text) for text, _ in parts)  # the directory's placeholder is empty

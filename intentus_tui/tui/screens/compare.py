@@ -11,13 +11,16 @@ changed event (``13 changed events · at event 4/13``), ``t`` switches between t
 lines, ``i`` turns the ignore rules off and on (the number of differences they hide is
 always on the status line), ``e`` unfolds the unchanged lines, ``escape``/``q`` close.
 
+A record side whose file changes (or goes) while it is open is compared again as the file
+reads now (``compare_again_with``): its title, verdict and warnings too.
+
 What is compared and how is the core's (``actions.compare_side_by_side``), computed in a
 thread worker; every text from a record is sanitized before it is drawn.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -36,6 +39,7 @@ from intentus_tui.core.actions import (
     SideBySide,
     SideRow,
     compare_side_by_side,
+    detail_operand,
     ignore_config,
 )
 from intentus_tui.core.model import Verdict
@@ -58,6 +62,9 @@ from intentus_tui.tui.presenters.compare_text import (
 )
 from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
+
+if TYPE_CHECKING:
+    from intentus_tui.core.actions import ExecutionDetail
 
 DIM = "$foreground-muted"
 TITLE_LINES = 2  # each side's title, at most (compare.tcss)
@@ -108,6 +115,7 @@ class ComparisonScreen(Screen[None]):
         ``at``: the path of the difference to open on (the Diff tab's), else the first."""
         super().__init__()
         self._opening_at = at
+        self._roots = roots
         self.a = a
         self.b = b
         # Each record's verdict comes with it from the core, as every screen shows it; the
@@ -266,6 +274,37 @@ class ComparisonScreen(Screen[None]):
         self.set_class(not layout.timeline, "-no-timeline")
         self.refresh_bindings()  # the footer: t only where there are timelines
         self._show()
+
+    def compare_again_with(self, detail: ExecutionDetail) -> None:
+        """``detail`` is a newer read of a file that changed (or went): a record side read
+        from it is compared again, its title, verdict and warnings with it, never left
+        showing what the file held."""
+        operand = detail_operand(detail)
+
+        def renewed(side: Operand) -> Operand:
+            return operand if side.kind == "record" and side.path == detail.path else side
+
+        a, b = renewed(self.a), renewed(self.b)
+        if a is self.a and b is self.b:
+            return
+        self.a, self.b = a, b
+        self.title_versions = side_titles(a, b, self._roots)
+        self.warnings = untrusted_warnings(a, b)
+        if not self.is_mounted:
+            return  # its mount shows them and compares
+        warning = self.query_one("#compare-warning", Static)
+        warning.update(
+            Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings)
+        )
+        warning.display = bool(self.warnings)
+        self._fit_titles(self.app.size.width)
+        # Opened again where it was: the difference under the cursor, if it is still one.
+        folded, cursor = self.folded, self.values.cursor
+        row = folded.rows[cursor] if folded is not None and 0 <= cursor < len(folded.rows) else None
+        self._opening_at = row.path if isinstance(row, SideRow) and row.path else None
+        self.error = None
+        self.query_one("#compare-status", Static).update(Content.styled("Comparing…", DIM))
+        self._compute()
 
     # ------------------------------------------------------------------ drawing
 

@@ -1,0 +1,172 @@
+"""The execution marked for diff (``m``) follows its file while the directory is watched:
+changed, it is read again and every comparison showing it shows what the file says now
+(its verdict as its list row and ``intentus-tui diff`` give it); removed, the header and a
+toast say so and ``d`` will not compare against what it held. Found by a user walk on
+real 1.3.0 records: an edited A still read "succeeded · verified" in ``d`` and the Diff tab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from intentus_tui.core.model import Integrity
+from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.intentusnet_world import RealWorld, build_real_world
+from tests.tui.app_support import make_app, screen_lines, screen_text, settle, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def real(tmp_path: Path) -> RealWorld:
+    return build_real_world(tmp_path)
+
+
+def _tamper(path: Path) -> None:
+    """The user walk's ``sed -i``: the envelope's text edited, its recorded hash kept."""
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace('"text": "héllo wörld"', '"text": "héllo wörld!"')
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+
+
+def _toasts(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def _mark_then_select(pilot: Any, app: Any, real: RealWorld) -> Path:
+    """Mark the successful execution, select the fallback one (watching live); the marked
+    record's file."""
+    await wait_for(pilot, lambda: app.scan_done and app.side_pane.ready, "scan and side pane")
+    await settle(pilot)
+    assert app.execution_list.select_key(f"{real.success}.json")
+    await settle(pilot)
+    await pilot.press("m")
+    assert app.execution_list.select_key(f"{real.fallback}.json")
+    await settle(pilot)
+    return real.records_dir / f"{real.success}.json"
+
+
+async def _wait_listed_tampered(pilot: Any, app: Any, real: RealWorld) -> None:
+    model = app.execution_list.model
+    await wait_for(
+        pilot,
+        lambda: verdict_of(model.summaries[f"{real.success}.json"]).integrity is Integrity.TAMPERED,
+        "the edited record listed as tampered",
+    )
+    await settle(pilot)
+
+
+async def test_an_edited_marked_record_is_compared_as_it_now_reads(real: RealWorld) -> None:
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        marked = await _mark_then_select(pilot, app, real)
+        _tamper(marked)
+        await _wait_listed_tampered(pilot, app, real)
+        # The Diff tab, opened now: A as its file reads, tampered.
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        shown = screen_text(app)
+        a_title = next(line for line in screen_lines(app) if line.lstrip().startswith("A "))
+        assert "tampered" in a_title and "succeeded · verified" not in a_title
+        assert "A is untrusted" in shown
+        assert "héllo wörld!" in shown  # the edited text, as a difference
+        await pilot.press("escape")
+        await settle(pilot)
+        diff_tab = str(app.side_pane.diff_pane.query_one("#diff-title").content)
+        paths = app.side_pane.diff_pane.outcome.paths
+    assert "tampered" in diff_tab and "A is untrusted" in diff_tab
+    assert any(path.endswith("payload.text") for path in paths)
+
+
+async def test_a_comparison_open_on_screen_follows_the_edited_marked_record(
+    real: RealWorld,
+) -> None:
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        marked = await _mark_then_select(pilot, app, real)
+        await pilot.press("d")
+        await settle(pilot)
+        assert "A is untrusted" not in screen_text(app)
+        _tamper(marked)
+        await _wait_listed_tampered(pilot, app, real)
+        await wait_for(pilot, lambda: "A is untrusted" in screen_text(app), "the screen redone")
+        await settle(pilot)
+        shown = screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        diff_tab = str(app.side_pane.diff_pane.query_one("#diff-title").content)
+    assert "héllo wörld!" in shown
+    assert "tampered" in diff_tab and "A is untrusted" in diff_tab  # the tab under it too
+
+
+async def test_a_comparison_open_on_screen_follows_the_edited_selected_record(
+    real: RealWorld,
+) -> None:
+    # B, the execution under the cursor, edited while its comparison is open: the Diff
+    # tab under the screen was compared again, the screen went on showing B as it was.
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _mark_then_select(pilot, app, real)
+        await pilot.press("d")
+        await settle(pilot)
+        _tamper(real.records_dir / f"{real.fallback}.json")
+        await wait_for(pilot, lambda: "B is untrusted" in screen_text(app), "the screen redone")
+        await settle(pilot)
+        b_title = next(line for line in screen_lines(app) if line.lstrip().startswith("B "))
+        shown = screen_text(app)
+    assert "tampered" in b_title
+    assert "héllo wörld!" in shown
+
+
+async def test_a_removed_marked_record_is_said_and_not_compared(real: RealWorld) -> None:
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        marked = await _mark_then_select(pilot, app, real)
+        await pilot.press("d", "escape")  # a comparison kept in the Diff tab
+        await settle(pilot)
+        short = real.success[:8]
+        app.clear_notifications()
+        held = marked.read_bytes()
+        marked.unlink()
+        await wait_for(
+            pilot,
+            lambda: f"{real.success}.json" not in app.execution_list.model.summaries,
+            "the removed record's row gone",
+        )
+        await settle(pilot)
+        header = "\n".join(screen_lines(app)[:2])
+        toasts = _toasts(app)
+        diff_tab = str(app.side_pane.diff_pane.query_one("#diff-title").content)
+        app.clear_notifications()
+        await pilot.press("d")
+        await settle(pilot)
+        after_d = _toasts(app)
+        screen = app.screen
+        # Written again (an editor's save can remove and write a file): marked as it was.
+        marked.write_bytes(held)
+        await wait_for(
+            pilot,
+            lambda: "(removed)" not in screen_lines(app)[0],
+            "the mark no longer said removed",
+        )
+        await settle(pilot)
+        diff_back = str(app.side_pane.diff_pane.query_one("#diff-title").content)
+        await pilot.press("d")
+        await settle(pilot)
+        back = app.screen
+        a_title = next(line for line in screen_lines(app) if line.lstrip().startswith("A "))
+    assert f"marked for diff: {short} (removed)" in header
+    assert f"Marked execution {short} was removed: mark another with m" in toasts
+    # The kept comparison: A as it is now, no longer its verdict from when it was marked.
+    a_verdict = next(line for line in diff_tab.splitlines() if line.startswith("A "))
+    assert "succeeded" not in a_verdict and "A: Cannot read: file vanished" in diff_tab
+    assert not isinstance(screen, ComparisonScreen)  # d compares nothing that is gone
+    assert after_d == [f"Marked execution {short} was removed: mark another with m"]
+    assert isinstance(back, ComparisonScreen) and "succeeded · verified" in a_title
+    a_back = next(line for line in diff_back.splitlines() if line.startswith("A "))
+    assert "succeeded" in a_back and "file vanished" not in diff_back
