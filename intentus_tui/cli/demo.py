@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 from pathlib import Path
 
 import click
@@ -29,7 +31,16 @@ def _print_manifest(manifest: DemoManifest) -> None:
         click.echo(f"  {name:<{width}}  {first}{more}")
         click.echo(f"  {'':<{width}}  {description}")
     click.echo("")
-    click.echo(f"Open it with:  intentus-tui {manifest.root.parent}")
+    click.echo(f"Open it with:  intentus-tui {_as_root_argument(manifest.root.parent)}")
+
+
+def _as_root_argument(directory: Path) -> str:
+    """``directory`` as a shell word the debugger takes for a root: a bare name (``demo``)
+    would run the command of that name, and one starting with ``-`` would be an option."""
+    text = str(directory)
+    if os.sep not in text:
+        text = f".{os.sep}{text}"
+    return sanitize_line(shlex.quote(text))
 
 
 @click.command("demo")

@@ -129,10 +129,15 @@ def opens_as_bundle(path: str) -> bool:
 
 def bundle_label(bundle: ExtractedBundle, path: str) -> str:
     """The header's name for a bundle: ``bundle NAME``, then why it cannot be believed
-    (``(1 file differs from its manifest: run verify)``); the header keeps its start."""
+    (``(1 file differs from its manifest: run verify)``, or its manifest does not match its
+    seal); the header keeps its start."""
+    from intentus_tui.core.bundle.seal import breaks_the_seal
+
     label = f"bundle {Path(path).name}"
     if bundle.ok:
         return label
+    if any(breaks_the_seal(problem) for problem in bundle.problems):  # no file is vouched for
+        return f"{label} (its manifest does not match its seal: run verify)"
     count = len(bundle.problems)
     differ = f"{count:,} file differs" if count == 1 else f"{count:,} files differ"
     return f"{label} ({differ} from its manifest: run verify)"

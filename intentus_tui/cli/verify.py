@@ -231,7 +231,10 @@ def _record_lines(
         lines.append(f"      - changed since it was bundled: {changed}")
     lines += [f"      - {problem}" for problem in report.problems]
     untrusted = _untrusted_reason(detail)
-    if untrusted is not None and report.ok and changed is None:  # nothing above says why
+    # Nothing above says why: its own checks pass, or the bundle's manifest does not vouch
+    # for it (a damaged record's damage is not why it is tampered then).
+    bundled = detail.summary is not None and detail.summary.bundle_change is not None
+    if untrusted is not None and (report.ok or bundled) and changed is None:
         lines.append(f"      - {untrusted}")
     lines += [f"      · {note}" for note in report.notes]
     verdict = detail.verdict

@@ -119,3 +119,17 @@ def test_a_temp_file_left_by_a_killed_live_run_belongs_to_the_demo(tmp_path: Pat
     with pytest.raises(DemoError, match="not from a demo world"):
         build_demo_world(tmp_path, count=20, seed=3)
     assert foreign.exists()
+
+
+@pytest.mark.parametrize("name", ["demo", "-x"])
+def test_the_command_it_prints_opens_the_world(tmp_path: Path, name: str) -> None:
+    """``demo demo`` printed "Open it with:  intentus-tui demo", which runs the demo command
+    again (missing its DIRECTORY); a name starting with "-" read as an option."""
+    from tests.cli.support import cli
+
+    run = cli("demo", "--count", "22", "--", name, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    shown = run.stdout.splitlines()[-1]
+    assert shown == f"Open it with:  intentus-tui ./{name}"
+    listed = cli("inspect", "--list", "--dir", f"./{name}", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr

@@ -71,7 +71,7 @@ def write_changes(
         section = problem.path.partition("/")[0]
         if problem.kind in ("changed", "extra") and section in (RECORDS, WALS):
             changes[_marker_name(problem.path)] = [problem.kind, problem.detail]
-        elif problem.path.startswith(MANIFEST_NAME) or problem.path == MANIFEST_DIGEST_NAME:
+        elif breaks_the_seal(problem):
             unsealed = (
                 f"{MANIFEST_DIGEST_NAME} is missing"
                 if problem.kind == "missing"
@@ -85,6 +85,12 @@ def write_changes(
         from intentus_tui.core.fsio import atomic_write
 
         atomic_write(directory / CHANGES_MARKER, json.dumps(changes).encode(), durable=False)
+
+
+def breaks_the_seal(problem: FileProblem) -> bool:
+    """``problem`` is the manifest's own: it does not hash to ``manifest.sha256``, or that
+    seal is gone (no comparison with the manifest vouches for any file then)."""
+    return problem.path.startswith(MANIFEST_NAME) or problem.path == MANIFEST_DIGEST_NAME
 
 
 def _marker_name(path: str) -> str:
