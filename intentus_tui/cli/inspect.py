@@ -38,6 +38,7 @@ from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary, ReplayCode, outcome_words
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.records.verify import hash_words
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
@@ -382,7 +383,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
         lines.append(f"created     {utc_text(str(doc['created']))}")
     hash_doc = doc["hash"]
     if isinstance(hash_doc, dict):
-        lines.append(f"hash        {hash_doc['status']}: {hash_doc['explanation']}")
+        lines.append(f"hash        {hash_words(detail.verify)}: {hash_doc['explanation']}")
     if detail.timeline is not None:
         none = "(none in what was recovered)" if doc["salvage"] else "(no attempts recorded)"
         logged = [a.number for a in detail.timeline.attempts if a.log_start_seq is not None]

@@ -50,9 +50,11 @@ from intentus_tui.core.paths import (
     sibling_wal_dir,
 )
 from intentus_tui.core.records.load import WAL_SUFFIX
+from intentus_tui.core.records.verify import hash_words
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.roots import distinct_specs
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verdict import writer_cut_story
 from intentus_tui.core.verist.verify import (
     CHANGED_SINCE_SAVED,
     SnapshotFileReport,
@@ -223,13 +225,18 @@ def _record_lines(
 ) -> list[str]:
     report = detail.verify
     mark = "ok  " if _record_ok(detail) else "FAIL"
-    hash_status = report.hash.status.value if report.hash else report.load_status.value
-    if report.hash is not None and report.hash.benign is not None:
-        hash_status += " (benign)"
-    lines = [f"{mark}  {_shown_name(report.path, label)}  hash {hash_status}"]
+    lines = [f"{mark}  {_shown_name(report.path, label)}  hash {hash_words(report)}"]
     if changed is not None:  # its own checks may pass: the manifest's say otherwise
         lines.append(f"      - changed since it was bundled: {changed}")
-    lines += [f"      - {problem}" for problem in report.problems]
+    verdict = detail.verdict
+    story = writer_cut_story(detail.summary) if detail.summary is not None else None
+    if verdict is None or verdict.integrity_reason != story:
+        story = None  # its verdict tells another story (tampered): the damage is said bare
+    for problem in report.problems:
+        if story is not None and problem == report.load_message:
+            # "Damaged record" alone read as damage done since: the story inspect tells
+            problem = story[0].upper() + story[1:]
+        lines.append(f"      - {problem}")
     untrusted = _untrusted_reason(detail)
     # Nothing above says why: its own checks pass, or the bundle's manifest does not vouch
     # for it (a damaged record's damage is not why it is tampered then).
@@ -237,7 +244,6 @@ def _record_lines(
     if untrusted is not None and (report.ok or bundled) and changed is None:
         lines.append(f"      - {untrusted}")
     lines += [f"      · {note}" for note in report.notes]
-    verdict = detail.verdict
     if verdict is not None:
         if verdict.integrity is Integrity.UNVERIFIABLE and report.ok and not report.notes:
             # nothing above says why (its log cannot be read): the verdict's reason does

@@ -64,6 +64,7 @@ from intentus_tui.core.records.verify import (
     SequenceCheck,
     StructureCheck,
     VerifyReport,
+    salvaged_hash_words,
 )
 from intentus_tui.core.verdict import replay_code_text, replay_text, verdict_of
 from intentus_tui.core.verist.missing import MISSING
@@ -166,6 +167,7 @@ __all__ = [
     "replay_code_text",
     "replay_integrity",
     "run_operand",
+    "salvaged_hash_words",
     "save_snapshot",
     "snapshot_warnings",
     "untrusted_problems",

@@ -148,13 +148,9 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
         if s.load_status is LoadStatus.SALVAGED:  # a cut copy: its damage is said too
             said += f"; and the file is damaged: {s.message}"
         return Integrity.TAMPERED, said
-    if cut_short_by_writer(s):
-        where = "after every attempt failed" if s.all_attempts_failed else "inside its error"
-        return Integrity.UNVERIFIABLE, (
-            f"cut short {where}, as IntentusNet 1.3.0 leaves every error response (most "
-            "likely cut by its writer, not damaged afterwards); the rest cannot be checked: "
-            f"{s.message.removeprefix(DAMAGED_RECORD)}"
-        )
+    story = writer_cut_story(s)
+    if story is not None:
+        return Integrity.UNVERIFIABLE, story
     if s.load_status is LoadStatus.SALVAGED:
         return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
     if s.hash_status is HashStatus.UNVERIFIABLE:
@@ -294,6 +290,20 @@ def cut_short_by_writer(s: ExecutionSummary) -> bool:
     says how it ended."""
     return s.load_status is LoadStatus.SALVAGED and (
         s.all_attempts_failed or s.final_status == "error"
+    )
+
+
+def writer_cut_story(s: ExecutionSummary) -> str | None:
+    """How a record cut short by its writer (``cut_short_by_writer``) came to be, with
+    where its file ends: its verdict's integrity reason, and what ``verify`` says of its
+    damage; None for any other record."""
+    if not cut_short_by_writer(s):
+        return None
+    where = "after every attempt failed" if s.all_attempts_failed else "inside its error"
+    return (
+        f"cut short {where}, as IntentusNet 1.3.0 leaves every error response (most "
+        "likely cut by its writer, not damaged afterwards); the rest cannot be checked: "
+        f"{s.message.removeprefix(DAMAGED_RECORD)}"
     )
 
 

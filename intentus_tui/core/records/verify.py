@@ -480,6 +480,7 @@ class VerifyReport(NamedTuple):
     problems: tuple[str, ...] = ()
     # What differs harmlessly and is explained (a benign hash mismatch): not a problem.
     notes: tuple[str, ...] = ()
+    cut_short: bool = False  # salvaged from a file that ends early (else damaged within)
 
     @property
     def ok(self) -> bool:
@@ -527,7 +528,35 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
         structure,
         problems,
         notes,
+        result.damage is not None and result.damage.truncated,
     )
+
+
+def hash_words(report: VerifyReport) -> str:
+    """What the envelope hash check found, as ``verify``'s line and ``inspect``'s say it:
+    ``match``, ``mismatch (benign)``; of a salvaged record, only the envelope that
+    survived was hashed ("match" alone was read as the record verified)."""
+    check = report.hash
+    if check is None:
+        return report.load_status.value
+    said = ["benign"] if check.benign is not None else []
+    salvaged = salvaged_hash_words(report)
+    if salvaged is not None:
+        said.append(salvaged)
+    words = check.status.value
+    return f"{words} ({'; '.join(said)})" if said else words
+
+
+def salvaged_hash_words(report: VerifyReport) -> str | None:
+    """What a hash check of a salvaged record is of (``of the envelope that survived; the
+    file is cut short``), or None for a record read whole."""
+    check = report.hash
+    if check is None or report.load_status is not LoadStatus.SALVAGED:
+        return None
+    damage = "the file is cut short" if report.cut_short else "the file is damaged"
+    if check.status is HashStatus.UNVERIFIABLE:  # nothing was hashed
+        return damage
+    return f"of the envelope that survived; {damage}"
 
 
 def _benign(hash_check: HashCheck) -> bool:

@@ -47,6 +47,10 @@ REASON_EXPLANATIONS: dict[str, str] = {
 }
 
 
+_FORCED_READ = (
+    "A forced replay returns whatever could be read, after a confirmation listing the risks."
+)
+
 # Why a refused replay was refused, for each reason the record's header gives (the verdict's
 # own words come with an untrusted record), and what forcing one would do.
 REFUSAL_NOTES: dict[str, str] = {
@@ -56,8 +60,7 @@ REFUSAL_NOTES: dict[str, str] = {
     ),
     RECORD_CORRUPTED: (
         "The file is damaged, not a record, or a malformed record (verify lists what "
-        "is wrong): what it holds may be incomplete or wrong. A forced replay returns whatever could be read, after a confirmation "
-        "listing the risks."
+        "is wrong): what it holds may be incomplete or wrong. " + _FORCED_READ
     ),
     EXECUTION_INCOMPLETE: (
         "No final response was recorded: the execution died or is still running, so "
@@ -80,9 +83,36 @@ NOTHING_TO_REPLAY = (
 )
 
 
-def refusal_note(reason: str | None) -> str:
+# A record_corrupted record that was read: which of the three it is, not all three.
+_CORRUPTED_NOTES = {
+    "cut short": (
+        "The file is cut short: only what was written before its end could be read, and "
+        "its response is missing or incomplete. "
+    ),
+    "damaged": (
+        "The file is damaged: only what could be read around the damage is there, and it "
+        "may be incomplete or wrong. "
+    ),
+    "malformed": (
+        "The record is malformed (verify lists what is wrong): what it holds may be "
+        "incomplete or wrong. "
+    ),
+}
+
+
+def refusal_note(reason: str | None, detail: ExecutionDetail | None = None) -> str:
     """What a refusal with code ``reason`` means (a library's reason is its own code; any
-    other the header gives is ``marked_not_replayable``), and what forcing would do."""
+    other the header gives is ``marked_not_replayable``), and what forcing would do; of
+    ``detail``'s record, when it says which harm it is."""
+    if reason == RECORD_CORRUPTED and detail is not None:
+        report = detail.verify
+        kind = None
+        if report.load_status is LoadStatus.SALVAGED:
+            kind = "cut short" if report.cut_short else "damaged"
+        elif report.load_status is LoadStatus.OK and not report.ok:  # else its writer's word
+            kind = "malformed"
+        if kind is not None:
+            return _CORRUPTED_NOTES[kind] + _FORCED_READ
     return REFUSAL_NOTES.get(reason or "", OTHER_REFUSAL_NOTE)
 
 

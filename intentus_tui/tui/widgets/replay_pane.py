@@ -220,7 +220,7 @@ def refused_lines(
             "integrity problems, after a confirmation."
         )
     else:
-        note = refusal_note(code)
+        note = refusal_note(code, detail)
     return [
         heading("Replay refused", badge("NOT REPLAYABLE", "error")),
         *execution_rows(detail, by_file),

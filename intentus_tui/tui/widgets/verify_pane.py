@@ -19,6 +19,7 @@ from intentus_tui.core.actions import (
     SequenceCheck,
     StructureCheck,
     VerifyReport,
+    salvaged_hash_words,
 )
 from intentus_tui.core.model import INVESTIGATE, Integrity, Outcome, Verdict
 from intentus_tui.tui.presenters.execution_text import unreadable_record
@@ -113,8 +114,11 @@ def _hash_mark(
     return Content.assemble((" ✗", PROBLEM_STYLE))
 
 
-def hash_lines(check: HashCheck | None, unreadable: str | None = None) -> list[Line]:
-    """``unreadable``: why the record there could not be read (then there is one)."""
+def hash_lines(
+    check: HashCheck | None, unreadable: str | None = None, salvaged: str | None = None
+) -> list[Line]:
+    """``unreadable``: why the record there could not be read (then there is one);
+    ``salvaged``: what a salvaged record's check is of (``salvaged_hash_words``)."""
     if check is None:
         why = f"Nothing was hashed: {unreadable}." if unreadable else "There is no record to hash."
         return [
@@ -125,7 +129,10 @@ def hash_lines(check: HashCheck | None, unreadable: str | None = None) -> list[L
     if check.status is HashStatus.MISMATCH and check.benign is not None:
         label, kind = "MISMATCH, LIKELY BENIGN", "warning"
     style = {"ok": OK_STYLE, "error": PROBLEM_STYLE}.get(kind, WARNING_STYLE)
-    lines = [heading("Envelope hash", badge(label, kind)), plain(safe(check.explanation), style)]
+    explanation = check.explanation
+    if salvaged is not None:  # a match of what survived: not the record verified
+        explanation, style = f"{explanation} ({salvaged})", WARNING_STYLE
+    lines = [heading("Envelope hash", badge(label, kind)), plain(safe(explanation), style)]
     form = FORM_NAMES.get(check.detected_form, check.detected_form)
     lines.append(row("Form stored", safe(form)))
     matched = check.matched_form or "none"
@@ -308,7 +315,7 @@ def verify_lines(
     sections: list[list[Line]] = [integrity_lines(verdict)] if verdict is not None else []
     sections += [
         summary_lines(report, verdict),
-        hash_lines(report.hash, unreadable_record(detail)),
+        hash_lines(report.hash, unreadable_record(detail), salvaged_hash_words(report)),
         sequence_lines(report.sequence, len(record.events) if record is not None else 0),
         structure_lines(report.structure),
         file_lines(detail.result),
