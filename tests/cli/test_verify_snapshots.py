@@ -80,7 +80,7 @@ def test_a_snapshot_found_among_the_records_is_still_no_record(
     _saved_snapshot(real_world, tmp_path).rename(root / "records" / "pinned.json")
     done = cli("verify", str(root))
     assert done.returncode == ExitCode.PROBLEMS
-    assert done.stdout.splitlines()[0] == "FAIL  pinned.json  hash not_record"
+    assert done.stdout.splitlines()[0] == "FAIL  pinned.json  hash not checked (not a record)"
 
 
 def test_a_snapshot_missing_a_field_or_storing_no_hash_fails_saying_which(

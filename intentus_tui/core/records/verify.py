@@ -532,13 +532,29 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
     )
 
 
+# What a file turned out to be, when it holds no record to hash.
+_NOT_HASHED = {
+    LoadStatus.EMPTY: "the file is empty",
+    LoadStatus.NOT_JSON: "not readable JSON",
+    LoadStatus.NOT_RECORD: "not a record",
+    LoadStatus.NOT_UTF8: "not UTF-8 text",
+    LoadStatus.TOO_DEEP: "nested too deeply to read",
+    LoadStatus.UNREADABLE: "the file cannot be read",
+    LoadStatus.NOT_A_FILE: "not a regular file",
+    LoadStatus.NO_RECORD: "no record file",
+    LoadStatus.HEAD_ONLY: "not read whole",
+}
+
+
 def hash_words(report: VerifyReport) -> str:
     """What the envelope hash check found, as ``verify``'s line and ``inspect``'s say it:
-    ``match``, ``mismatch (benign)``; of a salvaged record, only the envelope that
-    survived was hashed ("match" alone was read as the record verified)."""
+    ``match``, ``mismatch (benign)``, ``not checked (not readable JSON)``; of a salvaged
+    record, only the envelope that survived was hashed ("match" alone was read as the
+    record verified)."""
     check = report.hash
-    if check is None:
-        return report.load_status.value
+    if check is None:  # no record was read: nothing was hashed ("not_json" said nothing)
+        why = _NOT_HASHED.get(report.load_status, report.load_status.value.replace("_", " "))
+        return f"not checked ({why})"
     said = ["benign"] if check.benign is not None else []
     salvaged = salvaged_hash_words(report)
     if salvaged is not None:
