@@ -32,13 +32,18 @@ _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 
 
 def chain_content(
-    timeline: Timeline, times: ExecutionTimes | None = None, now: datetime | None = None
+    timeline: Timeline,
+    times: ExecutionTimes | None = None,
+    now: datetime | None = None,
+    *,
+    claimed: bool = False,
 ) -> Content:
     """How the attempts ran, each mark in its status colour and its duration where one is
     known: tried in turn, ``fb-primary ✗ 738ms → fb-secondary ✓ 2.86s``, or side by side,
     ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open. The
     attempts only the write-ahead log has (the record stops before them) follow ``from the
-    log:``, said once: a narrow pane keeps the one in flight in sight."""
+    log:``, said once: a narrow pane keeps the one in flight in sight. ``claimed``: the
+    execution is untrusted, its successes only claims (not green)."""
     fan_out = timeline.fan_out is not None
     answer = timeline.answered_by if fan_out else None
     parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
@@ -49,7 +54,10 @@ def chain_content(
         if attempt.number == logged:
             parts.append(("from the log: ", "$text-muted"))
         parts.append((attempt.agent or "?", "bold"))
-        parts.append((f" {attempt.mark}", _MARK_STYLES.get(attempt.status, "$text-muted")))
+        style = _MARK_STYLES.get(attempt.status, "$text-muted")
+        parts.append(
+            (f" {attempt.mark}", "$text-muted" if claimed and _says_success(style) else style)
+        )
         if attempt.in_flight:
             parts.append((" in flight", "bold $warning"))
         timed = times.attempts[number] if times and number < len(times.attempts) else None
@@ -57,8 +65,13 @@ def chain_content(
         if took is not None:
             parts.append((f" {took}", "bold $warning" if attempt.in_flight else "$text-muted"))
         if attempt is answer:
-            parts.append((" ← answer", "$success"))
+            parts.append((" ← answer", "$text-muted" if claimed else "$success"))
     return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
+
+
+def _says_success(style: str) -> bool:
+    """A style that says success: what an untrusted execution's claims are not shown in."""
+    return "$success" in style
 
 
 def _plural(count: int, word: str, words: str | None = None) -> str:
@@ -168,7 +181,8 @@ def summary_content(
     chain: Content | None = None
     chain_at = len(text.lines)
     if timeline is not None:
-        chain, *rest = _timeline_lines(timeline, detail.times, now)
+        claimed = verdict is not None and not verdict.trusted
+        chain, *rest = _timeline_lines(timeline, detail.times, now, claimed)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)
     chained = (chain, len(chain_label(timeline))) if chain and timeline else None
@@ -211,7 +225,7 @@ def chain_label(timeline: Timeline) -> str:
 
 
 def _timeline_lines(
-    timeline: Timeline, times: ExecutionTimes | None, now: datetime | None
+    timeline: Timeline, times: ExecutionTimes | None, now: datetime | None, claimed: bool
 ) -> list[Content]:
     fan_out = timeline.fan_out
     counts = [_plural(len(timeline.rows), "event")]
@@ -235,7 +249,8 @@ def _timeline_lines(
         counts.append(took)
     lines = [  # the chain first (see summary_content)
         Content.assemble(
-            (chain_label(timeline), "$text-muted"), chain_content(timeline, times, now)
+            (chain_label(timeline), "$text-muted"),
+            chain_content(timeline, times, now, claimed=claimed),
         ),
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
@@ -353,6 +368,8 @@ def wal_summary_content(
             if number:
                 parts.append((" → ", "$text-muted"))
             mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
+            if _says_success(style) and verdict is not None and not verdict.trusted:
+                style = "$text-muted"  # a claim of a log whose chain breaks
             parts.append((sanitize_line(done.agent or done.step_id), "bold"))
             parts.append((f" {mark}", style))
             timed = times.attempts[number] if times and number < len(times.attempts) else None

@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
 from textual.timer import Timer
+from textual.widget import Widget
 
 from intentus_tui.core.actions import EventRow, ExecutionState
 from intentus_tui.core.model import Verdict
@@ -125,6 +126,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         self.now: datetime | None = None  # for an in-flight attempt's bar, up to now
         self._attempt_of_row: Mapping[int, int] = {}
         self._waterfall: Waterfall | None = None
+        self.claimed = False  # an untrusted execution's: its successes are only claims
 
     def set_rows(
         self,
@@ -137,13 +139,16 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         no_fallback_note: str | None = None,
         times: ExecutionTimes | None = None,
         attempt_of_row: Mapping[int, int] | None = None,
+        claimed: bool = False,
     ) -> None:
         """``jumps``: (fallback rows, error rows) when known, so a lazy 100,000-row
         timeline is not built whole just to find them. ``attempts``: the row where each
         attempt begins; ``no_fallback_note``: how the attempts ran when no fallback did.
         ``times``: the events' and attempts' times; ``attempt_of_row``: the attempt (its
-        position in ``times.attempts``) that begins on a row."""
+        position in ``times.attempts``) that begins on a row. ``claimed``: the execution is
+        untrusted: no success is shown in the success colour."""
         self.rows = rows
+        self.claimed = claimed
         self.trailer = trailer
         self.times = times
         self._attempt_of_row = attempt_of_row or {}
@@ -330,13 +335,15 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             base += self._style("event-lines--error")
         cursor = self._style("event-lines--cursor") if is_cursor else None
         dim = base + self._style("event-lines--dim")
-        status_style = base
+        status_style, mark_style = base, base
         if row.status == "ok":
-            status_style = base + self._style("event-lines--ok")
+            status_style = dim if self.claimed else base + self._style("event-lines--ok")
+            mark_style = dim if self.claimed else base
         elif row.status == "error":
             status_style = base + self._style("event-lines--error")
         if cursor is not None:
             base, dim, status_style = base + cursor, dim + cursor, status_style + cursor
+            mark_style += cursor
         seq = "" if row.seq is None else str(row.seq)
         columns = self._columns(width)
         summary = row.summary
@@ -345,7 +352,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             summary = f"in flight  {summary}"
         kind = row.type if columns.type == TYPE_WIDTH else short_type(row.type)
         segments = [
-            Segment(f"{event_mark(row)} ", base),
+            Segment(f"{event_mark(row)} ", mark_style),
             Segment(fit(seq, self._seq_width, align_right=True) + " ", dim),
         ]
         times = self.times
@@ -380,7 +387,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             return []
         text, status = waterfall_cells(self._waterfall, times, index, self._attempt_of_row)
         style = dim
-        if status is not None:
+        if status is not None and not (status == "ok" and self.claimed):
             style = self.rich_style + self._style(
                 {"ok": "event-lines--ok", "in_flight": "event-lines--in-flight"}.get(
                     status, "event-lines--error" if status == "error" else "event-lines--dim"
@@ -388,6 +395,32 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
             )
             style = style + cursor if cursor is not None else style
         return [Segment(" ", dim), Segment(text, style)]
+
+
+# Over an untrusted execution's timeline, the longest that fits in the pane's width; of
+# the record, or of the write-ahead log when there is no record.
+CLAIMS_BANNERS = (
+    "⚠ untrusted: what follows is what the {} claims",
+    "⚠ untrusted: what follows is only claimed",
+    "⚠ untrusted: below is only claimed",
+    "⚠ only claimed",
+)
+
+
+class ClaimsBanner(Widget):
+    """One row at the top of an untrusted execution's timeline: its chain, its events and
+    their ✓ are what the record claims (they read as successes under "believe nothing")."""
+
+    DEFAULT_CSS = """
+    ClaimsBanner { height: 1; padding: 0 1; color: $text-warning; text-style: bold; }
+    """
+
+    of_log = False  # the timeline is a write-ahead log's (no record file)
+
+    def render(self) -> Content:
+        width = self.size.width
+        texts = (t.format("log" if self.of_log else "record") for t in CLAIMS_BANNERS)
+        return Content(next((t for t in texts if cell_len(t) <= width), "⚠"))
 
 
 class TimelineView(Vertical):
@@ -405,8 +438,11 @@ class TimelineView(Vertical):
         return datetime.now(UTC)
 
     def compose(self) -> ComposeResult:
+        self._claims = ClaimsBanner(id="timeline-claims")
+        self._claims.display = False
         self._summary = ClampedText("", id="timeline-summary")
         self._lines = EventLines(id="event-lines")
+        yield self._claims
         yield self._summary
         yield self._lines
 
@@ -417,6 +453,7 @@ class TimelineView(Vertical):
     def show_message(self, message: Content | str) -> None:
         """No timeline to show (nothing selected, still loading, or no record file)."""
         content = message if isinstance(message, Content) else Content(message)
+        self._claims.display = False
         self._summary.update(content)
         self._tick_while(None)
         self.lines.set_rows(())
@@ -453,8 +490,12 @@ class TimelineView(Vertical):
         now = self.clock()
         self.lines.now = now
         self._tick_while(detail, verdict)
+        claimed = verdict is not None and not verdict.trusted
+        self._claims.display = claimed
+        self._claims.of_log = detail.timeline is None
+        self._claims.refresh()
         if detail.timeline is None and detail.wal is not None and detail.wal.entries:
-            self._show_wal(detail, detail.wal, keep_cursor, verdict, now)
+            self._show_wal(detail, detail.wal, keep_cursor, verdict, now, claimed)
             return
         self._show_summary(summary_content(detail, verdict, now))
         timeline = detail.timeline
@@ -473,6 +514,7 @@ class TimelineView(Vertical):
             no_fallback_note=None if timeline.fallback_indexes else timeline.shape_note(),
             times=detail.times,
             attempt_of_row=_attempt_rows((a.event_index, a.end_index) for a in timeline.attempts),
+            claimed=claimed,
         )
 
     def _show_wal(
@@ -482,6 +524,7 @@ class TimelineView(Vertical):
         keep_cursor: bool,
         verdict: Verdict | None,
         now: datetime,
+        claimed: bool,
     ) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
         self._show_summary(wal_summary_content(log, verdict, detail.times, now))
@@ -502,7 +545,13 @@ class TimelineView(Vertical):
             for s in log.steps
         )
         self.lines.set_rows(
-            rows, trailer, cursor, attempts=steps, times=detail.times, attempt_of_row=step_rows
+            rows,
+            trailer,
+            cursor,
+            attempts=steps,
+            times=detail.times,
+            attempt_of_row=step_rows,
+            claimed=claimed,
         )
 
 
