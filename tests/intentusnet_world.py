@@ -226,3 +226,16 @@ def no_agent_for_the_intent(base: Path) -> str:
     attempt and no router decision before it."""
     with _runtime(base) as (runtime, records):
         return _route(runtime, records, _envelope(RoutingStrategy.DIRECT, [], None))
+
+
+def echo_records(base: Path, texts: tuple[str, ...]) -> tuple[Path, list[str]]:
+    """A record directory under ``base`` holding one successful execution for each of
+    ``texts``, written by the real 1.3.0 runtime, whose agent echoes that text: the records
+    differ in their envelope's payload text and their answer's echo of it."""
+    ids = []
+    with _runtime(base, ("fb-secondary", False, 20)) as (runtime, records):
+        for text in texts:
+            envelope = _envelope(RoutingStrategy.DIRECT, [], "fb-secondary")
+            envelope.payload = {"text": text}
+            ids.append(_route(runtime, records, envelope))
+    return records, ids

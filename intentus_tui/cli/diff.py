@@ -91,6 +91,7 @@ from intentus_tui.core.compare import (
     changed_events_text,
     changed_values_text,
     compare,
+    cut_pair,
     diff_lines,
     file_operand,
     load_ignore_config,
@@ -109,6 +110,7 @@ _TAIL_LINES = 20  # per side, in text output
 # A value longer than this is cut in text output (a payload can be megabytes on one line);
 # --json gives every value whole.
 _VALUE_CHARACTERS = 200
+_EVENT_CHARACTERS = 160  # an event's JSON on its line under the first divergence
 
 
 # --------------------------------------------------------------------------- reading A and B
@@ -366,19 +368,45 @@ def _line(text: str) -> None:
     echo_text(sanitize_line(text))
 
 
-def _compact(value: Any, limit: int = 160) -> str:
+def _compact(value: Any, limit: int = _EVENT_CHARACTERS) -> str:
+    text = _json_text(value)
+    return cut_pair(text, text, limit)[0]
+
+
+def _json_text(value: Any) -> str:
     try:
-        text = json.dumps(_plain(value), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(_plain(value), ensure_ascii=False, separators=(",", ":"))
     except (ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return repr(value)
+
+
+def _event_head(event: Any) -> str:
+    """What an event's line says before its payload (a run's event; a record's has none)."""
+    if not isinstance(event, GraphEvent):
+        return ""
+    cause = f" ← {event.caused_by}" if event.caused_by else ""
+    return f"{event.id} {event.type} by {event.actor or '-'}{cause} "
+
+
+def _event_body(event: Any) -> Any:
+    return event.payload if isinstance(event, GraphEvent) else event
 
 
 def _event_line(event: Any) -> str:
-    if isinstance(event, GraphEvent):
-        cause = f" ← {event.caused_by}" if event.caused_by else ""
-        return f"{event.id} {event.type} by {event.actor or '-'}{cause} {_compact(event.payload)}"
-    return _compact(event)
+    return _event_head(event) + _compact(_event_body(event))
+
+
+def _event_lines(a: Any, b: Any, missing: str) -> tuple[str, str]:
+    """A's and B's event at the first divergence, each on one line (``missing`` for a side
+    that has none), cut where they differ: cut at their end, two events that differ past it
+    read the same."""
+    if a is not None and b is not None:
+        body_a, body_b = cut_pair(
+            _json_text(_event_body(a)), _json_text(_event_body(b)), _EVENT_CHARACTERS
+        )
+        return _event_head(a) + body_a, _event_head(b) + body_b
+    line_a, line_b = (missing if event is None else _event_line(event) for event in (a, b))
+    return line_a, line_b
 
 
 def _print_divergence(divergence: Divergence[Any] | None, title: str) -> None:
@@ -389,8 +417,9 @@ def _print_divergence(divergence: Divergence[Any] | None, title: str) -> None:
     # A side with no event here has ended (``length``), or goes on with events the other
     # side's event is not among (``only_a``/``only_b``): it has none like it at this place.
     missing = "(ended)" if divergence.kind == "length" else "(no such event here: it goes on)"
-    for side, event in (("A", divergence.event_a), ("B", divergence.event_b)):
-        _line(f"    {side}: {missing if event is None else _event_line(event)}")
+    line_a, line_b = _event_lines(divergence.event_a, divergence.event_b, missing)
+    _line(f"    A: {line_a}")
+    _line(f"    B: {line_b}")
     if divergence.payload_diff is not None:
         for text in diff_lines(divergence.payload_diff.entries, _VALUE_CHARACTERS):
             _line(f"    {text}")

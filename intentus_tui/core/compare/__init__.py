@@ -54,6 +54,7 @@ from intentus_tui.core.compare.ignore import (
     load_ignore_config,
 )
 from intentus_tui.core.compare.notation import (
+    cut_pair,
     diff_lines,
     entry_line,
     format_path_text,
@@ -127,6 +128,7 @@ __all__ = [
     "compare_records",
     "compare_snapshot_operands",
     "compare_values",
+    "cut_pair",
     "diff_lines",
     "entry_line",
     "file_operand",

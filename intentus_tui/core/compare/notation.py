@@ -95,27 +95,35 @@ def entry_line(entry: DiffEntry, limit: int | None = None, *, runs: bool = False
     """One line, as Verist's ``formatDiff`` writes it but with this notation:
     ``+ path: after``, ``- path: before`` or ``  path: before → after``. With ``limit``,
     a value written longer than that is cut, saying how much is left out (a record's
-    payload can be megabytes on one line)."""
+    payload can be megabytes on one line); a changed value's two sides where they differ
+    (``cut_pair``), both from the same place."""
     path = path_text(entry, runs=runs)
     kind = entry.kind
     if kind == "added":
-        return f"+ {path}: {_value(entry.after, limit)}"
+        return f"+ {path}: {_value(format_value(entry.after), 0, limit)}"
     if kind == "removed":
-        return f"- {path}: {_value(entry.before, limit)}"
-    return f"  {path}: {_value(entry.before, limit)} → {_value(entry.after, limit)}"
+        return f"- {path}: {_value(format_value(entry.before), 0, limit)}"
+    before, after = format_value(entry.before), format_value(entry.after)
+    # Both cut where they differ: cut at their end, two values that differ past it read the same.
+    start = 0 if limit is None else _pair_start(before, after, limit + 1)
+    return f"  {path}: {_value(before, start, limit)} → {_value(after, start, limit)}"
 
 
-def _value(value: object, limit: int | None) -> str:
-    text = format_value(value)
-    if limit is None or len(text) <= limit:
+def _value(text: str, start: int, limit: int | None) -> str:
+    """``text`` from ``start``, at most ``limit`` characters of it, and how many are left out."""
+    if limit is None:
         return text
-    return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+    shown, left_out = _cut_from(text, start, limit + 1)
+    if not left_out:
+        return shown
+    return f"{shown} ({left_out:,} {'characters left out' if start else 'more characters'})"
 
 
 def diff_lines(
     entries: Sequence[DiffEntry], limit: int | None = None, *, runs: bool = False
 ) -> list[str]:
-    """One line per entry (each value cut at ``limit`` characters), or ``(no changes)``."""
+    """One line per entry (each value cut to ``limit`` characters, ``entry_line``), or
+    ``(no changes)``."""
     return [entry_line(e, limit, runs=runs) for e in entries] if entries else ["(no changes)"]
 
 
@@ -141,13 +149,24 @@ def cut_pair(a: str, b: str, limit: int) -> tuple[str, str]:
     that keeps their first difference in; else both begin a little before it, at the same
     place (``…ledger and emailed the…`` beside ``…ledger and called the …``). Cut at the end
     alone, two values that differ only past the cut read the same."""
+    start = _pair_start(a, b, limit)
+    return _cut_from(a, start, limit)[0], _cut_from(b, start, limit)[0]
+
+
+def _pair_start(a: str, b: str, limit: int) -> int:
+    """Where ``cut_pair`` begins both texts: 0 where it cuts them at their end alone."""
     at = first_difference(a, b)
     if at is None or at < limit - 1 or (len(a) <= limit and len(b) <= limit):
-        return _end_cut(a, limit), _end_cut(b, limit)
+        return 0
     # As much of what they share as leaves room for their ends; at least a few characters.
-    start = max(1, min(at - max(1, limit // 4), max(len(a), len(b)) - (limit - 1)))
-    return _end_cut(ELLIPSIS + a[start:], limit), _end_cut(ELLIPSIS + b[start:], limit)
+    return max(1, min(at - max(1, limit // 4), max(len(a), len(b)) - (limit - 1)))
 
 
-def _end_cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+def _cut_from(text: str, start: int, limit: int) -> tuple[str, int]:
+    """``text`` from ``start`` (an ellipsis in front where that leaves some out) in at most
+    ``limit`` characters, an ellipsis at the end where it is cut there; and how many of its
+    characters are left out."""
+    body = ELLIPSIS + text[start:] if start else text
+    if len(body) <= limit:
+        return body, start
+    return body[: limit - 1] + ELLIPSIS, len(text) - (limit - 1 - (1 if start else 0))
