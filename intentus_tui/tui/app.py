@@ -425,6 +425,7 @@ class IntentusApp(
                 self.header_state.total = message.total
         if live:
             self.marked_files_changed(message.changed, message.removed)
+            self.compared_files_changed(message.changed, message.removed)
         if live and shown is not None and shown in message.removed and self.detail is not None:
             # The cursor moved on to another row: said, or the switch goes unseen.
             gone = sanitize_line(self.detail.path.name)

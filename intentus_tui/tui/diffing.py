@@ -7,7 +7,9 @@ The marked execution follows its file while the directory is watched: changed, i
 again (in a worker) and what shows it (the header, a comparison in the Diff tab or on
 screen, the next ``d``) shows what the file says now, as its list row does; removed, the
 mark stays, said to be removed, and ``d`` refuses it until another is marked (or the file
-comes back: an editor's save can remove and write it again)."""
+comes back: an editor's save can remove and write it again). A comparison shown (the Diff
+tab, one on screen) whose side's file is removed says so instead of comparing against an
+empty side, and compares again when the file comes back."""
 
 from __future__ import annotations
 
@@ -138,11 +140,58 @@ class DiffKeys(ComparisonLauncher):
         comparison says it vanished)."""
         if self.closing or not self.is_marked(detail):
             return
-        if not self.marked_removed:
-            self.marked = detail
         self._show_header()
         self._refresh_footer()
-        self.compare_again_with(detail)
+        if not self.marked_removed:  # removed: the comparisons said so (``files_removed``)
+            self.marked = detail
+            self.compare_again_with(detail)
+
+    def compared_files_changed(
+        self, changed: Iterable[ExecutionSummary], removed: Iterable[str]
+    ) -> None:
+        """Live changes to the list: a comparison shown whose side's file was removed says
+        so; the file back, it is read and compared again (the marked one is read again by
+        ``marked_files_changed``)."""
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        screens = [s for s in self.screen_stack if isinstance(s, ComparisonScreen)]
+        diff_pane = self.side_pane.diff_pane if self.side_pane.ready else None
+        sides: set[Path | None] = set()
+        if diff_pane is not None and (request := diff_pane.request) is not None:
+            sides |= {side.path for side in (request.left, request.right) if side is not None}
+        for screen in screens:
+            sides |= {screen.a.path, screen.b.path}
+        gone, back = set(removed), {summary.key for summary in changed}
+        marked = self.marked.path if self.marked is not None else None
+        for path in sides:
+            if path is None:
+                continue
+            key = self.key_of_path(path)
+            if key in gone and not path.exists():  # not a file elsewhere of the same name
+                hint = "mark another with m" if path == marked else "select another, press d or D"
+                if diff_pane is not None:
+                    diff_pane.side_removed(path, hint)
+                for screen in screens:
+                    screen.side_removed(path, hint)
+            elif key in back and path != marked and self._said_removed(path):
+                self._read_side_again(path)
+
+    def _said_removed(self, path: Path) -> bool:
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        screens = [s for s in self.screen_stack if isinstance(s, ComparisonScreen)]
+        in_pane = self.side_pane.ready and path in self.side_pane.diff_pane.removed
+        return in_pane or any(path in screen.removed for screen in screens)
+
+    @work(thread=True, group="side-again", exit_on_error=False)
+    def _read_side_again(self, path: Path) -> None:
+        detail = self.read_detail(path)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._side_read_again, detail)
+
+    def _side_read_again(self, detail: ExecutionDetail) -> None:
+        if not self.closing:
+            self.compare_again_with(detail)
 
     def compare_again_with(self, detail: ExecutionDetail) -> None:
         """``detail`` is a newer read of its file: the Diff tab and any comparison on screen
@@ -208,7 +257,11 @@ class DiffKeys(ComparisonLauncher):
             self.side_pane.next_difference()
 
     def _nothing_to_step_to(self) -> bool:
-        """An equal comparison: ``n``/``N`` say there is no difference (they did nothing)."""
+        """An equal comparison: ``n``/``N`` say there is no difference (they did nothing);
+        one whose side's file was removed: they say that."""
+        if removed := self.side_pane.diff_pane.removed_notes:
+            self.notify("\n".join(removed), severity="warning", markup=False, timeout=4)
+            return True
         outcome = self.side_pane.diff_pane.outcome
         if outcome is None or outcome.error is not None or outcome.entries:
             return False

@@ -162,11 +162,132 @@ async def test_a_removed_marked_record_is_said_and_not_compared(real: RealWorld)
         a_title = next(line for line in screen_lines(app) if line.lstrip().startswith("A "))
     assert f"marked for diff: {short} (removed)" in header
     assert f"Marked execution {short} was removed: mark another with m" in toasts
-    # The kept comparison: A as it is now, no longer its verdict from when it was marked.
-    a_verdict = next(line for line in diff_tab.splitlines() if line.startswith("A "))
-    assert "succeeded" not in a_verdict and "A: Cannot read: file vanished" in diff_tab
+    # The kept comparison: A's file is said to be removed, its verdict from when it was
+    # marked no longer shown (nor a comparison against nothing: see below).
+    assert "A's file was removed: nothing to compare; mark another with m" in diff_tab
+    assert not [line for line in diff_tab.splitlines() if line.startswith("A ")]
     assert not isinstance(screen, ComparisonScreen)  # d compares nothing that is gone
     assert after_d == [f"Marked execution {short} was removed: mark another with m"]
     assert isinstance(back, ComparisonScreen) and "succeeded · verified" in a_title
     a_back = next(line for line in diff_back.splitlines() if line.startswith("A "))
     assert "succeeded" in a_back and "file vanished" not in diff_back
+
+
+def _diff_tab_shown(app: Any) -> str:
+    """What the Diff tab shows: its title, and its summary and differences when displayed."""
+    pane = app.side_pane.diff_pane
+    parts = [str(pane.query_one("#diff-title").content)]
+    summary = pane.query_one("#diff-summary")
+    if summary.display:
+        parts.append(str(summary.content))
+    if pane.view.display:
+        parts.extend(pane.outcome.paths if pane.outcome is not None else [])
+    return "\n".join(parts)
+
+
+AGAINST_NOTHING = ("record_corrupted", "unknown", "differs", "first divergence", "vanished")
+
+
+async def test_the_diff_tab_says_a_removed_marked_file_rather_than_compare_to_nothing(
+    real: RealWorld,
+) -> None:
+    # The user walk: m, move, d, Esc, 3 for the Diff tab, then rm the marked record. The tab
+    # listed "A ? unknown · unverifiable · ✗ no (record_corrupted)", "intent ✗ differs …",
+    # "first divergence: events[0] … A ends": differences against an empty side.
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        marked = await _mark_then_select(pilot, app, real)
+        await pilot.press("d", "escape", "3")
+        await settle(pilot)
+        held = marked.read_bytes()
+        marked.unlink()
+        await wait_for(
+            pilot,
+            lambda: f"{real.success}.json" not in app.execution_list.model.summaries,
+            "the removed record's row gone",
+        )
+        await settle(pilot)
+        gone = _diff_tab_shown(app)
+        on_screen = screen_text(app)
+        app.clear_notifications()
+        await pilot.press("n")
+        await settle(pilot)
+        n_says = _toasts(app)
+        marked.write_bytes(held)
+        await wait_for(
+            pilot,
+            lambda: (
+                "was removed" not in _diff_tab_shown(app)
+                and app.side_pane.diff_pane.outcome is not None
+            ),
+            "compared again",
+        )
+        await settle(pilot)
+        back = _diff_tab_shown(app)
+    note = "A's file was removed: nothing to compare; mark another with m"
+    assert note in gone and "A's file was removed" in on_screen
+    assert not [word for word in AGAINST_NOTHING if word in gone]
+    assert n_says == [note]
+    a_back = next(line for line in back.splitlines() if line.startswith("A "))
+    assert "succeeded" in a_back and "intent ✓ same" in back
+
+
+async def test_a_comparison_on_screen_says_a_removed_marked_file(real: RealWorld) -> None:
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        marked = await _mark_then_select(pilot, app, real)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        held = marked.read_bytes()
+        marked.unlink()
+        await wait_for(pilot, lambda: "was removed" in screen_text(app), "the screen says it")
+        await settle(pilot)
+        gone = screen_text(app)
+        marked.write_bytes(held)
+        await wait_for(
+            pilot,
+            lambda: "was removed" not in screen_text(app) and app.screen.compared is not None,
+            "compared again",
+        )
+        await settle(pilot)
+        a_title = next(line for line in screen_lines(app) if line.lstrip().startswith("A "))
+    assert "A's file was removed: nothing to compare; mark another with m" in gone
+    assert not [word for word in AGAINST_NOTHING if word in gone]
+    assert "succeeded · verified" in a_title
+
+
+async def test_a_removed_selected_file_is_said_where_its_comparison_is_shown(
+    real: RealWorld,
+) -> None:
+    # B, the execution under the cursor, removed while its comparison is on screen: the
+    # cursor moves on, and the screen and the Diff tab kept showing the old B silently.
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _mark_then_select(pilot, app, real)
+        await pilot.press("d")
+        await settle(pilot)
+        selected = real.records_dir / f"{real.fallback}.json"
+        held = selected.read_bytes()
+        selected.unlink()
+        await wait_for(pilot, lambda: "was removed" in screen_text(app), "the screen says it")
+        await settle(pilot)
+        gone = screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        tab_gone = _diff_tab_shown(app)
+        selected.write_bytes(held)
+        await wait_for(
+            pilot,
+            lambda: (
+                "was removed" not in _diff_tab_shown(app)
+                and app.side_pane.diff_pane.outcome is not None
+            ),
+            "compared again",
+        )
+        back = _diff_tab_shown(app)
+    assert "B's file was removed: nothing to compare" in gone
+    assert "B's file was removed: nothing to compare" in tab_gone
+    assert not [word for word in AGAINST_NOTHING if word in tab_gone]
+    b_back = next(line for line in back.splitlines() if line.startswith("B "))
+    assert "succeeded" in b_back

@@ -12,7 +12,8 @@ lines, ``i`` turns the ignore rules off and on (the number of differences they h
 always on the status line), ``e`` unfolds the unchanged lines, ``escape``/``q`` close.
 
 A record side whose file changes (or goes) while it is open is compared again as the file
-reads now (``compare_again_with``): its title, verdict and warnings too.
+reads now (``compare_again_with``): its title, verdict and warnings too. Removed, it is said
+to be (``side_removed``) rather than compared as an empty record, until the file comes back.
 
 What is compared and how is the core's (``actions.compare_side_by_side``), computed in a
 thread worker; every text from a record is sanitized before it is drawn.
@@ -20,6 +21,7 @@ thread worker; every text from a record is sanitized before it is drawn.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
@@ -64,6 +66,8 @@ from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from intentus_tui.core.actions import ExecutionDetail
 
 DIM = "$foreground-muted"
@@ -130,6 +134,8 @@ class ComparisonScreen(Screen[None]):
         self.folded: Folded | None = None
         self._raw_to_shown: list[int] = []
         self._shown_to_raw: list[int] = []
+        # The record files of sides removed while shown, each with what to do instead.
+        self.removed: dict[Path, str] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="compare-sides"):
@@ -261,13 +267,21 @@ class ComparisonScreen(Screen[None]):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._ready, layout, config.problem)
 
+    def _comparing(self) -> bool:
+        """The sides as they were when the comparison started: none removed since."""
+        return not self.removed
+
     def _failed(self, message: str) -> None:
+        if not self._comparing():
+            return
         self.error = message
         self.query_one("#compare-status", Static).update(
             Content.assemble(("Cannot compare: ", "bold $text-error"), sanitize_line(message))
         )
 
     def _ready(self, layout: SideBySide, problem: str | None) -> None:
+        if not self._comparing():
+            return  # of what a removed file held
         self.compared = layout
         if problem:
             self.notify(sanitize_line(problem), severity="warning", markup=False)
@@ -287,17 +301,12 @@ class ComparisonScreen(Screen[None]):
         a, b = renewed(self.a), renewed(self.b)
         if a is self.a and b is self.b:
             return
-        self.a, self.b = a, b
-        self.title_versions = side_titles(a, b, self._roots)
-        self.warnings = untrusted_warnings(a, b)
+        self.removed.pop(detail.path, None)  # read again: it is there (again)
+        self._set_sides(a, b)
         if not self.is_mounted:
             return  # its mount shows them and compares
-        warning = self.query_one("#compare-warning", Static)
-        warning.update(
-            Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings)
-        )
-        warning.display = bool(self.warnings)
-        self._fit_titles(self.app.size.width)
+        if self.removed:
+            return  # the other side still removed: said, not compared
         # Opened again where it was: the difference under the cursor, if it is still one.
         folded, cursor = self.folded, self.values.cursor
         row = folded.rows[cursor] if folded is not None and 0 <= cursor < len(folded.rows) else None
@@ -305,6 +314,56 @@ class ComparisonScreen(Screen[None]):
         self.error = None
         self.query_one("#compare-status", Static).update(Content.styled("Comparing…", DIM))
         self._compute()
+
+    def side_removed(self, path: Path, hint: str) -> None:
+        """A record side's file ``path`` was removed: the screen says so (``hint``: what to
+        do instead) rather than show differences against an empty side, until it is read
+        again (``compare_again_with``)."""
+
+        def forgotten(side: Operand) -> Operand:
+            # Its verdict was of what the file held: no longer shown as the side's.
+            if side.kind == "record" and side.path == path:
+                return replace(side, verdict=None, note=None)
+            return side
+
+        a, b = forgotten(self.a), forgotten(self.b)
+        if a is self.a and b is self.b:
+            return
+        self.removed[path] = hint
+        self._set_sides(a, b)
+        if not self.is_mounted:
+            return
+        self.workers.cancel_group(self, "comparison")
+        self.compared, self.folded, self.error = None, None, None
+        notes = self.removed_notes
+        for view in (self.values, self.timeline):
+            view.set_rows([], [], rules_on=self.rules_on, labels=("A", "B"), empty_text="")
+        self.query_one("#compare-current", Static).update("")
+        self.query_one("#compare-status", Static).update(
+            Content("\n").join(Content.styled(note, "bold $text-warning") for note in notes)
+        )
+
+    @property
+    def removed_notes(self) -> list[str]:
+        """A line for each side whose file was removed while shown."""
+        return [
+            f"{letter}'s file was removed: nothing to compare; {self.removed[side.path]}"
+            for letter, side in (("A", self.a), ("B", self.b))
+            if side.path is not None and side.path in self.removed
+        ]
+
+    def _set_sides(self, a: Operand, b: Operand) -> None:
+        self.a, self.b = a, b
+        self.title_versions = side_titles(a, b, self._roots)
+        self.warnings = untrusted_warnings(a, b)
+        if not self.is_mounted:
+            return
+        warning = self.query_one("#compare-warning", Static)
+        warning.update(
+            Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings)
+        )
+        warning.display = bool(self.warnings)
+        self._fit_titles(self.app.size.width)
 
     # ------------------------------------------------------------------ drawing
 
@@ -452,13 +511,13 @@ class ComparisonScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def action_next_difference(self) -> None:
-        if self._nothing_to_step_to():
+        if self._said_removed() or self._nothing_to_step_to():
             return
         if not self._focused_view().next_difference():
             self._at_the_end("last", "N goes back")
 
     def action_previous_difference(self) -> None:
-        if self._nothing_to_step_to():
+        if self._said_removed() or self._nothing_to_step_to():
             return
         if not self._focused_view().previous_difference():
             self._at_the_end("first", "n goes on")
@@ -468,6 +527,11 @@ class ComparisonScreen(Screen[None]):
         count = len(self._focused_view().differences)
         self.app.bell()
         self.notify(f"This is the {which} difference ({count:,} in all): {back}", timeout=2)
+
+    def _said_removed(self) -> bool:
+        if notes := self.removed_notes:
+            self.notify("\n".join(notes), severity="warning", markup=False, timeout=4)
+        return bool(notes)
 
     def _nothing_to_step_to(self) -> bool:
         """No difference in the focused view (equal sides): ``n``/``N`` say so, rather than

@@ -13,7 +13,8 @@ compact view; ``f`` opens the full-screen comparison (``screens.compare``).
 
 Under the title, each record's verdict (the one its operand carries from the core, as its
 list row shows it) and, for a side whose evidence fails its integrity check, a warning: its
-differences come from that evidence.
+differences come from that evidence. A side whose file is removed while it is shown is
+said to be (``side_removed``), never compared as an empty record, until the file comes back.
 """
 
 from __future__ import annotations
@@ -305,6 +306,14 @@ def _with_file(label: str, operand: Operand | None) -> str:
     return label if path is None else f"{label} ({path.name})"
 
 
+def _record_files(request: DiffRequest) -> set[Path]:
+    return {
+        side.path
+        for side in (request.left, request.right)
+        if side is not None and side.kind == "record" and side.path is not None
+    }
+
+
 def _by_file(operand: Operand | None, request: DiffRequest) -> bool:
     return operand is not None and operand.path is not None and operand.path in request.files
 
@@ -364,6 +373,10 @@ class DiffPane(Vertical):
     DiffPane.-empty > #diff-summary {
         display: none;
     }
+    DiffPane.-removed > DiffView, DiffPane.-removed > #diff-current,
+    DiffPane.-removed > #diff-bar, DiffPane.-removed > #diff-summary {
+        display: none;
+    }
     """
 
     class Finished(Message):
@@ -380,6 +393,8 @@ class DiffPane(Vertical):
         # The selected execution (its file, its short id): the comparison, kept while the
         # cursor moves, says when it is not of that one.
         self._selected: tuple[Path, str] | None = None
+        # The record files of sides removed while shown, each with what to do instead.
+        self.removed: dict[Path, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(self._empty_text(), id="diff-title")
@@ -481,6 +496,7 @@ class DiffPane(Vertical):
             left_label, right_label = _with_file(left_label, left), _with_file(right_label, right)
         request = DiffRequest(safe(left_label), safe(right_label), left, right, files=files)
         self.set_class(not request.is_records, "-no-sections")
+        self.removed = {}
         return self._start(request)
 
     def compare_again_with(self, detail: ExecutionDetail) -> None:
@@ -498,7 +514,50 @@ class DiffPane(Vertical):
 
         left, right = renewed(request.left), renewed(request.right)
         if left is not request.left or right is not request.right:
-            self._start(replace(request, left=left, right=right))
+            self.removed.pop(detail.path, None)  # read again: it is there (again)
+            self._compare_or_say_removed(replace(request, left=left, right=right))
+
+    def side_removed(self, path: Path, hint: str) -> None:
+        """A record side's file ``path`` was removed: the tab says so (``hint``: what to do
+        instead) rather than list differences against an empty side, until it is read again
+        (``compare_again_with``)."""
+        request = self.request
+        if request is None or path not in _record_files(request):
+            return
+        self.removed[path] = hint
+
+        def forgotten(side: Operand | None) -> Operand | None:
+            # Its verdict was of what the file held: no longer shown as the side's.
+            if side is not None and side.kind == "record" and side.path == path:
+                return replace(side, verdict=None, note=None)
+            return side
+
+        self._compare_or_say_removed(
+            replace(request, left=forgotten(request.left), right=forgotten(request.right))
+        )
+
+    @property
+    def removed_notes(self) -> list[str]:
+        """Why the comparison held is not shown: a line for each side whose file was
+        removed (none: it is shown)."""
+        request = self.request
+        if request is None:
+            return []
+        return [
+            f"{letter}'s file was removed: nothing to compare; {self.removed[side.path]}"
+            for letter, side in (("A", request.left), ("B", request.right))
+            if side is not None and side.path in self.removed
+        ]
+
+    def _compare_or_say_removed(self, request: DiffRequest) -> None:
+        if not self.removed:
+            self._start(request)
+            return
+        self.request = request
+        self._token += 1  # a comparison under way was of what the file held
+        self.outcome = None
+        self.add_class("-removed")
+        self._set_title(request)
 
     def show_diff_values(
         self, left_label: str, left_value: Any, right_label: str, right_value: Any
@@ -507,12 +566,13 @@ class DiffPane(Vertical):
             safe(left_label), safe(right_label), left_value=left_value, right_value=right_value
         )
         self.add_class("-no-sections")
+        self.removed = {}
         return self._start(request)
 
     def _start(self, request: DiffRequest) -> Worker[DiffOutcome]:
         self.request = request
         self._token += 1
-        self.remove_class("-empty")
+        self.remove_class("-empty", "-removed")
         self._set_title(request)
         self._set_status(Content.assemble(("Comparing…", DIM_STYLE)))
         self.query_one("#diff-summary", Static).update("")
@@ -529,7 +589,7 @@ class DiffPane(Vertical):
     def _section_changed(self, event: Select.Changed) -> None:
         event.stop()
         if self.request is not None and self.request.is_records:
-            self._start(self.request)
+            self._compare_or_say_removed(self.request)
 
     def on_diff_pane_finished(self, message: Finished) -> None:
         message.stop()
@@ -560,7 +620,8 @@ class DiffPane(Vertical):
             Content.assemble(("A: ", "bold $text-error"), request.left_label),
             Content.assemble(("B: ", "bold $text-success"), request.right_label),
         ]
-        lines = [*titles, *_verdict_lines(request), *_load_warnings(request)]
+        notes = [Content.styled(safe(note), WARNING_STYLE) for note in self.removed_notes]
+        lines = [*titles, *notes, *_verdict_lines(request), *_load_warnings(request)]
         if self.elsewhere and self._selected is not None:  # first: the border names another
             kept = f"Kept from before: not of the selected {self._selected[1]}"
             lines.insert(0, Content.styled(kept, WARNING_STYLE))
@@ -625,6 +686,9 @@ class DiffPane(Vertical):
         request = self.request
         app = self.app
         if request is None or request.left is None or request.right is None:
+            return
+        if removed := self.removed_notes:
+            app.notify("\n".join(removed), severity="warning", markup=False, timeout=4)
             return
         if isinstance(app, ComparisonLauncher):
             # It opens where this tab is: the difference under the cursor (it opened on
