@@ -291,3 +291,33 @@ async def test_a_removed_selected_file_is_said_where_its_comparison_is_shown(
     assert not [word for word in AGAINST_NOTHING if word in tab_gone]
     b_back = next(line for line in back.splitlines() if line.startswith("B "))
     assert "succeeded" in b_back
+
+
+async def test_the_header_names_a_marked_copy_by_the_end_that_tells_it_apart(
+    real: RealWorld, tmp_path: Path
+) -> None:
+    # At 80 columns "marked for diff: 033fbd0e-52e4-4742-9dbc-…" cut off exactly the part
+    # that tells `<id>.json` from `<id>.copy.json`.
+    import shutil
+
+    from tests.real_ids import copy_real_world
+
+    records = copy_real_world(real, tmp_path / "copies")
+    original, copy = f"{real.success}.json", f"{real.success}.copy.json"
+    shutil.copy(records / original, records / copy)
+    app = make_app(records)
+    headers = {}
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await settle(pilot)
+        for key in (copy, original):
+            assert app.execution_list.select_key(key)
+            await wait_for(pilot, lambda key=key: app.detail_key == key, "detail loaded")
+            await pilot.press("m")
+            await settle(pilot)
+            headers[key] = screen_lines(app)[0].rstrip()
+    marked = {key: line.partition("marked for diff: ")[2] for key, line in headers.items()}
+    assert marked[copy] != marked[original]
+    assert marked[copy].endswith("copy.json") and marked[copy].startswith(real.success[:4])
+    assert marked[original].endswith(".json") and "copy" not in marked[original]
+    assert all(len(line) <= SIZE[0] for line in headers.values())

@@ -23,6 +23,7 @@ from intentus_tui.tui.presenters.list_model import (
     group_sizes,
     size_of,
 )
+from intentus_tui.tui.presenters.list_rows import COPY_TAIL, file_label
 
 if TYPE_CHECKING:
     from intentus_tui.core.paths import RecordRoot
@@ -51,6 +52,8 @@ class HeaderState:
     problem: str | None = None  # why the directory could not be read
     marked: str | None = None  # short id (as the list shows it) marked as A of a diff
     marked_removed: bool = False  # its file was removed since
+    # ``marked`` is its file's name: another file holds its id (a copy), told apart by its end.
+    marked_file: bool = False
     following: bool = False  # follow mode: the newest execution is selected as it arrives
     shown: int | None = None  # rows after the view/filter, when that differs from all
     read_only: str | None = None  # why nothing may be written here (a bundle, ...)
@@ -207,9 +210,18 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
             bar = _progress_bar(done, s.total)
             parts += [("  ", ""), (f"indexing {done:,}/{s.total:,} {bar}", "$accent")]
     if s.marked:
-        parts += [("  ", ""), ("marked for diff: ", "$text-muted"), (s.marked, "bold $secondary")]
-        if s.marked_removed:
-            parts.append((" (removed)", "bold $error"))
+        removed = [(" (removed)", "bold $error")] if s.marked_removed else []
+        marked = s.marked
+        if s.marked_file and width is not None:
+            # Cut in its middle, as its list row is: copies of one record share the id
+            # their names begin with and differ at their end (``.copy.json``).
+            label = "  marked for diff: "
+            rest = sum(cell_len(text) for text, _ in [*parts, *removed]) + cell_len(label)
+            room = max(width - rest - MIN_DIRECTORY_CELLS, COPY_TAIL + 2)
+            if cell_len(marked) > room:
+                marked = file_label(marked, room)
+        parts += [("  ", ""), ("marked for diff: ", "$text-muted"), (marked, "bold $secondary")]
+        parts += removed
     # The directory gets what the rest leaves: a long path must not wrap the line and
     # push the counts and the progress indicator out of the two lines.
     rest = sum(cell_len(text) for text, _ in parts)  # the directory's placeholder is empty
