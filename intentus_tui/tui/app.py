@@ -491,9 +491,9 @@ class IntentusApp(
         state = self.header_state
         state.counts = self.execution_list.model.counts
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
-        state.marked = self.short_name(self.marked) if self.marked else None
+        name, state.marked_file = self.marked_name()
+        state.marked = name or None
         state.marked_removed = self.marked_removed
-        state.marked_file = self.marked is not None and self.names_its_file(self.marked.path)
         state.shown = self.execution_list.model.shown_count
         roots = self.roots_line(len(self.execution_list.model.summaries))
         if roots:

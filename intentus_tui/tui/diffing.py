@@ -45,6 +45,8 @@ class DiffKeys(ComparisonLauncher):
     detail: ExecutionDetail | None
     marked: ExecutionDetail | None
     marked_removed = False  # the marked execution's file was removed since it was marked
+    # Its name as last listed, and whether that is its file's (a copy): kept once removed.
+    _marked_name: tuple[str, bool] | None = None
     diff_shown: bool
     _marking: str | None
 
@@ -65,6 +67,8 @@ class DiffKeys(ComparisonLauncher):
 
         def short_name(self, detail: ExecutionDetail) -> str: ...
 
+        def names_its_file(self, path: Path) -> bool: ...
+
         def key_of_path(self, path: Path) -> str: ...
 
         def read_detail(self, path: Path) -> ExecutionDetail: ...
@@ -78,6 +82,7 @@ class DiffKeys(ComparisonLauncher):
             return
         self.marked = detail
         self.marked_removed = False
+        self._marked_name = None
         self._show_header()
         self._refresh_footer()
         self.notify(
@@ -106,7 +111,18 @@ class DiffKeys(ComparisonLauncher):
         return None
 
     def _removed_note(self, marked: ExecutionDetail) -> str:
-        return f"Marked execution {self.short_name(marked)} was removed: mark another with m"
+        return f"Marked execution {self.marked_name()[0]} was removed: mark another with m"
+
+    def marked_name(self) -> tuple[str, bool]:
+        """The marked execution's name as its list row gives it (its file's, for a copy)
+        and whether it is its file's; once removed, as it was listed (unlisted, a copy
+        would be named by the id it shares with the file left)."""
+        marked = self.marked
+        if marked is None:
+            return ("", False)
+        if not self.marked_removed or self._marked_name is None:
+            self._marked_name = (self.short_name(marked), self.names_its_file(marked.path))
+        return self._marked_name
 
     def marked_files_changed(
         self, changed: Iterable[ExecutionSummary], removed: Iterable[str]

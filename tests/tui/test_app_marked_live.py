@@ -305,7 +305,7 @@ async def test_the_header_names_a_marked_copy_by_the_end_that_tells_it_apart(
     records = copy_real_world(real, tmp_path / "copies")
     original, copy = f"{real.success}.json", f"{real.success}.copy.json"
     shutil.copy(records / original, records / copy)
-    app = make_app(records)
+    app = make_app(records, watch=True)
     headers = {}
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.scan_done, "scan")
@@ -316,6 +316,17 @@ async def test_the_header_names_a_marked_copy_by_the_end_that_tells_it_apart(
             await pilot.press("m")
             await settle(pilot)
             headers[key] = screen_lines(app)[0].rstrip()
+        # Removed, the original is still named by its file: by the id alone, it read as
+        # if the copy (which holds that id too) had gone.
+        app.clear_notifications()
+        (records / original).unlink()
+        await wait_for(pilot, lambda: "(removed)" in screen_lines(app)[0], "said removed")
+        await settle(pilot)
+        removed = screen_lines(app)[0].rstrip()
+        toasts = _toasts(app)
+    gone = removed.partition("marked for diff: ")[2]
+    assert gone.endswith(".json (removed)") and "…" in gone and "copy" not in gone
+    assert f"Marked execution {original} was removed: mark another with m" in toasts
     marked = {key: line.partition("marked for diff: ")[2] for key, line in headers.items()}
     assert marked[copy] != marked[original]
     assert marked[copy].endswith("copy.json") and marked[copy].startswith(real.success[:4])
