@@ -3,17 +3,20 @@ every place that reports it says what it is, and that its FINAL_RESPONSE event d
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from intentus_tui.core.detail import load_detail
-from intentus_tui.core.index.summarize import summarize_file
+from intentus_tui.core.index.summarize import summarize_file, summarize_general
 from intentus_tui.core.model import Integrity, Outcome
+from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
 from intentus_tui.tui.widgets.verify_pane import verify_lines
 from tests.cli.support import cli
 from tests.factories import make_record, write_record
 from tests.hostile.corpus import build_corpus
+from tests.intentusnet_world import RealWorld
 
 WHAT_IT_IS = "finalResponse is a number, not an object"
 
@@ -62,3 +65,38 @@ def test_without_its_event_the_outcome_says_what_the_final_response_is(
     # it lost a response.
     assert summary.replay_reason == "record_corrupted"
     assert verdict.integrity is Integrity.UNVERIFIABLE
+
+
+def test_a_null_final_response_beside_its_event_is_an_edit_not_an_execution_in_flight(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """IntentusNet 1.3.0 sets ``finalResponse`` and appends its FINAL_RESPONSE event before
+    it saves a record, once: a real record with ``finalResponse`` made null beside its
+    event was "in flight · verified" (the timeline's "✓ final success" above "no final
+    response: never finished"). It contradicts itself: tampered, in both halves of the
+    summary lane and in verify. Cut short before its ``finalResponse`` (as its end goes
+    first), the same record is damaged, not edited."""
+    source = real_world.records_dir / f"{real_world.success}.json"
+    record = json.loads(source.read_text(encoding="utf-8"))
+    record["finalResponse"] = None
+    path = tmp_path / source.name
+    path.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    for summary in (summarize_file(str(path))[1], summarize_general(load_record_file(path))):
+        verdict = verdict_of(summary)
+        assert verdict.integrity is Integrity.TAMPERED, verdict
+        assert verdict.integrity_reason == (
+            "the record contradicts itself: finalResponse is null, but the FINAL_RESPONSE event records a response "
+            "(status success): edited after recording?"
+        )
+        assert not verdict.replayable
+    run = cli("verify", str(path))
+    assert run.returncode == 1
+    assert "      - finalResponse is null, but the FINAL_RESPONSE event records" in run.stdout
+
+    text = path.read_text(encoding="utf-8")
+    cut = tmp_path / "cut" / source.name
+    cut.parent.mkdir()
+    cut.write_text(text[: text.index('"finalResponse"')], encoding="utf-8")
+    verdict = verdict_of(summarize_file(str(cut))[1])
+    assert verdict.integrity is Integrity.UNVERIFIABLE, verdict
+    assert "FINAL_RESPONSE" not in verdict.integrity_reason

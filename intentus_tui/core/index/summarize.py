@@ -387,6 +387,8 @@ def summarize_parsed(
     if hashed is None:
         return None
     attempts, fallbacks, chain, last_agent, in_flight_agent, final_event, failed = facts
+    if final is None and final_event is not None and "finalResponse" in raw:
+        return None  # a response in its event, null in the record: the general half says it
     if damaged is not None:  # as ReplayEngine and execution_state judge a damaged record
         replayable, why = False, RECORD_CORRUPTED
         state = ExecutionState.CORRUPTED

@@ -151,9 +151,14 @@ def test_the_orjson_half_agrees_with_the_general_half(record: dict) -> None:
     result = load_record_bytes(Path("e1.json"), json.dumps(record).encode())
     assert result.record is not None
     general = summarize_general(result)
+    # A response in its event but null in the record contradicts itself: the general half says how.
+    events = record.get("events") or []
+    null_beside_event = record.get("finalResponse", {}) is None and any(
+        isinstance(e, dict) and e.get("type") == "FINAL_RESPONSE" for e in events
+    )
     for parsed in (True, False):
         fast = summarize_parsed("e1.json", result.record.raw, "e1", result.size, 0, parsed=parsed)
-        assert fast == general
+        assert fast == (None if null_beside_event else general)
 
 
 def test_unusual_records_leave_the_orjson_half() -> None:
@@ -164,6 +169,7 @@ def test_unusual_records_leave_the_orjson_half() -> None:
         lambda r: r["header"].update(executionId="other"),
         lambda r: r["events"][1]["payload"].update(agent=5),
         lambda r: r.update(finalResponse=[1]),
+        lambda r: r.update(finalResponse=None),  # beside its FINAL_RESPONSE event
     ):
         record = json.loads(json.dumps(make_record(execution_id="e1")))
         mutate(record)
