@@ -177,11 +177,12 @@ class DiffKeys(ComparisonLauncher):
             sides |= {side.path for side in (request.left, request.right) if side is not None}
         for screen in screens:
             sides |= {screen.a.path, screen.b.path}
+        paths = {path for path in sides if path is not None}
+        if not paths:  # nothing compared: a live batch of many rows costs nothing here
+            return
         gone, back = set(removed), {summary.key for summary in changed}
         marked = self.marked.path if self.marked is not None else None
-        for path in sides:
-            if path is None:
-                continue
+        for path in paths:
             key = self.key_of_path(path)
             if key in gone and not path.exists():  # not a file elsewhere of the same name
                 hint = "mark another with m" if path == marked else "select another, press d or D"
