@@ -8,6 +8,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from intentusnet import IntentusRuntime
 from intentusnet.core.agent import BaseAgent
@@ -23,6 +24,9 @@ from intentusnet.protocol.intent import (
 )
 from intentusnet.recording.recorder import InMemoryExecutionRecorder
 from intentusnet.recording.store import FileExecutionStore as RealStore
+
+if TYPE_CHECKING:
+    from intentusnet.wal.writer import WALWriter
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,16 @@ def with_broken_wal_chain(world: RealWorld, base: Path) -> Path:
     return records.parent
 
 
+def _up_to_the_second_attempt(writer: WALWriter, envelope_hash: str, side_effect: str) -> None:
+    """The log of the world's fallback execution up to its second attempt's start: the first
+    (fb-primary) failed, the fallback, then fb-secondary started (``side_effect``)."""
+    writer.execution_started(envelope_hash, "Summarize")
+    writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
+    writer.step_failed("attempt-1", "unavailable", "circuit breaker open", True)
+    writer.fallback_triggered("fb-primary", "fb-secondary", "unavailable")
+    writer.step_started("attempt-2", "fb-secondary", side_effect, {}, "a2" * 32)
+
+
 def with_lost_attempt_end(world: RealWorld, base: Path) -> Path:
     """An ``.intentusnet`` under ``base`` whose record of the world's fallback execution
     lost its first attempt's end (seq 3), saved by the real 1.3.0 store as not replayable
@@ -166,11 +180,7 @@ def with_lost_attempt_end(world: RealWorld, base: Path) -> Path:
     recorder.mark_not_replayable("recording_failure")
     RealStore(str(records)).save(recorder.get_record())
     with WALWriter(str(records.parent / "wal"), world.fallback) as writer:
-        writer.execution_started(record.header.envelopeHash, "Summarize")
-        writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
-        writer.step_failed("attempt-1", "unavailable", "circuit breaker open", True)
-        writer.fallback_triggered("fb-primary", "fb-secondary", "unavailable")
-        writer.step_started("attempt-2", "fb-secondary", "read_only", {}, "a2" * 32)
+        _up_to_the_second_attempt(writer, record.header.envelopeHash, "read_only")
         writer.step_completed("attempt-2", "b2" * 32, True)
         writer.execution_completed("c3" * 32)
     return records.parent
@@ -192,11 +202,7 @@ def with_record_behind_its_log(world: RealWorld, base: Path) -> Path:
     record.finalResponse = None
     RealStore(str(records)).save(record)
     with WALWriter(str(records.parent / "wal"), world.fallback) as writer:
-        writer.execution_started(record.header.envelopeHash, "Summarize")
-        writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
-        writer.step_failed("attempt-1", "unavailable", "circuit breaker open", True)
-        writer.fallback_triggered("fb-primary", "fb-secondary", "unavailable")
-        writer.step_started("attempt-2", "fb-secondary", "irreversible", {}, "a2" * 32)
+        _up_to_the_second_attempt(writer, record.header.envelopeHash, "irreversible")
     return records.parent
 
 

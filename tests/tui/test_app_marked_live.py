@@ -213,23 +213,28 @@ async def test_the_diff_tab_says_a_removed_marked_file_rather_than_compare_to_no
         await pilot.press("n")
         await settle(pilot)
         n_says = _toasts(app)
-        marked.write_bytes(held)
-        await wait_for(
-            pilot,
-            lambda: (
-                "was removed" not in _diff_tab_shown(app)
-                and app.side_pane.diff_pane.outcome is not None
-            ),
-            "compared again",
-        )
-        await settle(pilot)
-        back = _diff_tab_shown(app)
+        back = await _written_back(pilot, app, marked, held)
     note = "A's file was removed: nothing to compare; mark another with m"
     assert note in gone and "A's file was removed" in on_screen
     assert not [word for word in AGAINST_NOTHING if word in gone]
     assert n_says == [note]
     a_back = next(line for line in back.splitlines() if line.startswith("A "))
     assert "succeeded" in a_back and "intent ✓ same" in back
+
+
+async def _written_back(pilot: Any, app: Any, path: Path, held: bytes) -> str:
+    """``path`` written again with ``held``: the Diff tab's text once it compares again."""
+    path.write_bytes(held)
+    await wait_for(
+        pilot,
+        lambda: (
+            "was removed" not in _diff_tab_shown(app)
+            and app.side_pane.diff_pane.outcome is not None
+        ),
+        "compared again",
+    )
+    await settle(pilot)
+    return _diff_tab_shown(app)
 
 
 async def test_a_comparison_on_screen_says_a_removed_marked_file(real: RealWorld) -> None:
@@ -276,16 +281,7 @@ async def test_a_removed_selected_file_is_said_where_its_comparison_is_shown(
         await pilot.press("escape")
         await settle(pilot)
         tab_gone = _diff_tab_shown(app)
-        selected.write_bytes(held)
-        await wait_for(
-            pilot,
-            lambda: (
-                "was removed" not in _diff_tab_shown(app)
-                and app.side_pane.diff_pane.outcome is not None
-            ),
-            "compared again",
-        )
-        back = _diff_tab_shown(app)
+        back = await _written_back(pilot, app, selected, held)
     assert "B's file was removed: nothing to compare" in gone
     assert "B's file was removed: nothing to compare" in tab_gone
     assert not [word for word in AGAINST_NOTHING if word in tab_gone]
