@@ -27,6 +27,11 @@ class ClampedText(Static):
     _short: tuple[tuple[Content, int], ...] = ()
     _keep = 0
     _first: tuple[int, ...] = ()
+    # Rows of its container that others take above it, and rows the widget below it would
+    # fill: up to half of what is left stays theirs (the events under a timeline summary
+    # whose reasons wrap to a dozen rows). The reasons cut are a tab away.
+    rows_above = 0
+    rows_below = 0
 
     def show(
         self,
@@ -105,14 +110,19 @@ class ClampedText(Static):
         return rows, any(count < len(r) for r, count in zip(wrapped, given, strict=True))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # Every row of the text, not the rows shown (which ``render`` decides from them).
+        # Every row of the text, not the rows shown (which ``render`` decides from them),
+        # but for the rows it leaves the widget below it.
         visual = self.visual
         if not width:
             return 0
         if isinstance(visual, Content) and self._hanging:
-            return len(self._rows(visual, width))
-        # As Textual's own ``Widget.get_content_height`` measures it.
-        return visual.get_height(self.styles, width)  # type: ignore[arg-type]
+            rows = len(self._rows(visual, width))
+        else:  # as Textual's own ``Widget.get_content_height`` measures it
+            rows = visual.get_height(self.styles, width)  # type: ignore[arg-type]
+        if self.rows_below:
+            room = container.height - self.rows_above
+            rows = min(rows, max(room - min(self.rows_below, room // 2), 1))
+        return rows
 
     def render(self) -> RenderResult:
         visual = self.visual

@@ -454,12 +454,19 @@ class TimelineView(Vertical):
         """No timeline to show (nothing selected, still loading, or no record file)."""
         content = message if isinstance(message, Content) else Content(message)
         self._claims.display = False
+        self._summary.rows_below = 0
         self._summary.update(content)
         self._tick_while(None)
         self.lines.set_rows(())
 
-    def _show_summary(self, text: SummaryText) -> None:
-        self._summary.show(text.lines, text.hangs, text.short, text.keep, text.first)
+    def _show_summary(self, text: SummaryText, events: int | None = None) -> None:
+        """``events``: how many rows the event lines would fill (None: the same events as
+        before, a tick of the clock)."""
+        summary = self._summary
+        if events is not None:
+            summary.rows_above = 1 if self._claims.display else 0
+            summary.rows_below = events
+        summary.show(text.lines, text.hangs, text.short, text.keep, text.first)
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
         """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
@@ -497,17 +504,19 @@ class TimelineView(Vertical):
         if detail.timeline is None and detail.wal is not None and detail.wal.entries:
             self._show_wal(detail, detail.wal, keep_cursor, verdict, now, claimed)
             return
-        self._show_summary(summary_content(detail, verdict, now))
         timeline = detail.timeline
+        trailer = _trailer(detail)
+        events = len(trailer) + (len(timeline.rows) if timeline is not None else 0)
+        self._show_summary(summary_content(detail, verdict, now), events)
         if timeline is None:
-            self.lines.set_rows((), _trailer(detail), 0)
+            self.lines.set_rows((), trailer, 0)
             return
         in_flight = [a.start_seq for a in timeline.in_flight if a.start_seq is not None]
         cursor = self.lines.cursor if keep_cursor else _row_of_seq(timeline.rows, in_flight)
         jumps = (timeline.fallback_indexes, timeline.error_indexes)
         self.lines.set_rows(
             timeline.rows,
-            _trailer(detail),
+            trailer,
             cursor,
             jumps,
             attempts=timeline.attempt_indexes,
@@ -527,13 +536,15 @@ class TimelineView(Vertical):
         claimed: bool,
     ) -> None:
         """No record file: the write-ahead log's entries are the timeline."""
-        self._show_summary(wal_summary_content(log, verdict, detail.times, now))
         from intentus_tui.tui.presenters.wal_rows import wal_rows
 
         rows = wal_rows(log)
         trailer: tuple[tuple[str, str], ...] = ()
         if log.state == "in_flight":
             trailer = (("━━ the log ends here: never finished ━━", "event-lines--break"),)
+        self._show_summary(
+            wal_summary_content(log, verdict, detail.times, now), len(rows) + len(trailer)
+        )
         cursor = self.lines.cursor if keep_cursor else _first_interesting(rows)
         steps = [row.index for row in rows if row.type == "step.started"]  # a WAL's attempts
         row_of_seq = {row.seq: row.index for row in rows if row.seq is not None}
