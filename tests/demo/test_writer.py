@@ -39,6 +39,17 @@ def test_same_seed_same_bytes_other_seed_other_world(tmp_path: Path) -> None:
     for relative in a.files:
         assert (a.root / relative).read_bytes() == (b.root / relative).read_bytes(), relative
     assert set(c.execution_ids).isdisjoint(a.execution_ids)
+    # the large payload too: the same text for the same seed (drawn once), another for another
+    (large_a,), (large_b,), (large_c,) = (w.ids("large_payload") for w in (a, b, c))
+    texts = [w.record_path(i).read_bytes() for w, i in ((a, large_a), (b, large_b), (c, large_c))]
+    assert texts[0] == texts[1] and _document(texts[0]) != _document(texts[2])
+
+
+def _document(record: bytes) -> str:
+    """The large payload's text, whatever its execution's ids."""
+    import json
+
+    return json.loads(record)["envelope"]["payload"]["document"]
 
 
 def test_count_below_the_scenario_minimum_still_has_every_scenario(tmp_path: Path) -> None:
