@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from intentus_tui.demo.simulator import (
     INTENTS,
@@ -240,7 +241,7 @@ _WORDS = (
 # The last large text drawn, by the generator's state before it and its size, with the
 # state after it: drawing it word by word took 0.35 s of the demo world's 0.45 s, and the
 # tests build the same world (one seed) dozens of times in one process.
-_LAST_LARGE_TEXT: dict[tuple[object, int], tuple[str, object]] = {}
+_LAST_LARGE_TEXT: dict[tuple[tuple[Any, ...], int], tuple[str, tuple[Any, ...]]] = {}
 
 
 def _large_text(rng: random.Random, size: int) -> str:
