@@ -33,6 +33,7 @@ from intentus_tui.cli.exit_codes import ExitCode
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.core.postmortem import PostMortem
+    from intentus_tui.core.records.timeline import FallbackStep
 from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
@@ -393,6 +394,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
             else ""
         )
         lines.append(f"agents      {detail.timeline.chain or none}{after}")
+        lines.extend(_fallback_lines(detail.timeline.fallbacks))
         last = detail.timeline.last_event
         if last is not None:
             lines.append(f"last event  #{last.seq} {last.type} {last.summary}")
@@ -432,6 +434,19 @@ def _detail_text(detail: ExecutionDetail) -> None:
             lines.extend(_hint_lines(pm))
     for line in lines:
         echo_text(sanitize_line(line))  # one line each, even for a file name with a newline
+
+
+def _fallback_lines(fallbacks: Sequence[FallbackStep]) -> list[str]:
+    """How many fallbacks there were, and which only the write-ahead log has (the record
+    stops before them): the chain alone does not say a fallback was triggered."""
+    if not fallbacks:
+        return []
+    logged = [f"WAL #{f.log_seq}" for f in fallbacks if f.log_seq is not None]
+    where = ""
+    if logged:
+        which = "" if len(logged) == len(fallbacks) else f"{len(logged)} "
+        where = f"  ({which}the write-ahead log's: {', '.join(logged)}; the record stops before)"
+    return [f"fallbacks   {len(fallbacks)}{where}"]
 
 
 def _hint_lines(pm: PostMortem) -> list[str]:

@@ -275,7 +275,13 @@ def detail_to_json(detail: ExecutionDetail, *, live: bool = True) -> dict[str, o
         "attempt_shape": timeline.shape if timeline else None,
         "answered_by": _answer_json(timeline) if timeline else None,
         "fallbacks": [
-            {"from": f.from_agent, "to": f.to_agent, "reason": f.reason, "seq": f.seq}
+            {
+                "from": f.from_agent,
+                "to": f.to_agent,
+                "reason": f.reason,
+                "seq": f.seq,
+                "log_seq": f.log_seq,  # a fallback only the write-ahead log has
+            }
             for f in (timeline.fallbacks if timeline else ())
         ],
         "in_flight": [_attempt_json(a, detail.times, now) for a in timeline.in_flight]

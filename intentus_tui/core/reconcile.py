@@ -18,25 +18,28 @@ has started (a live execution's record, written at its first event): the timelin
 the steps the log started after the record's attempts as attempts of their own
 (``Attempt.log_start_seq``), in flight or ended as the log says, as the post-mortem does.
 Where the two name different agents for an attempt, neither is picked: the timeline says
-so (``Timeline.log_disagreement``).
+so (``Timeline.log_disagreement``). The fallbacks the log triggered after the record's are
+the timeline's too (``FallbackStep.log_seq``), and counted in the listing's summary.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from intentus_tui.core.model import ExecutionState
 from intentus_tui.core.records.timeline import (
     FAN_OUT_MARK,
     Attempt,
     EventRows,
+    FallbackStep,
     Timeline,
     attempt_mark,
     chain_text,
 )
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.analyse import WalStep
+from intentus_tui.core.wal.analyse import WalFallback, WalStep
 from intentus_tui.core.wal.read import WalLog
 
 # A step's end, as an attempt's status says it (the timeline's vocabulary); a step.completed
@@ -129,21 +132,43 @@ def _from_log(number: int, step: WalStep) -> Attempt:
     )
 
 
+def fallbacks_after(count: int, log: WalLog) -> tuple[WalFallback, ...]:
+    """The fallbacks ``log`` triggered after the record's ``count``: the n-th the log
+    triggered is the record's n-th (an exhausted chain is no fallback the record has)."""
+    return tuple(f for f in log.fallbacks if not f.exhausted)[count:]
+
+
+def _fallback_from_log(fallback: WalFallback) -> FallbackStep:
+    return FallbackStep(
+        from_agent=sanitize_line(fallback.from_agent or "?"),
+        to_agent=sanitize_line(fallback.to_agent or "?"),
+        reason=sanitize_line(fallback.reason) if fallback.reason is not None else None,
+        seq=None,
+        log_seq=fallback.seq,
+    )
+
+
 def started_by_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     """``timeline`` of a record with no final response, with the steps ``log`` started
-    after its attempts as attempts of their own, or saying where the two disagree;
-    ``timeline`` itself otherwise."""
+    after its attempts as attempts of their own and the fallbacks it triggered after the
+    record's as fallbacks, or saying where the two disagree; ``timeline`` itself otherwise."""
     if log is None or timeline.state is not ExecutionState.INCOMPLETE:
         return timeline
     after, disagreement = steps_after([a.agent for a in timeline.attempts], log)
     if disagreement is not None:
         return replace(timeline, log_disagreement=disagreement)
-    if not after:
+    fallbacks = fallbacks_after(len(timeline.fallbacks), log)
+    if not after and not fallbacks:
         return timeline
     first = len(timeline.attempts) + 1
     added = tuple(_from_log(first + n, step) for n, step in enumerate(after))
     attempts = timeline.attempts + added
-    return replace(timeline, attempts=attempts, in_flight=tuple(a for a in attempts if a.in_flight))
+    return replace(
+        timeline,
+        attempts=attempts,
+        in_flight=tuple(a for a in attempts if a.in_flight),
+        fallbacks=timeline.fallbacks + tuple(_fallback_from_log(f) for f in fallbacks),
+    )
 
 
 def with_log(timeline: Timeline, log: WalLog | None) -> Timeline:
@@ -185,24 +210,36 @@ def closed_in_summary(
     return chain, None if in_flight_agent in ended else in_flight_agent
 
 
-def started_in_summary(chain: str, attempts: int, log: WalLog) -> tuple[str, int, str | None]:
-    """A listing summary's attempt chain and count (a record with no final response) with
-    the steps the log started after its attempts drawn on, as ``started_by_log`` does for
+class StartedInSummary(NamedTuple):
+    chain: str
+    attempts: int
+    fallbacks: int
+    disagreement: str | None
+
+
+def started_in_summary(chain: str, attempts: int, fallbacks: int, log: WalLog) -> StartedInSummary:
+    """A listing summary's attempt chain and counts of attempts and fallbacks (a record
+    with no final response) with the steps the log started after its attempts drawn on and
+    the fallbacks it triggered after the record's counted, as ``started_by_log`` does for
     the timeline, and where the two disagree. The chain is read back into its agents; one
     that cannot be (a name holding the chain's separator) is left as the record has it."""
     fan_out = chain.startswith(f"{FAN_OUT_MARK} ")
     body = chain[len(FAN_OUT_MARK) + 1 :] if fan_out else chain
     drawn = body.split(" | " if fan_out else " → ") if body else []
     if len(drawn) != attempts:
-        return chain, attempts, None
+        return StartedInSummary(chain, attempts, fallbacks, None)
     after, disagreement = steps_after([step.rsplit(" ", 1)[0] for step in drawn], log)
+    if disagreement is not None:
+        return StartedInSummary(chain, attempts, fallbacks, disagreement)
+    fallbacks += len(fallbacks_after(fallbacks, log))
     if not after:
-        return chain, attempts, disagreement
+        return StartedInSummary(chain, attempts, fallbacks, None)
     drawn += [
         f"{sanitize_line(s.agent or s.step_id)} {attempt_mark(_ended_as(s) or 'in_flight')}"
         for s in after
     ]
-    return chain_text(drawn, "fan-out" if fan_out else None), len(drawn), None
+    chain = chain_text(drawn, "fan-out" if fan_out else None)
+    return StartedInSummary(chain, len(drawn), fallbacks, None)
 
 
 def from_log(attempt: Attempt) -> str | None:

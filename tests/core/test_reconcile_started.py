@@ -82,6 +82,39 @@ def test_inspect_and_the_listing_say_the_same(world: RealWorld, project: Path) -
     assert row["outcome"] == "in_flight" and row["wal_problem"] is None
 
 
+def test_the_fallback_only_the_log_has_is_counted(world: RealWorld, project: Path) -> None:
+    """The log triggered the fallback (WAL #4) the record stops before: every count of
+    the execution's fallbacks has it, and says it is the log's."""
+    detail = _detail(project, world.fallback)
+    timeline, summary = detail.timeline, detail.summary
+    assert timeline is not None and summary is not None
+    assert [tuple(f) for f in timeline.fallbacks] == [
+        ("fb-primary", "fb-secondary", "unavailable", None, 4)
+    ]
+    assert summary.fallbacks == 1
+    # ``f`` has no row to step to, and says why (not "no fallback recorded").
+    assert timeline.fallback_indexes == ()
+    assert timeline.shape_note() == (
+        "the fallback is the write-ahead log's only (WAL #4): the record stops before it"
+    )
+    assert detail_to_json(detail)["fallbacks"] == [
+        {
+            "from": "fb-primary",
+            "to": "fb-secondary",
+            "reason": "unavailable",
+            "seq": None,
+            "log_seq": 4,
+        }
+    ]
+    shown = cli("inspect", world.fallback, cwd=project)
+    assert "fallbacks   1  (the write-ahead log's: WAL #4; the record stops before)" in (
+        shown.stdout
+    )
+    listed = cli("inspect", "--list", "--json", "--no-cache", cwd=project)
+    (row,) = json.loads(listed.stdout)["executions"]
+    assert row["fallbacks"] == 1
+
+
 def test_a_record_naming_another_agent_is_said_to_disagree(
     world: RealWorld, project: Path, tmp_path: Path
 ) -> None:
@@ -105,6 +138,7 @@ def test_a_record_naming_another_agent_is_said_to_disagree(
     assert timeline.chain == "fb-secondary …"  # the record's, the log's not drawn onto it
     assert said in pm.disagreements
     assert summary.wal_problem == said and summary.chain == "fb-secondary …"
+    assert timeline.fallbacks == () and summary.fallbacks == 0  # nor the log's fallback
     shown = cli("inspect", world.fallback, cwd=copy)
     assert f"disagreement     {said}" in shown.stdout
 

@@ -36,11 +36,18 @@ async def test_the_timeline_names_the_attempt_the_log_has_in_flight(tmp_path: Pa
         assert "chain from the log: fb-primary ✗" in summary
         assert "→ fb-secondary … in flight" in summary
         assert "attempt 2 by fb-secondary" in summary and "started at WAL #5" in summary
+        # The fallback the log triggered is counted, and named as the log's.
+        assert "2 attempts · 1 fallback (the log's)" in summary
+        assert "WAL #4 fallback fb-primary → fb-secondary: unavailable" in summary
         trailer = "━━ fb-secondary in flight, as its log says ━━"
         assert any(trailer in line for line in event_lines(app))
         # The list row counts the attempts the timeline draws.
         (row,) = [line for line in list_lines(app) if world.fallback[:8] in line]
         assert " 2  Summarize" in row
+        await pilot.press("enter", "f")  # no event to step to: it says where the fallback is
+        await settle(pilot)
+        notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        assert "the fallback is the write-ahead log's only (WAL #4)" in notes[-1]
         await pilot.press("4")
         await settle(pilot)
         postmortem = " ".join(app.side_pane.postmortem_pane.text.split())

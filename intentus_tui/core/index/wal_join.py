@@ -113,17 +113,18 @@ def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
     from intentus_tui.core.reconcile import closed_in_summary, started_in_summary
 
     chain, in_flight = closed_in_summary(summary.chain, summary.in_flight_agent, log)
-    attempts, differs = summary.attempts, None
+    attempts, fallbacks, differs = summary.attempts, summary.fallbacks, None
     step = log.in_flight_step
     if summary.state is ExecutionState.INCOMPLETE:
         # A partial record may stop before an attempt began: the WAL knows what ran.
-        chain, attempts, differs = started_in_summary(chain, attempts, log)
+        chain, attempts, fallbacks, differs = started_in_summary(chain, attempts, fallbacks, log)
         if in_flight is None and step is not None:
             in_flight = clean(step.agent or step.step_id)
     return replace(
         summary,
         chain=chain,
         attempts=attempts,
+        fallbacks=fallbacks,
         source="record+wal",
         wal_state=log.claimed_state,
         wal_problem=wal_disagreement(summary, log) or differs,

@@ -95,6 +95,9 @@ class FallbackStep(NamedTuple):
     to_agent: str
     reason: str | None
     seq: int | None
+    # The write-ahead log's entry, for a fallback only the log has (the record, still
+    # being written, stops before it: see ``core.reconcile``).
+    log_seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +180,16 @@ class Timeline:
         return chosen[-1] if self.fan_out == "broadcast" else chosen[0]
 
     def shape_note(self) -> str:
-        """How the attempts relate, in words: what ``f`` says when there is no fallback."""
+        """How the attempts relate, in words: what ``f`` says when no event is a fallback."""
         count = len(self.attempts)
         if self.fan_out is not None:
             return f"{self.fan_out}: {count} branch{'' if count == 1 else 'es'}, no fallback chain"
+        logged = [f"WAL #{f.log_seq}" for f in self.fallbacks if f.log_seq is not None]
+        if logged:  # the record stops before them: no row to step to
+            what = "fallback is" if len(logged) == 1 else "fallbacks are"
+            it = "it" if len(logged) == 1 else "them"
+            where = ", ".join(logged)
+            return f"the {what} the write-ahead log's only ({where}): the record stops before {it}"
         if count == 1:
             how = (self.strategy or "single").lower()
             return f"{how}: 1 attempt, no fallback chain"

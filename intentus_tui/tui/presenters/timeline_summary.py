@@ -234,7 +234,7 @@ def _timeline_lines(
     else:
         counts.append(_plural(timeline.attempt_count, "branch", "branches"))
     if timeline.fallbacks:
-        counts.append(_plural(len(timeline.fallbacks), "fallback"))
+        counts.append(_plural(len(timeline.fallbacks), "fallback") + _logged_part(timeline))
     if fan_out is not None and timeline.decided_agent is not None:
         why = f" ({timeline.decision_reason})" if timeline.decision_reason else ""
         answered = timeline.answered_by is not None
@@ -292,12 +292,22 @@ def _timeline_lines(
     for step in timeline.fallbacks[:3]:
         why = f": {step.reason}" if step.reason else ""
         seq = f"seq {step.seq} " if step.seq is not None else ""
+        if step.log_seq is not None:
+            seq = f"WAL #{step.log_seq} "
         lines.append(
             Content.styled(f"{seq}fallback {step.from_agent} → {step.to_agent}{why}", "$warning")
         )
     if len(timeline.fallbacks) > 3:
         lines.append(Content.styled(f"… {len(timeline.fallbacks) - 3} more fallbacks", "$warning"))
     return lines
+
+
+def _logged_part(timeline: Timeline) -> str:
+    """After the fallback count: how many of them only the write-ahead log has."""
+    logged = sum(1 for step in timeline.fallbacks if step.log_seq is not None)
+    if not logged:
+        return ""
+    return " (the log's)" if logged == len(timeline.fallbacks) else f" ({logged} the log's)"
 
 
 def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
