@@ -206,6 +206,26 @@ def with_record_behind_its_log(world: RealWorld, base: Path) -> Path:
     return records.parent
 
 
+def with_another_agent_in_flight(world: RealWorld, base: Path) -> Path:
+    """An ``.intentusnet`` under ``base`` whose record and WAL of the world's fallback
+    execution disagree on the agent in flight: the record, as the real 1.3.0 store saves
+    it, stops after attempt 1's start (fb-primary); the log the real ``WALWriter`` wrote
+    has attempt 1 by fb-secondary started (irreversible) at WAL #2 and not ended."""
+    from intentusnet.wal.writer import WALWriter
+
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    record = RealStore(str(world.records_dir)).load(world.fallback)
+    record.events = record.events[:2]  # INTENT_RECEIVED, AGENT_ATTEMPT_START fb-primary
+    record.routerDecision = None
+    record.finalResponse = None
+    RealStore(str(records)).save(record)
+    with WALWriter(str(records.parent / "wal"), world.fallback) as writer:
+        writer.execution_started(record.header.envelopeHash, "Summarize")
+        writer.step_started("attempt-1", "fb-secondary", "irreversible", {}, "a1" * 32)
+    return records.parent
+
+
 def all_attempts_failing(base: Path) -> dict[str, str]:
     """Executions the real 1.3.0 router ran with every agent failing, one per strategy
     (fallback, broadcast, parallel): id by strategy. Each file is cut short inside its

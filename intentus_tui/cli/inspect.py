@@ -419,10 +419,11 @@ def _detail_text(detail: ExecutionDetail) -> None:
             lines.append(f"  untrusted        {pm.untrusted}")
             lines.extend(_hint_lines(pm))
         lines.append(f"  last event       {pm.last_event or '(none recorded)'}")
-        for item in pm.in_flight:
+        for number, item in enumerate(pm.in_flight):
+            # The class is the log's step's: on its line only, never on another agent's.
+            effect = pm.side_effect if number == pm.side_effect_at else None
             lines.append(
-                f"  in flight        {item}"
-                + (f" [side effect: {pm.side_effect}]" if pm.side_effect else "")
+                f"  in flight        {item}" + (f" [side effect: {effect}]" if effect else "")
             )
         for item in pm.completed_before:
             lines.append(f"  completed before {item}")

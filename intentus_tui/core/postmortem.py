@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from intentus_tui.core.reconcile import from_log, log_ended
+from intentus_tui.core.reconcile import from_log, in_flight_of, log_ended
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.wal.analyse import RecoveryHint, recovery_hint
+from intentus_tui.core.wal.analyse import RecoveryHint, WalStep, recovery_hint
 from intentus_tui.core.wal.read import WalLog, broken_chain_hint
 
 
@@ -34,6 +34,10 @@ class PostMortem:
     # What broke when the evidence fails its integrity check (the WAL's chain, the record):
     # every presentation leads with it and the hint, before any state the evidence claims.
     untrusted: str | None = None
+    # Which of ``in_flight`` the side effect is the class of (the log's step in flight):
+    # None when it is none of them. A record naming another agent in flight than its log
+    # does gets the log's step as a line of its own, the side effect on it.
+    side_effect_at: int | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -43,6 +47,7 @@ class PostMortem:
             "last_event": self.last_event,
             "in_flight": list(self.in_flight),
             "side_effect": self.side_effect,
+            "side_effect_at": self.side_effect_at,
             "completed_before": list(self.completed_before),
             "disagreements": list(self.disagreements),
             "hint": {"verdict": self.hint.verdict, "reason": self.hint.reason},
@@ -161,15 +166,20 @@ def build_postmortem(
         )
     said_by_record = (in_flight, completed)  # the record's own account, before the log's
     side_effect: str | None = None
+    side_effect_at: int | None = None
     disagreements: list[str] = []
     broken: ChainBreak | None = None
     if wal is not None:
         sources.append("wal")
         wal_last, wal_in_flight, wal_done = _wal_lines(wal)
         last_event = last_event or wal_last
-        in_flight = in_flight or wal_in_flight
         completed = completed or wal_done
-        side_effect = wal.in_flight_step.side_effect if wal.in_flight_step else None
+        step = wal.in_flight_step
+        side_effect = step.side_effect if step else None
+        if step is not None and timeline is not None and timeline.in_flight:
+            in_flight, side_effect_at = _with_log_step(in_flight, timeline, step, wal)
+        elif step is not None:  # the record has no attempt in flight: the log's step
+            in_flight, side_effect_at = wal_in_flight, 0
         broken = chain_break_of(wal)
         if timeline is None:
             state = "chain_broken" if broken is not None else wal.state
@@ -193,8 +203,8 @@ def build_postmortem(
         # are cut at its break already): each such line says it is only claimed.
         if completed and completed is said_by_record[1]:
             completed = tuple(f"{item} (claimed)" for item in completed)
-        if in_flight and in_flight is said_by_record[0]:
-            in_flight = tuple(f"{item} (claimed)" for item in in_flight)
+        said = len(said_by_record[0])  # the record's lines come first; the log's follow
+        in_flight = tuple(f"{x} (claimed)" if n < said else x for n, x in enumerate(in_flight))
     return PostMortem(
         state=state,
         last_event=sanitize_line(last_event) if last_event else None,
@@ -206,7 +216,26 @@ def build_postmortem(
         sources=tuple(sources),
         chain_break=broken,
         untrusted=sanitize_line(untrusted) if untrusted else None,
+        side_effect_at=side_effect_at,
     )
+
+
+def _with_log_step(
+    in_flight: tuple[str, ...], timeline: Timeline, step: WalStep, wal: WalLog
+) -> tuple[tuple[str, ...], int]:
+    """The record's attempts in flight (``in_flight``, one line each) and which is the
+    log's step in flight: the attempt it pairs with, or a line of the log's own when the
+    record has no such attempt in flight (its side effect is then no attempt's of the
+    record's, whose agent may be another)."""
+    paired = in_flight_of(timeline, step, wal)
+    if paired is not None:
+        return in_flight, timeline.in_flight.index(paired)
+    seq = f", started at WAL #{step.started_seq}" if step.started_seq is not None else ""
+    own = (
+        f"{step.agent or 'agent unknown'} (step {step.step_id}{seq}: in flight in the "
+        "write-ahead log, not in the record)"
+    )
+    return (*in_flight, own), len(in_flight)
 
 
 def _hint(

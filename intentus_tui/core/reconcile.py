@@ -176,6 +176,29 @@ def with_log(timeline: Timeline, log: WalLog | None) -> Timeline:
     return started_by_log(closed_by_log(timeline, log), log)
 
 
+def in_flight_of(timeline: Timeline, step: WalStep, log: WalLog) -> Attempt | None:
+    """The record's attempt in flight that is ``step``, the log's step in flight, paired as
+    the rest are (the n-th step the log started, the record's n-th attempt, their agents
+    the same); None where the record has no such attempt, or the two disagree: the step's
+    side effect is then no attempt's of the record."""
+    if timeline.log_disagreement is not None or step.started_seq is None:
+        return None
+    drawn = [a for a in timeline.in_flight if a.log_start_seq == step.started_seq]
+    if drawn:
+        return drawn[0]  # drawn from this very step
+    number = next(
+        (n for n, s in enumerate(_started(log)) if s.started_seq == step.started_seq), None
+    )
+    if number is None or number >= len(timeline.attempts):
+        return None
+    attempt = timeline.attempts[number]
+    if not attempt.in_flight or attempt.log_start_seq is not None:
+        return None
+    if step.agent is not None and sanitize_line(step.agent) != attempt.agent:
+        return None
+    return attempt
+
+
 def log_ended(attempt: Attempt) -> str | None:
     """How the log ended an attempt the record left open, in words; None for the others
     (one the record has no start for either is the log's whole: see ``from_log``)."""

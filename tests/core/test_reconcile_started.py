@@ -17,7 +17,12 @@ from intentus_tui.core.detail import ExecutionDetail, detail_to_json, load_detai
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.demo.recorder import ExecutionRecorder
 from tests.cli.support import cli
-from tests.intentusnet_world import RealWorld, build_real_world, with_record_behind_its_log
+from tests.intentusnet_world import (
+    RealWorld,
+    build_real_world,
+    with_another_agent_in_flight,
+    with_record_behind_its_log,
+)
 
 CHAIN = "fb-primary ✗ → fb-secondary …"
 
@@ -53,7 +58,7 @@ def test_the_timeline_shows_the_attempts_only_the_log_has(world: RealWorld, proj
     assert pm.in_flight == (
         "fb-secondary (attempt 2, started at WAL #5, in the write-ahead log only)",
     )
-    assert pm.side_effect == "irreversible"
+    assert pm.side_effect == "irreversible" and pm.side_effect_at == 0  # fb-secondary's
     assert pm.disagreements == ()  # the record is behind, not contradicting
     assert timeline.log_disagreement is None
     # Its start is the log's entry: how long it has been open can be told.
@@ -141,6 +146,31 @@ def test_a_record_naming_another_agent_is_said_to_disagree(
     assert timeline.fallbacks == () and summary.fallbacks == 0  # nor the log's fallback
     shown = cli("inspect", world.fallback, cwd=copy)
     assert f"disagreement     {said}" in shown.stdout
+
+
+def test_the_side_effect_in_flight_is_the_log_agent_s_not_the_record_s(
+    world: RealWorld, tmp_path: Path
+) -> None:
+    """The record has fb-primary in flight, its log fb-secondary (irreversible): the side
+    effect is said of the log's step, on a line of its own, never of fb-primary."""
+    project = with_another_agent_in_flight(world, tmp_path)
+    pm = _detail(project, world.fallback).postmortem
+    assert pm is not None
+    assert pm.in_flight == (
+        "fb-primary (attempt 1, started at seq 2)",
+        "fb-secondary (step attempt-1, started at WAL #2: in flight in the write-ahead log, "
+        "not in the record)",
+    )
+    assert (pm.side_effect, pm.side_effect_at) == ("irreversible", 1)
+    assert pm.to_json()["side_effect_at"] == 1
+    shown = cli("inspect", world.fallback, cwd=project)
+    assert shown.returncode == 0, shown.stderr
+    said = [line for line in shown.stdout.splitlines() if line.startswith("  in flight")]
+    assert said == [
+        "  in flight        fb-primary (attempt 1, started at seq 2)",
+        "  in flight        fb-secondary (step attempt-1, started at WAL #2: in flight in the "
+        "write-ahead log, not in the record) [side effect: irreversible]",
+    ]
 
 
 def test_the_demo_live_recorder_cut_after_an_attempt_start(tmp_path: Path) -> None:

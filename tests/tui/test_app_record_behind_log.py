@@ -8,7 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from intentus_tui.demo.recorder import ExecutionRecorder
-from tests.intentusnet_world import build_real_world, with_record_behind_its_log
+from tests.intentusnet_world import (
+    build_real_world,
+    with_another_agent_in_flight,
+    with_record_behind_its_log,
+)
 from tests.tui.app_support import (
     event_lines,
     list_lines,
@@ -76,3 +80,25 @@ async def test_a_live_execution_shows_its_attempt_then_its_end(tmp_path: Path) -
             pilot, lambda: "chain billing ✓" in timeline_summary(app), "the finished chain"
         )
         assert "in flight" not in timeline_summary(app)
+
+
+async def test_the_post_mortem_gives_the_side_effect_to_the_log_s_agent(tmp_path: Path) -> None:
+    """The record has fb-primary in flight, its log fb-secondary (irreversible): the
+    Post-mortem tab lists both, the side effect on the log's line only."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "other").mkdir()
+    world = build_real_world(tmp_path / "real")
+    project = with_another_agent_in_flight(world, tmp_path / "other")
+    app = make_app(project)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{world.fallback}.json")
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        postmortem = " ".join(app.side_pane.postmortem_pane.text.split())
+        assert "In flight #1 fb-primary started, never ended seq 2 In flight fb-secondary" in (
+            postmortem
+        )
+        assert "not in the record), side effect: irreversible" in postmortem

@@ -107,6 +107,16 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     if timeline.in_flight:
         for attempt in timeline.in_flight:
             lines.append(row("In flight", (_attempt_text(attempt) + claimed, WARNING_STYLE)))
+        # The log's step in flight where the record has another agent's: its own line,
+        # with its side effect (no attempt of the record's has it).
+        for number, step in enumerate(pm.in_flight[len(timeline.in_flight) :]):
+            at = len(timeline.in_flight) + number
+            effect = (
+                f", side effect: {pm.side_effect}"
+                if pm.side_effect and at == pm.side_effect_at
+                else ""
+            )
+            lines.append(row("In flight", (safe(f"{step}{effect}"), WARNING_STYLE)))
     elif pm.in_flight:  # the record closed every attempt; its log did not
         for step in pm.in_flight:
             text = f"{step}: open in the write-ahead log (the record closed every attempt)"
