@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from intentus_tui.demo.recorder import ExecutionRecorder
+from intentus_tui.tui.app import IntentusApp
 from tests.intentusnet_world import (
     build_real_world,
     with_another_agent_in_flight,
@@ -17,6 +18,7 @@ from tests.tui.app_support import (
     event_lines,
     list_lines,
     make_app,
+    screen_lines,
     settle,
     timeline_summary,
     wait_for,
@@ -102,3 +104,49 @@ async def test_the_post_mortem_gives_the_side_effect_to_the_log_s_agent(tmp_path
             postmortem
         )
         assert "not in the record), side effect: irreversible" in postmortem
+
+
+def _chain_row(app: IntentusApp) -> str:
+    (row,) = [line for line in screen_lines(app) if "│ chain " in line]
+    return row
+
+
+async def test_a_narrow_timeline_cuts_the_middle_of_the_chain_not_its_end(tmp_path: Path) -> None:
+    """Three attempts, the third in flight, all in the log only (the live recorder's
+    record stops at its first event): at 80x24 the chain's one row leaves its middle out
+    and keeps the attempt in flight; wider, it draws every attempt in one row."""
+    recorder = ExecutionRecorder(tmp_path, {"intent": {"name": "Refund"}}, fsync=False)
+    recorder.intent_received()
+    for agent, then in (("alpha", "beta"), ("beta", "gamma")):
+        recorder.attempt_start(agent, strategy="FALLBACK", side_effect="read_only")
+        recorder.attempt_end(agent, "error", latency_ms=12, exception="down")
+        recorder.fallback_triggered(agent, then, "down")
+    recorder.attempt_start("gamma", strategy="FALLBACK", side_effect="irreversible")
+    shown = {
+        (80, 24): "│ chain alpha ✗ → … → gamma … in flight ",
+        (120, 36): "│ chain from the log: alpha ✗ → beta ✗ → gamma … in flight ",
+        (200, 50): "│ chain from the log: alpha ✗ → beta ✗ → gamma … in flight ",
+    }
+    for size, chain in shown.items():
+        app = make_app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await wait_for_scan_and_side_pane(pilot, app)
+            await settle(pilot)
+            assert app.execution_list.select_key(f"{recorder.execution_id}.json")
+            await settle(pilot)
+            assert chain in _chain_row(app), size
+    recorder.close()
+
+
+async def test_the_real_live_execution_s_chain_at_80x24(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "behind").mkdir()
+    world = build_real_world(tmp_path / "real")
+    project = with_record_behind_its_log(world, tmp_path / "behind")
+    app = make_app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{world.fallback}.json")
+        await settle(pilot)
+        assert "│ chain … → fb-secondary … in flight " in _chain_row(app)

@@ -26,9 +26,22 @@ from intentus_tui.tui.presenters.list_rows import (
 from intentus_tui.tui.presenters.time_cells import attempt_duration, times_text
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
-    from intentus_tui.core.actions import ExecutionDetail, ExecutionTimes, WalLog
+    from intentus_tui.core.actions import Attempt, ExecutionDetail, ExecutionTimes, WalLog
 
 _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
+
+
+class ChainForm(NamedTuple):
+    """How much of a chain to draw: the attempts (by number; None: all, the others each
+    run of them one "…"), whose durations (``all``, ``in_flight``, ``none``), and whether
+    the attempts only the log has are said to be the log's."""
+
+    shown: frozenset[int] | None = None
+    durations: str = "all"
+    log_words: bool = True
+
+
+WHOLE_CHAIN = ChainForm()
 
 
 def chain_content(
@@ -37,22 +50,27 @@ def chain_content(
     now: datetime | None = None,
     *,
     claimed: bool = False,
+    form: ChainForm = WHOLE_CHAIN,
 ) -> Content:
     """How the attempts ran, each mark in its status colour and its duration where one is
     known: tried in turn, ``fb-primary ✗ 738ms → fb-secondary ✓ 2.86s``, or side by side,
     ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open. The
     attempts only the write-ahead log has (the record stops before them) follow ``from the
-    log:``, said once: a narrow pane keeps the one in flight in sight. ``claimed``: the
-    execution is untrusted, its successes only claims (not green)."""
+    log:``, said once. ``claimed``: the execution is untrusted, its successes only claims
+    (not green). ``form``: less of it, for a narrow pane (``chain_forms``)."""
     fan_out = timeline.fan_out is not None
     answer = timeline.answered_by if fan_out else None
     parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
     logged = next((a.number for a in timeline.attempts if a.log_start_seq is not None), None)
-    for number, attempt in enumerate(timeline.attempts):
-        if number:
+    for drawn, (first, last, attempt) in enumerate(_drawn(timeline.attempts, form.shown)):
+        if drawn:
             parts.append((" | " if fan_out else " → ", "$text-muted"))
-        if attempt.number == logged:
+        if form.log_words and logged is not None and first <= logged <= last:
             parts.append(("from the log: ", "$text-muted"))
+            logged = None  # said once
+        if attempt is None:
+            parts.append(("…", "$text-muted"))  # attempts a narrow pane leaves out
+            continue
         parts.append((attempt.agent or "?", "bold"))
         style = _MARK_STYLES.get(attempt.status, "$text-muted")
         parts.append(
@@ -60,13 +78,63 @@ def chain_content(
         )
         if attempt.in_flight:
             parts.append((" in flight", "bold $warning"))
-        timed = times.attempts[number] if times and number < len(times.attempts) else None
+        index = attempt.number - 1
+        timed = times.attempts[index] if times and index < len(times.attempts) else None
         took = attempt_duration(timed, now)
-        if took is not None:
+        timed_too = form.durations == "all" or (form.durations == "in_flight" and attempt.in_flight)
+        if took is not None and timed_too:
             parts.append((f" {took}", "bold $warning" if attempt.in_flight else "$text-muted"))
         if attempt is answer:
             parts.append((" ← answer", "$text-muted" if claimed else "$success"))
     return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
+
+
+def _drawn(
+    attempts: Sequence[Attempt], shown: frozenset[int] | None
+) -> list[tuple[int, int, Attempt | None]]:
+    """The attempts drawn, each with its number (twice), and each run of those left out
+    as one: its first and last numbers, None."""
+    drawn: list[tuple[int, int, Attempt | None]] = []
+    for attempt in attempts:
+        number = attempt.number
+        if shown is None or number in shown:
+            drawn.append((number, number, attempt))
+        elif drawn and drawn[-1][2] is None:
+            drawn[-1] = (drawn[-1][0], number, None)
+        else:
+            drawn.append((number, number, None))
+    return drawn
+
+
+_WHOLE_CHAIN_MOST = 12
+
+
+def chain_forms(timeline: Timeline) -> list[ChainForm]:
+    """The shorter chains to draw where the whole one does not fit its rows, most telling
+    first: the durations go (the warning under it says how long the one in flight is
+    open), then "from the log:" (the warning and the events' end say it), then the middle
+    of the chain, then its start. The attempts in flight, the last one and the answer stay: a narrow pane draws
+    ``a ✗ → … → c … in flight``, never a chain cut before its end."""
+    attempts = timeline.attempts
+    if not attempts:
+        return []
+    kept = {a.number for a in attempts if a.in_flight} | {attempts[-1].number}
+    answer = timeline.answered_by
+    if answer is not None:
+        kept.add(answer.number)
+    ends = frozenset({attempts[0].number, *kept})
+    logged = any(a.log_start_seq is not None for a in attempts)
+    forms: list[ChainForm] = []
+    if len(attempts) <= _WHOLE_CHAIN_MOST:  # else not in a row or two: not drawn whole again
+        forms += [ChainForm(None, "in_flight"), ChainForm(None, "none")]
+        forms += [ChainForm(None, "none", False)] if logged else []
+    for shown in (ends, frozenset(kept)):
+        if len(shown) < len(attempts):
+            forms += [
+                ChainForm(shown, "in_flight", not logged),
+                ChainForm(shown, "none", not logged),
+            ]
+    return forms
 
 
 def _says_success(style: str) -> bool:
@@ -147,6 +215,9 @@ class SummaryText(NamedTuple):
     short: tuple[list[Content], list[int]] | None = None
     keep: int = 0  # the first lines that show whole, or one row each, or in the short form
     first: tuple[int, ...] = ()  # of those, the lines whose rows to spare come first
+    # Lines (of either form) with shorter ones to draw in fewer rows, most telling first:
+    # the chain, whose middle goes before its end (the agent in flight) does.
+    shorter: tuple[tuple[Content, tuple[Content, ...]], ...] = ()
 
     @property
     def content(self) -> Content:
@@ -180,16 +251,24 @@ def summary_content(
         _add(text, _salvage_lines(detail))
     chain: Content | None = None
     chain_at = len(text.lines)
+    forms: tuple[Content, ...] = ()
     if timeline is not None:
         claimed = verdict is not None and not verdict.trusted
         chain, *rest = _timeline_lines(timeline, detail.times, now, claimed)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)
+        label = (chain_label(timeline), "$text-muted")
+        forms = tuple(
+            Content.assemble(
+                label, chain_content(timeline, detail.times, now, claimed=claimed, form=f)
+            )
+            for f in chain_forms(timeline)
+        )
     chained = (chain, len(chain_label(timeline))) if chain and timeline else None
     text = _with_short_form(text, ident, intent, verdict, chained)
     if text.keep and chained:  # whole, the chain names the agent that answered
         text = text._replace(first=(*text.first, chain_at))
-    return text
+    return text._replace(shorter=((chain, forms),)) if chain is not None and forms else text
 
 
 def _with_short_form(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from textual.app import RenderResult
 from textual.content import Content
@@ -32,6 +33,7 @@ class ClampedText(Static):
     # whose reasons wrap to a dozen rows). The reasons cut are a tab away.
     rows_above = 0
     rows_below = 0
+    _shorter: Mapping[int, tuple[Content, ...]] = MappingProxyType({})
 
     def show(
         self,
@@ -40,6 +42,8 @@ class ClampedText(Static):
         short: tuple[Sequence[Content], Sequence[int]] | None = None,
         keep: int = 0,
         first: Sequence[int] = (),
+        *,
+        shorter: Sequence[tuple[Content, Sequence[Content]]] = (),
     ) -> None:
         """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
         widget is too short for them all, each line keeps a row (the first ``keep``, the
@@ -47,16 +51,22 @@ class ClampedText(Static):
         ``first``, the others, then the first line, then the rest in order. Shorter than
         ``keep`` rows, ``short`` (lines and hangs: the essentials in fewer rows) is shown
         instead. ``first`` may name a line after the essentials too (it then has its rows
-        to spare before the title's)."""
+        to spare before the title's). ``shorter``: lines (of ``lines`` or ``short``, the
+        same object) and what to draw instead when one has fewer rows than it wraps to,
+        the first of them that fits (else the last, cut): a line cut at its end loses
+        what may matter most."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging
         self._short = tuple(zip(*short, strict=True)) if short is not None else ()
         self._keep = keep
         self._first = tuple(first)
+        # By identity: the line objects are held in ``_hanging`` and ``_short``.
+        self._shorter = {id(line): tuple(forms) for line, forms in shorter if forms}
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         self._hanging = self._short = ()  # text given whole: no line hangs
+        self._shorter = MappingProxyType({})
         super().update(content, layout=layout)
 
     def _rows(self, visual: Content, width: int) -> list[Content]:
@@ -87,21 +97,29 @@ class ClampedText(Static):
         budget: int,
         keep: int,
         first: Sequence[int] = (),
+        shorter: Mapping[int, Sequence[Content]] | None = None,
     ) -> tuple[list[Content], bool]:
         """The rows of ``hanging`` in ``budget`` rows, and whether any line was cut or left
         out. Each line has a row (the first ``keep``, the essentials, whatever the budget;
         the others in order while rows last); the rows to spare go to whole lines in order
         of importance: the essentials' reasons (lines 1 on), the title, the rest in order.
-        A line given fewer rows than it wraps to ends in "…"."""
+        A line given fewer rows than it wraps to is drawn shorter (``shorter``, by the
+        line's id), else ends in "…"."""
         wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
         given = [1 if index < max(keep, budget) else 0 for index in range(len(wrapped))]
         spare = budget - sum(given)
         essentials = [*first, *(index for index in range(1, keep) if index not in first)]
         order = [*essentials, 0, *range(keep, len(wrapped))] if keep else range(len(wrapped))
-        for index in order:
-            take = min(len(wrapped[index]) - given[index], max(spare, 0))
-            given[index] += take
-            spare -= take
+        spare = _share(order, wrapped, given, spare)
+        for index, (line, hang) in enumerate(hanging):
+            forms = (shorter or {}).get(id(line), ())
+            if not forms or not given[index] or given[index] >= len(wrapped[index]):
+                continue
+            drawn = [cls._hung([(form, hang)], width) for form in forms]
+            wrapped[index] = next((rows for rows in drawn if len(rows) <= given[index]), drawn[-1])
+            spare += max(0, given[index] - len(wrapped[index]))  # rows it no longer needs
+            given[index] = min(given[index], len(wrapped[index]))
+        _share(order, wrapped, given, spare)
         rows: list[Content] = []
         for (_, hang), line_rows, count in zip(hanging, wrapped, given, strict=True):
             if count:
@@ -137,7 +155,7 @@ class ClampedText(Static):
             if height < keep and self._short:  # the essentials need fewer rows
                 lines, keep = self._short, len(self._short)
             first = self._first if lines is self._hanging else ()
-            rows, cut = self._fitted(lines, width, height, keep, first)
+            rows, cut = self._fitted(lines, width, height, keep, first, self._shorter)
             if len(rows) <= height:
                 if cut and not rows[-1].plain.endswith(ELLIPSIS):
                     rows[-1] = _cut_after([rows[-1], Content("")], 1, width)
@@ -146,6 +164,15 @@ class ClampedText(Static):
         if not last.plain.endswith(ELLIPSIS):  # a line cut already says so
             last = (last.truncate(width - 1) if last.cell_length >= width else last) + ELLIPSIS
         return Content("\n").join([*rows[: height - 1], last])
+
+
+def _share(order: Iterable[int], wrapped: list[list[Content]], given: list[int], spare: int) -> int:
+    """``spare`` rows given to the lines in ``order`` that want more; what is left."""
+    for index in order:
+        take = min(len(wrapped[index]) - given[index], max(spare, 0))
+        given[index] += take
+        spare -= take
+    return spare
 
 
 def _cut_after(rows: list[Content], given: int, width: int, indent: int = 0) -> Content:

@@ -466,7 +466,9 @@ class TimelineView(Vertical):
         if events is not None:
             summary.rows_above = 1 if self._claims.display else 0
             summary.rows_below = events
-        summary.show(text.lines, text.hangs, text.short, text.keep, text.first)
+        summary.show(
+            text.lines, text.hangs, text.short, text.keep, text.first, shorter=text.shorter
+        )
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
         """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
