@@ -33,9 +33,8 @@ if TYPE_CHECKING:
 # The keys that act on a comparison shown: they wait for one (hidden from the footer until
 # then), and say so when pressed before.
 COMPARISON_KEYS = frozenset({"next_difference", "previous_difference", "full_comparison"})
-NOTHING_COMPARED = (
-    "Nothing compared yet: mark an execution with m and press d on another, or press D"
-)
+HOW_TO_COMPARE = "mark an execution with m and press d on another, or press D"
+NOTHING_COMPARED = f"Nothing compared yet: {HOW_TO_COMPARE}"
 
 
 class DiffKeys(ComparisonLauncher):
@@ -49,6 +48,7 @@ class DiffKeys(ComparisonLauncher):
     _marked_name: tuple[str, bool] | None = None
     diff_shown: bool
     _marking: str | None
+    keymap: dict[str, str]  # binding id -> keys, as the user's keymap gives them
 
     if TYPE_CHECKING:
 
@@ -234,9 +234,37 @@ class DiffKeys(ComparisonLauncher):
             return True
         on_main = self.screen is self.screen_stack[0]
         if on_app and on_main and action in COMPARISON_KEYS and not self.diff_shown:
-            self.notify(NOTHING_COMPARED, severity="warning", markup=False, timeout=4)
+            note = self._full_screen_note() if action == "full_comparison" else None
+            # The longer note, of both keys, wants the time to read it.
+            timeout = 4 if note is None else 8
+            self.notify(note or NOTHING_COMPARED, severity="warning", markup=False, timeout=timeout)
             return True
         return await super().run_action(action, default_namespace, namespaces)
+
+    def _full_screen_note(self) -> str | None:
+        """What the full-screen key says with nothing compared, when a timeline binds the
+        same key to its next fallback (``f``, unless the keymap parts them): both what it
+        does here and there, or a user who pressed it on the list for the fallbacks never
+        learns where it does that. None: the key is the comparison's alone."""
+        from textual.binding import Binding
+
+        from intentus_tui.tui.presenters.timeline_keys import full_screen_elsewhere
+        from intentus_tui.tui.widgets.execution_list import ExecutionList
+        from intentus_tui.tui.widgets.timeline_view import EventLines
+
+        def keys(binding_id: str, default: str) -> list[str]:
+            return [k.strip() for k in self.keymap.get(binding_id, default).split(",")]
+
+        bindings = [*self.BINDINGS, *EventLines.BINDINGS, *ExecutionList.BINDINGS]
+        ids = {b.id: b.key for b in bindings if isinstance(b, Binding)}
+        fallback = keys("timeline.next-fallback", ids["timeline.next-fallback"])
+        shared = [k for k in keys("diff.full-screen", ids["diff.full-screen"]) if k in fallback]
+        if not shared:
+            return None
+        on_list = isinstance(self.focused, ExecutionList)
+        open_key = keys("list.open", ids["list.open"])[0] if on_list else None
+        display = self.get_key_display(Binding(shared[0], ""))
+        return full_screen_elsewhere(display, HOW_TO_COMPARE, open_key)
 
     def _explain_no_diff(self) -> None:
         problem = self.marked_problem()

@@ -19,6 +19,7 @@ from intentus_tui.tui.presenters.list_groups import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
 from tests.factories import write_record
+from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import (
     fixed_id,
     list_lines,
@@ -121,7 +122,8 @@ async def test_the_comparison_keys_with_nothing_compared_say_why(records_dir: Pa
         for key in ("n", "N", "f"):
             await pilot.press(key)
             await settle(pilot)
-            assert _notes(app)[-1:] == [NOTHING_COMPARED], key
+            said = FULL_SCREEN_ON_THE_LIST if key == "f" else NOTHING_COMPARED
+            assert _notes(app)[-1:] == [said], key
             assert app.screen is app.screen_stack[0] and not app.diff_shown
         assert app.execution_list.selected_key == selected
         assert len(_notes(app)) == 3
@@ -137,7 +139,8 @@ async def test_the_comparison_keys_with_nothing_compared_say_why(records_dir: Pa
 async def test_the_timeline_keys_on_the_list_say_where_they_work(records_dir: Path) -> None:
     """``t``, ``a``, ``e`` (and their shifted twins) on the list did nothing and said
     nothing: each now says it works in a timeline and how to open one, and moves nothing.
-    A key the list or the app binds keeps its own answer (``f``: nothing compared)."""
+    A key the list or the app binds keeps its own answer (``f``: nothing compared, and
+    what it does in a timeline)."""
     write_world(records_dir)
     app = make_app(records_dir, keymap={"timeline.next-error": "x"})
     async with app.run_test(size=NARROW) as pilot:
@@ -163,7 +166,62 @@ async def test_the_timeline_keys_on_the_list_say_where_they_work(records_dir: Pa
         await pilot.press("e")  # moved away by the keymap: no timeline key now
         await pilot.press("f")
         await settle(pilot)
-        assert _notes(app)[count:] == [NOTHING_COMPARED]
+        assert _notes(app)[count:] == [FULL_SCREEN_ON_THE_LIST]
+
+
+FULL_SCREEN_ON_THE_LIST = (
+    "f here shows a comparison full screen, and nothing is compared yet: mark an execution "
+    "with m and press d on another, or press D. In an execution's timeline, f steps to the "
+    "next fallback: open one first (enter)"
+)
+
+
+async def test_f_with_nothing_compared_says_it_follows_fallbacks_in_a_timeline(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """On the list, ``f`` (full screen) with nothing marked said only "Nothing compared
+    yet": a user pressing it there to follow a fallback never learnt that ``f`` does so in
+    a timeline. It says both now; in the timeline of the real fallback execution it steps
+    to the fallback; from a side tab there is no "open one first"; a keymap that parts the
+    two keys leaves the comparison's answer alone."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        assert app.focused is app.execution_list and app.marked is None
+        await pilot.press("f")
+        await settle(pilot)
+        assert _notes(app)[-1] == FULL_SCREEN_ON_THE_LIST
+        assert app.screen is app.screen_stack[0] and not app.diff_shown
+        assert app.execution_list.select_key(f"{real_world.fallback}.json")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.focused is app.timeline.lines
+        count = len(_notes(app))
+        before = app.timeline.lines.cursor
+        await pilot.press("f")  # the timeline's: to the fallback, no word of a comparison
+        await settle(pilot)
+        assert app.timeline.lines.cursor != before
+        assert not any("comparison" in note for note in _notes(app)[count:])
+        await pilot.press("escape", "tab", "tab")  # the event's pane takes the focus
+        await settle(pilot)
+        assert app.focused is not None and app.event_detail in app.focused.ancestors_with_self
+        await pilot.press("f")
+        await settle(pilot)
+        assert _notes(app)[-1] == FULL_SCREEN_ON_THE_LIST.removesuffix(": open one first (enter)")
+    parted = make_app(real_world.records_dir, keymap={"timeline.next-fallback": "x"})
+    async with parted.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        assert _notes(parted)[-1] == NOTHING_COMPARED
+    both = make_app(
+        real_world.records_dir, keymap={"timeline.next-fallback": "x", "diff.full-screen": "x"}
+    )
+    async with both.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        assert _notes(both)[-1] == FULL_SCREEN_ON_THE_LIST.replace("f ", "x ")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])

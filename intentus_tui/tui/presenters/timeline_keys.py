@@ -48,3 +48,16 @@ TIMELINE_ONLY = frozenset(
 def timeline_key_elsewhere(key: str, description: str, open_key: str) -> str:
     """A timeline key pressed on the list: what it does, where, and how to get there."""
     return f"{key} ({description}) works in an execution's timeline: open one first ({open_key})"
+
+
+def full_screen_elsewhere(key: str, how_to_compare: str, open_key: str | None) -> str:
+    """``key`` pressed where it shows a comparison full screen, with none to show, when a
+    timeline takes the same key for its next fallback: what it does here (nothing yet:
+    ``how_to_compare`` says how to make one) and in a timeline (``open_key``: how to open
+    one from here, when the list has the focus)."""
+    opening = f": open one first ({open_key})" if open_key else ""
+    return (
+        f"{key} here shows a comparison full screen, and nothing is compared yet: "
+        f"{how_to_compare}. In an execution's timeline, {key} steps to the next "
+        f"fallback{opening}"
+    )
