@@ -47,8 +47,8 @@ from intentus_tui.tui.live.watcher import (
 )
 from intentus_tui.tui.presenters.execution_text import (
     cannot_invalidate,
-    execution_label,
     invalidate_lines,
+    snapshot_lines,
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.read_only import ReadOnlyGuard
@@ -728,17 +728,23 @@ class IntentusApp(
             self._report(why, "warning")
             return
 
+        name = self.long_name(detail)  # as the dialog names it, for the toast after
+
         def confirmed(ok: bool | None) -> None:
             if ok:
-                self._invalidate(detail)
+                self._invalidate(detail, name)
 
         self.push_screen(
-            ConfirmScreen("Invalidate this record?", invalidate_lines(detail), "Invalidate"),
+            ConfirmScreen(
+                "Invalidate this record?",
+                invalidate_lines(detail, self.names_its_file(detail.path)),
+                "Invalidate",
+            ),
             confirmed,
         )
 
     @work(thread=True, group="write", exit_on_error=False)
-    def _invalidate(self, detail: ExecutionDetail) -> None:
+    def _invalidate(self, detail: ExecutionDetail, name: str) -> None:
         from intentus_tui.core.actions import ActionError, invalidate
 
         try:
@@ -746,7 +752,7 @@ class IntentusApp(
         except ActionError as exc:
             self.call_from_thread(self._report, f"Not invalidated: {exc}", "error")
             return
-        self.call_from_thread(self._report, f"Invalidated {execution_label(detail)}", "information")
+        self.call_from_thread(self._report, f"Invalidated {name}", "information")
         self.call_from_thread(self._refresh_now, [detail.path])
 
     def action_save_snapshot(self) -> None:
@@ -757,15 +763,8 @@ class IntentusApp(
         if detail is None or self.refuse_write("Save snapshot"):
             return
         directory = snapshot_directory(self.root_of(detail.path))
-        lines = [
-            f"Execution: {execution_label(detail)}",
-            f"Into: {sanitize_line(str(directory))}",
-            # A damaged or untrusted record, as ``snapshot`` warns of it: saved if confirmed.
-            *(sanitize_line(warning) for warning in snapshot_warnings(detail)),
-            "",
-            "A Verist snapshot of this record (input: the envelope; step output: the final "
-            "response and the events) is written atomically. The record is not touched.",
-        ]
+        by_file = self.names_its_file(detail.path)
+        lines = snapshot_lines(detail, str(directory), snapshot_warnings(detail), by_file)
 
         def confirmed(ok: bool | None) -> None:
             if ok:

@@ -113,7 +113,7 @@ class ComparePicking(ComparisonLauncher):
         saved = list(self.saved_snapshots)
         exclude = self.detail_key
         copies = model.shared_ids
-        side_a = self.with_root(self._side_label(detail), detail.path)
+        side_a = self.with_root(self.long_name(detail), detail.path)
         if self._execution_lines is None:
             self._execution_lines = ExecutionLines()
         lines = self._execution_lines
@@ -158,9 +158,10 @@ class ComparePicking(ComparisonLauncher):
         title = f"Compare {side_a} with…"
         self.push_screen(ComparePicker(title, files, executions, pause), chosen)
 
-    def _side_label(self, detail: ExecutionDetail) -> str:
+    def long_name(self, detail: ExecutionDetail) -> str:
         """The execution's id; its file's name where the id does not tell the file apart
-        (a copy, a renamed file: the list's row names its file too)."""
+        (a copy, a renamed file: the list's row names its file too): a comparison's side,
+        what a toast says was written."""
         if self.names_its_file(detail.path):
             return sanitize_line(detail.path.name)
         return execution_label(detail)

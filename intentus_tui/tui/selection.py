@@ -115,7 +115,7 @@ class SelectionActions:
                 app.show_side_pane("replay")
                 await app.side_pane.run_replay(True)
 
-        lines = force_replay_lines(detail)
+        lines = force_replay_lines(detail, app.names_its_file(detail.path))
         app.push_screen(ConfirmScreen("Force a replay?", lines, "Force replay"), confirmed)
 
     def cursor_moved(self, summary: ExecutionSummary | None) -> None:

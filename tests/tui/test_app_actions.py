@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen
+from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import (
     SIZE,
     event_lines,
@@ -194,6 +196,53 @@ async def test_save_snapshot_writes_beside_the_records_never_among_them(layout: 
         document = json.loads(saved.read_text())
         assert document["workflowId"] == "Translate"
         assert sorted(os.listdir(layout)) == names_before
+
+
+async def test_the_dialogs_name_a_copy_by_its_file(tmp_path: Path, real_world: RealWorld) -> None:
+    """Two files hold one id (a copy kept beside a real 1.3.0 record): the Invalidate,
+    Snapshot and Force replay dialogs named the execution by its id only, which does not
+    say which of the two they act on. They name the file as the Replay tab does, and
+    Invalidate says the other file stays as it is (and its toast names the file); a record
+    whose id no other file holds is named by its id alone."""
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    copy = f"{real_world.success}.copy.json"
+    shutil.copy(records / f"{real_world.success}.json", records / copy)
+    app = make_app(records)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+
+        async def dialog(key: str, press: str) -> str:
+            assert app.execution_list.select_key(key)
+            await wait_for(pilot, lambda: app.detail_key == key, "detail loaded")
+            await pilot.press(press)
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)
+            text = app.screen.body_text
+            await pilot.press("n")
+            await settle(pilot)
+            return text
+
+        for key in (copy, f"{real_world.success}.json"):
+            other = f"{real_world.success}.json" if key == copy else copy
+            said = {press: await dialog(key, press) for press in ("I", "s", "R")}
+            for press, text in said.items():
+                assert f"Execution: {real_world.success}\n" in text, (press, text)
+                assert f"File: {key}\n" in text or f"/{key}\n" in text, (press, text)
+                assert other not in text
+            assert "Copy: another file holds this id too, and stays as it is" in said["I"]
+        alone = f"{real_world.fallback}.json"
+        for press in ("I", "s", "R"):
+            text = await dialog(alone, press)
+            assert f"Execution: {real_world.fallback}\n" in text
+            assert f"File: {alone}" not in text and "Copy:" not in text
+        assert app.execution_list.select_key(copy)
+        await wait_for(pilot, lambda: app.detail_key == copy, "detail loaded")
+        await pilot.press("I", "y")
+        model = app.execution_list.model
+        await wait_for(pilot, lambda: not model.summaries[copy].replayable, "row re-read")
+        assert [str(n.message) for n in app._notifications][-1] == f"Invalidated {copy}"
+        assert model.summaries[f"{real_world.success}.json"].replayable  # the other stays
 
 
 async def test_replay_mark_and_diff_drive_the_side_pane(records_dir: Path) -> None:

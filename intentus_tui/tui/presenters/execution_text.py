@@ -243,16 +243,27 @@ def not_replayable_reason(detail: ExecutionDetail) -> str | None:
     return explain_reason(detail.replay_reason)
 
 
-def force_replay_lines(detail: ExecutionDetail) -> list[str]:
-    """What the operator must know before forcing a replay of this record."""
+def execution_lines(detail: ExecutionDetail, by_file: bool = False) -> list[str]:
+    """A dialog's first lines: the execution's id and, with ``by_file`` (another file
+    holds the id too: a copy, as its list row and the Replay tab name it), its file's
+    name: the id alone does not say which of the files is acted on."""
     lines = [f"Execution: {execution_label(detail)}"]
+    if by_file:
+        lines.append(f"File: {clip(detail.path.name)}")
+    return lines
+
+
+def force_replay_lines(detail: ExecutionDetail, by_file: bool = False) -> list[str]:
+    """What the operator must know before forcing a replay of this record (``by_file``:
+    see ``execution_lines``)."""
+    lines = execution_lines(detail, by_file)
     why = not_replayable_reason(detail)
     if why is None:
         lines.append("This record is replayable: a forced replay returns the same as a normal one.")
     else:
         lines.append(f"Not replayable: {why}")
     if detail.result.status is not LoadStatus.OK:
-        lines.append(f"File: {clip(detail.result.message)}")
+        lines.append(f"{'Load' if by_file else 'File'}: {clip(detail.result.message)}")
     doubts = untrusted_problems(replay_integrity(detail))
     verdict = detail.verdict
     # named as the verdict names them: untrusted, or only not fully checked; what broke, the
@@ -277,12 +288,15 @@ def force_replay_lines(detail: ExecutionDetail) -> list[str]:
     return lines
 
 
-def invalidate_lines(detail: ExecutionDetail) -> list[str]:
-    """What invalidating this record will change on disk."""
+def invalidate_lines(detail: ExecutionDetail, by_file: bool = False) -> list[str]:
+    """What invalidating this record will change on disk (``by_file``: another file holds
+    its id too, which stays as it is)."""
     lines = [
         f"Execution: {execution_label(detail)}",
         f"File: {clip(str(detail.path))}",
     ]
+    if by_file:
+        lines.append("Copy: another file holds this id too, and stays as it is")
     why = not_replayable_reason(detail)
     lines.append("Currently: replayable" if why is None else f"Currently: not replayable ({why})")
     lines.append("")
@@ -292,6 +306,22 @@ def invalidate_lines(detail: ExecutionDetail) -> list[str]:
     )
     lines.append("Replay will refuse this record afterwards; a forced replay stays possible.")
     return lines
+
+
+def snapshot_lines(
+    detail: ExecutionDetail, directory: str, warnings: Sequence[str], by_file: bool = False
+) -> list[str]:
+    """What saving a snapshot of this record writes, where (``directory``), and the
+    record's ``warnings`` (a damaged or untrusted record: saved if confirmed); ``by_file``:
+    see ``execution_lines``."""
+    return [
+        *execution_lines(detail, by_file),
+        f"Into: {sanitize_line(directory)}",
+        *(sanitize_line(warning) for warning in warnings),
+        "",
+        "A Verist snapshot of this record (input: the envelope; step output: the final "
+        "response and the events) is written atomically. The record is not touched.",
+    ]
 
 
 def cannot_invalidate(detail: ExecutionDetail) -> str | None:
