@@ -63,7 +63,7 @@ async def test_help_lists_every_binding_with_its_id_and_closes(records_dir: Path
         # the legend of the list's marks: every outcome, integrity and replay mark
         for mark in ("⚠ untrusted", "✗ failed", "◌ in flight", "? unknown", "TAMPERED (#!)"):
             assert mark in text
-        assert "CHAIN ✗ (#✗)" in text and "✗ invalid." in text and "↺ yes" in text
+        assert "CHAIN ✗ (#✗)" in text and "✗ operator" in text and "↺ yes" in text
         # and the full-screen comparison's marks
         assert "≈" in text and "a gap: the line or event is only on the other side" in text
         await pilot.press("escape")

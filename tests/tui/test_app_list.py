@@ -10,6 +10,7 @@ from intentus_tui.cli import run as run_cli
 from intentus_tui.cli.open import OpenError, build_app, open_debugger
 from intentus_tui.core.model import Outcome
 from intentus_tui.tui.widgets.execution_list import ExecutionList
+from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, write_world
 
 
@@ -39,7 +40,7 @@ async def test_opens_grouped_with_counts_and_first_execution_loaded(
         assert app.detail is not None and app.detail.path.name == f"{world['truncated']}.json"
         invalid_row = next(line for line in lines if world["invalidated"][:8] in line)
         assert "✓ succeeded" in invalid_row and "Classify" in invalid_row
-        assert "✗ invalid." in invalid_row and "verified" in invalid_row
+        assert "✗ operator" in invalid_row and "verified" in invalid_row
         # newest first inside a group: ok2 (created 10:00:06) leads the successes
         successes = lines.index(next(t for t in titles if t.startswith("── Succeeded (")))
         assert world["ok2"][:8] in lines[successes + 1]
@@ -397,3 +398,31 @@ async def test_the_selected_row_stays_in_sight_when_the_terminal_shrinks(tmp_pat
         await settle(pilot)
         shown = "\n".join(list_lines(app))
         assert selected.short_id in shown
+
+
+async def test_an_invalidated_execution_reads_as_an_operators_decision_at_80_columns(
+    real_world: RealWorld,
+) -> None:
+    """At 80 columns (the list maximised) a record an operator invalidated read
+    "✗ invalid.", as if the record were invalid (a file that does not parse, which reads
+    "✗ corrupt"). Its row, and its timeline's header, read "✗ operator" now, and the help's
+    legend says what that means."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("z")  # the list alone: its rows have room for words
+        await settle(pilot)
+        rows = {row.split()[0]: row for row in list_lines(app) if row.strip()}
+        invalidated = rows[real_world.invalidated[:8]]
+        assert "✓ succeeded verified ✗ operator" in invalidated, invalidated
+        assert "✗ corrupt" in rows[real_world.error_truncated[:8]]
+        assert not any("invalid" in row for row in rows.values())
+        await pilot.press("z")
+        assert app.execution_list.select_key(f"{real_world.invalidated}.json")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "✓ succeeded · verified · ✗ operator" in screen_text(app)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        legend = " ".join(str(app.screen.query_one("#help-body").render()).split())
+        assert "✗ operator an operator invalidated it: a decision, not damage" in legend, legend

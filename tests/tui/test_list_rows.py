@@ -60,7 +60,7 @@ CASES: dict[str, tuple[ExecutionSummary, tuple[str, str, str, str]]] = {
         summary(9, hash_status=HashStatus.UNVERIFIABLE, hash_form="absent"),
         ("✓ succeeded", "unverif.", "#?", "↺ yes"),
     ),
-    "invalidated": (summary(10, replayable=False), ("✓ succeeded", "verified", "#✓", "✗ invalid.")),
+    "invalidated": (summary(10, replayable=False), ("✓ succeeded", "verified", "#✓", "✗ operator")),
 }
 
 

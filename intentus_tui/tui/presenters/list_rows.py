@@ -46,12 +46,13 @@ _INTEGRITY_CELLS = {
     Integrity.UNVERIFIABLE: ("unverif.", "#?", "execution-list--unverifiable"),
     Integrity.CHAIN_BROKEN: ("CHAIN ✗", "#✗", "execution-list--tampered"),
 }
-# Why an execution cannot be replayed, in a few letters.
+# Why an execution cannot be replayed, in a few letters. Who decided, for a manual
+# invalidation: "invalid." read as an invalid record (a file that does not parse).
 REPLAY_SHORT = {
     ReplayCode.REPLAYABLE: "yes",
     ReplayCode.EXECUTION_INCOMPLETE: "no resp",
     ReplayCode.RECORDING_FAILURE: "rec.fail",
-    ReplayCode.MANUALLY_INVALIDATED: "invalid.",
+    ReplayCode.MANUALLY_INVALIDATED: "operator",
     ReplayCode.MARKED_NOT_REPLAYABLE: "marked",
     ReplayCode.RECORD_CORRUPTED: "corrupt",
     ReplayCode.NO_RECORD: "no rec",
@@ -146,7 +147,7 @@ _REPLAY_MEANINGS = {
     ReplayCode.REPLAYABLE: "the recorded final response can be replayed",
     ReplayCode.EXECUTION_INCOMPLETE: "no final response was recorded",
     ReplayCode.RECORDING_FAILURE: "a final response exists but was not recorded properly",
-    ReplayCode.MANUALLY_INVALIDATED: "an operator marked it not replayable",
+    ReplayCode.MANUALLY_INVALIDATED: "an operator invalidated it: a decision, not damage",
     ReplayCode.MARKED_NOT_REPLAYABLE: "the writer marked it not replayable for another reason",
     ReplayCode.RECORD_CORRUPTED: "the file is damaged, not a record, malformed, or unreadable",
     ReplayCode.NO_RECORD: "known only from its write-ahead log: no record file",
