@@ -378,6 +378,28 @@ def list_subtitle(
     return _subtitle(view, model.sort.label, sorting, filtering, "")
 
 
+LIST_TITLE = "Executions"
+
+
+def list_title(model: ListModel, width: int | None = None) -> str:
+    """The list border's title: what it lists and, while the filter finds some of the
+    executions shown by an agent's name alone, how many (no row shows its agents: those
+    rows seem not to match what was typed). The longest form that fits a border ``width``
+    cells wide."""
+    found = model.found_by_agent()
+    if not found:
+        return LIST_TITLE
+    shown = model.shown_count
+    forms = (
+        f"{LIST_TITLE} · {found:,} of {shown:,} matched by an agent, not shown in the rows",
+        f"{LIST_TITLE} · {found:,} of {shown:,} matched by an agent",
+        f"{LIST_TITLE} · {found:,} by an agent",
+        f"{found:,} by an agent",
+    )
+    fitting = (f for f in forms if width is None or cell_len(f) <= width - _BORDER_CELLS)
+    return next(fitting, forms[-1])
+
+
 def view_note(model: ListModel) -> str:
     """The toast on choosing a view: its label and how many executions it shows, the rows
     the header counts as shown (with no filter typed, the view's own count: what the header

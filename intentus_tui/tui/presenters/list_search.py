@@ -105,11 +105,33 @@ def only_substrings(terms: tuple[str, ...]) -> bool:
     return not any(term in OPPOSITE_PREFIX or term.startswith(NEGATED) for term in terms)
 
 
+# Begins a searched text's agents, which end it: a term found first past it is found by
+# an agent's name alone (``found_by_agent_only``). No casefolded name holds it (taken out).
+AGENTS_START = "\x1f"
+
+
 def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
-    """The text ``/`` searches (but for ``VERDICT_TERMS``): id, intent, agents, state,
-    the verdict's words, group title, source, file name."""
+    """The text ``/`` searches (but for ``VERDICT_TERMS``): id, intent, state, source,
+    file name, the verdict's words, group title, then its agents (its own and its
+    chain's, after ``AGENTS_START``)."""
     kind = kind_of(summary) if kind is None else kind
+    agents = f"{summary.agent}\n{summary.chain}".casefold().replace(AGENTS_START, " ")
     return (
-        f"{summary.execution_id}\n{summary.intent}\n{summary.agent}\n{summary.chain}\n"
-        f"{summary.state_label}\n{summary.state.value}\n{summary.source}\n{summary.key}"
-    ).casefold() + verdict_words(kind)
+        f"{summary.execution_id}\n{summary.intent}\n{summary.state_label}\n"
+        f"{summary.state.value}\n{summary.source}\n{summary.key}"
+    ).casefold() + f"{verdict_words(kind)}{AGENTS_START}{agents}"
+
+
+def found_by_agent_only(terms: tuple[str, ...], haystack: str) -> bool:
+    """Whether one of ``terms`` (the text terms of a filter ``haystack`` meets) is found
+    in its agents' names alone: a list row shows no agent, and seems not to match."""
+    agents = haystack.rfind(AGENTS_START)  # near the end: a short scan
+    for term in terms:
+        if term.startswith(NEGATED):
+            continue  # met by an absence: nothing of the row's is found
+        if term in OPPOSITE_PREFIX:
+            if not found_in(term, haystack[:agents]):
+                return True
+        elif haystack.find(term) > agents:  # first found among the agents
+            return True
+    return False

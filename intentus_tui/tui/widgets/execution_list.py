@@ -18,6 +18,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
+from textual.timer import Timer
 
 from intentus_tui.core.model import ExecutionSummary, LoadStatus
 from intentus_tui.render.cells import fit
@@ -31,12 +32,14 @@ from intentus_tui.tui.presenters.list_model import (
     SortResult,
 )
 from intentus_tui.tui.presenters.list_rows import (
+    LIST_TITLE,
     MAX_ID_WIDTH,
     MIN_ID_WIDTH,
     copies_width,
     group_header_text,
     id_width_for,
     list_subtitle,
+    list_title,
     root_width_for,
     row_cells,
     view_note,
@@ -53,6 +56,10 @@ _HALF_WRITTEN = frozenset({"salvaged", "empty", "not_json"})
 # subtitle, the rows as they were) and the new order takes their place when ready. Fewer
 # are sorted at once, within a frame.
 SORT_IN_WORKER_AT = 20_000
+# The filter's rows found by an agent alone (the title's count) are counted as the rows
+# are filtered up to this many shown; more, once no key came for a moment.
+COUNT_AT_ONCE = 5_000
+COUNT_AFTER_SECONDS = 0.3
 
 
 def looks_half_written(summary: ExecutionSummary) -> bool:
@@ -142,6 +149,7 @@ class ExecutionList(
         # selected beside the old row's timeline).
         self._on_select = on_select
         self.model = ListModel()
+        self._title_timer: Timer | None = None  # to count what the filter found by agent
         self.cursor_row = 0
         self.selected_key: str | None = None
         self.empty_message = "No executions"
@@ -172,10 +180,24 @@ class ExecutionList(
         self.call_after_refresh(self._scroll_cursor_into_view)
 
     def show_subtitle(self) -> None:
-        """How the list is shown and sorted, on its border (cut to fit its width)."""
+        """How the list is shown and sorted, on its border (cut to fit its width); what
+        the filter found by an agent alone, in its title."""
+        width = self.outer_size.width
         self.border_subtitle = list_subtitle(
-            self.model, self.sorting, self.waiting_query is not None, self.outer_size.width
+            self.model, self.sorting, self.waiting_query is not None, width
         )
+        if self._title_timer is not None:
+            self._title_timer.stop()
+            self._title_timer = None
+        if self.model.agents_counted or self.model.shown_count <= COUNT_AT_ONCE:
+            self.border_title = list_title(self.model, width)
+        else:  # counted once the typing pauses: a pass over every row shown, not per key
+            self.border_title = LIST_TITLE
+            self._title_timer = self.set_timer(COUNT_AFTER_SECONDS, self._count_title)
+
+    def _count_title(self) -> None:
+        self._title_timer = None
+        self.border_title = list_title(self.model, self.outer_size.width)
 
     # ------------------------------------------------------------------ public API
 
