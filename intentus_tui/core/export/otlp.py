@@ -15,6 +15,11 @@ The mapping:
   (``gen_ai.operation.name = invoke_agent``, OpenInference kind ``AGENT``): status OK or
   ERROR as recorded, an ``exception`` event with the exception the attempt recorded;
   a WAL-only execution's steps are its attempts;
+- an untrusted execution (its verdict's integrity tampered or chain broken): every span
+  says ``intentus.trusted = false`` and why (``intentus.untrusted_reason``); the root's
+  status is ERROR with that reason (``error.type`` the integrity), and no span claims OK
+  or ERROR from what the record or log says of itself (status unset), so that a trace
+  viewer never shows a claim that cannot be believed as a healthy span;
 - a fallback from one attempt to the next is a link from the later attempt's span to the
   failed one's;
 - every record event and every WAL entry is an event of the root span.
@@ -239,6 +244,13 @@ class _TraceBuilder:
     def __init__(self, detail: ExecutionDetail, execution_id: str) -> None:
         self.detail = detail
         self.execution_id = execution_id
+        verdict = detail.verdict
+        # Why nothing the execution says of itself can be believed (None: it can be).
+        self.distrust: str | None = (
+            sanitize_line(f"untrusted ({verdict.integrity.value}): {verdict.integrity_reason}")
+            if verdict is not None and not verdict.trusted
+            else None
+        )
         self.id_source = id_source(detail, execution_id)  # what the ids are made from
         self.record = detail.result.record
         self.wal = detail.wal
@@ -274,7 +286,25 @@ class _TraceBuilder:
             if self.wal is not None
             else []
         )
-        return [root, *children]
+        spans = [root, *children]
+        if self.detail.verdict is not None:
+            for span in spans:
+                span.attributes += [
+                    ("intentus.trusted", self.distrust is None),
+                    ("intentus.untrusted_reason", self.distrust),
+                ]
+        return spans
+
+    def _claimed_status(
+        self, span: _Span, code: int, message: str = "", error_type: str | None = None
+    ) -> None:
+        """Set the status an attempt or step recorded for itself, unless the execution is
+        untrusted: then neither OK nor ERROR can be believed, and it stays unset."""
+        if self.distrust is not None:
+            return
+        span.status_code, span.status_message = code, message
+        if error_type is not None:
+            span.attributes.append(("error.type", error_type))
 
     def _all_moments(self) -> list[Moment]:
         return [*self.record_moments, *self.wal_moments]
@@ -384,7 +414,12 @@ class _TraceBuilder:
             )
         if verdict is None:
             return
-        if verdict.outcome is Outcome.SUCCEEDED:
+        if self.distrust is not None:
+            # The one status that holds whatever the record claims: its evidence is broken.
+            root.status_code = STATUS_ERROR
+            root.status_message = self.distrust
+            root.attributes.append(("error.type", verdict.integrity.value))
+        elif verdict.outcome is Outcome.SUCCEEDED:
             root.status_code = STATUS_OK
         elif verdict.outcome is Outcome.FAILED:
             root.status_code = STATUS_ERROR
@@ -508,13 +543,14 @@ class _TraceBuilder:
         if exception is None and attempt.log_end_seq is not None:
             exception = self._log_end_exception(attempt.log_end_seq)
         if attempt.status == "ok":
-            span.status_code = STATUS_OK
+            self._claimed_status(span, STATUS_OK)
         elif attempt.status == "error":
-            span.status_code = STATUS_ERROR
             error_type, message = _error_parts(exception) if exception is not None else (None, None)
-            span.status_message = _label(message) if message else "the attempt ended in an error"
-            span.attributes.append(
-                ("error.type", _label(error_type) if error_type else OTHER_ERROR)
+            self._claimed_status(
+                span,
+                STATUS_ERROR,
+                _label(message) if message else "the attempt ended in an error",
+                _label(error_type) if error_type else OTHER_ERROR,
             )
             if exception is not None:
                 span.events.append(
@@ -634,11 +670,14 @@ class _TraceBuilder:
                 ("intentus.attempt.in_flight", step.status == "started"),
             ]
             if step.status == "completed" and step.success is not False:
-                span.status_code = STATUS_OK
+                self._claimed_status(span, STATUS_OK)
             elif step.status == "failed" or step.success is False:
-                span.status_code = STATUS_ERROR
-                span.status_message = _label(step.reason) or "the step failed"
-                span.attributes.append(("error.type", _label(step.failure_type) or OTHER_ERROR))
+                self._claimed_status(
+                    span,
+                    STATUS_ERROR,
+                    _label(step.reason) or "the step failed",
+                    _label(step.failure_type) or OTHER_ERROR,
+                )
                 span.events.append(
                     _event("exception", end, _exception_attributes(step.failure_type, step.reason))
                 )

@@ -30,7 +30,7 @@ from tests.core.export.support import (
 )
 from tests.core.wal.support import NAMES, write_incident_logs
 from tests.factories import make_record, write_record
-from tests.intentusnet_world import RealWorld, with_lost_attempt_end
+from tests.intentusnet_world import RealWorld, with_broken_wal_chain, with_lost_attempt_end
 
 
 def export(path: Path, wal_dir: Path | None = None) -> tuple[dict, ExecutionDetail]:
@@ -328,7 +328,11 @@ def test_wal_only_executions_are_traces_of_their_steps(wal_root: Path) -> None:
     )
     trusted = [attrs(e)["intentus.wal.trusted"] for e in edited["events"]]
     assert trusted == [True, True, True, False, False, False]
-    assert edited["status"] == {}
+    # Its broken chain is the root's error; its steps claim nothing a viewer would believe.
+    assert edited["status"]["code"] == 2
+    assert edited["status"]["message"].startswith("untrusted (chain_broken): ")
+    assert all(step["status"] == {} for step in children_of(docs["edited"]))
+    assert all(attrs(span)["intentus.trusted"] is True for span in children_of(clean))
 
 
 def test_a_record_with_its_wal_carries_the_wal_entries_as_events(
@@ -445,3 +449,54 @@ def test_copies_of_one_execution_are_traces_of_their_own(
 def unix_trace(execution_id: str) -> str:
     """The trace id the README says to recompute: sha256 of the id, 32 hex digits."""
     return hashlib.sha256(execution_id.encode()).hexdigest()[:32]
+
+
+def _no_span_claims_ok(doc: dict, integrity: str, reason: str) -> None:
+    """What a trace viewer shows of an untrusted execution: the root an error naming what
+    broke, no span green or red on the record's word, each span saying it is untrusted."""
+    root = root_of(doc)
+    assert root["status"] == {"code": 2, "message": f"untrusted ({integrity}): {reason}"}
+    assert attrs(root)["error.type"] == integrity
+    for span in children_of(doc):
+        assert span["status"] == {}, span["name"]
+        assert "error.type" not in attrs(span)
+    for span in [root, *children_of(doc)]:
+        got = attrs(span)
+        assert got["intentus.trusted"] is False, span["name"]
+        assert got["intentus.untrusted_reason"] == f"untrusted ({integrity}): {reason}"
+
+
+def test_a_tampered_records_spans_never_claim_ok(tmp_path: Path, real_world: RealWorld) -> None:
+    """The demo's 65587ebf: a final response edited after recording. Its root span's status
+    was unset and its answering attempt's OK, carrying the edited answer: green in a trace
+    viewer; only the root's ``intentus.verdict.*`` said tampered."""
+    records = tmp_path / "records"
+    records.mkdir()
+    stored = json.loads(record_path(real_world, real_world.fallback).read_text())
+    stored["finalResponse"]["payload"] = {"by": "someone else"}
+    path = records / f"{real_world.fallback}.json"
+    path.write_text(json.dumps(stored), "utf-8")
+    doc, detail = export(path)
+    assert detail.verdict is not None and detail.verdict.integrity.value == "tampered"
+    _no_span_claims_ok(doc, "tampered", detail.verdict.integrity_reason)
+    failed, answered = children_of(doc)
+    assert attrs(answered)["intentus.attempt.status"] == "ok"  # the claim, named as one
+    assert attrs(failed)["intentus.attempt.status"] == "error"
+
+
+def test_a_record_whose_log_chain_breaks_has_no_span_claiming_ok(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """The demo's exec-3580bf82: a whole record whose write-ahead log was edited."""
+    base = with_broken_wal_chain(real_world, tmp_path)
+    doc, detail = export(base / "records" / f"{real_world.success}.json", base / "wal")
+    assert detail.verdict is not None and detail.verdict.integrity.value == "chain_broken"
+    _no_span_claims_ok(doc, "chain_broken", detail.verdict.integrity_reason)
+    assert len(children_of(doc)) == 1
+
+
+def test_a_trusted_executions_spans_say_so(real_world: RealWorld) -> None:
+    doc, _ = export(record_path(real_world, real_world.fallback))
+    spans = [root_of(doc), *children_of(doc)]
+    assert [attrs(span)["intentus.trusted"] for span in spans] == [True, True, True]
+    assert not any("intentus.untrusted_reason" in attrs(span) for span in spans)
