@@ -19,7 +19,14 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli.common import echo_json, echo_text, fail, guarded, open_root
+from intentus_tui.cli.common import (
+    OPENED_BUNDLES,
+    echo_json,
+    echo_text,
+    fail,
+    guarded,
+    open_root,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output
 from intentus_tui.core.bundle.layout import is_bundle_name
@@ -54,6 +61,26 @@ def extracted(path: str, *, raising: bool = False) -> Iterator[ExtractedBundle]:
         yield bundle
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def opened_bundle(path: str) -> RecordRoot:
+    """The bundle ``path`` as a root for the running command (``inspect``, ``diff``,
+    ``replay``, ``export``), as the debugger opens it: extracted once into a private
+    temporary directory removed when the command ends, read-only (nothing is written into
+    it, nor into the index cache for it). A bundle whose files differ from its manifest is
+    said on stderr, as the debugger's header says it; a hostile or unreadable one is one
+    line, exit 1."""
+    from intentus_tui.cli.open import bundle_label
+
+    ctx = click.get_current_context()
+    opened: dict[str, tuple[str, RecordRoot]] = ctx.meta.setdefault(OPENED_BUNDLES, {})
+    key = os.path.realpath(path)
+    if key not in opened:
+        bundle = ctx.with_resource(extracted(path))
+        opened[key] = (path, bundle_root(bundle, path))
+        if not bundle.ok:
+            click.echo(f"intentus-tui: note: {sanitize_line(bundle_label(bundle, path))}", err=True)
+    return opened[key][1]
 
 
 def bundle_root(bundle: ExtractedBundle, path: str) -> RecordRoot:
@@ -126,7 +153,8 @@ def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_j
     files make a byte-identical bundle."""
     if len(directories) > 1:  # taking the last one silently left the others' ids unfound
         fail("a bundle holds the executions of one root: give one --dir")
-    root = open_root(directories[0] if directories else None)
+    # A bundle is evidence as it was sealed: not the source of another one.
+    root = open_root(directories[0] if directories else None, bundle=False)
     target = Path(output)
     if target.is_dir():
         fail(f"{shown_path(output)} is a directory: name the bundle file to write")

@@ -52,7 +52,7 @@ def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     """One clear line on stderr, then exit: never a traceback. A newline in the message
     (a file name may hold one) is shown as ``␊``, never a line of its own. With ``--json``,
     stdout gets the error as one JSON document too (``error_document``)."""
-    line = sanitize_line(message)
+    line = sanitize_line(in_bundle_terms(message))
     click.echo(f"intentus-tui: {line}", err=True)
     error_document(line, code)
     raise click.exceptions.Exit(code)
@@ -85,6 +85,8 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
 
     ``fast``: orjson, for big documents known to hold no floats (it would turn NaN into null).
     """
+    if _bundle_places():
+        value = _in_bundle_terms_json(value)
     if fast:
         try:
             return json_text_safe(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
@@ -107,7 +109,7 @@ def echo_json(value: Any, *, fast: bool = False) -> None:
 
 
 def echo_text(text: str) -> None:
-    click.echo(sanitize(text))
+    click.echo(sanitize(in_bundle_terms(text)))
 
 
 def verdict_line(verdict: Verdict) -> str:
@@ -181,9 +183,10 @@ def typed_path(text: str) -> Path:
     return tidy_path(path)  # ``..`` folded where that is the same file
 
 
-def open_root(directory: str | None) -> RecordRoot:
+def open_root(directory: str | None, *, bundle: bool = True) -> RecordRoot:
     """Resolve DIR (default ./.intentusnet/records or the current directory; a remote URL
-    is read through its local mirror) or exit 2."""
+    is read through its local mirror; an evidence bundle, unless ``bundle`` is false,
+    through its read-only copy: ``cli.bundle.opened_bundle``) or exit 2."""
     if directory is not None and is_remote(directory):
         return _one_root(directory)
     if directory is not None:
@@ -195,6 +198,10 @@ def open_root(directory: str | None) -> RecordRoot:
         if not path.is_dir():
             from intentus_tui.core.bundle.layout import is_bundle_name
 
+            if bundle and is_bundle_name(directory):
+                from intentus_tui.cli.bundle import opened_bundle
+
+                return opened_bundle(directory)
             hint = ""
             if is_bundle_name(directory):  # what reads a bundle
                 hint = f" (a bundle: `intentus-tui {shlex.quote(directory)}` opens it, `verify` checks it)"
@@ -206,6 +213,58 @@ def open_root(directory: str | None) -> RecordRoot:
     if problem is not None:
         fail(problem)
     return root
+
+
+# In the running command's click context meta: the bundles it opened, by their real path:
+# (the path as given, its read-only root), by ``cli.bundle.opened_bundle``.
+OPENED_BUNDLES = "intentus_tui.opened_bundles"
+
+
+def _opened() -> dict[str, tuple[str, RecordRoot]]:
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(OPENED_BUNDLES, {}) if ctx is not None else {}
+
+
+def opened_bundles() -> list[Path]:
+    """The bundle files the running command opened (an output must not replace one)."""
+    return [Path(key) for key in _opened()]
+
+
+def in_a_bundle(root: RecordRoot) -> bool:
+    """Whether ``root`` is a bundle the running command opened (never indexed in the cache:
+    its copy is gone when the command ends)."""
+    return any(root.records_dir == bundled.records_dir for _, bundled in _opened().values())
+
+
+def _bundle_places() -> list[tuple[str, str]]:
+    """(private copy's directory, the bundle as given) of each bundle opened."""
+    return [(str(root.records_dir.parent), given) for given, root in _opened().values()]
+
+
+def in_bundle_terms(text: str) -> str:
+    """``text`` with a file of a bundle's private copy (gone when the command ends) named
+    as ``verify`` names it, ``BUNDLE:records/x.json``, and the copy itself as the bundle."""
+    for directory, given in _bundle_places():
+        text = text.replace(directory + os.sep, f"{given}:").replace(directory, given)
+    return text
+
+
+def _in_bundle_terms_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return in_bundle_terms(value)
+    if isinstance(value, dict):
+        return {key: _in_bundle_terms_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_in_bundle_terms_json(item) for item in value]
+    return value
+
+
+def is_bundle_file(path: str) -> bool:
+    """Whether ``path`` names an evidence bundle there is (``FILE.tar.gz``, not a
+    directory): read as a root of records, never as a record."""
+    from intentus_tui.core.bundle.layout import is_bundle_name
+
+    return is_bundle_name(path) and os.path.isfile(path)
 
 
 def _inspect_hint(target: str, directory: str | Sequence[str] | None) -> str:
@@ -249,6 +308,13 @@ def locate_execution(
     if not target:  # Path("") is ".": it was "'.' is a directory"
         fail(EMPTY_TARGET)
 
+    if is_bundle_file(target):  # not a record ("Not UTF-8 text"): a root of records
+        shown = shlex.quote(shown_path(target))
+        fail(
+            f"{shown_path(target)} is a bundle, not a record file or execution id "
+            f"(`intentus-tui inspect --list {shown}` lists its executions, "
+            f"`--dir {shown} ID` names one of them)"
+        )
     looks_like_path = names_a_file(target)
     # ``LABEL:FILE`` (``d2:copy.json``, as a comparison's title names a side) is a file of
     # one of several roots, not a path of this directory.
@@ -489,6 +555,8 @@ def _note_copies(root: RecordRoot, match: ExecutionMatch, label: str | None = No
         return
     context = click.get_current_context(silent=True)
     if context is not None and context.params.get("no_cache"):
+        return
+    if in_a_bundle(root):  # never indexed: its copy lives as long as the command
         return
     noted: set[Path] = context.meta.setdefault("intentus_tui.noted", set()) if context else set()
     if match.record in noted:  # ``diff X X``: said once a command

@@ -27,7 +27,15 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli.common import fail, guarded, locate_execution, open_many, open_root
+from intentus_tui.cli.common import (
+    fail,
+    guarded,
+    in_bundle_terms,
+    is_bundle_file,
+    locate_execution,
+    open_many,
+    open_root,
+)
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
 from intentus_tui.core.detail import ExecutionDetail
@@ -88,10 +96,10 @@ def _roots_named(targets: tuple[str, ...]) -> bool:
     """Whether the arguments name roots, not executions: one directory, or several
     arguments of which one at least is a directory (IDs are named beside --dir, never
     beside a directory): each is then a root, and one that cannot be opened is a root that
-    failed, as ``verify`` and ``inspect --list`` say it."""
+    failed, as ``verify`` and ``inspect --list`` say it. An evidence bundle is a root."""
     if len(targets) == 1:
-        return os.path.isdir(targets[0])
-    return any(os.path.isdir(t) or is_remote(t) for t in targets)
+        return os.path.isdir(targets[0]) or is_bundle_file(targets[0])
+    return any(os.path.isdir(t) or is_remote(t) or is_bundle_file(t) for t in targets)
 
 
 def _every_execution(
@@ -168,7 +176,7 @@ class _Export:
 
     def _skip(self, target: ExportTarget, why: str) -> None:
         self.skipped += 1
-        where = sanitize_line(str(target.path))
+        where = sanitize_line(in_bundle_terms(str(target.path)))
         click.echo(f"intentus-tui: skipped {where}: {sanitize_line(why)}", err=True)
 
 

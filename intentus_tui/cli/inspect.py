@@ -20,6 +20,7 @@ from intentus_tui.cli.common import (
     echo_text,
     fail,
     guarded,
+    in_a_bundle,
     json_started,
     locate_execution,
     open_many,
@@ -491,7 +492,9 @@ def inspect(
         if len(specs) > 1:
             raise click.exceptions.Exit(_list_many(specs, as_json, no_cache))
         root = open_root(specs[0] if specs else None)
-        index = DirectoryIndex(root, use_cache=not no_cache, keep_rows=as_json, rows=LISTING_ROWS)
+        # A bundle's copy is gone when the command ends: nothing of it is cached.
+        use_cache = not no_cache and not in_a_bundle(root)
+        index = DirectoryIndex(root, use_cache=use_cache, keep_rows=as_json, rows=LISTING_ROWS)
         if as_json:
             # The rows come ready-made (from the cache, or from the workers) in file-name
             # order; they are put in time order here, without decoding them.

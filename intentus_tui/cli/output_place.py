@@ -22,7 +22,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from intentus_tui.cli.common import fail
+from intentus_tui.cli.common import fail, opened_bundles
 from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
 from intentus_tui.core.records.load import is_record_name, load_record_head
@@ -120,6 +120,11 @@ def check_output(target: Path, protected: Protected, *, chosen: bool = True) -> 
     directory that does not exist. ``chosen``: the user named it with ``-o`` (else it is a
     default place in the current directory)."""
     final = written_file(target)
+    if real_dir(final) in opened_bundles():  # the evidence read stays as it was sealed
+        fail(
+            f"refusing to overwrite {shown_path(target.absolute())}: it is the bundle read; "
+            "choose another place with -o"
+        )
     for directory in dict.fromkeys((target.parent, final.parent)):
         what = protected.what(directory)
         if what is None:

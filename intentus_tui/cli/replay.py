@@ -15,6 +15,7 @@ from intentus_tui.cli.common import (
     echo_text,
     fail,
     guarded,
+    in_bundle_terms,
     locate_execution,
     read_json_file,
     remote_options,
@@ -101,7 +102,7 @@ def _untrusted(problems: tuple[IntegrityProblem, ...], as_json: bool) -> NoRetur
 def _refusal(text: str) -> None:
     """A refusal in text mode: on stderr, as every error is, so that ``replay X > answer``
     captures only answers."""
-    click.echo(sanitize_line(f"intentus-tui: {text}"), err=True)
+    click.echo(sanitize_line(f"intentus-tui: {in_bundle_terms(text)}"), err=True)
 
 
 def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:

@@ -86,7 +86,11 @@ def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
             return None, cannot_follow(spec)
         return None, f"no such directory: {shown_path(spec)}"
     if not path.is_dir():
-        return None, f"not a directory: {shown_path(spec)}"
+        from intentus_tui.core.bundle.layout import is_bundle_name
+
+        # The debugger and every command open a bundle as their one root, not among others.
+        alone = " (a bundle is opened on its own, not among other roots)"
+        return None, f"not a directory: {shown_path(spec)}{alone if is_bundle_name(spec) else ''}"
     root = resolve_root(spec)
     if not root.records_dir.is_dir() and not root.records_to_come:
         return None, f"no such directory: {root.records_dir}"

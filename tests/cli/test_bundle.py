@@ -389,13 +389,3 @@ def test_a_bundle_of_one_file_says_it_in_the_singular(
     )
     first = cli("verify", str(output)).stdout.splitlines()[0]
     assert first.startswith("ok    one.tar.gz  manifest: 1 file matches its sha256"), first
-
-
-def test_inspect_list_of_a_bundle_says_what_opens_it(good_bundle: Path) -> None:
-    """``inspect --list FILE.tar.gz`` said only "not a directory"."""
-    run = cli("inspect", "--list", str(good_bundle))
-    assert run.returncode == 2
-    assert run.stderr == (
-        f"intentus-tui: not a directory: {good_bundle} (a bundle: `intentus-tui "
-        f"{good_bundle}` opens it, `verify` checks it)\n"
-    )

@@ -1,0 +1,158 @@
+"""The read-only commands (``inspect``, ``inspect --list``, ``diff``, ``replay``, ``export``)
+open an evidence bundle as the debugger and ``verify`` do: from a private read-only copy
+they remove, naming its files inside the bundle. They refused it ("not a directory … a
+bundle"), and ``export`` read it as a record that is not UTF-8."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.cli.support import cli
+from tests.core.bundle.support import BundleWorld, build_bundle_world, edit_record, forge_envelope
+from tests.intentusnet_world import RealWorld
+
+
+@pytest.fixture
+def world(real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BundleWorld:
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))  # not the user's
+    return build_bundle_world(real_world, tmp_path / "incident")
+
+
+@pytest.fixture
+def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where the commands extract bundles (checked empty after each)."""
+    path = tmp_path / "tmp"
+    path.mkdir()
+    monkeypatch.setenv("TMPDIR", str(path))
+    return path
+
+
+@pytest.fixture
+def bundle(world: BundleWorld, tmp_path: Path) -> Path:
+    output = tmp_path / "out" / "evidence.tar.gz"
+    output.parent.mkdir()
+    ids = [world.success, world.fallback, world.invalidated, world.wal_only]
+    run = cli("bundle", *ids, "--dir", str(world.base), "-o", str(output))
+    assert run.returncode == 0, run.stderr
+    return output
+
+
+def _listed(run_stdout: str) -> dict[str, list[str]]:
+    return {line.split()[0]: line.split()[1:] for line in run_stdout.splitlines()[1:]}
+
+
+def test_the_read_only_commands_read_a_bundle(
+    bundle: Path, world: BundleWorld, private_tmp: Path, tmp_path: Path
+) -> None:
+    directory = cli("inspect", "--list", "--dir", str(world.base), "--no-cache")
+    for args in (["--list", str(bundle)], ["--list", "--dir", str(bundle)]):
+        listed = cli("inspect", *args)
+        assert listed.returncode == 0, listed.stderr
+        rows = _listed(listed.stdout)
+        assert set(rows) == {world.success, world.fallback, world.invalidated, world.wal_only}
+        assert all(rows[key] == _listed(directory.stdout)[key] for key in rows)
+        assert os.listdir(private_tmp) == []  # its private copy is gone
+    assert not (tmp_path / "cache").exists()  # nothing of a copy that is gone is cached
+
+    inspected = cli("inspect", world.success[:8], "--dir", str(bundle), "--json")
+    assert inspected.returncode == 0, inspected.stderr
+    doc = json.loads(inspected.stdout)
+    assert doc["verdict"]["integrity"] == "verified"
+    # Named inside the bundle, as verify names it, not by the copy that is gone.
+    assert doc["file"] == f"{bundle}:records/{world.success}.json"
+    assert doc["wal"]["file"] == f"{bundle}:wal/{world.success}.wal"
+    text = cli("inspect", world.success[:8], "--dir", str(bundle)).stdout
+    assert f"file        {bundle}:records/{world.success}.json" in text.splitlines()
+
+    compared = cli("diff", world.success[:8], world.fallback[:8], "--dir", str(bundle))
+    assert compared.returncode == 1 and "different:" in compared.stdout, compared.stderr
+    replayed = cli("replay", world.fallback[:8], "--dir", str(bundle), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["payload"]["by"] == "fb-secondary"
+    only_log = cli("replay", world.wal_only[:8], "--dir", str(bundle))
+    assert only_log.returncode == 3
+    assert f"({bundle}:wal/{world.wal_only}.wal)" in only_log.stderr
+    assert str(private_tmp) not in only_log.stderr
+
+    for args in ([str(bundle)], ["--dir", str(bundle)]):
+        exported = cli("export", "--format", "json", *args, "-o", "-")
+        assert exported.returncode == 0, exported.stderr
+        ids = [json.loads(line)["execution_id"] for line in exported.stdout.splitlines()]
+        assert sorted(ids) == sorted(
+            [world.success, world.fallback, world.invalidated, world.wal_only]
+        )
+    beside = bundle.parent / "traces.jsonl"  # it was "into the record directory"
+    exported = cli("export", "--format", "otlp", str(bundle), "-o", str(beside))
+    assert exported.returncode == 0, exported.stderr
+    assert len(beside.read_text().splitlines()) == 4
+    assert os.listdir(private_tmp) == []
+
+
+def test_nothing_is_written_over_the_bundle_read(bundle: Path, private_tmp: Path) -> None:
+    before = bundle.read_bytes()
+    for fmt in ("json", "otlp"):
+        run = cli("export", "--format", fmt, "--dir", str(bundle), "-o", str(bundle))
+        assert run.returncode == 2
+        assert run.stderr == (
+            f"intentus-tui: refusing to overwrite {bundle}: it is the bundle read; "
+            "choose another place with -o\n"
+        )
+    assert bundle.read_bytes() == before
+    assert os.listdir(private_tmp) == []
+
+
+def test_a_bundle_named_as_an_execution_says_how_to_read_it(
+    bundle: Path, world: BundleWorld, private_tmp: Path
+) -> None:
+    """Never read as a record: "Not UTF-8 text: invalid UTF-8 at byte 1"."""
+    line = (
+        f"intentus-tui: {bundle} is a bundle, not a record file or execution id "
+        f"(`intentus-tui inspect --list {bundle}` lists its executions, "
+        f"`--dir {bundle} ID` names one of them)\n"
+    )
+    for args in (
+        ["inspect", str(bundle)],
+        ["replay", str(bundle)],
+        ["diff", str(bundle), world.success, "--dir", str(world.base)],
+    ):
+        run = cli(*args)
+        assert run.returncode == 2 and run.stderr == line, (args, run.stderr)
+        assert "UTF-8" not in run.stderr
+    assert os.listdir(private_tmp) == []
+
+
+def test_a_bundle_that_differs_from_its_manifest_says_so(
+    bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    name = f"records/{world.success}.json"
+    edited = edit_record(bundle, tmp_path / "edited.tar.gz", name, forge_envelope)
+    run = cli("inspect", "--list", str(edited))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == (
+        "intentus-tui: note: bundle edited.tar.gz (1 file differs from its manifest: run verify)\n"
+    )
+    row = _listed(run.stdout)[world.success]
+    assert row[2:7] == ["unknown", "(untrusted)", "tampered", "no", "(untrusted)"], row
+    assert os.listdir(private_tmp) == []
+
+
+def test_a_bundle_among_other_roots_or_as_a_source_says_what_to_do(
+    bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    run = cli("inspect", "--list", str(bundle), str(world.base))
+    assert run.returncode == 1
+    assert (
+        f"root evidence.tar.gz: failed: not a directory: {bundle} (a bundle is opened on its "
+        "own, not among other roots)"
+    ) in run.stderr
+    output = tmp_path / "again.tar.gz"
+    run = cli("bundle", world.success, "--dir", str(bundle), "-o", str(output))
+    assert run.returncode == 2 and not output.exists()
+    assert run.stderr == (
+        f"intentus-tui: not a directory: {bundle} (a bundle: `intentus-tui {bundle}` "
+        "opens it, `verify` checks it)\n"
+    )
