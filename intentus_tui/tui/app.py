@@ -842,6 +842,8 @@ class IntentusApp(
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from intentus_tui.tui.commands import app_commands
 
-        # Textual's "Keys" panel beside our "Help: keys" made two entries for one question.
-        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
+        # Textual's "Keys" panel beside our "Help: keys" made two entries for one question;
+        # its "Maximize" (another way to maximise, spelled otherwise) beside our ``z``.
+        theirs = ("Keys", "Maximize", "Minimize")
+        yield from (c for c in super().get_system_commands(screen) if c.title not in theirs)
         yield from app_commands(self)

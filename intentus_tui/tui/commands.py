@@ -151,6 +151,11 @@ def app_commands(app: IntentusApp) -> Iterator[SystemCommand]:
     )
     yield SystemCommand("Filter executions", "By id, intent, agent or state", app.action_filter)
     yield SystemCommand("Help: keys", "Every key binding", app.action_help)
+    yield SystemCommand(
+        "Maximise",
+        "Every pane back (z)" if app.maximised else "The focused pane takes the whole screen (z)",
+        app.action_maximise,
+    )
     if app.detail is not None and app.detail.result.record is not None:
         yield SystemCommand("Replay", "Return the recorded response", app.action_replay)
         yield SystemCommand(

@@ -232,6 +232,11 @@ class PaneLayout(App[None]):
             self._maximised = None
             self._apply_layout()
 
+    @property
+    def maximised(self) -> bool:
+        """Whether a pane has the whole screen (``z``)."""
+        return self._maximised is not None
+
     def action_maximise(self) -> None:
         """The pane with the focus takes the whole screen; again, every pane comes back."""
         if self._maximised is not None:

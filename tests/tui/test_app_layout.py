@@ -8,7 +8,16 @@ from pathlib import Path
 from rich.cells import cell_len
 from textual import events
 
-from tests.tui.app_support import SIZE, make_app, screen_lines, settle, write_world
+from tests.tui.app_support import (
+    SIZE,
+    make_app,
+    screen_lines,
+    screen_text,
+    settle,
+    wait_for,
+    write_world,
+)
+from tests.tui.test_app_injection import _hit_count
 
 
 def _shown(app, selector: str) -> bool:  # type: ignore[no-untyped-def]
@@ -111,6 +120,31 @@ async def test_z_maximises_the_focused_pane_and_brings_every_pane_back(
         await pilot.press("z")
         await settle(pilot)
         assert app.query_one("#centre").region.width == 200 and not _shown(app, "#list-pane")
+
+
+async def test_the_palette_maximises_as_z_does_and_spells_it_as_help_does(
+    records_dir: Path,
+) -> None:
+    """The palette offered Textual's "Maximize: Maximize the focused widget" (another way
+    to maximise, spelled otherwise) where help says "z Maximise"."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"maxim")
+        await wait_for(pilot, lambda: _hit_count(app) >= 1, "a hit")
+        shown = screen_text(app)
+        assert "Maximise" in shown and "The focused pane takes the whole screen (z)" in shown
+        assert "Maximize" not in shown and "Minimize" not in shown
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.query_one("#list-pane").region.width == 200  # as z maximises it
+        assert not _shown(app, "#centre") and app.screen.maximized is None
+        await pilot.press("ctrl+p", *"maxim")
+        await wait_for(pilot, lambda: "Every pane back (z)" in screen_text(app), "the way back")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert all(_shown(app, s) for s in ("#list-pane", "#centre", "#side-pane"))
 
 
 async def test_escape_from_a_maximised_timeline_brings_the_list_back_with_the_focus(
