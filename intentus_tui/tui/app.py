@@ -660,7 +660,9 @@ class IntentusApp(
     def on_execution_list_follow_changed(self, message: ExecutionList.FollowChanged) -> None:
         self.header_state.following = message.following
         self._show_header()
-        if message.following and self.header_state.live != "live":
+        if message.following and self.header_state.live == "off":
+            self.notify("Following: nothing new arrives here, it is not watched", timeout=3)
+        elif message.following and self.header_state.live != "live":
             self.notify("Following: new executions show once live is on (p)", timeout=3)
 
     # ------------------------------------------------------------------ side pane actions
@@ -700,6 +702,8 @@ class IntentusApp(
             return self.screen is self.screen_stack[0]
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():
             return False  # a dialog or the comparison is on top: the list's keys wait for it
+        if action == "toggle_live":  # never watched (a bundle): nothing to pause or resume
+            return self.header_state.live != "off"
         if action in _NEEDS_RECORD:  # one without a record too: the key says why (a toast)
             return True if self._action_state()[0] or self.detail is not None else None
         if action == "diff":

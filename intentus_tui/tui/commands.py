@@ -126,11 +126,12 @@ class ExecutionCommands(Provider):
 
 def app_commands(app: IntentusApp) -> Iterator[SystemCommand]:
     """The app's actions in the palette; those that need a record only when one is open."""
-    yield SystemCommand(
-        "Toggle live / paused",
-        "Stop or resume watching the directory",
-        app.action_toggle_live,
-    )
+    if app.header_state.live != "off":  # never watched (a bundle): nothing to toggle
+        yield SystemCommand(
+            "Toggle live / paused",
+            "Stop or resume watching the directory",
+            app.action_toggle_live,
+        )
     yield SystemCommand(
         "Follow newest (like tail -f)",
         "Select each execution as it arrives; moving the cursor stops following",

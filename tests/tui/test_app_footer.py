@@ -87,7 +87,7 @@ async def test_the_footer_shows_the_keys_of_what_has_focus_built_once_per_change
         builds.append(keys)
 
     monkeypatch.setattr(AppFooter, "compose", recorded_compose)
-    app = make_app(records_dir)
+    app = make_app(records_dir, watch=True)  # watched: p pauses and resumes it
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         # The selected execution read: its keys are enabled by then (under load, after

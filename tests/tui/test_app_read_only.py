@@ -136,3 +136,38 @@ async def test_a_tampered_bundle_is_named_first_then_why(
         assert "(1 file diffe…  ○" in header
     else:
         assert f"▸ {label}  ○ not watching" in header
+
+
+async def test_a_bundle_offers_no_live_pause_it_could_not_do(
+    opened: tuple[BundleWorld, Path], tmp_path: Path
+) -> None:
+    """A bundle is never watched: its footer offered ``p Live/pause``, which said only
+    "Not watching this directory", and so did the palette's "Toggle live / paused"."""
+    from textual.widgets._footer import FooterKey
+
+    from intentus_tui.cli.open import bundle_app
+    from tests.tui.test_app_injection import _hit_count
+
+    world, _copy = opened
+    made = tmp_path / "made.tar.gz"
+    bundle_executions(resolve_root(world.base), [world.success, world.fallback], made)
+    copy = tmp_path / "made"
+    copy.mkdir()
+    app = bundle_app(extract_bundle(made, copy), str(made))  # as ``intentus-tui made.tar.gz``
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: app.detail is not None, "the detail")
+        await settle(pilot)
+        keys = [(key.key_display, key.description) for key in app.query(FooterKey)]
+        assert ("r", "Replay") in keys and not any(key == "p" for key, _ in keys), keys
+        assert "Live/pause" not in screen_text(app)
+        await pilot.press("ctrl+p", *"toggle")
+        await settle(pilot)
+        assert _hit_count(app) == 0 and "Toggle live" not in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        notes: list[str] = []
+        app.notify = lambda message, *_a, **_k: notes.append(str(message))  # type: ignore[method-assign]
+        await pilot.press("T")  # following says what it can do here, without naming p
+        await settle(pilot)
+        assert notes == ["Following: nothing new arrives here, it is not watched"]
