@@ -328,3 +328,35 @@ async def test_the_header_names_a_marked_copy_by_the_end_that_tells_it_apart(
     assert marked[copy].endswith("copy.json") and marked[copy].startswith(real.success[:4])
     assert marked[original].endswith(".json") and "copy" not in marked[original]
     assert all(len(line) <= SIZE[0] for line in headers.values())
+
+
+async def test_comparing_again_never_brings_back_a_word_the_titles_gave_up(
+    real: RealWorld,
+) -> None:
+    """At 120 columns B, tampered, left no room for "execution": both titles read "A
+    12f55013 · …". B written back as it was and compared again, A's title grew to "A
+    execution 12f55013 · …" though A had not changed: one name for it while the screen is
+    this wide."""
+    selected = real.records_dir / f"{real.fallback}.json"
+    genuine = selected.read_bytes()
+    _tamper(selected)
+    app = make_app(real.records_dir, watch=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _mark_then_select(pilot, app, real)
+        await pilot.press("d")
+        await settle(pilot)
+        assert "B is untrusted" in screen_text(app)
+
+        def titles() -> list[str]:
+            screen = app.screen
+            assert isinstance(screen, ComparisonScreen)
+            return [str(screen.query_one(side).content) for side in ("#side-a", "#side-b")]
+
+        before = titles()
+        assert before[0].startswith(f"A {real.success[:8]} · ✓ succeeded"), before
+        selected.write_bytes(genuine)
+        await wait_for(pilot, lambda: "B is untrusted" not in screen_text(app), "compared again")
+        await settle(pilot)
+        after = titles()
+    assert after[0] == before[0]
+    assert after[1].startswith(f"B {real.fallback[:8]} · ✓ succeeded"), after

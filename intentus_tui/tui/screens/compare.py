@@ -120,6 +120,10 @@ class ComparisonScreen(Screen[None]):
         super().__init__()
         self._opening_at = at
         self._roots = roots
+        # The width at which the titles gave up the word "execution": at that width they
+        # keep without it, so that comparing again (a side's file changed) never brings it
+        # back ("A e3151288" became "A execution e3151288" when a verdict got shorter).
+        self._wordless_at: int | None = None
         self.a = a
         self.b = b
         # Each record's verdict comes with it from the core, as every screen shows it; the
@@ -224,10 +228,14 @@ class ComparisonScreen(Screen[None]):
             fits[0] if fits else versions[-1]
             for (_, _, versions, _), fits in zip(sides, fitting, strict=True)
         ]
-        if all(versions[0].startswith(RECORD_WORD) for _, _, versions, _ in sides) and not all(
-            title.startswith(RECORD_WORD) for title in chosen
+        worded_both = all(versions[0].startswith(RECORD_WORD) for _, _, versions, _ in sides)
+        if worded_both and (
+            self._wordless_at == width or not all(title.startswith(RECORD_WORD) for title in chosen)
         ):
             fitting = [[t for t in fits if not t.startswith(RECORD_WORD)] for fits in fitting]
+            self._wordless_at = width
+        elif worded_both:
+            self._wordless_at = None
         # Two verdicts are worded alike: when one side takes the list's abbreviated answers
         # (its last version) to fit, so does the other ("tampered · ✗ no (untrusted)"
         # beside "TAMPERED · ✗ untrust." read as two different verdicts).
