@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.cells import cell_len
 from textual import events
 
@@ -145,6 +146,28 @@ async def test_the_palette_maximises_as_z_does_and_spells_it_as_help_does(
         await pilot.press("enter")
         await settle(pilot)
         assert all(_shown(app, s) for s in ("#list-pane", "#centre", "#side-pane"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])
+async def test_escape_after_r_from_the_timeline_gives_the_list_the_focus(
+    records_dir: Path, size: tuple[int, int]
+) -> None:
+    """Under 128 columns r from the timeline shows the Replay tab in its place, the focus
+    in the tab: escape did nothing there, and j then scrolled the tab, not the list."""
+    write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "r")
+        await settle(pilot)
+        assert _shown(app, "#side-pane") and app.side_pane.active_tab == "replay"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.focused is app.execution_list, app.focused
+        before = app.execution_list.selected_key
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.execution_list.selected_key != before
 
 
 async def test_escape_from_a_maximised_timeline_brings_the_list_back_with_the_focus(

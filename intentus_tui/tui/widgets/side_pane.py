@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -52,6 +53,12 @@ class SidePane(Widget):
     SidePane > TabbedContent > ContentSwitcher { height: 1fr; }
     SidePane TabPane { padding: 0; height: 1fr; }
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # As from the timeline: the focus back to the list, wherever the tab took it (after
+        # r on a narrow screen, escape then j scrolled the tab, not the list).
+        Binding("escape", "app.back_to_list", "Back to list", show=False, id="side.back"),
+    ]
 
     detail: reactive[ExecutionDetail | None] = reactive(None, always_update=True, init=False)
     # The selected execution's verdict (as its list row shows it): set before ``detail``.
