@@ -8,12 +8,14 @@ again (in a worker) and what shows it (the header, a comparison in the Diff tab 
 screen, the next ``d``) shows what the file says now, as its list row does; removed, the
 mark stays, said to be removed, and ``d`` refuses it until another is marked (or the file
 comes back: an editor's save can remove and write it again). A comparison shown (the Diff
-tab, one on screen) whose side's file is removed says so instead of comparing against an
-empty side, and compares again when the file comes back."""
+tab, one on screen) follows each side's file too, whether or not it is still selected:
+changed, it is read again and compared as it reads now; removed, the comparison says so
+instead of comparing against an empty side, and compares again when the file comes back."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,6 +74,8 @@ class DiffKeys(ComparisonLauncher):
         def key_of_path(self, path: Path) -> str: ...
 
         def read_detail(self, path: Path) -> ExecutionDetail: ...
+
+        def reloads_when_changed(self, key: str) -> bool: ...
 
         @property
         def closing(self) -> bool: ...
@@ -166,8 +170,8 @@ class DiffKeys(ComparisonLauncher):
         self, changed: Iterable[ExecutionSummary], removed: Iterable[str]
     ) -> None:
         """Live changes to the list: a comparison shown whose side's file was removed says
-        so; the file back, it is read and compared again (the marked one is read again by
-        ``marked_files_changed``)."""
+        so; a side's file changed, or back, is read and compared again (the marked one is
+        read again by ``marked_files_changed``, the selected one by its reload)."""
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
         screens = [s for s in self.screen_stack if isinstance(s, ComparisonScreen)]
@@ -190,8 +194,13 @@ class DiffKeys(ComparisonLauncher):
                     diff_pane.side_removed(path, hint)
                 for screen in screens:
                     screen.side_removed(path, hint)
-            elif key in back and path != marked and self._said_removed(path):
+            elif key in back and path != marked and self._not_read_elsewhere(key, path):
                 self._read_side_again(path)
+
+    def _not_read_elsewhere(self, key: str, path: Path) -> bool:
+        """A side's file changed or back that only this reads again: said removed, or left
+        by the cursor (the selection's reload reads the one it shows)."""
+        return self._said_removed(path) or not self.reloads_when_changed(key)
 
     def _said_removed(self, path: Path) -> bool:
         from intentus_tui.tui.screens.compare import ComparisonScreen
@@ -200,8 +209,18 @@ class DiffKeys(ComparisonLauncher):
         in_pane = self.side_pane.ready and path in self.side_pane.diff_pane.removed
         return in_pane or any(path in screen.removed for screen in screens)
 
-    @work(thread=True, group="side-again", exit_on_error=False)
     def _read_side_again(self, path: Path) -> None:
+        # One read at a time per file, the newest: an older read that ends last would show
+        # what the file no longer says.
+        self.run_worker(
+            partial(self._side_read, path),
+            group=f"side-again:{path}",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _side_read(self, path: Path) -> None:
         detail = self.read_detail(path)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._side_read_again, detail)

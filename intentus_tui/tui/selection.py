@@ -56,6 +56,11 @@ class SelectionActions:
 
         return load_detail(self.readable_file(path), self.root_of(path).wal_dir)
 
+    def reloads_when_changed(self, key: str) -> bool:
+        """Whether a change to the file of row ``key`` is read again as the execution shown
+        (the selection's reload then compares again whatever shows it)."""
+        return key == self.shown_key == self.execution_list.selected_key
+
     def selection_loading(self) -> bool:
         """An execution is under the cursor and its detail is not here yet."""
         key = self.execution_list.selected_key

@@ -360,3 +360,46 @@ async def test_comparing_again_never_brings_back_a_word_the_titles_gave_up(
         after = titles()
     assert after[0] == before[0]
     assert after[1].startswith(f"B {real.fallback[:8]} · ✓ succeeded"), after
+
+
+async def test_a_kept_comparison_follows_its_edited_b_after_the_cursor_left_it(
+    real: RealWorld,
+) -> None:
+    # A user walk: m, move to B, d, Esc, move on to a third execution, then tamper with B's
+    # file. Its row turned tampered; the Diff tab, and the comparison f opened from it, went
+    # on saying B "succeeded · verified" (only B's removal and return were followed).
+    app = make_app(real.records_dir, watch=True)
+    b_file = real.records_dir / f"{real.fallback}.json"
+    async with app.run_test(size=SIZE) as pilot:
+        await _mark_then_select(pilot, app, real)
+        model = app.execution_list.model
+        await pilot.press("d", "escape")
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{real.invalidated}.json")
+        await settle(pilot)
+        assert "B is untrusted" not in _diff_tab_shown(app)
+        _tamper(b_file)
+        await wait_for(
+            pilot,
+            lambda: verdict_of(model.summaries[b_file.name]).integrity is Integrity.TAMPERED,
+            "B listed as tampered",
+        )
+        await wait_for(pilot, lambda: "B is untrusted" in _diff_tab_shown(app), "the tab redone")
+        await settle(pilot)
+        tab = _diff_tab_shown(app)
+        # On screen (f), with the cursor still elsewhere: edited again, it is compared again.
+        await pilot.press("f")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        b_file.write_text(
+            b_file.read_text(encoding="utf-8").replace("héllo wörld!", "héllo wörld?"),
+            encoding="utf-8",
+        )
+        await wait_for(pilot, lambda: "héllo wörld?" in screen_text(app), "the screen redone")
+        await settle(pilot)
+        b_title = next(line for line in screen_lines(app) if line.lstrip().startswith("B "))
+        shown = screen_text(app)
+    b_line = next(line for line in tab.splitlines() if line.startswith("B "))
+    assert "tampered" in b_line and "succeeded · verified" not in b_line
+    assert any(path.endswith("payload.text") for path in tab.splitlines())
+    assert "tampered" in b_title and "B is untrusted" in shown
