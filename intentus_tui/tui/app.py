@@ -704,6 +704,8 @@ class IntentusApp(
             return False  # a dialog or the comparison is on top: the list's keys wait for it
         if action == "toggle_live":  # never watched (a bundle): nothing to pause or resume
             return self.header_state.live != "off"
+        if action == "diff_file" and self.execution_list.selected_key is None:
+            return True  # nothing selected, none listed: D compares two Active Graph runs
         if action in _NEEDS_RECORD:  # one without a record too: the key says why (a toast)
             return True if self._action_state()[0] or self.detail is not None else None
         if action == "diff":

@@ -2,12 +2,17 @@
 ``IntentusApp``, which binds the action).
 
 The picker (``screens.compare_picker``) lists the snapshots saved in this session first
-("just saved"), then the saved snapshots, Verist baselines and record files found under the
-root - under every root, each named by its root, when several are open
+("just saved"), then the saved snapshots, Verist baselines, record files and Active Graph
+runs found under the root - under every root, each named by its root, when several are open
 (``core.compare.targets``) - then the executions the index already holds. The choice is
 read in a thread worker (a record as a record, a snapshot or baseline as one) and compared
 through ``show_picked_comparison``: the one place a comparison of the selected execution with
 another side is shown.
+
+A run compares with another run only (``intentus-tui diff RUNS.db#A RUNS.db#B``), never with
+the selected execution: one picked becomes A, and a second picker, of runs, picks B. Runs are
+not executions of the list (they have no record and no verdict), so ``m`` and ``d`` never
+see one: this is the debugger's way to two runs side by side.
 """
 
 from __future__ import annotations
@@ -28,13 +33,19 @@ if TYPE_CHECKING:
     # Imported where used: the debugger's first frame does not need the picker.
     from intentus_tui.core.actions import ExecutionDetail, Operand
     from intentus_tui.tui.idle_collector import IdleCollector
-    from intentus_tui.tui.presenters.compare_candidates import Candidate, ExecutionLines
+    from intentus_tui.tui.presenters.compare_candidates import (
+        Candidate,
+        CandidateKind,
+        ExecutionLines,
+    )
     from intentus_tui.tui.widgets.execution_list import ExecutionList
     from intentus_tui.tui.widgets.side_pane import SidePane
 
 
 # One side of a picked comparison: its label and what is compared (a record with its verdict).
 PickedSide = tuple[str, "Operand"]
+# What choosing a run in ``D``'s picker does (it does not compare it with the selected one).
+RUN_HINT: dict[CandidateKind, str] = {"run": "enter makes one A, then pick the run B"}
 
 
 class ComparePicking(ComparisonLauncher):
@@ -95,7 +106,7 @@ class ComparePicking(ComparisonLauncher):
 
     def action_diff_file(self) -> None:
         """Pick what to compare the selected execution with (``D``)."""
-        from intentus_tui.core.compare.targets import find_compare_files_in_roots
+        from intentus_tui.core.compare.targets import find_compare_files_in_roots, find_runs
         from intentus_tui.tui.presenters.compare_candidates import (
             ExecutionLines,
             build_candidates,
@@ -105,6 +116,10 @@ class ComparePicking(ComparisonLauncher):
         from intentus_tui.tui.presenters.list_rows import copies_width
         from intentus_tui.tui.screens.compare_picker import ComparePicker
 
+        if self.execution_list.selected_key is None:  # no execution (none listed): runs only
+            places = self.compare_file_roots()
+            self._pick_run(None, places, root_width(label for label, _ in places))
+            return
         detail = self.record_to_act_on("diff_file")
         if detail is None:
             return
@@ -127,7 +142,7 @@ class ComparePicking(ComparisonLauncher):
         ids = [max(self.execution_list.id_width, copies_width(model.copies()))]
 
         def files() -> list[Candidate]:  # in the picker's thread worker, then executions()
-            targets = find_compare_files_in_roots(places)
+            targets = find_compare_files_in_roots(places) + find_runs(places)
             ids[0] = id_width(targets, ids[0])
             return build_candidates(targets, saved, roots=roots, ids=ids[0])
 
@@ -152,11 +167,77 @@ class ComparePicking(ComparisonLauncher):
         def chosen(candidate: Candidate | None) -> None:
             if collector is not None:
                 collector.release()
-            if candidate is not None:  # the execution asked about, even if the selection moved
+            if candidate is not None and candidate.kind == "run":
+                self._pick_run(candidate, places, roots)
+            elif candidate is not None:  # the execution asked about, even if the selection moved
                 self._compare_with(detail, side_a, candidate)
 
         title = f"Compare {side_a} with…"
-        self.push_screen(ComparePicker(title, files, executions, pause), chosen)
+        picker = ComparePicker(title, files, executions, pause, hints=RUN_HINT)
+        self.push_screen(picker, chosen)
+
+    def _pick_run(
+        self, first: Candidate | None, places: list[tuple[str, RecordRoot]], roots: int
+    ) -> None:
+        """``first``, a run, is A: B is picked among the other runs (or typed). None: A is
+        picked first, then B."""
+        from intentus_tui.core.compare.targets import find_runs
+        from intentus_tui.tui.presenters.compare_candidates import candidate_run_id, run_candidate
+        from intentus_tui.tui.screens.compare_picker import ComparePicker
+
+        def runs() -> list[Candidate]:
+            found = [run_candidate(target, roots=roots) for target in find_runs(places)]
+            if first is None:
+                return found
+            # A itself left out, found or typed (its file named some other way).
+            a = (_real(first.path), candidate_run_id(first))
+            return [c for c in found if (_real(c.path), candidate_run_id(c)) != a]
+
+        def chosen(candidate: Candidate | None) -> None:
+            if candidate is None:
+                return
+            if candidate.kind != "run":
+                run = "A run" if first is None else f"{first.label} is an Active Graph run: it"
+                self._cannot_compare(
+                    f"{run} compares with another run only (pick one, or type RUNS.db#RUN_ID)"
+                )
+            elif first is None:
+                self._pick_run(candidate, places, roots)
+            else:
+                self._compare_runs(first, candidate)
+
+        title = (
+            "Nothing selected: compare two Active Graph runs, A first…"
+            if first is None
+            else f"Compare run {first.label} with…"
+        )
+        picker = ComparePicker(
+            title,
+            runs,
+            offers_executions=False,
+            hints=RUN_HINT if first is None else None,
+            looking="Looking for Active Graph runs…",
+            none_found="no Active Graph runs found beside the records: type RUNS.db#RUN_ID",
+        )
+        self.push_screen(picker, chosen)
+
+    @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
+    def _compare_runs(self, a: Candidate, b: Candidate) -> None:
+        """Two runs, as ``intentus-tui diff RUNS.db#A RUNS.db#B`` reads and compares them."""
+        from intentus_tui.core.actions import CompareError, run_operand
+        from intentus_tui.tui.presenters.compare_candidates import candidate_run_id
+
+        def side(candidate: Candidate) -> PickedSide:
+            assert candidate.path is not None  # a run's candidate names its database
+            run_id = candidate_run_id(candidate)
+            return candidate.label, run_operand(candidate.label, candidate.path, run_id)
+
+        try:
+            first, second = side(a), side(b)
+        except CompareError as exc:
+            self.call_from_thread(self._cannot_compare, str(exc))
+            return
+        self.call_from_thread(self.show_picked_comparison, first, second)
 
     def long_name(self, detail: ExecutionDetail) -> str:
         """The execution's id; its file's name where the id does not tell the file apart
@@ -235,3 +316,10 @@ class ComparePicking(ComparisonLauncher):
         self.diff_shown = True
         self._refresh_footer()
         self.open_comparison(a[1], b[1])
+
+
+def _real(path: Path | None) -> Path | None:
+    try:
+        return path.resolve() if path is not None else None
+    except (OSError, RuntimeError):
+        return path

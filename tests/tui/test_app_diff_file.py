@@ -383,15 +383,23 @@ async def test_a_typed_path_that_is_no_file_or_no_snapshot_says_so(world: dict[s
         assert app.is_running and app._exception is None
 
 
-async def test_no_record_dims_the_key_and_help_lists_the_picker(tmp_path: Path) -> None:
+async def test_with_nothing_listed_D_offers_runs_and_help_lists_the_picker(
+    tmp_path: Path,
+) -> None:
     records = tmp_path / "records"
     records.mkdir()
     app = make_noting_app(records)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.check_action("diff_file", ()) is None
-        await pilot.press("D")
-        assert not isinstance(app.screen, ComparePicker)
+        assert app.check_action("diff_file", ()) is True
+        await pilot.press("D")  # no execution to compare: two Active Graph runs, none here
+        picker = app.screen
+        assert isinstance(picker, ComparePicker)
+        await settle(pilot)
+        assert str(picker.query_one("#picker-status").render()) == (
+            "no Active Graph runs found beside the records: type RUNS.db#RUN_ID"
+        )
+        await pilot.press("escape")
         await pilot.press("question_mark")  # the help lists it, with its id for a keymap
         help_text = str(app.screen.query_one("#help-body").render())
         lines = help_text.splitlines()

@@ -1,5 +1,6 @@
 """What an execution can be compared with, found on disk: saved snapshots, Verist baselines
-and record files outside the records directory.
+and record files outside the records directory; and the Active Graph runs of the run
+databases found there, each compared with another run (``find_runs``).
 
 ``find_compare_files(root)`` looks in a few fixed places, never the records directory (the
 index has read that already: its executions are the other candidates); with several roots
@@ -10,7 +11,9 @@ open, ``find_compare_files_in_roots`` looks under each of them, naming each file
   baselines) in the opened directory and in the project directory that holds
   ``.intentusnet``;
 - the ``*.json`` files directly in those directories (``intentus-tui snapshot`` writes
-  ``<id>.snapshot.json`` into the current one), when they are snapshots, baselines or records.
+  ``<id>.snapshot.json`` into the current one), when they are snapshots, baselines or records;
+- the runs of the Active Graph databases directly in those directories (``*.db``,
+  ``*.sqlite``, ``*.sqlite3`` files that are SQLite run stores).
 
 Each file is read once (confined, size-capped) to say what it is and to label it with what a
 person recognises: workflow, version and step, the execution it was taken from, when. At
@@ -35,7 +38,7 @@ from intentus_tui.core.fsio import read_regular_file
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.timestamps import utc_text
 
-TargetKind = Literal["snapshot", "baseline", "record"]
+TargetKind = Literal["snapshot", "baseline", "record", "run"]
 
 # Files read per place (a directory, or the baselines tree), newest first.
 MAX_FILES_PER_PLACE = 500
@@ -47,6 +50,10 @@ _RECORD_SECTIONS = ("header", "envelope", "routerDecision", "events", "finalResp
 _RECORD_HEADER_KIND = "intentusnet-record-header"
 _BASELINES = Path(".verist") / "baselines"
 _BASELINE_DEPTH = 4  # <workflowId>/<version>/<step>/<file>
+# What Active Graph run stores are called (``Runtime(persist_to=...)`` takes any name: these
+# are the names its examples and users give them; a file of another name is not opened).
+RUN_DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+MAX_RUNS_PER_DATABASE = 500  # the newest
 
 
 def snapshot_directory(root: RecordRoot) -> Path:
@@ -68,9 +75,11 @@ class CompareTarget:
 
     ``title`` says what it is of (``Summarize@1.0 · route``), ``execution_id`` the execution
     it was taken from (when it says), ``when`` its capture or creation time (UTC text, or
-    ``""``), ``note`` anything else worth showing (a baseline's label), ``root`` the label of
-    the opened root it was found under (several roots open; ``""`` for one); ``changed``: a
-    snapshot or baseline whose content no longer hashes to what it recorded.
+    ``""``), ``note`` anything else worth showing (a baseline's label, a run's fork), ``root``
+    the label of the opened root it was found under (several roots open; ``""`` for one);
+    ``changed``: a snapshot or baseline whose content no longer hashes to what it recorded.
+    A run (``kind == "run"``) is ``run_id`` of the database ``path``, ``title`` its label or
+    goal.
     """
 
     kind: TargetKind
@@ -82,6 +91,7 @@ class CompareTarget:
     mtime: float = 0.0
     root: str = ""
     changed: bool = False
+    run_id: str = ""
 
 
 def project_directories(root: RecordRoot) -> list[Path]:
@@ -153,7 +163,7 @@ def find_compare_files_in_roots(
     return targets
 
 
-_KIND_ORDER = {"snapshot": 0, "baseline": 1, "record": 2}
+_KIND_ORDER = {"snapshot": 0, "baseline": 1, "record": 2, "run": 3}
 
 
 def _display_order(target: CompareTarget) -> tuple[int, float, str]:
@@ -340,3 +350,90 @@ def _record_target(path: Path, record: Mapping[str, Any], mtime: float) -> Compa
         when=utc_text(_text(header.get("createdUtcIso"))),
         mtime=mtime,
     )
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def find_runs(
+    roots: Sequence[tuple[str, RecordRoot]], *, per_place: int = MAX_FILES_PER_PLACE
+) -> list[CompareTarget]:
+    """The Active Graph runs of the run databases directly in each root's project
+    directories (``project_directories``; never the records or log directory, the index's:
+    100,000 names to list), each named by the root it was found under
+    (``(label, root)``, as ``find_compare_files_in_roots``): the newest database first,
+    each one's runs oldest first, as Active Graph lists them. Never raises."""
+    seen: set[Path] = set()
+    targets: list[CompareTarget] = []
+    for label, root in roots:
+        for directory in _loose_file_directories(root):
+            for path, mtime in _database_files(directory, per_place):
+                real = _real(path)
+                if real not in seen:
+                    seen.add(real)
+                    runs = database_runs(path, mtime)
+                    targets += [replace(run, root=label) for run in runs] if label else runs
+    return targets
+
+
+def _loose_file_directories(root: RecordRoot) -> list[Path]:
+    skip = {_real(root.records_dir)} | ({_real(root.wal_dir)} if root.wal_dir else set())
+    return [d for d in project_directories(root) if _real(d) not in skip]
+
+
+def _database_files(directory: Path, limit: int) -> list[tuple[Path, float]]:
+    """The newest ``limit`` regular files directly in ``directory`` named as run stores."""
+    found: list[tuple[Path, float]] = []
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") or not entry.name.endswith(RUN_DATABASE_SUFFIXES):
+                    continue
+                try:
+                    if entry.is_file(follow_symlinks=False):
+                        found.append((Path(entry.path), entry.stat(follow_symlinks=False).st_mtime))
+                except OSError:
+                    continue
+    except OSError:
+        return []
+    found.sort(key=lambda item: -item[1])
+    return found[:limit]
+
+
+def database_runs(path: Path, mtime: float = 0.0) -> list[CompareTarget]:
+    """The runs of the Active Graph database ``path`` (at most ``MAX_RUNS_PER_DATABASE``, the
+    newest); none when it is no run store or cannot be read. Never raises."""
+    from intentus_tui.core.activegraph import ActiveGraphError, RunDatabase, is_sqlite_file
+
+    if not is_sqlite_file(path):  # not opened as a database: a text file named .db
+        return []
+    try:
+        with RunDatabase(path) as db:
+            runs = db.list_runs()[-MAX_RUNS_PER_DATABASE:]
+    except (ActiveGraphError, OSError):
+        return []
+    names = {run.run_id: run.label for run in runs}
+    return [
+        CompareTarget(
+            "run",
+            path,
+            run.label or run.goal or "",
+            when=utc_text(run.created_at or ""),
+            note=_fork_note(run.parent_run_id, run.forked_at_event_id, names),
+            mtime=mtime,
+            run_id=run.run_id,
+        )
+        for run in runs
+    ]
+
+
+def _fork_note(parent: str | None, at: str | None, names: Mapping[str, str | None]) -> str:
+    """``fork of child at #11``: its parent (by its label when it has one), and the event it
+    left it after, numbered as a comparison numbers a run's events (``evt_011`` is ``#11``)."""
+    if parent is None:
+        return ""
+    text = f"fork of {names.get(parent) or parent}"
+    if at:
+        number = at.removeprefix("evt_")
+        text += f" at #{int(number)}" if number.isdigit() and number != at else f" at {at}"
+    return text

@@ -2,11 +2,12 @@
 over them (no widgets).
 
 Candidates come in groups: snapshots saved in this session ("just saved"), saved snapshots,
-Verist baselines, record files outside the records directory (``core.compare.targets``; under
-every root when several are open), then the executions of the list, newest first (from the
-index's summaries: no file is read for them). Each is one sanitized line: its kind, its root
-(several roots open), the short execution id, the time, then what it is (verdict marks and
-intent; workflow@version · step, label and file name). An execution known only from its
+Verist baselines, record files outside the records directory and Active Graph runs
+(``core.compare.targets``; under every root when several are open), then the executions of
+the list, newest first (from the index's summaries: no file is read for them). Each is one
+sanitized line: its kind, its root (several roots open), the short execution id (a run's
+whole id), the time, then what it is (verdict marks and intent; workflow@version · step,
+label and file name; a run's label or goal, fork and database). An execution known only from its
 write-ahead log is listed too, but cannot be chosen (``unavailable`` says why: there is no
 record to compare, as ``intentus-tui diff`` refuses it).
 
@@ -54,7 +55,7 @@ from intentus_tui.tui.presenters.list_rows import (
     replay_cell,
 )
 
-CandidateKind = Literal["saved", "snapshot", "baseline", "record", "execution", "path"]
+CandidateKind = Literal["saved", "snapshot", "baseline", "record", "run", "execution", "path"]
 VerdictCodes = tuple[Outcome, Integrity, ReplayCode]
 
 GROUP_TITLES: dict[CandidateKind, str] = {
@@ -63,6 +64,7 @@ GROUP_TITLES: dict[CandidateKind, str] = {
     "snapshot": "Snapshots",
     "baseline": "Verist baselines",
     "record": "Record files",
+    "run": "Active Graph runs",
     "execution": "Executions",
 }
 KIND_WORDS: dict[CandidateKind, str] = {
@@ -71,6 +73,7 @@ KIND_WORDS: dict[CandidateKind, str] = {
     "snapshot": "snapshot",
     "baseline": "baseline",
     "record": "record",
+    "run": "run",
     "execution": "exec",
 }
 KIND_WIDTH = 8
@@ -265,6 +268,32 @@ def unavailable_why(summary: ExecutionSummary) -> str:
     return f"{named}: {summary.message or 'no record'}: nothing to compare"
 
 
+def run_candidate(target: CompareTarget, *, roots: int = 0) -> Candidate:
+    """An Active Graph run: its whole id (runs made together share the first characters of
+    theirs), its time, then its label or goal, its fork and its database's name. Named as a
+    side as ``intentus-tui diff`` names it, ``RUNS.db#RUN_ID`` (``beta:`` before it with
+    several roots)."""
+    what = [part for part in (target.title, target.note, target.path.name) if part]
+    root = root_cell(target.root, roots)
+    line = _line("run", root, sanitize_line(target.run_id), time_cell(target.when), "")
+    line += sanitize_line(" · ".join(what))
+    label = f"{target.path.name}#{target.run_id}"
+    label = f"{target.root}:{label}" if target.root else label
+    return Candidate("run", f"{target.path}#{target.run_id}", target.path, line, label)
+
+
+def typed_run_candidate(path: Path, run_id: str) -> Candidate:
+    """A run typed as ``RUNS.db#RUN_ID``."""
+    shown = sanitize_line(f"{path}#{run_id}")
+    label = f"{path.name}#{run_id}"
+    return Candidate("run", f"{path}#{run_id}", path, f"{'run':<{KIND_WIDTH}} {shown}", label)
+
+
+def candidate_run_id(candidate: Candidate) -> str:
+    """The run a run's candidate names (its key is ``DATABASE#RUN_ID``)."""
+    return candidate.key[len(str(candidate.path)) + 1 :]
+
+
 def path_candidate(path: Path) -> Candidate:
     shown = sanitize_line(str(path))
     return Candidate("path", str(path), path, f"{'path':<{KIND_WIDTH}} {shown}", path.name)
@@ -347,8 +376,8 @@ def build_candidates(
     roots: int = 0,
     ids: int = ID_WIDTH,
 ) -> list[Candidate]:
-    """Every candidate in display order: just saved, snapshots, baselines, records, then
-    the executions. ``saved`` (newest last) is shown even when the search of files missed it.
+    """Every candidate in display order: just saved, snapshots, baselines, records, runs,
+    then the executions. ``saved`` (newest last) is shown even when the search of files missed it.
     ``roots`` and ``ids``: the widths of the root and id columns, as in ``ExecutionLines``."""
     saved_order = {path: index for index, path in enumerate(saved)}
     fresh: list[tuple[int, Candidate]] = []
@@ -359,6 +388,8 @@ def build_candidates(
             found.add(target.path)
             candidate = file_candidate(target, saved=True, roots=roots, ids=ids)
             fresh.append((saved_order[target.path], candidate))
+        elif target.kind == "run":
+            others.append(run_candidate(target, roots=roots))
         else:
             others.append(file_candidate(target, roots=roots, ids=ids))
     for path in saved:

@@ -4,8 +4,11 @@ An input on top, the candidates below (snapshots just saved, saved snapshots, Ve
 baselines, record files, then every execution with its verdict marks); typing filters them
 fuzzily (the letters in order, anywhere in the line) and the matched letters are
 highlighted. Up/down (page up/down) choose, enter compares, escape cancels. A path typed
-into the input is offered first when it names a file. An execution known only from its
-write-ahead log is listed dimmed and cannot be chosen: its line says why (no record).
+into the input is offered first when it names a file, or a run of a file as
+``RUNS.db#RUN_ID``. An execution known only from its write-ahead log is listed dimmed and
+cannot be chosen: its line says why (no record). Active Graph runs are listed too: a run
+compares with another run only, so one chosen here is A of a second picker, of runs
+(``ComparePicking``).
 
 Only the best ``DEFAULT_LIMIT`` lines are ever in the list, whatever the number of
 executions: the search (``presenters.compare_candidates``) stops once it has found them.
@@ -15,7 +18,7 @@ input works before they arrive.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ClassVar
 
@@ -39,6 +42,7 @@ from intentus_tui.tui.presenters.compare_candidates import (
     CandidateKind,
     Hit,
     path_candidate,
+    typed_run_candidate,
 )
 
 MATCH_STYLE = "bold underline $text-accent"
@@ -48,6 +52,7 @@ KIND_STYLES: dict[CandidateKind, str] = {
     "snapshot": "$text-success",
     "baseline": "$text-accent",
     "record": "$text-warning",
+    "run": "$text-primary",
     "execution": "$text-muted",
 }
 _COUNT_WORDS: dict[CandidateKind, tuple[str, str]] = {
@@ -55,6 +60,7 @@ _COUNT_WORDS: dict[CandidateKind, tuple[str, str]] = {
     "snapshot": ("snapshot", "snapshots"),
     "baseline": ("baseline", "baselines"),
     "record": ("record file", "record files"),
+    "run": ("run", "runs"),
     "execution": ("execution", "executions"),
 }
 
@@ -73,6 +79,17 @@ def typed_file(text: str) -> Path | None:
         return path if path.is_file() else None
     except OSError:
         return None
+
+
+def typed_run(text: str) -> Candidate | None:
+    """The run a typed ``RUNS.db#RUN_ID`` names (the file before the last ``#``, as
+    ``intentus-tui diff`` reads it), or None: a file whose name holds ``#`` is that file."""
+    text = text.strip()
+    if "#" not in text or not looks_like_path(text) or typed_file(text) is not None:
+        return None
+    database, _, run_id = text.rpartition("#")
+    path = typed_file(database)
+    return typed_run_candidate(path, run_id) if path is not None and run_id else None
 
 
 def unusable_path(text: str) -> str:
@@ -98,13 +115,19 @@ def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Con
 
 
 def counts_text(
-    counts: dict[CandidateKind, int], complete: bool = True, unavailable: int = 0
+    counts: dict[CandidateKind, int],
+    complete: bool = True,
+    unavailable: int = 0,
+    executions: bool = True,
 ) -> str:
     """``1 snapshot · 2 baselines · 100,000 executions`` (kinds with none left out), and how
-    many executions have no record to compare (``4 executions (1 with no record)``)."""
+    many executions have no record to compare (``4 executions (1 with no record)``);
+    ``executions``: whether executions are offered at all (a picker of runs: never)."""
     parts = []
     for kind, (one, many) in _COUNT_WORDS.items():
         count = counts.get(kind, 0)
+        if kind == "execution" and not executions:
+            continue
         if kind == "execution" and not complete:
             parts.append("reading the executions…")
         elif count or kind == "execution":
@@ -146,18 +169,31 @@ class ComparePicker(ModalScreen[Candidate | None]):
         files: Callable[[], list[Candidate]],
         executions: Callable[[], list[Candidate]] = list,
         pause: Callable[[], None] | None = None,
+        *,
+        offers_executions: bool = True,
+        hints: Mapping[CandidateKind, str] | None = None,
+        looking: str = "Looking for snapshots, baselines and executions…",
+        none_found: str = "nothing found: type a file's path",
     ) -> None:
         """``files`` and ``executions`` gather the candidates (in a thread worker): the
         files are listed as soon as they are found, the executions (100,000 lines to make,
-        the first time) join them. ``pause``, called now and then by that worker (and by
-        ``executions``, as it likes), leaves the interpreter to the keys while they are
-        being pressed (its lock is shared by every thread: a worker holding it delays
-        each step of a key's answer by up to 5 ms)."""
+        the first time) join them (``offers_executions``: there are any to offer, not a
+        picker of runs). ``pause``, called now and then by
+        that worker (and by ``executions``, as it likes), leaves the interpreter to the
+        keys while they are being pressed (its lock is shared by every thread: a worker
+        holding it delays each step of a key's answer by up to 5 ms). ``hints``: what
+        choosing a line of a group does, where it does not compare (after its heading);
+        ``looking``: the status line until the candidates are here, ``none_found`` when
+        there are none."""
         super().__init__()
         self._title = sanitize_line(title)
         self._gather_files = files
+        self._offers_executions = offers_executions
         self._gather_executions = executions
         self._pause = pause
+        self._hints = dict(hints or {})
+        self._looking = looking
+        self._none_found = none_found
         self.index: CandidateIndex | None = None
         self.complete = False  # every candidate is in ``index``
         self.shown: list[Candidate | None] = []  # per option: its candidate (None: a heading)
@@ -167,9 +203,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
         with Vertical(id="picker-dialog"):
             yield Static(Content(self._title), id="picker-title")
             yield Input(placeholder="type to filter, or a file path", id="picker-input")
-            yield Static(
-                Content("Looking for snapshots, baselines and executions…"), id="picker-status"
-            )
+            yield Static(Content(self._looking), id="picker-status")
             yield OptionList(id="picker-options")
             yield Static(
                 Content("↑↓ choose   enter compare   esc cancel   a typed path is accepted"),
@@ -229,13 +263,14 @@ class ComparePicker(ModalScreen[Candidate | None]):
             )
 
         path = typed_file(query)
-        if path is not None:
+        typed = path_candidate(path) if path is not None else typed_run(query)
+        if typed is not None:
             add(None, self._heading("path", 1))
-            add(path_candidate(path), candidate_prompt(path_candidate(path)))
-        status = "Looking for snapshots, baselines and executions…"
+            add(typed, candidate_prompt(typed))
+        status = self._looking
         if self.index is not None:
-            hits, more = self.index.search("" if path is not None else query, DEFAULT_LIMIT)
-            if query.strip() and path is None:
+            hits, more = self.index.search("" if typed is not None else query, DEFAULT_LIMIT)
+            if query.strip() and typed is None:
                 for hit in hits:
                     add(hit.candidate, candidate_prompt(hit.candidate, hit.offsets))
                 status = self._match_status(len(hits), more)
@@ -243,10 +278,15 @@ class ComparePicker(ModalScreen[Candidate | None]):
                     status = unusable_path(query) + (f" · {status}" if hits else "")
             else:
                 self._add_grouped(hits, add)
-                status = counts_text(self.index.counts(), self.complete, self.index.unavailable())
+                status = counts_text(
+                    self.index.counts(),
+                    self.complete,
+                    self.index.unavailable(),
+                    executions=self._offers_executions,
+                ) or (self._none_found if self.complete else self._looking)
                 if more:
                     status += f" — the first {DEFAULT_LIMIT} shown: type to narrow"
-        elif looks_like_path(query) and query.strip():
+        elif looks_like_path(query) and query.strip() and typed is None:
             status = unusable_path(query)
         self.query_one("#picker-status", Static).update(Content(status))
         option_list = self.options
@@ -286,9 +326,10 @@ class ComparePicker(ModalScreen[Candidate | None]):
                 add(None, self._heading(kind, counts.get(kind, 0)))
             add(hit.candidate, candidate_prompt(hit.candidate))
 
-    @staticmethod
-    def _heading(kind: CandidateKind, count: int) -> Content:
-        return Content.styled(f"── {GROUP_TITLES[kind]} ({count:,})", "bold $text-muted")
+    def _heading(self, kind: CandidateKind, count: int) -> Content:
+        heading = f"── {GROUP_TITLES[kind]} ({count:,})"
+        hint = self._hints.get(kind) if kind != "path" else None
+        return Content.styled(f"{heading}: {hint}" if hint else heading, "bold $text-muted")
 
     @staticmethod
     def _match_status(count: int, more: bool) -> str:
@@ -323,6 +364,8 @@ class ComparePicker(ModalScreen[Candidate | None]):
         unavailable = candidate or self._best_unavailable()
         if path is not None:
             self.dismiss(path_candidate(path))
+        elif (run := typed_run(self.input.value)) is not None:
+            self.dismiss(run)
         elif unavailable is not None:
             self.notify(
                 sanitize_line(f"Cannot compare: {unavailable.unavailable}"),

@@ -16,6 +16,7 @@ from intentus_tui.core.compare import file_operand
 from intentus_tui.core.compare.targets import (
     describe_file,
     find_compare_files,
+    find_runs,
     project_directories,
     snapshot_directory,
 )
@@ -199,6 +200,9 @@ def test_discovery_never_lists_the_records_directory(
     found = find_compare_files(root, snapshots=project / "no-snapshots-here")
     assert listed, "discovery looked nowhere: the watch is not on its path"
     assert records not in listed
+    listed.clear()
+    find_runs([("", root)])  # Active Graph stores are looked for in the same places
+    assert listed and records not in listed
     assert all(t.kind != "record" or t.path.parent != root.records_dir for t in found)
 
 
@@ -226,3 +230,39 @@ def test_every_root_is_searched_and_each_file_names_its_root(
     assert [(t.root, t.path) for t in twice] == [("alpha", saved["alpha"])]
     # One root, unlabelled: as before.
     assert [t.root for t in find_compare_files(roots[1][1])] == [""]
+
+
+def test_the_runs_of_an_active_graph_store_beside_the_records(
+    project: Path, tmp_path: Path
+) -> None:
+    """What ``D`` offers as runs: each run of a store the real ``activegraph`` wrote, with
+    its label (or goal), its fork numbered as a comparison numbers its events; a SQLite file
+    that is no run store, a text file named ``.db`` and a store in the records directory
+    are not offered."""
+    import sqlite3
+
+    from tests.activegraph_world import notes_world
+
+    (tmp_path / "ag").mkdir()
+    world = notes_world(tmp_path / "ag")
+    shutil.copy(world.path, project / "notes.db")
+    shutil.copy(world.path, project / ".intentusnet" / "records" / "in-records.db")
+    other = sqlite3.connect(project / "other.sqlite")
+    other.execute("CREATE TABLE t (x)")
+    other.commit()
+    other.close()
+    (project / "notes.txt.db").write_text("not a database", "utf-8")
+
+    runs = find_runs([("", resolve_root(project))])
+    assert [(t.kind, t.path, t.run_id) for t in runs] == [
+        ("run", project / "notes.db", run)
+        for run in (world.parent, world.child, world.grandchild, world.sibling)
+    ]
+    by_id = {t.run_id: t for t in runs}
+    assert (by_id[world.parent].title, by_id[world.parent].note) == ("Take notes", "")
+    child = by_id[world.child]
+    assert (child.title, child.note) == ("child", f"fork of {world.parent} at #7")
+    assert by_id[world.grandchild].note == "fork of child at #11"  # its parent's label
+    assert child.when.endswith("Z") and child.when[:4].isdigit()
+    labelled = find_runs([("beta", resolve_root(project))])
+    assert {t.root for t in labelled} == {"beta"}

@@ -1,0 +1,208 @@
+"""Two Active Graph runs side by side in the debugger: ``D`` lists the runs of the run
+databases beside the records, one picked is A, a second picker of runs picks B, and they are
+compared as ``intentus-tui diff RUNS.db#A RUNS.db#B`` compares them (one use case), their
+events numbered ``#8``. Before, no key reached a run: the picker listed none, and a typed
+``notes.db`` said to name a run as ``notes.db#RUN_ID``, which it then called "no file at
+this path"."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.cli import run as run_cli
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from intentus_tui.tui.screens.compare_picker import ComparePicker
+from tests.activegraph_world import NotesWorld, notes_world
+from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import screen_text, settle, wait_for
+from tests.tui.test_app_diff_file import (
+    make_noting_app,
+    open_picker,
+    paste,
+    select,
+    shown_lines,
+)
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> NotesWorld:
+    return notes_world(tmp_path_factory.mktemp("notes"))
+
+
+@pytest.fixture
+def project(tmp_path: Path, real_world: RealWorld, notes: NotesWorld) -> Path:
+    """Real 1.3.0 records in ``.intentusnet/records``, the Active Graph store beside them."""
+    base = tmp_path / "project"
+    shutil.copytree(real_world.records_dir, base / ".intentusnet" / "records")
+    shutil.copy(notes.path, base / "notes.db")
+    return base
+
+
+def _cli_divergence(db: Path, a: str, b: str, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    run_cli(["diff", f"{db}#{a}", f"{db}#{b}"])
+    out = capsys.readouterr().out.splitlines()
+    return next(line for line in out if line.startswith("first divergence: "))
+
+
+def _run_line(picker: ComparePicker, run_id: str) -> int:
+    """The option of the run ``run_id``."""
+    found = [i for i, c in enumerate(picker.shown) if c is not None and c.key.endswith(run_id)]
+    assert found, f"run {run_id} not offered: {shown_lines(picker)}"
+    return found[0]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_D_picks_two_runs_and_compares_them_as_the_cli_does(
+    project: Path,
+    notes: NotesWorld,
+    real_world: RealWorld,
+    size: tuple[int, int],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    db = project / "notes.db"
+    app = make_noting_app(project)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        first = shown_lines(picker)
+        picker.options.highlighted = _run_line(picker, notes.parent)
+        await pilot.press("enter")
+        await settle(pilot)
+        second = app.screen
+        assert isinstance(second, ComparePicker)
+        assert second.index is not None and second.complete
+        title = str(second.query_one("#picker-title").render())
+        offered = [c.key for c in second.shown if c is not None]
+        status = str(second.query_one("#picker-status").render())
+        second.options.highlighted = _run_line(second, notes.grandchild)
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
+            "the runs compared",
+        )
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        said = str(screen.query_one("#compare-status").render())
+        rows = [row.a for row in screen.compared.timeline if row.a is not None]
+        await pilot.press("escape")
+        await settle(pilot)
+        tab = str(app.side_pane.diff_pane.query_one("#diff-summary").render())
+    runs = [line for line in first if line.startswith("run ")]
+    assert len(runs) == 4 and any("Active Graph runs (4)" in line for line in first)
+    assert any(line.startswith(f"run      {notes.grandchild} ") for line in runs)
+    assert any("grandchild · fork of child at #11 · notes.db" in line for line in runs)
+    assert title == f"Compare run notes.db#{notes.parent} with…"
+    assert offered == [f"{db}#{run}" for run in (notes.child, notes.grandchild, notes.sibling)]
+    assert status == "3 runs"  # no executions: a run compares with a run only
+    cli = _cli_divergence(db, notes.parent, notes.grandchild, capsys)
+    assert cli.startswith("first divergence: event #8 (A seq 8, B seq 30)")
+    assert " ".join(said.split()).find(cli.split(": type")[0]) >= 0
+    assert any(row.startswith("#8 evt_008 behavior.completed") for row in rows)
+    assert "lineage A is B's grandparent" in " ".join(tab.split())
+
+
+async def test_a_run_typed_as_db_hash_id_and_what_cannot_be_its_b(
+    project: Path, notes: NotesWorld, real_world: RealWorld
+) -> None:
+    db = project / "notes.db"
+    app = make_noting_app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        await paste(pilot, picker, f"{db}#{notes.sibling}")
+        typed = shown_lines(picker)
+        await pilot.press("enter")
+        await settle(pilot)
+        second = app.screen
+        assert isinstance(second, ComparePicker)
+        offered = [c.key for c in second.shown if c is not None]
+        # A record is no B of a run: said, nothing compared.
+        record = project / ".intentusnet" / "records" / f"{real_world.fallback}.json"
+        await paste(pilot, second, str(record))
+        await pilot.press("enter")
+        await settle(pilot)
+        after = app.screen
+        notes_said = [text for _, text in app.notes]
+    assert typed[:2] == ["── Typed path (1)", f"run      {db}#{notes.sibling}"]
+    assert f"{db}#{notes.sibling}" not in offered and len(offered) == 3
+    assert not isinstance(after, ComparisonScreen | ComparePicker)
+    assert (
+        f"Cannot diff: notes.db#{notes.sibling} is an Active Graph run: it compares with "
+        "another run only (pick one, or type RUNS.db#RUN_ID)"
+    ) in notes_said
+
+
+async def test_with_no_execution_D_still_compares_two_runs(
+    tmp_path: Path, notes: NotesWorld
+) -> None:
+    # An Active Graph project with no IntentusNet record yet: D did nothing at all.
+    (tmp_path / ".intentusnet" / "records").mkdir(parents=True)
+    shutil.copy(notes.path, tmp_path / "notes.db")
+    app = make_noting_app(tmp_path / ".intentusnet" / "records")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        picker = await open_picker(app, pilot)
+        title = str(picker.query_one("#picker-title").render())
+        lines = shown_lines(picker)
+        picker.options.highlighted = _run_line(picker, notes.sibling)
+        await pilot.press("enter")
+        await settle(pilot)
+        second = app.screen
+        assert isinstance(second, ComparePicker)
+        second.options.highlighted = _run_line(second, notes.child)
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
+            "the runs compared",
+        )
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        sides = (screen.a.run, screen.b.run)
+    assert title == "Nothing selected: compare two Active Graph runs, A first…"
+    assert lines[0] == "── Active Graph runs (4): enter makes one A, then pick the run B"
+    assert [run.run_id for run in sides if run is not None] == [notes.sibling, notes.child]
+
+
+async def test_a_hostile_run_label_reaches_no_terminal_unsanitized(
+    project: Path, notes: NotesWorld, real_world: RealWorld
+) -> None:
+    import sqlite3
+
+    hostile = "\x1b]0;pwned\x07[bold red]child[/]\x1b[2J"
+    db = sqlite3.connect(project / "notes.db")
+    db.execute("UPDATE runs SET label = ? WHERE run_id = ?", (hostile, notes.child))
+    db.commit()
+    db.close()
+    app = make_noting_app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        lines = shown_lines(picker)
+        picker.options.highlighted = _run_line(picker, notes.child)
+        await pilot.press("enter")
+        await settle(pilot)
+        second = app.screen
+        assert isinstance(second, ComparePicker)
+        second_lines = shown_lines(second)
+        second.options.highlighted = _run_line(second, notes.grandchild)
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
+            "the runs compared",
+        )
+        shown = screen_text(app)
+    child = next(line for line in lines if line.startswith(f"run      {notes.child}"))
+    assert "[bold red]child[/]" in child  # literal text, not markup
+    assert not [text for text in (*lines, *second_lines, shown) if "\x1b" in text or "\x07" in text]
+    assert "fork of" in " ".join(second_lines)  # the grandchild's parent, named by that label
