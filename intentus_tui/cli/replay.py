@@ -21,7 +21,13 @@ from intentus_tui.cli.common import (
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
-from intentus_tui.core.actions import IntegrityProblem, ReplayOutcome, ReplayResult, load_detail
+from intentus_tui.core.actions import (
+    IntegrityProblem,
+    ReplayOutcome,
+    ReplayResult,
+    load_detail,
+    response_recorded,
+)
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.detail import execution_wal, verdict_of_result
 from intentus_tui.core.model import ReplayCode, Verdict
@@ -207,11 +213,10 @@ def replay(
             echo_json({**refusal, "detail": why})
         else:
             # as inspect's verdict line says it: the code, then what it means; --force is
-            # advised only where a response was recorded to return
-            recorded = result.record is not None and result.record.final_response is not None
+            # advised only where a response was recorded to return (the debugger's rule)
             hint = (
                 "use --force to replay anyway"
-                if recorded
+                if response_recorded(result.record)
                 else "nothing to replay: --force returns none"
             )
             _refusal(f"not replayable ({code}): {why} ({hint})")

@@ -14,7 +14,7 @@ from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Replay
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.reconcile import with_log
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
-from intentus_tui.core.records.replay import ReplayEngine
+from intentus_tui.core.records.replay import ReplayEngine, response_recorded
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
 from intentus_tui.core.records.times import (
     ExecutionTimes,
@@ -53,6 +53,12 @@ class ExecutionDetail:
     @property
     def path(self) -> Path:
         return self.result.path
+
+    @property
+    def response_recorded(self) -> bool:
+        """A replay, forced or not, has a recorded response to return (``replay --force``
+        of one without says it returns none, and exits 3)."""
+        return response_recorded(self.result.record)
 
 
 def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> ExecutionDetail:

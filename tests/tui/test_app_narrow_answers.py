@@ -332,19 +332,20 @@ async def test_a_refused_replay_takes_the_whole_pane(
         cut = summary.max_scroll_y
     assert heights[0] == heights[1]  # the whole pane
     assert cut == 0  # every line of it in sight: nothing to scroll to
-    last = "confirmation." if which == "tampered" else "risks."  # the note's last word
+    # the note's last word (no response was recorded: "a forced replay returns none.")
+    last = "confirmation." if which == "tampered" else "none."
     assert last in shown.split()
 
 
 async def test_a_forced_replay_of_a_short_answer_gives_the_summary_the_rest_of_the_pane(
     records_dir: Path, refusing: dict[str, str]
 ) -> None:
-    """An incomplete execution forced: its payload is one line (null), shown in a box of
+    """An invalidated execution forced: its payload is three lines, shown in a box of
     its size, and the summary's warnings take the rows an empty box held (at 80x24 the
     first warning was cut after "Forced replay of", the rest scrolled out of sight)."""
     app = make_app(records_dir)
     async with app.run_test(size=NARROW) as pilot:
-        await _open(app, pilot, refusing["incomplete"])
+        await _open(app, pilot, refusing["invalidated"])
         await pilot.press("R")
         await settle(pilot)
         await pilot.press("y")
@@ -353,7 +354,7 @@ async def test_a_forced_replay_of_a_short_answer_gives_the_summary_the_rest_of_t
         assert pane.outcome is not None and pane.outcome.kind == "result"
         payload = pane.query_one("#replay-payload")
         summary = pane.query_one("#replay-summary-scroll")
-        assert payload.region.height == 3  # its one line and its border
+        assert payload.region.height == 5  # its three lines and its border
         assert payload.region.bottom == pane.content_region.bottom
         # the summary down to the payload's title (and the blank row above it)
         assert summary.region.bottom + 2 == payload.region.y, (summary.region, payload.region)

@@ -58,7 +58,7 @@ async def test_r_on_the_timeline_shows_the_replay_tab(
     assert "Replay refused" in shown and "NOT REPLAYABLE" in shown
 
 
-async def test_a_forced_replay_from_the_timeline_shows_its_banner(real: RealWorld) -> None:
+async def test_a_forced_replay_from_the_timeline_shows_what_it_returned(real: RealWorld) -> None:
     app = make_app(real.records_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         await _timeline_of(app, pilot, real.error_truncated)
@@ -71,7 +71,7 @@ async def test_a_forced_replay_from_the_timeline_shows_its_banner(real: RealWorl
         await settle(pilot)
         tab, shown = app.side_pane.active_tab, screen_text(app)
     assert tab == "replay"
-    assert "REPLAYED FROM A RECORD THAT CANNOT" in shown
+    assert "Nothing replayed   NO RESPONSE" in shown  # cut short before its response
 
 
 @pytest.fixture

@@ -51,8 +51,9 @@ RISKS: dict[str, tuple[Callable[[], ExecutionDetail], list[str]]] = {
         lambda: detail_from(tampered_record()),
         ["Untrusted record: May return an answer that was altered after it was recorded"],
     ),
+    # (a header's reason: with no response recorded, there is no risk to name)
     "execution_incomplete": (
-        lambda: detail_from(good_record(final_status=None)),
+        lambda: detail_from(good_record(replayable=False, reason="execution_incomplete")),
         ["Incomplete execution: May return null payload"],
     ),
     "recording_failure": (
@@ -60,7 +61,7 @@ RISKS: dict[str, tuple[Callable[[], ExecutionDetail], list[str]]] = {
         ["Recording failure: May return partial/corrupt data"],
     ),
     "record_corrupted": (
-        salvaged_detail,
+        lambda: detail_from(good_record(replayable="yes")),  # not a boolean: malformed
         ["Corrupted record: May raise parse errors"],
     ),
     "manually_invalidated": (
@@ -93,6 +94,20 @@ def test_force_replay_names_the_risks_of_this_execution_only(case: str) -> None:
     assert lines[start + 1 : start + 1 + len(expected)] == [f" ▶ {risk}" for risk in expected]
     assert lines[start + 1 + len(expected)] == ""  # nothing more: no generic table
     assert sum("▶" in line for line in lines) == len(expected)
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: detail_from(good_record(final_status=None)), salvaged_detail]
+)
+def test_forcing_a_record_with_no_response_says_it_returns_none(
+    make: Callable[[], ExecutionDetail],
+) -> None:
+    lines = force_replay_lines(make())
+    assert (
+        "Nothing to replay: no response was recorded, so a forced replay returns none "
+        "(no status, no payload)."
+    ) in lines
+    assert not any("risk" in line or "▶" in line for line in lines)
 
 
 def test_forcing_a_replayable_execution_lists_no_risk() -> None:

@@ -84,6 +84,18 @@ _RISK_BY_CODE: dict[str, tuple[str, str]] = {
 }
 
 
+# Said wherever a forced replay of a record with no response is offered or shown.
+NO_RESPONSE_TO_FORCE = "no response was recorded, so a forced replay returns none"
+
+
+def response_recorded(record: ExecutionRecord | None) -> bool:
+    """Whether a replay, forced or not, has a recorded response to return: a record whose
+    finalResponse is there and not null. IntentusNet 1.3.0 leaves it null until the
+    execution finishes, and a file cut short may end before it: forcing such a record
+    returns no status and no payload."""
+    return record is not None and record.final_response is not None
+
+
 def force_replay_risks(codes: Iterable[str | None]) -> list[tuple[str, str]]:
     """The risks a forced replay of one record runs: one per code that names one (the
     verdict's replayability code first, then the header's replayableReason), each once."""
@@ -444,7 +456,7 @@ class ReplayEngine:
             status=response.get("status") if isinstance(response.get("status"), str) else None,
             error=response.get("error"),
             integrity=integrity,
-            response_recorded=final is not None,
+            response_recorded=response_recorded(self._record),
         )
 
     def _verify_envelope(self, env: Any) -> None:

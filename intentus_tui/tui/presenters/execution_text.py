@@ -14,6 +14,7 @@ from intentus_tui.core.actions import (
     EXECUTION_INCOMPLETE,
     FORCED_WARNING,
     MANUALLY_INVALIDATED,
+    NO_RESPONSE_TO_FORCE,
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
     UNTRUSTED_LOG,
@@ -50,32 +51,38 @@ REASON_EXPLANATIONS: dict[str, str] = {
 _FORCED_READ = (
     "A forced replay returns whatever could be read, after a confirmation listing the risks."
 )
+_FORCED_RECORDED = (
+    "A forced replay returns whatever was recorded, after a confirmation listing the risks."
+)
+# A record with no response: what ``replay --force`` says of it too, said before and after.
+NO_RESPONSE_NOTE = f"{NO_RESPONSE_TO_FORCE[0].upper()}{NO_RESPONSE_TO_FORCE[1:]}."
 
 # Why a refused replay was refused, for each reason the record's header gives (the verdict's
-# own words come with an untrusted record), and what forcing one would do.
-REFUSAL_NOTES: dict[str, str] = {
+# own words come with an untrusted record), then what forcing one would do when a response
+# was recorded (when none was, forcing returns none: ``NO_RESPONSE_NOTE``).
+REFUSAL_NOTES: dict[str, tuple[str, str]] = {
     MANUALLY_INVALIDATED: (
-        "An operator marked this record as not replayable. A forced replay returns what "
-        "was recorded anyway, after a confirmation listing the risks."
+        "An operator marked this record as not replayable.",
+        "A forced replay returns what was recorded anyway, after a confirmation listing the risks.",
     ),
     RECORD_CORRUPTED: (
         "The file is damaged, not a record, or a malformed record (verify lists what "
-        "is wrong): what it holds may be incomplete or wrong. " + _FORCED_READ
+        "is wrong): what it holds may be incomplete or wrong.",
+        _FORCED_READ,
     ),
     EXECUTION_INCOMPLETE: (
         "No final response was recorded: the execution died or is still running, so "
-        "there is no answer to replay. A forced replay returns whatever was recorded, "
-        "after a confirmation listing the risks."
+        "there is no answer to replay.",
+        _FORCED_RECORDED,
     ),
     RECORDING_FAILURE: (
-        "Its writer says the final response was not recorded properly: it may be "
-        "incomplete. A forced replay returns it anyway, after a confirmation listing the "
-        "risks."
+        "Its writer says the final response was not recorded properly: it may be incomplete.",
+        "A forced replay returns it anyway, after a confirmation listing the risks.",
     ),
 }
 OTHER_REFUSAL_NOTE = (
-    "The record's header marks it not replayable. A forced replay returns whatever was "
-    "recorded anyway, after a confirmation listing the risks."
+    "The record's header marks it not replayable.",
+    "A forced replay returns whatever was recorded anyway, after a confirmation listing the risks.",
 )
 NOTHING_TO_REPLAY = (
     "Nothing to replay: no record holds a response for this execution, so a replay, "
@@ -87,15 +94,15 @@ NOTHING_TO_REPLAY = (
 _CORRUPTED_NOTES = {
     "cut short": (
         "The file is cut short: only what was written before its end could be read, and "
-        "its response is missing or incomplete. "
+        "its response is missing or incomplete."
     ),
     "damaged": (
         "The file is damaged: only what could be read around the damage is there, and it "
-        "may be incomplete or wrong. "
+        "may be incomplete or wrong."
     ),
     "malformed": (
         "The record is malformed (verify lists what is wrong): what it holds may be "
-        "incomplete or wrong. "
+        "incomplete or wrong."
     ),
 }
 
@@ -103,7 +110,8 @@ _CORRUPTED_NOTES = {
 def refusal_note(reason: str | None, detail: ExecutionDetail | None = None) -> str:
     """What a refusal with code ``reason`` means (a library's reason is its own code; any
     other the header gives is ``marked_not_replayable``), and what forcing would do; of
-    ``detail``'s record, when it says which harm it is."""
+    ``detail``'s record, when it says which harm it is and whether it holds a response."""
+    meaning, forced = REFUSAL_NOTES.get(reason or "", OTHER_REFUSAL_NOTE)
     if reason == RECORD_CORRUPTED and detail is not None:
         report = detail.verify
         kind = None
@@ -112,8 +120,12 @@ def refusal_note(reason: str | None, detail: ExecutionDetail | None = None) -> s
         elif report.load_status is LoadStatus.OK and not report.ok:  # else its writer's word
             kind = "malformed"
         if kind is not None:
-            return _CORRUPTED_NOTES[kind] + _FORCED_READ
-    return REFUSAL_NOTES.get(reason or "", OTHER_REFUSAL_NOTE)
+            meaning = _CORRUPTED_NOTES[kind]
+    if detail is not None and not detail.response_recorded:
+        forced = NO_RESPONSE_NOTE
+        if reason == EXECUTION_INCOMPLETE:  # its meaning already says none was recorded
+            forced = "A forced replay returns none."
+    return f"{meaning} {forced}"
 
 
 def unreadable_record(detail: ExecutionDetail) -> str | None:
@@ -276,7 +288,9 @@ def force_replay_lines(detail: ExecutionDetail, by_file: bool = False) -> list[s
         code = UNTRUSTED_LOG  # the log broke, not (as far as is known) the record
     header = None if detail.replayable else detail.replay_reason
     risks = force_replay_risks([code, header])
-    if risks:
+    if not detail.response_recorded:  # no risk to weigh: there is nothing to return
+        lines.extend(("", f"Nothing to replay: {NO_RESPONSE_TO_FORCE} (no status, no payload)."))
+    elif risks:
         lines.append("")
         lines.append("Force replay risk:" if len(risks) == 1 else "Force replay risks:")
         lines.extend(f" ▶ {scenario}: {risk}" for scenario, risk in risks)

@@ -17,6 +17,7 @@ from textual.worker import Worker, get_current_worker
 
 from intentus_tui.core.actions import (
     FORCED_WARNING,
+    NO_RESPONSE_TO_FORCE,
     ExecutionDetail,
     ReplayOutcome,
     ReplayResult,
@@ -26,6 +27,7 @@ from intentus_tui.core.actions import (
 )
 from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.execution_text import (
+    NO_RESPONSE_NOTE,
     NOTHING_TO_REPLAY,
     doubt_rows,
     execution_label,
@@ -71,6 +73,10 @@ def _status_badge(result: ReplayResult) -> Content:
     if lowered in ("success", "ok", "completed"):
         return badge(safe(status).upper(), "ok")
     return badge(safe(status).upper(), "info")
+
+
+def _time_text(when: str | None) -> str | tuple[str, str]:
+    return safe(when) if when is not None else ("—", DIM_STYLE)
 
 
 def _is_error(result: ReplayResult) -> bool:
@@ -139,8 +145,7 @@ def result_lines(
     lines.append(row("Original id", safe(original) if original is not None else ("—", DIM_STYLE)))
     if by_file:
         lines.append(row("File", safe(detail.path.name)))
-    when = result.originalTimestamp
-    lines.append(row("Original time", safe(when) if when is not None else ("—", DIM_STYLE)))
+    lines.append(row("Original time", _time_text(result.originalTimestamp)))
     if result.untrusted:
         source = "an untrusted record" if outcome.answer_untrusted else "an unchecked record"
         lines.append(row("Status", _status_badge(result), (f"  from {source}", PROBLEM_STYLE)))
@@ -154,6 +159,35 @@ def result_lines(
         label = "Warnings" if index == 0 else ""
         lines.append(row(label, ("⚠ " + safe(warning), WARNING_STYLE)))
     lines.extend(_metadata_lines(result))
+    return lines
+
+
+def no_response_lines(
+    detail: ExecutionDetail, outcome: ReplayOutcome, by_file: bool = False
+) -> list[Line]:
+    """A forced replay of a record with no response: nothing was returned (``replay
+    --force`` says so and exits 3), so no answer to warn about and no payload; what the
+    record's integrity is and the replay's warnings, as ``replay`` gives them."""
+    result = outcome.result
+    assert result is not None
+    lines = [
+        heading("Nothing replayed", badge("NO RESPONSE", "warning")),
+        *execution_rows(detail, by_file),
+        row("Original time", _time_text(result.originalTimestamp)),
+        row("Status", ("none recorded", DIM_STYLE)),
+    ]
+    verdict = outcome.verdict
+    doubts = result.untrusted
+    if verdict is not None and doubts:
+        lines.append(_integrity_row(verdict, ""))
+    for problem in doubts:
+        lines.append(bullet(integrity_note(problem), PROBLEM_STYLE, mark="✗"))
+    shown = {problem.text for problem in result.integrity}
+    warnings = [warning for warning in result.warnings if warning not in shown]
+    for index, warning in enumerate(warnings):
+        lines.append(row("Warnings" if index == 0 else "", ("⚠ " + safe(warning), WARNING_STYLE)))
+    lines.append(BLANK)
+    lines.append(plain(f"{NO_RESPONSE_NOTE} No agent was run, no model was called.", DIM_STYLE))
     return lines
 
 
@@ -186,6 +220,8 @@ def waiting_lines(detail: ExecutionDetail | None, by_file: bool = False) -> list
         note = "Replay returns the recorded response exactly; nothing is executed."
     elif detail.replayable and verdict is None:  # nothing says it cannot be believed
         note = "Replay still shows what was recorded, with the integrity warnings below."
+    elif not detail.response_recorded:  # as `replay` says it: --force returns none
+        note = f"Nothing to replay: {NO_RESPONSE_TO_FORCE}."
     else:  # refused by the record or by its verdict (untrusted): `r` refuses it
         note = "A forced replay is possible after a confirmation."
     lines.append(plain(note, DIM_STYLE))
@@ -215,10 +251,11 @@ def refused_lines(
             broken = (
                 f"{integrity_words(verdict.integrity).capitalize()}: {verdict.integrity_reason}"
             )
-        note = (
-            f"{broken}. A forced replay (R) returns the recorded answer anyway, with its "
-            "integrity problems, after a confirmation."
+        forced = (
+            "A forced replay (R) returns the recorded answer anyway, with its integrity "
+            "problems, after a confirmation."
         )
+        note = f"{broken}. {forced if detail.response_recorded else NO_RESPONSE_NOTE}"
     else:
         note = refusal_note(code, detail)
     return [
@@ -355,6 +392,10 @@ class ReplayPane(Vertical):
         if outcome.kind != "result":  # failed (this tab gives no envelope to mismatch)
             self.add_class("-no-payload")
             self._set_summary(failed_lines(detail, outcome, by_file))
+            return
+        if outcome.result is not None and not outcome.result.response_recorded:
+            self.add_class("-no-payload")  # forced, and nothing returned: no payload box
+            self._set_summary(no_response_lines(detail, outcome, by_file))
             return
         self._set_summary(result_lines(detail, outcome, by_file))
         lines = self._payload_lines
