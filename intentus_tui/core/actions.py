@@ -68,6 +68,7 @@ from intentus_tui.core.records.verify import (
     VerifyReport,
     salvaged_hash_words,
 )
+from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.verdict import replay_code_text, replay_text, verdict_of
 from intentus_tui.core.verist.missing import MISSING
 
@@ -176,6 +177,7 @@ __all__ = [
     "snapshot_warnings",
     "untrusted_problems",
     "untrusted_warnings",
+    "utc_text",
     "verdict_of",
     "verify_file",
 ]

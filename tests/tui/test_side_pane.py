@@ -168,7 +168,7 @@ async def test_replay_of_a_replayable_record_shows_the_recorded_response() -> No
         assert view.display
     assert "FROM REPLAY" in text
     assert "Original id     exec-0001" in text
-    assert "Original time   2026-01-05T10:00:00.000000+00:00" in text
+    assert "Original time   2026-01-05T10:00:00Z" in text
     assert "SUCCESS" in text
     assert 'agent: "fb-secondary"' in text
     assert "Warnings" not in text

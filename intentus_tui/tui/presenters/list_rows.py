@@ -21,6 +21,7 @@ from intentus_tui.core.model import (  # display_id: the presenters' short id to
     display_id,
 )
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.cells import fit, fit_middle
 from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
@@ -238,7 +239,10 @@ def id_column_width(id_width: int, names_width: int, width: int) -> int:
 
 
 def created_cell(created: str, compact: bool = False) -> str:
-    """``2026-01-05 10:00:00`` (or ``01-05 10:00:00``) from an ISO timestamp, else as written."""
+    """``2026-01-05 10:00:00`` (or ``01-05 10:00:00``) from an ISO timestamp, in UTC as
+    every screen and the command line show it, else as written."""
+    if not created.endswith(("+00:00", "Z")):  # another offset, or none: made UTC first
+        created = utc_text(created)
     if len(created) >= 19 and created[10] == "T":
         return f"{created[5 if compact else 0 : 10]} {created[11:19]}"
     return created

@@ -24,6 +24,7 @@ from intentus_tui.core.actions import (
     replay,
     replay_integrity,
     untrusted_problems,
+    utc_text,
 )
 from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.execution_text import (
@@ -76,7 +77,9 @@ def _status_badge(result: ReplayResult) -> Content:
 
 
 def _time_text(when: str | None) -> str | tuple[str, str]:
-    return safe(when) if when is not None else ("—", DIM_STYLE)
+    """When the record was made, as every screen and ``replay`` show it: UTC to the second
+    (``2026-01-05T09:01:41Z``), whichever form the record wrote it in."""
+    return safe(utc_text(when)) if when else ("—", DIM_STYLE)
 
 
 def _is_error(result: ReplayResult) -> bool:
