@@ -315,6 +315,8 @@ class IntentusApp(
             self._resume_gc = False
             resume_collector()
         self.start_idle_collector()  # full collections wait for the keys to rest
+        if self.watching:
+            self.follow_compared_snapshots()
         if self.watching and root_problem(self.root) is None:
             self._follow_directory()  # it starts the scan once the watch is in place
             if self.roots is None:

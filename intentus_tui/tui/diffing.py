@@ -22,14 +22,16 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.worker import get_current_worker
 
+from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.comparing import ComparisonLauncher
 
 if TYPE_CHECKING:
     from textual.actions import ActionParseResult
     from textual.dom import DOMNode
 
-    from intentus_tui.core.actions import ExecutionDetail
+    from intentus_tui.core.actions import ExecutionDetail, Operand
     from intentus_tui.core.model import ExecutionSummary
+    from intentus_tui.tui.live.watcher import IndexFeeder
     from intentus_tui.tui.widgets.side_pane import SidePane
 
 # The keys that act on a comparison shown: they wait for one (hidden from the footer until
@@ -37,6 +39,17 @@ if TYPE_CHECKING:
 COMPARISON_KEYS = frozenset({"next_difference", "previous_difference", "full_comparison"})
 HOW_TO_COMPARE = "mark an execution with m and press d on another, or press D"
 NOTHING_COMPARED = f"Nothing compared yet: {HOW_TO_COMPARE}"
+# How often the file of a snapshot or baseline compared is looked at, while watching.
+SNAPSHOT_LOOK_SECONDS = 0.5
+
+
+def _file_look(path: Path) -> tuple[int, int, int] | None:
+    """What tells a file's content changed without reading it; None: it is not there."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class DiffKeys(ComparisonLauncher):
@@ -48,9 +61,12 @@ class DiffKeys(ComparisonLauncher):
     marked_removed = False  # the marked execution's file was removed since it was marked
     # Its name as last listed, and whether that is its file's (a copy): kept once removed.
     _marked_name: tuple[str, bool] | None = None
+    # The files of the snapshots compared, as last looked at (``_look_at_snapshots``).
+    _snapshot_looks: dict[Path, tuple[int, int, int] | None]
     diff_shown: bool
     _marking: str | None
     keymap: dict[str, str]  # binding id -> keys, as the user's keymap gives them
+    feeder: IndexFeeder
 
     if TYPE_CHECKING:
 
@@ -176,12 +192,8 @@ class DiffKeys(ComparisonLauncher):
 
         screens = [s for s in self.screen_stack if isinstance(s, ComparisonScreen)]
         diff_pane = self.side_pane.diff_pane if self.side_pane.ready else None
-        sides: set[Path | None] = set()
-        if diff_pane is not None and (request := diff_pane.request) is not None:
-            sides |= {side.path for side in (request.left, request.right) if side is not None}
-        for screen in screens:
-            sides |= {screen.a.path, screen.b.path}
-        paths = {path for path in sides if path is not None}
+        sides = self._compared_sides()
+        paths = {side.path for side in sides if side.kind == "record" and side.path is not None}
         if not paths:  # nothing compared: a live batch of many rows costs nothing here
             return
         gone, back = set(removed), {summary.key for summary in changed}
@@ -196,6 +208,95 @@ class DiffKeys(ComparisonLauncher):
                     screen.side_removed(path, hint)
             elif key in back and path != marked and self._not_read_elsewhere(key, path):
                 self._read_side_again(path)
+
+    def _compared_sides(self) -> list[Operand]:
+        """The sides of the comparisons shown: the Diff tab's, those on screen."""
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        sides: list[Operand | None] = []
+        if self.side_pane.ready and (request := self.side_pane.diff_pane.request) is not None:
+            sides += [request.left, request.right]
+        for screen in self.screen_stack:
+            if isinstance(screen, ComparisonScreen):
+                sides += [screen.a, screen.b]
+        return [side for side in sides if side is not None]
+
+    def follow_compared_snapshots(self) -> None:
+        """While watching: the file of a snapshot or baseline compared (outside the watched
+        records) is looked at now and then: changed, it is compared again as it reads now;
+        removed, the comparison says so."""
+        self._snapshot_looks = {}
+        self.set_interval(SNAPSHOT_LOOK_SECONDS, self._look_at_snapshots)
+
+    def _look_at_snapshots(self) -> None:
+        if self.closing or not self.feeder.live:  # paused: looked at again once resumed
+            return
+        labels = {
+            side.path: side.label
+            for side in self._compared_sides()
+            if side.kind == "snapshot" and side.path is not None
+        }
+        seen = self._snapshot_looks
+        for path in [p for p in seen if p not in labels]:  # no longer compared
+            del seen[path]
+        for path, label in labels.items():
+            look = _file_look(path)
+            if path not in seen:  # first seen: as it was read, moments ago
+                seen[path] = look
+            elif look != seen[path]:
+                seen[path] = look
+                if look is None:
+                    self._snapshot_removed(path)
+                else:
+                    self._read_snapshot_again(path, label)
+
+    def _snapshot_removed(self, path: Path) -> None:
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        hint = "press D to pick another"
+        if self.side_pane.ready:
+            self.side_pane.diff_pane.side_removed(path, hint)
+        for screen in self.screen_stack:
+            if isinstance(screen, ComparisonScreen):
+                screen.side_removed(path, hint)
+
+    def _read_snapshot_again(self, path: Path, label: str) -> None:
+        # One read at a time per file, the newest (as ``_read_side_again``).
+        self.run_worker(
+            partial(self._snapshot_read, path, label),
+            group=f"snapshot-again:{path}",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _snapshot_read(self, path: Path, label: str) -> None:
+        from intentus_tui.core.actions import CompareError, file_operand
+        from intentus_tui.core.paths import sibling_wal_dir
+
+        try:
+            operand = file_operand(label, path, prefer="snapshot", wal_dir=sibling_wal_dir(path))
+        except CompareError as exc:  # e.g. half written: the next change is read again
+            if not get_current_worker().is_cancelled:
+                problem = f"{path.name} changed and cannot be compared again: {exc}"
+                self.call_from_thread(self._say_unreadable, problem)
+            return
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._snapshot_read_again, operand)
+
+    def _say_unreadable(self, problem: str) -> None:
+        self.notify(sanitize_line(problem), severity="warning", markup=False, timeout=6)
+
+    def _snapshot_read_again(self, operand: Operand) -> None:
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        if self.closing:
+            return
+        if self.side_pane.ready:
+            self.side_pane.diff_pane.renew_side(operand)
+        for screen in self.screen_stack:
+            if isinstance(screen, ComparisonScreen):
+                screen.renew_side(operand)
 
     def _not_read_elsewhere(self, key: str, path: Path) -> bool:
         """A side's file changed or back that only this reads again: said removed, or left

@@ -44,7 +44,8 @@ class Operand:
     events: tuple[GraphEvent, ...] = ()
     db_path: Path | None = None
     note: str | None = None  # e.g. "damaged record, compared what was recovered: ..."
-    path: Path | None = None  # the record's file: names a side when two copies share an id
+    # The record's file (names a side when two copies share an id), or the snapshot's.
+    path: Path | None = None
     # A record's execution verdict, as every screen shows it (``load_detail``'s); None for a
     # snapshot, baseline or run, and for a record given as a bare value.
     verdict: Verdict | None = None
@@ -123,9 +124,12 @@ def _integrity_words(verdict: Verdict) -> str:
     return verdict.integrity.value.replace("_", " ")  # words: "chain broken"
 
 
-def snapshot_operand(label: str, snapshot: Snapshot, baseline: bool = False) -> Operand:
-    """A snapshot (or a baseline's) as a side; ``note`` says when its content does not hash
-    to what it recorded (changed since it was saved: a tampered baseline passed unsaid)."""
+def snapshot_operand(
+    label: str, snapshot: Snapshot, baseline: bool = False, path: Path | None = None
+) -> Operand:
+    """A snapshot (or a baseline's) as a side, read from the file ``path``; ``note`` says
+    when its content does not hash to what it recorded (changed since it was saved: a
+    tampered baseline passed unsaid)."""
     from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED, changed_since_saved
 
     broken = changed_since_saved(snapshot)
@@ -133,7 +137,7 @@ def snapshot_operand(label: str, snapshot: Snapshot, baseline: bool = False) -> 
     if broken:
         where = ", ".join(check.target for check in broken)
         note = f"{SNAPSHOT_HASHES_DIFFER} ({where}): {CHANGED_SINCE_SAVED}"
-    return Operand(label, "snapshot", snapshot=snapshot, note=note, baseline=baseline)
+    return Operand(label, "snapshot", snapshot=snapshot, note=note, baseline=baseline, path=path)
 
 
 SNAPSHOT_HASHES_DIFFER = "its content does not hash to what it recorded"
@@ -234,7 +238,7 @@ def file_operand(
         )
     if prefer == "snapshot":
         try:  # a file that cannot be read at all is no more a snapshot than a record
-            return snapshot_operand(label, *load_snapshot_or_baseline(path, what="File"))
+            return snapshot_operand(label, *load_snapshot_or_baseline(path, what="File"), path)
         except (SnapshotError, OSError) as exc:
             snapshot_problem = str(exc)
         result = load_record_file(path)
@@ -246,7 +250,7 @@ def file_operand(
         return load_result_operand(label, result, execution_wal(result, wal_dir))
     if result.status is LoadStatus.NOT_RECORD:
         try:
-            return snapshot_operand(label, *load_snapshot_or_baseline(path))
+            return snapshot_operand(label, *load_snapshot_or_baseline(path), path)
         except SnapshotError as exc:
             raise CompareError(f"{label}: neither a record nor a snapshot: {exc}") from None
     raise CompareError(f"{label}: {result.message}")

@@ -301,15 +301,20 @@ class ComparisonScreen(Screen[None]):
         """``detail`` is a newer read of a file that changed (or went): a record side read
         from it is compared again, its title, verdict and warnings with it, never left
         showing what the file held."""
-        operand = detail_operand(detail)
+        self.renew_side(detail_operand(detail))
+
+    def renew_side(self, operand: Operand) -> None:
+        """``operand`` is a newer read of a side's file (a record, snapshot or baseline):
+        the side read from it is compared again as the file reads now."""
+        path = operand.path
 
         def renewed(side: Operand) -> Operand:
-            return operand if side.kind == "record" and side.path == detail.path else side
+            return operand if path is not None and _from_file(side, path) else side
 
         a, b = renewed(self.a), renewed(self.b)
-        if a is self.a and b is self.b:
+        if path is None or (a is self.a and b is self.b):
             return
-        self.removed.pop(detail.path, None)  # read again: it is there (again)
+        self.removed.pop(path, None)  # read again: it is there (again)
         self._set_sides(a, b)
         if not self.is_mounted:
             return  # its mount shows them and compares
@@ -324,13 +329,13 @@ class ComparisonScreen(Screen[None]):
         self._compute()
 
     def side_removed(self, path: Path, hint: str) -> None:
-        """A record side's file ``path`` was removed: the screen says so (``hint``: what to
-        do instead) rather than show differences against an empty side, until it is read
-        again (``compare_again_with``)."""
+        """A side's file ``path`` (a record, snapshot or baseline) was removed: the screen
+        says so (``hint``: what to do instead) rather than show differences against an empty
+        side, until it is read again (``renew_side``)."""
 
         def forgotten(side: Operand) -> Operand:
             # Its verdict was of what the file held: no longer shown as the side's.
-            if side.kind == "record" and side.path == path:
+            if _from_file(side, path):
                 return replace(side, verdict=None, note=None)
             return side
 
@@ -642,3 +647,8 @@ def _difference_at(folded: Folded, path: tuple[object, ...]) -> int | None:
         if isinstance(row, SideRow) and row.path[: len(path)] == path:
             return index
     return None
+
+
+def _from_file(side: Operand, path: Path) -> bool:
+    """Whether ``side`` is what the file ``path`` held: a record, snapshot or baseline."""
+    return side.kind in ("record", "snapshot") and side.path == path

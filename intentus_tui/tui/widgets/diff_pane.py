@@ -306,12 +306,18 @@ def _with_file(label: str, operand: Operand | None) -> str:
     return label if path is None else f"{label} ({path.name})"
 
 
-def _record_files(request: DiffRequest) -> set[Path]:
+def _side_files(request: DiffRequest) -> set[Path]:
+    """The files the sides were read from (records, snapshots, baselines; not runs)."""
     return {
         side.path
         for side in (request.left, request.right)
-        if side is not None and side.kind == "record" and side.path is not None
+        if side is not None and side.path is not None and _from_file(side, side.path)
     }
+
+
+def _from_file(side: Operand, path: Path) -> bool:
+    """Whether ``side`` is what the file ``path`` held: a record, snapshot or baseline."""
+    return side.kind in ("record", "snapshot") and side.path == path
 
 
 def _by_file(operand: Operand | None, request: DiffRequest) -> bool:
@@ -503,32 +509,35 @@ class DiffPane(Vertical):
         """``detail`` is a newer read of a file that changed: a record side read from it is
         compared again (invalidated, rewritten), never left showing it, or its verdict, as
         it was."""
-        request = self.request
-        if request is None:
+        self.renew_side(detail_operand(detail))
+
+    def renew_side(self, operand: Operand) -> None:
+        """``operand`` is a newer read of a side's file (a record, snapshot or baseline):
+        the side read from it is compared again as the file reads now."""
+        request, path = self.request, operand.path
+        if request is None or path is None:
             return
 
         def renewed(side: Operand | None) -> Operand | None:
-            if side is not None and side.kind == "record" and side.path == detail.path:
-                return detail_operand(detail)
-            return side
+            return operand if side is not None and _from_file(side, path) else side
 
         left, right = renewed(request.left), renewed(request.right)
         if left is not request.left or right is not request.right:
-            self.removed.pop(detail.path, None)  # read again: it is there (again)
+            self.removed.pop(path, None)  # read again: it is there (again)
             self._compare_or_say_removed(replace(request, left=left, right=right))
 
     def side_removed(self, path: Path, hint: str) -> None:
-        """A record side's file ``path`` was removed: the tab says so (``hint``: what to do
-        instead) rather than list differences against an empty side, until it is read again
-        (``compare_again_with``)."""
+        """A side's file ``path`` (a record, snapshot or baseline) was removed: the tab says
+        so (``hint``: what to do instead) rather than list differences against an empty
+        side, until it is read again (``renew_side``)."""
         request = self.request
-        if request is None or path not in _record_files(request):
+        if request is None or path not in _side_files(request):
             return
         self.removed[path] = hint
 
         def forgotten(side: Operand | None) -> Operand | None:
             # Its verdict was of what the file held: no longer shown as the side's.
-            if side is not None and side.kind == "record" and side.path == path:
+            if side is not None and _from_file(side, path):
                 return replace(side, verdict=None, note=None)
             return side
 
