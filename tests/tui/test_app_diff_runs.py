@@ -105,7 +105,10 @@ async def test_D_picks_two_runs_and_compares_them_as_the_cli_does(
     assert cli.startswith("first divergence: event #8 (A seq 8, B seq 30)")
     assert " ".join(said.split()).find(cli.split(": type")[0]) >= 0
     assert any(row.startswith("#8 evt_008 behavior.completed") for row in rows)
-    assert "lineage A is B's grandparent" in " ".join(tab.split())
+    lineage = " ".join(tab.split())
+    assert "lineage A is B's grandparent" in lineage
+    # Its fork points as the picker's line numbers them ("at #11"), not "(at evt_011)".
+    assert "(at #7)" in lineage and "(at #11)" in lineage and "evt_0" not in lineage
 
 
 async def test_a_run_typed_as_db_hash_id_and_what_cannot_be_its_b(

@@ -31,6 +31,8 @@ async def test_a_grandchild_against_its_grandparent(notes: NotesWorld) -> None:
     lines = [line.strip() for line in summary.splitlines()]
     assert lines[0].startswith("events 11 / 14")
     assert any(line.startswith("lineage A is B's grandparent") for line in lines)
+    lineage = " ".join(summary.split())
+    assert "(at #7)" in lineage and "(at #11)" in lineage and "(at evt_" not in lineage
     assert "shared prefix 7 events   inherited 7" in lines
     assert "events (as activegraph diff) 6 shared  2 only A  6 only B" in lines
     assert "objects 1 shared  0 only A  1 only B  3 differ" in lines

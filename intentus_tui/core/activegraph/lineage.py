@@ -29,6 +29,7 @@ from intentus_tui.core.activegraph.store import (
     run_divergence,
 )
 from intentus_tui.core.compare import Divergence
+from intentus_tui.core.compare.notation import fork_event_text
 
 __all__ = [
     "ForkComparison",
@@ -93,7 +94,8 @@ class RunRelation:
         return len(self.forks_a) + len(self.forks_b)
 
     def describe(self) -> str:
-        """One line for a person (raw text: sanitize before printing)."""
+        """One line for a person, each fork point numbered as a run's events are (``(at
+        #7)``, ``fork_event_text``). Raw text: sanitize before printing."""
         ancestor = self.common_ancestor.run_id
         if self.kind == "same":
             return "the same run"
@@ -114,7 +116,7 @@ class RunRelation:
 def _path_text(start: str, forks: tuple[ForkPoint, ...]) -> str:
     parts = [start]
     for fork in forks:
-        parts.append(f"→ (at {fork.event_id or '?'}) {fork.fork_run_id}")
+        parts.append(f"→ (at {fork_event_text(fork.event_id, fork.index)}) {fork.fork_run_id}")
     return " ".join(parts)
 
 

@@ -50,6 +50,18 @@ def event_number(index: int) -> str:
     return f"#{index + 1}"
 
 
+def fork_event_text(event_id: str | None, index: int | None = None) -> str:
+    """The event a run was forked after, numbered as a run's events are everywhere: ``#7``
+    for the 0-based ``index`` 6 in its parent's log, else for ``evt_007`` (when that place
+    is not known); an id of another form as it is, ``?`` for none. Raw text."""
+    if index is not None:
+        return event_number(index)
+    if event_id is None:
+        return "?"
+    number = event_id.removeprefix("evt_")
+    return f"#{int(number)}" if number != event_id and number.isdigit() else event_id
+
+
 def run_path_text(path: Sequence[PathKey], *, both: bool = True) -> str:
     """A path in two runs' event lists, its event by number: ``#8.payload.behavior``; an
     event at different positions in A and B (``PairedIndex``) is ``#10→#9`` with ``both``,

@@ -432,8 +432,7 @@ def _fork_note(parent: str | None, at: str | None, names: Mapping[str, str | Non
     left it after, numbered as a comparison numbers a run's events (``evt_011`` is ``#11``)."""
     if parent is None:
         return ""
+    from intentus_tui.core.compare.notation import fork_event_text
+
     text = f"fork of {names.get(parent) or parent}"
-    if at:
-        number = at.removeprefix("evt_")
-        text += f" at #{int(number)}" if number.isdigit() and number != at else f" at {at}"
-    return text
+    return f"{text} at {fork_event_text(at)}" if at else text
