@@ -29,6 +29,9 @@ from intentus_tui.core.model import NOTHING_TO_CHECK
 from intentus_tui.core.records.load import WAL_SUFFIX, json_kind
 from intentus_tui.core.sanitize import quoted, sanitize_line
 from intentus_tui.core.wal.analyse import (
+    IRREVERSIBLE,
+    READ_ONLY,
+    REVERSIBLE,
     RecoveryHint,
     WalFallback,
     WalState,
@@ -246,7 +249,9 @@ class WalLog:
 
 def broken_chain_hint(log: WalLog) -> RecoveryHint:
     """Investigate first: nothing from the first broken entry on can be believed, so no
-    state, step or side effect it claims may decide a retry or a replay.
+    state, step or side effect it claims may decide a retry or a replay. What the entries
+    before the break establish still counts: a step with side effects they say started
+    (or completed) is warned of, as an intact log's hint would.
 
     What broke is said once, by ``describe_break`` (which every presentation shows first):
     the hint names the entry and says what follows from it and what to do."""
@@ -255,12 +260,13 @@ def broken_chain_hint(log: WalLog) -> RecoveryHint:
     if issue is not None:
         where = f"line {issue.line_no}" + (f" (seq {issue.seq})" if issue.seq is not None else "")
     claimed = log.claimed_state.replace("_", " ")
-    trusted = log.state.replace("_", " ")
-    last = log.last_trusted_entry
-    before = (
-        f"the entries before it (through seq {last.seq}) say only: {trusted}."
-        if last is not None
-        else "no entry before it can be trusted."
+    before, warned = _trusted_account(log)
+    act = (
+        "Check the target system before doing anything, and find out who or what changed "
+        "the log; do not act on what it claims."
+        if warned
+        else "Find out who or what changed the log before retrying, and do not act on what "
+        "it claims."
     )
     if issue is not None and issue.kind == "execution_id_mismatch":
         return RecoveryHint(
@@ -272,9 +278,43 @@ def broken_chain_hint(log: WalLog) -> RecoveryHint:
     return RecoveryHint(
         "investigate_first",
         f"The log was changed after it was written: nothing from {where} on can be believed "
-        f"(it claims {claimed}); {before} Find out who or what changed the log before "
-        "retrying, and do not act on what it claims.",
+        f"(it claims {claimed}); {before} {act}",
     )
+
+
+def _trusted_account(log: WalLog) -> tuple[str, bool]:
+    """What the entries before a break say, as the hint words it, and whether it warns of
+    side effects (a step with them in flight or completed)."""
+    last = log.last_trusted_entry
+    if last is None:
+        return "no entry before it can be trusted.", False
+    through = f"the entries before it (through seq {last.seq})"
+    step = log.in_flight_step
+    if step is not None and step.side_effect != READ_ONLY:
+        at = f" at seq {step.started_seq}" if step.started_seq is not None else ""
+        name = f"{quoted(step.step_id)} ({step.agent or 'agent unknown'})"
+        follows = {
+            IRREVERSIBLE: (
+                "an irreversible",
+                "it may have taken effect, and a retry could repeat it",
+            ),
+            REVERSIBLE: ("a state-changing", "it may have partly applied"),
+        }.get(step.side_effect or "", ("a", "its side effects were not declared"))
+        return (
+            f"{through} say {follows[0]} step, {name}, started{at} and do not say it ended: "
+            f"{follows[1]}.",
+            True,
+        )
+    done = [s for s in log.steps if s.status == "completed" and s.side_effect != READ_ONLY]
+    if done:
+        names = ", ".join(
+            f"{quoted(s.step_id)} ({s.side_effect or 'side effects not declared'})" for s in done
+        )
+        return (
+            f"{through} say steps that may have side effects completed ({names}): a retry would repeat them.",
+            True,
+        )
+    return f"{through} say only: {log.state.replace('_', ' ')}.", False
 
 
 # --------------------------------------------------------------------------------------
