@@ -230,11 +230,14 @@ class ActionError(Exception):
 # --------------------------------------------------------------------------- detail
 
 
-def load_detail(path: str | Path, wal_dir: Path | None = None) -> ExecutionDetail:
-    """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises."""
+def load_detail(
+    path: str | Path, wal_dir: Path | None = None, *, record_removed: bool = False
+) -> ExecutionDetail:
+    """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises.
+    ``record_removed``: a WAL-only execution's record file was seen, then removed."""
     from intentus_tui.core.detail import load_detail as load
 
-    return load(path, wal_dir)
+    return load(path, wal_dir, record_removed=record_removed)
 
 
 def verify_file(path: Path) -> VerifyReport:

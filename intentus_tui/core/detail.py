@@ -10,7 +10,14 @@ from pathlib import Path
 from intentus_tui.core.bundle.seal import log_change, record_change, with_change
 from intentus_tui.core.index.summarize import summarize
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
-from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, ReplayCode, Verdict
+from intentus_tui.core.model import (
+    RECORD_REMOVED,
+    ExecutionSummary,
+    Integrity,
+    Outcome,
+    ReplayCode,
+    Verdict,
+)
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.reconcile import with_log
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
@@ -61,20 +68,25 @@ class ExecutionDetail:
         return response_recorded(self.result.record)
 
 
-def load_detail(path: str | os.PathLike[str], wal_dir: Path | None = None) -> ExecutionDetail:
+def load_detail(
+    path: str | os.PathLike[str], wal_dir: Path | None = None, *, record_removed: bool = False
+) -> ExecutionDetail:
     """Read one execution (a record file, or a ``.wal`` for WAL-only ones). Never raises.
 
     With ``wal_dir``, the execution's write-ahead log is read too when it exists.
+    ``record_removed``: a WAL-only execution's record file was seen, then removed (its
+    listing says so): every part of the detail says so, not that none was written.
     """
     path = Path(path)
     if path.name.endswith(WAL_SUFFIX):
         only_log = read_wal(path)
+        no_record = RECORD_REMOVED.capitalize() if record_removed else "No record file was written"
         result = LoadResult(
             path=path,
             status=LoadStatus.NO_RECORD,
-            message=f"No record file was written; the write-ahead log says: {only_log.message}",
+            message=f"{no_record}; the write-ahead log says: {only_log.message}",
         )
-        return detail_of(result, only_log)
+        return detail_of(result, only_log, record_removed=record_removed)
     result = load_record_file(path)
     return detail_of(result, execution_wal(result, wal_dir))
 
@@ -86,7 +98,9 @@ def execution_wal(result: LoadResult, wal_dir: Path | None) -> WalLog | None:
     return read_wal(wal_path) if wal_path is not None and os.path.lexists(wal_path) else None
 
 
-def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
+def detail_of(
+    result: LoadResult, wal: WalLog | None = None, *, record_removed: bool = False
+) -> ExecutionDetail:
     replayable: bool = False
     # Known only from its WAL: no record was written, so there is no response to replay.
     reason: str | None = (
@@ -97,7 +111,7 @@ def detail_of(result: LoadResult, wal: WalLog | None = None) -> ExecutionDetail:
     timeline = timeline_of(result)
     if timeline is not None:
         timeline = with_log(timeline, wal)
-    summary = summary_of(result, wal)
+    summary = summary_of(result, wal, record_removed=record_removed)
     times: ExecutionTimes | None = None
     if result.record is not None and timeline is not None:
         times = execution_times(result.record, timeline, wal)
@@ -131,15 +145,25 @@ def postmortem_of(
             refused = verdict.replay_reason
     failed = verdict is not None and verdict.outcome is Outcome.FAILED
     return build_postmortem(
-        timeline, wal, record_distrust=distrust, replay_refused=refused, failed=failed
+        timeline,
+        wal,
+        record_distrust=distrust,
+        replay_refused=refused,
+        failed=failed,
+        record_removed=summary is not None and summary.record_removed,
     )
 
 
-def summary_of(result: LoadResult, wal: WalLog | None) -> ExecutionSummary | None:
+def summary_of(
+    result: LoadResult, wal: WalLog | None, *, record_removed: bool = False
+) -> ExecutionSummary | None:
     """The execution's summary as the listing makes it: its record joined with its log,
     told when the record is not what its bundle's manifest sealed (a bundle's copy)."""
     if result.status is LoadStatus.NO_RECORD:
-        return with_change(wal_only_summary(wal), log_change(wal.path)) if wal else None
+        if wal is None:
+            return None
+        alone = wal_only_summary(wal, record_removed=record_removed)
+        return with_change(alone, log_change(wal.path))
     summary = with_change(summarize(result), record_change(result.path))
     if wal is None:
         return summary

@@ -109,6 +109,8 @@ class ReplayCode(StrEnum):
     UNCHECKED = "unchecked"
 
 
+# What a WAL-only execution whose record file was removed (seen, then gone) says of it.
+RECORD_REMOVED = "the record file was removed (seen, then gone)"
 # What to do when the evidence fails its integrity check.
 INVESTIGATE = "investigate before trusting or replaying anything recorded in it"
 # How a write-ahead log without one complete entry (empty, or not a log) ends its reason.
@@ -210,6 +212,9 @@ class ExecutionSummary:
     # since it was bundled, or never in the manifest), read from the bundle's extracted
     # copy (``core.bundle.seal``): then it cannot be believed, whatever its own checks say.
     bundle_change: str | None = None
+    # Known from its WAL alone because its record file, seen while watched, was removed
+    # since: evidence gone missing, not a record never written.
+    record_removed: bool = False
 
     @property
     def file_name(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from intentus_tui.core.model import RECORD_REMOVED
 from intentus_tui.core.reconcile import from_log, in_flight_of, log_ended
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
@@ -134,6 +135,7 @@ def build_postmortem(
     record_distrust: str | None = None,
     replay_refused: str | None = None,
     failed: bool = False,
+    record_removed: bool = False,
 ) -> PostMortem:
     """Never raises; works with a record, a WAL, both, or (degenerate) neither.
 
@@ -143,6 +145,8 @@ def build_postmortem(
     (an operator invalidated it, it was not recorded properly): the hint never advises it.
     ``failed``: the verdict's outcome is failed (a record cut short after every attempt
     failed is hinted at as a failure, not as a state nothing says).
+    ``record_removed``: known from its log alone because its record file, seen before, was
+    removed: evidence gone missing, said among the disagreements and by the hint.
     """
     sources: list[str] = []
     last_event: str | None = None
@@ -192,7 +196,9 @@ def build_postmortem(
             disagreements += [text for a in timeline.attempts if (text := log_ended(a))]
             if timeline.log_disagreement is not None:
                 disagreements.append(timeline.log_disagreement)
-    hint = _hint(timeline, wal, record_distrust, replay_refused, failed)
+    if record_removed and timeline is None:
+        disagreements.append(f"{RECORD_REMOVED}: only the write-ahead log is left")
+    hint = _hint(timeline, wal, record_distrust, replay_refused, failed, record_removed)
     untrusted: str | None = None
     if broken is not None:
         untrusted = f"the write-ahead log fails its integrity check: {broken.summary}"
@@ -244,6 +250,7 @@ def _hint(
     record_distrust: str | None = None,
     replay_refused: str | None = None,
     failed: bool = False,
+    record_removed: bool = False,
 ) -> RecoveryHint:
     if wal is not None and wal.chain_break is not None:
         return broken_chain_hint(wal)
@@ -260,7 +267,11 @@ def _hint(
         has_response = timeline is not None and (
             timeline.state is ExecutionState.COMPLETED or replay_refused is not None
         )
-        return wal.hint_for(response_recorded=has_response, replay_refused=replay_refused)
+        return wal.hint_for(
+            response_recorded=has_response,
+            replay_refused=replay_refused,
+            record_removed=record_removed and timeline is None,
+        )
     if timeline is None:
         return recovery_hint("unknown", in_flight=False)
     # 1.3.0 records carry no side-effect classes: completed attempts' effects are unknown.

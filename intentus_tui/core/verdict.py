@@ -19,6 +19,7 @@ from intentus_tui.core.model import (
     DAMAGED_RECORD,
     INVESTIGATE,
     NOTHING_TO_CHECK,
+    RECORD_REMOVED,
     UNTRUSTED_INTEGRITY,
     ExecutionState,
     ExecutionSummary,
@@ -126,6 +127,11 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
     if s.source == "wal":
         if s.wal_chain_ok is None:  # the only evidence, and it cannot be read
             return Integrity.UNVERIFIABLE, _unread_log(s)
+        if s.record_removed:  # the log holds, but what the record said is lost unchecked
+            return Integrity.UNVERIFIABLE, (
+                f"{RECORD_REMOVED}: what it held cannot be checked; only the write-ahead "
+                "log is left, and its hash chain verifies"
+            )
         return Integrity.VERIFIED, "no record file; the write-ahead log's hash chain verifies"
     if not s.load_status.has_record and s.load_status is not LoadStatus.HEAD_ONLY:
         return Integrity.UNVERIFIABLE, f"nothing to check: {s.message or s.load_status.value}"
@@ -199,9 +205,10 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
     if s.source == "wal" and s.wal_chain_ok is None:  # nothing in it could be checked
         return Outcome.UNKNOWN, "the write-ahead log establishes nothing: it cannot be checked"
     if s.source == "wal":
-        return _WAL_OUTCOME.get(
+        outcome, reason = _WAL_OUTCOME.get(
             s.wal_state or "", (Outcome.UNKNOWN, "the write-ahead log says nothing usable")
         )
+        return outcome, f"{reason}; {RECORD_REMOVED}" if s.record_removed else reason
     if s.state is ExecutionState.CORRUPTED:
         if cut_short_by_writer(s):
             if s.all_attempts_failed:
@@ -261,6 +268,8 @@ def replay_text(reason: str | None) -> str:
 
 def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
     if s.source == "wal":
+        if s.record_removed:
+            return ReplayCode.NO_RECORD, f"{RECORD_REMOVED}: there is no recorded response"
         return ReplayCode.NO_RECORD, _REPLAY_TEXT[ReplayCode.NO_RECORD]
     if s.replayable and s.load_status is LoadStatus.HEAD_ONLY:
         # Its header says replayable, but nothing behind that was checked: no yes yet.

@@ -48,6 +48,7 @@ from intentus_tui.tui.live.watcher import (
 from intentus_tui.tui.presenters.execution_text import (
     cannot_invalidate,
     invalidate_lines,
+    removed_while_shown,
     snapshot_lines,
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
@@ -429,9 +430,10 @@ class IntentusApp(
             self.marked_files_changed(message.changed, message.removed)
             self.compared_files_changed(message.changed, message.removed)
         if live and shown is not None and shown in message.removed and self.detail is not None:
-            # The cursor moved on to another row: said, or the switch goes unseen.
-            gone = sanitize_line(self.detail.path.name)
-            self.notify(f"{gone} is gone (its file was removed): the cursor moved on", timeout=4)
+            # Said, with where the cursor is now, or the switch goes unseen.
+            said = removed_while_shown(self.detail, self.execution_list.selected_summary)
+            if said is not None:
+                self.notify(said, markup=False, timeout=6)
         self._update_empty_message()
         self._update_titles()
         self._show_header()
@@ -557,9 +559,14 @@ class IntentusApp(
         if summary is not None and self._first_frame_out:
             self._load_detail(summary.key, self.file_of(summary))
 
-    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load_detail(self, key: str, path: Path) -> None:
-        detail = self.read_detail(path)
+        # Its row knows what its file cannot: a record file seen, then removed.
+        listed = self.execution_list.model.summaries.get(key)
+        self._read_detail(key, path, listed is not None and listed.record_removed)
+
+    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
+    def _read_detail(self, key: str, path: Path, record_removed: bool) -> None:
+        detail = self.read_detail(path, record_removed=record_removed)
         if not get_current_worker().is_cancelled:
             self.post_message(DetailLoaded(key, detail))
 

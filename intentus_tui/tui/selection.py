@@ -50,11 +50,13 @@ class SelectionActions:
 
         def set_marked(self, detail: ExecutionDetail) -> None: ...
 
-    def read_detail(self, path: Path) -> ExecutionDetail:
-        """The detail of the execution in ``path`` (in a worker thread: it reads the file)."""
+    def read_detail(self, path: Path, *, record_removed: bool = False) -> ExecutionDetail:
+        """The detail of the execution in ``path`` (in a worker thread: it reads the file);
+        ``record_removed``: its listing says its record file was seen, then removed."""
         from intentus_tui.core.actions import load_detail
 
-        return load_detail(self.readable_file(path), self.root_of(path).wal_dir)
+        wal_dir = self.root_of(path).wal_dir
+        return load_detail(self.readable_file(path), wal_dir, record_removed=record_removed)
 
     def reloads_when_changed(self, key: str) -> bool:
         """Whether a change to the file of row ``key`` is read again as the execution shown

@@ -92,7 +92,8 @@ async def test_added_rewritten_and_deleted_files_update_only_their_rows(
         await settle(pilot)
         said = [str(n.message) for n in app._notifications]
         assert said[-1] == (
-            f"{_key(world['invalidated'])} is gone (its file was removed): the cursor moved on"
+            f"{_key(world['invalidated'])} is gone (its file was removed): the cursor moved on "
+            f"to {model.summaries[listing.selected_key].short_id}"
         )
 
 

@@ -39,10 +39,10 @@ def held(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
     world = Held(write_world(records_dir), [], threading.Event())
     real = actions.load_detail
 
-    def slow(path: Path, wal_dir: Path | None) -> Any:
+    def slow(path: Path, wal_dir: Path | None, **told: Any) -> Any:
         if Path(path).name in world.names:
             assert world.gate.wait(15), "the test never let the load finish"
-        return real(path, wal_dir)
+        return real(path, wal_dir, **told)
 
     monkeypatch.setattr(actions, "load_detail", slow)
     yield world

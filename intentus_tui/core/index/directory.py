@@ -88,6 +88,8 @@ class DirectoryIndex:
         self._rows = rows
         self._records: dict[str, ExecutionSummary] = {}  # file name -> summary, un-joined
         self._wals: dict[str, WalLog] = {}  # execution id -> log
+        # Record files seen, then removed by a live update: their logs, left alone, say so.
+        self._removed: set[str] = set()
         self._survey_ahead: Survey | None = None
         self._files_listed: int | None = None  # record files the last scan found
         self._keep_rows = keep_rows
@@ -374,7 +376,9 @@ class DirectoryIndex:
         log = self._wals.get(execution_id)
         if log is None:
             return record
-        return with_wal(record, log) if record is not None else wal_only_summary(log)
+        if record is not None:
+            return with_wal(record, log)
+        return wal_only_summary(log, record_removed=f"{execution_id}.json" in self._removed)
 
     # -- live updates
 
@@ -407,8 +411,9 @@ class DirectoryIndex:
             self._lines.pop(path.name, None)
             if there:
                 self._records[path.name] = summarize_path(path)
-            else:
-                self._records.pop(path.name, None)
+                self._removed.discard(path.name)
+            elif self._records.pop(path.name, None) is not None:
+                self._removed.add(path.name)
             return id_of_key(path.name)
         wal_dir = self.root.wal_dir
         if wal_dir is not None and path.parent == wal_dir and path.name.endswith(WAL_SUFFIX):

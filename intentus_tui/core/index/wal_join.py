@@ -7,16 +7,23 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.index.summarize import clean
-from intentus_tui.core.model import ExecutionState, ExecutionSummary, HashStatus, LoadStatus
+from intentus_tui.core.model import (
+    RECORD_REMOVED,
+    ExecutionState,
+    ExecutionSummary,
+    HashStatus,
+    LoadStatus,
+)
 from intentus_tui.core.records.load import WAL_SUFFIX
 
 if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
     from intentus_tui.core.wal.read import WalLog
 
 
-def wal_only_summary(log: WalLog) -> ExecutionSummary:
+def wal_only_summary(log: WalLog, *, record_removed: bool = False) -> ExecutionSummary:
     """An execution known only from its WAL: no record file was written (it crashed, is
-    still running, or ended without recording one).
+    still running, or ended without recording one), or, ``record_removed``, the one seen
+    was removed since.
 
     ``state`` is COMPLETED once the trusted entries reach execution.completed, .failed or
     .aborted (the execution ended; ``wal_state`` says how), INCOMPLETE otherwise.
@@ -34,7 +41,7 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         strategy="",
         state=ExecutionState.COMPLETED if ended else ExecutionState.INCOMPLETE,
         load_status=LoadStatus.NO_RECORD,
-        message=clean(f"No record file; write-ahead log: {log.message}"),
+        message=clean(f"{_no_record(record_removed)}; write-ahead log: {log.message}"),
         replayable=False,
         replay_reason="no_record",
         hash_status=HashStatus.UNVERIFIABLE,
@@ -53,7 +60,12 @@ def wal_only_summary(log: WalLog) -> ExecutionSummary:
         wal_state=log.claimed_state,
         wal_problem=_wal_chain_problem(log),
         wal_chain_ok=chain_ok(log),
+        record_removed=record_removed,
     )
+
+
+def _no_record(removed: bool) -> str:
+    return RECORD_REMOVED.capitalize() if removed else "No record file"
 
 
 def chain_ok(log: WalLog) -> bool | None:

@@ -310,6 +310,7 @@ def recovery_hint(
     side_effects_completed: bool | None = None,
     response_recorded: bool = True,
     replay_refused: str | None = None,
+    record_removed: bool = False,
 ) -> RecoveryHint:
     """Hint whether re-submitting the intent looks safe. Plain inputs, so it also serves
     records without a WAL.
@@ -323,14 +324,21 @@ def recovery_hint(
     from its WAL: there is nothing to replay, and the hint must not suggest it).
     replay_refused: why the recorded response may not be replayed (the verdict's reason),
     if it may not: the hint must not suggest replaying it either.
+    record_removed: without a response recorded, because its record file was removed since
+    it was seen (not because none was written).
     """
     effect = normalise_side_effect(in_flight_side_effect)
     if state == "completed" and not response_recorded:
+        no_record = (
+            "Its record file was removed (seen, then gone)"
+            if record_removed
+            else "No record was written"
+        )
         return RecoveryHint(
             "do_not_retry",
             "The write-ahead log says the execution completed; re-running it would repeat its "
-            "work. No record was written, so there is no recorded response to replay: take "
-            "the result from the systems it acted on.",
+            f"work. {no_record}, so there is no recorded response to replay: take the result "
+            "from the systems it acted on.",
         )
     if state == "completed" and replay_refused:
         return RecoveryHint(

@@ -230,11 +230,16 @@ class WalLog:
         return self.hint_for(response_recorded=False)
 
     def hint_for(
-        self, *, response_recorded: bool, replay_refused: str | None = None
+        self,
+        *,
+        response_recorded: bool,
+        replay_refused: str | None = None,
+        record_removed: bool = False,
     ) -> RecoveryHint:
         """The recovery hint; ``response_recorded``: a record file holds the final response
         (only then can a completed execution's response be replayed); ``replay_refused``:
-        why that response may not be replayed, if it may not."""
+        why that response may not be replayed, if it may not; ``record_removed``: there is
+        no record file because the one seen was removed."""
         if self.chain_break is not None:
             return broken_chain_hint(self)
         return recovery_hint(
@@ -244,6 +249,7 @@ class WalLog:
             side_effects_completed=self.side_effects_completed,
             response_recorded=response_recorded,
             replay_refused=replay_refused,
+            record_removed=record_removed,
         )
 
 

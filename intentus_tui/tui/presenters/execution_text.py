@@ -30,6 +30,7 @@ from intentus_tui.core.sanitize import sanitize_line
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import ExecutionDetail, IntegrityProblem
+    from intentus_tui.core.model import ExecutionSummary
 
 UNTRUSTED_TITLE = "REPLAYED FROM AN UNTRUSTED RECORD"
 UNCHECKED_TITLE = "REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED"
@@ -219,6 +220,26 @@ def short_label(detail: ExecutionDetail) -> str:
     """The id as the list row shows it (a UUID's first 8 characters); sanitized."""
     summary = detail.summary
     return clip(summary.short_id) if summary is not None else execution_label(detail)
+
+
+def removed_while_shown(detail: ExecutionDetail, now: ExecutionSummary | None) -> str | None:
+    """The toast when the row shown leaves the list, saying where the cursor is now: still
+    on that execution, known from its log alone (its record file was removed), on another
+    row, or on none; None when its record file appeared (its row became the record's: no
+    file was removed). Sanitized."""
+    gone = clip(detail.path.name)
+    was = detail.summary
+    if (
+        now is not None
+        and was is not None
+        and (now.root, now.execution_id) == (was.root, was.execution_id)
+    ):
+        if now.source != "wal":
+            return None
+        return f"{gone} was removed: the cursor stays on {clip(now.short_id)}, only its write-ahead log is left"
+    if now is not None:
+        return f"{gone} is gone (its file was removed): the cursor moved on to {clip(now.short_id)}"
+    return f"{gone} is gone (its file was removed): no execution is selected"
 
 
 def untrusted_banner(problems: Sequence[IntegrityProblem], untrusted: bool = True) -> str:

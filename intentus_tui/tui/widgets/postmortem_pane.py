@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import ExecutionState, LoadStatus, postmortem
+from intentus_tui.core.model import RECORD_REMOVED
 from intentus_tui.tui.presenters.list_rows import INTEGRITY_WIDTH, integrity_cell, outcome_badge
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -80,6 +81,11 @@ def _attempt_text(attempt: Attempt) -> str:
     return safe("  ".join(bits))
 
 
+def record_removed(detail: ExecutionDetail) -> bool:
+    """Known from its log alone because its record file was seen, then removed."""
+    return detail.summary is not None and detail.summary.record_removed
+
+
 def _postmortem_only_lines(pm: PostMortem) -> list[Line]:
     """No readable record: what the core's post-mortem (from the WAL, if any) says."""
     last = pm.last_event or "none: nothing of the record could be read"
@@ -142,7 +148,9 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
     if result.status is LoadStatus.OK:
         return [row("Salvage", ("not needed: the file is whole", OK_STYLE))]
     if result.status is LoadStatus.NO_RECORD:
-        return [row("Record file", ("none was written", WARNING_STYLE))]
+        gone = record_removed(detail)
+        what = "removed (seen, then gone)" if gone else "none was written"
+        return [row("Record file", (what, PROBLEM_STYLE if gone else WARNING_STYLE))]
     if result.status.not_read:  # nothing to salvage: said under State
         return [row("Salvage", ("none: the file was not read", WARNING_STYLE))]
     lines = [row("Salvage", (safe(result.message), WARNING_STYLE))]
@@ -249,6 +257,9 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     timeline = detail.timeline
     if timeline is None and detail.result.status is LoadStatus.NO_RECORD:
         label, kind = _WAL_STATE_BADGE.get(pm.state, (safe(pm.state).upper(), "muted"))
+        if record_removed(detail):  # evidence gone missing: not a clean WAL-only execution
+            note = f"{RECORD_REMOVED}: only the write-ahead log is left to tell this execution"
+            return [heading("State", badge(label, kind)), plain(note, PROBLEM_STYLE)]
         note = "no record file was written: only the write-ahead log tells this execution"
         return [heading("State", badge(label, kind)), plain(note)]
     if timeline is None and detail.result.status.not_read:

@@ -21,7 +21,7 @@ from intentus_tui.core.actions import (
     VerifyReport,
     salvaged_hash_words,
 )
-from intentus_tui.core.model import INVESTIGATE, Integrity, Outcome, Verdict
+from intentus_tui.core.model import INVESTIGATE, RECORD_REMOVED, Integrity, Outcome, Verdict
 from intentus_tui.tui.presenters.execution_text import unreadable_record
 from intentus_tui.tui.presenters.list_rows import outcome_badge, replay_words
 from intentus_tui.tui.widgets.pane_text import (
@@ -253,8 +253,12 @@ def wal_lines(wal: WalLog | None) -> list[Line]:
     return lines
 
 
-def summary_lines(report: VerifyReport, verdict: Verdict | None = None) -> list[Line]:
+def summary_lines(
+    report: VerifyReport, verdict: Verdict | None = None, *, record_removed: bool = False
+) -> list[Line]:
     """One badge, where the problems are, and in full any problem no section below shows.
+    ``record_removed``: known from its log alone because its record file, seen before,
+    was removed (evidence gone missing, not a record never written).
 
     A record whose own checks pass is still not VERIFIED when its execution's verdict says
     it cannot be believed (its write-ahead log's chain breaks): as ``verify`` says FAIL."""
@@ -269,6 +273,9 @@ def summary_lines(report: VerifyReport, verdict: Verdict | None = None) -> list[
     if report.ok:
         benign = "; the hash differs for a harmless reason, explained below" if report.notes else ""
         return [line(badge("VERIFIED", "ok"), (f"  every check passed{benign}", OK_STYLE))]
+    if report.load_status is LoadStatus.NO_RECORD and record_removed:
+        note = f"  {RECORD_REMOVED}: no record to check, only its write-ahead log (below)"
+        return [line(badge("RECORD REMOVED", "error"), (note, PROBLEM_STYLE))]
     if report.load_status is LoadStatus.NO_RECORD and len(report.problems) <= 1:
         # Known from its write-ahead log alone: no record is not a problem of a record
         # ("1 PROBLEM in file" under the execution's VERIFIED read as a contradiction).
@@ -314,7 +321,11 @@ def verify_lines(
     wal = wal if wal is not None else detail.wal
     sections: list[list[Line]] = [integrity_lines(verdict)] if verdict is not None else []
     sections += [
-        summary_lines(report, verdict),
+        summary_lines(
+            report,
+            verdict,
+            record_removed=detail.summary is not None and detail.summary.record_removed,
+        ),
         hash_lines(report.hash, unreadable_record(detail), salvaged_hash_words(report)),
         sequence_lines(report.sequence, len(record.events) if record is not None else 0),
         structure_lines(report.structure),
