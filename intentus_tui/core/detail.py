@@ -151,6 +151,7 @@ def postmortem_of(
         replay_refused=refused,
         failed=failed,
         record_removed=summary is not None and summary.record_removed,
+        record_catching_up=summary is not None and summary.record_catching_up,
     )
 
 

@@ -111,6 +111,18 @@ class ReplayCode(StrEnum):
 
 # What a WAL-only execution whose record file was removed (seen, then gone) says of it.
 RECORD_REMOVED = "the record file was removed (seen, then gone)"
+# How long after its write-ahead log recorded completion a record may still lack its
+# final response while it is being written. A write-ahead writer (the demo's recorder)
+# appends execution.completed, then replaces the record; and a reader reads an execution's
+# record before its log, so a completion appended in between is seen beside the record
+# read just before it. (IntentusNet 1.3.0 saves its record, whole, before it appends the
+# completion.) Past this, a record without its final response beside a completed log is
+# taken to lack it for good.
+CATCH_UP_SECONDS = 5.0
+RECORD_CATCHING_UP = (
+    "the write-ahead log recorded completion moments ago: the record is still being "
+    "written (its final response not saved yet)"
+)
 # What to do when the evidence fails its integrity check.
 INVESTIGATE = "investigate before trusting or replaying anything recorded in it"
 # How a write-ahead log without one complete entry (empty, or not a log) ends its reason.
@@ -215,6 +227,10 @@ class ExecutionSummary:
     # Known from its WAL alone because its record file, seen while watched, was removed
     # since: evidence gone missing, not a record never written.
     record_removed: bool = False
+    # The record has no final response yet, and its write-ahead log recorded completion
+    # moments before it was read (``wal_join.CATCH_UP_SECONDS``): a record still being
+    # written, not one that lacks its final response for good.
+    record_catching_up: bool = False
 
     @property
     def file_name(self) -> str:

@@ -136,6 +136,7 @@ def build_postmortem(
     replay_refused: str | None = None,
     failed: bool = False,
     record_removed: bool = False,
+    record_catching_up: bool = False,
 ) -> PostMortem:
     """Never raises; works with a record, a WAL, both, or (degenerate) neither.
 
@@ -147,6 +148,9 @@ def build_postmortem(
     failed is hinted at as a failure, not as a state nothing says).
     ``record_removed``: known from its log alone because its record file, seen before, was
     removed: evidence gone missing, said among the disagreements and by the hint.
+    ``record_catching_up``: its log recorded completion moments ago and the record is still
+    being written (the summary's ``record_catching_up``, which its verdict says): not a
+    disagreement yet.
     """
     sources: list[str] = []
     last_event: str | None = None
@@ -190,7 +194,8 @@ def build_postmortem(
         if broken is None and timeline is not None:  # a broken log's claims prove nothing
             if timeline.state is ExecutionState.COMPLETED and wal.state == "in_flight":
                 disagreements.append("the record is complete but the WAL never recorded completion")
-            if timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed":
+            behind = timeline.state is ExecutionState.INCOMPLETE and wal.state == "completed"
+            if behind and not record_catching_up:  # being written: no disagreement yet
                 disagreements.append("the WAL says completed but the record has no final response")
         if timeline is not None:  # closed by trusted entries (a broken log's first ones count)
             disagreements += [text for a in timeline.attempts if (text := log_ended(a))]

@@ -16,9 +16,11 @@ from collections import Counter
 from collections.abc import Iterable
 
 from intentus_tui.core.model import (
+    CATCH_UP_SECONDS,
     DAMAGED_RECORD,
     INVESTIGATE,
     NOTHING_TO_CHECK,
+    RECORD_CATCHING_UP,
     RECORD_REMOVED,
     UNTRUSTED_INTEGRITY,
     ExecutionState,
@@ -229,10 +231,15 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             return Outcome.FAILED, _WAL_OUTCOME[s.wal_state][
                 1
             ] + " (the record has no final response)"
+        if s.wal_state == "completed" and s.record_catching_up:
+            # A moment of a live write: the log first, then the record (or a reader that
+            # read the record just before the log's last append).
+            return Outcome.IN_FLIGHT, RECORD_CATCHING_UP
         if s.wal_state == "completed":
             return (
                 Outcome.UNKNOWN,
-                "the write-ahead log says completed but the record has no final response",
+                "the write-ahead log says completed but the record has no final response, "
+                f"more than {CATCH_UP_SECONDS:g} s after it: not a record being written",
             )
         agent = f" ({s.in_flight_agent} never ended)" if s.in_flight_agent else ""
         return Outcome.IN_FLIGHT, f"no final response: crashed or still running{agent}"

@@ -21,7 +21,7 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from intentus_tui.core.model import ExecutionSummary, LoadStatus
+from intentus_tui.core.model import CATCH_UP_SECONDS, ExecutionSummary, LoadStatus
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
@@ -426,6 +426,7 @@ class IntentusApp(
             self.header_state.scanned = message.scanned or 0
             if message.total is not None:
                 self.header_state.total = message.total
+        self._check_again_once_caught_up(message.changed)
         if live:
             self.marked_files_changed(message.changed, message.removed)
             self.compared_files_changed(message.changed, message.removed)
@@ -437,6 +438,18 @@ class IntentusApp(
         self._update_empty_message()
         self._update_titles()
         self._show_header()
+
+    def _check_again_once_caught_up(self, changed: Iterable[ExecutionSummary]) -> None:
+        """A record still being written (its log completed moments ago) is read again once
+        its writer has had the time to finish: unchanged by then, it lacks its final
+        response for good, and its verdict says so (no file event would come to say it)."""
+        paths = [self.file_of(s) for s in changed if s.record_catching_up]
+        if paths:
+            self.set_timer(CATCH_UP_SECONDS + 0.5, lambda: self._read_again(paths))
+
+    def _read_again(self, paths: list[Path]) -> None:
+        if not self.closing:
+            self.queue_paths(paths)
 
     def on_scan_finished(self, message: ScanFinished) -> None:
         if self.closing:

@@ -3,11 +3,14 @@ where a record and its WAL tell different stories."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.index.summarize import clean
 from intentus_tui.core.model import (
+    CATCH_UP_SECONDS,
+    RECORD_CATCHING_UP,
     RECORD_REMOVED,
     ExecutionState,
     ExecutionSummary,
@@ -15,6 +18,8 @@ from intentus_tui.core.model import (
     LoadStatus,
 )
 from intentus_tui.core.records.load import WAL_SUFFIX
+
+_CATCH_UP_NS = int(CATCH_UP_SECONDS * 1e9)
 
 if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
     from intentus_tui.core.wal.read import WalLog
@@ -105,22 +110,43 @@ def _wal_chain_problem(log: WalLog) -> str | None:
     return clean(f"WAL {described}")
 
 
-def wal_disagreement(summary: ExecutionSummary, log: WalLog) -> str | None:
-    """Where a record and its WAL tell different stories (or the WAL is damaged)."""
+def catching_up(summary: ExecutionSummary, log: WalLog, now_ns: int | None = None) -> bool:
+    """The record has no final response yet and its log recorded completion within
+    ``CATCH_UP_SECONDS`` of ``now_ns`` (default: now, when both were just read): a record
+    still being written."""
+    if summary.state is not ExecutionState.INCOMPLETE or log.state != "completed":
+        return False
+    if not log.chain_valid:
+        return False
+    now = time.time_ns() if now_ns is None else now_ns
+    return abs(now - log.mtime_ns) <= _CATCH_UP_NS
+
+
+def wal_disagreement(summary: ExecutionSummary, log: WalLog, caught_up: bool = True) -> str | None:
+    """Where a record and its WAL tell different stories (or the WAL is damaged);
+    ``caught_up``: False while the record is still being written (``catching_up``)."""
     if not log.chain_valid:
         return _wal_chain_problem(log)
     completed = summary.state is ExecutionState.COMPLETED
     if completed and log.state == "in_flight":
         return "record has a final response but the WAL never recorded the end of the execution"
     if summary.state is ExecutionState.INCOMPLETE and log.state == "completed":
-        return "WAL says the execution completed but the record has no final response"
+        if not caught_up:
+            return RECORD_CATCHING_UP
+        return (
+            "WAL says the execution completed but the record has no final response, more "
+            f"than {CATCH_UP_SECONDS:g} s after the log recorded it: not a record being written"
+        )
     if completed and log.state in ("failed", "aborted") and summary.final_status == "ok":
         return f"record says success but the WAL says {log.state}"
     return tail_note(log)
 
 
-def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
-    """A record's summary joined with its WAL."""
+def with_wal(
+    summary: ExecutionSummary, log: WalLog, *, now_ns: int | None = None
+) -> ExecutionSummary:
+    """A record's summary joined with its WAL, read just now (``now_ns``: when, if not
+    now): a completion the log recorded moments ago may not be in the record yet."""
     # reconcile reads logs: imported where a log is read already
     from intentus_tui.core.reconcile import closed_in_summary, started_in_summary
 
@@ -132,14 +158,16 @@ def with_wal(summary: ExecutionSummary, log: WalLog) -> ExecutionSummary:
         chain, attempts, fallbacks, differs = started_in_summary(chain, attempts, fallbacks, log)
         if in_flight is None and step is not None:
             in_flight = clean(step.agent or step.step_id)
+    behind = catching_up(summary, log, now_ns)
     return replace(
         summary,
+        record_catching_up=behind,
         chain=chain,
         attempts=attempts,
         fallbacks=fallbacks,
         source="record+wal",
         wal_state=log.claimed_state,
-        wal_problem=wal_disagreement(summary, log) or differs,
+        wal_problem=wal_disagreement(summary, log, not behind) or differs,
         wal_chain_ok=chain_ok(log),
         in_flight_agent=in_flight,
     )

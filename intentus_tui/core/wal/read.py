@@ -147,6 +147,7 @@ class WalLog:
     envelope_hash: str | None = None
     terminal_reason: str | None = None  # reason/failure_type given by failed/aborted
     size_bytes: int = 0
+    mtime_ns: int = 0  # when the file was last written (its last append), as read
     missing_final_newline: bool = False  # last entry is complete but its "\n" never landed
     # What every readable entry, trusted or not, claims: differs from ``state`` only when
     # the chain breaks (an edited "completed" at the end is a claim, not a state).
@@ -666,7 +667,7 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
             if not stat.S_ISREG(st.st_mode):
                 what = "not a regular file (a FIFO, socket or device)"
                 return WalLog(wal_path, execution_id, "unreadable", what)
-            size = st.st_size
+            size, mtime_ns = st.st_size, st.st_mtime_ns
             entries, issues, missing_newline, bad_tail = _read_entries(f, execution_id)
     except FileNotFoundError:
         return WalLog(wal_path, execution_id, "missing", "WAL file does not exist")
@@ -698,6 +699,7 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
         envelope_hash=analysis.envelope_hash,
         terminal_reason=analysis.terminal_reason,
         size_bytes=size,
+        mtime_ns=mtime_ns,
         missing_final_newline=missing_newline,
         claimed_state=claimed.state,
         trusted_count=trusted,
