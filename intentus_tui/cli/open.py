@@ -209,7 +209,7 @@ def open_debugger(
     code: int = ExitCode.OK
     while reopen is not None:  # opened again when the project's records appear
         first = first_look(reopen.records_dir, first_row_count(), reopen.wal_dir)
-        frame = StartFrame.show(str(reopen.records_dir), first.rows, watch=watch)
+        frame = StartFrame.show(str(reopen.records_dir), first.rows, watch=watch, total=first.total)
         try:
             app = make_app(reopen, watch=watch)
             if frame is not None:

@@ -34,6 +34,7 @@ from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
+    FilesCounted,
     IndexChanged,
     PathsChanged,
     ScanFinished,
@@ -230,6 +231,7 @@ class IntentusApp(
         if first.wants_pool:
             prepare_pool()
         self._first_rows = list(first.rows)
+        self.header_state.total = first.total  # as the start frame said
         if self._first_rows:
             self.feeder.preview_shown()
 
@@ -450,6 +452,12 @@ class IntentusApp(
     def _read_again(self, paths: list[Path]) -> None:
         if not self.closing:
             self.queue_paths(paths)
+
+    def on_files_counted(self, message: FilesCounted) -> None:
+        if self.closing:
+            return
+        self.header_state.total = message.total  # the progress bar's, before any row is read
+        self._show_header()
 
     def on_scan_finished(self, message: ScanFinished) -> None:
         if self.closing:

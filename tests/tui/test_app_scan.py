@@ -39,7 +39,7 @@ class GatedIndex:
         self.gate = threading.Semaphore(0)
         self.closed = threading.Event()
 
-    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+    def scan_batches(self, listed: object = None) -> Iterator[list[ExecutionSummary]]:
         try:
             for batch in self.batches:
                 assert self.gate.acquire(timeout=20), "the test never released the batch"
@@ -69,7 +69,7 @@ class EndlessIndex:
     def file_count(self) -> int:
         return 0
 
-    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+    def scan_batches(self, listed: object = None) -> Iterator[list[ExecutionSummary]]:
         n = 0
         try:
             while True:

@@ -74,7 +74,9 @@ async def test_the_app_s_first_frame_draws_the_same_rows_in_the_same_places(
     assert len(first.rows) == LINES
     frame = [
         plain(line)
-        for line in frame_lines("records", first.rows, watch=False, columns=COLUMNS, lines=LINES)
+        for line in frame_lines(
+            "records", first.rows, watch=False, columns=COLUMNS, lines=LINES, total=first.total
+        )
     ]
     app = make_app(records_dir)
     index = GatedIndex(app.root, [[]])
@@ -89,8 +91,9 @@ async def test_the_app_s_first_frame_draws_the_same_rows_in_the_same_places(
     list_width = max(LIST_PANE_MIN, COLUMNS * 40 // 100)
     assert len(frame) == LINES - 1  # everything but the footer
     assert [line.rstrip() for line in shown[:2]] == [line.rstrip() for line in frame[:2]]
-    # The first rows were read: so far, as many are indexed as are counted.
-    assert f"indexing {LINES}…" in frame[0] and f" {LINES} executions so far" in frame[1]
+    # The first rows were read: so far, as many are indexed as are counted, of every
+    # record file the first look listed.
+    assert f"indexing {LINES}/66 " in frame[0] and f" {LINES} executions so far" in frame[1]
     for y in range(2, LINES - 1):
         # the scrollbar's column is drawn with Textual's own glyphs: the rest must match
         app_line, frame_line = shown[y][:list_width], frame[y]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,6 +52,9 @@ if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to
 # snapshot is left to write (compare with ``is``): the list is complete, and a reader need
 # not wait for the write to say so. Empty, and never to be changed.
 EVERY_SUMMARY_OUT: list[ExecutionSummary] = []
+
+# Told how many record files a scan found, as soon as it has listed them.
+Listed = Callable[[int], None]
 
 
 class DirectoryIndex:
@@ -167,8 +170,11 @@ class DirectoryIndex:
         a bundle's manifest says changed (the workers' rows know neither)."""
         return self.root.wal_dir is not None or bool(self._changes)
 
-    def _survey(self, cache: IndexCache | None, resolved: Path) -> Survey:
-        """List the directory and stat every record file; compare with the snapshot."""
+    def _survey(
+        self, cache: IndexCache | None, resolved: Path, listed: Listed | None = None
+    ) -> Survey:
+        """List the directory and stat every record file; compare with the snapshot.
+        ``listed`` is told how many record files there are before they are stat-ed."""
         directory = self.root.records_dir
         listing = listdir(directory)
         snapshot = cache.load(resolved) if cache else None
@@ -176,19 +182,23 @@ class DirectoryIndex:
             names = snapshot.names  # same entries: no need to filter and sort them again
         else:
             names = record_names(listing)
+        if listed is not None:
+            self._files_listed = len(names)
+            listed(len(names))
         # Stamps only serve to compare with a snapshot: with none, every file is read and
         # its stamp taken by fstat as it is (100,000 stats saved on a first open).
         stamps = stat_names(directory, names, self._workers) if snapshot else new_stamps()
         return Survey(listing, names, stamps, snapshot)
 
-    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+    def scan_batches(self, listed: Listed | None = None) -> Iterator[list[ExecutionSummary]]:
         """Fill the index, yielding batches as they are ready.
 
         Batches are upserts by ``key``: the last batch re-sends records joined with their
         WALs, and adds WAL-only executions. ``EVERY_SUMMARY_OUT`` comes before the cache
-        is written: every summary has been yielded.
+        is written: every summary has been yielded. ``listed`` is told how many record
+        files the scan found once it has listed them, before it reads (or stats) any.
         """
-        batches = self._scan_batches()
+        batches = self._scan_batches(listed)
         try:
             for batch in batches:
                 # What the files say is kept (and cached); the bundle's word is added here.
@@ -196,7 +206,7 @@ class DirectoryIndex:
         finally:
             batches.close()
 
-    def _scan_batches(self) -> Generator[list[ExecutionSummary], None, None]:
+    def _scan_batches(self, listed: Listed | None) -> Generator[list[ExecutionSummary], None, None]:
         resolved = self.root.records_dir.resolve()
         self._records = {}
         cache = IndexCache() if self._use_cache else None
@@ -207,7 +217,9 @@ class DirectoryIndex:
         try:
             survey, self._survey_ahead = self._survey_ahead, None
             if survey is None:
-                survey = self._survey(cache, resolved)
+                survey = self._survey(cache, resolved, listed)
+            elif listed is not None:
+                listed(len(survey.names))
             self._files_listed = len(survey.names)
             self._wals = {}
             logs = wal_paths(self.root.wal_dir)

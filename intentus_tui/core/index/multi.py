@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT, DirectoryIndex
+from intentus_tui.core.index.directory import EVERY_SUMMARY_OUT, DirectoryIndex, Listed
 from intentus_tui.core.index.scan import RowFormat
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot
@@ -61,13 +61,22 @@ class MultiIndex:
     def file_count(self) -> int:
         return sum(index.file_count() for index in self.indexes.values())
 
-    def scan_batches(self) -> Iterator[list[ExecutionSummary]]:
+    def scan_batches(self, listed: Listed | None = None) -> Iterator[list[ExecutionSummary]]:
         """Each root's batches in turn, tagged; ``EVERY_SUMMARY_OUT`` only from the last
-        root (an earlier root's marks only that its own summaries are out)."""
+        root (an earlier root's marks only that its own summaries are out). ``listed`` is
+        told every root's record files once the first root has listed its own (the
+        others are listed then)."""
         last = list(self.indexes)[-1] if self.indexes else None
+
+        def counted(_: int) -> None:
+            if listed is not None:
+                listed(self.file_count())
+
+        first = listed is not None
         for label, index in self.indexes.items():
             keys = self._keys[label] = set()
-            for batch in index.scan_batches():
+            for batch in index.scan_batches(counted if first else None):
+                first = False
                 if batch is EVERY_SUMMARY_OUT and label == last:
                     yield EVERY_SUMMARY_OUT
                     continue

@@ -38,6 +38,14 @@ class IndexChanged(Message):
         self.total = total  # files the initial scan found (None until they are counted)
 
 
+class FilesCounted(Message):
+    """The initial scan has listed the directory: how many record files it will read."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.total = total
+
+
 class ScanFinished(Message):
     """The initial scan has summarized every file it found."""
 

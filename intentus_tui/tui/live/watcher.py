@@ -30,6 +30,7 @@ from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.live.messages import (
     DirectoriesMissing,
+    FilesCounted,
     IndexChanged,
     PathsChanged,
     ScanFinished,
@@ -236,7 +237,8 @@ class IndexFeeder:
         meanwhile, once there are ``target`` rows (growing 4x each time) or
         ``COALESCE_SECONDS`` have passed, at most ``MAX_BATCH``. So a 100,000-file scan
         costs the list a few dozen merges, and a key press waits for one at most.
-        The directory is counted for the progress bar after the first rows are out.
+        The progress bar's total is posted (``FilesCounted``) as soon as the index has
+        listed the files, before it reads any.
         """
         pending: list[ExecutionSummary] = []
         total: int | None = None
@@ -276,7 +278,13 @@ class IndexFeeder:
                 self._post(IndexChanged((), scanned=0, total=total))
             return total
 
-        batches = self.index.scan_batches()
+        def listed(count: int) -> None:
+            nonlocal total
+            total = count
+            if not self._stopping.is_set():
+                self._post(FilesCounted(count))
+
+        batches = self.index.scan_batches(listed)
         for batch in batches:
             if self._stopping.is_set():
                 close = getattr(batches, "close", None)  # a generator: its own cleanup runs

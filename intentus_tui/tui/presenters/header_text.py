@@ -204,7 +204,8 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
         if s.total is not None:
             done = min(done, s.total)
         if s.total is None:
-            text = f"indexing {done:,}…" if done else "listing files…"
+            # Rows are shown before the files are counted (a big directory's first ones).
+            text = f"indexing {done:,} (counting files…)" if done else "listing files…"
             parts += [("  ", ""), (text, "$text-muted")]
         else:
             bar = _progress_bar(done, s.total)

@@ -33,6 +33,9 @@ class FirstLook(NamedTuple):
 
     rows: list[ExecutionSummary]  # the first rows a big directory shows (else none)
     wants_pool: bool  # the scan will summarize in a process pool (see ``tuning.prepare_pool``)
+    # The record files, if the pass listed them all (fewer than ``PARALLEL_THRESHOLD``);
+    # else None: counting them all would delay the first rows.
+    total: int | None = None
 
 
 def first_look(directory: Path, preview: int = PREVIEW, wal_dir: Path | None = None) -> FirstLook:
@@ -43,6 +46,7 @@ def first_look(directory: Path, preview: int = PREVIEW, wal_dir: Path | None = N
     shows it (its log may say the record cannot be believed)."""
     names: list[str] = []
     count = 0
+    total: int | None = None
     try:
         with os.scandir(directory) as entries:
             for entry in entries:
@@ -52,10 +56,12 @@ def first_look(directory: Path, preview: int = PREVIEW, wal_dir: Path | None = N
                         names.append(entry.name)
                     if count >= PARALLEL_THRESHOLD:
                         break
+            else:
+                total = count
     except OSError:
         return FirstLook([], wants_pool=False)
     rows = _summaries_if_more(directory, names, preview, wal_dir)
-    return FirstLook(rows, wants_pool=count >= PARALLEL_THRESHOLD)
+    return FirstLook(rows, wants_pool=count >= PARALLEL_THRESHOLD, total=total)
 
 
 def _summaries_if_more(

@@ -89,8 +89,11 @@ def _style_sgr(style: str) -> str:
     return ";".join(_STYLE_SGR[word] for word in style.split() if word in _STYLE_SGR)
 
 
-def _header_lines(directory: str, model: ListModel, watch: bool, width: int) -> list[Line]:
-    state = HeaderState(directory=directory, live="live" if watch else "off", counts=model.counts)
+def _header_lines(
+    directory: str, model: ListModel, watch: bool, width: int, total: int | None
+) -> list[Line]:
+    live = "live" if watch else "off"
+    state = HeaderState(directory=directory, live=live, counts=model.counts, total=total)
 
     def spans(parts: list[Part]) -> Line:
         return [Span(text, _style_sgr(style)) for text, style in parts]
@@ -138,14 +141,21 @@ def _list_lines(
 
 
 def frame_lines(
-    directory: str, rows: list[ExecutionSummary], *, watch: bool, columns: int, lines: int
+    directory: str,
+    rows: list[ExecutionSummary],
+    *,
+    watch: bool,
+    columns: int,
+    lines: int,
+    total: int | None = None,
 ) -> list[Line]:
-    """The start frame, line by line from the top: the header, then the list's box."""
+    """The start frame, line by line from the top: the header (``total``: the record
+    files, if counted), then the list's box."""
     list_width = min(columns, max(LIST_PANE_MIN, columns * LIST_PANE_PERCENT // 100))
     list_height = lines - HEADER_LINES - FOOTER_LINES
     model = ListModel()
     model.replace_all(rows)
-    return _header_lines(directory, model, watch, columns) + _list_lines(
+    return _header_lines(directory, model, watch, columns, total) + _list_lines(
         model, rows, list_width, list_height
     )
 
@@ -170,9 +180,15 @@ class StartFrame:
 
     @classmethod
     def show(
-        cls, directory: str, rows: list[ExecutionSummary], *, watch: bool
+        cls,
+        directory: str,
+        rows: list[ExecutionSummary],
+        *,
+        watch: bool,
+        total: int | None = None,
     ) -> StartFrame | None:
-        """Draw the frame if stdin and stdout are a terminal big enough; else ``None``."""
+        """Draw the frame if stdin and stdout are a terminal big enough; else ``None``.
+        ``total``: the record files, if they were counted."""
         if not rows or os.environ.get("TERM", "") in ("", "dumb") or sys.platform == "win32":
             return None
         import termios  # POSIX only
@@ -189,7 +205,7 @@ class StartFrame:
         # Made before the terminal is touched: nothing can fail between quieting it and
         # handing it to ``close``.
         text = render(
-            frame_lines(directory, rows, watch=watch, columns=columns, lines=lines),
+            frame_lines(directory, rows, watch=watch, columns=columns, lines=lines, total=total),
             color="NO_COLOR" not in os.environ,
         )
         try:
