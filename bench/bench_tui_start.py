@@ -13,8 +13,8 @@ before the process is started:
   draws, is on screen): keys are answered from here on (keys typed before wait for it).
 - ``index complete``: the header counts every record and no longer says "indexing".
 - ``j mid-fill``: one ``j`` is sent as soon as the app is ready (while the index is
-  still filling); answered when the list's cursor row is no longer the first execution
-  row (the list follows the top row until the user moves, so only the key can do that).
+  still filling); answered when the list's cursor is on another execution (the one first
+  shown stays selected while rows arrive, so only the key can do that).
 - ``/ mid-fill``: every ``--probe-every`` seconds until the index is complete, ``/``
   (the filter box appears) then enter (it disappears); each answer timed separately.
   Reported: median and worst of all probes. ``--probe-every 0``: no probes (each costs
@@ -151,14 +151,15 @@ class Screen:
                     break
         return found
 
-    def cursor_row(self, ids: set[str]) -> int | None:
-        """Index (among the shown execution rows) of the one drawn unlike the others."""
+    def cursor(self, ids: set[str]) -> tuple[int, str] | None:
+        """Index (among the shown execution rows) and id of the one drawn unlike the
+        others (the cursor's)."""
         rows = self.id_rows(ids)
         if len(rows) < 3:
             return None
         styles = [style for _, _, style in rows]
         odd = [i for i, style in enumerate(styles) if styles.count(style) == 1]
-        return odd[0] if len(odd) == 1 else None
+        return (odd[0], rows[odd[0]][1]) if len(odd) == 1 else None
 
 
 @dataclass
@@ -333,11 +334,19 @@ def measure(
         run.app_ready = app.wait_for(lambda: app_drawn(screen), args.timeout)
         if count:
             if run.first_row is not None and not header_done(screen, count):
-                # the list follows its top row until the user moves: only `j` moves it off
-                app.wait_for(lambda: screen.cursor_row(ids) is not None, 1.0)
-                if screen.cursor_row(ids) == 0 and not header_done(screen, count):
+                # Only `j` moves the cursor to another execution below the first row (the
+                # one first shown stays selected while rows arrive; a tree where the
+                # cursor follows the top row until the user moves changes the top row's).
+                app.wait_for(lambda: screen.cursor(ids) is not None, 1.0)
+                before = screen.cursor(ids)
+                if before is not None and not header_done(screen, count):
                     sent = app.send(b"j")
-                    answered = app.wait_for(lambda: (screen.cursor_row(ids) or 0) > 0, 5.0)
+
+                    def moved(before: tuple[int, str] = before) -> bool:
+                        now = screen.cursor(ids)
+                        return now is not None and now[1] != before[1] and now[0] > 0
+
+                    answered = app.wait_for(moved, 5.0)
                     run.j_latency = None if answered is None else answered - sent
             if args.probe_every > 0:
                 run.probes = probe_until_complete(app, count, args)

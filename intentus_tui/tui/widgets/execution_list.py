@@ -158,7 +158,8 @@ class ExecutionList(
         self._copies_version = 0  # of ``model.shared_ids`` when the rows were last drawn
         self._names_width = 0  # what the file names of copies want of the id column
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
-        # Until the user moves (or a watched change comes), the cursor follows the top row.
+        # Whether the user has moved the cursor (or a watched change came): until then a
+        # selection that leaves the list goes to the top row, not to the same row number.
         self._user_moved = False
         self._rows_drawn = False
         # Follow mode (like ``tail -f``): each execution that arrives live is selected.
@@ -473,22 +474,23 @@ class ExecutionList(
         model = self.model
         self._note_copies()
         self._update_virtual_size()
+        # The execution selected stays selected, from the first row shown on: rows the
+        # scan lists above it (a big directory's first rows are not its newest) push it
+        # down rather than take its place, its timeline with it.
         row = model.row_of(self.selected_key) if self.selected_key else None
-        if row is None and was is not None and self._user_moved and files_changed:
+        if row is None and was is not None and files_changed:
             # Its file went while the execution is still listed from another (its record
             # gone, its log alone left; or back): the execution stays selected.
             row = self._row_of_execution(was)
-        if not self._user_moved:  # nobody has moved yet (the list is filling): the top
-            row = model.nearest_item(0)
-        elif row is None:  # the selection left the list: stay on the same row number
-            row = model.nearest_item(min(old_cursor, len(model) - 1))
+        if row is None:  # the selection left the list: the same row number (or the top)
+            row = model.nearest_item(min(old_cursor, len(model) - 1) if self._user_moved else 0)
         self.cursor_row = row if row is not None else 0
-        if not self._user_moved or (scroll_y == 0 and self.cursor_row < height):
+        if scroll_y == 0 and self.cursor_row < height:
             new_scroll = 0  # at the top: stay there, new rows show up
         else:
             anchor_row = model.row_of(anchor_key) if anchor_key else None
             new_scroll = (anchor_row - anchor_offset) if anchor_row is not None else scroll_y
-        self.scroll_to(y=max(0, new_scroll), animate=False, immediate=True)
+        self._scroll_y_to(max(0, new_scroll))
         self._scroll_cursor_into_view()
         self.refresh()
         self._announce_selection()
@@ -553,9 +555,17 @@ class ExecutionList(
         # Keep a group header visible above the first row of its group.
         want_top = row - 1 if row > 0 and self.model.is_header(row - 1) else row
         if want_top < top:
-            self.scroll_to(y=want_top, animate=False, immediate=True)
+            self._scroll_y_to(want_top)
         elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+            self._scroll_y_to(row - height + 1)
+
+    def _scroll_y_to(self, y: int) -> None:
+        # Forced once laid out: rows that overflow the list only now get their scrollbar
+        # at the next layout, and until then Textual refuses to scroll (the selection
+        # pushed down by a batch of rows above it was left out of sight). Not before the
+        # first layout: with no height yet, any row would seem below the list.
+        laid_out = self.scrollable_content_region.height > 0
+        self.scroll_to(y=y, animate=False, immediate=True, force=laid_out)
 
     def action_cursor_down(self) -> None:
         self._move_to(self.cursor_row + 1, 1)
