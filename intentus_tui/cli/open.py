@@ -188,8 +188,9 @@ def open_debugger(
     """Open the app on ``directory`` (or the demo world). Returns the exit code.
 
     An empty directory still opens (the app says so); one whose records cannot be listed
-    is refused in one line, as the commands refuse it. A big directory's first rows are read first and drawn at once (the start frame),
-    before Textual is imported; the app's first frame replaces them.
+    is refused in one line, as the commands refuse it. A directory's first rows are read
+    first and drawn at once (the start frame), before Textual is imported; the app's first
+    frame replaces them.
     """
     from intentus_tui.tui.startup.tuning import pause_collector_for_start, resume_collector
 

@@ -299,3 +299,51 @@ def test_the_first_rows_show_each_record_with_its_log(tmp_path: Path) -> None:
         assert {verdict_of(row).integrity for row in rows} == {Integrity.CHAIN_BROKEN}
     unjoined = first_look(base / "records", 2).rows  # no log asked for: the record alone
     assert {verdict_of(row).integrity for row in unjoined} != {Integrity.CHAIN_BROKEN}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_a_tiny_directory_s_rows_come_before_textual_has_loaded(tmp_path: Path) -> None:
+    """Four records written by IntentusNet 1.3.0: the start frame shows every one of them
+    (and that these are all of its files) before the app draws anything. It showed none:
+    a small directory's rows waited for Textual's import and the app's first frame, most
+    of a second, several on a loaded machine, longer than 100,000 records' first rows."""
+    from tests.intentusnet_world import build_real_world
+
+    world = build_real_world(tmp_path / "real")
+    ids = [world.success, world.fallback, world.error_truncated, world.invalidated]
+    assert len(list(world.records_dir.glob("*.json"))) == 4
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache"),
+        "INTENTUS_TUI_KEYMAP": str(tmp_path / "none.toml"),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "intentus_tui.cli", str(world.records_dir)],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        output = _read_until(master, b"Timeline", timeout=60)  # the app's first frame
+        assert b"Timeline" in output, "the app never drew"
+        before_the_app = output[: output.index(b"Timeline")]
+        assert before_the_app.startswith(ENTER.encode()), "no start frame"
+        for execution_id in ids:
+            assert execution_id[:8].encode() in before_the_app, execution_id
+        assert b"indexing 4/4 " in before_the_app
+        os.write(master, b"q")
+        deadline = time.monotonic() + 20
+        while process.poll() is None and time.monotonic() < deadline:
+            _drain(master)
+        assert process.wait(timeout=1) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
+        os.close(slave)

@@ -39,6 +39,26 @@ def test_the_start_path_to_the_app_leaves_the_rarely_used_parts_unimported() -> 
     assert sorted(loaded & set(LATER)) == []
 
 
+# Not needed to draw the start frame, and ~20 ms before it: the scan itself, its cache
+# (sqlite3) and Textual come after it.
+AFTER_THE_START_FRAME = (
+    "intentus_tui.core.index.scan",
+    "intentus_tui.core.index.cache",
+    "sqlite3",
+    "textual",
+)
+
+
+def test_the_start_frame_s_path_leaves_the_scan_and_textual_unimported() -> None:
+    loaded = _loaded_after(
+        "from intentus_tui.cli import main\n"
+        "import intentus_tui.cli.open, intentus_tui.tui.startup.tuning\n"
+        "import intentus_tui.tui.startup.first_rows, intentus_tui.tui.startup.start_frame\n"
+    )
+    assert "intentus_tui.tui.startup.start_frame" in loaded  # the probe ran
+    assert sorted(loaded & set(AFTER_THE_START_FRAME)) == []
+
+
 def test_opening_a_comparison_still_finds_its_screen() -> None:
     loaded = _loaded_after(
         "from intentus_tui.tui.comparing import comparison_bindings\n"

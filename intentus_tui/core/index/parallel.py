@@ -45,6 +45,10 @@ if TYPE_CHECKING:  # imported when a pool is needed: ~13 ms that most starts can
     from concurrent.futures import Future, ProcessPoolExecutor
 
 Row = TypeVar("Row")
+# Below this many files to summarize, worker processes cost more than they save. Here,
+# not in ``scan``: the debugger's first look reads it before the first frame, which
+# ``scan``'s imports (the cache, hashlib, sqlite3) would delay.
+PARALLEL_THRESHOLD = 2000
 _CLAIM = struct.Struct("=I")  # one chunk number in the work queue
 _FRAME = struct.Struct("=IIB")  # chunk number, payload length, payload is raw bytes
 _PIPE_BYTES = 1 << 20  # room for many chunks of rows: a helper rarely waits on this process

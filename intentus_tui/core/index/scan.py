@@ -31,7 +31,7 @@ from intentus_tui.core.index.cache import (
     stamp_bytes,
     summary_lines,
 )
-from intentus_tui.core.index.parallel import can_fork, map_chunks
+from intentus_tui.core.index.parallel import PARALLEL_THRESHOLD, can_fork, map_chunks
 from intentus_tui.core.index.summarize import summarize_file
 from intentus_tui.core.model import (
     FIELD_NAMES,
@@ -75,8 +75,6 @@ def free_cycles() -> None:
         gc.collect(1)
 
 
-# Below this many files to summarize, worker processes cost more than they save.
-PARALLEL_THRESHOLD = 2000
 _CHUNK = 128
 
 Built = tuple[Stamp | None, ExecutionSummary, bytes | None]

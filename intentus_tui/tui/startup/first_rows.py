@@ -1,9 +1,11 @@
-"""A big directory's first rows, read before anything else: no Textual.
+"""A directory's first rows, read before anything else: no Textual.
 
 The index of 100,000 files takes a while to list, stat and summarize; the first rows need
 not wait for it. They are read straight from the first names ``os.scandir`` returns, before
 Textual is even imported (``cli/open.py``): the start frame draws them at once and the
-app's first frame shows them too.
+app's first frame shows them too. A small directory is read whole that way: Textual's
+import, not its index, is what its first rows waited for (most of a second, several on a
+loaded machine).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from intentus_tui.core.bundle.seal import bundle_changes, sealed
-from intentus_tui.core.index.scan import PARALLEL_THRESHOLD
+from intentus_tui.core.index.parallel import PARALLEL_THRESHOLD
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import id_of_key
@@ -31,7 +33,7 @@ def first_row_count() -> int:
 class FirstLook(NamedTuple):
     """What one short listing pass tells before the app starts."""
 
-    rows: list[ExecutionSummary]  # the first rows a big directory shows (else none)
+    rows: list[ExecutionSummary]  # the first rows the directory shows
     wants_pool: bool  # the scan will summarize in a process pool (see ``tuning.prepare_pool``)
     # The record files, if the pass listed them all (fewer than ``PARALLEL_THRESHOLD``);
     # else None: counting them all would delay the first rows.
@@ -39,11 +41,11 @@ class FirstLook(NamedTuple):
 
 
 def first_look(directory: Path, preview: int = PREVIEW, wal_dir: Path | None = None) -> FirstLook:
-    """The summaries of the first ``preview`` record files ``os.scandir`` lists, if there
-    are more (see ``preview_summaries``), and whether the scan will want its process pool.
-    One listing pass serves both: it stops once it has seen enough names for each. A
-    record with a write-ahead log in ``wal_dir`` is shown joined with it, as the index
-    shows it (its log may say the record cannot be believed)."""
+    """The summaries of the first ``preview`` record files ``os.scandir`` lists (all of
+    them in a smaller directory), and whether the scan will want its process pool. One
+    listing pass serves both: it stops once it has seen enough names for each. A record
+    with a write-ahead log in ``wal_dir`` is shown joined with it, as the index shows it
+    (its log may say the record cannot be believed)."""
     names: list[str] = []
     count = 0
     total: int | None = None
@@ -60,19 +62,15 @@ def first_look(directory: Path, preview: int = PREVIEW, wal_dir: Path | None = N
                 total = count
     except OSError:
         return FirstLook([], wants_pool=False)
-    rows = _summaries_if_more(directory, names, preview, wal_dir)
+    rows = _summaries(directory, names[:preview], wal_dir)
     return FirstLook(rows, wants_pool=count >= PARALLEL_THRESHOLD, total=total)
 
 
-def _summaries_if_more(
-    directory: Path, names: list[str], count: int, wal_dir: Path | None
-) -> list[ExecutionSummary]:
-    if len(names) <= count:
+def _summaries(directory: Path, names: list[str], wal_dir: Path | None) -> list[ExecutionSummary]:
+    if not names:
         return []
     # As the index shows them: a bundle's record changed since it was bundled says so.
-    rows = sealed(
-        [summarize_path(directory / name) for name in names[:count]], bundle_changes(directory)
-    )
+    rows = sealed([summarize_path(directory / name) for name in names], bundle_changes(directory))
     return [_with_its_log(row, wal_dir) for row in rows] if wal_dir is not None else rows
 
 
@@ -94,8 +92,8 @@ def preview_summaries(
     Before the index has listed, stat-ed and (warm) loaded its cache for a big directory
     (about a second for 100,000 files), the user already sees ``count`` rows: the first
     names ``os.scandir`` returns, read directly (the same summaries the index makes; it
-    sends them again, and the list takes them as updates). A small directory gets none:
-    its index is fast anyway, and each file would be read twice.
+    sends them again, and the list takes them as updates). A small directory gets none
+    here, where the app is already up: its index is as fast.
     """
     names: list[str] = []
     try:
@@ -107,4 +105,4 @@ def preview_summaries(
                         break
     except OSError:
         return []
-    return _summaries_if_more(directory, names, count, wal_dir)
+    return _summaries(directory, names[:count], wal_dir) if len(names) > count else []

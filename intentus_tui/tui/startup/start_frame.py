@@ -1,4 +1,4 @@
-"""The start frame: a big directory's first rows on screen before Textual has loaded.
+"""The start frame: a directory's first rows on screen before Textual has loaded.
 
 Importing Textual and building the app's first frame takes most of a second on a slow
 machine (a bare Textual app needs ~0.45 s here just to draw one line). The first rows are
