@@ -425,4 +425,4 @@ async def test_an_invalidated_execution_reads_as_an_operators_decision_at_80_col
         await pilot.press("question_mark")
         await settle(pilot)
         legend = " ".join(str(app.screen.query_one("#help-body").render()).split())
-        assert "✗ operator an operator invalidated it: a decision, not damage" in legend, legend
+        assert "✗ operator invalidated by an operator, not damaged" in legend, legend

@@ -148,7 +148,7 @@ _REPLAY_MEANINGS = {
     ReplayCode.REPLAYABLE: "the recorded final response can be replayed",
     ReplayCode.EXECUTION_INCOMPLETE: "no final response was recorded",
     ReplayCode.RECORDING_FAILURE: "a final response exists but was not recorded properly",
-    ReplayCode.MANUALLY_INVALIDATED: "an operator invalidated it: a decision, not damage",
+    ReplayCode.MANUALLY_INVALIDATED: "invalidated by an operator, not damaged",
     ReplayCode.MARKED_NOT_REPLAYABLE: "the writer marked it not replayable for another reason",
     ReplayCode.RECORD_CORRUPTED: "the file is damaged, not a record, malformed, or unreadable",
     ReplayCode.NO_RECORD: "known only from its write-ahead log: no record file",
