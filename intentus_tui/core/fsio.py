@@ -62,6 +62,19 @@ def file_kind(st: os.stat_result) -> str:
     return "not a regular file"
 
 
+FileLook = tuple[int, int, int]
+
+
+def file_look(path: str | os.PathLike[str]) -> FileLook | None:
+    """What tells that a file's content changed without reading it (inode, size, mtime in
+    ns); None: it is not there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def open_confined(path: str | os.PathLike[str], flags: int = 0) -> int:
     """Open read-only and non-blocking, following a symlink only into the link's own
     directory (or below it); ``OutsideLinkError`` otherwise. Returns the descriptor.

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.worker import get_current_worker
 
+from intentus_tui.core.fsio import file_look
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.comparing import ComparisonLauncher
 
@@ -41,15 +42,6 @@ HOW_TO_COMPARE = "mark an execution with m and press d on another, or press D"
 NOTHING_COMPARED = f"Nothing compared yet: {HOW_TO_COMPARE}"
 # How often the file of a snapshot or baseline compared is looked at, while watching.
 SNAPSHOT_LOOK_SECONDS = 0.5
-
-
-def _file_look(path: Path) -> tuple[int, int, int] | None:
-    """What tells a file's content changed without reading it; None: it is not there."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class DiffKeys(ComparisonLauncher):
@@ -231,19 +223,19 @@ class DiffKeys(ComparisonLauncher):
     def _look_at_snapshots(self) -> None:
         if self.closing or not self.feeder.live:  # paused: looked at again once resumed
             return
-        labels = {
-            side.path: side.label
+        sides = {
+            side.path: side
             for side in self._compared_sides()
             if side.kind == "snapshot" and side.path is not None
         }
         seen = self._snapshot_looks
-        for path in [p for p in seen if p not in labels]:  # no longer compared
+        for path in [p for p in seen if p not in sides]:  # no longer compared
             del seen[path]
-        for path, label in labels.items():
-            look = _file_look(path)
-            if path not in seen:  # first seen: as it was read, moments ago
-                seen[path] = look
-            elif look != seen[path]:
+        for path, side in sides.items():
+            label, look = side.label, file_look(path)
+            if path not in seen:  # first seen: as it was just before it was read
+                seen[path] = side.read_look if side.read_look is not None else look
+            if look != seen[path]:
                 seen[path] = look
                 if look is None:
                     self._snapshot_removed(path)

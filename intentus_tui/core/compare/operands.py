@@ -14,10 +14,11 @@ baselines and runs have no verdict.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+from intentus_tui.core.fsio import FileLook, file_look
 from intentus_tui.core.model import Verdict
 
 if TYPE_CHECKING:  # activegraph imports this package (find_divergence): imported where used
@@ -50,6 +51,8 @@ class Operand:
     # snapshot, baseline or run, and for a record given as a bare value.
     verdict: Verdict | None = None
     baseline: bool = False  # a snapshot read from a ``verist-baseline@1`` file
+    # ``path`` as it was just before it was read (``fsio.file_look``): a later change shows.
+    read_look: FileLook | None = None
 
     @property
     def noun(self) -> str:
@@ -218,7 +221,15 @@ def file_operand(
     reader's problem when it is neither (for a person who was asked for a snapshot file);
     a record given there is still compared as a record. A record's verdict is made as
     ``load_detail(path, wal_dir)`` makes it: joined with its log in ``wal_dir`` if any.
+    ``read_look`` is the file as it was just before the read.
     """
+    look = file_look(path)  # before the read: a change while it is read shows later
+    return replace(_read_file_operand(label, path, prefer, wal_dir), read_look=look)
+
+
+def _read_file_operand(
+    label: str, path: Path, prefer: Literal["record", "snapshot"], wal_dir: Path | None
+) -> Operand:
     from intentus_tui.core.activegraph import is_sqlite_file
     from intentus_tui.core.detail import execution_wal
     from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
