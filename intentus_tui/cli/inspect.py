@@ -45,7 +45,7 @@ from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.timestamps import time_order, utc_text
-from intentus_tui.core.verdict import verdict_of
+from intentus_tui.core.verdict import claimed_chain, claims_only, verdict_of
 from intentus_tui.render.listing_order import open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 from intentus_tui.render.table import Fitting, short_ids
@@ -360,8 +360,7 @@ def _row_texts(detail: ExecutionDetail) -> list[tuple[str, str]]:
 
 def _claimed(detail: ExecutionDetail) -> str:
     """After the record's status, when the evidence fails its integrity check."""
-    pm = detail.postmortem
-    untrusted = pm is not None and pm.untrusted is not None and detail.timeline is not None
+    untrusted = claims_only(detail.verdict) and detail.timeline is not None
     return " (claimed; not believed: see the verdict)" if untrusted else ""
 
 
@@ -394,7 +393,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
             if logged
             else ""
         )
-        lines.append(f"agents      {detail.timeline.chain or none}{after}")
+        chain = claimed_chain(detail.timeline.chain, detail.verdict)  # as the Post-mortem
+        lines.append(f"agents      {chain or none}{after}")
         lines.extend(_fallback_lines(detail.timeline.fallbacks))
         last = detail.timeline.last_event
         if last is not None:

@@ -69,7 +69,14 @@ from intentus_tui.core.records.verify import (
     salvaged_hash_words,
 )
 from intentus_tui.core.timestamps import utc_text
-from intentus_tui.core.verdict import replay_code_text, replay_text, verdict_of
+from intentus_tui.core.verdict import (
+    CLAIMED,
+    claimed_chain,
+    claims_only,
+    replay_code_text,
+    replay_text,
+    verdict_of,
+)
 from intentus_tui.core.verist.missing import MISSING
 
 if TYPE_CHECKING:
@@ -99,6 +106,7 @@ if TYPE_CHECKING:
     from intentus_tui.core.wal.read import WalEntry, WalLog
 
 __all__ = [
+    "CLAIMED",
     "EXECUTION_INCOMPLETE",
     "FORCED_WARNING",
     "FORCE_REPLAY_RISKS",
@@ -152,6 +160,8 @@ __all__ = [
     "Waterfall",
     "changed_events_text",
     "changed_values_text",
+    "claimed_chain",
+    "claims_only",
     "clock_text",
     "compare",
     "compare_side_by_side",

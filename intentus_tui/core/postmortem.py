@@ -14,6 +14,7 @@ from intentus_tui.core.model import RECORD_REMOVED
 from intentus_tui.core.reconcile import from_log, in_flight_of, log_ended
 from intentus_tui.core.records.timeline import ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verdict import CLAIMED
 from intentus_tui.core.wal.analyse import RecoveryHint, WalStep, recovery_hint
 from intentus_tui.core.wal.read import WalLog, broken_chain_hint
 
@@ -213,9 +214,9 @@ def build_postmortem(
         # Nothing vouches for what the record says happened (a broken log's own claims
         # are cut at its break already): each such line says it is only claimed.
         if completed and completed is said_by_record[1]:
-            completed = tuple(f"{item} (claimed)" for item in completed)
+            completed = tuple(f"{item} {CLAIMED}" for item in completed)
         said = len(said_by_record[0])  # the record's lines come first; the log's follow
-        in_flight = tuple(f"{x} (claimed)" if n < said else x for n, x in enumerate(in_flight))
+        in_flight = tuple(f"{x} {CLAIMED}" if n < said else x for n, x in enumerate(in_flight))
     return PostMortem(
         state=state,
         last_event=sanitize_line(last_event) if last_event else None,

@@ -64,6 +64,24 @@ _WAL_OUTCOME = {
 }
 
 
+# What an untrusted execution's evidence says happened, wherever it is told: only claimed.
+CLAIMED = "(claimed)"
+
+
+def claims_only(verdict: Verdict | None) -> bool:
+    """Nothing vouches for what the execution's evidence says happened (its attempts, how
+    each ended): it fails its integrity check, tampered or its log's chain broken. The
+    Post-mortem marks each attempt ``(claimed)``; the chain of its attempts says it too,
+    wherever it is shown (the timeline, the palette, ``inspect``)."""
+    return verdict is not None and not verdict.trusted
+
+
+def claimed_chain(chain: str, verdict: Verdict | None) -> str:
+    """``(claimed) a ✗ → b ✓`` for an execution whose evidence ``claims_only``; said first,
+    so that a chain cut to fit still says it."""
+    return f"{CLAIMED} {chain}" if chain and claims_only(verdict) else chain
+
+
 def verdict_of(s: ExecutionSummary) -> Verdict:
     """The verdict on one execution (pure: the summary holds everything it needs)."""
     if (

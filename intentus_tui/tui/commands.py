@@ -20,7 +20,7 @@ from textual.app import SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
-from intentus_tui.core.actions import verdict_of
+from intentus_tui.core.actions import claimed_chain, verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.list_rows import verdict_text
@@ -67,10 +67,9 @@ def execution_hit_help(summary: ExecutionSummary, width: int) -> Content:
     """What choosing it does, then the reason of every answer of its verdict short of a
     clean one, as the timeline header words it: one line each, at most ``width`` cells."""
     verdict = verdict_of(summary)
+    chain = claimed_chain(summary.chain, verdict) or "no attempts"
     lines = [
-        Content.styled(
-            sanitize_line(f"open execution · {summary.chain or 'no attempts'}"), "$text-muted"
-        ),
+        Content.styled(sanitize_line(f"open execution · {chain}"), "$text-muted"),
         *(
             line
             for line, shown in zip(verdict_lines(verdict), _short_of_clean(verdict), strict=True)

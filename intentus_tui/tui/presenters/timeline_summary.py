@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from textual.content import Content
 
-from intentus_tui.core.actions import ExecutionState, LoadStatus, Timeline
+from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, Timeline, claims_only
 from intentus_tui.core.model import Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.list_rows import (
@@ -56,11 +56,14 @@ def chain_content(
     known: tried in turn, ``fb-primary ✗ 738ms → fb-secondary ✓ 2.86s``, or side by side,
     ``⇉ primary ✗ | replica ✓ ← answer``; an attempt in flight, how long it is open. The
     attempts only the write-ahead log has (the record stops before them) follow ``from the
-    log:``, said once. ``claimed``: the execution is untrusted, its successes only claims
-    (not green). ``form``: less of it, for a narrow pane (``chain_forms``)."""
+    log:``, said once. ``claimed``: the execution is untrusted, its attempts only claims
+    (``(claimed)`` first, as ``inspect`` and the palette say it; its successes not green).
+    ``form``: less of it, for a narrow pane (``chain_forms``)."""
     fan_out = timeline.fan_out is not None
     answer = timeline.answered_by if fan_out else None
-    parts: list[str | tuple[str, str]] = [("⇉ ", "bold $accent")] if fan_out else []
+    parts: list[str | tuple[str, str]] = [(f"{CLAIMED} ", "$warning")] if claimed else []
+    if fan_out:
+        parts.append(("⇉ ", "bold $accent"))
     logged = next((a.number for a in timeline.attempts if a.log_start_seq is not None), None)
     for drawn, (first, last, attempt) in enumerate(_drawn(timeline.attempts, form.shown)):
         if drawn:
@@ -253,7 +256,7 @@ def summary_content(
     chain_at = len(text.lines)
     forms: tuple[Content, ...] = ()
     if timeline is not None:
-        claimed = verdict is not None and not verdict.trusted
+        claimed = claims_only(verdict)
         chain, *rest = _timeline_lines(timeline, detail.times, now, claimed)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from intentus_tui.core.actions import ExecutionState, LoadStatus, postmortem
+from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
 from intentus_tui.core.model import RECORD_REMOVED
 from intentus_tui.tui.presenters.list_rows import INTEGRITY_WIDTH, integrity_cell, outcome_badge
 from intentus_tui.tui.widgets.pane_text import (
@@ -109,7 +109,7 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
         seq = f"seq {last.seq}" if last.seq is not None else f"event #{last.index + 1}"
         lines.append(row("Last event", safe(f"{seq} {last.type}  {last.summary}".rstrip())))
     # Untrusted: what the record says happened is only claimed (as inspect says it).
-    claimed = "  (claimed)" if pm.untrusted is not None else ""
+    claimed = f"  {CLAIMED}" if pm.untrusted is not None else ""
     if timeline.in_flight:
         for attempt in timeline.in_flight:
             lines.append(row("In flight", (_attempt_text(attempt) + claimed, WARNING_STYLE)))
@@ -139,7 +139,8 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     else:
         lines.append(row("Completed", ("no attempt finished", DIM_STYLE)))
     if timeline.attempts:
-        lines.append(row("Branches" if timeline.fan_out else "Chain", safe(timeline.chain)))
+        chain = f"{CLAIMED} {timeline.chain}" if claimed else timeline.chain  # as everywhere
+        lines.append(row("Branches" if timeline.fan_out else "Chain", safe(chain)))
     return lines
 
 

@@ -21,7 +21,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from intentus_tui.core.actions import EventRow, ExecutionState
+from intentus_tui.core.actions import EventRow, ExecutionState, claims_only
 from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.event_columns import (
     STATUS_WIDTH,
@@ -499,7 +499,7 @@ class TimelineView(Vertical):
         now = self.clock()
         self.lines.now = now
         self._tick_while(detail, verdict)
-        claimed = verdict is not None and not verdict.trusted
+        claimed = claims_only(verdict)
         self._claims.display = claimed
         self._claims.of_log = detail.timeline is None
         self._claims.refresh()
