@@ -360,6 +360,30 @@ async def test_a_forced_replay_of_a_short_answer_gives_the_summary_the_rest_of_t
         assert summary.region.bottom + 2 == payload.region.y, (summary.region, payload.region)
 
 
+async def test_after_a_short_answer_the_next_refusal_takes_the_whole_pane(
+    records_dir: Path, refusing: dict[str, str]
+) -> None:
+    """A short payload left the summary the rows above it; the next execution's refusal
+    and its forced replay with no response kept that height, cut mid-sentence above
+    empty rows at 80x24."""
+    app = make_app(records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await _open(app, pilot, refusing["ok"])
+        await pilot.press("2", "r")
+        await settle(pilot)
+        pane = app.side_pane.replay_pane
+        assert not pane.has_class("-no-payload")  # its three lines, in a box below
+        await _open(app, pilot, refusing["incomplete"])
+        heights = []
+        for keys in (("r",), ("R", "y")):
+            await pilot.press(*keys)
+            await settle(pilot)
+            summary = pane.query_one("#replay-summary-scroll")
+            heights.append((summary.region.height, summary.max_scroll_y))
+        room = pane.content_region.height
+    assert heights == [(room, 0), (room, 0)], (heights, room)
+
+
 async def test_the_force_replay_dialog_shows_all_its_text_and_this_records_risk(
     records_dir: Path, refusing: dict[str, str]
 ) -> None:

@@ -383,22 +383,19 @@ class ReplayPane(Vertical):
     def _show(self) -> None:
         detail, outcome, by_file = self._detail, self.outcome, self.by_file
         if detail is None or outcome is None:
-            self.add_class("-no-payload")
             loading = self.loading_label if detail is None else None
             waiting = waiting_lines(detail, by_file)
-            self._set_summary(loading_lines(loading) if loading else waiting)
+            self._show_alone(loading_lines(loading) if loading else waiting)
             return
         if outcome.kind == "refused":
-            self.add_class("-no-payload")
-            self._set_summary(refused_lines(detail, outcome, by_file))
+            self._show_alone(refused_lines(detail, outcome, by_file))
             return
         if outcome.kind != "result":  # failed (this tab gives no envelope to mismatch)
-            self.add_class("-no-payload")
-            self._set_summary(failed_lines(detail, outcome, by_file))
+            self._show_alone(failed_lines(detail, outcome, by_file))
             return
         if outcome.result is not None and not outcome.result.response_recorded:
-            self.add_class("-no-payload")  # forced, and nothing returned: no payload box
-            self._set_summary(no_response_lines(detail, outcome, by_file))
+            # forced, and nothing returned: no payload box
+            self._show_alone(no_response_lines(detail, outcome, by_file))
             return
         self._set_summary(result_lines(detail, outcome, by_file))
         lines = self._payload_lines
@@ -414,6 +411,14 @@ class ReplayPane(Vertical):
         payload.styles.height = count + 2 if self._small_payload is not None else None
         self.remove_class("-no-payload")
         self._fit_summary()
+
+    def _show_alone(self, lines: list[Line]) -> None:
+        """``lines`` with no payload below: the summary has the whole pane (the rows a
+        small payload left it, kept, cut a refusal shown after one mid-sentence)."""
+        self.add_class("-no-payload")
+        self._small_payload = None
+        self._fit_summary()
+        self._set_summary(lines)
 
     def on_resize(self) -> None:
         self._fit_summary()
