@@ -161,9 +161,10 @@ def summarize(result: LoadResult) -> ExecutionSummary:
             result.mtime_ns,
             parsed=False,
             damaged=damaged,
+            cut_final_status=result.cut_final_status,  # not a copy made after: 10 us each
         )
         if fast is not None:
-            return _with_cut_final_status(fast, result)
+            return fast
     return summarize_general(result)
 
 
@@ -346,6 +347,7 @@ def summarize_parsed(
     *,
     parsed: bool = True,
     damaged: str | None = None,
+    cut_final_status: Any = None,
 ) -> ExecutionSummary | None:
     """The summary of a well-formed record straight from its JSON object (no model
     objects), or None as soon as anything is unusual: then ``summarize_general`` decides.
@@ -353,7 +355,8 @@ def summarize_parsed(
 
     ``parsed``: ``raw`` is exactly what ``orjson.loads`` returned (its hash needs no
     type walk). ``damaged``: the load message of a record salvaged from a damaged file
-    (``raw`` is what survived): corrupted, not replayable, the damage one more problem.
+    (``raw`` is what survived): corrupted, not replayable, the damage one more problem;
+    ``cut_final_status``: its ``LoadResult.cut_final_status`` (``_with_cut_final_status``).
     """
     # Subscripts, not .get(): a missing key is as unusual as a wrong type, and this is the
     # per-file hot path (a KeyError or TypeError below means: not the common case).
@@ -393,6 +396,8 @@ def summarize_parsed(
         replayable, why = False, RECORD_CORRUPTED
         state = ExecutionState.CORRUPTED
         final_status = None if final is None else normalize_status(final.get("status"))
+        if final_status is None and cut_final_status is not None:
+            final_status = normalize_status(cut_final_status)  # as _with_cut_final_status
     elif final is None:
         replayable, why = False, "execution_incomplete"
         state, final_status = ExecutionState.INCOMPLETE, None
