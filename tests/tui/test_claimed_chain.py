@@ -81,5 +81,5 @@ async def test_a_narrow_timeline_keeps_it_in_sight(demo: DemoManifest) -> None:
         await pilot.press("4")
         await settle(pilot)
         postmortem = " ".join(app.side_pane.postmortem_pane.text.split())
-    assert f"│ chain {CLAIMED} ticket-classifier ✗ 2." in shown, shown
+    assert f"│ chain {CLAIMED} " in shown, shown  # the chain itself is cut to fit, not this
     assert f"Chain {CLAIMED} ticket-classifier ✗ → ticket-classifier-backup ✓" in postmortem
