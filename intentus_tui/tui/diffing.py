@@ -38,8 +38,21 @@ if TYPE_CHECKING:
 # The keys that act on a comparison shown: they wait for one (hidden from the footer until
 # then), and say so when pressed before.
 COMPARISON_KEYS = frozenset({"next_difference", "previous_difference", "full_comparison"})
-HOW_TO_COMPARE = "mark an execution with m and press d on another, or press D"
-NOTHING_COMPARED = f"Nothing compared yet: {HOW_TO_COMPARE}"
+# The keys said are the user's keymap's (``bound_key``): these are the defaults' words.
+HOW_TO_COMPARE = "mark an execution with {mark} and press {diff} on another, or press {pick}"
+NOTHING_COMPARED = "Nothing compared yet: {how}"
+
+
+def how_to_compare(mark: str = "m", diff: str = "d", pick: str = "D") -> str:
+    """How to make a comparison, with the keys that do it (the defaults unless given)."""
+    return HOW_TO_COMPARE.format(mark=mark, diff=diff, pick=pick)
+
+
+def nothing_compared(mark: str = "m", diff: str = "d", pick: str = "D") -> str:
+    """What a comparison's key says with nothing compared yet."""
+    return NOTHING_COMPARED.format(how=how_to_compare(mark, diff, pick))
+
+
 # How often the file of a snapshot or baseline compared is looked at, while watching.
 SNAPSHOT_LOOK_SECONDS = 0.5
 
@@ -118,12 +131,13 @@ class DiffKeys(ComparisonLauncher):
         if marked.result.record is None:  # its file was rewritten into what is no record
             return (
                 f"Marked execution {self.short_name(marked)} has no readable record now: "
-                "mark another with m"
+                f"mark another with {self.bound_key('mark-for-diff')}"
             )
         return None
 
     def _removed_note(self, marked: ExecutionDetail) -> str:
-        return f"Marked execution {self.marked_name()[0]} was removed: mark another with m"
+        mark = self.bound_key("mark-for-diff")
+        return f"Marked execution {self.marked_name()[0]} was removed: mark another with {mark}"
 
     def marked_name(self) -> tuple[str, bool]:
         """The marked execution's name as its list row gives it (its file's, for a copy)
@@ -193,7 +207,12 @@ class DiffKeys(ComparisonLauncher):
         for path in paths:
             key = self.key_of_path(path)
             if key in gone and not path.exists():  # not a file elsewhere of the same name
-                hint = "mark another with m" if path == marked else "select another, press d or D"
+                mark, diff, pick = self._compare_keys()
+                hint = (
+                    f"mark another with {mark}"
+                    if path == marked
+                    else f"select another, press {diff} or {pick}"
+                )
                 if diff_pane is not None:
                     diff_pane.side_removed(path, hint)
                 for screen in screens:
@@ -245,7 +264,7 @@ class DiffKeys(ComparisonLauncher):
     def _snapshot_removed(self, path: Path) -> None:
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
-        hint = "press D to pick another"
+        hint = f"press {self.bound_key('diff-file')} to pick another"
         if self.side_pane.ready:
             self.side_pane.diff_pane.side_removed(path, hint)
         for screen in self.screen_stack:
@@ -270,14 +289,25 @@ class DiffKeys(ComparisonLauncher):
             operand = file_operand(label, path, prefer="snapshot", wal_dir=sibling_wal_dir(path))
         except CompareError as exc:  # e.g. half written: the next change is read again
             if not get_current_worker().is_cancelled:
-                problem = f"{path.name} changed and cannot be compared again: {exc}"
-                self.call_from_thread(self._say_unreadable, problem)
+                self.call_from_thread(self._snapshot_unreadable, path, str(exc))
             return
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._snapshot_read_again, operand)
 
-    def _say_unreadable(self, problem: str) -> None:
-        self.notify(sanitize_line(problem), severity="warning", markup=False, timeout=6)
+    def _snapshot_unreadable(self, path: Path, problem: str) -> None:
+        """The file of a snapshot compared no longer reads (an edit left it no JSON, half
+        written): every comparison of it says so and compares nothing, as for a removed
+        file, rather than keep showing what it held; read again once it changes."""
+        from intentus_tui.tui.screens.compare import ComparisonScreen
+
+        if self.closing:
+            return
+        hint = sanitize_line(f"press {self.bound_key('diff-file')} to pick another ({problem})")
+        if self.side_pane.ready:
+            self.side_pane.diff_pane.side_removed(path, hint, gone="cannot be read now")
+        for screen in self.screen_stack:
+            if isinstance(screen, ComparisonScreen):
+                screen.side_removed(path, hint, gone="cannot be read now")
 
     def _snapshot_read_again(self, operand: Operand) -> None:
         from intentus_tui.tui.screens.compare import ComparisonScreen
@@ -349,7 +379,8 @@ class DiffKeys(ComparisonLauncher):
             note = self._full_screen_note() if action == "full_comparison" else None
             # The longer note, of both keys, wants the time to read it.
             timeout = 4 if note is None else 8
-            self.notify(note or NOTHING_COMPARED, severity="warning", markup=False, timeout=timeout)
+            said = note or nothing_compared(*self._compare_keys())
+            self.notify(said, severity="warning", markup=False, timeout=timeout)
             return True
         return await super().run_action(action, default_namespace, namespaces)
 
@@ -376,12 +407,31 @@ class DiffKeys(ComparisonLauncher):
         on_list = isinstance(self.focused, ExecutionList)
         open_key = keys("list.open", ids["list.open"])[0] if on_list else None
         display = self.get_key_display(Binding(shared[0], ""))
-        return full_screen_elsewhere(display, HOW_TO_COMPARE, open_key)
+        return full_screen_elsewhere(display, how_to_compare(*self._compare_keys()), open_key)
+
+    def bound_key(self, binding_id: str) -> str:
+        """The key the user's keymap binds to the app's ``binding_id`` (its first, as the
+        footer shows it), else the default one."""
+        from textual.binding import Binding
+
+        default = next(
+            b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == binding_id
+        )
+        key = self.keymap.get(binding_id, default).split(",")[0].strip()
+        return self.get_key_display(Binding(key, ""))
+
+    def _compare_keys(self) -> tuple[str, str, str]:
+        """The keys of ``m``, ``d`` and ``D``, as the keymap binds them."""
+        key = self.bound_key
+        return key("mark-for-diff"), key("diff"), key("diff-file")
 
     def _explain_no_diff(self) -> None:
         problem = self.marked_problem()
         if self.marked is None:
-            note = "Nothing marked: mark an execution with m first, then press d on another"
+            mark, diff, _ = self._compare_keys()
+            note = (
+                f"Nothing marked: mark an execution with {mark} first, then press {diff} on another"
+            )
         elif problem is not None:
             note = problem
         else:

@@ -13,7 +13,7 @@ import pytest
 from rich.cells import cell_len
 
 from intentus_tui.demo.writer import build_demo_world
-from intentus_tui.tui.diffing import NOTHING_COMPARED
+from intentus_tui.tui.diffing import nothing_compared
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_groups import kind_of
 from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -122,7 +122,7 @@ async def test_the_comparison_keys_with_nothing_compared_say_why(records_dir: Pa
         for key in ("n", "N", "f"):
             await pilot.press(key)
             await settle(pilot)
-            said = FULL_SCREEN_ON_THE_LIST if key == "f" else NOTHING_COMPARED
+            said = FULL_SCREEN_ON_THE_LIST if key == "f" else nothing_compared()
             assert _notes(app)[-1:] == [said], key
             assert app.screen is app.screen_stack[0] and not app.diff_shown
         assert app.execution_list.selected_key == selected
@@ -134,6 +134,28 @@ async def test_the_comparison_keys_with_nothing_compared_say_why(records_dir: Pa
         await pilot.press("f")
         await settle(pilot)
         assert type(app.screen).__name__ == "ComparisonScreen"
+
+
+async def test_the_answers_with_nothing_compared_say_the_keymap_keys(records_dir: Path) -> None:
+    """A keymap that moves ``m``, ``d`` and ``D``: what ``n``, ``f`` and the diff key say
+    with nothing compared names the keys that do it now (it said m, d and D, which did
+    nothing or something else)."""
+    write_world(records_dir)
+    keymap = {"mark-for-diff": "M", "diff": "ctrl+d", "diff-file": "C"}
+    app = make_app(records_dir, keymap=keymap)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        notes = _notes(app)
+    how = "mark an execution with M and press ^d on another, or press C"
+    assert notes[0] == f"Nothing compared yet: {how}"
+    assert how in notes[1] and " m " not in notes[1]
+    assert notes[2] == "Nothing marked: mark an execution with M first, then press ^d on another"
 
 
 async def test_the_timeline_keys_on_the_list_say_where_they_work(records_dir: Path) -> None:
@@ -213,7 +235,7 @@ async def test_f_with_nothing_compared_says_it_follows_fallbacks_in_a_timeline(
         await settle(pilot)
         await pilot.press("f")
         await settle(pilot)
-        assert _notes(parted)[-1] == NOTHING_COMPARED
+        assert _notes(parted)[-1] == nothing_compared()
     both = make_app(
         real_world.records_dir, keymap={"timeline.next-fallback": "x", "diff.full-screen": "x"}
     )

@@ -138,3 +138,62 @@ async def test_a_change_before_the_first_look_is_not_missed(
             said = CHANGED
         app._look_at_snapshots()  # the first look, after the change
         await wait_for(pilot, lambda: said in screen_text(app), f"{change}: said on screen")
+
+
+async def test_a_snapshot_edited_into_no_json_is_said_unreadable_and_nothing_is_compared(
+    records: Path,
+) -> None:
+    """An edit that leaves the snapshot's file unreadable (no JSON): the comparison kept
+    its old differences on screen, with a toast alone. It says B's file cannot be read now
+    and compares nothing, full screen and in the Diff tab, as for a removed file; the file
+    readable again, it is compared again."""
+    app = make_app(records, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        saved = await _compare_with_saved_snapshot(pilot, app)
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        held = saved.read_bytes()
+        saved.write_text('{"stepName": "route", ', "utf-8")  # an editor's half-saved file
+        note = "B's file cannot be read now: nothing to compare; press D to pick another"
+        await wait_for(pilot, lambda: note in screen_text(app), "said on screen")
+        on_screen = screen_text(app)
+        compared_on_screen = full.compared
+        await pilot.press("escape")
+        await settle(pilot)
+        await wait_for(pilot, lambda: note in _diff_tab(app), "said in the Diff tab")
+        pane = app.side_pane.diff_pane
+        tab_outcome = pane.outcome
+        await pilot.press("n")
+        await settle(pilot)
+        toasts = [str(n.message) for n in app._notifications]
+        saved.write_bytes(held)  # readable again: compared again
+        await wait_for(pilot, lambda: note not in _diff_tab(app), "compared again")
+        await wait_for(pilot, lambda: pane.outcome is not None, "the tab compared")
+        back = pane.outcome
+    assert compared_on_screen is None and "A values" not in on_screen
+    assert tab_outcome is None
+    assert any(note in toast for toast in toasts)  # n says why there is nothing to step to
+    assert back is not None and back.error is None and back.request.right is not None
+
+
+async def test_the_diff_tab_marks_a_changed_snapshot_as_the_full_screen_does(
+    records: Path,
+) -> None:
+    """A snapshot changed since it was saved: the full screen's title says
+    ``⚠ changed since it was saved``; the Diff tab said it without the ⚠, in other words.
+    One form on both."""
+    app = make_app(records, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        saved = await _compare_with_saved_snapshot(pilot, app)
+        _edit(saved)
+        await wait_for(pilot, lambda: CHANGED in screen_text(app), "the edit followed")
+        on_screen = screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        await wait_for(pilot, lambda: CHANGED in _diff_tab(app), "the tab compared again")
+        tab = _diff_tab(app)
+    marked = f"⚠ {CHANGED}"
+    assert f"· {marked}" in on_screen
+    title_b = next(line for line in tab.splitlines() if line.startswith("B: "))
+    assert title_b.endswith(f" · {marked}"), tab
+    assert tab.count(CHANGED) == 1, tab

@@ -70,6 +70,15 @@ def side_titles(
     )
 
 
+def changed_mark(operand: Operand | None) -> str:
+    """``⚠ changed since it was saved`` for a snapshot or baseline whose content no longer
+    hashes to what it recorded (its note says so), else ``""``: one form wherever a side is
+    named (the full screen's title, the Diff tab's)."""
+    if operand is None or operand.kind != "snapshot" or not operand.note:
+        return ""
+    return f"⚠ {CHANGED_SINCE_SAVED}"
+
+
 def side_title_versions(
     operand: Operand, *, with_file: bool = False, root: str | None = None
 ) -> list[str]:
@@ -85,7 +94,7 @@ def side_title_versions(
     if operand.kind != "record":
         if operand.kind == "snapshot":
             # A snapshot has no damaged reading: its note says its hashes do not hold.
-            damaged = f" · ⚠ {CHANGED_SINCE_SAVED}" if operand.note else ""
+            damaged = f" · {changed_mark(operand)}" if operand.note else ""
             text = f"{operand.noun} {operand.label}"
             step = described.get("step_name")
             if step:

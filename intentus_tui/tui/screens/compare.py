@@ -138,7 +138,8 @@ class ComparisonScreen(Screen[None]):
         self.folded: Folded | None = None
         self._raw_to_shown: list[int] = []
         self._shown_to_raw: list[int] = []
-        # The record files of sides removed while shown, each with what to do instead.
+        # The files of sides removed (or unreadable) while shown, each with what is said:
+        # ``was removed: nothing to compare; HINT``.
         self.removed: dict[Path, str] = {}
 
     def compose(self) -> ComposeResult:
@@ -328,9 +329,9 @@ class ComparisonScreen(Screen[None]):
         self.query_one("#compare-status", Static).update(Content.styled("Comparing…", DIM))
         self._compute()
 
-    def side_removed(self, path: Path, hint: str) -> None:
-        """A side's file ``path`` (a record, snapshot or baseline) was removed: the screen
-        says so (``hint``: what to do instead) rather than show differences against an empty
+    def side_removed(self, path: Path, hint: str, gone: str = "was removed") -> None:
+        """A side's file ``path`` (a record, snapshot or baseline) was removed (``gone``:
+        or what else became of it): the screen says so (``hint``: what to do instead) rather than show differences against an empty
         side, until it is read again (``renew_side``)."""
 
         def forgotten(side: Operand) -> Operand:
@@ -342,7 +343,7 @@ class ComparisonScreen(Screen[None]):
         a, b = forgotten(self.a), forgotten(self.b)
         if a is self.a and b is self.b:
             return
-        self.removed[path] = hint
+        self.removed[path] = f"{gone}: nothing to compare; {hint}"
         self._set_sides(a, b)
         if not self.is_mounted:
             return
@@ -358,9 +359,9 @@ class ComparisonScreen(Screen[None]):
 
     @property
     def removed_notes(self) -> list[str]:
-        """A line for each side whose file was removed while shown."""
+        """A line for each side whose file was removed (or cannot be read) while shown."""
         return [
-            f"{letter}'s file was removed: nothing to compare; {self.removed[side.path]}"
+            f"{letter}'s file {self.removed[side.path]}"
             for letter, side in (("A", self.a), ("B", self.b))
             if side.path is not None and side.path in self.removed
         ]

@@ -49,6 +49,7 @@ from intentus_tui.core.actions import (
     detail_operand,
 )
 from intentus_tui.tui.presenters.compare_text import (
+    changed_mark,
     panel_texts,
     side_short_name,
     side_verdict,
@@ -344,10 +345,16 @@ def _verdict_lines(request: DiffRequest) -> list[Content]:
     return lines
 
 
+def _mark(operand: Operand | None) -> tuple[str, str]:
+    mark = changed_mark(operand)
+    return (f" · {mark}", WARNING_STYLE) if mark else ("", "")
+
+
 def _load_warnings(request: DiffRequest) -> list[Content]:
     lines = []
     for side, operand in (("A", request.left), ("B", request.right)):
-        if operand is not None and operand.note:
+        # A changed snapshot's note is its title's mark (``changed_mark``), as full screen.
+        if operand is not None and operand.note and not changed_mark(operand):
             text = f"{side}: {safe(operand.note)}"
             lines.append(Content.assemble((text, WARNING_STYLE)))
     return lines
@@ -399,7 +406,8 @@ class DiffPane(Vertical):
         # The selected execution (its file, its short id): the comparison, kept while the
         # cursor moves, says when it is not of that one.
         self._selected: tuple[Path, str] | None = None
-        # The record files of sides removed while shown, each with what to do instead.
+        # The files of sides removed (or unreadable) while shown, each with what is said:
+        # ``was removed: nothing to compare; HINT``.
         self.removed: dict[Path, str] = {}
 
     def compose(self) -> ComposeResult:
@@ -526,14 +534,14 @@ class DiffPane(Vertical):
             self.removed.pop(path, None)  # read again: it is there (again)
             self._compare_or_say_removed(replace(request, left=left, right=right))
 
-    def side_removed(self, path: Path, hint: str) -> None:
-        """A side's file ``path`` (a record, snapshot or baseline) was removed: the tab says
-        so (``hint``: what to do instead) rather than list differences against an empty
+    def side_removed(self, path: Path, hint: str, gone: str = "was removed") -> None:
+        """A side's file ``path`` (a record, snapshot or baseline) was removed (``gone``:
+        or what else became of it): the tab says so (``hint``: what to do instead) rather than list differences against an empty
         side, until it is read again (``renew_side``)."""
         request = self.request
         if request is None or path not in _side_files(request):
             return
-        self.removed[path] = hint
+        self.removed[path] = f"{gone}: nothing to compare; {hint}"
 
         def forgotten(side: Operand | None) -> Operand | None:
             # Its verdict was of what the file held: no longer shown as the side's.
@@ -553,7 +561,7 @@ class DiffPane(Vertical):
         if request is None:
             return []
         return [
-            f"{letter}'s file was removed: nothing to compare; {self.removed[side.path]}"
+            f"{letter}'s file {self.removed[side.path]}"
             for letter, side in (("A", request.left), ("B", request.right))
             if side is not None and side.path in self.removed
         ]
@@ -626,8 +634,10 @@ class DiffPane(Vertical):
 
     def _set_title(self, request: DiffRequest) -> None:
         titles = [  # a line each, as the verdicts below them
-            Content.assemble(("A: ", "bold $text-error"), request.left_label),
-            Content.assemble(("B: ", "bold $text-success"), request.right_label),
+            Content.assemble(("A: ", "bold $text-error"), request.left_label, _mark(request.left)),
+            Content.assemble(
+                ("B: ", "bold $text-success"), request.right_label, _mark(request.right)
+            ),
         ]
         notes = [Content.styled(safe(note), WARNING_STYLE) for note in self.removed_notes]
         lines = [*titles, *notes, *_verdict_lines(request), *_load_warnings(request)]
