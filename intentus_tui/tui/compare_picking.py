@@ -111,6 +111,7 @@ class ComparePicking(ComparisonLauncher):
             ExecutionLines,
             build_candidates,
             id_width,
+            likeliest_first,
             root_width,
         )
         from intentus_tui.tui.presenters.list_rows import copies_width
@@ -141,9 +142,16 @@ class ComparePicking(ComparisonLauncher):
         # Copies name their files there, as their rows do: wide enough for those names.
         ids = [max(self.execution_list.id_width, copies_width(model.copies()))]
 
+        record = detail.result.record
+        its_id = record.execution_id if record is not None else None
+        its_files: set[Path] = set()  # its snapshots and baselines: the likeliest B
+
         def files() -> list[Candidate]:  # in the picker's thread worker, then executions()
             targets = find_compare_files_in_roots(places) + find_runs(places)
             ids[0] = id_width(targets, ids[0])
+            its_files.update(
+                t.path for t in targets if t.kind != "run" and its_id and t.execution_id == its_id
+            )
             return build_candidates(targets, saved, roots=roots, ids=ids[0])
 
         pause = self.yield_to_keys
@@ -173,7 +181,8 @@ class ComparePicking(ComparisonLauncher):
                 self._compare_with(detail, side_a, candidate)
 
         title = f"Compare {side_a} with…"
-        picker = ComparePicker(title, files, executions, pause, hints=RUN_HINT)
+        rank = likeliest_first(its_files)
+        picker = ComparePicker(title, files, executions, pause, hints=RUN_HINT, rank=rank)
         self.push_screen(picker, chosen)
 
     def _pick_run(

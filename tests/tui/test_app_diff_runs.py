@@ -7,6 +7,7 @@ this path"."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -209,3 +210,67 @@ async def test_a_hostile_run_label_reaches_no_terminal_unsanitized(
     assert "[bold red]child[/]" in child  # literal text, not markup
     assert not [text for text in (*lines, *second_lines, shown) if "\x1b" in text or "\x07" in text]
     assert "fork of" in " ".join(second_lines)  # the grandchild's parent, named by that label
+
+
+async def test_a_run_store_in_the_records_directory_opened_is_offered(
+    tmp_path: Path, notes: NotesWorld, real_world: RealWorld
+) -> None:
+    """A plain directory of records opened itself, the run store among the records: ``D``
+    offered none of its runs (only ``RUNS.db#ID`` typed reached them)."""
+    records = tmp_path / "records-here"
+    shutil.copytree(real_world.records_dir, records)
+    shutil.copy(notes.path, records / "notes.db")
+    app = make_noting_app(records)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        lines = shown_lines(picker)
+        offered = [c.key for c in picker.shown if c is not None and c.kind == "run"]
+    print("\n".join(lines))
+    assert any(line.startswith("── Active Graph runs (4)") for line in lines)
+    db = records / "notes.db"
+    assert offered == [
+        f"{db}#{run}" for run in (notes.parent, notes.child, notes.grandchild, notes.sibling)
+    ]
+
+
+async def test_D_then_enter_compares_with_the_likeliest_not_a_run(
+    project: Path, notes: NotesWorld, real_world: RealWorld
+) -> None:
+    """Runs are listed before the executions: ``D`` then ``enter`` picked the first run
+    (A of two runs, not a comparison of the selected execution). The line highlighted first
+    is the likeliest B: the selected execution's own snapshot, before another's, and with
+    none, an execution; runs after."""
+    from intentus_tui.core.actions import load_detail, save_snapshot
+    from intentus_tui.core.compare.targets import snapshot_directory
+    from intentus_tui.core.paths import resolve_root
+
+    records = project / ".intentusnet" / "records"
+    app = make_noting_app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        first = picker.highlighted
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComparisonScreen), "compared")
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        b_kind = screen.b.kind
+    assert first is not None and first.kind == "execution", first
+    assert b_kind == "record"
+    # Snapshots of another execution and of the selected one: its own is highlighted.
+    directory = snapshot_directory(resolve_root(project))
+    own_file = save_snapshot(load_detail(records / f"{real_world.success}.json"), directory)
+    save_snapshot(load_detail(records / f"{real_world.fallback}.json"), directory)
+    os.utime(own_file, (1_700_000_000, 1_700_000_000))  # older: listed after the other's
+    app = make_noting_app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        own = picker.highlighted
+        lines = shown_lines(picker)
+    assert own is not None and own.kind == "snapshot", lines
+    assert own.path is not None and own.path.name.startswith(real_world.success), lines

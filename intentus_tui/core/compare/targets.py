@@ -12,8 +12,9 @@ open, ``find_compare_files_in_roots`` looks under each of them, naming each file
   ``.intentusnet``;
 - the ``*.json`` files directly in those directories (``intentus-tui snapshot`` writes
   ``<id>.snapshot.json`` into the current one), when they are snapshots, baselines or records;
-- the runs of the Active Graph databases directly in those directories (``*.db``,
-  ``*.sqlite``, ``*.sqlite3`` files that are SQLite run stores).
+- the runs of the Active Graph databases directly in those directories, and in the
+  records directory when it is the directory opened (``*.db``, ``*.sqlite``, ``*.sqlite3``
+  files that are SQLite run stores).
 
 Each file is read once (confined, size-capped) to say what it is and to label it with what a
 person recognises: workflow, version and step, the execution it was taken from, when. At
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -359,14 +361,15 @@ def find_runs(
     roots: Sequence[tuple[str, RecordRoot]], *, per_place: int = MAX_FILES_PER_PLACE
 ) -> list[CompareTarget]:
     """The Active Graph runs of the run databases directly in each root's project
-    directories (``project_directories``; never the records or log directory, the index's:
-    100,000 names to list), each named by the root it was found under
+    directories (``project_directories``; the records directory only when it is the one
+    opened, where a user keeps a run store beside records; never the log directory), each
+    named by the root it was found under
     (``(label, root)``, as ``find_compare_files_in_roots``): the newest database first,
     each one's runs oldest first, as Active Graph lists them. Never raises."""
     seen: set[Path] = set()
     targets: list[CompareTarget] = []
     for label, root in roots:
-        for directory in _loose_file_directories(root):
+        for directory in _run_store_directories(root):
             for path, mtime in _database_files(directory, per_place):
                 real = _real(path)
                 if real not in seen:
@@ -376,26 +379,53 @@ def find_runs(
     return targets
 
 
-def _loose_file_directories(root: RecordRoot) -> list[Path]:
-    skip = {_real(root.records_dir)} | ({_real(root.wal_dir)} if root.wal_dir else set())
+def _run_store_directories(root: RecordRoot) -> list[Path]:
+    """Where run stores are looked for: the project directories, the records directory
+    among them only when it was opened itself (it is then the one place the user put
+    things: a store there was never offered, though typing ``RUNS.db#ID`` compared it)."""
+    skip = {_real(root.wal_dir)} if root.wal_dir else set()
+    if _real(root.requested) != _real(root.records_dir):
+        skip.add(_real(root.records_dir))  # a project's: stores sit beside ``.intentusnet``
     return [d for d in project_directories(root) if _real(d) not in skip]
+
+
+# The run-store names of a directory, by its real path, as of its modification time: a
+# records directory of 100,000 files is listed again only once a name came or went.
+_STORE_NAMES: dict[Path, tuple[int, list[str]]] = {}
+
+
+def _store_names(directory: Path) -> list[str]:
+    try:
+        stamp = os.stat(directory).st_mtime_ns
+    except OSError:
+        return []
+    key = _real(directory)
+    known = _STORE_NAMES.get(key)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    try:
+        names = [
+            name
+            for name in os.listdir(directory)
+            if not name.startswith(".") and name.endswith(RUN_DATABASE_SUFFIXES)
+        ]
+    except OSError:
+        return []
+    _STORE_NAMES[key] = (stamp, names)
+    return names
 
 
 def _database_files(directory: Path, limit: int) -> list[tuple[Path, float]]:
     """The newest ``limit`` regular files directly in ``directory`` named as run stores."""
     found: list[tuple[Path, float]] = []
-    try:
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                if entry.name.startswith(".") or not entry.name.endswith(RUN_DATABASE_SUFFIXES):
-                    continue
-                try:
-                    if entry.is_file(follow_symlinks=False):
-                        found.append((Path(entry.path), entry.stat(follow_symlinks=False).st_mtime))
-                except OSError:
-                    continue
-    except OSError:
-        return []
+    for name in _store_names(directory):
+        path = directory / name
+        try:
+            st = path.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            found.append((path, st.st_mtime))
     found.sort(key=lambda item: -item[1])
     return found[:limit]
 

@@ -282,6 +282,22 @@ def run_candidate(target: CompareTarget, *, roots: int = 0) -> Candidate:
     return Candidate("run", f"{target.path}#{target.run_id}", target.path, line, label)
 
 
+def likeliest_first(its_files: Container[Path]) -> Callable[[Candidate], int]:
+    """How likely a comparison of the selected execution with each line is, lowest first:
+    a snapshot just saved, then its own snapshots and baselines (``its_files``), then any
+    other file or execution; an Active Graph run last (it compares with a run only: enter
+    on one picks A of two runs, not B of this comparison)."""
+
+    def rank(candidate: Candidate) -> int:
+        if candidate.kind == "saved":
+            return 0
+        if candidate.kind == "run":
+            return 3
+        return 1 if candidate.path is not None and candidate.path in its_files else 2
+
+    return rank
+
+
 def typed_run_candidate(path: Path, run_id: str) -> Candidate:
     """A run typed as ``RUNS.db#RUN_ID``."""
     shown = sanitize_line(f"{path}#{run_id}")

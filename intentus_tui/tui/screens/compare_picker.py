@@ -174,6 +174,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
         hints: Mapping[CandidateKind, str] | None = None,
         looking: str = "Looking for snapshots, baselines and executions…",
         none_found: str = "nothing found: type a file's path",
+        rank: Callable[[Candidate], int] | None = None,
     ) -> None:
         """``files`` and ``executions`` gather the candidates (in a thread worker): the
         files are listed as soon as they are found, the executions (100,000 lines to make,
@@ -184,7 +185,8 @@ class ComparePicker(ModalScreen[Candidate | None]):
         holding it delays each step of a key's answer by up to 5 ms). ``hints``: what
         choosing a line of a group does, where it does not compare (after its heading);
         ``looking``: the status line until the candidates are here, ``none_found`` when
-        there are none."""
+        there are none; ``rank``: which line is highlighted first, with nothing typed (the
+        lowest rank, the first of those; else the first line)."""
         super().__init__()
         self._title = sanitize_line(title)
         self._gather_files = files
@@ -198,6 +200,8 @@ class ComparePicker(ModalScreen[Candidate | None]):
         self.complete = False  # every candidate is in ``index``
         self.shown: list[Candidate | None] = []  # per option: its candidate (None: a heading)
         self._shown_query: str | None = None
+        self._rank = rank
+        self._default: str | None = None  # the key highlighted by default, until moved
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-dialog"):
@@ -297,12 +301,22 @@ class ComparePicker(ModalScreen[Candidate | None]):
         # best match; none when the best cannot be chosen (enter says why, rather than
         # compare with a weaker match the user did not mean).
         keys = [c.key if c is not None and not c.unavailable else None for c in self.shown]
-        if before is not None and before.key in keys:
+        # A default left as it was is chosen again: a likelier line may have arrived.
+        moved = before is not None and before.key != self._default
+        self._default = None
+        if moved and before is not None and before.key in keys:
             option_list.highlighted = keys.index(before.key)
         elif query.strip() and self._best_unavailable() is not None:
             option_list.highlighted = None
         else:
-            option_list.highlighted = next((i for i, k in enumerate(keys) if k is not None), None)
+            ranked = [
+                (self._rank(c) if self._rank is not None and not query.strip() else 0, i)
+                for i, c in enumerate(self.shown)
+                if c is not None and keys[i] is not None
+            ]
+            first = min(ranked)[1] if ranked else None
+            option_list.highlighted = first
+            self._default = keys[first] if first is not None else None
 
     def _best_unavailable(self) -> Candidate | None:
         """The first line shown, when it cannot be chosen."""

@@ -197,13 +197,31 @@ def test_discovery_never_lists_the_records_directory(
         return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", watched)
+    real_listdir = os.listdir
+
+    def watched_names(path: Any = ".") -> Any:
+        listed.append(os.path.realpath(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "listdir", watched_names)
     found = find_compare_files(root, snapshots=project / "no-snapshots-here")
     assert listed, "discovery looked nowhere: the watch is not on its path"
     assert records not in listed
+    assert all(t.kind != "record" or t.path.parent != root.records_dir for t in found)
     listed.clear()
     find_runs([("", root)])  # Active Graph stores are looked for in the same places
-    assert listed and records not in listed
-    assert all(t.kind != "record" or t.path.parent != root.records_dir for t in found)
+    if opened == ".":
+        assert listed and records not in listed
+        return
+    # Opened itself, the records directory is where a user keeps a run store: its names
+    # are listed for one, once until a name comes or goes.
+    assert records in listed
+    listed.clear()
+    find_runs([("", root)])
+    assert records not in listed
+    (Path(records) / "runs.db").write_bytes(b"")
+    find_runs([("", root)])
+    assert records in listed
 
 
 def test_every_root_is_searched_and_each_file_names_its_root(
@@ -253,6 +271,13 @@ def test_the_runs_of_an_active_graph_store_beside_the_records(
     other.close()
     (project / "notes.txt.db").write_text("not a database", "utf-8")
 
+    # The records directory opened itself: its store is offered (it was not).
+    in_records = find_runs([("", resolve_root(project / ".intentusnet" / "records"))])
+    assert {(t.path.name, t.run_id) for t in in_records} == {
+        (name, run)
+        for name in ("in-records.db", "notes.db")
+        for run in (world.parent, world.child, world.grandchild, world.sibling)
+    }
     runs = find_runs([("", resolve_root(project))])
     assert [(t.kind, t.path, t.run_id) for t in runs] == [
         ("run", project / "notes.db", run)
