@@ -475,6 +475,8 @@ class IntentusApp(
         self.header_state.total = message.total
         self.header_state.scanned = message.total
         self.header_state.problem = message.error
+        if not self.execution_list.model.summaries:
+            self.look_for_runs_here()  # D compares them: the empty list says so
         self._update_empty_message()
         self._show_header()
 
@@ -542,9 +544,11 @@ class IntentusApp(
             listing.empty_message = f"{self.header_state.trouble}."
         elif not listing.model.summaries:
             where = ", here or in .intentusnet/records" if awaits_project(self.root) else ""
-            listing.empty_message = f"No execution records (*.json) in {directory}.\n" + (
-                f"New records will appear as they are written{where}." if self.watching else ""
+            lines = [f"No execution records (*.json) in {directory}.", self.runs_here_note()]
+            lines += (
+                [f"New records will appear as they are written{where}."] if self.watching else []
             )
+            listing.empty_message = "\n".join(line for line in lines if line)
         else:  # what hides them: the view, the filter, or both
             ways = ["v to change the view"] if listing.model.view.only is not None else []
             ways += ["esc to clear the filter"] if self._filter.value else []

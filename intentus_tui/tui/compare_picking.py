@@ -81,9 +81,14 @@ class ComparePicking(ComparisonLauncher):
 
         def yield_to_keys(self) -> None: ...
 
+        def bound_key(self, binding_id: str) -> str: ...
+
+        def _update_empty_message(self) -> None: ...
+
         idle_collector: IdleCollector | None
 
     _saved_snapshots: list[Path] | None = None
+    runs_here = False  # ``D`` would offer Active Graph runs (looked for when none is listed)
     _execution_lines: ExecutionLines | None = None
 
     @property
@@ -103,6 +108,26 @@ class ComparePicking(ComparisonLauncher):
             markup=False,
             timeout=8,
         )
+
+    @work(thread=True, exclusive=True, group="runs-here", exit_on_error=False)
+    def look_for_runs_here(self) -> None:
+        """Whether ``D`` would offer runs, for a directory with no record to list: its
+        empty list says how to reach them."""
+        from intentus_tui.core.compare.targets import find_runs
+
+        found = bool(find_runs(self.compare_file_roots()))
+        self.call_from_thread(self._runs_here_found, found)
+
+    def _runs_here_found(self, found: bool) -> None:
+        if found != self.runs_here:
+            self.runs_here = found
+            self._update_empty_message()
+
+    def runs_here_note(self) -> str:
+        """The empty list's line that says ``D`` compares the runs found (``""``: none)."""
+        if not self.runs_here:
+            return ""
+        return f"Active Graph runs are here: press {self.bound_key('diff-file')} to compare two."
 
     def action_diff_file(self) -> None:
         """Pick what to compare the selected execution with (``D``)."""

@@ -302,7 +302,10 @@ class DiffKeys(ComparisonLauncher):
 
         if self.closing:
             return
-        hint = sanitize_line(f"press {self.bound_key('diff-file')} to pick another ({problem})")
+        # Why, in a toast: the comparison's two status rows keep what to do in sight.
+        said = f"{path.name} cannot be read now: {problem}"
+        self.notify(sanitize_line(said), severity="warning", markup=False, timeout=6)
+        hint = f"press {self.bound_key('diff-file')} to pick another"
         if self.side_pane.ready:
             self.side_pane.diff_pane.side_removed(path, hint, gone="cannot be read now")
         for screen in self.screen_stack:

@@ -274,3 +274,35 @@ async def test_D_then_enter_compares_with_the_likeliest_not_a_run(
         lines = shown_lines(picker)
     assert own is not None and own.kind == "snapshot", lines
     assert own.path is not None and own.path.name.startswith(real_world.success), lines
+
+
+@pytest.mark.parametrize("keymap", [{}, {"diff-file": "C"}])
+async def test_a_directory_of_runs_alone_says_how_to_compare_them(
+    tmp_path: Path, notes: NotesWorld, keymap: dict[str, str]
+) -> None:
+    """A directory holding a run store and no record said "No execution records" and no
+    more: nothing told that ``D`` compares its runs. One line says so, with the key the
+    keymap binds; a directory with no run store says nothing of runs."""
+    from tests.tui.app_support import make_app
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.copy(notes.path, runs / "notes.db")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    said: dict[str, str] = {}
+
+    async def empty_list_of(directory: Path, runs_found: bool) -> str:
+        app = make_app(directory, keymap=keymap)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.scan_done, "scan")
+            await settle(pilot)
+            await wait_for(pilot, lambda: app.runs_here == runs_found, "runs looked for")
+            return str(app.execution_list.empty_message)
+
+    said["runs"] = await empty_list_of(runs, True)
+    said["empty"] = await empty_list_of(empty, False)
+    key = keymap.get("diff-file", "D")
+    note = f"Active Graph runs are here: press {key} to compare two."
+    assert "No execution records" in said["runs"] and note in said["runs"], said["runs"]
+    assert "No execution records" in said["empty"] and "Active Graph" not in said["empty"]

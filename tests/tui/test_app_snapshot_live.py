@@ -173,6 +173,7 @@ async def test_a_snapshot_edited_into_no_json_is_said_unreadable_and_nothing_is_
     assert compared_on_screen is None and "A values" not in on_screen
     assert tab_outcome is None
     assert any(note in toast for toast in toasts)  # n says why there is nothing to step to
+    assert any(toast.startswith(f"{saved.name} cannot be read now: ") for toast in toasts)
     assert back is not None and back.error is None and back.request.right is not None
 
 
