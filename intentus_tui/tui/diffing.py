@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 COMPARISON_KEYS = frozenset({"next_difference", "previous_difference", "full_comparison"})
 # The keys said are the user's keymap's (``bound_key``): these are the defaults' words.
 HOW_TO_COMPARE = "mark an execution with {mark} and press {diff} on another, or press {pick}"
+# The same, short enough to share a toast's three rows with what else the key does.
+HOW_TO_COMPARE_SHORT = "{mark} marks, {diff} compares (or {pick})"
 NOTHING_COMPARED = "Nothing compared yet: {how}"
 
 
@@ -381,7 +383,7 @@ class DiffKeys(ComparisonLauncher):
         if on_app and on_main and action in COMPARISON_KEYS and not self.diff_shown:
             note = self._full_screen_note() if action == "full_comparison" else None
             # The longer note, of both keys, wants the time to read it.
-            timeout = 4 if note is None else 8
+            timeout = 4 if note is None else 6
             said = note or nothing_compared(*self._compare_keys())
             self.notify(said, severity="warning", markup=False, timeout=timeout)
             return True
@@ -410,7 +412,9 @@ class DiffKeys(ComparisonLauncher):
         on_list = isinstance(self.focused, ExecutionList)
         open_key = keys("list.open", ids["list.open"])[0] if on_list else None
         display = self.get_key_display(Binding(shared[0], ""))
-        return full_screen_elsewhere(display, how_to_compare(*self._compare_keys()), open_key)
+        mark, diff, pick = self._compare_keys()
+        short = HOW_TO_COMPARE_SHORT.format(mark=mark, diff=diff, pick=pick)
+        return full_screen_elsewhere(display, short, open_key)
 
     def bound_key(self, binding_id: str) -> str:
         """The key the user's keymap binds to the app's ``binding_id`` (its first, as the

@@ -26,6 +26,7 @@ from tests.tui.app_support import (
     make_app,
     screen_text,
     settle,
+    wait_for,
     write_world,
 )
 from tests.tui.side_pane_harness import tampered_record
@@ -192,9 +193,8 @@ async def test_the_timeline_keys_on_the_list_say_where_they_work(records_dir: Pa
 
 
 FULL_SCREEN_ON_THE_LIST = (
-    "f here shows a comparison full screen, and nothing is compared yet: mark an execution "
-    "with m and press d on another, or press D. In an execution's timeline, f steps to the "
-    "next fallback: open one first (enter)"
+    "Nothing compared yet: m marks, d compares (or D). In a timeline, f is next fallback "
+    "(enter opens one)"
 )
 
 
@@ -229,7 +229,7 @@ async def test_f_with_nothing_compared_says_it_follows_fallbacks_in_a_timeline(
         assert app.focused is not None and app.event_detail in app.focused.ancestors_with_self
         await pilot.press("f")
         await settle(pilot)
-        assert _notes(app)[-1] == FULL_SCREEN_ON_THE_LIST.removesuffix(": open one first (enter)")
+        assert _notes(app)[-1] == FULL_SCREEN_ON_THE_LIST.removesuffix(" (enter opens one)")
     parted = make_app(real_world.records_dir, keymap={"timeline.next-fallback": "x"})
     async with parted.run_test(size=NARROW) as pilot:
         await settle(pilot)
@@ -243,7 +243,25 @@ async def test_f_with_nothing_compared_says_it_follows_fallbacks_in_a_timeline(
         await settle(pilot)
         await pilot.press("x")
         await settle(pilot)
-        assert _notes(both)[-1] == FULL_SCREEN_ON_THE_LIST.replace("f ", "x ")
+        assert _notes(both)[-1] == FULL_SCREEN_ON_THE_LIST.replace("f is", "x is")
+
+
+async def test_f_with_nothing_compared_leaves_the_side_pane_in_sight(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """At 80x24 its toast took 8 rows (six of words) over the event's pane: three at most
+    now, each key's answer still in it."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=NARROW, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await wait_for(pilot, lambda: bool(app.screen.query("Toast")), "its toast")
+        await settle(pilot)
+        (toast,) = app.screen.query("Toast")
+        text = screen_text(app).splitlines()[toast.region.y : toast.region.bottom]
+        said = [row[toast.region.x : toast.region.right].strip(" ▌") for row in text]
+    assert len([row for row in said if row]) <= 3, said
+    assert " ".join(" ".join(said).split()) == FULL_SCREEN_ON_THE_LIST
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])

@@ -52,12 +52,9 @@ def timeline_key_elsewhere(key: str, description: str, open_key: str) -> str:
 
 def full_screen_elsewhere(key: str, how_to_compare: str, open_key: str | None) -> str:
     """``key`` pressed where it shows a comparison full screen, with none to show, when a
-    timeline takes the same key for its next fallback: what it does here (nothing yet:
-    ``how_to_compare`` says how to make one) and in a timeline (``open_key``: how to open
-    one from here, when the list has the focus)."""
-    opening = f": open one first ({open_key})" if open_key else ""
-    return (
-        f"{key} here shows a comparison full screen, and nothing is compared yet: "
-        f"{how_to_compare}. In an execution's timeline, {key} steps to the next "
-        f"fallback{opening}"
-    )
+    timeline takes the same key for its next fallback: that nothing is compared
+    (``how_to_compare``: its shortest form) and what the key does in a timeline
+    (``open_key``: how to open one from here, when the list has the focus). Three rows of
+    an 80-column toast at most: six covered the side pane."""
+    opening = f" ({open_key} opens one)" if open_key else ""
+    return f"Nothing compared yet: {how_to_compare}. In a timeline, {key} is next fallback{opening}"
