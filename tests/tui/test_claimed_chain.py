@@ -69,8 +69,9 @@ def test_the_chain_broken_execution_says_it_in_each_place(demo: DemoManifest) ->
 
 
 async def test_a_narrow_timeline_keeps_it_in_sight(demo: DemoManifest) -> None:
-    """Said first: at 80x24 the chain is cut, "(claimed)" stays; the Post-mortem's chain
-    row says it as its attempts do."""
+    """Said first: at 80x24 the chain is cut, "(claimed)" stays, and so does the end of the
+    chain, its last mark whole (its names shorten); the Post-mortem's chain row says it as
+    its attempts do."""
     (execution_id,) = demo.ids("wal_tampered")
     app = make_app(demo.records_dir)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -81,5 +82,5 @@ async def test_a_narrow_timeline_keeps_it_in_sight(demo: DemoManifest) -> None:
         await pilot.press("4")
         await settle(pilot)
         postmortem = " ".join(app.side_pane.postmortem_pane.text.split())
-    assert f"│ chain {CLAIMED} " in shown, shown  # the chain itself is cut to fit, not this
+    assert f"│ chain {CLAIMED} … → ticket-classifi… ✓ " in shown, shown
     assert f"Chain {CLAIMED} ticket-classifier ✗ → ticket-classifier-backup ✓" in postmortem

@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
+from rich.cells import cell_len
 from textual.content import Content
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, Timeline, claims_only
 from intentus_tui.core.model import Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_rows import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
@@ -33,12 +35,14 @@ _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 
 class ChainForm(NamedTuple):
     """How much of a chain to draw: the attempts (by number; None: all, the others each
-    run of them one "…"), whose durations (``all``, ``in_flight``, ``none``), and whether
-    the attempts only the log has are said to be the log's."""
+    run of them one "…"), whose durations (``all``, ``in_flight``, ``none``), whether
+    the attempts only the log has are said to be the log's, and the most cells an agent's
+    name takes (None: whole; a longer one ends in "…")."""
 
     shown: frozenset[int] | None = None
     durations: str = "all"
     log_words: bool = True
+    name_cells: int | None = None
 
 
 WHOLE_CHAIN = ChainForm()
@@ -74,7 +78,8 @@ def chain_content(
         if attempt is None:
             parts.append(("…", "$text-muted"))  # attempts a narrow pane leaves out
             continue
-        parts.append((attempt.agent or "?", "bold"))
+        name = attempt.agent or "?"
+        parts.append((name if form.name_cells is None else _cut(name, form.name_cells), "bold"))
         style = _MARK_STYLES.get(attempt.status, "$text-muted")
         parts.append(
             (f" {attempt.mark}", "$text-muted" if claimed and _says_success(style) else style)
@@ -90,6 +95,10 @@ def chain_content(
         if attempt is answer:
             parts.append((" ← answer", "$text-muted" if claimed else "$success"))
     return Content.assemble(*parts) if parts else Content.styled("no agent attempts", "$text-muted")
+
+
+def _cut(name: str, cells: int) -> str:
+    return name if cell_len(name) <= cells else fit(name, cells)
 
 
 def _drawn(
@@ -116,8 +125,10 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
     """The shorter chains to draw where the whole one does not fit its rows, most telling
     first: the durations go (the warning under it says how long the one in flight is
     open), then "from the log:" (the warning and the events' end say it), then the middle
-    of the chain, then its start. The attempts in flight, the last one and the answer stay: a narrow pane draws
-    ``a ✗ → … → c … in flight``, never a chain cut before its end."""
+    of the chain, then its start, then the agents' names shorten. The attempts in flight,
+    the last one and the answer stay, their marks whole: a narrow pane draws
+    ``a ✗ → … → c … in flight`` or ``⇉ … | kb-search-c… ✓ ← answer``, never a chain cut
+    before its end."""
     attempts = timeline.attempts
     if not attempts:
         return []
@@ -137,7 +148,14 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
                 ChainForm(shown, "in_flight", not logged),
                 ChainForm(shown, "none", not logged),
             ]
+    fewest = frozenset(kept) if len(kept) < len(attempts) else None
+    forms += [ChainForm(fewest, "none", not logged, cells) for cells in _NAME_CELLS]
     return forms
+
+
+# The names of a chain that does not fit otherwise, shorter and shorter: the marks after
+# them ("✓ ← answer", "… in flight") say what matters.
+_NAME_CELLS = (16, 12, 8, 4)
 
 
 def _says_success(style: str) -> bool:
@@ -454,22 +472,10 @@ def wal_summary_content(
     if took:
         _add(text, [Content.styled(took, "$text-muted")])
     steps: Content | None = None
+    forms: tuple[Content, ...] = ()
     if log.steps:
-        parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
-        for number, done in enumerate(log.steps):
-            if number:
-                parts.append((" → ", "$text-muted"))
-            mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
-            if _says_success(style) and verdict is not None and not verdict.trusted:
-                style = "$text-muted"  # a claim of a log whose chain breaks
-            parts.append((sanitize_line(done.agent or done.step_id), "bold"))
-            parts.append((f" {mark}", style))
-            timed = times.attempts[number] if times and number < len(times.attempts) else None
-            duration = attempt_duration(timed, now)
-            if duration is not None:
-                in_flight = timed is not None and timed.in_flight
-                parts.append((f" {duration}", style if in_flight else "$text-muted"))
-        steps = Content.assemble(*parts)
+        steps = steps_content(log, verdict, times, now)
+        forms = tuple(steps_content(log, verdict, times, now, f) for f in step_forms(log))
         _add(text, [steps])
     step = log.in_flight_step
     if step is not None:
@@ -480,7 +486,58 @@ def wal_summary_content(
             f" started{seq} and never ended"
         )
         _add(text, [Content.styled(warning, "bold $warning")])
-    return _with_short_form(text, ident, intent, verdict, (steps, 0) if steps else None)
+    text = _with_short_form(text, ident, intent, verdict, (steps, 0) if steps else None)
+    return text._replace(shorter=((steps, forms),)) if steps is not None and forms else text
+
+
+def steps_content(
+    log: WalLog,
+    verdict: Verdict | None,
+    times: ExecutionTimes | None,
+    now: datetime | None,
+    form: ChainForm = WHOLE_CHAIN,
+) -> Content:
+    """A log's steps in turn, ``steps lookup ✓ 12ms → charge … in flight open 3m``;
+    ``form``: less of it, for a narrow pane (``step_forms``)."""
+    parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
+    shown = form.shown
+    for number, done in enumerate(log.steps, 1):
+        if shown is not None and number not in shown:
+            if number == 1 or number - 1 in shown:  # a run of steps left out: one "…"
+                parts.append((" → …" if number > 1 else "…", "$text-muted"))
+            continue
+        if number > 1:
+            parts.append((" → ", "$text-muted"))
+        mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
+        if _says_success(style) and verdict is not None and not verdict.trusted:
+            style = "$text-muted"  # a claim of a log whose chain breaks
+        name = sanitize_line(done.agent or done.step_id)
+        parts.append((name if form.name_cells is None else _cut(name, form.name_cells), "bold"))
+        parts.append((f" {mark}", style))
+        timed = times.attempts[number - 1] if times and number <= len(times.attempts) else None
+        in_flight = timed is not None and timed.in_flight
+        duration = attempt_duration(timed, now)
+        if duration is not None and (
+            form.durations == "all" or (form.durations == "in_flight" and in_flight)
+        ):
+            parts.append((f" {duration}", style if in_flight else "$text-muted"))
+    return Content.assemble(*parts)
+
+
+def step_forms(log: WalLog) -> list[ChainForm]:
+    """A log's steps line shorter, as a chain's (``chain_forms``): the durations go (but
+    the step in flight's), then the middle steps, then the first, then the names shorten;
+    the step in flight and the last one stay, so a narrow pane never cuts them off."""
+    steps = log.steps
+    if not steps:
+        return []
+    kept = {n for n, s in enumerate(steps, 1) if s.status == "started"} | {len(steps)}
+    forms = [ChainForm(None, "in_flight"), ChainForm(None, "none")]
+    for shown in (frozenset({1, *kept}), frozenset(kept)):
+        if len(shown) < len(steps):
+            forms += [ChainForm(shown, "in_flight"), ChainForm(shown, "none")]
+    fewest = frozenset(kept) if len(kept) < len(steps) else None
+    return forms + [ChainForm(fewest, "none", True, cells) for cells in _NAME_CELLS]
 
 
 _STEP_MARKS = {
