@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from intentusnet.wal.writer import WALWriter
 
 from intentus_tui.demo.writer import build_demo_world
@@ -55,3 +56,35 @@ async def test_a_narrow_log_only_execution_keeps_its_step_in_flight(tmp_path: Pa
     (steps,) = [row for row in rows if row.startswith("steps ")]
     assert steps.endswith("payments-agent … in flight"), rows
     assert "…" in steps.removesuffix("… in flight")  # the steps left out, said so
+
+
+@pytest.mark.parametrize(
+    ("scenario", "reason", "fallback"),
+    [
+        ("wal_tampered", "does not hash to its entry_hash", None),
+        ("fallback_chain", "hashes to the recorded envelopeHash", "kb-search-primary →"),
+    ],
+)
+async def test_the_fallback_lines_give_way_to_the_verdicts_reasons(
+    tmp_path: Path, scenario: str, reason: str, fallback: str | None
+) -> None:
+    """A broken log chain at 120x36: "seq 4 fallback ticket-classifier → …" took a row the
+    integrity reason (what broke) needed. The fallback (the counts line and the events'
+    ↪ say it too) has a row only when the reasons have theirs now: a trusted fallback
+    chain's short reasons leave it one."""
+    manifest = build_demo_world(tmp_path)
+    execution_id = manifest.scenarios[scenario][0]
+    app = make_app(manifest.records_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, timeout=20)
+        assert app.execution_list.select_key(f"{execution_id}.json")
+        await settle(pilot)
+        rows = _summary_rows(app)
+    reasons = rows[rows.index(next(r for r in rows if r.startswith("integrity "))) :]
+    reasons = reasons[: reasons.index(next(r for r in reasons if r.startswith("replay ")))]
+    assert reason in " ".join(" ".join(reasons).split()), rows
+    shown = [row for row in rows if " fallback " in row and "→" in row]
+    if fallback is None:
+        assert shown == [], rows
+    else:
+        assert len(shown) == 1 and fallback in shown[0], rows

@@ -239,6 +239,9 @@ class SummaryText(NamedTuple):
     # Lines (of either form) with shorter ones to draw in fewer rows, most telling first:
     # the chain, whose middle goes before its end (the agent in flight) does.
     shorter: tuple[tuple[Content, tuple[Content, ...]], ...] = ()
+    # Lines that have a row only when the others have all theirs: the fallbacks (the counts
+    # line and the events' ↪ say them too) give way to the verdict's reasons.
+    yielding: tuple[int, ...] = ()
 
     @property
     def content(self) -> Content:
@@ -278,6 +281,11 @@ def summary_content(
         chain, *rest = _timeline_lines(timeline, detail.times, now, claimed)
         _add(text, [chain], len(chain_label(timeline)))  # a long chain stays beside its label
         _add(text, rest)
+        fallbacks = _fallback_lines(timeline)
+        text = text._replace(
+            yielding=tuple(range(len(text.lines), len(text.lines) + len(fallbacks)))
+        )
+        _add(text, fallbacks)
         label = (chain_label(timeline), "$text-muted")
         forms = tuple(
             Content.assemble(
@@ -389,6 +397,12 @@ def _timeline_lines(
         lines.append(
             Content.styled(f"last recorded event: {seq}{last.type} {last.summary}", "$warning")
         )
+    return lines
+
+
+def _fallback_lines(timeline: Timeline) -> list[Content]:
+    """Each fallback (the first three), with its reason."""
+    lines: list[Content] = []
     for step in timeline.fallbacks[:3]:
         why = f": {step.reason}" if step.reason else ""
         seq = f"seq {step.seq} " if step.seq is not None else ""

@@ -28,6 +28,7 @@ class ClampedText(Static):
     _short: tuple[tuple[Content, int], ...] = ()
     _keep = 0
     _first: tuple[int, ...] = ()
+    _yielding: frozenset[int] = frozenset()
     # Rows of its container that others take above it, and rows the widget below it would
     # fill: up to half of what is left stays theirs (the events under a timeline summary
     # whose reasons wrap to a dozen rows). The reasons cut are a tab away.
@@ -44,6 +45,7 @@ class ClampedText(Static):
         first: Sequence[int] = (),
         *,
         shorter: Sequence[tuple[Content, Sequence[Content]]] = (),
+        yielding: Iterable[int] = (),
     ) -> None:
         """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
         widget is too short for them all, each line keeps a row (the first ``keep``, the
@@ -54,13 +56,16 @@ class ClampedText(Static):
         to spare before the title's). ``shorter``: lines (of ``lines`` or ``short``, the
         same object) and what to draw instead when one has fewer rows than it wraps to,
         the first of them that fits (else the last, cut): a line cut at its end loses
-        what may matter most."""
+        what may matter most. ``yielding``: lines (of ``lines``, after the essentials) that
+        have a row only when the essentials have all they wrap to (a chain's fallbacks,
+        which its events show, give way to the verdict's reasons)."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging
         self._short = tuple(zip(*short, strict=True)) if short is not None else ()
         self._keep = keep
         self._first = tuple(first)
+        self._yielding = frozenset(yielding)
         # By identity: the line objects are held in ``_hanging`` and ``_short``.
         self._shorter = {id(line): tuple(forms) for line, forms in shorter if forms}
 
@@ -98,18 +103,24 @@ class ClampedText(Static):
         keep: int,
         first: Sequence[int] = (),
         shorter: Mapping[int, Sequence[Content]] | None = None,
+        yielding: frozenset[int] = frozenset(),
     ) -> tuple[list[Content], bool]:
         """The rows of ``hanging`` in ``budget`` rows, and whether any line was cut or left
         out. Each line has a row (the first ``keep``, the essentials, whatever the budget;
         the others in order while rows last); the rows to spare go to whole lines in order
         of importance: the essentials' reasons (lines 1 on), the title, the rest in order.
         A line given fewer rows than it wraps to is drawn shorter (``shorter``, by the
-        line's id), else ends in "…"."""
+        line's id), else ends in "…". The ``yielding`` lines have rows after the
+        essentials' reasons have all theirs (with no essentials: after every other line)."""
         wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
-        given = [1 if index < max(keep, budget) else 0 for index in range(len(wrapped))]
+        given = [0] * len(wrapped)
+        for index in range(len(wrapped)):
+            if index < keep or (index not in yielding and sum(given) < budget):
+                given[index] = 1
         spare = budget - sum(given)
         essentials = [*first, *(index for index in range(1, keep) if index not in first)]
-        order = [*essentials, 0, *range(keep, len(wrapped))] if keep else range(len(wrapped))
+        rest = [index for index in range(keep, len(wrapped)) if index not in yielding]
+        order = [*essentials, *sorted(yielding), 0, *rest] if keep else [*rest, *sorted(yielding)]
         spare = _share(order, wrapped, given, spare)
         for index, (line, hang) in enumerate(hanging):
             forms = (shorter or {}).get(id(line), ())
@@ -154,8 +165,10 @@ class ClampedText(Static):
             lines, keep = self._hanging, self._keep
             if height < keep and self._short:  # the essentials need fewer rows
                 lines, keep = self._short, len(self._short)
-            first = self._first if lines is self._hanging else ()
-            rows, cut = self._fitted(lines, width, height, keep, first, self._shorter)
+            full = lines is self._hanging
+            first = self._first if full else ()
+            yielding = self._yielding if full else frozenset()
+            rows, cut = self._fitted(lines, width, height, keep, first, self._shorter, yielding)
             if len(rows) <= height:
                 if cut and not rows[-1].plain.endswith(ELLIPSIS):
                     rows[-1] = _cut_after([rows[-1], Content("")], 1, width)

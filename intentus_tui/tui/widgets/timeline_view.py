@@ -467,7 +467,13 @@ class TimelineView(Vertical):
             summary.rows_above = 1 if self._claims.display else 0
             summary.rows_below = events
         summary.show(
-            text.lines, text.hangs, text.short, text.keep, text.first, shorter=text.shorter
+            text.lines,
+            text.hangs,
+            text.short,
+            text.keep,
+            text.first,
+            shorter=text.shorter,
+            yielding=text.yielding,
         )
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
