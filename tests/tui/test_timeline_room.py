@@ -56,3 +56,25 @@ async def test_a_short_timeline_leaves_the_summary_its_whole_reasons(tmp_path: P
     assert len(events) == 5  # every event of its one attempt
     # and the integrity reason whole, beside them
     assert "finalResponse differs from the" in text and "edited after recording?" in text
+
+
+@pytest.mark.parametrize(
+    ("scenario", "name", "waterfall"),
+    [("wal_tampered", "ticket-classifier-backup ", False), ("tampered_envelope", "", True)],
+)
+async def test_the_waterfall_gives_its_room_when_few_events_have_a_time(
+    tmp_path: Path, scenario: str, name: str, waterfall: bool
+) -> None:
+    """At 120x36 a broken log chain's events past the break have no time, yet the waterfall
+    kept its column beside them, cutting "ticket-classifier-backu…". Where fewer than half
+    the events show in it, the names have the room; where most have a time it stays."""
+    manifest = build_demo_world(tmp_path)
+    execution_id = manifest.scenarios[scenario][-1]
+    app = make_app(manifest.records_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, timeout=20)
+        assert app.execution_list.select_key(f"{execution_id}.json")
+        await settle(pilot)
+        events = _event_rows_shown(app)
+    assert any("█" in row for row in events) is waterfall, events
+    assert all(name in row for row in events if "ticket-classifier-backup" in row), events

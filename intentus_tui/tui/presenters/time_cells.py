@@ -88,6 +88,29 @@ def waterfall_cells(
     return (" " * cell + TICK).ljust(width), None
 
 
+# Rows read at each end to tell whether most events have a time (a lazy timeline of
+# 100,000 rows is not read whole for it).
+_SAMPLED_ROWS = 200
+
+
+def mostly_untimed(times: ExecutionTimes, rows: int, bar_rows: Mapping[int, int]) -> bool:
+    """Do fewer than half of ``rows`` events show anything in the waterfall (a bar, from
+    ``bar_rows``: row -> attempt, or a tick)? Past a broken log chain no event has a time:
+    the column would stand empty beside summaries it cuts."""
+    if rows <= 0:
+        return False
+    sampled = sorted({*range(min(rows, _SAMPLED_ROWS)), *range(max(0, rows - _SAMPLED_ROWS), rows)})
+    attempts = times.attempts
+
+    def drawn(index: int) -> bool:
+        at = bar_rows.get(index)
+        if at is not None and at < len(attempts) and attempts[at].start_offset is not None:
+            return True
+        return times.offset(index) is not None
+
+    return 2 * sum(1 for index in sampled if drawn(index)) < len(sampled)
+
+
 def attempt_duration(attempt: AttemptTimes | None, now: datetime | None) -> str | None:
     """``738ms`` (ended), ``open 3m12s`` (in flight, its start known), None (no time)."""
     if attempt is None:

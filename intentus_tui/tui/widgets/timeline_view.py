@@ -26,12 +26,14 @@ from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.event_columns import (
     STATUS_WIDTH,
     TYPE_WIDTH,
+    WIDE_PANE,
     RowColumns,
     row_columns,
     short_type,
 )
 from intentus_tui.tui.presenters.time_cells import (
     TimeMode,
+    mostly_untimed,
     time_cell,
     time_toggle_text,
     time_width,
@@ -127,6 +129,7 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         self._attempt_of_row: Mapping[int, int] = {}
         self._waterfall: Waterfall | None = None
         self.claimed = False  # an untrusted execution's: its successes are only claims
+        self._sparse_times = False  # most events have no time: see ``_columns``
 
     def set_rows(
         self,
@@ -153,6 +156,11 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         self.times = times
         self._attempt_of_row = attempt_of_row or {}
         self._waterfall = None
+        self._sparse_times = (
+            times is not None
+            and times.attempt_times_known
+            and mostly_untimed(times, len(rows), self._attempt_of_row)
+        )
         if jumps is None:
             jumps = (
                 [r.index for r in rows if r.is_fallback],
@@ -374,6 +382,10 @@ class EventLines(StripCachedView[tuple[int, int, bool], Strip], can_focus=True):
         # No column of dashes: only when some event has a time of its own.
         clock = time_width(self.time_mode) if times is not None and times.events_timed else 0
         bars = times is not None and times.attempt_times_known
+        if self._sparse_times and width < WIDE_PANE:
+            # A waterfall beside mostly empty rows (past a broken log chain): a pane that
+            # is not wide gives its cells to the summaries (the agents' names) instead.
+            bars = False
         return row_columns(width, self._seq_width, clock, bars, self._agent_width)
 
     def _waterfall_segments(
