@@ -155,7 +155,7 @@ async def test_the_answers_with_nothing_compared_say_the_keymap_keys(records_dir
         notes = _notes(app)
     how = "mark an execution with M and press ^d on another, or press C"
     assert notes[0] == f"Nothing compared yet: {how}"
-    assert how in notes[1] and " m " not in notes[1]
+    assert "M marks, ^d compares (or C)" in notes[1] and " m " not in notes[1]  # short: f's
     assert notes[2] == "Nothing marked: mark an execution with M first, then press ^d on another"
 
 
