@@ -88,3 +88,22 @@ async def test_the_fallback_lines_give_way_to_the_verdicts_reasons(
         assert shown == [], rows
     else:
         assert len(shown) == 1 and fallback in shown[0], rows
+
+
+async def test_a_two_attempt_chain_shortens_its_names_before_it_drops_the_failure(
+    tmp_path: Path,
+) -> None:
+    """At 120x36 the broken log chain's "(claimed) ticket-classifier ✗ → ticket-classifier-
+    backup ✓" was two cells too long, and the first attempt (the failure the fallback
+    answered) went: "… → ticket-classifier-backup ✓". Both attempts stay now, the longer
+    name cut."""
+    manifest = build_demo_world(tmp_path)
+    (broken,) = manifest.scenarios["wal_tampered"]
+    app = make_app(manifest.records_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, timeout=20)
+        assert app.execution_list.select_key(f"{broken}.json")
+        await settle(pilot)
+        rows = _summary_rows(app)
+    (chain,) = [row for row in rows if row.startswith("chain ")]
+    assert chain == "chain (claimed) ticket-classifier ✗ → ticket-classifier-b… ✓", rows

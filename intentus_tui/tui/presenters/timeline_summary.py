@@ -125,10 +125,10 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
     """The shorter chains to draw where the whole one does not fit its rows, most telling
     first: the durations go (the warning under it says how long the one in flight is
     open), then "from the log:" (the warning and the events' end say it), then the middle
-    of the chain, then its start, then the agents' names shorten. The attempts in flight,
-    the last one and the answer stay, their marks whole: a narrow pane draws
-    ``a ✗ → … → c … in flight`` or ``⇉ … | kb-search-c… ✓ ← answer``, never a chain cut
-    before its end."""
+    of the chain, then its ends' names shorten, then its start goes, then the names shorten
+    more. The attempts in flight, the last one and the answer stay, their marks whole: a
+    narrow pane draws ``a ✗ → … → c … in flight``, ``a ✗ → ticket-classifier-b… ✓`` or
+    ``⇉ … | kb-search-c… ✓ ← answer``, never a chain cut before its end."""
     attempts = timeline.attempts
     if not attempts:
         return []
@@ -148,6 +148,9 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
                 ChainForm(shown, "in_flight", not logged),
                 ChainForm(shown, "none", not logged),
             ]
+        if shown is ends:  # the first attempt (often the failure) is worth shorter names
+            whole = ends if len(ends) < len(attempts) else None
+            forms += [ChainForm(whole, "none", not logged, cells) for cells in _FIRST_NAME_CELLS]
     fewest = frozenset(kept) if len(kept) < len(attempts) else None
     forms += [ChainForm(fewest, "none", not logged, cells) for cells in _NAME_CELLS]
     return forms
@@ -156,6 +159,8 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
 # The names of a chain that does not fit otherwise, shorter and shorter: the marks after
 # them ("✓ ← answer", "… in flight") say what matters.
 _NAME_CELLS = (16, 12, 8, 4)
+# Before the start of a chain goes: its ends with names this long at most.
+_FIRST_NAME_CELLS = (20, 16)
 
 
 def _says_success(style: str) -> bool:
