@@ -22,6 +22,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import (
+    NO_RESPONSE_TO_FORCE,
     IntegrityProblem,
     ReplayOutcome,
     ReplayResult,
@@ -119,14 +120,29 @@ def _headline(outcome: ReplayOutcome) -> str:
     return UNTRUSTED_HEADLINE if outcome.answer_untrusted else UNCHECKED_HEADLINE
 
 
-def _echo_result(replayed: ReplayResult, path: Path, headline: str) -> None:
+def _integrity_line(outcome: ReplayOutcome) -> str:
+    """A forced replay that returned nothing: the record's integrity as its verdict says
+    it (inspect's words), a WARNING only when the evidence fails its check; no answer to
+    warn about."""
+    verdict = outcome.verdict
+    if verdict is None:
+        return "WARNING: integrity: the record fails its integrity check"
+    said = f"integrity: {verdict.integrity.value}: {verdict.integrity_reason}"
+    return sanitize_line(said if verdict.trusted else f"WARNING: {said}")
+
+
+def _echo_result(replayed: ReplayResult, path: Path, outcome: ReplayOutcome) -> None:
     recorded = utc_text(replayed.originalTimestamp)
     echo_text(
         sanitize_line(f"replay of {replayed.originalExecutionId or path.name}")
         + (f" (recorded {recorded})" if recorded else " (no recorded time)")
     )
-    if replayed.untrusted:
-        echo_text(f"WARNING: {headline}")
+    if not replayed.response_recorded:  # nothing returned: no answer to warn about
+        echo_text(f"nothing replayed: {NO_RESPONSE_TO_FORCE}")
+        if replayed.untrusted:
+            echo_text(_integrity_line(outcome))
+    elif replayed.untrusted:
+        echo_text(f"WARNING: {_headline(outcome)}")
     integrity_texts = {problem.text for problem in replayed.integrity}
     for warning in replayed.warnings:
         if warning not in integrity_texts:  # forced-replay warnings
@@ -246,10 +262,12 @@ def replay(
     decided_exit(done)
     if as_json:
         echo_json({"replayed": True, **replayed.to_json()})
-        if replayed.untrusted:  # stdout may go to a script: say it where a person looks
+        if not replayed.response_recorded:  # stdout may go to a script: say it here too
+            click.echo(f"intentus-tui: nothing replayed: {NO_RESPONSE_TO_FORCE}", err=True)
+        elif replayed.untrusted:  # stdout may go to a script: say it where a person looks
             names = _problem_names(replayed.untrusted)
             headline = _headline(outcome)
             click.echo(sanitize_line(f"intentus-tui: {headline} ({names})"), err=True)
     else:
-        _echo_result(replayed, result.path, _headline(outcome))
+        _echo_result(replayed, result.path, outcome)
     raise click.exceptions.Exit(done)

@@ -170,7 +170,16 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     assert forced.returncode == ExitCode.NOT_REPLAYABLE
     assert "status: None" not in forced.stdout
     assert "status: none recorded" in forced.stdout
-    assert "warning: damaged record, the answer may be partial" in forced.stdout
+    # nothing was returned: no answer to call partial, nor to "treat with care"
+    lines = forced.stdout.splitlines()
+    assert lines[1] == "nothing replayed: no response was recorded, so a forced replay returns none"
+    assert lines[2].startswith("integrity: unverifiable: cut short after every attempt failed, as ")
+    assert "warning: damaged record, no response could be read from it: " in forced.stdout
+    assert "answer" not in forced.stdout and "WARNING" not in forced.stdout
+    as_json = cli(*base, "--force", "--json")
+    assert as_json.stderr == (
+        "intentus-tui: nothing replayed: no response was recorded, so a forced replay returns none\n"
+    )
     refused = cli(*base, "--force", "--strict")
     assert refused.returncode == ExitCode.UNTRUSTED
     assert "damaged record" in refused.stderr and refused.stdout == ""
@@ -341,6 +350,11 @@ def test_a_response_never_recorded_is_not_advised_to_be_forced(
         "intentus-tui: not replayable (execution_incomplete): no final response was recorded "
         "(nothing to replay: --force returns none)\n"
     )
+    text = cli("replay", real_world.success, "--dir", str(records), "--force")
+    assert text.stdout.splitlines()[1] == (
+        "nothing replayed: no response was recorded, so a forced replay returns none"
+    )
+    assert "integrity" not in text.stdout and "answer" not in text.stdout  # it is whole
     forced = cli("replay", real_world.success, "--dir", str(records), "--force", "--json")
     doc = json.loads(forced.stdout)
     assert doc["payload"] is None and doc["response_recorded"] is False

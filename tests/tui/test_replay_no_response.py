@@ -77,7 +77,11 @@ async def test_a_demo_record_with_no_response_is_never_offered_as_an_answer(
 
 async def test_a_real_cut_short_error_record_says_so_too(real_world: RealWorld) -> None:
     path = real_world.records_dir / f"{real_world.error_truncated}.json"
-    _assert_says_none(*(await _walk(path, None)))
+    said = await _walk(path, None)
+    _assert_says_none(*said)
+    forced = flat(said[3])  # nothing returned: no answer to call partial
+    assert "damaged record, no response could be read from it" in forced, forced
+    assert "answer" not in forced
 
 
 async def test_a_record_with_a_response_still_offers_its_forced_replay(

@@ -229,7 +229,12 @@ def integrity_problems(
         )
     damage.extend(structure.problems[:-1] if structure.name_mismatch else structure.problems)
     if damage:
-        summary = "damaged record, the answer may be partial"
+        # A file cut before its response holds no answer to be partial.
+        summary = (
+            "damaged record, the answer may be partial"
+            if response_recorded(record)
+            else "damaged record, no response could be read from it"
+        )
         problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined(damage)))
     sequence: SequenceCheck | None = report.sequence if report is not None else None
     if sequence is None:
