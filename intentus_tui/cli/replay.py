@@ -22,11 +22,11 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import (
-    NO_RESPONSE_TO_FORCE,
     IntegrityProblem,
     ReplayOutcome,
     ReplayResult,
     load_detail,
+    no_response_text,
     response_recorded,
 )
 from intentus_tui.core.actions import replay as replay_record
@@ -131,14 +131,15 @@ def _integrity_line(outcome: ReplayOutcome) -> str:
     return sanitize_line(said if verdict.trusted else f"WARNING: {said}")
 
 
-def _echo_result(replayed: ReplayResult, path: Path, outcome: ReplayOutcome) -> None:
+def _echo_result(replayed: ReplayResult, path: Path, outcome: ReplayOutcome, nothing: str) -> None:
+    """``nothing``: why a forced replay returned no response, when it returned none."""
     recorded = utc_text(replayed.originalTimestamp)
     echo_text(
         sanitize_line(f"replay of {replayed.originalExecutionId or path.name}")
         + (f" (recorded {recorded})" if recorded else " (no recorded time)")
     )
     if not replayed.response_recorded:  # nothing returned: no answer to warn about
-        echo_text(f"nothing replayed: {NO_RESPONSE_TO_FORCE}")
+        echo_text(sanitize_line(f"nothing replayed: {nothing}"))
         if replayed.untrusted:
             echo_text(_integrity_line(outcome))
     elif replayed.untrusted:
@@ -263,11 +264,12 @@ def replay(
     if as_json:
         echo_json({"replayed": True, **replayed.to_json()})
         if not replayed.response_recorded:  # stdout may go to a script: say it here too
-            click.echo(f"intentus-tui: nothing replayed: {NO_RESPONSE_TO_FORCE}", err=True)
+            said = f"intentus-tui: nothing replayed: {no_response_text(result.record)}"
+            click.echo(sanitize_line(said), err=True)
         elif replayed.untrusted:  # stdout may go to a script: say it where a person looks
             names = _problem_names(replayed.untrusted)
             headline = _headline(outcome)
             click.echo(sanitize_line(f"intentus-tui: {headline} ({names})"), err=True)
     else:
-        _echo_result(replayed, result.path, outcome)
+        _echo_result(replayed, result.path, outcome, no_response_text(result.record))
     raise click.exceptions.Exit(done)

@@ -46,6 +46,7 @@ from intentus_tui.core.records.replay import (
     UntrustedRecordError,
     force_replay_risks,
     integrity_problems,
+    no_response_text,
     response_recorded,
     unread_record_problems,
     untrusted_problems,
@@ -174,6 +175,7 @@ __all__ = [
     "invalidate",
     "load_detail",
     "log_ended",
+    "no_response_text",
     "offset_text",
     "path_text",
     "postmortem",
@@ -374,7 +376,12 @@ def replay(
             # is forced too, and marked as the confirmation says it will be.
             forced = (FORCED_WARNING, f"Not replayable: {verdict.replay.value}")
             replayed = dataclasses.replace(replayed, warnings=forced + replayed.warnings)
-        if verdict is not None and verdict.trusted and verdict.outcome is Outcome.UNKNOWN:
+        if (
+            verdict is not None
+            and verdict.trusted
+            and verdict.outcome is Outcome.UNKNOWN
+            and replayed.response_recorded  # else no answer came back to doubt
+        ):
             # The evidence holds, but its parts tell different stories (the record says
             # success, its log failed): the answer may not be what happened.
             unknown = (

@@ -21,7 +21,7 @@ from intentus_tui.core.model import (
 from intentus_tui.core.postmortem import PostMortem, build_postmortem
 from intentus_tui.core.reconcile import with_log
 from intentus_tui.core.records.load import WAL_SUFFIX, LoadResult, LoadStatus, load_record_file
-from intentus_tui.core.records.replay import ReplayEngine, response_recorded
+from intentus_tui.core.records.replay import ReplayEngine, no_response_text, response_recorded
 from intentus_tui.core.records.timeline import Attempt, EventRow, Timeline, timeline_of
 from intentus_tui.core.records.times import (
     ExecutionTimes,
@@ -66,6 +66,11 @@ class ExecutionDetail:
         """A replay, forced or not, has a recorded response to return (``replay --force``
         of one without says it returns none, and exits 3)."""
         return response_recorded(self.result.record)
+
+    @property
+    def no_response_text(self) -> str:
+        """Why a forced replay returns none when ``response_recorded`` is False."""
+        return no_response_text(self.result.record)
 
 
 def load_detail(

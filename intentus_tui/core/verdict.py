@@ -308,6 +308,12 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
             "the record was never written whole (IntentusNet 1.3.0 cuts error responses "
             "short): no recorded response to replay",
         )
+    if code is ReplayCode.RECORD_CORRUPTED and s.final_kind is not None:
+        # what is there is no answer (replay --force returns none), not a damaged file
+        return code, (
+            f"the final response is {s.final_kind}, not an object: a malformed response, "
+            "no response to replay"
+        )
     if code is ReplayCode.RECORD_CORRUPTED and s.load_status in _UNREAD:
         # not damage: a file that could not be read (no permission, a socket) may be whole
         return code, f"the file cannot be read ({s.message}): no response to replay from it"

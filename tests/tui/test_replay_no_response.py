@@ -93,3 +93,24 @@ async def test_a_record_with_a_response_still_offers_its_forced_replay(
     assert "A forced replay returns what was recorded anyway" in refused
     assert "Force replay risk" in dialog and "Nothing to replay" not in dialog
     assert "FROM REPLAY" in forced and payload_shown
+
+
+@pytest.mark.parametrize(("value", "kind"), [("done", "a string"), (42, "a number")])
+async def test_a_malformed_response_is_never_offered_as_an_answer(
+    real_world: RealWorld, tmp_path: Path, value: object, kind: str
+) -> None:
+    """finalResponse there but not an object: the tab offered a forced replay and showed
+    "FROM REPLAY" above a null payload."""
+    from tests.cli.test_replay_malformed_response import malformed
+
+    records = malformed(real_world, tmp_path, value, event_too=False)
+    waiting, refused, dialog, forced, payload_shown = await _walk(
+        records / f"{real_world.success}.json", None
+    )
+    said = f"the recorded response is {kind}, not an object, so a forced replay returns none"
+    assert f"Nothing to replay: {said}." in waiting, waiting
+    assert "a malformed response, no response to replay" in refused, refused
+    assert f"Nothing to replay: {said} (no status, no payload)." in dialog, dialog
+    assert forced.splitlines()[0].startswith("Nothing replayed   NO RESPONSE"), forced
+    assert f"{said[0].upper()}{said[1:]}." in flat(forced)
+    assert "FROM REPLAY" not in forced and not payload_shown

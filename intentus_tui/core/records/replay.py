@@ -24,7 +24,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from intentus_tui.core.bundle.seal import change_parts, log_change, record_change
 from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
-from intentus_tui.core.records.load import ExecutionRecord, LoadResult, LoadStatus
+from intentus_tui.core.records.load import (
+    ExecutionRecord,
+    LoadResult,
+    LoadStatus,
+    not_an_object,
+)
 from intentus_tui.core.records.store import FileExecutionStore, RecordLoadError, UnsafeIdError
 from intentus_tui.core.records.verify import (
     HashCheck,
@@ -90,10 +95,21 @@ NO_RESPONSE_TO_FORCE = "no response was recorded, so a forced replay returns non
 
 def response_recorded(record: ExecutionRecord | None) -> bool:
     """Whether a replay, forced or not, has a recorded response to return: a record whose
-    finalResponse is there and not null. IntentusNet 1.3.0 leaves it null until the
-    execution finishes, and a file cut short may end before it: forcing such a record
-    returns no status and no payload."""
-    return record is not None and record.final_response is not None
+    finalResponse is an object. IntentusNet 1.3.0 leaves it null until the execution
+    finishes, and a file cut short may end before it; anything else there (a string, a
+    number, a list) is a malformed response, no answer: forcing such a record returns no
+    status and no payload."""
+    return record is not None and isinstance(record.final_response, dict)
+
+
+def no_response_text(record: ExecutionRecord | None) -> str:
+    """Why a forced replay of a record with no response (``response_recorded``) returns
+    none, in the words every screen uses: none was recorded, or what is there is
+    malformed."""
+    kind = not_an_object(record.final_response) if record is not None else None
+    if kind is None:
+        return NO_RESPONSE_TO_FORCE
+    return f"the recorded response is {kind}, not an object, so a forced replay returns none"
 
 
 def force_replay_risks(codes: Iterable[str | None]) -> list[tuple[str, str]]:
@@ -450,6 +466,11 @@ class ReplayEngine:
             warnings.append(f"Not replayable: {reason}")
             if final is None:
                 warnings.append("No final response was recorded: payload is null")
+            elif not isinstance(final, dict):
+                kind = not_an_object(final)
+                warnings.append(
+                    f"The recorded final response is {kind}, not an object: payload is null"
+                )
         warnings.extend(problem.text for problem in integrity)
         return ReplayResult(
             payload=response.get("payload"),

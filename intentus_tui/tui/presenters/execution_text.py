@@ -14,7 +14,6 @@ from intentus_tui.core.actions import (
     EXECUTION_INCOMPLETE,
     FORCED_WARNING,
     MANUALLY_INVALIDATED,
-    NO_RESPONSE_TO_FORCE,
     RECORD_CORRUPTED,
     RECORDING_FAILURE,
     UNTRUSTED_LOG,
@@ -55,12 +54,18 @@ _FORCED_READ = (
 _FORCED_RECORDED = (
     "A forced replay returns whatever was recorded, after a confirmation listing the risks."
 )
-# A record with no response: what ``replay --force`` says of it too, said before and after.
-NO_RESPONSE_NOTE = f"{NO_RESPONSE_TO_FORCE[0].upper()}{NO_RESPONSE_TO_FORCE[1:]}."
+
+
+def no_response_note(detail: ExecutionDetail) -> str:
+    """A record with no response (none, or a malformed one): what ``replay --force`` says
+    of it too, said before and after, as a sentence."""
+    said = sanitize_line(detail.no_response_text)
+    return f"{said[0].upper()}{said[1:]}."
+
 
 # Why a refused replay was refused, for each reason the record's header gives (the verdict's
 # own words come with an untrusted record), then what forcing one would do when a response
-# was recorded (when none was, forcing returns none: ``NO_RESPONSE_NOTE``).
+# was recorded (when none was, forcing returns none: ``no_response_note``).
 REFUSAL_NOTES: dict[str, tuple[str, str]] = {
     MANUALLY_INVALIDATED: (
         "An operator marked this record as not replayable.",
@@ -123,7 +128,7 @@ def refusal_note(reason: str | None, detail: ExecutionDetail | None = None) -> s
         if kind is not None:
             meaning = _CORRUPTED_NOTES[kind]
     if detail is not None and not detail.response_recorded:
-        forced = NO_RESPONSE_NOTE
+        forced = no_response_note(detail)
         if reason == EXECUTION_INCOMPLETE:  # its meaning already says none was recorded
             forced = "A forced replay returns none."
     return f"{meaning} {forced}"
@@ -310,7 +315,8 @@ def force_replay_lines(detail: ExecutionDetail, by_file: bool = False) -> list[s
     header = None if detail.replayable else detail.replay_reason
     risks = force_replay_risks([code, header])
     if not detail.response_recorded:  # no risk to weigh: there is nothing to return
-        lines.extend(("", f"Nothing to replay: {NO_RESPONSE_TO_FORCE} (no status, no payload)."))
+        nothing = sanitize_line(detail.no_response_text)
+        lines.extend(("", f"Nothing to replay: {nothing} (no status, no payload)."))
     elif risks:
         lines.append("")
         lines.append("Force replay risk:" if len(risks) == 1 else "Force replay risks:")

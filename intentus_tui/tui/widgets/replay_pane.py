@@ -17,7 +17,6 @@ from textual.worker import Worker, get_current_worker
 
 from intentus_tui.core.actions import (
     FORCED_WARNING,
-    NO_RESPONSE_TO_FORCE,
     ExecutionDetail,
     ReplayOutcome,
     ReplayResult,
@@ -28,11 +27,11 @@ from intentus_tui.core.actions import (
 )
 from intentus_tui.core.model import Verdict
 from intentus_tui.tui.presenters.execution_text import (
-    NO_RESPONSE_NOTE,
     NOTHING_TO_REPLAY,
     doubt_rows,
     execution_label,
     integrity_note,
+    no_response_note,
     refusal_note,
     unreadable_record,
     untrusted_banner,
@@ -190,7 +189,9 @@ def no_response_lines(
     for index, warning in enumerate(warnings):
         lines.append(row("Warnings" if index == 0 else "", ("⚠ " + safe(warning), WARNING_STYLE)))
     lines.append(BLANK)
-    lines.append(plain(f"{NO_RESPONSE_NOTE} No agent was run, no model was called.", DIM_STYLE))
+    lines.append(
+        plain(f"{no_response_note(detail)} No agent was run, no model was called.", DIM_STYLE)
+    )
     return lines
 
 
@@ -224,7 +225,7 @@ def waiting_lines(detail: ExecutionDetail | None, by_file: bool = False) -> list
     elif detail.replayable and verdict is None:  # nothing says it cannot be believed
         note = "Replay still shows what was recorded, with the integrity warnings below."
     elif not detail.response_recorded:  # as `replay` says it: --force returns none
-        note = f"Nothing to replay: {NO_RESPONSE_TO_FORCE}."
+        note = f"Nothing to replay: {safe(detail.no_response_text)}."
     else:  # refused by the record or by its verdict (untrusted): `r` refuses it
         note = "A forced replay is possible after a confirmation."
     lines.append(plain(note, DIM_STYLE))
@@ -258,7 +259,7 @@ def refused_lines(
             "A forced replay (R) returns the recorded answer anyway, with its integrity "
             "problems, after a confirmation."
         )
-        note = f"{broken}. {forced if detail.response_recorded else NO_RESPONSE_NOTE}"
+        note = f"{broken}. {forced if detail.response_recorded else no_response_note(detail)}"
     else:
         note = refusal_note(code, detail)
     return [
