@@ -19,7 +19,9 @@ The mapping:
   says ``intentus.trusted = false`` and why (``intentus.untrusted_reason``); the root's
   status is ERROR with that reason (``error.type`` the integrity), and no span claims OK
   or ERROR from what the record or log says of itself (status unset), so that a trace
-  viewer never shows a claim that cannot be believed as a healthy span;
+  viewer never shows a claim that cannot be believed as a healthy span; its envelope and
+  final response are ``intentus.claimed.input.value``/``intentus.claimed.output.value``,
+  never ``input.value``/``output.value``, which a viewer shows as fact;
 - a fallback from one attempt to the next is a link from the later attempt's span to the
   failed one's;
 - every record event and every WAL entry is an event of the root span.
@@ -73,6 +75,7 @@ SCHEMA_URL = f"https://opentelemetry.io/schemas/{SEMCONV_VERSION}"
 PROVIDER_NAME = "intentusnet"
 SERVICE_NAME = "intentusnet"
 SCOPE_NAME = "intentus-tui"
+CLAIMED_PREFIX = "intentus.claimed."  # an untrusted execution's recorded input and output
 JSON_MIME = "application/json"
 
 SPAN_KIND_INTERNAL = 1
@@ -347,7 +350,7 @@ class _TraceBuilder:
             ("openinference.span.kind", "CHAIN"),
         ]
         if record is not None:
-            attrs += _record_io(record)
+            attrs += _io(record.envelope, record.final_response, trusted=self.distrust is None)
         attrs += [
             ("intentus.execution_id", _label(self.execution_id)),
             ("intentus.file", _exact_name(listed_file(detail))),
@@ -515,17 +518,8 @@ class _TraceBuilder:
             ("gen_ai.agent.id", _label(agent_id) if agent_id is not None else None),
             ("openinference.span.kind", "AGENT"),
         ]
-        envelope = record.envelope
-        if envelope is not None:
-            span.attributes += [
-                ("input.value", json_text(envelope)),
-                ("input.mime_type", JSON_MIME),
-            ]
-        if answered and record.final_response is not None:
-            span.attributes += [
-                ("output.value", json_text(record.final_response)),
-                ("output.mime_type", JSON_MIME),
-            ]
+        final = record.final_response if answered else None
+        span.attributes += _io(record.envelope, final, trusted=self.distrust is None)
         span.attributes += [
             ("intentus.attempt.number", attempt.number),
             ("intentus.attempt.strategy", attempt.strategy),
@@ -716,12 +710,19 @@ class _TraceBuilder:
                     )
 
 
-def _record_io(record: ExecutionRecord) -> list[tuple[str, object]]:
+def _io(envelope: object, response: object, *, trusted: bool) -> list[tuple[str, object]]:
+    """The envelope and final response as OpenInference's ``input.*``/``output.*``; of an
+    untrusted execution, under ``intentus.claimed.`` instead: possibly edited, they are
+    what the record claims, and a trace viewer shows ``input.value``/``output.value`` as
+    the span's facts."""
+    prefix = "" if trusted else CLAIMED_PREFIX
     out: list[tuple[str, object]] = []
-    if record.envelope is not None:
-        out += [("input.value", json_text(record.envelope)), ("input.mime_type", JSON_MIME)]
-    if record.final_response is not None:
-        out += [("output.value", json_text(record.final_response)), ("output.mime_type", JSON_MIME)]
+    for name, value in (("input", envelope), ("output", response)):
+        if value is not None:
+            out += [
+                (f"{prefix}{name}.value", json_text(value)),
+                (f"{prefix}{name}.mime_type", JSON_MIME),
+            ]
     return out
 
 

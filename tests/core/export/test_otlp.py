@@ -482,6 +482,25 @@ def test_a_tampered_records_spans_never_claim_ok(tmp_path: Path, real_world: Rea
     failed, answered = children_of(doc)
     assert attrs(answered)["intentus.attempt.status"] == "ok"  # the claim, named as one
     assert attrs(failed)["intentus.attempt.status"] == "error"
+    # The edited answer was output.value, which a viewer shows as the span's output.
+    _only_claimed_io(doc, {"by": "someone else"})
+
+
+def _only_claimed_io(doc: dict, payload: object) -> None:
+    """No span of an untrusted execution carries ``input.value``/``output.value``: the
+    recorded envelope and answer are there as claims; the answering span and the root
+    claim the recorded payload ``payload``."""
+    root = root_of(doc)
+    for span in [root, *children_of(doc)]:
+        got = attrs(span)
+        assert not {"input.value", "output.value", "input.mime_type", "output.mime_type"} & set(
+            got
+        ), span["name"]
+        assert json.loads(got["intentus.claimed.input.value"])["intent"]["name"] == "Summarize"
+        assert got["intentus.claimed.input.mime_type"] == "application/json"
+    claimed = json.loads(attrs(root)["intentus.claimed.output.value"])
+    assert claimed["payload"] == payload
+    assert json.loads(attrs(children_of(doc)[-1])["intentus.claimed.output.value"]) == claimed
 
 
 def test_a_record_whose_log_chain_breaks_has_no_span_claiming_ok(
@@ -493,6 +512,9 @@ def test_a_record_whose_log_chain_breaks_has_no_span_claiming_ok(
     assert detail.verdict is not None and detail.verdict.integrity.value == "chain_broken"
     _no_span_claims_ok(doc, "chain_broken", detail.verdict.integrity_reason)
     assert len(children_of(doc)) == 1
+    recorded = detail.result.record
+    assert recorded is not None and isinstance(recorded.final_response, dict)
+    _only_claimed_io(doc, recorded.final_response["payload"])  # whole, but not vouched for
 
 
 def test_a_trusted_executions_spans_say_so(real_world: RealWorld) -> None:
@@ -500,3 +522,7 @@ def test_a_trusted_executions_spans_say_so(real_world: RealWorld) -> None:
     spans = [root_of(doc), *children_of(doc)]
     assert [attrs(span)["intentus.trusted"] for span in spans] == [True, True, True]
     assert not any("intentus.untrusted_reason" in attrs(span) for span in spans)
+    # input and output as OpenInference names them, unchanged; nothing said claimed
+    assert all("input.value" in attrs(span) for span in spans)
+    assert "output.value" in attrs(spans[0]) and "output.value" in attrs(spans[-1])
+    assert not any(key.startswith("intentus.claimed.") for s in spans for key in attrs(s))
