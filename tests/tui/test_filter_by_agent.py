@@ -76,19 +76,19 @@ def test_the_count_follows_the_terms_and_live_changes() -> None:
         ("agent", 1, 1),  # "agent-a": 00001's agent; the others hold "agent" nowhere
     ):
         model.set_query(query)
-        assert (model.shown_count, model.found_by_agent()) == (shown, found), query
+        assert (model.shown_count, model.found_unshown()) == (shown, found), query
     model.set_query("backup")
-    assert model.found_by_agent() == 2
+    assert model.found_unshown() == 2
     model.apply([summary(4, agent="backup", chain="backup ✓")])  # comes in
-    assert model.found_by_agent() == 3
+    assert model.found_unshown() == 3
     model.apply([replace(summary(4), intent="backup-job")])  # now its row shows it
-    assert (model.shown_count, model.found_by_agent()) == (3, 2)
+    assert (model.shown_count, model.found_unshown()) == (3, 2)
     model.apply([], ["00002.json"])
-    assert (model.shown_count, model.found_by_agent()) == (2, 1)
+    assert (model.shown_count, model.found_unshown()) == (2, 1)
     assert list_title(model, 36) == "Executions · 1 by an agent"
     assert list_title(model, 50) == "Executions · 1 of 2 matched by an agent"
     model.set_query("")
-    assert model.found_by_agent() == 0 and list_title(model, 36) == "Executions"
+    assert model.found_unshown() == 0 and list_title(model, 36) == "Executions"
 
 
 async def test_many_rows_are_counted_once_the_typing_pauses(
@@ -104,9 +104,71 @@ async def test_many_rows_are_counted_once_the_typing_pauses(
         listing = app.execution_list
         await pilot.press("slash", *"fb-primar")
         await pilot.pause()
-        assert listing.model.shown_count == 2 and not listing.model.agents_counted
+        assert listing.model.shown_count == 2 and not listing.model.unshown_counted
         assert str(listing.border_title) == "Executions"
         await pilot.press("y", "enter")
-        await wait_for(pilot, lambda: listing.model.agents_counted, "counted after a pause")
+        await wait_for(pilot, lambda: listing.model.unshown_counted, "counted after a pause")
         await pilot.pause()
         assert str(listing.border_title) == "Executions · 2 by an agent"
+
+
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [
+        # the rest of an id its row cuts to 8 characters
+        (
+            lambda w: w.success[9:18],
+            "Executions · 1 of 1 matched by the full id, not shown in the rows",
+        ),
+        # the file's name: every record's ends in .json
+        (lambda w: ".json", "Executions · 4 of 4 matched by the file name, not shown in the rows"),
+        # the source: every one of these is a record's (the cut one's row says
+        # record_corrupted)
+        (lambda w: "record", "Executions · 3 of 4 matched by the source, not shown in the rows"),
+        # both at once, each row named by the first term found only there
+        (
+            lambda w: f"{w.success[9:18]} fb-secondary",
+            "Executions · 1 of 1 matched by the full id, not shown in the rows",
+        ),
+        # what the rows show (the short id): nothing to explain
+        (lambda w: w.success[:6], "Executions"),
+    ],
+)
+async def test_the_title_says_what_unshown_text_a_filter_matched(
+    real_world: RealWorld, typed: object, title: str
+) -> None:
+    """Real 1.3.0 records filtered by text no row shows (the full id past its first 8
+    characters, the file's name, the source): the rows found seemed to match nothing
+    visible, and the title said nothing."""
+    text = typed(real_world)  # type: ignore[operator]
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        listing = app.execution_list
+        await pilot.press("slash", *text, "enter")
+        await settle(pilot)
+        rows = [row for row in list_lines(app) if row.strip() and not row.startswith("──")]
+        assert rows
+        if "id" in title or "file" in title:  # found in no row's text: the title says why
+            assert not any(text in row for row in rows)
+        assert str(listing.border_title) == title
+        assert f"╭─ {title} ─" in screen_text(app)
+
+
+def test_rows_found_by_different_unshown_parts_are_named_together() -> None:
+    model = ListModel()
+    model.replace_all(
+        [
+            replace(summary(1), source="record+wal"),  # "wal" in its source only
+            summary(2, agent="walker", chain="walker ✓"),  # in its agent only
+            summary(3),
+        ]
+    )
+    model.set_query("wal")
+    assert (model.shown_count, model.found_unshown()) == (2, 2)
+    assert list_title(model) == (
+        "Executions · 2 of 2 matched by the source or an agent, not shown in the rows"
+    )
+    assert list_title(model, 40) == "Executions · 2 by source/agent"
+    model.set_query("0000")  # the id as its row shows it: nothing to explain
+    assert (model.shown_count, list_title(model)) == (3, "Executions")

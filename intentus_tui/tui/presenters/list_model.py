@@ -32,13 +32,12 @@ from intentus_tui.tui.presenters.list_groups import (
     kind_of,
 )
 from intentus_tui.tui.presenters.list_search import (
-    AGENTS_START,
     VERDICT_TERMS,
-    found_by_agent_only,
     haystack_of,
     only_substrings,
     query_terms,
     term_found,
+    unshown_match,
 )
 
 # Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
@@ -374,9 +373,9 @@ class ListModel:
         # Execution ids more than one file holds (copies of a record): their rows name
         # their files. Counted as executions come and go; nothing more while none repeats.
         self.shared_ids = SharedIds()
-        # The keys of the rows shown that the filter finds by an agent alone (None: to be
-        # counted, ``found_by_agent``).
-        self._by_agent: set[str] | None = None
+        # The rows shown that the filter finds by what no row shows alone, by key: the
+        # part found in (``unshown_match``; None: to be counted, ``found_unshown``).
+        self._unshown: dict[str, str] | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -621,29 +620,30 @@ class ListModel:
         self._show(matched)
 
     @property
-    def agents_counted(self) -> bool:
-        """Whether ``found_by_agent`` answers at once (nothing to count, or counted)."""
-        return not self._text_terms or self._by_agent is not None
+    def unshown_counted(self) -> bool:
+        """Whether ``found_unshown`` answers at once (nothing to count, or counted)."""
+        return not self._text_terms or self._unshown is not None
 
-    def found_by_agent(self) -> int:
-        """How many of the executions shown the filter finds by an agent's name alone (a
-        term found nowhere else in their text): no row shows its agents, so these seem
-        not to match. Counted when first asked after the rows are filtered again, then
-        kept through live changes."""
+    def found_unshown(self) -> int:
+        """How many of the executions shown the filter finds by what no row shows alone
+        (an agent's name, the rest of the id, the file's name, the source: a term found
+        nowhere in what the row shows): these rows seem not to match. Counted when first
+        asked after the rows are filtered again, then kept through live changes."""
         terms = self._text_terms
         if not terms:
             return 0
-        if self._by_agent is None:
+        if self._unshown is None:
             haystacks = self._haystacks
             keys: list[str] = [rk[-1] for rk in self.rows if rk[1] != 0]  # type: ignore[misc]
-            if len(terms) == 1 and only_substrings(terms):  # the common case, inline
-                term, start = terms[0], AGENTS_START
-                self._by_agent = {
-                    k for k in keys if (h := haystacks[k]).find(term) > h.rfind(start)
-                }
-            else:
-                self._by_agent = {k for k in keys if found_by_agent_only(terms, haystacks[k])}
-        return len(self._by_agent)
+            found = ((k, unshown_match(terms, haystacks[k])) for k in keys)
+            self._unshown = {k: part for k, part in found if part is not None}
+        return len(self._unshown)
+
+    def unshown_parts(self) -> list[str]:
+        """The parts (``UNSHOWN_PARTS`` marks) ``found_unshown`` found rows by, in the
+        marks' order."""
+        self.found_unshown()
+        return sorted(set(self._unshown.values())) if self._unshown else []
 
     def missing_haystacks(
         self, among: list[ExecutionSummary] | None = None
@@ -728,7 +728,7 @@ class ListModel:
                 start = end
         self.rows, self._group_sizes = rows, sizes
         self._shown = len(ordered)
-        self._by_agent = None
+        self._unshown = None
 
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
         self._newest_order = None
@@ -800,8 +800,8 @@ class ListModel:
         if not _remove(self.rows, row_key):
             return
         self._shown -= 1
-        if self._by_agent is not None:
-            self._by_agent.discard(summary.key)
+        if self._unshown is not None:
+            self._unshown.pop(summary.key, None)
         if self.view.grouped:
             group = cast(int, row_key[0])
             self._group_sizes[group] -= 1
@@ -824,13 +824,13 @@ class ListModel:
         if self.view.only is not None or self._terms:
             matches, by_key = self._matches, self.summaries
             new = [rk for rk in new if matches(by_key[cast(str, rk[-1])])]
-            if self._by_agent is not None and self._text_terms:
+            if self._unshown is not None and self._text_terms:
                 terms, haystacks = self._text_terms, self._haystacks
-                self._by_agent.update(
-                    key
-                    for rk in new
-                    if found_by_agent_only(terms, haystacks[key := cast(str, rk[-1])])
-                )
+                for rk in new:
+                    key = cast(str, rk[-1])
+                    part = unshown_match(terms, haystacks[key])
+                    if part is not None:
+                        self._unshown[key] = part
         headers: list[RowKey] = []
         if self.view.grouped:
             sizes = self._group_sizes

@@ -26,6 +26,7 @@ from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.cells import fit, fit_middle
 from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
 from intentus_tui.tui.presenters.list_model import ListModel, Sort
+from intentus_tui.tui.presenters.list_search import UNSHOWN_PARTS
 
 # A cell: its text (exactly as wide as its column) and its component class (or None).
 Cell = tuple[str, str | None]
@@ -385,20 +386,29 @@ def list_subtitle(
 LIST_TITLE = "Executions"
 
 
+# What the list's title calls each part no row shows (``list_search.UNSHOWN_PARTS``).
+_UNSHOWN_WORDS = {"agent": "an agent", "id": "the full id", "file": "the file name"}
+
+
 def list_title(model: ListModel, width: int | None = None) -> str:
     """The list border's title: what it lists and, while the filter finds some of the
-    executions shown by an agent's name alone, how many (no row shows its agents: those
-    rows seem not to match what was typed). The longest form that fits a border ``width``
-    cells wide."""
-    found = model.found_by_agent()
+    executions shown by what no row shows alone (an agent's name, the rest of an id cut
+    to 8 characters, the file's name, the source), how many and by which (those rows seem
+    not to match what was typed). The longest form that fits a border ``width`` cells
+    wide."""
+    found = model.found_unshown()
     if not found:
         return LIST_TITLE
     shown = model.shown_count
+    parts = [UNSHOWN_PARTS[mark] for mark in model.unshown_parts()]
+    words = [_UNSHOWN_WORDS.get(part, f"the {part}") for part in parts]
+    by = " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
     forms = (
-        f"{LIST_TITLE} · {found:,} of {shown:,} matched by an agent, not shown in the rows",
-        f"{LIST_TITLE} · {found:,} of {shown:,} matched by an agent",
-        f"{LIST_TITLE} · {found:,} by an agent",
-        f"{found:,} by an agent",
+        f"{LIST_TITLE} · {found:,} of {shown:,} matched by {by}, not shown in the rows",
+        f"{LIST_TITLE} · {found:,} of {shown:,} matched by {by}",
+        f"{LIST_TITLE} · {found:,} by {by}",
+        f"{LIST_TITLE} · {found:,} by {'/'.join(parts)}",
+        f"{found:,} by {'/'.join(parts)}",
     )
     fitting = (f for f in forms if width is None or cell_len(f) <= width - _BORDER_CELLS)
     return next(fitting, forms[-1])

@@ -6,7 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from intentus_tui.core.model import UNTRUSTED_INTEGRITY, ExecutionSummary, ReplayCode
+from intentus_tui.core.model import (
+    UNTRUSTED_INTEGRITY,
+    ExecutionSummary,
+    ReplayCode,
+    display_id,
+)
 from intentus_tui.tui.presenters.list_groups import (
     GROUP_TITLES,
     VerdictKind,
@@ -105,33 +110,52 @@ def only_substrings(terms: tuple[str, ...]) -> bool:
     return not any(term in OPPOSITE_PREFIX or term.startswith(NEGATED) for term in terms)
 
 
-# Begins a searched text's agents, which end it: a term found first past it is found by
-# an agent's name alone (``found_by_agent_only``). No casefolded name holds it (taken out).
-AGENTS_START = "\x1f"
+# What a list row does not show, each after its mark, in this order after what it shows: a
+# term first found past ID_START is found by one of them alone (``unshown_match``): the
+# rest of a UUID the row cuts to 8 characters, the file's name, the source (record, wal,
+# record+wal), the agents (its own and its chain's). No casefolded text holds a mark
+# (taken out), and none can be typed.
+ID_START, FILE_START, SOURCE_START, AGENTS_START = "\x1c", "\x1d", "\x1e", "\x1f"
+_MARKS = (ID_START, FILE_START, SOURCE_START, AGENTS_START)
+_UNMARK = str.maketrans(dict.fromkeys(_MARKS, " "))
+# What each part is called where the list's title says a filter matched by it.
+UNSHOWN_PARTS = {ID_START: "id", FILE_START: "file", SOURCE_START: "source", AGENTS_START: "agent"}
 
 
 def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
-    """The text ``/`` searches (but for ``VERDICT_TERMS``): id, intent, state, source,
-    file name, the verdict's words, group title, then its agents (its own and its
-    chain's, after ``AGENTS_START``)."""
+    """The text ``/`` searches (but for ``VERDICT_TERMS``): what a row shows (its id as
+    shown, intent, state, the verdict's words, group title), then what it does not, each
+    after its mark: the whole id, the file's name, the source, the agents."""
     kind = kind_of(summary) if kind is None else kind
-    agents = f"{summary.agent}\n{summary.chain}".casefold().replace(AGENTS_START, " ")
-    return (
-        f"{summary.execution_id}\n{summary.intent}\n{summary.state_label}\n"
-        f"{summary.state.value}\n{summary.source}\n{summary.key}"
-    ).casefold() + f"{verdict_words(kind)}{AGENTS_START}{agents}"
+    shown = (
+        f"{display_id(summary.execution_id)}\n{summary.intent}\n{summary.state_label}\n"
+        f"{summary.state.value}"
+    )
+    unshown = (
+        (ID_START, summary.execution_id),
+        (FILE_START, summary.key),
+        (SOURCE_START, summary.source),
+        (AGENTS_START, f"{summary.agent}\n{summary.chain}"),
+    )
+    rest = "".join(mark + text.casefold().translate(_UNMARK) for mark, text in unshown)
+    return f"{shown.casefold().translate(_UNMARK)}{verdict_words(kind)}{rest}"
 
 
-def found_by_agent_only(terms: tuple[str, ...], haystack: str) -> bool:
-    """Whether one of ``terms`` (the text terms of a filter ``haystack`` meets) is found
-    in its agents' names alone: a list row shows no agent, and seems not to match."""
-    agents = haystack.rfind(AGENTS_START)  # near the end: a short scan
+def unshown_match(terms: tuple[str, ...], haystack: str) -> str | None:
+    """The part no row shows (an ``UNSHOWN_PARTS`` mark) that one of ``terms`` (the text
+    terms of a filter ``haystack`` meets) is found in alone, else None: the row seems not
+    to match what was typed."""
+    hidden = haystack.find(ID_START)
     for term in terms:
         if term.startswith(NEGATED):
             continue  # met by an absence: nothing of the row's is found
-        if term in OPPOSITE_PREFIX:
-            if not found_in(term, haystack[:agents]):
-                return True
-        elif haystack.find(term) > agents:  # first found among the agents
-            return True
-    return False
+        if found_in(term, haystack[:hidden]):
+            continue
+        at = haystack.find(term, hidden)
+        return _part_at(haystack, at) if at >= 0 else None
+    return None
+
+
+def _part_at(haystack: str, at: int) -> str:
+    """The mark of the unshown part holding position ``at``."""
+    return max(_MARKS, key=lambda mark: haystack.rfind(mark, 0, at + 1))

@@ -190,7 +190,7 @@ class ExecutionList(
         if self._title_timer is not None:
             self._title_timer.stop()
             self._title_timer = None
-        if self.model.agents_counted or self.model.shown_count <= COUNT_AT_ONCE:
+        if self.model.unshown_counted or self.model.shown_count <= COUNT_AT_ONCE:
             self.border_title = list_title(self.model, width)
         else:  # counted once the typing pauses: a pass over every row shown, not per key
             self.border_title = LIST_TITLE
