@@ -172,3 +172,34 @@ def test_rows_found_by_different_unshown_parts_are_named_together() -> None:
     assert list_title(model, 40) == "Executions · 2 by source/agent"
     model.set_query("0000")  # the id as its row shows it: nothing to explain
     assert (model.shown_count, list_title(model)) == (3, "Executions")
+
+
+def test_a_file_name_the_row_shows_is_not_said_unshown() -> None:
+    """A copy of a record (two files, one id) and a misnamed record show their file names
+    in their rows: found by that name, they match what is shown. A row that shows only its
+    id is still said found by its file's name."""
+    model = ListModel()
+    model.replace_all(
+        [
+            summary(1),
+            replace(summary(1), key="backup-copy.json"),  # a copy: both rows name their file
+            replace(summary(2), key="renamed-backup.json"),  # misnamed: its row names it
+            summary(3),
+        ]
+    )
+    model.set_query("backup")
+    assert (model.shown_count, model.found_unshown()) == (2, 0)
+    model.set_query("json")  # in every file's name; only 00003's row shows no file name
+    assert (model.shown_count, model.found_unshown()) == (4, 1)
+    assert (
+        list_title(model) == "Executions · 1 of 4 matched by the file name, not shown in the rows"
+    )
+
+
+def test_a_copy_arriving_makes_the_original_row_name_its_file_too() -> None:
+    model = ListModel()
+    model.replace_all([summary(1), summary(3)])
+    model.set_query("json")
+    assert model.found_unshown() == 2  # neither row shows its file's name
+    model.apply([replace(summary(1), key="00001-copy.json")])  # now 00001 has a copy
+    assert (model.shown_count, model.found_unshown()) == (3, 1)

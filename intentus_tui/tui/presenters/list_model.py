@@ -635,9 +635,14 @@ class ListModel:
         if self._unshown is None:
             haystacks = self._haystacks
             keys: list[str] = [rk[-1] for rk in self.rows if rk[1] != 0]  # type: ignore[misc]
-            found = ((k, unshown_match(terms, haystacks[k])) for k in keys)
+            named = self._names_its_file
+            found = ((k, unshown_match(terms, haystacks[k], named(k))) for k in keys)
             self._unshown = {k: part for k, part in found if part is not None}
         return len(self._unshown)
+
+    def _names_its_file(self, key: str) -> bool:
+        """Whether the row of ``key`` shows its file's name (``shared_ids``)."""
+        return self.summaries[key] in self.shared_ids
 
     def unshown_parts(self) -> list[str]:
         """The parts (``UNSHOWN_PARTS`` marks) ``found_unshown`` found rows by, in the
@@ -774,7 +779,10 @@ class ListModel:
             self._haystacks.pop(old.key, None)
             self._kinds.pop(old.key, None)
             del summaries[old.key]
+        named = self.shared_ids.version
         self.shared_ids.update(list(latest.values()), [*gone, *replaced])
+        if self.shared_ids.version != named:  # rows that name their file changed
+            self._unshown = None
         verdicts = self._verdicts(latest.values())
         for verdict in verdicts:
             summary = verdict[0]
@@ -828,7 +836,7 @@ class ListModel:
                 terms, haystacks = self._text_terms, self._haystacks
                 for rk in new:
                     key = cast(str, rk[-1])
-                    part = unshown_match(terms, haystacks[key])
+                    part = unshown_match(terms, haystacks[key], self._names_its_file(key))
                     if part is not None:
                         self._unshown[key] = part
         headers: list[RowKey] = []

@@ -141,15 +141,20 @@ def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> s
     return f"{shown.casefold().translate(_UNMARK)}{verdict_words(kind)}{rest}"
 
 
-def unshown_match(terms: tuple[str, ...], haystack: str) -> str | None:
+def unshown_match(terms: tuple[str, ...], haystack: str, file_shown: bool = False) -> str | None:
     """The part no row shows (an ``UNSHOWN_PARTS`` mark) that one of ``terms`` (the text
     terms of a filter ``haystack`` meets) is found in alone, else None: the row seems not
-    to match what was typed."""
+    to match what was typed. ``file_shown``: this row shows its file's name (a copy of a
+    record, a misnamed one): a term found there is found in what it shows."""
     hidden = haystack.find(ID_START)
+    shown = haystack[:hidden]
+    if file_shown:
+        start = haystack.find(FILE_START, hidden)
+        shown += "\n" + haystack[start + 1 : haystack.find(SOURCE_START, start)]
     for term in terms:
         if term.startswith(NEGATED):
             continue  # met by an absence: nothing of the row's is found
-        if found_in(term, haystack[:hidden]):
+        if found_in(term, shown):
             continue
         at = haystack.find(term, hidden)
         return _part_at(haystack, at) if at >= 0 else None
