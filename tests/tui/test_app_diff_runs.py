@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,6 +57,27 @@ def _run_line(picker: ComparePicker, run_id: str) -> int:
     return found[0]
 
 
+async def _pick_run(app: Any, pilot: Any, picker: ComparePicker, run_id: str) -> ComparePicker:
+    """Highlight the run ``run_id`` in the first picker, enter: the picker of its B."""
+    picker.options.highlighted = _run_line(picker, run_id)
+    await pilot.press("enter")
+    await settle(pilot)
+    second = app.screen
+    assert isinstance(second, ComparePicker)
+    return second
+
+
+async def _compare_with_run(app: Any, pilot: Any, second: ComparePicker, run_id: str) -> None:
+    """Highlight the run ``run_id`` as B, enter: the two runs compared on screen."""
+    second.options.highlighted = _run_line(second, run_id)
+    await pilot.press("enter")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
+        "the runs compared",
+    )
+
+
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 async def test_D_picks_two_runs_and_compares_them_as_the_cli_does(
     project: Path,
@@ -71,22 +93,12 @@ async def test_D_picks_two_runs_and_compares_them_as_the_cli_does(
         await select(app, pilot, real_world.success)
         picker = await open_picker(app, pilot)
         first = shown_lines(picker)
-        picker.options.highlighted = _run_line(picker, notes.parent)
-        await pilot.press("enter")
-        await settle(pilot)
-        second = app.screen
-        assert isinstance(second, ComparePicker)
+        second = await _pick_run(app, pilot, picker, notes.parent)
         assert second.index is not None and second.complete
         title = str(second.query_one("#picker-title").render())
         offered = [c.key for c in second.shown if c is not None]
         status = str(second.query_one("#picker-status").render())
-        second.options.highlighted = _run_line(second, notes.grandchild)
-        await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
-            "the runs compared",
-        )
+        await _compare_with_run(app, pilot, second, notes.grandchild)
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
@@ -156,18 +168,8 @@ async def test_with_no_execution_D_still_compares_two_runs(
         picker = await open_picker(app, pilot)
         title = str(picker.query_one("#picker-title").render())
         lines = shown_lines(picker)
-        picker.options.highlighted = _run_line(picker, notes.sibling)
-        await pilot.press("enter")
-        await settle(pilot)
-        second = app.screen
-        assert isinstance(second, ComparePicker)
-        second.options.highlighted = _run_line(second, notes.child)
-        await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
-            "the runs compared",
-        )
+        second = await _pick_run(app, pilot, picker, notes.sibling)
+        await _compare_with_run(app, pilot, second, notes.child)
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
         sides = (screen.a.run, screen.b.run)
@@ -192,19 +194,9 @@ async def test_a_hostile_run_label_reaches_no_terminal_unsanitized(
         await select(app, pilot, real_world.success)
         picker = await open_picker(app, pilot)
         lines = shown_lines(picker)
-        picker.options.highlighted = _run_line(picker, notes.child)
-        await pilot.press("enter")
-        await settle(pilot)
-        second = app.screen
-        assert isinstance(second, ComparePicker)
+        second = await _pick_run(app, pilot, picker, notes.child)
         second_lines = shown_lines(second)
-        second.options.highlighted = _run_line(second, notes.grandchild)
-        await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ComparisonScreen) and app.screen.compared is not None,
-            "the runs compared",
-        )
+        await _compare_with_run(app, pilot, second, notes.grandchild)
         shown = screen_text(app)
     child = next(line for line in lines if line.startswith(f"run      {notes.child}"))
     assert "[bold red]child[/]" in child  # literal text, not markup
