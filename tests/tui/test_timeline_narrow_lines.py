@@ -17,17 +17,27 @@ def _summary_rows(app: object) -> list[str]:
     return [row.rstrip() for row in str(summary.render()).splitlines()]
 
 
+async def _demo_summary_rows(
+    tmp_path: Path, scenario: str, size: tuple[int, int], *, only: bool = True
+) -> list[str]:
+    """The timeline summary's rows of the demo world's ``scenario`` execution (``only``:
+    the one it has; else its first)."""
+    manifest = build_demo_world(tmp_path)
+    ids = manifest.scenarios[scenario]
+    assert len(ids) == 1 or not only, ids
+    execution_id = ids[0]
+    app = make_app(manifest.records_dir)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, timeout=20)
+        assert app.execution_list.select_key(f"{execution_id}.json")
+        await settle(pilot)
+        return _summary_rows(app)
+
+
 async def test_a_narrow_broadcast_keeps_its_answer_marker_whole(tmp_path: Path) -> None:
     """At 80x24 the broadcast's chain ended "kb-search-cold ✓ ← answ…": the name of the
     branch that answered shortens first now."""
-    manifest = build_demo_world(tmp_path)
-    (broadcast,) = manifest.scenarios["broadcast"]
-    app = make_app(manifest.records_dir)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, timeout=20)
-        assert app.execution_list.select_key(f"{broadcast}.json")
-        await settle(pilot)
-        rows = _summary_rows(app)
+    rows = await _demo_summary_rows(tmp_path, "broadcast", (80, 24))
     (chain,) = [row for row in rows if row.startswith("broadcast ⇉")]
     assert chain.endswith("✓ ← answer"), rows
     assert "kb-search-c" in chain
@@ -72,14 +82,7 @@ async def test_the_fallback_lines_give_way_to_the_verdicts_reasons(
     integrity reason (what broke) needed. The fallback (the counts line and the events'
     ↪ say it too) has a row only when the reasons have theirs now: a trusted fallback
     chain's short reasons leave it one."""
-    manifest = build_demo_world(tmp_path)
-    execution_id = manifest.scenarios[scenario][0]
-    app = make_app(manifest.records_dir)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, timeout=20)
-        assert app.execution_list.select_key(f"{execution_id}.json")
-        await settle(pilot)
-        rows = _summary_rows(app)
+    rows = await _demo_summary_rows(tmp_path, scenario, (120, 36), only=False)
     reasons = rows[rows.index(next(r for r in rows if r.startswith("integrity "))) :]
     reasons = reasons[: reasons.index(next(r for r in reasons if r.startswith("replay ")))]
     assert reason in " ".join(" ".join(reasons).split()), rows
@@ -97,13 +100,6 @@ async def test_a_two_attempt_chain_shortens_its_names_before_it_drops_the_failur
     backup ✓" was two cells too long, and the first attempt (the failure the fallback
     answered) went: "… → ticket-classifier-backup ✓". Both attempts stay now, the longer
     name cut."""
-    manifest = build_demo_world(tmp_path)
-    (broken,) = manifest.scenarios["wal_tampered"]
-    app = make_app(manifest.records_dir)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, timeout=20)
-        assert app.execution_list.select_key(f"{broken}.json")
-        await settle(pilot)
-        rows = _summary_rows(app)
+    rows = await _demo_summary_rows(tmp_path, "wal_tampered", (120, 36))
     (chain,) = [row for row in rows if row.startswith("chain ")]
     assert chain == "chain (claimed) ticket-classifier ✗ → ticket-classifier-b… ✓", rows
