@@ -32,15 +32,6 @@ def world(real_world: RealWorld, tmp_path: Path) -> BundleWorld:
 
 
 @pytest.fixture
-def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The temporary directory the command line extracts bundles into (checked empty)."""
-    path = tmp_path / "tmp"
-    path.mkdir()
-    monkeypatch.setenv("TMPDIR", str(path))
-    return path
-
-
-@pytest.fixture
 def good_bundle(world: BundleWorld, tmp_path: Path) -> Path:
     """Executions whose files all verify: a record with its WAL and snapshot, a fallback,
     an invalidated record, a WAL-only execution."""

@@ -23,15 +23,6 @@ def world(real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.fixture
-def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Where the commands extract bundles (checked empty after each)."""
-    path = tmp_path / "tmp"
-    path.mkdir()
-    monkeypatch.setenv("TMPDIR", str(path))
-    return path
-
-
-@pytest.fixture
 def bundle(world: BundleWorld, tmp_path: Path) -> Path:
     output = tmp_path / "out" / "evidence.tar.gz"
     output.parent.mkdir()
