@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -163,6 +163,15 @@ def _up_to_the_second_attempt(writer: WALWriter, envelope_hash: str, side_effect
     writer.step_failed("attempt-1", "unavailable", "circuit breaker open", True)
     writer.fallback_triggered("fb-primary", "fb-secondary", "unavailable")
     writer.step_started("attempt-2", "fb-secondary", side_effect, {}, "a2" * 32)
+
+
+def real_world_and(base: Path, derive: Callable[[RealWorld, Path], Path]) -> tuple[RealWorld, Path]:
+    """A real world under ``base/real``, and the project ``derive`` (``with_...``) makes
+    of it under ``base/derived``."""
+    (base / "real").mkdir()
+    (base / "derived").mkdir()
+    world = build_real_world(base / "real")
+    return world, derive(world, base / "derived")
 
 
 def with_lost_attempt_end(world: RealWorld, base: Path) -> Path:

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.intentusnet_world import build_real_world, with_lost_attempt_end
+from tests.intentusnet_world import real_world_and, with_lost_attempt_end
 from tests.tui.app_support import event_lines, make_app, settle, timeline_summary
 
 
 async def test_the_attempt_is_failed_where_the_log_says_so(tmp_path: Path) -> None:
-    (tmp_path / "real").mkdir()
-    (tmp_path / "lost").mkdir()
-    world = build_real_world(tmp_path / "real")
-    project = with_lost_attempt_end(world, tmp_path / "lost")
+    world, project = real_world_and(tmp_path, with_lost_attempt_end)
     app = make_app(project)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)

@@ -5,7 +5,6 @@ the real intentusnet 1.3.0, and by the demo's live recorder while the debugger w
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from intentus_tui.demo.recorder import ExecutionRecorder
 from intentus_tui.tui.app import IntentusApp
 from tests.intentusnet_world import (
     RealWorld,
-    build_real_world,
+    real_world_and,
     with_another_agent_in_flight,
     with_record_behind_its_log,
 )
@@ -31,14 +30,6 @@ from tests.tui.app_support import (
 )
 
 
-def _derived(tmp_path: Path, derive: Callable[[RealWorld, Path], Path]) -> tuple[RealWorld, Path]:
-    """Real 1.3.0 records, and the project ``derive`` makes of them beside."""
-    (tmp_path / "real").mkdir()
-    (tmp_path / "derived").mkdir()
-    world = build_real_world(tmp_path / "real")
-    return world, derive(world, tmp_path / "derived")
-
-
 async def _select_fallback(pilot: Pilot[Any], app: IntentusApp, world: RealWorld) -> None:
     """Once scanned, the fallback execution (the one made live) selected and loaded."""
     await wait_for_scan_and_side_pane(pilot, app)
@@ -48,7 +39,7 @@ async def _select_fallback(pilot: Pilot[Any], app: IntentusApp, world: RealWorld
 
 
 async def test_the_timeline_names_the_attempt_the_log_has_in_flight(tmp_path: Path) -> None:
-    world, project = _derived(tmp_path, with_record_behind_its_log)
+    world, project = real_world_and(tmp_path, with_record_behind_its_log)
     app = make_app(project)
     async with app.run_test(size=(200, 50)) as pilot:
         await _select_fallback(pilot, app, world)
@@ -102,7 +93,7 @@ async def test_a_live_execution_shows_its_attempt_then_its_end(tmp_path: Path) -
 async def test_the_post_mortem_gives_the_side_effect_to_the_log_s_agent(tmp_path: Path) -> None:
     """The record has fb-primary in flight, its log fb-secondary (irreversible): the
     Post-mortem tab lists both, the side effect on the log's line only."""
-    world, project = _derived(tmp_path, with_another_agent_in_flight)
+    world, project = real_world_and(tmp_path, with_another_agent_in_flight)
     app = make_app(project)
     async with app.run_test(size=(200, 50)) as pilot:
         await _select_fallback(pilot, app, world)
@@ -148,7 +139,7 @@ async def test_a_narrow_timeline_cuts_the_middle_of_the_chain_not_its_end(tmp_pa
 
 
 async def test_the_real_live_execution_s_chain_at_80x24(tmp_path: Path) -> None:
-    world, project = _derived(tmp_path, with_record_behind_its_log)
+    world, project = real_world_and(tmp_path, with_record_behind_its_log)
     app = make_app(project)
     async with app.run_test(size=(80, 24)) as pilot:
         await _select_fallback(pilot, app, world)
