@@ -165,6 +165,17 @@ def _up_to_the_second_attempt(writer: WALWriter, envelope_hash: str, side_effect
     writer.step_started("attempt-2", "fb-secondary", side_effect, {}, "a2" * 32)
 
 
+def with_a_copy(world: RealWorld, records: Path) -> str:
+    """The world's records copied to ``records``, with a copy of its successful execution's
+    record beside the original (two files, one id); the copy's file name."""
+    import shutil
+
+    shutil.copytree(world.records_dir, records)
+    copy = f"{world.success}.copy.json"
+    shutil.copy(records / f"{world.success}.json", records / copy)
+    return copy
+
+
 def real_world_and(base: Path, derive: Callable[[RealWorld, Path], Path]) -> tuple[RealWorld, Path]:
     """A real world under ``base/real``, and the project ``derive`` (``with_...``) makes
     of it under ``base/derived``."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, with_a_copy
 from tests.tui.app_support import (
     SIZE,
     event_lines,
@@ -205,9 +204,7 @@ async def test_the_dialogs_name_a_copy_by_its_file(tmp_path: Path, real_world: R
     Invalidate says the other file stays as it is (and its toast names the file); a record
     whose id no other file holds is named by its id alone."""
     records = tmp_path / ".intentusnet" / "records"
-    shutil.copytree(real_world.records_dir, records)
-    copy = f"{real_world.success}.copy.json"
-    shutil.copy(records / f"{real_world.success}.json", records / copy)
+    copy = with_a_copy(real_world, records)
     app = make_app(records)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

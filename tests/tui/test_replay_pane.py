@@ -14,7 +14,7 @@ from intentus_tui.core.detail import ExecutionDetail, detail_of
 from intentus_tui.core.records.load import load_record_file
 from intentus_tui.core.wal.read import read_wal
 from intentus_tui.tui.screens.confirm import ConfirmScreen
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, with_a_copy
 from tests.tui.side_pane_harness import (
     SidePaneApp,
     detail_from,
@@ -239,14 +239,10 @@ async def test_a_copy_of_a_record_is_named_by_its_file_too(
     the Execution line only the id, which does not say which of the two is replayed. Both
     name the file now, before and after the replay; a record whose id no other file holds
     is named by its id alone."""
-    import shutil
-
     from tests.tui.app_support import make_app, settle, wait_for
 
     records = tmp_path / ".intentusnet" / "records"
-    shutil.copytree(real_world.records_dir, records)
-    copy = f"{real_world.success}.copy.json"
-    shutil.copy(records / f"{real_world.success}.json", records / copy)
+    copy = with_a_copy(real_world, records)
     app = make_app(records)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
