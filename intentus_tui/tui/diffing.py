@@ -196,10 +196,6 @@ class DiffKeys(ComparisonLauncher):
         """Live changes to the list: a comparison shown whose side's file was removed says
         so; a side's file changed, or back, is read and compared again (the marked one is
         read again by ``marked_files_changed``, the selected one by its reload)."""
-        from intentus_tui.tui.screens.compare import ComparisonScreen
-
-        screens = [s for s in self.screen_stack if isinstance(s, ComparisonScreen)]
-        diff_pane = self.side_pane.diff_pane if self.side_pane.ready else None
         sides = self._compared_sides()
         paths = {side.path for side in sides if side.kind == "record" and side.path is not None}
         if not paths:  # nothing compared: a live batch of many rows costs nothing here
@@ -215,10 +211,7 @@ class DiffKeys(ComparisonLauncher):
                     if path == marked
                     else f"select another, press {diff} or {pick}"
                 )
-                if diff_pane is not None:
-                    diff_pane.side_removed(path, hint)
-                for screen in screens:
-                    screen.side_removed(path, hint)
+                self._side_gone(path, hint)
             elif key in back and path != marked and self._not_read_elsewhere(key, path):
                 self._read_side_again(path)
 
@@ -263,15 +256,19 @@ class DiffKeys(ComparisonLauncher):
                 else:
                     self._read_snapshot_again(path, label)
 
-    def _snapshot_removed(self, path: Path) -> None:
+    def _side_gone(self, path: Path, hint: str, gone: str = "was removed") -> None:
+        """Every comparison shown (the Diff tab, the screens) of a side read from ``path``
+        says what became of that file and compares nothing (``hint``: what to do)."""
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
-        hint = f"press {self.bound_key('diff-file')} to pick another"
         if self.side_pane.ready:
-            self.side_pane.diff_pane.side_removed(path, hint)
+            self.side_pane.diff_pane.side_removed(path, hint, gone)
         for screen in self.screen_stack:
             if isinstance(screen, ComparisonScreen):
-                screen.side_removed(path, hint)
+                screen.side_removed(path, hint, gone)
+
+    def _snapshot_removed(self, path: Path) -> None:
+        self._side_gone(path, f"press {self.bound_key('diff-file')} to pick another")
 
     def _read_snapshot_again(self, path: Path, label: str) -> None:
         # One read at a time per file, the newest (as ``_read_side_again``).
@@ -300,19 +297,13 @@ class DiffKeys(ComparisonLauncher):
         """The file of a snapshot compared no longer reads (an edit left it no JSON, half
         written): every comparison of it says so and compares nothing, as for a removed
         file, rather than keep showing what it held; read again once it changes."""
-        from intentus_tui.tui.screens.compare import ComparisonScreen
-
         if self.closing:
             return
         # Why, in a toast: the comparison's two status rows keep what to do in sight.
         said = f"{path.name} cannot be read now: {problem}"
         self.notify(sanitize_line(said), severity="warning", markup=False, timeout=6)
         hint = f"press {self.bound_key('diff-file')} to pick another"
-        if self.side_pane.ready:
-            self.side_pane.diff_pane.side_removed(path, hint, gone="cannot be read now")
-        for screen in self.screen_stack:
-            if isinstance(screen, ComparisonScreen):
-                screen.side_removed(path, hint, gone="cannot be read now")
+        self._side_gone(path, hint, gone="cannot be read now")
 
     def _snapshot_read_again(self, operand: Operand) -> None:
         from intentus_tui.tui.screens.compare import ComparisonScreen
