@@ -411,6 +411,9 @@ def _detail_text(detail: ExecutionDetail) -> None:
         lines.append(f"recovered   {recovered}{partial}")
     for problem in detail.verify.problems:
         lines.append(f"problem     {problem}")
+    structure = detail.verify.structure
+    for note in structure.notes if structure is not None else ():
+        lines.append(f"note        {note}")
     if detail.wal is not None:
         lines.append(f"wal         {detail.wal.message}")
     pm = detail.postmortem

@@ -180,10 +180,10 @@ def _echo_result(replayed: ReplayResult, path: Path, outcome: ReplayOutcome, not
     help=(
         "Refuse (exit 5) to return the response of a record whose integrity is in doubt: "
         "envelope hash mismatch with no benign explanation, unverifiable hash, final "
-        "response edited, damaged (or unreadable) or misnamed record, events missing, "
-        "broken write-ahead log chain or one that cannot be read (with or without a "
-        "record to replay). A hash "
-        "mismatch with a known benign explanation is not refused."
+        "response edited, damaged (or unreadable) record or one filed under another "
+        "execution's id, events missing, broken write-ahead log chain or one that cannot "
+        "be read (with or without a record to replay). A hash mismatch with a known "
+        "benign explanation is not refused."
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")

@@ -245,7 +245,8 @@ def _record_lines(
         lines.append(f"      - {untrusted}")
     lines += [f"      · {note}" for note in report.notes]
     if verdict is not None:
-        if verdict.integrity is Integrity.UNVERIFIABLE and report.ok and not report.notes:
+        unsaid = verdict.integrity_reason not in report.notes
+        if verdict.integrity is Integrity.UNVERIFIABLE and report.ok and unsaid:
             # nothing above says why (its log cannot be read): the verdict's reason does
             lines.append(f"      · {verdict.integrity_reason}")
         lines.append(f"      verdict: {verdict_line(verdict)}")

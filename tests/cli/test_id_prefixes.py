@@ -283,9 +283,10 @@ def test_an_id_shown_for_a_renamed_record_names_it_in_every_command(
     shown = cli("inspect", real_world.fallback[:8], cwd=world)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines()[1].endswith("/.intentusnet/records/from-the-incident.json")
-    # Its name no longer says its id: the record contradicts its file, as the list says.
+    # Its name no longer says its id, but the record is as written: replayed as the list says.
     replayed = json.loads(cli("replay", real_world.fallback[:8], "--json", cwd=world).stdout)
-    assert row["replayable_reason"] == replayed["reason"] == "untrusted"
+    assert row["replayable"] is True and row["replayable_reason"] is None
+    assert replayed["replayed"] is True and replayed["integrity"] == []
     shutil.copy(records / "from-the-incident.json", records / "second-copy.json")
     line = _one_error_line(cli("inspect", real_world.fallback[:8], cwd=world))
     assert line == (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 from pathlib import Path
 
 from intentusnet import IntentusRuntime
@@ -17,7 +18,7 @@ from intentusnet.protocol.agent import Capability
 from intentusnet.protocol.enums import RoutingStrategy
 from intentusnet.protocol.intent import IntentEnvelope
 
-from tests.intentusnet_world import _envelope, _new_id, build_real_world
+from tests.intentusnet_world import _envelope, _new_id, build_real_world, with_a_copy
 from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, timeline_summary
 
 
@@ -143,3 +144,40 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
         await settle(pilot)
         assert listing.model.view.name == "grouped"
         assert listing.cursor_row == 1
+
+
+async def test_a_copy_is_verified_with_a_note_and_a_record_filed_as_another_is_tampered(
+    tmp_path: Path,
+) -> None:
+    """A copy of a real record kept beside it (``ID.copy.json``) was ``⚠ untrusted ·
+    TAMPERED``: "the record contradicts itself" for its file's name, though every byte of
+    the record is as 1.3.0 wrote it. It is believed now, and the Verify tab notes its name.
+    A record filed as another execution (its file named by that execution's id: the store
+    would hand it out as that one's) is still tampered."""
+    world = build_real_world(tmp_path / "real")
+    records = tmp_path / "records"
+    copy = with_a_copy(world, records)
+    filed = f"{world.invalidated[:-1]}{'0' if world.invalidated[-1] != '0' else '1'}.json"
+    shutil.copy(records / f"{world.fallback}.json", records / filed)
+    app = make_app(records)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lines = list_lines(app)
+        # Two files hold the copied id, and another's id names a file: rows by file name.
+        copy_row = next(line for line in lines if ".copy.json" in line)
+        assert "✓ succeeded verified ↺ yes" in copy_row, lines
+        (filed_row,) = [line for line in lines if filed[-10:] in line]
+        assert "⚠ untrusted TAMPERED ✗ untrust." in filed_row, lines
+        assert app.execution_list.select_key(copy)
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        verify = " ".join(app.side_pane.verify_pane.text.split())
+        assert verify.startswith("Integrity VERIFIED"), verify
+        assert "every check passed; its file is not named by its id (see Structure)" in verify
+        assert f"differs from the file name '{copy.removesuffix('.json')}': a copy" in verify
+        assert app.execution_list.select_key(filed)
+        await settle(pilot)
+        verify = " ".join(app.side_pane.verify_pane.text.split())
+        assert verify.startswith("Integrity TAMPERED"), verify
+        assert f"differs from the file name '{filed.removesuffix('.json')}'" in verify

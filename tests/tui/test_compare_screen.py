@@ -448,8 +448,12 @@ async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
         short = real_world.success[:8]
-        assert f"execution {short} ({original.name})" in _text(screen.query_one("#side-a"))
-        assert f"execution {short} (invalidated-copy.json)" in _text(screen.query_one("#side-b"))
+        # B's verdict is long (not replayable, and why): side by side, both drop the word
+        # "execution", and A its file name, which only repeats its id.
+        assert _text(screen.query_one("#side-a")).startswith(f"A {short} · ✓ succeeded")
+        side_b = _text(screen.query_one("#side-b"))
+        assert side_b.startswith(f"B {short} (invalidated-copy.json) · ✓ succeeded · verified")
+        assert side_b.endswith("✗ no (manually_invalidated)")
         status = _text(screen.query_one("#compare-status"))
         assert status.startswith(
             "records · 2 changed values · 0 changed events · at value 1/2 · 1 hidden by ignore rules"
@@ -569,17 +573,16 @@ async def test_at_80x24_a_side_too_long_for_a_line_takes_two_and_keeps_its_words
         screen, side_a, side_b = await _sides(app, pilot)
         assert side_a == "A execution e3151288 · ✓ succeeded · verified · ↺ yes"
         assert side_b == (
-            "B execution e3151288 (copy-kept-after-the-incident.json) · ⚠ untrusted · "
-            "tampered · ✗ no (untrusted)"
+            "B execution e3151288 (copy-kept-after-the-incident.json) · ✓ succeeded · "
+            "verified · ↺ yes"
         )
         assert screen.query_one("#side-a").size.height == 1
         assert screen.query_one("#side-b").size.height == 2
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
-        # Side by side, each on one line of its half: without the word "execution" (with
-        # it, B wrapped inside its verdict).
-        assert _text(screen.query_one("#side-a")).startswith("A e3151288 · ")
-        assert _text(screen.query_one("#side-b")).startswith("B e3151288 (copy-kept")
+        # Side by side, each on one line of its half, with every word and A's file name.
+        assert _text(screen.query_one("#side-a")).startswith(f"A execution e3151288 ({COPIED_ID}")
+        assert _text(screen.query_one("#side-b")).startswith("B execution e3151288 (copy-kept")
         assert screen.query_one("#side-a").region.y == screen.query_one("#side-b").region.y
         assert screen.query_one("#side-b").size.height == 1
 
@@ -624,14 +627,14 @@ def test_the_status_says_when_it_is_cut_to_its_two_rows() -> None:
 
 
 async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: Path) -> None:
-    """Two tampered copies (files not named after their id): side by side, B's longer name
+    """Two tampered copies (the envelope edited after its hash): side by side, B's longer name
     left room only for the list's abbreviations while A kept its words, and "tampered · ✗
     no (untrusted)" beside "TAMPERED · ✗ untrust" read as two verdicts. Both are worded
     alike."""
     from intentus_tui.core.detail import load_detail
-    from tests.tui.side_pane_harness import good_record
+    from tests.tui.side_pane_harness import tampered_record
 
-    record = json.dumps(good_record(COPIED_ID))
+    record = json.dumps(tampered_record(COPIED_ID))
     short = tmp_path / "copy.json"
     short.write_text(record, "utf-8")
     long = tmp_path / "kept-now.json"
@@ -679,7 +682,7 @@ async def test_at_120_columns_titles_that_fit_no_half_stand_one_above_the_other(
         screen, side_a, side_b = await _sides(app, pilot)
         assert side_a.startswith("A execution e3151288") and side_a.endswith("verified · ↺ yes")
         assert side_b.endswith(
-            "(copy-kept-after-the-incident.json) · ⚠ untrusted · tampered · ✗ no (untrusted)"
+            "(copy-kept-after-the-incident.json) · ✓ succeeded · verified · ↺ yes"
         )
         a, b = screen.query_one("#side-a"), screen.query_one("#side-b")
         assert a.size.height == b.size.height == 1 and b.region.y == a.region.y + 1

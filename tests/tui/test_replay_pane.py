@@ -150,9 +150,12 @@ async def test_before_a_replay_and_before_forcing_one_the_problems_are_named(
 @pytest.mark.parametrize("hostile", ["[b]x[/b]", "\x1b[2J", "\u202e"])
 async def test_record_text_in_a_problem_is_inert(real_world: RealWorld, hostile: str) -> None:
     record = real_record(real_world)
-    record["header"]["executionId"] = f"{hostile}-someone-else"  # not the file's name
-    text = await replayed_text(detail_from(record, name="exec-0001.json"))
-    assert text.splitlines()[0].startswith(f"{BANNER}record filed under another execution's id")
+    key = f"{hostile}-someone-else"  # a key whose value was edited after recording
+    final_event = next(e for e in record["events"] if e["type"] == "FINAL_RESPONSE")
+    record["finalResponse"][key], final_event["payload"][key] = "edited", "recorded"
+    text = await replayed_text(detail_from(record))
+    said = f"{BANNER}final response differs from its FINAL_RESPONSE event"
+    assert text.splitlines()[0].startswith(said), text
     assert "someone-else" in text  # the problem names it, made inert
     assert "\x1b" not in text and "\u202e" not in text
 
@@ -260,11 +263,8 @@ async def test_a_copy_of_a_record_is_named_by_its_file_too(
             execution_id = key.partition(".")[0]
             assert f"Execution {execution_id}" in text, text
             assert (f"File {key}" in text) is file_row, text
-            if key == copy:  # replayed (forced: a misnamed copy cannot be believed)
-                await pilot.press("R")
-                await settle(pilot)
-                assert isinstance(app.screen, ConfirmScreen)
-                await pilot.press("y")
+            if key == copy:  # replayed as its original is: a copy is as trusted
+                await pilot.press("r")
                 await finish_workers(pilot)
                 await settle(pilot)
                 assert "FROM REPLAY" in pane.text

@@ -353,12 +353,31 @@ _OPTIONAL_HEADER_TYPES: dict[str, tuple[type, ...]] = {"replayableReason": (str,
 class StructureCheck(NamedTuple):
     ok: bool
     problems: tuple[str, ...]
-    name_mismatch: bool = False  # executionId differs from the file name
+    # The file is named after another execution's id (its problem is the last one).
+    name_mismatch: bool = False
+    # What is unusual and harmless: a copy's or a renamed file's name (not a problem).
+    notes: tuple[str, ...] = ()
 
     @property
     def record_ok(self) -> bool:
         """Usable as a record (a misnamed file is suspicious, not corrupt)."""
         return self.ok or (self.name_mismatch and len(self.problems) == 1)
+
+
+_HEX_DIGIT = re.compile(r"[0-9a-fA-F]")
+
+
+def names_another_execution(execution_id: str, file_stem: str) -> bool:
+    """``file_stem`` (not ``execution_id``) is shaped as an execution id is: the same
+    length, its hex digits where the id has hex digits and the rest alike (``exec-47da``
+    for ``exec-3580``, one UUID for another). IntentusNet's store files a record as
+    ``<executionId>.json``, so such a name files this record under another execution; a
+    copy (``<id>.copy``, ``<id> (1)``) or a name of an operator's own is not one."""
+    return (
+        file_stem != execution_id
+        and len(file_stem) == len(execution_id)
+        and _HEX_DIGIT.sub("h", file_stem) == _HEX_DIGIT.sub("h", execution_id)
+    )
 
 
 def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> StructureCheck:
@@ -397,12 +416,16 @@ def check_structure(record: ExecutionRecord, file_stem: str | None = None) -> St
     elif isinstance(events, list):
         for index, event in enumerate(events):
             problems.extend(_event_problems(index, event))
-    misnamed = file_stem is not None and record.execution_id not in (None, file_stem)
-    if misnamed:
-        problems.append(
-            f"executionId {quoted(record.execution_id)} differs from the file name {quoted(file_stem)}"
-        )
-    return StructureCheck(not problems, tuple(problems), misnamed)
+    execution_id = record.execution_id
+    misnamed, notes = False, tuple[str, ...]()
+    if file_stem is not None and execution_id is not None and execution_id != file_stem:
+        said = f"executionId {quoted(execution_id)} differs from the file name {quoted(file_stem)}"
+        misnamed = names_another_execution(execution_id, file_stem)
+        if misnamed:
+            problems.append(said)
+        else:  # the record itself is as written; only where it is kept differs
+            notes = (f"{said}: a copy or a renamed file (IntentusNet names it by its id)",)
+    return StructureCheck(not problems, tuple(problems), misnamed, notes)
 
 
 def _event_problems(index: int, event: Any) -> list[str]:
@@ -486,7 +509,8 @@ class VerifyReport(NamedTuple):
     sequence: SequenceCheck | None
     structure: StructureCheck | None
     problems: tuple[str, ...] = ()
-    # What differs harmlessly and is explained (a benign hash mismatch): not a problem.
+    # What differs harmlessly and is explained (a benign hash mismatch, a copy's name):
+    # not a problem.
     notes: tuple[str, ...] = ()
     cut_short: bool = False  # salvaged from a file that ends early (else damaged within)
 
@@ -526,7 +550,7 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
     sequence = check_event_sequence(record)
     structure = check_structure(record, result.stem)
     problems = record_problems(result, hash_check, sequence, structure)
-    notes = (hash_check.explanation,) if _benign(hash_check) else ()
+    notes = ((hash_check.explanation,) if _benign(hash_check) else ()) + structure.notes
     return VerifyReport(
         str(result.path),
         result.status,

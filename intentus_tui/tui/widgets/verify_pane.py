@@ -175,14 +175,16 @@ def sequence_lines(check: SequenceCheck | None, events: int) -> list[Line]:
 def structure_lines(check: StructureCheck | None) -> list[Line]:
     if check is None:
         return [heading("Structure", badge("NOT CHECKED", "muted"))]
+    notes = [bullet(safe(note), WARNING_STYLE, mark="!") for note in check.notes]
     if check.ok:
         return [
             heading("Structure", badge("OK", "ok")),
             plain("All sections present with the expected types.", OK_STYLE),
+            *notes,
         ]
     lines = [heading("Structure", problems_badge(len(check.problems)))]
     lines.extend(_problem_bullets(check.problems))
-    return lines
+    return lines + notes
 
 
 def _problem_bullets(problems: tuple[str, ...]) -> list[Line]:
@@ -271,7 +273,10 @@ def summary_lines(
             )
         ]
     if report.ok:
-        benign = "; the hash differs for a harmless reason, explained below" if report.notes else ""
+        harmless = report.hash is not None and report.hash.benign is not None
+        benign = "; the hash differs for a harmless reason, explained below" if harmless else ""
+        if report.structure is not None and report.structure.notes:
+            benign += "; its file is not named by its id (see Structure)"
         return [line(badge("VERIFIED", "ok"), (f"  every check passed{benign}", OK_STYLE))]
     if report.load_status is LoadStatus.NO_RECORD and record_removed:
         note = f"  {RECORD_REMOVED}: no record to check, only its write-ahead log (below)"

@@ -163,9 +163,14 @@ def test_removed_events_and_a_misnamed_file_are_problems(
 ) -> None:
     path = edit(records, real_world.success, lambda r: r["events"].pop(1))
     assert kinds(engine_for(path)) == [EVENT_SEQUENCE_BROKEN]
-    moved = records / "someone-else.json"
+    # Filed under another execution's id: the store would hand it out as that one's.
+    moved = records / f"{real_world.success}.json"
     shutil.copy(records / f"{real_world.fallback}.json", moved)
     assert kinds(engine_for(moved)) == [RECORD_MISNAMED]
+    # A copy or a name of the operator's own: the record is as written, nothing to trust less.
+    for name in (f"{real_world.fallback}.copy.json", "someone-else.json"):
+        shutil.copy(records / f"{real_world.fallback}.json", records / name)
+        assert kinds(engine_for(records / name)) == []
 
 
 def test_a_broken_wal_chain_of_the_execution_is_a_problem(

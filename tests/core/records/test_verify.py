@@ -4,6 +4,8 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
+
 from intentus_tui.core.records.hashing import runtime_envelope_hash
 from intentus_tui.core.records.load import ExecutionRecord, load_record_bytes, load_record_file
 from intentus_tui.core.records.verify import (
@@ -13,6 +15,7 @@ from intentus_tui.core.records.verify import (
     check_structure,
     detect_hash_form,
 )
+from intentus_tui.core.sanitize import quoted
 from tests.factories import make_record
 
 
@@ -123,8 +126,39 @@ def test_structure_problems_are_named() -> None:
     assert "header.replayable is string" in problems
     assert "events[1].payload is array" in problems
     assert "envelope.intent missing or not an object" in problems
-    assert any("differs from the file name" in p for p in problems)
     assert check_structure(_rec(make_record(execution_id="x")), "x").ok
+
+
+@pytest.mark.parametrize(
+    ("execution_id", "stem", "filed_elsewhere"),
+    [
+        ("c287a5dd-cdf6-4a85-ba57-3903f50453c8", "3d1af1f7-03ca-4672-94a9-e32d276fd756", True),
+        ("exec-3580bf82", "exec-47dafba8", True),
+        (
+            "c287a5dd-cdf6-4a85-ba57-3903f50453c8",
+            "c287a5dd-cdf6-4a85-ba57-3903f50453c8.copy",
+            False,
+        ),
+        ("exec-3580bf82", "exec-3580bf82 (1)", False),
+        ("exec-3580bf82", "incident-copy", False),
+    ],
+)
+def test_a_file_named_after_another_execution_is_a_problem_and_a_copy_a_note(
+    execution_id: str, stem: str, filed_elsewhere: bool
+) -> None:
+    """IntentusNet's store files a record as ``<executionId>.json``: under another
+    execution's id, the store would hand this record out as that one's. A copy (or a name
+    of the operator's own) holds the record as written: said, but no problem."""
+    check = check_structure(_rec(make_record(execution_id=execution_id)), stem)
+    said = f"executionId {quoted(execution_id)} differs from the file name {quoted(stem)}"
+    assert check.name_mismatch is filed_elsewhere and check.record_ok
+    if filed_elsewhere:
+        assert check.problems == (said,) and not check.notes
+    else:
+        assert check.ok and not check.problems
+        assert check.notes == (
+            f"{said}: a copy or a renamed file (IntentusNet names it by its id)",
+        )
 
 
 def test_edited_final_response_is_flagged() -> None:
@@ -145,11 +179,11 @@ def test_edited_final_response_is_flagged() -> None:
 def test_a_misnamed_file_is_flagged_but_still_replayable(tmp_path) -> None:
     from intentus_tui.core.index.summarize import summarize_path
 
-    path = tmp_path / "other.json"
+    path = tmp_path / "abd.json"  # filed under another execution's id
     path.write_text(json.dumps(make_record(execution_id="abc")))
     summary = summarize_path(path)
     assert summary.replayable and summary.problems == 1
-    structure = check_structure(_rec(make_record(execution_id="abc")), "other")
+    structure = check_structure(_rec(make_record(execution_id="abc")), "abd")
     assert structure.name_mismatch and structure.record_ok and not structure.ok
 
 
@@ -161,8 +195,8 @@ def test_messages_name_json_kinds_and_show_ids_as_listings_do(tmp_path: Path) ->
     path.write_text(json.dumps(record))
     loaded = load_record_file(path).record
     assert loaded is not None
-    problems = check_structure(loaded, "evil").problems
-    assert "executionId 'a␀b' differs from the file name 'evil'" in problems
+    (note,) = check_structure(loaded, "evil").notes
+    assert note.startswith("executionId 'a␀b' differs from the file name 'evil'")
     assert load_record_bytes(tmp_path / "n.json", b"NaN").message == (
         "Not valid JSON: a bare NaN token"
     )
