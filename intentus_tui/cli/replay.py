@@ -22,6 +22,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.core.actions import (
+    NULL_PAYLOAD,
     IntegrityProblem,
     ReplayOutcome,
     ReplayResult,
@@ -146,6 +147,8 @@ def _echo_result(replayed: ReplayResult, path: Path, outcome: ReplayOutcome, not
         echo_text(f"WARNING: {_headline(outcome)}")
     integrity_texts = {problem.text for problem in replayed.integrity}
     for warning in replayed.warnings:
+        if not replayed.response_recorded and warning.endswith(NULL_PAYLOAD):
+            continue  # why there is no payload: "nothing replayed" said it
         if warning not in integrity_texts:  # forced-replay warnings
             echo_text(f"warning: {warning}")
     for problem in replayed.integrity:

@@ -176,6 +176,7 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     assert lines[2].startswith("integrity: unverifiable: cut short after every attempt failed, as ")
     assert "warning: damaged record, no response could be read from it: " in forced.stdout
     assert "answer" not in forced.stdout and "WARNING" not in forced.stdout
+    assert "No final response was recorded" not in forced.stdout  # "nothing replayed" said it
     as_json = cli(*base, "--force", "--json")
     assert as_json.stderr == (
         "intentus-tui: nothing replayed: no response was recorded, so a forced replay returns none\n"

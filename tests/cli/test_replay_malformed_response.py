@@ -49,6 +49,11 @@ def test_a_malformed_response_is_no_answer_anywhere(
     assert forced.returncode == ExitCode.NOT_REPLAYABLE  # not exit 0 for a null "answer"
     assert forced.stdout.splitlines()[1] == f"nothing replayed: {nothing}"
     assert "answer" not in forced.stdout
+    assert "payload is null" not in forced.stdout  # why: said once, on that line
+    # --json keeps every warning (a program reads the list, not the headline).
+    assert any(
+        w.endswith(": payload is null") for w in doc_warnings(cli(*base, "--force", "--json"))
+    )
     doc = json.loads(cli(*base, "--force", "--json").stdout)
     assert doc["response_recorded"] is False and doc["payload"] is None
     inspected = cli("inspect", real_world.success, "--dir", str(records)).stdout
@@ -62,3 +67,7 @@ def test_a_malformed_response_is_no_answer_anywhere(
             f"no (record_corrupted): the final response is {kind}, not an object: "
             "a malformed response, no response to replay"
         ), inspected
+
+
+def doc_warnings(done: Any) -> list[str]:
+    return list(json.loads(done.stdout)["warnings"])

@@ -132,6 +132,8 @@ DAMAGED_RECORD = "damaged_record"  # salvaged from a broken file, or structurall
 EVENT_SEQUENCE_BROKEN = "event_sequence_broken"  # events missing or out of order
 WAL_CHAIN_BROKEN = "wal_chain_broken"  # the execution's write-ahead log fails its hash chain
 WAL_UNCHECKED = "wal_unchecked"  # its write-ahead log is there but cannot be read or checked
+# How a forced replay's warning that it returns no response ends.
+NULL_PAYLOAD = ": payload is null"
 RECORD_MISNAMED = "record_misnamed"  # executionId differs from the id in the file name
 # not the bytes its evidence bundle's manifest sealed (changed since, or never in it)
 CHANGED_SINCE_BUNDLED = "changed_since_bundled"
@@ -465,11 +467,11 @@ class ReplayEngine:
             warnings.append(FORCED_WARNING)
             warnings.append(f"Not replayable: {reason}")
             if final is None:
-                warnings.append("No final response was recorded: payload is null")
+                warnings.append(f"No final response was recorded{NULL_PAYLOAD}")
             elif not isinstance(final, dict):
                 kind = not_an_object(final)
                 warnings.append(
-                    f"The recorded final response is {kind}, not an object: payload is null"
+                    f"The recorded final response is {kind}, not an object{NULL_PAYLOAD}"
                 )
         warnings.extend(problem.text for problem in integrity)
         return ReplayResult(
