@@ -477,6 +477,8 @@ class IntentusApp(
         self.header_state.problem = message.error
         if not self.execution_list.model.summaries:
             self.look_for_runs_here()  # D compares them: the empty list says so
+            if self.watching:  # a run store is no record file: the watch does not see it
+                self.look_for_runs_while_empty()
         self._update_empty_message()
         self._show_header()
 

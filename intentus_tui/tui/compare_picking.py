@@ -31,6 +31,8 @@ from intentus_tui.tui.presenters.execution_text import execution_label, short_la
 
 if TYPE_CHECKING:
     # Imported where used: the debugger's first frame does not need the picker.
+    from textual.timer import Timer
+
     from intentus_tui.core.actions import ExecutionDetail, Operand
     from intentus_tui.tui.idle_collector import IdleCollector
     from intentus_tui.tui.presenters.compare_candidates import (
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
 PickedSide = tuple[str, "Operand"]
 # What choosing a run in ``D``'s picker does (it does not compare it with the selected one).
 RUN_HINT: dict[CandidateKind, str] = {"run": "enter makes one A, then pick the run B"}
+RUNS_LOOK_SECONDS = 2.0  # how often an empty, watched list looks for a run store
 
 
 class ComparePicking(ComparisonLauncher):
@@ -89,6 +92,7 @@ class ComparePicking(ComparisonLauncher):
 
     _saved_snapshots: list[Path] | None = None
     runs_here = False  # ``D`` would offer Active Graph runs (looked for when none is listed)
+    _runs_timer: Timer | None = None
     _execution_lines: ExecutionLines | None = None
 
     @property
@@ -117,6 +121,16 @@ class ComparePicking(ComparisonLauncher):
 
         found = bool(find_runs(self.compare_file_roots()))
         self.call_from_thread(self._runs_here_found, found)
+
+    def look_for_runs_while_empty(self) -> None:
+        """Look again every few seconds while the list stays empty: a run store written
+        after the scan is said too (finding none costs a few directory listings)."""
+        if self._runs_timer is None:
+            self._runs_timer = self.set_interval(RUNS_LOOK_SECONDS, self._look_again_for_runs)
+
+    def _look_again_for_runs(self) -> None:
+        if not self.execution_list.model.summaries:
+            self.look_for_runs_here()
 
     def _runs_here_found(self, found: bool) -> None:
         if found != self.runs_here:

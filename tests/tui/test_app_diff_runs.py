@@ -268,6 +268,29 @@ async def test_D_then_enter_compares_with_the_likeliest_not_a_run(
     assert own.path is not None and own.path.name.startswith(real_world.success), lines
 
 
+async def test_a_run_store_written_while_watching_an_empty_directory_is_said(
+    tmp_path: Path, notes: NotesWorld
+) -> None:
+    """The runs were looked for once, after the scan: a run store that came later, into a
+    watched directory holding no record, was never said (the watch follows record files).
+    An empty, watched list looks again every few seconds."""
+    from tests.tui.app_support import make_app
+
+    directory = tmp_path / "runs"
+    directory.mkdir()
+    app = make_app(directory, watch=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await settle(pilot)
+        assert "Active Graph" not in str(app.execution_list.empty_message)
+        shutil.copy(notes.path, directory / "notes.db")
+        await wait_for(pilot, lambda: app.runs_here, "runs found", timeout=10)
+        await settle(pilot)
+        assert "Active Graph runs are here: press D to compare two." in str(
+            app.execution_list.empty_message
+        )
+
+
 @pytest.mark.parametrize("keymap", [{}, {"diff-file": "C"}])
 async def test_a_directory_of_runs_alone_says_how_to_compare_them(
     tmp_path: Path, notes: NotesWorld, keymap: dict[str, str]
