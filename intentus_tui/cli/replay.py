@@ -71,9 +71,20 @@ def _cannot_replay(
     decided_exit(exit_code)
     if as_json:
         echo_json({"replayed": False, "replayable": False, "reason": code, "detail": message})
-    else:
-        _refusal(message)
+    else:  # as every refusal of replay says it: "not replayable" and the verdict's code
+        _refusal(f"not replayable ({code}): {message}")
     raise click.exceptions.Exit(exit_code)
+
+
+def _unread_file(result: LoadResult, verdict: Verdict | None) -> str:
+    """Why a file that holds no record has nothing to replay: the verdict's words (as
+    ``inspect`` says them), the file, and what was found there when they do not say it."""
+    found = f"{result.path}: {result.message}"
+    if verdict is None or verdict.replay is not ReplayCode.RECORD_CORRUPTED:
+        return found
+    if result.message in verdict.replay_reason:
+        return f"{verdict.replay_reason} ({result.path})"
+    return f"{verdict.replay_reason} ({found})"
 
 
 def _only_a_log(
@@ -220,8 +231,8 @@ def replay(
     wal = execution_wal(result, wal_dir)
     if result.record is None:
         _refuse_untrusted(result, wal, strict, as_json)
-        message = f"{result.path}: {result.message}"
         verdict = verdict_of_result(result, wal)
+        message = _unread_file(result, verdict)
         _cannot_replay(verdict, ReplayCode.RECORD_CORRUPTED, message, as_json)
     envelope = _load_envelope(envelope_file) if envelope_file else None
     outcome = replay_record(result, force=force, envelope=envelope, strict=strict, wal=wal)

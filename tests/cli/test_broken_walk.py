@@ -188,3 +188,29 @@ def test_a_log_of_one_entry_is_counted_as_one_entry(tmp_path: Path) -> None:
         out.write(b'{"seq": 2, "ex')  # torn: the process died appending its second entry
     torn = cli("verify", str(log), cwd=tmp_path).stdout
     assert "; the 1 complete entry verifies (in flight)\n" in torn
+
+
+def test_replay_refuses_an_entry_that_holds_no_record_in_its_verdicts_words(
+    broken: Path,
+) -> None:
+    """``replay empty`` said only ``…/empty.json: File is empty`` (``replay x``: "Named
+    like a record but is a directory"), where ``inspect`` and ``inspect --list`` say ``no
+    (record_corrupted)`` and why: a script looking for "not replayable" on stderr missed
+    it. The refusal gives the verdict's code and reason, as for a record, and the file."""
+    listed = json.loads(cli("inspect", "--list", str(broken), "--json").stdout)
+    rows = {row["execution_id"]: row for row in listed["executions"]}
+    for name in ("empty", "x", "dangling", "notjson"):
+        row = rows[name]
+        assert row["replayable_reason"] == "record_corrupted"
+        for flags in ((), ("--force",)):
+            run = cli("replay", name, "--dir", str(broken), *flags)
+            assert (run.returncode, run.stdout) == (ExitCode.NOT_REPLAYABLE, ""), run
+            (line,) = run.stderr.splitlines()
+            assert line.startswith(
+                f"intentus-tui: not replayable (record_corrupted): {row['replayable_detail']}"
+            ), line
+            assert f"{broken / name}.json" in line
+            assert row["message"] in line and line.count(row["message"]) == 1, line
+        doc = json.loads(cli("replay", name, "--dir", str(broken), "--json").stdout)
+        assert doc["reason"] == "record_corrupted"
+        assert doc["detail"].startswith(row["replayable_detail"]), doc

@@ -147,7 +147,8 @@ def test_replay_json_of_a_wal_only_execution_is_a_refusal_document(
         assert doc["replayed"] is False and doc["replayable"] is False
         assert doc["reason"] == "no_record"
         line = _one_error_line(cli("replay", target, *roots, cwd=world), ExitCode.NOT_REPLAYABLE)
-        assert "intentus-tui: " + doc["detail"] == line  # the same words without --json
+        said = f"not replayable (no_record): {doc['detail']}"
+        assert "intentus-tui: " + said == line  # the same words without --json
 
 
 def test_replay_json_of_a_damaged_record_is_a_refusal_document(
@@ -165,7 +166,7 @@ def test_replay_json_of_a_damaged_record_is_a_refusal_document(
         "replayed": False,
         "replayable": False,
         "reason": "record_corrupted",
-        "detail": line.removeprefix("intentus-tui: "),
+        "detail": line.removeprefix("intentus-tui: not replayable (record_corrupted): "),
     }
     assert "truncated" in doc["detail"] or "ends at byte" in doc["detail"], doc
 

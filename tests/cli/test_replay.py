@@ -406,7 +406,8 @@ def test_with_no_record_to_replay_the_refusal_gives_the_verdicts_code(tmp_path: 
         )
         text = cli("replay", execution_id, "--dir", str(base))
         assert text.returncode == ExitCode.NOT_REPLAYABLE and text.stdout == ""
-        assert text.stderr == f"intentus-tui: {doc['detail']}\n"
+        said = f"not replayable ({doc['reason']}): {doc['detail']}"
+        assert text.stderr == f"intentus-tui: {said}\n"
 
 
 @pytest.mark.parametrize("flags", [(), ("--force",)])
