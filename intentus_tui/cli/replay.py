@@ -82,7 +82,7 @@ def _unread_file(result: LoadResult, verdict: Verdict | None) -> str:
     found = f"{result.path}: {result.message}"
     if verdict is None or verdict.replay is not ReplayCode.RECORD_CORRUPTED:
         return found
-    if result.message in verdict.replay_reason:
+    if result.status.not_read:  # its words say what was found: a link leading nowhere
         return f"{verdict.replay_reason} ({result.path})"
     return f"{verdict.replay_reason} ({found})"
 

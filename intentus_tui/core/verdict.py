@@ -242,7 +242,7 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             )
         return (
             Outcome.UNKNOWN,
-            f"{_what_the_file_is(s.load_status)}: {s.message or s.load_status.value}",
+            f"{_what_the_file_is(s.load_status)}: {_found(s) or s.load_status.value}",
         )
     if s.state is ExecutionState.INCOMPLETE:
         if s.wal_state in ("failed", "aborted"):
@@ -316,7 +316,7 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
         )
     if code is ReplayCode.RECORD_CORRUPTED and s.load_status in _UNREAD:
         # not damage: a file that could not be read (no permission, a socket) may be whole
-        return code, f"the file cannot be read ({s.message}): no response to replay from it"
+        return code, f"the file cannot be read ({_found(s)}): no response to replay from it"
     return code, replay_text(s.replay_reason)
 
 
@@ -387,6 +387,16 @@ def tally_verdicts(verdicts: Iterable[Verdict]) -> dict[str, int]:
 _OUTCOME_KEYS = {m: f"outcome.{m.value}" for m in Outcome}
 _INTEGRITY_KEYS = {m: f"integrity.{m.value}" for m in Integrity}
 _REPLAY_KEYS = {m: f"replay.{m.value}" for m in ReplayCode}
+
+
+# How the loader starts why it could not read a file: said after "the file cannot be read"
+# it would say so twice.
+_CANNOT_READ = "Cannot read: "
+
+
+def _found(s: ExecutionSummary) -> str:
+    """What the loader found of a file that holds no whole record."""
+    return s.message.removeprefix(_CANNOT_READ) if s.load_status in _UNREAD else s.message
 
 
 def _what_the_file_is(status: LoadStatus) -> str:

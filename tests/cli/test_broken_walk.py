@@ -165,7 +165,8 @@ def test_inspect_says_an_entry_that_was_not_read_is_not_read(broken: Path) -> No
         assert f"FAIL  {name}.json" in verified and f"      - {words}" in verified
         doc = json.loads(cli("inspect", name, "--dir", str(broken), "--json").stdout)
         assert doc["status"] == "corrupted" and doc["replayable_reason"] == "record_corrupted"
-        assert doc["replayable_detail"].startswith(f"the file cannot be read ({words})")
+        found = words.removeprefix("Cannot read: ")  # said once
+        assert doc["replayable_detail"].startswith(f"the file cannot be read ({found})")
     damaged = cli("inspect", "notjson", "--dir", str(broken), cwd=broken.parent)
     assert damaged.stdout.splitlines()[2] == "status      corrupted"
 
@@ -210,7 +211,26 @@ def test_replay_refuses_an_entry_that_holds_no_record_in_its_verdicts_words(
                 f"intentus-tui: not replayable (record_corrupted): {row['replayable_detail']}"
             ), line
             assert f"{broken / name}.json" in line
-            assert row["message"] in line and line.count(row["message"]) == 1, line
+            found = row["message"].removeprefix("Cannot read: ")  # said once, as below
+            assert found in line and line.count(found) == 1, line
         doc = json.loads(cli("replay", name, "--dir", str(broken), "--json").stdout)
         assert doc["reason"] == "record_corrupted"
         assert doc["detail"].startswith(row["replayable_detail"]), doc
+
+
+def test_the_verdict_of_a_link_leading_nowhere_says_cannot_be_read_once(broken: Path) -> None:
+    """``inspect dangling`` said "outcome unknown: the file cannot be read: Cannot read: the
+    link leads nowhere" and "no (record_corrupted): the file cannot be read (Cannot read:
+    the link leads nowhere …)", the list and ``replay`` too: it is said once."""
+    why = "the link leads nowhere (its target does not exist)"
+    shown = cli("inspect", "dangling", "--dir", str(broken), cwd=broken.parent).stdout
+    verdict = [line for line in shown.splitlines() if line.startswith("  ")][:3]
+    assert verdict[0] == f"  outcome     unknown: the file cannot be read: {why}"
+    assert verdict[2].startswith(
+        f"  replayable  no (record_corrupted): the file cannot be read ({why}): "
+    )
+    listed = json.loads(cli("inspect", "--list", str(broken), "--json").stdout)
+    (row,) = [row for row in listed["executions"] if row["execution_id"] == "dangling"]
+    refused = cli("replay", "dangling", "--dir", str(broken)).stderr
+    for said in (row["outcome_reason"], row["replayable_detail"], refused):
+        assert said.lower().count("cannot be read") + said.lower().count("cannot read") == 1
