@@ -43,7 +43,7 @@ _SCHEMA = 21  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: 
 # 17: bundle_change (a bundle's record not what its manifest sealed); 18: a cut copy's
 # tampered reason says its damage too (the listing rows kept hold the reasons); 19:
 # final_kind (a final response that is not an object says what it is); 20: record_removed;
-# 21: a copy's or a renamed file's name is a note, not a contradiction
+# 21: a copy's or a renamed file's name is a note, not a contradiction; "1 complete event"
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode

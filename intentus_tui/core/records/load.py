@@ -523,7 +523,10 @@ def _salvage(
     partial = ("events",) if salvager.in_events else ()
     recovered = tuple(k for k in found if k not in partial)
     got = ", ".join(recovered) or "nothing whole"
-    extra = f"; {len(found['events'])} complete events before the break" if partial else ""
+    whole = len(found["events"]) if partial else 0
+    extra = (
+        f"; {whole} complete event{'' if whole == 1 else 's'} before the break" if partial else ""
+    )
     cut_final_status = None
     if partial and damage.truncated:  # the file ends inside an event: what did it begin?
         cut = scalars_before_the_end(text[salvager.element_start :])

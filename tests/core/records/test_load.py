@@ -356,3 +356,17 @@ def test_a_resume_point_is_the_same_found_in_the_text_or_its_utf8(tmp_path: Path
             assert _resume_point(text, data[:cut]) == expected, cut
             resumed += expected is not None and expected[2] is not None
     assert resumed > 100
+
+
+@pytest.mark.parametrize(("whole", "said"), [(1, "1 complete event"), (2, "2 complete events")])
+def test_the_events_recovered_before_a_break_are_counted_in_words(
+    tmp_path: Path, whole: int, said: str
+) -> None:
+    """A file cut inside its events said "1 complete events before the break"."""
+    record = make_record()
+    text = json.dumps(record, indent=2)
+    starts = [i for i in range(len(text)) if text.startswith('{\n      "seq"', i)]
+    cut = text[: starts[whole] + 20]  # inside the event after the whole ones
+    result = load_record_bytes(tmp_path / "cut.json", cut.encode())
+    assert result.status is LoadStatus.SALVAGED
+    assert f"; {said} before the break." in result.message, result.message
