@@ -221,6 +221,11 @@ def _unverifiable_hash(form: str) -> str:
     return "the envelope cannot be hashed to compare with its envelopeHash (verify says why)"
 
 
+# The outcome of a damaged record, whose integrity's reason says where and how it breaks
+# (the same long reason on two lines read as two problems).
+_CUT_UNTOLD = "the file is damaged: what happened cannot be told from what survived of it"
+
+
 def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
     if s.source == "wal" and s.wal_chain_ok is None:  # nothing in it could be checked
         return Outcome.UNKNOWN, "the write-ahead log establishes nothing: it cannot be checked"
@@ -240,6 +245,8 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
                 "the final response is an error: the file ends inside it, where its error "
                 "was to be written (the error itself is lost)"
             )
+        if s.load_status is LoadStatus.SALVAGED:  # where it breaks: the integrity's reason
+            return Outcome.UNKNOWN, _CUT_UNTOLD
         return (
             Outcome.UNKNOWN,
             f"{_what_the_file_is(s.load_status)}: {_found(s) or s.load_status.value}",

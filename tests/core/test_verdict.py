@@ -118,6 +118,10 @@ def test_a_cut_copy_under_a_copy_s_name_is_damaged_not_tampered(
         "the file is damaged: Damaged record: file ends at byte "
     )
     assert "executionId" not in cut.integrity_reason
+    # Where it breaks is said once, by the integrity; the outcome says what follows.
+    assert cut.outcome_reason == (
+        "the file is damaged: what happened cannot be told from what survived of it"
+    )
 
 
 def _lose_an_event(doc: dict[str, Any]) -> None:
