@@ -610,3 +610,16 @@ async def test_an_untrusted_executions_words_are_whole_or_abbreviated_at_80x24(
         border = screen_text(app).splitlines()[-2]
     assert ids and "⚠ untrusted · TAMPERED · ✗ untrust. " in verdict, verdict
     assert "untrust./unkn. · newest first" in border, border
+
+
+async def test_the_demo_groups_at_80_columns_are_named_by_whole_words(tmp_path: Path) -> None:
+    """The demo at 80x24 headed its groups "Untrusted: tampered or c… (4)" and "In flight
+    (crashed or st… (4)": words cut where the group's name fitted whole."""
+    manifest = build_demo_world(tmp_path)
+    app = make_app(manifest.root)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot, timeout=20)
+        headers = [line.strip() for line in list_lines(app) if line.lstrip().startswith("──")]
+        titles = [header.rstrip("─ ") for header in headers]
+        assert "── Untrusted (4)" in titles and "── In flight (4)" in titles, headers
+        assert not any("…" in header for header in headers), headers

@@ -376,8 +376,17 @@ def test_a_group_header_too_wide_cuts_its_title_and_keeps_its_count() -> None:
     """At 80 columns the list is 34 cells wide: "── Untrusted: tampered or chain …"
     had lost the count of the group, the one figure a narrow list had of it."""
     assert group_header_text(Group.FAILED, 54_095, 40) == "── Failed (54,095) " + "─" * 21
-    narrow = group_header_text(Group.UNTRUSTED, 4, 32)
-    assert cell_len(narrow) == 32
-    assert narrow.startswith("── Untrusted: ") and narrow.endswith("… (4) ")
+    narrow = group_header_text(Group.UNTRUSTED, 40_000, 20)
+    assert cell_len(narrow) == 20
+    assert narrow.startswith("── Untrus") and narrow.endswith("… (40,000) ")
     tiny = group_header_text(Group.UNTRUSTED, 1_234, 8)  # no room for both: cut as before
     assert cell_len(tiny) == 8 and tiny.startswith("── Un")
+
+
+def test_a_group_title_too_wide_gives_its_first_words_whole() -> None:
+    """At 80 columns the list showed "── Untrusted: tampered or c… (4)" and "── In flight
+    (crashed or st… (4)": an explanation cut mid-word where the group's name fits whole."""
+    assert group_header_text(Group.UNTRUSTED, 4, 32) == "── Untrusted (4) " + "─" * 15
+    assert group_header_text(Group.IN_FLIGHT, 16, 32) == "── In flight (16) " + "─" * 14
+    wide = group_header_text(Group.UNTRUSTED, 4, 60)  # room for it: the whole title
+    assert wide.startswith("── Untrusted: tampered or chain broken (4) ")

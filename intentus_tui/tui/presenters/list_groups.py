@@ -36,6 +36,13 @@ GROUP_TITLES = {
     Group.SUCCEEDED: "Succeeded",
     Group.SUCCEEDED_NOT_REPLAYABLE: "Succeeded, not replayable",
 }
+# Where a title does not fit: its first words, whole, rather than its explanation cut
+# mid-word ("Untrusted: tampered or c…").
+GROUP_SHORT_TITLES = {
+    Group.UNTRUSTED: "Untrusted",
+    Group.IN_FLIGHT: "In flight",
+    Group.SUCCEEDED_NOT_REPLAYABLE: "Succeeded, no replay",
+}
 ATTENTION_GROUPS = frozenset({Group.UNTRUSTED, Group.UNKNOWN, Group.FAILED, Group.IN_FLIGHT})
 
 # A verdict's three codes: what the list groups, sorts and counts by. Interned (one tuple

@@ -24,7 +24,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.cells import fit, fit_middle
-from intentus_tui.tui.presenters.list_groups import GROUP_TITLES, Group
+from intentus_tui.tui.presenters.list_groups import GROUP_SHORT_TITLES, GROUP_TITLES, Group
 from intentus_tui.tui.presenters.list_model import ListModel, Sort
 from intentus_tui.tui.presenters.list_search import UNSHOWN_PARTS
 
@@ -356,12 +356,15 @@ def row_cells(
 
 def group_header_text(group: Group, size: int, width: int) -> str:
     """A group's header row: ``── Failed (54,095) ─────``, ``width`` cells. Where the
-    title does not fit, it is cut and the count kept (``── Untrusted: tampe… (4) ``):
-    what a narrow list lost was the count."""
+    title does not fit, its short form is shown (``── Untrusted (4) ``), else it is cut and
+    the count kept (``── Untrus… (4) ``): what a narrow list lost was the count."""
     count = f" ({size:,}) "
-    text = f"── {GROUP_TITLES[group]}{count}"
+    title = GROUP_TITLES[group]
+    if len(f"── {title}{count}") > width:
+        title = GROUP_SHORT_TITLES.get(group, title)
+    text = f"── {title}{count}"
     if len(text) > width and width > len(count) + 4:
-        text = fit(f"── {GROUP_TITLES[group]}", width - len(count)) + count
+        text = fit(f"── {title}", width - len(count)) + count
     return fit(text + "─" * max(0, width - len(text)), width)
 
 
