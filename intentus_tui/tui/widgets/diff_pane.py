@@ -144,7 +144,28 @@ def _same(flag: bool | None) -> tuple[str, str]:
     return ("✓ same", OK_STYLE) if flag else ("✗ differs", PROBLEM_STYLE)
 
 
-def snapshot_summary(summary: SnapshotSummary, notes: Sequence[str]) -> Content:
+ANSWER_GAP = "   "  # between two answers ("intent ✓ same   agents ✓ same")
+
+
+def answers_line(answers: Sequence[tuple[str, tuple[str, str]]], width: int | None) -> Content:
+    """Answers (``("recorded hash", ("✓ same", style))``) on as few rows of ``width`` cells
+    as hold them, each whole: a wrap inside one ("response" / "✗ differs") read as two."""
+    rows: list[list[Content]] = [[]]
+    used = 0
+    for label, answer in answers:
+        part = Content.assemble((f"{label} ", DIM_STYLE), answer)
+        gap = len(ANSWER_GAP) if rows[-1] else 0
+        if rows[-1] and width is not None and used + gap + part.cell_length > width:
+            rows.append([])
+            used, gap = 0, 0
+        rows[-1].append(part)
+        used += gap + part.cell_length
+    return Content("\n").join(Content(ANSWER_GAP).join(row) for row in rows)
+
+
+def snapshot_summary(
+    summary: SnapshotSummary, notes: Sequence[str], width: int | None = None
+) -> Content:
     """Verist's three questions: same input? same output? same commands? And, when both
     sides are IntentusNet records or their snapshots, the same record header?"""
     commands = (
@@ -152,33 +173,30 @@ def snapshot_summary(summary: SnapshotSummary, notes: Sequence[str]) -> Content:
         if summary.same_commands is None
         else _same(summary.same_commands)
     )
-    parts: list[tuple[str, str] | Content | str] = [
-        ("input ", DIM_STYLE),
-        _same(summary.same_input),
-        ("   output ", DIM_STYLE),
-        _same(summary.same_output),
-        ("   commands ", DIM_STYLE),
-        commands,
+    answers = [
+        ("input", _same(summary.same_input)),
+        ("output", _same(summary.same_output)),
+        ("commands", commands),
     ]
     if summary.same_header is not None:
-        parts += [
-            ("   header ", DIM_STYLE),
-            _same(summary.same_header),
-            ("   recorded hash ", DIM_STYLE),  # as stored: the verdicts say if it holds
-            _same(summary.same_envelope_hash),
+        answers += [
+            ("header", _same(summary.same_header)),
+            # As stored: the verdicts say if it holds.
+            ("recorded hash", _same(summary.same_envelope_hash)),
         ]
-    lines = [Content.assemble(*parts)]
+    lines = [answers_line(answers, width)]
     lines.extend(Content.styled(safe(note), DIM_STYLE) for note in notes)
     return Content("\n").join(lines)
 
 
-def summary_of(comparison: Comparison | None) -> Content | str:
+def summary_of(comparison: Comparison | None, width: int | None = None) -> Content | str:
+    """The comparison's answers, each kept whole on rows ``width`` cells wide."""
     if comparison is None:
         return ""
     if comparison.records is not None:
-        return comparison_summary(comparison.records)
+        return comparison_summary(comparison.records, width)
     if comparison.snapshots is not None:
-        return snapshot_summary(comparison.snapshots, comparison.notes)
+        return snapshot_summary(comparison.snapshots, comparison.notes, width)
     if comparison.runs is not None:
         return run_summary(comparison)
     return ""
@@ -265,24 +283,21 @@ def run_summary(comparison: Comparison) -> Content:
     return Content("\n").join(lines)
 
 
-def comparison_summary(comparison: RecordComparison) -> Content:
+def comparison_summary(comparison: RecordComparison, width: int | None = None) -> Content:
     """Same intent? Same agents? Same response? Same envelope hash? Where do events part?"""
     summary = comparison.summary
 
     def path_text(path: tuple[str, ...]) -> str:
         return safe(" → ".join(path) or "(no attempts)")
 
-    first = Content.assemble(
-        ("intent ", DIM_STYLE),
-        _same(summary.same_intent),
-        ("   agents ", DIM_STYLE),
-        _same(summary.same_agent_path),
-        ("   response ", DIM_STYLE),
-        _same(summary.same_response),
-        ("   recorded hash ", DIM_STYLE),  # the header's, as stored: the verdicts say if it holds
-        _same(summary.same_envelope_hash),
-    )
-    lines = [first]
+    answers = [
+        ("intent", _same(summary.same_intent)),
+        ("agents", _same(summary.same_agent_path)),
+        ("response", _same(summary.same_response)),
+        # The header's, as stored: the verdicts say if it holds.
+        ("recorded hash", _same(summary.same_envelope_hash)),
+    ]
+    lines = [answers_line(answers, width)]
     if not summary.same_agent_path:
         # A line each: side by side, a narrow pane wrapped B's chain back under A's.
         lines.append(Content.assemble(("A ", "bold $text-error"), path_text(summary.agent_path_a)))
@@ -423,6 +438,12 @@ class DiffPane(Vertical):
         # Too narrow for the counts beside the selector (an 80-column screen's side pane):
         # they go under it, on lines of their own, rather than wrap a word at a time.
         self.set_class(event.size.width < _BESIDE_WIDTH, "-narrow")
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        comparison = self.outcome.comparison if self.outcome is not None else None
+        width = self.size.width or None  # not laid out yet: on one row, until it is
+        self.query_one("#diff-summary", Static).update(summary_of(comparison, width))
 
     @staticmethod
     def _empty_text() -> Content:
@@ -615,7 +636,7 @@ class DiffPane(Vertical):
         outcome = message.outcome
         self.outcome = outcome
         request = outcome.request
-        self.query_one("#diff-summary", Static).update(summary_of(outcome.comparison))
+        self._show_summary()
         if outcome.error is not None:
             self._set_status(
                 Content.assemble(
