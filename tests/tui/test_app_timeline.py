@@ -84,7 +84,7 @@ async def test_salvaged_record_shows_what_survived_and_where_it_breaks(
         assert "recovered whole: header, envelope, routerDecision" in text
         assert "partly: events" in text
         damage = detail.result.damage
-        where = f"the file breaks here (byte {damage.offset:,}, line {damage.line})"
+        where = f"the file breaks here (byte {damage.offset}, line {damage.line})"
         assert any(where in line for line in event_lines(app))
         assert damage.describe() in text
 

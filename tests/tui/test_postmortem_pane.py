@@ -47,7 +47,7 @@ def test_a_completed_wal_only_execution_is_not_told_to_replay(logs) -> None:
     assert "State   COMPLETED (WAL)" in text and "HINT: DO NOT RETRY" in text
     assert "no recorded response to replay" in text
     assert "Replay the recorded response" not in text
-    assert "no_record — no record file was written" in text
+    assert "no (no_record) — no record file was written" in text
 
 
 def test_a_torn_log_is_shown_as_a_crash(logs) -> None:

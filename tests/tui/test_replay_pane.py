@@ -173,7 +173,7 @@ async def test_a_declared_recording_failure_is_forced_as_unchecked_not_untrusted
     async with app.run_test(size=SIZE) as pilot:
         body = await forced_replay(pilot)
         text = app.side.replay_pane.text
-    assert "Not fully checked: event sequence broken" in body and "Untrusted" not in body
+    assert "Unverifiable record: event sequence broken" in body and "Untrusted" not in body
     first = text.splitlines()[0]
     assert first.startswith("⚠ REPLAYED FROM A RECORD THAT CANNOT BE FULLY CHECKED — event seq")
     assert first.endswith(": treat this answer with care")

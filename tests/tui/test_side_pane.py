@@ -227,7 +227,7 @@ async def test_forced_replay_cancelled_does_nothing(answer: str) -> None:
         await finish_workers(pilot)
         assert not isinstance(app.screen, ConfirmScreen)
         assert app.side.replay_pane.outcome is None
-        assert "Replayable      no — record_corrupted" in app.side.replay_pane.text
+        assert "Replayable      no (record_corrupted) — " in app.side.replay_pane.text
         # Said, whichever way: enter cancels, and was taken for a confirm that did nothing.
         notes = [str(n.message) for n in app._notifications]
         assert notes == ["Cancelled, nothing done: Force a replay?"]
@@ -435,7 +435,7 @@ async def test_postmortem_of_a_crashed_execution_names_the_attempt_in_flight() -
     assert "In flight       #2 fb-secondary  started, never ended  seq 5" in text
     assert "#1 fb-primary  error  fb-primary failed  seq 2–3" in text
     assert "Last event      seq 5 AGENT_ATTEMPT_START" in text
-    assert "Replayable      no — record_corrupted" in text
+    assert "Replayable      no (record_corrupted) — " in text
     assert "Partial         events: 5 complete events" in text
     assert "HINT: INVESTIGATE FIRST" in text
     assert "not a decision" in text

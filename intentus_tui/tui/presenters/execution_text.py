@@ -180,12 +180,12 @@ def no_record_to(action: str, detail: ExecutionDetail) -> str:
 def doubt_rows(problems: Sequence[IntegrityProblem], untrusted: bool) -> list[tuple[str, str]]:
     """(label, names) for the integrity problems before a replay: the log's broken chain
     as the log's ("Untrusted log"), the record's own as the record's ("Untrusted record",
-    or "Not fully checked" when the verdict only cannot check it)."""
+    or "Unverifiable record" when the verdict only cannot check it)."""
     log = [p.summary for p in problems if p.kind == WAL_CHAIN_BROKEN]
     record = [p.summary for p in problems if p.kind != WAL_CHAIN_BROKEN]
     rows: list[tuple[str, str]] = []
     if record:
-        label = "Untrusted record" if untrusted else "Not fully checked"
+        label = "Untrusted record" if untrusted else "Unverifiable record"  # as the verdict
         rows.append((label, clip("; ".join(record))))
     if log:
         rows.append(("Untrusted log", clip("; ".join(log))))
@@ -304,7 +304,7 @@ def force_replay_lines(detail: ExecutionDetail, by_file: bool = False) -> list[s
         lines.append(f"{'Load' if by_file else 'File'}: {clip(detail.result.message)}")
     doubts = untrusted_problems(replay_integrity(detail))
     verdict = detail.verdict
-    # named as the verdict names them: untrusted, or only not fully checked; what broke, the
+    # named as the verdict names them: untrusted, or only unverifiable; what broke, the
     # record or its log, each as what it is
     untrusted = verdict is None or not verdict.trusted
     lines.extend(f"{label}: {names}" for label, names in doubt_rows(doubts, untrusted))

@@ -282,5 +282,5 @@ def replayable_row(detail: ExecutionDetail) -> Line:
         return row("Replayable", (f"no — {explain_reason(detail.replay_reason)}", WARNING_STYLE))
     if verdict.replayable:
         return row("Replayable", ("yes", OK_STYLE))
-    why = f"no — {verdict.replay.value} — {verdict.replay_reason}"
+    why = f"no ({verdict.replay.value}) — {verdict.replay_reason}"  # as the Verify tab
     return row("Replayable", (safe(why), WARNING_STYLE))

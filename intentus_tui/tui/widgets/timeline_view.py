@@ -603,7 +603,7 @@ def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
     if timeline is None:
         return (("no events could be read from this file", "event-lines--break"),)
     if damage is not None:
-        where = f"byte {damage.offset:,}, line {damage.line}"
+        where = f"byte {damage.offset}, line {damage.line}"  # as the Verify tab says it
         return ((f"━━ the file breaks here ({where}) ━━", "event-lines--break"),)
     if timeline.state is ExecutionState.INCOMPLETE:
         going = next((a for a in timeline.in_flight if a.log_start_seq is not None), None)
