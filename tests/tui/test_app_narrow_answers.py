@@ -623,3 +623,23 @@ async def test_the_demo_groups_at_80_columns_are_named_by_whole_words(tmp_path: 
         titles = [header.rstrip("─ ") for header in headers]
         assert "── Untrusted (4)" in titles and "── In flight (4)" in titles, headers
         assert not any("…" in header for header in headers), headers
+
+
+async def test_at_120_columns_an_untrusted_uuid_s_first_line_keeps_its_answer_whole(
+    tmp_path: Path,
+) -> None:
+    """The timeline's first line of a demo execution with a UUID and a long intent read
+    ``65587ebf-…  ClassifyTicket  ⚠ untru…`` at 120 columns: the verdict's word was cut,
+    the intent's name whole. Where the line does not fit, the id is shown as the list
+    shows it, and the answer comes before the intent (cut first, if anything is)."""
+    manifest = build_demo_world(tmp_path)
+    (execution_id,) = manifest.scenarios["tampered_final_response"][:1]
+    app = make_app(manifest.root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, timeout=20)
+        assert app.execution_list.select_key(f"{execution_id}.json")
+        await settle(pilot)
+        short = execution_id[:8]
+        (shown,) = [line for line in screen_text(app).splitlines() if f"│ {short} " in line]
+        timeline = shown.split("││")[1]
+        assert timeline.startswith(f" {short}  ⚠ untrusted  ClassifyTicket "), shown

@@ -266,14 +266,17 @@ def summary_content(
     ident = sanitize_line((record.execution_id if record else None) or result.stem)
     intent = sanitize_line(record.intent_name or "") if record else ""
     state = outcome_part(verdict) if verdict is not None else _state_part(detail)
-    text = SummaryText(
-        [
-            Content.assemble(
-                (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state
-            )
-        ],
-        [0],
+    title = Content.assemble(
+        (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state
     )
+    # On one row too narrow for it, the id as the list shows it (a UUID's first 8
+    # characters), then the answer: a cut takes the intent's name, never the verdict's word
+    # ("⚠ untru…" beside a UUID at 120 columns).
+    short_title = Content.assemble(
+        (display_id(ident), "bold"), ("  ", ""), state, ("  ", ""), (intent, "$text-accent")
+    )
+    titles = ((title, (short_title,)),)
+    text = SummaryText([title], [0])
     if verdict is not None:  # a damaged file's damage lines follow
         _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
     if result.status is not LoadStatus.OK:
@@ -302,7 +305,8 @@ def summary_content(
     text = _with_short_form(text, ident, intent, verdict, chained)
     if text.keep and chained:  # whole, the chain names the agent that answered
         text = text._replace(first=(*text.first, chain_at))
-    return text._replace(shorter=((chain, forms),)) if chain is not None and forms else text
+    chains = ((chain, forms),) if chain is not None and forms else ()
+    return text._replace(shorter=(*titles, *chains))
 
 
 def _with_short_form(
