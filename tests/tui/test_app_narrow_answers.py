@@ -630,8 +630,10 @@ async def test_at_120_columns_an_untrusted_uuid_s_first_line_keeps_its_answer_wh
 ) -> None:
     """The timeline's first line of a demo execution with a UUID and a long intent read
     ``65587ebf-…  ClassifyTicket  ⚠ untru…`` at 120 columns: the verdict's word was cut,
-    the intent's name whole. Where the line does not fit, the id is shown as the list
-    shows it, and the answer comes before the intent (cut first, if anything is)."""
+    the intent's name whole. Where the line does not fit, the whole id keeps its answer
+    (the list's row names the intent); narrower, the id is shown as the list shows it,
+    then the answer and the intent (``5a000002  ✓ succeeded  Summarize``: see
+    test_snapshot_parallel_fan_out_at_80_columns)."""
     manifest = build_demo_world(tmp_path)
     (execution_id,) = manifest.scenarios["tampered_final_response"][:1]
     app = make_app(manifest.root)
@@ -639,7 +641,5 @@ async def test_at_120_columns_an_untrusted_uuid_s_first_line_keeps_its_answer_wh
         await settle(pilot, timeout=20)
         assert app.execution_list.select_key(f"{execution_id}.json")
         await settle(pilot)
-        short = execution_id[:8]
-        (shown,) = [line for line in screen_text(app).splitlines() if f"│ {short} " in line]
-        timeline = shown.split("││")[1]
-        assert timeline.startswith(f" {short}  ⚠ untrusted  ClassifyTicket "), shown
+        (shown,) = [line for line in screen_text(app).splitlines() if execution_id in line]
+        assert shown.split("││")[1].startswith(f" {execution_id}  ⚠ untrusted "), shown

@@ -269,13 +269,14 @@ def summary_content(
     title = Content.assemble(
         (ident, "bold"), ("  ", ""), (intent, "$text-accent"), ("  ", ""), state
     )
-    # On one row too narrow for it, the id as the list shows it (a UUID's first 8
-    # characters), then the answer: a cut takes the intent's name, never the verdict's word
-    # ("⚠ untru…" beside a UUID at 120 columns).
+    # On one row too narrow for it: the whole id and the answer (the list's row names the
+    # intent), else the id as the list shows it (a UUID's first 8 characters), the answer,
+    # then the intent: a cut never takes the verdict's word ("⚠ untru…" at 120 columns).
+    whole_id = Content.assemble((ident, "bold"), ("  ", ""), state)
     short_title = Content.assemble(
         (display_id(ident), "bold"), ("  ", ""), state, ("  ", ""), (intent, "$text-accent")
     )
-    titles = ((title, (short_title,)),)
+    titles = ((title, (whole_id, short_title)),)
     text = SummaryText([title], [0])
     if verdict is not None:  # a damaged file's damage lines follow
         _add(text, verdict_lines(verdict), VERDICT_LABEL_WIDTH)
