@@ -357,14 +357,18 @@ def test_a_records_directory_that_cannot_be_listed_is_said_not_taken_for_empty(
         records.chmod(0o755)
 
 
-def test_events_with_no_integer_seq_are_said_in_the_files_terms(corpus: Corpus) -> None:
+def test_events_with_no_integer_seq_are_said_once_in_the_files_terms(corpus: Corpus) -> None:
     """``verify`` (and the Verify tab) said of an event written as a string or null "has
     no integer seq (None)", and of seqs "1" and true "('1')", "(True)": Python's words for
-    what the file does not hold."""
+    what the file does not hold; and said each twice, as a sequence problem too (which
+    counted as an edit). The structure check names each, once; the events after them are
+    checked in order from the places they hold."""
     run = run_cli("verify", str(corpus.records_dir / "wrong-events.json"))
     problems = [line.strip() for line in run.stdout.splitlines()]
-    assert "- event #1 is a string, not an event object" in problems, run.stdout
-    assert "- event #2 is null, not an event object" in problems
-    assert "- event #3 has no integer seq (its seq is a string)" in problems
-    assert "- event #4 has no integer seq (its seq is a boolean)" in problems
+    assert "- events[0] is string, expected object" in problems, run.stdout
+    assert "- events[1] is null, expected object" in problems
+    assert "- events[2].seq is string" in problems
+    assert "- events[3].seq is boolean" in problems
+    assert not any("event #" in line for line in problems), run.stdout
+    assert "- seq -5 after seq 4: not strictly increasing" in problems
     assert not any(word in run.stdout for word in ("None", "True", "'1'")), run.stdout

@@ -203,3 +203,23 @@ def test_messages_name_json_kinds_and_show_ids_as_listings_do(tmp_path: Path) ->
     assert load_record_bytes(tmp_path / "s.json", b'"x"').message == (
         "Valid JSON, but a string, not an execution record object"
     )
+
+
+def test_a_malformed_event_is_a_structure_problem_not_a_gap_in_the_sequence(
+    tmp_path: Path,
+) -> None:
+    """A record whose second event is written as a string: its structure is wrong
+    (unverifiable, a malformed record), not its sequence (read as events removed: an edit,
+    tampered); the event after it, seq 3, follows the place it holds."""
+    from intentus_tui.core.index.summarize import summarize_path
+    from intentus_tui.core.model import Integrity
+    from intentus_tui.core.verdict import verdict_of
+
+    record = make_record()
+    record["events"][1] = "not an event"
+    assert check_event_sequence(_rec(record)).ok
+    assert "events[1] is string, expected object" in check_structure(_rec(record)).problems
+    path = tmp_path / f"{record['header']['executionId']}.json"
+    path.write_text(json.dumps(record))
+    verdict = verdict_of(summarize_path(path))
+    assert verdict.integrity is Integrity.UNVERIFIABLE, verdict
