@@ -92,6 +92,7 @@ def outcome_words(outcome: str, integrity: str) -> str:
 
 # How a damaged record's message begins (``LoadResult.message``, the summary's ``message``).
 DAMAGED_RECORD = "Damaged record: "
+CANNOT_READ = "Cannot read: "  # how a file that could not be read is said (then why)
 
 
 class ReplayCode(StrEnum):

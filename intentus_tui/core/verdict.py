@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from intentus_tui.core.model import (
+    CANNOT_READ,
     CATCH_UP_SECONDS,
     DAMAGED_RECORD,
     INVESTIGATE,
@@ -396,14 +397,10 @@ _INTEGRITY_KEYS = {m: f"integrity.{m.value}" for m in Integrity}
 _REPLAY_KEYS = {m: f"replay.{m.value}" for m in ReplayCode}
 
 
-# How the loader starts why it could not read a file: said after "the file cannot be read"
-# it would say so twice.
-_CANNOT_READ = "Cannot read: "
-
-
 def _found(s: ExecutionSummary) -> str:
-    """What the loader found of a file that holds no whole record."""
-    return s.message.removeprefix(_CANNOT_READ) if s.load_status in _UNREAD else s.message
+    """What the loader found of a file that holds no whole record (without its "Cannot
+    read: ", which after "the file cannot be read" would say it twice)."""
+    return s.message.removeprefix(CANNOT_READ) if s.load_status in _UNREAD else s.message
 
 
 def _what_the_file_is(status: LoadStatus) -> str:

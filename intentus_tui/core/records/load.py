@@ -37,7 +37,7 @@ from intentus_tui.core.fsio import (
     open_confined,
     read_regular_file,
 )
-from intentus_tui.core.model import DAMAGED_RECORD, LoadStatus
+from intentus_tui.core.model import CANNOT_READ, DAMAGED_RECORD, LoadStatus
 from intentus_tui.core.native import has_long_digit_run as _native_digit_run
 
 RECORD_SUFFIX = ".json"
@@ -744,7 +744,7 @@ def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> 
                 if os.path.islink(path)
                 else "file vanished (deleted or renamed while being read)"
             )
-        return LoadResult(path=path, status=LoadStatus.UNREADABLE, message=f"Cannot read: {reason}")
+        return LoadResult(path=path, status=LoadStatus.UNREADABLE, message=f"{CANNOT_READ}{reason}")
     assert st is not None
     if not stat.S_ISREG(st.st_mode):
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
