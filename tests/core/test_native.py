@@ -292,6 +292,19 @@ def test_terminal_controls_are_found_like_the_regex(text: str) -> None:
         native.has_terminal_controls(data[:cut])
 
 
+def test_terminal_controls_are_found_at_every_place_in_plain_text() -> None:
+    """The scan skips plain ASCII eight bytes at a time: a character to escape is found
+    wherever it sits in a word, or in the bytes after the last whole word."""
+    assert native.has_terminal_controls is not None
+    for edge in TERMINAL_EDGES:
+        for before in range(18):
+            for after in (0, 1, 7, 8, 9):
+                text = "~" * before + edge + "{" * after
+                data = text.encode("utf-8")
+                expected = _JSON_UNSAFE.search(text) is not None
+                assert native.has_terminal_controls(data) == expected, (edge, before, after)
+
+
 def test_the_pure_python_switch_turns_the_speedups_off() -> None:
     code = "from intentus_tui.core import native; print(native.AVAILABLE)"
     env = {**os.environ, "INTENTUS_TUI_PURE_PYTHON": "1"}
