@@ -553,7 +553,9 @@ def scalars_before_the_end(text: str) -> dict[str, Any]:
 
     found: dict[str, Any] = {}
     try:
-        for prefix, event, value in ijson.parse(io.BytesIO(text.encode("utf-8"))):
+        # Bytes as they are, not a file: ijson then skips asking whether a file is async
+        # (30 us a cut file, now 19).
+        for prefix, event, value in ijson.parse(text.encode("utf-8")):
             if event in _SCALAR_EVENTS and prefix:
                 found.setdefault(prefix, value)
     except (ijson.JSONError, ijson.IncompleteJSONError):
