@@ -24,6 +24,7 @@ from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
+    id_of_key,
     layout_problem,
     resolve_root,
     shown_path,
@@ -31,7 +32,7 @@ from intentus_tui.core.paths import (
     tidy_path,
 )
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
-from intentus_tui.core.records.store import UnsafeIdError
+from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import json_finite, json_text_safe, quoted, sanitize, sanitize_line
 
@@ -347,8 +348,15 @@ def locate_execution(
         # such file" unless the current directory held one of that name). Without --dir,
         # a file of that name here is still the one read; with it, when the root has none
         # (a snapshot saved here: "no such file" in the root).
-        in_root = open_root(directory).path_of(target)
+        root = open_root(directory)
+        in_root = root.path_of(target)
         if not (here and not os.path.lexists(in_root)):
+            if in_root.is_symlink() and in_root.parent == root.records_dir:
+                # A link in the store, named by its name, is read as its id reads it (and
+                # the list): one leading nowhere is a record that cannot be read, not a
+                # missing path; one leading out of the store is refused.
+                store = FileExecutionStore(root.records_dir)
+                return store.path_for(id_of_key(target)), root.wal_dir
             path = in_root
             target = str(path)
     # With --dir, a bare name is an id there, not a file of the current directory that

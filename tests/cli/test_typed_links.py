@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
 from tests.factories import make_record, write_record
+from tests.intentusnet_world import RealWorld
 
 
 @pytest.fixture
@@ -168,3 +170,43 @@ def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
     assert doc["unopened"] == [
         {"root": str(loop), "problem": f"cannot follow {loop}: the link loops or leads nowhere"}
     ]
+
+
+def test_a_link_in_the_store_gets_one_answer_by_its_id_or_by_its_name(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``inspect ID --dir D`` of a record file that is a link leading nowhere exited 0 with
+    its verdict (a record that cannot be read, as the list shows it), while ``inspect
+    ID.json --dir D``, the same file by its name, exited 2 ("cannot follow"); a link out of
+    the store, refused by its id, was followed by its name (and read /etc/passwd)."""
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    (records / "5a000001-0000-4000-8000-000000000000.json").symlink_to("gone.json")
+    (records / "5a000002-0000-4000-8000-000000000000.json").symlink_to(
+        "5a000002-0000-4000-8000-000000000000.json"
+    )
+    (records / "5a000003-0000-4000-8000-000000000000.json").symlink_to("/etc/passwd")
+    listed = json.loads(cli("inspect", "--list", "--dir", str(records), "--json").stdout)
+    rows = {row["execution_id"]: row for row in listed["executions"]}
+    for n, code in ((1, ExitCode.OK), (2, ExitCode.OK), (3, ExitCode.USAGE)):
+        execution = f"5a00000{n}-0000-4000-8000-000000000000"
+        for json_flag in ((), ("--json",)):
+            by_id = cli("inspect", execution, "--dir", str(records), *json_flag)
+            by_name = cli("inspect", f"{execution}.json", "--dir", str(records), *json_flag)
+            assert (by_name.returncode, by_name.stdout, by_name.stderr) == (
+                by_id.returncode,
+                by_id.stdout,
+                by_id.stderr,
+            ), (execution, json_flag)
+            assert by_id.returncode == code, (execution, by_id.stderr)
+        if code == ExitCode.OK:
+            doc = json.loads(by_id.stdout)  # the --json run: as the list shows it
+            assert doc["load_status"] == "unreadable"
+            assert doc["verdict"]["integrity"] == rows[execution]["integrity"] == "unverifiable"
+            assert (
+                doc["verdict"]["replay"]
+                == rows[execution]["replayable_reason"]
+                == "record_corrupted"
+            )
+        else:
+            assert by_id.stderr.startswith(f"intentus-tui: refused: {execution}.json is a symlink")
