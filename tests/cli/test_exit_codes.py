@@ -75,3 +75,26 @@ def test_ctrl_c_exits_130_with_one_line_and_the_json_error(tmp_path: Path) -> No
     assert proc.returncode == ExitCode.INTERRUPTED == 130
     assert err.strip().splitlines() == ["intentus-tui: interrupted"]
     assert json.loads(out) == {"error": "interrupted", "exit_code": 130}
+
+
+def test_verify_of_a_lone_link_leading_nowhere_exits_as_the_readme_says(tmp_path: Path) -> None:
+    """A link named alone exits 1 (a file that names a record but cannot be read: failed),
+    a missing path or an empty directory alone 2 (nothing to verify). The README's verify
+    row said "such paths alone: exit 2" of the link too, and its table's 1 did not name it."""
+    from tests.cli.support import cli
+
+    (tmp_path / "dangling.json").symlink_to("nowhere.json")
+    (tmp_path / "empty").mkdir()
+    codes = {
+        name: cli("verify", name, cwd=tmp_path).returncode
+        for name in ("dangling.json", "missing.json", "empty")
+    }
+    assert codes == {"dangling.json": 1, "missing.json": 2, "empty": 2}
+    text = README.read_text("utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| `intentus-tui verify "))
+    assert "leads nowhere" in row and "such paths alone: exit 2" not in row
+    link = row[row.index("a link named that loops or leads nowhere") :]
+    assert link.index("(exit 1)") < link.index("(exit 2)")
+    table = text[text.index("### Exit codes") :]
+    problems = next(line for line in table.splitlines() if line.startswith("| 1 |"))
+    assert "leads nowhere" in problems
