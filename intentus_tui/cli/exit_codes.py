@@ -10,7 +10,8 @@ class ExitCode(IntEnum):
 
     OK = 0  # fine; for diff: equal
     PROBLEMS = 1  # verify found a failing record or bundle file; diff found differences;
-    # export skipped a file; a bundle refused as unsafe or unreadable
+    # export skipped a file; snapshot of one that holds nothing it can pin (bad data);
+    # a bundle refused as unsafe or unreadable
     USAGE = 2  # usage error, missing path, nothing to verify or export, an output refused
     # (cli.output_place), unknown or unsafe id (one line on stderr; with --json,
     # {"error", "exit_code"} on stdout too: cli.common.fail)

@@ -68,21 +68,24 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
     directory = local[0] if len(local) == 1 and len(directories) == 1 else None
     detail = load_detail(path, wal_dir)  # its verdict, as every screen has it
     result = detail.result
+    # A file that holds no record to pin, or one that cannot be made a snapshot, is bad
+    # data (exit 1, as export's skipped file), not a usage error.
     if result.record is None:
-        fail(f"{record}: {result.message}")
+        fail(f"{record}: {result.message}", ExitCode.PROBLEMS)
     try:
         snap = snapshot_from_record(dict(result.record.raw))
+        data = snapshot_bytes(snap)  # nested too deeply to write: said here, not exit 2
     except SnapshotError as exc:  # one line: no warning of a snapshot never written
         damaged = result.status is LoadStatus.SALVAGED
         recovered = "what was recovered of the damaged record: " if damaged else ""
-        fail(f"{record}: cannot make a snapshot: {recovered}{exc}")
+        fail(f"{record}: cannot make a snapshot: {recovered}{exc}", ExitCode.PROBLEMS)
     if output == "-":  # the snapshot itself on standard output, as export's -o - writes
         if as_json:
             fail("-o - writes the snapshot itself on standard output: leave out --json")
         out = sys.stdout.buffer
         # The same value, with what a terminal would act on escaped (``\u009b``), as
         # every JSON this command line prints: standard output may be a terminal.
-        out.write(json_bytes_safe(snapshot_bytes(snap)))
+        out.write(json_bytes_safe(data))
         out.flush()
         _warn(detail)
         raise click.exceptions.Exit(ExitCode.OK)
@@ -93,7 +96,7 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         # not a record directory for being where the command ran.
         protected.add_default(directory)
     target = _target(output, safe_file_stem(result), protected)
-    write_output(target, [snapshot_bytes(snap)])
+    write_output(target, [data])
     _warn(detail)  # once it is written: a refused output says that alone
     shown = shown_path(target)
     if as_json:

@@ -535,11 +535,13 @@ def test_snapshot_usage_errors(root: Path, capsys: pytest.CaptureFixture[str]) -
     (root / "other.json").write_text("[1, 2]")
     for args, message in (
         (("nope",), "no execution 'nope'"),
-        (("other.json",), "not an execution record"),
         (("exec-a", "-o", str(root)), "is a directory"),
     ):
         code, out, err = cli(capsys, "snapshot", *args)
         assert code == ExitCode.USAGE and out == "" and message in err, (args, err)
+    # A file that is no record is bad data, not a usage error.
+    code, out, err = cli(capsys, "snapshot", "other.json")
+    assert code == ExitCode.PROBLEMS and out == "" and "not an execution record" in err, err
 
 
 def test_snapshot_of_a_damaged_record_warns(root: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,7 +32,7 @@ EXIT_CODES = {
     "verify": {0, 1, 2},
     "replay": {0, 2, 3, 4},
     "diff": {0, 1, 2},
-    "snapshot": {0, 2},
+    "snapshot": {0, 1, 2},  # 1: a file that holds nothing it can pin
 }
 
 

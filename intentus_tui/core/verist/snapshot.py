@@ -468,7 +468,7 @@ def _encode(document: Any) -> bytes:
     try:
         text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     except RecursionError:
-        raise SnapshotError("snapshot is nested too deeply to write as JSON") from None
+        raise SnapshotError("it is nested too deeply to write as JSON") from None
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
