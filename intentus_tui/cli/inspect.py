@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 import click
+from rich.cells import cell_len
 
 from intentus_tui.cli.common import (
     dumps_json,
@@ -334,7 +335,7 @@ def time_lines(detail: ExecutionDetail) -> list[str]:
         else:
             took = NO_TIME
         span = f"{offset_text(a.start_offset)} → {offset_text(a.end_offset)}"
-        lines.append(f"  {a.number:>3} {a.agent:<{agents}} {a.status:<9} {span:<20} {took}")
+        lines.extend(_attempt_row(a.number, a.agent, agents, a.status, span, took))
     rows = _row_texts(detail)
     if rows:
         lines.append("event times")
@@ -346,6 +347,25 @@ def time_lines(detail: ExecutionDetail) -> list[str]:
     if len(rows) > EVENT_LINES_SHOWN:
         lines.append(f"  … {len(rows) - EVENT_LINES_SHOWN:,} more events (--json lists every time)")
     return lines
+
+
+ROW_WIDTH = 80  # an attempt's row folds past this: a terminal would wrap it mid-column
+
+
+def _attempt_row(
+    number: int, agent: str, agents: int, status: str, span: str, took: str
+) -> list[str]:
+    """An attempt's row of ``attempt times``, folded where it would not fit 80 columns:
+    its time (``open 328d14h (in flight)``) on the next line under its span; with an
+    agent's name too long for the row, the name alone on the first line."""
+    head = f"  {number:>3} {agent:<{agents}} {status:<9}"
+    row = f"{head} {span:<20} {took}"
+    if cell_len(sanitize_line(row)) <= ROW_WIDTH:
+        return [row]
+    if cell_len(sanitize_line(f"{head} {span}")) > ROW_WIDTH:
+        head = f"  {number:>3} {agent}"
+        return [head, f"{'':6}{status:<9} {span:<20} {took}"]
+    return [f"{head} {span}", f"{'':{cell_len(sanitize_line(head)) + 1}}{took}"]
 
 
 def _row_texts(detail: ExecutionDetail) -> list[tuple[str, str]]:

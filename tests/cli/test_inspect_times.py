@@ -4,6 +4,7 @@ written by the real intentusnet 1.3.0, joined with a WAL written by its real ``W
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC
 from pathlib import Path
 
@@ -105,3 +106,35 @@ def test_attempt_times_stay_in_columns_with_a_long_agent_name(tmp_path: Path) ->
     for rows in found:
         columns = {row.index(row.split()[2], 5 + len(row.split()[1])) for row in rows}
         assert len(columns) == 1, rows  # every status starts in one column
+
+
+def test_attempt_times_fit_80_columns_with_an_attempt_open_for_months(tmp_path: Path) -> None:
+    """``    2 payments-adyen       in_flight +2.374s → —          open 328d14h (in flight)``
+    was 82 cells: an attempt started long ago and never ended. Its time goes on the next
+    line, under its span; every fact is still said."""
+    from rich.cells import cell_len
+
+    from intentus_tui.cli.inspect import time_lines
+    from intentus_tui.core.detail import load_detail
+    from intentus_tui.demo.writer import build_demo_world
+
+    base = build_demo_world(tmp_path / "demo").root
+    folded = []
+    for path in sorted((base / "records").glob("*.json")):
+        lines = time_lines(load_detail(path, base / "wal"))
+        if "attempt times" not in lines:
+            continue
+        rows = lines[lines.index("attempt times") + 1 : lines.index("event times")]
+        assert all(cell_len(row) <= 80 for row in rows), rows
+        folded += [
+            (path.stem, row, rows[n + 1]) for n, row in enumerate(rows) if "in_flight" in row
+        ]
+    assert folded  # the demo has attempts in flight since it was written, months ago
+    for execution, row, time in folded:
+        assert row.endswith(" → —") and "open" not in row
+        assert re.fullmatch(r" {37}open \d+d\d\dh \(in flight\)", time), time
+        shown = cli("inspect", execution, "--dir", str(base), cwd=tmp_path).stdout.splitlines()
+        assert shown[shown.index(row) + 1] == time
+        table = shown[shown.index("attempt times") :]
+        table = table[: next(n for n, x in enumerate(table) if x.startswith("wal "))]
+        assert all(cell_len(line) <= 80 for line in table), table
