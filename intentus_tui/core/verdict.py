@@ -154,6 +154,9 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
                 "log is left, and its hash chain verifies"
             )
         return Integrity.VERIFIED, "no record file; the write-ahead log's hash chain verifies"
+    if s.load_status in _UNREAD:  # one sentence: not "nothing to check: Cannot read: ..."
+        what = _what_the_file_is(s.load_status)
+        return Integrity.UNVERIFIABLE, f"nothing to check: {what} ({_found(s)})"
     if not s.load_status.has_record and s.load_status is not LoadStatus.HEAD_ONLY:
         return Integrity.UNVERIFIABLE, f"nothing to check: {s.message or s.load_status.value}"
     if s.hash_status is HashStatus.MISMATCH:

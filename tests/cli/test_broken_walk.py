@@ -161,11 +161,11 @@ def test_inspect_says_an_entry_that_was_not_read_is_not_read(broken: Path) -> No
     for name, words in said.items():
         shown = cli("inspect", name, "--dir", str(broken), cwd=broken.parent)
         assert shown.returncode == 0, shown.stderr
-        assert shown.stdout.splitlines()[2] == f"status      not read: {words}"
+        found = words.removeprefix("Cannot read: ")  # said once
+        assert shown.stdout.splitlines()[2] == f"status      not read: {found}"
         assert f"FAIL  {name}.json" in verified and f"      - {words}" in verified
         doc = json.loads(cli("inspect", name, "--dir", str(broken), "--json").stdout)
         assert doc["status"] == "corrupted" and doc["replayable_reason"] == "record_corrupted"
-        found = words.removeprefix("Cannot read: ")  # said once
         assert doc["replayable_detail"].startswith(f"the file cannot be read ({found})")
     damaged = cli("inspect", "notjson", "--dir", str(broken), cwd=broken.parent)
     assert damaged.stdout.splitlines()[2] == "status      corrupted"

@@ -321,9 +321,10 @@ def row_cells(
     intent_width = max(2, width - columns.fixed(id_width) - root_width)  # "C…" at least
     badge, badge_class = outcome_badge(verdict, writing)
     # No intent: a broken file says what is wrong; a whole one has nothing to say ("-", as
-    # ``inspect --list``), not its load message ("Record parsed").
-    whole = summary.load_status is LoadStatus.OK
-    intent = summary.intent or ("-" if whole else summary.message)
+    # ``inspect --list``), not its load message ("Record parsed"); nor has a file never
+    # read ("Cannot r…"): why is the verdict's.
+    quiet = summary.load_status is LoadStatus.OK or summary.load_status.not_read
+    intent = summary.intent or ("-" if quiet else summary.message)
     cells: list[Cell] = [(" ", None)]
     if root_width:
         cells.append((fit(summary.root, root_width - 1) + " ", "execution-list--dim"))
