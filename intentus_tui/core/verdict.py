@@ -158,7 +158,7 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
         what = _what_the_file_is(s.load_status)
         return Integrity.UNVERIFIABLE, f"nothing to check: {what} ({_found(s)})"
     if not s.load_status.has_record and s.load_status is not LoadStatus.HEAD_ONLY:
-        return Integrity.UNVERIFIABLE, f"nothing to check: {s.message or s.load_status.value}"
+        return Integrity.UNVERIFIABLE, f"nothing to check: {_clause(s.message) or s.load_status}"
     if s.hash_status is HashStatus.MISMATCH:
         return (
             Integrity.TAMPERED,
@@ -398,6 +398,14 @@ def tally_verdicts(verdicts: Iterable[Verdict]) -> dict[str, int]:
 _OUTCOME_KEYS = {m: f"outcome.{m.value}" for m in Outcome}
 _INTEGRITY_KEYS = {m: f"integrity.{m.value}" for m in Integrity}
 _REPLAY_KEYS = {m: f"replay.{m.value}" for m in ReplayCode}
+
+
+def _clause(sentence: str) -> str:
+    """The loader's sentence as the rest of one: "Valid JSON, but an array, …" after "nothing
+    to check: " reads "valid JSON, …" (a word in capitals, "JSON is …", stays as it is)."""
+    if sentence[:1].isupper() and sentence[1:2].islower():
+        return sentence[0].lower() + sentence[1:]
+    return sentence
 
 
 def _found(s: ExecutionSummary) -> str:

@@ -186,6 +186,25 @@ def test_an_envelope_too_deep_to_hash_is_unverifiable_for_that_reason(
     assert "sha256" not in deep.integrity_reason
 
 
+def test_a_file_that_is_no_record_says_so_in_one_sentence(tmp_path: Path) -> None:
+    """What the loader found of a file that holds no record is the rest of the integrity's
+    sentence: "nothing to check: valid JSON, but an array, …", not "…: Valid JSON, …"."""
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    (records / "array.json").write_text("[1, 2]")
+    (records / "other.json").write_text('{"x": 1}')
+    (records / "empty.json").write_text("")
+    (records / "cut.json").write_text('{"header": {')
+    reasons = {s.key: verdict_of(s).integrity_reason for s in scan_root(resolve_root(records))}
+    assert reasons == {
+        "array.json": "nothing to check: valid JSON, but an array, not an execution record object",
+        "other.json": "nothing to check: valid JSON object, but not an execution record (keys: x)",
+        "empty.json": "nothing to check: file is empty",
+        "cut.json": "nothing to check: not a readable record: file ends at byte 12 (line 1, "
+        "column 13): truncated, expecting property name enclosed in double quotes",
+    }
+
+
 def test_a_record_its_writer_marked_corrupted_but_whole_stays_verified(
     real: RealWorld, tmp_path: Path
 ) -> None:
