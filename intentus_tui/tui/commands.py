@@ -23,9 +23,11 @@ from textual.content import Content
 from intentus_tui.core.actions import claimed_chain, verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.tui.presenters.list_rows import verdict_text
 from intentus_tui.tui.presenters.list_search import verdict_words
 from intentus_tui.tui.presenters.timeline_summary import verdict_lines
+from intentus_tui.tui.presenters.verdict_cells import (
+    verdict_text,
+)
 
 if TYPE_CHECKING:
     from intentus_tui.tui.app import IntentusApp

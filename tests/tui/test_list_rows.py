@@ -23,9 +23,11 @@ from intentus_tui.tui.presenters.list_rows import (
     group_header_text,
     id_width_for,
     list_subtitle,
-    outcome_badge,
     root_width_for,
     row_cells,
+)
+from intentus_tui.tui.presenters.verdict_cells import (
+    outcome_badge,
 )
 from intentus_tui.tui.startup.start_frame import LIST_PANE_MIN, LIST_PANE_PERCENT
 from tests.tui.app_support import fixed_id

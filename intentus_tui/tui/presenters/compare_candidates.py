@@ -51,6 +51,8 @@ from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     copy_label,
     display_id,
+)
+from intentus_tui.tui.presenters.verdict_cells import (
     integrity_cell,
     replay_cell,
 )

@@ -20,11 +20,8 @@ from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     display_id,
     file_label,
-    integrity_words,
-    outcome_badge,
-    replay_words,
-    verdict_text,
 )
+from intentus_tui.tui.presenters.verdict_cells import verdict_text, verdict_words
 
 if TYPE_CHECKING:
     from intentus_tui.core.actions import Operand, SideBySide
@@ -133,13 +130,6 @@ def abbreviated(verdict: Verdict | None) -> bool:
     otherwise than its words (``TAMPERED · ✗ untrust.`` for ``tampered · ✗ no
     (untrusted)``)?"""
     return verdict is not None and verdict_text(verdict) != verdict_words(verdict)
-
-
-def verdict_words(verdict: Verdict) -> str:
-    """``⚠ untrusted · tampered · ✗ no (untrusted)``: the list's three answers
-    (``verdict_text``) in the command line's words, which its narrow columns abbreviate."""
-    integrity = integrity_words(verdict.integrity)
-    return f"{outcome_badge(verdict)[0]} · {integrity} · {replay_words(verdict)}"
 
 
 def side_verdict(operand: Operand | None) -> str | None:

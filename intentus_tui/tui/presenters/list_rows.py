@@ -27,40 +27,25 @@ from intentus_tui.render.cells import fit, fit_middle
 from intentus_tui.tui.presenters.list_groups import GROUP_SHORT_TITLES, GROUP_TITLES, Group
 from intentus_tui.tui.presenters.list_model import ListModel, Sort
 from intentus_tui.tui.presenters.list_search import UNSHOWN_PARTS
+from intentus_tui.tui.presenters.verdict_cells import (  # the list's cells: theirs too
+    BADGE_MARK_WIDTH,
+    BADGE_WIDTH,
+    INTEGRITY_CELLS,
+    INTEGRITY_MARK_WIDTH,
+    INTEGRITY_WIDTH,
+    OUTCOME_BADGES,
+    REPLAY_MARK_WIDTH,
+    REPLAY_WIDTH,
+    UNTRUSTED_BADGE,
+    WRITING_BADGE,
+    integrity_cell,
+    outcome_badge,
+    replay_cell,
+)
 
 # A cell: its text (exactly as wide as its column) and its component class (or None).
 Cell = tuple[str, str | None]
 
-# What happened; evidence that fails its check says so instead (nothing else can be believed).
-_OUTCOME_BADGES = {
-    Outcome.SUCCEEDED: ("✓ succeeded", "execution-list--succeeded"),
-    Outcome.FAILED: ("✗ failed", "execution-list--failed"),
-    Outcome.IN_FLIGHT: ("◌ in flight", "execution-list--in-flight"),
-    Outcome.UNKNOWN: ("? unknown", "execution-list--unknown"),
-}
-UNTRUSTED_BADGE = ("⚠ untrusted", "execution-list--untrusted")
-WRITING_BADGE = ("… writing", "execution-list--in-flight")
-# Can the record be believed: a word where there is room, a mark where there is not.
-_INTEGRITY_CELLS = {
-    Integrity.VERIFIED: ("verified", "#✓", "execution-list--verified"),
-    Integrity.BENIGN: ("benign", "#~", "execution-list--benign"),
-    Integrity.TAMPERED: ("TAMPERED", "#!", "execution-list--tampered"),
-    Integrity.UNVERIFIABLE: ("unverif.", "#?", "execution-list--unverifiable"),
-    Integrity.CHAIN_BROKEN: ("CHAIN ✗", "#✗", "execution-list--tampered"),
-}
-# Why an execution cannot be replayed, in a few letters. Who decided, for a manual
-# invalidation: "invalid." read as an invalid record (a file that does not parse).
-REPLAY_SHORT = {
-    ReplayCode.REPLAYABLE: "yes",
-    ReplayCode.EXECUTION_INCOMPLETE: "no resp",
-    ReplayCode.RECORDING_FAILURE: "rec.fail",
-    ReplayCode.MANUALLY_INVALIDATED: "operator",
-    ReplayCode.MARKED_NOT_REPLAYABLE: "marked",
-    ReplayCode.RECORD_CORRUPTED: "corrupt",
-    ReplayCode.NO_RECORD: "no rec",
-    ReplayCode.UNTRUSTED: "untrust.",  # abbreviated as "unverif.": never a word cut short
-    ReplayCode.UNCHECKED: "to check",
-}
 MIN_ID_WIDTH = 8
 MAX_ID_WIDTH = 16
 # The cells a copy's cut file name keeps of its beginning (the id's first letters), and of
@@ -68,12 +53,6 @@ MAX_ID_WIDTH = 16
 # column is narrow (the id is known from the other rows of its group).
 COPY_HEAD = 8
 COPY_TAIL = 10
-BADGE_WIDTH = 11  # "✓ succeeded", "⚠ untrusted"
-BADGE_MARK_WIDTH = 1  # "✓", "⚠"
-INTEGRITY_WIDTH = 8  # "TAMPERED", "verified"
-INTEGRITY_MARK_WIDTH = 2  # "#!"
-REPLAY_WIDTH = 10  # "↺ yes", "✗ rec.fail"
-REPLAY_MARK_WIDTH = 1  # "↺" or "✗"
 ATTEMPTS_WIDTH = 2
 CREATED_WIDTH = 19
 COMPACT_CREATED_WIDTH = 14
@@ -81,51 +60,9 @@ MIN_INTENT_WIDTH = 12
 COPY_INTENT_KEPT = 6  # "Class…": what a copy's file name in the id column leaves the intent
 
 
-def outcome_badge(verdict: Verdict, writing: bool = False) -> tuple[str, str]:
-    """The outcome badge's text and component class (``⚠ untrusted`` when the evidence
-    fails its check)."""
-    if writing:
-        return WRITING_BADGE
-    if not verdict.trusted:
-        return UNTRUSTED_BADGE
-    return _OUTCOME_BADGES[verdict.outcome]
-
-
 def state_badge(summary: ExecutionSummary, writing: bool = False) -> tuple[str, str]:
     """The outcome badge of ``summary``'s verdict."""
     return outcome_badge(verdict_of(summary), writing)
-
-
-def integrity_cell(integrity: Integrity, width: int) -> tuple[str, str]:
-    word, mark, style = _INTEGRITY_CELLS[integrity]
-    return (word if width >= INTEGRITY_WIDTH else mark), style
-
-
-def replay_cell(replay: ReplayCode, width: int) -> tuple[str, str]:
-    if replay is ReplayCode.REPLAYABLE:
-        return ("↺ yes" if width >= REPLAY_WIDTH else "↺"), "execution-list--replayable"
-    return (f"✗ {REPLAY_SHORT[replay]}" if width >= REPLAY_WIDTH else "✗"), (
-        "execution-list--not-replayable"
-    )
-
-
-def integrity_words(integrity: Integrity) -> str:
-    """The integrity answer as the command line prints it (``chain broken``), where there
-    is room for it: a pane's verdict lines, a comparison's sides."""
-    return integrity.value.replace("_", " ")
-
-
-def replay_words(verdict: Verdict) -> str:
-    """The replay answer as ``inspect`` prints it (``↺ yes``, ``✗ no (recording_failure)``),
-    where there is room for it."""
-    return "↺ yes" if verdict.replayable else f"✗ no ({verdict.replay.value})"
-
-
-def verdict_text(verdict: Verdict) -> str:
-    """The three answers in one short line: ``✗ failed · verified · ↺ yes``."""
-    integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
-    replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
-    return f"{outcome_badge(verdict)[0]} · {integrity} · {replay}"
 
 
 # What the list's marks mean, section by section (the help screen shows it).
@@ -160,12 +97,12 @@ _REPLAY_MEANINGS = {
 
 def legend() -> list[tuple[str, list[tuple[str, str]]]]:
     """Each mark of a list row and what it means, by column: id, outcome, integrity, replay."""
-    outcome = [(_OUTCOME_BADGES[o][0], meaning) for o, meaning in _OUTCOME_MEANINGS.items()]
+    outcome = [(OUTCOME_BADGES[o][0], meaning) for o, meaning in _OUTCOME_MEANINGS.items()]
     outcome.append((UNTRUSTED_BADGE[0], "tampered or chain broken: believe nothing in it"))
     outcome.append((WRITING_BADGE[0], "a damaged file that just changed: being written"))
     outcome.append(("✓ ✗ ◌ ? ⚠ alone", "the same, when the row is narrow"))
     integrity = [
-        (f"{_INTEGRITY_CELLS[i][0]} ({_INTEGRITY_CELLS[i][1]})", meaning)
+        (f"{INTEGRITY_CELLS[i][0]} ({INTEGRITY_CELLS[i][1]})", meaning)
         for i, meaning in _INTEGRITY_MEANINGS.items()
     ]
     replay = [

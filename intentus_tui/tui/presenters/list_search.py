@@ -18,6 +18,7 @@ from intentus_tui.tui.presenters.list_groups import (
     group_of_kind,
     kind_of,
 )
+from intentus_tui.tui.presenters.verdict_cells import row_texts
 
 # A group's title is searched up to its colon: "untrusted" finds its rows, but the kinds
 # it lists ("tampered or chain broken") are each row's own integrity word to find.
@@ -36,8 +37,10 @@ def _kind_words(kind: VerdictKind) -> str:
 @lru_cache(maxsize=256)
 def verdict_words(kind: VerdictKind) -> str:
     """The searched words of a verdict (a few dozen kinds: made once each): ``/`` and the
-    command palette find an execution by them."""
-    return "\n" + _kind_words(kind) + "\n" + _GROUP_WORDS[group_of_kind(kind)]
+    command palette find an execution by them, and by what its row shows of them (the
+    columns' abbreviations and marks: ``unverif.``, ``✗ corrupt``, ``#?``)."""
+    shown = row_texts(*kind).casefold()
+    return "\n" + _kind_words(kind) + "\n" + shown + "\n" + _GROUP_WORDS[group_of_kind(kind)]
 
 
 # As text, "replayable" is in every non-replayable execution's words too ("not

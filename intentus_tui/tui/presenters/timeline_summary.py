@@ -16,16 +16,18 @@ from intentus_tui.core.model import Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_rows import (
+    display_id,
+)
+from intentus_tui.tui.presenters.time_cells import attempt_duration, times_text
+from intentus_tui.tui.presenters.verdict_cells import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
-    display_id,
     integrity_cell,
     integrity_words,
     outcome_badge,
     replay_cell,
     replay_words,
 )
-from intentus_tui.tui.presenters.time_cells import attempt_duration, times_text
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
     from intentus_tui.core.actions import Attempt, ExecutionDetail, ExecutionTimes, WalLog

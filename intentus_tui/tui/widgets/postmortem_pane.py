@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
 from intentus_tui.core.model import RECORD_REMOVED
-from intentus_tui.tui.presenters.list_rows import INTEGRITY_WIDTH, integrity_cell, outcome_badge
+from intentus_tui.tui.presenters.verdict_cells import (
+    INTEGRITY_WIDTH,
+    integrity_cell,
+    outcome_badge,
+)
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,

@@ -36,7 +36,9 @@ from intentus_tui.tui.presenters.execution_text import (
     unreadable_record,
     untrusted_banner,
 )
-from intentus_tui.tui.presenters.list_rows import integrity_words
+from intentus_tui.tui.presenters.verdict_cells import (
+    integrity_words,
+)
 from intentus_tui.tui.widgets.json_view import JsonView, pretty_json_lines
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,

@@ -23,7 +23,10 @@ from intentus_tui.core.actions import (
 )
 from intentus_tui.core.model import INVESTIGATE, RECORD_REMOVED, Integrity, Outcome, Verdict
 from intentus_tui.tui.presenters.execution_text import unreadable_record
-from intentus_tui.tui.presenters.list_rows import outcome_badge, replay_words
+from intentus_tui.tui.presenters.verdict_cells import (
+    outcome_badge,
+    replay_words,
+)
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
     DIM_STYLE,
