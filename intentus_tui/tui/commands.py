@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
+from rich.cells import cell_len
 from textual.app import SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
@@ -23,11 +24,9 @@ from textual.content import Content
 from intentus_tui.core.actions import claimed_chain, verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.tui.presenters import verdict_cells
 from intentus_tui.tui.presenters.list_search import verdict_words
 from intentus_tui.tui.presenters.timeline_summary import verdict_lines
-from intentus_tui.tui.presenters.verdict_cells import (
-    verdict_text,
-)
 
 if TYPE_CHECKING:
     from intentus_tui.tui.app import IntentusApp
@@ -44,16 +43,23 @@ def _highlighted(text: str, needle: str, style: str) -> Content:
     return content.stylize_before(style) if style else content
 
 
-def execution_hit_display(summary: ExecutionSummary, needle: str) -> Content:
-    return Content.assemble(
+def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0) -> Content:
+    """The execution's id, intent and verdict: the verdict's words where the line has room
+    for them in ``width`` cells, else as the list's columns abbreviate them."""
+    verdict = verdict_of(summary)
+    named = Content.assemble(
         _highlighted(summary.execution_id, needle, "bold"),
         "  ",
         _highlighted(summary.intent or summary.key, needle, ""),
-        ("  " + verdict_text(verdict_of(summary)), "$text-muted"),
     )
+    said = "  " + verdict_cells.verdict_words(verdict)
+    if named.cell_length + cell_len(said) > width:
+        said = "  " + verdict_cells.verdict_text(verdict)
+    return Content.assemble(named, (said, "$text-muted"))
 
 
 MIN_HELP_WIDTH = 30
+HIT_MARGIN = 6  # the palette's borders and padding around a hit's lines
 
 
 def _short_of_clean(verdict: Verdict) -> tuple[bool, bool, bool]:
@@ -118,10 +124,10 @@ class ExecutionCommands(Provider):
         for score, summary in found[:MAX_HITS]:
             yield Hit(
                 score,
-                execution_hit_display(summary, needle),
+                execution_hit_display(summary, needle, app.size.width - HIT_MARGIN),
                 partial(app.jump_to_execution, summary.key),
                 text=f"{summary.execution_id} {summary.intent}",
-                help=cast(str, execution_hit_help(summary, app.size.width - 6)),
+                help=cast(str, execution_hit_help(summary, app.size.width - HIT_MARGIN)),
             )
 
 

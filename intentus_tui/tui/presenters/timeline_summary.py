@@ -218,9 +218,22 @@ def verdict_lines(verdict: Verdict) -> list[Content]:
 
 
 def verdict_brief(verdict: Verdict) -> Content:
-    """The three answers on one line, without their reasons: ``? unknown · unverif. · ✗ corrupt``."""
+    """The three answers on one line, without their reasons, in the words of the verdict's
+    lines and the Verify tab: ``? unknown · unverifiable · ✗ no (record_corrupted)``
+    (``verdict_brief_shorter`` where they do not fit)."""
+    return _brief(verdict, integrity_words(verdict.integrity), replay_words(verdict))
+
+
+def verdict_brief_shorter(verdict: Verdict) -> tuple[Content, ...]:
+    """``verdict_brief`` as the list's columns abbreviate it, for a row too narrow for its
+    words: ``? unknown · unverif. · ✗ corrupt`` (none when they read the same)."""
     integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
     replay, _ = replay_cell(verdict.replay, REPLAY_WIDTH)
+    shorter = _brief(verdict, integrity, replay)
+    return (shorter,) if shorter.plain != verdict_brief(verdict).plain else ()
+
+
+def _brief(verdict: Verdict, integrity: str, replay: str) -> Content:
     return Content.assemble(
         outcome_part(verdict),
         (" · ", "$text-muted"),
@@ -309,7 +322,7 @@ def summary_content(
     if text.keep and chained:  # whole, the chain names the agent that answered
         text = text._replace(first=(*text.first, chain_at))
     chains = ((chain, forms),) if chain is not None and forms else ()
-    return text._replace(shorter=(*titles, *chains))
+    return text._replace(shorter=(*titles, *chains, *text.shorter))
 
 
 def _with_short_form(
@@ -326,12 +339,20 @@ def _with_short_form(
         return text
     # The id as the list shows it (a UUID's first 8 characters): the intent keeps its room.
     named = Content.assemble((display_id(ident), "bold"), ("  ", ""), (intent, "$text-accent"))
-    short = [(named, 0), (verdict_brief(verdict), 0), *([chain] if chain else [])]
+    brief = verdict_brief(verdict)
+    short = [(named, 0), (brief, 0), *([chain] if chain else [])]
     lines, hangs = zip(*short, strict=True)
+    # The answers in words where their row has room, else as the list's columns say them.
+    briefer = ((brief, verdict_brief_shorter(verdict)),)
     # title, the 3 answers; rows to spare go to the integrity's reason first: when it is
     # long, it says what broke (the outcome's then only advises investigating); then the
     # outcome's and the replay's (the chain's follow: see summary_content)
-    return text._replace(short=(list(lines), list(hangs)), keep=4, first=(2, 1, 3))
+    return text._replace(
+        short=(list(lines), list(hangs)),
+        keep=4,
+        first=(2, 1, 3),
+        shorter=(*text.shorter, *briefer),
+    )
 
 
 def _add(text: SummaryText, lines: Sequence[Content], hang: int = 0) -> None:
@@ -513,7 +534,9 @@ def wal_summary_content(
         )
         _add(text, [Content.styled(warning, "bold $warning")])
     text = _with_short_form(text, ident, intent, verdict, (steps, 0) if steps else None)
-    return text._replace(shorter=((steps, forms),)) if steps is not None and forms else text
+    if steps is None or not forms:
+        return text
+    return text._replace(shorter=((steps, forms), *text.shorter))
 
 
 def steps_content(
