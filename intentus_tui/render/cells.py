@@ -6,6 +6,8 @@ from __future__ import annotations
 from rich.cells import cell_len, get_character_cell_size, set_cell_size
 
 ELLIPSIS = "…"
+# Narrower than this, two texts are cut at their end (``fit_pair``, ``clip_pair``).
+_MIN_PAIR_WIDTH = 8
 
 
 def fit(text: str, width: int, *, align_right: bool = False) -> str:
@@ -70,6 +72,18 @@ def clip_pair(a: str, b: str, width: int) -> tuple[str, str]:
     return _clip(a, width), _clip(b, width)
 
 
+def clip_apart(a: str, b: str, width: int) -> tuple[str, str]:
+    """``clip_pair`` for two names (the sides of a comparison), also where it is too narrow
+    to cut around their difference: from where they differ (``…copy.`` and ``…json``, not
+    ``10f1b…`` twice)."""
+    from intentus_tui.core.compare.notation import first_difference
+
+    at = first_difference(a, b)
+    if width >= _MIN_PAIR_WIDTH or not at or (cell_len(a) <= width and cell_len(b) <= width):
+        return clip_pair(a, b, width)
+    return _clip(ELLIPSIS + a[at:], width), _clip(ELLIPSIS + b[at:], width)
+
+
 def _clip(text: str, width: int) -> str:
     return text if cell_len(text) <= width else set_cell_size(text, width - 1) + ELLIPSIS
 
@@ -81,7 +95,7 @@ def _pair_start(a: str, b: str, width_a: int, width_b: int) -> int | None:
 
     at = first_difference(a, b)
     width = min(width_a, width_b)
-    if at is None or width < 8 or (_shows(a, width_a, at) and _shows(b, width_b, at)):
+    if at is None or width < _MIN_PAIR_WIDTH or (_shows(a, width_a, at) and _shows(b, width_b, at)):
         return None
     # As much of what they share as leaves room for the longer one's end; at least a
     # quarter of the width leads up to the difference.

@@ -449,8 +449,9 @@ async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
         assert isinstance(screen, ComparisonScreen)
         short = real_world.success[:8]
         # B's verdict is long (not replayable, and why): side by side, both drop the word
-        # "execution", and A its file name, which only repeats its id.
-        assert _text(screen.query_one("#side-a")).startswith(f"A {short} · ✓ succeeded")
+        # "execution", and A's file name, which repeats its id, is cut as its row cuts it.
+        named = f"{original.name[:5]}…{original.name[-10:]}"
+        assert _text(screen.query_one("#side-a")).startswith(f"A {named} · ✓ succeeded")
         side_b = _text(screen.query_one("#side-b"))
         assert side_b.startswith(f"B {short} (invalidated-copy.json) · ✓ succeeded · verified")
         assert side_b.endswith("✗ no (manually_invalidated)")
@@ -486,9 +487,10 @@ async def test_an_invalidated_copy_shows_its_header_and_names_both_files(
 
 def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) -> None:
     """Two roots: each title names its root (no file name: the roots tell the sides
-    apart). Copies in one root name their files, and a narrow screen's version drops a file
-    name that only repeats the id first, then the word "execution"; the verdict stays, in
-    words (``untrusted``, not the list's ``untrust``)."""
+    apart). Copies in one root name their files, and a narrow screen's version cuts a file
+    name that repeats the id as the list's row does (never drops it: it tells the two
+    apart), then drops the word "execution"; the verdict stays, in words (``untrusted``,
+    not the list's ``untrust``)."""
     from intentus_tui.core.compare.operands import record_operand
     from intentus_tui.core.model import Integrity, Outcome, ReplayCode, Verdict
     from intentus_tui.tui.presenters.compare_text import side_titles
@@ -505,8 +507,8 @@ def test_side_titles_name_roots_and_shorten_for_a_narrow_screen(tmp_path: Path) 
     here = side_titles(a, b_here)
     assert here[0] == [
         f"execution e3151288 ({ident}.json)",
-        "execution e3151288",
-        "e3151288",
+        "execution e3151…b40af.json",
+        "e3151…b40af.json",
     ]
     assert here[1] == [
         "execution e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)",
@@ -545,15 +547,16 @@ async def _sides(app: CompareApp, pilot: Any) -> tuple[ComparisonScreen, str, st
 
 
 async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path: Path) -> None:
-    """Two copies of one record in one directory at 80 columns: each side shows its short
-    id and verdict; the file name that only repeats the id goes, the copy's stays."""
+    """Two copies of one record in one directory at 80 columns: each side shows its verdict
+    and its file: the copy's whole, the one named after the id cut as its list row cuts it
+    (it was left out, and that side named by its id alone)."""
     # (Side by side, each in half the width, the word "execution" gave way.)
     app = _record_and_its_copy(tmp_path, "copy.json")
     async with app.run_test(size=(80, 24)) as pilot:
         screen, side_a, side_b = await _sides(app, pilot)
         # Both sides in one form: the word "execution" gives way to the verdicts' words.
         # One above the other, each the whole width: the titles keep every word.
-        assert side_a.startswith("A execution e3151288 · ") and COPIED_ID + ".json" not in side_a
+        assert side_a.startswith("A execution e3151…b40af.json · ") and COPIED_ID not in side_a
         assert side_b.startswith("B execution e3151288 (copy.json) · ")
         for side in (side_a, side_b):
             assert side.endswith(("verified · ↺ yes", "✗ no (untrusted)")), side
@@ -571,7 +574,7 @@ async def test_at_80x24_a_side_too_long_for_a_line_takes_two_and_keeps_its_words
     app = _record_and_its_copy(tmp_path, "copy-kept-after-the-incident.json")
     async with app.run_test(size=(80, 24)) as pilot:
         screen, side_a, side_b = await _sides(app, pilot)
-        assert side_a == "A execution e3151288 · ✓ succeeded · verified · ↺ yes"
+        assert side_a == "A execution e3151…b40af.json · ✓ succeeded · verified · ↺ yes"
         assert side_b == (
             "B execution e3151288 (copy-kept-after-the-incident.json) · ✓ succeeded · "
             "verified · ↺ yes"

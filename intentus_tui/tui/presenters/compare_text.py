@@ -83,9 +83,9 @@ def side_title_versions(
     the record carries), ``snapshot pinned.json``, ``run r-2 (fork)`` (``with_file``, or a
     file not named after its id: ``execution 681f325e (copy.json) · …``; ``root``:
     ``execution beta:681f325e · …``), then
-    shorter versions of it for a narrow screen: a file name that only repeats the
-    execution's id is dropped first, then the word ``execution``; the root, the id and the
-    verdict stay."""
+    shorter versions of it for a narrow screen: the word ``execution`` goes, the verdict is
+    abbreviated; the root, the id and the verdict stay, and ``with_file`` the file's name
+    (one named after the id: cut as the list's row cuts it)."""
     described = operand.describe()
     damaged = " · damaged: compared what was recovered" if operand.note else ""
     if operand.kind != "record":
@@ -113,9 +113,17 @@ def side_title_versions(
         path = None  # named after its id, and no copy beside: the id names it
     file = f" ({path.name})" if path is not None else ""
     versions = [f"{RECORD_WORD}{name}{file}{verdict}{damaged}"]
-    if file and path is not None and path.stem == ident:  # the long id again
-        file = ""
-        versions.append(f"{RECORD_WORD}{name}{verdict}{damaged}")
+    if with_file and path is not None and path.stem == ident:
+        # Named after its id, with a copy beside it: its file's name still tells A from B
+        # (the copy's ``10f1b8a9 (10f1b8a9-….copy.json)`` beside a bare ``10f1b8a9`` left
+        # one side unnamed); shorter, cut as the list's row cuts it (the id's first letters
+        # and the name's end: ``10f1b…13719.json``), never dropped.
+        named = file_label(path.name).rstrip()
+        named = f"{root}:{named}" if root else named
+        versions += [f"{RECORD_WORD}{named}{verdict}{damaged}", f"{named}{verdict}{damaged}"]
+        if operand.verdict is not None:
+            versions.append(f"{named} · {verdict_text(operand.verdict)}{damaged}")
+        return [clip(text, TITLE_CHARS) for text in versions]
     versions.append(f"{name}{file}{verdict}{damaged}")
     if len(name) > MAX_ID_WIDTH:  # a long id, cut as the list's id column cuts it
         versions.append(f"{fit(name, MAX_ID_WIDTH)}{verdict}{damaged}")

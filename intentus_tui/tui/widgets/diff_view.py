@@ -21,7 +21,7 @@ from textual.strip import Strip
 
 from intentus_tui.core.actions import DiffEntry, path_text
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.render.cells import clip_pair, fit, fit_pair
+from intentus_tui.render.cells import clip_apart, clip_pair, fit, fit_pair
 from intentus_tui.tui.widgets.cursor_rows import CursorRowsView
 from intentus_tui.tui.widgets.pane_text import compact_value
 
@@ -213,17 +213,28 @@ class DiffView(CursorRowsView, can_focus=True):
 
     def _header_strip(self, width: int) -> Strip:
         path_w, before_w, after_w = self._columns(width)
+        # Two names alike at their start (a record's copy beside it, one id: "A 10f1b8…"
+        # twice) are cut where they differ, after their side's letter.
+        (side_a, name_a), (side_b, name_b) = (self._side_name(label) for label in self._labels)
+        name_a, name_b = clip_apart(name_a, name_b, min(before_w, after_w) - 2 - len(side_a))
+        before, after = side_a + name_a, side_b + name_b
         header = self._style("header")
         sep = header + Style(color=self._style("separator").color)
         segments = [
             Segment("  ", header),
             Segment(fit("path", path_w), header),
             Segment(SEPARATOR, sep),
-            Segment(fit(f"− {self._labels[0]}", before_w), header),
+            Segment(fit(f"− {before}", before_w), header),
             Segment(SEPARATOR, sep),
-            Segment(fit(f"+ {self._labels[1]}", after_w), header),
+            Segment(fit(f"+ {after}", after_w), header),
         ]
         return Strip(segments)
+
+    @staticmethod
+    def _side_name(label: str) -> tuple[str, str]:
+        """``A 10f1….json``: its side's letter (``A ``, ``B ``, or none) and its name."""
+        side, space, name = label.partition(" ")
+        return (side + space, name) if side in ("A", "B") and space else ("", label)
 
     def _row_strip(self, index: int, width: int, is_cursor: bool) -> Strip:
         key = (index, width, is_cursor, self.has_focus)
