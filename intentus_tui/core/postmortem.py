@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from intentus_tui.core.model import RECORD_REMOVED
 from intentus_tui.core.reconcile import from_log, in_flight_of, log_ended
-from intentus_tui.core.records.timeline import ExecutionState, Timeline
+from intentus_tui.core.records.timeline import Attempt, ExecutionState, Timeline
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import CLAIMED
 from intentus_tui.core.wal.analyse import RecoveryHint, WalStep, recovery_hint
@@ -280,7 +280,7 @@ def _hint(
         )
     if timeline is None:
         return recovery_hint("unknown", in_flight=False)
-    # 1.3.0 records carry no side-effect classes: completed attempts' effects are unknown.
+    # 1.3.0 records carry no side-effect classes: ended attempts' effects are unknown.
     ended = [a for a in timeline.attempts if not a.in_flight]
     return recovery_hint(
         _record_state_for_hint(timeline, failed),
@@ -288,4 +288,16 @@ def _hint(
         in_flight_side_effect=None,
         side_effects_completed=None if ended else False,
         replay_refused=replay_refused,
+        ended=_ended_text(ended),
     )
+
+
+def _ended_text(ended: list[Attempt]) -> str | None:
+    """``Attempt #1 fb-primary (error) ended``: what a record says ended, with how (an
+    attempt that failed completed nothing, yet may have changed something first)."""
+    if not ended:
+        return None
+    said = [f"#{a.number} {sanitize_line(a.agent or '?')} ({a.status})" for a in ended]
+    if len(said) == 1:
+        return f"Attempt {said[0]} ended"
+    return f"Attempts {', '.join(said[:-1])} and {said[-1]} ended"

@@ -66,9 +66,9 @@ async def test_the_post_mortem_of_a_broken_log_opens_on_the_verdict(edited: Path
         pane = app.side_pane.postmortem_pane.text
     # on screen at 80x24: the verdict and the hint, not the state the record claims
     assert "Verdict   ⚠ UNTRUSTED" in shown and "HINT: INVESTIGATE FIRST" in shown
-    assert "COMPLETED" not in shown and "no attempt was left open" not in shown
-    assert pane.startswith("Verdict   ⚠ UNTRUSTED   CHAIN ✗ · not replayable\n")
-    assert pane.index("HINT: INVESTIGATE FIRST") < pane.index("State   COMPLETED")
+    assert "Claimed" not in shown and "no attempt was left open" not in shown
+    assert pane.startswith("Verdict   ⚠ UNTRUSTED \n  chain broken · ✗ no (untrusted)\n")
+    assert pane.index("HINT: INVESTIGATE FIRST") < pane.index("Claimed ")
     # what broke is explained once, in the verdict: the hint and the WAL facts only point at it
     assert pane.count("does not hash to its entry_hash") == 1
 

@@ -89,14 +89,15 @@ def test_a_record_whose_log_was_edited_leads_with_the_verdict_and_the_hint(
     lines = [
         line.plain for line in postmortem_lines(load_detail(path, edited_under_record / "wal"))
     ]
-    assert lines[0].startswith("Verdict   ⚠ UNTRUSTED   CHAIN ✗ · not replayable")
-    assert lines[1].startswith("  the write-ahead log fails its integrity check: hash chain broken")
-    assert "line 3 (seq 3)" in lines[1]
-    assert lines[2].startswith("Recovery   HINT: INVESTIGATE FIRST")
+    assert lines[0].startswith("Verdict   ⚠ UNTRUSTED")
+    assert lines[1] == "  chain broken · ✗ no (untrusted)"
+    assert lines[2].startswith("  the write-ahead log fails its integrity check: hash chain broken")
+    assert "line 3 (seq 3)" in lines[2]
+    assert lines[3].startswith("Recovery   HINT: INVESTIGATE FIRST")
     text = "\n".join(lines)
     # what is claimed comes after, said to be claimed; the hint is not repeated at the end
-    assert text.index("HINT: INVESTIGATE FIRST") < text.index("State   COMPLETED")
-    assert "claimed: a final response was recorded" in text
+    assert text.index("HINT: INVESTIGATE FIRST") < text.index("Claimed")
+    assert "Claimed         a final response was recorded" in text
     assert text.count("HINT:") == 1
     # the log's trusted entries leave the step open: no "no attempt was left open"
     assert "no attempt was left open" not in text
@@ -105,9 +106,10 @@ def test_a_record_whose_log_was_edited_leads_with_the_verdict_and_the_hint(
 
 def test_a_tampered_record_leads_with_the_verdict_too() -> None:
     lines = [line.plain for line in postmortem_lines(detail_from(tampered_record()))]
-    assert lines[0].startswith("Verdict   ⚠ UNTRUSTED   TAMPERED")
-    assert lines[1].startswith("  the record fails its integrity check:")
-    assert any(line.startswith("Recovery   HINT: INVESTIGATE FIRST") for line in lines[2:4])
+    assert lines[0].startswith("Verdict   ⚠ UNTRUSTED")
+    assert lines[1] == "  tampered · ✗ no (untrusted)"
+    assert lines[2].startswith("  the record fails its integrity check:")
+    assert any(line.startswith("Recovery   HINT: INVESTIGATE FIRST") for line in lines[3:5])
 
 
 def test_an_attempt_s_latency_is_one_word_with_its_unit() -> None:
@@ -160,3 +162,31 @@ def test_a_file_that_was_not_read_is_said_not_read_not_corrupted(
         assert "  the file was not read: " in text and words in text
         assert "CORRUPTED" not in text and "not whole" not in text and "survived" not in text
         assert "Salvage         none: the file was not read" in text
+
+
+def test_a_cut_record_s_post_mortem_speaks_the_verdict_and_names_the_attempt_that_ended(
+    real_world: RealWorld,
+) -> None:
+    """A record the real 1.3.0 cut short after its only attempt failed: the tab said
+    ``State CORRUPTED`` beside the verdict's words elsewhere, and its hint "Steps completed
+    whose side effects are unknown", though no step completed. It now says the verdict
+    (outcome · integrity · replay, as the Verify tab) and which attempt ended, and how."""
+    path = real_world.records_dir / f"{real_world.error_truncated}.json"
+    lines = [line.plain for line in postmortem_lines(load_detail(path))]
+    text = "\n".join(lines)
+    assert lines[0].startswith("Verdict   ✗ FAILED")
+    assert lines[1] == "  unverifiable · ✗ no (record_corrupted)"
+    assert lines[2].startswith("  every attempt failed (fb-primary ✗)")
+    assert "CORRUPTED" not in text and "State" not in text
+    assert "Steps completed" not in text and "Completed" not in text
+    assert "Attempt #1 fb-primary (error) ended, and what it changed is unknown" in text
+    assert "  Ended" in text and "✗ #1 fb-primary  error" in text
+
+
+def test_a_whole_record_s_post_mortem_speaks_the_verdict(real_world: RealWorld) -> None:
+    """The fallback the real 1.3.0 recorded whole: ``State COMPLETED`` (the record's state)
+    is its verdict now; both attempts ended, the first with an error."""
+    path = real_world.records_dir / f"{real_world.fallback}.json"
+    lines = [line.plain for line in postmortem_lines(load_detail(path))]
+    assert lines[0].startswith("Verdict   ✓ SUCCEEDED") and lines[1] == "  verified · ↺ yes"
+    assert "COMPLETED" not in "\n".join(lines)

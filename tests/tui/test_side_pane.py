@@ -443,7 +443,7 @@ async def test_postmortem_of_a_crashed_execution_names_the_attempt_in_flight() -
 
 def test_postmortem_of_a_completed_execution_hints_replay_not_retry() -> None:
     text = text_of(postmortem_lines(detail_from(good_record())))
-    assert "State   COMPLETED" in text
+    assert "Verdict   ✓ SUCCEEDED \n  verified · ↺ yes" in text
     assert "HINT: DO NOT RETRY" in text
     assert "Replay the recorded response instead" in text
 

@@ -311,6 +311,7 @@ def recovery_hint(
     response_recorded: bool = True,
     replay_refused: str | None = None,
     record_removed: bool = False,
+    ended: str | None = None,
 ) -> RecoveryHint:
     """Hint whether re-submitting the intent looks safe. Plain inputs, so it also serves
     records without a WAL.
@@ -326,6 +327,8 @@ def recovery_hint(
     if it may not: the hint must not suggest replaying it either.
     record_removed: without a response recorded, because its record file was removed since
     it was seen (not because none was written).
+    ended: a record's attempts that ended, each with its status (``#1 fb-primary (error)``):
+    a record declares no side effects, and an attempt that failed did not complete.
     """
     effect = normalise_side_effect(in_flight_side_effect)
     if state == "completed" and not response_recorded:
@@ -361,6 +364,7 @@ def recovery_hint(
         return _after_earlier_steps(
             side_effects_completed,
             clean="It failed cleanly and no step with side effects completed; a retry looks safe.",
+            ended=ended,
         )
     if state != "in_flight":
         return RecoveryHint(
@@ -371,6 +375,7 @@ def recovery_hint(
         return _after_earlier_steps(
             side_effects_completed,
             clean="It died before any step with side effects ran (nothing was in flight); a retry looks safe.",
+            ended=ended,
         )
     if effect == IRREVERSIBLE:
         return RecoveryHint(
@@ -396,7 +401,15 @@ def recovery_hint(
     )
 
 
-def _after_earlier_steps(side_effects_completed: bool | None, *, clean: str) -> RecoveryHint:
+def _after_earlier_steps(
+    side_effects_completed: bool | None, *, clean: str, ended: str | None = None
+) -> RecoveryHint:
+    if side_effects_completed is None and ended:  # a record's attempts: none need have completed
+        return RecoveryHint(
+            "investigate_first",
+            f"{ended}, and what {'they' if ended.startswith('Attempts') else 'it'} changed "
+            "is unknown: check before retrying.",
+        )
     if side_effects_completed is False:
         return RecoveryHint("safe_to_retry", clean)
     if side_effects_completed:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
-from intentus_tui.core.model import RECORD_REMOVED
+from intentus_tui.core.model import RECORD_REMOVED, Integrity, Outcome
 from intentus_tui.tui.presenters.verdict_cells import (
-    INTEGRITY_WIDTH,
-    integrity_cell,
+    integrity_words,
     outcome_badge,
+    replay_words,
 )
 from intentus_tui.tui.widgets.pane_text import (
     BLANK,
@@ -96,8 +96,8 @@ def _postmortem_only_lines(pm: PostMortem) -> list[Line]:
     lines = [row("Last event", safe(last) if pm.last_event else (last, DIM_STYLE))]
     for step in pm.in_flight:
         lines.append(row("In flight", (safe(step), WARNING_STYLE)))
-    if pm.completed_before:
-        lines.append(row("Completed", ""))
+    if pm.completed_before:  # the steps that ended, each with its status
+        lines.append(row("Ended", ""))
         lines.extend(bullet(safe(done), indent=4) for done in pm.completed_before)
     return lines
 
@@ -134,14 +134,14 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     else:
         lines.append(row("In flight", ("no attempt was left open", OK_STYLE)))
     finished = [a for a in timeline.attempts if not a.in_flight]
-    if finished:
-        lines.append(row("Completed", ("claimed" if claimed else "", DIM_STYLE)))
+    if finished:  # ended, each with its status: a failed attempt completed nothing
+        lines.append(row("Ended", ("claimed" if claimed else "", DIM_STYLE)))
         for attempt in finished:
             style = PROBLEM_STYLE if attempt.status == "error" else OK_STYLE
             text = _attempt_text(attempt) + claimed
             lines.append(bullet(text, style, mark=attempt.mark, indent=4))
     else:
-        lines.append(row("Completed", ("no attempt finished", DIM_STYLE)))
+        lines.append(row("Ended", ("no attempt ended", DIM_STYLE)))
     if timeline.attempts:
         chain = f"{CLAIMED} {timeline.chain}" if claimed else timeline.chain  # as everywhere
         lines.append(row("Branches" if timeline.fan_out else "Chain", safe(chain)))
@@ -242,15 +242,33 @@ _WAL_STATE_BADGE = {
 }
 
 
+def verdict_heading(verdict: Verdict) -> list[Line]:
+    """``Verdict  ✗ FAILED`` and under it ``unverifiable · ✗ no (record_corrupted)``: its
+    three answers in the words of the Verify tab and the timeline's verdict lines (on a
+    line of their own: beside the badge, a narrow pane wrapped "✗" apart from "no")."""
+    outcome, _ = outcome_badge(verdict)
+    answers = f"{integrity_words(verdict.integrity)} · {replay_words(verdict)}"
+    if not verdict.trusted:
+        return [heading("Verdict", badge(outcome.upper(), "error")), plain(answers, PROBLEM_STYLE)]
+    style = OK_STYLE if verdict.integrity is Integrity.VERIFIED else WARNING_STYLE
+    kind = _OUTCOME_KINDS[verdict.outcome]
+    return [heading("Verdict", badge(outcome.upper(), kind)), plain(answers, style)]
+
+
+_OUTCOME_KINDS = {
+    Outcome.SUCCEEDED: "ok",
+    Outcome.FAILED: "error",
+    Outcome.IN_FLIGHT: "warning",
+    Outcome.UNKNOWN: "error",
+}
+
+
 def untrusted_lines(verdict: Verdict | None, pm: PostMortem) -> list[Line]:
     """The verdict, what broke and the investigate-first hint: what an untrusted
     execution's post-mortem says before anything its evidence claims."""
     lines: list[Line] = []
-    if verdict is not None:  # the words of its list row
-        outcome, _ = outcome_badge(verdict)
-        integrity, _ = integrity_cell(verdict.integrity, INTEGRITY_WIDTH)
-        marks = (f"{integrity} · not replayable", PROBLEM_STYLE)
-        lines.append(heading("Verdict", badge(outcome.upper(), "error"), marks))
+    if verdict is not None:
+        lines.extend(verdict_heading(verdict))
     else:
         lines.append(heading("Verdict", badge("⚠ UNTRUSTED", "error")))
     lines.append(plain(safe(pm.untrusted or ""), PROBLEM_STYLE))
@@ -273,11 +291,13 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
         note = f"the file was not read: {detail.result.message}"
         return [heading("State", badge("NOT READ", "warning")), plain(safe(note), WARNING_STYLE)]
     state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
-    label, kind = _STATE_BADGE[state]
-    if pm.untrusted is not None:  # what the evidence claims, not what happened
-        claimed = (f"claimed: {_STATE_NOTE[state]}", DIM_STYLE)
-        lines = [heading("State", badge(label, "muted")), plain(*claimed)]
+    verdict = detail.verdict
+    if pm.untrusted is not None:  # what the evidence claims (its verdict is said above)
+        lines = [row("Claimed", (_STATE_NOTE[state], DIM_STYLE))]
+    elif verdict is not None:  # in the verdict's words, as every other tab says it
+        lines = [*verdict_heading(verdict), plain(safe(verdict.outcome_reason), DIM_STYLE)]
     else:
+        label, kind = _STATE_BADGE[state]
         lines = [heading("State", badge(label, kind)), plain(_STATE_NOTE[state])]
     if timeline is not None and (timeline.final_status or timeline.final_kind) is not None:
         bad = timeline.final_status == "error" or timeline.final_kind is not None
