@@ -9,7 +9,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -111,6 +111,21 @@ def echo_json(value: Any, *, fast: bool = False) -> None:
 
 def echo_text(text: str) -> None:
     click.echo(sanitize(in_bundle_terms(text)))
+
+
+def echo_folded(lines: Iterable[str], indent: int | None = None) -> None:
+    """Each line as ``echo_text`` prints it: one line each to a pipe or a file (a program
+    greps a fact's line); on a terminal, a line wider than it folded at its width, its
+    continuation lines ``indent`` cells in (under its value: ``fold_line``), where the
+    terminal would start them at column 0, under the labels."""
+    from intentus_tui.render.fold import fold_line
+
+    width = terminal_columns()
+    for line in lines:
+        shown = sanitize(in_bundle_terms(line))
+        if width is not None:  # one line each: a newline (a bundle's name) shown as ␊
+            shown = "\n".join(fold_line(sanitize_line(shown), width, indent))
+        click.echo(shown)
 
 
 def verdict_line(verdict: Verdict) -> str:

@@ -17,6 +17,7 @@ from rich.cells import cell_len
 
 from intentus_tui.cli.common import (
     dumps_json,
+    echo_folded,
     echo_json,
     echo_text,
     fail,
@@ -438,6 +439,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
     if detail.wal is not None:
         lines.append(f"wal         {detail.wal.message}")
     pm = detail.postmortem
+    post_mortem = len(lines)
     if pm is not None and (pm.state != "completed" or pm.disagreements or pm.untrusted):
         lines.append("post-mortem")
         if pm.untrusted is not None:  # the verdict first: nothing claimed below is believed
@@ -458,8 +460,13 @@ def _detail_text(detail: ExecutionDetail) -> None:
             lines.append(f"  disagreement     {item}")
         if pm.untrusted is None:
             lines.extend(_hint_lines(pm))
-    for line in lines:
-        echo_text(sanitize_line(line))  # one line each, even for a file name with a newline
+    # One line each, even for a file name with a newline; on a terminal, folded under the
+    # value (the post-mortem's under its column: ``completed before`` has one space after).
+    echo_folded(sanitize_line(line) for line in lines[:post_mortem])
+    echo_folded((sanitize_line(line) for line in lines[post_mortem:]), POST_MORTEM_COLUMN)
+
+
+POST_MORTEM_COLUMN = 19  # where the post-mortem's values begin: ``  last event       #5``
 
 
 def _fallback_lines(fallbacks: Sequence[FallbackStep]) -> list[str]:

@@ -20,8 +20,8 @@ from intentus_tui.cli.bundle import (
 )
 from intentus_tui.cli.common import (
     decided_exit,
+    echo_folded,
     echo_json,
-    echo_text,
     error_document,
     fail,
     guarded,
@@ -426,10 +426,9 @@ def _report(
             lines += _wal_lines(wal, shown_in.get(log))
         for snapshot in snapshots:
             lines += _snapshot_lines(snapshot)
-        for line in lines:
-            # Each is one line: a newline in a file name (or a bundle's member) is shown
-            # as ␊, so a hostile name cannot forge an ``ok`` line.
-            echo_text(sanitize_line(line))
+        # Each is one line: a newline in a file name (or a bundle's member) is shown as ␊,
+        # so a hostile name cannot forge an ``ok`` line.
+        echo_folded(sanitize_line(line) for line in lines)
         torn = sum(w.torn for w in wals)
         notes = [f"{torn} crashed mid-write"] if torn else []
         if crashed > torn:
@@ -443,7 +442,9 @@ def _report(
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))
         per_root = _per_root(record_paths, details, wal_targets, wals, labels)
-        echo_text(f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}{per_root}")
+        echo_folded(
+            [f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}{per_root}"]
+        )
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
 
 
