@@ -1,6 +1,9 @@
 """A line of the command line's text folded at a terminal's width, its continuation lines
 under its value (``inspect ID``'s ``label      value`` lines, ``verify``'s ``      - text``):
-a terminal folding it itself starts them at column 0, under the labels."""
+a terminal folding it itself starts them at column 0, under the labels.
+
+Written here rather than with ``textwrap``: it counts characters, not terminal cells (a
+wide character takes two), and would cut a sanitizer's placeholder (``⟨U+202E⟩``) in two."""
 
 from __future__ import annotations
 
