@@ -44,7 +44,9 @@ def test_an_edited_log_is_shown_broken_from_its_first_broken_entry(logs) -> None
 
 def test_a_completed_wal_only_execution_is_not_told_to_replay(logs) -> None:
     text = text_of(postmortem_lines(load_detail(logs["clean"])))
-    assert "State   COMPLETED (WAL)" in text and "HINT: DO NOT RETRY" in text
+    # In the verdict's words, as every tab says it (it said "State COMPLETED (WAL)").
+    assert "Verdict   ✓ SUCCEEDED" in text and "HINT: DO NOT RETRY" in text
+    assert "only the write-ahead log tells this execution" in text
     assert "no recorded response to replay" in text
     assert "Replay the recorded response" not in text
     assert "no (no_record) — no record file was written" in text
@@ -52,7 +54,7 @@ def test_a_completed_wal_only_execution_is_not_told_to_replay(logs) -> None:
 
 def test_a_torn_log_is_shown_as_a_crash(logs) -> None:
     text = text_of(postmortem_lines(load_detail(logs["killed"])))
-    assert "State   IN FLIGHT (WAL)" in text
+    assert "Verdict   ◌ IN FLIGHT" in text
     assert "the last line is torn: the process died while appending it (a crash)" in text
     assert "CHAIN BROKEN" not in text
 
@@ -153,12 +155,13 @@ def test_a_file_that_was_not_read_is_said_not_read_not_corrupted(
     (records / "x.json").mkdir()
     said = {
         "outside": "outside the directory: not followed",
-        "dangling": "Cannot read: the link leads nowhere (its target does not exist)",
+        "dangling": "read: the link leads nowhere (its target does not exist)",
         "x": "Named like a record but is a directory",
     }
     for name, words in said.items():
         text = text_of(postmortem_lines(load_detail(records / f"{name}.json")))
-        assert "State   NOT READ" in text, text
+        assert "Verdict   ? UNKNOWN" in text and "unverifiable · ✗ no (record_corrupted)" in text
+        assert "Cannot read" not in text, text  # said once: "the file was not read: …"
         assert "  the file was not read: " in text and words in text
         assert "CORRUPTED" not in text and "not whole" not in text and "survived" not in text
         assert "Salvage         none: the file was not read" in text

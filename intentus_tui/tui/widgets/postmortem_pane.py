@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
-from intentus_tui.core.model import RECORD_REMOVED, Integrity, Outcome
+from intentus_tui.core.model import CANNOT_READ, RECORD_REMOVED, Integrity, Outcome
 from intentus_tui.tui.presenters.verdict_cells import (
     integrity_words,
     outcome_badge,
@@ -278,20 +278,32 @@ def untrusted_lines(verdict: Verdict | None, pm: PostMortem) -> list[Line]:
 
 def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     timeline = detail.timeline
+    verdict = detail.verdict
+    trusted = verdict is not None and pm.untrusted is None  # an untrusted one's is said above
     if timeline is None and detail.result.status is LoadStatus.NO_RECORD:
         label, kind = _WAL_STATE_BADGE.get(pm.state, (safe(pm.state).upper(), "muted"))
+        # In the verdict's words, as every other tab says it; the log's own word without one.
+        said = (
+            verdict_heading(verdict)
+            if trusted and verdict
+            else [heading("State", badge(label, kind))]
+        )
         if record_removed(detail):  # evidence gone missing: not a clean WAL-only execution
             note = f"{RECORD_REMOVED}: only the write-ahead log is left to tell this execution"
-            return [heading("State", badge(label, kind)), plain(note, PROBLEM_STYLE)]
+            return [*said, plain(note, PROBLEM_STYLE)]
         note = "no record file was written: only the write-ahead log tells this execution"
-        return [heading("State", badge(label, kind)), plain(note)]
+        return [*said, plain(note)]
     if timeline is None and detail.result.status.not_read:
         # Not damaged: never read (a link leading nowhere or outside the directory, a
         # directory), as verify says it. It was "CORRUPTED: the record file is not whole".
-        note = f"the file was not read: {detail.result.message}"
-        return [heading("State", badge("NOT READ", "warning")), plain(safe(note), WARNING_STYLE)]
+        note = f"the file was not read: {detail.result.message.removeprefix(CANNOT_READ)}"
+        said = (
+            verdict_heading(verdict)
+            if trusted and verdict
+            else [heading("State", badge("NOT READ", "warning"))]
+        )
+        return [*said, plain(safe(note), WARNING_STYLE)]
     state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
-    verdict = detail.verdict
     if pm.untrusted is not None:  # what the evidence claims (its verdict is said above)
         lines = [row("Claimed", (_STATE_NOTE[state], DIM_STYLE))]
     elif verdict is not None:  # in the verdict's words, as every other tab says it
