@@ -452,8 +452,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
             lines.append(
                 f"  in flight        {item}" + (f" [side effect: {effect}]" if effect else "")
             )
-        for item in pm.completed_before:
-            lines.append(f"  completed before {item}")
+        for item in pm.completed_before:  # ended, each with its status (a failed one too)
+            lines.append(f"  ended before     {item}")
         if pm.chain_break is not None and pm.untrusted is None:  # else said first already
             lines.append(f"  chain break      {pm.chain_break.summary}")
         for item in pm.disagreements:
@@ -461,7 +461,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
         if pm.untrusted is None:
             lines.extend(_hint_lines(pm))
     # One line each, even for a file name with a newline; on a terminal, folded under the
-    # value (the post-mortem's under its column: ``completed before`` has one space after).
+    # value (the post-mortem's under its column, the one its labels align to).
     echo_folded(sanitize_line(line) for line in lines[:post_mortem])
     echo_folded((sanitize_line(line) for line in lines[post_mortem:]), POST_MORTEM_COLUMN)
 

@@ -19,7 +19,7 @@ from tests.cli.support import ROOT, cli, run_in_pty
 from tests.intentusnet_world import build_real_world
 
 # A fact's line: its label (or its list marker) and the spaces before its value.
-VALUE_AT = re.compile(r" *(?:[-·] |verdict: |completed before |[^ ]+(?: [^ ]+)? {2,})")
+VALUE_AT = re.compile(r" *(?:[-·] |verdict: |[^ ]+(?: [^ ]+)? {2,})")
 
 
 def tampered_world(tmp_path: Path) -> Path:
