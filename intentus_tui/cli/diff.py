@@ -62,8 +62,8 @@ import click
 from intentus_tui.cli.common import (
     EMPTY_TARGET,
     decided_exit,
+    echo_folded,
     echo_json,
-    echo_text,
     fail,
     guarded,
     locate_execution,
@@ -365,7 +365,7 @@ def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str,
 
 
 def _line(text: str) -> None:
-    echo_text(sanitize_line(text))
+    echo_folded([sanitize_line(text)])
 
 
 def _compact(value: Any, limit: int = _EVENT_CHARACTERS) -> str:

@@ -1,5 +1,6 @@
 """A line of the command line's text folded at a terminal's width, its continuation lines
-under its value (``inspect ID``'s ``label      value`` lines, ``verify``'s ``      - text``):
+under its value (``inspect ID``'s ``label      value`` lines, ``verify``'s ``      - text``,
+``diff``'s ``  path: "a" → "b"``):
 a terminal folding it itself starts them at column 0, under the labels.
 
 Written here rather than with ``textwrap``: it counts characters, not terminal cells (a
@@ -19,13 +20,15 @@ MIN_ROOM = 20
 MIN_START = 8
 
 _WORDS = re.compile(r"( *)([^ ]+)")
-# What a line's value column is, in the order tried: after a list marker (``      - text``,
+# What a line's value column is, in the order tried: after a changed value's path (``diff``:
+# ``+ events[2].payload.exception: "…"``); after a list marker (``      - text``,
 # ``      · text``); after a label of one or two words and the spaces that align its value
-# (``hash        mismatch``, ``  last event       #5``, ``FAIL  name.json``); after a leading
-# word ending in a colon (``      verdict: outcome …``).
-_MARKER = re.compile(r" *[-·] ")
+# (``hash        mismatch``, ``  last event       #5``, ``FAIL  name.json``); after up to
+# three leading words ending in a colon (``      verdict: outcome …``, ``first divergence:``).
+_CHANGED = re.compile(r" *[-+] [^ ]+: (?=[^ ])")
+_MARKER = re.compile(r" *[-·+] ")
 _LABEL = re.compile(r" *[^ ]+(?: [^ ]+)? {2,}(?=[^ ])")
-_COLON = re.compile(r" *[^ ]+: (?=[^ ])")
+_COLON = re.compile(r" *[^ ]+(?: [^ ]+){0,2}: (?=[^ ])")
 # A control character as the sanitizer shows it (``⟨9B⟩``, ``⟨U+202E⟩``): never cut.
 _PLACEHOLDER = re.compile(r"⟨(?:U\+)?[0-9A-F]{2,6}⟩")
 
@@ -33,7 +36,7 @@ _PLACEHOLDER = re.compile(r"⟨(?:U\+)?[0-9A-F]{2,6}⟩")
 def value_column(line: str) -> int:
     """The cell where ``line``'s value begins: its continuation lines start there (its
     leading spaces when it has no label)."""
-    for pattern in (_MARKER, _LABEL, _COLON):
+    for pattern in (_CHANGED, _MARKER, _LABEL, _COLON):
         found = pattern.match(line)
         if found is not None:
             return cell_len(found.group())

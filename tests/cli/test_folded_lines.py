@@ -134,3 +134,26 @@ def test_piped_or_redirected_each_fact_stays_one_line(tmp_path: Path) -> None:
         assert max(cell_len(line) for line in piped.splitlines()) > 200
         wide = run_in_pty(*args, cwd=tmp_path, columns=1000).decode()
         assert wide.replace("\r\n", "\n") == piped
+
+
+def test_diff_on_an_80_column_terminal_folds_its_lines_under_their_values(
+    tmp_path: Path,
+) -> None:
+    """``diff``'s lines too: the untrusted side's warning, the verdict lines, a changed
+    value's two sides; a continuation never starts at column 0, where the next fact's
+    label or its mark (``+``, ``-``) stands."""
+    tampered_world(tmp_path)
+    world = tmp_path / ".intentusnet" / "records"
+    original = next(p.name for p in world.glob("*.json") if p.name != "tampered.json")
+    args = ("diff", "tampered.json", f".intentusnet/records/{original}", "--all")
+    narrow = lines_of(run_in_pty(*args, cwd=tmp_path, columns=80))
+    piped = cli(*args, cwd=tmp_path)
+    whole = piped.stdout.splitlines()
+    assert any(cell_len(line) > 80 for line in whole)  # the warning, a verdict line
+    assert all(cell_len(line) <= 80 for line in narrow), narrow
+    # every character, in order (a JSON event longer than a line is cut where it must)
+    assert "".join("".join(narrow).split()) == "".join("".join(whole).split())
+    continued = [line for line in narrow if not any(w.startswith(line) for w in whole)]
+    assert continued and all(line.startswith(" ") for line in continued), continued
+    warning = next(i for i, line in enumerate(narrow) if line.startswith("warning: "))
+    assert narrow[warning + 1].startswith(" " * 9) and narrow[warning + 1][9] != " "

@@ -44,6 +44,11 @@ def test_the_value_column_of_each_kind_of_line() -> None:
     assert value_column("FAIL  tampered.json  hash mismatch") == 6
     assert value_column("                   (a hint from what was recorded)") == 19
     assert value_column("5 checked (5 records, 0 WALs), 2 failed") == 0
+    # diff's lines: a changed value under its value, a summary line under its answer
+    assert value_column('+ events[2].payload.exception: "ssl.SSLError: …"') == 31
+    assert value_column('  envelope.payload.query: "rate limits" → "reset 2FA"') == 26
+    assert value_column("first divergence: events[1] (seq 2 / 2): same type") == 18
+    assert value_column("warning: A is untrusted (integrity tampered): its …") == 9
 
 
 def test_a_word_longer_than_the_room_is_cut_where_it_must_and_nothing_is_lost() -> None:
