@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
-from intentus_tui.core.model import CANNOT_READ, ExecutionSummary, ReplayCode, outcome_words
+from intentus_tui.core.model import ExecutionSummary, ReplayCode, outcome_words
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.verify import hash_words
 from intentus_tui.core.remote.location import is_remote
@@ -393,7 +393,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
     status = f"{doc['status']}{_claimed(detail)}"
     if detail.timeline is None and detail.result.status.not_read:  # not damaged: not read
         # As verify says it ("corrupted"); "not read: Cannot read: …" said it twice.
-        status = f"not read: {detail.result.message.removeprefix(CANNOT_READ)}"
+        status = f"not read: {detail.result.why_not_read}"
     lines = [
         f"execution   {doc['execution_id']}",
         f"file        {doc['file']}",

@@ -231,6 +231,12 @@ class LoadResult:
     cut_final_status: Any = None
 
     @property
+    def why_not_read(self) -> str:
+        """What kept a file from being read, without the loader's "Cannot read: " (after
+        "not read", or "cannot be read", it would say it twice); the message otherwise."""
+        return self.message.removeprefix(CANNOT_READ)
+
+    @property
     def stem(self) -> str:
         """The execution id the file name promises (``<id>.json``, or ``<id>.wal``)."""
         name = self.path.name

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
-from intentus_tui.core.model import CANNOT_READ, RECORD_REMOVED, Integrity, Outcome
+from intentus_tui.core.model import RECORD_REMOVED, Integrity, Outcome
 from intentus_tui.tui.presenters.verdict_cells import (
     integrity_words,
     outcome_badge,
@@ -296,7 +296,7 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     if timeline is None and detail.result.status.not_read:
         # Not damaged: never read (a link leading nowhere or outside the directory, a
         # directory), as verify says it. It was "CORRUPTED: the record file is not whole".
-        note = f"the file was not read: {detail.result.message.removeprefix(CANNOT_READ)}"
+        note = f"the file was not read: {detail.result.why_not_read}"
         said = (
             verdict_heading(verdict)
             if trusted and verdict
