@@ -476,7 +476,8 @@ async def test_a_wal_only_execution_is_verified_and_post_mortemed_from_its_log(
         replay = app.side.replay_pane.text
     assert "File   NO RECORD" in verify
     assert "Write-ahead log   CHAIN VALID" in verify
-    assert "State   IN FLIGHT (WAL)" in postmortem
+    assert "Verdict   ◌ IN FLIGHT" in postmortem  # in the verdict's words, as every tab
+    assert "only the write-ahead log tells this execution" in postmortem
     assert "step charge (payments-agent)" in postmortem
     assert "payments-agent (charge), side effect: reversible" in postmortem
     assert "HINT: INVESTIGATE FIRST" in postmortem
