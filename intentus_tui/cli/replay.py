@@ -11,6 +11,7 @@ import click
 from intentus_tui.cli.common import (
     decided_exit,
     dumps_json,
+    echo_folded,
     echo_json,
     echo_text,
     fail,
@@ -146,26 +147,28 @@ def _integrity_line(outcome: ReplayOutcome) -> str:
 def _echo_result(replayed: ReplayResult, path: Path, outcome: ReplayOutcome, nothing: str) -> None:
     """``nothing``: why a forced replay returned no response, when it returned none."""
     recorded = utc_text(replayed.originalTimestamp)
-    echo_text(
+    said = [  # what is said of the replay: folded under its text on a terminal
         sanitize_line(f"replay of {replayed.originalExecutionId or path.name}")
         + (f" (recorded {recorded})" if recorded else " (no recorded time)")
-    )
+    ]
     if not replayed.response_recorded:  # nothing returned: no answer to warn about
-        echo_text(sanitize_line(f"nothing replayed: {nothing}"))
+        said.append(sanitize_line(f"nothing replayed: {nothing}"))
         if replayed.untrusted:
-            echo_text(_integrity_line(outcome))
+            said.append(_integrity_line(outcome))
     elif replayed.untrusted:
-        echo_text(f"WARNING: {_headline(outcome)}")
+        said.append(f"WARNING: {_headline(outcome)}")
     integrity_texts = {problem.text for problem in replayed.integrity}
     for warning in replayed.warnings:
         if not replayed.response_recorded and warning.endswith(NULL_PAYLOAD):
             continue  # why there is no payload: "nothing replayed" said it
         if warning not in integrity_texts:  # forced-replay warnings
-            echo_text(f"warning: {warning}")
+            said.append(f"warning: {warning}")
     for problem in replayed.integrity:
-        echo_text(f"{'note' if problem.benign else 'warning'}: {problem.text}")
+        said.append(f"{'note' if problem.benign else 'warning'}: {problem.text}")
     # A forced replay of a record with no final response has no status to show.
-    echo_text(f"status: {replayed.status or 'none recorded'}")
+    said.append(f"status: {replayed.status or 'none recorded'}")
+    echo_folded(sanitize_line(line) for line in said)
+    # What was recorded, each one line however long: JSON to copy whole, never folded.
     if replayed.error is not None:
         echo_text(f"error: {dumps_json(replayed.error)}")
     echo_text(f"payload: {dumps_json(replayed.payload)}")

@@ -157,3 +157,23 @@ def test_diff_on_an_80_column_terminal_folds_its_lines_under_their_values(
     assert continued and all(line.startswith(" ") for line in continued), continued
     warning = next(i for i, line in enumerate(narrow) if line.startswith("warning: "))
     assert narrow[warning + 1].startswith(" " * 9) and narrow[warning + 1][9] != " "
+
+
+def test_a_forced_replay_folds_what_it_says_and_keeps_the_recorded_json_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """``replay --force`` of the tampered copy at 80 columns: its warnings fold under their
+    text; the recorded payload and metadata are JSON to copy, printed as they are."""
+    tampered_world(tmp_path)
+    args = ("replay", "tampered.json", "--force")
+    narrow = lines_of(run_in_pty(*args, cwd=tmp_path, columns=80))
+    piped = cli(*args, cwd=tmp_path)
+    whole = piped.stdout.splitlines()
+    mismatch = next(line for line in whole if line.startswith("warning: envelope hash mismatch"))
+    assert cell_len(mismatch) > 80  # one line, piped: both digests in it
+    assert all(cell_len(line) <= 80 for line in narrow), narrow
+    at = narrow.index("warning: envelope hash mismatch, possible tampering: stored")
+    continued = narrow[at + 1 : at + 4]
+    assert all(line.startswith(" " * 9) and line[9] != " " for line in continued), continued
+    payload = whole.index("payload: {")
+    assert narrow[-(len(whole) - payload) :] == whole[payload:]  # the JSON, line for line
