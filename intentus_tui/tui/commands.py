@@ -25,7 +25,7 @@ from intentus_tui.core.actions import claimed_chain, verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters import verdict_cells
-from intentus_tui.tui.presenters.list_search import verdict_words
+from intentus_tui.tui.presenters.list_search import searched_words
 from intentus_tui.tui.presenters.timeline_summary import verdict_lines
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def execution_hit_help(summary: ExecutionSummary, width: int) -> Content:
 
 def score_summary(summary: ExecutionSummary, needle: str, words: str = "") -> float:
     """1.0 for an id prefix, then id substring, intent prefix, intent substring, a word of
-    its verdict (``words``: ``verdict_words``); 0: no match."""
+    its verdict (``words``: ``searched_words``); 0: no match."""
     execution_id = summary.execution_id.casefold()
     intent = summary.intent.casefold()
     if execution_id.startswith(needle):
@@ -117,7 +117,7 @@ class ExecutionCommands(Provider):
         kind = app.execution_list.model.kind
         found: list[tuple[float, ExecutionSummary]] = []
         for summary in app.all_summaries():
-            score = score_summary(summary, needle, verdict_words(kind(summary)))
+            score = score_summary(summary, needle, searched_words(kind(summary)))
             if score:
                 found.append((score, summary))
         found.sort(key=lambda item: (-item[0], item[1].execution_id))

@@ -35,7 +35,7 @@ def _kind_words(kind: VerdictKind) -> str:
 
 
 @lru_cache(maxsize=256)
-def verdict_words(kind: VerdictKind) -> str:
+def searched_words(kind: VerdictKind) -> str:
     """The searched words of a verdict (a few dozen kinds: made once each): ``/`` and the
     command palette find an execution by them, and by what its row shows of them (the
     columns' abbreviations and marks: ``unverif.``, ``✗ corrupt``, ``#?``)."""
@@ -141,7 +141,7 @@ def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> s
         (AGENTS_START, f"{summary.agent}\n{summary.chain}"),
     )
     rest = "".join(mark + text.casefold().translate(_UNMARK) for mark, text in unshown)
-    return f"{shown.casefold().translate(_UNMARK)}{verdict_words(kind)}{rest}"
+    return f"{shown.casefold().translate(_UNMARK)}{searched_words(kind)}{rest}"
 
 
 def unshown_match(terms: tuple[str, ...], haystack: str, file_shown: bool = False) -> str | None:
