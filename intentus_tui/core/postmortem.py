@@ -292,12 +292,7 @@ def _hint(
     )
 
 
-def _ended_text(ended: list[Attempt]) -> str | None:
-    """``Attempt #1 fb-primary (error) ended``: what a record says ended, with how (an
-    attempt that failed completed nothing, yet may have changed something first)."""
-    if not ended:
-        return None
-    said = [f"#{a.number} {sanitize_line(a.agent or '?')} ({a.status})" for a in ended]
-    if len(said) == 1:
-        return f"Attempt {said[0]} ended"
-    return f"Attempts {', '.join(said[:-1])} and {said[-1]} ended"
+def _ended_text(ended: list[Attempt]) -> tuple[str, ...]:
+    """``#1 fb-primary (error)`` for each attempt a record says ended, with how (an attempt
+    that failed completed nothing, yet may have changed something first)."""
+    return tuple(f"#{a.number} {sanitize_line(a.agent or '?')} ({a.status})" for a in ended)

@@ -4,6 +4,7 @@ measured in cells and never parted."""
 
 from __future__ import annotations
 
+import pytest
 from rich.cells import cell_len
 
 from intentus_tui.render.fold import fold_line, value_column
@@ -34,21 +35,28 @@ def test_continuation_lines_hang_under_the_value_and_every_word_is_kept() -> Non
     assert " ".join(folded).split() == HASH_LINE.split()
 
 
-def test_the_value_column_of_each_kind_of_line() -> None:
-    assert value_column("hash        mismatch: …") == 12
-    assert value_column("  outcome     unknown (untrusted): …") == 14
-    assert value_column("  last event       #5 FINAL_RESPONSE success") == 19
-    assert value_column("      - Envelope modified since it was recorded") == 8
-    assert value_column("      · executionId 'x' differs from the file name") == 8
-    assert value_column("      verdict: outcome unknown (untrusted), integrity tampered") == 15
-    assert value_column("FAIL  tampered.json  hash mismatch") == 6
-    assert value_column("                   (a hint from what was recorded)") == 19
-    assert value_column("5 checked (5 records, 0 WALs), 2 failed") == 0
+# Each kind of line and the cell its value begins at (its continuation lines start there).
+VALUE_COLUMNS = [
+    ("hash        mismatch: …", 12),
+    ("  outcome     unknown (untrusted): …", 14),
+    ("  last event       #5 FINAL_RESPONSE success", 19),
+    ("      - Envelope modified since it was recorded", 8),
+    ("      · executionId 'x' differs from the file name", 8),
+    ("      verdict: outcome unknown (untrusted), integrity tampered", 15),
+    ("FAIL  tampered.json  hash mismatch", 6),
+    ("                   (a hint from what was recorded)", 19),
+    ("5 checked (5 records, 0 WALs), 2 failed", 0),
     # diff's lines: a changed value under its value, a summary line under its answer
-    assert value_column('+ events[2].payload.exception: "ssl.SSLError: …"') == 31
-    assert value_column('  envelope.payload.query: "rate limits" → "reset 2FA"') == 26
-    assert value_column("first divergence: events[1] (seq 2 / 2): same type") == 18
-    assert value_column("warning: A is untrusted (integrity tampered): its …") == 9
+    ('+ events[2].payload.exception: "ssl.SSLError: …"', 31),
+    ('  envelope.payload.query: "rate limits" → "reset 2FA"', 26),
+    ("first divergence: events[1] (seq 2 / 2): same type", 18),
+    ("warning: A is untrusted (integrity tampered): its …", 9),
+]
+
+
+@pytest.mark.parametrize(("line", "column"), VALUE_COLUMNS)
+def test_the_value_column_of_each_kind_of_line(line: str, column: int) -> None:
+    assert value_column(line) == column
 
 
 def test_a_word_longer_than_the_room_is_cut_where_it_must_and_nothing_is_lost() -> None:

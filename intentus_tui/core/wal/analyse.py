@@ -4,6 +4,7 @@ that died mid-way is the operator's call, and the hint explains, it never decide
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -311,7 +312,7 @@ def recovery_hint(
     response_recorded: bool = True,
     replay_refused: str | None = None,
     record_removed: bool = False,
-    ended: str | None = None,
+    ended: Sequence[str] = (),
 ) -> RecoveryHint:
     """Hint whether re-submitting the intent looks safe. Plain inputs, so it also serves
     records without a WAL.
@@ -402,14 +403,14 @@ def recovery_hint(
 
 
 def _after_earlier_steps(
-    side_effects_completed: bool | None, *, clean: str, ended: str | None = None
+    side_effects_completed: bool | None, *, clean: str, ended: Sequence[str] = ()
 ) -> RecoveryHint:
     if side_effects_completed is None and ended:  # a record's attempts: none need have completed
-        return RecoveryHint(
-            "investigate_first",
-            f"{ended}, and what {'they' if ended.startswith('Attempts') else 'it'} changed "
-            "is unknown: check before retrying.",
-        )
+        if len(ended) == 1:
+            said = f"Attempt {ended[0]} ended, and what it changed"
+        else:
+            said = f"Attempts {', '.join(ended[:-1])} and {ended[-1]} ended, and what they changed"
+        return RecoveryHint("investigate_first", f"{said} is unknown: check before retrying.")
     if side_effects_completed is False:
         return RecoveryHint("safe_to_retry", clean)
     if side_effects_completed:

@@ -276,18 +276,21 @@ def untrusted_lines(verdict: Verdict | None, pm: PostMortem) -> list[Line]:
     return lines
 
 
+def _verdict_or_state(verdict: Verdict | None, label: str, kind: str) -> list[Line]:
+    """The verdict's heading, as every other tab says it; the state's badge without one
+    (an untrusted execution's verdict is said above, before what it claims)."""
+    if verdict is not None:
+        return verdict_heading(verdict)
+    return [heading("State", badge(label, kind))]
+
+
 def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
     timeline = detail.timeline
     verdict = detail.verdict
-    trusted = verdict is not None and pm.untrusted is None  # an untrusted one's is said above
+    believed = verdict if pm.untrusted is None else None  # an untrusted one's is said above
     if timeline is None and detail.result.status is LoadStatus.NO_RECORD:
         label, kind = _WAL_STATE_BADGE.get(pm.state, (safe(pm.state).upper(), "muted"))
-        # In the verdict's words, as every other tab says it; the log's own word without one.
-        said = (
-            verdict_heading(verdict)
-            if trusted and verdict
-            else [heading("State", badge(label, kind))]
-        )
+        said = _verdict_or_state(believed, label, kind)
         if record_removed(detail):  # evidence gone missing: not a clean WAL-only execution
             note = f"{RECORD_REMOVED}: only the write-ahead log is left to tell this execution"
             return [*said, plain(note, PROBLEM_STYLE)]
@@ -297,11 +300,7 @@ def _state_lines(detail: ExecutionDetail, pm: PostMortem) -> list[Line]:
         # Not damaged: never read (a link leading nowhere or outside the directory, a
         # directory), as verify says it. It was "CORRUPTED: the record file is not whole".
         note = f"the file was not read: {detail.result.why_not_read}"
-        said = (
-            verdict_heading(verdict)
-            if trusted and verdict
-            else [heading("State", badge("NOT READ", "warning"))]
-        )
+        said = _verdict_or_state(believed, "NOT READ", "warning")
         return [*said, plain(safe(note), WARNING_STYLE)]
     state = timeline.state if timeline is not None else ExecutionState.CORRUPTED
     if pm.untrusted is not None:  # what the evidence claims (its verdict is said above)

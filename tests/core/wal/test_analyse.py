@@ -121,3 +121,21 @@ def test_recovery_hint(
     assert hint.reason  # always explained
     verdict_, reason = hint  # a plain (verdict, reason) pair
     assert (verdict_, reason) == (hint.verdict, hint.reason)
+
+
+def test_a_records_ended_attempts_are_named_in_the_hint_one_or_several() -> None:
+    """A record declares no side effects: the hint names what ended, each with its status,
+    and says "it" of one attempt and "they" of several."""
+    one = recovery_hint("failed", in_flight=False, ended=("#1 fb-primary (error)",))
+    several = recovery_hint(
+        "failed", in_flight=False, ended=("#1 a (error)", "#2 b (error)", "#3 c (error)")
+    )
+    assert one.reason == (
+        "Attempt #1 fb-primary (error) ended, and what it changed is unknown: "
+        "check before retrying."
+    )
+    assert several.reason == (
+        "Attempts #1 a (error), #2 b (error) and #3 c (error) ended, and what they changed "
+        "is unknown: check before retrying."
+    )
+    assert one.verdict == several.verdict == "investigate_first"
