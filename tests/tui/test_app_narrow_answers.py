@@ -643,3 +643,21 @@ async def test_at_120_columns_an_untrusted_uuid_s_first_line_keeps_its_answer_wh
         await settle(pilot)
         (shown,) = [line for line in screen_text(app).splitlines() if execution_id in line]
         assert shown.split("││")[1].startswith(f" {execution_id}  ⚠ untrusted "), shown
+
+
+async def test_a_cut_records_post_mortem_keeps_its_replay_answer_on_one_line(
+    real_world: RealWorld,
+) -> None:
+    """At 80x24 the answers line wrapped inside its replay answer: ``✗ no`` on one line and
+    ``(record_corrupted)`` alone on the next."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{real_world.error_truncated}.json")
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        shown = screen_text(app)
+    assert "Verdict   ✗ FAILED" in shown
+    assert "✗ no (record_corrupted)" in shown
+    assert "\u00a0" not in shown

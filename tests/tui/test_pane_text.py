@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from intentus_tui.tui.widgets.pane_text import badge, heading, row, wrap_lines
+from intentus_tui.tui.widgets.pane_text import (
+    badge,
+    heading,
+    join_lines,
+    plain,
+    row,
+    unbroken,
+    wrap_lines,
+)
 
 UUID = "65587ebf-e838-467e-8eb6-a712b3915d38"
 
@@ -48,3 +56,19 @@ def test_a_heading_s_badge_and_note_wrap_beside_the_title_not_under_it() -> None
         "         replayable",
     ]
     assert [line.plain for line in wrap_lines([heading("Recovery")], 40)] == ["Recovery"]
+
+
+def test_words_kept_together_move_to_the_next_line_whole_and_show_plain_spaces() -> None:
+    # The Post-mortem's answers at 80x24 wrapped as "unverifiable · ✗ no" / "(record_corrupted)".
+    line = plain("unverifiable · " + unbroken("✗ no (record_corrupted)"), "red")
+    assert [x.plain for x in wrap_lines([line], 36)] == [
+        "  unverifiable ·",
+        "  ✗ no (record_corrupted)",
+    ]
+    assert [x.plain for x in wrap_lines([line], 60)] == ["  unverifiable · ✗ no (record_corrupted)"]
+    assert join_lines([line]).plain == "  unverifiable · ✗ no (record_corrupted)"
+    # the style stays on the words it was on, and a piece longer than the room still folds
+    assert wrap_lines([line], 36)[1].spans[0].style == "red"
+    narrow = [x.plain for x in wrap_lines([line], 20)]
+    assert "".join(x.strip() for x in narrow) == "unverifiable ·✗ no (record_corrupted)"
+    assert all(len(x) <= 20 for x in narrow)

@@ -45,6 +45,9 @@ OK_STYLE = "$text-success"
 DIM_STYLE = "$foreground-muted"  # ($text-muted is "auto 60%": white in Content)
 LABEL_WIDTH = 16
 MIN_BODY_WIDTH = 16  # narrower than this, a line wraps from the left edge instead
+# A space a pane's wrap does not break at (``unbroken``), shown as a plain space. Textual's
+# wrap breaks at a no-break space as at any other.
+NO_BREAK = "\u00a0"
 
 Part = str | Content | tuple[str, str]
 
@@ -57,7 +60,8 @@ class Line(NamedTuple):
 
     @property
     def plain(self) -> str:
-        return self.prefix.plain + self.body.plain
+        """The line as a terminal shows it, unwrapped."""
+        return (self.prefix.plain + self.body.plain).replace(NO_BREAK, " ")
 
 
 BLANK = Line(Content(""), Content(""))
@@ -104,6 +108,12 @@ def badge_line(mark: Content, note: str, style: str = "") -> Line:
     return Line(Content.assemble(mark, "  "), Content.assemble((note, style)))
 
 
+def unbroken(text: str) -> str:
+    """``text`` kept on one line by a pane's wrap wherever it fits: ``✗ no
+    (record_corrupted)`` is one answer, not ``✗ no`` and a reason on the next line."""
+    return text.replace(" ", NO_BREAK)
+
+
 def line(*parts: Part) -> Line:
     """A line with no indent."""
     return Line(Content(""), _body(parts))
@@ -116,7 +126,33 @@ def loading_lines(label: str) -> list[Line]:
 
 def join_lines(lines: Iterable[Line]) -> Content:
     """All lines as one Content, unwrapped (for tests and copying)."""
-    return Content("\n").join(Content.assemble(ln.prefix, ln.body) for ln in lines)
+    return _shown(Content("\n").join(Content.assemble(ln.prefix, ln.body) for ln in lines))
+
+
+def _shown(content: Content) -> Content:
+    """``content`` with its no-break spaces as the plain spaces a terminal shows."""
+    plain = content.plain
+    if NO_BREAK not in plain:
+        return content
+    return Content(plain.replace(NO_BREAK, " "), list(content.spans), content.cell_length)
+
+
+def _wrap_keeping(body: Content, room: int) -> list[Content]:
+    """``body`` wrapped to ``room``, never at a no-break space while the words it joins fit
+    on one line. Textual wraps a copy whose no-break spaces are letters; its lines are
+    found again, in order, in ``body``."""
+    plain = body.plain
+    joined = plain.replace(NO_BREAK, "_")
+    pieces: list[Content] = []
+    position = 0
+    for wrapped in Content(joined).wrap(room):
+        start = joined.find(wrapped.plain, position)
+        if start < 0:  # not a piece of the text as it was: Textual's own wrap, then
+            return _shown(body).wrap(room)
+        end = start + len(wrapped.plain)
+        pieces.append(_shown(body[start:end]))
+        position = end
+    return pieces
 
 
 def _wrap_body(body: Content, room: int) -> list[Content]:
@@ -124,6 +160,8 @@ def _wrap_body(body: Content, room: int) -> list[Content]:
     after its hyphens when every piece then fits (``65587ebf-e838-467e-`` then
     ``8eb6-a712b3915d38``), not anywhere as Textual breaks it (``…-8eb`` ``6-a7…``)."""
     plain = body.plain
+    if NO_BREAK in plain:
+        return _wrap_keeping(body, room) if body.cell_length > room else [_shown(body)]
     if len(plain) <= room or not plain.isascii() or "-" not in plain or " " in plain:
         return body.wrap(room)
     offsets: list[int] = []
@@ -143,7 +181,7 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
         indent = ln.prefix.cell_length
         room = width - indent
         if room < MIN_BODY_WIDTH:
-            out.extend(Content.assemble(ln.prefix, ln.body).wrap(max(1, width)))
+            out.extend(_shown(Content.assemble(ln.prefix, ln.body)).wrap(max(1, width)))
             continue
         wrapped = _wrap_body(ln.body, room) if ln.body.plain else [Content("")]
         out.append(Content.assemble(ln.prefix, wrapped[0]))

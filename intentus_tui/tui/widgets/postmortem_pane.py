@@ -36,6 +36,7 @@ from intentus_tui.tui.widgets.pane_text import (
     replayable_row,
     row,
     safe,
+    unbroken,
 )
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ def verdict_heading(verdict: Verdict) -> list[Line]:
     three answers in the words of the Verify tab and the timeline's verdict lines (on a
     line of their own: beside the badge, a narrow pane wrapped "✗" apart from "no")."""
     outcome, _ = outcome_badge(verdict)
-    answers = f"{integrity_words(verdict.integrity)} · {replay_words(verdict)}"
+    answers = f"{integrity_words(verdict.integrity)} · {unbroken(replay_words(verdict))}"
     if not verdict.trusted:
         return [heading("Verdict", badge(outcome.upper(), "error")), plain(answers, PROBLEM_STYLE)]
     style = OK_STYLE if verdict.integrity is Integrity.VERIFIED else WARNING_STYLE
