@@ -24,7 +24,6 @@ from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
-    id_of_key,
     layout_problem,
     resolve_root,
     shown_path,
@@ -32,7 +31,7 @@ from intentus_tui.core.paths import (
     tidy_path,
 )
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
-from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError
+from intentus_tui.core.records.store import UnsafeIdError
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import json_finite, json_text_safe, quoted, sanitize, sanitize_line
 
@@ -321,6 +320,23 @@ def locate_execution(
             fail(message, no_record)
         refuse(message, no_record, log)
 
+    def by_id(root: RecordRoot) -> tuple[Path, Path | None]:
+        """What ``target`` names in ``root``: a whole id, a file name or a prefix."""
+        try:
+            match = resolve_execution_id(root, target)
+        except ExecutionIdError as exc:
+            fail(str(exc))
+        _note_copies(root, match)
+        if match.record is not None:
+            return match.record, root.wal_dir
+        if allow_wal and match.wal is not None:
+            return match.wal, root.wal_dir
+        refused(
+            f"execution {match.execution_id} has no record file, only a write-ahead log "
+            f"({match.wal}): inspect it with `{_inspect_hint(match.execution_id, directory)}`",
+            match.wal,
+        )
+
     if not target:  # Path("") is ".": it was "'.' is a directory"
         fail(EMPTY_TARGET)
 
@@ -367,11 +383,10 @@ def locate_execution(
         in_root = root.path_of(target)
         if not (here and not os.path.lexists(in_root)):
             if in_root.is_symlink() and in_root.parent == root.records_dir:
-                # A link in the store, named by its name, is read as its id reads it (and
-                # the list): one leading nowhere is a record that cannot be read, not a
-                # missing path; one leading out of the store is refused.
-                store = FileExecutionStore(root.records_dir)
-                return store.path_for(id_of_key(target)), root.wal_dir
+                # A link in the store, named by its name, is resolved as its id is (and
+                # listed), not followed as a typed path is: one leading nowhere or out
+                # of the store is a record that cannot be read, not a missing path.
+                return by_id(root)
             path = in_root
             target = str(path)
     # With --dir, a bare name is an id there, not a file of the current directory that
@@ -404,21 +419,7 @@ def locate_execution(
                 path,
             )
         return path, sibling_wal_dir(path)
-    root = open_root(directory)
-    try:
-        match = resolve_execution_id(root, target)
-    except ExecutionIdError as exc:
-        fail(str(exc))
-    _note_copies(root, match)
-    if match.record is not None:
-        return match.record, root.wal_dir
-    if allow_wal and match.wal is not None:
-        return match.wal, root.wal_dir
-    refused(
-        f"execution {match.execution_id} has no record file, only a write-ahead log "
-        f"({match.wal}): inspect it with `{_inspect_hint(match.execution_id, directory)}`",
-        match.wal,
-    )
+    return by_id(open_root(directory))
 
 
 def _record_beside_log(path: Path) -> Path | None:

@@ -26,7 +26,7 @@ from intentus_tui.core.records.load import (
     is_record_name,
     load_record_file,
 )
-from intentus_tui.core.records.store import FileExecutionStore, UnsafeIdError, check_id
+from intentus_tui.core.records.store import UnsafeIdError, check_id
 from intentus_tui.core.sanitize import quoted, sanitize_line
 
 # How many candidates an ambiguity names before it says "and N more".
@@ -120,8 +120,10 @@ def _names(directory: Path | None) -> list[str]:
 
 def _match(root: RecordRoot, execution_id: str) -> ExecutionMatch | None:
     """The execution whose id is exactly ``execution_id``, if it has a record or a WAL."""
-    # path_for refuses a record that is a symlink leading out of the records directory.
-    record_path = FileExecutionStore(root.records_dir).path_for(execution_id)
+    # The file the id names, a link not followed: the loader refuses one leading out of
+    # the directory without opening its target (``fsio.open_confined``), and the
+    # execution is then one whose file could not be read, as the list shows it.
+    record_path = root.records_dir / f"{check_id(execution_id)}{RECORD_SUFFIX}"
     record = record_path if os.path.lexists(record_path) else None
     wal_path = root.wal_dir / f"{execution_id}{WAL_SUFFIX}" if root.wal_dir is not None else None
     wal = wal_path if wal_path is not None and os.path.lexists(wal_path) else None

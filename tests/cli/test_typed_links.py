@@ -178,7 +178,8 @@ def test_a_link_in_the_store_gets_one_answer_by_its_id_or_by_its_name(
     """``inspect ID --dir D`` of a record file that is a link leading nowhere exited 0 with
     its verdict (a record that cannot be read, as the list shows it), while ``inspect
     ID.json --dir D``, the same file by its name, exited 2 ("cannot follow"); a link out of
-    the store, refused by its id, was followed by its name (and read /etc/passwd)."""
+    the store, refused by its id, was followed by its name (and read /etc/passwd); then
+    refused by both (exit 2) while the list showed it as a row, a record not read."""
     records = tmp_path / "records"
     shutil.copytree(real_world.records_dir, records)
     (records / "5a000001-0000-4000-8000-000000000000.json").symlink_to("gone.json")
@@ -188,7 +189,7 @@ def test_a_link_in_the_store_gets_one_answer_by_its_id_or_by_its_name(
     (records / "5a000003-0000-4000-8000-000000000000.json").symlink_to("/etc/passwd")
     listed = json.loads(cli("inspect", "--list", "--dir", str(records), "--json").stdout)
     rows = {row["execution_id"]: row for row in listed["executions"]}
-    for n, code in ((1, ExitCode.OK), (2, ExitCode.OK), (3, ExitCode.USAGE)):
+    for n in (1, 2, 3):
         execution = f"5a00000{n}-0000-4000-8000-000000000000"
         for json_flag in ((), ("--json",)):
             by_id = cli("inspect", execution, "--dir", str(records), *json_flag)
@@ -198,15 +199,63 @@ def test_a_link_in_the_store_gets_one_answer_by_its_id_or_by_its_name(
                 by_id.stdout,
                 by_id.stderr,
             ), (execution, json_flag)
-            assert by_id.returncode == code, (execution, by_id.stderr)
-        if code == ExitCode.OK:
-            doc = json.loads(by_id.stdout)  # the --json run: as the list shows it
-            assert doc["load_status"] == "unreadable"
-            assert doc["verdict"]["integrity"] == rows[execution]["integrity"] == "unverifiable"
-            assert (
-                doc["verdict"]["replay"]
-                == rows[execution]["replayable_reason"]
-                == "record_corrupted"
-            )
-        else:
-            assert by_id.stderr.startswith(f"intentus-tui: refused: {execution}.json is a symlink")
+            assert by_id.returncode == ExitCode.OK, (execution, by_id.stderr)
+        doc = json.loads(by_id.stdout)  # the --json run: as the list shows it
+        assert doc["load_status"] == "unreadable"
+        assert doc["message"] == rows[execution]["message"]
+        assert doc["verdict"]["integrity"] == rows[execution]["integrity"] == "unverifiable"
+        assert (
+            doc["verdict"]["replay"] == rows[execution]["replayable_reason"] == "record_corrupted"
+        )
+    assert "symlink to /etc/passwd, outside the directory: not followed" in doc["message"]
+
+
+def test_a_link_out_of_the_store_is_a_record_not_read_for_every_command_by_its_id(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """The list and ``verify`` show a record file that is a link out of the store as a row,
+    a record not read ("Refused: symlink to …: not followed"); ``inspect`` of that row's
+    id, name or prefix said ``refused: … outside the store`` and exited 2 (a usage error),
+    as did ``replay``, ``diff`` and ``snapshot``. Each answers now as for a link in the
+    store that leads nowhere, another file that cannot be read; the target is never read."""
+    base = tmp_path / "app"
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    shutil.copy(real_world.records_dir / f"{real_world.success}.json", records)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(real_world.records_dir / f"{real_world.fallback}.json", elsewhere)
+    out = records / f"{real_world.fallback}.json"  # a real record, out of the store
+    out.symlink_to(elsewhere / out.name)
+    (records / "aaaa1111-2222-4333-8444-555566667777.json").symlink_to("/etc/passwd")
+    (records / "dddd1111-2222-4333-8444-555566667777.json").symlink_to("gone.json")
+    pin = str(tmp_path / "pin.snapshot.json")
+    commands = (
+        ("inspect",),
+        ("inspect", "--json"),
+        ("verify",),
+        ("replay",),
+        ("replay", "--force"),
+        ("replay", "--json"),
+        ("diff", real_world.success),
+        ("snapshot", "-o", pin),
+    )
+    for command in commands:
+        nowhere = cli(*command, "dddd1111", cwd=base)
+        assert "leads nowhere" in nowhere.stdout + nowhere.stderr, (command, nowhere.stderr)
+        for named in ("aaaa1111", "aaaa1111-2222-4333-8444-555566667777.json", out.name[:8]):
+            run = cli(*command, named, cwd=base)
+            assert run.returncode == nowhere.returncode, (command, named, run.stderr)
+            said = run.stdout + run.stderr
+            assert "outside the directory: not followed" in said, (command, named, said)
+            assert "outside the store" not in said and "Summarize" not in said, (command, named)
+        if command[0] != "verify":  # (it takes no --dir)
+            elsewhere_run = cli(*command, "aaaa", "--dir", str(base), cwd=tmp_path)
+            assert elsewhere_run.returncode == nowhere.returncode, command
+    assert not Path(pin).exists()
+    shown = cli("inspect", "aaaa1111", cwd=base).stdout
+    assert "not read: Refused: symlink to /etc/passwd, outside the directory: not followed" in shown
+    assert "replayable  no (record_corrupted)" in shown
+    listed = cli("inspect", "--list", cwd=base).stdout
+    row = next(line for line in listed.splitlines() if line.startswith("aaaa1111"))
+    assert "unknown    unverifiable  no (record_corrupted)" in row

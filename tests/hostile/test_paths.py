@@ -1,8 +1,8 @@
 """Path confinement: ids and arguments cannot read or write outside the chosen directory.
 
 Ids with ``..``, separators, NUL, a leading dot or an absolute path are refused before any
-file is touched; a symlink inside the store that leads outside is refused for lookups and
-writes, and not followed by the loaders. A path typed on the command line is read as typed
+file is touched; a symlink inside the store that leads outside is never followed: the
+loaders refuse it (a record not read, by id as in a listing) and the store's writes refuse it. A path typed on the command line is read as typed
 (like ``cat``) but never written.
 """
 
@@ -120,14 +120,20 @@ def test_cli_refuses_unsafe_ids_with_exit_2(
     assert tree_digest(tmp_path) == before
 
 
-def test_cli_refuses_the_symlink_out_by_id(
+def test_cli_never_follows_the_symlink_out_by_id(
     world: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """By id, the link out is a record not read, as the list shows it: its target (a
+    record that would replay) is never read."""
     records, _ = world
     monkeypatch.chdir(tmp_path)
-    for command in ("inspect", "replay", "snapshot"):  # (verify takes paths, not ids)
-        code, _, stderr = _cli(command, "secret", "--dir", str(records))
-        assert code == 2 and "outside the store" in stderr, (command, stderr)
+    before = tree_digest(tmp_path)
+    for command, expected in (("inspect", 0), ("replay", 3), ("snapshot", 1)):
+        code, stdout, stderr = _cli(command, "secret", "--dir", str(records))
+        assert code == expected, (command, stderr)
+        assert "outside the directory: not followed" in stdout + stderr, (command, stderr)
+        assert "summary" not in stdout  # the target's response, never read
+    assert tree_digest(tmp_path) == before
 
 
 def test_snapshot_names_never_come_from_a_hostile_execution_id(
