@@ -166,6 +166,8 @@ def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_j
         manifest = write_bundle(root, ids, target, created=_source_date())
     except ExecutionIdError as exc:
         fail(str(exc))
+    except BundleError as exc:  # an execution named whose file cannot be read
+        fail(str(exc), ExitCode.PROBLEMS)
     if as_json:
         echo_json({"path": os.fspath(target), **manifest.to_json()})
     else:

@@ -380,3 +380,28 @@ def test_a_bundle_of_one_file_says_it_in_the_singular(
     )
     first = cli("verify", str(output)).stdout.splitlines()[0]
     assert first.startswith("ok    one.tar.gz  manifest: 1 file matches its sha256"), first
+
+
+def test_an_execution_whose_file_cannot_be_read_is_not_bundled_and_says_why(
+    world: BundleWorld, tmp_path: Path
+) -> None:
+    """A record that is a link out of the store, or a FIFO: the list shows each as a record
+    not read; ``bundle`` named one said ``[Errno 1] symlink to …`` (exit 2, the usage code)."""
+    base = str(world.base)
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"intent": "never shown"}', encoding="utf-8")
+    outside = "aaaa1111-2222-4333-8444-555566667777"
+    (world.records / f"{outside}.json").symlink_to(secret)
+    os.mkfifo(world.records / "bbbb1111-2222-4333-8444-555566667777.json")
+    output = tmp_path / "x.tar.gz"
+    link = cli("bundle", outside[:8], "--dir", base, "-o", str(output))
+    assert link.returncode == ExitCode.PROBLEMS
+    assert link.stderr == (
+        f"intentus-tui: cannot bundle {outside}.json: the file cannot be read (Refused: "
+        f"symlink to {secret}, outside the directory: not followed)\n"
+    )
+    fifo = cli("bundle", "bbbb1111", world.success[:8], "--dir", base, "-o", str(output))
+    assert fifo.returncode == ExitCode.PROBLEMS
+    assert "the file cannot be read (a FIFO (named pipe), not a regular file)" in fifo.stderr
+    assert "Errno" not in link.stderr + fifo.stderr and "never shown" not in link.stderr
+    assert not output.exists()  # no bundle without the evidence it names

@@ -31,10 +31,12 @@ from intentus_tui.core.bundle.layout import (
     member_problem,
 )
 from intentus_tui.core.bundle.manifest import BundledExecution, FileEntry, Manifest
+from intentus_tui.core.bundle.read import BundleError
 from intentus_tui.core.detail import load_detail
 from intentus_tui.core.execution_ids import ExecutionMatch, resolve_execution_id
 from intentus_tui.core.fsio import atomic_file, read_regular_file
 from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.records.load import why_unreadable
 
 FILE_MODE = 0o644
 
@@ -74,7 +76,12 @@ def _file(path: Path, section: str) -> BundleFile:
     problem = member_problem(name)
     if problem is not None:
         raise ValueError(f"cannot bundle {path}: its name is {problem}")
-    data, st = read_regular_file(path)
+    try:
+        data, st = read_regular_file(path)
+    except OSError as exc:  # the bundle would not hold the evidence it names
+        raise BundleError(
+            f"cannot bundle {path.name}: the file cannot be read ({why_unreadable(path, exc)})"
+        ) from None
     return BundleFile(name, data, int(st.st_mtime))
 
 
@@ -82,7 +89,7 @@ def collect(
     root: RecordRoot, matches: Sequence[ExecutionMatch]
 ) -> tuple[list[BundleFile], list[BundledExecution]]:
     """The files of each execution (record, WAL, snapshots that name it) and what the
-    manifest says of it (its verdict now). ``OSError`` if a file cannot be read."""
+    manifest says of it (its verdict now). ``BundleError`` if a file cannot be read."""
     files: dict[str, BundleFile] = {}
     executions: list[BundledExecution] = []
     snapshot_dir = snapshot_directory_of(root)
@@ -176,8 +183,8 @@ def bundle_executions(
     root: RecordRoot, ids: Sequence[str], output: Path, *, created: datetime | None = None
 ) -> Manifest:
     """Bundle the executions ``ids`` (whole ids or unique prefixes) of ``root`` into
-    ``output``. Raises ``ExecutionIdError``/``UnsafeIdError`` for an id, ``OSError`` for a
-    file that cannot be read or the output that cannot be written."""
+    ``output``. Raises ``ExecutionIdError``/``UnsafeIdError`` for an id, ``BundleError`` for a
+    file that cannot be read, ``OSError`` for the output that cannot be written."""
     # By execution and file: a copy of a record (another file, the same recorded id) is
     # bundled beside the original, not taken for it.
     matches: dict[tuple[str, Path | None], ExecutionMatch] = {}

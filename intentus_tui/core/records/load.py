@@ -791,6 +791,12 @@ def load_record_file(path: str | os.PathLike[str]) -> LoadResult:
     return load_record_bytes(p, data, size=st.st_size, mtime_ns=st.st_mtime_ns, stamp=stamp)
 
 
+def why_unreadable(path: Path, err: OSError) -> str:
+    """Why ``path`` could not be read, in the words the list and ``verify`` use for it
+    (``Refused: symlink to …, outside the directory: not followed``)."""
+    return _unreadable(path, err).why_not_read
+
+
 def _unreadable(path: Path, err: OSError) -> LoadResult:
     if isinstance(err, OutsideLinkError):
         return LoadResult(path, LoadStatus.UNREADABLE, f"Refused: {err.strerror}")

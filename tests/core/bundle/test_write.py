@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui import __version__
+from intentus_tui.core.bundle.read import BundleError
 from intentus_tui.core.bundle.write import FILE_MODE, bundle_executions
 from intentus_tui.core.execution_ids import UnknownExecutionError
 from intentus_tui.core.index.directory import scan_root
@@ -130,7 +131,7 @@ def test_a_file_that_cannot_be_read_fails_before_anything_is_written(
     victim = world.records / f"{world.fallback}.json"
     victim.unlink()
     victim.mkdir()
-    with pytest.raises(OSError):
+    with pytest.raises(BundleError, match="the file cannot be read"):
         bundle_executions(root, [world.success, world.fallback], output, created=WHEN)
     assert output.read_bytes() == b"the previous bundle"
     assert sorted(os.listdir(tmp_path)) == ["evidence.tar.gz", "incident"]
