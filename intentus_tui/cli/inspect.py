@@ -30,6 +30,7 @@ from intentus_tui.cli.common import (
     print_table,
     remote_options,
     stdout_is_tty,
+    terminal_columns,
 )
 from intentus_tui.cli.exit_codes import ExitCode
 
@@ -304,9 +305,10 @@ def verdict_lines(verdict: object) -> list[str]:
 EVENT_LINES_SHOWN = 1000  # a text listing; --json lists every timed event
 
 
-def time_lines(detail: ExecutionDetail) -> list[str]:
+def time_lines(detail: ExecutionDetail, width: int = 80) -> list[str]:
     """When it started, each attempt's duration and each event's time (a dash where none
-    was recorded), or that nothing recorded a time."""
+    was recorded), or that nothing recorded a time. ``width``: the columns an attempt's
+    row is laid out in (80, or a narrower terminal's)."""
     from intentus_tui.core.records.times import (
         NO_TIME,
         clock_text,
@@ -336,7 +338,7 @@ def time_lines(detail: ExecutionDetail) -> list[str]:
         else:
             took = NO_TIME
         span = f"{offset_text(a.start_offset)} → {offset_text(a.end_offset)}"
-        lines.extend(_attempt_row(a.number, a.agent, agents, a.status, span, took))
+        lines.extend(_attempt_row(a.number, a.agent, agents, a.status, span, took, width))
     rows = _row_texts(detail)
     if rows:
         lines.append("event times")
@@ -354,19 +356,24 @@ ROW_WIDTH = 80  # an attempt's row folds past this: a terminal would wrap it mid
 
 
 def _attempt_row(
-    number: int, agent: str, agents: int, status: str, span: str, took: str
+    number: int, agent: str, agents: int, status: str, span: str, took: str, width: int
 ) -> list[str]:
-    """An attempt's row of ``attempt times``, folded where it would not fit 80 columns:
-    its time (``open 328d14h (in flight)``) on the next line under its span; with an
-    agent's name too long for the row, the name alone on the first line."""
+    """An attempt's row of ``attempt times``, folded where it would not fit ``width``
+    columns: its time (``open 328d14h (in flight)``) on the next line under its span (or,
+    where that is too narrow, under its status); with an agent's name too long for the
+    row, the name alone on the first line. Laid out at the width it is shown in: folded
+    at 80 and then again at a narrower terminal's, its time was cut in two."""
     head = f"  {number:>3} {agent:<{agents}} {status:<9}"
     row = f"{head} {span:<20} {took}"
-    if cell_len(sanitize_line(row)) <= ROW_WIDTH:
+    if cell_len(sanitize_line(row)) <= width:
         return [row]
-    if cell_len(sanitize_line(f"{head} {span}")) > ROW_WIDTH:
+    if cell_len(sanitize_line(f"{head} {span}")) > width:
         head = f"  {number:>3} {agent}"
         return [head, f"{'':6}{status:<9} {span:<20} {took}"]
-    return [f"{head} {span}", f"{'':{cell_len(sanitize_line(head)) + 1}}{took}"]
+    under = cell_len(sanitize_line(head)) + 1
+    if under + cell_len(sanitize_line(took)) > width:
+        under = 6  # as a row whose name stands alone: its time whole on a line
+    return [f"{head} {span}", f"{'':{under}}{took}"]
 
 
 def _row_texts(detail: ExecutionDetail) -> list[tuple[str, str]]:
@@ -424,7 +431,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
         for attempt in detail.timeline.in_flight:
             started = from_log(attempt) or f"started at seq {attempt.start_seq}"
             lines.append(f"in flight   {attempt.agent} ({started}; never ended)")
-    lines.extend(time_lines(detail))
+    lines.extend(time_lines(detail, min(ROW_WIDTH, terminal_columns() or ROW_WIDTH)))
     damage = detail.result.damage
     if damage is not None:
         lines.append(f"damage      {damage.describe()}")

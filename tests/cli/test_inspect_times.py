@@ -138,3 +138,43 @@ def test_attempt_times_fit_80_columns_with_an_attempt_open_for_months(tmp_path: 
         table = shown[shown.index("attempt times") :]
         table = table[: next(n for n, x in enumerate(table) if x.startswith("wal "))]
         assert all(cell_len(line) <= 80 for line in table), table
+
+
+def test_attempt_times_on_a_narrow_terminal_are_folded_once(tmp_path: Path) -> None:
+    """On a 60- or 40-column terminal an attempt's row is laid out at its width: its time
+    ``open 328d14h (in flight)`` stands whole on one line (it was folded at 80 columns and
+    then again at the terminal's, its ``(in flight)`` alone on a third line), and no line
+    printed is wider than the terminal, for the demo's and the real intentusnet's records."""
+    from rich.cells import cell_len
+
+    from intentus_tui.cli.inspect import time_lines
+    from intentus_tui.core.detail import load_detail
+    from intentus_tui.demo.writer import build_demo_world
+    from tests.cli.support import run_in_pty
+
+    base = build_demo_world(tmp_path / "demo").root
+    world = build_real_world(tmp_path / "real")
+    in_flight = [
+        path.stem
+        for path in sorted((base / "records").glob("*.json"))
+        if any("in_flight" in line for line in time_lines(load_detail(path, base / "wal")))
+    ]
+    shown = 0
+    for columns in (60, 40):
+        for root, execution in [
+            *((base, e) for e in in_flight),
+            (world.records_dir, world.fallback),
+        ]:
+            out = run_in_pty(
+                "inspect", execution, "--dir", str(root), cwd=tmp_path, columns=columns
+            )
+            lines = out.decode().replace("\r\n", "\n").splitlines()
+            assert all(cell_len(line) <= columns for line in lines), [
+                line for line in lines if cell_len(line) > columns
+            ]
+            times = [line for line in lines if "(in flight)" in line and "open" in line]
+            for line in times:
+                assert re.fullmatch(r" +open \d+d\d\dh \(in flight\)", line), line
+            shown += len(times)
+            assert not any(line.strip() == "flight)" for line in lines), lines
+    assert shown  # the demo has attempts in flight since it was written, months ago
