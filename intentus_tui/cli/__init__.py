@@ -18,6 +18,7 @@ import click
 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.remote.location import DEFAULT_POLL, is_remote
 
 # command name -> "module:attribute" (imported lazily so `--help` and the TUI start fast)
@@ -82,13 +83,13 @@ class _DebuggerGroup(click.Group):
                     names.insert(0, ctx.info_name or "")
                     ctx = ctx.parent
                 where = " ".join(["intentus-tui", *names])
-                click.echo(f"intentus-tui: {message} (see {where} --help)", err=True)
+                echo_error(f"intentus-tui: {message} (see {where} --help)")
             else:
                 exc.show()
             _json_error(argv, message, exc.exit_code)
             sys.exit(exc.exit_code)
         except click.Abort:  # ctrl-c out of a command (``guarded`` says it in one), or EOF
-            click.echo("intentus-tui: interrupted", err=True)
+            echo_error("intentus-tui: interrupted")
             _json_error(argv, "interrupted", ExitCode.INTERRUPTED)
             sys.exit(_flushed(ExitCode.INTERRUPTED))
         except BrokenPipeError:  # outside a command (its --help | head): the reader left
@@ -284,7 +285,7 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
         hint = "try --help"
         if os.path.isfile(directory):  # a record or a log: what opens one is a command
             hint = f"inspect it with `intentus-tui inspect {directory!r}`, or open its directory"
-        click.echo(f"intentus-tui: {what}: {directory!r} ({hint})", err=True)
+        echo_error(f"intentus-tui: {what}: {directory!r} ({hint})")
         ctx.exit(ExitCode.USAGE)
     from intentus_tui.cli.open import open_debugger
 
@@ -302,9 +303,8 @@ def _refuse_a_mistyped_command(ctx: click.Context, roots: list[str]) -> None:
         return
     close = difflib.get_close_matches(word, list(_COMMANDS), n=1, cutoff=0.6)
     if close:
-        click.echo(
-            f"intentus-tui: no such command: {word!r} (did you mean {close[0]!r}? see --help)",
-            err=True,
+        echo_error(
+            f"intentus-tui: no such command: {word!r} (did you mean {close[0]!r}? see --help)"
         )
         ctx.exit(ExitCode.USAGE)
 

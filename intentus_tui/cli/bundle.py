@@ -29,6 +29,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.bundle.layout import is_bundle_name
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle, extract_bundle
 from intentus_tui.core.bundle.write import bundle_executions as write_bundle
@@ -79,7 +80,7 @@ def opened_bundle(path: str) -> RecordRoot:
         bundle = ctx.with_resource(extracted(path))
         opened[key] = (path, bundle_root(bundle, path))
         if not bundle.ok:
-            click.echo(f"intentus-tui: note: {sanitize_line(bundle_label(bundle, path))}", err=True)
+            echo_error(f"intentus-tui: note: {sanitize_line(bundle_label(bundle, path))}")
     return opened[key][1]
 
 

@@ -19,6 +19,7 @@ import orjson
 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.execution_ids import ExecutionIdError, ExecutionMatch, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
@@ -53,7 +54,7 @@ def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     (a file name may hold one) is shown as ``␊``, never a line of its own. With ``--json``,
     stdout gets the error as one JSON document too (``error_document``)."""
     line = sanitize_line(in_bundle_terms(message))
-    click.echo(f"intentus-tui: {line}", err=True)
+    echo_error(f"intentus-tui: {line}")
     error_document(line, code)
     raise click.exceptions.Exit(code)
 
@@ -523,7 +524,7 @@ def open_many(specs: Sequence[str], *, others: bool = False) -> list[OpenedRoot]
             what = "failed" if entry.failed else "incomplete"
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
             lines.append(sanitize_line(line))
-            click.echo(f"intentus-tui: {lines[-1]}", err=True)
+            echo_error(f"intentus-tui: {lines[-1]}")
     if not others and all(entry.failed for entry in opened):
         error_document("; ".join(lines), ExitCode.USAGE)
         raise click.exceptions.Exit(ExitCode.USAGE)
@@ -594,13 +595,12 @@ def _note_copies(root: RecordRoot, match: ExecutionMatch, label: str | None = No
     where = f"{label}:" if label is not None else ""
     how = "LABEL:FILE" if label is not None else "its path, or its name with --dir"
     names = ", ".join(f"{where}{name}" for name in others)
-    click.echo(
+    echo_error(
         sanitize_line(
             f"intentus-tui: note: read {where}{match.record.name}; execution "
             f"{quoted(match.execution_id)} is also recorded in {names}, as the index last "
             f"listed the directory (name the file to read one: {how})"
-        ),
-        err=True,
+        )
     )
 
 

@@ -10,6 +10,7 @@ import click
 
 from intentus_tui.cli.common import fail
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.demo.live import LiveDemo, LivePlan
 from intentus_tui.demo.scenarios import SCENARIOS
@@ -139,5 +140,5 @@ def _run_live(
     why = "interrupted" if interrupted else "stopped"
     click.echo(f"Live demo {why}: {stats.started} started, {stats.finished} finished.")
     if stats.errors:
-        click.echo(f"intentus-tui: {sanitize_line(str(stats.errors[0]))}", err=True)
+        echo_error(f"intentus-tui: {sanitize_line(str(stats.errors[0]))}")
         raise click.exceptions.Exit(ExitCode.USAGE)

@@ -72,6 +72,7 @@ from intentus_tui.cli.common import (
     verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.activegraph import (
     ForkComparison,
     ForkPoint,
@@ -550,7 +551,7 @@ def ignore_rules(show_all: bool, extra: tuple[str, ...]) -> IgnoreRules:
     except IgnoreRuleError as exc:
         fail(f"--ignore: {exc}")
     if config.problem:
-        click.echo(f"intentus-tui: {sanitize_line(config.problem)}", err=True)
+        echo_error(f"intentus-tui: {sanitize_line(config.problem)}")
     return config.rules
 
 

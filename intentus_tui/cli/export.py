@@ -38,6 +38,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.export.source import ExportTarget, is_exportable, listed_file, targets_in
 from intentus_tui.core.paths import RecordRoot, shown_path, tidy_path
@@ -177,7 +178,7 @@ class _Export:
     def _skip(self, target: ExportTarget, why: str) -> None:
         self.skipped += 1
         where = sanitize_line(in_bundle_terms(str(target.path)))
-        click.echo(f"intentus-tui: skipped {where}: {sanitize_line(why)}", err=True)
+        echo_error(f"intentus-tui: skipped {where}: {sanitize_line(why)}")
 
 
 @click.command()
@@ -240,9 +241,8 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directories: tuple[s
     where = "standard output" if to_stdout else shown_path(output)
     noun = "execution" if job.exported == 1 else "executions"
     skipped = f", skipped {job.skipped}" if job.skipped else ""
-    click.echo(
-        f"intentus-tui: exported {job.exported} {noun} ({fmt}) to {sanitize_line(where)}{skipped}",
-        err=True,
+    echo_error(
+        f"intentus-tui: exported {job.exported} {noun} ({fmt}) to {sanitize_line(where)}{skipped}"
     )
     problems = job.skipped or failed_roots  # a root that failed is skipped too
     raise click.exceptions.Exit(ExitCode.PROBLEMS if problems else ExitCode.OK)

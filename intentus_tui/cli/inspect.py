@@ -33,6 +33,7 @@ from intentus_tui.cli.common import (
     terminal_columns,
 )
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.stderr import echo_error
 
 if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
@@ -141,7 +142,7 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
     if stdout_is_tty():
         echo_text(counts)
     else:
-        click.echo(f"intentus-tui: {counts}", err=True)
+        echo_error(f"intentus-tui: {counts}")
     _print_listing(rows, [entry.label for entry in opened])
     return code
 

@@ -10,9 +10,8 @@ from functools import partial, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec
 
-import click
-
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.sanitize import sanitize_line
 
 P = ParamSpec("P")
@@ -172,7 +171,7 @@ def open_bundle(path: str) -> int:
             app.prepare_start()
             return ran(app)
     except OSError as exc:
-        click.echo(f"intentus-tui: cannot open the bundle: {sanitize_line(str(exc))}", err=True)
+        echo_error(f"intentus-tui: cannot open the bundle: {sanitize_line(str(exc))}")
         return ExitCode.PROBLEMS
 
 
@@ -199,7 +198,7 @@ def open_debugger(
         root = resolve_target(directory, demo, fresh=fresh_demo)
     except OpenError as exc:
         resume_collector(freeze=False)
-        click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
+        echo_error(f"intentus-tui: {sanitize_line(str(exc))}")
         return ExitCode.USAGE
     if not has_a_terminal():
         return ExitCode.USAGE
@@ -240,7 +239,7 @@ def open_several(specs: list[str], options: RemoteOptions) -> int:
     for entry in opened:
         if entry.root is None:
             label = f"root {entry.label}: " if len(opened) > 1 else ""
-            click.echo(f"intentus-tui: {label}{sanitize_line(entry.problem or '')}", err=True)
+            echo_error(f"intentus-tui: {label}{sanitize_line(entry.problem or '')}")
     roots = RootSet(opened, options)
     if not roots.working or not has_a_terminal():
         return ExitCode.USAGE
@@ -268,10 +267,9 @@ def has_a_terminal() -> bool:
     (``TEXTUAL_DRIVER``)."""
     if os.environ.get("TEXTUAL_DRIVER") or (sys.stdin.isatty() and sys.stdout.isatty()):
         return True
-    click.echo(
+    echo_error(
         "intentus-tui: the debugger needs a terminal (standard input and output are not "
-        "both one); for scripts: intentus-tui inspect --list [ROOT ...]",
-        err=True,
+        "both one); for scripts: intentus-tui inspect --list [ROOT ...]"
     )
     return False
 

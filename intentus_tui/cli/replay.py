@@ -22,6 +22,7 @@ from intentus_tui.cli.common import (
     remote_options,
 )
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.actions import (
     NULL_PAYLOAD,
     IntegrityProblem,
@@ -122,7 +123,7 @@ def _untrusted(problems: tuple[IntegrityProblem, ...], as_json: bool) -> NoRetur
 def _refusal(text: str) -> None:
     """A refusal in text mode: on stderr, as every error is, so that ``replay X > answer``
     captures only answers."""
-    click.echo(sanitize_line(f"intentus-tui: {in_bundle_terms(text)}"), err=True)
+    echo_error(sanitize_line(f"intentus-tui: {in_bundle_terms(text)}"))
 
 
 def _problem_names(problems: tuple[IntegrityProblem, ...]) -> str:
@@ -282,11 +283,11 @@ def replay(
         echo_json({"replayed": True, **replayed.to_json()})
         if not replayed.response_recorded:  # stdout may go to a script: say it here too
             said = f"intentus-tui: nothing replayed: {no_response_text(result.record)}"
-            click.echo(sanitize_line(said), err=True)
+            echo_error(sanitize_line(said))
         elif replayed.untrusted:  # stdout may go to a script: say it where a person looks
             names = _problem_names(replayed.untrusted)
             headline = _headline(outcome)
-            click.echo(sanitize_line(f"intentus-tui: {headline} ({names})"), err=True)
+            echo_error(sanitize_line(f"intentus-tui: {headline} ({names})"))
     else:
         _echo_result(replayed, result.path, outcome, no_response_text(result.record))
     raise click.exceptions.Exit(done)

@@ -21,6 +21,7 @@ from intentus_tui.cli.common import fail, guarded
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.open import OpenError, opens_as_bundle, resolve_target
 from intentus_tui.cli.remote_options import current_remote_options, remote_arguments, remote_options
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -126,10 +127,9 @@ def serve(root: str | None, port: int, host: str, public_url: str | None, demo: 
             ExitCode.USAGE,
         )
     if not is_loopback(host):
-        click.echo(
+        echo_error(
             f"intentus-tui: warning: listening on {sanitize_line(host)}, not on this machine "
-            "only: anyone who can reach it can read these records and act on them (no log-in)",
-            err=True,
+            "only: anyone who can reach it can read these records and act on them (no log-in)"
         )
     _refuse_a_taken_address(host, port)
     server = Server(

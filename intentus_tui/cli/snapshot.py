@@ -23,6 +23,7 @@ from intentus_tui.cli.common import (
 )
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output, write_output
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.actions import (
     ExecutionDetail,
     LoadStatus,
@@ -116,4 +117,4 @@ def _warn(detail: ExecutionDetail) -> None:
     """What the snapshot just written holds that cannot be believed (a damaged or untrusted
     record)."""
     for warning in snapshot_warnings(detail):
-        click.echo(f"intentus-tui: {sanitize_line(warning)}", err=True)
+        echo_error(f"intentus-tui: {sanitize_line(warning)}")

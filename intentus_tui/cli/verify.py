@@ -32,6 +32,7 @@ from intentus_tui.cli.common import (
     verdict_line,
 )
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.actions import ExecutionDetail, load_detail
 from intentus_tui.core.bundle.layout import RECORDS
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle
@@ -141,7 +142,7 @@ def _targets(
                     fail(empty)
                 # Beside other paths: one line, counted as failed, as a missing path is;
                 # the others are verified (it ended the command, dropping them).
-                click.echo(f"intentus-tui: {empty}", err=True)
+                echo_error(f"intentus-tui: {empty}")
                 missing.append(empty)
                 if unopened is not None:
                     unopened.append((entry.label, empty))
@@ -182,7 +183,7 @@ def _targets(
             if not several and not is_link:
                 fail(problem)
             problem = sanitize_line(problem)
-            click.echo(f"intentus-tui: {problem}", err=True)
+            echo_error(f"intentus-tui: {problem}")
             missing += [] if is_link else [problem]
             if unopened is not None:
                 unopened.append((shown_path(raw), problem))
@@ -339,7 +340,7 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
             try:
                 bundles.append((path, stack.enter_context(extracted(path, raising=not alone))))
             except BundleError as exc:  # named and counted: the other arguments are checked
-                click.echo(f"intentus-tui: {sanitize_line(str(exc))}", err=True)
+                echo_error(f"intentus-tui: {sanitize_line(str(exc))}")
                 unopened.append((path, sanitize_line(str(exc))))
         record_paths, wal_targets = (
             _targets(tuple(plain), labels, unopened, others=bool(bundle_paths), named_files=named)

@@ -177,3 +177,31 @@ def test_a_forced_replay_folds_what_it_says_and_keeps_the_recorded_json_as_it_is
     assert all(line.startswith(" " * 9) and line[9] != " " for line in continued), continued
     payload = whole.index("payload: {")
     assert narrow[-(len(whole) - payload) :] == whole[payload:]  # the JSON, line for line
+
+
+def test_an_error_line_on_a_terminal_folds_under_the_message_and_piped_stays_one_line(
+    tmp_path: Path,
+) -> None:
+    """A refused path with a long name and ``replay``'s refusal of a record the real
+    IntentusNet 1.3.0 cut short: on a 60- or 40-column terminal the ``intentus-tui: ``
+    line folds at its width, each continuation under the message's start, not at column 0
+    under the program's name; piped, stderr is the one line it was."""
+    world = build_real_world(tmp_path)
+    name = "an-execution-record-directory-with-a-rather-long-name-0123456789abcdef.json"
+    (tmp_path / name).mkdir()
+    for args in (
+        ("inspect", name),
+        ("replay", "--dir", str(world.records_dir), world.error_truncated),
+    ):
+        piped = cli(*args, cwd=tmp_path)
+        assert piped.returncode != 0 and piped.stdout == ""
+        message = piped.stderr
+        assert message.startswith("intentus-tui: ") and message.count("\n") == 1
+        assert cell_len(message) > 100
+        for columns in (60, 40):
+            narrow = lines_of(run_in_pty(*args, cwd=tmp_path, columns=columns))
+            assert all(cell_len(line) <= columns for line in narrow), narrow
+            assert narrow[0].startswith("intentus-tui: ") and len(narrow) > 2
+            for line in narrow[1:]:
+                assert line.startswith(" " * 14) and line[14] != " ", narrow
+            assert "".join("".join(narrow).split()) == "".join(message.split())
