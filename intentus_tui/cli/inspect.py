@@ -67,8 +67,11 @@ def _list_rows(
     header += ["CREATED", "INTENT", "OUTCOME", "INTEGRITY", "REPLAY", "EVENTS", "ATTEMPTS"]
     header = ["ROOT", *header] if with_root else header
     rows = [[*header, "WAL"] if with_wal else header]
-    # Rows of one time and id (copies of a record) in file-name order, as in --json.
-    for s in sorted(summaries, key=lambda s: (time_order(s.created, s.execution_id), s.key)):
+    # Rows of one time and id (a record and its copies): the original, then its copies by
+    # name, as in --json (``copy_rank``).
+    for s in sorted(
+        summaries, key=lambda s: (time_order(s.created, s.execution_id), s.copy_rank, s.key)
+    ):
         verdict = verdict_of(s)
         row = [s.root] if with_root else []
         row.append(s.execution_id)
@@ -116,7 +119,9 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
             ],
             "counts": listing_counts(summaries),
         }
-        ordered = sorted(summaries, key=lambda s: time_order(s.created, s.execution_id))
+        ordered = sorted(
+            summaries, key=lambda s: (time_order(s.created, s.execution_id), s.copy_rank)
+        )
         text = dumps_json(head).rstrip().removesuffix("}").rstrip()
         out = sys.stdout.buffer
         json_started()

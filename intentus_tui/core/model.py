@@ -183,6 +183,19 @@ def display_id(execution_id: str) -> str:
     return execution_id
 
 
+def copy_rank(file_name: str, execution_id: str) -> int:
+    """Where a file comes among the files that record one execution (one time, one id),
+    in every listing of them (``inspect --list`` and its ``--json``, the debugger's list):
+    0 for the file named after its id (``X.json``, the one IntentusNet writes), 1 for a
+    copy or a renamed file (``X.copy.json``, ``huge.json``). The original comes first,
+    then its copies by name, as ``export`` (in the order of the ids the names give) has
+    ``X.json`` before ``X.copy.json``."""
+    return 0 if file_name == f"{execution_id}{_RECORD_SUFFIX}" else 1
+
+
+_RECORD_SUFFIX = ".json"  # records.load's RECORD_SUFFIX (that module imports this one)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExecutionSummary:
     """One row of the execution list. Strings are already sanitized for display."""
@@ -238,6 +251,11 @@ class ExecutionSummary:
         """The file's name as found (raw: sanitize it to show it): ``key`` without the
         ``LABEL/`` that several roots put before it."""
         return self.key.rpartition("/")[2]
+
+    @property
+    def copy_rank(self) -> int:
+        """``copy_rank`` of its file: 0 for the file named after its id, 1 for a copy."""
+        return copy_rank(self.file_name, self.execution_id)
 
     @property
     def short_id(self) -> str:

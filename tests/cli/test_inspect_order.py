@@ -128,15 +128,17 @@ def test_wal_only_executions_take_their_place_too(world: Path) -> None:
     assert UTC_SECOND.fullmatch(text[6][1])
 
 
-def test_copies_of_one_record_come_in_file_name_order_however_listed(world: Path) -> None:
-    """Copies of a record under other names share its time and id: they come in
-    file-name order, whichever order the directory lists them in and however the listing
-    is made."""
+def test_copies_of_one_record_come_after_it_in_file_name_order_however_listed(
+    world: Path,
+) -> None:
+    """Copies of a record under other names share its time and id: they come after the
+    record named after the id, in file-name order, whichever order the directory lists
+    them in and however the listing is made."""
     records = world / ".intentusnet" / "records"
     original = (records / "tie-a.json").read_bytes()
     for name in ("tie-a copy.json", "0-tie-a.json", "tie-a~.json"):
         (records / name).write_bytes(original)
-    files = ["0-tie-a.json", "tie-a copy.json", "tie-a.json", "tie-a~.json"]
+    files = ["tie-a.json", "0-tie-a.json", "tie-a copy.json", "tie-a~.json"]
     cache = world / "cache"
     outputs = []
     for extra in (("--no-cache",), (), ()):  # without the cache, filling it, from it
@@ -150,8 +152,8 @@ def test_copies_of_one_record_come_in_file_name_order_however_listed(world: Path
 
 def test_copies_of_one_record_name_their_files_in_the_text_listing(world: Path) -> None:
     """One id in several files (``cp``, a truncated copy, a name a terminal would act on):
-    a FILE column names the file of each of their rows, "-" on the others, the copies in
-    file-name order; with no id repeated there is no FILE column (``_text_rows``)."""
+    a FILE column names the file of each of their rows, "-" on the others, the record
+    named after the id first, then its copies in file-name order; with no id repeated there is no FILE column (``_text_rows``)."""
     records = world / ".intentusnet" / "records"
     original = (records / "tie-a.json").read_bytes()
     names = ["0-tie-a.json", "tie-a copy.json", "tie-a\x1b[2J.json"]
@@ -164,7 +166,7 @@ def test_copies_of_one_record_name_their_files_in_the_text_listing(world: Path) 
     assert lines[0].split()[:3] == ["EXECUTION", "FILE", "CREATED"]
     rows = [re.split(r"\s{2,}", line) for line in lines[1:]]
     files = [r[1] for r in rows if r[0] == "tie-a"]
-    assert files == [n.replace("\x1b", "␛") for n in sorted([*names, "tie-a.json"])]
+    assert files == ["tie-a.json", *(n.replace("\x1b", "␛") for n in sorted(names))]
     assert {r[1] for r in rows if r[0] != "tie-a"} == {"-"}
     assert [r[0] for r in rows if r[0] != "tie-a"] == [i for i in EXPECTED if i != "tie-a"]
 

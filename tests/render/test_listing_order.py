@@ -145,16 +145,18 @@ def test_a_file_with_its_row_places_is_ordered_without_reading_rows(
         assert again.read() == b",\n".join(sorted(rows[:3], key=row_key))
 
 
-def test_rows_with_the_same_time_and_id_come_in_file_name_order(
+def test_rows_with_the_same_time_and_id_come_original_first_then_in_file_name_order(
     real_world: RealWorld, tmp_path: Path
 ) -> None:
-    """Copies of one record (same time, same id) under other names: whatever order the
+    """A record and its copies (same time, same id) under other names: whatever order the
     files were read in, and whether keys come with the rows or are read from them, the
-    rows come in file-name order."""
-    base = summarize_path(real_world.records_dir / f"{real_world.success}.json")
-    names = ["c-copy.json", "a-copy.json", "é-copy.json", "b\x01-copy.json", "B.json"]
+    record named after the id comes first, then the copies in file-name order."""
+    own = f"{real_world.success}.json"
+    base = summarize_path(real_world.records_dir / own)
+    names = ["c-copy.json", "a-copy.json", own, "é-copy.json", "b\x01-copy.json", "B.json"]
     copies = [dataclasses.replace(base, key=name) for name in names]
-    expected = [row_line(s) for s in sorted(copies, key=lambda s: s.key)]
+    expected = [row_line(s) for s in sorted(copies, key=lambda s: (s.key != own, s.key))]
+    assert expected[0] == row_line(base)
     for arrangement in (copies, copies[::-1], copies[2:] + copies[:2]):
         rows = [row_line(s) for s in arrangement]
         keyed = RowBlock(

@@ -3,7 +3,7 @@
 Pure Python (no Textual) so it is cheap to test and to benchmark. The model keeps every
 summary it was given, and a sorted list of *row keys* for the rows currently shown.
 A row key is a tuple that sorts rows into place: ``(group, 0)`` for a group header and
-``(group, 1, *sort fields, file key)`` for an execution; the group is the execution's
+``(group, 1, *sort fields, copy rank, file key)`` for an execution; the group is the execution's
 verdict (``verdict_of``), failures first. Keeping it sorted lets a live
 update move one row with a bisect instead of re-sorting 100,000 rows.
 """
@@ -127,14 +127,15 @@ def _newest_first(ts: float) -> float:
 
 
 # An execution as a re-sort needs it: (group, newest-first time, file key, time, intent
-# casefolded, minus its attempts). Plain values only, no summary: the cyclic collector
+# casefolded, minus its attempts, ``copy_rank``: a record before its copies of one time). Plain values only, no summary: the cyclic collector
 # stops tracking such tuples, so the 100,000 kept add nothing to each full collection
 # (holding the summary, they added ~50 ms to each, stalling a key now and then).
-Base = tuple[int, float, str, float, str, int]
+Base = tuple[int, float, str, float, str, int, int]
 
 
 class Sort(NamedTuple):
-    """An order of the list. Every order ends in newest first, then the file key; ``lead``
+    """An order of the list. Every order ends in newest first, then ``copy_rank`` and the
+    file key (a record before its copies of the same time, as every listing); ``lead``
     gives the fields before those, of one row (from the summary, its group and its time),
     and ``lead_column`` the same for every row at once (a comprehension: a call per row
     costs more than the sort). Each field is of one type in every row."""
@@ -237,7 +238,7 @@ def verdict_entry(summary: ExecutionSummary) -> Verdict:
 
 # ``(newest-first order, sorted row keys)``: what a sort makes.
 SortResult = tuple[list[Base], list[RowKey]]
-_NEWEST_FIRST = itemgetter(1, 2)
+_NEWEST_FIRST = itemgetter(1, 6, 2)
 
 
 def _base_of(verdict: Verdict) -> Base:
@@ -249,18 +250,19 @@ def _base_of(verdict: Verdict) -> Base:
         ts,
         summary.intent.casefold(),
         -summary.attempts,
+        summary.copy_rank,
     )
 
 
 def _remove_base(order: list[Base], base: Base) -> None:
     """Remove ``base``'s execution from the newest-first ``order`` (if there)."""
-    index = bisect_left(order, (base[1], base[2]), key=_NEWEST_FIRST)
+    index = bisect_left(order, (base[1], base[6], base[2]), key=_NEWEST_FIRST)
     if index < len(order) and order[index][2] == base[2]:
         del order[index]
 
 
 def newest_order(summaries: list[ExecutionSummary], verdicts: dict[str, Verdict]) -> list[Base]:
-    """Every execution newest first, then by file key. ``verdicts``: those already made,
+    """Every execution newest first, then by copy rank and file key. ``verdicts``: those already made,
     only read (so this may run on another thread): a missing one is made, not kept."""
     order: list[Base] = []
     for summary in summaries:
@@ -275,7 +277,7 @@ def newest_order(summaries: list[ExecutionSummary], verdicts: dict[str, Verdict]
 def sorted_rows(newest: list[Base], sort: Sort, grouped: bool) -> list[RowKey]:
     """Every execution's row key in ``sort``'s order, from the executions newest first.
 
-    Every order ends in newest first, then the file key, so the rows need only a stable
+    Every order ends in newest first, then the copy rank and file key, so the rows need only a stable
     sort by the order's leading field and then by group, each a pass over plain floats,
     ints or strings (which CPython compares without the tuple machinery): 100,000 shuffled
     rows cost 65-100 ms of CPU instead of ~260 ms sorting the row-key tuples
@@ -284,15 +286,17 @@ def sorted_rows(newest: list[Base], sort: Sort, grouped: bool) -> list[RowKey]:
     rows: list[RowKey]
     if column is None:
         if grouped:
-            rows = [(b[0], 1, b[1], b[2]) for b in newest]
+            rows = [(b[0], 1, b[1], b[6], b[2]) for b in newest]
         else:
-            rows = [(0, 1, b[1], b[2]) for b in newest]
+            rows = [(0, 1, b[1], b[6], b[2]) for b in newest]
     else:
         leads = column(newest)
         if grouped:
-            rows = [(b[0], 1, lead, b[1], b[2]) for lead, b in zip(leads, newest, strict=True)]
+            rows = [
+                (b[0], 1, lead, b[1], b[6], b[2]) for lead, b in zip(leads, newest, strict=True)
+            ]
         else:
-            rows = [(0, 1, lead, b[1], b[2]) for lead, b in zip(leads, newest, strict=True)]
+            rows = [(0, 1, lead, b[1], b[6], b[2]) for lead, b in zip(leads, newest, strict=True)]
         rows.sort(key=itemgetter(2))
     if grouped:
         rows.sort(key=itemgetter(0))
@@ -519,7 +523,8 @@ class ListModel:
     def _key_of(self, verdict: Verdict) -> RowKey:
         summary, _, group, ts = verdict
         lead = self.sort.lead(summary, group, ts)
-        return (group if self.view.grouped else 0, 1, *lead, _newest_first(ts), summary.key)
+        rank = summary.copy_rank
+        return (group if self.view.grouped else 0, 1, *lead, _newest_first(ts), rank, summary.key)
 
     def _matches(self, summary: ExecutionSummary) -> bool:
         only = self.view.only
