@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, AnyStr, cast
 
 
 class LoadStatus(StrEnum):
@@ -183,17 +183,20 @@ def display_id(execution_id: str) -> str:
     return execution_id
 
 
-def copy_rank(file_name: str, execution_id: str) -> int:
+def copy_rank(file_name: AnyStr, execution_id: AnyStr) -> int:
     """Where a file comes among the files that record one execution (one time, one id),
     in every listing of them (``inspect --list`` and its ``--json``, the debugger's list):
     0 for the file named after its id (``X.json``, the one IntentusNet writes), 1 for a
     copy or a renamed file (``X.copy.json``, ``huge.json``). The original comes first,
     then its copies by name, as ``export`` (in the order of the ids the names give) has
-    ``X.json`` before ``X.copy.json``."""
-    return 0 if file_name == f"{execution_id}{_RECORD_SUFFIX}" else 1
+    ``X.json`` before ``X.copy.json``. Names as text or as bytes (a listing row's), both
+    of one kind."""
+    suffix = _RECORD_SUFFIX if isinstance(file_name, str) else _RECORD_SUFFIX_BYTES
+    return 0 if file_name == execution_id + suffix else 1
 
 
 _RECORD_SUFFIX = ".json"  # records.load's RECORD_SUFFIX (that module imports this one)
+_RECORD_SUFFIX_BYTES = _RECORD_SUFFIX.encode()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -153,7 +153,8 @@ def test_copies_of_one_record_come_after_it_in_file_name_order_however_listed(
 def test_copies_of_one_record_name_their_files_in_the_text_listing(world: Path) -> None:
     """One id in several files (``cp``, a truncated copy, a name a terminal would act on):
     a FILE column names the file of each of their rows, "-" on the others, the record
-    named after the id first, then its copies in file-name order; with no id repeated there is no FILE column (``_text_rows``)."""
+    named after the id first, then its copies in file-name order; with no id repeated
+    there is no FILE column (``_text_rows``)."""
     records = world / ".intentusnet" / "records"
     original = (records / "tie-a.json").read_bytes()
     names = ["0-tie-a.json", "tie-a copy.json", "tie-a\x1b[2J.json"]

@@ -2,8 +2,9 @@
 
 Ids with ``..``, separators, NUL, a leading dot or an absolute path are refused before any
 file is touched; a symlink inside the store that leads outside is never followed: the
-loaders refuse it (a record not read, by id as in a listing) and the store's writes refuse it. A path typed on the command line is read as typed
-(like ``cat``) but never written.
+loaders refuse it (a record not read, by id as in a listing) and the store's writes
+refuse it. A path typed on the command line is read as typed (like ``cat``) but never
+written.
 """
 
 from __future__ import annotations

@@ -127,9 +127,10 @@ def _newest_first(ts: float) -> float:
 
 
 # An execution as a re-sort needs it: (group, newest-first time, file key, time, intent
-# casefolded, minus its attempts, ``copy_rank``: a record before its copies of one time). Plain values only, no summary: the cyclic collector
-# stops tracking such tuples, so the 100,000 kept add nothing to each full collection
-# (holding the summary, they added ~50 ms to each, stalling a key now and then).
+# casefolded, minus its attempts, ``copy_rank``: a record before its copies of one time).
+# Plain values only, no summary: the cyclic collector stops tracking such tuples, so the
+# 100,000 kept add nothing to each full collection (holding the summary, they added ~50 ms
+# to each, stalling a key now and then).
 Base = tuple[int, float, str, float, str, int, int]
 
 
@@ -262,8 +263,9 @@ def _remove_base(order: list[Base], base: Base) -> None:
 
 
 def newest_order(summaries: list[ExecutionSummary], verdicts: dict[str, Verdict]) -> list[Base]:
-    """Every execution newest first, then by copy rank and file key. ``verdicts``: those already made,
-    only read (so this may run on another thread): a missing one is made, not kept."""
+    """Every execution newest first, then by copy rank and file key. ``verdicts``: those
+    already made, only read (so this may run on another thread): a missing one is made,
+    not kept."""
     order: list[Base] = []
     for summary in summaries:
         cached = verdicts.get(summary.key)
@@ -277,10 +279,10 @@ def newest_order(summaries: list[ExecutionSummary], verdicts: dict[str, Verdict]
 def sorted_rows(newest: list[Base], sort: Sort, grouped: bool) -> list[RowKey]:
     """Every execution's row key in ``sort``'s order, from the executions newest first.
 
-    Every order ends in newest first, then the copy rank and file key, so the rows need only a stable
-    sort by the order's leading field and then by group, each a pass over plain floats,
-    ints or strings (which CPython compares without the tuple machinery): 100,000 shuffled
-    rows cost 65-100 ms of CPU instead of ~260 ms sorting the row-key tuples
+    Every order ends in newest first, then the copy rank and file key, so the rows need
+    only a stable sort by the order's leading field and then by group, each a pass over
+    plain floats, ints or strings (which CPython compares without the tuple machinery):
+    100,000 shuffled rows cost 65-100 ms of CPU instead of ~260 ms sorting the row-key tuples
     (``bench/bench_list_model.py``)."""
     column = sort.lead_column
     rows: list[RowKey]
