@@ -8,8 +8,8 @@ each row's key with it (``RowBlock``, ``RowPlaces``): the keys are made on every
 only sorted here (at 100,000 rows, 25 ms here against 400 ms to read them from the rows).
 For rows that come without keys, decoding them to sort would cost more than the listing
 itself, so each row's sort key is read from its first three members (``execution_id``,
-``file``, ``created``, written in that order by ``rows.summary_to_json``); a row that does not start that way, or whose id or time holds
-an escape, is decoded whole instead.
+``file``, ``created``, written in that order by ``rows.summary_to_json``); a row that
+does not start that way, or whose id or time holds an escape, is decoded whole instead.
 
 Rows are never copied to be sorted: each gets one small entry (its key packed into bytes,
 then where the row is), the entries are sorted, and the rows are written out in that
