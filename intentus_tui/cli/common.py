@@ -7,7 +7,6 @@ import itertools
 import json
 import os
 import shlex
-import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import wraps
@@ -19,7 +18,7 @@ import orjson
 
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.remote_options import current_remote_options, remote_options
-from intentus_tui.cli.stderr import echo_error
+from intentus_tui.cli.stderr import echo_error, terminal_width
 from intentus_tui.core.execution_ids import ExecutionIdError, ExecutionMatch, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
 from intentus_tui.core.paths import (
@@ -495,9 +494,7 @@ def print_table(
 
 def terminal_columns() -> int | None:
     """The width of the terminal standard output is, or None when it is not one."""
-    if not stdout_is_tty():
-        return None
-    return shutil.get_terminal_size().columns
+    return terminal_width(sys.stdout)
 
 
 def stdout_is_tty() -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TextIO
 
 import click
 
@@ -18,7 +19,7 @@ PREFIX = "intentus-tui: "
 
 def echo_error(line: str) -> None:
     """``line`` (shown text, ``intentus-tui: `` first) on stderr, folded on a terminal."""
-    width = stderr_columns()
+    width = terminal_width(sys.stderr)
     if width is not None:
         from intentus_tui.render.fold import fold_line
 
@@ -28,10 +29,9 @@ def echo_error(line: str) -> None:
     click.echo(line, err=True)
 
 
-def stderr_columns() -> int | None:
-    """The width of the terminal stderr is (``COLUMNS`` first, as for stdout's), or None
-    when it is not one."""
-    stream = sys.stderr
+def terminal_width(stream: TextIO) -> int | None:
+    """The width of the terminal ``stream`` writes to (``COLUMNS`` first, as
+    ``shutil.get_terminal_size`` reads it), or None when it is not one."""
     try:
         if not stream.isatty():
             return None
