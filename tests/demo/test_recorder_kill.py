@@ -67,24 +67,51 @@ def report_error(fields, text):
 
 
 def _run_kills(root: Path, side: Path) -> dict[str, str]:
-    """Fork KILLS recording children, SIGKILL each at a random moment; tag -> flush mode."""
+    """Fork KILLS recording children, SIGKILL each at a random moment; tag -> flush mode.
+
+    Every other child's moment is counted from its fork (it may die before its first
+    event is durable: nothing must be left of it); the others' from their first durable
+    event, so that on a loaded machine, where a child takes long to start, kills still
+    land in the middle of executions (counted from the fork alone, a busy run landed 37 of
+    200 there, against the 50 asserted)."""
     rng = random.Random(20260105)
     zygote = Zygote(ZYGOTE, str(root), str(side))
     modes: dict[str, str] = {}
     live: list[tuple[float, int]] = []  # (kill deadline, pid)
+    # (delay after the first flush, pid, its side file, when it was forked)
+    starting: list[tuple[float, int, Path, float]] = []
     pids: list[int] = []
     try:
-        while len(pids) < KILLS or live:
-            while len(live) < LIVE and len(pids) < KILLS:
+        while len(pids) < KILLS or live or starting:
+            while len(live) + len(starting) < LIVE and len(pids) < KILLS:
                 tag = f"k{len(pids):03d}"
                 mode = "rewrite" if len(pids) % 4 == 3 else "wal"  # the default gets 3/4
                 size = rng.choice((10, 2_000, 40_000))  # big envelopes: long writes to hit
                 pid = zygote.fork(mode, tag, size)
+                delay = rng.uniform(0.001, 0.08)
+                if len(pids) % 2:
+                    starting.append((delay, pid, side / tag, time.monotonic()))
+                else:
+                    live.append((time.monotonic() + delay, pid))
                 modes[tag] = mode
                 pids.append(pid)
-                live.append((time.monotonic() + rng.uniform(0.001, 0.08), pid))
+            for entry in list(starting):
+                delay, pid, flushed, forked = entry
+                if flushed.exists() and flushed.stat().st_size:
+                    starting.remove(entry)
+                    live.append((time.monotonic() + delay, pid))
+                else:
+                    assert alive(pid), "a recording child died on its own"
+                    assert time.monotonic() - forked < 20, "a child never made an event durable"
+            if not live:
+                time.sleep(0.001)  # every child is still before its first durable event
+                continue
             live.sort()
-            deadline, pid = live.pop(0)
+            deadline, pid = live[0]
+            if starting and deadline > time.monotonic() + 0.001:
+                time.sleep(0.001)  # look at the starting children again meanwhile
+                continue
+            live.pop(0)
             time.sleep(max(0.0, deadline - time.monotonic()))
             assert alive(pid), "a recording child died on its own"
             zygote.kill(pid)
