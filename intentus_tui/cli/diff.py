@@ -21,7 +21,8 @@ user's own from ``compare.toml`` in the user config dir and ``--ignore GLOB``; t
 how many differences they hid, and ``--all`` shows everything. Equal means equal once those are
 set aside.
 
-Exit codes: 0 equal, 1 different, 2 usage error (missing file, unknown id or run, bad
+Exit codes: 0 equal, 1 different (or equal with a side whose evidence fails its integrity
+check: ``equal, from untrusted evidence``), 2 usage error (missing file, unknown id or run, bad
 ``--key-by`` or ``--ignore``, unreadable database), with one line on stderr.
 
 Each record's side comes with its execution's verdict, as ``verify`` prints it (``A  ID
@@ -81,6 +82,7 @@ from intentus_tui.core.activegraph import (
     StructuralDiff,
 )
 from intentus_tui.core.compare import (
+    EQUAL,
     NO_RULES,
     CompareError,
     Comparison,
@@ -94,6 +96,7 @@ from intentus_tui.core.compare import (
     compare,
     cut_pair,
     diff_lines,
+    equal_words,
     file_operand,
     load_ignore_config,
     path_in_a,
@@ -524,14 +527,15 @@ def print_text(a: Operand, b: Operand, outcome: Comparison) -> None:
         _line(text)
     if outcome.hidden:
         _line(hidden_line(outcome.hidden))
-    _line(result_line(outcome))
+    _line(result_line(outcome, a, b))
 
 
-def result_line(outcome: Comparison) -> str:
+def result_line(outcome: Comparison, a: Operand, b: Operand) -> str:
     """``different: 27 changed values, 13 changed events``: counted as the Diff tab and the
-    comparison screen count them (one per entry; events where compared event by event)."""
+    comparison screen count them (one per entry; events where compared event by event);
+    ``equal``, or ``equal, from untrusted evidence`` (``equal_words``) as they say it."""
     if outcome.equal:
-        return "equal"
+        return equal_words(a, b)
     text = f"different: {changed_values_text(len(outcome.entries))}"
     if outcome.changed_events is not None:
         text += f", {changed_events_text(outcome.changed_events)}"
@@ -610,7 +614,8 @@ def diff(
 
     Timestamps, request/trace/span ids and latencies are hidden by default (the count is
     printed); --all shows them. Your own rules: ignore = ["GLOB", ...] in compare.toml in
-    the user config dir. Exit 0 when equal, 1 when different, 2 on a usage error.
+    the user config dir. Exit 0 when equal, 1 when different (or equal with an untrusted
+    side), 2 on a usage error.
     """
     key_paths = parse_key_by(key_by_specs)
     rules = ignore_rules(show_all, ignore_globs)
@@ -622,9 +627,11 @@ def diff(
         fail(str(exc))
     except DiffError as exc:
         fail(f"--key-by: {exc}")
-    decided_exit(ExitCode.OK if comparison.equal else ExitCode.PROBLEMS)
+    # Equal from untrusted evidence is no clean result: a script must not take it for one.
+    clean = comparison.equal and equal_words(side_a, side_b) == EQUAL
+    decided_exit(ExitCode.OK if clean else ExitCode.PROBLEMS)
     if as_json:
         echo_json(comparison_json(side_a, side_b, comparison))
     else:
         print_text(side_a, side_b, comparison)
-    raise click.exceptions.Exit(ExitCode.OK if comparison.equal else ExitCode.PROBLEMS)
+    raise click.exceptions.Exit(ExitCode.OK if clean else ExitCode.PROBLEMS)

@@ -84,6 +84,7 @@ from intentus_tui.core.verist.missing import MISSING
 if TYPE_CHECKING:
     from intentus_tui.core.activegraph import ForkComparison, StructuralDiff
     from intentus_tui.core.compare import (
+        EQUAL,
         WHOLE_RECORD,
         CompareError,
         Comparison,
@@ -94,6 +95,7 @@ if TYPE_CHECKING:
         SnapshotSummary,
         changed_events_text,
         changed_values_text,
+        equal_words,
         file_operand,
         path_text,
         run_operand,
@@ -109,6 +111,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLAIMED",
+    "EQUAL",
     "EXECUTION_INCOMPLETE",
     "FORCED_WARNING",
     "FORCE_REPLAY_RISKS",
@@ -171,6 +174,7 @@ __all__ = [
     "compare_view",
     "detail_operand",
     "duration_text",
+    "equal_words",
     "file_operand",
     "force_replay_risks",
     "ignore_config",
@@ -216,6 +220,9 @@ _LAZY: dict[str, str] = {
     "path_text": "intentus_tui.core.compare",
     "run_operand": "intentus_tui.core.compare",
     "untrusted_warnings": "intentus_tui.core.compare",
+    "equal_words": "intentus_tui.core.compare",
+    "EQUAL": "intentus_tui.core.compare",
+    "UNTRUSTED_EVIDENCE": "intentus_tui.core.compare",
     "ForkComparison": "intentus_tui.core.activegraph",
     "StructuralDiff": "intentus_tui.core.activegraph",
     "ExecutionDetail": "intentus_tui.core.detail",

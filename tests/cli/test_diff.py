@@ -18,6 +18,7 @@ from intentusnet.recording.store import FileExecutionStore as RealStore
 
 from intentus_tui.cli import run
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.records.hashing import runtime_envelope_hash
 from intentus_tui.core.verist.snapshot import load_snapshot
 from tests.activegraph_world import NotesWorld, copy_store, notes_world, real_diff
 from tests.factories import make_record, write_record
@@ -144,6 +145,10 @@ def test_key_by(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     b = copy.deepcopy(a)
     b["header"]["executionId"] = "chain-b"
     b["envelope"]["metadata"]["identityChain"] = [{"id": "y"}, {"id": "x"}]
+    # Recorded as written, not edited afterwards: each envelope hashes to its header (an
+    # untrusted side's "equal" is no clean result).
+    for record in (a, b):
+        record["header"]["envelopeHash"] = runtime_envelope_hash(record["envelope"])
     write_record(records, a)
     write_record(records, b)
     assert cli(capsys, "diff", "chain-a", "chain-b")[0] == ExitCode.PROBLEMS

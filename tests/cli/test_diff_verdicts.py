@@ -201,3 +201,32 @@ def test_verdict_lines_are_terminal_safe(
     )
     assert "\x1b" not in out and "\u202e" not in out
     assert json.loads(out)["b"]["verdict"]["integrity"] == "tampered"
+
+
+def test_equal_from_an_untrusted_side_is_said_and_is_no_clean_exit(
+    incident: dict[str, Any], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A record whose only edit is in a path the ignore rules hide (its trace id): the
+    values compared match, but from evidence that fails its integrity check. It ended
+    ``equal`` with exit 0, which a script takes for a clean result."""
+    original = incident["records"] / f"{incident['fallback']}.json"
+    record = json.loads(original.read_text("utf-8"))
+    record["envelope"]["metadata"]["traceId"] = "edited"
+    edited = tmp_path / "trace-edited.json"
+    edited.write_text(json.dumps(record, ensure_ascii=False, indent=2), "utf-8")
+
+    code, out, _ = cli(capsys, "diff", str(original), str(edited))
+    lines = out.splitlines()
+    assert code == ExitCode.PROBLEMS
+    assert lines[-2:] == [
+        "1 changed value hidden by the ignore rules (--all shows them)",
+        "equal, from untrusted evidence",
+    ]
+    assert any(line.startswith("warning: B is untrusted (integrity tampered)") for line in lines)
+    code, out, _ = cli(capsys, "diff", str(original), str(edited), "--json")
+    assert code == ExitCode.PROBLEMS and json.loads(out)["equal"] is True
+
+    # Two trusted copies of it: equal, exit 0, as before.
+    copy = shutil.copy(original, tmp_path / "copy.json")
+    code, out, _ = cli(capsys, "diff", str(original), str(copy))
+    assert code == ExitCode.OK and out.splitlines()[-1] == "equal"

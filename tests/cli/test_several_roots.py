@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.cli.exit_codes import ExitCode
+from intentus_tui.core.records.hashing import runtime_envelope_hash
 from tests.cli.support import cli
 from tests.intentusnet_world import RealWorld
 from tests.roots_world import WAL_ONLY_ID, Host, copy_host
@@ -133,12 +134,15 @@ def test_diff_compares_executions_of_two_roots(hosts: list[Host], real_world: Re
     some = real_world.success
     record = json.loads((beta.records / f"{some}.json").read_text())
     record["envelope"]["metadata"]["createdAt"] = "2030-01-01T00:00:00Z"
+    # Recorded so, not edited afterwards: equal from a tampered side would be no clean exit.
+    record["header"]["envelopeHash"] = runtime_envelope_hash(record["envelope"])
     (beta.records / f"{some}.json").write_text(json.dumps(record, indent=2))
     dirs = ["--dir", str(alpha.base), "--dir", str(beta.base)]
-    # Only a timestamp differs: hidden by the default ignore rules, and counted.
+    # Only a timestamp differs (and so the envelope's hash): hidden by the default ignore
+    # rules, and counted.
     quiet = cli("diff", *dirs, "--json", f"alpha:{some}", f"beta:{some}")
     assert quiet.returncode == 0, quiet.stderr
-    assert json.loads(quiet.stdout)["hidden"] == 1
+    assert json.loads(quiet.stdout)["hidden"] == 2
     result = cli("diff", *dirs, "--json", "--all", f"alpha:{some}", f"beta:{some}")
     assert result.returncode == 1, result.stderr  # they differ
     doc = json.loads(result.stdout)

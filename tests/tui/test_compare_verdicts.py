@@ -14,6 +14,7 @@ from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_recor
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.factories import write_record
 from tests.tui.compare_harness import (
+    CompareApp,
     compare_pair,
     debugger_on_pair,
     pair_app,
@@ -135,3 +136,38 @@ async def test_d_and_then_f_from_the_diff_tab_show_both_verdicts(records_dir: Pa
             pane.view.focus()
             await pilot.press("f")
             await settle(pilot)
+
+
+def _trace_edited() -> tuple[Any, Any]:
+    """A record and one whose only edit, made after its hash was taken, is its trace id: a
+    path the ignore rules hide, so the values compared match."""
+    from tests.tui.side_pane_harness import good_record as record
+
+    a, b = record("exec-000A"), record("exec-000B")
+    b["envelope"]["metadata"]["traceId"] = "edited after hashing"
+    return detail_from(a), detail_from(b)
+
+
+async def test_equal_from_an_untrusted_side_says_so_on_the_full_screen_and_the_diff_tab() -> None:
+    """They said "equal" and drew a green EQUAL badge, as for two records that verify."""
+    a, b = _trace_edited()
+    assert b.verdict is not None and not b.verdict.trusted
+    app = CompareApp(a, b)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await finish_workers(pilot)
+        status = _flat(_text(app.comparison.query_one("#compare-status")))
+    assert status.startswith("records · equal, from untrusted evidence · ")
+    assert "hidden by ignore rules" in status
+
+    side = SidePaneApp(a, tab="verify")
+    async with side.run_test(size=(100, 40)) as pilot:
+        side.side.show_diff(a, b)
+        await finish_workers(pilot)
+        said = _flat(_text(side.side.diff_pane.query_one("#diff-status")))
+    assert said.startswith("EQUAL (no changes), from untrusted evidence")
+
+    clean = CompareApp(*_trace_edited()[:1], detail_from(good_record("exec-000C")))
+    async with clean.run_test(size=(120, 36)) as pilot:
+        await finish_workers(pilot)
+        status = _flat(_text(clean.comparison.query_one("#compare-status")))
+    assert status.startswith("records · equal · ")

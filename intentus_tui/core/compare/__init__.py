@@ -62,10 +62,13 @@ from intentus_tui.core.compare.notation import (
     path_text,
 )
 from intentus_tui.core.compare.operands import (
+    EQUAL,
     UNTRUSTED_DIFFERENCES,
+    UNTRUSTED_EVIDENCE,
     CompareError,
     Operand,
     OperandKind,
+    equal_words,
     file_operand,
     load_result_operand,
     record_operand,
@@ -100,9 +103,11 @@ from intentus_tui.core.compare.usecase import (
 __all__ = [
     "DEFAULT_IGNORE_RULES",
     "DEFAULT_RULES",
+    "EQUAL",
     "NO_RULES",
     "RECORD_SECTIONS_COMPARED",
     "UNTRUSTED_DIFFERENCES",
+    "UNTRUSTED_EVIDENCE",
     "WHOLE_RECORD",
     "CompareError",
     "Compared",
@@ -131,6 +136,7 @@ __all__ = [
     "cut_pair",
     "diff_lines",
     "entry_line",
+    "equal_words",
     "file_operand",
     "find_divergence",
     "first_divergence",

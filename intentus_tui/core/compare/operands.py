@@ -110,6 +110,19 @@ def untrusted_warning(name: str, operand: Operand, *, reason: bool = False) -> s
     return f"{text} ({verdict.integrity_reason})" if reason else text
 
 
+EQUAL = "equal"
+UNTRUSTED_EVIDENCE = "from untrusted evidence"
+EQUAL_UNTRUSTED = f"{EQUAL}, {UNTRUSTED_EVIDENCE}"
+
+
+def equal_words(a: Operand | None, b: Operand | None) -> str:
+    """What an equal comparison is called on every screen: ``equal``, or ``equal, from
+    untrusted evidence`` when a side's verdict is untrusted (tampered, a broken log
+    chain): values that match prove nothing while one side's evidence fails its integrity
+    check (its warning says which side and why)."""
+    return EQUAL_UNTRUSTED if any(side is not None and side.untrusted for side in (a, b)) else EQUAL
+
+
 def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
     """``untrusted_warning`` of each side; one line when both are untrusted (``A and B are
     untrusted (integrity tampered): their differences ...``): the same words, where every

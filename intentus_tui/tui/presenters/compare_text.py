@@ -195,16 +195,17 @@ def no_timelines_text(a: Operand, b: Operand) -> str:
     )
 
 
-def counts_text(layout: SideBySide, rules_on: bool) -> str:
+def counts_text(layout: SideBySide, rules_on: bool, equal: str) -> str:
     """``27 changed values · 13 changed events``: the differences, one per changed value, as
     ``intentus-tui diff`` and the Diff tab count them and as ``n`` steps through the values;
-    then, with a timeline, the events that differ, as ``n`` steps through the timeline."""
+    then, with a timeline, the events that differ, as ``n`` steps through the timeline.
+    ``equal``: what no difference is called (``equal_words`` of the two sides)."""
     from intentus_tui.core.actions import changed_events_text, changed_values_text
 
     shown = layout.shown(rules_on)
     comparison = layout.comparison
     if comparison.equal and rules_on:
-        text = "equal"
+        text = equal
     elif shown == 0 and not comparison.equal:
         return "different (not value by value: see the notes)"
     else:

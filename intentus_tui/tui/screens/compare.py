@@ -42,6 +42,7 @@ from intentus_tui.core.actions import (
     SideRow,
     compare_side_by_side,
     detail_operand,
+    equal_words,
     ignore_config,
 )
 from intentus_tui.core.model import Verdict
@@ -421,7 +422,7 @@ class ComparisonScreen(Screen[None]):
         at = position_text(view is self.timeline, view.difference_position(), len(view.differences))
         parts: list[tuple[str, str] | str] = [
             (f"{layout.comparison.compared} · ", DIM),
-            (counts_text(layout, self.rules_on), "bold"),
+            (counts_text(layout, self.rules_on, equal_words(self.a, self.b)), "bold"),
         ]
         if at:
             parts.append((f" · {at}", "bold"))

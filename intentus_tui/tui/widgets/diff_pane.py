@@ -33,7 +33,9 @@ from textual.widgets import Select, Static
 from textual.worker import Worker, get_current_worker
 
 from intentus_tui.core.actions import (
+    EQUAL,
     MISSING,
+    UNTRUSTED_EVIDENCE,
     VIEW_ALIGNED,
     VIEW_WHAT_HAPPENED,
     WHOLE_RECORD,
@@ -47,6 +49,7 @@ from intentus_tui.core.actions import (
     StructuralDiff,
     compare_view,
     detail_operand,
+    equal_words,
 )
 from intentus_tui.tui.presenters.compare_text import (
     changed_mark,
@@ -686,7 +689,14 @@ class DiffPane(Vertical):
         hidden = outcome.comparison.hidden if outcome.comparison is not None else 0
         hidden_part = (f"   {hidden:,} hidden by ignore rules", DIM_STYLE) if hidden else ("", "")
         if not entries:
-            return Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE), hidden_part)
+            request = outcome.request
+            if equal_words(request.left, request.right) == EQUAL:
+                return Content.assemble(
+                    badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE), hidden_part
+                )
+            # Values that match prove nothing while a side fails its integrity check.
+            said = f"  (no changes), {UNTRUSTED_EVIDENCE}"
+            return Content.assemble(badge("EQUAL", "warning"), (said, WARNING_STYLE), hidden_part)
         counts = {"added": 0, "removed": 0, "changed": 0}
         for entry in entries:
             counts[entry.kind] += 1
