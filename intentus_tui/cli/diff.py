@@ -82,7 +82,6 @@ from intentus_tui.core.activegraph import (
     StructuralDiff,
 )
 from intentus_tui.core.compare import (
-    EQUAL,
     NO_RULES,
     CompareError,
     Comparison,
@@ -98,6 +97,7 @@ from intentus_tui.core.compare import (
     diff_lines,
     equal_words,
     file_operand,
+    from_untrusted,
     load_ignore_config,
     path_in_a,
     path_text,
@@ -628,7 +628,7 @@ def diff(
     except DiffError as exc:
         fail(f"--key-by: {exc}")
     # Equal from untrusted evidence is no clean result: a script must not take it for one.
-    clean = comparison.equal and equal_words(side_a, side_b) == EQUAL
+    clean = comparison.equal and not from_untrusted(side_a, side_b)
     decided_exit(ExitCode.OK if clean else ExitCode.PROBLEMS)
     if as_json:
         echo_json(comparison_json(side_a, side_b, comparison))

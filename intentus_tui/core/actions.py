@@ -84,7 +84,6 @@ from intentus_tui.core.verist.missing import MISSING
 if TYPE_CHECKING:
     from intentus_tui.core.activegraph import ForkComparison, StructuralDiff
     from intentus_tui.core.compare import (
-        EQUAL,
         WHOLE_RECORD,
         CompareError,
         Comparison,
@@ -97,6 +96,7 @@ if TYPE_CHECKING:
         changed_values_text,
         equal_words,
         file_operand,
+        from_untrusted,
         path_text,
         run_operand,
         untrusted_warnings,
@@ -111,7 +111,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLAIMED",
-    "EQUAL",
     "EXECUTION_INCOMPLETE",
     "FORCED_WARNING",
     "FORCE_REPLAY_RISKS",
@@ -177,6 +176,7 @@ __all__ = [
     "equal_words",
     "file_operand",
     "force_replay_risks",
+    "from_untrusted",
     "ignore_config",
     "invalidate",
     "load_detail",
@@ -221,7 +221,7 @@ _LAZY: dict[str, str] = {
     "run_operand": "intentus_tui.core.compare",
     "untrusted_warnings": "intentus_tui.core.compare",
     "equal_words": "intentus_tui.core.compare",
-    "EQUAL": "intentus_tui.core.compare",
+    "from_untrusted": "intentus_tui.core.compare",
     "UNTRUSTED_EVIDENCE": "intentus_tui.core.compare",
     "ForkComparison": "intentus_tui.core.activegraph",
     "StructuralDiff": "intentus_tui.core.activegraph",

@@ -62,7 +62,6 @@ from intentus_tui.core.compare.notation import (
     path_text,
 )
 from intentus_tui.core.compare.operands import (
-    EQUAL,
     UNTRUSTED_DIFFERENCES,
     UNTRUSTED_EVIDENCE,
     CompareError,
@@ -70,6 +69,7 @@ from intentus_tui.core.compare.operands import (
     OperandKind,
     equal_words,
     file_operand,
+    from_untrusted,
     load_result_operand,
     record_operand,
     run_operand,
@@ -103,7 +103,6 @@ from intentus_tui.core.compare.usecase import (
 __all__ = [
     "DEFAULT_IGNORE_RULES",
     "DEFAULT_RULES",
-    "EQUAL",
     "NO_RULES",
     "RECORD_SECTIONS_COMPARED",
     "UNTRUSTED_DIFFERENCES",
@@ -141,6 +140,7 @@ __all__ = [
     "find_divergence",
     "first_divergence",
     "format_path_text",
+    "from_untrusted",
     "load_ignore_config",
     "load_result_operand",
     "path_in_a",

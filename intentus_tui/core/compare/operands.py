@@ -115,12 +115,17 @@ UNTRUSTED_EVIDENCE = "from untrusted evidence"
 EQUAL_UNTRUSTED = f"{EQUAL}, {UNTRUSTED_EVIDENCE}"
 
 
+def from_untrusted(a: Operand | None, b: Operand | None) -> bool:
+    """A side's verdict is untrusted (tampered, a broken log chain): values that match
+    prove nothing while its evidence fails its integrity check (its warning says which
+    side and why), so an equal comparison is no clean result."""
+    return any(side is not None and side.untrusted for side in (a, b))
+
+
 def equal_words(a: Operand | None, b: Operand | None) -> str:
     """What an equal comparison is called on every screen: ``equal``, or ``equal, from
-    untrusted evidence`` when a side's verdict is untrusted (tampered, a broken log
-    chain): values that match prove nothing while one side's evidence fails its integrity
-    check (its warning says which side and why)."""
-    return EQUAL_UNTRUSTED if any(side is not None and side.untrusted for side in (a, b)) else EQUAL
+    untrusted evidence`` (``from_untrusted``)."""
+    return EQUAL_UNTRUSTED if from_untrusted(a, b) else EQUAL
 
 
 def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:

@@ -33,7 +33,6 @@ from textual.widgets import Select, Static
 from textual.worker import Worker, get_current_worker
 
 from intentus_tui.core.actions import (
-    EQUAL,
     MISSING,
     UNTRUSTED_EVIDENCE,
     VIEW_ALIGNED,
@@ -49,7 +48,7 @@ from intentus_tui.core.actions import (
     StructuralDiff,
     compare_view,
     detail_operand,
-    equal_words,
+    from_untrusted,
 )
 from intentus_tui.tui.presenters.compare_text import (
     changed_mark,
@@ -690,7 +689,7 @@ class DiffPane(Vertical):
         hidden_part = (f"   {hidden:,} hidden by ignore rules", DIM_STYLE) if hidden else ("", "")
         if not entries:
             request = outcome.request
-            if equal_words(request.left, request.right) == EQUAL:
+            if not from_untrusted(request.left, request.right):
                 return Content.assemble(
                     badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE), hidden_part
                 )
