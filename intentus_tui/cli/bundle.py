@@ -73,15 +73,37 @@ def opened_bundle(path: str) -> RecordRoot:
     line, exit 1."""
     from intentus_tui.cli.open import bundle_label
 
+    root, bundle = _extracted_once(path, raising=False)
+    if bundle is not None and not bundle.ok:
+        echo_error(f"intentus-tui: note: {sanitize_line(bundle_label(bundle, path))}")
+    return root
+
+
+def bundle_among_roots(path: str) -> tuple[RecordRoot | None, str | None]:
+    """The bundle ``path`` as one of several roots (``core.roots.BundleOpener``): its
+    read-only copy, removed when the command (or the debugger) ends, and what in it differs
+    from its manifest; or None and why it cannot be read, while the other roots load."""
+    from intentus_tui.cli.open import bundle_note
+
+    try:
+        root, bundle = _extracted_once(path, raising=True)
+    except BundleError as exc:
+        return None, sanitize_line(str(exc))
+    note = bundle_note(bundle) if bundle is not None else None
+    return root, None if note is None else f"bundle {Path(path).name}: {note}"
+
+
+def _extracted_once(path: str, *, raising: bool) -> tuple[RecordRoot, ExtractedBundle | None]:
+    """The running command's read-only root of the bundle ``path``, extracted on its first
+    use (then also the bundle; None after: what it said was said)."""
     ctx = click.get_current_context()
     opened: dict[str, tuple[str, RecordRoot]] = ctx.meta.setdefault(OPENED_BUNDLES, {})
     key = os.path.realpath(path)
-    if key not in opened:
-        bundle = ctx.with_resource(extracted(path))
-        opened[key] = (path, bundle_root(bundle, path))
-        if not bundle.ok:
-            echo_error(f"intentus-tui: note: {sanitize_line(bundle_label(bundle, path))}")
-    return opened[key][1]
+    if key in opened:
+        return opened[key][1], None
+    bundle = ctx.with_resource(extracted(path, raising=raising))
+    opened[key] = (path, bundle_root(bundle, path))
+    return opened[key][1], bundle
 
 
 def bundle_root(bundle: ExtractedBundle, path: str) -> RecordRoot:

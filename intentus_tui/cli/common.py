@@ -510,15 +510,16 @@ def open_many(specs: Sequence[str], *, others: bool = False) -> list[OpenedRoot]
     """Every root named (remote ones synced into their local mirrors); a root that fails
     says so in one line on stderr while the others are used. Exit 2 when none opens,
     unless ``others``: something else named beside the roots is still to be used."""
+    from intentus_tui.cli.bundle import bundle_among_roots
     from intentus_tui.core.roots import open_roots
 
-    opened = open_roots(specs, current_remote_options())
+    opened = open_roots(specs, current_remote_options(), open_bundle=bundle_among_roots)
     several = len(opened) > 1
     lines: list[str] = []
     for entry in opened:
         if entry.problem is not None:
             prefix = f"root {entry.label}: " if several else ""
-            what = "failed" if entry.failed else "incomplete"
+            what = "failed" if entry.failed else "note" if entry.bundle else "incomplete"
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
             lines.append(sanitize_line(line))
             echo_error(f"intentus-tui: {lines[-1]}")

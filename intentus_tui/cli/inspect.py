@@ -99,7 +99,7 @@ def _list_many(specs: list[str], as_json: bool, no_cache: bool) -> ExitCode:
     from intentus_tui.core.index.multi import MultiIndex
 
     opened = open_many(specs)
-    code = ExitCode.PROBLEMS if any(e.problem is not None for e in opened) else ExitCode.OK
+    code = ExitCode.OK if all(entry.whole for entry in opened) else ExitCode.PROBLEMS
     working = [(entry.label, entry.root) for entry in opened if entry.root is not None]
     index = MultiIndex(working, use_cache=not no_cache, rows=LISTING_ROWS)
     summaries = index.scan()

@@ -130,16 +130,22 @@ def bundle_label(bundle: ExtractedBundle, path: str) -> str:
     """The header's name for a bundle: ``bundle NAME``, then why it cannot be believed
     (``(1 file differs from its manifest: run verify)``, or its manifest does not match its
     seal); the header keeps its start."""
+    label = f"bundle {Path(path).name}"
+    note = bundle_note(bundle)
+    return label if note is None else f"{label} ({note})"
+
+
+def bundle_note(bundle: ExtractedBundle) -> str | None:
+    """Why a bundle's files cannot be believed as they are, or None when they can."""
     from intentus_tui.core.bundle.seal import breaks_the_seal
 
-    label = f"bundle {Path(path).name}"
     if bundle.ok:
-        return label
+        return None
     if any(breaks_the_seal(problem) for problem in bundle.problems):  # no file is vouched for
-        return f"{label} (its manifest does not match its seal: run verify)"
+        return "its manifest does not match its seal: run verify"
     count = len(bundle.problems)
     differ = f"{count:,} file differs" if count == 1 else f"{count:,} files differ"
-    return f"{label} ({differ} from its manifest: run verify)"
+    return f"{differ} from its manifest: run verify"
 
 
 def bundle_app(bundle: ExtractedBundle, path: str) -> IntentusApp:
@@ -231,11 +237,12 @@ def open_several(specs: list[str], options: RemoteOptions) -> int:
     cannot be opened says so in one line (and in the header) while the others load;
     exit 2 when none opens. A remote root shows its mirror at once and is synced by a
     poller while the app runs."""
+    from intentus_tui.cli.bundle import bundle_among_roots
     from intentus_tui.core.roots import open_roots
     from intentus_tui.tui.roots import RootSet
     from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 
-    opened = open_roots(specs, options, sync=False)
+    opened = open_roots(specs, options, sync=False, open_bundle=bundle_among_roots)
     for entry in opened:
         if entry.root is None:
             label = f"root {entry.label}: " if len(opened) > 1 else ""

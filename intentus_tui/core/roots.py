@@ -48,10 +48,17 @@ class OpenedRoot:
     root: RecordRoot | None  # None: it could not be opened at all
     problem: str | None = None  # the one line saying what is wrong with it
     mirror: RemoteMirror | None = None  # set for a remote root
+    bundle: bool = False  # an evidence bundle, read from its private read-only copy
 
     @property
     def failed(self) -> bool:
         return self.root is None
+
+    @property
+    def whole(self) -> bool:
+        """Every execution of it can be listed (a bundle's problem is a note on trust: what
+        in it differs from its manifest; its rows say which are untrusted)."""
+        return self.root is not None and (self.problem is None or self.bundle)
 
     @property
     def read_only(self) -> str | None:
@@ -79,18 +86,33 @@ def unique_labels(labels: Sequence[str]) -> list[str]:
     return out
 
 
-def open_local(spec: str) -> tuple[RecordRoot | None, str | None]:
+# Opens an evidence bundle as a root: (its read-only copy, a note on what in it differs from
+# its manifest) or (None, why it cannot be read). Given by the caller, who owns the copy
+# and removes it when it is done (a command when it ends, the debugger when it closes).
+BundleOpener = Callable[[str], tuple[RecordRoot | None, str | None]]
+
+
+def is_bundle_file(spec: str) -> bool:
+    """Whether the local ``spec`` names a bundle file (``.tar.gz``/``.tgz``, not a folder)."""
+    from intentus_tui.core.bundle.layout import is_bundle_name
+
+    return is_bundle_name(spec) and os.path.exists(spec) and not os.path.isdir(spec)
+
+
+def open_local(
+    spec: str, open_bundle: BundleOpener | None = None
+) -> tuple[RecordRoot | None, str | None]:
     path = Path(spec)
     if not path.exists():
         if path.is_symlink():
             return None, cannot_follow(spec)
         return None, f"no such directory: {shown_path(spec)}"
     if not path.is_dir():
-        from intentus_tui.core.bundle.layout import is_bundle_name
-
-        # The debugger and every command open a bundle as their one root, not among others.
-        alone = " (a bundle is opened on its own, not among other roots)"
-        return None, f"not a directory: {shown_path(spec)}{alone if is_bundle_name(spec) else ''}"
+        if is_bundle_file(spec):
+            if open_bundle is not None:
+                return open_bundle(spec)
+            return None, f"not a directory: {shown_path(spec)} (a bundle: open it on its own)"
+        return None, f"not a directory: {shown_path(spec)}"
     root = resolve_root(spec)
     if not root.records_dir.is_dir() and not root.records_to_come:
         return None, f"no such directory: {root.records_dir}"
@@ -104,17 +126,18 @@ def open_roots(
     *,
     sync: bool = True,
     on_synced: Callable[[OpenedRoot, SyncReport], object] | None = None,
+    open_bundle: BundleOpener | None = None,
 ) -> list[OpenedRoot]:
     """Each of ``distinct_specs(specs)`` opened (a remote one synced into its mirror, and
-    its connection closed, unless ``sync`` is false). Never raises: a root that cannot be
-    opened is ``failed`` with its problem."""
+    its connection closed, unless ``sync`` is false; a bundle by ``open_bundle``). Never
+    raises: a root that cannot be opened is ``failed`` with its problem."""
     options = options or RemoteOptions()
     opened: list[OpenedRoot] = []
     labels: list[str] = []
     for spec in distinct_specs(specs):
         if not is_remote(spec):
-            root, problem = open_local(spec)
-            opened.append(OpenedRoot("", spec, root, problem))
+            root, problem = open_local(spec, open_bundle)
+            opened.append(OpenedRoot("", spec, root, problem, bundle=is_bundle_file(spec)))
             labels.append(_local_label(Path(spec)))
             continue
         try:
@@ -153,6 +176,8 @@ def distinct_specs(specs: Sequence[str]) -> list[str]:
         if is_remote(spec):
             with contextlib.suppress(ValueError):
                 place = parse_remote(spec).url
+        elif is_bundle_file(spec):  # the file itself: not extracted to be told apart
+            place = os.path.realpath(spec)
         else:
             root, _ = open_local(spec)
             place = os.path.realpath(root.records_dir) if root is not None else None

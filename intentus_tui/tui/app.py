@@ -192,6 +192,8 @@ class IntentusApp(
             root, self.post_message, use_cache=use_cache, index=self.roots_index(use_cache)
         )
         self.header_state = HeaderState.opening(root, directory_label, label_is_name, watch)
+        if roots is not None and roots.several:  # not the first root's alone
+            self.header_state.read_only = roots.read_only()
         self.detail: ExecutionDetail | None = None  # the selected execution, once loaded
         self.detail_key: str | None = None
         self.marked: ExecutionDetail | None = None  # the left side of the next diff
@@ -764,7 +766,7 @@ class IntentusApp(
 
     def action_invalidate(self) -> None:
         detail = self.record_to_act_on("invalidate")
-        if detail is None or self.refuse_write("Invalidate"):
+        if detail is None or self.refuse_write("Invalidate", self.root_of(detail.path)):
             return
         if (why := cannot_invalidate(detail)) is not None:  # no confirm that cannot work
             self._report(why, "warning")
@@ -802,7 +804,7 @@ class IntentusApp(
         from intentus_tui.core.compare.targets import snapshot_directory
 
         detail = self.record_to_act_on("save_snapshot")
-        if detail is None or self.refuse_write("Save snapshot"):
+        if detail is None or self.refuse_write("Save snapshot", self.root_of(detail.path)):
             return
         directory = snapshot_directory(self.root_of(detail.path))
         by_file = self.names_its_file(detail.path)

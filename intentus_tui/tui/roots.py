@@ -52,6 +52,12 @@ class RootSet:
     def several(self) -> bool:
         return len(self.opened) > 1
 
+    def read_only(self) -> str | None:
+        """Why nothing may be written in any root, or None when one of them may be written
+        (then each root's part of the header says which are read-only)."""
+        reasons = [entry.read_only for entry in self.working]
+        return reasons[0] if reasons and all(reasons) else None
+
     def make_index(self, use_cache: bool) -> MultiIndex | None:
         """The merged index of several roots; None for one (its own index serves)."""
         if not self.several:
@@ -109,8 +115,17 @@ class RootSet:
                 continue
             count = (per_root or {}).get(entry.label, total if not self.several else 0)
             text = f"{where} {count}" if self.several else where
-            if entry.read_only is not None and self.several:
-                text += " (remote)"
+            kind = (
+                "bundle"
+                if entry.bundle
+                else "remote"
+                if entry.mirror is not None
+                else "read-only"
+                if entry.read_only is not None
+                else None
+            )
+            if kind is not None and self.several:
+                text += f" ({kind})"
             if entry.problem:
                 text += f" ⚠ {sanitize_line(entry.problem)}"
             parts.append(text)

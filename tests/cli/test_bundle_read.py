@@ -131,15 +131,57 @@ def test_a_bundle_that_differs_from_its_manifest_says_so(
     assert os.listdir(private_tmp) == []
 
 
-def test_a_bundle_among_other_roots_or_as_a_source_says_what_to_do(
+def test_a_bundle_is_one_root_among_others(
     bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
 ) -> None:
-    run = cli("inspect", "--list", str(bundle), str(world.base))
-    assert run.returncode == 1
+    """A colleague's bundle beside the local records: one listing, each execution known by
+    its root, compared across them. It was refused: "not a directory ... (a bundle is
+    opened on its own, not among other roots)"."""
+    listed = cli("inspect", "--list", str(bundle), str(world.base))
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split() for line in listed.stdout.splitlines()[1:]]
+    in_bundle = {row[1] for row in rows if row[0] == "evidence.tar.gz"}
+    assert in_bundle == {world.success, world.fallback, world.invalidated, world.wal_only}
+    assert {row[1] for row in rows if row[0] == "incident"} >= in_bundle
+    assert "evidence.tar.gz 4" in listed.stderr
+    assert os.listdir(private_tmp) == []  # its private copy is gone
+
+    roots = ["--dir", str(world.base), "--dir", str(bundle)]
+    inspected = cli("inspect", *roots, f"evidence.tar.gz:{world.success[:8]}", "--json")
+    assert inspected.returncode == 0, inspected.stderr
+    assert json.loads(inspected.stdout)["file"] == f"{bundle}:records/{world.success}.json"
+    same = cli("diff", *roots, f"evidence.tar.gz:{world.success}", f"incident:{world.success}")
+    assert same.returncode == 0 and same.stdout.splitlines()[-1] == "equal", same.stdout
+    # What differs from the manifest is said for that root; the others list as they are.
+    edited = edit_record(
+        bundle, tmp_path / "edited.tar.gz", f"records/{world.success}.json", forge_envelope
+    )
+    noted = cli("inspect", "--list", str(world.base), str(edited))
+    assert noted.returncode == 0, noted.stderr
     assert (
-        f"root evidence.tar.gz: failed: not a directory: {bundle} (a bundle is opened on its "
-        "own, not among other roots)"
-    ) in run.stderr
+        "intentus-tui: root edited.tar.gz: note: bundle edited.tar.gz: 1 file differs from "
+        "its manifest: run verify\n"
+    ) in noted.stderr
+    tampered = next(
+        line.split()
+        for line in noted.stdout.splitlines()
+        if line.startswith("edited.tar.gz") and world.success in line
+    )
+    assert tampered[4:9] == ["unknown", "(untrusted)", "tampered", "no", "(untrusted)"], tampered
+    # One that cannot be read is one line, and the others still list.
+    broken = tmp_path / "broken.tar.gz"
+    broken.write_bytes(b"not a tar at all")
+    failed = cli("inspect", "--list", str(world.base), str(broken))
+    assert failed.returncode == 1, failed.stderr
+    assert failed.stderr.startswith("intentus-tui: root broken.tar.gz: failed: ")
+    assert len(failed.stderr.splitlines()) == 2 and "Traceback" not in failed.stderr
+    assert {line.split()[0] for line in failed.stdout.splitlines()[1:]} == {"incident"}
+    assert os.listdir(private_tmp) == []
+
+
+def test_a_bundle_is_no_source_for_a_new_bundle(
+    bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
     output = tmp_path / "again.tar.gz"
     run = cli("bundle", world.success, "--dir", str(bundle), "-o", str(output))
     assert run.returncode == 2 and not output.exists()

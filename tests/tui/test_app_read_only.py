@@ -171,3 +171,60 @@ async def test_a_bundle_offers_no_live_pause_it_could_not_do(
         await pilot.press("T")  # following says what it can do here, without naming p
         await settle(pilot)
         assert notes == ["Following: nothing new arrives here, it is not watched"]
+
+
+async def test_a_bundle_among_other_roots_is_read_only_and_gone_after(
+    opened: tuple[BundleWorld, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``intentus-tui DIR FILE.tar.gz``: the bundle is one root of the merged list, named a
+    bundle in the header; its executions refuse the writing actions while the directory's
+    still offer them; its private copy is removed when the debugger ends. It was refused
+    ("a bundle is opened on its own, not among other roots")."""
+    import click
+
+    from intentus_tui.cli.bundle import bundle_among_roots
+    from intentus_tui.core.remote.location import RemoteOptions
+    from intentus_tui.core.roots import open_roots
+    from intentus_tui.tui.roots import RootSet
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    private = tmp_path / "private"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr("tempfile.tempdir", None)  # TMPDIR read again
+    world, _copy = opened
+    bundle = tmp_path / "evidence.tar.gz"
+    bundle_executions(resolve_root(world.base), [world.success, world.fallback], bundle)
+    with click.Context(click.Command("intentus-tui")):  # what the command line runs in
+        opened_roots = open_roots(
+            [str(world.base), str(bundle)],
+            RemoteOptions(),
+            sync=False,
+            open_bundle=bundle_among_roots,
+        )
+        assert [entry.problem for entry in opened_roots] == [None, None]
+        roots = RootSet(opened_roots, RemoteOptions())
+        first = roots.working[0].root
+        assert first is not None
+        app = NotingApp(first, roots=roots, watch=False, use_cache=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            header = screen_text(app).splitlines()[0]
+            assert "incident 5 · evidence.tar.gz 2 (bundle)" in header, header
+            assert "read-only" not in header  # the directory is the operator's own
+            app.execution_list.select_key(f"evidence.tar.gz/{world.success}.json")
+            await settle(pilot)
+            await wait_for(pilot, lambda: app.detail is not None, "the bundle's detail")
+            await pilot.press("I")
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            assert app.notes == [f"Invalidate refused: the records are {REASON}."]
+            app.execution_list.select_key(f"incident/{world.success}.json")
+            await settle(pilot)
+            await wait_for(pilot, lambda: app.detail_key == f"incident/{world.success}.json", "")
+            await pilot.press("I")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)  # the directory's own: it asks
+            await pilot.press("n")
+        assert len(os.listdir(private)) == 1  # the bundle's copy, while the command runs
+    assert os.listdir(private) == []
