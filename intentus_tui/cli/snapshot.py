@@ -7,6 +7,7 @@ or write-ahead log directory, nor over a record (``cli.output_place``, as ``expo
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -65,8 +66,6 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
     """Write a Verist snapshot of RECORD (a record file, an id or a unique prefix of one)
     to compare later runs against."""
     path, wal_dir = locate_execution(record, directories or None, allow_wal=False)
-    local = [d for d in directories if not is_remote(d)]
-    directory = local[0] if len(local) == 1 and len(directories) == 1 else None
     detail = load_detail(path, wal_dir)  # its verdict, as every screen has it
     result = detail.result
     # A file that holds no record to pin, or one that cannot be made a snapshot, is bad
@@ -91,11 +90,15 @@ def snapshot(record: str, output: str | None, directories: tuple[str, ...], as_j
         _warn(detail)
         raise click.exceptions.Exit(ExitCode.OK)
     protected = Protected().add_files([(path, sibling_wal_dir(path))])
-    if directory is not None or not names_a_file(record):
-        # The root an id was looked up in. A file named by its path was read where it is
-        # (protected above): the current directory, where the snapshot goes by default, is
-        # not a record directory for being where the command ran.
-        protected.add_default(directory)
+    # The roots an id was looked up in: each directory named, else the default one. A file
+    # named by its path was read where it is (protected above): the current directory,
+    # where the snapshot goes by default, is not a record directory for being where the
+    # command ran, nor when the roots named are remote, bundles, or several.
+    if not directories and not names_a_file(record):
+        protected.add_default(None)
+    for spec in directories:
+        if not is_remote(spec) and os.path.isdir(spec):
+            protected.add_default(spec)
     target = _target(output, safe_file_stem(result), protected)
     write_output(target, [data])
     _warn(detail)  # once it is written: a refused output says that alone

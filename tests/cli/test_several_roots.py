@@ -266,3 +266,23 @@ def test_a_root_named_twice_is_one_root(hosts: list[Host]) -> None:
     assert last.startswith(f"{2 * checked} checked"), last
     assert f"alpha: {checked} checked" in last and f"beta: {checked} checked" in last, last
     assert "#2" not in verify.stdout
+
+
+def test_a_snapshot_by_several_roots_goes_to_the_current_directory(
+    hosts: list[Host], tmp_path: Path
+) -> None:
+    """With several roots, the current directory was taken for the default root's records
+    ("refusing to write … into the current directory, a record directory"), wherever the
+    command ran; it is refused only inside one of the roots named."""
+    alpha, beta = hosts
+    some = alpha.ids[0]
+    dirs = ["--dir", str(alpha.base), "--dir", str(beta.base)]
+    work = tmp_path / "work"
+    work.mkdir()
+    made = cli("snapshot", *dirs, f"beta:{some}", cwd=work)
+    assert made.returncode == 0, made.stderr
+    assert (work / f"{some}.snapshot.json").is_file()
+    refused = cli("snapshot", *dirs, f"beta:{some}", cwd=alpha.records)
+    assert refused.returncode == 2
+    assert "into the current directory, a record directory" in refused.stderr
+    assert not (alpha.records / f"{some}.snapshot.json").exists()
