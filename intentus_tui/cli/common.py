@@ -198,6 +198,41 @@ def typed_path(text: str) -> Path:
     return tidy_path(path)  # ``..`` folded where that is the same file
 
 
+# Links followed, one by one, to find whether a path typed leads to a store's entry: as
+# many as the kernel follows before it says the link loops (ELOOP).
+_HOPS = 40
+
+
+def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, str] | None:
+    """(the store, the file's name) when the path typed is a link that is a record file of
+    the store being looked at (``--dir``'s, else the one ``open_root`` finds from the
+    current directory), or a link leading, link by link, to one: that file is answered as
+    its id is, a link out of the store not followed (``inspect X.json`` in the records
+    directory read /etc/passwd where ``inspect X`` said "not followed"). None for a path
+    anywhere else, read as ``typed_path`` reads it, and for a link that loops or leads
+    nowhere: nothing is read through it, and it is said as a missing path is."""
+    if not os.path.exists(text):
+        return None
+    if directory is not None and (is_remote(directory) or not os.path.isdir(directory)):
+        return None
+    root = resolve_root(directory)
+    store = os.path.realpath(root.records_dir)
+    if not os.path.isdir(store):
+        return None
+    hop = text
+    for _ in range(_HOPS):
+        if not os.path.islink(hop):
+            return None
+        parent, name = os.path.split(hop)
+        if name.endswith(RECORD_SUFFIX) and os.path.realpath(parent or ".") == store:
+            return root, name
+        try:
+            hop = os.path.join(parent, os.readlink(hop))
+        except OSError:
+            return None
+    return None
+
+
 def open_root(directory: str | None, *, bundle: bool = True) -> RecordRoot:
     """Resolve DIR (default ./.intentusnet/records or the current directory; a remote URL
     is read through its local mirror; an evidence bundle, unless ``bundle`` is false,
@@ -320,10 +355,11 @@ def locate_execution(
             fail(message, no_record)
         refuse(message, no_record, log)
 
-    def by_id(root: RecordRoot) -> tuple[Path, Path | None]:
-        """What ``target`` names in ``root``: a whole id, a file name or a prefix."""
+    def by_id(root: RecordRoot, name: str | None = None) -> tuple[Path, Path | None]:
+        """What ``target`` (or ``name``) names in ``root``: a whole id, a file name or a
+        prefix."""
         try:
-            match = resolve_execution_id(root, target)
+            match = resolve_execution_id(root, name or target)
         except ExecutionIdError as exc:
             fail(str(exc))
         _note_copies(root, match)
@@ -372,6 +408,10 @@ def locate_execution(
         return locate_execution(
             target, [directory], allow_wal=allow_wal, no_record=no_record, refuse=refuse
         )
+    if looks_like_path and (entry := store_entry(target, directory)) is not None:
+        # A link in the store, typed as a path (``inspect X.json`` in the records
+        # directory), is the store's file: answered as its id is, never followed out.
+        return by_id(open_root(directory), entry[1])
     path = Path(target)
     here = os.path.lexists(target)  # a file (or link) of that name in this directory
     if "/" not in target and looks_like_path and (directory is not None or not here):

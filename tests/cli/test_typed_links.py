@@ -259,3 +259,66 @@ def test_a_link_out_of_the_store_is_a_record_not_read_for_every_command_by_its_i
     listed = cli("inspect", "--list", cwd=base).stdout
     row = next(line for line in listed.splitlines() if line.startswith("aaaa1111"))
     assert "unknown    unverifiable  no (record_corrupted)" in row
+
+
+def test_a_link_out_of_the_store_typed_as_a_path_from_inside_it_is_not_followed(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """From the records directory (or its ``.intentusnet``'s parent), ``inspect X.json``,
+    the store's link out typed as a path, followed it and showed the target (a record of
+    another store, /etc/passwd), where ``inspect X`` said "not followed". A path that leads
+    to the store's entry, however typed, is that file: every command answers as by its id."""
+    base = tmp_path / "app"
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    shutil.copy(real_world.records_dir / f"{real_world.success}.json", records)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(real_world.records_dir / f"{real_world.fallback}.json", elsewhere)
+    out = records / f"{real_world.fallback}.json"  # a real record, out of the store
+    out.symlink_to(elsewhere / out.name)
+    passwd = records / "aaaa1111-2222-4333-8444-555566667777.json"
+    passwd.symlink_to("/etc/passwd")
+    alias = tmp_path / "alias.json"  # a link to the store's link: it leads to the store
+    alias.symlink_to(passwd)
+    pin = str(tmp_path / "pin.snapshot.json")
+    cases = [
+        (real_world.fallback, [(records, out.name), (records, f"./{out.name}")]),
+        (
+            passwd.stem,
+            [
+                (records, passwd.name),
+                (records, f"./{passwd.name}"),
+                (base, f".intentusnet/records/{passwd.name}"),
+                (base, str(alias)),
+            ],
+        ),
+    ]
+    for execution, typed in cases:
+        for cwd, path in typed:
+            for command in (("inspect",), ("inspect", "--json"), ("verify",), ("replay",)):
+                by_id = cli(*command, execution, cwd=cwd)
+                run = cli(*command, path, cwd=cwd)
+                assert (run.returncode, run.stdout, run.stderr) == (
+                    by_id.returncode,
+                    by_id.stdout,
+                    by_id.stderr,
+                ), (command, cwd, path)
+                assert "outside the directory: not followed" in run.stdout + run.stderr
+            for command in (("diff", real_world.success), ("snapshot", "-o", pin)):
+                by_id = cli(*command, execution, cwd=cwd)
+                run = cli(*command, path, cwd=cwd)
+                assert run.returncode == by_id.returncode, (command, cwd, path, run.stderr)
+                said = run.stdout + run.stderr
+                assert "outside the directory: not followed" in said, (command, path, said)
+                assert "Summarize" not in said and "root:" not in said, (command, path)
+    assert not Path(pin).exists()
+    # With --dir, the store's file typed by its path is that store's, as its name is.
+    by_dir = cli("inspect", str(passwd), "--dir", str(records), "--json", cwd=tmp_path)
+    doc = json.loads(by_dir.stdout)
+    assert doc["file"] == str(passwd) and doc["load_status"] == "unreadable"
+    # A file of the store that is no link, and a link elsewhere, are read as typed.
+    success = cli("inspect", f"{real_world.success}.json", "--json", cwd=records)
+    assert json.loads(success.stdout)["execution_id"] == real_world.success
+    followed = cli("inspect", str(elsewhere / out.name), "--json", cwd=records)
+    assert json.loads(followed.stdout)["execution_id"] == real_world.fallback
