@@ -206,7 +206,8 @@ _HOPS = 40
 def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, str] | None:
     """(the store, the file's name) when the path typed is a link that is a record file of
     the store being looked at (``--dir``'s, else the one ``open_root`` finds from the
-    current directory), or a link leading, link by link, to one: that file is answered as
+    current directory), a directory named like a record there, or a link leading, link by
+    link, to one of them: that file is answered as
     its id is, a link out of the store not followed (``inspect X.json`` in the records
     directory read /etc/passwd where ``inspect X`` said "not followed"). None for a path
     anywhere else, read as ``typed_path`` reads it, and for a link that loops or leads
@@ -221,10 +222,12 @@ def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, str] | No
         return None
     hop = text
     for _ in range(_HOPS):
-        if not os.path.islink(hop):
-            return None
         parent, name = os.path.split(hop)
-        if name.endswith(RECORD_SUFFIX) and os.path.realpath(parent or ".") == store:
+        in_store = name.endswith(RECORD_SUFFIX) and os.path.realpath(parent or ".") == store
+        if not os.path.islink(hop):
+            # A directory named like a record is listed as one that cannot be read.
+            return (root, name) if in_store and os.path.isdir(hop) else None
+        if in_store:
             return root, name
         try:
             hop = os.path.join(parent, os.readlink(hop))
@@ -422,10 +425,11 @@ def locate_execution(
         root = open_root(directory)
         in_root = root.path_of(target)
         if not (here and not os.path.lexists(in_root)):
-            if in_root.is_symlink() and in_root.parent == root.records_dir:
+            if (in_root.is_symlink() or in_root.is_dir()) and in_root.parent == root.records_dir:
                 # A link in the store, named by its name, is resolved as its id is (and
                 # listed), not followed as a typed path is: one leading nowhere or out
-                # of the store is a record that cannot be read, not a missing path.
+                # of the store is a record that cannot be read, not a missing path; so
+                # is a directory named like a record.
                 return by_id(root)
             path = in_root
             target = str(path)

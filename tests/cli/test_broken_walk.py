@@ -234,3 +234,31 @@ def test_the_verdict_of_a_link_leading_nowhere_says_cannot_be_read_once(broken: 
     refused = cli("replay", "dangling", "--dir", str(broken)).stderr
     for said in (row["outcome_reason"], row["replayable_detail"], refused):
         assert said.lower().count("cannot be read") + said.lower().count("cannot read") == 1
+
+
+def test_a_directory_named_like_a_record_is_answered_alike_by_id_name_and_path(
+    broken: Path, real_world: RealWorld
+) -> None:
+    """The list shows ``x.json`` (a directory) as a record not read, and ``inspect x`` says
+    so; by its name (``--dir``, or typed in the records directory) ``inspect`` and
+    ``replay`` said "… is a directory, not a record file or execution id (--list lists its
+    executions …)", and ``diff x`` "x is a directory: name a record file, a record id or a
+    snapshot file": it was named as a record id."""
+    words = "Named like a record but is a directory"
+    other = real_world.success
+    dirs = ["--dir", str(broken)]
+    for name, where in (("x", dirs), ("x.json", dirs), ("x.json", [])):
+        shown = cli("inspect", name, *where, cwd=broken)
+        assert shown.returncode == 0, (name, where, shown.stderr)
+        assert shown.stdout.splitlines()[2] == f"status      not read: {words}"
+        replayed = cli("replay", name, *where, cwd=broken)
+        assert replayed.returncode == ExitCode.NOT_REPLAYABLE, (name, where, replayed.stderr)
+        assert replayed.stderr.startswith("intentus-tui: not replayable (record_corrupted): ")
+        assert f"({words})" in replayed.stderr
+        compared = cli("diff", name, other, *where, cwd=broken)
+        assert compared.returncode == ExitCode.USAGE
+        assert compared.stderr == f"intentus-tui: {name}: {words}\n", (name, where)
+    # A directory typed that is no store's entry is still one to list, not a record.
+    elsewhere = cli("inspect", str(broken), cwd=broken.parent)
+    assert elsewhere.returncode == ExitCode.USAGE
+    assert "is a directory, not a record file or execution id" in elsewhere.stderr

@@ -250,10 +250,17 @@ def _read_file_operand(
 ) -> Operand:
     from intentus_tui.core.activegraph import is_sqlite_file
     from intentus_tui.core.detail import execution_wal
-    from intentus_tui.core.records.load import WAL_SUFFIX, LoadStatus, load_record_file
+    from intentus_tui.core.records.load import (
+        WAL_SUFFIX,
+        LoadStatus,
+        is_record_name,
+        load_record_file,
+    )
     from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot_or_baseline
 
-    if path.is_dir():
+    # A directory named like a record (``X.json``) is a record that cannot be read, as the
+    # list and ``inspect`` say it: the loader's words below, not "name a record id".
+    if path.is_dir() and not is_record_name(path.name):
         raise CompareError(
             f"{label} is a directory: name a record file, a record id or a snapshot file"
         )
