@@ -311,10 +311,13 @@ def verdict_lines(verdict: object) -> list[str]:
 EVENT_LINES_SHOWN = 1000  # a text listing; --json lists every timed event
 
 
-def time_lines(detail: ExecutionDetail, width: int = 80) -> list[str]:
+def time_lines(
+    detail: ExecutionDetail, width: int = 80, events_width: int | None = None
+) -> list[str]:
     """When it started, each attempt's duration and each event's time (a dash where none
     was recorded), or that nothing recorded a time. ``width``: the columns an attempt's
-    row is laid out in (80, or a narrower terminal's)."""
+    row is laid out in (80, or a narrower terminal's); ``events_width``: a terminal's,
+    where the event rows are laid out narrower when one is wider (None: one line each)."""
     from intentus_tui.core.records.times import (
         NO_TIME,
         clock_text,
@@ -348,13 +351,42 @@ def time_lines(detail: ExecutionDetail, width: int = 80) -> list[str]:
     rows = _row_texts(detail)
     if rows:
         lines.append("event times")
+    events = []
     for index, (seq, kind) in enumerate(rows[:EVENT_LINES_SHOWN]):
         known = times.event_time(index)
         at = clock_text(known.at) if known else NO_TIME
         source = f"  ({known.source})" if known else ""
-        lines.append(f"  #{seq:<5} {offset_text(times.offset(index)):>8}  {at:<24}  {kind}{source}")
+        events.append((f"  #{seq:<5} {offset_text(times.offset(index)):>8}", at, kind, source))
+    lines.extend(_event_rows(events, events_width))
     if len(rows) > EVENT_LINES_SHOWN:
         lines.append(f"  … {len(rows) - EVENT_LINES_SHOWN:,} more events (--json lists every time)")
+    return lines
+
+
+# Where a folded event row's time goes, the first that fits: under its type, under its
+# offset, under its ``#``.
+TIME_INDENTS = (19, 9, 4)
+
+
+def _event_rows(events: list[tuple[str, str, str, str]], width: int | None) -> list[str]:
+    """The ``event times`` rows from (``  #seq offset``, time, type, source): one line
+    each; on a terminal too narrow for one of them, each row's offset and type on its
+    first line, its time and source under them (none when no time was recorded), at one
+    indent for every row. Folded by the terminal, a 40-column row took three lines
+    (``#7 +0.000s``, its time, its type) and the column read as one ragged list."""
+    from intentus_tui.core.records.times import NO_TIME
+
+    wide = [f"{head}  {at:<24}  {kind}{source}" for head, at, kind, source in events]
+    if width is None or all(cell_len(sanitize_line(row)) <= width for row in wide):
+        return wide
+    details = [f"{at}{source}" for head, at, _, source in events if at != NO_TIME or source]
+    longest = max((cell_len(sanitize_line(d)) for d in details), default=0)
+    indent = next((i for i in TIME_INDENTS if i + longest <= width), TIME_INDENTS[-1])
+    lines: list[str] = []
+    for head, at, kind, source in events:
+        lines.append(f"{head}  {kind}")
+        if at != NO_TIME or source:
+            lines.append(f"{'':{indent}}{at}{source}")
     return lines
 
 
@@ -437,7 +469,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
         for attempt in detail.timeline.in_flight:
             started = from_log(attempt) or f"started at seq {attempt.start_seq}"
             lines.append(f"in flight   {attempt.agent} ({started}; never ended)")
-    lines.extend(time_lines(detail, min(ROW_WIDTH, terminal_columns() or ROW_WIDTH)))
+    columns = terminal_columns()
+    lines.extend(time_lines(detail, min(ROW_WIDTH, columns or ROW_WIDTH), columns))
     damage = detail.result.damage
     if damage is not None:
         lines.append(f"damage      {damage.describe()}")

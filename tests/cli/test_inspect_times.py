@@ -178,3 +178,37 @@ def test_attempt_times_on_a_narrow_terminal_are_folded_once(tmp_path: Path) -> N
             shown += len(times)
             assert not any(line.strip() == "flight)" for line in lines), lines
     assert shown  # the demo has attempts in flight since it was written, months ago
+
+
+def test_event_times_on_a_40_column_terminal_take_a_line_or_two_each(tmp_path: Path) -> None:
+    """At 40 columns the terminal folded each event's row into its offset, its time and its
+    type, one under the other. Now its offset and type share a line, its time and source
+    (when one was recorded) are whole on the next; piped, each row stays one line."""
+    from rich.cells import cell_len
+
+    from tests.cli.support import run_in_pty
+
+    world = build_real_world(tmp_path)
+    record = json.loads((world.records_dir / f"{world.fallback}.json").read_text("utf-8"))
+    types = [event["type"] for event in record["events"]]
+    out = run_in_pty(
+        "inspect", world.fallback, "--dir", str(world.records_dir), cwd=tmp_path, columns=40
+    )
+    lines = out.decode().replace("\r\n", "\n").splitlines()
+    rows = lines[lines.index("event times") + 1 :]
+    assert all(cell_len(line) <= 40 for line in rows), rows
+    heads = [line for line in rows if line.startswith("  #")]
+    assert [line.split()[-1] for line in heads] == types, rows
+    clock = re.compile(r" +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z  \((event|response)\)")
+    for head, after in zip(rows, [*rows[1:], ""], strict=True):
+        if not head.startswith("  #"):
+            assert clock.fullmatch(head), rows  # a whole time and its source, nothing else
+        elif re.match(r"  #\d+ +—  ", head):  # no time recorded: one line
+            assert after.startswith("  #") or not after, rows
+        else:
+            assert re.fullmatch(r"  #\d+ +\+\d+\.\d+s  [A-Z_]+", head), head
+            assert clock.fullmatch(after), rows
+    assert len(rows) <= 2 * len(types)
+    piped = cli("inspect", world.fallback, "--dir", str(world.records_dir), cwd=tmp_path).stdout
+    piped_rows = piped.splitlines()[piped.splitlines().index("event times") + 1 :]
+    assert len(piped_rows) == len(types)
