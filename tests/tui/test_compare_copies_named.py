@@ -60,3 +60,34 @@ async def test_a_copy_and_its_original_are_named_by_their_files(
         a, b = _diff_header(screen_lines(app))
     assert a != b, (a, b)
     assert "copy" in a and "copy" not in b, (a, b)
+
+
+def _pane_text(line: str) -> str:
+    """What a screen line shows inside the side pane (the right-hand box)."""
+    return line.split("││", 1)[1].rstrip("│ ").strip() if "││" in line else ""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_diff_tabs_title_never_breaks_a_file_name(
+    copied: tuple[Path, str, str], size: tuple[int, int]
+) -> None:
+    """At 80x24 the Diff tab's title read ``A:``, then ``…-b21b9b9b2d23.cop`` and ``y.json``
+    on the next row: the copy's name broken mid-word. Each side's name now stands on its
+    ``A:``/``B:`` row, cut in its middle where the pane is too narrow, its end kept."""
+    records, copy, original = copied
+    app = make_app(records)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, copy, original)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("3")  # the Diff tab
+        await settle(pilot)
+        shown = [_pane_text(line) for line in screen_lines(app)]
+    (a,) = [line for line in shown if line.startswith("A:")]
+    (b,) = [line for line in shown if line.startswith("B:")]
+    assert a.endswith(".copy.json") and a[3:11] == copy[:8], shown
+    assert b.endswith(original[-10:]) and b[3:11] == original[:8], shown
+    if size[0] >= 120:  # room for the whole names
+        assert (a, b) == (f"A: {copy}", f"B: {original}")
+    assert not any(line in ("y.json", "n", "json") for line in shown), shown

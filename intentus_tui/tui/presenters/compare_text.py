@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Literal
 
+from rich.cells import cell_len
+
 from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED
@@ -47,6 +49,19 @@ def side_short_name(operand: Operand | None, label: str, by_file: bool = False) 
     if by_file and operand.path is not None:
         return file_label(operand.path.name).rstrip()
     return clip(_short_id(operand) or operand.kind, MAX_ID_WIDTH)
+
+
+def title_name(label: str, room: int) -> str:
+    """A side's name on its own title line (``A: …``) in at most ``room`` cells: cut in its
+    middle, keeping its end, where it is longer (``a17a47a9…b2d23.copy.json``). The line
+    wrapped it mid-name instead: ``…-b21b9b9b2d23.cop`` on one row, ``y.json`` on the next.
+    No room known yet (0): as it is. Sanitized."""
+    if room <= 0 or cell_len(label) <= room:
+        return label
+    return file_label(label, max(room, MIN_TITLE_NAME)).rstrip()
+
+
+MIN_TITLE_NAME = 12  # a name is never cut shorter: its mark (``⚠ changed …``) wraps instead
 
 
 RECORD_WORD = "execution "  # a record side's title starts so, where there is room

@@ -55,6 +55,7 @@ from intentus_tui.tui.presenters.compare_text import (
     panel_texts,
     side_short_name,
     side_verdict,
+    title_name,
     untrusted_warnings,
 )
 from intentus_tui.tui.presenters.execution_text import execution_label
@@ -441,6 +442,8 @@ class DiffPane(Vertical):
         # they go under it, on lines of their own, rather than wrap a word at a time.
         self.set_class(event.size.width < _BESIDE_WIDTH, "-narrow")
         self._show_summary()
+        if self.request is not None:  # its sides' names cut to the new width
+            self._set_title(self.request)
 
     def _show_summary(self) -> None:
         comparison = self.outcome.comparison if self.outcome is not None else None
@@ -656,11 +659,16 @@ class DiffPane(Vertical):
     # ------------------------------------------------------------------ display
 
     def _set_title(self, request: DiffRequest) -> None:
+        width = self.content_region.width  # 0 until laid out: set again on resize
+
+        def title(side: str, style: str, label: str, operand: Operand | None) -> Content:
+            mark = _mark(operand)
+            name = title_name(label, width - len(side) - Content(mark[0]).cell_length)
+            return Content.assemble((side, style), name, mark)
+
         titles = [  # a line each, as the verdicts below them
-            Content.assemble(("A: ", "bold $text-error"), request.left_label, _mark(request.left)),
-            Content.assemble(
-                ("B: ", "bold $text-success"), request.right_label, _mark(request.right)
-            ),
+            title("A: ", "bold $text-error", request.left_label, request.left),
+            title("B: ", "bold $text-success", request.right_label, request.right),
         ]
         notes = [Content.styled(safe(note), WARNING_STYLE) for note in self.removed_notes]
         lines = [*titles, *notes, *_verdict_lines(request), *_load_warnings(request)]
