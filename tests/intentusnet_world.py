@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 from collections.abc import Callable, Iterator
@@ -285,3 +286,43 @@ def echo_records(base: Path, texts: tuple[str, ...]) -> tuple[Path, list[str]]:
             envelope.payload = {"text": text}
             ids.append(_route(runtime, records, envelope))
     return records, ids
+
+
+FALLBACK_CHAIN = ("fb-primary", "fb-secondary", "fb-tertiary", "fb-quaternary")
+
+
+def several_fallbacks(base: Path) -> tuple[Path, str]:
+    """A record directory under ``base`` holding one execution the real 1.3.0 router ran
+    through ``FALLBACK_CHAIN``: the first three agents fail (three fallbacks), the last
+    answers. The directory and the execution's id."""
+    agents = ((name, n < 3, 10 * (n + 1)) for n, name in enumerate(FALLBACK_CHAIN))
+    with _runtime(base, *agents) as (runtime, records):
+        env = _envelope(RoutingStrategy.FALLBACK, list(FALLBACK_CHAIN), None)
+        return records, _route(runtime, records, env)
+
+
+def with_fallbacks_only_in_its_log(base: Path) -> tuple[Path, str]:
+    """An ``.intentusnet`` under ``base`` holding ``several_fallbacks``' execution as it
+    stood while it ran: its record as the real 1.3.0 store saves it after its first event,
+    beside the WAL the real ``WALWriter`` had written by then: three attempts failed, each
+    followed by its fallback (WAL #4, #7, #10), and the fourth started. The directory and
+    the execution's id."""
+    from intentusnet.wal.writer import WALWriter
+
+    real, execution = several_fallbacks(base / "real")
+    records = base / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    record = RealStore(str(real)).load(execution)
+    record.events = record.events[:1]
+    record.routerDecision = None
+    record.finalResponse = None
+    RealStore(str(records)).save(record)
+    with WALWriter(str(records.parent / "wal"), execution) as writer:
+        writer.execution_started(record.header.envelopeHash, "Summarize")
+        steps = itertools.pairwise(FALLBACK_CHAIN)
+        for n, (agent, then) in enumerate(steps, 1):
+            writer.step_started(f"attempt-{n}", agent, "read_only", {}, "a1" * 32)
+            writer.step_failed(f"attempt-{n}", "agent_error", f"{agent} exploded", True)
+            writer.fallback_triggered(agent, then, "agent_error")
+        writer.step_started("attempt-4", FALLBACK_CHAIN[-1], "read_only", {}, "a2" * 32)
+    return records.parent, execution

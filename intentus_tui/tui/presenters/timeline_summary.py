@@ -262,6 +262,9 @@ class SummaryText(NamedTuple):
     # Lines that have a row only when the others have all theirs: the fallbacks (the counts
     # line and the events' ↪ say them too) give way to the verdict's reasons.
     yielding: tuple[int, ...] = ()
+    # The yielding lines said in one, drawn in their place when they cannot all have a row
+    # (rather than the first few shown and the others left out): ``fallbacks: a → b → c``.
+    folded: Content | None = None
 
     @property
     def content(self) -> Content:
@@ -307,7 +310,8 @@ def summary_content(
         _add(text, rest)
         fallbacks = _fallback_lines(timeline)
         text = text._replace(
-            yielding=tuple(range(len(text.lines), len(text.lines) + len(fallbacks)))
+            yielding=tuple(range(len(text.lines), len(text.lines) + len(fallbacks))),
+            folded=_folded_fallbacks(timeline) if len(fallbacks) > 1 else None,
         )
         _add(text, fallbacks)
         label = (chain_label(timeline), "$text-muted")
@@ -447,6 +451,33 @@ def _fallback_lines(timeline: Timeline) -> list[Content]:
     if len(timeline.fallbacks) > 3:
         lines.append(Content.styled(f"… {len(timeline.fallbacks) - 3} more fallbacks", "$warning"))
     return lines
+
+
+def _folded_fallbacks(timeline: Timeline) -> Content:
+    """Every fallback on one line: ``fallbacks: a → b → c: unavailable (WAL #4, #7)``, its
+    agents as they handed on (a step that does not continue the one before after a comma),
+    the reason when all share it, then where each was recorded."""
+    chains: list[list[str]] = []
+    for step in timeline.fallbacks:
+        if chains and chains[-1][-1] == step.from_agent:
+            chains[-1].append(step.to_agent)
+        else:
+            chains.append([step.from_agent, step.to_agent])
+    reasons = {step.reason for step in timeline.fallbacks}
+    (reason,) = reasons if len(reasons) == 1 else (None,)
+    why = f": {reason}" if reason else ""
+    logged = [f"#{step.log_seq}" for step in timeline.fallbacks if step.log_seq is not None]
+    recorded = [
+        str(step.seq)
+        for step in timeline.fallbacks
+        if step.log_seq is None and step.seq is not None
+    ]
+    where = [
+        f"{name} {', '.join(seqs)}" for name, seqs in (("seq", recorded), ("WAL", logged)) if seqs
+    ]
+    at = f" ({'; '.join(where)})" if where else ""
+    agents = ", ".join(" → ".join(chain) for chain in chains)
+    return Content.styled(f"fallbacks: {agents}{why}{at}", "$warning")
 
 
 def _logged_part(timeline: Timeline) -> str:

@@ -29,6 +29,7 @@ class ClampedText(Static):
     _keep = 0
     _first: tuple[int, ...] = ()
     _yielding: frozenset[int] = frozenset()
+    _folded: Content | None = None
     # Rows of its container that others take above it, and rows the widget below it would
     # fill: up to half of what is left stays theirs (the events under a timeline summary
     # whose reasons wrap to a dozen rows). The reasons cut are a tab away.
@@ -46,6 +47,7 @@ class ClampedText(Static):
         *,
         shorter: Sequence[tuple[Content, Sequence[Content]]] = (),
         yielding: Iterable[int] = (),
+        folded: Content | None = None,
     ) -> None:
         """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
         widget is too short for them all, each line keeps a row (the first ``keep``, the
@@ -58,7 +60,8 @@ class ClampedText(Static):
         the first of them that fits (else the last, cut): a line cut at its end loses
         what may matter most. ``yielding``: lines (of ``lines``, after the essentials) that
         have a row only when the essentials have all they wrap to (a chain's fallbacks,
-        which its events show, give way to the verdict's reasons)."""
+        which its events show, give way to the verdict's reasons); ``folded``: the
+        yielding lines said in one, drawn in their place when not all of them have a row."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging
@@ -66,11 +69,13 @@ class ClampedText(Static):
         self._keep = keep
         self._first = tuple(first)
         self._yielding = frozenset(yielding)
+        self._folded = folded
         # By identity: the line objects are held in ``_hanging`` and ``_short``.
         self._shorter = {id(line): tuple(forms) for line, forms in shorter if forms}
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         self._hanging = self._short = ()  # text given whole: no line hangs
+        self._folded = None
         self._shorter = MappingProxyType({})
         super().update(content, layout=layout)
 
@@ -104,6 +109,7 @@ class ClampedText(Static):
         first: Sequence[int] = (),
         shorter: Mapping[int, Sequence[Content]] | None = None,
         yielding: frozenset[int] = frozenset(),
+        folded: Content | None = None,
     ) -> tuple[list[Content], bool]:
         """The rows of ``hanging`` in ``budget`` rows, and whether any line was cut or left
         out. Each line has a row (the first ``keep``, the essentials, whatever the budget;
@@ -111,7 +117,8 @@ class ClampedText(Static):
         of importance: the essentials' reasons (lines 1 on), the title, the rest in order.
         A line given fewer rows than it wraps to is drawn shorter (``shorter``, by the
         line's id), else ends in "…". The ``yielding`` lines have rows after the
-        essentials' reasons have all theirs (with no essentials: after every other line)."""
+        essentials' reasons have all theirs (with no essentials: after every other line);
+        when some of them have none, ``folded`` is drawn in their place, as one of them."""
         wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
         given = [0] * len(wrapped)
         for index in range(len(wrapped)):
@@ -122,6 +129,8 @@ class ClampedText(Static):
         rest = [index for index in range(keep, len(wrapped)) if index not in yielding]
         order = [*essentials, *sorted(yielding), 0, *rest] if keep else [*rest, *sorted(yielding)]
         spare = _share(order, wrapped, given, spare)
+        if folded is not None and any(not given[index] for index in yielding):
+            return cls._folding(hanging, width, budget, keep, first, shorter, yielding, folded)
         for index, (line, hang) in enumerate(hanging):
             forms = (shorter or {}).get(id(line), ())
             if not forms or not given[index] or given[index] >= len(wrapped[index]):
@@ -137,6 +146,27 @@ class ClampedText(Static):
                 indent = hang if hang > 0 and width - hang >= MIN_HANGING_ROOM else 0
                 rows += [*line_rows[: count - 1], _cut_after(line_rows, count, width, indent)]
         return rows, any(count < len(r) for r, count in zip(wrapped, given, strict=True))
+
+    @classmethod
+    def _folding(
+        cls,
+        hanging: Sequence[tuple[Content, int]],
+        width: int,
+        budget: int,
+        keep: int,
+        first: Sequence[int],
+        shorter: Mapping[int, Sequence[Content]] | None,
+        yielding: frozenset[int],
+        folded: Content,
+    ) -> tuple[list[Content], bool]:
+        """``_fitted`` with the ``yielding`` lines replaced by ``folded``, where the first of
+        them was: a line that yields as they did, and is cut with the others."""
+        at = min(yielding)
+        kept = [i for i in range(len(hanging)) if i not in yielding or i == at]
+        moved = {old: new for new, old in enumerate(kept)}  # indices after them move up
+        lines = [(folded, 0) if i == at else hanging[i] for i in kept]
+        again = [moved[i] for i in first if i in moved]
+        return cls._fitted(lines, width, budget, keep, again, shorter, frozenset({at}))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         # Every row of the text, not the rows shown (which ``render`` decides from them),
@@ -168,7 +198,10 @@ class ClampedText(Static):
             full = lines is self._hanging
             first = self._first if full else ()
             yielding = self._yielding if full else frozenset()
-            rows, cut = self._fitted(lines, width, height, keep, first, self._shorter, yielding)
+            folded = self._folded if full else None
+            rows, cut = self._fitted(
+                lines, width, height, keep, first, self._shorter, yielding, folded
+            )
             if len(rows) <= height:
                 if cut and not rows[-1].plain.endswith(ELLIPSIS):
                     rows[-1] = _cut_after([rows[-1], Content("")], 1, width)

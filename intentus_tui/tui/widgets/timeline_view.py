@@ -486,6 +486,7 @@ class TimelineView(Vertical):
             text.first,
             shorter=text.shorter,
             yielding=text.yielding,
+            folded=text.folded,
         )
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
