@@ -210,8 +210,8 @@ def export(targets: tuple[str, ...], fmt: str, output: str, directories: tuple[s
 
     With no ID, every execution of DIR (default ./.intentusnet; several DIRs or --dir:
     each root's, each line naming its root) is exported, records and WAL-only executions
-    alike, in execution-id order. ID is an execution id, a unique
-    prefix of one, or a record file.
+    alike, in execution-id order (a record's copies right after it, as inspect --list has
+    them). ID is an execution id, a unique prefix of one, or a record file.
 
     \b
     intentus-tui export --format otlp -o traces.jsonl        # every execution

@@ -188,9 +188,8 @@ def copy_rank(file_name: AnyStr, execution_id: AnyStr) -> int:
     in every listing of them (``inspect --list`` and its ``--json``, the debugger's list):
     0 for the file named after its id (``X.json``, the one IntentusNet writes), 1 for a
     copy or a renamed file (``X.copy.json``, ``huge.json``). The original comes first,
-    then its copies by name, as ``export`` (in the order of the ids the names give) has
-    ``X.json`` before ``X.copy.json``. Names as text or as bytes (a listing row's), both
-    of one kind."""
+    then its copies by name, in ``export`` too (``core.export.source``). Names as text or
+    as bytes (a listing row's), both of one kind."""
     suffix = _RECORD_SUFFIX if isinstance(file_name, str) else _RECORD_SUFFIX_BYTES
     return 0 if file_name == execution_id + suffix else 1
 

@@ -1,17 +1,28 @@
 """The executions an export covers, one at a time: every execution of a location (records,
 and write-ahead logs with no record), in execution-id order, each read only when its turn
-comes, so a directory of any size is exported in constant memory."""
+comes, so a directory of any size is exported in constant memory.
+
+The files of one execution come as the listings put them (``core.model.copy_rank``): the
+record named after its id, then its copies by name. A copy's name need not carry the id
+(``huge.json``), so each file's id is taken from its first bytes, where IntentusNet 1.3.0
+writes it (``{"header": {"executionId": ...``): one small read a file, not a second load
+(``_head_id``)."""
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
+from intentus_tui.core.fsio import open_confined
+from intentus_tui.core.model import copy_rank
 from intentus_tui.core.paths import RecordRoot, list_record_names
-from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, load_record_head
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,18 +77,85 @@ def _wal_only_names(root: RecordRoot, record_ids: set[str]) -> list[str]:
     return names
 
 
+# The start of a record as IntentusNet 1.3.0 writes it (json.dumps, indent=2), its id
+# whole: an id with an escape in it is left to the whole parse (``_head_id``).
+_HEAD_ID = re.compile(rb'\A\s*\{\s*"header"\s*:\s*\{\s*"executionId"\s*:\s*"([^"\\]*)"')
+_HEAD_BYTES = 1024  # the id of any usual record is within its first 100
+
+
+def _head_id(directory: Path, name: str, dir_fd: int | None) -> str | None:
+    """The execution id recorded in the file ``name`` of ``directory``, as the listing
+    reads it (None where it reads none, and names the execution after the file): from the
+    file's first bytes; from its head as a huge file is listed (``load_record_head``)
+    when they do not start as 1.3.0 writes a record."""
+    try:
+        fd = os.open(name, _OPEN_FLAGS | os.O_NOFOLLOW, dir_fd=dir_fd)
+    except OSError as err:
+        if err.errno != errno.ELOOP:  # not a link: a file that cannot be read
+            return None
+        try:  # a link: followed only within the directory, as every read of it is
+            fd = open_confined(directory / name)
+        except OSError:
+            return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, a device: nothing to read
+            return None
+        head = os.read(fd, _HEAD_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    head = head.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark, as the loader skips it
+    found = _HEAD_ID.match(head)
+    if found is not None:
+        try:
+            return found.group(1).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if not head.lstrip().startswith(b"{"):
+        return None  # not a JSON object: no record, no id in it
+    record = load_record_head(directory / name).record
+    return record.execution_id if record is not None else None
+
+
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _record_keys(directory: Path, names: list[str]) -> list[tuple[str, int, str, bool]]:
+    """(execution id, ``copy_rank``, file name, False) of each record file: the order of
+    the files of one execution in the listings."""
+    dir_fd = None
+    if os.open in os.supports_dir_fd:
+        try:
+            dir_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError:
+            dir_fd = None
+    try:
+        keys = []
+        for name in names:
+            inner = _head_id(directory, name, dir_fd) or name[: -len(RECORD_SUFFIX)]
+            keys.append((inner, copy_rank(name, inner), name, False))
+        return keys
+    finally:
+        if dir_fd is not None:
+            os.close(dir_fd)
+
+
 def targets_in(root: RecordRoot, label: str = "") -> Iterator[ExportTarget]:
     """Every execution of ``root`` (labelled ``label``, with several roots): each record
-    file, and each WAL that has no record, ordered by execution id. Only names are listed
-    up front (a string each); each file is read when its turn comes, by the caller."""
+    file, and each WAL that has no record, ordered by execution id, the files of one
+    execution as the listings order them. Names and ids are listed up front (a few strings
+    a file); each file is read whole when its turn comes, by the caller."""
     record_names = list_record_names(root.records_dir)
     record_ids = {name[: -len(RECORD_SUFFIX)] for name in record_names}
-    # (execution id, file name, the file is a WAL)
-    keyed = [(name[: -len(RECORD_SUFFIX)], name, False) for name in record_names]
+    # (execution id, copy rank, file name, the file is a WAL)
+    keyed = _record_keys(root.records_dir, record_names)
     del record_names
-    keyed += [(name[: -len(WAL_SUFFIX)], name, True) for name in _wal_only_names(root, record_ids)]
+    keyed += [
+        (name[: -len(WAL_SUFFIX)], 0, name, True) for name in _wal_only_names(root, record_ids)
+    ]
     del record_ids
     keyed.sort()
-    for _, name, is_wal in keyed:
+    for _, _, name, is_wal in keyed:
         directory = root.wal_dir if is_wal and root.wal_dir is not None else root.records_dir
         yield ExportTarget(directory / name, root.wal_dir, label)
