@@ -10,16 +10,14 @@ writes it (``{"header": {"executionId": ...``): one small read a file, not a sec
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
-from intentus_tui.core.fsio import open_confined
+from intentus_tui.core.fsio import read_regular_file
 from intentus_tui.core.model import copy_rank
 from intentus_tui.core.paths import RecordRoot, list_record_names
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, load_record_head
@@ -83,28 +81,16 @@ _HEAD_ID = re.compile(rb'\A\s*\{\s*"header"\s*:\s*\{\s*"executionId"\s*:\s*"([^"
 _HEAD_BYTES = 1024  # the id of any usual record is within its first 100
 
 
-def _head_id(directory: Path, name: str, dir_fd: int | None) -> str | None:
-    """The execution id recorded in the file ``name`` of ``directory``, as the listing
-    reads it (None where it reads none, and names the execution after the file): from the
-    file's first bytes; from its head as a huge file is listed (``load_record_head``)
-    when they do not start as 1.3.0 writes a record."""
+def _head_id(path: Path) -> str | None:
+    """The execution id recorded in the file ``path``, as the listing reads it (None where
+    it reads none, and names the execution after the file): from the file's first bytes;
+    from its head as a huge file is listed (``load_record_head``) when they do not start as
+    1.3.0 writes a record. Read as every record is (``read_regular_file``: a link followed
+    only within its directory, a FIFO never opened)."""
     try:
-        fd = os.open(name, _OPEN_FLAGS | os.O_NOFOLLOW, dir_fd=dir_fd)
-    except OSError as err:
-        if err.errno != errno.ELOOP:  # not a link: a file that cannot be read
-            return None
-        try:  # a link: followed only within the directory, as every read of it is
-            fd = open_confined(directory / name)
-        except OSError:
-            return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, a device: nothing to read
-            return None
-        head = os.read(fd, _HEAD_BYTES)
+        head = read_regular_file(path, _HEAD_BYTES)[0]
     except OSError:
         return None
-    finally:
-        os.close(fd)
     head = head.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark, as the loader skips it
     found = _HEAD_ID.match(head)
     if found is not None:
@@ -114,31 +100,18 @@ def _head_id(directory: Path, name: str, dir_fd: int | None) -> str | None:
             return None
     if not head.lstrip().startswith(b"{"):
         return None  # not a JSON object: no record, no id in it
-    record = load_record_head(directory / name).record
+    record = load_record_head(path).record
     return record.execution_id if record is not None else None
-
-
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 def _record_keys(directory: Path, names: list[str]) -> list[tuple[str, int, str, bool]]:
     """(execution id, ``copy_rank``, file name, False) of each record file: the order of
     the files of one execution in the listings."""
-    dir_fd = None
-    if os.open in os.supports_dir_fd:
-        try:
-            dir_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        except OSError:
-            dir_fd = None
-    try:
-        keys = []
-        for name in names:
-            inner = _head_id(directory, name, dir_fd) or name[: -len(RECORD_SUFFIX)]
-            keys.append((inner, copy_rank(name, inner), name, False))
-        return keys
-    finally:
-        if dir_fd is not None:
-            os.close(dir_fd)
+    keys = []
+    for name in names:
+        inner = _head_id(directory / name) or name[: -len(RECORD_SUFFIX)]
+        keys.append((inner, copy_rank(name, inner), name, False))
+    return keys
 
 
 def targets_in(root: RecordRoot, label: str = "") -> Iterator[ExportTarget]:
