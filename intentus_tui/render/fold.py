@@ -19,7 +19,9 @@ MIN_ROOM = 20
 # line it follows when at least this much of that line is left, else on the next.
 MIN_START = 8
 
-_WORDS = re.compile(r"( *)([^ ]+)")
+# A word, and the mark an agent's name carries in a chain (``fb-secondary ✓``): kept on
+# one line, never the name on one and its outcome alone under it.
+_WORDS = re.compile(r"( *)([^ ]+(?: [✓✗…?](?= |$))?)")
 # What a line's value column is, in the order tried: after a changed value's path (``diff``:
 # ``+ events[2].payload.exception: "…"``); after a list marker (``      - text``,
 # ``      · text``); after a label of one or two words and the spaces that align its value

@@ -102,3 +102,14 @@ def test_leading_spaces_wider_than_the_terminal_shrink_to_the_indent() -> None:
     assert fold_line(" " * 72 + "—", 40) == [" " * 20 + "—"]
     folded = fold_line(" " * 72 + "open 328d16h (in flight)", 40)
     assert folded == [" " * 20 + "open 328d16h (in", " " * 20 + "flight)"]
+
+
+def test_an_agents_mark_stays_beside_its_name() -> None:
+    """At 40 columns ``inspect``'s chain left ``✓`` alone on a line under
+    ``fb-primary ✗ → fb-secondary``: which agent it judged was a line above."""
+    line = "agents      fb-primary ✗ → fb-secondary ✓"
+    assert fold_line(line, 40) == ["agents      fb-primary ✗ →", "            fb-secondary ✓"]
+    assert fold_line("agents      alpha-agent ✗ → beta-agent … → gamma ?", 40) == [
+        "agents      alpha-agent ✗ → beta-agent …",
+        "            → gamma ?",
+    ]
