@@ -203,32 +203,35 @@ def typed_path(text: str) -> Path:
 _HOPS = 40
 
 
-def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, str] | None:
-    """(the store, the file's name) when the path typed is a link that is a record file of
-    the store being looked at (``--dir``'s, else the one ``open_root`` finds from the
-    current directory), a directory named like a record there, or a link leading, link by
-    link, to one of them: that file is answered as
-    its id is, a link out of the store not followed (``inspect X.json`` in the records
-    directory read /etc/passwd where ``inspect X`` said "not followed"). None for a path
-    anywhere else, read as ``typed_path`` reads it, and for a link that loops or leads
-    nowhere: nothing is read through it, and it is said as a missing path is."""
+def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, Path] | None:
+    """(the store, its entry) when the path typed is a link that is a record file (or a
+    write-ahead log) of the store being looked at (``--dir``'s, else the one ``open_root``
+    finds from the current directory), a directory named like a record there, or a link
+    leading, link by link, to one of them: that entry is answered as its id is, a link out
+    of the store not followed (``inspect X.json`` in the records directory read
+    /etc/passwd where ``inspect X`` said "not followed"). None for a path anywhere else,
+    read as ``typed_path`` reads it, and for a link that loops or leads nowhere: nothing is
+    read through it, and it is said as a missing path is."""
     if not os.path.exists(text):
         return None
     if directory is not None and (is_remote(directory) or not os.path.isdir(directory)):
         return None
     root = resolve_root(directory)
-    store = os.path.realpath(root.records_dir)
-    if not os.path.isdir(store):
-        return None
+    stores = {RECORD_SUFFIX: root.records_dir}
+    if root.wal_dir is not None:
+        stores[WAL_SUFFIX] = root.wal_dir
+    real = {suffix: os.path.realpath(place) for suffix, place in stores.items()}
     hop = text
     for _ in range(_HOPS):
         parent, name = os.path.split(hop)
-        in_store = name.endswith(RECORD_SUFFIX) and os.path.realpath(parent or ".") == store
+        suffix = RECORD_SUFFIX if name.endswith(RECORD_SUFFIX) else WAL_SUFFIX
+        in_store = name.endswith(suffix) and os.path.realpath(parent or ".") == real.get(suffix)
         if not os.path.islink(hop):
             # A directory named like a record is listed as one that cannot be read.
-            return (root, name) if in_store and os.path.isdir(hop) else None
+            kept = in_store and suffix == RECORD_SUFFIX and os.path.isdir(hop)
+            return (root, stores[suffix] / name) if kept else None
         if in_store:
-            return root, name
+            return root, stores[suffix] / name
         try:
             hop = os.path.join(parent, os.readlink(hop))
         except OSError:
@@ -414,7 +417,9 @@ def locate_execution(
     if looks_like_path and (entry := store_entry(target, directory)) is not None:
         # A link in the store, typed as a path (``inspect X.json`` in the records
         # directory), is the store's file: answered as its id is, never followed out.
-        return by_id(open_root(directory), entry[1])
+        # A log's is its execution's (with its record, when there is one).
+        name = entry[1].name
+        return by_id(open_root(directory), name.removesuffix(WAL_SUFFIX))
     path = Path(target)
     here = os.path.lexists(target)  # a file (or link) of that name in this directory
     if "/" not in target and looks_like_path and (directory is not None or not here):

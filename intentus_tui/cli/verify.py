@@ -157,10 +157,13 @@ def _targets(
             if labels is not None and len(roots) > 1:
                 labels.update((target, entry.label) for target, _ in found_records + found_wals)
         elif (in_store := store_entry(raw, None)) is not None:
-            # A link of the current directory's store, typed as a path: its record file,
-            # checked as ``verify`` of the store checks it (never followed out of it).
-            store, name = in_store
-            records.append((store.records_dir / name, store.wal_dir))
+            # A link of the current directory's store, typed as a path: its record file
+            # (or log), checked as ``verify`` of the store checks it (never followed out).
+            store, stored = in_store
+            if stored.name.endswith(WAL_SUFFIX):
+                wals.append((stored, None))
+            else:
+                records.append((stored, store.wal_dir))
         elif path.exists():
             path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):

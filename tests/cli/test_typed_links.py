@@ -322,3 +322,27 @@ def test_a_link_out_of_the_store_typed_as_a_path_from_inside_it_is_not_followed(
     assert json.loads(success.stdout)["execution_id"] == real_world.success
     followed = cli("inspect", str(elsewhere / out.name), "--json", cwd=records)
     assert json.loads(followed.stdout)["execution_id"] == real_world.fallback
+
+
+def test_a_log_linked_out_of_the_store_typed_as_a_path_is_not_followed(tmp_path: Path) -> None:
+    """``inspect .intentusnet/wal/X.wal``, a link of the write-ahead log directory to
+    /etc/passwd, read /etc/passwd as a record ("execution passwd … invalid JSON") where
+    ``inspect X`` and the list say the log was refused ("not followed")."""
+    base = tmp_path / "app"
+    wal = base / ".intentusnet" / "wal"
+    wal.mkdir(parents=True)
+    (base / ".intentusnet" / "records").mkdir()
+    (wal / "evil.wal").symlink_to("/etc/passwd")
+    for cwd, path in ((base, ".intentusnet/wal/evil.wal"), (wal, "evil.wal")):
+        for command in (("inspect",), ("inspect", "--json"), ("replay",)):
+            by_id = cli(*command, "evil", cwd=base)
+            run = cli(*command, path, cwd=cwd)
+            assert (run.returncode, run.stdout, run.stderr) == (
+                by_id.returncode,
+                by_id.stdout,
+                by_id.stderr,
+            ), (command, cwd, path)
+            assert "passwd" not in run.stdout.replace("symlink to /etc/passwd", "")
+        checked = cli("verify", path, cwd=cwd)
+        assert checked.returncode == 1
+        assert "evil.wal  wal cannot be checked: refused: symlink to /etc/passwd" in checked.stdout
