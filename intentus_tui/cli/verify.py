@@ -100,13 +100,15 @@ def _targets(
     *,
     others: bool = False,
     named_files: list[Path] | None = None,
+    beside_bundles: bool = False,
 ) -> tuple[list[RecordTarget], list[WalTarget]]:
     """The records and WALs to check; with several roots named, ``labels`` is told each
     file's root label (as the merged list names it) and ``unopened`` each root that could
     not be opened (said on stderr: the others are verified). ``others``: something else
     (a bundle) was named beside ``paths``. ``named_files`` is told each file named itself,
     or found in a directory named that is no ``records`` directory (``snapshots/``): it may
-    be a saved snapshot or baseline."""
+    be a saved snapshot or baseline. ``beside_bundles``: bundles are checked too, their
+    files named by their bundle: a root's are named by its label."""
     if not paths:
         root = open_root(None)
         found = _root_targets(root)
@@ -154,7 +156,7 @@ def _targets(
                 # A directory that is not a record store (``.intentusnet/snapshots``, one
                 # named itself): a snapshot in it is checked as one, as when named alone.
                 named_files += [target for target, _ in found_records]
-            if labels is not None and len(roots) > 1:
+            if labels is not None and (len(roots) > 1 or beside_bundles):
                 labels.update((target, entry.label) for target, _ in found_records + found_wals)
         elif (in_store := store_entry(raw, None)) is not None:
             # A link of the current directory's store, typed as a path: its record file
@@ -352,7 +354,14 @@ def verify(paths: tuple[str, ...], as_json: bool) -> None:
                 echo_error(f"intentus-tui: {sanitize_line(str(exc))}")
                 unopened.append((path, sanitize_line(str(exc))))
         record_paths, wal_targets = (
-            _targets(tuple(plain), labels, unopened, others=bool(bundle_paths), named_files=named)
+            _targets(
+                tuple(plain),
+                labels,
+                unopened,
+                others=bool(bundle_paths),
+                named_files=named,
+                beside_bundles=bool(bundles),
+            )
             if plain or not bundle_paths
             else ([], [])
         )
@@ -451,7 +460,8 @@ def _report(
             parts.append(_counted(len(snapshots), "snapshot"))
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))
-        per_root = _per_root(record_paths, details, wal_targets, wals, labels)
+        # Each root's count, a bundle's among them, when roots are named.
+        per_root = _per_root(record_paths, details, wal_targets, wals, shown_in if labels else {})
         echo_folded(
             [f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}{per_root}"]
         )

@@ -272,6 +272,25 @@ def test_an_unreadable_bundle_among_other_arguments_is_one_failure_of_them(
     assert os.listdir(private_tmp) == []
 
 
+def test_a_bundle_beside_a_directory_names_each_files_root(
+    good_bundle: Path, world: BundleWorld, private_tmp: Path
+) -> None:
+    """``verify DIR BUNDLE``: the bundle's lines said ``evidence.tar.gz/X.json`` and the
+    directory's only ``X.json`` (the same execution, in both, told apart by one side
+    alone), and the last line counted neither. Each line names its root, as with two
+    directories, and each is counted."""
+    run = cli("verify", str(world.base), str(good_bundle))
+    lines = [line for line in run.stdout.splitlines() if line[:6] in ("ok    ", "FAIL  ")]
+    named = [line.split()[1] for line in lines[1:]]  # after the manifest's line
+    assert f"incident/{world.success}.json" in named
+    assert f"evidence.tar.gz/{world.success}.json" in named
+    assert all(name.startswith(("incident/", "evidence.tar.gz/")) for name in named), named
+    assert run.stdout.splitlines()[-1].endswith(
+        "; incident: 6 checked, 1 failed; evidence.tar.gz: 5 checked, 0 failed"
+    ), run.stdout.splitlines()[-1]
+    assert os.listdir(private_tmp) == []
+
+
 def test_bundle_usage_errors(world: BundleWorld, tmp_path: Path) -> None:
     base = str(world.base)
     unknown = cli("bundle", "ffffffff", "--dir", base, "-o", str(tmp_path / "x.tar.gz"))
