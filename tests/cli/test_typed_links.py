@@ -210,14 +210,11 @@ def test_a_link_in_the_store_gets_one_answer_by_its_id_or_by_its_name(
     assert "symlink to /etc/passwd, outside the directory: not followed" in doc["message"]
 
 
-def test_a_link_out_of_the_store_is_a_record_not_read_for_every_command_by_its_id(
+def _store_with_a_record_linked_out(
     real_world: RealWorld, tmp_path: Path
-) -> None:
-    """The list and ``verify`` show a record file that is a link out of the store as a row,
-    a record not read ("Refused: symlink to …: not followed"); ``inspect`` of that row's
-    id, name or prefix said ``refused: … outside the store`` and exited 2 (a usage error),
-    as did ``replay``, ``diff`` and ``snapshot``. Each answers now as for a link in the
-    store that leads nowhere, another file that cannot be read; the target is never read."""
+) -> tuple[Path, Path, Path, Path]:
+    """(base, its records, a directory elsewhere, the store's link to a real record there):
+    the success as a record of the store, the fallback's record linked out of it."""
     base = tmp_path / "app"
     records = base / ".intentusnet" / "records"
     records.mkdir(parents=True)
@@ -227,6 +224,18 @@ def test_a_link_out_of_the_store_is_a_record_not_read_for_every_command_by_its_i
     shutil.copy(real_world.records_dir / f"{real_world.fallback}.json", elsewhere)
     out = records / f"{real_world.fallback}.json"  # a real record, out of the store
     out.symlink_to(elsewhere / out.name)
+    return base, records, elsewhere, out
+
+
+def test_a_link_out_of_the_store_is_a_record_not_read_for_every_command_by_its_id(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """The list and ``verify`` show a record file that is a link out of the store as a row,
+    a record not read ("Refused: symlink to …: not followed"); ``inspect`` of that row's
+    id, name or prefix said ``refused: … outside the store`` and exited 2 (a usage error),
+    as did ``replay``, ``diff`` and ``snapshot``. Each answers now as for a link in the
+    store that leads nowhere, another file that cannot be read; the target is never read."""
+    base, records, _elsewhere, out = _store_with_a_record_linked_out(real_world, tmp_path)
     (records / "aaaa1111-2222-4333-8444-555566667777.json").symlink_to("/etc/passwd")
     (records / "dddd1111-2222-4333-8444-555566667777.json").symlink_to("gone.json")
     pin = str(tmp_path / "pin.snapshot.json")
@@ -268,15 +277,7 @@ def test_a_link_out_of_the_store_typed_as_a_path_from_inside_it_is_not_followed(
     the store's link out typed as a path, followed it and showed the target (a record of
     another store, /etc/passwd), where ``inspect X`` said "not followed". A path that leads
     to the store's entry, however typed, is that file: every command answers as by its id."""
-    base = tmp_path / "app"
-    records = base / ".intentusnet" / "records"
-    records.mkdir(parents=True)
-    shutil.copy(real_world.records_dir / f"{real_world.success}.json", records)
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    shutil.copy(real_world.records_dir / f"{real_world.fallback}.json", elsewhere)
-    out = records / f"{real_world.fallback}.json"  # a real record, out of the store
-    out.symlink_to(elsewhere / out.name)
+    base, records, elsewhere, out = _store_with_a_record_linked_out(real_world, tmp_path)
     passwd = records / "aaaa1111-2222-4333-8444-555566667777.json"
     passwd.symlink_to("/etc/passwd")
     alias = tmp_path / "alias.json"  # a link to the store's link: it leads to the store

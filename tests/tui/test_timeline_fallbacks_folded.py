@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from intentus_tui.core.actions import load_detail
 from intentus_tui.tui.presenters.timeline_summary import summary_content
 from intentus_tui.tui.widgets.clamped_text import ClampedText
+from intentus_tui.tui.widgets.timeline_view import show_summary
 from tests.intentusnet_world import (
     FALLBACK_CHAIN,
     several_fallbacks,
@@ -73,16 +74,7 @@ async def _rows(path: Path, wal: Path, height: int) -> list[str]:
     app = _Summary(height)
     async with app.run_test(size=(80, 40)) as pilot:
         summary = app.query_one(ClampedText)
-        summary.show(
-            text.lines,
-            text.hangs,
-            text.short,
-            text.keep,
-            text.first,
-            shorter=text.shorter,
-            yielding=text.yielding,
-            folded=text.folded,
-        )
+        show_summary(summary, text)  # as the timeline shows it
         await pilot.pause()
         return _summary_rows(app, summary)
 

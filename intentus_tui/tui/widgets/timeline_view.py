@@ -435,6 +435,20 @@ class ClaimsBanner(Widget):
         return Content(next((t for t in texts if cell_len(t) <= width), "⚠"))
 
 
+def show_summary(widget: ClampedText, text: SummaryText) -> None:
+    """``text`` in the summary ``widget``: every part of it the widget fits to its rows."""
+    widget.show(
+        text.lines,
+        text.hangs,
+        text.short,
+        text.keep,
+        text.first,
+        shorter=text.shorter,
+        yielding=text.yielding,
+        folded=text.folded,
+    )
+
+
 class TimelineView(Vertical):
     """Summary of the selected execution above its event lines. While an attempt shown is
     in flight (its start time known), a 1 Hz tick updates how long it has been open."""
@@ -478,16 +492,7 @@ class TimelineView(Vertical):
         if events is not None:
             summary.rows_above = 1 if self._claims.display else 0
             summary.rows_below = events
-        summary.show(
-            text.lines,
-            text.hangs,
-            text.short,
-            text.keep,
-            text.first,
-            shorter=text.shorter,
-            yielding=text.yielding,
-            folded=text.folded,
-        )
+        show_summary(summary, text)
 
     def _tick_while(self, detail: ExecutionDetail | None, verdict: Verdict | None = None) -> None:
         """Tick once a second while ``detail`` has an attempt open; stop otherwise."""
