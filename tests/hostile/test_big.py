@@ -16,8 +16,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from intentus_tui.core.records.load import LoadStatus, load_record_bytes, load_record_file
+from intentus_tui.cli import main
+from intentus_tui.core.records.load import (
+    HUGE_FILE_BYTES,
+    LoadStatus,
+    load_record_bytes,
+    load_record_file,
+)
 from intentus_tui.core.wal.read import read_wal
 from tests.hostile.corpus import (
     BIG_DIGITS,
@@ -131,6 +138,33 @@ def test_nesting_100000_deep_is_classified_quickly() -> None:
         for cut in (len(data) // 2, len(data) - 1):  # and damaged: the salvage walk too
             with deadline(10, "deep, cut"):
                 exercise(load_record_bytes(Path("deep.json"), data[:cut]))
+
+
+def test_a_huge_file_nested_deep_at_its_start_is_listed_and_exported(tmp_path: Path) -> None:
+    """A file over the size read whole, its envelope nested 400,000 deep in its first MB:
+    listed from its head, and skipped by ``export`` with its reason. Its head's scan had been
+    quadratic in the nesting: over a minute for this one file, the listing stuck on it."""
+    records = tmp_path / "records"
+    records.mkdir()
+    huge = records / "deep-huge.json"
+    huge.write_bytes(
+        b'{"header": {"executionId": "deep-huge"}, "envelope": {"intent": {"name": "n", "x": '
+        + b'{"a":' * 400_000
+    )
+    os.truncate(huge, HUGE_FILE_BYTES + 1)
+    (records / "deep-small.json").write_bytes(b'{"a":' * 400_000 + b"1" + b"}" * 400_000)
+    runner = CliRunner()
+    with deadline(30, "inspect --list"):
+        listing = runner.invoke(main, ["inspect", "--list", "--json", "--no-cache", str(records)])
+    rows = {row["file"]: row for row in json.loads(listing.stdout)["executions"]}
+    assert rows["deep-huge.json"]["execution_id"] == "deep-huge"
+    assert rows["deep-huge.json"]["intent"] == "n"
+    with deadline(30, "export"):
+        export = runner.invoke(main, ["export", "--format", "json", str(records), "-o", "-"])
+    assert export.exit_code == 1 and export.stdout == ""
+    skipped = [line for line in export.stderr.splitlines() if ": skipped " in line]
+    assert len(skipped) == 2
+    assert all(line.endswith("JSON nested too deeply to parse safely") for line in skipped)
 
 
 def test_nesting_100000_deep_in_a_wal_line(tmp_path: Path) -> None:
