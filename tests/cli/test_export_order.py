@@ -31,6 +31,10 @@ def test_a_copy_comes_right_after_its_record_whatever_its_name(
     sorted_keys = json.dumps(json.loads(record.read_bytes()), sort_keys=True, indent=1)
     (records / "1-sorted.json").write_text(sorted_keys, encoding="utf-8")
     (records / "bom.json").write_bytes(b"\xef\xbb\xbf" + record.read_bytes())
+    # Its header names two ids: the parse keeps the last, so do the listings.
+    header = f'"executionId": "{real_world.fallback}"'
+    two_ids = record.read_text("utf-8").replace(header, f'"executionId": "0", {header}', 1)
+    (records / "dup-key.json").write_text(two_ids, encoding="utf-8")
     (records / "zz-broken.json").write_text("{ this is not json", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     export = cli("export", "--format", "json", str(records), "-o", str(out))
@@ -41,7 +45,8 @@ def test_a_copy_comes_right_after_its_record_whatever_its_name(
     listed = [(row["execution_id"], row["file"]) for row in listing["executions"]]
     # The listing's order within each execution's files is export's.
     group = [file for ident, file in listed if ident == real_world.fallback]
-    copies = ["0.json", "1-sorted.json", "alias.json", "bom.json", "huge.json", MISNAMED]
+    copies = ["0.json", "1-sorted.json", "alias.json", "bom.json", "dup-key.json", "huge.json"]
+    copies.append(MISNAMED)
     copies.append(f"{real_world.fallback}.copy.json")
     assert group == [f"{real_world.fallback}.json", *sorted(copies)]
     assert [file for ident, file in exported if ident == real_world.fallback] == group

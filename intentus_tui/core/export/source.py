@@ -93,7 +93,9 @@ def _head_id(path: Path) -> str | None:
         return None
     head = head.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark, as the loader skips it
     found = _HEAD_ID.match(head)
-    if found is not None:
+    # A second key of that name may follow in the header, and the parse keeps the last one:
+    # left to the head's parse, as any head not written as 1.3.0 writes it.
+    if found is not None and head.find(b'"executionId"', found.end()) < 0:
         try:
             return found.group(1).decode("utf-8")
         except UnicodeDecodeError:
