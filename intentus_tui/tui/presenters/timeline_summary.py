@@ -134,10 +134,7 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
     attempts = timeline.attempts
     if not attempts:
         return []
-    kept = {a.number for a in attempts if a.in_flight} | {attempts[-1].number}
-    answer = timeline.answered_by
-    if answer is not None:
-        kept.add(answer.number)
+    kept = _kept(timeline)
     ends = frozenset({attempts[0].number, *kept})
     logged = any(a.log_start_seq is not None for a in attempts)
     forms: list[ChainForm] = []
@@ -156,6 +153,31 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
     fewest = frozenset(kept) if len(kept) < len(attempts) else None
     forms += [ChainForm(fewest, "none", not logged, cells) for cells in _NAME_CELLS]
     return forms
+
+
+def _kept(timeline: Timeline) -> set[int]:
+    """The attempts every shorter chain draws: the last, the answer, those in flight (the
+    first of them, as many as have a line of their own)."""
+    attempts = timeline.attempts
+    kept = {a.number for a in timeline.in_flight[:_EACH_SAID_MOST]} | {attempts[-1].number}
+    if timeline.answered_by is not None:
+        kept.add(timeline.answered_by.number)
+    return kept
+
+
+# Longer than this, a chain is drawn as its first and last ``_CHAIN_ENDS`` attempts and
+# those ``_kept`` (the others, each run of them, one "…"): thousands of attempts drawn whole
+# made one line of hundreds of rows, wrapped again each time the pane was fitted.
+_CHAIN_DRAWN_MOST = 60
+_CHAIN_ENDS = 20
+
+
+def _longest_form(timeline: Timeline) -> ChainForm:
+    attempts = timeline.attempts
+    if len(attempts) <= _CHAIN_DRAWN_MOST:
+        return WHOLE_CHAIN
+    ends = [a.number for a in (*attempts[:_CHAIN_ENDS], *attempts[-_CHAIN_ENDS:])]
+    return ChainForm(frozenset([*ends, *_kept(timeline)]))
 
 
 # The names of a chain that does not fit otherwise, shorter and shorter: the marks after
@@ -395,7 +417,7 @@ def _timeline_lines(
     lines = [  # the chain first (see summary_content)
         Content.assemble(
             (chain_label(timeline), "$text-muted"),
-            chain_content(timeline, times, now, claimed=claimed),
+            chain_content(timeline, times, now, claimed=claimed, form=_longest_form(timeline)),
         ),
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
@@ -405,7 +427,7 @@ def _timeline_lines(
         after = "; none after the first success" if succeeded else ""
         lines.append(Content.styled(f"recorded as they finished{after}", "$text-muted"))
     what = "branch" if fan_out is not None else "attempt"
-    for attempt in timeline.in_flight:
+    for attempt in timeline.in_flight[:_EACH_SAID_MOST]:
         seq = f" at seq {attempt.start_seq}" if attempt.start_seq is not None else ""
         only = ""
         if attempt.log_start_seq is not None:
@@ -420,11 +442,27 @@ def _timeline_lines(
                 "bold $warning",
             )
         )
+    if len(timeline.in_flight) > _EACH_SAID_MOST:
+        more = len(timeline.in_flight) - _EACH_SAID_MOST
+        lines.append(
+            Content.styled(
+                f"⚠ {_plural(more, f'more {what}', f'more {what}es' if fan_out else None)}"
+                " started and never ended — the events show each",
+                "bold $warning",
+            )
+        )
     closed = [a for a in timeline.attempts if a.log_end_seq and a.log_start_seq is None]
     if closed:  # rare: the words (and their module) are fetched when there is one
         from intentus_tui.core import actions
 
-        lines += [Content.styled(f"⚠ {actions.log_ended(a)}", "$warning") for a in closed]
+        lines += [
+            Content.styled(f"⚠ {actions.log_ended(a)}", "$warning")
+            for a in closed[:_EACH_SAID_MOST]
+        ]
+        if len(closed) > _EACH_SAID_MOST:
+            more = len(closed) - _EACH_SAID_MOST
+            said = f"⚠ {more:,} more ended only in the write-ahead log"
+            lines.append(Content.styled(said, "$warning"))
     if timeline.log_disagreement is not None:
         said = f"⚠ the record and its write-ahead log disagree: {timeline.log_disagreement}"
         lines.append(Content.styled(said, "bold $warning"))
@@ -437,10 +475,16 @@ def _timeline_lines(
     return lines
 
 
+# Each in-flight attempt, fallback or attempt ended only in the log has a line of its own up
+# to this many; one line counts the rest (a damaged record can hold thousands: each line
+# wrapped and fitted to the pane, the summary took seconds on the screen's own thread).
+_EACH_SAID_MOST = 3
+
+
 def _fallback_lines(timeline: Timeline) -> list[Content]:
     """Each fallback (the first three), with its reason."""
     lines: list[Content] = []
-    for step in timeline.fallbacks[:3]:
+    for step in timeline.fallbacks[:_EACH_SAID_MOST]:
         why = f": {step.reason}" if step.reason else ""
         seq = f"seq {step.seq} " if step.seq is not None else ""
         if step.log_seq is not None:
@@ -448,17 +492,20 @@ def _fallback_lines(timeline: Timeline) -> list[Content]:
         lines.append(
             Content.styled(f"{seq}fallback {step.from_agent} → {step.to_agent}{why}", "$warning")
         )
-    if len(timeline.fallbacks) > 3:
-        lines.append(Content.styled(f"… {len(timeline.fallbacks) - 3} more fallbacks", "$warning"))
+    if len(timeline.fallbacks) > _EACH_SAID_MOST:
+        more = len(timeline.fallbacks) - _EACH_SAID_MOST
+        lines.append(Content.styled(f"… {_plural(more, 'more fallback')}", "$warning"))
     return lines
 
 
 def _folded_fallbacks(timeline: Timeline) -> Content:
     """Every fallback on one line: ``fallbacks: a → b → c: unavailable (WAL #4, #7)``, its
     agents as they handed on (a step that does not continue the one before after a comma),
-    the reason when all share it, then where each was recorded."""
+    the reason when all share it, then where each was recorded; past the first
+    ``_FOLDED_MOST`` fallbacks, how many more."""
+    steps = timeline.fallbacks[:_FOLDED_MOST]
     chains: list[list[str]] = []
-    for step in timeline.fallbacks:
+    for step in steps:
         if chains and chains[-1][-1] == step.from_agent:
             chains[-1].append(step.to_agent)
         else:
@@ -466,18 +513,20 @@ def _folded_fallbacks(timeline: Timeline) -> Content:
     reasons = {step.reason for step in timeline.fallbacks}
     (reason,) = reasons if len(reasons) == 1 else (None,)
     why = f": {reason}" if reason else ""
-    logged = [f"#{step.log_seq}" for step in timeline.fallbacks if step.log_seq is not None]
-    recorded = [
-        str(step.seq)
-        for step in timeline.fallbacks
-        if step.log_seq is None and step.seq is not None
-    ]
+    logged = [f"#{step.log_seq}" for step in steps if step.log_seq is not None]
+    recorded = [str(step.seq) for step in steps if step.log_seq is None and step.seq is not None]
     where = [
         f"{name} {', '.join(seqs)}" for name, seqs in (("seq", recorded), ("WAL", logged)) if seqs
     ]
-    at = f" ({'; '.join(where)})" if where else ""
+    more = len(timeline.fallbacks) - len(steps)
+    at = f" ({'; '.join(where)}{', …' if more else ''})" if where else ""
     agents = ", ".join(" → ".join(chain) for chain in chains)
+    if more:
+        agents += f" … ({_plural(more, 'more fallback')})"
     return Content.styled(f"fallbacks: {agents}{why}{at}", "$warning")
+
+
+_FOLDED_MOST = 10
 
 
 def _logged_part(timeline: Timeline) -> str:

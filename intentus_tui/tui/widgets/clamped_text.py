@@ -121,10 +121,12 @@ class ClampedText(Static):
         when some of them have none, ``folded`` is drawn in their place, as one of them."""
         wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
         given = [0] * len(wrapped)
+        used = 0  # sum(given), kept as it grows: summed in the loop, a line's cost grew with n
         for index in range(len(wrapped)):
-            if index < keep or (index not in yielding and sum(given) < budget):
+            if index < keep or (index not in yielding and used < budget):
                 given[index] = 1
-        spare = budget - sum(given)
+                used += 1
+        spare = budget - used
         essentials = [*first, *(index for index in range(1, keep) if index not in first)]
         rest = [index for index in range(keep, len(wrapped)) if index not in yielding]
         order = [*essentials, *sorted(yielding), 0, *rest] if keep else [*rest, *sorted(yielding)]

@@ -47,7 +47,13 @@ from intentus_tui.tui.presenters.timeline_summary import (
 )
 
 if TYPE_CHECKING:  # not imported at start: the first frame should not wait for them
-    from intentus_tui.core.actions import ExecutionDetail, ExecutionTimes, WalLog, Waterfall
+    from intentus_tui.core.actions import (
+        ExecutionDetail,
+        ExecutionTimes,
+        Timeline,
+        WalLog,
+        Waterfall,
+    )
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.widgets.clamped_text import ClampedText
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
@@ -537,8 +543,7 @@ class TimelineView(Vertical):
         if timeline is None:
             self.lines.set_rows((), trailer, 0)
             return
-        in_flight = [a.start_seq for a in timeline.in_flight if a.start_seq is not None]
-        cursor = self.lines.cursor if keep_cursor else _row_of_seq(timeline.rows, in_flight)
+        cursor = self.lines.cursor if keep_cursor else _post_mortem_row(timeline)
         jumps = (timeline.fallback_indexes, timeline.error_indexes)
         self.lines.set_rows(
             timeline.rows,
@@ -620,15 +625,12 @@ def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
     return ()
 
 
-def _row_of_seq(rows: Sequence[EventRow], seqs: list[int]) -> int:
-    """Where a post-mortem starts: the attempt in flight (by seq), else the first event."""
-    if not seqs:
-        return 0
-    target = seqs[0]
-    for index in range(len(rows) - 1, -1, -1):  # in-flight starts are near the end
-        if rows[index].seq == target:
-            return index
-    return 0
+def _post_mortem_row(timeline: Timeline) -> int:
+    """Where a post-mortem starts: the start of the first attempt in flight that the record
+    holds, else the first event. By the attempt's own event: not by finding its seq among
+    the rows, which built every row of a long record before the first was drawn."""
+    starts = (a.event_index for a in timeline.in_flight if a.start_seq is not None)
+    return next((index for index in starts if index is not None), 0)
 
 
 def _first_interesting(rows: Sequence[EventRow]) -> int:
