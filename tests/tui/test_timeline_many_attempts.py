@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
-from intentus_tui.tui.presenters.timeline_summary import summary_content
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
+from intentus_tui.tui.presenters.timeline_summary import summary_content, wal_summary_content
 from tests.factories import make_record, write_record
 from tests.tui.app_support import SIZE, make_app, settle, timeline_summary
 
@@ -110,3 +111,39 @@ async def test_the_debugger_opens_it_at_the_first_attempt_in_flight(records_dir:
         assert lines.cursor == 1
         assert lines.rows[1].in_flight and lines.rows[1].agent == "agent-0"
         assert f"{ATTEMPTS - 3:,} more attempts started and never ended" in timeline_summary(app)
+
+
+def test_a_log_of_thousands_of_steps_is_drawn_by_its_ends(tmp_path: Path) -> None:
+    """An execution known from its write-ahead log alone: its steps line was drawn whole, and
+    redrawn every second while its last step is in flight (20,000 steps: 25 s to open)."""
+    wal_dir = tmp_path / ".intentusnet" / "wal"
+    wal_dir.mkdir(parents=True)
+    specs: list[tuple[str, dict[str, Any]]] = [("execution.started", {"intent_name": "Sum"})]
+    for i in range(ATTEMPTS):
+        specs.append(("step.started", {"step_id": f"s-{i}", "agent_name": f"agent-{i}"}))
+        if i < ATTEMPTS - 1:
+            specs.append(("step.failed", {"step_id": f"s-{i}", "failure_type": "x"}))
+    lines, prev = [], None
+    for seq, (entry_type, payload) in enumerate(specs, start=1):
+        entry = make_wal_entry(
+            seq=seq,
+            execution_id="logged",
+            timestamp_iso="2026-01-05T10:00:00+00:00",
+            entry_type=entry_type,
+            payload=payload,
+            prev_hash=prev,
+        )
+        prev = entry["entry_hash"]
+        lines.append(encode_wal_line(entry))
+    path = wal_dir / "logged.wal"
+    path.write_bytes(b"".join(lines))
+    detail = load_detail(path)
+    assert detail.wal is not None
+    text = wal_summary_content(detail.wal, detail.verdict, detail.times)
+    (steps,) = [line for line in text.content.plain.splitlines() if line.startswith("steps ")]
+    first, last = steps.removeprefix("steps ").split(" → … → ")
+    # Each with its duration (all 0ms: one timestamp throughout).
+    assert first.split(" → ") == [f"agent-{i} ✗ 0ms" for i in range(20)]
+    assert last.split(" → ")[0] == f"agent-{ATTEMPTS - 20} ✗ 0ms"
+    assert last.split(" → ")[-1].startswith(f"agent-{ATTEMPTS - 1} … in flight")
+    assert len(last.split(" → ")) == 20

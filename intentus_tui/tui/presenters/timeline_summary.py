@@ -601,7 +601,7 @@ def wal_summary_content(
     steps: Content | None = None
     forms: tuple[Content, ...] = ()
     if log.steps:
-        steps = steps_content(log, verdict, times, now)
+        steps = steps_content(log, verdict, times, now, _longest_steps_form(log))
         forms = tuple(steps_content(log, verdict, times, now, f) for f in step_forms(log))
         _add(text, [steps])
     step = log.in_flight_step
@@ -660,13 +660,30 @@ def step_forms(log: WalLog) -> list[ChainForm]:
     steps = log.steps
     if not steps:
         return []
-    kept = {n for n, s in enumerate(steps, 1) if s.status == "started"} | {len(steps)}
-    forms = [ChainForm(None, "in_flight"), ChainForm(None, "none")]
+    kept = _kept_steps(log)
+    forms = []
+    if len(steps) <= _WHOLE_CHAIN_MOST:  # else not in a row or two: not drawn whole again
+        forms += [ChainForm(None, "in_flight"), ChainForm(None, "none")]
     for shown in (frozenset({1, *kept}), frozenset(kept)):
         if len(shown) < len(steps):
             forms += [ChainForm(shown, "in_flight"), ChainForm(shown, "none")]
     fewest = frozenset(kept) if len(kept) < len(steps) else None
     return forms + [ChainForm(fewest, "none", True, cells) for cells in _NAME_CELLS]
+
+
+def _kept_steps(log: WalLog) -> set[int]:
+    """The steps every shorter line draws: the last, those in flight (the first few)."""
+    started = [n for n, step in enumerate(log.steps, 1) if step.status == "started"]
+    return {*started[:_EACH_SAID_MOST], len(log.steps)}
+
+
+def _longest_steps_form(log: WalLog) -> ChainForm:
+    """A log's steps as a chain's are drawn at most (``_longest_form``)."""
+    steps = len(log.steps)
+    if steps <= _CHAIN_DRAWN_MOST:
+        return WHOLE_CHAIN
+    ends = [*range(1, _CHAIN_ENDS + 1), *range(steps - _CHAIN_ENDS + 1, steps + 1)]
+    return ChainForm(frozenset([*ends, *_kept_steps(log)]))
 
 
 _STEP_MARKS = {
