@@ -26,6 +26,7 @@ from intentus_tui.core.records.load import (
     load_record_file,
 )
 from intentus_tui.core.wal.read import read_wal
+from tests.factories import make_record
 from tests.hostile.corpus import (
     BIG_DIGITS,
     DEEP,
@@ -33,6 +34,7 @@ from tests.hostile.corpus import (
     big_int_record,
     deep_array,
     deep_record,
+    dump_json,
     write_huge_record,
 )
 from tests.hostile.harness import deadline, exercise
@@ -194,3 +196,25 @@ def test_10000_digit_integers_are_classified_quickly(tmp_path: Path) -> None:
     path.write_bytes(big_int_record("b"))
     result = load_record_file(path)
     assert result.status is LoadStatus.SALVAGED and result.recovered == ("header",)
+
+
+def test_a_diff_of_records_nested_deep_with_many_differences(tmp_path: Path) -> None:
+    """Two 5 KB records, their payloads 900 objects deep (under the parsers' limits) and
+    500 numbers apart at the bottom: every difference is listed. Hiding some by the
+    ignore rules wrote each difference's path again for each of its ancestors: quadratic in
+    the depth, minutes for these two files."""
+    paths = []
+    for name, number in (("a", b"1"), ("b", b"2")):
+        record = make_record(execution_id=name)
+        record["envelope"]["payload"] = "__DEEP__"
+        bottom = b"[" + b",".join([number] * 500) + b"]"
+        deep = b'{"a":' * 900 + bottom + b"}" * 900
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(dump_json(record).replace(b'"__DEEP__"', deep))
+        paths.append(str(path))
+    with deadline(30, "diff"):
+        result = CliRunner().invoke(main, ["diff", "--json", *paths])
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.stdout)
+    deep_entries = [e for e in doc["entries"] if e["path"][:3] == ["envelope", "payload", "a"]]
+    assert len(deep_entries) == 500
