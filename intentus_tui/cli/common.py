@@ -21,6 +21,7 @@ from intentus_tui.cli.remote_options import current_remote_options, remote_optio
 from intentus_tui.cli.stderr import echo_error, terminal_width
 from intentus_tui.core.execution_ids import ExecutionIdError, ExecutionMatch, resolve_execution_id
 from intentus_tui.core.fsio import NotRegularFileError, read_regular_file
+from intentus_tui.core.json_indent import dumps_indented
 from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
@@ -93,9 +94,9 @@ def dumps_json(value: Any, *, fast: bool = False) -> str:
         except (TypeError, orjson.JSONEncodeError):
             pass
     try:
-        text = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
+        text = dumps_indented(value, allow_nan=False)
     except ValueError:
-        text = json.dumps(json_finite(value), ensure_ascii=False, indent=2, allow_nan=False)
+        text = dumps_indented(json_finite(value), allow_nan=False)
     except RecursionError:
         text = json.dumps({"error": "value nested too deeply to print"})
     return json_text_safe(text)  # lone surrogates too: a file name's bytes, exactly

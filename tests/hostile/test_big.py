@@ -218,3 +218,32 @@ def test_a_diff_of_records_nested_deep_with_many_differences(tmp_path: Path) -> 
     doc = json.loads(result.stdout)
     deep_entries = [e for e in doc["entries"] if e["path"][:3] == ["envelope", "payload", "a"]]
     assert len(deep_entries) == 500
+
+
+def test_values_nested_deep_are_written_without_blowing_up(tmp_path: Path) -> None:
+    """A 95 KB record whose 50 events each nest 900 arrays deep (under the parsers'
+    limits): its snapshot and ``diff --json`` stay about its size and read back as the same
+    JSON. Written with indent=2, each line indented to its depth, they had been 860 times
+    its size (a snapshot of 82 MB) and quadratic in the depth to write."""
+    record = make_record(execution_id="deep-events")
+    first = record["events"][0]
+    record["events"] = [{**first, "seq": i, "payload": "__DEEP__"} for i in range(1, 51)]
+    path = tmp_path / "deep-events.json"
+    data = dump_json(record).replace(b'"__DEEP__"', deep_array(900))
+    path.write_bytes(data)
+    good = tmp_path / "good.json"
+    good.write_bytes(dump_json(make_record(execution_id="good")))
+    runner = CliRunner()
+    snapshot = tmp_path / "out" / "deep.snapshot.json"
+    snapshot.parent.mkdir()
+    with deadline(30, "snapshot"):
+        made = runner.invoke(main, ["snapshot", str(path), "-o", str(snapshot)])
+    assert made.exit_code == 0, made.output
+    assert snapshot.stat().st_size < 10 * len(data)
+    saved = json.loads(snapshot.read_bytes())
+    output = next(a["content"] for a in saved["artifacts"] if a["kind"] == "step-output")
+    assert output["events"][0]["payload"] == json.loads(deep_array(900))
+    with deadline(30, "diff --json"):
+        compared = runner.invoke(main, ["diff", "--json", str(path), str(good)])
+    assert compared.exit_code == 1 and len(compared.stdout) < 10 * len(data)
+    assert json.loads(compared.stdout)["equal"] is False

@@ -35,6 +35,7 @@ from intentus_tui.core.fsio import (
     atomic_write,
     read_regular_file,
 )
+from intentus_tui.core.json_indent import dumps_indented
 from intentus_tui.core.verist.commands import normalize_commands
 from intentus_tui.core.verist.hashing import hash_value
 from intentus_tui.core.verist.missing import MISSING
@@ -466,14 +467,14 @@ def _snapshot_document(snapshot: Snapshot, metadata: Mapping[str, Any] | None) -
 
 def _encode(document: Any) -> bytes:
     try:
-        text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        text = dumps_indented(document) + "\n"
     except RecursionError:
         raise SnapshotError("it is nested too deeply to write as JSON") from None
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         # A lone surrogate: escape non-ASCII as JSON.stringify does for lone surrogates.
-        return (json.dumps(document, ensure_ascii=True, indent=2) + "\n").encode("ascii")
+        return (dumps_indented(document, ensure_ascii=True) + "\n").encode("ascii")
 
 
 def snapshot_bytes(snapshot: Snapshot, *, metadata: Mapping[str, Any] | None = None) -> bytes:
