@@ -103,6 +103,7 @@ if TYPE_CHECKING:
     )
     from intentus_tui.core.compare.aligned import Fold, Folded, SideBySide, SideRow
     from intentus_tui.core.detail import ExecutionDetail
+    from intentus_tui.core.json_indent import FLAT_BELOW, dumps_indented
     from intentus_tui.core.postmortem import PostMortem
     from intentus_tui.core.reconcile import log_ended
     from intentus_tui.core.verist.diff import DiffEntry
@@ -112,6 +113,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLAIMED",
     "EXECUTION_INCOMPLETE",
+    "FLAT_BELOW",
     "FORCED_WARNING",
     "FORCE_REPLAY_RISKS",
     "MANUALLY_INVALIDATED",
@@ -172,6 +174,7 @@ __all__ = [
     "compare_side_by_side",
     "compare_view",
     "detail_operand",
+    "dumps_indented",
     "duration_text",
     "equal_words",
     "file_operand",
@@ -202,6 +205,8 @@ __all__ = [
 
 # Names resolved on first use: their modules are not needed for the debugger's first frame.
 _LAZY: dict[str, str] = {
+    "FLAT_BELOW": "intentus_tui.core.json_indent",
+    "dumps_indented": "intentus_tui.core.json_indent",
     "WHOLE_RECORD": "intentus_tui.core.compare",
     "CompareError": "intentus_tui.core.compare",
     "Comparison": "intentus_tui.core.compare",

@@ -14,18 +14,27 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 FLAT_BELOW = 64  # levels of containers indented; anything deeper is on one line
 
 
-def dumps_indented(value: Any, *, ensure_ascii: bool = False, allow_nan: bool = True) -> str:
+def dumps_indented(
+    value: Any,
+    *,
+    ensure_ascii: bool = False,
+    allow_nan: bool = True,
+    default: Callable[[Any], Any] | None = None,
+) -> str:
     """``json.dumps(value, indent=2, ...)``, with containers ``FLAT_BELOW`` levels deep
     written on one line. Raises as ``json.dumps`` does (``ValueError``, ``RecursionError``)."""
     flat: list[str] = []
     marker = f"\x00{secrets.token_hex(16)}:"  # no input string holds it: it is drawn now
-    shallow = _cut_deep(value, _Flat(marker, flat, ensure_ascii, allow_nan))
-    text = json.dumps(shallow, ensure_ascii=ensure_ascii, indent=2, allow_nan=allow_nan)
+    shallow = _cut_deep(value, _Flat(marker, flat, ensure_ascii, allow_nan, default))
+    text = json.dumps(
+        shallow, ensure_ascii=ensure_ascii, indent=2, allow_nan=allow_nan, default=default
+    )
     if not flat:
         return text
     # Each stand-in string comes out as "\u0000<hex>:<n>\u0000" (json escapes NUL always).
@@ -38,6 +47,7 @@ class _Flat(NamedTuple):
     written: list[str]  # each deep container, written on one line
     ensure_ascii: bool
     allow_nan: bool
+    default: Callable[[Any], Any] | None
 
 
 def _cut_deep(value: Any, flat: _Flat) -> Any:
@@ -66,7 +76,12 @@ def _copy_cut(value: Any, depth: int, flat: _Flat) -> Any:
         # Written here, FLAT_BELOW calls deep, as json.dumps(indent=2) would be when it got
         # here: what it could not write for its depth (RecursionError) is not written either.
         flat.written.append(
-            json.dumps(value, ensure_ascii=flat.ensure_ascii, allow_nan=flat.allow_nan)
+            json.dumps(
+                value,
+                ensure_ascii=flat.ensure_ascii,
+                allow_nan=flat.allow_nan,
+                default=flat.default,
+            )
         )
         return f"{flat.marker}{len(flat.written) - 1}\x00"
     # Loops, not comprehensions: one call a level (a comprehension is one more, here).

@@ -247,3 +247,17 @@ def test_values_nested_deep_are_written_without_blowing_up(tmp_path: Path) -> No
         compared = runner.invoke(main, ["diff", "--json", str(path), str(good)])
     assert compared.exit_code == 1 and len(compared.stdout) < 10 * len(data)
     assert json.loads(compared.stdout)["equal"] is False
+
+
+def test_a_response_nested_deep_is_shown_in_lines_about_its_size() -> None:
+    """The replay pane's lines of a 500 KB response, a thousand arrays each 250 deep (as deep
+    as orjson writes), and of one 900 deep: about its size, the same JSON. Each line had
+    been indented to its depth: 125 MB of text for the pane (900 deep: quadratic to write)."""
+    from intentus_tui.tui.widgets.json_view import pretty_json_lines
+
+    for payload in ([deep_array(250)] * 1000, [deep_array(900)] * 10):
+        data = b"[" + b",".join(payload) + b"]"
+        with deadline(30, "pretty JSON"):
+            lines = pretty_json_lines(json.loads(data))
+        assert sum(map(len, lines)) < 30 * len(data)
+        assert json.loads("\n".join(lines)) == json.loads(data)

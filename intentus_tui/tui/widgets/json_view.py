@@ -8,7 +8,6 @@ scrolled into view, and cuts very long lines (a 1 MB string is one line) at
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from intentus_tui.core import actions
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.widgets.scroll_keys import ScrollKeys
 
@@ -36,30 +36,34 @@ _TOKEN = re.compile(
 )
 
 
-def _contains_non_finite(value: Any) -> bool:
-    """orjson writes NaN/Infinity as null; the stdlib keeps them. Look before choosing."""
-    stack = [value]
+def _needs_stdlib(value: Any) -> bool:
+    """Does ``value`` hold what orjson would write otherwise than wanted here: NaN or
+    Infinity (as null; the stdlib keeps them), or containers ``FLAT_BELOW`` levels deep
+    (indented to their depth: a 1 MB payload of 250-deep arrays made 251 MB of lines)?"""
+    stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, float):
             if not math.isfinite(item):
                 return True
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
+        elif isinstance(item, dict | list | tuple):
+            if depth >= actions.FLAT_BELOW and item:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
     return False
 
 
 def pretty_json_lines(value: Any) -> list[str]:
-    """Indented JSON, one string per line. Never raises: non-JSON values fall back to repr."""
+    """Indented JSON, one string per line. Never raises: non-JSON values fall back to repr.
+    Containers nested deeper than ``FLAT_BELOW`` are on one line (``dumps_indented``)."""
     try:
-        if _contains_non_finite(value):
-            raise ValueError("non-finite numbers")
+        if _needs_stdlib(value):
+            raise ValueError("non-finite numbers or deep nesting")
         text = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
     except (TypeError, ValueError, orjson.JSONEncodeError):
         try:
-            text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+            text = actions.dumps_indented(value, default=repr)
         except (TypeError, ValueError, RecursionError):
             text = repr(value)
     return text.splitlines() or [""]
