@@ -139,11 +139,12 @@ async def _workers_finished(workers: list[Worker[Any]], timeout: float) -> None:
 UNDERLINE_STUCK = 3.0
 
 
-async def settle(pilot: Pilot[Any], timeout: float = 10.0) -> None:
+async def settle(pilot: Pilot[Any], timeout: float = 30.0) -> None:
     """Wait until no worker (but the watcher) runs, no animation (a scroll) is under way,
     the side pane is built if it was asked for, and every posted message is handled, twice
     over with a frame drawn in between (what a frame starts, a finished worker's message,
-    may start more work)."""
+    may start more work). ``timeout`` only stops a hang: a loaded 2-core machine running
+    two test processes had a worker take over 10 s, failing a test that had nothing wrong."""
     app = pilot.app
     assert isinstance(app, IntentusApp)
     deadline = time.monotonic() + timeout
