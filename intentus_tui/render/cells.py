@@ -8,6 +8,9 @@ from rich.cells import cell_len, get_character_cell_size, set_cell_size
 ELLIPSIS = "…"
 # Narrower than this, two texts are cut at their end (``fit_pair``, ``clip_pair``).
 _MIN_PAIR_WIDTH = 8
+# A text longer than this many characters a cell is measured by its start first (``fit``):
+# a start of zero-width characters only (combining marks, bidi controls) is measured whole.
+_PREFIX_CHARS = 4
 
 
 def fit(text: str, width: int, *, align_right: bool = False) -> str:
@@ -18,6 +21,14 @@ def fit(text: str, width: int, *, align_right: bool = False) -> str:
         if len(text) > width:
             return text[: width - 1] + ELLIPSIS
         return text.rjust(width) if align_right else text.ljust(width)
+    if len(text) > _PREFIX_CHARS * width + _PREFIX_CHARS:
+        # A text far longer than its cells (a 1 MB intent or agent name): measured whole,
+        # each row drawing it took 0.75 s (two rows of the list and the events under a
+        # 1 MB name held the screen's thread 3 s). What is cut depends only on its start:
+        # a start wider than the row is cut as the whole would be.
+        head = text[: _PREFIX_CHARS * width + _PREFIX_CHARS]
+        if cell_len(head) > width:
+            return set_cell_size(head, width - 1) + ELLIPSIS
     length = cell_len(text)
     if length > width:
         return set_cell_size(text, width - 1) + ELLIPSIS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.content import Content
 
-from intentus_tui.tui.widgets.clamped_text import ClampedText
+from intentus_tui.tui.widgets.clamped_text import MAX_LINE_ROWS, ClampedText
 
 TEXT = "first line\nsecond line that goes on\nthird line: the one cut"
 
@@ -118,3 +118,28 @@ def test_the_integrity_s_reason_can_be_given_its_rows_before_the_outcome_s() -> 
         "          broken at line 3 (seq 3)",
         "replay    ✗ no (untrusted)",
     ]
+
+
+class LongLineApp(App[None]):
+    CSS = "#long { width: 30; height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        yield ClampedText(id="long")
+
+    def on_mount(self) -> None:
+        # A hostile 1 MB intent in a summary's title: wrapped whole, 0.5 s each time.
+        line = Content("intent " + "x" * 1_000_000)
+        self.query_one("#long", ClampedText).show([line], [7])
+
+
+async def test_a_line_of_a_megabyte_is_drawn_as_its_first_rows_and_says_it_was_cut() -> None:
+    app = LongLineApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        widget = app.query_one("#long", ClampedText)
+        height = widget.size.height
+        assert 100 <= height <= 2 * MAX_LINE_ROWS  # not the 43,479 rows it wraps to
+        rows = [strip.text.rstrip() for strip in widget.render_lines(widget.region.reset_offset)]
+        assert rows[0] == "intent " + "x" * 23
+        assert rows[1] == " " * 7 + "x" * 23  # still hung beside its label
+        assert rows[-1].endswith("x…")

@@ -13,6 +13,10 @@ from textual.widgets import Static
 
 ELLIPSIS = "…"
 MIN_HANGING_ROOM = 16  # narrower than this beside its label, a line wraps from the left edge
+# A line longer than this many rows (a character a cell) is cut there before it is wrapped:
+# the widget shows a dozen rows. A 1 MB intent in the summary's title was wrapped whole,
+# 0.5 s each time, eleven times a selection: 9 s on the screen's thread.
+MAX_LINE_ROWS = 100
 
 
 class ClampedText(Static):
@@ -89,7 +93,10 @@ class ClampedText(Static):
     @staticmethod
     def _hung(hanging: Sequence[tuple[Content, int]], width: int) -> list[Content]:
         rows: list[Content] = []
+        limit = MAX_LINE_ROWS * max(width, 1)
         for line, hang in hanging:
+            if len(line) > limit:  # its end would never be shown
+                line = line[:limit] + ELLIPSIS
             if hang <= 0 or width - hang < MIN_HANGING_ROOM:
                 rows += line.wrap(width)
                 continue
