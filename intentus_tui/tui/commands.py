@@ -43,14 +43,25 @@ def _highlighted(text: str, needle: str, style: str) -> Content:
     return content.stylize_before(style) if style else content
 
 
+# A hit's id or intent longer than this many rows of the palette is cut there: a hostile
+# 1 MB intent was a hit of 10,000 rows, wrapped again at each key typed (12 s a key).
+MAX_HIT_ROWS = 4
+
+
+def _cut(text: str, width: int) -> str:
+    """``text``, or its first ``MAX_HIT_ROWS`` rows' worth of characters and "…"."""
+    most = MAX_HIT_ROWS * max(width, MIN_HELP_WIDTH)
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0) -> Content:
     """The execution's id, intent and verdict: the verdict's words where the line has room
     for them in ``width`` cells, else as the list's columns abbreviate them."""
     verdict = verdict_of(summary)
     named = Content.assemble(
-        _highlighted(summary.execution_id, needle, "bold"),
+        _highlighted(_cut(summary.execution_id, width), needle, "bold"),
         "  ",
-        _highlighted(summary.intent or summary.key, needle, ""),
+        _highlighted(_cut(summary.intent or summary.key, width), needle, ""),
     )
     said = "  " + verdict_cells.verdict_words(verdict)
     if named.cell_length + cell_len(said) > width:
@@ -76,15 +87,15 @@ def execution_hit_help(summary: ExecutionSummary, width: int) -> Content:
     clean one, as the timeline header words it: one line each, at most ``width`` cells."""
     verdict = verdict_of(summary)
     chain = claimed_chain(summary.chain, verdict) or "no attempts"
+    width = max(width, MIN_HELP_WIDTH)
     lines = [
-        Content.styled(sanitize_line(f"open execution · {chain}"), "$text-muted"),
+        Content.styled(sanitize_line(_cut(f"open execution · {chain}", width)), "$text-muted"),
         *(
             line
             for line, shown in zip(verdict_lines(verdict), _short_of_clean(verdict), strict=True)
             if shown
         ),
     ]
-    width = max(width, MIN_HELP_WIDTH)
     return Content("\n").join(line.truncate(width, ellipsis=True) for line in lines)
 
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from intentus_tui.tui.commands import ExecutionCommands
+from textual.content import Content
+
+from intentus_tui.tui.commands import MAX_HIT_ROWS, ExecutionCommands
 from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
+from tests.factories import make_record, write_record
 from tests.tui.app_support import make_app, screen_text, settle, wait_for, write_world
 from tests.tui.test_app_injection import _hit_count
 
@@ -90,3 +93,27 @@ async def test_the_palette_never_opens_over_a_dialog(records_dir: Path) -> None:
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen)  # still the question, alone
         assert len(app.screen_stack) == 2
+
+
+async def test_a_hit_of_a_megabyte_intent_is_a_few_rows_that_say_it_was_cut(
+    records_dir: Path,
+) -> None:
+    """A hostile 1 MB intent (or agent name) was a hit of thousands of rows, wrapped again at
+    each key typed: 12 s of a frozen debugger a key."""
+    huge = "I" + "intent\u202e " * 100_000
+    write_record(records_dir, make_record(execution_id="huge-intent", intent=huge))
+    write_record(records_dir, make_record(execution_id="huge-agent", agents=(("A" + huge, "ok"),)))
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        provider = ExecutionCommands(app.screen)
+        hits = {hit.text.split()[0]: hit async for hit in provider.search("huge")}
+        assert set(hits) == {"huge-intent", "huge-agent"}
+        shown = Content.assemble(hits["huge-intent"].prompt).plain
+        assert shown.startswith("huge-intent  Iintent") and "…" in shown
+        assert len(shown) < MAX_HIT_ROWS * 80 + 100  # not the 800,000 characters it has
+        (chain,) = str(hits["huge-agent"].help).splitlines()
+        assert chain.startswith("open execution · AIintent") and chain.endswith("…")
+        await pilot.press("ctrl+p", *"huge")
+        await wait_for(pilot, lambda: _hit_count(app) == 2, "two hits")
+        assert "huge-intent  Iintent" in screen_text(app)
