@@ -59,3 +59,14 @@ def test_the_chain_cuts_a_megabyte_agent_name_by_its_start(
         chain = timeline_summary.chain_content(timeline, form=form).plain
         assert chain.startswith("A") and "…" in chain and len(chain) < 100
     assert max(measured) < 1_000
+
+
+def test_the_whole_chain_cuts_a_megabyte_agent_name_after_its_first_thousands(
+    records_dir: Path,
+) -> None:
+    record = make_record(execution_id="huge-agent", agents=(("A" + HUGE, "ok"),))
+    detail = load_detail(write_record(records_dir, record))
+    assert detail.timeline is not None
+    chain = timeline_summary.chain_content(detail.timeline).plain
+    assert chain.startswith("Aé⟨U+202E⟩") and chain.endswith("… ✓")
+    assert len(chain) < timeline_summary.CHAIN_NAME_MOST + 10  # not its 1,000,001

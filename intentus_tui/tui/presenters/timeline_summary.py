@@ -48,6 +48,9 @@ class ChainForm(NamedTuple):
 
 
 WHOLE_CHAIN = ChainForm()
+# An agent's name in the chain is cut after this many characters: a hostile 4 MB name was
+# copied into each of the chain's nine forms, 1.3 s of each selection.
+CHAIN_NAME_MOST = 4_000
 
 
 def chain_content(
@@ -81,6 +84,8 @@ def chain_content(
             parts.append(("…", "$text-muted"))  # attempts a narrow pane leaves out
             continue
         name = attempt.agent or "?"
+        if len(name) > CHAIN_NAME_MOST:  # more than the summary's dozen rows show
+            name = name[:CHAIN_NAME_MOST] + "…"
         parts.append((name if form.name_cells is None else _cut(name, form.name_cells), "bold"))
         style = _MARK_STYLES.get(attempt.status, "$text-muted")
         parts.append(
