@@ -97,6 +97,6 @@ async def test_command_palette_search_with_hostile_intents(records_dir: Path) ->
         await pilot.press("escape")
         await pilot.press("ctrl+p", *"plain-1")
         await wait_for(pilot, lambda: _hit_count(app) == 1, "one hit")
-        await pilot.press("enter")
+        await pilot.press("enter")  # run from a timer once the palette closes: waited for
+        await wait_for(pilot, lambda: app.execution_list.selected_key == "plain.json", "opened")
         await settle(pilot)
-        assert app.execution_list.selected_key == "plain.json"

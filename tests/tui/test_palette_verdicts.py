@@ -54,9 +54,8 @@ async def test_verdict_words_find_executions_and_the_hits_give_the_reasons(
         await pilot.press("ctrl+p", *"verdict")
         await wait_for(pilot, lambda: _hit_count(app) >= 1, "a hit")
         assert "Show the Verify tab (the verdict and its reasons)" in screen_text(app)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert app.side_pane.active_tab == "verify"
+        await pilot.press("enter")  # run from a timer once the palette closes: waited for
+        await wait_for(pilot, lambda: app.side_pane.active_tab == "verify", "the Verify tab")
 
 
 async def test_page_keys_at_once_after_ctrl_p_never_take_the_debugger_down(
