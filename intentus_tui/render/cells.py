@@ -36,6 +36,15 @@ def fit(text: str, width: int, *, align_right: bool = False) -> str:
     return padding + text if align_right else text + padding
 
 
+def wider_than(text: str, width: int) -> bool:
+    """Whether ``text`` takes more than ``width`` cells; one far longer than that (a 1 MB
+    name) is answered from its start when that is wider already, as ``fit`` cuts it."""
+    most = _PREFIX_CHARS * width + _PREFIX_CHARS
+    if len(text) > most and cell_len(text[:most]) > width:
+        return True
+    return cell_len(text) > width
+
+
 def fit_middle(text: str, width: int, head: int) -> str:
     """``text`` in exactly ``width`` cells, cut in its middle when too long: its first
     ``head`` cells, an ellipsis, then as much of its end as fits (``e3151…trunc.json``).

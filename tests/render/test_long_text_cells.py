@@ -29,7 +29,6 @@ def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return cell_len(text)
 
     monkeypatch.setattr(cells, "cell_len", measuring)
-    monkeypatch.setattr(timeline_summary, "cell_len", measuring)
     return lengths
 
 
