@@ -164,8 +164,8 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
 def _kept(timeline: Timeline) -> set[int]:
     """The attempts every shorter chain draws: the last, the answer, those in flight (the
     first of them, as many as have a line of their own)."""
-    attempts = timeline.attempts
-    kept = {a.number for a in timeline.in_flight[:_EACH_SAID_MOST]} | {attempts[-1].number}
+    kept = {a.number for a in timeline.in_flight[:_EACH_SAID_MOST]}
+    kept |= {timeline.attempts[-1].number} if timeline.attempts else set()
     if timeline.answered_by is not None:
         kept.add(timeline.answered_by.number)
     return kept
@@ -178,12 +178,13 @@ _CHAIN_DRAWN_MOST = 60
 _CHAIN_ENDS = 20
 
 
-def _longest_form(timeline: Timeline) -> ChainForm:
-    attempts = timeline.attempts
-    if len(attempts) <= _CHAIN_DRAWN_MOST:
+def _longest_form(count: int, kept: set[int]) -> ChainForm:
+    """The most drawn of a chain of ``count`` attempts (or a log's steps), numbered from 1,
+    whose shorter forms keep ``kept``."""
+    if count <= _CHAIN_DRAWN_MOST:
         return WHOLE_CHAIN
-    ends = [a.number for a in (*attempts[:_CHAIN_ENDS], *attempts[-_CHAIN_ENDS:])]
-    return ChainForm(frozenset([*ends, *_kept(timeline)]))
+    ends = [*range(1, _CHAIN_ENDS + 1), *range(count - _CHAIN_ENDS + 1, count + 1)]
+    return ChainForm(frozenset([*ends, *kept]))
 
 
 # The names of a chain that does not fit otherwise, shorter and shorter: the marks after
@@ -423,7 +424,13 @@ def _timeline_lines(
     lines = [  # the chain first (see summary_content)
         Content.assemble(
             (chain_label(timeline), "$text-muted"),
-            chain_content(timeline, times, now, claimed=claimed, form=_longest_form(timeline)),
+            chain_content(
+                timeline,
+                times,
+                now,
+                claimed=claimed,
+                form=_longest_form(len(timeline.attempts), _kept(timeline)),
+            ),
         ),
         Content.styled(" · ".join(counts), "$text-muted"),
     ]
@@ -607,7 +614,9 @@ def wal_summary_content(
     steps: Content | None = None
     forms: tuple[Content, ...] = ()
     if log.steps:
-        steps = steps_content(log, verdict, times, now, _longest_steps_form(log))
+        steps = steps_content(
+            log, verdict, times, now, _longest_form(len(log.steps), _kept_steps(log))
+        )
         forms = tuple(steps_content(log, verdict, times, now, f) for f in step_forms(log))
         _add(text, [steps])
     step = log.in_flight_step
@@ -681,15 +690,6 @@ def _kept_steps(log: WalLog) -> set[int]:
     """The steps every shorter line draws: the last, those in flight (the first few)."""
     started = [n for n, step in enumerate(log.steps, 1) if step.status == "started"]
     return {*started[:_EACH_SAID_MOST], len(log.steps)}
-
-
-def _longest_steps_form(log: WalLog) -> ChainForm:
-    """A log's steps as a chain's are drawn at most (``_longest_form``)."""
-    steps = len(log.steps)
-    if steps <= _CHAIN_DRAWN_MOST:
-        return WHOLE_CHAIN
-    ends = [*range(1, _CHAIN_ENDS + 1), *range(steps - _CHAIN_ENDS + 1, steps + 1)]
-    return ChainForm(frozenset([*ends, *_kept_steps(log)]))
 
 
 _STEP_MARKS = {
