@@ -25,7 +25,8 @@ from pathlib import Path
 from intentus_tui.cli.common import fail, opened_bundles
 from intentus_tui.core.fsio import atomic_write
 from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
-from intentus_tui.core.records.load import is_record_name, load_record_head
+from intentus_tui.core.records.head import load_record_head
+from intentus_tui.core.records.load import is_record_name
 
 RECORD_DIR = "the record directory"
 WAL_DIR = "the write-ahead log directory"

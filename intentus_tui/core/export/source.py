@@ -20,7 +20,8 @@ from intentus_tui.core.detail import ExecutionDetail, load_detail
 from intentus_tui.core.fsio import read_regular_file
 from intentus_tui.core.model import copy_rank
 from intentus_tui.core.paths import RecordRoot, list_record_names
-from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, load_record_head
+from intentus_tui.core.records.head import load_record_head
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX
 
 
 @dataclass(frozen=True, slots=True)

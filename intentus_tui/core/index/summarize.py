@@ -40,6 +40,7 @@ from intentus_tui.core.records.hashing import (
     runtime_canonical,
     sha256_hex,
 )
+from intentus_tui.core.records.head import load_record_head
 from intentus_tui.core.records.load import (
     HUGE_FILE_BYTES,
     ExecutionRecord,
@@ -48,7 +49,6 @@ from intentus_tui.core.records.load import (
     has_long_digit_run,
     load_record_bytes,
     load_record_file,
-    load_record_head,
     not_an_object,
 )
 from intentus_tui.core.records.replay import RECORD_CORRUPTED, RECORDING_FAILURE, ReplayEngine

@@ -269,14 +269,14 @@ def test_a_truncated_real_record_resumes_the_walk_after_its_last_whole_event(
 ) -> None:
     """1.3.0 dies writing an event's error: everything before the last whole event is
     parsed in one go and the walk reads only the rest, finding what the whole walk finds."""
-    from intentus_tui.core.records.load import _resume_point, _Salvage
+    from intentus_tui.core.records.load import Salvage, _resume_point
     from tests.intentusnet_world import build_real_world
 
     world = build_real_world(tmp_path)
     text = (world.records_dir / f"{world.error_truncated}.json").read_text()
     resume = _resume_point(text)
     assert resume is not None and resume[2] is not None  # inside the events array
-    whole, resumed = _Salvage(text), _Salvage(text)
+    whole, resumed = Salvage(text), Salvage(text)
     stop_whole, stop_resumed = whole.run(), resumed.run(resume)
     assert resumed.found == whole.found and list(resumed.found) == list(whole.found)
     assert resumed.in_events and whole.in_events
@@ -294,9 +294,9 @@ def test_a_truncated_real_record_resumes_the_walk_after_its_last_whole_event(
     ids=["separator-nested", "event-separator-nested", "escaped-quote", "nan-and-repeats"],
 )
 def test_a_resume_point_never_changes_what_the_walk_finds(text: str) -> None:
-    from intentus_tui.core.records.load import _resume_point, _Salvage
+    from intentus_tui.core.records.load import Salvage, _resume_point
 
-    whole, resumed = _Salvage(text), _Salvage(text)
+    whole, resumed = Salvage(text), Salvage(text)
     stop_whole, stop_resumed = whole.run(), resumed.run(_resume_point(text))
     assert resumed.found == whole.found and list(resumed.found) == list(whole.found)
     assert resumed.in_events == whole.in_events
@@ -306,7 +306,7 @@ def test_a_resume_point_never_changes_what_the_walk_finds(text: str) -> None:
 def test_the_damage_is_placed_alike_with_what_the_parse_already_counted() -> None:
     """``_damage_at`` reuses the error's line and column and the text's UTF-8 size: every
     break of every cut (and of text damaged in the middle) lands where counting says."""
-    from intentus_tui.core.records.load import _damage_at, _Salvage
+    from intentus_tui.core.records.load import Salvage, _damage_at
 
     evil = make_record(execution_id="e1", intent="évil\x1b[2J ☃ \U0001f600")
     sources = [json.dumps(evil, ensure_ascii=False, indent=2).encode()]
@@ -320,7 +320,7 @@ def test_the_damage_is_placed_alike_with_what_the_parse_already_counted() -> Non
                 text = piece.decode()
             except UnicodeDecodeError:
                 continue
-            walk = _Salvage(text)
+            walk = Salvage(text)
             errors = [walk.run()]
             try:
                 json.loads(text)
