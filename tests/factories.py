@@ -1,14 +1,17 @@
-"""Build record dicts shaped exactly like IntentusNet 1.3.0's (or the documented form) for tests."""
+"""Build record dicts shaped exactly like IntentusNet 1.3.0's (or the documented form), and
+write-ahead logs, for tests."""
 
 from __future__ import annotations
 
 import copy
 import json
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
+from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 
 
 def make_envelope(
@@ -116,3 +119,22 @@ def write_record(directory: Path, record: dict[str, Any], name: str | None = Non
     path = directory / (name or f"{record['header']['executionId']}.json")
     path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
     return path
+
+
+def chained_wal(execution_id: str, specs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
+    """A write-ahead log of ``specs`` (entry type, payload) in order, each entry chained to
+    the one before by its hash, as IntentusNet writes them; one timestamp throughout."""
+    lines: list[bytes] = []
+    prev: str | None = None
+    for seq, (entry_type, payload) in enumerate(specs, start=1):
+        entry = make_wal_entry(
+            seq=seq,
+            execution_id=execution_id,
+            timestamp_iso="2026-01-05T10:00:00+00:00",
+            entry_type=entry_type,
+            payload=payload,
+            prev_hash=prev,
+        )
+        prev = entry["entry_hash"]
+        lines.append(encode_wal_line(entry))
+    return b"".join(lines)

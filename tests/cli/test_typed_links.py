@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,11 @@ from intentus_tui.cli.exit_codes import ExitCode
 from tests.cli.support import cli
 from tests.factories import make_record, write_record
 from tests.intentusnet_world import RealWorld
+
+
+def answer(run: subprocess.CompletedProcess[str]) -> tuple[int, str, str]:
+    """What a command said: its exit code, its output and its errors."""
+    return run.returncode, run.stdout, run.stderr
 
 
 @pytest.fixture
@@ -194,11 +200,7 @@ def test_a_link_in_the_store_gets_one_answer_by_its_id_or_by_its_name(
         for json_flag in ((), ("--json",)):
             by_id = cli("inspect", execution, "--dir", str(records), *json_flag)
             by_name = cli("inspect", f"{execution}.json", "--dir", str(records), *json_flag)
-            assert (by_name.returncode, by_name.stdout, by_name.stderr) == (
-                by_id.returncode,
-                by_id.stdout,
-                by_id.stderr,
-            ), (execution, json_flag)
+            assert answer(by_name) == answer(by_id), (execution, json_flag)
             assert by_id.returncode == ExitCode.OK, (execution, by_id.stderr)
         doc = json.loads(by_id.stdout)  # the --json run: as the list shows it
         assert doc["load_status"] == "unreadable"
@@ -300,11 +302,7 @@ def test_a_link_out_of_the_store_typed_as_a_path_from_inside_it_is_not_followed(
             for command in (("inspect",), ("inspect", "--json"), ("verify",), ("replay",)):
                 by_id = cli(*command, execution, cwd=cwd)
                 run = cli(*command, path, cwd=cwd)
-                assert (run.returncode, run.stdout, run.stderr) == (
-                    by_id.returncode,
-                    by_id.stdout,
-                    by_id.stderr,
-                ), (command, cwd, path)
+                assert answer(run) == answer(by_id), (command, cwd, path)
                 assert "outside the directory: not followed" in run.stdout + run.stderr
             for command in (("diff", real_world.success), ("snapshot", "-o", pin)):
                 by_id = cli(*command, execution, cwd=cwd)
@@ -338,11 +336,7 @@ def test_a_log_linked_out_of_the_store_typed_as_a_path_is_not_followed(tmp_path:
         for command in (("inspect",), ("inspect", "--json"), ("replay",)):
             by_id = cli(*command, "evil", cwd=base)
             run = cli(*command, path, cwd=cwd)
-            assert (run.returncode, run.stdout, run.stderr) == (
-                by_id.returncode,
-                by_id.stdout,
-                by_id.stderr,
-            ), (command, cwd, path)
+            assert answer(run) == answer(by_id), (command, cwd, path)
             assert "passwd" not in run.stdout.replace("symlink to /etc/passwd", "")
         checked = cli("verify", path, cwd=cwd)
         assert checked.returncode == 1

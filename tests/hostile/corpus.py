@@ -22,7 +22,7 @@ from typing import Any
 
 from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
-from tests.factories import make_record
+from tests.factories import chained_wal, make_record
 
 S = LoadStatus
 
@@ -130,20 +130,7 @@ def hostile_wal(text: str, execution_id: str) -> bytes:
         ("contract.violated", {"step_id": f"{text}-1", "contract": text, "reason": text}),
         ("step.started", {"step_id": f"{text}-2", "agent_name": text, "side_effect": text}),
     ]
-    lines: list[bytes] = []
-    prev: str | None = None
-    for seq, (entry_type, payload) in enumerate(specs, start=1):
-        entry = make_wal_entry(
-            seq=seq,
-            execution_id=execution_id,
-            timestamp_iso="2026-01-05T10:00:00+00:00",
-            entry_type=entry_type,
-            payload=payload,
-            prev_hash=prev,
-        )
-        prev = entry["entry_hash"]
-        lines.append(encode_wal_line(entry))
-    return b"".join(lines)
+    return chained_wal(execution_id, specs)
 
 
 def dump_json(value: Any) -> bytes:

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
-from intentus_tui.core.wal.read import encode_wal_line, make_wal_entry
 from intentus_tui.tui.presenters.timeline_summary import summary_content, wal_summary_content
-from tests.factories import make_record, write_record
+from tests.factories import chained_wal, make_record, write_record
 from tests.tui.app_support import SIZE, make_app, settle, timeline_summary
 
 ATTEMPTS = 2_000
@@ -123,20 +122,8 @@ def test_a_log_of_thousands_of_steps_is_drawn_by_its_ends(tmp_path: Path) -> Non
         specs.append(("step.started", {"step_id": f"s-{i}", "agent_name": f"agent-{i}"}))
         if i < ATTEMPTS - 1:
             specs.append(("step.failed", {"step_id": f"s-{i}", "failure_type": "x"}))
-    lines, prev = [], None
-    for seq, (entry_type, payload) in enumerate(specs, start=1):
-        entry = make_wal_entry(
-            seq=seq,
-            execution_id="logged",
-            timestamp_iso="2026-01-05T10:00:00+00:00",
-            entry_type=entry_type,
-            payload=payload,
-            prev_hash=prev,
-        )
-        prev = entry["entry_hash"]
-        lines.append(encode_wal_line(entry))
     path = wal_dir / "logged.wal"
-    path.write_bytes(b"".join(lines))
+    path.write_bytes(chained_wal("logged", specs))
     detail = load_detail(path)
     assert detail.wal is not None
     text = wal_summary_content(detail.wal, detail.verdict, detail.times)
