@@ -9,6 +9,7 @@ import pytest
 from intentusnet.wal.writer import WALWriter
 
 from intentus_tui.demo.writer import build_demo_world
+from tests.factories import make_record, write_record
 from tests.tui.app_support import make_app, settle
 
 
@@ -103,3 +104,54 @@ async def test_a_two_attempt_chain_shortens_its_names_before_it_drops_the_failur
     rows = await _demo_summary_rows(tmp_path, "wal_tampered", (120, 36))
     (chain,) = [row for row in rows if row.startswith("chain ")]
     assert chain == "chain (claimed) ticket-classifier ✗ → ticket-classifier-b… ✓", rows
+
+
+@pytest.mark.parametrize("agents", [("fb-primary", "fb-secondary"), ("a-one", "a-two", "a-three")])
+async def test_several_attempts_in_flight_keep_their_chains_end_at_80_columns(
+    records_dir: Path, agents: tuple[str, ...]
+) -> None:
+    """Attempts started that never ended (the process died, then again after a retry): at
+    80x24 the chain read ``chain age… … in flight → age… … in flig…``, each attempt's
+    words taking the room its name needed and the last cut off. "in flight" is said once
+    now, after the last of them."""
+    record = make_record(
+        execution_id="in-flight-twice",
+        agents=tuple((a, "error") for a in agents),
+        final_status=None,
+    )
+    starts = [
+        e for e in record["events"] if e["type"] in ("INTENT_RECEIVED", "AGENT_ATTEMPT_START")
+    ]
+    record["events"] = [{**event, "seq": seq} for seq, event in enumerate(starts, start=1)]
+    write_record(records_dir, record)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key("in-flight-twice.json")
+        await settle(pilot)
+        rows = _summary_rows(app)
+    (chain,) = [row for row in rows if row.startswith("chain ")]
+    assert chain.endswith(" … in flight") and chain.count("in flight") == 1, rows
+    assert chain.startswith(f"chain {agents[0][:4]}"), rows
+
+
+async def test_a_log_with_two_steps_in_flight_says_so_once_at_80_columns(tmp_path: Path) -> None:
+    """The real WALWriter's log of two steps started and never ended: their words took the
+    room of their names, ``steps ledger-… … in flight → paym… … in flight`` cut at 80x24."""
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    (base / "wal").mkdir()
+    with WALWriter(str(base / "wal"), "exec-5a1e0002") as w:
+        w.execution_started("ab" * 32, "PayIntent")
+        w.step_started("lookup", "ledger-reader", "read_only", {}, "in-1")
+        w.step_started("charge", "payments-agent", "irreversible", {}, "in-2")
+    app = make_app(base / "records")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, timeout=20)
+        (key,) = app.execution_list.model.summaries
+        assert app.execution_list.select_key(key)
+        await settle(pilot)
+        rows = _summary_rows(app)
+    (steps,) = [row for row in rows if row.startswith("steps ")]
+    assert steps.startswith("steps ledger-") and " … → payment" in steps, rows
+    assert steps.endswith(" … in flight") and steps.count("in flight") == 1, rows

@@ -37,13 +37,15 @@ _MARK_STYLES = {"ok": "$success", "error": "$error", "in_flight": "$warning"}
 class ChainForm(NamedTuple):
     """How much of a chain to draw: the attempts (by number; None: all, the others each
     run of them one "…"), whose durations (``all``, ``in_flight``, ``none``), whether
-    the attempts only the log has are said to be the log's, and the most cells an agent's
-    name takes (None: whole; a longer one ends in "…")."""
+    the attempts only the log has are said to be the log's, the most cells an agent's
+    name takes (None: whole; a longer one ends in "…"), and whether each attempt in flight
+    is said to be (else only the last drawn: ``a … → b … in flight``)."""
 
     shown: frozenset[int] | None = None
     durations: str = "all"
     log_words: bool = True
     name_cells: int | None = None
+    flight_words: bool = True
 
 
 WHOLE_CHAIN = ChainForm()
@@ -73,7 +75,12 @@ def chain_content(
     if fan_out:
         parts.append(("⇉ ", "bold $accent"))
     logged = next((a.number for a in timeline.attempts if a.log_start_seq is not None), None)
-    for drawn, (first, last, attempt) in enumerate(_drawn(timeline.attempts, form.shown)):
+    runs = _drawn(timeline.attempts, form.shown)
+    said_in_flight = max(
+        (n for n, _, a in runs if a is not None and a.in_flight and not form.flight_words),
+        default=None,
+    )
+    for drawn, (first, last, attempt) in enumerate(runs):
         if drawn:
             parts.append((" | " if fan_out else " → ", "$text-muted"))
         if form.log_words and logged is not None and first <= logged <= last:
@@ -90,7 +97,7 @@ def chain_content(
         parts.append(
             (f" {attempt.mark}", "$text-muted" if claimed and _says_success(style) else style)
         )
-        if attempt.in_flight:
+        if attempt.in_flight and (form.flight_words or attempt.number == said_in_flight):
             parts.append((" in flight", "bold $warning"))
         index = attempt.number - 1
         timed = times.attempts[index] if times and index < len(times.attempts) else None
@@ -136,35 +143,51 @@ def chain_forms(timeline: Timeline) -> list[ChainForm]:
     of the chain, then its ends' names shorten, then its start goes, then the names shorten
     more. The attempts in flight, the last one and the answer stay, their marks whole: a
     narrow pane draws ``a ✗ → … → c … in flight``, ``a ✗ → ticket-classifier-b… ✓`` or
-    ``⇉ … | kb-search-c… ✓ ← answer``, never a chain cut before its end."""
+    ``⇉ … | kb-search-c… ✓ ← answer``, never a chain cut before its end. Several attempts
+    in flight are said so once (``a … → b … in flight``), and at the last only the first
+    of them stays."""
     attempts = timeline.attempts
     if not attempts:
         return []
     kept = _kept(timeline)
     ends = frozenset({attempts[0].number, *kept})
     logged = any(a.log_start_seq is not None for a in attempts)
+    # Several attempts in flight: past the whole chain's first forms, "in flight" is said
+    # once, after the last of them (80 columns cut ``a … in flight → b … in flig…``).
+    words = len(timeline.in_flight) < 2
     forms: list[ChainForm] = []
     if len(attempts) <= _WHOLE_CHAIN_MOST:  # else not in a row or two: not drawn whole again
         forms += [ChainForm(None, "in_flight"), ChainForm(None, "none")]
         forms += [ChainForm(None, "none", False)] if logged else []
+        forms += [] if words else [ChainForm(None, "none", not logged, None, False)]
     for shown in (ends, frozenset(kept)):
         if len(shown) < len(attempts):
             forms += [
-                ChainForm(shown, "in_flight", not logged),
-                ChainForm(shown, "none", not logged),
+                ChainForm(shown, "in_flight", not logged, None, words),
+                ChainForm(shown, "none", not logged, None, words),
             ]
         if shown is ends:  # the first attempt (often the failure) is worth shorter names
             whole = ends if len(ends) < len(attempts) else None
-            forms += [ChainForm(whole, "none", not logged, cells) for cells in _FIRST_NAME_CELLS]
+            forms += [
+                ChainForm(whole, "none", not logged, cells, words) for cells in _FIRST_NAME_CELLS
+            ]
     fewest = frozenset(kept) if len(kept) < len(attempts) else None
-    forms += [ChainForm(fewest, "none", not logged, cells) for cells in _NAME_CELLS]
-    return forms
+    fewer = _kept(timeline, in_flight=1)
+    if len(fewer) == len(kept):
+        return forms + [ChainForm(fewest, "none", not logged, c, words) for c in _NAME_CELLS]
+    # Then only the first attempt in flight stays of them: its agent's name whole before
+    # the others' names are cut to a few letters.
+    forms += [ChainForm(fewest, "none", not logged, c, words) for c in _NAME_CELLS[:2]]
+    return forms + [
+        ChainForm(frozenset(fewer), "none", not logged, c, False) for c in (None, *_NAME_CELLS)
+    ]
 
 
-def _kept(timeline: Timeline) -> set[int]:
+def _kept(timeline: Timeline, in_flight: int | None = None) -> set[int]:
     """The attempts every shorter chain draws: the last, the answer, those in flight (the
-    first of them, as many as have a line of their own)."""
-    kept = {a.number for a in timeline.in_flight[:_EACH_SAID_MOST]}
+    first of them, as many as have a line of their own, or ``in_flight``)."""
+    most = _EACH_SAID_MOST if in_flight is None else in_flight
+    kept = {a.number for a in timeline.in_flight[:most]}
     kept |= {timeline.attempts[-1].number} if timeline.attempts else set()
     if timeline.answered_by is not None:
         kept.add(timeline.answered_by.number)
@@ -645,6 +668,14 @@ def steps_content(
     ``form``: less of it, for a narrow pane (``step_forms``)."""
     parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
     shown = form.shown
+    said_in_flight = max(
+        (
+            n
+            for n, step in enumerate(log.steps, 1)
+            if step.status == "started" and (shown is None or n in shown)
+        ),
+        default=None,
+    )
     for number, done in enumerate(log.steps, 1):
         if shown is not None and number not in shown:
             if number == 1 or number - 1 in shown:  # a run of steps left out: one "…"
@@ -653,6 +684,8 @@ def steps_content(
         if number > 1:
             parts.append((" → ", "$text-muted"))
         mark, style = _STEP_MARKS.get(done.status, ("?", "$text-muted"))
+        if done.status == "started" and not form.flight_words and number != said_in_flight:
+            mark = "…"  # "in flight" said once, after the last (``step_forms``)
         if _says_success(style) and verdict is not None and not verdict.trusted:
             style = "$text-muted"  # a claim of a log whose chain breaks
         name = sanitize_line(done.agent or done.step_id)
@@ -676,14 +709,19 @@ def step_forms(log: WalLog) -> list[ChainForm]:
     if not steps:
         return []
     kept = _kept_steps(log)
+    words = sum(step.status == "started" for step in steps) < 2  # as ``chain_forms``
     forms = []
     if len(steps) <= _WHOLE_CHAIN_MOST:  # else not in a row or two: not drawn whole again
         forms += [ChainForm(None, "in_flight"), ChainForm(None, "none")]
+        forms += [] if words else [ChainForm(None, "none", flight_words=False)]
     for shown in (frozenset({1, *kept}), frozenset(kept)):
         if len(shown) < len(steps):
-            forms += [ChainForm(shown, "in_flight"), ChainForm(shown, "none")]
+            forms += [
+                ChainForm(shown, "in_flight", flight_words=words),
+                ChainForm(shown, "none", flight_words=words),
+            ]
     fewest = frozenset(kept) if len(kept) < len(steps) else None
-    return forms + [ChainForm(fewest, "none", True, cells) for cells in _NAME_CELLS]
+    return forms + [ChainForm(fewest, "none", True, cells, words) for cells in _NAME_CELLS]
 
 
 def _kept_steps(log: WalLog) -> set[int]:
