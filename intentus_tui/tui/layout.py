@@ -25,11 +25,9 @@ from textual import events
 from textual.app import App
 from textual.css.query import NoMatches
 
+from intentus_tui.tui.pane_widths import NARROW_LIST_MIN, NARROW_LIST_PERCENT, NARROW_WIDTH
 from intentus_tui.tui.settings import load_settings, remember
 
-# Below this many columns the three panes do not fit side by side (their least widths and
-# borders): the list shares the screen with the timeline or the side pane.
-NARROW_WIDTH = 128
 # On fewer rows than this, the timeline's summary and the event detail give rows to the
 # events (and, stacked, the event detail is not shown).
 SHORT_HEIGHT = 36
@@ -63,7 +61,7 @@ def pane_styles(
     main, listing, centre, side = (styles[name] for name in ("main", *PANES))
     two_panes = layout == "two panes"
     if narrow:
-        listing.update(width="45%", min_width=30)
+        listing.update(width=f"{NARROW_LIST_PERCENT}%", min_width=NARROW_LIST_MIN)
         centre.update(min_width=0)
     if narrow or two_panes:  # one pane beside the list: the timeline, or the side pane
         side.update(display="none", width="1fr", min_width=0)

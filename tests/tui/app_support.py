@@ -19,7 +19,10 @@ from intentus_tui.core.paths import RecordRoot, resolve_root
 from intentus_tui.tui.app import IntentusApp
 from tests.factories import make_record, write_record
 
-SIZE = (160, 45)
+# The size most app tests run at (one of the sizes the debugger is looked at in); WIDE for
+# the list's widest rows: its verdict columns in words (`✗ operator`, `↺ yes`).
+SIZE = (120, 36)
+WIDE = (160, 45)
 
 HOSTILE_TEXTS = ("[b]x[/b]", "[/x]", "[$accent]", "\x1b[2J", "\x1b]0;title\x07", "\u202e")
 

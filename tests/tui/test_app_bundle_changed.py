@@ -24,7 +24,7 @@ from tests.core.bundle.support import (
 )
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import (
-    SIZE,
+    WIDE,
     list_lines,
     screen_text,
     settle,
@@ -63,7 +63,7 @@ async def test_a_record_changed_since_it_was_bundled_is_untrusted_on_every_scree
 ) -> None:
     world, edited, bundle = _opened(real_world, tmp_path)
     app = bundle_app(bundle, str(edited))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         lines = list_lines(app)
         changed = _row(lines, world.success)

@@ -23,7 +23,7 @@ from intentus_tui.tui.screens.compare_picker import ComparePicker
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record, write_record
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import SIZE, created, fixed_id, settle, wait_for
+from tests.tui.app_support import SIZE, WIDE, created, fixed_id, settle, wait_for
 
 
 class NotingApp(IntentusApp):
@@ -455,7 +455,7 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
     tampered = tmp_path / "tamp-01.json"
     tampered.write_text(json.dumps(record, ensure_ascii=False, indent=2), "utf-8")
     app = make_noting_app(records)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await select(app, pilot, real_world.success)
         await pick(app, pilot, str(tampered))

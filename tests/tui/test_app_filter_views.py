@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.intentusnet_world import build_real_world
-from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, wait_for
+from tests.tui.app_support import SIZE, WIDE, list_lines, make_app, screen_text, settle, wait_for
 
 
 def _rows(app: Any) -> list[str]:
@@ -45,7 +45,7 @@ async def test_replayable_finds_the_replayable_executions_only_and_not_replayabl
     path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
 
     app = make_app(records)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await _type_filter(pilot, "replayable")
         rows = _rows(app)
@@ -78,7 +78,7 @@ async def test_the_succeeded_view_shows_every_success_and_each_count_of_it_agree
     records_dir: Path, world: dict[str, str]
 ) -> None:
     app = make_app(records_dir)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         listing = app.execution_list
         await pilot.press("v", "v", "v")  # needs attention, all, succeeded

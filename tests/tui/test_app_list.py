@@ -11,14 +11,14 @@ from intentus_tui.cli.open import OpenError, build_app, open_debugger
 from intentus_tui.core.model import Outcome
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, write_world
+from tests.tui.app_support import SIZE, WIDE, list_lines, make_app, screen_text, settle, write_world
 
 
 async def test_opens_grouped_with_counts_and_first_execution_loaded(
     records_dir: Path, world: dict[str, str]
 ) -> None:
     app = make_app(records_dir)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         lines = list_lines(app)
         # failures first: what needs attention, then the successes
@@ -344,7 +344,7 @@ async def test_escape_on_the_list_clears_the_filter_in_force(
         return [key.key_display for key in app.query(FooterKey)]
 
     app = make_app(records_dir)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert "esc" not in footer()  # nothing to clear
         await pilot.press("slash", *"translate", "enter")

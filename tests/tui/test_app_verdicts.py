@@ -19,7 +19,14 @@ from intentusnet.protocol.enums import RoutingStrategy
 from intentusnet.protocol.intent import IntentEnvelope
 
 from tests.intentusnet_world import _envelope, _new_id, build_real_world, with_a_copy
-from tests.tui.app_support import SIZE, list_lines, make_app, screen_text, settle, timeline_summary
+from tests.tui.app_support import (
+    WIDE,
+    list_lines,
+    make_app,
+    screen_text,
+    settle,
+    timeline_summary,
+)
 
 
 def _failed_execution(base: Path, records: Path) -> str:
@@ -76,7 +83,7 @@ async def test_real_failed_tampered_and_edited_records_are_listed_and_counted(
     _edit(records / f"{world.success}.json", edit_final_response)
 
     app = make_app(records)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         lines = list_lines(app)
         titles = [line.split(" (")[0] for line in lines if line.startswith("──")]
@@ -160,7 +167,7 @@ async def test_a_copy_is_verified_with_a_note_and_a_record_filed_as_another_is_t
     filed = f"{world.invalidated[:-1]}{'0' if world.invalidated[-1] != '0' else '1'}.json"
     shutil.copy(records / f"{world.fallback}.json", records / filed)
     app = make_app(records)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         lines = list_lines(app)
         # Two files hold the copied id, and another's id names a file: rows by file name.

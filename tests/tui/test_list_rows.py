@@ -12,6 +12,7 @@ from rich.cells import cell_len
 
 from intentus_tui.core.model import ExecutionSummary, HashStatus
 from intentus_tui.core.verdict import verdict_of
+from intentus_tui.tui.pane_widths import list_pane_width
 from intentus_tui.tui.presenters.compare_candidates import verdict_marks
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_groups import Group, kind_of
@@ -29,7 +30,6 @@ from intentus_tui.tui.presenters.list_rows import (
 from intentus_tui.tui.presenters.verdict_cells import (
     outcome_badge,
 )
-from intentus_tui.tui.startup.start_frame import LIST_PANE_MIN, LIST_PANE_PERCENT
 from tests.tui.app_support import fixed_id
 from tests.tui.test_list_model import summary
 
@@ -72,8 +72,8 @@ for _number, (_case, _) in enumerate(CASES.items()):  # UUIDs, as 1.3.0 writes t
 
 def _list_width(columns: int) -> int:
     """The list's rows at a terminal ``columns`` wide: its pane, less the border and the
-    scrollbar (as the start frame and app.tcss lay it out)."""
-    return max(LIST_PANE_MIN, columns * LIST_PANE_PERCENT // 100) - 3
+    scrollbar (as the start frame and the app lay it out)."""
+    return list_pane_width(columns) - 3
 
 
 def _row(s: ExecutionSummary, width: int) -> str:
@@ -88,7 +88,8 @@ def _row(s: ExecutionSummary, width: int) -> str:
 def test_a_row_in_the_list_pane_shows_the_three_answers(name: str, columns: int) -> None:
     s, (outcome, word, mark, replay) = CASES[name]
     text = _row(s, _list_width(columns))
-    assert text.startswith(f" {s.short_id} {outcome}")
+    # at 80 columns (a list 33 wide) the outcome is its mark alone, as the legend says
+    assert text.startswith(f" {s.short_id} {outcome if columns == 120 else outcome[0]} ")
     # the list pane is narrow: integrity as a word at 120 columns, as its mark at 80;
     # replayability as its mark (↺ or ✗); the intent keeps its room
     assert (word if columns == 120 else mark) in text

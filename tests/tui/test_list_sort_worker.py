@@ -14,7 +14,7 @@ import pytest
 
 from intentus_tui.tui.presenters.list_model import SORTS, ListModel, Sort, SortJob, SortResult
 from intentus_tui.tui.widgets import execution_list
-from tests.tui.app_support import SIZE, make_app, settle
+from tests.tui.app_support import SIZE, WIDE, make_app, settle
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ async def test_the_key_is_answered_then_the_rows_are_those_of_a_sort_at_once(
     records_dir: Path, world: dict[str, str], gate: threading.Event
 ) -> None:
     app = make_app(records_dir)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         listing = app.execution_list
         selected = listing.selected_key

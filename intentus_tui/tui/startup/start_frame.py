@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit
+from intentus_tui.tui.pane_widths import list_pane_width
 from intentus_tui.tui.presenters.header_text import HeaderState, Part, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_model import ListModel
 from intentus_tui.tui.presenters.list_rows import (
@@ -36,8 +37,6 @@ from intentus_tui.tui.presenters.list_rows import (
 
 # Smaller terminals get no start frame (the app lays itself out as it can).
 MIN_COLUMNS, MIN_LINES = 60, 12
-# The list pane's share of the width, as in app.tcss (#list-pane).
-LIST_PANE_PERCENT, LIST_PANE_MIN = 40, 44
 # Lines above the list's box (the header) and below it (the footer).
 HEADER_LINES, FOOTER_LINES = 2, 1
 
@@ -151,7 +150,7 @@ def frame_lines(
 ) -> list[Line]:
     """The start frame, line by line from the top: the header (``total``: the record
     files, if counted), then the list's box."""
-    list_width = min(columns, max(LIST_PANE_MIN, columns * LIST_PANE_PERCENT // 100))
+    list_width = list_pane_width(columns)
     list_height = lines - HEADER_LINES - FOOTER_LINES
     model = ListModel()
     model.replace_all(rows)
