@@ -332,3 +332,38 @@ async def test_marking_a_copy_names_its_file_in_the_toast_and_the_header(
         header = screen_text(app).splitlines()[:2]
     assert "Marked copy.json: select another execution and press d" in notes
     assert any("copy.json" in line for line in header), header
+
+
+async def test_a_long_root_label_gives_way_to_each_rows_verdict_marks_at_80x24(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two roots, one labelled ``incident-payments-eu-west`` (the root column's 12 cells),
+    and 13-character ids (``exec-2e05319a``, known from their write-ahead logs): at 80x24 a
+    row ran past the list's edge, its replay mark cut off (``incident-pa… 4130944f ✓
+    #✓``), and with shorter labels its intent was one letter with no ``…``. The label is
+    cut further: every row keeps its three marks and a cut intent inside the list."""
+    from tests.core.wal.support import write_completed
+    from tests.tui.app_support import list_lines, settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    alpha = copy_host(real_world, tmp_path / "alpha")
+    beta = copy_host(real_world, tmp_path / "incident-payments-eu-west")
+    for n in range(12):  # enough rows for a scrollbar, which takes the list a cell more
+        write_completed(beta.wal, f"exec-2e05319{n:x}")
+    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _scanned(app, pilot)
+        await settle(pilot)
+        width = app.execution_list.scrollable_content_region.width
+        rows = [line.rstrip() for line in list_lines(app) if line.startswith((" alpha", " inc"))]
+    assert len(rows) >= 6, rows
+    for row in rows:
+        assert len(row) <= width, (width, row)
+        words = row.split()
+        marks = words[2:5]
+        assert marks[0] in "✓✗◌?⚠" and marks[1].startswith("#") and marks[2] in "↺✗", row
+        assert words[5].endswith("…") or words[5] == "-", row  # the intent, cut, or none
+    assert any(row.startswith(" inc") and "…" in row.split()[0] for row in rows), rows

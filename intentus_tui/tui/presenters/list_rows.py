@@ -126,6 +126,8 @@ def legend() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 ROOT_WIDTH = 12  # the root column (several roots only): a label's first cells
+MIN_ROOT_WIDTH = 4  # ... on a narrow list, where it gives way to the verdict's marks
+NARROW_INTENT_WIDTH = 2  # the intent on the narrowest row: "C…"
 
 
 def id_width_for(summaries: list[ExecutionSummary], current: int = MIN_ID_WIDTH) -> int:
@@ -229,6 +231,15 @@ def columns_for(width: int, id_width: int) -> Columns:
     return _LAYOUTS[-1]
 
 
+def root_room(width: int, id_width: int, root_width: int) -> int:
+    """The cells the root column (its label and a space) takes of a row ``width`` cells
+    wide: ``root_width``, less where the narrowest row (the verdict's three marks and the
+    intent cut to ``C…``) would run past the list's edge, cutting its replay mark; never
+    below ``MIN_ROOT_WIDTH`` cells of label (``inc…``). Alike for every row: aligned."""
+    spare = width - _LAYOUTS[-1].fixed(id_width) - NARROW_INTENT_WIDTH
+    return max(MIN_ROOT_WIDTH + 1, min(root_width, spare))
+
+
 def row_cells(
     summary: ExecutionSummary,
     width: int,
@@ -250,12 +261,14 @@ def row_cells(
     label, with several roots (``root_width_for``)."""
     verdict = verdict_of(summary) if verdict is None else verdict
     root_width = root_width + 1 if summary.root else 0  # several roots: aligned labels
+    if root_width:  # a long label gives way to the verdict's marks and a cut intent
+        root_width = root_room(width, id_width, root_width)
     if names_width:
         id_width = id_column_width(id_width, names_width, width - root_width)
     columns = columns_for(width - root_width, id_width)
     if not summary.created:
         columns = columns._replace(created=0)  # no time to show: the intent gets the room
-    intent_width = max(2, width - columns.fixed(id_width) - root_width)  # "C…" at least
+    intent_width = max(NARROW_INTENT_WIDTH, width - columns.fixed(id_width) - root_width)
     badge, badge_class = outcome_badge(verdict, writing)
     # No intent: a broken file says what is wrong; a whole one has nothing to say ("-", as
     # ``inspect --list``), not its load message ("Record parsed"); nor has a file never
