@@ -77,6 +77,21 @@ async def test_an_edited_final_response_shows_the_banner(real_world: RealWorld) 
     assert "✗ final response differs from its FINAL_RESPONSE event: finalResponse" in text
 
 
+async def test_the_refusal_of_an_edited_final_response_reads_as_sentences(
+    real_world: RealWorld,
+) -> None:
+    """``r`` on a record whose final response was edited: its reason ends with a question
+    ("edited after recording?"), and the note under the refusal read "edited after
+    recording?. A forced replay (R) …"."""
+    record = real_record(real_world)
+    record["finalResponse"]["payload"] = {"by": "attacker"}
+    app = SidePaneApp(detail_from(record), tab="replay")
+    async with app.run_test(size=SIZE) as pilot:
+        refused = " ".join((await refused_replay(pilot)).split())  # the note wraps
+    assert "edited after recording? A forced replay (R) returns" in refused, refused
+    assert "?." not in refused and ".." not in refused, refused
+
+
 async def test_both_edits_are_named_in_the_banner(real_world: RealWorld) -> None:
     record = real_record(real_world)
     record["envelope"]["payload"] = {"text": "a question never asked"}

@@ -261,7 +261,8 @@ def refused_lines(
             "A forced replay (R) returns the recorded answer anyway, with its integrity "
             "problems, after a confirmation."
         )
-        note = f"{broken}. {forced if detail.response_recorded else no_response_note(detail)}"
+        broken += "" if broken.endswith((".", "?", "!")) else "."  # "edited after recording?"
+        note = f"{broken} {forced if detail.response_recorded else no_response_note(detail)}"
     else:
         note = refusal_note(code, detail)
     return [
