@@ -388,7 +388,7 @@ class DiffPane(Vertical):
     ``open_full_screen`` (the app's ``f``) opens the same comparison full screen."""
 
     DEFAULT_CSS = """
-    DiffPane { padding: 0 1; }
+    DiffPane { padding: 0 1; overflow-y: auto; scrollbar-size-vertical: 1; }
     DiffPane > #diff-title { text-style: bold; }
     DiffPane > #diff-summary { height: auto; }
     DiffPane > #diff-bar { height: auto; }
@@ -441,13 +441,19 @@ class DiffPane(Vertical):
         # Too narrow for the counts beside the selector (an 80-column screen's side pane):
         # they go under it, on lines of their own, rather than wrap a word at a time.
         self.set_class(event.size.width < _BESIDE_WIDTH, "-narrow")
+        self._fit_text()
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self._fit_text()  # a pane too short for its text scrolls: its scrollbar takes a cell
+
+    def _fit_text(self) -> None:
         self._show_summary()
         if self.request is not None:  # its sides' names cut to the new width
             self._set_title(self.request)
 
     def _show_summary(self) -> None:
         comparison = self.outcome.comparison if self.outcome is not None else None
-        width = self.size.width or None  # not laid out yet: on one row, until it is
+        width = self.scrollable_content_region.width or None  # not laid out yet: one row
         self.query_one("#diff-summary", Static).update(summary_of(comparison, width))
 
     @staticmethod
@@ -537,6 +543,7 @@ class DiffPane(Vertical):
         request = DiffRequest(safe(left_label), safe(right_label), left, right, files=files)
         self.set_class(not request.is_records, "-no-sections")
         self.removed = {}
+        self.scroll_home(animate=False)  # a new comparison shows from its titles
         return self._start(request)
 
     def compare_again_with(self, detail: ExecutionDetail) -> None:
@@ -610,6 +617,7 @@ class DiffPane(Vertical):
         )
         self.add_class("-no-sections")
         self.removed = {}
+        self.scroll_home(animate=False)
         return self._start(request)
 
     def _start(self, request: DiffRequest) -> Worker[DiffOutcome]:
@@ -659,7 +667,7 @@ class DiffPane(Vertical):
     # ------------------------------------------------------------------ display
 
     def _set_title(self, request: DiffRequest) -> None:
-        width = self.content_region.width  # 0 until laid out: set again on resize
+        width = self.scrollable_content_region.width  # 0 until laid out: set again on resize
 
         def title(side: str, style: str, label: str, operand: Operand | None) -> Content:
             mark = _mark(operand)
@@ -687,6 +695,8 @@ class DiffPane(Vertical):
             return
         self._set_status(self._status(outcome, message.index))
         self.query_one("#diff-current", Static).update(self._current(message.entry, message.index))
+        if self.view.has_focus:  # moved with the list's own keys (tab, then j, k, n)
+            self._reveal_list()
 
     @staticmethod
     def _status(outcome: DiffOutcome, index: int) -> Content:
@@ -727,7 +737,7 @@ class DiffPane(Vertical):
         reach = CURRENT_VALUE_CHARS * CURRENT_VALUE_REACH
         before = compact_value(entry.before, reach)
         after = compact_value(entry.after, reach)
-        width = max(self.size.width - 4, 8)  # the padding and the side's letter
+        width = max(self.scrollable_content_region.width - 2, 8)  # less the side's letter
         shown = panel_texts(before, after, width, lines=CURRENT_LINES)
         return Content("\n").join(
             [
@@ -758,10 +768,27 @@ class DiffPane(Vertical):
     # ------------------------------------------------------------------ navigation
 
     def next_difference(self) -> bool:
-        return self.view.next_difference()
+        moved = self.view.next_difference()
+        self._reveal_list()
+        return moved
 
     def previous_difference(self) -> bool:
-        return self.view.previous_difference()
+        moved = self.view.previous_difference()
+        self._reveal_list()
+        return moved
+
+    def _reveal_list(self) -> None:
+        """Bring the list's cursor and the difference it is at into view: on a pane too
+        short for the text above the list (80x24: titles, verdicts, warnings, answers), the
+        pane scrolls, as ``n``, ``N`` or the list's own keys move through the list."""
+        if not self.view.entries:
+            return
+
+        def reveal() -> None:
+            for widget in (self.query_one("#diff-current"), self.view):
+                self.scroll_to_widget(widget, animate=False, immediate=True)
+
+        self.call_after_refresh(reveal)
 
     @property
     def entries(self) -> Sequence[DiffEntry]:
