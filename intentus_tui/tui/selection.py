@@ -131,11 +131,17 @@ class SelectionActions:
         it left now, and say that this one is loading until its detail is here."""
         from textual.content import Content
 
+        from intentus_tui.core.sanitize import sanitize_line
         from intentus_tui.tui.presenters.execution_text import clip
 
         app: Any = self  # an App: its panes
         self.shown_key = None
         label = clip(summary.execution_id) if summary is not None else None
+        # With several roots, which one's copy the panes show (an id may be in each).
+        root = sanitize_line(summary.root) if summary is not None and summary.root else ""
+        app.timeline.border_title = Content(f"Timeline · {root}" if root else "Timeline")
+        app.side_pane.root_label = root
+        label = f"{root}:{label}" if root and label is not None else label
         if label is None:
             app.timeline.show_message("Select an execution to see its timeline.")
         else:

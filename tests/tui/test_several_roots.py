@@ -302,7 +302,7 @@ async def test_the_diff_tab_and_border_name_copies_by_their_files(
     assert border == f"copy.json vs {short[:5]}…trunc.json"
     assert request is not None
     assert (request.left_label, request.right_label) == (f"{root}copy.json", f"{root}{trunc}")
-    assert text.startswith(f"Kept from before: not of the selected {short[:5]}…{whole_end}\n")
+    assert text.startswith(f"Kept from before: not of the selected {root}{short[:5]}…{whole_end}\n")
     a_line, b_line = text.split("\n")[1:3]
     assert a_line == f"A: {root}copy.json"
     # The truncated copy's name is longer than the pane: cut in its middle, its end whole,
@@ -367,3 +367,36 @@ async def test_a_long_root_label_gives_way_to_each_rows_verdict_marks_at_80x24(
         assert marks[0] in "✓✗◌?⚠" and marks[1].startswith("#") and marks[2] in "↺✗", row
         assert words[5].endswith("…") or words[5] == "-", row  # the intent, cut, or none
     assert any(row.startswith(" inc") and "…" in row.split()[0] for row in rows), rows
+
+
+async def test_the_panes_name_the_root_of_the_copy_they_show(
+    real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same execution in two roots: its rows say ``alpha`` and ``beta``, but the
+    timeline and the side pane named only its id, so neither said which copy they showed
+    (the copies may differ: one edited, one tampered). Now their borders name the root."""
+    from tests.tui.app_support import settle
+
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    alpha = copy_host(real_world, tmp_path / "alpha")
+    beta = copy_host(real_world, tmp_path / "beta")
+    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _scanned(app, pilot)
+        titles = {}
+        for label in ("alpha", "beta"):
+            await _select(app, pilot, f"{label}/{real_world.success}.json")
+            await settle(pilot)
+            timeline = str(app.timeline.border_title)
+            await pilot.press("w")  # the side pane in the timeline's place (80 columns)
+            await settle(pilot)
+            titles[label] = (timeline, str(app.side_pane.border_title))
+            await pilot.press("w")
+    short = real_world.success[:8]
+    assert titles == {
+        "alpha": ("Timeline · alpha", f"alpha:{short}"),
+        "beta": ("Timeline · beta", f"beta:{short}"),
+    }

@@ -83,6 +83,7 @@ class SidePane(Widget):
         self._ready = False  # the tabs are mounted
         self._built = asyncio.Event()
         self._loading: str | None = None  # see ``show_loading``
+        self.root_label = ""  # with several roots, the selected execution's (sanitized)
         self._subject: Content | None = None  # the selected execution's name, or the loading
 
     def render(self) -> str:
@@ -160,8 +161,10 @@ class SidePane(Widget):
         """The execution in a few cells: its short id, or its file's name (cut as its row
         cuts it) where another file holds the id."""
         if self._names_file(detail.path):
-            return file_label(detail.path.name).rstrip()
-        return detail.summary.short_id if detail.summary is not None else detail.path.name
+            name = file_label(detail.path.name).rstrip()
+        else:
+            name = detail.summary.short_id if detail.summary is not None else detail.path.name
+        return f"{self.root_label}:{name}" if self.root_label else name
 
     def _files(self, *paths: Path | None) -> frozenset[Path]:
         """Those of ``paths`` named by their file (``names_file``)."""
