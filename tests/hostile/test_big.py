@@ -142,6 +142,9 @@ def test_nesting_100000_deep_is_classified_quickly() -> None:
                 exercise(load_record_bytes(Path("deep.json"), data[:cut]))
 
 
+# A regression would spin in ijson's C code, which neither ``deadline``'s alarm nor the
+# default (signal) timeout interrupts: the thread method ends the worker, failing the test.
+@pytest.mark.timeout(120, method="thread")
 def test_a_huge_file_nested_deep_at_its_start_is_listed_and_exported(tmp_path: Path) -> None:
     """A file over the size read whole, its envelope nested 400,000 deep in its first MB:
     listed from its head, and skipped by ``export`` with its reason. Its head's scan had been
