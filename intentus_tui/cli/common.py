@@ -26,6 +26,7 @@ from intentus_tui.core.paths import (
     RecordRoot,
     cannot_follow,
     layout_problem,
+    nothing_at,
     resolve_root,
     shown_path,
     sibling_wal_dir,
@@ -446,11 +447,7 @@ def locate_execution(
         if not path.exists():
             # A link typed is followed (``typed_path``): one that loops or leads nowhere
             # has nothing there, as a missing path has not, and is said as verify says it.
-            fail(
-                cannot_follow(target)
-                if path.is_symlink()
-                else f"no such file: {shown_path(target)}"
-            )
+            fail(nothing_at(target))
         if path.is_dir():
             shown = shown_path(target)
             hint = f"--dir {shown} ID names one of its executions"

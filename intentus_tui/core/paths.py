@@ -77,6 +77,16 @@ def cannot_follow(path_text: str) -> str:
     return f"cannot follow {shown_path(path_text)}: the link loops or leads nowhere"
 
 
+def nothing_at(path_text: str, path: str | os.PathLike[str] | None = None) -> str:
+    """What is said of a typed path where nothing is (``path``: it as read, ``~``
+    expanded, when that is not ``path_text``): a link that loops or leads nowhere
+    (``cannot_follow``), else no such file. The command line's words and the ``D``
+    picker's."""
+    if os.path.islink(path if path is not None else path_text):
+        return cannot_follow(path_text)
+    return f"no such file: {shown_path(path_text)}"
+
+
 def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
     """Accept an ``.intentusnet`` root, a records directory, its ``wal`` directory, or any
     directory of ``*.json``.

@@ -366,19 +366,18 @@ async def test_a_typed_path_that_is_no_file_or_no_snapshot_says_so(world: dict[s
         snapshots = world["records"].parent / "snapshots"
         picker = await pick(app, pilot, f"{snapshots}/nope.json")
         assert app.screen is picker  # nothing chosen: the picker stays
-        assert "no file at this path" in str(picker.query_one("#picker-status").render())
+        said = f"no such file: {snapshots}/nope.json"  # as ``intentus-tui diff`` says it
+        assert str(picker.query_one("#picker-status").render()) == said
         # The toast says what the status line says (it said "type a file's path": one was).
-        assert app.notes[-1] == (
-            "warning",
-            f"Cannot compare with {snapshots}/nope.json: no file at this path",
-        )
+        assert app.notes[-1] == ("warning", f"Cannot compare: {said}")
         await pilot.press("escape")
-        # A file that is neither a snapshot nor a record is refused with the reader's line.
+        # A file that is neither a snapshot nor a record is refused with the reader's line,
+        # as ``intentus-tui diff`` refuses it (it was "Invalid JSON in File …").
         junk = snapshots / "junk.json"
         junk.write_text("[1, 2", "utf-8")
         await pick(app, pilot, str(junk))
         await wait_for(pilot, lambda: app.notes[-1][0] == "error", "an error note")
-        assert "Invalid JSON" in app.notes[-1][1]
+        assert app.notes[-1][1].startswith("Cannot diff: junk.json: Not a readable record: ")
         assert app.side_pane.diff_pane.outcome is None
         assert app.is_running and app._exception is None
 

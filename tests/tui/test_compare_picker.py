@@ -249,7 +249,17 @@ def test_a_typed_path_that_names_no_file_says_what_it_is(tmp_path: Path) -> None
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
     assert unusable_path(str(fifo)) == (
-        "not a regular file (a FIFO, a device, a socket): nothing to compare"
+        f"{fifo} is not a regular file (a FIFO, a device, a socket): nothing to compare"
     )
-    assert unusable_path(f"{tmp_path}/") == "a directory: name a file in it"
-    assert unusable_path(str(tmp_path / "nothing.json")) == "no file at this path"
+    # As ``intentus-tui diff ID PATH`` says it (the picker said "a directory: name a file in
+    # it", "no file at this path" of a missing file and of a link leading nowhere).
+    assert unusable_path(f"{tmp_path}/") == (
+        f"{tmp_path} is a directory: name a record file, a record id or a snapshot file"
+    )
+    assert unusable_path(str(tmp_path / "nothing.json")) == (
+        f"no such file: {tmp_path / 'nothing.json'}"
+    )
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "gone")
+    assert unusable_path(str(tmp_path / "dangling.json")) == (
+        f"cannot follow {tmp_path / 'dangling.json'}: the link loops or leads nowhere"
+    )

@@ -215,6 +215,32 @@ def run_operand(label: str, db_path: str | Path, run_id: str) -> Operand:
     return Operand(label, "run", run=run, events=tuple(events), db_path=Path(db_path))
 
 
+def _directory_named(label: str) -> str:
+    return f"{label} is a directory: name a record file, a record id or a snapshot file"
+
+
+def path_problem(label: str, path: Path) -> str | None:
+    """Why ``path`` (named ``label``) holds no file to compare, in the words
+    ``intentus-tui diff`` says it (``nothing_at``, ``file_operand``): nothing there (a
+    link that loops or leads nowhere said so), a directory, not a regular file; None
+    when it is a regular file, which ``file_operand`` reads."""
+    import os
+    import stat
+
+    from intentus_tui.core.paths import nothing_at
+
+    try:
+        if not path.exists():
+            return nothing_at(label, path)
+        if path.is_dir():
+            return _directory_named(label)
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return f"{label} is not a regular file (a FIFO, a device, a socket): nothing to compare"
+    except OSError as exc:
+        return f"cannot read {label}: {(exc.strerror or type(exc).__name__).lower()}"
+    return None
+
+
 def _run_names(path: Path) -> str:
     from intentus_tui.core.activegraph import ActiveGraphError, RunDatabase
 
@@ -235,9 +261,9 @@ def file_operand(
 ) -> Operand:
     """A record, snapshot or baseline file, or ``CompareError`` with one clear line.
 
-    ``prefer="snapshot"`` reads the file as a snapshot first and reports the snapshot
-    reader's problem when it is neither (for a person who was asked for a snapshot file);
-    a record given there is still compared as a record. A record's verdict is made as
+    ``prefer="snapshot"`` reads the file as a snapshot first (the ``D`` picker's files); a
+    record given there is still compared as a record, and a file that is neither is said
+    as ``intentus-tui diff`` says it of the same file. A record's verdict is made as
     ``load_detail(path, wal_dir)`` makes it: joined with its log in ``wal_dir`` if any.
     ``read_look`` is the file as it was just before the read.
     """
@@ -250,6 +276,7 @@ def _read_file_operand(
 ) -> Operand:
     from intentus_tui.core.activegraph import is_sqlite_file
     from intentus_tui.core.detail import execution_wal
+    from intentus_tui.core.paths import nothing_at
     from intentus_tui.core.records.load import (
         WAL_SUFFIX,
         LoadStatus,
@@ -258,12 +285,12 @@ def _read_file_operand(
     )
     from intentus_tui.core.verist.snapshot import SnapshotError, load_snapshot_or_baseline
 
+    if not path.exists():  # as the command line says it (not "file vanished")
+        raise CompareError(nothing_at(label, path))
     # A directory named like a record (``X.json``) is a record that cannot be read, as the
     # list and ``inspect`` say it: the loader's words below, not "name a record id".
     if path.is_dir() and not is_record_name(path.name):
-        raise CompareError(
-            f"{label} is a directory: name a record file, a record id or a snapshot file"
-        )
+        raise CompareError(_directory_named(label))
     if path.name.endswith(WAL_SUFFIX):  # as the command line says it (not "invalid JSON")
         raise CompareError(
             f"{label} is a write-ahead log, not a record: no response was recorded in it"
@@ -273,15 +300,14 @@ def _read_file_operand(
             f"{label} is a SQLite database: name a run as {label}#RUN_ID{_run_names(path)}"
         )
     if prefer == "snapshot":
-        try:  # a file that cannot be read at all is no more a snapshot than a record
-            return snapshot_operand(label, *load_snapshot_or_baseline(path, what="File"), path)
-        except (SnapshotError, OSError) as exc:
-            snapshot_problem = str(exc)
-        result = load_record_file(path)
-        if result.record is None:
-            raise CompareError(snapshot_problem)
-    else:
-        result = load_record_file(path)
+        try:
+            return snapshot_operand(label, *load_snapshot_or_baseline(path), path)
+        except (SnapshotError, OSError):
+            # Neither: said below as ``intentus-tui diff`` says it of the same file (the
+            # picker said "Invalid JSON in File …" where the command line said "Not a
+            # readable record: invalid JSON at byte 0 …").
+            pass
+    result = load_record_file(path)
     if result.record is not None:
         return load_result_operand(label, result, execution_wal(result, wal_dir))
     if result.status is LoadStatus.NOT_RECORD:

@@ -93,16 +93,13 @@ def typed_run(text: str) -> Candidate | None:
 
 
 def unusable_path(text: str) -> str:
-    """Why a typed path names no file to compare (``typed_file`` found none)."""
+    """Why a typed path names no file to compare (``typed_file`` found none), naming it, in
+    the words ``intentus-tui diff`` says it of the same path (``no such file: …``,
+    ``cannot follow …: the link loops or leads nowhere``, ``… is a directory: …``)."""
+    from intentus_tui.core.actions import path_problem
+
     path = Path(text.strip()).expanduser()
-    try:
-        if path.is_dir():
-            return "a directory: name a file in it"
-        if path.exists():
-            return "not a regular file (a FIFO, a device, a socket): nothing to compare"
-    except OSError:
-        return "this path cannot be read"
-    return "no file at this path"
+    return path_problem(str(path), path) or f"cannot read {path}"
 
 
 def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Content:
@@ -389,7 +386,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
         elif (typed := self.input.value.strip()) and looks_like_path(typed):
             # What the status line says of it, not "type a file's path": one was typed.
             self.notify(
-                sanitize_line(f"Cannot compare with {typed}: {unusable_path(typed)}"),
+                sanitize_line(f"Cannot compare: {unusable_path(typed)}"),
                 severity="warning",
                 markup=False,
             )
