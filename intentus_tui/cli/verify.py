@@ -454,7 +454,9 @@ def _report(
             notes.append(f"{crashed - torn} with a malformed last line")
         crash_note = f", {', '.join(notes)} (not failures)" if notes else ""
         if unopened:  # roots, bundles, links, missing paths: what each was, not said here
-            crash_note += f", {_counted(len(unopened), 'named path')} could not be read (failed)"
+            # Apart from the files checked, which the failed count is of (as each root's
+            # is): "2 checked (…), 3 failed" counted these among the failed.
+            crash_note += f"; {_counted(len(unopened), 'named path')} could not be read (failed)"
         parts = [_counted(len(records), "record"), _counted(len(wals), "WAL")]
         if snapshots:
             parts.append(_counted(len(snapshots), "snapshot"))
@@ -463,7 +465,10 @@ def _report(
         # Each root's count, a bundle's among them, when roots are named.
         per_root = _per_root(record_paths, details, wal_targets, wals, shown_in if labels else {})
         echo_folded(
-            [f"{checked} checked ({', '.join(parts)}), {failed} failed{crash_note}{per_root}"]
+            [
+                f"{checked} checked ({', '.join(parts)}), {failed - len(unopened)} failed"
+                f"{crash_note}{per_root}"
+            ]
         )
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
 

@@ -213,8 +213,11 @@ def test_a_missing_path_beside_a_bundle_is_one_failure_and_the_bundle_is_verifie
     assert run.returncode == 1, run
     assert run.stderr == f"intentus-tui: no such file or directory: {missing}\n"
     assert run.stdout.splitlines()[:-1] == alone.stdout.splitlines()[:-1]
-    assert run.stdout.splitlines()[-1].startswith(
-        "6 checked (3 records, 2 WALs, 1 bundle manifest), 1 failed"
+    # The bundle's six files passed: the missing path is the failure, said apart (it was
+    # "6 checked (…), 1 failed").
+    assert run.stdout.splitlines()[-1] == (
+        "6 checked (3 records, 2 WALs, 1 bundle manifest), 0 failed; "
+        "1 named path could not be read (failed)"
     )
     assert os.listdir(private_tmp) == []
 
@@ -259,7 +262,7 @@ def test_an_unreadable_bundle_among_other_arguments_is_one_failure_of_them(
     assert line.startswith("intentus-tui: cut.tar.gz: not a readable .tar.gz bundle")
     assert both.stdout.splitlines()[:-1] == alone.stdout.splitlines()[:-1]  # DIR, checked
     # It is not a root: the last line said "1 root not opened".
-    assert both.stdout.splitlines()[-1].endswith(", 1 named path could not be read (failed)")
+    assert both.stdout.splitlines()[-1].endswith("; 1 named path could not be read (failed)")
     doc = json.loads(cli("verify", "--json", str(garbage), str(world.base)).stdout)
     assert [u["root"] for u in doc["unopened"]] == [str(garbage)]
     assert doc["failed"] == sum(not f["ok"] for f in doc["files"]) + 1

@@ -235,7 +235,10 @@ def test_verify_a_missing_path_beside_a_record_file_fails_and_the_file_is_verifi
         assert result.stderr == f"intentus-tui: no such file or directory: {missing}\n"
         lines = result.stdout.splitlines()
         assert lines[0] == f"ok    {record.name}  hash match"
-        assert lines[-1].startswith("1 checked (1 record, 0 WALs), 1 failed")
+        # The record passed: the missing path is the failure, said apart (it was "1 failed").
+        assert lines[-1] == (
+            "1 checked (1 record, 0 WALs), 0 failed; 1 named path could not be read (failed)"
+        )
         doc = json.loads(cli("verify", "--json", *args).stdout)
         assert doc["ok"] is False and doc["records"] == 1 and doc["files"][0]["ok"] is True
         assert doc["failed"] == 1
