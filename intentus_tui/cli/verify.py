@@ -59,6 +59,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import writer_cut_story
 from intentus_tui.core.verist.verify import (
     CHANGED_SINCE_SAVED,
+    ArtifactCheck,
     SnapshotFileReport,
     check_snapshot_file,
 )
@@ -506,14 +507,18 @@ def _snapshot_lines(report: SnapshotFileReport) -> list[str]:
     else:
         why = CHANGED_SINCE_SAVED if report.changed else "a hash it stored cannot be checked"
         lines = [f"FAIL  {name}  {report.kind}: {why}"]
-        lines += [f"      - {c.target} ({c.kind}): {c.message}" for c in report.failed]
+        lines += [f"      - {_hash_named(c)}: {c.message}" for c in report.failed]
     lines += [
-        f"      · {c.target} ({c.kind}): {c.message}"
-        for c in report.checks
-        if c.status == "hash_only"
+        f"      · {_hash_named(c)}: {c.message}" for c in report.checks if c.status == "hash_only"
     ]
     lines += [f"      · {problem}" for problem in report.problems]
     return lines
+
+
+def _hash_named(check: ArtifactCheck) -> str:
+    """``artifacts[1] (step-output)``, an artifact by its place and kind; the input by its
+    name alone (its kind is ``(input)``: ``input ((input))`` said the name twice)."""
+    return check.target if check.target == "input" else f"{check.target} ({check.kind})"
 
 
 def _per_root(

@@ -47,6 +47,23 @@ def test_a_saved_snapshot_verifies_and_one_edited_since_fails_naming_the_hash(
     assert lines[-1] == "1 checked (0 records, 0 WALs, 1 snapshot), 1 failed"
 
 
+def test_a_snapshot_edited_in_its_input_names_the_input_once(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """The input's line read ``- input ((input)): expected …``: the input's own name, then
+    the same name again in parentheses, where an artifact's line names its kind."""
+    saved = _saved_snapshot(real_world, tmp_path)
+    document = json.loads(saved.read_text("utf-8"))
+    document["input"] = {**document["input"], "edited": True}
+    saved.write_text(json.dumps(document), "utf-8")
+    done = cli("verify", str(saved))
+    assert done.returncode == ExitCode.PROBLEMS
+    lines = done.stdout.splitlines()
+    assert lines[0] == "FAIL  pinned.snapshot.json  snapshot: changed since it was saved"
+    assert lines[1].startswith("      - input: expected sha256:"), lines[1]
+    assert "((input))" not in done.stdout
+
+
 def test_a_verist_baseline_is_checked_as_one_beside_a_record_in_json(
     real_world: RealWorld, tmp_path: Path
 ) -> None:
