@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.core.compare.operands import Operand, record_operand
+from intentus_tui.core.compare.operands import Operand, file_operand, record_operand
 from intentus_tui.core.model import Integrity, Outcome, ReplayCode, Verdict
+from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
 from intentus_tui.tui.comparing import ComparisonLauncher
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.tui.side_pane_harness import good_record
@@ -69,3 +70,31 @@ async def test_titles_side_by_side_only_when_each_fits_its_half_on_one_line(
             assert b.region.y == a.region.y + 1 and a.region.width == b.region.width == width
         else:
             assert a.region.y == b.region.y and a.region.right <= b.region.x
+
+
+async def test_a_snapshot_named_whole_stacks_the_titles_rather_than_cut_its_name(
+    tmp_path: Path,
+) -> None:
+    """A snapshot the ``s`` key saved (``exec-2e05319a-2bd4be78.json``) beside its record at
+    120 columns: B's title stood side by side cut to ``snapshot exec-2e05319a-2bd4be78.…``,
+    the file's end and its workflow and step lost, though one above the other it fits
+    whole. A name cut to fit a half is no reason to stay side by side."""
+    ident = "exec-2e05319a"
+    record = good_record(ident, intent="TranslateText")  # the demo's: 60 cells, a half 58
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+    saved = save_snapshot(snapshot_from_record(record), snapshots / f"{ident}-2bd4be78.json")
+    a = _side(tmp_path, ident, VERIFIED)
+    b = file_operand(saved.name, saved, prefer="snapshot")
+    whole = f"snapshot {saved.name} · {b.describe()['workflow_id']}/"
+    app = _TitlesApp(a, b)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        side_a, side_b = screen.query_one("#side-a"), screen.query_one("#side-b")
+        text = str(side_b.render())
+        assert text.startswith(f"B {whole}") and "…" not in text, text
+        assert side_b.size.height == 1, (text, side_b.size)
+        assert str(side_a.render()).endswith(SHORT_VERDICT)

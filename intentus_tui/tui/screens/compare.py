@@ -193,27 +193,34 @@ class ComparisonScreen(Screen[None]):
             ("B ", "bold $text-success", self.title_versions[1], "#side-b"),
         )
         verdicts = (self.a.verdict, self.b.verdict)
+        kinds = (self.a.kind, self.b.kind)
 
         def lines(name: str, title: str, inner: int) -> int:
             return len(Content(name + title).wrap(inner))
 
-        def worded(versions: list[str], verdict: Verdict | None) -> list[str]:
+        def worded(versions: list[str], verdict: Verdict | None, kind: str) -> list[str]:
             # The list's marks (a record's last version, where they read otherwise) are
-            # for a line too narrow for the words, never a reason to stay side by side.
+            # for a line too narrow for the words, never a reason to stay side by side; nor
+            # is a snapshot's name cut short (``snapshot exec-2e05319a-2bd4be78.…`` at 120
+            # columns, its end and its workflow and step lost, where stacked it fits whole).
+            if kind == "snapshot":
+                return versions[:1]
             return versions[:-1] if abbreviated(verdict) and len(versions) > 1 else versions
 
         half, whole = max(width // 2 - 2, 1), max(width - 2, 1)  # less the padding
         side_by_side = width >= STACK_TITLES_BELOW and all(
-            any(lines(name, t, half) <= 1 for t in worded(versions, verdict))
-            for (name, _, versions, _), verdict in zip(sides, verdicts, strict=True)
+            any(lines(name, t, half) <= 1 for t in worded(versions, verdict, kind))
+            for (name, _, versions, _), verdict, kind in zip(sides, verdicts, kinds, strict=True)
         )
         stacked = not side_by_side
         self.set_class(stacked, "-stacked-titles")
         inner = whole if stacked else half
 
-        def fitting_in(name: str, versions: list[str], verdict: Verdict | None) -> list[str]:
+        def fitting_in(
+            name: str, versions: list[str], verdict: Verdict | None, kind: str
+        ) -> list[str]:
             if not stacked:  # what made them side by side: one line each, in words
-                return [t for t in worded(versions, verdict) if lines(name, t, inner) <= 1]
+                return [t for t in worded(versions, verdict, kind) if lines(name, t, inner) <= 1]
             for most in (1, TITLE_LINES):
                 fits = [t for t in versions if lines(name, t, inner) <= most]
                 if fits:
@@ -221,8 +228,8 @@ class ComparisonScreen(Screen[None]):
             return []
 
         fitting = [
-            fitting_in(name, versions, verdict)
-            for (name, _, versions, _), verdict in zip(sides, verdicts, strict=True)
+            fitting_in(name, versions, verdict, kind)
+            for (name, _, versions, _), verdict, kind in zip(sides, verdicts, kinds, strict=True)
         ]
         # Two executions are named alike: when one side drops the word "execution" to
         # fit, so does the other.
