@@ -188,13 +188,15 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
         ("  ", ""),
         live,
     ]
+    if s.live == "paused" and s.pending:
+        # Beside the pause they wait for, before the follow mark ("⇣ follow (27 changes
+        # waiting)" read as if following had them waiting).
+        changes = "change" if s.pending == 1 else "changes"
+        parts.append((f" ({s.pending:,} {changes} waiting)", "$warning"))
     if s.read_only:
         parts += [("  ", ""), ("read-only", "bold $warning")]
     if s.following:
         parts.append(("  ⇣ follow", "bold $accent"))
-    if s.live == "paused" and s.pending:
-        changes = "change" if s.pending == 1 else "changes"
-        parts.append((f" ({s.pending:,} {changes} waiting)", "$warning"))
     if s.problem:
         parts += [("  ", ""), (f"cannot read the directory: {s.problem}", "bold $error")]
     elif s.scanning:
