@@ -375,7 +375,10 @@ def recovery_hint(
     if not in_flight:
         return _after_earlier_steps(
             side_effects_completed,
-            clean="It died before any step with side effects ran (nothing was in flight); a retry looks safe.",
+            clean=(
+                "It stopped before any step with side effects ran (nothing was in flight); "
+                f"{_ONCE_GONE}"
+            ),
             ended=ended,
         )
     if effect == IRREVERSIBLE:
@@ -393,13 +396,24 @@ def recovery_hint(
     if effect == READ_ONLY:
         return _after_earlier_steps(
             side_effects_completed,
-            clean="Only a read-only step was in flight and nothing with side effects completed; a retry looks safe.",
+            clean=(
+                "Only a read-only step was in flight and nothing with side effects completed; "
+                f"{_ONCE_GONE}"
+            ),
         )
     return RecoveryHint(
         "investigate_first",
         "A step was in flight when the process died and its side effects are unknown. "
         "Find out whether the agent changed anything before retrying.",
     )
+
+
+# An execution with no end may still be running (a live writer, or a log read between two
+# of its lines): retried beside it, it would run twice.
+_ONCE_GONE = (
+    "once its process is gone, a retry looks safe (it may still be running: a retry beside "
+    "it would run it twice)."
+)
 
 
 def _after_earlier_steps(
