@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,29 @@ def test_a_bundle_that_differs_from_its_manifest_says_so(
     )
     row = _listed(run.stdout)[world.success]
     assert row[2:7] == ["unknown", "(untrusted)", "tampered", "no", "(untrusted)"], row
+    assert os.listdir(private_tmp) == []
+
+
+def test_a_bundle_packed_again_from_its_directory_reads_as_it_was(
+    bundle: Path, world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    """Extracted, then packed again as ``tar czf x.tar.gz -C extracted .`` packs it (``.``,
+    ``./records``, ``./records/ID.json``, ...): ``verify`` and the readers said "member '.'
+    refused: not a bundle path" (exit 1); they read it as the bundle it was."""
+    extracted = tmp_path / "extracted"
+    with tarfile.open(bundle, "r:gz") as tar:
+        tar.extractall(extracted, filter="data")
+    repacked = tmp_path / "x.tar.gz"
+    with tarfile.open(repacked, "w:gz") as tar:
+        tar.add(extracted, arcname=".")
+    with tarfile.open(repacked, "r:gz") as tar:
+        assert f"./records/{world.success}.json" in tar.getnames()
+    run = cli("verify", str(repacked))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("ok    x.tar.gz  manifest: ")
+    listed = cli("inspect", "--list", str(repacked))
+    assert listed.returncode == 0 and listed.stderr == "", listed.stderr
+    assert world.success in _listed(listed.stdout)
     assert os.listdir(private_tmp) == []
 
 

@@ -56,6 +56,20 @@ def member_problem(name: str) -> str | None:
     return None
 
 
+TOP = "."  # the bundle's own top directory, as a member's path
+
+
+def bundle_path(name: str) -> str:
+    """A member's path as the bundle names it: without the ``./`` that ``tar -C DIR .``
+    writes before each (``./records/x.json`` is ``records/x.json``); ``.`` and ``./``, the
+    top directory, are ``TOP``. Nothing else changes: what follows the prefix is checked
+    as any path is (``./../x`` is ``../x``, refused)."""
+    while name.startswith("./"):
+        name = name[2:]
+    return TOP if name in ("", TOP) else name
+
+
 def is_directory_entry(name: str) -> bool:
-    """The directory entries another ``tar`` would add for the sections (harmless)."""
-    return name.rstrip("/") in SECTIONS
+    """The directory entries another ``tar`` would add: the sections, the top one
+    (harmless)."""
+    return name == TOP or name.rstrip("/") in SECTIONS

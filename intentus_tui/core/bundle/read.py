@@ -5,7 +5,8 @@ A bundle is untrusted input (it came from someone else). The archive is read as 
 one member at a time, and each member passes ``tarfile.data_filter`` and then stricter
 checks of our own before a byte of it is written: a path a bundle may hold (no absolute
 path, no ``..``, no hidden or unexpected name), a regular file (no symlink, hard link,
-device or FIFO), no name twice, and limits on the number of members, each one's size and
+device or FIFO), no name twice (``./records/x.json``, as ``tar -C DIR .`` names it, is
+``records/x.json``: checked, and counted, as that path), and limits on the number of members, each one's size and
 their total. Files are created with ``O_EXCL | O_NOFOLLOW`` in directories this code made
 inside the destination, so nothing is written anywhere else. Any refusal is a
 ``BundleError`` whose message is one line naming the member.
@@ -31,6 +32,7 @@ from intentus_tui.core.bundle.layout import (
     MANIFEST_NAME,
     RECORDS,
     SECTIONS,
+    bundle_path,
     is_directory_entry,
     member_problem,
 )
@@ -134,8 +136,8 @@ def _write_member(source: IO[bytes], target: Path, size: int) -> str:
 
 def _check_member(member: tarfile.TarInfo, destination: Path) -> str | None:
     """Why ``member`` is refused, or None; directory entries of the sections are skipped
-    by the caller."""
-    name = member.name
+    by the caller. Its path is checked as the bundle names it (``bundle_path``)."""
+    name = bundle_path(member.name)
     problem = member_problem(name)
     if problem is not None and not (member.isdir() and is_directory_entry(name)):
         return problem
@@ -171,6 +173,7 @@ def extract_bundle(
     archive = Path(path)
     label = archive.name
     files: dict[str, tuple[str, int]] = {}
+    seen: set[str] = set()  # every file's path, as the bundle names it
     manifest_bytes: bytes | None = None
     digest_bytes: bytes | None = None
     count = total = 0
@@ -192,9 +195,10 @@ def extract_bundle(
                     raise BundleError(f"{label}: member {member.name!r} refused: {problem}")
                 if member.isdir():
                     continue
-                name = member.name
-                if name in files or (name == MANIFEST_NAME and manifest_bytes is not None):
+                name = bundle_path(member.name)  # ./records/x.json is records/x.json
+                if name in seen:
                     raise BundleError(f"{label}: member {name!r} appears twice: refused")
+                seen.add(name)
                 if member.size > limits.member_bytes:
                     raise BundleError(
                         f"{label}: member {name!r} claims {member.size:,} bytes, over the "

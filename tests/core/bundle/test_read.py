@@ -101,6 +101,15 @@ def test_a_wal_only_bundle_still_opens_as_a_root(world: BundleWorld, tmp_path: P
         ("notes.txt", "not a bundle path"),
         ("records/sub/deep.json", "not a bundle path"),
         ("records/a\x1b[2Jb.json", "control"),
+        # what follows a ./ prefix is checked as any path is
+        ("./../escaped.json", "'..'"),
+        ("./records/../../escaped.json", "'..'"),
+        (".//tmp/records/absolute.json", "absolute path"),
+        ("./records/sub/deep.json", "not a bundle path"),
+        ("./records/.hidden.json", "hidden"),
+        ("./notes.txt", "not a bundle path"),
+        (".", "not a bundle path"),  # a file named as the top directory
+        ("records/./x.json", "not a bundle path"),
     ],
 )
 def test_paths_a_bundle_may_not_hold(name: str, why: str, tmp_path: Path, sandbox: Path) -> None:
@@ -124,10 +133,11 @@ def test_paths_a_bundle_may_not_hold(name: str, why: str, tmp_path: Path, sandbo
         ({"type": tarfile.FIFOTYPE}, "FIFO"),
     ],
 )
+@pytest.mark.parametrize("name", ["records/x.json", "./records/x.json"])
 def test_links_devices_and_fifos_are_refused(
-    fields: dict[str, object], why: str, tmp_path: Path, sandbox: Path
+    fields: dict[str, object], why: str, name: str, tmp_path: Path, sandbox: Path
 ) -> None:
-    evil = write_tarball(tmp_path / "evil.tar.gz", [member("records/x.json", **fields)])
+    evil = write_tarball(tmp_path / "evil.tar.gz", [member(name, **fields)])
     with pytest.raises(BundleError, match=why):
         extract_bundle(evil, sandbox)
     assert written_outside(sandbox) == []
@@ -164,6 +174,44 @@ def test_a_member_named_twice_is_refused(tmp_path: Path, sandbox: Path) -> None:
     )
     with pytest.raises(BundleError, match="appears twice"):
         extract_bundle(twice, sandbox)
+
+
+@pytest.mark.parametrize("name", ["records/x.json", "manifest.json", "manifest.sha256"])
+def test_a_member_named_twice_with_and_without_a_dot_slash_is_refused(
+    name: str, tmp_path: Path, sandbox: Path
+) -> None:
+    """``./records/x.json`` is ``records/x.json``: the second would be read over the first
+    (the manifest's seal, read twice, was taken from the last)."""
+    twice = write_tarball(
+        tmp_path / "twice.tar.gz", [member(name, b"{}"), member(f"./{name}", b"[]")]
+    )
+    with pytest.raises(BundleError) as caught:
+        extract_bundle(twice, sandbox)
+    assert str(caught.value) == f"twice.tar.gz: member {name!r} appears twice: refused"
+
+
+def test_a_bundle_repacked_from_its_directory_is_read_as_it_was(
+    world: BundleWorld, bundle: Path, tmp_path: Path, sandbox: Path
+) -> None:
+    """Extracted and packed again the common way (``tar czf x.tar.gz -C DIR .``): every
+    member named ``./…``, after a ``.`` entry and the sections' own. It was refused
+    ("member '.' refused: not a bundle path"); it reads as the bundle it was, every file
+    found by the manifest."""
+    original = extract_bundle(bundle, sandbox)
+    members = [member("./", type=tarfile.DIRTYPE, mode=0o755)]
+    for section in ("records", "wal", "snapshots"):
+        members.append(member(f"./{section}/", type=tarfile.DIRTYPE, mode=0o755))
+    for info, data in read_members(bundle):
+        info.name = f"./{info.name}"
+        members.append((info, data))
+    repacked = write_tarball(tmp_path / "x.tar.gz", members)
+    again = tmp_path / "again"
+    again.mkdir()
+    extracted = extract_bundle(repacked, again)
+    assert extracted.ok and extracted.problems == ()
+    assert extracted.files == original.files
+    assert f"records/{world.success}.json" in extracted.files
+    assert sorted(os.listdir(again)) == sorted(os.listdir(sandbox))
 
 
 @pytest.mark.parametrize(
