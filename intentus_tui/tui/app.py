@@ -69,6 +69,7 @@ from intentus_tui.tui.startup.tuning import (
     release_free_memory,
     resume_collector,
 )
+from intentus_tui.tui.unwatched import NOT_WATCHED, UnwatchedKeys
 from intentus_tui.tui.widgets.event_detail import EventDetail
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from intentus_tui.tui.widgets.filter_input import FilterInput
@@ -89,6 +90,7 @@ _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark"
 
 
 class IntentusApp(
+    UnwatchedKeys,
     DiffKeys,
     Filtering,
     ComparePicking,
@@ -698,9 +700,7 @@ class IntentusApp(
     def on_execution_list_follow_changed(self, message: ExecutionList.FollowChanged) -> None:
         self.header_state.following = message.following
         self._show_header()
-        if message.following and self.header_state.live == "off":
-            self.notify("Following: nothing new arrives here, it is not watched", timeout=3)
-        elif message.following and self.header_state.live != "live":
+        if message.following and self.header_state.live != "live":  # paused ("off": no T)
             self.notify("Following: new executions show once live is on (p)", timeout=3)
 
     # ------------------------------------------------------------------ side pane actions
@@ -740,8 +740,8 @@ class IntentusApp(
             return self.screen is self.screen_stack[0]
         if self.screen is not self.screen_stack[0] and action in self._main_screen_actions():
             return False  # a dialog or the comparison is on top: the list's keys wait for it
-        if action == "toggle_live":  # never watched (a bundle): nothing to pause or resume
-            return self.header_state.live != "off"
+        if action in NOT_WATCHED:  # never watched (a bundle): nothing to pause or follow
+            return self.watched()
         if action == "diff_file" and self.execution_list.selected_key is None:
             return True  # nothing selected, none listed: D compares two Active Graph runs
         if action in _NEEDS_RECORD:  # one without a record too: the key says why (a toast)

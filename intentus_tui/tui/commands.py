@@ -144,17 +144,17 @@ class ExecutionCommands(Provider):
 
 def app_commands(app: IntentusApp) -> Iterator[SystemCommand]:
     """The app's actions in the palette; those that need a record only when one is open."""
-    if app.header_state.live != "off":  # never watched (a bundle): nothing to toggle
+    if app.watched():  # never watched (a bundle): nothing to toggle, nothing arrives
         yield SystemCommand(
             "Toggle live / paused",
             "Stop or resume watching the directory",
             app.action_toggle_live,
         )
-    yield SystemCommand(
-        "Follow newest (like tail -f)",
-        "Select each execution as it arrives; moving the cursor stops following",
-        app.action_toggle_follow,
-    )
+        yield SystemCommand(
+            "Follow newest (like tail -f)",
+            "Select each execution as it arrives; moving the cursor stops following",
+            app.action_toggle_follow,
+        )
     yield SystemCommand(
         "Failures first",
         "Group by verdict: untrusted, unknown, failed, in flight, then the successes",

@@ -168,9 +168,51 @@ async def test_a_bundle_offers_no_live_pause_it_could_not_do(
         await settle(pilot)
         notes: list[str] = []
         app.notify = lambda message, *_a, **_k: notes.append(str(message))  # type: ignore[method-assign]
-        await pilot.press("T")  # following says what it can do here, without naming p
+        await pilot.press("p")  # hidden, it still says why it does nothing
         await settle(pilot)
-        assert notes == ["Following: nothing new arrives here, it is not watched"]
+        assert notes == ["Nothing to pause or resume: this is not watched, nothing new arrives"]
+
+
+async def test_a_bundle_offers_no_follow_it_could_not_do(
+    opened: tuple[BundleWorld, Path], tmp_path: Path
+) -> None:
+    """``T`` on a bundle (never watched, nothing arrives) turned following on: at 80
+    columns the header's "⇣ follow" cut its warning to "bundle tampered.tar.gz (1…", and
+    the palette offered "Follow newest". It is offered nowhere; pressed, it says why it
+    does nothing, the header as it was."""
+    from intentus_tui.cli.open import bundle_app
+    from tests.core.bundle.support import repack
+    from tests.tui.test_app_injection import _hit_count
+
+    world, _copy = opened
+    good = tmp_path / "good.tar.gz"
+    bundle_executions(resolve_root(world.base), [world.success, world.fallback], good)
+    changed = repack(good, tmp_path / "tampered.tar.gz", f"records/{world.fallback}.json", 40)
+    copy = tmp_path / "tampered"
+    copy.mkdir()
+    app = bundle_app(extract_bundle(changed, copy), str(changed))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: app.detail is not None, "the detail")
+        await settle(pilot)
+        header = screen_text(app).splitlines()[0]
+        assert "(1 file diffe…  ○ not watching  read-only" in header
+        await pilot.press("ctrl+p", *"follow")
+        await settle(pilot)
+        assert _hit_count(app) == 0 and "Follow newest" not in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        notes: list[str] = []
+
+        def noted(message: object, *_a: object, **_k: object) -> None:
+            notes.append(str(message))
+
+        app.notify = noted  # type: ignore[method-assign,assignment]
+        await pilot.press("T")
+        await settle(pilot)
+        assert notes == ["Nothing to follow: this is not watched, nothing new arrives"]
+        assert not app.execution_list.following
+        assert screen_text(app).splitlines()[0] == header  # no "⇣ follow", nothing cut
 
 
 async def test_a_bundle_among_other_roots_is_read_only_and_gone_after(
