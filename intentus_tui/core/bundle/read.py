@@ -6,10 +6,10 @@ one member at a time, and each member passes ``tarfile.data_filter`` and then st
 checks of our own before a byte of it is written: a path a bundle may hold (no absolute
 path, no ``..``, no hidden or unexpected name), a regular file (no symlink, hard link,
 device or FIFO), no name twice (``./records/x.json``, as ``tar -C DIR .`` names it, is
-``records/x.json``: checked, and counted, as that path), and limits on the number of members, each one's size and
-their total. Files are created with ``O_EXCL | O_NOFOLLOW`` in directories this code made
-inside the destination, so nothing is written anywhere else. Any refusal is a
-``BundleError`` whose message is one line naming the member.
+``records/x.json``: checked, and counted, as that path), and limits on the number of
+members, each one's size and their total. Files are created with ``O_EXCL | O_NOFOLLOW``
+in directories this code made inside the destination, so nothing is written anywhere else.
+Any refusal is a ``BundleError`` whose message is one line naming the member.
 
 The records whose bytes are not those the manifest sealed, or that it does not name, are
 written down beside the copy (``core.bundle.seal``), for whatever reads it to say so.
