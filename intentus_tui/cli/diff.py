@@ -13,7 +13,9 @@ Paths are written one way everywhere: ``events[2].payload.agent`` (an index in b
 identifier after a dot, any other key as a quoted string in brackets). An event of two runs is
 named by its number in its run everywhere - the first divergence, the tails, the paths
 (``#8.payload.behavior``) - as the run's positional ids count (``#8`` is ``evt_008``); the first
-divergence gives each side's ``seq`` too (its row in the file: a fork's copy has its own).
+divergence gives each side's ``seq`` too (its row in the file: a fork's copy has its own). It is
+the first event the aligned comparison sets apart (as ``--aligned`` lists and the comparison
+screen's timelines show them), whether or not the listing is aligned.
 
 Ignore rules hide the differences every two executions have (timestamps, execution, request,
 trace and span ids, latencies, the header's envelope hash; ``core.compare.ignore``), plus the
@@ -39,8 +41,8 @@ with A's is at another place in A: ``path`` gives B's places, ``path_text`` both
 ``events[3→2]``; a side
 that is JavaScript ``undefined`` - an added or removed key - is left out of the entry, so an
 ``added`` entry has no ``before`` and a ``removed`` one no ``after``), ``summary``,
-``first_divergence`` (``index``, ``kind`` - ``type``, ``payload``, ``length``, or for two
-records, whose events are aligned as the comparison screen draws them, ``only_a``/``only_b``
+``first_divergence`` (``index``, ``kind`` - ``type``, ``payload``, ``length``, or, the events
+being aligned as the comparison screen draws them (two records, two runs), ``only_a``/``only_b``
 for an event one side has mid-stream - each side's ``seq``, ``type`` and event, and a
 one-line ``description`` that the Diff tab and the comparison screen show too), ``fork`` (two related runs of one file: ``relation`` - ``parent``,
 ``ancestor`` or ``common-ancestor`` - the fork points down to each side, the shared prefix and

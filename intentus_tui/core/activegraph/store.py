@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from intentus_tui.core.compare import Divergence, find_divergence
+from intentus_tui.core.compare.events import run_event_key
 from intentus_tui.core.fsio import open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -422,15 +423,26 @@ def run_divergence(
     events_b: Sequence[GraphEvent],
     *,
     run_ids: Sequence[str] = (),
+    aligned: bool = False,
 ) -> Divergence[GraphEvent] | None:
-    """The first event where two logs part: by type, by length, or by actor/payload."""
+    """The first event where two logs part: by type, by length, or by actor/payload;
+    position by position (a lineage's shared prefix), or ``aligned`` event by event on type
+    and actor, as the comparison lays two runs out (then also by an event one run lacks)."""
     ids = frozenset(run_ids)
 
     def body(event: GraphEvent) -> Any:
         return {"actor": event.actor, "payload": normalize_payload(event.payload, ids, event.type)}
 
+    def key(event: GraphEvent) -> str:
+        return run_event_key({"type": event.type, "actor": event.actor})
+
     found = find_divergence(
-        events_a, events_b, type_of=lambda e: e.type, body_of=body, seq_of=lambda e: e.seq
+        events_a,
+        events_b,
+        type_of=lambda e: e.type,
+        body_of=body,
+        seq_of=lambda e: e.seq,
+        key_of=key if aligned else None,
     )
     return None if found is None else replace(found, numbered=True)
 

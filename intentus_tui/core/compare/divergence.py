@@ -9,8 +9,11 @@ are compared whole.
 Given ``key_of``, the streams are first aligned event by event (``events.align_events``, as
 the comparison screen draws them), so an event inserted or missing mid-stream is named for
 what it is (``only_b``, ``only_a``) rather than as a change of type at every later
-position. Records are compared this way (``first_divergence``); Active Graph runs by
-position, as a replay diverges.
+position, and two events paired at different places are named by both (``events[3→2]``,
+``#9→#4``), as the comparison names them. Records and Active Graph runs are compared this way
+(``first_divergence``, ``activegraph.run_divergence``), so the first divergence is the first
+row of the comparison's aligned timelines that differs; a run's lineage finds its shared
+prefix by position (``activegraph.lineage``), as a replay diverges.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ import orjson
 
 from intentus_tui.core.compare.events import align_events, record_event_key
 from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
-from intentus_tui.core.compare.notation import event_number
-from intentus_tui.core.verist.diff import DiffResult, PathKey, diff
+from intentus_tui.core.compare.notation import run_path_text, shown_path_text
+from intentus_tui.core.verist.diff import DiffResult, PathKey, diff, paired_index
 
 E = TypeVar("E")
 DivergenceKind: TypeAlias = Literal["type", "length", "payload", "only_a", "only_b"]
@@ -35,7 +38,8 @@ class Divergence(Generic[E]):
     """Where two event streams first part.
 
     ``index`` is the 0-based position in both streams (aligned: B's position, or A's for an
-    event only A has, as the comparison's path ``events[index]`` names it). ``event_a``/
+    event only A has, as the comparison's path ``events[index]`` names it; two events paired
+    at different places, a ``PairedIndex`` that knows A's too). ``event_a``/
     ``event_b`` are the events there (``None`` on the side that has already ended, for
     ``length``, or that has no such event, for ``only_a``/``only_b``). For ``payload``,
     ``payload_diff`` says what differs between the two events' bodies. ``numbered``: the
@@ -64,10 +68,12 @@ class Divergence(Generic[E]):
                 for side, seq in (("A", self.seq_a), ("B", self.seq_b))
                 if seq is not None
             )
-            where = f"event {event_number(self.index)} ({seqs})"
+            where = f"event {run_path_text((self.index,))} ({seqs})"
         else:
-            # The comparison's one path notation (``events[2]``), then each side's seq.
-            where = f"events[{self.index}] (seq {_seq_text(self.seq_a)} / {_seq_text(self.seq_b)})"
+            # The comparison's one path notation (``events[2]``, ``events[3→2]``), then each
+            # side's seq.
+            path = shown_path_text(("events", self.index))
+            where = f"{path} (seq {_seq_text(self.seq_a)} / {_seq_text(self.seq_b)})"
         if self.kind == "length":
             if self.type_a is None:
                 return f"{where}: A ends, B goes on with {self.type_b}"
@@ -175,7 +181,9 @@ def _aligned_divergence(
     pairs = align_events(a, b, key_of)
     for n, (i, j) in enumerate(pairs):
         if i is not None and j is not None:
-            found = _pair_divergence(j, a[i], b[j], type_of, body_of, seq_of, ignore, prefix)
+            # Named as the comparison names the pair: ``#9→#4`` where their places differ.
+            at = paired_index(i, j)
+            found = _pair_divergence(at, a[i], b[j], type_of, body_of, seq_of, ignore, prefix)
             if found is not None:
                 return found
             continue

@@ -101,7 +101,9 @@ def compare_runs(
         hidden=hidden,
         ignore=ignore,
         runs=summary,
-        divergence=run_divergence(a.events, b.events, run_ids=run_ids),
+        # Event by event, as the comparison screen's timelines pair them (and as two records'
+        # first divergence is found), whatever the listing above compares by.
+        divergence=run_divergence(a.events, b.events, run_ids=run_ids, aligned=True),
         fork=fork,
         structure=structure,
         notes=tuple(notes),

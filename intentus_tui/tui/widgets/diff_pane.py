@@ -278,6 +278,9 @@ def run_summary(comparison: Comparison) -> Content:
                 _same(runs.same_types),
             )
         )
+    # The first aligned event that differs: the comparison screen's first differing row.
+    divergence = comparison.divergence
+    lines.append(_divergence_line(None if divergence is None else divergence.describe()))
     if comparison.fork is not None:
         lines.extend(_lineage_lines(comparison.fork))
     if comparison.structure is not None:
@@ -308,16 +311,16 @@ def comparison_summary(comparison: RecordComparison, width: int | None = None) -
             Content.assemble(("B ", "bold $text-success"), path_text(summary.agent_path_b))
         )
     divergence = comparison.first_divergence
-    if divergence is None:
-        lines.append(Content.assemble(("events: ", DIM_STYLE), ("the streams agree", OK_STYLE)))
-    else:
-        lines.append(
-            Content.assemble(
-                ("first divergence: ", DIM_STYLE),
-                (safe(divergence.describe()), WARNING_STYLE),
-            )
-        )
+    lines.append(_divergence_line(None if divergence is None else divergence.describe()))
     return Content("\n").join(lines)
+
+
+def _divergence_line(described: str | None) -> Content:
+    """Where the event streams first part (``Divergence.describe``, None: they agree), as
+    ``intentus-tui diff`` and the comparison screen say it (two records, two runs)."""
+    if described is None:
+        return Content.assemble(("events: ", DIM_STYLE), ("the streams agree", OK_STYLE))
+    return Content.assemble(("first divergence: ", DIM_STYLE), (safe(described), WARNING_STYLE))
 
 
 def _with_file(label: str, operand: Operand | None) -> str:
