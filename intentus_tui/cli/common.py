@@ -391,6 +391,20 @@ def locate_execution(
             f"(`intentus-tui inspect --list {shown}` lists its executions, "
             f"`--dir {shown} ID` names one of them)"
         )
+    in_bundle = bundled_file(target)
+    if in_bundle is not None:  # ``FILE.tar.gz:records/X.json``, as ``verify`` names it
+        if not in_bundle.name.endswith(WAL_SUFFIX):
+            return in_bundle, sibling_wal_dir(in_bundle)
+        record = _record_beside_log(in_bundle)
+        if record is not None:  # the log's execution has a record: that is the execution
+            return record, in_bundle.parent
+        if not allow_wal:
+            refused(
+                f"{target} is a write-ahead log, not a record: no response was recorded in "
+                f"it; inspect it with `{_inspect_hint(target, None)}`",
+                in_bundle,
+            )
+        return in_bundle, in_bundle.parent
     looks_like_path = names_a_file(target)
     # ``LABEL:FILE`` (``d2:copy.json``, as a comparison's title names a side) is a file of
     # one of several roots, not a path of this directory.
@@ -467,6 +481,55 @@ def locate_execution(
             )
         return path, sibling_wal_dir(path)
     return by_id(open_root(directory))
+
+
+def _bundle_and_member(target: str) -> tuple[str, str] | None:
+    """(bundle, path inside it) when ``target`` is ``FILE.tar.gz:PATH`` (or ``.tgz``), the
+    bundle a file there and no file of the whole name: a file of a bundle as ``verify``,
+    ``inspect`` and ``diff`` name it. None for anything else, and for a PATH without a
+    ``/``: ``FILE.tar.gz:ID`` and ``FILE.tar.gz:X.json`` name an execution or a file of
+    the bundle as one of several roots, by its label (``locate_across``)."""
+    from intentus_tui.core.bundle.layout import is_bundle_name
+
+    if ":" not in target or os.path.lexists(target):
+        return None
+    start = 0
+    while (colon := target.find(":", start)) > 0:
+        bundle, member = target[:colon], target[colon + 1 :]
+        if "/" in member and is_bundle_name(bundle) and os.path.isfile(bundle):
+            return bundle, member
+        start = colon + 1
+    return None
+
+
+def bundled_file(target: str) -> Path | None:
+    """The file of the read-only copy of a bundle that ``target`` names as
+    ``FILE.tar.gz:PATH`` (``records/X.json``, ``wal/X.wal``, ``snapshots/X.json``), the
+    bundle opened as ``--dir FILE.tar.gz`` opens it (once a command); None when ``target``
+    is no such name; exit 2 with one line when PATH is no file of the bundle, or unsafe."""
+    found = _bundle_and_member(target)
+    if found is None:
+        return None
+    bundle, member = found
+    from intentus_tui.cli.bundle import opened_bundle
+    from intentus_tui.core.bundle.layout import bundle_path, member_problem
+
+    name = bundle_path(member)
+    problem = member_problem(name)
+    if problem is None and "/" not in name:  # ./manifest.json
+        problem = "the bundle's manifest, not a record, log or snapshot"
+    shown = f"{shown_path(bundle)}:{member}"
+    if problem is not None:
+        fail(f"refused: {shown}: {problem}")
+    copy = opened_bundle(bundle).records_dir.parent
+    path = copy / name
+    if not path.is_file():
+        listing = shlex.quote(shown_path(bundle))
+        fail(
+            f"no such file in bundle {shown_path(bundle)}: {name} "
+            f"(`intentus-tui verify --json {listing}` names each of its files)"
+        )
+    return path
 
 
 def _record_beside_log(path: Path) -> Path | None:

@@ -19,6 +19,7 @@ from intentus_tui.cli.bundle import (
     manifest_lines,
 )
 from intentus_tui.cli.common import (
+    bundled_file,
     decided_exit,
     echo_folded,
     echo_json,
@@ -167,6 +168,15 @@ def _targets(
                 wals.append((stored, None))
             else:
                 records.append((stored, store.wal_dir))
+        elif (bundled := bundled_file(raw)) is not None:
+            # ``FILE.tar.gz:records/X.json``, as a bundle's files are named: that file of
+            # the bundle's read-only copy, checked as ``verify FILE.tar.gz`` checks it.
+            if bundled.name.endswith(WAL_SUFFIX):
+                wals.append((bundled, None))
+            else:
+                records.append((bundled, sibling_wal_dir(bundled)))
+                if named_files is not None:
+                    named_files.append(bundled)
         elif path.exists():
             path = typed_path(raw)  # a link typed is followed, as cat follows it
             if path.name.endswith(WAL_SUFFIX):
