@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -701,3 +702,26 @@ async def test_two_baselines_of_one_execution_are_told_apart_in_an_80_column_pic
     kept = next(line for line in shown if "⚠" not in line)
     assert "⚠ changed · nightly · nightly-" in changed, shown
     assert "pin · pinned-b" in kept, shown
+
+
+async def test_a_baseline_side_is_named_a_baseline(world: dict[str, Any]) -> None:
+    """The comparison with a baseline began ``snapshots · …`` (neither side a snapshot: an
+    execution and a baseline, as their titles say), and the Diff tab's border, kept while
+    the cursor moves, read ``1111aaaa vs snapshot``. Now ``record and baseline · …`` and
+    ``… vs baseline``."""
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["a"])
+        await pick(app, pilot, "pin")
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        assert "B baseline pinned-b.json" in str(full.query_one("#side-b").render())
+        status = str(full.query_one("#compare-status").render())
+        assert re.match(r"record and baseline · \d+ changed values · ", status), status
+        await pilot.press("escape")
+        await settle(pilot)
+        await select(app, pilot, world["b"])  # the Diff tab keeps A's comparison
+        assert str(app.side_pane.border_title) == f"{world['a'][:8]} vs baseline"

@@ -43,12 +43,13 @@ def _short_id(operand: Operand) -> str | None:
 def side_short_name(operand: Operand | None, label: str, by_file: bool = False) -> str:
     """A side in a few characters (the side pane's border): a record by its short id (its
     file's name, cut as the list's row cuts it, when ``by_file``: another file holds its
-    id), a snapshot or a run by its kind; two plain values by their ``label``. Sanitized."""
+    id), a snapshot, a baseline or a run by what it is (a baseline was called a snapshot:
+    ``46c1d247 vs snapshot``); two plain values by their ``label``. Sanitized."""
     if operand is None:
         return clip(label, MAX_ID_WIDTH)
     if by_file and operand.path is not None:
         return file_label(operand.path.name).rstrip()
-    return clip(_short_id(operand) or operand.kind, MAX_ID_WIDTH)
+    return clip(_short_id(operand) or operand.noun, MAX_ID_WIDTH)
 
 
 def title_name(label: str, room: int) -> str:
@@ -208,6 +209,19 @@ def no_timelines_text(a: Operand, b: Operand) -> str:
         f"with {which}, they are left out, as Verist compares snapshots (a note says when "
         "they differ)"
     )
+
+
+def sides_text(a: Operand | None, b: Operand | None, compared: str) -> str:
+    """What the two sides are, first on the status line, in the words their titles and the
+    command line's ``diff`` use: ``records``, ``snapshots``, ``baselines``, ``runs`` (both
+    one kind); else A's, then B's: ``record and baseline``, ``snapshot and baseline`` (it
+    said ``snapshots`` of any side compared as Verist compares snapshots, a record or a
+    baseline among them). ``compared``: what is said without two operands (``values``)."""
+    if a is None or b is None:
+        return compared
+    if a.noun == b.noun:
+        return f"{a.noun}s"
+    return f"{a.noun} and {b.noun}"
 
 
 def counts_text(layout: SideBySide, rules_on: bool, equal: str) -> str:

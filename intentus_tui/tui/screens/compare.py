@@ -58,6 +58,7 @@ from intentus_tui.tui.presenters.compare_text import (
     panel_texts,
     position_text,
     side_titles,
+    sides_text,
     span_state,
     untrusted_warnings,
     value_span,
@@ -428,7 +429,7 @@ class ComparisonScreen(Screen[None]):
         # In the unit the counts use: n steps through values or events, one at a time.
         at = position_text(view is self.timeline, view.difference_position(), len(view.differences))
         parts: list[tuple[str, str] | str] = [
-            (f"{layout.comparison.compared} · ", DIM),
+            (f"{sides_text(self.a, self.b, layout.comparison.compared)} · ", DIM),
             (counts_text(layout, self.rules_on, equal_words(self.a, self.b)), "bold"),
         ]
         if at:
