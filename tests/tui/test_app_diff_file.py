@@ -704,6 +704,14 @@ async def test_two_baselines_of_one_execution_are_told_apart_in_an_80_column_pic
     assert "pin · pinned-b" in kept, shown
 
 
+def cli_diff_text(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """``intentus-tui diff A B``'s lines, run in-process."""
+    capsys.readouterr()
+    code = run_cli(["diff", str(a), str(b)])
+    assert code in (ExitCode.OK, ExitCode.PROBLEMS)
+    return capsys.readouterr().out.splitlines()
+
+
 async def test_a_baseline_side_is_named_a_baseline(world: dict[str, Any]) -> None:
     """The comparison with a baseline began ``snapshots · …`` (neither side a snapshot: an
     execution and a baseline, as their titles say), and the Diff tab's border, kept while
@@ -725,3 +733,33 @@ async def test_a_baseline_side_is_named_a_baseline(world: dict[str, Any]) -> Non
         await settle(pilot)
         await select(app, pilot, world["b"])  # the Diff tab keeps A's comparison
         assert str(app.side_pane.border_title) == f"{world['a'][:8]} vs baseline"
+
+
+async def test_nothing_hidden_by_the_ignore_rules_is_not_counted_as_the_cli_does(
+    world: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An execution against its own baseline, nothing hidden: the command line's ``diff``
+    says nothing of the ignore rules, and the comparison's status line said ``0 hidden by
+    ignore rules (i shows)``, then with ``i`` ``ignore rules off: 0 shown (i hides)``. Now
+    nothing, then only ``ignore rules off``."""
+    from intentus_tui.tui.screens.compare import ComparisonScreen
+
+    record_b = world["records"] / f"{world['b']}.json"
+    cli = cli_diff_text(record_b, world["baseline"], capsys)
+    assert cli[-1] == "equal" and not [line for line in cli if "hidden by" in line]
+    app = make_noting_app(world["records"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(app, pilot, world["b"])
+        await pick(app, pilot, "pin")
+        full = app.screen
+        assert isinstance(full, ComparisonScreen)
+        status = str(full.query_one("#compare-status").render())
+        assert status.endswith(" · equal") and "hidden" not in status, status
+        await pilot.press("i")
+        status = str(full.query_one("#compare-status").render())
+        assert status.endswith(" · ignore rules off") and "0 shown" not in status, status
+        await pilot.press("escape")
+        await settle(pilot)
+        diff_tab = str(app.side_pane.diff_pane.query_one("#diff-status").render())
+        assert "(no changes)" in diff_tab and "hidden" not in diff_tab

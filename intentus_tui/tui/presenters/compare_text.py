@@ -174,13 +174,14 @@ def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
 
 
 def hidden_text(layout: SideBySide, rules_on: bool) -> str:
-    """The hidden-difference count, always: ``6 hidden by ignore rules (i shows them)``."""
+    """What the ignore rules hide: ``6 hidden by ignore rules (i shows)``; with ``i``, ``ignore
+    rules off: 6 shown (i hides)``. Nothing hidden, nothing said (``""``), as the command
+    line's ``diff`` and the Diff tab say nothing (it said ``0 hidden by ignore rules (i
+    shows)``); with ``i``, only that the rules are off."""
     hidden = layout.hidden
     if not rules_on:
-        return f"ignore rules off: {hidden:,} shown (i hides)"
-    if not layout.comparison.ignore:
-        return "no ignore rules"
-    return f"{hidden:,} hidden by ignore rules (i shows)"
+        return f"ignore rules off: {hidden:,} shown (i hides)" if hidden else "ignore rules off"
+    return f"{hidden:,} hidden by ignore rules (i shows)" if hidden else ""
 
 
 def nothing_to_step_to(layout: SideBySide, rules_on: bool, *, in_timeline: bool) -> str:

@@ -434,13 +434,12 @@ class ComparisonScreen(Screen[None]):
         ]
         if at:
             parts.append((f" · {at}", "bold"))
-        parts += [
-            (" · ", DIM),
-            (
-                hidden_text(layout, self.rules_on),
-                "$text-warning" if self.rules_on else "$text-accent",
-            ),
-        ]
+        hidden = hidden_text(layout, self.rules_on)  # nothing hidden: nothing said
+        if hidden:
+            parts += [
+                (" · ", DIM),
+                (hidden, "$text-warning" if self.rules_on else "$text-accent"),
+            ]
         divergence = divergence_text(layout, self.rules_on)
         if divergence:
             parts.append((f" · first divergence: {divergence}", DIM))
