@@ -875,8 +875,12 @@ class IntentusApp(
         from intentus_tui.tui.presenters.time_cells import time_legend
 
         marks = [*legend(), time_legend(), compare_legend()]
+        # ``p`` and ``T`` where nothing is watched (a bundle): listed, said not offered, as
+        # the footer and the palette leave them out.
+        why = "not offered: this is not watched, nothing new arrives"
+        hidden = {} if self.watched() else dict.fromkeys(NOT_WATCHED, why)
         content = help_content(
-            self.help_sections(), self.keymap, self.get_key_display_for, footer, marks
+            self.help_sections(), self.keymap, self.get_key_display_for, footer, marks, hidden
         )
         self.push_screen(HelpScreen(content))
 

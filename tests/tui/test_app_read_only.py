@@ -270,3 +270,61 @@ async def test_a_bundle_among_other_roots_is_read_only_and_gone_after(
             await pilot.press("n")
         assert len(os.listdir(private)) == 1  # the bundle's copy, while the command runs
     assert os.listdir(private) == []
+
+
+def _help_lines(app: IntentusApp) -> dict[str, str]:
+    """The help's binding lines by their id, each with the note under it, if any."""
+    from intentus_tui.tui.screens.help import HelpScreen
+    from intentus_tui.tui.widgets.hanging_text import HangingText
+
+    assert isinstance(app.screen, HelpScreen)
+    body = app.screen.query_one("#help-body").render()
+    assert isinstance(body, HangingText)
+    text = body.wrapped(200).plain.splitlines()  # one line a binding
+    lines: dict[str, str] = {}
+    for number, line in enumerate(text):
+        words = line.split()
+        if not line.startswith("  ") or not words or words[-1] in lines:
+            continue
+        under = text[number + 1].strip() if number + 1 < len(text) else ""
+        note = f" | {under}" if under.startswith("not offered") else ""
+        lines[words[-1]] = " ".join(words) + note
+    return lines
+
+
+async def test_the_help_on_a_bundle_says_p_and_T_are_not_offered(
+    opened: tuple[BundleWorld, Path], records_dir: Path
+) -> None:
+    """``?`` on a bundle listed ``p Live/pause`` and ``T Follow newest`` as any key, though
+    the footer and the palette leave them out there (nothing is watched). They are listed,
+    dimmed, with why under each (the words ``p`` and ``T`` say pressed there); where the
+    directory is watched, as before."""
+    from intentus_tui.cli.open import bundle_app
+    from tests.factories import make_record, write_record
+    from tests.tui.app_support import make_app
+
+    world, _copy = opened
+    made = world.base.parent / "made.tar.gz"
+    bundle_executions(resolve_root(world.base), [world.success], made)
+    copy = world.base.parent / "made"
+    copy.mkdir()
+    app = bundle_app(extract_bundle(made, copy), str(made))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        lines = _help_lines(app)
+    why = "not offered: this is not watched, nothing new arrives"
+    assert lines["toggle-live"] == f"p Live/pause toggle-live | {why}"
+    assert lines["follow"] == f"T Follow newest follow | {why}"
+    assert lines["replay"] == "r Replay replay" and lines["cycle-sort"] == "o Sort cycle-sort"
+
+    write_record(records_dir, make_record())
+    watched = make_app(records_dir, watch=True)
+    async with watched.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        lines = _help_lines(watched)
+    assert lines["toggle-live"] == "p Live/pause toggle-live"
+    assert lines["follow"] == "T Follow newest follow"

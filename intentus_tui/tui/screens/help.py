@@ -46,12 +46,23 @@ def help_content(
     display,
     footer: str,
     legend: Iterable[LegendSection] = (),
+    not_offered: Mapping[str, str] | None = None,
 ) -> HangingText:
+    """The bindings of ``sections``, each with its id; those whose action is in
+    ``not_offered`` (``p`` and ``T`` where nothing is watched: the footer and the palette
+    leave them out) dimmed, with why on a line of its own under their meaning (after the
+    id, it made the line too long for 80 columns)."""
+    not_offered = not_offered or {}
     rows = [
         (
             title,
             [
-                (_key_text(b, keymap, display), b.description or b.action, b.id or "")
+                (
+                    _key_text(b, keymap, display),
+                    b.description or b.action,
+                    b.id or "",
+                    not_offered.get(b.action),
+                )
                 for b in Binding.make_bindings(bindings)
             ],
         )
@@ -59,18 +70,23 @@ def help_content(
     ]
     # Columns as wide as their longest entry (and no wider): at 80 columns every id stays
     # on its binding's line.
-    key_width = max((len(keys) for _, found in rows for keys, _, _ in found), default=0) + 2
-    widths = [len(what) for _, found in rows for _, what, bid in found if bid]  # id after it
+    key_width = max((len(keys) for _, found in rows for keys, *_ in found), default=0) + 2
+    widths = [len(what) for _, found in rows for _, what, bid, _ in found if bid]  # id after
     what_width = max(widths, default=0) + 2
     lines: list[HangingLine] = []
     for title, found in rows:
         lines.append(Content.styled(title, "bold $text-accent"))
-        for keys, what, binding_id in found:
+        for keys, what, binding_id, why in found:
+            style = "$text-muted" if why else ""
             meaning = Content.assemble(
-                (f"{what:<{what_width}}" if binding_id else what, ""),
+                (f"{what:<{what_width}}" if binding_id else what, style),
                 (binding_id, "$text-muted"),
             )
-            lines.append((Content.styled(f"  {keys:<{key_width}}", "bold"), meaning))
+            keys_text = Content.styled(f"  {keys:<{key_width}}", "$text-muted" if why else "bold")
+            lines.append((keys_text, meaning))
+            if why:
+                indent = Content(" " * keys_text.cell_length)
+                lines.append((indent, Content.styled(why, "italic $text-warning")))
         lines.append(Content(""))
     if legend:
         lines.extend(legend_lines(legend))
