@@ -348,6 +348,21 @@ def test_a_failed_root_keeps_its_label_and_failed_when_cut_at_80_columns() -> No
     assert "…  ● live" in line  # what is cut is the end of why
 
 
+def test_remote_roots_cut_at_80_columns_keep_their_labels_and_counts() -> None:
+    """Two remote roots of one host at 80 columns read "…0 (remote) · …4 (remote)": their
+    kind took the room, neither label nor count (40) was left. The kind gives way first."""
+    roots = ("127.0.0.1 40 (remote)", "127.0.0.1#2 4 (remote)")
+    state = HeaderState(directory=" · ".join(roots), roots=roots)
+    line = "".join(text for text, _ in location_parts(state, 80))
+    assert cell_len(line) <= 80
+    assert "▸ 127.0.0.1 40 · 127.0.0.1#2 4  ● live" in line, line
+    failing = (*roots, "127.0.0.1#3 0 (remote) ⚠ ssh://root@127.0.0.1:1/x: connection refused")
+    line = "".join(t for t, _ in location_parts(HeaderState(directory="", roots=failing), 80))
+    assert "7.0.0.1 40 · " in line and "0.0.1#2 4 · 127.0.0.1#" in line, line
+    wide = "".join(text for text, _ in location_parts(state, 200))
+    assert " · ".join(roots) in wide  # room enough: each says what it is
+
+
 def test_a_row_with_no_intent_says_what_is_wrong_or_nothing() -> None:
     # A whole record with no intent (an envelope of the wrong type) has nothing to say in
     # that column ("-", as inspect --list); a broken file says what is wrong with it.

@@ -7,6 +7,7 @@ words, ``$``-variables included), or a plain text.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -116,6 +117,8 @@ def _keep(text: str, width: int | None, *, head: bool, least: int = MIN_DIRECTOR
 
 
 _ROOTS_JOIN = " · "
+# A root's kind after its count (``RootSet.header_parts``): "demo 40 (remote) ⚠ …".
+_ROOT_KIND = re.compile(r" \((?:bundle|remote|read-only)\)(?= ⚠ |$)")
 
 
 def _keep_each(roots: list[str], width: int | None) -> str:
@@ -126,6 +129,12 @@ def _keep_each(roots: list[str], width: int | None) -> str:
     keeps its start (its label and FAILED) and is cut at its end."""
     joined = _ROOTS_JOIN.join(roots)
     if width is None or cell_len(joined) <= width:
+        return joined
+    # What kind each root is gives way before the labels that tell them apart and their
+    # counts: "…0 (remote) · …4 (remote)" had kept neither.
+    roots = [_ROOT_KIND.sub("", text, count=1) for text in roots]
+    joined = _ROOTS_JOIN.join(roots)
+    if cell_len(joined) <= width:
         return joined
     room = max(0, width - cell_len(_ROOTS_JOIN) * (len(roots) - 1))
     shares = {index: cell_len(text) for index, text in enumerate(roots)}
