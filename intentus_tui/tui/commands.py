@@ -54,12 +54,25 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
+def hit_name(summary: ExecutionSummary) -> str:
+    """The execution as a hit names it: ``ROOT:ID`` with several roots open, as the command
+    line names it (one id in two roots was two lines alike, with no telling which opened
+    which), else its id."""
+    root = f"{sanitize_line(summary.root)}:" if summary.root else ""
+    return root + summary.execution_id
+
+
 def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0) -> Content:
     """The execution's id, intent and verdict: the verdict's words where the line has room
     for them in ``width`` cells, else as the list's columns abbreviate them."""
     verdict = verdict_of(summary)
     named = Content.assemble(
-        _highlighted(_cut(summary.execution_id, width), needle, "bold"),
+        _highlighted(_cut(hit_name(summary), width), needle, "bold"),
+        *(
+            ("  ", (f"({sanitize_line(_cut(summary.file_name, width))})", "$text-muted"))
+            if summary.copy_rank and summary.source != "wal"  # a log's name is no copy's
+            else ()
+        ),
         "  ",
         _highlighted(_cut(summary.intent or summary.key, width), needle, ""),
     )
@@ -108,6 +121,8 @@ def score_summary(summary: ExecutionSummary, needle: str, words: str = "") -> fl
         return 1.0
     if needle in execution_id or needle in summary.key.casefold():
         return 0.8
+    if summary.root and needle in hit_name(summary).casefold():  # ROOT:ID typed
+        return 0.8
     if intent.startswith(needle):
         return 0.6
     if needle in intent:
@@ -137,7 +152,7 @@ class ExecutionCommands(Provider):
                 score,
                 execution_hit_display(summary, needle, app.size.width - HIT_MARGIN),
                 partial(app.jump_to_execution, summary.key),
-                text=f"{summary.execution_id} {summary.intent}",
+                text=f"{hit_name(summary)} {summary.intent}",
                 help=cast(str, execution_hit_help(summary, app.size.width - HIT_MARGIN)),
             )
 

@@ -4,16 +4,23 @@ finds the tab that shows the selected execution's verdict."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.content import Content
 
-from intentus_tui.tui.commands import MAX_HIT_ROWS, ExecutionCommands
+from intentus_tui.tui.commands import (
+    MAX_HIT_ROWS,
+    ExecutionCommands,
+    execution_hit_display,
+    score_summary,
+)
 from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record, write_record
 from tests.tui.app_support import make_app, screen_text, settle, wait_for, write_world
 from tests.tui.test_app_injection import _hit_count
+from tests.tui.test_list_model import summary
 
 
 async def test_verdict_words_find_executions_and_the_hits_give_the_reasons(
@@ -116,3 +123,24 @@ async def test_a_hit_of_a_megabyte_intent_is_a_few_rows_that_say_it_was_cut(
         await pilot.press("ctrl+p", *"huge")
         await wait_for(pilot, lambda: _hit_count(app) == 2, "two hits")
         assert "huge-intent  Iintent" in screen_text(app)
+
+
+def test_one_id_in_two_roots_or_two_files_is_told_apart_in_the_palette() -> None:
+    """With several roots open, one id in two of them was two palette lines alike (and a
+    copy beside its record too): nothing said which line opened which. Each now names its
+    root as the command line does (``ROOT:ID``), a copy its file, and ``ROOT:ID`` finds it."""
+    one = summary(7)
+    in_a, in_b = replace(one, root="incident-a"), replace(one, root="incident-b")
+    in_a = replace(in_a, key=f"incident-a/{one.key}")
+    in_b = replace(in_b, key=f"incident-b/{one.key}")
+    copy = replace(in_b, key=f"incident-b/{one.execution_id}.copy.json")
+    shown = [execution_hit_display(s, "", 200).plain for s in (in_a, in_b, copy)]
+    assert len(set(shown)) == 3, shown
+    assert shown[0].startswith(f"incident-a:{one.execution_id}  "), shown[0]
+    assert shown[2].startswith(f"incident-b:{one.execution_id}  ({one.execution_id}.copy.json)")
+    wal_only = replace(one, key=f"{one.execution_id}.wal", source="wal")  # not a copy
+    assert execution_hit_display(wal_only, "", 200).plain.startswith(
+        f"{one.execution_id}  {one.intent}"
+    )
+    needle = f"incident-b:{one.execution_id}"
+    assert score_summary(in_b, needle) and not score_summary(in_a, needle)
