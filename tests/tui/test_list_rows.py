@@ -363,6 +363,22 @@ def test_remote_roots_cut_at_80_columns_keep_their_labels_and_counts() -> None:
     assert " · ".join(roots) in wide  # room enough: each says what it is
 
 
+def test_two_roots_of_one_host_read_apart_in_a_narrow_list() -> None:
+    """Two paths on one SSH server are labelled ``127.0.0.1`` and ``127.0.0.1#2``: at 80
+    columns both rows' root cells read ``127.0.0…``. A label is cut in its middle now, as a
+    copy's file name is, and keeps the end where the two differ."""
+    # ids known only from their logs, 13 characters: the root column gets less room
+    a = replace(CASES["succeeded"][0], root="127.0.0.1", execution_id="exec-2e05319a")
+    b = replace(a, root="127.0.0.1#2")
+    id_width = id_width_for([a, b])
+    width = _list_width(80)
+    cells_a, cells_b = (row_cells(s, width, id_width, root_width=12) for s in (a, b))
+    root_a, root_b = cells_a[1][0], cells_b[1][0]
+    assert len(root_a) == len(root_b) < len("127.0.0.1#2 "), (root_a, root_b)
+    assert root_a != root_b and root_b.rstrip().endswith("#2"), (root_a, root_b)
+    assert cell_len("".join(t for t, _ in cells_a)) == width
+
+
 def test_a_row_with_no_intent_says_what_is_wrong_or_nothing() -> None:
     # A whole record with no intent (an envelope of the wrong type) has nothing to say in
     # that column ("-", as inspect --list); a broken file says what is wrong with it.

@@ -51,6 +51,7 @@ from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     copy_label,
     display_id,
+    root_label,
 )
 from intentus_tui.tui.presenters.verdict_cells import (
     integrity_cell,
@@ -199,9 +200,9 @@ def file_candidate(
 
 @lru_cache(maxsize=64)
 def root_cell(label: str, width: int) -> str:
-    """A root's label in its column, cut with an ellipsis when longer (``width`` 0: one root
-    is open, no column)."""
-    return f"{fit(sanitize_line(label), width)} " if width else ""
+    """A root's label in its column, cut in its middle when longer, as the list's rows cut
+    it (``root_label``; ``width`` 0: one root is open, no column)."""
+    return f"{root_label(label, width)} " if width else ""
 
 
 def root_width(labels: Iterable[str]) -> int:

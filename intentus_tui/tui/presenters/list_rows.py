@@ -145,6 +145,13 @@ def root_width_for(summaries: Iterable[ExecutionSummary], current: int = 0) -> i
     return max(current, min(ROOT_WIDTH, longest))
 
 
+def root_label(label: str, width: int) -> str:
+    """A root's label in ``width`` cells, sanitized, cut in its middle when too long: two
+    roots' labels often share their start and differ at their end (``127.0.0.1`` and
+    ``127.0.0.1#2``, two paths on one host, both read ``127.0.0…`` cut at the end)."""
+    return fit_middle(sanitize_line(label), width, max(1, (width - 1) // 2))
+
+
 def copy_label(summary: ExecutionSummary, width: int = MAX_ID_WIDTH) -> str:
     """The id cell of an execution whose id another file holds too (a copy of a record
     keeps the id inside it): its file's name, sanitized, cut in its middle when too long
@@ -277,7 +284,7 @@ def row_cells(
     intent = summary.intent or ("-" if quiet else summary.message)
     cells: list[Cell] = [(" ", None)]
     if root_width:
-        cells.append((fit(summary.root, root_width - 1) + " ", "execution-list--dim"))
+        cells.append((root_label(summary.root, root_width - 1) + " ", "execution-list--dim"))
     cells += [
         (copy_label(summary, id_width), "execution-list--file")
         if copy
