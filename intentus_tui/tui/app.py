@@ -539,7 +539,7 @@ class IntentusApp(
 
     def _update_empty_message(self) -> None:
         listing = self.execution_list
-        directory = sanitize_line(str(self.root.records_dir))
+        directory = self.records_where()
         if self._scan_problem:
             listing.empty_message = (
                 f"Cannot read this directory: {self._scan_problem}.\n{directory}"

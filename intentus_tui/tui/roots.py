@@ -216,6 +216,21 @@ class RootsSupport(App[None]):
                 self.call_from_thread(self.notify, problem, severity="error", markup=False)
         return path
 
+    def records_where(self) -> str:
+        """Where the list says it found no records: the records directory, or with several
+        or remote roots each as given, with what is wrong with it (it named a remote root's
+        local mirror, ``~/.cache/intentus-tui/remote/…/records``, no path the user typed)."""
+        if self.roots is None:
+            return sanitize_line(str(self.root.records_dir))
+
+        def said(entry: OpenedRoot) -> str:
+            problem = entry.problem
+            if not problem or problem.startswith(entry.spec):  # "ssh://h/x: connection refused"
+                return problem or entry.spec
+            return f"{entry.spec} ({problem})"
+
+        return " · ".join(sanitize_line(said(entry)) for entry in self.roots.opened)
+
     def roots_line(self, total: int) -> list[str] | None:
         """What the header says of each root (``Roots.header_parts``); None: one root."""
         if self.roots is None:
@@ -240,6 +255,7 @@ class RootsSupport(App[None]):
                 entry.problem = message.problem
         if message.problem:
             self.notify(message.problem, severity="warning", markup=False, timeout=8)
-        show = getattr(self, "_show_header", None)
-        if show is not None:
-            show()
+        for say in ("_show_header", "_update_empty_message"):  # the list names the problem
+            show = getattr(self, say, None)
+            if show is not None:
+                show()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from intentus_tui.core.remote.location import RemoteOptions
 from intentus_tui.core.roots import open_roots
 from intentus_tui.tui.app import IntentusApp
@@ -60,3 +62,27 @@ async def test_remote_rows_arrive_update_and_survive_the_server_going(
         )
     record = (host.records / f"{real_world.success}.json").read_bytes()
     assert b"manually_invalidated" not in record
+
+
+async def test_a_remote_root_that_cannot_be_reached_is_named_as_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A remote root whose host refuses: the list said "No execution records (*.json) in
+    /root/.cache/intentus-tui/remote/f8058a…/records", its local mirror, a path the user
+    never typed, and not why. It names the root as typed and what is wrong with it."""
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    url = "ssh://root@127.0.0.1:1/tmp/nowhere"  # port 1: refused at once, no server needed
+    options = RemoteOptions(timeout=3, poll_seconds=0.3, accept_unknown_host=True)
+    roots = RootSet(open_roots([url], options, sync=False), options)
+    root = roots.working[0].root
+    assert root is not None
+    app = IntentusApp(root, roots=roots, watch=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        listing = app.execution_list
+
+        def said() -> str:
+            return " ".join(str(listing.empty_message).split())
+
+        assert await _until(pilot, lambda: url in said() and "⚠" in app.header_state.directory)
+        assert f"No execution records (*.json) in {url}: " in said(), said()
+        assert str(tmp_path / "cache") not in said() and ".cache" not in said()
