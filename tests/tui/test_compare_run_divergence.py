@@ -93,3 +93,7 @@ async def test_the_diff_tab_and_the_comparison_screen_say_it_as_the_cli_does(
     assert expected in status, status
     assert expected in again, again
     assert expected in [line.strip() for line in tab.splitlines()], tab
+    # The tab's values pair events by position (25 of them here), the full screen's as
+    # --aligned does (20 values, 12 events): the tab says so, the count's change no surprise.
+    said = " ".join(tab.split())
+    assert "values: the events paired by position, as `diff`; f pairs them on type" in said

@@ -206,6 +206,10 @@ def summary_of(comparison: Comparison | None, width: int | None = None) -> Conte
 
 
 RUN_ITEMS_SHOWN = 6  # divergent objects/relations listed under their counts
+RUN_VALUES_NOTE = (
+    "values: the events paired by position, as `diff`; f pairs them on type and actor, as "
+    "`diff --aligned`"
+)
 
 
 def _lineage_lines(fork: ForkComparison) -> list[Content]:
@@ -281,6 +285,9 @@ def run_summary(comparison: Comparison) -> Content:
     # The first aligned event that differs: the comparison screen's first differing row.
     divergence = comparison.divergence
     lines.append(_divergence_line(None if divergence is None else divergence.describe()))
+    # The values below pair the runs' events by position, as ``diff`` does; the full
+    # screen pairs them as ``--aligned`` does, and so counts otherwise: said, not a surprise.
+    lines.append(Content.styled(RUN_VALUES_NOTE, DIM_STYLE))
     if comparison.fork is not None:
         lines.extend(_lineage_lines(comparison.fork))
     if comparison.structure is not None:
