@@ -60,7 +60,7 @@ from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.selection import SelectionActions
-from intentus_tui.tui.settings import load_settings, remember, screenshot_directory
+from intentus_tui.tui.settings import remember, screenshot_directory
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
     collector_paused,
@@ -282,12 +282,10 @@ class IntentusApp(
     def on_mount(self) -> None:
         if self._exit:  # closed (a signal) before its panes were composed: nothing to set
             return
-        theme = load_settings().get("theme")
-        if isinstance(theme, str) and theme in self.available_themes:
-            self.theme = theme
+        problems = [self._keymap_problem] if self._keymap_problem else []
+        problems += self.restore_theme()
         self._remember_theme = True  # from now on a theme change is the user's choice
         self.restore_layout()
-        problems = [self._keymap_problem] if self._keymap_problem else []
         if self.keymap:
             from intentus_tui.tui.keymap import checked_keymap, keymap_path
 

@@ -26,7 +26,7 @@ from textual.app import App
 from textual.css.query import NoMatches
 
 from intentus_tui.tui.pane_widths import NARROW_LIST_MIN, NARROW_LIST_PERCENT, NARROW_WIDTH
-from intentus_tui.tui.settings import load_settings, remember
+from intentus_tui.tui.settings import load_settings, remember, settings_path
 
 # On fewer rows than this, the timeline's summary and the event detail give rows to the
 # events (and, stacked, the event detail is not shown).
@@ -108,6 +108,20 @@ class PaneLayout(App[None]):
     _short = False
     _side_shown = False
     _maximised: str | None = None  # the id of the pane that has the whole screen
+
+    def restore_theme(self) -> list[str]:
+        """The theme the user chose last time; what to say when the settings name one this
+        app does not have (the default is used: it was, without a word, where a broken
+        keymap file is said)."""
+        theme = load_settings().get("theme")
+        if isinstance(theme, str) and theme in self.available_themes:
+            self.theme = theme
+        if theme is None or self.theme == theme:
+            return []
+        return [
+            f"settings {settings_path()}: no theme {theme!r} here, the default is used "
+            "(ctrl+p, Change theme, picks one)"
+        ]
 
     def restore_layout(self) -> None:
         """The layout the user chose last time (the default when none or unknown)."""

@@ -26,12 +26,21 @@ async def test_the_theme_picked_is_there_on_the_next_run(records_dir: Path) -> N
 
 
 async def test_an_unknown_or_broken_setting_falls_back_to_the_default(records_dir: Path) -> None:
+    """An unknown theme falls back to the default, and says so, as a broken keymap file is
+    said (it was ignored without a word: the operator's theme gone, no reason given)."""
     write_world(records_dir)
     settings_path().write_text('{"theme": "no-such-theme"}')
     app = make_app(records_dir)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.theme != "no-such-theme"
+        said = [str(n.message) for n in app._notifications]
+    assert [
+        text for text in said if "no theme 'no-such-theme' here, the default is used" in text
+    ] == [
+        f"settings {settings_path()}: no theme 'no-such-theme' here, the default is used "
+        "(ctrl+p, Change theme, picks one)"
+    ], said
     settings_path().write_text("{not json")
     assert load_settings() == {}
 
