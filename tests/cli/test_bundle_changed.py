@@ -18,22 +18,14 @@ from intentus_tui.core.bundle.read import extract_bundle
 from tests.cli.support import cli
 from tests.core.bundle.support import (
     BundleWorld,
-    build_bundle_world,
     edit_record,
     forge_envelope,
     read_members,
     write_tarball,
 )
-from tests.intentusnet_world import RealWorld
 
 CHANGED = "the record changed since it was bundled: sha256 "
 UNTRUSTED = "verdict: outcome unknown (untrusted), integrity tampered; not replayable (untrusted)"
-
-
-@pytest.fixture
-def world(real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BundleWorld:
-    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))  # not the user's
-    return build_bundle_world(real_world, tmp_path / "incident")
 
 
 def _bundle(world: BundleWorld, output: Path, *ids: str) -> Path:

@@ -9,27 +9,8 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
 from tests.cli.support import cli
-from tests.core.bundle.support import BundleWorld, build_bundle_world
-from tests.intentusnet_world import RealWorld
-
-
-@pytest.fixture
-def world(real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BundleWorld:
-    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))  # not the user's
-    return build_bundle_world(real_world, tmp_path / "incident")
-
-
-@pytest.fixture
-def bundle(world: BundleWorld, tmp_path: Path) -> Path:
-    output = tmp_path / "out" / "evidence.tar.gz"
-    output.parent.mkdir()
-    ids = [world.success, world.fallback, world.wal_only]
-    run = cli("bundle", *ids, "--dir", str(world.base), "-o", str(output))
-    assert run.returncode == 0, run.stderr
-    return output
+from tests.core.bundle.support import BundleWorld
 
 
 def _verified_names(bundle: Path) -> tuple[list[str], str]:

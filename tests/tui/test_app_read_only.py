@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.core.bundle.read import extract_bundle
+from intentus_tui.core.bundle.read import ExtractedBundle, extract_bundle
 from intentus_tui.core.bundle.write import bundle_executions
 from intentus_tui.core.paths import resolve_root
 from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.confirm import ConfirmScreen
-from tests.core.bundle.support import BundleWorld, build_bundle_world
+from tests.core.bundle.support import BundleWorld, build_bundle_world, repack
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import SIZE, screen_text, settle, wait_for
 
@@ -108,6 +108,22 @@ async def test_a_writable_root_is_not_marked_read_only(opened: tuple[BundleWorld
         await pilot.press("n")
 
 
+def _bundled(
+    world: BundleWorld, ids: list[str], archive: Path, *, tampered: bool = False
+) -> tuple[ExtractedBundle, Path]:
+    """``ids`` of ``world`` bundled into ``archive`` (then, ``tampered``, the last one's
+    record changed in a copy of it, ``tampered.tar.gz``), extracted beside it as
+    ``intentus-tui ARCHIVE`` reads it: (the extracted copy, the archive read)."""
+    bundle_executions(resolve_root(world.base), ids, archive)
+    if tampered:
+        archive = repack(
+            archive, archive.with_name("tampered.tar.gz"), f"records/{ids[-1]}.json", 40
+        )
+    copy = archive.parent / archive.name.removesuffix(".tar.gz")
+    copy.mkdir()
+    return extract_bundle(archive, copy), archive
+
+
 @pytest.mark.parametrize("width", [80, 200])
 async def test_a_tampered_bundle_is_named_first_then_why(
     opened: tuple[BundleWorld, Path], tmp_path: Path, width: int
@@ -115,15 +131,10 @@ async def test_a_tampered_bundle_is_named_first_then_why(
     """The header names a bundle whose files differ from its manifest by its name, then the
     cause; too long for the terminal, it is cut at its end (``…``), never its start."""
     from intentus_tui.cli.open import bundle_app, bundle_label
-    from tests.core.bundle.support import repack
 
     world, _copy = opened
-    good = tmp_path / "good.tar.gz"
-    bundle_executions(resolve_root(world.base), [world.success, world.fallback], good)
-    changed = repack(good, tmp_path / "tampered.tar.gz", f"records/{world.fallback}.json", 40)
-    copy = tmp_path / "tampered"
-    copy.mkdir()
-    bundle = extract_bundle(changed, copy)
+    ids = [world.success, world.fallback]
+    bundle, changed = _bundled(world, ids, tmp_path / "good.tar.gz", tampered=True)
     label = bundle_label(bundle, str(changed))
     assert label == "bundle tampered.tar.gz (1 file differs from its manifest: run verify)"
     app = bundle_app(bundle, str(changed))  # as ``intentus-tui tampered.tar.gz`` makes it
@@ -149,11 +160,8 @@ async def test_a_bundle_offers_no_live_pause_it_could_not_do(
     from tests.tui.test_app_injection import _hit_count
 
     world, _copy = opened
-    made = tmp_path / "made.tar.gz"
-    bundle_executions(resolve_root(world.base), [world.success, world.fallback], made)
-    copy = tmp_path / "made"
-    copy.mkdir()
-    app = bundle_app(extract_bundle(made, copy), str(made))  # as ``intentus-tui made.tar.gz``
+    bundle, made = _bundled(world, [world.success, world.fallback], tmp_path / "made.tar.gz")
+    app = bundle_app(bundle, str(made))  # as ``intentus-tui made.tar.gz``
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await wait_for(pilot, lambda: app.detail is not None, "the detail")
@@ -181,16 +189,12 @@ async def test_a_bundle_offers_no_follow_it_could_not_do(
     the palette offered "Follow newest". It is offered nowhere; pressed, it says why it
     does nothing, the header as it was."""
     from intentus_tui.cli.open import bundle_app
-    from tests.core.bundle.support import repack
     from tests.tui.test_app_injection import _hit_count
 
     world, _copy = opened
-    good = tmp_path / "good.tar.gz"
-    bundle_executions(resolve_root(world.base), [world.success, world.fallback], good)
-    changed = repack(good, tmp_path / "tampered.tar.gz", f"records/{world.fallback}.json", 40)
-    copy = tmp_path / "tampered"
-    copy.mkdir()
-    app = bundle_app(extract_bundle(changed, copy), str(changed))
+    ids = [world.success, world.fallback]
+    bundle, changed = _bundled(world, ids, tmp_path / "good.tar.gz", tampered=True)
+    app = bundle_app(bundle, str(changed))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await wait_for(pilot, lambda: app.detail is not None, "the detail")
@@ -304,11 +308,8 @@ async def test_the_help_on_a_bundle_says_p_and_T_are_not_offered(
     from tests.tui.app_support import make_app
 
     world, _copy = opened
-    made = world.base.parent / "made.tar.gz"
-    bundle_executions(resolve_root(world.base), [world.success], made)
-    copy = world.base.parent / "made"
-    copy.mkdir()
-    app = bundle_app(extract_bundle(made, copy), str(made))
+    bundle, made = _bundled(world, [world.success], world.base.parent / "made.tar.gz")
+    app = bundle_app(bundle, str(made))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")

@@ -29,6 +29,14 @@ async def _scanned(app: IntentusApp, pilot) -> None:  # type: ignore[no-untyped-
     await pilot.pause(0.2)
 
 
+def _roots_app(*specs: str) -> IntentusApp:
+    """The debugger on these roots, as ``intentus-tui SPEC SPEC …`` opens them (unwatched)."""
+    roots = RootSet(open_roots(list(specs), RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    return IntentusApp(first, roots=roots, watch=False, use_cache=False)
+
+
 async def test_merged_list_header_detail_and_cross_root_diff(
     real_world: RealWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -40,10 +48,7 @@ async def test_merged_list_header_detail_and_cross_root_diff(
     record["envelope"]["metadata"]["createdAt"] = "2030-01-01T00:00:00Z"
     path.write_text(json.dumps(record, indent=2))
     specs = [str(alpha.base), str(beta.base), str(tmp_path / "gone")]
-    roots = RootSet(open_roots(specs, RemoteOptions()), RemoteOptions())
-    first = roots.working[0].root
-    assert first is not None
-    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    app = _roots_app(*specs)
     async with app.run_test(size=(160, 40)) as pilot:
         await _scanned(app, pilot)
         per_root = len(alpha.ids) + 1
@@ -108,10 +113,7 @@ def _alpha_and_beta(
     record = json.loads(record_path.read_text())
     edit(record)
     record_path.write_text(json.dumps(record, indent=2))
-    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
-    first = roots.working[0].root
-    assert first is not None
-    return IntentusApp(first, roots=roots, watch=False, use_cache=False), record_path
+    return _roots_app(str(alpha.base), str(beta.base)), record_path
 
 
 async def test_D_picks_an_execution_of_another_root_and_names_each_root(
@@ -350,10 +352,7 @@ async def test_a_long_root_label_gives_way_to_each_rows_verdict_marks_at_80x24(
     beta = copy_host(real_world, tmp_path / "incident-payments-eu-west")
     for n in range(12):  # enough rows for a scrollbar, which takes the list a cell more
         write_completed(beta.wal, f"exec-2e05319{n:x}")
-    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
-    first = roots.working[0].root
-    assert first is not None
-    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    app = _roots_app(str(alpha.base), str(beta.base))
     async with app.run_test(size=(80, 24)) as pilot:
         await _scanned(app, pilot)
         await settle(pilot)
@@ -380,10 +379,7 @@ async def test_the_panes_name_the_root_of_the_copy_they_show(
     monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
     alpha = copy_host(real_world, tmp_path / "alpha")
     beta = copy_host(real_world, tmp_path / "beta")
-    roots = RootSet(open_roots([str(alpha.base), str(beta.base)], RemoteOptions()), RemoteOptions())
-    first = roots.working[0].root
-    assert first is not None
-    app = IntentusApp(first, roots=roots, watch=False, use_cache=False)
+    app = _roots_app(str(alpha.base), str(beta.base))
     async with app.run_test(size=(80, 24)) as pilot:
         await _scanned(app, pilot)
         titles = {}

@@ -3,6 +3,7 @@ chain (the answer, the step in flight) and the verdict's reasons."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,19 +45,15 @@ async def test_a_narrow_broadcast_keeps_its_answer_marker_whole(tmp_path: Path) 
     assert "kb-search-c" in chain
 
 
-async def test_a_narrow_log_only_execution_keeps_its_step_in_flight(tmp_path: Path) -> None:
-    """A log with no record file (the real WALWriter's: a lookup, then a charge that never
-    ended): at 80x24 its steps line was cut at its end, "steps ledger-reader ✓ 0ms →
-    payments-agen…", the step in flight lost. Its middle goes now, as a chain's does."""
+async def _log_only_steps_row(tmp_path: Path, write: Callable[[WALWriter], None]) -> str:
+    """The steps row, at 80x24, of a project whose one execution is a log (no record) the
+    real WALWriter wrote, ``write`` its steps."""
     base = tmp_path / ".intentusnet"
     (base / "records").mkdir(parents=True)
     (base / "wal").mkdir()
     with WALWriter(str(base / "wal"), "exec-5a1e0001") as w:
         w.execution_started("ab" * 32, "PayIntent")
-        for n in range(1, 4):
-            w.step_started(f"lookup-{n}", f"ledger-reader-{n}", "read_only", {}, f"in-{n}")
-            w.step_completed(f"lookup-{n}", f"out-{n}", True)
-        w.step_started("charge", "payments-agent", "irreversible", {}, "in-9")
+        write(w)
     app = make_app(base / "records")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, timeout=20)
@@ -65,7 +62,22 @@ async def test_a_narrow_log_only_execution_keeps_its_step_in_flight(tmp_path: Pa
         await settle(pilot)
         rows = _summary_rows(app)
     (steps,) = [row for row in rows if row.startswith("steps ")]
-    assert steps.endswith("payments-agent … in flight"), rows
+    return steps
+
+
+async def test_a_narrow_log_only_execution_keeps_its_step_in_flight(tmp_path: Path) -> None:
+    """A log with no record file (the real WALWriter's: a lookup, then a charge that never
+    ended): at 80x24 its steps line was cut at its end, "steps ledger-reader ✓ 0ms →
+    payments-agen…", the step in flight lost. Its middle goes now, as a chain's does."""
+
+    def write(w: WALWriter) -> None:
+        for n in range(1, 4):
+            w.step_started(f"lookup-{n}", f"ledger-reader-{n}", "read_only", {}, f"in-{n}")
+            w.step_completed(f"lookup-{n}", f"out-{n}", True)
+        w.step_started("charge", "payments-agent", "irreversible", {}, "in-9")
+
+    steps = await _log_only_steps_row(tmp_path, write)
+    assert steps.endswith("payments-agent … in flight"), steps
     assert "…" in steps.removesuffix("… in flight")  # the steps left out, said so
 
 
@@ -138,20 +150,11 @@ async def test_several_attempts_in_flight_keep_their_chains_end_at_80_columns(
 async def test_a_log_with_two_steps_in_flight_says_so_once_at_80_columns(tmp_path: Path) -> None:
     """The real WALWriter's log of two steps started and never ended: their words took the
     room of their names, ``steps ledger-… … in flight → paym… … in flight`` cut at 80x24."""
-    base = tmp_path / ".intentusnet"
-    (base / "records").mkdir(parents=True)
-    (base / "wal").mkdir()
-    with WALWriter(str(base / "wal"), "exec-5a1e0002") as w:
-        w.execution_started("ab" * 32, "PayIntent")
+
+    def write(w: WALWriter) -> None:
         w.step_started("lookup", "ledger-reader", "read_only", {}, "in-1")
         w.step_started("charge", "payments-agent", "irreversible", {}, "in-2")
-    app = make_app(base / "records")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, timeout=20)
-        (key,) = app.execution_list.model.summaries
-        assert app.execution_list.select_key(key)
-        await settle(pilot)
-        rows = _summary_rows(app)
-    (steps,) = [row for row in rows if row.startswith("steps ")]
-    assert steps.startswith("steps ledger-") and " … → payment" in steps, rows
-    assert steps.endswith(" … in flight") and steps.count("in flight") == 1, rows
+
+    steps = await _log_only_steps_row(tmp_path, write)
+    assert steps.startswith("steps ledger-") and " … → payment" in steps, steps
+    assert steps.endswith(" … in flight") and steps.count("in flight") == 1, steps

@@ -76,10 +76,10 @@ def chain_content(
         parts.append(("⇉ ", "bold $accent"))
     logged = next((a.number for a in timeline.attempts if a.log_start_seq is not None), None)
     runs = _drawn(timeline.attempts, form.shown)
-    said_in_flight = max(
-        (n for n, _, a in runs if a is not None and a.in_flight and not form.flight_words),
-        default=None,
-    )
+    said_in_flight = None  # the one attempt "in flight" follows, when not each
+    if not form.flight_words:
+        flying = (n for n, _, a in runs if a is not None and a.in_flight)
+        said_in_flight = max(flying, default=None)
     for drawn, (first, last, attempt) in enumerate(runs):
         if drawn:
             parts.append((" | " if fan_out else " → ", "$text-muted"))
@@ -668,14 +668,11 @@ def steps_content(
     ``form``: less of it, for a narrow pane (``step_forms``)."""
     parts: list[str | tuple[str, str]] = [("steps ", "$text-muted")]
     shown = form.shown
-    said_in_flight = max(
-        (
-            n
-            for n, step in enumerate(log.steps, 1)
-            if step.status == "started" and (shown is None or n in shown)
-        ),
-        default=None,
-    )
+    said_in_flight = None  # as ``chain_content``'s
+    if not form.flight_words:
+        steps = enumerate(log.steps, 1)
+        flying = (n for n, s in steps if s.status == "started" and (shown is None or n in shown))
+        said_in_flight = max(flying, default=None)
     for number, done in enumerate(log.steps, 1):
         if shown is not None and number not in shown:
             if number == 1 or number - 1 in shown:  # a run of steps left out: one "…"
