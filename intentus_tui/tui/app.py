@@ -335,10 +335,13 @@ class IntentusApp(
             self._detail_waiting = None
 
     def _handle_exception(self, error: Exception) -> None:
-        if self._exit and isinstance(error, NoMatches | ValueError | AttributeError):
-            # Asked to close (q, a signal) while a pane was still being built: its widgets
-            # are taken down under it (a tab gone, a child never composed). Not a crash:
-            # the user is leaving, and it said so with exit 1 and a traceback.
+        if (self._exit or self.closing) and isinstance(
+            error, NoMatches | ValueError | AttributeError
+        ):
+            # Asked to close (q, a signal, a test's end) while a pane was still being
+            # built: its widgets are taken down under it (a tab gone, a child never
+            # composed). Not a crash: the user is leaving, and it said so with exit 1 and
+            # a traceback.
             return
         super()._handle_exception(error)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -240,6 +241,27 @@ async def test_results_that_arrive_while_the_app_closes_are_dropped(
         assert app.side_pane.ready and app.detail is not None
         assert app.side_pane.verify_pane.detail is app.detail
     assert arrived_while_closing > 0  # the race was really run
+
+
+@pytest.mark.parametrize(("ticks", "how"), [(0, "end"), (2, "end"), (3, "end"), (0, "q"), (3, "q")])
+async def test_closing_while_the_side_pane_mounts_is_not_a_crash(
+    records_dir: Path, world: dict[str, str], ticks: int, how: str
+) -> None:
+    """Closed a few loop turns after the side pane's tabs began to mount, the app raised
+    out of a pane's mount whose children were already taken down (``No Tab with id
+    '--content-tab-verify'``, ``NoMatches: #verify-text``, ``#label`` of the Diff tab's
+    Select), one run in ten of a test that ended early; each turn is a different widget."""
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE):
+        for _ in range(10_000):  # the first rows are drawn, then the tabs are asked for
+            if app.side_pane._building:
+                break
+            await asyncio.sleep(0)
+        for _ in range(ticks):
+            await asyncio.sleep(0)
+        assert not app.side_pane.ready  # still mounting: the race is really run
+        if how == "q":
+            app.exit()
 
 
 async def test_the_viewed_execution_and_event_stay_put_while_executions_arrive(
