@@ -365,11 +365,18 @@ class IntentusApp(
             self.push_screen(SafeCommandPalette(id="--command-palette"))
 
     def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
-        self.feeder.stop()  # every way out comes here: a scan must not hold up the exit
+        self._stop_threads()  # a scan must not hold up the exit
+        super().exit(result, return_code, message)
+
+    def on_unmount(self) -> None:
+        # Closed without exit() (a test's end, an embedding app): no thread outlives it.
+        self._stop_threads()
+
+    def _stop_threads(self) -> None:
+        self.feeder.stop()
         self.stop_roots()
         if self._watcher is not None:
             self._watcher.stop()
-        super().exit(result, return_code, message)
 
     def _start_scan(self) -> None:
         if not self._scan_started:

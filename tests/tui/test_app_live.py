@@ -264,6 +264,21 @@ async def test_closing_while_the_side_pane_mounts_is_not_a_crash(
             app.exit()
 
 
+async def test_an_app_closed_without_exit_leaves_no_thread_watching(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """Closed without ``exit()`` (a test's end, an app embedding it), its watcher thread
+    went on polling a directory nobody looked at, twenty times a second, for as long as
+    the process lived: a test run kept hundreds of them."""
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        watcher = app._watcher
+        assert watcher is not None and watcher._thread.is_alive()
+    watcher.join(timeout=5)
+    assert not watcher._thread.is_alive()
+
+
 async def test_the_viewed_execution_and_event_stay_put_while_executions_arrive(
     records_dir: Path, world: dict[str, str]
 ) -> None:
