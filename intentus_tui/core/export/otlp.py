@@ -32,7 +32,9 @@ Attribute names follow the OpenTelemetry semantic conventions for generative AI,
 ``intentus.``. Times: see ``core.export.times``; an attempt's span starts and ends when
 every view says it did (``detail.times``: its events' own times, its write-ahead log's, the
 log's end of an attempt the record left open, named by ``intentus.attempt.log_end_seq``);
-a span or event whose time was not recorded says ``intentus.synthetic_time = true``.
+a span or event whose time was not recorded says ``intentus.synthetic_time = true``. A log
+entry past its chain's first break has a synthetic time too: its recorded one is a claim
+(``intentus.claimed.time``), which inspect's times leave out and the trace does not follow.
 
 Strings that label things (span names, agent names, event names, verdict reasons) are
 sanitized like everything the tool shows; recorded values (``input.value``,
@@ -154,6 +156,11 @@ def _latency_end(timed: AttemptTimes) -> datetime | None:
         return None
 
 
+def _later(moment: Moment) -> tuple[int, bool]:
+    """The order in which the later of two equal times is the recorded one."""
+    return moment.unix_nano, not moment.synthetic
+
+
 def _label(value: object) -> str:
     """A recorded string used as a name: inert, on one line."""
     if value is None:
@@ -268,8 +275,16 @@ class _TraceBuilder:
             self.record_moments = fill_times(recorded, mtime)
         self.wal_moments: list[Moment] = []
         if self.wal is not None and self.wal.entries:
-            recorded = [unix_nano(entry.timestamp_iso) for entry in self.wal.entries]
-            self.wal_moments = fill_times(recorded, file_time_ns(self.wal.path))
+            # From the chain's first break on, an entry's time is its claim (inspect's
+            # times leave it out): it places nothing, the entry carries it as a claim.
+            trusted = self.wal.trusted_count
+            recorded = [
+                unix_nano(entry.timestamp_iso) if index < trusted else None
+                for index, entry in enumerate(self.wal.entries)
+            ]
+            # None believed: they end with the record's story, else at the log's file time.
+            end = self.record_moments[-1].unix_nano if self.record_moments else None
+            self.wal_moments = fill_times(recorded, end or file_time_ns(self.wal.path))
 
     def _event_nano(self, index: int) -> int | None:
         """The time inspect shows for event ``index`` (its joined WAL entry's, else its
@@ -289,6 +304,10 @@ class _TraceBuilder:
             if self.wal is not None
             else []
         )
+        # A child is never longer than its parent: an attempt's recorded latency may run
+        # past the last recorded moment.
+        latest = max((root.end, *(child.end for child in children)), key=_later)
+        root.end = latest
         spans = [root, *children]
         if self.detail.verdict is not None:
             for span in spans:
@@ -320,7 +339,7 @@ class _TraceBuilder:
             moment = Moment(mtime, True)
             return moment, moment
         start = min(moments, key=lambda m: (m.unix_nano, m.synthetic))
-        end = max(moments, key=lambda m: (m.unix_nano, not m.synthetic))
+        end = max(moments, key=_later)
         return start, end
 
     def _intent(self) -> str:
@@ -471,6 +490,12 @@ class _TraceBuilder:
                         ("intentus.wal.hash_ok", entry.hash_ok),
                         # Entries from the first break in the hash chain on cannot be believed.
                         ("intentus.wal.trusted", index < log.trusted_count),
+                        (
+                            CLAIMED_PREFIX + "time",
+                            None
+                            if index < log.trusted_count
+                            else _label(entry.timestamp_iso) or None,
+                        ),
                     ],
                 )
             )

@@ -28,7 +28,7 @@ from tests.core.export.support import (
     prove_otlp_line,
     root_of,
 )
-from tests.core.wal.support import NAMES, write_incident_logs
+from tests.core.wal.support import NAMES, write_incident_logs, write_record_with_edited_log
 from tests.factories import make_record, write_record
 from tests.intentusnet_world import RealWorld, with_broken_wal_chain, with_lost_attempt_end
 
@@ -526,3 +526,41 @@ def test_a_trusted_executions_spans_say_so(real_world: RealWorld) -> None:
     assert all("input.value" in attrs(span) for span in spans)
     assert "output.value" in attrs(spans[0]) and "output.value" in attrs(spans[-1])
     assert not any(key.startswith("intentus.claimed.") for s in spans for key in attrs(s))
+
+
+@pytest.mark.parametrize("broken_at", ["first entry", "third entry"])
+def test_times_after_a_broken_log_chain_are_claims_not_the_traces_times(
+    tmp_path: Path, real_world: RealWorld, broken_at: str
+) -> None:
+    """The demo's exec-3580bf82: its trace ran to its log's last entry (09:16:14.94), one
+    written after the chain broke, where inspect's times end at the last entry that can
+    be believed (09:16:11.72). An entry past the break places nothing: it carries its
+    time as a claim, and the root span ends with what inspect shows."""
+    if broken_at == "first entry":
+        base = with_broken_wal_chain(real_world, tmp_path)
+        path = base / "records" / f"{real_world.success}.json"
+    else:
+        base = tmp_path / ".intentusnet"
+        path = write_record_with_edited_log(base)
+    doc, detail = export(path, base / "wal")
+    log, times = detail.wal, detail.times
+    assert log is not None and times is not None and log.trusted_count < len(log.entries)
+    assert log.trusted_count == (0 if broken_at == "first entry" else 2)
+    root = root_of(doc)
+    wal_events = [e for e in root["events"] if "intentus.wal.seq" in attrs(e)]
+    believed, claimed = wal_events[: log.trusted_count], wal_events[log.trusted_count :]
+    assert [attrs(e)["intentus.claimed.time"] for e in claimed] == [
+        entry.timestamp_iso for entry in log.entries[log.trusted_count :]
+    ]
+    assert all(attrs(e)["intentus.synthetic_time"] is True for e in claimed)
+    assert not any("intentus.claimed.time" in attrs(e) for e in believed)
+    last_claim = max(unix_nano(entry.timestamp_iso) or 0 for entry in log.entries)
+    assert times.last is not None and nano_of(times.last) is not None
+    # The root holds its events and its attempts, and no more: inspect's last time, an
+    # attempt's recorded latency, the claims' synthetic places right after.
+    ends = [
+        nano_of(times.last) or 0,
+        *(int(child["endTimeUnixNano"]) for child in children_of(doc)),
+        *(int(event["timeUnixNano"]) for event in root["events"]),
+    ]
+    assert int(root["endTimeUnixNano"]) == max(ends) < last_claim
