@@ -237,18 +237,33 @@ def _record_ok(detail: ExecutionDetail) -> bool:
     return detail.verify.ok and _untrusted_reason(detail) is None
 
 
-def _shown_name(path: str, label: str | None) -> str:
-    """A file as a line names it: ``LABEL/FILE`` when several roots were named."""
-    name = Path(path).name
-    return f"{label}/{name}" if label else name
+def _shown_name(path: str, shown: str | None) -> str:
+    """A file as its line names it: ``shown`` (see ``_shown_names``), else its name."""
+    return shown or Path(path).name
+
+
+def _shown_names(
+    files: Mapping[Path, str], bundles: Sequence[tuple[str, ExtractedBundle]]
+) -> dict[Path, str]:
+    """Each file's name on its line when several roots or bundles were named (``files``:
+    each file's root label): a bundle's file as ``B.tar.gz:records/X.json`` (as ``--json``
+    names it, and every command takes back from the bundle's directory), another as
+    ``LABEL:FILE`` (as the debugger names an execution of one of several roots)."""
+    names: dict[Path, str] = {}
+    for file, root in files.items():
+        names[file] = f"{root}:{file.name}"
+        for _, bundle in bundles:
+            if file.is_relative_to(bundle.directory):
+                names[file] = f"{root}:{file.relative_to(bundle.directory).as_posix()}"
+    return names
 
 
 def _record_lines(
-    detail: ExecutionDetail, label: str | None = None, changed: str | None = None
+    detail: ExecutionDetail, shown: str | None = None, changed: str | None = None
 ) -> list[str]:
     report = detail.verify
     mark = "ok  " if _record_ok(detail) else "FAIL"
-    lines = [f"{mark}  {_shown_name(report.path, label)}  hash {hash_words(report)}"]
+    lines = [f"{mark}  {_shown_name(report.path, shown)}  hash {hash_words(report)}"]
     if changed is not None:  # its own checks may pass: the manifest's say otherwise
         lines.append(f"      - changed since it was bundled: {changed}")
     verdict = detail.verdict
@@ -276,11 +291,11 @@ def _record_lines(
     return lines
 
 
-def _wal_lines(report: WalVerifyReport, label: str | None = None) -> list[str]:
+def _wal_lines(report: WalVerifyReport, shown: str | None = None) -> list[str]:
     mark = "FAIL" if not report.ok else ("torn" if report.torn else "ok  ")
     if report.crashed and not report.torn:
         mark = "warn"  # a malformed last line: whole, not torn
-    lines = [f"{mark}  {_shown_name(report.path, label)}  wal {report.summary}"]
+    lines = [f"{mark}  {_shown_name(report.path, shown)}  wal {report.summary}"]
     lines += [f"      - {detail}" for detail in report.details]
     verdict = report.verdict
     if verdict is not None:  # known from this WAL alone: its verdict is told here
@@ -403,13 +418,14 @@ def _report(
     in_bundles: Mapping[Path, str] | None = None,
 ) -> None:
     """``labels``: each file's root label, when several roots were named (then each line
-    names its root, ``LABEL/FILE``, and the last line counts each root's); ``unopened``:
+    names its root, ``LABEL:FILE``, and the last line counts each root's); ``unopened``:
     what was named and could not be read (a root's label or the path, why), each a
     failure; ``named``: the files named themselves (a saved snapshot among them is
     re-hashed as one); ``in_bundles``: the bundle each file of several came from (its line
-    names it, ``b.tar.gz/FILE``; its manifest's line counts for it)."""
+    names it, ``b.tar.gz:records/FILE``; its manifest's line counts for it)."""
     labels = labels or {}
-    shown_in = {**labels, **(in_bundles or {})}
+    root_of = {**labels, **(in_bundles or {})}
+    shown_in = _shown_names(root_of, bundles)
     details = [load_detail(path, wal_dir) for path, wal_dir in record_paths]
     snapshots, record_paths, details = _saved_snapshots(record_paths, details, named)
     changed_files = _changed_in_bundles(bundles)
@@ -474,7 +490,7 @@ def _report(
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))
         # Each root's count, a bundle's among them, when roots are named.
-        per_root = _per_root(record_paths, details, wal_targets, wals, shown_in if labels else {})
+        per_root = _per_root(record_paths, details, wal_targets, wals, root_of if labels else {})
         echo_folded(
             [
                 f"{checked} checked ({', '.join(parts)}), {failed - len(unopened)} failed"

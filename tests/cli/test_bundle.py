@@ -169,7 +169,8 @@ def test_each_line_of_several_bundles_names_its_bundle(
     run = cli("verify", str(good_bundle), str(changed))
     records = [line for line in run.stdout.splitlines() if line.endswith("hash match")]
     assert records and all(
-        line.split()[1].startswith(("evidence.tar.gz/", "changed.tar.gz/")) for line in records
+        line.split()[1].startswith(("evidence.tar.gz:records/", "changed.tar.gz:records/"))
+        for line in records
     ), records
     assert len({line.split()[1] for line in records}) == len(records)
 
@@ -285,12 +286,17 @@ def test_a_bundle_beside_a_directory_names_each_files_root(
     run = cli("verify", str(world.base), str(good_bundle))
     lines = [line for line in run.stdout.splitlines() if line[:6] in ("ok    ", "FAIL  ")]
     named = [line.split()[1] for line in lines[1:]]  # after the manifest's line
-    assert f"incident/{world.success}.json" in named
-    assert f"evidence.tar.gz/{world.success}.json" in named
-    assert all(name.startswith(("incident/", "evidence.tar.gz/")) for name in named), named
+    assert f"incident:{world.success}.json" in named
+    assert f"evidence.tar.gz:records/{world.success}.json" in named
+    assert all(name.startswith(("incident:", "evidence.tar.gz:")) for name in named), named
     assert run.stdout.splitlines()[-1].endswith(
         "; incident: 6 checked, 1 failed; evidence.tar.gz: 5 checked, 0 failed"
     ), run.stdout.splitlines()[-1]
+    # A bundle's file as its line names it (``evidence.tar.gz/X.json`` named no file) is
+    # taken back, from the bundle's directory, as --json names it.
+    again = cli("verify", f"evidence.tar.gz:records/{world.success}.json", cwd=good_bundle.parent)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"ok    {world.success}.json  hash match"), again.stdout
     assert os.listdir(private_tmp) == []
 
 
