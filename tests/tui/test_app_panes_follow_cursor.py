@@ -26,6 +26,7 @@ from tests.tui.app_support import (
     event_lines,
     fixed_id,
     make_app,
+    screen_text,
     settle,
     timeline_summary,
     wait_for,
@@ -187,3 +188,34 @@ async def test_a_newer_read_that_takes_its_row_out_of_the_view_is_not_shown(
         assert app.detail_key == listing.selected_key
         assert fixed_id(2) in timeline_summary(app)
     assert not watch.wrong, "\n".join(watch.wrong)
+
+
+async def test_a_hidden_tab_is_made_when_shown_by_key_or_by_mouse(records_dir: Path) -> None:
+    """A tab not shown makes its lines when it is (a 16,000-attempt execution's post-mortem
+    took a second of each selection made on another tab). Shown by its key or by a click on
+    it, it shows the execution selected: never the one before, never nothing."""
+    for n, agent in ((1, "alpha-agent"), (2, "beta-agent")):
+        _write(records_dir, n, agents=((agent, "ok"),))
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        side = app.side_pane
+        shown = side.postmortem_pane.query_one(LinesView)
+        assert side.active_tab == "verify"
+        first = "beta-agent" if "beta-agent" in timeline_summary(app) else "alpha-agent"
+        other = {"alpha-agent": "beta-agent", "beta-agent": "alpha-agent"}[first]
+        await pilot.press("j")
+        await settle(pilot)
+        assert other in timeline_summary(app)
+        assert shown.lines == []  # hidden: not made on the selection
+        await pilot.press("4")
+        await settle(pilot)
+        assert side.active_tab == "postmortem"
+        assert f"#1 {other}" in screen_text(app) and first not in shown.text
+        await pilot.press("1", "k")
+        await settle(pilot)
+        assert first in timeline_summary(app) and shown.lines == []
+        await pilot.click("#--content-tab-postmortem")
+        await settle(pilot)
+        assert side.active_tab == "postmortem"
+        assert f"#1 {first}" in screen_text(app) and other not in shown.text

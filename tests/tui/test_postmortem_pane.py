@@ -193,3 +193,30 @@ def test_a_whole_record_s_post_mortem_speaks_the_verdict(real_world: RealWorld) 
     lines = [line.plain for line in postmortem_lines(load_detail(path))]
     assert lines[0].startswith("Verdict   ✓ SUCCEEDED") and lines[1] == "  verified · ↺ yes"
     assert "COMPLETED" not in "\n".join(lines)
+
+
+def _ended_lines(directory: Path, failures: int) -> list[str]:
+    from tests.factories import make_record, write_record
+
+    agents = (*((f"agent-{n}", "error") for n in range(failures)), ("agent-last", "ok"))
+    path = write_record(directory, make_record(agents=agents))
+    return [
+        line.strip()
+        for line in text_of(postmortem_lines(load_detail(path))).splitlines()
+        if line.lstrip().startswith(("✓", "✗", "…"))
+    ]
+
+
+def test_a_long_chain_lists_its_first_and_last_attempts_and_counts_those_between(
+    tmp_path: Path,
+) -> None:
+    """A 16,000-attempt execution's post-mortem listed every attempt, one line each: the
+    tab took ten seconds to show, and read as the timeline does. Its ends are listed, and
+    how many ended between them, with where each is."""
+    ended = _ended_lines(tmp_path / "long", 40)
+    assert len(ended) == 21, ended
+    assert ended[0].startswith("✗ #1 agent-0  error") and ended[9].startswith("✗ #10 agent-9 ")
+    assert ended[10] == "… 21 more between (the timeline lists every attempt)", ended
+    assert ended[-2].startswith("✗ #40 agent-39 ") and ended[-1].startswith("✓ #41 agent-last")
+    # One more than the two ends: each is listed (a line "1 more" would save nothing).
+    assert len(_ended_lines(tmp_path / "short", 20)) == 21

@@ -243,6 +243,7 @@ class LinesPane(KeyedScroll):
         super().__init__(id=id)
         self._detail: ExecutionDetail | None = None
         self.loading_label: str | None = None  # with no detail: the execution being read
+        self._stale = False  # hidden when its detail came: its lines are made when shown
 
     def lines_for(self, detail: ExecutionDetail | None) -> list[Line]:
         raise NotImplementedError
@@ -263,15 +264,37 @@ class LinesPane(KeyedScroll):
     def on_mount(self) -> None:
         self._show()
 
-    def _show(self) -> None:
+    def on_show(self) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        """Make the lines of the current detail now, if they were left for when shown."""
+        if self._stale:
+            self._show(hidden_too=True)
+
+    def _show(self, *, hidden_too: bool = False) -> None:
+        view = self.query_one(f"#{self.TEXT_ID}", LinesView)
+        if not hidden_too and not self._on_screen():
+            # A tab not shown makes its lines when it is: a 16,000-attempt execution's
+            # post-mortem took a second of each selection made on another tab. Until
+            # then it shows nothing, never the execution before.
+            self._stale = True
+            view.update(())
+            return
+        self._stale = False
         loading = self.loading_label if self._detail is None else None
         lines = loading_lines(loading) if loading else self.lines_for(self._detail)
-        self.query_one(f"#{self.TEXT_ID}", LinesView).update(lines)
+        view.update(lines)
         self.scroll_home(animate=False)
+
+    def _on_screen(self) -> bool:
+        """Whether this is shown, or will be at the next frame (its tab the active one)."""
+        return all(node.display for node in self.ancestors_with_self if isinstance(node, Widget))
 
     @property
     def text(self) -> str:
-        """The plain text shown (for tests and copy)."""
+        """The plain text shown (for tests and copy): a hidden tab's, as it will show."""
+        self.fill()
         return self.query_one(f"#{self.TEXT_ID}", LinesView).text
 
 

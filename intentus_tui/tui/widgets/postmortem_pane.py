@@ -103,6 +103,19 @@ def _postmortem_only_lines(pm: PostMortem) -> list[Line]:
     return lines
 
 
+# Ended attempts listed at each end of a longer chain: a 16,000-attempt execution's
+# post-mortem took ten seconds to show, and read as the timeline, one line an attempt.
+ENDS_SHOWN = 10
+
+
+def _ends_shown(finished: list[Attempt]) -> list[Attempt | int]:
+    """The first and last ``ENDS_SHOWN`` attempts, and how many there are between them."""
+    if len(finished) <= 2 * ENDS_SHOWN + 1:
+        return list(finished)
+    between = len(finished) - 2 * ENDS_SHOWN
+    return [*finished[:ENDS_SHOWN], between, *finished[-ENDS_SHOWN:]]
+
+
 def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     if timeline is None:
         return _postmortem_only_lines(pm)
@@ -137,10 +150,14 @@ def _events_lines(timeline: Timeline | None, pm: PostMortem) -> list[Line]:
     finished = [a for a in timeline.attempts if not a.in_flight]
     if finished:  # ended, each with its status: a failed attempt completed nothing
         lines.append(row("Ended", ("claimed" if claimed else "", DIM_STYLE)))
-        for attempt in finished:
-            style = PROBLEM_STYLE if attempt.status == "error" else OK_STYLE
-            text = _attempt_text(attempt) + claimed
-            lines.append(bullet(text, style, mark=attempt.mark, indent=4))
+        for shown in _ends_shown(finished):
+            if isinstance(shown, int):
+                text = f"… {shown:,} more between (the timeline lists every attempt)"
+                lines.append(bullet(text, DIM_STYLE, mark=" ", indent=4))
+                continue
+            style = PROBLEM_STYLE if shown.status == "error" else OK_STYLE
+            text = _attempt_text(shown) + claimed
+            lines.append(bullet(text, style, mark=shown.mark, indent=4))
     else:
         lines.append(row("Ended", ("no attempt ended", DIM_STYLE)))
     if timeline.attempts:

@@ -269,6 +269,10 @@ class SidePane(Widget):
         pane = tabs.get_pane(name)
         panes = set(tabs.query(TabPane))
         leaving = focused is not None and not panes.isdisjoint(focused.ancestors)
+        from intentus_tui.tui.widgets.pane_text import LinesPane
+
+        for lines in pane.query(LinesPane):  # its lines in the frame that shows it
+            lines.fill()
         tabs.active = name
         if leaving and focused is not None and pane not in focused.ancestors:
             self.call_after_refresh(self._focus_in, pane)
