@@ -127,7 +127,7 @@ class RootSet:
             if kind is not None and self.several:
                 text += f" ({kind})"
             if entry.problem:
-                text += f" ⚠ {sanitize_line(entry.problem)}"
+                text += f" ⚠ {sanitize_line(_problem_alone(entry, entry.problem))}"
             parts.append(text)
         return parts
 
@@ -161,6 +161,13 @@ class RootSet:
                 except RuntimeError:  # the app has closed
                     return
             self._stop.wait(self.options.poll_seconds)
+
+
+def _problem_alone(entry: OpenedRoot, problem: str) -> str:
+    """A root's problem without its location first, after the root's name: at 80 columns
+    "127.0.0.1 0 ⚠ ssh://root@127.0.0.1:1/tmp/x:…" said where twice and not what."""
+    where = entry.mirror.location.url if entry.mirror is not None else entry.spec
+    return problem.removeprefix(f"{where}: ")
 
 
 class RootsSupport(App[None]):

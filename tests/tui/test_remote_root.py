@@ -16,6 +16,7 @@ from tests.core.remote.sshd import SshServer
 from tests.core.wal.support import write_completed
 from tests.intentusnet_world import RealWorld
 from tests.roots_world import copy_host
+from tests.tui.app_support import screen_lines
 
 LATER_ID = "0c0ffee0-1111-4222-8333-944455556666"
 
@@ -86,3 +87,25 @@ async def test_a_remote_root_that_cannot_be_reached_is_named_as_typed(
         assert await _until(pilot, lambda: url in said() and "⚠" in app.header_state.directory)
         assert f"No execution records (*.json) in {url}: " in said(), said()
         assert str(tmp_path / "cache") not in said() and ".cache" not in said()
+
+
+async def test_a_failing_remote_roots_header_says_what_is_wrong_at_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, real_world: RealWorld
+) -> None:
+    """Beside a local root, at 80 columns, the header read "127.0.0.1 0 ⚠
+    ssh://root@127.0.0.1:1/tmp/x:…": the root's location again, after its name, and not
+    what was wrong. It says what is wrong."""
+    monkeypatch.setenv("INTENTUS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    local = copy_host(real_world, tmp_path / "here")
+    url = "ssh://root@127.0.0.1:1/tmp/x"  # port 1: refused at once, no server needed
+    options = RemoteOptions(timeout=3, poll_seconds=0.3, accept_unknown_host=True)
+    roots = RootSet(open_roots([str(local.base), url], options, sync=False), options)
+    root = roots.working[0].root
+    assert root is not None
+    app = IntentusApp(root, roots=roots, watch=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await _until(pilot, lambda: "⚠" in app.header_state.directory)
+        await pilot.pause()
+        header = screen_lines(app)[0]
+        assert "127.0.0.1 0 ⚠ connection refused by 127.0.0.1" in header, header
+        assert "ssh://" not in header, header
