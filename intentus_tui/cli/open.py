@@ -208,14 +208,21 @@ def open_debugger(
         return ExitCode.USAGE
     if not has_a_terminal():
         return ExitCode.USAGE
+    from intentus_tui.tui.settings import load_settings
     from intentus_tui.tui.startup.first_rows import first_look, first_row_count
     from intentus_tui.tui.startup.start_frame import StartFrame
+
+    # Where the app will draw the list (platformdirs' import, 3-10 ms, comes before the
+    # first rows now: the app read the settings 0.1 s later, and moved the rows there).
+    layout = load_settings().get("layout")
 
     reopen: RecordRoot | None = root
     code: int = ExitCode.OK
     while reopen is not None:  # opened again when the project's records appear
         first = first_look(reopen.records_dir, first_row_count(), reopen.wal_dir)
-        frame = StartFrame.show(str(reopen.records_dir), first.rows, watch=watch, total=first.total)
+        frame = StartFrame.show(
+            str(reopen.records_dir), first.rows, watch=watch, total=first.total, layout=layout
+        )
         try:
             app = make_app(reopen, watch=watch)
             if frame is not None:

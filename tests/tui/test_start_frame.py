@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import pty
 import re
@@ -26,6 +27,7 @@ import pytest
 from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.tui.pane_widths import list_pane_width
+from intentus_tui.tui.settings import load_settings
 from intentus_tui.tui.startup.first_rows import first_look
 from intentus_tui.tui.startup.start_frame import (
     ENTER,
@@ -66,20 +68,30 @@ def big_world(records: Path, extra: int = 60) -> None:
         )
 
 
+@pytest.mark.parametrize("layout", ["columns", "stacked"])
 @pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 45)])
 async def test_the_app_s_first_frame_draws_the_same_rows_in_the_same_places(
-    records_dir: Path, size: tuple[int, int]
+    records_dir: Path, size: tuple[int, int], layout: str, _settings_file: Path
 ) -> None:
     """Under 128 columns the start frame drew the list 44 columns wide (at 80x24) or 48
-    (at 120x36), and the app's first frame moved it to 36 or 54: the rows jumped."""
+    (at 120x36), and the app's first frame moved it to 36 or 54: the rows jumped. With
+    the stacked layout remembered, the frame drew the list on the left, the whole height,
+    and the app's first frame moved it across the top third."""
     COLUMNS, LINES = size
+    _settings_file.write_text(json.dumps({"layout": layout}))
     big_world(records_dir)
     first = first_look(records_dir, LINES)
     assert len(first.rows) == LINES
     frame = [
         plain(line)
         for line in frame_lines(
-            "records", first.rows, watch=False, columns=COLUMNS, lines=LINES, total=first.total
+            "records",
+            first.rows,
+            watch=False,
+            columns=COLUMNS,
+            lines=LINES,
+            total=first.total,
+            layout=load_settings().get("layout"),
         )
     ]
     app = make_app(records_dir)
@@ -92,13 +104,18 @@ async def test_the_app_s_first_frame_draws_the_same_rows_in_the_same_places(
             shown = screen_text(app).splitlines()
     finally:
         index.open()
-    list_width = list_pane_width(COLUMNS)
-    assert len(frame) == LINES - 1  # everything but the footer
+    assert app.pane_layout == layout
+    list_width = list_pane_width(COLUMNS) if layout == "columns" else COLUMNS
+    # everything but the footer; stacked, the list's third of it
+    below = LINES - 3 if layout == "columns" else (LINES - 3) // 3
+    assert len(frame) == 2 + below
     assert [line.rstrip() for line in shown[:2]] == [line.rstrip() for line in frame[:2]]
     # The first rows were read: so far, as many are indexed as are counted, of every
     # record file the first look listed.
     assert f"indexing {LINES}/66" in frame[0] and f" {LINES} executions so far" in frame[1]
-    for y in range(2, LINES - 1):
+    if layout == "stacked":
+        assert shown[2 + below].startswith("╭")  # the timeline's box, under the list's
+    for y in range(2, 2 + below):
         # the scrollbar's column is drawn with Textual's own glyphs: the rest must match
         app_line, frame_line = shown[y][:list_width], frame[y]
         assert len(frame_line) == list_width
@@ -107,7 +124,7 @@ async def test_the_app_s_first_frame_draws_the_same_rows_in_the_same_places(
             app_line[:scrollbar] + app_line[scrollbar + 1 :]
             == frame_line[:scrollbar] + frame_line[scrollbar + 1 :]
         ), f"line {y}"
-    assert sum(fixed_id(0)[:4] in line or "0000000" in line for line in frame) > LINES * 3 // 4 - 3
+    assert sum(fixed_id(0)[:4] in line or "0000000" in line for line in frame) > below * 3 // 4 - 3
 
 
 def test_hostile_record_text_reaches_the_frame_only_made_visible(tmp_path: Path) -> None:

@@ -147,11 +147,15 @@ def frame_lines(
     columns: int,
     lines: int,
     total: int | None = None,
+    layout: object = None,
 ) -> list[Line]:
     """The start frame, line by line from the top: the header (``total``: the record
-    files, if counted), then the list's box."""
+    files, if counted), then the list's box where ``layout`` (the one remembered) has it:
+    ``stacked``, across the top third, else on the left, the whole height."""
     list_width = list_pane_width(columns)
     list_height = lines - HEADER_LINES - FOOTER_LINES
+    if layout == "stacked":  # the grid's rows are 1fr 2fr: Textual floors the first
+        list_width, list_height = columns, list_height // 3
     model = ListModel()
     model.replace_all(rows)
     return _header_lines(directory, model, watch, columns, total) + _list_lines(
@@ -185,9 +189,10 @@ class StartFrame:
         *,
         watch: bool,
         total: int | None = None,
+        layout: object = None,
     ) -> StartFrame | None:
         """Draw the frame if stdin and stdout are a terminal big enough; else ``None``.
-        ``total``: the record files, if they were counted."""
+        ``total``: the record files, if they were counted; ``layout``: the one remembered."""
         if not rows or os.environ.get("TERM", "") in ("", "dumb") or sys.platform == "win32":
             return None
         import termios  # POSIX only
@@ -204,7 +209,15 @@ class StartFrame:
         # Made before the terminal is touched: nothing can fail between quieting it and
         # handing it to ``close``.
         text = render(
-            frame_lines(directory, rows, watch=watch, columns=columns, lines=lines, total=total),
+            frame_lines(
+                directory,
+                rows,
+                watch=watch,
+                columns=columns,
+                lines=lines,
+                total=total,
+                layout=layout,
+            ),
             color="NO_COLOR" not in os.environ,
         )
         try:
