@@ -490,7 +490,12 @@ def _report(
         if bundles:
             parts.append(_counted(len(bundles), "bundle manifest"))
         # Each root's count, a bundle's among them, when roots are named.
-        per_root = _per_root(record_paths, details, wal_targets, wals, root_of if labels else {})
+        several = len(set(root_of.values())) > 1  # roots, or bundles, each counted
+        # A bundle's manifest is counted in its bundle's part: the parts add up to the total.
+        manifests = [(os.path.basename(path), bundle.ok) for path, bundle in bundles]
+        per_root = _per_root(
+            record_paths, details, wal_targets, wals, root_of if several else {}, manifests
+        )
         echo_folded(
             [
                 f"{checked} checked ({', '.join(parts)}), {failed - len(unopened)} failed"
@@ -553,16 +558,18 @@ def _per_root(
     wal_targets: list[WalTarget],
     wals: list[WalVerifyReport],
     labels: dict[Path, str],
+    manifests: Sequence[tuple[str, bool]] = (),
 ) -> str:
-    """``; a: 55 checked, 7 failed; b: …`` with several roots, else nothing."""
+    """``; a: 55 checked, 7 failed; b: …`` with several roots, else nothing. ``manifests``:
+    each bundle's label and whether its manifest's check passed."""
     if not labels:
         return ""
     checked: dict[str, int] = {}
     failed: dict[str, int] = {}
     outcomes = [(path, _record_ok(d)) for (path, _), d in zip(record_paths, details, strict=True)]
     outcomes += [(path, w.ok) for (path, _), w in zip(wal_targets, wals, strict=True)]
-    for path, ok in outcomes:
-        label = labels.get(path, "")
+    labelled = [(labels.get(path, ""), ok) for path, ok in outcomes]
+    for label, ok in [*labelled, *manifests]:
         checked[label] = checked.get(label, 0) + 1
         failed[label] = failed.get(label, 0) + (not ok)
     return "".join(

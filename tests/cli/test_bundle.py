@@ -153,6 +153,7 @@ def test_the_total_checked_is_the_sum_of_its_parts(
     # The changed manifest's seal, and so each record of its bundle: nothing vouches for them.
     assert two.stdout.splitlines()[-1] == (
         "12 checked (6 records, 4 WALs, 2 bundle manifests), 4 failed"
+        "; evidence.tar.gz: 6 checked, 0 failed; changed.tar.gz: 6 checked, 4 failed"
     )
     doc = json.loads(cli("verify", str(good_bundle), str(changed), "--json").stdout)
     assert doc["checked"] == doc["records"] + doc["wals"] + len(doc["bundles"]) == 12
@@ -290,7 +291,7 @@ def test_a_bundle_beside_a_directory_names_each_files_root(
     assert f"evidence.tar.gz:records/{world.success}.json" in named
     assert all(name.startswith(("incident:", "evidence.tar.gz:")) for name in named), named
     assert run.stdout.splitlines()[-1].endswith(
-        "; incident: 6 checked, 1 failed; evidence.tar.gz: 5 checked, 0 failed"
+        "; incident: 6 checked, 1 failed; evidence.tar.gz: 6 checked, 0 failed"
     ), run.stdout.splitlines()[-1]
     # A bundle's file as its line names it (``evidence.tar.gz/X.json`` named no file) is
     # taken back, from the bundle's directory, as --json names it.
