@@ -422,7 +422,7 @@ def _report(
     what was named and could not be read (a root's label or the path, why), each a
     failure; ``named``: the files named themselves (a saved snapshot among them is
     re-hashed as one); ``in_bundles``: the bundle each file of several came from (its line
-    names it, ``b.tar.gz:records/FILE``; its manifest's line counts for it)."""
+    names it, ``b.tar.gz:records/FILE``; its part of the last line counts its manifest)."""
     labels = labels or {}
     root_of = {**labels, **(in_bundles or {})}
     shown_in = _shown_names(root_of, bundles)

@@ -306,8 +306,7 @@ class _TraceBuilder:
         )
         # A child is never longer than its parent: an attempt's recorded latency may run
         # past the last recorded moment.
-        latest = max((root.end, *(child.end for child in children)), key=_later)
-        root.end = latest
+        root.end = max((root.end, *(child.end for child in children)), key=_later)
         spans = [root, *children]
         if self.detail.verdict is not None:
             for span in spans:
