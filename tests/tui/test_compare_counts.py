@@ -95,3 +95,30 @@ async def test_the_diff_tab_and_the_command_line_count_the_same_changed_values(
         tab = str(app.side_pane.diff_pane.query_one("#diff-status").render())
         assert tab.startswith(f"{values} changed values"), tab
         assert f"at 1/{values}" in tab
+
+
+async def test_the_diff_tab_counts_the_changed_events_as_the_command_line_does(
+    records_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Diff tab said `11 changed values` where `diff` and the comparison screen said
+    `11 changed values, 5 changed events`: it counts the events too, in the same words."""
+    from intentus_tui.cli import run
+    from tests.factories import write_record
+    from tests.tui.app_support import make_app, mark_and_compare, settle
+
+    a, b = _adjacent_changes()
+    write_record(records_dir, a)
+    write_record(records_dir, b)
+    run(["diff", "exec-000A", "exec-000B", "--dir", str(records_dir)])
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    events = _count(r"(\d+) changed events", last)
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
+        await pilot.press("escape")
+        await settle(pilot)
+        tab = str(app.side_pane.diff_pane.query_one("#diff-status").render())
+        values = _count(r"(\d+) changed values", last)
+        assert tab.startswith(f"{values} changed values"), tab
+        assert f"   {events} changed events" in tab, tab

@@ -710,7 +710,7 @@ class DiffPane(Vertical):
 
     @staticmethod
     def _status(outcome: DiffOutcome, index: int) -> Content:
-        from intentus_tui.core.actions import changed_values_text
+        from intentus_tui.core.actions import changed_events_text, changed_values_text
 
         entries = outcome.entries
         hidden = outcome.comparison.hidden if outcome.comparison is not None else 0
@@ -728,6 +728,11 @@ class DiffPane(Vertical):
         for entry in entries:
             counts[entry.kind] += 1
         total = len(entries)
+        # Events where they were compared event by event, as `diff` and the comparison
+        # screen count them beside the values.
+        events = outcome.comparison.changed_events if outcome.comparison is not None else None
+        # After the values' own figures: in a narrow pane those stay on one line.
+        events_part = ("", "") if events is None else (f"   {changed_events_text(events)}", "bold")
         return Content.assemble(
             (changed_values_text(total), "bold"),
             ("  ", ""),
@@ -736,6 +741,7 @@ class DiffPane(Vertical):
             (f"~{counts['changed']:,}", "$text-warning"),
             (f"   at {index + 1:,}/{total:,}", "bold"),
             ("   n/N: next/previous", DIM_STYLE),
+            events_part,
             hidden_part,
         )
 
