@@ -362,6 +362,10 @@ def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str,
         "fork": fork_json(comparison.fork),
         "structure": structure_json(comparison.structure),
         "notes": list(comparison.notes),
+        # The text's last line counts: ``different: 11 changed values, 5 changed events``
+        # (null where the events were not compared one by one).
+        "changed_values": len(comparison.entries),
+        "changed_events": comparison.changed_events,
         "hidden": comparison.hidden,
         "ignore_rules": list(comparison.ignore.patterns),
     }

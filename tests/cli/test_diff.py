@@ -870,3 +870,31 @@ def test_a_baseline_changed_since_it_was_saved_is_said_in_both_forms(
     assert "note" not in doc["a"] and doc["b"]["note"].startswith("its content does not hash")
     title = side_title_versions(file_operand("B", edited, prefer="snapshot"))[0]
     assert title.endswith(" · ⚠ changed since it was saved"), title
+
+
+@pytest.mark.parametrize(("b", "aligned"), [("exec-direct", ()), ("exec-drift", ("--aligned",))])
+def test_json_counts_what_the_text_counts(
+    root: Path, capsys: pytest.CaptureFixture[str], b: str, aligned: tuple[str, ...]
+) -> None:
+    """The text ends `different: 3 changed values, 2 changed events`; `--json` had no
+    count of the changed events at all (a script had to recount them): it has both."""
+    _, out, _ = cli(capsys, "diff", "exec-a", b, *aligned)
+    last = out.rstrip().splitlines()[-1]
+    _, out, _ = cli(capsys, "diff", "exec-a", b, "--json", *aligned)
+    doc = json.loads(out)
+    values, events = doc["changed_values"], doc["changed_events"]
+    assert values == len(doc["entries"])
+    assert last == (
+        f"different: {values} changed value{'s' * (values != 1)}, "
+        f"{events} changed event{'s' * (events != 1)}"
+    )
+
+
+def test_json_has_no_event_count_where_the_events_were_not_compared(
+    root: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    snapshot = tmp_path / "a.snapshot.json"
+    assert cli(capsys, "snapshot", "exec-a", "-o", str(snapshot))[0] == ExitCode.OK
+    _, out, _ = cli(capsys, "diff", "exec-direct", str(snapshot), "--json")
+    doc = json.loads(out)
+    assert doc["changed_values"] == len(doc["entries"]) > 0 and doc["changed_events"] is None
