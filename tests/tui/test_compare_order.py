@@ -8,7 +8,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import settle
 from tests.tui.compare_harness import compare_pair, debugger_on_pair, record_pair
 
@@ -66,3 +69,41 @@ async def test_the_full_screen_numbers_each_difference_as_the_diff_tab_does(
     assert ("7/9", "finalResponse.payload.agent") in diff_tab, diff_tab
     assert full_screen == diff_tab
     assert rows == sorted(rows)  # n goes down the values, never back up
+
+
+async def test_the_diff_tab_writes_a_whole_event_as_diff_does(
+    tmp_path: Path, real_world: RealWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fallback's extra events, against the direct success: `diff` writes each with its
+    keys in order (`+ events[1]: {"payload":{"agent":"fb-primary",…},"seq":2,…}`), the Diff
+    tab wrote them as the record does (`{"seq":2,"type"…`): cut to its column, the two
+    showed different parts of one value. The tab writes them as `diff` does."""
+    import shutil
+
+    from intentus_tui.cli import run
+    from tests.tui.app_support import make_app, mark_and_compare
+
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    run(["diff", real_world.success, real_world.fallback, "--dir", str(records)])
+    said = {}
+    for line in capsys.readouterr().out.splitlines():
+        found = re.match(r"\+ (events\[\d+\]): (\{.*\})$", line)
+        if found:
+            said[found.group(1)] = found.group(2)
+    assert said
+    app = make_app(records)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
+        await pilot.press("escape")
+        await settle(pilot)
+        view = app.side_pane.diff_pane.view
+        shown = {
+            view.path_at(i): view.values_for(i)[1]
+            for i in range(len(view.entries))
+            if view.path_at(i) in said
+        }
+    assert shown.keys() == said.keys()
+    for path, value in shown.items():
+        assert value.rstrip("…") and said[path].startswith(value.rstrip("…")), (path, value)

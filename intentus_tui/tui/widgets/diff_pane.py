@@ -751,8 +751,8 @@ class DiffPane(Vertical):
         path = self.view.path_at(index)
         # Read further than is shown, then cut where A and B differ, both in the panel.
         reach = CURRENT_VALUE_CHARS * CURRENT_VALUE_REACH
-        before = compact_value(entry.before, reach)
-        after = compact_value(entry.after, reach)
+        before = compact_value(entry.before, reach, sort_keys=True)
+        after = compact_value(entry.after, reach, sort_keys=True)
         width = max(self.scrollable_content_region.width - 2, 8)  # less the side's letter
         shown = panel_texts(before, after, width, lines=CURRENT_LINES)
         return Content("\n").join(

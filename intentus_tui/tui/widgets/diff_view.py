@@ -148,14 +148,14 @@ class DiffView(CursorRowsView, can_focus=True):
                 # that differ past it would read the same.
                 reach = VALUE_CHARS * VALUE_REACH
                 before, after = (
-                    compact_value(entry.before, reach),
-                    compact_value(entry.after, reach),
+                    compact_value(entry.before, reach, sort_keys=True),
+                    compact_value(entry.after, reach, sort_keys=True),
                 )
                 cached = clip_pair(before, after, VALUE_CHARS)
             else:
                 cached = (
-                    compact_value(entry.before, VALUE_CHARS),
-                    compact_value(entry.after, VALUE_CHARS),
+                    compact_value(entry.before, VALUE_CHARS, sort_keys=True),
+                    compact_value(entry.after, VALUE_CHARS, sort_keys=True),
                 )
             self._values[index] = cached
         return cached

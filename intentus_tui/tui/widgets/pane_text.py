@@ -312,8 +312,9 @@ def _non_finite(value: float) -> str:
     return "Infinity" if value > 0 else "-Infinity"
 
 
-def compact_value(value: Any, limit: int = 240) -> str:
-    """One-line JSON for display: sanitized, and cut at ``limit`` characters.
+def compact_value(value: Any, limit: int = 240, *, sort_keys: bool = False) -> str:
+    """One-line JSON for display: sanitized, and cut at ``limit`` characters. ``sort_keys``:
+    each object's keys in order, as ``intentus-tui diff`` writes a changed value.
 
     Huge strings are sliced *before* encoding, so a 1 MB value costs the same as a short one.
     """
@@ -325,7 +326,8 @@ def compact_value(value: Any, limit: int = 240) -> str:
     if isinstance(value, str) and len(value) > limit:
         value, cut = value[:limit], True
     try:
-        text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+        text = orjson.dumps(value, option=option).decode()
     except (TypeError, orjson.JSONEncodeError):
         text = repr(value)  # big ints, non-JSON values: still shown, never raised
     if cut:
