@@ -98,3 +98,31 @@ async def test_a_snapshot_named_whole_stacks_the_titles_rather_than_cut_its_name
         assert text.startswith(f"B {whole}") and "…" not in text, text
         assert side_b.size.height == 1, (text, side_b.size)
         assert str(side_a.render()).endswith(SHORT_VERDICT)
+
+
+@pytest.mark.parametrize("width", [80, 60])
+async def test_at_80_columns_a_snapshots_title_keeps_the_end_of_its_name(
+    tmp_path: Path, width: int
+) -> None:
+    """The `s` key names a snapshot after its execution's UUID and a hash of its own
+    (`7809d8ed-7dba-…-34a79d21fd56-592f95c2.json`). At 80 columns B's title was cut at its
+    end, `B snapshot 7809d8ed-7dba-4ec5-93f4…`: every snapshot of that execution read the
+    same. Its whole name when it fits the line (without its workflow and step), else cut
+    in its middle, its end kept, as the picker lists it."""
+    ident = "7809d8ed-7dba-4ec5-93f4-34a79d21fd56"
+    record = good_record(ident)
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+    saved = save_snapshot(snapshot_from_record(record), snapshots / f"{ident}-592f95c2.json")
+    a = _side(tmp_path, ident, VERIFIED)
+    b = file_operand(saved.name, saved, prefer="snapshot")
+    app = _TitlesApp(a, b)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        text = str(screen.query_one("#side-b").render())
+    if width == 80:
+        assert text.startswith(f"B snapshot {saved.name}"), text
+    assert text.rstrip().endswith("-592f95c2.json"), text

@@ -113,8 +113,13 @@ def side_title_versions(
             if step:
                 text += f" · {described.get('workflow_id')}/{step}"
             versions = [text + damaged]
-            if len(operand.label) > SHORT_FILE_NAME:  # a narrow screen: the name cut
-                versions.append(f"{operand.noun} {fit(operand.label, SHORT_FILE_NAME)}{damaged}")
+            if step:  # narrower: its whole name still, without its workflow and step
+                versions.append(f"{operand.noun} {operand.label}{damaged}")
+            if len(operand.label) > SHORT_FILE_NAME:  # a narrow screen: the name cut in its
+                # middle, keeping the end that tells two snapshots of one execution apart
+                # (cut at its end, each read `7809d8ed-7dba-4ec5-93f4…`), as the picker does
+                short = file_label(operand.label, SHORT_FILE_NAME).rstrip()
+                versions.append(f"{operand.noun} {short}{damaged}")
             return [clip(text, TITLE_CHARS) for text in versions]
         label = described.get("label")
         text = f"run {described.get('run_id')}" + (f" ({label})" if label else "")
