@@ -101,7 +101,13 @@ def clip_apart(a: str, b: str, width: int) -> tuple[str, str]:
     at = first_difference(a, b)
     if width >= _MIN_PAIR_WIDTH or not at or (cell_len(a) <= width and cell_len(b) <= width):
         return clip_pair(a, b, width)
-    return _clip(ELLIPSIS + a[at:], width), _clip(ELLIPSIS + b[at:], width)
+    # A name that is the other's start (a record beside its snapshot, named after its id)
+    # has nothing from there: it is shown from its own start, not as a bare "…".
+    return _from(a, at, width), _from(b, at, width)
+
+
+def _from(name: str, at: int, width: int) -> str:
+    return _clip(name if at >= len(name) else ELLIPSIS + name[at:], width)
 
 
 def _clip(text: str, width: int) -> str:

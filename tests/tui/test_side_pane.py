@@ -661,3 +661,19 @@ def test_a_torn_last_log_line_is_a_crash_not_a_problem_in_the_verify_tab(tmp_pat
     assert not any("torn_last_line" in line for line in text), text
     assert any("last line torn (a crash while appending, not tampering)" in line for line in text)
     assert all("starting at)" not in line for line in torn), torn  # its column is said
+
+
+async def test_a_record_beside_its_own_snapshot_is_named_in_the_diff_tabs_header() -> None:
+    """A record (`7809d8ed-7dba-…`) beside a snapshot of it, whose name begins with the
+    record's id: at 80 columns the Diff tab's header read `− A …` beside `+ B …-592f…`,
+    A's name cut to nothing where the two differ. A is named from its start."""
+    ident = "7809d8ed-7dba-4ec5-93f4-34a79d21fd56"
+    app = SidePaneApp(None)
+    async with app.run_test(size=(42, 40)) as pilot:
+        app.side.show_diff_values(ident, {"a": 1}, f"{ident}-592f95c2.json", {"a": 2})
+        await finish_workers(pilot)
+        view = app.side.diff_pane.query_one(DiffView)
+        header = "".join(s.text for s in view._header_strip(view.row_width))
+    before, after = (cell.strip() for cell in header.split("│")[1:3])
+    assert before.startswith("− A 78"), header
+    assert after.startswith("+ B …-") and "592f" in after, header
