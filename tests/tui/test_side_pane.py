@@ -677,3 +677,29 @@ async def test_a_record_beside_its_own_snapshot_is_named_in_the_diff_tabs_header
     before, after = (cell.strip() for cell in header.split("│")[1:3])
     assert before.startswith("− A 78"), header
     assert after.startswith("+ B …-") and "592f" in after, header
+
+
+async def test_a_changed_snapshots_short_name_is_whole_in_the_diff_tab(tmp_path: Path) -> None:
+    """At 80 columns (a pane 42 wide) `t.snapshot.json`, changed since it was saved, was
+    titled `B: t…pshot.json · ⚠ changed since it was` / `saved`: its name cut to 12 cells
+    to leave room for a mark that wrapped all the same. The name is whole."""
+    from intentus_tui.core.compare.operands import file_operand, record_operand
+    from intentus_tui.core.verist.snapshot import save_snapshot, snapshot_from_record
+
+    record = good_record("exec-000A")
+    saved = save_snapshot(snapshot_from_record(record), tmp_path / "t.snapshot.json")
+    document = json.loads(saved.read_text("utf-8"))
+    document["input"]["intent"]["name"] = "Edited"
+    saved.write_text(json.dumps(document), "utf-8")
+    b = file_operand(str(saved), saved, prefer="snapshot")
+    assert b.note  # changed since it was saved
+    a = record_operand("exec-000A", record, path=tmp_path / "exec-000A.json")
+    app = SidePaneApp(None)
+    async with app.run_test(size=(42, 40)) as pilot:
+        app.side.show_tab("diff")
+        app.side.diff_pane.show_comparison("exec-000A", a, saved.name, b)
+        await finish_workers(pilot)
+        await pilot.pause()
+        title = str(app.side.diff_pane.query_one("#diff-title").content)
+    title_b = next(line for line in title.splitlines() if line.startswith("B: "))
+    assert title_b.startswith("B: t.snapshot.json · ⚠"), title

@@ -51,6 +51,7 @@ from intentus_tui.core.actions import (
     from_untrusted,
 )
 from intentus_tui.tui.presenters.compare_text import (
+    MIN_TITLE_NAME,
     changed_mark,
     panel_texts,
     side_short_name,
@@ -681,7 +682,10 @@ class DiffPane(Vertical):
 
         def title(side: str, style: str, label: str, operand: Operand | None) -> Content:
             mark = _mark(operand)
-            name = title_name(label, width - len(side) - Content(mark[0]).cell_length)
+            room = width - len(side) - Content(mark[0]).cell_length
+            if room < MIN_TITLE_NAME:  # the mark wraps below it anyway: the name has the line
+                room = width - len(side)  # (cut to 12, `t…pshot.json`, it wrapped all the same)
+            name = title_name(label, room)
             return Content.assemble((side, style), name, mark)
 
         titles = [  # a line each, as the verdicts below them
