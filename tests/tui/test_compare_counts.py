@@ -122,3 +122,30 @@ async def test_the_diff_tab_counts_the_changed_events_as_the_command_line_does(
         values = _count(r"(\d+) changed values", last)
         assert tab.startswith(f"{values} changed values"), tab
         assert f"   {events} changed events" in tab, tab
+
+
+async def test_the_diff_tab_says_no_first_divergence_in_the_command_lines_words(
+    records_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two records whose events agree (only the answer was edited): `diff` says `first
+    divergence: none`, the Diff tab said `events: the streams agree`."""
+    from intentus_tui.cli import run
+    from tests.factories import write_record
+    from tests.tui.app_support import make_app, mark_and_compare, settle
+
+    a, b = record_pair()
+    b["finalResponse"] = {**a["finalResponse"], "error": "edited"}
+    b["events"] = a["events"]
+    write_record(records_dir, a)
+    write_record(records_dir, b)
+    run(["diff", "exec-000A", "exec-000B", "--dir", str(records_dir)])
+    said = capsys.readouterr().out.splitlines()
+    assert "first divergence: none" in said
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, "exec-000A.json", "exec-000B.json")
+        await pilot.press("escape")
+        await settle(pilot)
+        summary = str(app.side_pane.diff_pane.query_one("#diff-summary").render())
+    assert "first divergence: none" in summary.splitlines(), summary

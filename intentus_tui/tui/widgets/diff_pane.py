@@ -326,8 +326,8 @@ def comparison_summary(comparison: RecordComparison, width: int | None = None) -
 def _divergence_line(described: str | None) -> Content:
     """Where the event streams first part (``Divergence.describe``, None: they agree), as
     ``intentus-tui diff`` and the comparison screen say it (two records, two runs)."""
-    if described is None:
-        return Content.assemble(("events: ", DIM_STYLE), ("the streams agree", OK_STYLE))
+    if described is None:  # `diff`'s words (this said "events: the streams agree")
+        return Content.assemble(("first divergence: ", DIM_STYLE), ("none", OK_STYLE))
     return Content.assemble(("first divergence: ", DIM_STYLE), (safe(described), WARNING_STYLE))
 
 
