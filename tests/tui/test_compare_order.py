@@ -107,3 +107,39 @@ async def test_the_diff_tab_writes_a_whole_event_as_diff_does(
     assert shown.keys() == said.keys()
     for path, value in shown.items():
         assert value.rstrip("…") and said[path].startswith(value.rstrip("…")), (path, value)
+
+
+async def test_the_diff_tabs_panel_says_a_missing_side_as_the_full_screen_does(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    """On the fallback's extra event the full screen's panel read `at events[1]  added` /
+    `A (nothing on this side)`; the Diff tab's, for the same difference, `at events[1]` /
+    `A ∅ (absent)`. One wording on both."""
+    import shutil
+
+    from tests.tui.app_support import make_app, mark_and_compare
+
+    records = tmp_path / ".intentusnet" / "records"
+    shutil.copytree(real_world.records_dir, records)
+    app = make_app(records)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
+        screen = app.screen
+        assert isinstance(screen, ComparisonScreen)
+        full: list[list[str]] = []
+        for _ in range(12):
+            full.append(str(screen.query_one("#compare-current").render()).splitlines()[:2])
+            await pilot.press("n")
+        await pilot.press("escape")
+        await settle(pilot)
+        pane = app.side_pane.diff_pane
+        pane.view.focus()
+        await settle(pilot)
+        tab: list[list[str]] = []
+        for _ in range(12):
+            tab.append(str(pane.query_one("#diff-current").render()).splitlines()[:2])
+            await pilot.press("n")
+    added_full = next(lines for lines in full if lines[0].endswith("  added"))
+    added_tab = next((lines for lines in tab if lines[0].startswith(added_full[0][:-7])), None)
+    assert added_tab == added_full == [added_full[0], "A (nothing on this side)"], (full, tab)

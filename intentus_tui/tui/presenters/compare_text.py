@@ -62,6 +62,7 @@ def title_name(label: str, room: int) -> str:
     return file_label(label, max(room, MIN_TITLE_NAME)).rstrip()
 
 
+NO_VALUE_HERE = "(nothing on this side)"  # a value only the other side has, in a panel
 MIN_TITLE_NAME = 12  # a name is never cut shorter: its mark (``⚠ changed …``) wraps instead
 
 

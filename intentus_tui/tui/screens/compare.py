@@ -49,6 +49,7 @@ from intentus_tui.core.model import Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.compare_text import (
+    NO_VALUE_HERE,
     RECORD_WORD,
     WHOLE_VALUE_REACH,
     abbreviated,
@@ -506,7 +507,7 @@ class ComparisonScreen(Screen[None]):
             state = (row.status if row.status != "same" else "changed", "bold $text-warning")
         else:
             state = ("differs, hidden by an ignore rule", "italic " + DIM)
-        gap = Content.styled("(nothing on this side)", DIM)
+        gap = Content.styled(NO_VALUE_HERE, DIM)
         shown = panel_texts(texts[0], texts[1], limit, one_line=one_line)
         sides = [
             Content.assemble((letter, style), gap if text is None else Content(text))

@@ -52,6 +52,7 @@ from intentus_tui.core.actions import (
 )
 from intentus_tui.tui.presenters.compare_text import (
     MIN_TITLE_NAME,
+    NO_VALUE_HERE,
     changed_mark,
     panel_texts,
     side_short_name,
@@ -755,15 +756,23 @@ class DiffPane(Vertical):
         path = self.view.path_at(index)
         # Read further than is shown, then cut where A and B differ, both in the panel.
         reach = CURRENT_VALUE_CHARS * CURRENT_VALUE_REACH
-        before = compact_value(entry.before, reach, sort_keys=True)
-        after = compact_value(entry.after, reach, sort_keys=True)
+        kind = entry.kind
+        # A side that has no value says so as the full screen's panel does (this said
+        # `∅ (absent)`), and what happened to the value follows its path, as there.
+        before = None if kind == "added" else compact_value(entry.before, reach, sort_keys=True)
+        after = None if kind == "removed" else compact_value(entry.after, reach, sort_keys=True)
         width = max(self.scrollable_content_region.width - 2, 8)  # less the side's letter
         shown = panel_texts(before, after, width, lines=CURRENT_LINES)
+        gap = Content.styled(NO_VALUE_HERE, DIM_STYLE)
         return Content("\n").join(
             [
-                Content.assemble(("at ", DIM_STYLE), (path, "bold")),
-                Content.assemble(("A ", "bold $text-error"), shown[0] or ""),
-                Content.assemble(("B ", "bold $text-success"), shown[1] or ""),
+                Content.assemble(
+                    ("at ", DIM_STYLE), (path, "bold"), "  ", (kind, "bold $text-warning")
+                ),
+                Content.assemble(("A ", "bold $text-error"), gap if shown[0] is None else shown[0]),
+                Content.assemble(
+                    ("B ", "bold $text-success"), gap if shown[1] is None else shown[1]
+                ),
             ]
         )
 
