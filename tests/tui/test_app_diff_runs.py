@@ -322,3 +322,29 @@ async def test_a_directory_of_runs_alone_says_how_to_compare_them(
     note = f"Active Graph runs are here: press {key} to compare two."
     assert "No execution records" in said["runs"] and note in said["runs"], said["runs"]
     assert "No execution records" in said["empty"] and "Active Graph" not in said["empty"]
+
+
+async def test_a_run_typed_as_diff_takes_it_from_the_current_directory(
+    project: Path, notes: NotesWorld, real_world: RealWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`notes.db#ID` typed as `intentus-tui diff notes.db#ID …` takes it, from the directory
+    the debugger runs in: without a `/` it was letters to filter by, and a mistyped id said
+    "nothing matches: type fewer letters, or a path", where `diff` lists the store's runs."""
+    monkeypatch.chdir(project)
+    app = make_noting_app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.scan_done, "scan")
+        await select(app, pilot, real_world.success)
+        picker = await open_picker(app, pilot)
+        await paste(pilot, picker, "notes.db#nope")
+        typed = shown_lines(picker)
+        assert typed[:2] == ["── Typed path (1)", "run      notes.db#nope"], typed
+        await pilot.press("enter")  # A: the run typed; then B, a run listed
+        await settle(pilot)
+        second = app.screen
+        assert isinstance(second, ComparePicker)
+        second.options.highlighted = _run_line(second, notes.sibling)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(app.notes), "said")
+        notes_said = [text for _, text in app.notes]
+    assert any("notes.db: no run 'nope'; runs: " in text for text in notes_said), notes_said

@@ -85,10 +85,12 @@ def typed_run(text: str) -> Candidate | None:
     """The run a typed ``RUNS.db#RUN_ID`` names (the file before the last ``#``, as
     ``intentus-tui diff`` reads it), or None: a file whose name holds ``#`` is that file."""
     text = text.strip()
-    if "#" not in text or not looks_like_path(text) or typed_file(text) is not None:
+    if "#" not in text or typed_file(text) is not None:
         return None
     database, _, run_id = text.rpartition("#")
-    path = typed_file(database)
+    # `notes.db#ID` as `diff` takes it, from the current directory: a bare name was taken
+    # for letters to filter by (a wrong id: "nothing matches", not diff's list of runs).
+    path = typed_file(database if looks_like_path(database) else f"./{database}")
     return typed_run_candidate(path, run_id) if path is not None and run_id else None
 
 
