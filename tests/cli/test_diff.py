@@ -656,6 +656,22 @@ def test_a_payload_only_fork(runs: dict[str, str], capsys: pytest.CaptureFixture
     assert doc["first_divergence"]["event_a"]["id"] == "evt_004"
 
 
+def test_the_first_divergence_of_two_runs_skips_what_the_ignore_rules_hide(
+    runs: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The drift's one difference is a task's status; `--ignore status` hid it from the
+    list, but the first divergence still named that event (`payload differs`), which no
+    line below showed: it ignored the rules, as two records' never did."""
+    _, out, _ = cli(capsys, "diff", runs["parent"], runs["drift"], "--json")
+    assert json.loads(out)["first_divergence"]["kind"] == "payload"
+    _, out, _ = cli(capsys, "diff", runs["parent"], runs["drift"], "--ignore", "status", "--json")
+    doc = json.loads(out)
+    assert doc["entries"] == [] and doc["hidden"] == 1
+    assert doc["first_divergence"] is None
+    _, out, _ = cli(capsys, "diff", runs["parent"], runs["drift"], "--ignore", "status")
+    assert "first divergence: none" in out.splitlines()
+
+
 def test_a_fork_with_the_same_behaviours_is_equal(
     runs: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

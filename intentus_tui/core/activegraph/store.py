@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from intentus_tui.core.compare import Divergence, find_divergence
 from intentus_tui.core.compare.events import run_event_key
+from intentus_tui.core.compare.ignore import NO_RULES, IgnoreRules
 from intentus_tui.core.fsio import open_confined
 from intentus_tui.core.sanitize import sanitize_line
 
@@ -424,10 +425,12 @@ def run_divergence(
     *,
     run_ids: Sequence[str] = (),
     aligned: bool = False,
+    ignore: IgnoreRules = NO_RULES,
 ) -> Divergence[GraphEvent] | None:
     """The first event where two logs part: by type, by length, or by actor/payload;
     position by position (a lineage's shared prefix), or ``aligned`` event by event on type
-    and actor, as the comparison lays two runs out (then also by an event one run lacks)."""
+    and actor, as the comparison lays two runs out (then also by an event one run lacks).
+    A body whose differences ``ignore`` all hides does not part them, as in two records."""
     ids = frozenset(run_ids)
 
     def body(event: GraphEvent) -> Any:
@@ -443,6 +446,7 @@ def run_divergence(
         body_of=body,
         seq_of=lambda e: e.seq,
         key_of=key if aligned else None,
+        ignore=ignore,
     )
     return None if found is None else replace(found, numbered=True)
 

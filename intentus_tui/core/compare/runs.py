@@ -103,7 +103,8 @@ def compare_runs(
         runs=summary,
         # Event by event, as the comparison screen's timelines pair them (and as two records'
         # first divergence is found), whatever the listing above compares by.
-        divergence=run_divergence(a.events, b.events, run_ids=run_ids, aligned=True),
+        # The ignore rules hide there what they hide in the listing, as for two records.
+        divergence=run_divergence(a.events, b.events, run_ids=run_ids, aligned=True, ignore=ignore),
         fork=fork,
         structure=structure,
         notes=tuple(notes),
