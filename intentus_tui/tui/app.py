@@ -27,9 +27,9 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.compare_picking import ComparePicking
-from intentus_tui.tui.comparing import comparison_bindings
 from intentus_tui.tui.diffing import COMPARISON_KEYS, DiffKeys
 from intentus_tui.tui.filtering import Filtering
+from intentus_tui.tui.help_keys import HelpKeys
 from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
@@ -58,7 +58,6 @@ from intentus_tui.tui.roots import RootSet, RootsSupport
 from intentus_tui.tui.screen_styles import read_screen_styles
 from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
-from intentus_tui.tui.screens.help import HelpScreen, help_content
 from intentus_tui.tui.selection import SelectionActions
 from intentus_tui.tui.settings import remember, screenshot_directory
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
@@ -90,6 +89,7 @@ _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark"
 
 
 class IntentusApp(
+    HelpKeys,
     UnwatchedKeys,
     DiffKeys,
     Filtering,
@@ -844,56 +844,6 @@ class IntentusApp(
             self._drain()
 
     # ------------------------------------------------------------------ help & palette
-
-    def help_sections(self) -> list[tuple[str, Any]]:
-        from intentus_tui.tui.screens.compare_picker import ComparePicker
-
-        def is_filter(binding: BindingType) -> bool:
-            return isinstance(binding, Binding) and (binding.id or "").startswith("filter.")
-
-        return [
-            ("Everywhere", [b for b in self.BINDINGS if not is_filter(b)]),
-            ("Execution list", ExecutionList.BINDINGS),
-            ("Timeline", EventLines.BINDINGS),
-            ("Comparison (d, D; f in the Diff tab)", comparison_bindings()),
-            ("Filter box", [b for b in self.BINDINGS if is_filter(b)]),
-            ("Compare picker (D)", ComparePicker.HELP_KEYS),
-            (
-                "Also",
-                [
-                    Binding(
-                        "ctrl+p", "command_palette", "Commands: jump to an execution, run an action"
-                    ),
-                    Binding("tab", "focus_next", "Next pane"),
-                    Binding("shift+tab", "focus_previous", "Previous pane"),
-                    Binding("ctrl+q", "quit", "Quit"),
-                ],
-            ),
-        ]
-
-    def action_help(self) -> None:
-        from intentus_tui.tui.keymap import keymap_path
-
-        footer = (
-            f"Remap keys in {sanitize_line(str(keymap_path()))}: one line per binding id, "
-            'e.g. replay = "ctrl+r".'
-        )
-        from intentus_tui.tui.presenters.compare_text import legend as compare_legend
-        from intentus_tui.tui.presenters.list_rows import legend
-        from intentus_tui.tui.presenters.time_cells import time_legend
-
-        marks = [*legend(), time_legend(), compare_legend()]
-        # ``p`` and ``T`` where nothing is watched (a bundle): listed, said not offered, as
-        # the footer and the palette leave them out.
-        why = "not offered: this is not watched, nothing new arrives"
-        hidden = {} if self.watched() else dict.fromkeys(NOT_WATCHED, why)
-        content = help_content(
-            self.help_sections(), self.keymap, self.get_key_display_for, footer, marks, hidden
-        )
-        self.push_screen(HelpScreen(content))
-
-    def get_key_display_for(self, key: str) -> str:
-        return self.get_key_display(Binding(key, ""))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from intentus_tui.tui.commands import app_commands

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.demo.writer import build_demo_world
+from intentus_tui.tui.screens.compare import ComparisonScreen
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.screens.help import HelpScreen
 from tests.intentusnet_world import RealWorld, with_a_copy
@@ -16,6 +17,7 @@ from tests.tui.app_support import (
     SIZE,
     event_lines,
     make_app,
+    mark_and_compare,
     settle,
     timeline_summary,
     wait_for,
@@ -377,3 +379,24 @@ async def test_a_wal_only_execution_has_nothing_to_replay_and_R_says_so(tmp_path
             and "has no record (" in note
             for note in notes
         ), notes
+
+
+async def test_help_on_the_comparison_screen_lists_its_keys_first(records_dir: Path) -> None:
+    """``?`` on the full-screen comparison listed the list's, the timeline's and every other
+    key first: the comparison's own, the ones that work there, came fourth. They come
+    first there, then the others as on the main screen (which is unchanged)."""
+    names = write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        main = str(app.screen.query_one("#help-body").render())
+        await pilot.press("escape")
+        await mark_and_compare(pilot, f"{names['ok']}.json", f"{names['fallback']}.json")
+        assert isinstance(app.screen, ComparisonScreen)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-body").render())
+    first = text.index("Comparison (d, D")
+    assert first < text.index("Everywhere") < text.index("Execution list"), text[:400]
+    assert main.index("Everywhere") < main.index("Execution list") < main.index("Comparison")
