@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
@@ -120,6 +120,20 @@ def resolve_root(path: str | os.PathLike[str] | None = None) -> RecordRoot:
         if wal.is_dir() and wal != base and not _logs_of_other_records(base, wal):
             return RecordRoot(base, wal, requested)
     return RecordRoot(base, None, requested)
+
+
+def with_logs_to_come(root: RecordRoot) -> RecordRoot:
+    """``root`` as the debugger follows it: an IntentusNet layout's records
+    (``.intentusnet/records``) with no ``wal`` beside them yet have their logs to come
+    there, where the runtime makes the directory as it writes its first log. Watched, the
+    directory is read once it appears (a crash's log-only execution, the logs of the
+    executions listed); until then it holds nothing."""
+    layout = root.records_dir.parent
+    if root.wal_dir is not None or root.records_dir.name != "records":
+        return root
+    if layout.name != ".intentusnet" or os.path.lexists(layout / "wal"):
+        return root  # not IntentusNet's layout, or something else is there (a file)
+    return replace(root, wal_dir=layout / "wal")
 
 
 def _logs_of_other_records(base: Path, wal: Path) -> bool:

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.model import CATCH_UP_SECONDS, ExecutionSummary, LoadStatus
-from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.paths import RecordRoot, with_logs_to_come
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
@@ -186,6 +186,7 @@ class IntentusApp(
         roots: RootSet | None = None,
     ) -> None:
         super().__init__()
+        root = with_logs_to_come(root) if watch and roots is None else root  # logs to come
         self.root, self.roots = root, roots
         self.watching = watch
         self.keymap = dict(keymap or {})

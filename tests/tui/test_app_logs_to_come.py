@@ -1,0 +1,51 @@
+"""An IntentusNet layout opened before its first write-ahead log: ``.intentusnet/wal`` is
+made by the runtime when it first logs, while the debugger is open, and what it logs is
+listed as it comes (it was never looked at: a crash's log-only execution stayed unseen)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import (
+    SIZE,
+    make_app,
+    screen_text,
+    settle,
+    wait_for,
+    wait_for_scan_and_side_pane,
+)
+
+CRASHED = "7c0ffee0-0000-4000-8000-00000000c0de"
+
+
+async def test_a_log_directory_made_while_open_is_listed(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    from intentusnet.wal.writer import WALWriter
+
+    layout = tmp_path / ".intentusnet"
+    shutil.copytree(real_world.records_dir, layout / "records")
+    app = make_app(tmp_path, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await settle(pilot)
+        model = app.execution_list.model
+        assert len(model.summaries) == 4
+        assert not (layout / "wal").exists()
+
+        # The real 1.3.0 writer makes the directory; the process dies mid-attempt.
+        with WALWriter(str(layout / "wal"), CRASHED) as writer:
+            writer.execution_started("ab" * 32, "Summarize")
+            writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
+
+        await wait_for(
+            pilot,
+            lambda: any(s.execution_id == CRASHED for s in model.summaries.values()),
+            "the log-only execution listed",
+        )
+        await settle(pilot)
+        text = screen_text(app)
+        assert "5 executions" in text
+        assert "1 in flight" in text
