@@ -20,7 +20,7 @@ from textual.message import Message
 
 from intentus_tui.core.index.multi import KEY_SEPARATOR, MultiIndex, split_key
 from intentus_tui.core.model import ExecutionSummary
-from intentus_tui.core.paths import RecordRoot
+from intentus_tui.core.paths import RecordRoot, with_logs_to_come
 from intentus_tui.core.remote.location import RemoteOptions
 from intentus_tui.core.roots import OpenedRoot
 from intentus_tui.core.sanitize import sanitize_line
@@ -45,6 +45,10 @@ class RootSet:
         self.opened = list(opened)
         self.options = options
         self.working = [entry for entry in self.opened if entry.root is not None]
+        for entry in self.working:
+            if entry.root is not None and entry.mirror is None and not entry.bundle:
+                # Its logs are read as the runtime starts writing them (one root's alike).
+                entry.root = with_logs_to_come(entry.root)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 

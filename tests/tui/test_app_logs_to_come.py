@@ -7,6 +7,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from intentus_tui.core.remote.location import RemoteOptions
+from intentus_tui.core.roots import open_roots
+from intentus_tui.tui.app import IntentusApp
+from intentus_tui.tui.roots import RootSet
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import (
     SIZE,
@@ -49,3 +53,30 @@ async def test_a_log_directory_made_while_open_is_listed(
         text = screen_text(app)
         assert "5 executions" in text
         assert "1 in flight" in text
+
+
+async def test_with_several_roots_a_log_directory_made_while_open_is_listed(
+    tmp_path: Path, real_world: RealWorld
+) -> None:
+    from intentusnet.wal.writer import WALWriter
+
+    for name in ("alpha", "beta"):
+        shutil.copytree(real_world.records_dir, tmp_path / name / ".intentusnet" / "records")
+    specs = [str(tmp_path / "alpha"), str(tmp_path / "beta")]
+    roots = RootSet(open_roots(specs, RemoteOptions()), RemoteOptions())
+    first = roots.working[0].root
+    assert first is not None
+    app = IntentusApp(first, roots=roots, use_cache=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await settle(pilot)
+        model = app.execution_list.model
+        assert len(model.summaries) == 8
+
+        with WALWriter(str(tmp_path / "beta" / ".intentusnet" / "wal"), CRASHED) as writer:
+            writer.execution_started("ab" * 32, "Summarize")
+            writer.step_started("attempt-1", "fb-primary", "read_only", {}, "a1" * 32)
+
+        await wait_for(pilot, lambda: f"beta/{CRASHED}.wal" in model.summaries, "its row")
+        await settle(pilot)
+        assert "9 executions" in screen_text(app)
