@@ -39,7 +39,7 @@ from intentus_tui.tui.live.messages import (
     PathsChanged,
     ScanFinished,
 )
-from intentus_tui.tui.live.project_watch import ProjectWatch, awaits_project
+from intentus_tui.tui.live.project_watch import ProjectWatch, awaited_note
 from intentus_tui.tui.live.resync import Resyncing
 from intentus_tui.tui.live.watcher import (
     DirectoryWatcher,
@@ -558,7 +558,7 @@ class IntentusApp(
         elif not listing.model.summaries and self.header_state.trouble:
             listing.empty_message = f"{self.header_state.trouble}."
         elif not listing.model.summaries:
-            where = ", here or in .intentusnet/records" if awaits_project(self.root) else ""
+            where = awaited_note(self.root)
             lines = [f"No execution records (*.json) in {directory}.", self.runs_here_note()]
             lines += (
                 [f"New records will appear as they are written{where}."] if self.watching else []

@@ -18,15 +18,30 @@ PROJECT_POLL_SECONDS = 1.0  # one stat of a path that does not exist yet, a seco
 
 
 def awaits_project(root: RecordRoot) -> bool:
-    """Is ``root`` a plain directory with no ``.intentusnet`` yet (where IntentusNet will
-    write its records, in ``.intentusnet/records``, once the agent runs)?"""
+    """Is ``root`` a plain directory with no ``.intentusnet`` yet, or an ``.intentusnet``
+    with no ``records`` yet (where IntentusNet will write its records once the agent
+    runs: ``awaited_records``)?"""
+    return awaited_records(root) is not None
+
+
+def awaited_records(root: RecordRoot) -> str | None:
+    """Where, under the directory opened, the records ``awaits_project`` waits for will be
+    (``.intentusnet/records``, or ``records`` in an ``.intentusnet``), or None."""
     requested = root.requested
-    inside = requested.name == ".intentusnet" or (
-        requested.name == "records" and requested.parent.name == ".intentusnet"
-    )  # already IntentusNet's own directories: nothing more to wait for
-    return (
-        root.records_dir == requested and not inside and not (requested / ".intentusnet").exists()
-    )
+    if root.records_dir != requested:
+        return None  # IntentusNet's records (or logs) found there: nothing to wait for
+    if requested.name == "records" and requested.parent.name == ".intentusnet":
+        return None  # already IntentusNet's own records directory
+    if requested.name == ".intentusnet":
+        return "records"
+    return None if (requested / ".intentusnet").exists() else ".intentusnet/records"
+
+
+def awaited_note(root: RecordRoot) -> str:
+    """What the empty list adds to "New records will appear as they are written": where
+    else they will, when the project's records are awaited (``awaited_records``)."""
+    awaited = awaited_records(root)
+    return f", here or in {awaited}" if awaited is not None else ""
 
 
 class ProjectWatch(App[None]):
