@@ -700,6 +700,12 @@ class ListModel:
             texts.append(haystack_of(summary, kind))
         return texts
 
+    def searched_texts(self) -> Mapping[str, str]:
+        """The searched texts made so far, by key (each its execution's as it is now: a
+        changed one's is dropped): the command palette looks only where one holds the
+        query."""
+        return self._haystacks
+
     def _every_haystack(self) -> dict[str, str]:
         """Every execution's searched text, made once (on the first filter) and kept."""
         haystacks = self._haystacks
