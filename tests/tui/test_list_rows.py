@@ -179,17 +179,28 @@ def test_the_list_subtitle_keeps_the_sort_in_sight_on_a_narrow_list(view: View, 
     wide = list_subtitle(model, width=200)
     assert wide == f"{view.label} · sort: {sort.label}"
     narrow = list_subtitle(model, width=34)  # the list's width on an 80-column screen
-    assert narrow.endswith(f" · {sort.label}") or narrow == wide
+    named = sort.short or sort.label
+    assert narrow.endswith(f" · {named}") or narrow == wide
     if cell_len(wide) > 34 - 6:  # a corner, a rule cell and a space each side
-        assert narrow == f"{view.short or view.label} · {sort.label}"
+        assert narrow == f"{view.short or view.label} · {named}"
     filtering = list_subtitle(model, width=34, filtering=True)
-    assert " · filtering… · " in filtering and filtering.endswith(sort.label)
+    assert " · filtering… · " in filtering and filtering.endswith(named)
 
 
 def test_a_subtitle_as_wide_as_the_border_leaves_takes_the_short_form() -> None:
     """At 80 columns the list's border is 36 cells and shows 30 of text: the failed view's
     full subtitle (32) was drawn cut, "failed only · sort: newest fi…"."""
     assert list_subtitle(_viewing(VIEWS[5]), width=36) == "failed only · newest first"
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=[v.name for v in VIEWS])
+@pytest.mark.parametrize("sort", SORTS, ids=[s.name for s in SORTS])
+def test_every_view_and_sort_fit_the_border_of_an_80_column_list(view: View, sort: Sort) -> None:
+    """At 80 columns (a border of 36 cells, 30 of text) the verdict sort was drawn cut,
+    "failures first · verdict, fai…": the order the rows are in, out of sight."""
+    model = ListModel()
+    model.view, model.sort = view, sort
+    assert cell_len(list_subtitle(model, width=36)) <= 36 - 6
 
 
 def test_a_narrow_list_names_every_view_apart() -> None:

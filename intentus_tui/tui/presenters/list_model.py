@@ -145,6 +145,7 @@ class Sort(NamedTuple):
     label: str
     lead: Callable[[ExecutionSummary, int, float], tuple[object, ...]]
     lead_column: Callable[[list[Base]], list[object]] | None
+    short: str | None = None  # its name where the whole label does not fit (a narrow list)
 
 
 SORTS: tuple[Sort, ...] = (
@@ -161,6 +162,7 @@ SORTS: tuple[Sort, ...] = (
         "verdict, failures first",
         lambda s, g, ts: (g,),
         lambda base: [b[0] for b in base],
+        short="by verdict",
     ),
     Sort(
         "attempts",

@@ -335,13 +335,13 @@ def list_subtitle(
     """The list border's subtitle: how it is shown and sorted (``sorting``: the sort
     being made, the rows still in the one before; ``filtering``: a query waits for the
     searched texts, the rows still unfiltered). On a border ``width`` cells wide where it
-    does not fit, the short form ("failures first · newest first"): the sort stays in
-    sight."""
+    does not fit, the short form ("failures first · newest first", "failed only · by
+    verdict"): the sort stays in sight."""
     full = _subtitle(model.view.label, model.sort.label, sorting, filtering, "sort: ")
     if width is None or cell_len(full) <= width - _BORDER_CELLS:
         return full
     view = model.view.short or model.view.label  # "failures first, by verdict": its name
-    return _subtitle(view, model.sort.label, sorting, filtering, "")
+    return _subtitle(view, model.sort.short or model.sort.label, sorting, filtering, "")
 
 
 LIST_TITLE = "Executions"
