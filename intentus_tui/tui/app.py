@@ -24,7 +24,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from intentus_tui.core.model import CATCH_UP_SECONDS, ExecutionSummary, LoadStatus
 from intentus_tui.core.paths import RecordRoot, with_logs_to_come
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verdict import verdict_of
 from intentus_tui.tui.commands import ExecutionCommands
 from intentus_tui.tui.compare_picking import ComparePicking
 from intentus_tui.tui.diffing import COMPARISON_KEYS, DiffKeys
@@ -631,7 +630,7 @@ class IntentusApp(
         if message.key != self.execution_list.selected_key:
             return  # the newer read took its row out of the view: the cursor left it
         self.shown_key = message.key
-        verdict = verdict_of(summary) if summary is not None else None
+        verdict = self.execution_list.verdict_shown(message.key, summary)
         self.timeline.show_detail(message.detail, keep_cursor=same, verdict=verdict)
         self.side_pane.verdict = verdict
         self.side_pane.detail = message.detail

@@ -5,6 +5,8 @@ every pane that shows a verdict in one line take them from here."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from intentus_tui.core.model import UNTRUSTED_INTEGRITY, Integrity, Outcome, ReplayCode, Verdict
 
 # What happened; evidence that fails its check says so instead (nothing else can be believed).
@@ -43,6 +45,19 @@ INTEGRITY_WIDTH = 8  # "TAMPERED", "verified"
 INTEGRITY_MARK_WIDTH = 2  # "#!"
 REPLAY_WIDTH = 10  # "↺ yes", "✗ rec.fail"
 REPLAY_MARK_WIDTH = 1  # "↺" or "✗"
+
+
+def being_written(verdict: Verdict) -> Verdict:
+    """The verdict of a record caught mid-write (its row says "… writing"), as the timeline
+    and the side pane give it: its answers wait for the rest of the file, which is not
+    damaged for all that can be told yet (once it has been still a few seconds and is still
+    cut short, it is what it is: its own verdict)."""
+    return replace(
+        verdict,
+        outcome_reason="the file is being written (it changed moments ago and does not parse yet)",
+        integrity_reason="cannot be checked before the file is whole",
+        replay_reason="not before it is whole",
+    )
 
 
 def outcome_badge(verdict: Verdict, writing: bool = False) -> tuple[str, str]:

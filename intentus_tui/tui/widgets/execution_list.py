@@ -20,7 +20,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.timer import Timer
 
-from intentus_tui.core.model import ExecutionSummary, LoadStatus
+from intentus_tui.core.actions import verdict_of
+from intentus_tui.core.model import ExecutionSummary, LoadStatus, Verdict
 from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
@@ -45,6 +46,7 @@ from intentus_tui.tui.presenters.list_rows import (
     view_note,
 )
 from intentus_tui.tui.presenters.timeline_keys import TIMELINE_ONLY, timeline_key_elsewhere
+from intentus_tui.tui.presenters.verdict_cells import being_written
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
 from intentus_tui.tui.widgets.timeline_view import EventLines
 
@@ -283,6 +285,14 @@ class ExecutionList(
     def is_writing(self, key: str) -> bool:
         return key in self._writing
 
+    def verdict_shown(self, key: str, summary: ExecutionSummary | None) -> Verdict | None:
+        """``summary``'s verdict as the panes give it: that of a record caught mid-write
+        (its row's "… writing") as being written (``being_written``), not as damaged."""
+        if summary is None:
+            return None
+        verdict = verdict_of(summary)
+        return being_written(verdict) if key in self._writing else verdict
+
     def _note_writing(self, summary: ExecutionSummary) -> None:
         """A live change left the file damaged: show it as being written until it parses,
         or until it has been still for ``WRITING_SECONDS`` (then it is what it is)."""
@@ -297,6 +307,8 @@ class ExecutionList(
             self._writing.discard(summary.key)
             self._strips.discard(summary.key)
             self.refresh()
+            if summary.key == self.selected_key:  # shown as being written: now as damaged
+                self.post_message(self.Highlighted(summary))
 
     def cycle_view(self) -> str:
         """The next view; what to say of it (``view_note``: its label, its rows)."""

@@ -1,0 +1,55 @@
+"""A record caught mid-write while it is shown (1.3.0 writes in place: its first half is
+on disk for a moment): the timeline and the side pane say it is being written, as its
+row does ("… writing"), not that the file is damaged; once it has been still for a while
+and is still cut short, they say it is damaged, as the row then does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.tui.widgets import execution_list
+from tests.tui.app_support import (
+    SIZE,
+    make_app,
+    screen_text,
+    settle,
+    wait_for,
+    wait_for_scan_and_side_pane,
+    write_world,
+)
+
+
+async def test_the_timeline_says_a_record_shown_is_being_written_as_its_row_does(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(execution_list, "WRITING_SECONDS", 1.0)
+    ids = write_world(records_dir)
+    key = f"{ids['ok']}.json"
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        assert listing.select_key(key)
+        await settle(pilot)
+        path = records_dir / key
+        whole = path.read_bytes()
+        path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+        await wait_for(
+            pilot,
+            lambda: (
+                listing.is_writing(key)
+                and app.detail_key == key
+                and "being written" in screen_text(app)
+            ),
+            "the row and the timeline say it is being written",
+        )
+        shown = screen_text(app)
+        assert "the file is damaged" not in shown
+        # Left so: it is damaged, and every pane says so.
+        await wait_for(pilot, lambda: not listing.is_writing(key), "the writing timer")
+        await wait_for(
+            pilot, lambda: "the file is damaged" in screen_text(app), "the timeline says damaged"
+        )
+        assert "being written" not in screen_text(app)
