@@ -247,6 +247,10 @@ def open_root(directory: str | None, *, bundle: bool = True) -> RecordRoot:
     through its read-only copy: ``cli.bundle.opened_bundle``) or exit 2."""
     if directory is not None and is_remote(directory):
         return _one_root(directory)
+    if directory == "":
+        from intentus_tui.core.roots import EMPTY_ROOT
+
+        fail(EMPTY_ROOT)
     if directory is not None:
         path = Path(directory)
         if not path.exists():

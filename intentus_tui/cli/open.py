@@ -93,6 +93,10 @@ def resolve_target(directory: str | None, demo: bool = False, fresh: bool = Fals
         except (DemoError, OSError) as exc:
             raise OpenError(f"cannot build the demo world in {target}: {exc}") from None
         directory = str(target)
+    if directory == "":
+        from intentus_tui.core.roots import EMPTY_ROOT
+
+        raise OpenError(EMPTY_ROOT)
     if directory is not None:
         path = Path(directory)
         if not path.exists():

@@ -99,9 +99,16 @@ def is_bundle_file(spec: str) -> bool:
     return is_bundle_name(spec) and os.path.exists(spec) and not os.path.isdir(spec)
 
 
+# An empty ROOT (an unset shell variable: ``--dir "$RECORDS"``) was the current directory
+# (``Path("")`` is ``.``): its records were listed, verified or served as if named.
+EMPTY_ROOT = "an empty argument names no directory: give a directory or a URL"
+
+
 def open_local(
     spec: str, open_bundle: BundleOpener | None = None
 ) -> tuple[RecordRoot | None, str | None]:
+    if not spec:
+        return None, EMPTY_ROOT
     path = Path(spec)
     if not path.exists():
         if path.is_symlink():
@@ -138,7 +145,7 @@ def open_roots(
         if not is_remote(spec):
             root, problem = open_local(spec, open_bundle)
             opened.append(OpenedRoot("", spec, root, problem, bundle=is_bundle_file(spec)))
-            labels.append(_local_label(Path(spec)))
+            labels.append(_local_label(Path(spec)) if spec else "''")  # not the cwd's name
             continue
         try:
             location = parse_remote(spec)

@@ -179,6 +179,37 @@ def test_an_empty_argument_is_said_to_name_nothing(world: Path, command: str) ->
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("verify", ""),
+        ("inspect", "--list", ""),
+        ("inspect", "--list", "--dir", ""),
+        ("inspect", "ok-1", "--dir", ""),
+        ("replay", "ok-1", "--dir", ""),
+        ("export", "--format", "json", "-o", "-", "--dir", ""),
+        ("serve", ""),
+    ],
+)
+def test_an_empty_root_is_refused_not_read_as_the_current_directory(
+    world: Path, args: tuple[str, ...]
+) -> None:
+    # An unset variable (`verify "$DIR"`) verified, listed or served the current directory.
+    out = cli(*args, cwd=world)
+    assert out.returncode == 2, out
+    assert out.stderr == (
+        "intentus-tui: an empty argument names no directory: give a directory or a URL\n"
+    )
+    assert "ok-1" not in out.stdout
+
+
+def test_an_empty_root_beside_others_fails_alone(world: Path) -> None:
+    out = cli("inspect", "--list", ".", "", cwd=world)
+    assert out.returncode == 1, out
+    assert "root '': failed: an empty argument names no directory" in out.stderr
+    assert "ok-1" in out.stdout
+
+
 def test_hostile_text_never_reaches_the_terminal(tmp_path: Path) -> None:
     evil = make_record(execution_id="evil", intent="\x1b]0;pwned\x07[b]x[/b]\x9b2J\u202e")
     write_record(tmp_path, evil)
