@@ -152,12 +152,30 @@ def guarded(func: F) -> F:
             fail("interrupted", ExitCode.INTERRUPTED)
         except UnsafeIdError as exc:
             fail(f"refused: {exc}")
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
+            fail(os_error_line(exc))
+        except ValueError as exc:
             fail(str(exc))
         except Exception as exc:  # a bug; still no traceback for the operator
             fail(f"internal error: {type(exc).__name__}: {exc}")
 
     return wrapper  # type: ignore[return-value]
+
+
+# A name said in a message is cut to this many characters: a 5,000-character argument
+# (a file name too long for the system) filled the terminal with it.
+_NAME_SAID_MOST = 120
+
+
+def os_error_line(exc: OSError) -> str:
+    """What a system call's failure says of the file it names: ``NAME: file name too
+    long``, not Python's ``[Errno 36] File name too long: 'NAME'``; a long name cut."""
+    if exc.filename is None or not exc.strerror:
+        return str(exc)
+    name = os.fsdecode(exc.filename)
+    if len(name) > _NAME_SAID_MOST:
+        name = f"{name[: _NAME_SAID_MOST - 1]}… ({len(name):,} characters)"
+    return f"{name}: {exc.strerror[:1].lower()}{exc.strerror[1:]}"
 
 
 def decided_exit(code: int) -> None:

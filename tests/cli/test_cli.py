@@ -210,6 +210,15 @@ def test_an_empty_root_beside_others_fails_alone(world: Path) -> None:
     assert "ok-1" in out.stdout
 
 
+@pytest.mark.parametrize("command", ["inspect", "replay", "snapshot", "verify", "diff"])
+def test_a_name_too_long_for_the_system_is_said_in_words_and_cut(world: Path, command: str) -> None:
+    # It was "[Errno 36] File name too long: 'xxx…'", all 5,000 characters of it.
+    name = "x" * 5000
+    out = cli(command, name, *(["ok-1"] if command == "diff" else []), cwd=world)
+    assert out.returncode == 2, out
+    assert out.stderr == (f"intentus-tui: {'x' * 119}… (5,000 characters): file name too long\n")
+
+
 def test_hostile_text_never_reaches_the_terminal(tmp_path: Path) -> None:
     evil = make_record(execution_id="evil", intent="\x1b]0;pwned\x07[b]x[/b]\x9b2J\u202e")
     write_record(tmp_path, evil)
