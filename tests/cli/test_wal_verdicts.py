@@ -220,6 +220,30 @@ def test_a_log_that_cannot_be_read_is_unchecked_not_broken(
     assert doc["counts"]["integrity.chain_broken"] == 0
 
 
+def test_verify_gives_a_log_alone_that_cannot_be_read_the_listing_s_verdict(
+    tmp_path: Path,
+) -> None:
+    # verify said only "wal cannot be checked: a directory, not a WAL file", no verdict
+    # (null in --json), where inspect --list and inspect ID said unknown, unverifiable,
+    # not replayable (no_record).
+    base = tmp_path / ".intentusnet"
+    (base / "records").mkdir(parents=True)
+    (base / "wal" / "0f0f0f0f-0000-4000-8000-00000000000f.wal").mkdir(parents=True)
+    doc = json.loads(cli("inspect", "--list", str(base), "--json", "--no-cache").stdout)
+    (row,) = doc["executions"]
+    listed = {k: row[k] for k in ("outcome", "outcome_reason", "integrity", "integrity_reason")}
+    listed |= {"replay": row["replayable_reason"], "replay_reason": row["replayable_detail"]}
+    report = json.loads(cli("verify", str(base), "--json").stdout)
+    (file,) = report["files"]
+    assert {k: file["verdict"][k] for k in listed} == listed
+    text = cli("verify", str(base))
+    assert text.returncode == 1
+    assert text.stdout.splitlines()[1] == (
+        "      verdict: outcome unknown, integrity unverifiable; not replayable (no_record): "
+        "no record file was written: there is no recorded response"
+    )
+
+
 def test_a_log_with_no_complete_entry_proves_nothing(tmp_path: Path) -> None:
     """Random bytes and an empty file in the WAL directory beside real logs: neither is a
     verified execution in flight, nor safe to retry, nor an ``ok`` for ``verify``."""

@@ -111,7 +111,7 @@ def verify_wal(path: str | os.PathLike[str], records_dir: Path | None = None) ->
     record_path = records / f"{log.execution_id}.json"
     record = str(record_path) if os.path.lexists(record_path) else None
     verdict = None
-    if record is None and log.file_status in ("ok", "empty", "no_entry"):
+    if record is None:  # an unreadable log too, as the listing and inspect give it one
         from intentus_tui.core.index.wal_join import wal_only_summary
         from intentus_tui.core.verdict import verdict_of
 
