@@ -278,6 +278,26 @@ def test_a_huge_response_is_listed_unknown_not_damaged(tmp_path: Path) -> None:
     assert whole["verdict"]["replay"] == "replayable"
 
 
+def test_a_huge_file_whose_head_holds_no_section_is_listed_unknown_not_damaged(
+    tmp_path: Path,
+) -> None:
+    """A huge JSON object, whole, whose first megabyte is one long value: the listing
+    said "the file is damaged: Large file …", a claim nothing it read supports (inspect,
+    reading it whole, finds it well-formed, not a record)."""
+    from intentus_tui.core.records.load import HUGE_FILE_BYTES
+
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "big.json").write_text('{"x": "' + "a" * (HUGE_FILE_BYTES + 1000) + '"}')
+    listed = cli("inspect", "--list", "--json", "--no-cache", str(records))
+    [row] = json.loads(listed.stdout)["executions"]
+    assert row["outcome"] == "unknown" and "damaged" not in row["outcome_reason"], row
+    assert row["outcome_reason"].startswith("too large to read whole")
+    assert (row["replayable"], row["replayable_reason"]) == (False, "unchecked")
+    whole = json.loads(cli("inspect", "big", "--dir", str(records), "--json").stdout)
+    assert whole["verdict"]["outcome_reason"].startswith("the file is not a record")
+
+
 def test_a_huge_record_is_never_listed_as_replayable_before_it_is_read_whole(
     tmp_path: Path,
 ) -> None:

@@ -181,7 +181,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     record = result.record
     stem = result.stem
     if record is None:
-        return new_summary(
+        nothing = new_summary(
             key=result.path.name,
             execution_id=clean(stem),
             created="",
@@ -206,6 +206,10 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
             size=result.size,
             mtime_ns=result.mtime_ns,
         )
+        # A huge file whose first megabyte holds no whole section is not known damaged
+        # ("the file is damaged" was said of a 20 MB file whole and well-formed): how it
+        # ends says, as for a huge record whose head holds some.
+        return _head_only(result, nothing) if result.status is LoadStatus.HEAD_ONLY else nothing
     analysis = analyze_attempts(record.events)
     # A mismatch looks for its harmless story (only then: a match needs none).
     hash_check = check_envelope_hash(record, all_forms=False, explain=True)
