@@ -914,3 +914,24 @@ def test_json_has_no_event_count_where_the_events_were_not_compared(
     _, out, _ = cli(capsys, "diff", "exec-direct", str(snapshot), "--json")
     doc = json.loads(out)
     assert doc["changed_values"] == len(doc["entries"]) > 0 and doc["changed_events"] is None
+
+
+def test_a_baseline_edited_to_match_is_not_a_clean_equal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baseline whose output was edited to match what it is compared with: diff said
+    ``equal`` and exited 0 (a CI check passed) beside a note that its content no longer
+    hashes to what it recorded; it is untrusted evidence, as a tampered record is."""
+    from tests.core.verist.support import BASELINE
+
+    a = tmp_path / "doc-a-edited.json"
+    b = tmp_path / "doc-b-edited.json"
+    for side in (a, b):
+        side.write_text(BASELINE.read_text("utf-8").replace('"John"', '"Jon"'), "utf-8")
+    assert run(["diff", str(BASELINE), str(BASELINE)]) == ExitCode.OK
+    capsys.readouterr()
+    assert run(["diff", str(a), str(b)]) == ExitCode.PROBLEMS
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "equal, from untrusted evidence"
+    assert run(["diff", str(a), str(b), "--json"]) == ExitCode.PROBLEMS
+    assert json.loads(capsys.readouterr().out)["equal"] is True

@@ -53,6 +53,9 @@ class Operand:
     baseline: bool = False  # a snapshot read from a ``verist-baseline@1`` file
     # ``path`` as it was just before it was read (``fsio.file_look``): a later change shows.
     read_look: FileLook | None = None
+    # A snapshot or baseline whose content no longer hashes to what it recorded (``note``
+    # says where): what it holds fails its own integrity check, as a tampered record does.
+    changed: bool = False
 
     @property
     def noun(self) -> str:
@@ -61,8 +64,9 @@ class Operand:
 
     @property
     def untrusted(self) -> bool:
-        """The side's evidence fails its integrity check (tampered, or its log's chain broken)."""
-        return self.verdict is not None and not self.verdict.trusted
+        """The side's evidence fails its integrity check (tampered, its log's chain broken, a
+        snapshot changed since it was saved)."""
+        return self.changed or (self.verdict is not None and not self.verdict.trusted)
 
     def describe(self) -> dict[str, Any]:
         """What was read, as plain JSON values (raw text: sanitize before printing); a
@@ -158,7 +162,15 @@ def snapshot_operand(
     if broken:
         where = ", ".join(check.target for check in broken)
         note = f"{SNAPSHOT_HASHES_DIFFER} ({where}): {CHANGED_SINCE_SAVED}"
-    return Operand(label, "snapshot", snapshot=snapshot, note=note, baseline=baseline, path=path)
+    return Operand(
+        label,
+        "snapshot",
+        snapshot=snapshot,
+        note=note,
+        baseline=baseline,
+        path=path,
+        changed=bool(broken),
+    )
 
 
 SNAPSHOT_HASHES_DIFFER = "its content does not hash to what it recorded"
