@@ -219,6 +219,28 @@ def test_a_name_too_long_for_the_system_is_said_in_words_and_cut(world: Path, co
     assert out.stderr == (f"intentus-tui: {'x' * 119}… (5,000 characters): file name too long\n")
 
 
+def test_a_run_database_named_to_inspect_or_verify_is_no_damaged_record(tmp_path: Path) -> None:
+    # A real Active Graph run store was "the file is damaged: Not UTF-8 text: invalid UTF-8
+    # at byte 102" (its verdict record_corrupted): a claim of damage about a sound database.
+    from tests.activegraph_world import notes_world
+
+    path = notes_world(tmp_path).path
+    shown = cli("inspect", str(path))
+    assert "the file is damaged:" not in shown.stdout and "UTF-8" not in shown.stdout
+    assert (
+        "  outcome     unknown: the file is not a record: Binary SQLite database, not an "
+        "execution record (an Active Graph run store is one: diff notes.db#RUN_ID compares "
+        "its runs)" in shown.stdout
+    )
+    checked = cli("verify", str(path))
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines()[:2] == [
+        "FAIL  notes.db  hash not checked (not a record)",
+        "      - Binary SQLite database, not an execution record (an Active Graph run store "
+        "is one: diff notes.db#RUN_ID compares its runs)",
+    ]
+
+
 def test_hostile_text_never_reaches_the_terminal(tmp_path: Path) -> None:
     evil = make_record(execution_id="evil", intent="\x1b]0;pwned\x07[b]x[/b]\x9b2J\u202e")
     write_record(tmp_path, evil)

@@ -712,6 +712,16 @@ def not_an_object(value: Any) -> str | None:
 def _load_non_utf8(
     path: Path, data: bytes, exc: UnicodeDecodeError, base: dict[str, Any]
 ) -> LoadResult:
+    from intentus_tui.core.activegraph.store import SQLITE_MAGIC
+
+    if data.startswith(SQLITE_MAGIC):  # no damaged text: a database (it said "Not UTF-8")
+        return LoadResult(
+            path=path,
+            status=LoadStatus.NOT_RECORD,
+            message="Binary SQLite database, not an execution record (an Active Graph run store "
+            f"is one: diff {path.name}#RUN_ID compares its runs)",
+            **base,
+        )
     where = f"invalid UTF-8 at byte {exc.start}"
     text = data.decode("utf-8", errors="replace")
     try:
