@@ -35,6 +35,7 @@ from intentus_tui.core.actions import (
 from intentus_tui.core.actions import replay as replay_record
 from intentus_tui.core.detail import execution_wal, verdict_of_result
 from intentus_tui.core.model import ReplayCode, Verdict
+from intentus_tui.core.paths import shown_path
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
@@ -49,11 +50,20 @@ UNCHECKED_HEADLINE = (
 
 
 def _load_envelope(path: str) -> Any:
+    """The envelope to check, never None: a file holding ``null``, or a record holding no
+    envelope (none written, or not recovered from a damaged one), was no envelope given
+    at all: the check was skipped and the response replayed, exit 0."""
     result = load_record_file(Path(path))
     if result.status is LoadStatus.NOT_RECORD or result.record is None:
         # A bare envelope file is not a record: parse it as plain JSON.
-        return read_json_file(path, "envelope")
-    return result.record.envelope  # a whole record: use its envelope
+        envelope = read_json_file(path, "envelope")
+        held = "it holds null, not an envelope"
+    else:
+        envelope = result.record.envelope  # a whole record: use its envelope
+        held = "it is a record that holds no envelope"
+    if envelope is None:
+        fail(f"cannot read envelope file {shown_path(path)}: {held}: nothing to check")
+    return envelope
 
 
 def _cannot_replay(

@@ -150,6 +150,23 @@ def test_replay_exit_codes(world: Path, tmp_path: Path) -> None:
     assert mismatch.returncode == 4 and json.loads(mismatch.stdout)["envelope_match"] is False
 
 
+@pytest.mark.parametrize("held", ["null", "record"])
+def test_an_envelope_file_holding_no_envelope_is_refused_not_skipped(
+    world: Path, tmp_path: Path, held: str
+) -> None:
+    # --envelope of a file holding null (or a record with no envelope) skipped the check
+    # and replayed, exit 0, as if no envelope had been given.
+    records = world / ".intentusnet" / "records"
+    envelope = tmp_path / "envelope.json"
+    record = json.loads((records / "ok-1.json").read_text())
+    envelope.write_text(json.dumps({**record, "envelope": None}) if held == "record" else "null")
+    out = cli("replay", "ok-1", "--dir", str(records), "--envelope", str(envelope))
+    assert out.returncode == 2, out
+    said = "it is a record that holds no envelope" if held == "record" else "it holds null"
+    assert out.stderr.startswith(f"intentus-tui: cannot read envelope file {envelope}: {said}")
+    assert out.stdout == ""
+
+
 @pytest.mark.parametrize(
     "args",
     [
