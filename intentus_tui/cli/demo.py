@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from intentus_tui.cli.common import fail
+from intentus_tui.cli.common import fail, os_error_line
 from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.sanitize import sanitize_line
@@ -45,7 +45,7 @@ def _as_root_argument(directory: Path) -> str:
 
 
 @click.command("demo")
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", type=click.Path(file_okay=False))
 @click.option(
     "--count",
     type=click.IntRange(min=1),
@@ -80,7 +80,7 @@ def _as_root_argument(directory: Path) -> str:
 )
 @click.option("--time-scale", type=click.FloatRange(min=0), default=1.0, hidden=True)
 def demo(
-    directory: Path,
+    directory: str,
     count: int,
     seed: int,
     live: bool,
@@ -93,12 +93,14 @@ def demo(
     knows about (successes, fallbacks, crashes, tampering, truncation, WALs). A demo
     world written there before is written anew (what --live added to it is dropped); a
     directory holding anything else is refused."""
+    if not directory:  # an unset variable: it wrote the demo world into the current directory
+        fail("an empty argument names no directory: give the one to write the demo world into")
     try:
-        manifest = build_demo_world(directory, count=count, seed=seed)
+        manifest = build_demo_world(Path(directory), count=count, seed=seed)
     except DemoError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write the demo world: {exc}")
+        fail(f"cannot write the demo world: {os_error_line(exc)}")
     _print_manifest(manifest)
     if live:
         _run_live(manifest.root, seed, rate, time_scale, max_executions, duration)

@@ -10,6 +10,7 @@ import pytest
 from intentus_tui.core.fsio import temp_name_for
 from intentus_tui.demo.scenarios import MIN_COUNT, SCENARIOS
 from intentus_tui.demo.writer import DemoError, DemoManifest, build_demo_world, load_manifest
+from tests.cli.support import cli
 
 # ---------------------------------------------------------------------------------------
 # The tree as a whole
@@ -116,6 +117,26 @@ def test_cli_demo_refuses_to_write_inside_a_record_store(
         assert err.startswith("intentus-tui: ") and "choose a directory outside it" in err
         assert not (inside / ".intentusnet").exists()
     assert sorted(p.name for p in store.rglob("*")) == ["mine.json", "records"]
+
+
+def test_cli_demo_refuses_an_empty_directory_argument(tmp_path: Path) -> None:
+    # `demo "$DIR"` with DIR unset wrote a demo world into the current directory.
+    run = cli("demo", "--count", "22", "", cwd=tmp_path)
+    assert run.returncode == 2, run
+    assert run.stderr == (
+        "intentus-tui: an empty argument names no directory: give the one to write the demo "
+        "world into\n"
+    )
+    assert not (tmp_path / ".intentusnet").exists()
+
+
+def test_cli_demo_says_why_it_cannot_write_in_words(tmp_path: Path) -> None:
+    # It was Python's "[Errno 20] Not a directory: '…/.intentusnet/records'".
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "a-file")
+    run = cli("demo", "--count", "22", str(tmp_path / "link" / "sub"))
+    assert run.returncode == 2, run
+    assert "Errno" not in run.stderr and run.stderr.endswith(": not a directory\n"), run.stderr
 
 
 def test_a_temp_file_left_by_a_killed_live_run_belongs_to_the_demo(tmp_path: Path) -> None:
