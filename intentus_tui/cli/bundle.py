@@ -191,6 +191,8 @@ def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_j
         fail(str(exc))
     except BundleError as exc:  # an execution named whose file cannot be read
         fail(str(exc), ExitCode.PROBLEMS)
+    except OSError as exc:  # the output: named, not the temporary file beside it
+        fail(f"cannot write {shown_path(output)}: {(exc.strerror or str(exc)).lower()}")
     if as_json:
         echo_json({"path": os.fspath(target), **manifest.to_json()})
     else:

@@ -313,6 +313,15 @@ def test_bundle_usage_errors(world: BundleWorld, tmp_path: Path) -> None:
     assert not any(tmp_path.glob("x.*"))
 
 
+def test_a_bundle_that_cannot_be_written_is_named_not_its_temporary_file(
+    world: BundleWorld,
+) -> None:
+    # It was "[Errno 2] No such file or directory: '/proc/.x.tar.gz.a869cadeab3f.tmp'".
+    run = cli("bundle", world.success, "--dir", str(world.base), "-o", "/proc/x.tar.gz")
+    assert run.returncode == 2, run
+    assert run.stderr == "intentus-tui: cannot write /proc/x.tar.gz: no such file or directory\n"
+
+
 def test_a_bundle_is_never_written_among_the_records_or_logs(
     world: BundleWorld, tmp_path: Path
 ) -> None:
