@@ -182,9 +182,20 @@ def fsync_directory(directory: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
+# The longest name a directory entry may have (bytes) on Linux, macOS and Windows file systems.
+_NAME_MAX = 255
+
+
 def temp_name_for(name: str) -> str:
-    """A fresh name for ``atomic_write``'s temp file of ``name``."""
-    return f".{name}.{os.urandom(6).hex()}.tmp"  # not secrets.token_hex: its import, 3 ms
+    """A fresh name for ``atomic_write``'s temp file of ``name``: a name too long to take
+    its 18 more bytes is cut (a 240-byte name, one the file system takes, was refused as
+    "file name too long": its temp file's name was)."""
+    suffix = f".{os.urandom(6).hex()}.tmp"  # not secrets.token_hex: its import, 3 ms
+    room = _NAME_MAX - 1 - len(suffix)
+    encoded = os.fsencode(name)
+    if len(encoded) > room:
+        name = os.fsdecode(encoded[:room])
+    return f".{name}{suffix}"
 
 
 def temp_target(name: str) -> str | None:

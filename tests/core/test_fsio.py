@@ -223,3 +223,13 @@ def test_a_write_that_makes_no_progress_is_an_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(fsio.os, "writev", lambda fd, buffers: 0)
     with pytest.raises(OSError, match="no progress"):
         write_gathered(1, [b"row"])
+
+
+@pytest.mark.parametrize("name", ["n" * 245 + ".json", "é" * 120 + ".json"])
+def test_a_long_name_the_file_system_takes_is_written(tmp_path: Path, name: str) -> None:
+    # export/snapshot/bundle -o of a 250-byte name said "file name too long": the name of
+    # the temporary file beside it was, 18 bytes longer.
+    target = tmp_path / name
+    atomic_write(target, [b"{}"])
+    assert target.read_bytes() == b"{}"
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left
