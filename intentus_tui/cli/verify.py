@@ -212,7 +212,20 @@ def _targets(
     if len(missing) == len(paths) and not others:  # nothing named is there: a usage error
         error_document("; ".join(missing), ExitCode.USAGE)
         raise click.exceptions.Exit(ExitCode.USAGE)
-    return records, wals
+    return _once(records), _once(wals)
+
+
+def _once(targets: list[RecordTarget]) -> list[RecordTarget]:
+    """Each file checked once, where it was first named: a file named twice, or named
+    beside its directory, was checked (and counted: "6 checked" of 4) each time."""
+    seen: set[str] = set()
+    kept = []
+    for target in targets:
+        real = os.path.abspath(target[0])  # not realpath: a link in a store is its own entry
+        if real not in seen:
+            seen.add(real)
+            kept.append(target)
+    return kept
 
 
 def _whole_copy(entry: OpenedRoot, record: Path) -> None:

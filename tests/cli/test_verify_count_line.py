@@ -51,3 +51,12 @@ def test_the_failed_count_is_the_sum_of_each_roots(
     )
     assert checked == alpha_checked + beta_checked
     assert failed == alpha_failed + beta_failed
+
+
+def test_a_file_named_twice_or_beside_its_root_is_checked_once(real_world: RealWorld) -> None:
+    # It was checked (and counted) each time: "6 checked (6 records, 0 WALs)" of 4 records.
+    records = real_world.records_dir
+    one = str(records / f"{real_world.success}.json")
+    done = cli("verify", str(records.parent), one, one)
+    assert done.stdout.splitlines()[-1].startswith("4 checked (4 records, 0 WALs)"), done.stdout
+    assert done.stdout.count(f"{real_world.success}.json ") == 1
