@@ -78,7 +78,11 @@ TITLE_LINES = 2  # each side's title, at most (compare.tcss)
 STACK_TITLES_BELOW = 120  # columns: narrower, the titles go one above the other
 
 
-STATUS_ROWS = 2  # the status line's rows (``compare.tcss``)
+STATUS_ROWS = 2  # the status line's rows, as a rule
+# The rows it may take to say the first divergence whole (``compare.tcss``): at 80 columns a
+# record's (``events[1] (seq 2 / 2): same type AGENT_ATTEMPT_START, payload differs (1
+# changed value)``) was cut after ``same type``, the words saying what diverged nowhere.
+DIVERGENCE_ROWS = 4
 
 
 def clamped(content: Content, width: int, rows: int) -> Content:
@@ -444,12 +448,15 @@ class ComparisonScreen(Screen[None]):
         divergence = divergence_text(layout, self.rules_on)
         if divergence:
             parts.append((f" · first divergence: {divergence}", DIM))
+        width = max(self.app.size.width - 2, 1)  # the status's padding
+        # Two rows, or as many more as the first divergence needs to be read whole (up to
+        # ``DIVERGENCE_ROWS``); the notes after it take what is left: what does not fit ends
+        # in "…", never cut off unsaid.
+        rows = min(max(len(Content.assemble(*parts).wrap(width)), STATUS_ROWS), DIVERGENCE_ROWS)
         for note in layout.comparison.notes:
             parts.append((f" · {sanitize_line(note)}", DIM))
-        # Two rows at most: what does not fit ends in "…", never cut off unsaid.
-        width = max(self.app.size.width - 2, 1)  # the status's padding
         self.query_one("#compare-status", Static).update(
-            clamped(Content.assemble(*parts), width, STATUS_ROWS)
+            clamped(Content.assemble(*parts), width, rows)
         )
 
     def _focused_view(self) -> SideBySideView:
