@@ -104,7 +104,9 @@ from intentus_tui.core.compare import (
     path_in_a,
     path_text,
     run_operand,
-    untrusted_warning,
+)
+from intentus_tui.core.compare import (
+    untrusted_warnings as side_warnings,
 )
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.diff import DiffEntry, DiffError
@@ -344,9 +346,8 @@ def structure_json(structure: StructuralDiff | None) -> dict[str, Any] | None:
 
 def untrusted_warnings(a: Operand, b: Operand) -> list[str]:
     """One warning for each side whose verdict is untrusted (tampered, chain broken), with
-    the verdict's integrity reason."""
-    warnings = (untrusted_warning(name, side, reason=True) for name, side in (("A", a), ("B", b)))
-    return [text for text in warnings if text is not None]
+    the verdict's integrity reason: the core's words, the debugger's too."""
+    return side_warnings(a, b, one_line=False)
 
 
 def comparison_json(a: Operand, b: Operand, comparison: Comparison) -> dict[str, Any]:

@@ -471,7 +471,8 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
         )
         assert full.b.verdict == load_detail(tampered, sibling_wal_dir(tampered)).verdict
         warning = _flat(full.query_one("#compare-warning"))
-        assert warning == f"⚠ B is untrusted (integrity tampered): {UNTRUSTED_DIFFERENCES}"
+        why = f"({full.b.verdict.integrity_reason})"  # as diff says it
+        assert warning == f"⚠ B is untrusted (integrity tampered): {UNTRUSTED_DIFFERENCES} {why}"
         await pilot.press("escape")
         await settle(pilot)
         title = _flat(app.side_pane.diff_pane.query_one("#diff-title"))
@@ -510,7 +511,8 @@ async def test_an_execution_whose_log_chain_breaks_is_picked_with_its_verdict(
             "⚠ untrusted · chain broken · ✗ no (untrusted)"
         )
         assert _flat(full.query_one("#compare-warning")) == (
-            f"⚠ B is untrusted (integrity chain broken): {UNTRUSTED_DIFFERENCES}"
+            f"⚠ B is untrusted (integrity chain broken): {UNTRUSTED_DIFFERENCES} "
+            f"({verdict.integrity_reason})"
         )
 
 

@@ -35,6 +35,11 @@ WARNING = (
     "B is untrusted (integrity tampered): its differences come from evidence that fails "
     "its integrity check"
 )
+# Why, as ``intentus-tui diff`` says it after the warning.
+TAMPERING = (
+    "(the envelope does not hash to the recorded envelopeHash and no harmless explanation "
+    "reproduces it: possible tampering)"
+)
 
 
 def _text(widget: Any) -> str:
@@ -98,7 +103,7 @@ async def test_the_full_screen_names_both_verdicts_and_warns() -> None:
         assert _text(screen.query_one("#side-b")) == f"B exec-000B · {TAMPERED}"
         warning = screen.query_one("#compare-warning")
         assert warning.display and warning.region.height >= 1
-        assert _flat(_text(warning)) == f"⚠ {WARNING}"
+        assert _flat(_text(warning)) == f"⚠ {WARNING} {TAMPERING}"
 
 
 async def test_the_full_screen_of_a_clean_pair_has_no_warning() -> None:
@@ -126,7 +131,7 @@ async def test_d_and_then_f_from_the_diff_tab_show_both_verdicts(records_dir: Pa
             assert isinstance(screen, ComparisonScreen), opened_by
             assert _text(screen.query_one("#side-a")).endswith(CLEAN), opened_by
             assert _text(screen.query_one("#side-b")).endswith(TAMPERED), opened_by
-            assert _flat(_text(screen.query_one("#compare-warning"))) == f"⚠ {WARNING}"
+            assert _flat(_text(screen.query_one("#compare-warning"))) == f"⚠ {WARNING} {TAMPERING}"
             await pilot.press("escape")
             await settle(pilot)
             pane = app.side_pane.diff_pane

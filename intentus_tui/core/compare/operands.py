@@ -132,17 +132,24 @@ def equal_words(a: Operand | None, b: Operand | None) -> str:
     return EQUAL_UNTRUSTED if from_untrusted(a, b) else EQUAL
 
 
-def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
-    """``untrusted_warning`` of each side; one line when both are untrusted (``A and B are
-    untrusted (integrity tampered): their differences ...``): the same words, where every
-    row counts (a terminal of 24). Raw text."""
+def untrusted_warnings(a: Operand | None, b: Operand | None, *, one_line: bool = True) -> list[str]:
+    """``untrusted_warning`` of each side, with its verdict's integrity reason (why it is
+    untrusted: ``the record contradicts itself: …``), the words ``intentus-tui diff`` and
+    the debugger both say. ``one_line`` (the debugger's, where every row counts: a terminal
+    of 24): both sides untrusted in one line of the same words (``A and B are untrusted
+    (integrity tampered): their differences ... (A: why; B: why)``, one reason when they
+    give the same); else a line for each (``diff``'s). A trusted side adds nothing. Raw
+    text."""
     sides = [(name, side) for name, side in (("A", a), ("B", b)) if side is not None]
     verdicts = [v for _, side in sides if (v := side.verdict) is not None and not v.trusted]
-    if len(verdicts) < 2:
-        return [text for name, side in sides if (text := untrusted_warning(name, side))]
+    if len(verdicts) < 2 or not one_line:
+        warnings = (untrusted_warning(name, side, reason=True) for name, side in sides)
+        return [text for text in warnings if text]
     first, second = (_integrity_words(v) for v in verdicts)
     which = f"integrity {first}" if first == second else f"A integrity {first}, B {second}"
-    return [f"A and B are untrusted ({which}): their {_DIFFERENCES}"]
+    why_a, why_b = (v.integrity_reason for v in verdicts)
+    why = why_a if why_a == why_b else f"A: {why_a}; B: {why_b}"
+    return [f"A and B are untrusted ({which}): their {_DIFFERENCES} ({why})"]
 
 
 def _integrity_words(verdict: Verdict) -> str:

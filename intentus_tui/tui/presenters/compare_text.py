@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 TITLE_CHARS = 120
 SHORT_FILE_NAME = 24  # a snapshot's file name in a narrow title
-WARNING_CHARS = 300
+WARNING_CHARS = 600  # a warning with both sides' reasons
 
 
 def _short_id(operand: Operand) -> str | None:
@@ -172,8 +172,9 @@ def side_verdict(operand: Operand | None) -> str | None:
 
 def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
     """``⚠ B is untrusted (integrity tampered): its differences come from evidence that fails
-    its integrity check`` for a side whose verdict is untrusted, one line for both (the
-    core's words: ``intentus-tui diff`` adds each side's reason); sanitized."""
+    its integrity check (the record contradicts itself: …)`` for a side whose verdict is
+    untrusted, one line for both: the core's words, with the reason ``intentus-tui diff``
+    gives (they stopped at "…fails its integrity check", the reason unsaid); sanitized."""
     from intentus_tui.core.actions import untrusted_warnings as warnings
 
     return [clip(f"⚠ {text}", WARNING_CHARS) for text in warnings(a, b)]

@@ -65,6 +65,7 @@ from intentus_tui.tui.presenters.compare_text import (
     value_span,
     whole_value_line,
 )
+from intentus_tui.tui.widgets.clamped_text import ClampedText
 from intentus_tui.tui.widgets.footer import AppFooter
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
@@ -155,7 +156,8 @@ class ComparisonScreen(Screen[None]):
             yield Static(
                 Content.assemble(("B ", "bold $text-success"), self.titles[1]), id="side-b"
             )
-        warning = Static(
+        # The reasons may take more rows than it has (compare.tcss): cut, it ends in "…".
+        warning = ClampedText(
             Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings),
             id="compare-warning",
         )
@@ -386,7 +388,7 @@ class ComparisonScreen(Screen[None]):
         self.warnings = untrusted_warnings(a, b)
         if not self.is_mounted:
             return
-        warning = self.query_one("#compare-warning", Static)
+        warning = self.query_one("#compare-warning", ClampedText)
         warning.update(
             Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings)
         )

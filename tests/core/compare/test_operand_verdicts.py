@@ -105,13 +105,20 @@ def test_two_untrusted_sides_are_warned_of_in_one_line(base: Path, real_world: R
         and operand.verdict.integrity is Integrity.CHAIN_BROKEN
     )
     clean = file_operand("B", base / "records" / f"{real_world.success}.json")
+    assert tampered.verdict is not None and broken.verdict is not None
+    # Each with why, as ``intentus-tui diff`` says it: one reason when both give the same.
+    why_tampered, why_broken = tampered.verdict.integrity_reason, broken.verdict.integrity_reason
     assert untrusted_warnings(tampered, tampered) == [
         "A and B are untrusted (integrity tampered): their differences come from evidence "
-        "that fails its integrity check"
+        f"that fails its integrity check ({why_tampered})"
     ]
     assert untrusted_warnings(tampered, broken) == [
         "A and B are untrusted (A integrity tampered, B chain broken): their differences "
-        "come from evidence that fails its integrity check"
+        f"come from evidence that fails its integrity check (A: {why_tampered}; B: {why_broken})"
     ]
-    assert untrusted_warnings(tampered, clean) == [untrusted_warning("A", tampered)]
+    assert untrusted_warnings(tampered, broken, one_line=False) == [
+        untrusted_warning("A", tampered, reason=True),
+        untrusted_warning("B", broken, reason=True),
+    ]
+    assert untrusted_warnings(tampered, clean) == [untrusted_warning("A", tampered, reason=True)]
     assert untrusted_warnings(clean, None) == []

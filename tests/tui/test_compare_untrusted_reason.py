@@ -1,0 +1,67 @@
+"""The debugger gives the reason a side is untrusted as ``intentus-tui diff`` does.
+
+A record against a copy whose ``finalResponse`` agent was edited: ``diff`` warned ``B is
+untrusted (integrity tampered): its differences come from evidence that fails its integrity
+check (the record contradicts itself: finalResponse differs from the FINAL_RESPONSE event
+…)``; the full screen and the Diff tab stopped at "…fails its integrity check", the reason
+nowhere."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.cli import run as run_cli
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import make_app, mark_and_compare, screen_lines, settle
+
+EDITED = "0f0f0f0f-edit-4e10-9904-3c4ce275832d"
+
+
+def _edited_copy(records: Path, source: str) -> None:
+    record = json.loads((records / f"{source}.json").read_text())
+    record["header"]["executionId"] = EDITED
+    record["finalResponse"]["metadata"]["agent"] = "someone-else"
+    (records / f"{EDITED}.json").write_text(json.dumps(record, indent=2))
+
+
+def _cli_warning(records: Path, ids: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    run_cli(["diff", str(records / f"{ids[0]}.json"), str(records / f"{ids[1]}.json")])
+    lines = capsys.readouterr().out.splitlines()
+    return next(line for line in lines if line.startswith("warning: ")).removeprefix("warning: ")
+
+
+def _flat(lines: list[str]) -> str:
+    return " ".join(" ".join(line.split()) for line in lines)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_full_screen_and_the_diff_tab_say_why_as_diff_does(
+    tmp_path: Path,
+    real_world: RealWorld,
+    capsys: pytest.CaptureFixture[str],
+    size: tuple[int, int],
+) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    _edited_copy(records, real_world.success)
+    ids = (real_world.success, EDITED)
+    expected = _cli_warning(records, ids, capsys)
+    assert "(the record contradicts itself: finalResponse differs" in expected
+    app = make_app(records)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{ids[0]}.json", f"{ids[1]}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        assert f"⚠ {expected}" in _flat(screen_lines(app))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.side_pane.active_tab == "diff"
+        title = str(app.side_pane.diff_pane.query_one("#diff-title").render())
+        assert f"⚠ {expected}" in _flat(title.splitlines())
