@@ -215,7 +215,7 @@ class ComparePicking(ComparisonLauncher):
             if collector is not None:
                 collector.release()
             if candidate is not None and candidate.kind == "run":
-                self._pick_run(candidate, places, roots)
+                self._check_run_a(candidate, places, roots)
             elif candidate is not None:  # the execution asked about, even if the selection moved
                 self._compare_with(detail, side_a, candidate)
 
@@ -250,7 +250,7 @@ class ComparePicking(ComparisonLauncher):
                     f"{run} compares with another run only (pick one, or type RUNS.db#RUN_ID)"
                 )
             elif first is None:
-                self._pick_run(candidate, places, roots)
+                self._check_run_a(candidate, places, roots)
             else:
                 self._compare_runs(first, candidate)
 
@@ -270,18 +270,28 @@ class ComparePicking(ComparisonLauncher):
         self.push_screen(picker, chosen)
 
     @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
-    def _compare_runs(self, a: Candidate, b: Candidate) -> None:
-        """Two runs, as ``intentus-tui diff RUNS.db#A RUNS.db#B`` reads and compares them."""
-        from intentus_tui.core.actions import CompareError, run_operand
-        from intentus_tui.tui.presenters.compare_candidates import candidate_run_id
-
-        def side(candidate: Candidate) -> PickedSide:
-            assert candidate.path is not None  # a run's candidate names its database
-            run_id = candidate_run_id(candidate)
-            return candidate.label, run_operand(candidate.label, candidate.path, run_id)
+    def _check_run_a(
+        self, first: Candidate, places: list[tuple[str, RecordRoot]], roots: int
+    ) -> None:
+        """``first``, a run picked as A, read as ``intentus-tui diff`` reads it before B is
+        asked for: a wrong id (``notes.db#nope``) is said now, in diff's words (it was said
+        only once a B was picked)."""
+        from intentus_tui.core.actions import CompareError
 
         try:
-            first, second = side(a), side(b)
+            _run_side(first)
+        except CompareError as exc:
+            self.call_from_thread(self._cannot_compare, str(exc))
+            return
+        self.call_from_thread(self._pick_run, first, places, roots)
+
+    @work(thread=True, exclusive=True, group="diff-file", exit_on_error=False)
+    def _compare_runs(self, a: Candidate, b: Candidate) -> None:
+        """Two runs, as ``intentus-tui diff RUNS.db#A RUNS.db#B`` reads and compares them."""
+        from intentus_tui.core.actions import CompareError
+
+        try:
+            first, second = _run_side(a), _run_side(b)
         except CompareError as exc:
             self.call_from_thread(self._cannot_compare, str(exc))
             return
@@ -364,6 +374,17 @@ class ComparePicking(ComparisonLauncher):
         self.diff_shown = True
         self._refresh_footer()
         self.open_comparison(a[1], b[1])
+
+
+def _run_side(candidate: Candidate) -> PickedSide:
+    """A run picked, read as ``intentus-tui diff RUNS.db#RUN_ID`` reads it (``CompareError``:
+    diff's one line)."""
+    from intentus_tui.core.actions import run_operand
+    from intentus_tui.tui.presenters.compare_candidates import candidate_run_id
+
+    assert candidate.path is not None  # a run's candidate names its database
+    run_id = candidate_run_id(candidate)
+    return candidate.label, run_operand(candidate.label, candidate.path, run_id)
 
 
 def _real(path: Path | None) -> Path | None:

@@ -325,12 +325,22 @@ async def test_a_directory_of_runs_alone_says_how_to_compare_them(
 
 
 async def test_a_run_typed_as_diff_takes_it_from_the_current_directory(
-    project: Path, notes: NotesWorld, real_world: RealWorld, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    notes: NotesWorld,
+    real_world: RealWorld,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`notes.db#ID` typed as `intentus-tui diff notes.db#ID …` takes it, from the directory
     the debugger runs in: without a `/` it was letters to filter by, and a mistyped id said
-    "nothing matches: type fewer letters, or a path", where `diff` lists the store's runs."""
+    "nothing matches: type fewer letters, or a path", where `diff` lists the store's runs.
+    A wrong id picked as A is said at once, in diff's words: it was said only once a B was
+    picked, the picker of B opened for a run that is not there."""
     monkeypatch.chdir(project)
+    capsys.readouterr()
+    assert run_cli(["diff", "notes.db#nope", f"notes.db#{notes.sibling}"]) == 2
+    diff_said = capsys.readouterr().err.strip().removeprefix("intentus-tui: ")
+    assert diff_said.startswith("notes.db: no run 'nope'; runs: "), diff_said
     app = make_noting_app(project)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.scan_done, "scan")
@@ -339,12 +349,10 @@ async def test_a_run_typed_as_diff_takes_it_from_the_current_directory(
         await paste(pilot, picker, "notes.db#nope")
         typed = shown_lines(picker)
         assert typed[:2] == ["── Typed path (1)", "run      notes.db#nope"], typed
-        await pilot.press("enter")  # A: the run typed; then B, a run listed
-        await settle(pilot)
-        second = app.screen
-        assert isinstance(second, ComparePicker)
-        second.options.highlighted = _run_line(second, notes.sibling)
-        await pilot.press("enter")
+        await pilot.press("enter")  # A: the run typed, read as diff reads it
         await wait_for(pilot, lambda: bool(app.notes), "said")
+        await settle(pilot)
+        after = app.screen
         notes_said = [text for _, text in app.notes]
-    assert any("notes.db: no run 'nope'; runs: " in text for text in notes_said), notes_said
+    assert notes_said == [f"Cannot diff: {diff_said}"], notes_said
+    assert not isinstance(after, ComparePicker | ComparisonScreen)  # no B asked for
