@@ -15,6 +15,7 @@ from tests.tui.app_support import (
     make_app,
     screen_text,
     settle,
+    timeline_summary,
     wait_for,
     wait_for_scan_and_side_pane,
     write_world,
@@ -53,3 +54,28 @@ async def test_the_timeline_says_a_record_shown_is_being_written_as_its_row_does
             pilot, lambda: "the file is damaged" in screen_text(app), "the timeline says damaged"
         )
         assert "being written" not in screen_text(app)
+
+
+async def test_the_short_timeline_header_says_writing_as_the_row_does(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80x24 the timeline's header gives the three answers in one line (no reasons): its
+    outcome is the row's "… writing", not "? unknown" (a damaged file's) beside that row."""
+    monkeypatch.setattr(execution_list, "WRITING_SECONDS", 60.0)
+    ids = write_world(records_dir)
+    key = f"{ids['ok']}.json"
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        assert listing.select_key(key)
+        await settle(pilot)
+        path = records_dir / key
+        whole = path.read_bytes()
+        path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+        await wait_for(
+            pilot,
+            lambda: listing.is_writing(key) and "… writing" in timeline_summary(app),
+            "the timeline's header says it is being written",
+        )
+        assert "? unknown" not in screen_text(app)

@@ -21,6 +21,7 @@ from intentus_tui.tui.presenters.time_cells import attempt_duration, times_text
 from intentus_tui.tui.presenters.verdict_cells import (
     INTEGRITY_WIDTH,
     REPLAY_WIDTH,
+    WritingVerdict,
     integrity_cell,
     integrity_words,
     outcome_badge,
@@ -245,6 +246,8 @@ def outcome_part(verdict: Verdict) -> tuple[str, str]:
     """The outcome badge as the list row shows it, styled for the header line."""
     text, _ = outcome_badge(verdict)
     style = _OUTCOME_STYLES[verdict.outcome] if verdict.trusted else "bold reverse $error"
+    if isinstance(verdict, WritingVerdict):  # "… writing": as the row, to be whole soon
+        style = _OUTCOME_STYLES[Outcome.IN_FLIGHT]
     return text, style
 
 

@@ -5,7 +5,7 @@ every pane that shows a verdict in one line take them from here."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 
 from intentus_tui.core.model import UNTRUSTED_INTEGRITY, Integrity, Outcome, ReplayCode, Verdict
 
@@ -47,15 +47,24 @@ REPLAY_WIDTH = 10  # "↺ yes", "✗ rec.fail"
 REPLAY_MARK_WIDTH = 1  # "↺" or "✗"
 
 
+@dataclass(frozen=True, slots=True)
+class WritingVerdict(Verdict):
+    """A verdict given while its record is being written (``being_written``): its outcome
+    badge is the row's "… writing" wherever it is shown (the timeline's one-line header,
+    the Verify tab), not the "? unknown" of a damaged file."""
+
+
 def being_written(verdict: Verdict) -> Verdict:
     """The verdict of a record caught mid-write (its row says "… writing"), as the timeline
     and the side pane give it: its answers wait for the rest of the file, which is not
     damaged for all that can be told yet (once it has been still a few seconds and is still
     cut short, it is what it is: its own verdict)."""
-    return replace(
-        verdict,
+    return WritingVerdict(
+        outcome=verdict.outcome,
         outcome_reason="the file is being written (it changed moments ago and does not parse yet)",
+        integrity=verdict.integrity,
         integrity_reason="cannot be checked before the file is whole",
+        replay=verdict.replay,
         replay_reason="not before it is whole",
     )
 
@@ -63,7 +72,7 @@ def being_written(verdict: Verdict) -> Verdict:
 def outcome_badge(verdict: Verdict, writing: bool = False) -> tuple[str, str]:
     """The outcome badge's text and component class (``⚠ untrusted`` when the evidence
     fails its check)."""
-    if writing:
+    if writing or isinstance(verdict, WritingVerdict):
         return WRITING_BADGE
     if not verdict.trusted:
         return UNTRUSTED_BADGE
