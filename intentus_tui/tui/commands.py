@@ -64,10 +64,11 @@ def hit_name(summary: ExecutionSummary) -> str:
 
 
 def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0) -> Content:
-    """The execution's id, intent and verdict: the verdict's words where the line has room
-    for them in ``width`` cells, else as the list's columns abbreviate them."""
+    """The execution's id, intent and verdict in one line of ``width`` cells (0: no limit):
+    the verdict's words where there is room, else as the list's columns abbreviate them,
+    else as its marks; the intent is cut before that, the id last (``_fitted``)."""
     verdict = verdict_of(summary)
-    named = Content.assemble(
+    head = Content.assemble(
         _highlighted(_cut(hit_name(summary), width), needle, "bold"),
         *(
             ("  ", (f"({sanitize_line(_cut(summary.file_name, width))})", "$text-muted"))
@@ -75,12 +76,46 @@ def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0
             else ()
         ),
         "  ",
-        _highlighted(_cut(summary.intent or summary.key, width), needle, ""),
     )
-    said = "  " + verdict_cells.verdict_words(verdict)
-    if named.cell_length + cell_len(said) > width:
-        said = "  " + verdict_cells.verdict_text(verdict)
+    intent = _highlighted(_cut(summary.intent or summary.key, width), needle, "")
+    return _fitted(head, intent, _verdict_forms(verdict), width)
+
+
+# The fewest cells of an intent a hit cuts it to ("Classif…") before the verdict's words
+# give way to shorter ones.
+MIN_INTENT_CELLS = 8
+
+
+def _verdict_forms(verdict: Verdict) -> list[str]:
+    """The verdict as a hit says it, longest first: in words, as the list's columns
+    abbreviate them (``◌ in flight · verified · ✗ no resp``), as their marks (``◌ #✓ ✗``)."""
+    integrity, _ = verdict_cells.integrity_cell(verdict.integrity, 0)
+    replay, _ = verdict_cells.replay_cell(verdict.replay, 0)
+    badge = verdict_cells.outcome_badge(verdict)[0][0]
+    return [
+        verdict_cells.verdict_words(verdict),
+        verdict_cells.verdict_text(verdict),
+        f"{badge} {integrity} {replay}",
+    ]
+
+
+def _fitted(head: Content, intent: Content, forms: list[str], width: int) -> Content:
+    """``head``, ``intent`` and the first verdict form that fits ``width`` cells with the
+    intent whole, or cut to no fewer than ``MIN_INTENT_CELLS``; else the marks, with the
+    intent then the id cut to fit: a hit wrapped ("✗" then "no resp" alone on a line)."""
+    for said in forms if width > 0 else forms[:1]:
+        room = width - head.cell_length - cell_len(said) - 2 if width > 0 else intent.cell_length
+        if room >= min(intent.cell_length, MIN_INTENT_CELLS):
+            cut = intent if intent.cell_length <= room else _cut_to(intent, room)
+            return Content.assemble(head, cut, ("  " + said, "$text-muted"))
+    said = "  " + forms[-1]
+    named = _cut_to(Content.assemble(head, intent), width - cell_len(said))
     return Content.assemble(named, (said, "$text-muted"))
+
+
+def _cut_to(content: Content, cells: int) -> Content:
+    """``content`` cut to ``cells`` cells, its last one "…" (no space before it)."""
+    return Content.assemble(content.truncate(max(cells - 1, 0)).rstrip(), "…")
 
 
 MIN_HELP_WIDTH = 30

@@ -144,3 +144,33 @@ def test_one_id_in_two_roots_or_two_files_is_told_apart_in_the_palette() -> None
     )
     needle = f"incident-b:{one.execution_id}"
     assert score_summary(in_b, needle) and not score_summary(in_a, needle)
+
+
+async def test_a_hit_fits_its_line_at_80_columns(records_dir: Path) -> None:
+    """At 80x24 a hit of a UUID in flight wrapped: "…  Refund  ◌ in flight · verified · ✗"
+    then "no resp" alone on the next line. Each hit is one line now: its verdict as the
+    list's narrow columns give it (the reasons are under it), its intent cut if need be."""
+    ids = write_world(records_dir)
+    app = make_app(records_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *ids["incomplete"][:6])
+        await wait_for(pilot, lambda: _hit_count(app) >= 4, "the hits")
+        await settle(pilot)
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        assert f"{ids['incomplete']}  Refund  ◌ #✓ ✗" in lines
+        assert "no resp" not in lines and "↺ yes" not in lines
+
+
+def test_a_hit_gives_its_verdict_in_the_longest_words_its_line_has_room_for() -> None:
+    ident = "0" * 36
+    one = replace(summary(7), execution_id=ident, key=f"{ident}.json", intent="Classify the x")
+    words = "✓ succeeded · verified · ↺ yes"
+    assert execution_hit_display(one, "", 200).plain == f"{ident}  Classify the x  {words}"
+    for width in range(20, 120):
+        shown = execution_hit_display(one, "", width)
+        assert shown.cell_length <= width, (width, shown.plain)
+        assert shown.plain.startswith("0" * min(8, width - 10)), (width, shown.plain)
+    assert execution_hit_display(one, "", 82).plain == f"{ident}  Classify th…  {words}"
+    assert execution_hit_display(one, "", 55).plain == f"{ident}  Classify…  ✓ #✓ ↺"
+    assert execution_hit_display(one, "", 30).plain == f"{ident[:21]}…  ✓ #✓ ↺"

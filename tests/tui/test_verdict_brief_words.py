@@ -32,13 +32,14 @@ async def test_a_short_timeline_pane_says_the_verdict_in_words_where_they_fit(
         assert f"│ {said} " in line, line
 
 
-@pytest.mark.parametrize(("width", "said"), [(120, WORDS), (80, ABBREVIATED)])
+@pytest.mark.parametrize(("width", "said"), [(120, WORDS), (80, "✓ #✓ ✗")])
 async def test_a_palette_hit_says_the_verdict_in_words_where_they_fit(
     real_world: RealWorld, width: int, said: str
 ) -> None:
     """The palette's hit for the invalidated record: its line has room for the verdict's
     words at 120 columns (it said ``✗ operator`` there too); at 80 the id, intent and
-    words do not fit one line, and the list's abbreviations are shown."""
+    words, or abbreviations, do not fit one line (they wrapped), and the list's marks are
+    shown, the reasons in words on the lines under them."""
     app = make_app(real_world.records_dir)
     async with app.run_test(size=(width, 30)) as pilot:
         await settle(pilot)
@@ -46,4 +47,4 @@ async def test_a_palette_hit_says_the_verdict_in_words_where_they_fit(
         (hit,) = [hit async for hit in provider.search(real_world.invalidated[:13])]
         prompt = str(hit.prompt)
         assert prompt.endswith(f"  {said}"), prompt
-        assert len(prompt) <= width - 6 or said == ABBREVIATED
+        assert len(prompt) <= width - 6
