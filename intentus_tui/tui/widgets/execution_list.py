@@ -7,7 +7,6 @@ their summary, the width, the cursor or the theme changes.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import ClassVar
@@ -45,6 +44,7 @@ from intentus_tui.tui.presenters.list_rows import (
     row_cells,
     view_note,
 )
+from intentus_tui.tui.presenters.message_wrap import wrap_message
 from intentus_tui.tui.presenters.timeline_keys import TIMELINE_ONLY, timeline_key_elsewhere
 from intentus_tui.tui.presenters.verdict_cells import being_written
 from intentus_tui.tui.widgets.strip_cache import StripCachedView
@@ -663,11 +663,7 @@ class ExecutionList(
         return strip
 
     def _render_empty(self, y: int, width: int) -> Strip:
-        lines = [
-            wrapped
-            for line in self.empty_message.splitlines()
-            for wrapped in (textwrap.wrap(line, max(8, width - 2), break_on_hyphens=False) or [""])
-        ]
+        lines = wrap_message(self.empty_message, max(8, width - 2))
         if 1 <= y <= len(lines):
             style = self._style("execution-list--message")
             return Strip([Segment(fit(" " + lines[y - 1], width), style)], width)
