@@ -62,7 +62,11 @@ class Resyncing(App[None]):
     which watched directories are gone or cannot be listed (``DirectoriesMissing``)."""
 
     def on_directories_missing(self, message: DirectoriesMissing) -> None:
-        # A directory not there when watching began (records to come) is not lost.
+        # A directory not there when watching began (records to come) is not lost; once
+        # it is made (wal/ at the runtime's first log), it is, as one there from the start.
+        self._watched_at_start |= {
+            d for d in self.watched_directories() if d not in message.missing
+        }
         gone = tuple(d for d in message.missing if d in self._watched_at_start)
         self.directories_gone = gone
         self.header_state.trouble = trouble_text(gone, message.unlistable)
