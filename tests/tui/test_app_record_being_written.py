@@ -5,6 +5,7 @@ and is still cut short, they say it is damaged, as the row then does."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,27 @@ async def test_the_short_timeline_header_says_writing_as_the_row_does(
             "the timeline's header says it is being written",
         )
         assert "? unknown" not in screen_text(app)
+
+
+async def test_a_damaged_record_read_again_unchanged_is_not_said_being_written(
+    tmp_path: Path,
+) -> None:
+    """``rm -r .intentusnet/wal``: every execution's log is read again, and with it its
+    record; a damaged record whose file had not changed was then said "… writing" (row,
+    timeline and side pane) for seconds, as if its writer were at work."""
+    layout = tmp_path / ".intentusnet"
+    ids = write_world(layout / "records")
+    (layout / "wal").mkdir()
+    (layout / "wal" / f"{ids['ok']}.wal").write_text("")
+    key = f"{ids['truncated']}.json"
+    app = make_app(tmp_path, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        assert listing.select_key(key)
+        await settle(pilot)
+        shutil.rmtree(layout / "wal")
+        await wait_for(pilot, lambda: "wal gone" in screen_text(app), "the loss said")
+        await settle(pilot)
+        assert not listing.is_writing(key)
+        assert "… writing" not in screen_text(app)

@@ -241,14 +241,14 @@ class ExecutionList(
         self._widen_ids(changed)
         for key in removed:
             self._strips.discard(key)
+        known = self.model.summaries
         for summary in changed:
             self._strips.discard(summary.key)
             if live:
-                self._note_writing(summary)
+                self._note_writing(summary, known.get(summary.key))
             else:
                 self._writing.discard(summary.key)
         self._writing.difference_update(removed)
-        known = self.model.summaries
         if live and self.selected_key is not None:
             # Watched changes come after the scan: the row shown is the one being read (its
             # timeline may be open), so nothing listed above it takes its place; only
@@ -293,9 +293,17 @@ class ExecutionList(
         verdict = verdict_of(summary)
         return being_written(verdict) if key in self._writing else verdict
 
-    def _note_writing(self, summary: ExecutionSummary) -> None:
+    def _note_writing(self, summary: ExecutionSummary, listed: ExecutionSummary | None) -> None:
         """A live change left the file damaged: show it as being written until it parses,
-        or until it has been still for ``WRITING_SECONDS`` (then it is what it is)."""
+        or until it has been still for ``WRITING_SECONDS`` (then it is what it is). A file
+        read again unchanged (its log gone: ``listed`` has its size and time) is what it
+        was: a damaged one is not being written."""
+        unchanged = listed is not None and (listed.size, listed.mtime_ns) == (
+            summary.size,
+            summary.mtime_ns,
+        )
+        if unchanged and summary.key not in self._writing:
+            return
         if not looks_half_written(summary):
             self._writing.discard(summary.key)
             return
