@@ -384,6 +384,11 @@ class ListModel:
         # The rows shown that the filter finds by what no row shows alone, by key: the
         # part found in (``unshown_match``; None: to be counted, ``found_unshown``).
         self._unshown: dict[str, str] | None = None
+        # The rows found by each query the one typed starts with: a backspace shows those
+        # of the query before at once (it searched every execution again: 0.16 s at
+        # 100,000), while no execution, view or sort changed since (``_found_tag``).
+        self._found: dict[str, tuple[tuple[object, ...], list[RowKey]]] = {}
+        self._ordered: list[RowKey] = []  # the execution rows ``_show`` showed last
 
     # ------------------------------------------------------------------ queries
 
@@ -487,7 +492,15 @@ class ListModel:
         self._terms = terms = query_terms(query)
         self._text_terms = tuple(t for t in terms if t not in VERDICT_TERMS)
         self._verdict_checks = tuple(VERDICT_TERMS[t] for t in terms if t in VERDICT_TERMS)
+        tag = (self._generation, self.view, self.sort)
+        found = self._found.get(query)
+        self._found = {q: f for q, f in self._found.items() if query.startswith(q) and f[0] == tag}
+        if found is not None and found[0] == tag:
+            self._show(found[1])
+            return
         self._refilter(within=self.rows if narrowing else None)
+        if terms:
+            self._found[query] = (tag, self._ordered)
 
     # ------------------------------------------------------------------ building
 
@@ -747,7 +760,7 @@ class ListModel:
                 sizes[group] = end - start
                 start = end
         self.rows, self._group_sizes = rows, sizes
-        self._shown = len(ordered)
+        self._shown, self._ordered = len(ordered), ordered
         self._unshown = None
 
     def replace_all(self, summaries: Iterable[ExecutionSummary]) -> None:
