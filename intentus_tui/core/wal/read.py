@@ -81,6 +81,30 @@ INTEGRITY_KINDS: frozenset[str] = frozenset(
     }
 )
 
+# Every ``intentusnet.wal.models.WALEntryType`` of IntentusNet 1.3.0. Its WALReader refuses
+# a log holding any other entry type ("Corrupted WAL entry"), whatever its hashes say.
+KNOWN_ENTRY_TYPES: frozenset[str] = frozenset(
+    {
+        *(f"execution.{s}" for s in ("created", "started", "in_progress", "completed")),
+        *(f"execution.{s}" for s in ("failed", "aborted", "state_transition")),
+        *(f"step.{s}" for s in ("started", "completed", "failed", "skipped")),
+        "fallback.triggered",
+        "fallback.exhausted",
+        "contract.validated",
+        "contract.violated",
+        "recovery.started",
+        "recovery.completed",
+        "checkpoint",
+        "idempotency.check",
+        "idempotency.duplicate",
+        "lock.acquired",
+        "lock.released",
+        "lock.stale_detected",
+        "agent.invocation_start",
+        "agent.invocation_end",
+    }
+)
+
 
 @dataclass(frozen=True)
 class WalEntry:
@@ -464,9 +488,11 @@ def _entry_shape_problem(obj: Any) -> str | None:
         return "entry has no integer 'seq'"
     if not 0 <= seq < _SEQ_LIMIT:  # no log holds so many entries: not a seq to show
         return f"entry's 'seq' is out of range ({'negative' if seq < 0 else 'over 2**63'})"
-    for key in ("execution_id", "timestamp_iso", "entry_type"):
+    for key in ("execution_id", "entry_type"):
         if not isinstance(obj.get(key), str):
             return f"entry has no string '{key}'"
+    if "timestamp_iso" not in obj:  # IntentusNet 1.3.0 takes any value here, and hashes it
+        return "entry has no 'timestamp_iso'"
     if not isinstance(obj.get("payload"), dict):
         return "entry has no object 'payload'"
     for key in ("prev_hash", "entry_hash"):
@@ -489,10 +515,12 @@ def _make_entry(obj: dict[str, Any], raw: _RawLine) -> WalEntry:
         prev_hash=obj.get("prev_hash"),
         version=version,
     )
+    stamp = obj["timestamp_iso"]
     return WalEntry(
         seq=obj["seq"],
         execution_id=obj["execution_id"],
-        timestamp_iso=obj["timestamp_iso"],
+        # Shown as written: 12 as "12" (no time is read from it; the hash used the value).
+        timestamp_iso=stamp if isinstance(stamp, str) else json.dumps(stamp),
         entry_type=obj["entry_type"],
         payload=obj["payload"],
         prev_hash=obj.get("prev_hash"),
@@ -599,6 +627,14 @@ def _tail_message(tail: _BadTail) -> str:
     )
 
 
+def _unknown_type(entry: WalEntry) -> str:
+    return (
+        f"seq {entry.seq}'s entry type {quoted(entry.entry_type)} is one IntentusNet 1.3.0 "
+        "does not know: its WALReader refuses this log as corrupted, though the entry's "
+        "hash checks out"
+    )
+
+
 def _read_entries(
     f: Any, execution_id: str
 ) -> tuple[list[WalEntry], list[WalIssue], bool, _BadTail | None]:
@@ -642,6 +678,10 @@ def _read_entries(
             continue
         checker.check(entry)
         entries.append(entry)
+        if entry.entry_type not in KNOWN_ENTRY_TYPES:
+            checker.issues.append(
+                WalIssue("bad_entry", raw.line_no, raw.offset, _unknown_type(entry), entry.seq)
+            )
         missing_newline = is_last and not raw.has_newline
     issues = sorted(checker.issues, key=lambda i: (i.line_no, i.kind))
     return entries, issues, missing_newline, bad_tail

@@ -1,0 +1,77 @@
+"""``verify`` and the real IntentusNet 1.3.0 ``WALReader`` agree on two logs whose hashes
+all check out: one with an integer ``timestamp_iso`` (the library reads it: no broken
+chain), and one with an entry type the library does not know (it refuses the file: not
+"chain verified")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from intentusnet.wal.models import WALEntry, WALEntryType
+from intentusnet.wal.reader import WALIntegrityError, WALReader
+
+from tests.cli.support import cli
+from tests.core.wal.support import EXEC_ID, lines_of, write_completed
+
+
+def rewrite_rehashed(log: Path, line: int, key: str, value: object) -> None:
+    """Line ``line`` (from 0) of ``log`` with ``key`` set to ``value``, and every hash from
+    there on computed again by the real ``WALEntry.compute_hash``: a log whose chain holds."""
+    entries = [json.loads(raw) for raw in lines_of(log)]
+    entries[line][key] = value
+    prev = entries[line - 1]["entry_hash"] if line else None
+    for doc in entries[line:]:
+        doc["prev_hash"] = prev
+        known = doc["entry_type"] in {t.value for t in WALEntryType}
+        kind = (
+            WALEntryType(doc["entry_type"]) if known else SimpleNamespace(value=doc["entry_type"])
+        )
+        entry = WALEntry(
+            seq=doc["seq"],
+            execution_id=doc["execution_id"],
+            timestamp_iso=doc["timestamp_iso"],
+            entry_type=kind,  # type: ignore[arg-type]  # what the library would hash
+            payload=doc["payload"],
+            prev_hash=prev,
+            version=doc["version"],
+        )
+        doc["entry_hash"] = prev = entry.compute_hash()
+    log.write_text("".join(json.dumps(d) + "\n" for d in entries), encoding="utf-8")
+
+
+@pytest.fixture
+def wal_dir(tmp_path: Path) -> Path:
+    wal = tmp_path / ".intentusnet" / "wal"
+    (tmp_path / ".intentusnet" / "records").mkdir(parents=True)
+    write_completed(wal)
+    return wal
+
+
+def test_an_integer_timestamp_the_library_reads_is_not_a_broken_chain(wal_dir: Path) -> None:
+    log = wal_dir / f"{EXEC_ID}.wal"
+    rewrite_rehashed(log, 2, "timestamp_iso", 12)
+    assert len(WALReader(str(wal_dir), EXEC_ID).read_all()) == 7  # the library reads it
+
+    run = cli("verify", str(log))
+    assert run.returncode == 0, run.stdout
+    assert "chain verified: 7 entries, completed" in run.stdout
+    assert "integrity verified" in run.stdout
+
+
+def test_an_entry_type_the_library_does_not_know_is_not_verified(wal_dir: Path) -> None:
+    log = wal_dir / f"{EXEC_ID}.wal"
+    rewrite_rehashed(log, 2, "entry_type", "no.such.type")
+    with pytest.raises(WALIntegrityError, match="Corrupted WAL entry"):
+        WALReader(str(wal_dir), EXEC_ID).read_all()
+
+    run = cli("verify", str(log))
+    assert run.returncode == 1, run.stdout
+    assert "chain verified" not in run.stdout
+    assert "'no.such.type' is one IntentusNet 1.3.0 does not know" in run.stdout
+    listed = json.loads(cli("inspect", "--list", str(wal_dir.parent), "--json").stdout)
+    row = listed["executions"][0]
+    assert row["integrity"] != "verified"
+    assert "IntentusNet 1.3.0 does not know" in row["integrity_reason"]
