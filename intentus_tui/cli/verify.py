@@ -518,6 +518,18 @@ def _report(
     raise click.exceptions.Exit(ExitCode.PROBLEMS if failed else ExitCode.OK)
 
 
+# What the record reader made of a file that may be a snapshot: none a record.
+_MAYBE_SNAPSHOT = frozenset(
+    {
+        LoadStatus.NOT_RECORD,
+        LoadStatus.NOT_JSON,
+        LoadStatus.NOT_UTF8,
+        LoadStatus.TOO_DEEP,
+        LoadStatus.EMPTY,
+    }
+)
+
+
 def _saved_snapshots(
     record_paths: list[RecordTarget], details: list[ExecutionDetail], named: Sequence[Path]
 ) -> tuple[list[SnapshotFileReport], list[RecordTarget], list[ExecutionDetail]]:
@@ -529,7 +541,8 @@ def _saved_snapshots(
     candidates = set(named)  # every file of a directory may be among them: no list search
     for target, detail in zip(record_paths, details, strict=True):
         report = None
-        if target[0] in candidates and detail.verify.load_status is LoadStatus.NOT_RECORD:
+        # Not a record: perhaps a snapshot, sound or one that cannot be read (cut short).
+        if target[0] in candidates and detail.verify.load_status in _MAYBE_SNAPSHOT:
             report = check_snapshot_file(target[0])
         if report is None:
             kept.append((target, detail))
@@ -542,6 +555,8 @@ def _snapshot_lines(report: SnapshotFileReport) -> list[str]:
     """``ok    snap.json  snapshot: input and 2 artifacts hash as recorded``; a failure
     names each hash that differs."""
     name = Path(report.path).name
+    if report.unreadable:
+        return [f"FAIL  {name}  {report.kind}: cannot be read: {report.invalid}"]
     if report.invalid is not None:
         return [f"FAIL  {name}  {report.kind}: not a valid {report.kind}: {report.invalid}"]
     if report.ok:

@@ -143,3 +143,26 @@ def test_a_snapshots_directory_named_checks_its_snapshots_and_not_the_logs_besid
         f"ok    {saved.name}  snapshot: input and 2 artifacts hash as recorded",
         "1 checked (0 records, 0 WALs, 1 snapshot), 0 failed",
     ]
+
+
+def test_a_damaged_snapshot_fails_as_a_snapshot_not_as_a_record(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A snapshot cut short, or holding a NaN, was counted and judged as a record ('1
+    record', 'outcome unknown … record_corrupted'); the NaN one even said it looks like a
+    Verist snapshot, then was judged as a record anyway."""
+    text = _saved_snapshot(real_world, tmp_path).read_text("utf-8")
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: len(text) // 2], "utf-8")
+    document = json.loads(text)
+    document["stepName"] = float("nan")
+    nan = tmp_path / "nan.json"
+    nan.write_text(json.dumps(document), "utf-8")
+    for damaged in (cut, nan):
+        done = cli("verify", str(damaged))
+        assert done.returncode == ExitCode.PROBLEMS
+        first, last = done.stdout.splitlines()
+        assert first.startswith(f"FAIL  {damaged.name}  snapshot: cannot be read: ")
+        assert "verdict" not in done.stdout
+        assert last == "1 checked (0 records, 0 WALs, 1 snapshot), 1 failed"
+    assert "NaN" in cli("verify", str(nan)).stdout

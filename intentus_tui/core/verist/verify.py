@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
+from intentus_tui.core.fsio import NotRegularFileError, OutsideLinkError, read_regular_file
 from intentus_tui.core.verist.hashing import try_hash
 from intentus_tui.core.verist.missing import MISSING
 from intentus_tui.core.verist.snapshot import (
@@ -83,6 +84,9 @@ class SnapshotFileReport:
     # Why it cannot be read as one though it looks like one (a field Verist requires
     # missing): then nothing was checked, and it fails.
     invalid: str | None = None
+    # It looks like one from its first bytes, but is no JSON document (cut short, empty of
+    # all but its start, a NaN): ``invalid`` says why it cannot be read.
+    unreadable: bool = False
 
     @property
     def ok(self) -> bool:
@@ -128,8 +132,8 @@ def check_snapshot_file(path: str | os.PathLike[str]) -> SnapshotFileReport | No
     p = Path(path)
     try:
         document = read_json_file(p, "File")
-    except SnapshotError:
-        return None
+    except SnapshotError as exc:
+        return _unreadable_look_alike(p, exc)
     if not isinstance(document, dict):
         return None
     kind: Literal["snapshot", "baseline"] = "baseline" if "format" in document else "snapshot"
@@ -143,3 +147,27 @@ def check_snapshot_file(path: str | os.PathLike[str]) -> SnapshotFileReport | No
             return None  # not a snapshot at all: the record reader's word stands
         return SnapshotFileReport(str(p), kind, (), (), invalid=str(exc))
     return SnapshotFileReport(str(p), kind, tuple(verify_snapshot(snapshot)), tuple(problems))
+
+
+# How a snapshot (``{"workflowId": ...``) or a baseline (``{"format": "verist-baseline@1"``)
+# file begins, as Verist writes them: enough to call a file that cannot be read one.
+_SNAPSHOT_START = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"(?:(workflowId)"|format"\s*:\s*"verist-baseline@1")'
+)
+
+
+def _unreadable_look_alike(p: Path, exc: SnapshotError) -> SnapshotFileReport | None:
+    """A file that begins as a snapshot or baseline does, yet cannot be read: a snapshot
+    that fails (not a record to judge); None when it does not begin so, or cannot be read
+    at all (its reader says why)."""
+    try:
+        head, _ = read_regular_file(p, limit=4096)
+    except (OSError, OutsideLinkError, NotRegularFileError):
+        return None
+    start = _SNAPSHOT_START.match(head)
+    if start is None:
+        return None
+    kind: Literal["snapshot", "baseline"] = "snapshot" if start.group(1) else "baseline"
+    why = str(exc).replace(f"Invalid JSON in File {p}: ", "invalid JSON: ")
+    why = why.removeprefix(f"File {p} is ").removeprefix(f"File {p} ")
+    return SnapshotFileReport(str(p), kind, (), (), invalid=why, unreadable=True)
