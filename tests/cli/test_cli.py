@@ -309,6 +309,8 @@ def test_a_huge_response_is_listed_unknown_not_damaged(tmp_path: Path) -> None:
     assert row["outcome_reason"].startswith("too large to read whole")
     assert (row["replayable"], row["replayable_reason"]) == (False, "unchecked")
     assert json.loads(listed.stdout)["counts"]["replay.record_corrupted"] == 0
+    # What to do, in the command line's words (it said only "select it", the debugger's).
+    assert "inspect ID reads and verifies it whole" in row["message"]
     whole = json.loads(cli("inspect", execution_id, "--dir", str(records), "--json").stdout)
     assert (whole["verdict"]["outcome"], whole["verdict"]["integrity"]) == (
         "succeeded",

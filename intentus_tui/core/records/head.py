@@ -136,7 +136,7 @@ def load_record_head(
         message=(
             f"Large file ({size_mb:.0f} MB) listed from its first {head >> 10} KB and last "
             f"{tail >> 10} KB (complete there: {', '.join(complete) or 'nothing'}); "
-            "select it to read and verify it whole"
+            "inspect ID reads and verifies it whole (in the debugger: select it)"
         ),
         record=ExecutionRecord.from_json(found) if found else None,
         recovered=tuple(complete),
