@@ -31,6 +31,7 @@ from intentus_tui.core.paths import (
     shown_path,
     sibling_wal_dir,
     tidy_path,
+    wal_dir_problem,
 )
 from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, parse_json_text
 from intentus_tui.core.records.store import UnsafeIdError
@@ -292,6 +293,9 @@ def open_root(directory: str | None, *, bundle: bool = True) -> RecordRoot:
     problem = layout_problem(root)
     if problem is not None:
         fail(problem)
+    note = wal_dir_problem(root)  # the records are read, their logs unchecked
+    if note is not None:
+        echo_error(f"intentus-tui: {sanitize_line(note)}")
     return root
 
 
@@ -651,7 +655,8 @@ def open_many(specs: Sequence[str], *, others: bool = False) -> list[OpenedRoot]
     for entry in opened:
         if entry.problem is not None:
             prefix = f"root {entry.label}: " if several else ""
-            what = "failed" if entry.failed else "note" if entry.bundle else "incomplete"
+            note = entry.bundle or entry.logs_unlisted
+            what = "failed" if entry.failed else "note" if note else "incomplete"
             line = f"{prefix}{entry.problem}" if not several else f"{prefix}{what}: {entry.problem}"
             lines.append(sanitize_line(line))
             echo_error(f"intentus-tui: {lines[-1]}")

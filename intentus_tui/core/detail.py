@@ -99,8 +99,14 @@ def load_detail(
 def execution_wal(result: LoadResult, wal_dir: Path | None) -> WalLog | None:
     """The record's write-ahead log (``<stem>.wal`` in ``wal_dir``), when there is one: the
     log ``load_detail`` joins to it."""
-    wal_path = wal_dir / f"{result.stem}{WAL_SUFFIX}" if wal_dir is not None else None
-    return read_wal(wal_path) if wal_path is not None and os.path.lexists(wal_path) else None
+    if wal_dir is None:
+        return None
+    wal_path = wal_dir / f"{result.stem}{WAL_SUFFIX}"
+    if os.path.lexists(wal_path):
+        return read_wal(wal_path)
+    # lexists says no of a log in a directory that cannot be searched: it cannot be read.
+    log = read_wal(wal_path)
+    return None if log.file_status == "missing" else log
 
 
 def detail_of(

@@ -162,13 +162,23 @@ def layout_problem(root: RecordRoot) -> str | None:
                 if _holds_records(root.requested):
                     return None  # a directory of records with a stray entry: it is read
                 return f"{part} is {_kind_of(part)}, not a directory: no record can be read there"
-    for directory in (root.records_dir, root.wal_dir):
-        # One that cannot be listed (no permission) read as empty: every execution of the
-        # other was then judged to have no record, "no record file was written".
-        problem = _unlistable(directory)
-        if problem is not None:
-            return problem
-    return None
+    # One that cannot be listed (no permission) read as empty: every execution of the
+    # log directory was then judged to have no record, "no record file was written". A log
+    # directory that cannot be listed is not this: the records are read, each with its
+    # log unchecked (``wal_dir_problem`` says so).
+    return _unlistable(root.records_dir)
+
+
+def wal_dir_problem(root: RecordRoot) -> str | None:
+    """One line, when the root's write-ahead-log directory cannot be listed: its records
+    are listed, but no log can be checked."""
+    problem = _unlistable(root.wal_dir)
+    if problem is None:
+        return None
+    return problem.replace(
+        "what it holds cannot be read",
+        "its write-ahead logs cannot be read, so no record's log is checked",
+    )
 
 
 def _unlistable(directory: Path | None) -> str | None:

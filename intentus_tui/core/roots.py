@@ -30,6 +30,7 @@ from intentus_tui.core.paths import (
     resolve_root,
     shown_path,
     tidy_path,
+    wal_dir_problem,
 )
 from intentus_tui.core.read_only import read_only_reason
 from intentus_tui.core.remote.location import RemoteOptions, is_remote, parse_remote
@@ -49,6 +50,9 @@ class OpenedRoot:
     problem: str | None = None  # the one line saying what is wrong with it
     mirror: RemoteMirror | None = None  # set for a remote root
     bundle: bool = False  # an evidence bundle, read from its private read-only copy
+    # Its log directory cannot be listed: every record is listed, its log unchecked (the
+    # problem says so, a note).
+    logs_unlisted: bool = False
 
     @property
     def failed(self) -> bool:
@@ -58,7 +62,7 @@ class OpenedRoot:
     def whole(self) -> bool:
         """Every execution of it can be listed (a bundle's problem is a note on trust: what
         in it differs from its manifest; its rows say which are untrusted)."""
-        return self.root is not None and (self.problem is None or self.bundle)
+        return self.root is not None and (self.problem is None or self.bundle or self.logs_unlisted)
 
     @property
     def read_only(self) -> str | None:
@@ -124,7 +128,8 @@ def open_local(
     if not root.records_dir.is_dir() and not root.records_to_come:
         return None, f"no such directory: {root.records_dir}"
     problem = layout_problem(root)  # ".intentusnet/records" a file: not "no records"
-    return (None, problem) if problem is not None else (root, None)
+    # Logs that cannot be listed: the records are, each with its log unchecked (a note).
+    return (None, problem) if problem is not None else (root, wal_dir_problem(root))
 
 
 def open_roots(
@@ -144,7 +149,11 @@ def open_roots(
     for spec in distinct_specs(specs):
         if not is_remote(spec):
             root, problem = open_local(spec, open_bundle)
-            opened.append(OpenedRoot("", spec, root, problem, bundle=is_bundle_file(spec)))
+            bundle = is_bundle_file(spec)
+            unlisted = root is not None and problem is not None and not bundle
+            opened.append(
+                OpenedRoot("", spec, root, problem, bundle=bundle, logs_unlisted=unlisted)
+            )
             labels.append(_local_label(Path(spec)) if spec else "''")  # not the cwd's name
             continue
         try:

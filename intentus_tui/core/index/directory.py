@@ -42,7 +42,7 @@ from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot, id_of_key
 from intentus_tui.core.records.load import WAL_SUFFIX, is_record_name
-from intentus_tui.core.wal.files import wal_paths
+from intentus_tui.core.wal.files import unlisted_wal_dir, wal_paths
 
 if TYPE_CHECKING:  # the WAL reader is imported when a WAL directory is there to read
     from intentus_tui.core.wal.read import WalLog
@@ -223,8 +223,10 @@ class DirectoryIndex:
             self._files_listed = len(survey.names)
             self._wals = {}
             logs = wal_paths(self.root.wal_dir)
+            hidden = unlisted_wal_dir(self.root.wal_dir)
             records = self._read_records(survey, cache, resolved)
-            stamps = yield from self._with_their_logs(records, logs) if logs else records
+            joining = logs or hidden is not None
+            stamps = yield from self._with_their_logs(records, logs, hidden) if joining else records
             yield from self._known_from_a_log_alone(logs)
             if cache is not None and stamps is not None:
                 yield EVERY_SUMMARY_OUT  # a consumer holding some back can show them now
@@ -253,10 +255,13 @@ class DirectoryIndex:
         self,
         batches: Generator[list[ExecutionSummary], None, dict[str, bytes] | None],
         logs: dict[str, Path],
+        hidden: Path | None = None,
     ) -> Generator[list[ExecutionSummary], None, dict[str, bytes] | None]:
         """``batches`` of record summaries, each joined with its execution's log before it
         is yielded: a row never shows a verdict its log contradicts (a record whose log's
-        hash chain breaks was shown succeeded and verified until every log was read)."""
+        hash chain breaks was shown succeeded and verified until every log was read).
+        ``hidden``: the log directory, when it cannot be listed: each record's log is
+        looked for by its name, and one that cannot be read says its chain is unchecked."""
         from intentus_tui.core.wal.read import read_wal
 
         while True:
@@ -268,12 +273,18 @@ class DirectoryIndex:
             for summary in batch:
                 execution_id = id_of_key(summary.key)
                 path = logs.get(execution_id)
+                if path is None and hidden is not None:
+                    path = hidden / f"{execution_id}{WAL_SUFFIX}"
                 if path is None:
                     joined.append(summary)
                     continue
                 log = self._wals.get(execution_id)
                 if log is None:
-                    log = self._wals[execution_id] = read_wal(path)
+                    log = read_wal(path)
+                    if log.file_status == "missing":  # none there (the directory lets us see)
+                        joined.append(summary)
+                        continue
+                    self._wals[execution_id] = log
                 joined.append(with_wal(summary, log))
             yield joined
 

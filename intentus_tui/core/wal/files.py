@@ -23,3 +23,17 @@ def wal_paths(wal_dir: str | os.PathLike[str] | None) -> dict[str, Path]:
         for name in names
         if name.endswith(WAL_SUFFIX) and len(name) > len(WAL_SUFFIX)
     }
+
+
+def unlisted_wal_dir(wal_dir: str | os.PathLike[str] | None) -> Path | None:
+    """``wal_dir`` when it is there but cannot be listed (no permission): its logs are
+    unknown, not absent. None when it can be listed, or is not there."""
+    if wal_dir is None:
+        return None
+    try:
+        with os.scandir(wal_dir):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError:
+        return Path(wal_dir)
