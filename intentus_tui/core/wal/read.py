@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -423,11 +424,26 @@ class _RawLine:
     too_long: bool = False
 
 
+# A byte that is not whitespace as ``bytes.strip`` sees it: a line holding one is no blank.
+_CONTENT = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+_PEEK_BYTES = 1 << 16
+
+
 def _iter_lines(f: Any) -> Iterator[_RawLine]:
     """Lines with their byte offsets; an over-long line is reported, not held in memory."""
     offset = 0
     line_no = 0
     while True:
+        # Blank lines (whitespace alone) are no entries: skipped a buffer at a time, not
+        # one object each (10 MB of newlines took 14 s).
+        ahead: bytes = f.peek(_PEEK_BYTES) if hasattr(f, "peek") else b""
+        found = _CONTENT.search(ahead)
+        blank = ahead.rfind(b"\n", 0, found.start() if found else len(ahead)) + 1
+        if blank:
+            line_no += ahead.count(b"\n", 0, blank)
+            offset += blank
+            f.read(blank)
+            continue
         chunk: bytes = f.readline(MAX_LINE_BYTES)
         if not chunk:
             return
@@ -702,7 +718,7 @@ def read_wal(path: str | os.PathLike[str]) -> WalLog:
     wal_path = Path(path)
     execution_id = execution_id_from_path(wal_path)
     try:
-        with open(wal_path, "rb", opener=_open_nonblocking) as f:
+        with open(wal_path, "rb", buffering=_PEEK_BYTES, opener=_open_nonblocking) as f:
             st = os.fstat(f.fileno())
             if not stat.S_ISREG(st.st_mode):
                 what = "not a regular file (a FIFO, socket or device)"
