@@ -75,3 +75,19 @@ def test_an_entry_type_the_library_does_not_know_is_not_verified(wal_dir: Path) 
     row = listed["executions"][0]
     assert row["integrity"] != "verified"
     assert "IntentusNet 1.3.0 does not know" in row["integrity_reason"]
+
+
+def test_an_entry_the_library_takes_but_this_tool_refuses_says_so(wal_dir: Path) -> None:
+    """A payload that is a list, its hash holding: the library reads the log; this tool
+    refuses the entry on purpose, and its reason said only 'entry has no object payload'."""
+    log = wal_dir / f"{EXEC_ID}.wal"
+    rewrite_rehashed(log, 2, "payload", [1, 2])
+    assert len(WALReader(str(wal_dir), EXEC_ID).read_all()) == 7
+
+    run = cli("verify", str(log), "--json")
+    assert run.returncode == 1, run.stdout
+    [report] = json.loads(run.stdout)["files"]
+    said = "its hash checks out and IntentusNet 1.3.0's reader takes it"
+    assert said in report["chain_break"]["message"]
+    listed = json.loads(cli("inspect", "--list", str(wal_dir.parent), "--json").stdout)
+    assert said in listed["executions"][0]["integrity_reason"]

@@ -643,6 +643,32 @@ def _tail_message(tail: _BadTail) -> str:
     )
 
 
+def _library_takes(obj: Any) -> str:
+    """What to add to why an entry is refused when IntentusNet 1.3.0's reader takes it
+    (a list for a payload, a number for the execution id, its hash holding): that this tool
+    differs on purpose. Empty otherwise."""
+    keys = ("seq", "execution_id", "timestamp_iso", "entry_type", "payload")
+    if not isinstance(obj, dict) or not all(key in obj for key in keys):
+        return ""
+    seq, prev = obj["seq"], obj.get("prev_hash")
+    if not (_is_int(seq) and 0 <= seq < _SEQ_LIMIT) or not isinstance(prev, str | None):
+        return ""  # its reader refuses these too (a seq it does not expect, a link)
+    if obj["entry_type"] not in KNOWN_ENTRY_TYPES:
+        return ""
+    try:
+        expected = compute_entry_hash(
+            **{key: obj[key] for key in keys}, prev_hash=prev, version=obj.get("version", "1.0")
+        )
+    except (RecursionError, TypeError, ValueError):
+        return ""
+    if obj.get("entry_hash") != expected:
+        return ""
+    return (
+        "; its hash checks out and IntentusNet 1.3.0's reader takes it, but no IntentusNet "
+        "writer writes an entry of this shape: this tool does not trust it"
+    )
+
+
 def _unknown_type(entry: WalEntry) -> str:
     return (
         f"seq {entry.seq}'s entry type {quoted(entry.entry_type)} is one IntentusNet 1.3.0 "
@@ -680,6 +706,7 @@ def _read_entries(
             continue
         problem = _entry_shape_problem(obj)
         if problem is not None:
+            problem += _library_takes(obj)
             seq = obj.get("seq") if isinstance(obj, dict) else None
             seq = seq if _is_int(seq) and 0 <= seq < _SEQ_LIMIT else None
             checker.issues.append(WalIssue("bad_entry", raw.line_no, raw.offset, problem, seq))
