@@ -531,6 +531,7 @@ class IntentusApp(
     def _show_header(self) -> None:
         state = self.header_state
         state.counts = self.execution_list.model.counts
+        state.writing = self.execution_list.writing_by_group()
         state.pending = self.feeder.pending_count if state.live == "paused" else 0
         name, state.marked_file = self.marked_name()
         state.marked = name or None

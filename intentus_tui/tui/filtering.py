@@ -49,6 +49,7 @@ class Filtering(App[None]):
         self._filtered()
 
     @on(ExecutionList.Filtered)
+    @on(ExecutionList.WritingSettled)
     def _filtered(self) -> None:
         self._update_titles()
         self._update_empty_message()

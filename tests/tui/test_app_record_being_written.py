@@ -104,3 +104,43 @@ async def test_a_damaged_record_read_again_unchanged_is_not_said_being_written(
         await settle(pilot)
         assert not listing.is_writing(key)
         assert "… writing" not in screen_text(app)
+
+
+async def test_the_counts_and_the_group_say_being_written_as_the_row_does(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row, the timeline and the side pane said "… writing" while the header's counts
+    said "2 unknown" and its group "Outcome unknown (2)": they now say it is being written
+    (the world's own damaged record stays unknown), and once it is still, unknown."""
+    monkeypatch.setattr(execution_list, "WRITING_SECONDS", 1.0)
+    ids = write_world(records_dir)
+    key = f"{ids['ok']}.json"
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        listing.show_failures_first()
+        await settle(pilot)
+        assert "1 unknown" in screen_text(app)  # the world's truncated record
+        path = records_dir / key
+        whole = path.read_bytes()
+        path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+        await wait_for(pilot, lambda: listing.is_writing(key), "the row says writing")
+        await settle(pilot)
+        shown = screen_text(app)
+        assert "1 unknown, 1 being written" in shown
+        assert "Outcome unknown (2, 1 being written)" in shown
+        assert "2 unknown" not in shown
+        # Left so: it is damaged, and the header counts it so.
+        await wait_for(pilot, lambda: not listing.is_writing(key), "the writing timer")
+        await wait_for(pilot, lambda: "2 unknown" in screen_text(app), "the counts say unknown")
+        assert "being written" not in screen_text(app)
+        assert "Outcome unknown (2)" in screen_text(app)
+
+
+def test_a_group_of_records_being_written_alone_is_titled_so() -> None:
+    from intentus_tui.tui.presenters.list_groups import Group
+    from intentus_tui.tui.presenters.list_rows import group_header_text
+
+    assert group_header_text(Group.UNKNOWN, 1, 40, writing=1).startswith("── Being written (1) ")
+    assert group_header_text(Group.UNKNOWN, 1, 40).startswith("── Outcome unknown (1) ")

@@ -47,6 +47,9 @@ class HeaderState:
     pending: int = 0  # changes waiting while paused
     # executions per verdict (outcome, integrity, replayability codes)
     counts: Counter[VerdictKind] = field(default_factory=Counter)
+    # Of those, the records caught mid-write (their rows say "… writing"), by the group
+    # their codes put them in: counted as being written, not as what their half says.
+    writing: Counter[Group] = field(default_factory=Counter)
     scanned: int = 0
     total: int | None = None  # files found by the scan; None until they are counted
     scanning: bool = True
@@ -249,6 +252,7 @@ def location_parts(s: HeaderState, width: int | None) -> list[Part]:
 _ATTENTION = (
     ("untrusted", "bold $error"),
     ("unknown", "$error"),
+    ("being written", "$warning"),  # mid-write: listed among the unknown, said as its row
     ("failed", "$error"),
     ("in flight", "$warning"),
 )
@@ -276,7 +280,12 @@ class VerdictTally:
     unverifiable: int = 0
 
     @classmethod
-    def of(cls, counts: Mapping[VerdictKind, int]) -> VerdictTally:
+    def of(
+        cls, counts: Mapping[VerdictKind, int], writing: Mapping[Group, int] | None = None
+    ) -> VerdictTally:
+        """``writing``: of ``counts``, the records being written, by group: said "being
+        written" as their rows are, not "unknown" (still in the sum of what needs
+        attention, as their group is at the top of the list)."""
         tally = cls(
             total=size_of(None, counts),
             succeeded=size_of(SUCCEEDED_GROUPS, counts),
@@ -284,7 +293,9 @@ class VerdictTally:
         )
         for group, n in group_sizes(counts).items():
             if group in _ATTENTION_WORDS:
-                tally.attention[_ATTENTION_WORDS[group]] += n
+                being_written = min(n, (writing or {}).get(group, 0))
+                tally.attention[_ATTENTION_WORDS[group]] += n - being_written
+                tally.attention["being written"] += being_written
         for (_, integrity, _), n in counts.items():
             if n <= 0:
                 continue
@@ -326,7 +337,7 @@ def counts_parts(state: HeaderState, width: int | None = None) -> list[Part]:
     """How many executions, how many need attention and why (untrusted, unknown, failed, in
     flight), how many succeeded, and the harmless integrity notes: what fits in ``width``
     cells (details go first: the total and what needs attention stay)."""
-    tally = VerdictTally.of(state.counts)
+    tally = VerdictTally.of(state.counts, state.writing)
     noun = "execution" if tally.total == 1 else "executions"
     # While the index is still being made, every count is of what was read until now.
     so_far = " so far" if state.scanning and not state.problem and tally.total else ""

@@ -36,6 +36,10 @@ GROUP_TITLES = {
     Group.SUCCEEDED: "Succeeded",
     Group.SUCCEEDED_NOT_REPLAYABLE: "Succeeded, not replayable",
 }
+# A group whose rows are all records caught mid-write (their rows say "… writing"): they sit
+# where their half puts them (outcome unknown) until they are whole or have been still a
+# while, and the group says what they are, as their rows, the counts line and panes do.
+WRITING_TITLE = "Being written"
 # Where a title does not fit: its first words, whole, rather than its explanation cut
 # mid-word ("Untrusted: tampered or c…").
 GROUP_SHORT_TITLES = {

@@ -24,7 +24,12 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.timestamps import utc_text
 from intentus_tui.core.verdict import verdict_of
 from intentus_tui.render.cells import fit, fit_middle
-from intentus_tui.tui.presenters.list_groups import GROUP_SHORT_TITLES, GROUP_TITLES, Group
+from intentus_tui.tui.presenters.list_groups import (
+    GROUP_SHORT_TITLES,
+    GROUP_TITLES,
+    WRITING_TITLE,
+    Group,
+)
 from intentus_tui.tui.presenters.list_model import ListModel, Sort
 from intentus_tui.tui.presenters.list_search import UNSHOWN_PARTS
 from intentus_tui.tui.presenters.verdict_cells import (  # the list's cells: theirs too
@@ -312,12 +317,21 @@ def row_cells(
     return cells
 
 
-def group_header_text(group: Group, size: int, width: int) -> str:
+def group_header_text(group: Group, size: int, width: int, writing: int = 0) -> str:
     """A group's header row: ``── Failed (54,095) ─────``, ``width`` cells. Where the
     title does not fit, its short form is shown (``── Untrusted (4) ``), else it is cut and
-    the count kept (``── Untrus… (4) ``): what a narrow list lost was the count."""
+    the count kept (``── Untrus… (4) ``): what a narrow list lost was the count.
+
+    ``writing``: how many of its rows say "… writing" (a record caught mid-write, grouped
+    by what its half says until it is whole or has been still a while): a group of those
+    alone is titled as they are (``── Being written (1) ``), not "Outcome unknown"; else
+    its count says how many (``── Outcome unknown (3, 1 being written) ``)."""
     count = f" ({size:,}) "
     title = GROUP_TITLES[group]
+    if 0 < writing < size:
+        count = f" ({size:,}, {writing:,} being written) "
+    elif writing and writing >= size:
+        title = WRITING_TITLE
     if len(f"── {title}{count}") > width:
         title = GROUP_SHORT_TITLES.get(group, title)
     text = f"── {title}{count}"

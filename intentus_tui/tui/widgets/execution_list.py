@@ -7,6 +7,7 @@ their summary, the width, the cursor or the theme changes.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import ClassVar
@@ -22,6 +23,7 @@ from textual.timer import Timer
 from intentus_tui.core.actions import verdict_of
 from intentus_tui.core.model import ExecutionSummary, LoadStatus, Verdict
 from intentus_tui.render.cells import fit
+from intentus_tui.tui.presenters.list_groups import Group
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
     SORTS,
@@ -136,6 +138,10 @@ class ExecutionList(
 
     class Filtered(Message):
         """A query typed while the searched texts were being made now filters the rows."""
+
+    class WritingSettled(Message):
+        """A record said "… writing" has been still a while: it is what it is (damaged),
+        and counted so."""
 
     def __init__(
         self,
@@ -285,6 +291,17 @@ class ExecutionList(
     def is_writing(self, key: str) -> bool:
         return key in self._writing
 
+    def writing_by_group(self, shown: bool = False) -> Counter[Group]:
+        """The records said "… writing", by the group their codes put them in (``shown``:
+        of the rows shown only): what the counts line and the group headers say of them."""
+        model = self.model
+        counts: Counter[Group] = Counter()
+        for key in self._writing:
+            summary = model.summaries.get(key)
+            if summary is not None and (not shown or model.row_of(key) is not None):
+                counts[model.group(summary)] += 1
+        return counts
+
     def verdict_shown(self, key: str, summary: ExecutionSummary | None) -> Verdict | None:
         """``summary``'s verdict as the panes give it: that of a record caught mid-write
         (its row's "… writing") as being written (``being_written``), not as damaged."""
@@ -315,6 +332,7 @@ class ExecutionList(
             self._writing.discard(summary.key)
             self._strips.discard(summary.key)
             self.refresh()
+            self.post_message(self.WritingSettled())  # the header counts it as it is now
             if summary.key == self.selected_key:  # shown as being written: now as damaged
                 self.post_message(self.Highlighted(summary))
 
@@ -678,7 +696,9 @@ class ExecutionList(
         return Strip.blank(width, self.rich_style)
 
     def _render_header(self, row: int, width: int) -> Strip:
-        text = group_header_text(*self.model.header_of(row), width)
+        group, size = self.model.header_of(row)
+        writing = self.writing_by_group(shown=True)[group] if self._writing else 0
+        text = group_header_text(group, size, width, writing)
         return Strip([Segment(text, self._style("execution-list--header"))], width)
 
     def _render_row(self, summary: ExecutionSummary, width: int, is_cursor: bool) -> Strip:
