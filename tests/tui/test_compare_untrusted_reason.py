@@ -59,6 +59,10 @@ async def test_the_full_screen_and_the_diff_tab_say_why_as_diff_does(
         await mark_and_compare(pilot, f"{ids[0]}.json", f"{ids[1]}.json")
         await settle(pilot)
         assert isinstance(app.screen, ComparisonScreen)
+        if size == (80, 24):  # two rows for it, the values keep theirs: w gives it whole
+            assert "· w: in full" in _flat(screen_lines(app))
+            await pilot.press("w")
+            await settle(pilot)
         assert f"⚠ {expected}" in _flat(screen_lines(app))
         await pilot.press("escape")
         await settle(pilot)

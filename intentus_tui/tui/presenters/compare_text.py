@@ -7,7 +7,7 @@ every other screen's): it is shown, never made, here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Literal
 
@@ -178,6 +178,63 @@ def untrusted_warnings(a: Operand | None, b: Operand | None) -> list[str]:
     from intentus_tui.core.actions import untrusted_warnings as warnings
 
     return [clip(f"⚠ {text}", WARNING_CHARS) for text in warnings(a, b)]
+
+
+WHOLE_WARNING_KEY = "w"  # the full-screen comparison's key for the warning in full
+_IN_FULL = f" · {WHOLE_WARNING_KEY}: in full"
+
+
+def _cut_at_word(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 1, 0)]
+    head, space, _ = cut.rpartition(" ")
+    return (head if space and len(head) > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+def short_untrusted_warning(
+    a: Operand | None, b: Operand | None, rows_of: Callable[[str], int], rows: int
+) -> str | None:
+    """The warning about untrusted sides in at most ``rows`` rows (``rows_of``: the rows a
+    text wraps to) where the whole (``untrusted_warnings``) takes more: which sides, how,
+    and the start of each side's reason, each given an even share of the room (``⚠ A and B
+    are untrusted (tampered) · A: the envelope does not hash… · B: the record contradicts
+    itself: finalResponse differs… · w: in full``). A 24-row screen cut the whole after
+    its fourth row, B's reason lost, or gave it rows the values needed. Sanitized; None
+    when no side is untrusted."""
+    sides = [
+        (name, verdict)
+        for name, side in (("A", a), ("B", b))
+        if side is not None and (verdict := side.verdict) is not None and not verdict.trusted
+    ]
+    if not sides:
+        return None
+    words = [verdict.integrity.value.replace("_", " ") for _, verdict in sides]
+    reasons = [sanitize_line(verdict.integrity_reason) for _, verdict in sides]
+    if len(sides) == 1:
+        head = f"⚠ {sides[0][0]} is untrusted ({words[0]})"
+        labels = [""]
+    else:
+        how = words[0] if words[0] == words[1] else f"A {words[0]}, B {words[1]}"
+        head = f"⚠ A and B are untrusted ({how})"
+        labels = ["A: ", "B: "]
+        if reasons[0] == reasons[1]:
+            reasons, labels = reasons[:1], [""]
+
+    def text(room: int) -> str:
+        share = room // len(reasons)
+        spare = sum(max(share - len(r), 0) for r in reasons)  # a short reason's room
+        cut = [_cut_at_word(r, share + spare) for r in reasons]
+        return "".join([head, *(f" · {lbl}{r}" for lbl, r in zip(labels, cut, strict=True))])
+
+    low, high = 0, sum(len(r) for r in reasons)  # the most room for the reasons that fits
+    while low < high:
+        middle = (low + high + 1) // 2
+        if rows_of(text(middle) + _IN_FULL) <= rows:
+            low = middle
+        else:
+            high = middle - 1
+    return text(low) + _IN_FULL
 
 
 def hidden_text(layout: SideBySide, rules_on: bool) -> str:

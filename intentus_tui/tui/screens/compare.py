@@ -52,12 +52,14 @@ from intentus_tui.tui.presenters.compare_text import (
     NO_VALUE_HERE,
     RECORD_WORD,
     WHOLE_VALUE_REACH,
+    WHOLE_WARNING_KEY,
     abbreviated,
     counts_text,
     divergence_text,
     hidden_text,
     panel_texts,
     position_text,
+    short_untrusted_warning,
     side_titles,
     sides_text,
     span_state,
@@ -84,6 +86,11 @@ STATUS_ROWS = 2  # the status line's rows, as a rule
 # record's (``events[1] (seq 2 / 2): same type AGENT_ATTEMPT_START, payload differs (1
 # changed value)``) was cut after ``same type``, the words saying what diverged nowhere.
 DIVERGENCE_ROWS = 4
+# The rows the warning about untrusted sides may take before its short form is shown: fewer
+# on a short screen (a 24-row one gave it four, the values then four lines).
+WARNING_ROWS = 4
+SHORT_SCREEN_WARNING_ROWS = 2
+SHORT_SCREEN = 30
 
 
 def clamped(content: Content, width: int, rows: int) -> Content:
@@ -110,6 +117,13 @@ class ComparisonScreen(Screen[None]):
         Binding("i", "toggle_ignore", "Ignore", id="compare.ignore"),
         Binding("t", "switch_view", "Switch", id="compare.switch"),
         Binding("e", "toggle_folding", "Unfold", id="compare.unfold"),
+        Binding(
+            WHOLE_WARNING_KEY,
+            "toggle_whole_warning",
+            "The warning in full",
+            show=False,
+            id="compare.whole-warning",
+        ),
         Binding(
             "enter", "show_event", "Show the event's values", show=False, id="compare.show-event"
         ),
@@ -139,6 +153,8 @@ class ComparisonScreen(Screen[None]):
         self.title_versions = side_titles(a, b, roots)
         self.titles = (self.title_versions[0][0], self.title_versions[1][0])
         self.warnings = untrusted_warnings(a, b)
+        self.whole_warning = False  # ``w``: the warning in full where its short form shows
+        self.warning_cut = False  # the short form shows: the whole takes too many rows
         self.compared: SideBySide | None = None
         self.error: str | None = None
         self.rules_on = True
@@ -156,13 +172,8 @@ class ComparisonScreen(Screen[None]):
             yield Static(
                 Content.assemble(("B ", "bold $text-success"), self.titles[1]), id="side-b"
             )
-        # The reasons may take more rows than it has (compare.tcss): cut, it ends in "…".
-        warning = ClampedText(
-            Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings),
-            id="compare-warning",
-        )
-        warning.display = bool(self.warnings)
-        yield warning
+        # The reasons may take more rows than it has: its short form then (``_show_warning``).
+        yield ClampedText(id="compare-warning")
         yield Static(Content.styled("Comparing…", DIM), id="compare-status")
         yield SideBySideView(id="compare-timeline")
         yield SideBySideView(id="compare-values")
@@ -183,11 +194,55 @@ class ComparisonScreen(Screen[None]):
         self.app.clear_notifications()
         self.values.focus()
         self._fit_titles(self.app.size.width)
+        self._show_warning()
         self._compute()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_titles(event.size.width)
+        self._show_warning()
         self._show_status()
+
+    def _show_warning(self) -> None:
+        """The warning about untrusted sides: whole where it fits its rows (two on a short
+        screen, where the values need the rest; four else), else its short form, each
+        side's reason begun, and ``w`` for the whole (``w`` again: the short form)."""
+        warning = self.query_one("#compare-warning", ClampedText)
+        warning.display = bool(self.warnings)
+        if not self.warnings:
+            return
+        width, height = self.app.size
+        inner = max(width - 2, 1)  # less the padding
+        rows = WARNING_ROWS if height >= SHORT_SCREEN else SHORT_SCREEN_WARNING_ROWS
+
+        def rows_of(text: str) -> int:
+            return len(Content(text).wrap(inner))
+
+        text = "\n".join(self.warnings)
+        self.warning_cut = rows_of(text) > rows
+        whole = self.warning_cut and self.whole_warning
+        # The whole takes the timeline's rows on a short screen (the values keep theirs).
+        self.set_class(whole and height < SHORT_SCREEN, "-whole-warning")
+        if whole and self.focused is self.timeline:
+            self.values.focus()
+        if whole:
+            text += f" · {WHOLE_WARNING_KEY}: shorter"
+            rows = max(rows_of(text), rows)
+        elif self.warning_cut:
+            text = short_untrusted_warning(self.a, self.b, rows_of, rows) or text
+        warning.styles.max_height = rows
+        warning.update(
+            Content("\n").join(
+                Content.styled(line, "bold $text-error") for line in text.split("\n")
+            )
+        )
+
+    def action_toggle_whole_warning(self) -> None:
+        if not self.warning_cut:
+            said = "The warning is whole on screen" if self.warnings else "No side is untrusted"
+            self.notify(said, timeout=2)
+            return
+        self.whole_warning = not self.whole_warning
+        self._show_warning()
 
     def _fit_titles(self, width: int) -> None:
         """Each side's longest title that fits. Side by side only from
@@ -388,11 +443,7 @@ class ComparisonScreen(Screen[None]):
         self.warnings = untrusted_warnings(a, b)
         if not self.is_mounted:
             return
-        warning = self.query_one("#compare-warning", ClampedText)
-        warning.update(
-            Content("\n").join(Content.styled(text, "bold $text-error") for text in self.warnings)
-        )
-        warning.display = bool(self.warnings)
+        self._show_warning()
         self._fit_titles(self.app.size.width)
 
     # ------------------------------------------------------------------ drawing
