@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from operator import itemgetter
 from typing import NamedTuple, cast
 
@@ -23,6 +24,7 @@ from intentus_tui.core.model import (
     ExecutionSummary,
 )
 from intentus_tui.core.shared_ids import SharedIds
+from intentus_tui.tui.presenters.list_found import Arrival, FoundRows, remove_sorted
 from intentus_tui.tui.presenters.list_groups import (
     ATTENTION_GROUPS,
     KINDS,
@@ -213,15 +215,6 @@ def _merged(rows: list[RowKey], new: list[RowKey]) -> list[RowKey]:
     return merged
 
 
-def _remove(rows: list[RowKey], row_key: RowKey) -> bool:
-    """Remove ``row_key`` from the sorted ``rows``; whether it was there."""
-    index = bisect_left(rows, row_key)
-    if index < len(rows) and rows[index] == row_key:
-        del rows[index]
-        return True
-    return False
-
-
 # A verdict as the model keeps it: the summary, its verdict codes, group and creation time.
 Verdict = tuple[ExecutionSummary, VerdictKind, int, float]
 
@@ -386,8 +379,9 @@ class ListModel:
         self._unshown: dict[str, str] | None = None
         # The rows found by each query the one typed starts with: a backspace shows those
         # of the query before at once (it searched every execution again: 0.16 s at
-        # 100,000), while no execution, view or sort changed since (``_found_tag``).
-        self._found: dict[str, tuple[tuple[object, ...], list[RowKey]]] = {}
+        # 100,000), while no view or sort changed since; a few executions changing, they
+        # follow (``FoundRows.follow``).
+        self._found = FoundRows()
         self._ordered: list[RowKey] = []  # the execution rows ``_show`` showed last
 
     # ------------------------------------------------------------------ queries
@@ -493,14 +487,13 @@ class ListModel:
         self._text_terms = tuple(t for t in terms if t not in VERDICT_TERMS)
         self._verdict_checks = tuple(VERDICT_TERMS[t] for t in terms if t in VERDICT_TERMS)
         tag = (self._generation, self.view, self.sort)
-        found = self._found.get(query)
-        self._found = {q: f for q, f in self._found.items() if query.startswith(q) and f[0] == tag}
-        if found is not None and found[0] == tag:
-            self._show(found[1])
+        found = self._found.take(query, tag)
+        if found is not None:
+            self._show(found)
             return
         self._refilter(within=self.rows if narrowing else None)
         if terms:
-            self._found[query] = (tag, self._ordered)
+            self._found.keep(query, tag, self._ordered)
 
     # ------------------------------------------------------------------ building
 
@@ -552,11 +545,14 @@ class ListModel:
             return False
         if not self._text_terms:
             return True
-        key = summary.key
-        haystack = self._haystacks.get(key)
-        if haystack is None:
-            haystack = self._haystacks[key] = haystack_of(summary, kind)
+        haystack = self._haystack(summary, kind)
         return all(term_found(term, haystack) for term in self._text_terms)
+
+    def _haystack(self, summary: ExecutionSummary, kind: VerdictKind) -> str:
+        haystack = self._haystacks.get(summary.key)
+        if haystack is None:
+            haystack = self._haystacks[summary.key] = haystack_of(summary, kind)
+        return haystack
 
     def rebuild(self) -> None:
         """Re-sort every execution (after a grouping change or many changed), then
@@ -784,6 +780,7 @@ class ListModel:
         existing ones re-sorts everything instead (see ``REBUILD_THRESHOLD``).
         """
         latest = {s.key: s for s in changed}  # a key twice in one batch: the last one wins
+        tag = (self._generation, self.view, self.sort)  # of the rows each query found
         self._generation += 1
         summaries = self.summaries
         # removals first: a key both removed and changed in one batch ends up changed
@@ -798,12 +795,13 @@ class ListModel:
         newest = self._newest_order
         if newest is not None and (big or len(latest) >= _MERGE_AT):
             newest = self._newest_order = None
+        left: list[RowKey] = []  # the rows of those replaced or gone
         for old in (*gone, *replaced):
             counts[kind(old)] -= 1
             if newest is not None:
                 _remove_base(newest, _base_of(self._verdict(old)))
             if not big:
-                self._forget(old)
+                left.append(self._forget(old))
             self._haystacks.pop(old.key, None)
             self._kinds.pop(old.key, None)
             del summaries[old.key]
@@ -821,20 +819,32 @@ class ListModel:
         if gone or replaced:
             self.counts = +counts  # drop zero counts
         if big:
+            self._found.clear()
             self.rebuild()
         else:
             self._add(verdicts)
+            self._follow_found(tag, left, verdicts)
         return big
 
-    def _forget(self, summary: ExecutionSummary) -> None:
+    def _follow_found(
+        self, tag: tuple[object, ...], left: list[RowKey], new: list[Verdict]
+    ) -> None:
+        if self._found:
+            arrived: list[Arrival] = [
+                (self._key_of(v), v[1], v[2], partial(self._haystack, v[0], v[1])) for v in new
+            ]
+            now = (self._generation, self.view, self.sort)
+            self._found.follow(tag, now, left, arrived, self.view.only)
+
+    def _forget(self, summary: ExecutionSummary) -> RowKey:
         row_key = self._row_key(summary)
         # Not ``_all_in_order()``: putting the noted keys in order re-sorts every row, and
         # the first scan replaces the preview's rows one batch at a time (at 1,000,000 rows,
         # one full sort per batch took most of the scan).
-        if not _remove(self._sorted_all, row_key) and row_key in self._unmerged:
+        if not remove_sorted(self._sorted_all, row_key) and row_key in self._unmerged:
             self._unmerged.remove(row_key)
-        if not _remove(self.rows, row_key):
-            return
+        if not remove_sorted(self.rows, row_key):
+            return row_key
         self._shown -= 1
         if self._unshown is not None:
             self._unshown.pop(summary.key, None)
@@ -843,7 +853,8 @@ class ListModel:
             self._group_sizes[group] -= 1
             if self._group_sizes[group] == 0:
                 del self._group_sizes[group]
-                _remove(self.rows, (group, 0))
+                remove_sorted(self.rows, (group, 0))
+        return row_key
 
     def _add(self, verdicts: list[Verdict]) -> None:
         if not verdicts:
