@@ -58,7 +58,10 @@ async def test_at_80x24_the_diff_tabs_differences_are_reached_with_n(
             await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
-        assert "intent ✓ same" in "\n".join(screen_lines(app))  # the text above the list
+        above = "\n".join(screen_lines(app))  # the text above the list: the warning first
+        assert (
+            "is untrusted" in above and f"at 1/{len(app.side_pane.diff_pane.entries)}" not in above
+        )
         await pilot.press("n")
         await settle(pilot)
         shown = "\n".join(screen_lines(app))
