@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -31,12 +32,14 @@ from intentus_tui.cli.exit_codes import ExitCode
 from intentus_tui.cli.output_place import Protected, check_output
 from intentus_tui.cli.stderr import echo_error
 from intentus_tui.core.bundle.layout import is_bundle_name
+from intentus_tui.core.bundle.manifest import Manifest
 from intentus_tui.core.bundle.read import BundleError, ExtractedBundle, extract_bundle
 from intentus_tui.core.bundle.write import bundle_executions as write_bundle
+from intentus_tui.core.bundle.write import copies_left_out
 from intentus_tui.core.execution_ids import ExecutionIdError
 from intentus_tui.core.paths import RecordRoot, resolve_root, shown_path
 from intentus_tui.core.read_only import mark_read_only
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.sanitize import quoted, sanitize_line
 
 TEMP_PREFIX = "intentus-bundle-"
 
@@ -157,6 +160,21 @@ def _source_date() -> datetime | None:
         fail(f"SOURCE_DATE_EPOCH must be a whole number of seconds (got {value!r})")
 
 
+def _note_left_out(root: RecordRoot, manifest: Manifest, ids: tuple[str, ...]) -> None:
+    """A note on stderr for each execution bundled whose copies (other files that record
+    it) the bundle does not hold: not all its evidence is in it, and how to add them."""
+    for execution_id, names in copies_left_out(root, manifest).items():
+        files = ", ".join(names)
+        which = "which also records" if len(names) == 1 else "which also record"
+        again = " ".join(shlex.quote(part) for part in (*ids, *names))
+        echo_error(
+            sanitize_line(
+                f"intentus-tui: note: not bundled: {files}, {which} execution "
+                f"{quoted(execution_id)} (name each file to bundle it too, as: bundle {again})"
+            )
+        )
+
+
 @click.command("bundle")
 @click.argument("ids", nargs=-1, required=True)
 @click.option(
@@ -193,6 +211,7 @@ def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_j
         fail(str(exc), ExitCode.PROBLEMS)
     except OSError as exc:  # the output: named, not the temporary file beside it
         fail(f"cannot write {shown_path(output)}: {(exc.strerror or str(exc)).lower()}")
+    _note_left_out(root, manifest, ids)
     if as_json:
         echo_json({"path": os.fspath(target), **manifest.to_json()})
     else:

@@ -5,8 +5,10 @@ bundle"), and ``export`` read it as a record that is not UTF-8."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sqlite3
 import tarfile
 from pathlib import Path
 
@@ -18,10 +20,21 @@ def _listed(run_stdout: str) -> dict[str, list[str]]:
     return {line.split()[0]: line.split()[1:] for line in run_stdout.splitlines()[1:]}
 
 
+def _cached_directories(cache: Path) -> list[str]:
+    """The directories the index cache in ``cache`` holds a listing of."""
+    found = []
+    for path in sorted(cache.glob("*.sqlite")) if cache.exists() else []:
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            found += [row[0] for row in db.execute("SELECT dir FROM snapshots")]
+    return sorted(found)
+
+
 def test_the_read_only_commands_read_a_bundle(
     bundle: Path, world: BundleWorld, private_tmp: Path, tmp_path: Path
 ) -> None:
     directory = cli("inspect", "--list", "--dir", str(world.base), "--no-cache")
+    # ``bundle`` indexed the directory it bundled (to name the copies it left out).
+    cached = _cached_directories(tmp_path / "cache")
     for args in (["--list", str(bundle)], ["--list", "--dir", str(bundle)]):
         listed = cli("inspect", *args)
         assert listed.returncode == 0, listed.stderr
@@ -29,7 +42,9 @@ def test_the_read_only_commands_read_a_bundle(
         assert set(rows) == {world.success, world.fallback, world.invalidated, world.wal_only}
         assert all(rows[key] == _listed(directory.stdout)[key] for key in rows)
         assert os.listdir(private_tmp) == []  # its private copy is gone
-    assert not (tmp_path / "cache").exists()  # nothing of a copy that is gone is cached
+    # Nothing of a copy that is gone is cached.
+    assert _cached_directories(tmp_path / "cache") == cached
+    assert not any(str(private_tmp) in d for d in cached)
 
     inspected = cli("inspect", world.success[:8], "--dir", str(bundle), "--json")
     assert inspected.returncode == 0, inspected.stderr

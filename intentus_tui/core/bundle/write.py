@@ -36,7 +36,8 @@ from intentus_tui.core.detail import load_detail
 from intentus_tui.core.execution_ids import ExecutionMatch, resolve_execution_id
 from intentus_tui.core.fsio import atomic_file, read_regular_file
 from intentus_tui.core.paths import RecordRoot
-from intentus_tui.core.records.load import why_unreadable
+from intentus_tui.core.records.load import WAL_SUFFIX, why_unreadable
+from intentus_tui.core.sanitize import sanitize_line
 
 FILE_MODE = 0o644
 
@@ -193,3 +194,27 @@ def bundle_executions(
         matches.setdefault((match.execution_id, match.record), match)
     files, executions = collect(root, list(matches.values()))
     return write_bundle(output, files, executions, created=created)
+
+
+def copies_left_out(root: RecordRoot, manifest: Manifest) -> dict[str, list[str]]:
+    """By execution id of ``manifest``: the other record files of ``root`` that record it
+    (copies under other names, as the index reads them) and that the bundle does not hold
+    (sorted names; executions with none left out are absent). Costs the directory's index
+    scan (its cache when it is warm)."""
+    from intentus_tui.core.index.directory import DirectoryIndex  # the bundle command's only
+
+    bundled = {Path(e.record).name for e in manifest.executions if e.record is not None}
+    # A summary's id is its shown form.
+    wanted = {sanitize_line(e.execution_id): e.execution_id for e in manifest.executions}
+    left: dict[str, set[str]] = {}
+    for summary in DirectoryIndex(root).scan():
+        execution_id = wanted.get(summary.execution_id)
+        if (
+            execution_id is None
+            or summary.key.endswith(WAL_SUFFIX)
+            or summary.file_name in bundled
+            or not os.path.lexists(root.records_dir / summary.file_name)
+        ):
+            continue
+        left.setdefault(execution_id, set()).add(summary.file_name)
+    return {i: sorted(names) for i, names in sorted(left.items())}
