@@ -227,7 +227,7 @@ _HOPS = 40
 def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, Path] | None:
     """(the store, its entry) when the path typed is a link that is a record file (or a
     write-ahead log) of the store being looked at (``--dir``'s, else the one ``open_root``
-    finds from the current directory), a directory named like a record there, or a link
+    finds from the current directory), or a link
     leading, link by link, to one of them: that entry is answered as its id is, a link out
     of the store not followed (``inspect X.json`` in the records directory read
     /etc/passwd where ``inspect X`` said "not followed"). None for a path anywhere else,
@@ -248,9 +248,9 @@ def store_entry(text: str, directory: str | None) -> tuple[RecordRoot, Path] | N
         suffix = RECORD_SUFFIX if name.endswith(RECORD_SUFFIX) else WAL_SUFFIX
         in_store = name.endswith(suffix) and os.path.realpath(parent or ".") == real.get(suffix)
         if not os.path.islink(hop):
-            # A directory named like a record is listed as one that cannot be read.
-            kept = in_store and suffix == RECORD_SUFFIX and os.path.isdir(hop)
-            return (root, stores[suffix] / name) if kept else None
+            # A directory named like a record, typed, is a directory wherever it is typed
+            # from (it was the store's unreadable record only from the store's directory).
+            return None
         if in_store:
             return root, stores[suffix] / name
         try:
@@ -472,11 +472,11 @@ def locate_execution(
         root = open_root(directory)
         in_root = root.path_of(target)
         if not (here and not os.path.lexists(in_root)):
-            if (in_root.is_symlink() or in_root.is_dir()) and in_root.parent == root.records_dir:
+            if in_root.is_symlink() and in_root.parent == root.records_dir:
                 # A link in the store, named by its name, is resolved as its id is (and
                 # listed), not followed as a typed path is: one leading nowhere or out
-                # of the store is a record that cannot be read, not a missing path; so
-                # is a directory named like a record.
+                # of the store is a record that cannot be read, not a missing path. A
+                # directory named like a record is a directory, as its path is.
                 return by_id(root)
             path = in_root
             target = str(path)

@@ -236,29 +236,39 @@ def test_the_verdict_of_a_link_leading_nowhere_says_cannot_be_read_once(broken: 
         assert said.lower().count("cannot be read") + said.lower().count("cannot read") == 1
 
 
-def test_a_directory_named_like_a_record_is_answered_alike_by_id_name_and_path(
+def test_a_directory_named_like_a_record_is_its_list_row_by_id_and_a_directory_as_a_path(
     broken: Path, real_world: RealWorld
 ) -> None:
-    """The list shows ``x.json`` (a directory) as a record not read, and ``inspect x`` says
-    so; by its name (``--dir``, or typed in the records directory) ``inspect`` and
-    ``replay`` said "… is a directory, not a record file or execution id (--list lists its
-    executions …)", and ``diff x`` "x is a directory: name a record file, a record id or a
-    snapshot file": it was named as a record id."""
+    """The list shows ``x.json`` (a directory) as a record not read, and ``inspect x`` (its
+    row's id) says so. Typed as a path or a file name, it is a directory: one line, exit 2,
+    wherever the command runs. ``inspect .../x.json`` showed a post-mortem (exit 0) from the
+    store's directory and said "is a directory" (exit 2) from anywhere else."""
     words = "Named like a record but is a directory"
     other = real_world.success
     dirs = ["--dir", str(broken)]
-    for name, where in (("x", dirs), ("x.json", dirs), ("x.json", [])):
-        shown = cli("inspect", name, *where, cwd=broken)
-        assert shown.returncode == 0, (name, where, shown.stderr)
-        assert shown.stdout.splitlines()[2] == f"status      not read: {words}"
-        replayed = cli("replay", name, *where, cwd=broken)
-        assert replayed.returncode == ExitCode.NOT_REPLAYABLE, (name, where, replayed.stderr)
-        assert replayed.stderr.startswith("intentus-tui: not replayable (record_corrupted): ")
-        assert f"({words})" in replayed.stderr
-        compared = cli("diff", name, other, *where, cwd=broken)
-        assert compared.returncode == ExitCode.USAGE
-        assert compared.stderr == f"intentus-tui: {name}: {words}\n", (name, where)
-    # A directory typed that is no store's entry is still one to list, not a record.
+    shown = cli("inspect", "x", *dirs, cwd=broken)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[2] == f"status      not read: {words}"
+    replayed = cli("replay", "x", *dirs, cwd=broken)
+    assert replayed.returncode == ExitCode.NOT_REPLAYABLE, replayed.stderr
+    assert f"({words})" in replayed.stderr
+    compared = cli("diff", "x", other, *dirs, cwd=broken)
+    assert compared.returncode == ExitCode.USAGE
+    assert compared.stderr == f"intentus-tui: x: {words}\n"
+    full = str(broken / "x.json")
+    for name, where, cwd in (
+        ("x.json", dirs, broken),
+        ("x.json", [], broken),
+        (full, [], broken),
+        (full, [], broken.parent),
+        (full, [], Path("/")),
+    ):
+        for command in ("inspect", "replay"):
+            run = cli(command, name, *where, cwd=cwd)
+            assert (run.returncode, run.stdout) == (ExitCode.USAGE, ""), (name, cwd, run)
+            (line,) = run.stderr.splitlines()
+            assert "is a directory, not a record file or execution id" in line, line
+    # A directory typed that is no store's entry is one to list, not a record.
     elsewhere = cli("inspect", str(broken), cwd=broken.parent)
     assert elsewhere.returncode == ExitCode.USAGE
     assert "is a directory, not a record file or execution id" in elsewhere.stderr
