@@ -91,3 +91,27 @@ def test_an_entry_the_library_takes_but_this_tool_refuses_says_so(wal_dir: Path)
     assert said in report["chain_break"]["message"]
     listed = json.loads(cli("inspect", "--list", str(wal_dir.parent), "--json").stdout)
     assert said in listed["executions"][0]["integrity_reason"]
+
+
+def test_a_log_the_library_reads_whose_every_entry_this_tool_refuses_is_still_a_log(
+    wal_dir: Path,
+) -> None:
+    """Every payload a list, every hash holding: the library reads the log, and the verdict
+    began "not a write-ahead log: no line is a WAL entry", as for bytes that are no log."""
+    log = wal_dir / f"{EXEC_ID}.wal"
+    for line in range(len(lines_of(log))):
+        rewrite_rehashed(log, line, "payload", [1, 2])
+    assert len(WALReader(str(wal_dir), EXEC_ID).read_all()) == 7
+
+    run = cli("verify", str(log))
+    assert run.returncode == 1, run.stdout
+    first = run.stdout.splitlines()[0]
+    assert "not a write-ahead log" not in run.stdout and "no line is a WAL entry" not in first
+    assert first.startswith(
+        f"FAIL  {EXEC_ID}.wal  wal cannot be verified: a write-ahead log whose entries this "
+        "tool refuses (line 1: entry has no object 'payload'; its hash checks out and "
+        "IntentusNet 1.3.0's reader takes it"
+    ), first
+    listed = json.loads(cli("inspect", "--list", str(wal_dir.parent), "--json").stdout)
+    reason = listed["executions"][0]["integrity_reason"]
+    assert reason.startswith("a write-ahead log whose entries this tool refuses"), reason

@@ -664,9 +664,12 @@ def _library_takes(obj: Any) -> str:
     if obj.get("entry_hash") != expected:
         return ""
     return (
-        "; its hash checks out and IntentusNet 1.3.0's reader takes it, but no IntentusNet "
-        "writer writes an entry of this shape: this tool does not trust it"
+        f"; {LIBRARY_TAKES}, but no IntentusNet writer writes an entry of this shape: this "
+        "tool does not trust it"
     )
+
+
+LIBRARY_TAKES = "its hash checks out and IntentusNet 1.3.0's reader takes it"
 
 
 def _unknown_type(entry: WalEntry) -> str:
@@ -835,10 +838,12 @@ def _no_entry_log(
         why = first.message
         if first.kind == "torn_last_line" and tail is not None:  # its tail story does not apply
             why = tail.why
-        message = (
-            f"not a write-ahead log: no line is a WAL entry (line {first.line_no}: {why}); "
-            f"{NOTHING_TO_CHECK}"
-        )
+        what = "not a write-ahead log: no line is a WAL entry"
+        taken = [i for i in issues if LIBRARY_TAKES in i.message]
+        if taken:  # a log the library reads: entries this tool refuses on purpose
+            what, first = "a write-ahead log whose entries this tool refuses", taken[0]
+            why = first.message
+        message = f"{what} (line {first.line_no}: {why}); {NOTHING_TO_CHECK}"
     return WalLog(path, execution_id, "no_entry", message, issues=tuple(issues), size_bytes=size)
 
 
