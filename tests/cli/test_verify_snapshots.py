@@ -166,3 +166,27 @@ def test_a_damaged_snapshot_fails_as_a_snapshot_not_as_a_record(
         assert "verdict" not in done.stdout
         assert last == "1 checked (0 records, 0 WALs, 1 snapshot), 1 failed"
     assert "NaN" in cli("verify", str(nan)).stdout
+
+
+def test_a_snapshot_cut_short_is_said_in_a_cut_short_records_words(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """A record cut short says where its file ends ("file ends at byte N (line L, column
+    C): truncated, …"); a snapshot cut short said the JSON parser's "Expecting ','
+    delimiter (line 76, column 1)", and not that the file was cut short."""
+    data = _saved_snapshot(real_world, tmp_path).read_bytes()
+    cut = tmp_path / "cut.json"
+    cut.write_bytes(data[: data.rindex(b",") + 1])  # at an entry's end, as a crash leaves it
+    record = real_world.records_dir / f"{real_world.fallback}.json"
+    whole = record.read_bytes()
+    cut_record = tmp_path / f"{real_world.fallback}.json"
+    cut_record.write_bytes(whole[: whole.rindex(b",") + 1])
+    said = cli("verify", str(cut), str(cut_record)).stdout
+    snapshot_line = next(line for line in said.splitlines() if line.startswith("FAIL  cut.json"))
+    ends = f"file ends at byte {cut.stat().st_size} (line "
+    assert snapshot_line.startswith(
+        f"FAIL  cut.json  snapshot: cannot be read: the file is cut short: {ends}"
+    ), snapshot_line
+    assert ": truncated, expecting " in snapshot_line and "Expecting" not in snapshot_line
+    assert f"file ends at byte {cut_record.stat().st_size} (line " in said  # the record's
+    assert "the file is cut short" in said.split("FAIL  cut.json")[0]

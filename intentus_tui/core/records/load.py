@@ -274,6 +274,12 @@ _NUMBER_PREFIX = re.compile(r"-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?")
 _CUT_ESCAPE = re.compile(r"u[0-9a-fA-F]{0,4}(?:\\(?:u[0-9a-fA-F]{0,3})?)?")
 
 
+def json_damage(text: str, error: json.JSONDecodeError, size: int | None = None) -> Damage:
+    """Where ``error`` (json's, parsing ``text``) finds ``text`` broken, in a record's words
+    (``Damage.describe``: "file ends at byte N (line L, column C): truncated, ...")."""
+    return _damage_at(text, error.pos, error.msg, size, error)
+
+
 def _is_cut_short(rest: str) -> bool:
     """Is what follows the error only the start of a token that the end of file interrupted?"""
     if not rest:

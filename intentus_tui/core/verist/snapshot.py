@@ -36,6 +36,7 @@ from intentus_tui.core.fsio import (
     read_regular_file,
 )
 from intentus_tui.core.json_indent import dumps_indented
+from intentus_tui.core.records.load import json_damage
 from intentus_tui.core.verist.commands import normalize_commands
 from intentus_tui.core.verist.hashing import hash_value
 from intentus_tui.core.verist.missing import MISSING
@@ -350,12 +351,17 @@ def read_json_file(path: Path, what: str, max_bytes: int = DEFAULT_MAX_BYTES) ->
         raise SnapshotError(
             f"{what} {path} is not UTF-8 (bad byte at offset {exc.start})"
         ) from None
-    text = text.removeprefix("\ufeff")
+    bom = 3 if text.startswith("\ufeff") else 0
+    text = text[1:] if bom else text
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
         raise SnapshotError(f"{what} {path} is nested too deeply to read") from None
     except json.JSONDecodeError as exc:
+        damage = json_damage(text, exc, len(data) - bom)
+        if damage.truncated:  # in a record's words: where the file ends, and what it lacks
+            damage = damage._replace(offset=damage.offset + bom)
+            raise SnapshotError(f"{what} {path} is cut short: {damage.describe()}") from None
         raise SnapshotError(
             f"Invalid JSON in {what} {path}: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None

@@ -170,4 +170,6 @@ def _unreadable_look_alike(p: Path, exc: SnapshotError) -> SnapshotFileReport | 
     kind: Literal["snapshot", "baseline"] = "snapshot" if start.group(1) else "baseline"
     why = str(exc).replace(f"Invalid JSON in File {p}: ", "invalid JSON: ")
     why = why.removeprefix(f"File {p} is ").removeprefix(f"File {p} ")
+    if why.startswith("cut short: "):  # as a record cut short is said
+        why = f"the file is {why}"
     return SnapshotFileReport(str(p), kind, (), (), invalid=why, unreadable=True)
