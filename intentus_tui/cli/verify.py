@@ -548,7 +548,28 @@ def _saved_snapshots(
             kept.append((target, detail))
         else:
             snapshots.append(report)
+    # An empty file beside snapshots, in a directory that is no record store, is one more
+    # of them whose saving was cut off (it was counted, and failed, as a record).
+    beside = {Path(report.path).parent for report in snapshots}
+    empty = [
+        target[0]
+        for target, detail in kept
+        if target[0] in candidates
+        and target[0].parent in beside
+        and target[0].parent.name != RECORDS
+        and detail.verify.load_status is LoadStatus.EMPTY
+    ]
+    for path in empty:
+        snapshots.append(
+            SnapshotFileReport(str(path), "snapshot", (), (), invalid=EMPTY, unreadable=True)
+        )
+    if empty:  # in their place in the directory's listing
+        snapshots.sort(key=lambda report: (str(Path(report.path).parent), report.path))
+        kept = [(target, detail) for target, detail in kept if target[0] not in empty]
     return snapshots, [target for target, _ in kept], [detail for _, detail in kept]
+
+
+EMPTY = "the file is empty"
 
 
 def _snapshot_lines(report: SnapshotFileReport) -> list[str]:

@@ -190,3 +190,24 @@ def test_a_snapshot_cut_short_is_said_in_a_cut_short_records_words(
     assert ": truncated, expecting " in snapshot_line and "Expecting" not in snapshot_line
     assert f"file ends at byte {cut_record.stat().st_size} (line " in said  # the record's
     assert "the file is cut short" in said.split("FAIL  cut.json")[0]
+
+
+def test_an_empty_file_beside_snapshots_is_counted_as_a_snapshot_not_a_record(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """``verify .intentusnet/snapshots`` with an empty ``.json`` beside the snapshots said
+    "1 record" and judged it one ("hash not checked (the file is empty)")."""
+    snapshots = tmp_path / ".intentusnet" / "snapshots"
+    snapshots.mkdir(parents=True)
+    saved = _saved_snapshot(real_world, snapshots)
+    (snapshots / "empty.json").write_bytes(b"")
+    done = cli("verify", str(snapshots))
+    assert done.returncode == ExitCode.PROBLEMS
+    assert done.stdout.splitlines() == [
+        "FAIL  empty.json  snapshot: cannot be read: the file is empty",
+        f"ok    {saved.name}  snapshot: input and 2 artifacts hash as recorded",
+        "2 checked (0 records, 0 WALs, 2 snapshots), 1 failed",
+    ]
+    # Named alone, nothing says it is a snapshot: it is judged as a record, as before.
+    alone = cli("verify", str(snapshots / "empty.json")).stdout
+    assert alone.splitlines()[-1] == "1 checked (1 record, 0 WALs), 1 failed"
