@@ -28,7 +28,7 @@
  *     Is there a run of at least `run` ASCII digits in data? (an integer orjson
  *     might read differently from Python's json).
  *
- * stat_stamps(dir_fd, names) -> bytes
+ * stat_stamps(dir_fd, names[, uid, gid, groups]) -> bytes
  *     Packed (size, mtime_ns, ctime_ns, inode) of each name: see below.
  *
  * write_new_files(dir_fd, files) -> list[int]
@@ -506,13 +506,41 @@ static int64_t stamp_ns(struct timespec t) {
 /* stat_stamps(dir_fd, names) -> bytes: scan.python_stamps_of's loop in C. For each name
  * (relative to dir_fd, following a link as os.stat does) four native int64s: size,
  * mtime_ns, ctime_ns, inode, each modulo 2**64 as cache.packable packs them; -1 four
- * times where it cannot be stat'ed. A re-open stats every file: here that costs the
+ * times where it cannot be stat'ed (or, given a reader, where its mode bits deny that
+ * reader: scan.python_stamps_of). A re-open stats every file: here that costs the
  * system call alone, not a stat_result each. The names are copied into a tuple first:
  * the GIL is released around each stat, and another thread may change the list then. */
+/* Whether a file's mode bits let this reader (uid, gid, supplementary groups) read it, as
+ * scan.mode_lets_read decides. */
+static int mode_lets_read(const struct stat *st, long uid, long gid, PyObject *groups) {
+    if ((long)st->st_uid == uid) return (st->st_mode & S_IRUSR) != 0;
+    int member = (long)st->st_gid == gid;
+    for (Py_ssize_t i = 0; !member && i < PyTuple_GET_SIZE(groups); i++)
+        member = PyLong_AsLong(PyTuple_GET_ITEM(groups, i)) == (long)st->st_gid;
+    return (st->st_mode & (member ? S_IRGRP : S_IROTH)) != 0;
+}
+
 static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyLong_Check(args[0]) || !PyList_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "stat_stamps(dir_fd: int, names: list[str])");
+    if ((nargs != 2 && nargs != 5) || !PyLong_Check(args[0]) || !PyList_Check(args[1]) ||
+        (nargs == 5 && (!PyLong_Check(args[2]) || !PyLong_Check(args[3]) ||
+                        !PyTuple_Check(args[4])))) {
+        PyErr_SetString(PyExc_TypeError, "stat_stamps(dir_fd: int, names: list[str]"
+                                         "[, uid: int, gid: int, groups: tuple[int, ...]])");
         return NULL;
+    }
+    long uid = -1, gid = -1;
+    PyObject *groups = NULL; /* with a reader: a file its mode bits deny it is never fresh */
+    if (nargs == 5) {
+        uid = PyLong_AsLong(args[2]);
+        gid = PyLong_AsLong(args[3]);
+        if (PyErr_Occurred()) return NULL;
+        groups = args[4];
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(groups); i++) {
+            if (!PyLong_Check(PyTuple_GET_ITEM(groups, i))) {
+                PyErr_SetString(PyExc_TypeError, "groups must be ints");
+                return NULL;
+            }
+        }
     }
     long fd = PyLong_AsLong(args[0]);
     if (fd == -1 && PyErr_Occurred()) return NULL;
@@ -549,7 +577,7 @@ static PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t
             Py_END_ALLOW_THREADS
         }
         Py_DECREF(encoded);
-        if (!failed) {
+        if (!failed && (groups == NULL || mode_lets_read(&st, uid, gid, groups))) {
             uint64_t inode = (uint64_t)st.st_ino;
             stamp[0] = (int64_t)st.st_size;
             stamp[1] = stamp_ns(st.st_mtim);

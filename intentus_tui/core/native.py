@@ -27,7 +27,7 @@ class CanonicalJson(Protocol):
 canonical_json: CanonicalJson | None = None
 has_long_digit_run: Callable[[bytes], bool] | None = None
 has_terminal_controls: Callable[[bytes], bool] | None = None
-stat_stamps: Callable[[int, list[str]], bytes] | None = None
+stat_stamps: Callable[..., bytes] | None = None
 read_plain_file: Callable[[str, int], tuple[bytes, int, int, int, int] | None] | None = None
 write_new_files: Callable[[int, list[tuple[bytes, bytes, int]]], list[int]] | None = None
 

@@ -3,6 +3,7 @@ one sentence: "nothing to check: Cannot read: Permission denied" said it twice."
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -43,3 +44,33 @@ def test_inspect_says_once_that_a_file_cannot_be_read(
         "response to replay from it",
     ]
     assert "problem     Cannot read: Permission denied" in shown  # the loader's own words
+
+
+def test_a_file_listed_when_it_could_be_read_is_not_listed_from_the_cache_when_it_cannot(
+    real_world: RealWorld, tmp_path: Path
+) -> None:
+    """The index cache knew the file from a listing by a user who could read it: listed by
+    one who cannot (its stat unchanged), it kept "succeeded, verified, replayable" while
+    ``verify`` said it cannot be read."""
+    prefix = deny_capabilities()
+    if prefix is None:
+        pytest.skip("root cannot shed its power to read any file here")
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    denied = records / f"{real_world.success}.json"
+    denied.chmod(0)
+    env = {**os.environ, "INTENTUS_TUI_CACHE_DIR": str(tmp_path / "cache")}
+
+    def row(**how: list[str]) -> dict[str, object]:
+        run = cli("inspect", "--list", str(records), "--json", env=env, **how)  # type: ignore[arg-type]
+        assert run.returncode == 0, run.stderr
+        rows = json.loads(run.stdout)["executions"]
+        (found,) = [r for r in rows if r["execution_id"] == real_world.success]
+        return found
+
+    first = row()  # as root: read, and the cache written
+    assert first["integrity"] == "verified"
+    then = row(prefix=prefix)
+    assert then["integrity"] != "verified", then
+    assert "Permission denied" in str(then["integrity_reason"]), then
+    assert row()["integrity"] == "verified"  # as root again: read again

@@ -379,6 +379,36 @@ def test_stat_stamps_are_the_python_loop(tmp_path: Path) -> None:
     assert stamps[names.index("big.json")][0] == 70_000
 
 
+def test_stat_stamps_for_a_reader_are_the_python_loop(tmp_path: Path) -> None:
+    """Given a reader, a file whose mode bits deny it has no stamp (never fresh), in C as
+    in Python: by owner, by group (its own or a supplementary one) and as another."""
+    names = []
+    for i, mode in enumerate((0o644, 0o400, 0o040, 0o004, 0o000, 0o200)):
+        path = tmp_path / f"m{i}.json"
+        path.write_bytes(b"{}")
+        path.chmod(mode)
+        names.append(path.name)
+    uid, gid = os.geteuid(), os.getegid()
+    readers = [
+        (uid, gid, ()),
+        (uid + 1, gid, ()),
+        (uid + 1, gid + 1, (gid,)),
+        (uid + 1, gid + 1, ()),
+    ]
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        assert native.stat_stamps is not None
+        for reader in readers:
+            expected = python_stamps_of(names, fd, reader)
+            assert native.stat_stamps(fd, names, *reader) == expected.tobytes(), reader
+            fresh = [expected[4 * i] != -1 for i in range(len(names))]
+            owner, group = reader[0] == uid, gid in (reader[1], *reader[2])
+            bits = 0o400 if owner else 0o040 if group else 0o004
+            assert fresh == [bool(m & bits) for m in (0o644, 0o400, 0o040, 0o004, 0, 0o200)]
+    finally:
+        os.close(fd)
+
+
 def test_stat_stamps_of_a_file_dated_after_2262_wrap_as_the_python_loop(tmp_path: Path) -> None:
     # tv_sec * 1e9 overflows signed 64 bits after 2262: both sides take it modulo 2**64.
     for name, ns in (("far.json", 10**19), ("farther.json", 2**64 + 5), ("old.json", -(10**18))):

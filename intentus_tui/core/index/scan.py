@@ -8,6 +8,7 @@ their own cores, so that a listing or the cache never makes them again.
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 from array import array
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple, Protocol, overload
 
 import orjson
 
+from intentus_tui.core.index.access import Reader, current_reader, mode_lets_read
 from intentus_tui.core.index.cache import (
     NO_STAMP,
     STAMP_WIDTH,
@@ -425,16 +427,40 @@ def _stat_split(names: list[str], directory_fd: int, workers: int | None) -> Sta
 
 def stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
     """Stamps of ``names`` (relative to ``directory_fd``, or paths when it is None), as
-    ``cache.packable`` packs them: the inner loop of a re-open, in C where it is built."""
-    if _native_stat_stamps is not None and directory_fd is not None:
+    ``cache.packable`` packs them: the inner loop of a re-open, in C where it is built. A
+    file whose mode bits deny this process is never fresh (``core.index.access``)."""
+    reader = current_reader()
+    if (
+        _native_stat_stamps is not None
+        and directory_fd is not None
+        and (reader is None or _native_takes_reader())
+    ):
         out = new_stamps()  # the same loop in C: the system calls alone
-        out.frombytes(_native_stat_stamps(directory_fd, names))
+        if reader is None:
+            out.frombytes(_native_stat_stamps(directory_fd, names))
+        else:
+            out.frombytes(_native_stat_stamps(directory_fd, names, *reader))
         return out
-    return python_stamps_of(names, directory_fd)
+    return python_stamps_of(names, directory_fd, reader)
 
 
-def python_stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
-    """``stamps_of`` in Python (the definition of the native ``stat_stamps``)."""
+@functools.cache
+def _native_takes_reader() -> bool:
+    """Does the native ``stat_stamps`` take a reader? One built before it did refuses it
+    (then the pure loop runs, which does)."""
+    if _native_stat_stamps is None:
+        return False
+    try:
+        return _native_stat_stamps(-1, [], 0, 0, ()) == b""
+    except TypeError:
+        return False
+
+
+def python_stamps_of(
+    names: list[str], directory_fd: int | None, reader: Reader | None = None
+) -> Stamps:
+    """``stamps_of`` in Python (the definition of the native ``stat_stamps``): with a
+    ``reader``, ``NO_STAMP`` for a file whose mode bits deny it."""
     out = new_stamps()
     add = out.extend
     stat = os.stat
@@ -443,6 +469,9 @@ def python_stamps_of(names: list[str], directory_fd: int | None) -> Stamps:
             st = stat(name, dir_fd=directory_fd)
         except OSError:  # vanished, unreadable, a dangling link: read (and explain) it
             add(NO_STAMP)
+            continue
+        if reader is not None and not mode_lets_read(st, reader):
+            add(NO_STAMP)  # read again: reading it says whether it can be read
             continue
         add(packable((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)))
     return out
