@@ -37,7 +37,7 @@ def linked(tmp_path: Path) -> tuple[Path, Path, Path]:
         seq=1,
         execution_id="exec-linked",
         timestamp_iso="2026-01-05T10:00:00+00:00",
-        entry_type="execution_started",
+        entry_type="execution.started",
         payload={"intent": "Summarize"},
         prev_hash=None,
     )
