@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 # The keys that act on a comparison shown: they wait for one (hidden from the footer until
 # then), and say so when pressed before.
 COMPARISON_KEYS = frozenset({"next_difference", "previous_difference", "full_comparison"})
+# Keys acting on the selected execution, dimmed while none is (a filter lists none): each
+# says so. (``D`` with none selected compares two Active Graph runs; ``d`` says it itself.)
+SELECTION_KEYS = frozenset({"replay", "force_replay", "invalidate", "save_snapshot", "mark"})
 # The keys said are the user's keymap's (``bound_key``): these are the defaults' words.
 HOW_TO_COMPARE = "mark an execution with {mark} and press {diff} on another, or press {pick}"
 # The same, short enough to share a toast's three rows with what else the key does.
@@ -81,6 +84,8 @@ class DiffKeys(ComparisonLauncher):
         def side_pane(self) -> SidePane: ...
 
         def act_when_loaded(self, action: str) -> bool: ...
+
+        def said_nothing_selected(self, action: str) -> bool: ...
 
         def _say_no_record(self, action: str, detail: ExecutionDetail) -> None: ...
 
@@ -364,13 +369,16 @@ class DiffKeys(ComparisonLauncher):
         default_namespace: DOMNode | None = None,
         namespaces: Mapping[str, DOMNode] | None = None,
     ) -> bool:
-        """Textual's, but a dimmed ``d``, and ``n``, ``N`` or ``f`` with nothing compared,
-        still answer (Textual does not run an action ``check_action`` dims or hides)."""
+        """Textual's, but a dimmed ``d``, ``n``, ``N`` or ``f`` with nothing compared, and the
+        keys acting on the selected execution with none selected, still answer (Textual
+        does not run an action ``check_action`` dims or hides)."""
         on_app = default_namespace is None or default_namespace is self
         if on_app and action == "diff" and self.check_action("diff", ()) is None:
             self._explain_no_diff()
             return True
         on_main = self.screen is self.screen_stack[0]
+        if on_app and on_main and action in SELECTION_KEYS and self.said_nothing_selected(action):
+            return True  # dimmed with none selected: pressed, it says why
         if on_app and on_main and action in COMPARISON_KEYS and not self.diff_shown:
             note = self._full_screen_note() if action == "full_comparison" else None
             # The longer note, of both keys, wants the time to read it.
@@ -424,6 +432,8 @@ class DiffKeys(ComparisonLauncher):
         return key("mark-for-diff"), key("diff"), key("diff-file")
 
     def _explain_no_diff(self) -> None:
+        if self.marked is not None and self.said_nothing_selected("diff"):
+            return
         problem = self.marked_problem()
         if self.marked is None:
             mark, diff, _ = self._compare_keys()
@@ -437,6 +447,8 @@ class DiffKeys(ComparisonLauncher):
         self.notify(note, severity="warning", markup=False, timeout=3)
 
     async def action_diff(self) -> None:
+        if self.said_nothing_selected("diff"):
+            return
         if (self.marked is None and self._marking is None) or not self.act_when_loaded("diff"):
             return
         if self.marked is None or self.detail is None or self.is_marked(self.detail):

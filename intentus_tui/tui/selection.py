@@ -81,6 +81,8 @@ class SelectionActions:
     def record_to_act_on(self, action: str) -> ExecutionDetail | None:
         """The loaded execution under the cursor when it has a record; None when there is
         none, or while it loads (then ``action`` runs once it is here)."""
+        if self.said_nothing_selected(action):
+            return None
         if not self.act_when_loaded(action):
             return None
         detail = self.detail
@@ -88,6 +90,17 @@ class SelectionActions:
             self._say_no_record(action, detail)
             return None
         return detail
+
+    def said_nothing_selected(self, action: str) -> bool:
+        """True, having said so, when the cursor is on no row (the filter or view lists
+        none): the panes show none, and a key for it must say why it does nothing."""
+        if self.execution_list.selected_key is not None:
+            return False
+        from intentus_tui.tui.presenters.execution_text import nothing_selected_to
+
+        app: Any = self  # an App: notify is its
+        app.notify(nothing_selected_to(action), severity="warning", markup=False, timeout=4)
+        return True
 
     def _say_no_record(self, action: str, detail: ExecutionDetail) -> None:
         """A key acting on a record, pressed on an execution without one, says why it does
@@ -101,7 +114,7 @@ class SelectionActions:
         """``R``: replay the record even if it is not replayable, once confirmed. An
         execution without a record (known from its log alone, or a file that is not one)
         has nothing to replay, forced or not: a toast says so."""
-        if not self.act_when_loaded("force_replay"):
+        if self.said_nothing_selected("force_replay") or not self.act_when_loaded("force_replay"):
             return
         from intentus_tui.tui.presenters.execution_text import (
             force_replay_lines,
@@ -172,9 +185,11 @@ class SelectionActions:
 
     def action_mark(self) -> None:
         """``m``: the execution under the cursor becomes A of the next diff."""
+        if self.said_nothing_selected("mark"):
+            return
         key = self.execution_list.selected_key
         summary = self.execution_list.model.summaries.get(key) if key is not None else None
-        if summary is None:
+        if key is None or summary is None:
             return
         if not self.selection_loading():
             if self.detail is not None and self.detail.result.record is None:

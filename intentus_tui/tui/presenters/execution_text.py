@@ -165,6 +165,14 @@ _RECORD_ACTIONS = {
 }
 
 
+def nothing_selected_to(action: str) -> str:
+    """Why a key acting on the selected execution does nothing while the cursor is on no
+    row (a filter or view that lists none): it did nothing, saying nothing (``d``: that
+    the marked execution was selected)."""
+    verb = _RECORD_ACTIONS.get(action, action.replace("_", " "))
+    return f"Nothing to {verb}: no execution is selected"
+
+
 def no_record_to(action: str, detail: ExecutionDetail) -> str:
     """Why a key acting on a record does nothing for an execution without one (known from
     its log alone, or a file that is not a record), sanitized."""
