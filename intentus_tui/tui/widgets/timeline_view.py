@@ -620,7 +620,8 @@ def _trailer(detail: ExecutionDetail) -> tuple[tuple[str, str], ...]:
     """Lines after the last event: where a damaged file breaks, or that it never finished."""
     timeline, damage = detail.timeline, detail.result.damage
     if timeline is None:
-        return (("no events could be read from this file", "event-lines--break"),)
+        # After the mark column, as the rows' text is: not against the pane's border.
+        return ((" no events could be read from this file", "event-lines--break"),)
     if damage is not None:
         where = f"byte {damage.offset}, line {damage.line}"  # as the Verify tab says it
         return ((f"━━ the file breaks here ({where}) ━━", "event-lines--break"),)
