@@ -653,8 +653,8 @@ def _library_takes(obj: Any) -> str:
     seq, prev = obj["seq"], obj.get("prev_hash")
     if not (_is_int(seq) and 0 <= seq < _SEQ_LIMIT) or not isinstance(prev, str | None):
         return ""  # its reader refuses these too (a seq it does not expect, a link)
-    if obj["entry_type"] not in KNOWN_ENTRY_TYPES:
-        return ""
+    if not isinstance(obj["entry_type"], str) or obj["entry_type"] not in KNOWN_ENTRY_TYPES:
+        return ""  # its reader refuses it too (a list for a type was a TypeError here)
     try:
         expected = compute_entry_hash(
             **{key: obj[key] for key in keys}, prev_hash=prev, version=obj.get("version", "1.0")
