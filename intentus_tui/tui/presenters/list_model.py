@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -361,6 +361,7 @@ class ListModel:
         self._shown = 0  # executions among ``rows``
         self._group_sizes: Counter[int] = Counter()  # shown executions per group
         self._haystacks: dict[str, str] = {}  # filled while a filter is typed
+        self.writing: Collection[str] = frozenset()  # keys of rows saying "… writing"
         # Every execution newest first (see ``sorted_rows``): kept through small changes,
         # None after big ones (made again by the next sort).
         self._newest_order: list[Base] | None = None
@@ -551,7 +552,7 @@ class ListModel:
     def _haystack(self, summary: ExecutionSummary, kind: VerdictKind) -> str:
         haystack = self._haystacks.get(summary.key)
         if haystack is None:
-            haystack = self._haystacks[summary.key] = haystack_of(summary, kind)
+            haystack = self._haystacks[summary.key] = self._searched(summary, kind)
         return haystack
 
     def rebuild(self) -> None:
@@ -708,7 +709,7 @@ class ListModel:
                 pause()
             cached = verdicts.get(summary.key)
             kind = cached[1] if cached is not None and cached[0] is summary else None
-            texts.append(haystack_of(summary, kind))
+            texts.append(self._searched(summary, kind))
         return texts
 
     def searched_texts(self) -> Mapping[str, str]:
@@ -717,6 +718,9 @@ class ListModel:
         query."""
         return self._haystacks
 
+    def _searched(self, summary: ExecutionSummary, kind: VerdictKind | None) -> str:
+        return haystack_of(summary, kind, summary.key in self.writing)
+
     def _every_haystack(self) -> dict[str, str]:
         """Every execution's searched text, made once (on the first filter) and kept."""
         haystacks = self._haystacks
@@ -724,7 +728,7 @@ class ListModel:
             verdict = self._verdict
             for key, summary in self.summaries.items():
                 if key not in haystacks:
-                    haystacks[key] = haystack_of(summary, verdict(summary)[1])
+                    haystacks[key] = self._searched(summary, verdict(summary)[1])
         return haystacks
 
     def _show_groups(self, only: frozenset[Group] | None) -> None:

@@ -18,7 +18,7 @@ from intentus_tui.tui.presenters.list_groups import (
     group_of_kind,
     kind_of,
 )
-from intentus_tui.tui.presenters.verdict_cells import row_texts
+from intentus_tui.tui.presenters.verdict_cells import WRITING_BADGE, row_texts
 
 # A group's title is searched up to its colon: "untrusted" finds its rows, but the kinds
 # it lists ("tampered or chain broken") are each row's own integrity word to find.
@@ -125,15 +125,20 @@ _UNMARK = str.maketrans(dict.fromkeys(_MARKS, " "))
 UNSHOWN_PARTS = {ID_START: "id", FILE_START: "file", SOURCE_START: "source", AGENTS_START: "agent"}
 
 
-def haystack_of(summary: ExecutionSummary, kind: VerdictKind | None = None) -> str:
+def haystack_of(
+    summary: ExecutionSummary, kind: VerdictKind | None = None, writing: bool = False
+) -> str:
     """The text ``/`` searches (but for ``VERDICT_TERMS``): what a row shows (its id as
-    shown, intent, state, the verdict's words, group title), then what it does not, each
-    after its mark: the whole id, the file's name, the source, the agents."""
+    shown, intent, state, the verdict's words, group title; ``writing``: the "… writing"
+    of a record caught mid-write), then what it does not, each after its mark: the whole
+    id, the file's name, the source, the agents."""
     kind = kind_of(summary) if kind is None else kind
     shown = (
         f"{display_id(summary.execution_id)}\n{summary.intent}\n{summary.state_label}\n"
         f"{summary.state.value}"
     )
+    if writing:
+        shown += "\n" + WRITING_BADGE[0]
     unshown = (
         (ID_START, summary.execution_id),
         (FILE_START, summary.key),

@@ -166,6 +166,7 @@ class ExecutionList(
         self._copies_version = 0  # of ``model.shared_ids`` when the rows were last drawn
         self._names_width = 0  # what the file names of copies want of the id column
         self._writing: set[str] = set()  # keys of damaged files that just changed (live)
+        self.model.writing = self._writing  # "/" finds what their rows say
         # Whether the user has moved the cursor (or a watched change came): until then a
         # selection that leaves the list goes to the top row, not to the same row number.
         self._user_moved = False
@@ -331,6 +332,8 @@ class ExecutionList(
         if self.model.summaries.get(summary.key) is summary:  # unchanged since: it is damaged
             self._writing.discard(summary.key)
             self._strips.discard(summary.key)
+            # its row no longer says "… writing": searched again (a filter may drop it)
+            self._keeping_place(lambda: self.model.apply([summary], []))
             self.refresh()
             self.post_message(self.WritingSettled())  # the header counts it as it is now
             if summary.key == self.selected_key:  # shown as being written: now as damaged
