@@ -320,6 +320,8 @@ class SummaryText(NamedTuple):
     # The yielding lines said in one, drawn in their place when they cannot all have a row
     # (rather than the first few shown and the others left out): ``fallbacks: a → b → c``.
     folded: Content | None = None
+    # Lines of ``shorter`` drawn shorter whenever they wrap (``ClampedText.show``).
+    abbreviate: tuple[Content, ...] = ()
 
     @property
     def content(self) -> Content:
@@ -411,6 +413,9 @@ def _with_short_form(
         keep=4,
         first=(2, 1, 3),
         shorter=(*text.shorter, *briefer),
+        # Abbreviated as the list's columns are before it wraps: "✗ corrupt" whether or
+        # not the pane has a row to spare for "(record_corrupted)" (with no chain line).
+        abbreviate=(brief,),
     )
 
 

@@ -40,6 +40,7 @@ class ClampedText(Static):
     rows_above = 0
     rows_below = 0
     _shorter: Mapping[int, tuple[Content, ...]] = MappingProxyType({})
+    _abbreviate: frozenset[int] = frozenset()
 
     def show(
         self,
@@ -52,6 +53,7 @@ class ClampedText(Static):
         shorter: Sequence[tuple[Content, Sequence[Content]]] = (),
         yielding: Iterable[int] = (),
         folded: Content | None = None,
+        abbreviate: Iterable[Content] = (),
     ) -> None:
         """``lines``, each wrapped ``hangs[i]`` cells in (0: from the left edge). When the
         widget is too short for them all, each line keeps a row (the first ``keep``, the
@@ -65,7 +67,10 @@ class ClampedText(Static):
         what may matter most. ``yielding``: lines (of ``lines``, after the essentials) that
         have a row only when the essentials have all they wrap to (a chain's fallbacks,
         which its events show, give way to the verdict's reasons); ``folded``: the
-        yielding lines said in one, drawn in their place when not all of them have a row."""
+        yielding lines said in one, drawn in their place when not all of them have a row.
+        ``abbreviate``: lines of ``shorter`` drawn shorter whenever they wrap, rows to
+        spare or not, as the list's columns abbreviate (a verdict reads the same at a
+        width whatever else the pane shows)."""
         hanging = tuple(zip(lines, hangs, strict=True))
         super().update(Content("\n").join(lines))
         self._hanging = hanging
@@ -76,11 +81,13 @@ class ClampedText(Static):
         self._folded = folded
         # By identity: the line objects are held in ``_hanging`` and ``_short``.
         self._shorter = {id(line): tuple(forms) for line, forms in shorter if forms}
+        self._abbreviate = frozenset(map(id, abbreviate))
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         self._hanging = self._short = ()  # text given whole: no line hangs
         self._folded = None
         self._shorter = MappingProxyType({})
+        self._abbreviate = frozenset()
         super().update(content, layout=layout)
 
     def _rows(self, visual: Content, width: int) -> list[Content]:
@@ -117,6 +124,7 @@ class ClampedText(Static):
         shorter: Mapping[int, Sequence[Content]] | None = None,
         yielding: frozenset[int] = frozenset(),
         folded: Content | None = None,
+        abbreviate: frozenset[int] = frozenset(),
     ) -> tuple[list[Content], bool]:
         """The rows of ``hanging`` in ``budget`` rows, and whether any line was cut or left
         out. Each line has a row (the first ``keep``, the essentials, whatever the budget;
@@ -127,6 +135,12 @@ class ClampedText(Static):
         essentials' reasons have all theirs (with no essentials: after every other line);
         when some of them have none, ``folded`` is drawn in their place, as one of them."""
         wrapped = [cls._hung([pair], width) or [Content("")] for pair in hanging]
+        for index, (line, hang) in enumerate(hanging):
+            forms = (shorter or {}).get(id(line), ()) if id(line) in abbreviate else ()
+            if forms and len(wrapped[index]) > 1:  # the first form in fewer rows, if one is
+                shorts = (cls._hung([(form, hang)], width) for form in forms)
+                fewer = (rows for rows in shorts if len(rows) < len(wrapped[index]))
+                wrapped[index] = next(fewer, wrapped[index])
         given = [0] * len(wrapped)
         used = 0  # sum(given), kept as it grows: summed in the loop, a line's cost grew with n
         for index in range(len(wrapped)):
@@ -139,7 +153,9 @@ class ClampedText(Static):
         order = [*essentials, *sorted(yielding), 0, *rest] if keep else [*rest, *sorted(yielding)]
         spare = _share(order, wrapped, given, spare)
         if folded is not None and any(not given[index] for index in yielding):
-            return cls._folding(hanging, width, budget, keep, first, shorter, yielding, folded)
+            return cls._folding(
+                hanging, width, budget, keep, first, shorter, yielding, folded, abbreviate
+            )
         for index, (line, hang) in enumerate(hanging):
             forms = (shorter or {}).get(id(line), ())
             if not forms or not given[index] or given[index] >= len(wrapped[index]):
@@ -167,6 +183,7 @@ class ClampedText(Static):
         shorter: Mapping[int, Sequence[Content]] | None,
         yielding: frozenset[int],
         folded: Content,
+        abbreviate: frozenset[int] = frozenset(),
     ) -> tuple[list[Content], bool]:
         """``_fitted`` with the ``yielding`` lines replaced by ``folded``, where the first of
         them was: a line that yields as they did, and is cut with the others."""
@@ -175,7 +192,9 @@ class ClampedText(Static):
         moved = {old: new for new, old in enumerate(kept)}  # indices after them move up
         lines = [(folded, 0) if i == at else hanging[i] for i in kept]
         again = [moved[i] for i in first if i in moved]
-        return cls._fitted(lines, width, budget, keep, again, shorter, frozenset({at}))
+        return cls._fitted(
+            lines, width, budget, keep, again, shorter, frozenset({at}), abbreviate=abbreviate
+        )
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         # Every row of the text, not the rows shown (which ``render`` decides from them),
@@ -209,7 +228,7 @@ class ClampedText(Static):
             yielding = self._yielding if full else frozenset()
             folded = self._folded if full else None
             rows, cut = self._fitted(
-                lines, width, height, keep, first, self._shorter, yielding, folded
+                lines, width, height, keep, first, self._shorter, yielding, folded, self._abbreviate
             )
             if len(rows) <= height:
                 if cut and not rows[-1].plain.endswith(ELLIPSIS):

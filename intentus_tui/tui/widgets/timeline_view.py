@@ -459,6 +459,7 @@ def show_summary(widget: ClampedText, text: SummaryText) -> None:
         shorter=text.shorter,
         yielding=text.yielding,
         folded=text.folded,
+        abbreviate=text.abbreviate,
     )
 
 

@@ -1,0 +1,31 @@
+"""At 80x24 the timeline's one-line verdict of two unreadable files (the same verdict:
+outcome unknown, unverifiable, not replayable for a corrupted record) reads the same,
+abbreviated as the list's columns are rather than wrapped when the pane had a row to spare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.factories import make_record, write_record
+from tests.tui.app_support import make_app, screen_lines, settle
+
+
+async def test_a_binary_and_a_truncated_file_read_the_same_verdict(tmp_path: Path) -> None:
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    (records / "binary.json").write_bytes(bytes(range(256)) * 4)
+    cut = write_record(records, make_record(execution_id="cut"))
+    cut.write_bytes(cut.read_bytes()[:300])
+    app = make_app(tmp_path)
+    shown: dict[str, list[str]] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key in ("binary.json", "cut.json"):
+            assert app.execution_list.select_key(key)
+            await settle(pilot)
+            shown[key] = [line.split("││", 1)[-1] for line in screen_lines(app)[3:8]]
+    for key, lines in shown.items():
+        verdict = [line for line in lines if "? unknown" in line]
+        assert len(verdict) == 1, (key, lines)
+        assert "? unknown · unverif. · ✗ corrupt" in verdict[0], (key, lines)
+        assert not any("(record_corrupted)" in line for line in lines), (key, lines)
