@@ -176,13 +176,16 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
             )
         said = f"the record contradicts itself: {s.contradiction}"  # an edit
         if s.load_status is LoadStatus.SALVAGED:  # a cut copy: its damage is said too
-            said += f"; and the file is damaged: {s.message}"
+            said += f"; and the file is damaged: {s.message.removeprefix(DAMAGED_RECORD)}"
         return Integrity.TAMPERED, said
     story = writer_cut_story(s)
     if story is not None:
         return Integrity.UNVERIFIABLE, story
     if s.load_status is LoadStatus.SALVAGED:
-        return Integrity.UNVERIFIABLE, f"the file is damaged: {s.message}"
+        return (
+            Integrity.UNVERIFIABLE,
+            f"the file is damaged: {s.message.removeprefix(DAMAGED_RECORD)}",
+        )
     if s.hash_status is HashStatus.UNVERIFIABLE:
         if s.load_status is LoadStatus.HEAD_ONLY:
             return Integrity.UNVERIFIABLE, "too large to hash in the listing (inspect checks it)"
@@ -251,10 +254,7 @@ def _outcome(s: ExecutionSummary) -> tuple[Outcome, str]:
             )
         if s.load_status is LoadStatus.SALVAGED:  # where it breaks: the integrity's reason
             return Outcome.UNKNOWN, _CUT_UNTOLD
-        return (
-            Outcome.UNKNOWN,
-            f"{_what_the_file_is(s.load_status)}: {_found(s) or s.load_status.value}",
-        )
+        return Outcome.UNKNOWN, _unusable_file(s)
     if s.state is ExecutionState.INCOMPLETE:
         if s.wal_state in ("failed", "aborted"):
             return Outcome.FAILED, _WAL_OUTCOME[s.wal_state][
@@ -412,6 +412,17 @@ def _found(s: ExecutionSummary) -> str:
     """What the loader found of a file that holds no whole record (without its "Cannot
     read: ", which after "the file cannot be read" would say it twice)."""
     return s.message.removeprefix(CANNOT_READ) if s.load_status in _UNREAD else s.message
+
+
+def _unusable_file(s: ExecutionSummary) -> str:
+    """What a file that holds no record is, as one sentence: "the file is empty", "the file
+    is not UTF-8 text: invalid UTF-8 at byte 1" (not "the file is damaged: Not UTF-8 …")."""
+    found = _found(s) or s.load_status.value
+    if s.load_status is LoadStatus.EMPTY and found.startswith("File is "):
+        return f"the file is {found.removeprefix('File is ')}"
+    if s.load_status is LoadStatus.NOT_UTF8:
+        return f"the file is {_clause(found)}"
+    return f"{_what_the_file_is(s.load_status)}: {found}"
 
 
 def _what_the_file_is(status: LoadStatus) -> str:

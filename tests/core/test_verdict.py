@@ -114,14 +114,27 @@ def test_a_cut_copy_under_a_copy_s_name_is_damaged_not_tampered(
         if s.file_name == f"{real.success}.trunc.json"
     ]
     assert cut.integrity is Integrity.UNVERIFIABLE
-    assert cut.integrity_reason.startswith(
-        "the file is damaged: Damaged record: file ends at byte "
-    )
+    # Damaged once: not "the file is damaged: Damaged record: file ends at byte …".
+    assert cut.integrity_reason.startswith("the file is damaged: file ends at byte ")
     assert "executionId" not in cut.integrity_reason
     # Where it breaks is said once, by the integrity; the outcome says what follows.
     assert cut.outcome_reason == (
         "the file is damaged: what happened cannot be told from what survived of it"
     )
+
+
+def test_a_file_with_no_record_is_said_in_one_sentence(tmp_path: Path) -> None:
+    """A binary file and an empty one: their outcome said "the file is damaged: Not UTF-8
+    text: invalid UTF-8 at byte 1" (a capital mid-sentence, damage twice) and "the file is
+    damaged: File is empty"; each is now one sentence, as the integrity says it."""
+    (tmp_path / "binary.json").write_bytes(b"\x00\xff\xfe\x00binary")
+    (tmp_path / "empty.json").write_bytes(b"")
+    verdicts = {s.file_name: verdict_of(s) for s in scan_root(resolve_root(tmp_path))}
+    binary, empty = verdicts["binary.json"], verdicts["empty.json"]
+    assert binary.outcome_reason == "the file is not UTF-8 text: invalid UTF-8 at byte 1"
+    assert binary.integrity_reason == "nothing to check: not UTF-8 text: invalid UTF-8 at byte 1"
+    assert empty.outcome_reason == "the file is empty"
+    assert empty.integrity_reason == "nothing to check: file is empty"
 
 
 def _lose_an_event(doc: dict[str, Any]) -> None:

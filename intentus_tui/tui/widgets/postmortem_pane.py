@@ -236,10 +236,14 @@ _SOURCES = {"record": "the record", "wal": "the write-ahead log"}
 
 
 def hint_source(pm: PostMortem) -> str:
+    """What a hint is based on, as the rest of "Based on …": "the record and the write-ahead
+    log", "the record alone: no write-ahead log (…)", and for a file holding no record "the
+    file alone: no write-ahead log (…)" (it said "Based on no write-ahead log", nothing)."""
     names = [_SOURCES.get(source, source) for source in pm.sources]
-    if "wal" not in pm.sources:
-        names.append("no write-ahead log (records do not declare side-effect classes)")
-    return " and ".join(names) if names else "nothing readable"
+    if "wal" in pm.sources:
+        return " and ".join(names)
+    alone = names[0] if names else "the file"
+    return f"{alone} alone: no write-ahead log (records do not declare side-effect classes)"
 
 
 def hint_lines(hint: RecoveryHint, source: str) -> list[Line]:
