@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -104,7 +105,9 @@ class Candidate(NamedTuple):
     """One thing to compare with. ``key`` is the execution's file key (executions: their
     path is the root's to say) or the file's path; ``label`` names it as side B.
     ``unavailable``: why it cannot be chosen ("" when it can). ``hidden``: searched but
-    not shown (a whole execution id whose line shows it shortened or cut, a file name)."""
+    not shown (a whole execution id whose line shows it shortened or cut, a file name).
+    ``unusable``: what it is, in the words its line says it with ("not UTF-8 text",
+    "empty"; "" when it can be chosen), by which the picker counts those it cannot offer."""
 
     kind: CandidateKind
     key: str
@@ -113,6 +116,7 @@ class Candidate(NamedTuple):
     label: str
     unavailable: str = ""
     hidden: str = ""
+    unusable: str = ""
 
 
 def _whole_id(execution_id: str, ids: int) -> str:
@@ -248,6 +252,7 @@ def execution_candidate(
         execution_label(summary, copy),
         unavailable_why(summary),
         _hidden_of(summary, ids),
+        unusable_word(summary),
     )
 
 
@@ -256,6 +261,28 @@ def execution_candidate(
 _COMPARABLE = frozenset(
     {LoadStatus.OK, LoadStatus.SALVAGED, LoadStatus.HEAD_ONLY, LoadStatus.NOT_RECORD}
 )
+
+
+# What a file holding nothing to compare is, as its line says it (its loader's message:
+# "Not UTF-8 text: …", "File is empty"): the picker counts them by these words.
+_UNUSABLE_WORDS = {
+    LoadStatus.EMPTY: "empty",
+    LoadStatus.NOT_UTF8: "not UTF-8 text",
+    LoadStatus.NOT_JSON: "not a readable record",
+    LoadStatus.TOO_DEEP: "nested too deeply",
+    LoadStatus.UNREADABLE: "unreadable",
+    LoadStatus.NOT_A_FILE: "not a file",
+}
+NO_RECORD_WORDS = "with no record"  # known only from its write-ahead log
+
+
+def unusable_word(summary: ExecutionSummary) -> str:
+    """``Candidate.unusable`` of an execution: "" when it can be compared."""
+    if summary.source == "wal":
+        return NO_RECORD_WORDS
+    if summary.load_status in _COMPARABLE:
+        return ""
+    return _UNUSABLE_WORDS.get(summary.load_status, "with nothing to compare")
 
 
 def unavailable_why(summary: ExecutionSummary) -> str:
@@ -374,9 +401,12 @@ class ExecutionLines:
             fresh[key] = line
             label = execution_label(summary, copy)
             comparable = summary.source != "wal" and summary.load_status in _COMPARABLE
-            why = "" if comparable else unavailable_why(summary)
+            why, word = (
+                ("", "") if comparable else (unavailable_why(summary), unusable_word(summary))
+            )
             hidden = _hidden_of(summary, ids)
-            out.append(make(Candidate, ("execution", summary.key, None, line, label, why, hidden)))
+            row = ("execution", summary.key, None, line, label, why, hidden, word)
+            out.append(make(Candidate, row))
             if pause is not None and done % PAUSE_EVERY == 0:
                 pause()
         self.lines, self.made_from = fresh, listed
@@ -499,6 +529,7 @@ class CandidateIndex:
         self._scorer = FuzzySearch()
         self._counts: dict[CandidateKind, int] | None = None
         self._unavailable: int | None = None
+        self._unusable: dict[str, int] | None = None
 
     def __len__(self) -> int:
         return len(self.candidates)
@@ -517,6 +548,14 @@ class CandidateIndex:
         if self._unavailable is None:
             self._unavailable = sum(1 for candidate in self.candidates if candidate.unavailable)
         return self._unavailable
+
+    def unusable(self) -> dict[str, int]:
+        """How many candidates cannot be chosen, by what they are (``Candidate.unusable``),
+        the most first: ``{"not UTF-8 text": 1, "empty": 1}``."""
+        if self._unusable is None:
+            words = Counter(c.unusable or "unavailable" for c in self.candidates if c.unavailable)
+            self._unusable = dict(words.most_common())
+        return self._unusable
 
     def _line_at(self, offset: int) -> int:
         return bisect_right(self._starts, offset) - 1

@@ -116,12 +116,15 @@ def candidate_prompt(candidate: Candidate, offsets: tuple[int, ...] = ()) -> Con
 def counts_text(
     counts: dict[CandidateKind, int],
     complete: bool = True,
-    unavailable: int = 0,
+    unavailable: Mapping[str, int] | None = None,
     executions: bool = True,
 ) -> str:
     """``1 snapshot · 2 baselines · 100,000 executions`` (kinds with none left out), and how
-    many executions have no record to compare (``4 executions (1 with no record)``);
-    ``executions``: whether executions are offered at all (a picker of runs: never)."""
+    many executions have nothing to compare, in the words their lines say it with
+    (``5 executions (1 with no record, 1 not UTF-8 text, 1 empty)``: it said "3 with no
+    record" of files its lines call otherwise); ``unavailable``: those counts
+    (``CandidateIndex.unusable``); ``executions``: whether executions are offered at all
+    (a picker of runs: never)."""
     parts = []
     for kind, (one, many) in _COUNT_WORDS.items():
         count = counts.get(kind, 0)
@@ -132,7 +135,8 @@ def counts_text(
         elif count or kind == "execution":
             text = f"{count:,} {one if count == 1 else many}"
             if kind == "execution" and unavailable:
-                text += f" ({unavailable:,} with no record)"
+                said = ", ".join(f"{n:,} {word}" for word, n in unavailable.items())
+                text += f" ({said})"
             parts.append(text)
     return " · ".join(parts)
 
@@ -284,7 +288,7 @@ class ComparePicker(ModalScreen[Candidate | None]):
                 status = counts_text(
                     self.index.counts(),
                     self.complete,
-                    self.index.unavailable(),
+                    self.index.unusable(),
                     executions=self._offers_executions,
                 ) or (self._none_found if self.complete else self._looking)
                 if more:
