@@ -71,6 +71,7 @@ from intentus_tui.tui.widgets.pane_text import (
     compact_value,
     safe,
 )
+from intentus_tui.tui.widgets.parts_text import PartsText
 
 COMPARE = VIEW_WHAT_HAPPENED
 COMPARE_ALIGNED = VIEW_ALIGNED
@@ -447,7 +448,7 @@ class DiffPane(Vertical):
         yield Static("", id="diff-summary")
         with Horizontal(id="diff-bar"):
             yield Select(SECTIONS, value=COMPARE, allow_blank=False, id="diff-section")
-            yield Static("", id="diff-status")
+            yield PartsText("", id="diff-status")
         yield DiffView(id="diff-view")
         yield Static("", id="diff-current")
 
@@ -705,8 +706,12 @@ class DiffPane(Vertical):
             lines.insert(0, Content.styled(kept, WARNING_STYLE))
         self.query_one("#diff-title", Static).update(Content("\n").join(lines))
 
-    def _set_status(self, content: Content) -> None:
-        self.query_one("#diff-status", Static).update(content)
+    def _set_status(self, content: Content | list[Content]) -> None:
+        status = self.query_one("#diff-status", PartsText)
+        if isinstance(content, Content):
+            status.update(content)
+        else:  # wrapped between its parts only: "5 changed events" stays on one row
+            status.show_parts(content)
 
     def on_diff_view_cursor_moved(self, message: DiffView.CursorMoved) -> None:
         message.stop()
@@ -719,21 +724,24 @@ class DiffPane(Vertical):
             self._reveal_list()
 
     @staticmethod
-    def _status(outcome: DiffOutcome, index: int) -> Content:
+    def _status(outcome: DiffOutcome, index: int) -> list[Content]:
         from intentus_tui.core.actions import changed_events_text, changed_values_text
 
         entries = outcome.entries
         hidden = outcome.comparison.hidden if outcome.comparison is not None else 0
-        hidden_part = (f"   {hidden:,} hidden by ignore rules", DIM_STYLE) if hidden else ("", "")
+        hidden_part = Content.styled(
+            f"   {hidden:,} hidden by ignore rules" if hidden else "", DIM_STYLE
+        )
         if not entries:
             request = outcome.request
             if not from_untrusted(request.left, request.right):
-                return Content.assemble(
-                    badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE), hidden_part
-                )
+                return [
+                    Content.assemble(badge("EQUAL", "ok"), ("  (no changes)", OK_STYLE)),
+                    hidden_part,
+                ]
             # Values that match prove nothing while a side fails its integrity check.
             said = f"  (no changes), {UNTRUSTED_EVIDENCE}"
-            return Content.assemble(badge("EQUAL", "warning"), (said, WARNING_STYLE), hidden_part)
+            return [Content.assemble(badge("EQUAL", "warning"), (said, WARNING_STYLE)), hidden_part]
         counts = {"added": 0, "removed": 0, "changed": 0}
         for entry in entries:
             counts[entry.kind] += 1
@@ -742,18 +750,23 @@ class DiffPane(Vertical):
         # screen count them beside the values.
         events = outcome.comparison.changed_events if outcome.comparison is not None else None
         # After the values' own figures: in a narrow pane those stay on one line.
-        events_part = ("", "") if events is None else (f"   {changed_events_text(events)}", "bold")
-        return Content.assemble(
-            (changed_values_text(total), "bold"),
-            ("  ", ""),
-            (f"+{counts['added']:,} ", "$text-success"),
-            (f"-{counts['removed']:,} ", "$text-error"),
-            (f"~{counts['changed']:,}", "$text-warning"),
-            (f"   at {index + 1:,}/{total:,}", "bold"),
-            ("   n/N: next/previous", DIM_STYLE),
+        # Each count with its noun is a part: the status wraps between parts only.
+        events_part = Content.styled(
+            "" if events is None else f"   {changed_events_text(events)}", "bold"
+        )
+        return [
+            Content.styled(changed_values_text(total), "bold"),
+            Content.assemble(
+                ("  ", ""),
+                (f"+{counts['added']:,} ", "$text-success"),
+                (f"-{counts['removed']:,} ", "$text-error"),
+                (f"~{counts['changed']:,}", "$text-warning"),
+            ),
+            Content.styled(f"   at {index + 1:,}/{total:,}", "bold"),
+            Content.styled("   n/N: next/previous", DIM_STYLE),
             events_part,
             hidden_part,
-        )
+        ]
 
     def _current(self, entry: DiffEntry | None, index: int) -> Content:
         if entry is None:

@@ -1,0 +1,65 @@
+"""Text made of parts that wraps only between them: a status line's ``5 changed events``
+never ends one row with ``5`` and starts the next with ``changed events`` (Textual 8.2.8
+breaks a line at a non-breaking space too)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import RenderResult
+from textual.content import Content
+from textual.geometry import Size
+from textual.visual import VisualType
+from textual.widgets import Static
+
+
+def join_parts(parts: Sequence[Content], width: int) -> Content:
+    """``parts`` on as few rows of ``width`` cells as fit them, a row broken only between
+    two parts; a part that begins a row loses the spaces that set it apart from the one
+    before. A part wider than ``width`` has a row of its own (the widget wraps it)."""
+    rows: list[Content] = []
+    row: Content | None = None
+    for part in parts:
+        if not part.plain:
+            continue
+        if row is None:
+            row = _unindented(part)
+        elif width <= 0 or row.cell_length + part.cell_length <= width:
+            row += part
+        else:
+            rows.append(row)
+            row = _unindented(part)
+    if row is not None:
+        rows.append(row)
+    return Content("\n").join(rows)
+
+
+def _unindented(part: Content) -> Content:
+    spaces = len(part.plain) - len(part.plain.lstrip(" "))
+    return part[spaces:] if spaces else part
+
+
+class PartsText(Static):
+    """A ``Static`` that shows either a text (``update``) or parts (``show_parts``), these
+    wrapped only between them at the widget's width."""
+
+    _parts: tuple[Content, ...] = ()
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        self._parts = ()
+        super().update(content, layout=layout)
+
+    def show_parts(self, parts: Sequence[Content]) -> None:
+        super().update(Content("").join(parts))  # its widest: the width it asks for
+        self._parts = tuple(parts)
+
+    def render(self) -> RenderResult:
+        if self._parts:
+            return join_parts(self._parts, self.content_region.width)
+        return super().render()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self._parts:
+            rows = join_parts(self._parts, width)  # measured as Textual measures it
+            return rows.get_height(self.styles, width)  # type: ignore[arg-type]
+        return super().get_content_height(container, viewport, width)
