@@ -63,10 +63,29 @@ def hit_name(summary: ExecutionSummary) -> str:
     return root + summary.execution_id
 
 
-def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0) -> Content:
+def execution_hit_display(
+    summary: ExecutionSummary, needle: str, width: int = 0, form: int | None = None
+) -> Content:
     """The execution's id, intent and verdict in one line of ``width`` cells (0: no limit):
     the verdict's words where there is room, else as the list's columns abbreviate them,
-    else as its marks; the intent is cut before that, the id last (``_fitted``)."""
+    else as its marks; the intent is cut before that, the id last (``_fitted``). ``form``:
+    which of these to say it in (``hit_form``: one for every hit of a list), else the
+    longest that fits this hit."""
+    head, intent, forms = _hit_parts(summary, needle, width)
+    return _fitted(head, intent, forms, width, form)
+
+
+def hit_form(summary: ExecutionSummary, needle: str, width: int) -> int:
+    """Which form of its verdict (0: words, 1: the list's abbreviations, 2: marks) is the
+    longest that fits the execution's hit in ``width`` cells: a list's hits all say theirs
+    in the shortest form any of them needs (one read ``⚠ #! ✗``, the next ``⚠ untrusted ·
+    chain broken · ✗ no (untrusted)``)."""
+    return _form_that_fits(*_hit_parts(summary, needle, width), width)
+
+
+def _hit_parts(
+    summary: ExecutionSummary, needle: str, width: int
+) -> tuple[Content, Content, list[str]]:
     verdict = verdict_of(summary)
     head = Content.assemble(
         _highlighted(_cut(hit_name(summary), width), needle, "bold"),
@@ -78,7 +97,7 @@ def execution_hit_display(summary: ExecutionSummary, needle: str, width: int = 0
         "  ",
     )
     intent = _highlighted(_cut(summary.intent or summary.key, width), needle, "")
-    return _fitted(head, intent, _verdict_forms(verdict), width)
+    return head, intent, _verdict_forms(verdict)
 
 
 # The fewest cells of an intent a hit cuts it to ("Classif…") before the verdict's words
@@ -99,16 +118,32 @@ def _verdict_forms(verdict: Verdict) -> list[str]:
     ]
 
 
-def _fitted(head: Content, intent: Content, forms: list[str], width: int) -> Content:
-    """``head``, ``intent`` and the first verdict form that fits ``width`` cells with the
-    intent whole, or cut to no fewer than ``MIN_INTENT_CELLS``; else the marks, with the
-    intent then the id cut to fit: a hit wrapped ("✗" then "no resp" alone on a line)."""
-    for said in forms if width > 0 else forms[:1]:
-        room = width - head.cell_length - cell_len(said) - 2 if width > 0 else intent.cell_length
+def _form_that_fits(head: Content, intent: Content, forms: list[str], width: int) -> int:
+    """The first verdict form that fits ``width`` cells with the intent whole, or cut to no
+    fewer than ``MIN_INTENT_CELLS``; else the last (the marks)."""
+    if width <= 0:
+        return 0
+    for form, said in enumerate(forms):
+        room = width - head.cell_length - cell_len(said) - 2
         if room >= min(intent.cell_length, MIN_INTENT_CELLS):
-            cut = intent if intent.cell_length <= room else _cut_to(intent, room)
-            return Content.assemble(head, cut, ("  " + said, "$text-muted"))
-    said = "  " + forms[-1]
+            return form
+    return len(forms) - 1
+
+
+def _fitted(
+    head: Content, intent: Content, forms: list[str], width: int, form: int | None = None
+) -> Content:
+    """``head``, ``intent`` and verdict form ``form`` (by default the first that fits
+    ``width`` cells with the intent whole, or cut to no fewer than ``MIN_INTENT_CELLS``;
+    else the marks), with the intent cut to fit; where even that leaves the intent too
+    few cells, the intent then the id cut to fit: a hit wrapped ("✗" then "no resp" alone
+    on a line)."""
+    said = forms[_form_that_fits(head, intent, forms, width) if form is None else form]
+    room = width - head.cell_length - cell_len(said) - 2 if width > 0 else intent.cell_length
+    if room >= min(intent.cell_length, MIN_INTENT_CELLS):
+        cut = intent if intent.cell_length <= room else _cut_to(intent, room)
+        return Content.assemble(head, cut, ("  " + said, "$text-muted"))
+    said = "  " + said
     named = _cut_to(Content.assemble(head, intent), width - cell_len(said))
     return Content.assemble(named, (said, "$text-muted"))
 
@@ -203,10 +238,13 @@ class ExecutionCommands(Provider):
             if score:
                 found.append((score, summary))
         found.sort(key=lambda item: (-item[0], item[1].execution_id))
-        for score, summary in found[:MAX_HITS]:
+        hits, width = found[:MAX_HITS], app.size.width - HIT_MARGIN
+        # One form of the verdict for every hit: the shortest that any of them needs.
+        form = max((hit_form(summary, needle, width) for _, summary in hits), default=0)
+        for score, summary in hits:
             yield Hit(
                 score,
-                execution_hit_display(summary, needle, app.size.width - HIT_MARGIN),
+                execution_hit_display(summary, needle, width, form),
                 partial(app.jump_to_execution, summary.key),
                 text=f"{hit_name(summary)} {summary.intent}",
                 help=cast(str, execution_hit_help(summary, app.size.width - HIT_MARGIN)),
