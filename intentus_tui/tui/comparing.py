@@ -3,11 +3,15 @@ a comparison (``d``, ``D``, a picker) opens it the same way."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
 __all__ = ["ComparisonLauncher", "comparison_bindings"]
+
+# Called when the comparison closes, with the path of the difference it was left on.
+Closed = Callable[[tuple[object, ...] | None], None]
 
 # The comparison screen and its use cases are imported when first opened: ~19 ms that the
 # debugger's first frame does not wait for.
@@ -48,22 +52,29 @@ class ComparisonLauncher(App[None]):
         return self.root_label_of(a.path), self.root_label_of(b.path)
 
     def open_comparison(
-        self, a: Operand, b: Operand, at: tuple[object, ...] | None = None
+        self,
+        a: Operand,
+        b: Operand,
+        at: tuple[object, ...] | None = None,
+        closed: Closed | None = None,
     ) -> ComparisonScreen:
         """Push the comparison of two operands (records, snapshots, baselines, runs); a
         record's verdict, which it carries from the core, is shown beside its name, and
         with several roots open, the root its file is in. ``at``: the path of the
-        difference to open on (else the first)."""
+        difference to open on (else the first); ``closed``: called on closing with the
+        path of the difference it was left on (None: none)."""
         from intentus_tui.tui.screens.compare import ComparisonScreen
 
         roots = (self.root_label_of(a.path), self.root_label_of(b.path))
         screen = ComparisonScreen(a, b, roots=roots, at=at)
-        self.push_screen(screen)
+        self.push_screen(screen, closed)
         return screen
 
-    def compare_executions(self, a: ExecutionDetail, b: ExecutionDetail) -> ComparisonScreen:
+    def compare_executions(
+        self, a: ExecutionDetail, b: ExecutionDetail, closed: Closed | None = None
+    ) -> ComparisonScreen:
         """Two executions (their records, with their verdicts; one without a record compares
-        as nothing)."""
+        as nothing); ``closed`` as ``open_comparison``'s."""
         from intentus_tui.core.actions import detail_operand
 
-        return self.open_comparison(detail_operand(a), detail_operand(b))
+        return self.open_comparison(detail_operand(a), detail_operand(b), closed=closed)

@@ -467,7 +467,8 @@ class DiffKeys(ComparisonLauncher):
         self.side_pane.show_diff(marked, detail, self.side_roots(marked, detail))
         self.diff_shown = True
         self._refresh_footer()
-        self.compare_executions(marked, detail)
+        # Closed, the Diff tab is at the difference the full screen was left on.
+        self.compare_executions(marked, detail, self.side_pane.diff_pane.follow_full_screen)
 
     def action_next_difference(self) -> None:
         if not self._nothing_to_step_to():

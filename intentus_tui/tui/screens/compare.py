@@ -105,7 +105,7 @@ def clamped(content: Content, width: int, rows: int) -> Content:
     return Content("\n").join([*lines[: rows - 1], last + "…"])
 
 
-class ComparisonScreen(Screen[None]):
+class ComparisonScreen(Screen[tuple[object, ...] | None]):
     """A against B, full screen."""
 
     CSS_PATH = "compare.tcss"
@@ -681,7 +681,11 @@ class ComparisonScreen(Screen[None]):
         self.values.scroll_to(y=shown, animate=False, immediate=True)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        """Closed with the path of the difference the values' cursor is on (the Diff tab
+        follows it there), else None."""
+        folded, cursor = self.folded, self.values.cursor
+        row = folded.rows[cursor] if folded is not None and 0 <= cursor < len(folded.rows) else None
+        self.dismiss(row.path if isinstance(row, SideRow) and row.path else None)
 
 
 def _raw_to_shown(rows: tuple[SideRow | Fold, ...], raw_count: int) -> list[int]:

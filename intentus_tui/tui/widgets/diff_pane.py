@@ -434,6 +434,8 @@ class DiffPane(Vertical):
         self.request: DiffRequest | None = None
         self.outcome: DiffOutcome | None = None
         self._token = 0
+        # The path the full screen closed on before the comparison here was made.
+        self._follow_at: tuple[object, ...] | None = None
         # The selected execution (its file, its short id): the comparison, kept while the
         # cursor moves, says when it is not of that one.
         self._selected: tuple[Path, str] | None = None
@@ -635,6 +637,7 @@ class DiffPane(Vertical):
 
     def _start(self, request: DiffRequest) -> Worker[DiffOutcome]:
         self.request = request
+        self._follow_at = None
         self._token += 1
         self.remove_class("-empty", "-removed")
         self._set_title(request)
@@ -676,6 +679,8 @@ class DiffPane(Vertical):
             after_label=f"B {request.right_label}",
             empty_text="(no changes)" if outcome.error is None else "(diff failed)",
         )
+        if self._follow_at is not None:  # the full screen closed before this was made
+            self.follow_full_screen(self._follow_at)
 
     # ------------------------------------------------------------------ display
 
@@ -803,9 +808,19 @@ class DiffPane(Vertical):
             # It opens where this tab is: the difference under the cursor (it opened on
             # its own first one, and counted in its own order).
             entry = self.view.current_entry
-            app.open_comparison(
-                request.left, request.right, at=entry.path if entry is not None else None
-            )
+            at = entry.path if entry is not None else None
+            app.open_comparison(request.left, request.right, at, self.follow_full_screen)
+
+    def follow_full_screen(self, path: tuple[object, ...] | None) -> None:
+        """The full-screen comparison closed on the difference at ``path``: the list's
+        cursor goes to it (to the entry holding it), now or once the comparison is made."""
+        self._follow_at = path
+        outcome = self.outcome
+        if path is None or outcome is None or outcome.request is not self.request:
+            return  # the comparison under way moves to it when it is made
+        self._follow_at = None
+        self.view.move_to_path(path)
+        self._reveal_list()
 
     # ------------------------------------------------------------------ navigation
 

@@ -134,6 +134,20 @@ class DiffView(CursorRowsView, can_focus=True):
         self.cursor = 0
         self.refresh()
 
+    def move_to_path(self, path: tuple[object, ...]) -> bool:
+        """The cursor to the entry at ``path``, else to the one holding it (the full
+        screen's row of a value inside it), else to the first inside it; whether found."""
+        paths = [tuple(entry.path) for entry in self._entries]
+        index = next((i for i, p in enumerate(paths) if p == path), None)
+        if index is None:
+            holding = [i for i, p in enumerate(paths) if path[: len(p)] == p]
+            inside = (i for i, p in enumerate(paths) if p[: len(path)] == path)
+            index = max(holding, key=lambda i: len(paths[i])) if holding else next(inside, None)
+        if index is None:
+            return False
+        self.cursor = index
+        return True
+
     def path_at(self, index: int) -> str:
         """The display path of one entry (sanitized)."""
         return self._paths[index] if 0 <= index < len(self._paths) else ""
