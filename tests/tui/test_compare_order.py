@@ -60,6 +60,9 @@ async def test_the_full_screen_numbers_each_difference_as_the_diff_tab_does(
         pane = app.side_pane.diff_pane
         pane.view.focus()
         await settle(pilot)
+        # The tab followed the full screen to where it was left: from the first again.
+        await pilot.press("home")
+        await settle(pilot)
         diff_tab: list[tuple[str, str]] = []
         for _ in range(total):
             status = str(pane.query_one("#diff-status").render())
@@ -135,6 +138,9 @@ async def test_the_diff_tabs_panel_says_a_missing_side_as_the_full_screen_does(
         await settle(pilot)
         pane = app.side_pane.diff_pane
         pane.view.focus()
+        await settle(pilot)
+        # The tab followed the full screen to where it was left: from the first again.
+        await pilot.press("home")
         await settle(pilot)
         tab: list[list[str]] = []
         for _ in range(12):

@@ -819,8 +819,11 @@ class DiffPane(Vertical):
         if path is None or outcome is None or outcome.request is not self.request:
             return  # the comparison under way moves to it when it is made
         self._follow_at = None
-        self.view.move_to_path(path)
-        self._reveal_list()
+        before = self.view.cursor
+        # Moved only if the user moved there: closed where it opened, the tab stays as it
+        # was (scrolled to the list, its titles and warning went out of sight at 80x24).
+        if self.view.move_to_path(path) and self.view.cursor != before:
+            self._reveal_list()
 
     # ------------------------------------------------------------------ navigation
 
