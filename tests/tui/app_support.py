@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static, Tabs
@@ -239,3 +240,21 @@ def screen_lines(app: App[Any]) -> list[str]:
 def timeline_summary(app: IntentusApp) -> str:
     """The text above the events (unwrapped)."""
     return str(app.timeline.query_one("#timeline-summary", Static).content)
+
+
+def flat(lines: list[str]) -> str:
+    """Lines as one, every run of spaces one space: a phrase however it wrapped."""
+    return " ".join(" ".join(line.split()) for line in lines)
+
+
+def diff_line(
+    records: Path, ids: tuple[str, str], capsys: pytest.CaptureFixture[str], prefix: str
+) -> str:
+    """The line of ``intentus-tui diff A B`` (two records of ``records``) that begins with
+    ``prefix``, without it: what a screen must say in the same words."""
+    from intentus_tui.cli import run as run_cli
+
+    capsys.readouterr()
+    run_cli(["diff", str(records / f"{ids[0]}.json"), str(records / f"{ids[1]}.json")])
+    lines = capsys.readouterr().out.splitlines()
+    return next(line for line in lines if line.startswith(prefix)).removeprefix(prefix)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.widgets import execution_list
 from tests.tui.app_support import (
     SIZE,
@@ -23,21 +24,31 @@ from tests.tui.app_support import (
 )
 
 
+def _watched_world(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch, writing_seconds: float
+) -> tuple[IntentusApp, str]:
+    """The world watched, a file left cut short said written for ``writing_seconds``; and
+    the key of its whole success, the one cut here."""
+    monkeypatch.setattr(execution_list, "WRITING_SECONDS", writing_seconds)
+    ids = write_world(records_dir)
+    return make_app(records_dir, watch=True), f"{ids['ok']}.json"
+
+
+def _half_written(path: Path) -> None:
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+
+
 async def test_the_timeline_says_a_record_shown_is_being_written_as_its_row_does(
     records_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(execution_list, "WRITING_SECONDS", 1.0)
-    ids = write_world(records_dir)
-    key = f"{ids['ok']}.json"
-    app = make_app(records_dir, watch=True)
+    app, key = _watched_world(records_dir, monkeypatch, 1.0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
         listing = app.execution_list
         assert listing.select_key(key)
         await settle(pilot)
-        path = records_dir / key
-        whole = path.read_bytes()
-        path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+        _half_written(records_dir / key)
         await wait_for(
             pilot,
             lambda: (
@@ -62,18 +73,13 @@ async def test_the_short_timeline_header_says_writing_as_the_row_does(
 ) -> None:
     """At 80x24 the timeline's header gives the three answers in one line (no reasons): its
     outcome is the row's "… writing", not "? unknown" (a damaged file's) beside that row."""
-    monkeypatch.setattr(execution_list, "WRITING_SECONDS", 60.0)
-    ids = write_world(records_dir)
-    key = f"{ids['ok']}.json"
-    app = make_app(records_dir, watch=True)
+    app, key = _watched_world(records_dir, monkeypatch, 60.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
         listing = app.execution_list
         assert listing.select_key(key)
         await settle(pilot)
-        path = records_dir / key
-        whole = path.read_bytes()
-        path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+        _half_written(records_dir / key)
         await wait_for(
             pilot,
             lambda: listing.is_writing(key) and "… writing" in timeline_summary(app),
@@ -112,19 +118,14 @@ async def test_the_counts_and_the_group_say_being_written_as_the_row_does(
     """The row, the timeline and the side pane said "… writing" while the header's counts
     said "2 unknown" and its group "Outcome unknown (2)": they now say it is being written
     (the world's own damaged record stays unknown), and once it is still, unknown."""
-    monkeypatch.setattr(execution_list, "WRITING_SECONDS", 1.0)
-    ids = write_world(records_dir)
-    key = f"{ids['ok']}.json"
-    app = make_app(records_dir, watch=True)
+    app, key = _watched_world(records_dir, monkeypatch, 1.0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
         listing = app.execution_list
         listing.show_failures_first()
         await settle(pilot)
         assert "1 unknown" in screen_text(app)  # the world's truncated record
-        path = records_dir / key
-        whole = path.read_bytes()
-        path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+        _half_written(records_dir / key)
         await wait_for(pilot, lambda: listing.is_writing(key), "the row says writing")
         await settle(pilot)
         shown = screen_text(app)

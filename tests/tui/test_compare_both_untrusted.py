@@ -11,7 +11,7 @@ from pathlib import Path
 
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import make_app, mark_and_compare, screen_lines, settle
+from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
 
 TAMPERED = "aaaaaaaa-tamp-4e10-9904-3c4ce275832d"
 EDITED = "0f0f0f0f-edit-4e10-9904-3c4ce275832d"
@@ -31,10 +31,6 @@ def _pair(records: Path, source: str) -> None:
     (records / f"{EDITED}.json").write_text(json.dumps(edited, indent=2))
 
 
-def _flat(lines: list[str]) -> str:
-    return " ".join(" ".join(line.split()) for line in lines)
-
-
 async def test_both_reasons_begun_in_two_rows_and_whole_on_w(
     tmp_path: Path, real_world: RealWorld
 ) -> None:
@@ -49,7 +45,7 @@ async def test_both_reasons_begun_in_two_rows_and_whole_on_w(
         screen = app.screen
         assert isinstance(screen, ComparisonScreen)
         lines = screen_lines(app)
-        shown = _flat(lines)
+        shown = flat(lines)
         assert "A and B are untrusted (tampered)" in shown
         assert "A: the envelope does not hash" in shown
         assert "B: the record contradicts itself: finalResponse" in shown
@@ -60,14 +56,14 @@ async def test_both_reasons_begun_in_two_rows_and_whole_on_w(
         assert values_before >= 7  # a header and six lines of values (five before)
         await pilot.press("w")
         await settle(pilot)
-        whole = _flat(screen_lines(app))
+        whole = flat(screen_lines(app))
         assert ENVELOPE_WHY in whole and EDITED_WHY in whole
         assert "edited after recording?) · w: shorter" in whole
         assert screen.values.size.height >= values_before  # the timeline's rows lent
         await pilot.press("w")
         await settle(pilot)
-        assert "w: in full" in _flat(screen_lines(app))
-        assert "#1 INTENT_RECEIVED" in _flat(screen_lines(app))  # the timeline back
+        assert "w: in full" in flat(screen_lines(app))
+        assert "#1 INTENT_RECEIVED" in flat(screen_lines(app))  # the timeline back
 
 
 async def test_a_tall_screen_gives_the_warning_whole(tmp_path: Path, real_world: RealWorld) -> None:
@@ -79,6 +75,6 @@ async def test_a_tall_screen_gives_the_warning_whole(tmp_path: Path, real_world:
         await settle(pilot)
         await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
         await settle(pilot)
-        shown = _flat(screen_lines(app))
+        shown = flat(screen_lines(app))
         assert ENVELOPE_WHY in shown and EDITED_WHY in shown
         assert "w: in full" not in shown

@@ -14,10 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.cli import run as run_cli
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import make_app, mark_and_compare, screen_lines, settle
+from tests.tui.app_support import (
+    diff_line,
+    flat,
+    make_app,
+    mark_and_compare,
+    screen_lines,
+    settle,
+)
 
 EDITED = "0f0f0f0f-edit-4e10-9904-3c4ce275832d"
 
@@ -27,17 +33,6 @@ def _edited_copy(records: Path, source: str) -> None:
     record["header"]["executionId"] = EDITED
     record["finalResponse"]["metadata"]["agent"] = "someone-else"
     (records / f"{EDITED}.json").write_text(json.dumps(record, indent=2))
-
-
-def _cli_warning(records: Path, ids: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
-    run_cli(["diff", str(records / f"{ids[0]}.json"), str(records / f"{ids[1]}.json")])
-    lines = capsys.readouterr().out.splitlines()
-    return next(line for line in lines if line.startswith("warning: ")).removeprefix("warning: ")
-
-
-def _flat(lines: list[str]) -> str:
-    return " ".join(" ".join(line.split()) for line in lines)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
@@ -51,7 +46,7 @@ async def test_the_full_screen_and_the_diff_tab_say_why_as_diff_does(
     shutil.copytree(real_world.records_dir, records)
     _edited_copy(records, real_world.success)
     ids = (real_world.success, EDITED)
-    expected = _cli_warning(records, ids, capsys)
+    expected = diff_line(records, ids, capsys, "warning: ")
     assert "(the record contradicts itself: finalResponse differs" in expected
     app = make_app(records)
     async with app.run_test(size=size) as pilot:
@@ -60,12 +55,12 @@ async def test_the_full_screen_and_the_diff_tab_say_why_as_diff_does(
         await settle(pilot)
         assert isinstance(app.screen, ComparisonScreen)
         if size == (80, 24):  # two rows for it, the values keep theirs: w gives it whole
-            assert "· w: in full" in _flat(screen_lines(app))
+            assert "· w: in full" in flat(screen_lines(app))
             await pilot.press("w")
             await settle(pilot)
-        assert f"⚠ {expected}" in _flat(screen_lines(app))
+        assert f"⚠ {expected}" in flat(screen_lines(app))
         await pilot.press("escape")
         await settle(pilot)
         assert app.side_pane.active_tab == "diff"
         title = str(app.side_pane.diff_pane.query_one("#diff-title").render())
-        assert f"⚠ {expected}" in _flat(title.splitlines())
+        assert f"⚠ {expected}" in flat(title.splitlines())
