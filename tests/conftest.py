@@ -9,7 +9,8 @@ import textual._wait
 from textual._styles_cache import StylesCache
 from textual.notifications import Notification
 
-import tests.tui.css_memo  # noqa: F401  (Textual's CSS parsed once per worker, not per app)
+import tests.tui.css_memo  # Textual's CSS parsed once per worker, not per app
+import tests.tui.headless_frames  # noqa: F401  (a headless frame is composed when a test looks)
 from tests.intentusnet_world import RealWorld, build_real_world
 
 # Textual's pilot waits for the process to look idle after every key and pause, watching

@@ -140,7 +140,12 @@ async def test_the_palette_maximises_as_z_does_and_spells_it_as_help_does(
         # The palette runs what enter chose from a timer once it has closed, which settle
         # does not wait for: a loaded machine asked before it ran (1 run in 4).
         await pilot.press("enter")
-        await wait_for(pilot, lambda: not _shown(app, "#centre"), "the list maximised")
+        # The centre is hidden at once; the list's new width waits for the main screen's
+        # next layout, after the palette's screen has gone (settle alone asked before).
+        await wait_for(pilot, lambda: not _shown(app, "#centre"), "the centre hidden")
+        await wait_for(
+            pilot, lambda: app.query_one("#list-pane").region.width == 200, "the list maximised"
+        )
         await settle(pilot)
         assert app.query_one("#list-pane").region.width == 200  # as z maximises it
         assert app.screen.maximized is None

@@ -11,7 +11,16 @@ from intentus_tui.cli.open import OpenError, build_app, open_debugger
 from intentus_tui.core.model import Outcome
 from intentus_tui.tui.widgets.execution_list import ExecutionList
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import SIZE, WIDE, list_lines, make_app, screen_text, settle, write_world
+from tests.tui.app_support import (
+    SIZE,
+    WIDE,
+    list_lines,
+    make_app,
+    screen_lines,
+    screen_text,
+    settle,
+    write_world,
+)
 
 
 async def test_opens_grouped_with_counts_and_first_execution_loaded(
@@ -235,7 +244,8 @@ async def test_live_rows_above_keep_the_selection_where_it_is_on_screen(
         await settle(pilot)
         assert listing.selected_key == key
         assert listing.cursor_row - round(listing.scroll_y) == screen_row
-        # a changed row re-renders; an unchanged one keeps its cached line
+        # a changed row re-renders; an unchanged one keeps its cached line (drawn on screen)
+        screen_lines(app)
         cached = listing._strips.get(listing.model.key_at(round(listing.scroll_y) + 1) or "")
         changed = replace(listing.selected_summary, intent="Changed")
         app.post_message(IndexChanged((changed,)))
