@@ -17,7 +17,7 @@ from tests.intentusnet_world import RealWorld, build_real_world
 # its CPU time in 20 ms slices: at least 40 ms a key. The app's tests do not rely on that
 # guess: ``settle`` waits for the workers, the side pane and every queued message, twice
 # over. Slices of 4 ms halve the debugger's tests (the hostile walk: 39 s to 20 s).
-textual._wait.SLEEP_GRANULARITY = 0.004
+textual._wait.SLEEP_GRANULARITY = 0.002
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
 # The ``sshd`` fixture: a real OpenSSH server for the remote-root tests.

@@ -91,17 +91,26 @@ def make_app(directory: Path, *, watch: bool = False, **kwargs: Any) -> Intentus
     return IntentusApp(root, watch=watch, **kwargs)
 
 
-def _running_workers(app: IntentusApp) -> list[Worker[Any]]:
+def _running_workers(app: App[Any]) -> list[Worker[Any]]:
     return [w for w in app.workers if w.group != "watcher" and not w.is_finished]
 
 
-def _building_side_pane(app: IntentusApp) -> bool:
+def _building_side_pane(app: App[Any]) -> bool:
     # Its tabs are asked for after the first rows or at the scan's end; mounting them is
     # not a worker.
-    return app._side_pane_scheduled and not app.side_pane.ready
+    return isinstance(app, IntentusApp) and app._side_pane_scheduled and not app.side_pane.ready
 
 
-def _underline_moving(app: IntentusApp, stuck: bool = False) -> bool:
+def _screen_busy(app: App[Any]) -> bool:
+    """A layout is still to run, or a message still waits (a resize's handlers fit their
+    text to the new size, which asks for another layout)."""
+    screen = app.screen
+    if screen._layout_required:
+        return True
+    return any(not node._message_queue.empty() for node in (app, *screen.walk_children()))
+
+
+def _underline_moving(app: App[Any], stuck: bool = False) -> bool:
     """Whether a tab bar's underline is not yet under its active tab: Textual starts moving
     it from a 20 ms timer after the key, which the animator and the workers do not show
     (a busy machine's snapshot caught it under the old tab). ``stuck``: it has not
@@ -121,7 +130,7 @@ def _underline_moving(app: IntentusApp, stuck: bool = False) -> bool:
     return False
 
 
-async def _animations_finished(app: IntentusApp, timeout: float) -> None:
+async def _animations_finished(app: App[Any], timeout: float) -> None:
     try:
         await asyncio.wait_for(app.animator.wait_until_complete(), max(timeout, 0.01))
     except TimeoutError:
@@ -145,12 +154,12 @@ UNDERLINE_STUCK = 3.0
 
 async def settle(pilot: Pilot[Any], timeout: float = 30.0) -> None:
     """Wait until no worker (but the watcher) runs, no animation (a scroll) is under way,
-    the side pane is built if it was asked for, and every posted message is handled, twice
+    the side pane is built if it was asked for, no layout is pending (a resize's handlers
+    fit their text, then lay out again), and every posted message is handled, twice
     over with a frame drawn in between (what a frame starts, a finished worker's message,
     may start more work). ``timeout`` only stops a hang: a loaded 2-core machine running
     two test processes had a worker take over 10 s, failing a test that had nothing wrong."""
     app = pilot.app
-    assert isinstance(app, IntentusApp)
     deadline = time.monotonic() + timeout
     underline_since = time.monotonic()
     quiet_rounds = 0
@@ -167,6 +176,8 @@ async def settle(pilot: Pilot[Any], timeout: float = 30.0) -> None:
         elif _building_side_pane(app):
             quiet_rounds, waiting_for = 0, "the side pane"
             await pilot.pause(0.005)
+        elif _screen_busy(app):
+            quiet_rounds, waiting_for = 0, "a layout or a message"
         elif _underline_moving(app, stuck=time.monotonic() > underline_since + UNDERLINE_STUCK):
             quiet_rounds, waiting_for, underline = 0, "a tab's underline", True
             await pilot.pause(0.005)

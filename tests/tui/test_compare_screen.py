@@ -15,6 +15,7 @@ import pytest
 from intentus_tui.core.compare.aligned import Fold, SideRow
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import settle
 from tests.tui.compare_harness import (
     CompareApp,
     compare_pair,
@@ -221,7 +222,6 @@ async def test_usable_at_80x24() -> None:
 
 
 async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) -> None:
-    from tests.tui.app_support import settle
 
     app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
@@ -256,7 +256,6 @@ async def test_f_in_the_diff_tab_opens_the_full_screen_at_its_difference(
 ) -> None:
     """``f`` opened the full screen on its own first difference, wherever the Diff tab's
     cursor was (and the two count in different orders)."""
-    from tests.tui.app_support import settle
 
     app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
@@ -326,7 +325,7 @@ async def test_the_timelines_keep_their_difference_on_screen_through_a_resize() 
         assert any(last.b in line for line in on_screen(timeline))
         for size in ((120, 36), (80, 24)):
             await pilot.resize_terminal(*size)
-            await pilot.pause()
+            await settle(pilot)  # resized, then laid out and its titles fitted again
             status = _text(screen.query_one("#compare-status"))
             total = len(timeline.differences)
             assert f"at event {total}/{total}" in status
@@ -561,7 +560,7 @@ async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path
         for side in (side_a, side_b):
             assert side.endswith(("verified · ↺ yes", "✗ no (untrusted)")), side
         await pilot.resize_terminal(200, 40)
-        await pilot.pause()
+        await settle(pilot)  # resized, then laid out and its titles fitted again
         assert f"({COPIED_ID}.json)" in _text(screen.query_one("#side-a"))
 
 
@@ -582,7 +581,7 @@ async def test_at_80x24_a_side_too_long_for_a_line_takes_two_and_keeps_its_words
         assert screen.query_one("#side-a").size.height == 1
         assert screen.query_one("#side-b").size.height == 2
         await pilot.resize_terminal(200, 40)
-        await pilot.pause()
+        await settle(pilot)  # resized, then laid out and its titles fitted again
         # Side by side, each on one line of its half, with every word and A's file name.
         assert _text(screen.query_one("#side-a")).startswith(f"A execution e3151288 ({COPIED_ID}")
         assert _text(screen.query_one("#side-b")).startswith("B execution e3151288 (copy-kept")
@@ -650,7 +649,7 @@ async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: 
         assert side_a == "A e3151288 (copy.json) · ⚠ untrusted · tampered · ✗ no (untrusted)"
         assert side_b == "B e3151288 (kept-now.json) · ⚠ untrusted · tampered · ✗ no (untrusted)"
         await pilot.resize_terminal(200, 40)
-        await pilot.pause()
+        await settle(pilot)  # resized, then laid out and its titles fitted again
         for side in ("#side-a", "#side-b"):  # room for words: both take them
             assert "· tampered · ✗ no (untrusted)" in _text(app.comparison.query_one(side))
 
@@ -658,7 +657,6 @@ async def test_at_80x24_two_untrusted_sides_word_their_verdicts_alike(tmp_path: 
 async def test_f_opens_the_full_screen_with_the_focus_on_the_list(records_dir: Path) -> None:
     """After ``d`` the Diff tab shows the comparison and the footer offers ``f``: it opens
     the full screen from the list too (it answered only inside the Diff tab's parts)."""
-    from tests.tui.app_support import settle
 
     app = debugger_on_pair(records_dir)
     async with app.run_test(size=(120, 36)) as pilot:
