@@ -16,7 +16,9 @@ from tests.intentusnet_world import RealWorld, build_real_world
 # Textual's pilot waits for the process to look idle after every key and pause, watching
 # its CPU time in 20 ms slices: at least 40 ms a key. The app's tests do not rely on that
 # guess: ``settle`` waits for the workers, the side pane and every queued message, twice
-# over. Slices of 4 ms halve the debugger's tests (the hostile walk: 39 s to 20 s).
+# over, and for any layout still to run. Slices of 4 ms halved the debugger's tests (the
+# hostile walk: 39 s to 20 s); 2 ms took them from 159-162 s to 148 s (``pytest -n 2
+# tests/tui``). An idle app spends well under the 0.1 ms a slice allows.
 textual._wait.SLEEP_GRANULARITY = 0.002
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
