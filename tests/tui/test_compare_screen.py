@@ -222,7 +222,6 @@ async def test_usable_at_80x24() -> None:
 
 
 async def test_the_debugger_d_key_opens_it_with_the_verdicts(records_dir: Path) -> None:
-
     app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
         await compare_pair(pilot)
@@ -256,7 +255,6 @@ async def test_f_in_the_diff_tab_opens_the_full_screen_at_its_difference(
 ) -> None:
     """``f`` opened the full screen on its own first difference, wherever the Diff tab's
     cursor was (and the two count in different orders)."""
-
     app = debugger_on_pair(records_dir)
     async with app.run_test(size=(200, 50)) as pilot:
         await compare_pair(pilot)
