@@ -26,7 +26,6 @@ from intentus_tui.core.actions import claimed_chain, verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters import verdict_cells
-from intentus_tui.tui.presenters.list_search import searched_words
 from intentus_tui.tui.presenters.timeline_summary import verdict_lines
 
 if TYPE_CHECKING:
@@ -64,29 +63,36 @@ def hit_name(summary: ExecutionSummary) -> str:
 
 
 def execution_hit_display(
-    summary: ExecutionSummary, needle: str, width: int = 0, form: int | None = None
+    summary: ExecutionSummary,
+    needle: str,
+    width: int = 0,
+    form: int | None = None,
+    verdict: Verdict | None = None,
 ) -> Content:
     """The execution's id, intent and verdict in one line of ``width`` cells (0: no limit):
     the verdict's words where there is room, else as the list's columns abbreviate them,
     else as its marks; the intent is cut before that, the id last (``_fitted``). ``form``:
     which of these to say it in (``hit_form``: one for every hit of a list), else the
-    longest that fits this hit."""
-    head, intent, forms = _hit_parts(summary, needle, width)
+    longest that fits this hit. ``verdict``: as the list shows it (``verdict_shown``: a
+    record being written's "… writing"), else the summary's."""
+    head, intent, forms = _hit_parts(summary, needle, width, verdict)
     return _fitted(head, intent, forms, width, form)
 
 
-def hit_form(summary: ExecutionSummary, needle: str, width: int) -> int:
+def hit_form(
+    summary: ExecutionSummary, needle: str, width: int, verdict: Verdict | None = None
+) -> int:
     """Which form of its verdict (0: words, 1: the list's abbreviations, 2: marks) is the
     longest that fits the execution's hit in ``width`` cells: a list's hits all say theirs
     in the shortest form any of them needs (one read ``⚠ #! ✗``, the next ``⚠ untrusted ·
     chain broken · ✗ no (untrusted)``)."""
-    return _form_that_fits(*_hit_parts(summary, needle, width), width)
+    return _form_that_fits(*_hit_parts(summary, needle, width, verdict), width)
 
 
 def _hit_parts(
-    summary: ExecutionSummary, needle: str, width: int
+    summary: ExecutionSummary, needle: str, width: int, verdict: Verdict | None = None
 ) -> tuple[Content, Content, list[str]]:
-    verdict = verdict_of(summary)
+    verdict = verdict_of(summary) if verdict is None else verdict
     head = Content.assemble(
         _highlighted(_cut(hit_name(summary), width), needle, "bold"),
         *(
@@ -166,10 +172,13 @@ def _short_of_clean(verdict: Verdict) -> tuple[bool, bool, bool]:
     )
 
 
-def execution_hit_help(summary: ExecutionSummary, width: int) -> Content:
-    """What choosing it does, then the reason of every answer of its verdict short of a
-    clean one, as the timeline header words it: one line each, at most ``width`` cells."""
-    verdict = verdict_of(summary)
+def execution_hit_help(
+    summary: ExecutionSummary, width: int, verdict: Verdict | None = None
+) -> Content:
+    """What choosing it does, then the reason of every answer of its verdict (``verdict``:
+    as the list shows it) short of a clean one, as the timeline header words it: one line
+    each, at most ``width`` cells."""
+    verdict = verdict_of(summary) if verdict is None else verdict
     chain = claimed_chain(summary.chain, verdict) or "no attempts"
     width = max(width, MIN_HELP_WIDTH)
     lines = [
@@ -223,7 +232,8 @@ class ExecutionCommands(Provider):
             return
         app = cast("IntentusApp", self.app)
         model = app.execution_list.model
-        kind, texts = model.kind, model.searched_texts()
+        words, texts = model.verdict_words, model.searched_texts()
+        shown = app.execution_list.verdict_shown
         # "ROOT:ID" is in no searched text (each holds the root and the id apart).
         rooted = ":" in needle
         found: list[tuple[float, ExecutionSummary]] = []
@@ -234,20 +244,25 @@ class ExecutionCommands(Provider):
             text = texts.get(summary.key)
             if text is not None and not rooted and needle not in text:
                 continue  # what it is scored by is all in its searched text
-            score = score_summary(summary, needle, searched_words(kind(summary)))
+            score = score_summary(summary, needle, words(summary))
             if score:
                 found.append((score, summary))
         found.sort(key=lambda item: (-item[0], item[1].execution_id))
         hits, width = found[:MAX_HITS], app.size.width - HIT_MARGIN
+        # Each verdict as the list shows it (a record being written: "… writing").
+        verdicts = [shown(summary.key, summary) for _, summary in hits]
         # One form of the verdict for every hit: the shortest that any of them needs.
-        form = max((hit_form(summary, needle, width) for _, summary in hits), default=0)
-        for score, summary in hits:
+        form = max(
+            (hit_form(s, needle, width, v) for (_, s), v in zip(hits, verdicts, strict=True)),
+            default=0,
+        )
+        for (score, summary), verdict in zip(hits, verdicts, strict=True):
             yield Hit(
                 score,
-                execution_hit_display(summary, needle, width, form),
+                execution_hit_display(summary, needle, width, form, verdict),
                 partial(app.jump_to_execution, summary.key),
                 text=f"{hit_name(summary)} {summary.intent}",
-                help=cast(str, execution_hit_help(summary, app.size.width - HIT_MARGIN)),
+                help=cast(str, execution_hit_help(summary, app.size.width - HIT_MARGIN, verdict)),
             )
 
 

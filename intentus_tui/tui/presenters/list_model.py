@@ -38,6 +38,7 @@ from intentus_tui.tui.presenters.list_search import (
     haystack_of,
     only_substrings,
     query_terms,
+    searched_words,
     term_found,
     unshown_match,
 )
@@ -361,7 +362,7 @@ class ListModel:
         self._shown = 0  # executions among ``rows``
         self._group_sizes: Counter[int] = Counter()  # shown executions per group
         self._haystacks: dict[str, str] = {}  # filled while a filter is typed
-        self.writing: Collection[str] = frozenset()  # keys of rows saying "… writing"
+        self.writing: Collection[str] = frozenset()  # rows saying "… writing" (``_of_view``)
         # Every execution newest first (see ``sorted_rows``): kept through small changes,
         # None after big ones (made again by the next sort).
         self._newest_order: list[Base] | None = None
@@ -537,10 +538,24 @@ class ListModel:
         rank = summary.copy_rank
         return (group if self.view.grouped else 0, 1, *lead, _newest_first(ts), rank, summary.key)
 
+    def _held_back(self, key: object) -> bool:  # a record being written, in a flat view
+        return not self.view.grouped and self.view.only is not None and key in self.writing
+
+    def _of_view(self, rows: list[RowKey]) -> list[RowKey]:
+        """``rows`` of the view's groups; a record being written ("… writing": neither
+        untrusted nor unknown yet) in a grouped view only, there under its row's title."""
+        only, kinds, writing = self.view.only, self._kinds, self.writing
+        if only is None or self.view.grouped:  # the group leads each grouped row key
+            return rows if only is None else [rk for rk in rows if rk[0] in only]
+        return [rk for rk in rows if kinds[rk[-1]][2] in only and rk[-1] not in writing]  # type: ignore[index,operator]
+
+    def verdict_words(self, summary: ExecutionSummary) -> str:  # "/"'s, the palette's
+        return searched_words(self.kind(summary), summary.key in self.writing)
+
     def _matches(self, summary: ExecutionSummary) -> bool:
         only = self.view.only
         _, kind, group, _ = self._verdict(summary)
-        if only is not None and group not in only:
+        if only is not None and (group not in only or self._held_back(summary.key)):
             return False
         if not all(check(kind) for check in self._verdict_checks):
             return False
@@ -601,16 +616,13 @@ class ListModel:
         """Recompute the shown rows from the sorted executions (or, narrowing a filter, from
         the rows ``within``), in one ordered pass."""
         if not self._terms:
-            self._show_groups(self.view.only)
+            self._show(self._of_view(self._all_in_order()))
             return
         kinds = self._kinds
         if within is not None:
             source = [rk for rk in within if rk[1] != 0]
         else:
-            source = self._all_in_order()
-            only = self.view.only
-            if only is not None:
-                source = [rk for rk in source if kinds[rk[-1]][2] in only]  # type: ignore[index,operator]
+            source = self._of_view(self._all_in_order())
         checks = self._verdict_checks
         if checks:  # asked of the few dozen verdicts, not of each row
             wanted = {kind for kind in KINDS if all(check(kind) for check in checks)}
@@ -731,17 +743,6 @@ class ListModel:
                     haystacks[key] = self._searched(summary, verdict(summary)[1])
         return haystacks
 
-    def _show_groups(self, only: frozenset[Group] | None) -> None:
-        """No filter typed: the executions of the groups in ``only`` (all: ``None``)."""
-        ordered = self._all_in_order()
-        if only is not None:
-            if self.view.grouped:  # the group leads each row key
-                ordered = [rk for rk in ordered if rk[0] in only]
-            else:
-                kinds = self._kinds
-                ordered = [rk for rk in ordered if kinds[rk[-1]][2] in only]  # type: ignore[index,operator]
-        self._show(ordered)
-
     def _show(self, ordered: list[RowKey]) -> None:
         """Show these execution rows (sorted), with a header above each group when grouped:
         each group's rows are sliced out whole (found by bisect) rather than walked one by
@@ -835,7 +836,9 @@ class ListModel:
     ) -> None:
         if self._found:
             arrived: list[Arrival] = [
-                (self._key_of(v), v[1], v[2], partial(self._haystack, v[0], v[1])) for v in new
+                (self._key_of(v), v[1], v[2], partial(self._haystack, v[0], v[1]))
+                for v in new
+                if not self._held_back(v[0].key)
             ]
             now = (self._generation, self.view, self.sort)
             self._found.follow(tag, now, left, arrived, self.view.only)

@@ -14,6 +14,7 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.tui.presenters.list_groups import (
     GROUP_TITLES,
+    WRITING_TITLE,
     VerdictKind,
     group_of_kind,
     kind_of,
@@ -35,11 +36,17 @@ def _kind_words(kind: VerdictKind) -> str:
 
 
 @lru_cache(maxsize=256)
-def searched_words(kind: VerdictKind) -> str:
+def searched_words(kind: VerdictKind, writing: bool = False) -> str:
     """The searched words of a verdict (a few dozen kinds: made once each): ``/`` and the
     command palette find an execution by them, and by what its row shows of them (the
-    columns' abbreviations and marks: ``unverif.``, ``✗ corrupt``, ``#?``)."""
+    columns' abbreviations and marks: ``unverif.``, ``✗ corrupt``, ``#?``). ``writing``: a
+    record caught mid-write, whose verdict waits for the rest of the file: what its row
+    says ("… writing", "being written" as its group and the counts do), not the outcome
+    its half gives ("unknown") nor its group's title."""
     shown = row_texts(*kind).casefold()
+    if writing:  # its badge said as the row says it; its other cells as they are
+        _, _, cells = shown.partition("\n")
+        return f"\n{WRITING_BADGE[0]}\n{WRITING_TITLE.casefold()}\n{cells}"
     return "\n" + _kind_words(kind) + "\n" + shown + "\n" + _GROUP_WORDS[group_of_kind(kind)]
 
 
@@ -137,8 +144,6 @@ def haystack_of(
         f"{display_id(summary.execution_id)}\n{summary.intent}\n{summary.state_label}\n"
         f"{summary.state.value}"
     )
-    if writing:
-        shown += "\n" + WRITING_BADGE[0]
     unshown = (
         (ID_START, summary.execution_id),
         (FILE_START, summary.key),
@@ -146,7 +151,7 @@ def haystack_of(
         (AGENTS_START, f"{summary.agent}\n{summary.chain}"),
     )
     rest = "".join(mark + text.casefold().translate(_UNMARK) for mark, text in unshown)
-    return f"{shown.casefold().translate(_UNMARK)}{searched_words(kind)}{rest}"
+    return f"{shown.casefold().translate(_UNMARK)}{searched_words(kind, writing)}{rest}"
 
 
 def unshown_match(terms: tuple[str, ...], haystack: str, file_shown: bool = False) -> str | None:
