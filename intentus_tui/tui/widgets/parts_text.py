@@ -59,6 +59,8 @@ class PartsText(Static):
         return super().render()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width <= 0:  # a pane squeezed to nothing (50 columns): Rich cannot wrap to 0
+            return 0
         if self._parts:
             rows = join_parts(self._parts, width)  # measured as Textual measures it
             return rows.get_height(self.styles, width)  # type: ignore[arg-type]

@@ -1,0 +1,32 @@
+"""Two executions compared on a narrow screen (50 or 46 columns): opening the comparison
+raised ``ValueError: range() arg 3 must not be zero`` (the Diff tab's status line, in a
+pane squeezed to no width, was wrapped by Rich at width 0) and the debugger stopped. Now
+the comparison opens and says what it compares."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
+from tests.tui.test_compare_both_untrusted import EDITED, TAMPERED, _pair
+
+
+@pytest.mark.parametrize("width", [46, 50])
+async def test_a_comparison_opens_on_a_narrow_screen(
+    tmp_path: Path, real_world: RealWorld, width: int
+) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    _pair(records, real_world.success)
+    app = make_app(records)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        assert "⚠ A and B are untrusted (tampered)" in flat(screen_lines(app))
