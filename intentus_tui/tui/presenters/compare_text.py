@@ -185,11 +185,13 @@ _IN_FULL = f" · {WHOLE_WARNING_KEY}: in full"
 
 
 def _cut_at_word(text: str, limit: int) -> str:
+    """``text``'s first words that fit ``limit`` characters with "…", whole; "" where not
+    even its first word does (begun mid-word, "the env…" read as nothing said)."""
     if len(text) <= limit:
         return text
-    cut = text[: max(limit - 1, 0)]
-    head, space, _ = cut.rpartition(" ")
-    return (head if space and len(head) > limit // 2 else cut).rstrip(" ,;:") + "…"
+    head, space, _ = text[: max(limit, 0)].rpartition(" ")  # a space at ``limit``: a cut
+    head = head.rstrip(" ,;:")
+    return head + "…" if space and head else ""
 
 
 def short_untrusted_warning(
@@ -199,9 +201,10 @@ def short_untrusted_warning(
     text wraps to) where the whole (``untrusted_warnings``) takes more: which sides, how,
     and the start of each side's reason, each given an even share of the room (``⚠ A and B
     are untrusted (tampered) · A: the envelope does not hash… · B: the record contradicts
-    itself: finalResponse differs… · w: in full``). A 24-row screen cut the whole after
-    its fourth row, B's reason lost, or gave it rows the values needed. Sanitized; None
-    when no side is untrusted."""
+    itself: finalResponse differs… · w: in full``), in whole words: a reason whose first
+    word does not fit is not begun (it was cut mid-word, "A: the env…", or left "A: …"). A
+    24-row screen cut the whole after its fourth row, B's reason lost, or gave it rows the
+    values needed. Sanitized; None when no side is untrusted."""
     sides = [
         (name, verdict)
         for name, side in (("A", a), ("B", b))
@@ -225,7 +228,8 @@ def short_untrusted_warning(
         share = room // len(reasons)
         spare = sum(max(share - len(r), 0) for r in reasons)  # a short reason's room
         cut = [_cut_at_word(r, share + spare) for r in reasons]
-        return "".join([head, *(f" · {lbl}{r}" for lbl, r in zip(labels, cut, strict=True))])
+        begun = (f" · {lbl}{r}" for lbl, r in zip(labels, cut, strict=True) if r)
+        return "".join([head, *begun])
 
     low, high = 0, sum(len(r) for r in reasons)  # the most room for the reasons that fits
     while low < high:

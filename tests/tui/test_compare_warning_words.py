@@ -1,0 +1,46 @@
+"""The comparison's short warning about untrusted sides, on a narrow screen: each side's
+reason is begun in whole words or not at all. At 40 columns it read "A: the env… · B:
+the rec…" (cut mid-word), where one word fits in the room of each; now "A: the… · B: the
+record…", and a reason whose first word does not fit is not begun ("A: …" said nothing).
+The side is named first, as ever."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.intentusnet_world import RealWorld
+from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
+from tests.tui.test_compare_both_untrusted import EDITED, EDITED_WHY, ENVELOPE_WHY, TAMPERED, _pair
+
+
+def _begun_in_whole_words(said: str, reason: str) -> bool:
+    """``said`` is ``reason``'s first words, whole, then "…"."""
+    begun = said.removesuffix("…")
+    return reason.startswith(begun) and reason[len(begun)] == " " and begun.strip() != ""
+
+
+@pytest.mark.parametrize("width", [40, 50, 80])
+async def test_each_reason_is_begun_in_whole_words_or_not_at_all(
+    tmp_path: Path, real_world: RealWorld, width: int
+) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    _pair(records, real_world.success)
+    app = make_app(records)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        shown = flat(screen_lines(app))
+        start = shown.index("⚠ A and B are untrusted (tampered)")
+        warning = shown[start : shown.index(" records · ", start)]
+        assert "A: …" not in warning and "B: …" not in warning
+        for side, why in (("A", ENVELOPE_WHY), ("B", EDITED_WHY)):
+            said = re.search(rf"{side}: (.*?…)", warning)
+            assert said is None or _begun_in_whole_words(said.group(1), why), warning
