@@ -409,19 +409,23 @@ def _clause(sentence: str) -> str:
 
 
 def _found(s: ExecutionSummary) -> str:
-    """What the loader found of a file that holds no whole record (without its "Cannot
-    read: ", which after "the file cannot be read" would say it twice)."""
-    return s.message.removeprefix(CANNOT_READ) if s.load_status in _UNREAD else s.message
+    """What the loader found of a file that holds no whole record, as the rest of a sentence
+    (without its "Cannot read: ", which after "the file cannot be read" would say it twice):
+    "the file cannot be read: named like a record but is a FIFO", not "…: Named like …"."""
+    found = s.message.removeprefix(CANNOT_READ) if s.load_status in _UNREAD else s.message
+    return _clause(found)
 
 
 def _unusable_file(s: ExecutionSummary) -> str:
     """What a file that holds no record is, as one sentence: "the file is empty", "the file
     is not UTF-8 text: invalid UTF-8 at byte 1" (not "the file is damaged: Not UTF-8 …")."""
     found = _found(s) or s.load_status.value
-    if s.load_status is LoadStatus.EMPTY and found.startswith("File is "):
-        return f"the file is {found.removeprefix('File is ')}"
-    if s.load_status is LoadStatus.NOT_UTF8:
-        return f"the file is {_clause(found)}"
+    if s.load_status is LoadStatus.EMPTY and found.startswith("file is "):
+        return f"the file is {found.removeprefix('file is ')}"
+    if s.load_status in (LoadStatus.NOT_UTF8, LoadStatus.NOT_JSON):
+        # "the file is not a readable record: invalid JSON at byte 0 …", not "the file is
+        # damaged: Not a readable record: …" (a capital mid-sentence, a guess at damage)
+        return f"the file is {found}"
     return f"{_what_the_file_is(s.load_status)}: {found}"
 
 

@@ -245,7 +245,7 @@ def test_a_run_database_named_to_inspect_or_verify_is_no_damaged_record(tmp_path
     shown = cli("inspect", str(path))
     assert "the file is damaged:" not in shown.stdout and "UTF-8" not in shown.stdout
     assert (
-        "  outcome     unknown: the file is not a record: Binary SQLite database, not an "
+        "  outcome     unknown: the file is not a record: binary SQLite database, not an "
         "execution record (an Active Graph run store is one: diff notes.db#RUN_ID compares "
         "its runs)" in shown.stdout
     )

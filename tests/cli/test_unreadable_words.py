@@ -23,7 +23,10 @@ def test_inspect_says_once_that_a_file_cannot_be_read(
     shown = cli("inspect", "5a000001", "--dir", str(records)).stdout.splitlines()
     why = "Named like a record but is a FIFO (named pipe)"
     assert shown[2] == f"status      not read: {why}"
-    assert f"  integrity   unverifiable: nothing to check: the file cannot be read ({why})" in shown
+    assert (
+        f"  integrity   unverifiable: nothing to check: the file cannot be read (n{why[1:]})"
+        in shown
+    )
 
     prefix = deny_capabilities()
     if prefix is None:
@@ -38,9 +41,9 @@ def test_inspect_says_once_that_a_file_cannot_be_read(
     assert shown[2] == "status      not read: Permission denied"
     verdict = shown[shown.index("verdict") + 1 : shown.index("verdict") + 4]
     assert verdict == [
-        "  outcome     unknown: the file cannot be read: Permission denied",
-        "  integrity   unverifiable: nothing to check: the file cannot be read (Permission denied)",
-        "  replayable  no (record_corrupted): the file cannot be read (Permission denied): no "
+        "  outcome     unknown: the file cannot be read: permission denied",
+        "  integrity   unverifiable: nothing to check: the file cannot be read (permission denied)",
+        "  replayable  no (record_corrupted): the file cannot be read (permission denied): no "
         "response to replay from it",
     ]
     assert "problem     Cannot read: Permission denied" in shown  # the loader's own words
@@ -72,5 +75,5 @@ def test_a_file_listed_when_it_could_be_read_is_not_listed_from_the_cache_when_i
     assert first["integrity"] == "verified"
     then = row(prefix=prefix)
     assert then["integrity"] != "verified", then
-    assert "Permission denied" in str(then["integrity_reason"]), then
+    assert "permission denied" in str(then["integrity_reason"]), then
     assert row()["integrity"] == "verified"  # as root again: read again

@@ -4,6 +4,7 @@ rules that hold for every summary."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,27 @@ def test_a_file_with_no_record_is_said_in_one_sentence(tmp_path: Path) -> None:
     assert binary.integrity_reason == "nothing to check: not UTF-8 text: invalid UTF-8 at byte 1"
     assert empty.outcome_reason == "the file is empty"
     assert empty.integrity_reason == "nothing to check: file is empty"
+
+
+def test_a_file_that_is_not_json_or_not_a_file_is_said_without_a_capital_mid_sentence(
+    tmp_path: Path,
+) -> None:
+    """Text that is no JSON said "the file is damaged: Not a readable record: invalid JSON
+    …" and a FIFO "the file cannot be read: Named like a record but is a FIFO …"."""
+    (tmp_path / "text.json").write_text("hello world\n")
+    os.mkfifo(tmp_path / "fifo.json")
+    verdicts = {s.file_name: verdict_of(s) for s in scan_root(resolve_root(tmp_path))}
+    text, fifo = verdicts["text.json"], verdicts["fifo.json"]
+    assert text.outcome_reason == (
+        "the file is not a readable record: invalid JSON at byte 0 (line 1, column 1): "
+        "expecting value"
+    )
+    assert fifo.outcome_reason == (
+        "the file cannot be read: named like a record but is a FIFO (named pipe)"
+    )
+    assert fifo.integrity_reason == (
+        "nothing to check: the file cannot be read (named like a record but is a FIFO (named pipe))"
+    )
 
 
 def _lose_an_event(doc: dict[str, Any]) -> None:

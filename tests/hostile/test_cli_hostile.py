@@ -298,7 +298,7 @@ def test_permission_denied_for_real(tmp_path: Path) -> None:
         )
         # Not said to be damaged: it cannot be read, and may be whole.
         assert doc["verdict"]["replay_reason"] == (
-            "the file cannot be read (Permission denied): no response to replay from it"
+            "the file cannot be read (permission denied): no response to replay from it"
         )
         assert "damaged" not in json.dumps(doc["verdict"])
         assert cli_subprocess("verify", str(locked), preexec=prefix).code == 1
