@@ -270,8 +270,10 @@ _UNUSABLE_WORDS = {
     LoadStatus.NOT_UTF8: "not UTF-8 text",
     LoadStatus.NOT_JSON: "not a readable record",
     LoadStatus.TOO_DEEP: "nested too deeply",
-    LoadStatus.UNREADABLE: "unreadable",
-    LoadStatus.NOT_A_FILE: "not a file",
+    # as verify says them ("hash not checked (the file cannot be read)", "(not a regular
+    # file)"); a row says "Cannot read: …" of the first
+    LoadStatus.UNREADABLE: "cannot be read",
+    LoadStatus.NOT_A_FILE: "not a regular file",
 }
 NO_RECORD_WORDS = "with no record"  # known only from its write-ahead log
 
