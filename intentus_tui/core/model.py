@@ -94,6 +94,19 @@ def outcome_words(outcome: str, integrity: str) -> str:
 DAMAGED_RECORD = "Damaged record: "
 CANNOT_READ = "Cannot read: "  # how a file that could not be read is said (then why)
 
+# What a file holding no whole record is, in the words its line says it with ("Not UTF-8
+# text: …", "File is empty", "Cannot read: …") and verify's "hash not checked (…)": D's
+# count of what it cannot offer and the Verify tab's File badge say them.
+FILE_WORDS: Mapping[LoadStatus, str] = {
+    LoadStatus.EMPTY: "empty",
+    LoadStatus.NOT_UTF8: "not UTF-8 text",
+    LoadStatus.NOT_JSON: "not a readable record",
+    LoadStatus.NOT_RECORD: "not a record",
+    LoadStatus.TOO_DEEP: "nested too deeply",
+    LoadStatus.UNREADABLE: "cannot be read",
+    LoadStatus.NOT_A_FILE: "not a regular file",
+}
+
 
 class ReplayCode(StrEnum):
     """Why an execution can or cannot be replayed: a fixed vocabulary (``counts`` keys)."""

@@ -60,3 +60,16 @@ def test_a_readable_record_without_a_log_rests_on_the_record_alone(tmp_path: Pat
     detail = load_detail(write_record(tmp_path, make_record()))
     text = text_of(postmortem_lines(detail))
     assert "Based on the record alone: no write-ahead log (records do not declare" in text
+
+
+def test_the_file_badge_says_what_the_file_is_in_its_line_s_words(tmp_path: Path) -> None:
+    """A binary file's File badge read "NOT UTF8" (its code, "UTF-8" misspelled) and a text
+    that is no JSON's "NOT JSON", while their lines say "Not UTF-8 text: …" and "Not a
+    readable record: …"."""
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\x00\xff\xfe\x00binary")
+    text = tmp_path / "text.json"
+    text.write_text("hello world\n")
+    for path, said in ((binary, "NOT UTF-8 TEXT"), (text, "NOT A READABLE RECORD")):
+        shown = text_of(verify_lines(*_with_verdict(load_detail(path)))).splitlines()
+        assert f"File   {said}" in [line.strip() for line in shown], shown

@@ -37,6 +37,7 @@ from textual.fuzzy import FuzzySearch
 
 from intentus_tui.core.compare.targets import CompareTarget, describe_file
 from intentus_tui.core.model import (
+    FILE_WORDS,
     UNTRUSTED_INTEGRITY,
     ExecutionSummary,
     Integrity,
@@ -263,18 +264,6 @@ _COMPARABLE = frozenset(
 )
 
 
-# What a file holding nothing to compare is, as its line says it (its loader's message:
-# "Not UTF-8 text: …", "File is empty"): the picker counts them by these words.
-_UNUSABLE_WORDS = {
-    LoadStatus.EMPTY: "empty",
-    LoadStatus.NOT_UTF8: "not UTF-8 text",
-    LoadStatus.NOT_JSON: "not a readable record",
-    LoadStatus.TOO_DEEP: "nested too deeply",
-    # as verify says them ("hash not checked (the file cannot be read)", "(not a regular
-    # file)"); a row says "Cannot read: …" of the first
-    LoadStatus.UNREADABLE: "cannot be read",
-    LoadStatus.NOT_A_FILE: "not a regular file",
-}
 NO_RECORD_WORDS = "with no record"  # known only from its write-ahead log
 
 
@@ -284,7 +273,7 @@ def unusable_word(summary: ExecutionSummary) -> str:
         return NO_RECORD_WORDS
     if summary.load_status in _COMPARABLE:
         return ""
-    return _UNUSABLE_WORDS.get(summary.load_status, "with nothing to compare")
+    return FILE_WORDS.get(summary.load_status, "with nothing to compare")
 
 
 def unavailable_why(summary: ExecutionSummary) -> str:

@@ -21,7 +21,14 @@ from intentus_tui.core.actions import (
     VerifyReport,
     salvaged_hash_words,
 )
-from intentus_tui.core.model import INVESTIGATE, RECORD_REMOVED, Integrity, Outcome, Verdict
+from intentus_tui.core.model import (
+    FILE_WORDS,
+    INVESTIGATE,
+    RECORD_REMOVED,
+    Integrity,
+    Outcome,
+    Verdict,
+)
 from intentus_tui.tui.presenters.execution_text import unreadable_record
 from intentus_tui.tui.presenters.verdict_cells import (
     outcome_badge,
@@ -206,7 +213,9 @@ def file_lines(result: LoadResult) -> list[Line]:
         kind = "warning"
     else:
         kind = "error"
-    lines = [heading("File", badge(status.value.upper().replace("_", " "), kind))]
+    # in the words of its line ("Not UTF-8 text: …"), not its code ("NOT UTF8")
+    said = FILE_WORDS.get(status, status.value.replace("_", " "))
+    lines = [heading("File", badge(said.upper(), kind))]
     lines.append(plain(safe(result.message), OK_STYLE if kind == "ok" else WARNING_STYLE))
     lines.append(row("Path", safe(str(result.path))))
     if result.damage is not None:
