@@ -30,6 +30,7 @@ from intentus_tui.tui.presenters.compare_candidates import (
 )
 from intentus_tui.tui.presenters.list_model import ListModel
 from intentus_tui.tui.screens.compare_picker import ComparePicker, candidate_prompt, unusable_path
+from tests.cli.support import cli
 from tests.tui.test_compare_candidates import _many
 from tests.tui.test_list_model import summary
 
@@ -245,12 +246,14 @@ def test_snapshot_picker_filtered_120x36(snap_compare: Any) -> None:
 
 
 def test_a_typed_path_that_names_no_file_says_what_it_is(tmp_path: Path) -> None:
-    """A FIFO or a device was "no file at this path" while it was there."""
+    """A FIFO or a device was "no file at this path" while it was there; then "… is not a
+    regular file (a FIFO, a device, a socket): nothing to compare", where ``intentus-tui
+    diff`` and ``inspect`` say "Named like a record but is a FIFO (named pipe)"."""
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    assert unusable_path(str(fifo)) == (
-        f"{fifo} is not a regular file (a FIFO, a device, a socket): nothing to compare"
-    )
+    said = unusable_path(str(fifo))
+    assert said == f"{fifo}: Named like a record but is a FIFO (named pipe)"
+    assert cli("diff", str(fifo), str(fifo)).stderr == f"intentus-tui: {said}\n"
     # As ``intentus-tui diff ID PATH`` says it (the picker said "a directory: name a file in
     # it", "no file at this path" of a missing file and of a link leading nowhere).
     assert unusable_path(f"{tmp_path}/") == (

@@ -244,17 +244,18 @@ def path_problem(label: str, path: Path) -> str | None:
     link that loops or leads nowhere said so), a directory, not a regular file; None
     when it is a regular file, which ``file_operand`` reads."""
     import os
-    import stat
 
     from intentus_tui.core.paths import nothing_at
+    from intentus_tui.core.records.load import stat_failure
 
     try:
         if not path.exists():
             return nothing_at(label, path)
         if path.is_dir():
             return _directory_named(label)
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return f"{label} is not a regular file (a FIFO, a device, a socket): nothing to compare"
+        failure = stat_failure(path, os.stat(path), None)
+        if failure is not None:  # a FIFO, a socket: the loader's words, as diff and inspect
+            return f"{label}: {failure.message}"
     except OSError as exc:
         return f"cannot read {label}: {(exc.strerror or type(exc).__name__).lower()}"
     return None
