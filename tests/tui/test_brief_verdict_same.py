@@ -29,3 +29,25 @@ async def test_a_binary_and_a_truncated_file_read_the_same_verdict(tmp_path: Pat
         assert len(verdict) == 1, (key, lines)
         assert "? unknown · unverif. · ✗ corrupt" in verdict[0], (key, lines)
         assert not any("(record_corrupted)" in line for line in lines), (key, lines)
+
+
+async def test_a_file_with_no_record_says_what_it_is_under_its_verdict(tmp_path: Path) -> None:
+    """At 80x24 the timeline of a binary file or a link leading nowhere kept a blank row
+    between its one-line verdict and its events; it says what the file is there, as its
+    list row does."""
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    (records / "binary.json").write_bytes(b"\x00\xff\xfe\x00binary")
+    (records / "dangling.json").symlink_to(records / "nowhere.json")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key, said in (
+            ("binary.json", "Not UTF-8 text: invalid UTF-8 at byte 1"),
+            ("dangling.json", "Cannot read: the link leads nowhere"),
+        ):
+            assert app.execution_list.select_key(key)
+            await settle(pilot)
+            lines = [line.split("││", 1)[-1].rstrip("│ ") for line in screen_lines(app)[3:7]]
+            assert "? unknown" in lines[1], (key, lines)
+            assert lines[2].strip().startswith(said), (key, lines)

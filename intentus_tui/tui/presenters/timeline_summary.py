@@ -379,6 +379,10 @@ def summary_content(
             for f in chain_forms(timeline)
         )
     chained = (chain, len(chain_label(timeline))) if chain and timeline else None
+    if chained is None and record is None and result.status is not LoadStatus.OK:
+        # No record, no chain: the short form's third row says what the file is, as its
+        # list row does ("Not UTF-8 text: …", "Cannot read: …"); it was left blank.
+        chained = (_salvage_lines(detail)[0], 0)
     text = _with_short_form(text, ident, intent, verdict, chained)
     if text.keep and chained:  # whole, the chain names the agent that answered
         text = text._replace(first=(*text.first, chain_at))
