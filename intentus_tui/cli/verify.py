@@ -465,13 +465,17 @@ def _report(
             "records": len(records),
             "wals": len(wals),
             "snapshots": len(snapshots),
-            "failed": failed,
+            # of the files checked, as the text's last line counts them; a path named that
+            # could not be read is counted apart, as there ("0 failed; 1 named path could
+            # not be read (failed)"): it said "failed": 1 of one record that passed
+            "failed": failed - len(unopened),
+            "not_read": len(unopened),
             "crashed": crashed,
             "files": files,
         }
         if bundles:
             doc["bundles"] = [_bundle_json(path, bundle) for path, bundle in bundles]
-        if unopened:  # counted in "failed": named here too, not on stderr alone
+        if unopened:  # counted in "not_read": named here too, not on stderr alone
             doc["unopened"] = [{"root": label, "problem": why} for label, why in unopened]
         echo_json(doc)
     else:

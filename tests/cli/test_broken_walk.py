@@ -49,7 +49,8 @@ def test_verify_an_empty_directory_beside_other_paths_is_one_failed_line(
         "1 checked (1 record, 0 WALs), 0 failed; 2 named paths could not be read (failed)"
     )
     doc = json.loads(cli("verify", "--json", record, "x.json", cwd=broken).stdout)
-    assert doc["records"] == 1 and doc["failed"] == 1 and doc["files"][0]["ok"] is True
+    assert doc["records"] == 1 and doc["files"][0]["ok"] is True
+    assert (doc["ok"], doc["failed"], doc["not_read"]) == (False, 0, 1)  # as the text says
     assert doc["unopened"] == [
         {
             "root": "x.json",
@@ -273,3 +274,24 @@ def test_a_directory_named_like_a_record_is_its_list_row_by_id_and_a_directory_a
     elsewhere = cli("inspect", str(broken), cwd=broken.parent)
     assert elsewhere.returncode == ExitCode.USAGE
     assert "is a directory, not a record file or execution id" in elsewhere.stderr
+
+
+def test_verify_json_counts_what_could_not_be_read_apart_from_what_failed(
+    broken: Path, real_world: RealWorld
+) -> None:
+    """``verify --json RECORD missing.json`` said ``"failed": 1`` of one record that passed,
+    where the text's last line says "0 failed; 1 named path could not be read (failed)":
+    ``failed`` counts the files checked, as the text does, and ``not_read`` the paths named
+    that could not be read (each in ``unopened``); both fail the run (exit 1, ``ok`` false)."""
+    record = f"{real_world.success}.json"
+    args = ("verify", record, "missing.json", "dangling.json")
+    text = cli(*args, cwd=broken)
+    assert text.returncode == ExitCode.PROBLEMS
+    assert text.stdout.splitlines()[-1] == (
+        "1 checked (1 record, 0 WALs), 0 failed; 2 named paths could not be read (failed)"
+    )
+    run = cli(*args, "--json", cwd=broken)
+    assert run.returncode == ExitCode.PROBLEMS
+    doc = json.loads(run.stdout)
+    assert (doc["ok"], doc["checked"], doc["failed"], doc["not_read"]) == (False, 1, 0, 2)
+    assert len(doc["unopened"]) == doc["not_read"]
