@@ -94,7 +94,8 @@ def _unread_file(result: LoadResult, verdict: Verdict | None) -> str:
     found = f"{result.path}: {result.message}"
     if verdict is None or verdict.replay is not ReplayCode.RECORD_CORRUPTED:
         return found
-    if result.status.not_read:  # its words say what was found: a link leading nowhere
+    if result.status.not_read or result.status.read_no_record:  # its words say what was
+        # found: a link leading nowhere, "the file is empty"
         return f"{verdict.replay_reason} ({result.path})"
     return f"{verdict.replay_reason} ({found})"
 

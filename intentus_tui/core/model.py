@@ -35,6 +35,18 @@ class LoadStatus(StrEnum):
         return self in (LoadStatus.OK, LoadStatus.SALVAGED)
 
     @property
+    def read_no_record(self) -> bool:
+        """The file was read and holds no record at all (empty, binary, not JSON, not a
+        record, too deep): not one cut short, not one known from its log, not unread."""
+        return self in (
+            LoadStatus.EMPTY,
+            LoadStatus.NOT_UTF8,
+            LoadStatus.NOT_JSON,
+            LoadStatus.NOT_RECORD,
+            LoadStatus.TOO_DEEP,
+        )
+
+    @property
     def not_read(self) -> bool:
         """The file was not read at all (a link leading nowhere, or outside the directory
         and not followed; a directory; no permission): nothing says it is damaged."""

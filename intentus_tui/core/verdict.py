@@ -328,6 +328,10 @@ def _replayability(s: ExecutionSummary) -> tuple[ReplayCode, str]:
     if code is ReplayCode.RECORD_CORRUPTED and s.load_status in _UNREAD:
         # not damage: a file that could not be read (no permission, a socket) may be whole
         return code, f"the file cannot be read ({_found(s)}): no response to replay from it"
+    if code is ReplayCode.RECORD_CORRUPTED and s.load_status.read_no_record:
+        # what the file is, as the outcome says it ("the file is empty"), not the code's
+        # every case ("the file is damaged, not a record, or a malformed record")
+        return code, f"{_unusable_file(s)}; no response to replay from it"
     return code, replay_text(s.replay_reason)
 
 

@@ -159,6 +159,22 @@ def test_a_file_that_is_not_json_or_not_a_file_is_said_without_a_capital_mid_sen
     )
 
 
+def test_why_a_file_with_no_record_cannot_be_replayed_says_what_the_file_is(
+    tmp_path: Path,
+) -> None:
+    """An empty file's replay reason said "the file is damaged, not a record, or a
+    malformed record" under the outcome "the file is empty"; it says what the outcome says."""
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "binary.json").write_bytes(b"\x00\xff\xfe\x00binary")
+    verdicts = {s.file_name: verdict_of(s) for s in scan_root(resolve_root(tmp_path))}
+    assert verdicts["empty.json"].replay_reason == (
+        "the file is empty; no response to replay from it"
+    )
+    assert verdicts["binary.json"].replay_reason == (
+        "the file is not UTF-8 text: invalid UTF-8 at byte 1; no response to replay from it"
+    )
+
+
 def _lose_an_event(doc: dict[str, Any]) -> None:
     ended = next(i for i, e in enumerate(doc["events"]) if e["type"] == "AGENT_ATTEMPT_END")
     del doc["events"][ended]  # its seq is gone too: a gap
