@@ -101,7 +101,9 @@ def resolve_target(directory: str | None, demo: bool = False, fresh: bool = Fals
         path = Path(directory)
         if not path.exists():
             if os.path.lexists(path):  # a link
-                raise OpenError(f"cannot follow {directory}: the link loops or leads nowhere")
+                from intentus_tui.core.paths import cannot_follow
+
+                raise OpenError(cannot_follow(directory))
             raise OpenError(f"no such directory: {directory}")
         if not path.is_dir():
             raise OpenError(f"not a directory: {directory}")

@@ -8,7 +8,7 @@ import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, is_record_name
+from intentus_tui.core.records.load import RECORD_SUFFIX, WAL_SUFFIX, broken_link, is_record_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +71,12 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     return os.fspath(tidy_path(path))
 
 
-def cannot_follow(path_text: str) -> str:
+def cannot_follow(path_text: str, path: str | os.PathLike[str] | None = None) -> str:
     """What is said of a typed path that is a link looping or leading nowhere: nothing
-    can be read there (not a damaged file, not a missing one)."""
-    return f"cannot follow {shown_path(path_text)}: the link loops or leads nowhere"
+    can be read there (not a damaged file, not a missing one), and which of the two, as a
+    listing says it of the same link (``path``: it as read, when not ``path_text``)."""
+    why = broken_link(path if path is not None else path_text)
+    return f"cannot follow {shown_path(path_text)}: {why}"
 
 
 def nothing_at(path_text: str, path: str | os.PathLike[str] | None = None) -> str:
@@ -83,7 +85,7 @@ def nothing_at(path_text: str, path: str | os.PathLike[str] | None = None) -> st
     (``cannot_follow``), else no such file. The command line's words and the ``D``
     picker's."""
     if os.path.islink(path if path is not None else path_text):
-        return cannot_follow(path_text)
+        return cannot_follow(path_text, path)
     return f"no such file: {shown_path(path_text)}"
 
 

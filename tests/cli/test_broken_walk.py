@@ -41,7 +41,7 @@ def test_verify_an_empty_directory_beside_other_paths_is_one_failed_line(
     done = cli("verify", "dangling.json", record, "x.json", cwd=broken)
     assert done.returncode == ExitCode.PROBLEMS, done
     assert done.stderr.splitlines() == [
-        "intentus-tui: cannot follow dangling.json: the link loops or leads nowhere",
+        "intentus-tui: cannot follow dangling.json: the link leads nowhere (its target does not exist)",
         "intentus-tui: nothing to verify in x.json: no records (*.json) or WALs (*.wal)",
     ]
     assert done.stdout.startswith(f"ok    {record}  hash match")

@@ -154,7 +154,7 @@ def test_serve_refuses_what_the_debugger_would_not_open(tmp_path: Path) -> None:
     for root, code, says in (
         (garbage, ExitCode.PROBLEMS, "evidence.tar.gz: not a readable .tar.gz bundle"),
         (project, ExitCode.USAGE, f"{project / '.intentusnet'} is a file, not a directory"),
-        (loop, ExitCode.USAGE, f"cannot follow {loop}: the link loops or leads nowhere"),
+        (loop, ExitCode.USAGE, f"cannot follow {loop}: the link loops (it leads back to itself)"),
     ):
         # A server started anyway would run until the timeout: the test fails, not hangs.
         run = cli("serve", str(root), "--port", str(free_port()), timeout=30)

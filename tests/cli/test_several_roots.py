@@ -91,7 +91,8 @@ def test_a_root_that_is_a_looping_link_is_named_as_one(hosts: list[Host], tmp_pa
     result = cli("inspect", "--list", str(alpha.base), str(loop))
     assert result.returncode == ExitCode.PROBLEMS
     assert result.stderr.splitlines()[0] == (
-        f"intentus-tui: root loop: failed: cannot follow {loop}: the link loops or leads nowhere"
+        f"intentus-tui: root loop: failed: cannot follow {loop}: "
+        "the link loops (it leads back to itself)"
     )
 
 

@@ -119,8 +119,11 @@ def test_a_typed_link_that_leads_nowhere_is_said_as_verify_says_it_by_every_comm
     Path("dangling.json").symlink_to("/nonexistent")
     Path("loop.json").symlink_to("loop.json")
     out = str(tmp_path / "out.jsonl")
-    for link in ("dangling.json", "loop.json"):
-        says = f"cannot follow {link}: the link loops or leads nowhere"
+    for link, why in (
+        ("dangling.json", "the link leads nowhere (its target does not exist)"),
+        ("loop.json", "the link loops (it leads back to itself)"),
+    ):
+        says = f"cannot follow {link}: {why}"
         for command in (
             ("inspect", link),
             ("replay", link),
@@ -155,8 +158,11 @@ def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
     loop.symlink_to(loop)
     dangling = links / "dangling.json"
     dangling.symlink_to(links / "nowhere.json")
-    for link in (loop, dangling):
-        says = f"cannot follow {link}: the link loops or leads nowhere"
+    for link, why in (
+        (loop, "the link loops (it leads back to itself)"),
+        (dangling, "the link leads nowhere (its target does not exist)"),
+    ):
+        says = f"cannot follow {link}: {why}"
         alone = cli("verify", str(link))
         assert alone.returncode == ExitCode.PROBLEMS, alone
         assert alone.stderr == f"intentus-tui: {says}\n" and alone.stdout == ""
@@ -164,7 +170,10 @@ def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
         assert doc == {"error": says, "exit_code": ExitCode.PROBLEMS}
     both = cli("verify", str(loop), str(record))
     assert both.returncode == ExitCode.PROBLEMS, both
-    assert both.stderr == f"intentus-tui: cannot follow {loop}: the link loops or leads nowhere\n"
+    assert (
+        both.stderr
+        == f"intentus-tui: cannot follow {loop}: the link loops (it leads back to itself)\n"
+    )
     assert both.stdout.startswith(f"ok    {record.name}  hash match")
     assert "loop" not in both.stdout.splitlines()[0]
     # The link is not a root: the last line said "1 root not opened (failed)"; then "1
@@ -176,7 +185,10 @@ def test_verify_says_a_link_that_loops_or_leads_nowhere_cannot_be_followed(
     assert doc["records"] == 1 and doc["files"][0]["ok"] is True
     assert (doc["ok"], doc["failed"], doc["not_read"]) == (False, 0, 1)
     assert doc["unopened"] == [
-        {"root": str(loop), "problem": f"cannot follow {loop}: the link loops or leads nowhere"}
+        {
+            "root": str(loop),
+            "problem": f"cannot follow {loop}: the link loops (it leads back to itself)",
+        }
     ]
 
 

@@ -23,7 +23,7 @@ def test_a_path_that_could_not_be_read_is_not_among_the_files_checked(tmp_path: 
     done = cli("verify", "notjson.json", "empty.json", "dangling.json", cwd=tmp_path)
     assert done.returncode == ExitCode.PROBLEMS, done
     assert done.stderr == (
-        "intentus-tui: cannot follow dangling.json: the link loops or leads nowhere\n"
+        "intentus-tui: cannot follow dangling.json: the link leads nowhere (its target does not exist)\n"
     )
     assert done.stdout.splitlines()[-1] == (
         "2 checked (2 records, 0 WALs), 2 failed; 1 named path could not be read (failed)"

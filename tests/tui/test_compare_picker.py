@@ -264,5 +264,5 @@ def test_a_typed_path_that_names_no_file_says_what_it_is(tmp_path: Path) -> None
     )
     (tmp_path / "dangling.json").symlink_to(tmp_path / "gone")
     assert unusable_path(str(tmp_path / "dangling.json")) == (
-        f"cannot follow {tmp_path / 'dangling.json'}: the link loops or leads nowhere"
+        f"cannot follow {tmp_path / 'dangling.json'}: the link leads nowhere (its target does not exist)"
     )

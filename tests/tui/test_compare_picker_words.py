@@ -64,7 +64,8 @@ async def test_a_bad_path_typed_is_said_as_the_command_line_says_it(
         for case, path in bad_paths.items()
     }
     assert said["dangling link"] == (
-        f"cannot follow {bad_paths['dangling link']}: the link loops or leads nowhere"
+        f"cannot follow {bad_paths['dangling link']}: "
+        "the link leads nowhere (its target does not exist)"
     )
     app = make_noting_app(world["records"])
     async with app.run_test(size=SIZE) as pilot:

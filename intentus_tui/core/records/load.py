@@ -754,15 +754,28 @@ def _load_non_utf8(
     )
 
 
+LINK_LOOPS = "the link loops (it leads back to itself)"
+LINK_LEADS_NOWHERE = "the link leads nowhere (its target does not exist)"
+
+
+def broken_link(path: str | os.PathLike[str]) -> str:
+    """What is wrong with the link ``path`` that cannot be followed, as a listing says it."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return LINK_LOOPS if exc.errno == errno.ELOOP else LINK_LEADS_NOWHERE
+    return "the link loops or leads nowhere"  # followed now: it was mended meanwhile
+
+
 def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> LoadResult | None:
     """A ``LoadResult`` for paths that cannot be read as a regular file, else ``None``."""
     if err is not None:
         reason = err.strerror or type(err).__name__
         if err.errno == errno.ELOOP:
-            reason = "the link loops (it leads back to itself)"
+            reason = LINK_LOOPS
         elif isinstance(err, FileNotFoundError):
             reason = (
-                "the link leads nowhere (its target does not exist)"
+                LINK_LEADS_NOWHERE
                 if os.path.islink(path)
                 else "file vanished (deleted or renamed while being read)"
             )
