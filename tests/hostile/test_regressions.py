@@ -217,7 +217,7 @@ def test_links_and_sockets_named_like_records_say_what_they_are(tmp_path: Path) 
     for result in (dangling, sock):
         reason = verdict_of(summarize(result)).outcome_reason
         said = result.message.removeprefix("Cannot read: ")  # not "cannot be read" twice
-        assert reason == f"the file cannot be read: {said}"
+        assert reason == f"the file cannot be read: {said[0].lower()}{said[1:]}"
 
 
 def test_a_diff_entry_too_deep_to_copy_is_shown_as_a_placeholder() -> None:
