@@ -787,10 +787,12 @@ def stat_failure(path: Path, st: os.stat_result | None, err: OSError | None) -> 
             kind = "a FIFO (named pipe)"
         elif stat.S_ISSOCK(st.st_mode):
             kind = "a socket"
+        # "Named like a record" of a ``*.json`` only: a FIFO named ``pipe.txt`` is not
+        named = "Named like a record but is" if is_record_name(path.name) else "Not a record:"
         return LoadResult(
             path=path,
             status=LoadStatus.NOT_A_FILE,
-            message=f"Named like a record but is {kind}",
+            message=f"{named} {kind}",
             mtime_ns=st.st_mtime_ns,
         )
     return None

@@ -370,3 +370,14 @@ def test_the_events_recovered_before_a_break_are_counted_in_words(
     result = load_record_bytes(tmp_path / "cut.json", cut.encode())
     assert result.status is LoadStatus.SALVAGED
     assert f"; {said} before the break." in result.message, result.message
+
+
+def test_a_fifo_is_named_like_a_record_only_when_it_is(tmp_path: Path) -> None:
+    """``inspect pipe.txt`` of a FIFO said "Named like a record but is a FIFO (named pipe)"
+    of a name no record has; ``pipe.json`` is named like one."""
+    for name in ("pipe.json", "pipe.txt"):
+        os.mkfifo(tmp_path / name)
+    assert load_record_file(tmp_path / "pipe.json").message == (
+        "Named like a record but is a FIFO (named pipe)"
+    )
+    assert load_record_file(tmp_path / "pipe.txt").message == "Not a record: a FIFO (named pipe)"
