@@ -92,7 +92,7 @@ def test_replay_of_a_hostile_file_is_one_error_line(garbage: Path, stem: str) ->
     assert run.returncode == ExitCode.NOT_REPLAYABLE
     assert run.stdout == ""
     (line,) = run.stderr.splitlines()
-    assert f"{HOSTILE[stem]}.json: Not a readable record" in line
+    assert f"{HOSTILE[stem]}.json)" in line and "the file is not a readable record: " in line
     _assert_inert(run.stderr)
 
 
