@@ -7,6 +7,7 @@ from pathlib import Path
 
 from intentus_tui.core.detail import ExecutionDetail, load_detail
 from intentus_tui.core.model import Verdict
+from intentus_tui.tui.presenters.timeline_summary import summary_content
 from intentus_tui.tui.widgets.postmortem_pane import postmortem_lines
 from intentus_tui.tui.widgets.verify_pane import verify_lines
 from tests.factories import make_record, write_record
@@ -73,3 +74,13 @@ def test_the_file_badge_says_what_the_file_is_in_its_line_s_words(tmp_path: Path
     for path, said in ((binary, "NOT UTF-8 TEXT"), (text, "NOT A READABLE RECORD")):
         shown = text_of(verify_lines(*_with_verdict(load_detail(path)))).splitlines()
         assert f"File   {said}" in [line.strip() for line in shown], shown
+
+
+def test_a_timeline_shown_without_a_verdict_says_the_file_in_its_line_s_words(
+    tmp_path: Path,
+) -> None:
+    """Shown before its verdict, a binary file's timeline title said "✗ not utf8"."""
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\x00\xff\xfe\x00binary")
+    title = summary_content(load_detail(binary)).content.plain.splitlines()[0]
+    assert title.endswith("✗ not UTF-8 text"), title

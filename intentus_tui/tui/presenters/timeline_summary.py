@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from textual.content import Content
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, Timeline, claims_only
-from intentus_tui.core.model import Integrity, Outcome, Verdict
+from intentus_tui.core.model import FILE_WORDS, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit, wider_than
 from intentus_tui.tui.presenters.list_rows import (
@@ -608,7 +608,8 @@ def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
     if detail.result.status is LoadStatus.SALVAGED:
         return ("✗ salvaged from a damaged file", "bold $error")
     if timeline is None:
-        return (f"✗ {detail.result.status.value.replace('_', ' ')}", "bold $error")
+        status = detail.result.status  # as its line says it: "not UTF-8 text", not "not utf8"
+        return (f"✗ {FILE_WORDS.get(status, status.value.replace('_', ' '))}", "bold $error")
     if timeline.state is ExecutionState.INCOMPLETE:
         return ("… incomplete", "bold $warning")
     if detail.replayable:
