@@ -118,6 +118,7 @@ class SelectionActions:
             return
         from intentus_tui.tui.presenters.execution_text import (
             force_replay_lines,
+            forced_replay_not_made,
             nothing_to_replay,
         )
         from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -130,10 +131,21 @@ class SelectionActions:
             app.notify(nothing_to_replay(detail), severity="warning", markup=False, timeout=8)
             return
 
+        name = app.long_name(detail)  # as the dialog named it, for the toast after
+
         async def confirmed(ok: bool | None) -> None:
-            if ok and self.detail is detail:
+            if not ok:
+                return
+            if self.detail is detail:
                 app.show_side_pane("replay")
                 await app.side_pane.run_replay(True)
+                return
+            # What the dialog described (its risks, its "nothing to return") is no longer
+            # what is shown: replaying now would answer a question not asked. It did
+            # nothing, saying nothing.
+            shown = self.detail is not None and self.detail.path == detail.path
+            note = forced_replay_not_made(name, shown)
+            app.notify(note, severity="warning", markup=False, timeout=8)
 
         lines = force_replay_lines(detail, app.names_its_file(detail.path))
         app.push_screen(ConfirmScreen("Force a replay?", lines, "Force replay"), confirmed)

@@ -154,6 +154,17 @@ def nothing_to_replay(detail: ExecutionDetail) -> str:
     return clip(f"Nothing to replay: {why}. A forced replay has nothing to return either.")
 
 
+def forced_replay_not_made(name: str, still_shown: bool) -> str:
+    """Why a forced replay confirmed in its dialog was not made: the execution ``name``
+    (sanitized) changed on disk while the dialog asked (``still_shown``), or the cursor left
+    it (following the newest execution, ``T``)."""
+    if still_shown:
+        why = f"{name} changed while you were confirming (its file was written again)"
+        return clip(f"Not replayed: {why}; R asks again about it as it is now.")
+    why = f"the cursor left {name} while you were confirming"
+    return clip(f"Not replayed: {why}; select it and R asks again.")
+
+
 # What each key acting on a record does, said when there is no record to act on.
 _RECORD_ACTIONS = {
     "replay": "replay",

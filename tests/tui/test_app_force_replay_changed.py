@@ -1,0 +1,103 @@
+"""A forced replay confirmed after the record changed under its dialog (the execution being
+written finished, a writer rewrote the file): what was confirmed is no longer what is
+shown, so nothing is replayed, and a toast says so (``y`` once did nothing, saying
+nothing)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from intentus_tui.core.model import ReplayCode
+from intentus_tui.tui.screens.confirm import ConfirmScreen
+from tests.factories import make_record
+from tests.tui.app_support import (
+    SIZE,
+    created,
+    make_app,
+    settle,
+    wait_for,
+    wait_for_scan_and_side_pane,
+    write_world,
+)
+
+
+def _finished(records_dir: Path, execution_id: str) -> None:
+    """The execution in flight ends: its writer puts the whole record in place."""
+    record = make_record(execution_id=execution_id, created=created(4), intent="Refund")
+    path = records_dir / f"{execution_id}.json"
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+async def test_a_forced_replay_confirmed_after_its_record_changed_says_it_was_not_made(
+    records_dir: Path,
+) -> None:
+    ids = write_world(records_dir)
+    key = f"{ids['incomplete']}.json"
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        assert app.execution_list.select_key(key)
+        await settle(pilot)
+        asked = app.detail
+        assert asked is not None and asked.verdict is not None
+        assert asked.verdict.replay is ReplayCode.EXECUTION_INCOMPLETE
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        _finished(records_dir, ids["incomplete"])
+        await wait_for(
+            pilot,
+            lambda: (
+                app.detail is not asked
+                and app.detail is not None
+                and app.detail.verdict is not None
+                and app.detail.verdict.replay is ReplayCode.REPLAYABLE
+            ),
+            "the finished record read again under the dialog",
+        )
+        app.clear_notifications()
+        await pilot.press("y")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        said = [note for note in notes if note.startswith("Not replayed: ")]
+        assert said, notes
+        assert ids["incomplete"] in said[0] and "changed while" in said[0], said
+        assert "R asks again" in said[0], said
+        # Nothing was replayed: the Replay tab shows no forced replay.
+        assert "FORCED" not in app.side_pane.replay_pane.text
+
+
+async def test_a_forced_replay_confirmed_after_following_moved_on_says_it_was_not_made(
+    records_dir: Path,
+) -> None:
+    """Following (``T``), a new execution took the cursor while the dialog asked: the one
+    confirmed is not the one shown, so neither is replayed, and a toast says why."""
+    ids = write_world(records_dir)
+    app = make_app(records_dir, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        await pilot.press("T")  # following: the cursor on the newest, ok2
+        await settle(pilot)
+        assert app.execution_list.selected_key == f"{ids['ok2']}.json"
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        newest = make_record(execution_id="exec-newest01", created=created(9))
+        (records_dir / "exec-newest01.json").write_text(json.dumps(newest), encoding="utf-8")
+        await wait_for(
+            pilot,
+            lambda: app.execution_list.selected_key == "exec-newest01.json",
+            "the cursor following the new execution",
+        )
+        app.clear_notifications()
+        await pilot.press("y")
+        await settle(pilot)
+        notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        said = [note for note in notes if note.startswith("Not replayed: ")]
+        assert said and f"the cursor left {ids['ok2']}" in said[0], notes
+        assert "FORCED" not in app.side_pane.replay_pane.text
