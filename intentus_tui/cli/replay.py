@@ -29,11 +29,10 @@ from intentus_tui.core.actions import (
     ReplayOutcome,
     ReplayResult,
     load_detail,
-    no_response_text,
     response_recorded,
 )
 from intentus_tui.core.actions import replay as replay_record
-from intentus_tui.core.detail import execution_wal, verdict_of_result
+from intentus_tui.core.detail import execution_wal, no_response_of, verdict_of_result
 from intentus_tui.core.model import ReplayCode, Verdict
 from intentus_tui.core.paths import shown_path
 from intentus_tui.core.records.load import LoadResult, LoadStatus, load_record_file
@@ -293,12 +292,12 @@ def replay(
     if as_json:
         echo_json({"replayed": True, **replayed.to_json()})
         if not replayed.response_recorded:  # stdout may go to a script: say it here too
-            said = f"intentus-tui: nothing replayed: {no_response_text(result.record)}"
+            said = f"intentus-tui: nothing replayed: {no_response_of(result, wal)}"
             echo_error(sanitize_line(said))
         elif replayed.untrusted:  # stdout may go to a script: say it where a person looks
             names = _problem_names(replayed.untrusted)
             headline = _headline(outcome)
             echo_error(sanitize_line(f"intentus-tui: {headline} ({names})"))
     else:
-        _echo_result(replayed, result.path, outcome, no_response_text(result.record))
+        _echo_result(replayed, result.path, outcome, no_response_of(result, wal))
     raise click.exceptions.Exit(done)

@@ -32,7 +32,7 @@ from intentus_tui.core.records.times import (
 )
 from intentus_tui.core.records.verify import VerifyReport, verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verdict import verdict_of
+from intentus_tui.core.verdict import damaged_by_others, verdict_of
 from intentus_tui.core.wal.read import WalIssue, WalLog, read_wal
 
 
@@ -70,7 +70,7 @@ class ExecutionDetail:
     @property
     def no_response_text(self) -> str:
         """Why a forced replay returns none when ``response_recorded`` is False."""
-        return no_response_text(self.result.record)
+        return no_response_text(self.result.record, damaged_by_others(self.summary))
 
 
 def load_detail(
@@ -181,6 +181,12 @@ def summary_of(
         return summary
     joined = with_wal(summary, wal)
     return joined if joined.bundle_change is not None else with_change(joined, log_change(wal.path))
+
+
+def no_response_of(result: LoadResult, wal: WalLog | None) -> str:
+    """Why a forced replay of a record already read (joined with its log) returns none:
+    the words ``ExecutionDetail.no_response_text`` gives for it."""
+    return no_response_text(result.record, damaged_by_others(summary_of(result, wal)))
 
 
 def verdict_of_result(result: LoadResult, wal: WalLog | None) -> Verdict | None:

@@ -348,6 +348,12 @@ def cut_short_by_writer(s: ExecutionSummary) -> bool:
     )
 
 
+def damaged_by_others(s: ExecutionSummary | None) -> bool:
+    """A record read from a damaged file (salvaged), not one its writer cut short: what is
+    missing past the break may have been recorded, and lost."""
+    return s is not None and s.load_status is LoadStatus.SALVAGED and not cut_short_by_writer(s)
+
+
 def writer_cut_story(s: ExecutionSummary) -> str | None:
     """How a record cut short by its writer (``cut_short_by_writer``) came to be, with
     where its file ends: its verdict's integrity reason, and what ``verify`` says of its

@@ -97,15 +97,19 @@ def test_force_replay_names_the_risks_of_this_execution_only(case: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "make", [lambda: detail_from(good_record(final_status=None)), salvaged_detail]
+    ("make", "why"),
+    [
+        (lambda: detail_from(good_record(final_status=None)), "no response was recorded"),
+        # damaged before its response: one may have been recorded, and lost with the end
+        (salvaged_detail, "no response could be read from the file"),
+    ],
 )
 def test_forcing_a_record_with_no_response_says_it_returns_none(
-    make: Callable[[], ExecutionDetail],
+    make: Callable[[], ExecutionDetail], why: str
 ) -> None:
     lines = force_replay_lines(make())
     assert (
-        "Nothing to replay: no response was recorded, so a forced replay returns none "
-        "(no status, no payload)."
+        f"Nothing to replay: {why}, so a forced replay returns none (no status, no payload)."
     ) in lines
     assert not any("risk" in line or "▶" in line for line in lines)
 

@@ -210,7 +210,7 @@ async def test_forced_replay_asks_first_and_runs_when_confirmed() -> None:
     assert "risk" not in body
     assert "Nothing replayed" in text
     assert "⚠ Forced replay of non-replayable record" in text
-    assert "⚠ No final response was recorded: payload is null" in text
+    assert "⚠ No final response could be read from the file: payload is null" in text
 
 
 @pytest.mark.parametrize("answer", ["n", "escape", "enter", "click-cancel"])

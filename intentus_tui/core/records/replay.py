@@ -91,6 +91,8 @@ _RISK_BY_CODE: dict[str, tuple[str, str]] = {
 
 # Said wherever a forced replay of a record with no response is offered or shown.
 NO_RESPONSE_TO_FORCE = "no response was recorded, so a forced replay returns none"
+# The same of a file damaged before its response: one may have been recorded, and lost.
+NO_RESPONSE_READ = "no response could be read from the file, so a forced replay returns none"
 
 
 def response_recorded(record: ExecutionRecord | None) -> bool:
@@ -102,13 +104,14 @@ def response_recorded(record: ExecutionRecord | None) -> bool:
     return record is not None and isinstance(record.final_response, dict)
 
 
-def no_response_text(record: ExecutionRecord | None) -> str:
+def no_response_text(record: ExecutionRecord | None, damaged: bool = False) -> str:
     """Why a forced replay of a record with no response (``response_recorded``) returns
-    none, in the words every screen uses: none was recorded, or what is there is
-    malformed."""
+    none, in the words every screen uses: none was recorded, none could be read from a
+    file ``damaged`` before it (not by its writer's own cut: verdict.damaged_by_others),
+    or what is there is malformed."""
     kind = not_an_object(record.final_response) if record is not None else None
     if kind is None:
-        return NO_RESPONSE_TO_FORCE
+        return NO_RESPONSE_READ if damaged else NO_RESPONSE_TO_FORCE
     return f"the recorded response is {kind}, not an object, so a forced replay returns none"
 
 
@@ -466,7 +469,9 @@ class ReplayEngine:
         if not ok:
             warnings.append(FORCED_WARNING)
             warnings.append(f"Not replayable: {reason}")
-            if final is None:
+            if final is None and self._damaged:  # one may have been recorded, and lost
+                warnings.append(f"No final response could be read from the file{NULL_PAYLOAD}")
+            elif final is None:
                 warnings.append(f"No final response was recorded{NULL_PAYLOAD}")
             elif not isinstance(final, dict):
                 kind = not_an_object(final)
