@@ -119,6 +119,7 @@ class SelectionActions:
         from intentus_tui.tui.presenters.execution_text import (
             force_replay_lines,
             forced_replay_not_made,
+            not_while_written,
             nothing_to_replay,
         )
         from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -130,8 +131,12 @@ class SelectionActions:
         if detail.result.record is None:
             app.notify(nothing_to_replay(detail), severity="warning", markup=False, timeout=8)
             return
-
-        name = app.long_name(detail)  # as the dialog named it, for the toast after
+        name = app.long_name(detail)
+        if self.execution_list.is_writing(self.execution_list.selected_key or ""):
+            # its row says "… writing": half a file, no risk to weigh nor damage to name yet
+            app.notify(not_while_written(name), severity="warning", markup=False, timeout=8)
+            return
+        # as the dialog named it, for the toast after
 
         async def confirmed(ok: bool | None) -> None:
             if not ok:

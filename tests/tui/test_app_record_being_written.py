@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from intentus_tui.tui.app import IntentusApp
+from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.widgets import execution_list
 from tests.tui.app_support import (
     SIZE,
@@ -145,3 +146,35 @@ def test_a_group_of_records_being_written_alone_is_titled_so() -> None:
 
     assert group_header_text(Group.UNKNOWN, 1, 40, writing=1).startswith("── Being written (1) ")
     assert group_header_text(Group.UNKNOWN, 1, 40).startswith("── Outcome unknown (1) ")
+
+
+async def test_r_and_R_on_a_record_being_written_wait_for_it_as_its_row_does(
+    records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While its row said "… writing" (and the header "1 being written"), r refused it as
+    a damaged file ("record_corrupted — the file is damaged") and R offered to force the
+    replay of a "Damaged record": the Replay tab now says it is being written, as its row
+    does, and R asks nothing before the file is whole."""
+    app, key = _watched_world(records_dir, monkeypatch, 60.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_scan_and_side_pane(pilot, app)
+        listing = app.execution_list
+        assert listing.select_key(key)
+        await settle(pilot)
+        _half_written(records_dir / key)
+        await wait_for(
+            pilot,
+            lambda: listing.is_writing(key) and "… writing" in timeline_summary(app),
+            "the row and the timeline say it is being written",
+        )
+        await pilot.press("r")
+        await settle(pilot)
+        said = " ".join(app.side_pane.replay_pane.text.split())
+        assert "being written" in said, said
+        assert "damaged" not in said and "Replay refused" not in said, said
+        app.clear_notifications()
+        await pilot.press("R")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+        assert any(n.startswith("Not now: ") and "being written" in n for n in notes), notes

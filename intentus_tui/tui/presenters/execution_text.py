@@ -165,6 +165,13 @@ def forced_replay_not_made(name: str, still_shown: bool) -> str:
     return clip(f"Not replayed: {why}; select it and R asks again.")
 
 
+def not_while_written(name: str) -> str:
+    """Why ``R`` asks nothing of a record caught mid-write (``name``, sanitized): its row
+    says "… writing"."""
+    why = f"{name} is being written (its file changed moments ago and does not parse yet)"
+    return clip(f"Not now: {why}; R asks once it is whole.")
+
+
 # What each key acting on a record does, said when there is no record to act on.
 _RECORD_ACTIONS = {
     "replay": "replay",

@@ -241,6 +241,22 @@ def waiting_lines(detail: ExecutionDetail | None, by_file: bool = False) -> list
     return lines
 
 
+# A record caught mid-write (its row says "… writing"): not replayed, nor refused as damaged.
+BEING_WRITTEN = (
+    "The file is being written (it changed moments ago and does not parse yet): r and R "
+    "answer once it is whole."
+)
+
+
+def writing_lines(detail: ExecutionDetail, by_file: bool = False) -> list[Line]:
+    """The Replay tab of a record being written, before and after ``r``: its row's words."""
+    return [
+        *execution_rows(detail, by_file),
+        row("Replayable", ("not before it is whole", DIM_STYLE)),
+        plain(BEING_WRITTEN, DIM_STYLE),
+    ]
+
+
 def refused_lines(
     detail: ExecutionDetail, outcome: ReplayOutcome, by_file: bool = False
 ) -> list[Line]:
@@ -323,6 +339,8 @@ class ReplayPane(Vertical):
         self.by_file = False
         self.outcome: ReplayOutcome | None = None
         self._payload_lines: list[str] = []
+        # The detail is a record caught mid-write (its row's "… writing"): set before it.
+        self.writing = False
 
     def compose(self) -> ComposeResult:
         with KeyedScroll(id="replay-summary-scroll"):
@@ -353,6 +371,9 @@ class ReplayPane(Vertical):
         """Replay the current execution in a thread; the result shows when it is done."""
         detail = self._detail
         if detail is None:
+            return None
+        if self.writing:  # half a file: nothing to replay or refuse yet
+            self._show()
             return None
         self._set_summary([plain("Replaying…", DIM_STYLE)])
         self.add_class("-no-payload")
@@ -386,6 +407,9 @@ class ReplayPane(Vertical):
 
     def _show(self) -> None:
         detail, outcome, by_file = self._detail, self.outcome, self.by_file
+        if detail is not None and self.writing:
+            self._show_alone(writing_lines(detail, by_file))
+            return
         if detail is None or outcome is None:
             loading = self.loading_label if detail is None else None
             waiting = waiting_lines(detail, by_file)

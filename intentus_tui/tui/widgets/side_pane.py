@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from intentus_tui.tui.presenters.list_rows import file_label
+from intentus_tui.tui.presenters.verdict_cells import WritingVerdict
 
 if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
     from textual.widgets import TabbedContent
@@ -193,6 +194,7 @@ class SidePane(Widget):
             return
         self.verify_pane.verdict = self.verdict if detail is not None else None
         self.replay_pane.by_file = detail is not None and self._names_file(detail.path)
+        self.replay_pane.writing = detail is not None and isinstance(self.verdict, WritingVerdict)
         for tab in (self.verify_pane, self.replay_pane, self.postmortem_pane):
             tab.loading_label = self._loading if detail is None else None
             tab.detail = detail
