@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.factories import make_record, write_record
-from tests.tui.app_support import make_app, screen_lines, settle
+from tests.tui.app_support import make_app, screen_lines, screen_text, settle
 
 
 async def test_a_binary_and_a_truncated_file_read_the_same_verdict(tmp_path: Path) -> None:
@@ -51,3 +53,28 @@ async def test_a_file_with_no_record_says_what_it_is_under_its_verdict(tmp_path:
             lines = [line.split("││", 1)[-1].rstrip("│ ") for line in screen_lines(app)[3:7]]
             assert "? unknown" in lines[1], (key, lines)
             assert lines[2].strip().startswith(said), (key, lines)
+
+
+@pytest.mark.parametrize("size", [(120, 36), (200, 50)])
+async def test_a_file_with_no_record_is_drawn_whole_where_the_pane_has_room(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Where the pane has room for more than the short summary, a file with no record has
+    no chain: drawing a cut file's timeline raised IndexError (the short form's file line
+    was taken for a chain line the whole form does not have), and the debugger stopped."""
+    records = tmp_path / ".intentusnet" / "records"
+    records.mkdir(parents=True)
+    (records / "binary.json").write_bytes(b"\x00\xff\xfe\x00binary")
+    (records / "dangling.json").symlink_to(records / "nowhere.json")
+    (records / "cut-1.json").write_bytes(b'{"header": {"executionId": "cut-1"')
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for key, said in (
+            ("cut-1.json", "truncated"),
+            ("binary.json", "Not UTF-8 text: invalid UTF-8 at byte 1"),
+            ("dangling.json", "Cannot read: the link leads nowhere"),
+        ):
+            assert app.execution_list.select_key(key)
+            await settle(pilot)
+            assert said in screen_text(app), key

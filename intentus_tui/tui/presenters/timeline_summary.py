@@ -384,7 +384,7 @@ def summary_content(
         # list row does ("Not UTF-8 text: …", "Cannot read: …"); it was left blank.
         chained = (_salvage_lines(detail)[0], 0)
     text = _with_short_form(text, ident, intent, verdict, chained)
-    if text.keep and chained:  # whole, the chain names the agent that answered
+    if text.keep and chain is not None:  # whole, the chain names the agent that answered
         text = text._replace(first=(*text.first, chain_at))
     chains = ((chain, forms),) if chain is not None and forms else ()
     return text._replace(shorter=(*titles, *chains, *text.shorter))
