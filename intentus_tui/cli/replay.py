@@ -290,7 +290,8 @@ def replay(
     done = ExitCode.OK if replayed.response_recorded else ExitCode.NOT_REPLAYABLE
     decided_exit(done)
     if as_json:
-        echo_json({"replayed": True, **replayed.to_json()})
+        # "replayed" is what stderr says: false when nothing was returned (exit 3).
+        echo_json({"replayed": replayed.response_recorded, **replayed.to_json()})
         if not replayed.response_recorded:  # stdout may go to a script: say it here too
             said = f"intentus-tui: nothing replayed: {no_response_of(result, wal)}"
             echo_error(sanitize_line(said))

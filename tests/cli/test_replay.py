@@ -359,6 +359,8 @@ def test_a_response_never_recorded_is_not_advised_to_be_forced(
     forced = cli("replay", real_world.success, "--dir", str(records), "--force", "--json")
     doc = json.loads(forced.stdout)
     assert doc["payload"] is None and doc["response_recorded"] is False
+    assert doc["replayed"] is False  # as stderr's "nothing replayed" (it said true)
+    assert forced.stderr.startswith("intentus-tui: nothing replayed: ")
     # a script reading the exit code does not take the null payload for an answer
     assert forced.returncode == ExitCode.NOT_REPLAYABLE
 

@@ -56,6 +56,7 @@ def test_a_malformed_response_is_no_answer_anywhere(
     )
     doc = json.loads(cli(*base, "--force", "--json").stdout)
     assert doc["response_recorded"] is False and doc["payload"] is None
+    assert doc["replayed"] is False
     inspected = cli("inspect", real_world.success, "--dir", str(records)).stdout
     replayable = next(line for line in inspected.splitlines() if "replayable  " in line)
     if event_too:  # the verdict's word: the record contradicts itself
