@@ -275,10 +275,12 @@ def main(ctx: click.Context, demo: bool, fresh_demo: bool, poll: float) -> None:
     if directory is not None and opens_as_bundle(directory):
         ctx.exit(open_bundle(directory))
     if directory is not None and not os.path.isdir(directory):
+        from intentus_tui.core.records.load import broken_link
+
         what = (
             "not a directory"
             if os.path.exists(directory)
-            else "a link that loops or leads nowhere"
+            else broken_link(directory)  # as a listing says which
             if os.path.lexists(directory)
             else "no such command or directory"
         )

@@ -376,3 +376,17 @@ def test_a_record_file_given_to_open_says_how_to_inspect_it(world: Path, tmp_pat
     )
     done = cli(str(tmp_path / "nothing-here"), cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.endswith("(try --help)\n")
+
+
+def test_a_link_given_to_open_that_cannot_be_followed_says_which(tmp_path: Path) -> None:
+    """``intentus-tui LINK`` said "a link that loops or leads nowhere" where a listing and
+    every other command say which of the two."""
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name, said in (
+        ("gone", "the link leads nowhere (its target does not exist)"),
+        ("loop", "the link loops (it leads back to itself)"),
+    ):
+        done = cli(str(tmp_path / name), cwd=tmp_path)
+        assert done.returncode == 2 and not done.stdout
+        assert done.stderr == f"intentus-tui: {said}: {str(tmp_path / name)!r} (try --help)\n"
