@@ -175,6 +175,23 @@ def _note_left_out(root: RecordRoot, manifest: Manifest, ids: tuple[str, ...]) -
         )
 
 
+def _note_no_record(manifest: Manifest) -> None:
+    """A note on stderr for each execution bundled whose file holds no whole record (damaged,
+    empty, not a record): it is packed as it is, evidence too, but the count's "record" is
+    a file that could not be read as one."""
+    for execution in manifest.executions:
+        verdict = execution.verdict or {}
+        if verdict.get("replay") != "record_corrupted" or verdict.get("outcome") != "unknown":
+            continue
+        why = verdict.get("outcome_reason") or "the file holds no whole record"
+        echo_error(
+            sanitize_line(
+                f"intentus-tui: note: {quoted(execution.execution_id)} packed as it is, "
+                f"outcome unknown: {why}"
+            )
+        )
+
+
 @click.command("bundle")
 @click.argument("ids", nargs=-1, required=True)
 @click.option(
@@ -212,6 +229,7 @@ def bundle(ids: tuple[str, ...], directories: tuple[str, ...], output: str, as_j
     except OSError as exc:  # the output: named, not the temporary file beside it
         fail(f"cannot write {shown_path(output)}: {(exc.strerror or str(exc)).lower()}")
     _note_left_out(root, manifest, ids)
+    _note_no_record(manifest)
     if as_json:
         echo_json({"path": os.fspath(target), **manifest.to_json()})
     else:

@@ -43,3 +43,23 @@ def test_an_execution_in_one_file_gets_no_note(
     output = tmp_path / "x.tar.gz"
     run = cli("bundle", world.success[:8], "--dir", str(world.base), "-o", str(output))
     assert run.returncode == 0 and run.stderr == "", run.stderr
+
+
+def test_a_file_holding_no_whole_record_is_noted_as_packed_as_it_is(
+    world: BundleWorld, tmp_path: Path, private_tmp: Path
+) -> None:
+    """Bundling a binary file and an empty one said "2 executions, 2 records" and nothing
+    else: each is noted with what its verdict says of it. IntentusNet 1.3.0's own cut of an
+    error response keeps its outcome (failed): no note."""
+    (world.records / "binary.json").write_bytes(b"\x00\xff\xfebinary")
+    (world.records / "empty.json").write_bytes(b"")
+    output = tmp_path / "x.tar.gz"
+    ids = ("binary", "empty", world.truncated[:8])
+    run = cli("bundle", *ids, "--dir", str(world.base), "-o", str(output))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [
+        "intentus-tui: note: 'binary' packed as it is, outcome unknown: the file is not UTF-8 "
+        "text: invalid UTF-8 at byte 1",
+        "intentus-tui: note: 'empty' packed as it is, outcome unknown: the file is empty",
+    ]
+    assert run.stdout.endswith(": 3 executions, 3 records, 0 WALs, 0 snapshots\n"), run.stdout
