@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
@@ -30,3 +31,22 @@ async def test_a_comparison_opens_on_a_narrow_screen(
         await settle(pilot)
         assert isinstance(app.screen, ComparisonScreen)
         assert "⚠ A and B are untrusted (tampered)" in flat(screen_lines(app))
+
+
+async def test_the_demo_comparison_at_50x24_keeps_no_separator_alone(tmp_path: Path) -> None:
+    """The demo's first two executions compared (m, j, d, f) at 50x24: the status, measured
+    at the whole width where the scrolling screen's bar takes two columns, put a lone "·"
+    on a row of its own and its first divergence was cut off without "…"."""
+    manifest = build_demo_world(tmp_path)
+    app = make_app(manifest.root)
+    async with app.run_test(size=(50, 24)) as pilot:
+        await settle(pilot, timeout=20)
+        for key in ("m", "j", "d", "f"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        lines = screen_lines(app)
+        assert not any(line.strip() == "·" for line in lines), lines
+        status = app.screen.query_one("#compare-status")
+        rows = [line.strip() for line in lines[status.region.y : status.region.bottom]]
+        assert rows[-1].endswith("…"), rows

@@ -44,3 +44,24 @@ async def test_each_reason_is_begun_in_whole_words_or_not_at_all(
         for side, why in (("A", ENVELOPE_WHY), ("B", EDITED_WHY)):
             said = re.search(rf"{side}: (.*?…)", warning)
             assert said is None or _begun_in_whole_words(said.group(1), why), warning
+
+
+@pytest.mark.parametrize("width", [40, 42, 44, 46])
+async def test_the_short_warning_ends_in_its_key_where_the_screen_scrolls(
+    tmp_path: Path, real_world: RealWorld, width: int
+) -> None:
+    """The screen scrolls at 24 rows, its scrollbar taking two columns: the warning was
+    measured at the whole width and its last words came out "w: in…", the key unsaid."""
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    _pair(records, real_world.success)
+    app = make_app(records)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        lines = screen_lines(app)
+        shown = flat(lines)
+        assert "w: in full" in shown, lines
+        assert not any(line.strip() == "·" for line in lines), lines

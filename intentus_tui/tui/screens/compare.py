@@ -193,12 +193,25 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         # what is compared matters now. This screen's own warnings come after this.
         self.app.clear_notifications()
         self.values.focus()
-        self._fit_titles(self.app.size.width)
+        self._fit_titles(self.width_drawn)
         self._show_warning()
         self._compute()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit_titles(event.size.width)
+        self._refit()
+
+    @property
+    def width_drawn(self) -> int:
+        """The columns the lines above the timeline are drawn in: the screen's, less its
+        scrollbar's when it scrolls (at 40-50 columns the warning, measured at the whole
+        width, lost its last words "w: in full" to "w: in…", the status a lone "·")."""
+        return max(self.app.size.width - self.scrollbar_size_vertical, 1)
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        self._refit()
+
+    def _refit(self) -> None:
+        self._fit_titles(self.width_drawn)
         self._show_warning()
         self._show_status()
 
@@ -210,7 +223,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         warning.display = bool(self.warnings)
         if not self.warnings:
             return
-        width, height = self.app.size
+        width, height = self.width_drawn, self.app.size.height
         inner = max(width - 2, 1)  # less the padding
         rows = WARNING_ROWS if height >= SHORT_SCREEN else SHORT_SCREEN_WARNING_ROWS
 
@@ -444,7 +457,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         if not self.is_mounted:
             return
         self._show_warning()
-        self._fit_titles(self.app.size.width)
+        self._fit_titles(self.width_drawn)
 
     # ------------------------------------------------------------------ drawing
 
@@ -501,7 +514,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         divergence = divergence_text(layout, self.rules_on)
         if divergence:
             parts.append((f" · first divergence: {divergence}", DIM))
-        width = max(self.app.size.width - 2, 1)  # the status's padding
+        width = max(self.width_drawn - 2, 1)  # the status's padding
         # Two rows, or as many more as the first divergence needs to be read whole (up to
         # ``DIVERGENCE_ROWS``); the notes after it take what is left: what does not fit ends
         # in "…", never cut off unsaid.
@@ -546,7 +559,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         texts = [row.a, row.b]
         status = "same" if row.status == "same" else "changed" if row.differs(self.rules_on) else ""
         layout = self.compared
-        limit = max(self.app.size.width - 4, 8)  # the padding and the side's letter
+        limit = max(self.width_drawn - 4, 8)  # the padding and the side's letter
         one_line = False
         if layout is not None and self._focused_view() is self.values:
             # An object or an array is shown whole on its one line, not as its "{", and
