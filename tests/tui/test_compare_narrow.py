@@ -50,3 +50,27 @@ async def test_the_demo_comparison_at_50x24_keeps_no_separator_alone(tmp_path: P
         status = app.screen.query_one("#compare-status")
         rows = [line.strip() for line in lines[status.region.y : status.region.bottom]]
         assert rows[-1].endswith("…"), rows
+
+
+@pytest.mark.parametrize("width", [40, 44, 50])
+async def test_the_status_keeps_each_count_with_its_noun(
+    tmp_path: Path, real_world: RealWorld, width: int
+) -> None:
+    """At 40x24 the status read "2 changed values · 0" on one row and "changed events ·
+    at value 1/2 · 1" on the next, each count split from its noun; a row began with "·"
+    at 50. Now it wraps between its parts only, each "·" ending the row before."""
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    _pair(records, real_world.success)
+    app = make_app(records)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        status = app.screen.query_one("#compare-status")
+        lines = screen_lines(app)[status.region.y : status.region.bottom]
+        rows = [line.strip() for line in lines]
+        for count in ("2 changed values", "0 changed events", "1 hidden by ignore rules"):
+            assert any(count in row for row in rows), (count, rows)
+        assert not any(row.startswith("·") for row in rows), rows

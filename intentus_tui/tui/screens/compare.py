@@ -69,6 +69,7 @@ from intentus_tui.tui.presenters.compare_text import (
 )
 from intentus_tui.tui.widgets.clamped_text import ClampedText
 from intentus_tui.tui.widgets.footer import AppFooter
+from intentus_tui.tui.widgets.parts_text import separated_rows
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 
 if TYPE_CHECKING:
@@ -499,31 +500,33 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         view = self._focused_view()
         # In the unit the counts use: n steps through values or events, one at a time.
         at = position_text(view is self.timeline, view.difference_position(), len(view.differences))
-        parts: list[tuple[str, str] | str] = [
-            (f"{sides_text(self.a, self.b, layout.comparison.compared)} · ", DIM),
-            (counts_text(layout, self.rules_on, equal_words(self.a, self.b)), "bold"),
+        counts = counts_text(layout, self.rules_on, equal_words(self.a, self.b))
+        parts = [
+            Content.styled(sides_text(self.a, self.b, layout.comparison.compared), DIM),
+            *(Content.styled(count, "bold") for count in counts.split(" · ")),
+            Content.styled(at, "bold"),
         ]
-        if at:
-            parts.append((f" · {at}", "bold"))
         hidden = hidden_text(layout, self.rules_on)  # nothing hidden: nothing said
-        if hidden:
-            parts += [
-                (" · ", DIM),
-                (hidden, "$text-warning" if self.rules_on else "$text-accent"),
-            ]
+        parts.append(Content.styled(hidden, "$text-warning" if self.rules_on else "$text-accent"))
         divergence = divergence_text(layout, self.rules_on)
         if divergence:
-            parts.append((f" · first divergence: {divergence}", DIM))
+            parts.append(Content.styled(f"first divergence: {divergence}", DIM))
         width = max(self.width_drawn - 2, 1)  # the status's padding
+        mark = Content.styled(" ·", DIM)  # ends its row: never a row alone, nor begins one
         # Two rows, or as many more as the first divergence needs to be read whole (up to
         # ``DIVERGENCE_ROWS``); the notes after it take what is left: what does not fit ends
         # in "…", never cut off unsaid.
-        rows = min(max(len(Content.assemble(*parts).wrap(width)), STATUS_ROWS), DIVERGENCE_ROWS)
-        for note in layout.comparison.notes:
-            parts.append((f" · {sanitize_line(note)}", DIM))
-        self.query_one("#compare-status", Static).update(
-            clamped(Content.assemble(*parts), width, rows)
-        )
+        rows = min(max(len(separated_rows(parts, width, mark)), STATUS_ROWS), DIVERGENCE_ROWS)
+        parts += [Content.styled(sanitize_line(note), DIM) for note in layout.comparison.notes]
+        lines = separated_rows(parts, width, mark)
+        if len(lines) > rows:
+            last = lines[rows - 1]
+            if last.plain.endswith(" ·"):
+                last = last[:-2]
+            if last.cell_length >= width:
+                last = last.truncate(width - 1)
+            lines = [*lines[: rows - 1], last + "…"]
+        self.query_one("#compare-status", Static).update(Content("\n").join(lines))
 
     def _focused_view(self) -> SideBySideView:
         return self.timeline if self.focused is self.timeline else self.values

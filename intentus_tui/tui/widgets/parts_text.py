@@ -34,6 +34,33 @@ def join_parts(parts: Sequence[Content], width: int) -> Content:
     return Content("\n").join(rows)
 
 
+def separated_rows(parts: Sequence[Content], width: int, mark: Content) -> list[Content]:
+    """``parts`` joined by ``mark`` (`` ·``) and a space, in rows of ``width`` cells broken only
+    between two parts, the separator ending the row of the part before it (never a row of
+    its own, never beginning one: "0" and "changed events" on two rows, or a lone "·",
+    read wrong at 40-50 columns). A part wider than ``width`` begins where the row is and
+    is wrapped at its words."""
+    rows: list[Content] = []
+    row = Content("")
+    shown = [part for part in parts if part.plain]
+    for index, part in enumerate(shown):
+        piece = part + mark if index < len(shown) - 1 else part
+        if row.plain and row.cell_length + 1 + piece.cell_length <= width:
+            row += Content(" ") + piece
+            continue
+        if piece.cell_length > width:  # wrapped at its words anyway: from where the row is
+            lines = (row + Content(" ") + piece if row.plain else piece).wrap(max(width, 1))
+            rows.extend(lines[:-1])
+            row = lines[-1]
+            continue
+        if row.plain:
+            rows.append(row)
+        row = piece
+    if row.plain:
+        rows.append(row)
+    return rows
+
+
 def _unindented(part: Content) -> Content:
     spaces = len(part.plain) - len(part.plain.lstrip(" "))
     return part[spaces:] if spaces else part
