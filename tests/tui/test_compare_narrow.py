@@ -33,13 +33,16 @@ async def test_a_comparison_opens_on_a_narrow_screen(
         assert "⚠ A and B are untrusted (tampered)" in flat(screen_lines(app))
 
 
-async def test_the_demo_comparison_at_50x24_keeps_no_separator_alone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("width", [40, 50])
+async def test_the_demo_comparison_keeps_no_separator_alone(tmp_path: Path, width: int) -> None:
     """The demo's first two executions compared (m, j, d, f) at 50x24: the status, measured
     at the whole width where the scrolling screen's bar takes two columns, put a lone "·"
-    on a row of its own and its first divergence was cut off without "…"."""
+    on a row of its own and its first divergence was cut off without "…". At 40x24 a row
+    began "· first divergence": "15 hidden by ignore rules (i shows)" filled the row above,
+    its "·" wrapped away from it (now the row's end parts them)."""
     manifest = build_demo_world(tmp_path)
     app = make_app(manifest.root)
-    async with app.run_test(size=(50, 24)) as pilot:
+    async with app.run_test(size=(width, 24)) as pilot:
         await settle(pilot, timeout=20)
         for key in ("m", "j", "d", "f"):
             await pilot.press(key)
@@ -50,6 +53,7 @@ async def test_the_demo_comparison_at_50x24_keeps_no_separator_alone(tmp_path: P
         status = app.screen.query_one("#compare-status")
         rows = [line.strip() for line in lines[status.region.y : status.region.bottom]]
         assert rows[-1].endswith("…"), rows
+        assert not any(row.startswith("·") for row in rows), rows
 
 
 @pytest.mark.parametrize("width", [40, 44, 50])

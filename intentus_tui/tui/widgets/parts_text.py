@@ -38,8 +38,9 @@ def separated_rows(parts: Sequence[Content], width: int, mark: Content) -> list[
     """``parts`` joined by ``mark`` (`` ·``) and a space, in rows of ``width`` cells broken only
     between two parts, the separator ending the row of the part before it (never a row of
     its own, never beginning one: "0" and "changed events" on two rows, or a lone "·",
-    read wrong at 40-50 columns). A part wider than ``width`` begins where the row is and
-    is wrapped at its words."""
+    read wrong at 40-50 columns); where a part fits a row but not with its separator, the
+    separator goes. A part wider than ``width`` begins where the row is and is wrapped at
+    its words."""
     rows: list[Content] = []
     row = Content("")
     shown = [part for part in parts if part.plain]
@@ -48,6 +49,8 @@ def separated_rows(parts: Sequence[Content], width: int, mark: Content) -> list[
         if row.plain and row.cell_length + 1 + piece.cell_length <= width:
             row += Content(" ") + piece
             continue
+        if part.cell_length <= width < piece.cell_length:  # the part fits a row, its "·" not
+            piece = part  # the row's end parts them
         if piece.cell_length > width:  # wrapped at its words anyway: from where the row is
             lines = (row + Content(" ") + piece if row.plain else piece).wrap(max(width, 1))
             rows.extend(lines[:-1])
