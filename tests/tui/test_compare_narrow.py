@@ -39,7 +39,8 @@ async def test_the_demo_comparison_keeps_no_separator_alone(tmp_path: Path, widt
     at the whole width where the scrolling screen's bar takes two columns, put a lone "·"
     on a row of its own and its first divergence was cut off without "…". At 40x24 a row
     began "· first divergence": "15 hidden by ignore rules (i shows)" filled the row above,
-    its "·" wrapped away from it (now the row's end parts them)."""
+    its "·" wrapped away from it (now the row's end parts them). The titles broke as
+    "… · tampered" over "· ✗ no (untrusted)": now between their parts only."""
     manifest = build_demo_world(tmp_path)
     app = make_app(manifest.root)
     async with app.run_test(size=(width, 24)) as pilot:
@@ -54,6 +55,9 @@ async def test_the_demo_comparison_keeps_no_separator_alone(tmp_path: Path, widt
         rows = [line.strip() for line in lines[status.region.y : status.region.bottom]]
         assert rows[-1].endswith("…"), rows
         assert not any(row.startswith("·") for row in rows), rows
+        sides = app.screen.query_one("#compare-sides").region
+        titles = [line.strip() for line in lines[sides.y : sides.bottom]]
+        assert not any(row.startswith("·") for row in titles), titles
 
 
 @pytest.mark.parametrize("width", [40, 44, 50])

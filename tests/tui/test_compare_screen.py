@@ -536,11 +536,13 @@ def _record_and_its_copy(tmp_path: Path, copy_name: str) -> CompareApp:
 
 
 async def _sides(app: CompareApp, pilot: Any) -> tuple[ComparisonScreen, str, str]:
-    """The comparison once computed, and its two sides' titles."""
+    """The comparison once computed, and its two sides' titles (a title on two rows read as
+    one line: it is broken between its parts, "✓ succeeded ·" over "verified · ↺ yes")."""
     await app.workers.wait_for_complete()
     await pilot.pause()
     screen = app.comparison
-    return screen, _text(screen.query_one("#side-a")), _text(screen.query_one("#side-b"))
+    a, b = (_text(screen.query_one(side)).replace("\n", " ") for side in ("#side-a", "#side-b"))
+    return screen, a, b
 
 
 async def test_at_80x24_copies_keep_their_verdicts_and_drop_the_long_id(tmp_path: Path) -> None:

@@ -106,6 +106,14 @@ def clamped(content: Content, width: int, rows: int) -> Content:
     return Content("\n").join([*lines[: rows - 1], last + "…"])
 
 
+def title_rows(name: str, style: str, title: str, width: int) -> list[Content]:
+    """A side's title in rows of ``width``, broken between its parts only, each "·" ending
+    a row (at 40-50 columns "tampered" ended one and "· ✗ no (untrusted)" began the next)."""
+    first, *rest = title.split(" · ")
+    parts = [Content.assemble((name, style), first), *(Content(part) for part in rest)]
+    return separated_rows(parts, width, [Content(" ·")] * len(parts))
+
+
 class ComparisonScreen(Screen[tuple[object, ...] | None]):
     """A against B, full screen."""
 
@@ -273,7 +281,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         kinds = (self.a.kind, self.b.kind)
 
         def lines(name: str, title: str, inner: int) -> int:
-            return len(Content(name + title).wrap(inner))
+            return len(title_rows(name, "", title, inner))
 
         def worded(versions: list[str], verdict: Verdict | None, kind: str) -> list[str]:
             # The list's marks (a record's last version, where they read otherwise) are
@@ -344,7 +352,9 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
             # None fits: the shortest, on one line, cut where it is cut.
             title = fits[0] if fits else fit(versions[-1], inner - len(name))
             titles.append(title)
-            self.query_one(side, Static).update(Content.assemble((name, style), title))
+            self.query_one(side, Static).update(
+                Content("\n").join(title_rows(name, style, title, inner))
+            )
         self.titles = (titles[0], titles[1])
 
     @work(thread=True, exclusive=True, group="comparison", exit_on_error=False)
@@ -503,22 +513,28 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         counts = counts_text(layout, self.rules_on, equal_words(self.a, self.b))
         parts = [
             Content.styled(sides_text(self.a, self.b, layout.comparison.compared), DIM),
-            *(Content.styled(count, "bold") for count in counts.split(" · ")),
-            Content.styled(at, "bold"),
+            *(Content.styled(count, "bold") for count in [*counts.split(" · "), at]),
         ]
         hidden = hidden_text(layout, self.rules_on)  # nothing hidden: nothing said
         parts.append(Content.styled(hidden, "$text-warning" if self.rules_on else "$text-accent"))
+        flowing = len(parts)  # the sentences after the counts: wrapped at their words
         divergence = divergence_text(layout, self.rules_on)
         if divergence:
             parts.append(Content.styled(f"first divergence: {divergence}", DIM))
         width = max(self.width_drawn - 2, 1)  # the status's padding
-        mark = Content.styled(" ·", DIM)  # ends its row: never a row alone, nor begins one
+        # Each "·" ends its row, never a row alone, nor begins one; bold before a count.
+        marks = [
+            Content.styled(" ·", "bold" if i > 0 and _next_shown(parts, i) < flowing - 1 else DIM)
+            for i in range(len(parts))
+        ]
         # Two rows, or as many more as the first divergence needs to be read whole (up to
         # ``DIVERGENCE_ROWS``); the notes after it take what is left: what does not fit ends
         # in "…", never cut off unsaid.
-        rows = min(max(len(separated_rows(parts, width, mark)), STATUS_ROWS), DIVERGENCE_ROWS)
+        wanted = len(separated_rows(parts, width, marks, flowing))
+        rows = min(max(wanted, STATUS_ROWS), DIVERGENCE_ROWS)
         parts += [Content.styled(sanitize_line(note), DIM) for note in layout.comparison.notes]
-        lines = separated_rows(parts, width, mark)
+        marks += [Content.styled(" ·", DIM)] * len(layout.comparison.notes)
+        lines = separated_rows(parts, width, marks, flowing)
         if len(lines) > rows:
             last = lines[rows - 1]
             if last.plain.endswith(" ·"):
@@ -702,6 +718,11 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         folded, cursor = self.folded, self.values.cursor
         row = folded.rows[cursor] if folded is not None and 0 <= cursor < len(folded.rows) else None
         self.dismiss(row.path if isinstance(row, SideRow) and row.path else None)
+
+
+def _next_shown(parts: list[Content], index: int) -> int:
+    """The index of the first part after ``index`` that says something."""
+    return next((i for i in range(index + 1, len(parts)) if parts[i].plain), len(parts))
 
 
 def _raw_to_shown(rows: tuple[SideRow | Fold, ...], raw_count: int) -> list[int]:

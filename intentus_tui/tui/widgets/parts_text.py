@@ -34,25 +34,32 @@ def join_parts(parts: Sequence[Content], width: int) -> Content:
     return Content("\n").join(rows)
 
 
-def separated_rows(parts: Sequence[Content], width: int, mark: Content) -> list[Content]:
-    """``parts`` joined by ``mark`` (`` ·``) and a space, in rows of ``width`` cells broken only
+def separated_rows(
+    parts: Sequence[Content], width: int, marks: Sequence[Content], flowing: int | None = None
+) -> list[Content]:
+    """``parts`` joined by ``marks`` (each part's: `` ·``) and a space, in rows of ``width`` cells broken only
     between two parts, the separator ending the row of the part before it (never a row of
     its own, never beginning one: "0" and "changed events" on two rows, or a lone "·",
     read wrong at 40-50 columns); where a part fits a row but not with its separator, the
-    separator goes. A part wider than ``width`` begins where the row is and is wrapped at
-    its words."""
+    separator goes. The parts from ``flowing`` on (sentences), and any part wider than
+    ``width``, begin where the row is and are wrapped at their words."""
     rows: list[Content] = []
     row = Content("")
-    shown = [part for part in parts if part.plain]
-    for index, part in enumerate(shown):
-        piece = part + mark if index < len(shown) - 1 else part
+    shown = [(index, part) for index, part in enumerate(parts) if part.plain]
+    for at, (index, part) in enumerate(shown):
+        mark = marks[index]
+        piece = part + mark if at < len(shown) - 1 else part
         if row.plain and row.cell_length + 1 + piece.cell_length <= width:
             row += Content(" ") + piece
             continue
         if part.cell_length <= width < piece.cell_length:  # the part fits a row, its "·" not
             piece = part  # the row's end parts them
-        if piece.cell_length > width:  # wrapped at its words anyway: from where the row is
+        if (flowing is not None and index >= flowing) or piece.cell_length > width:
             lines = (row + Content(" ") + piece if row.plain else piece).wrap(max(width, 1))
+            if len(lines) > 1 and lines[-1].plain.strip() == mark.plain.strip():
+                rows.extend(lines[:-1])  # its "·" wrapped away from it: the row's end parts
+                row = Content("")
+                continue
             rows.extend(lines[:-1])
             row = lines[-1]
             continue
