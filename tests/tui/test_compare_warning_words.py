@@ -65,3 +65,27 @@ async def test_the_short_warning_ends_in_its_key_where_the_screen_scrolls(
         shown = flat(lines)
         assert "w: in full" in shown, lines
         assert not any(line.strip() == "·" for line in lines), lines
+
+
+@pytest.mark.parametrize("width", range(40, 61, 2))
+async def test_no_warning_row_ends_with_a_side_s_name(
+    tmp_path: Path, real_world: RealWorld, width: int
+) -> None:
+    """At 44x24 the short warning ended a row "(tampered) · A:" and began the next "the… ·
+    B: …", the side's name apart from its reason: a name stays with its reason's first
+    word, a "·" with the word before it."""
+    records = tmp_path / "records"
+    shutil.copytree(real_world.records_dir, records)
+    _pair(records, real_world.success)
+    app = make_app(records)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        region = app.screen.query_one("#compare-warning").region
+        rows = [line.strip() for line in screen_lines(app)[region.y : region.bottom]]
+        assert "w: in full" in flat(rows), rows
+        for row in rows:
+            assert not row.endswith(("A:", "B:", "w:")), rows
+            assert not row.startswith("·"), rows

@@ -241,6 +241,34 @@ def short_untrusted_warning(
     return text(low) + _IN_FULL
 
 
+# Words that name what follows ("A:", "B:", "w:", "⚠"): never the last on a row; and the
+# separator, never the first on one.
+_LEADING_WORDS = frozenset({"A:", "B:", "w:", "⚠"})
+_SEPARATOR = "·"
+
+
+def warning_rows(line: str, width: int) -> list[str]:
+    """``line`` wrapped at its words to rows of ``width``, as Textual wraps it, but a
+    side's name stays with its reason's first word and a "·" with the word before it: at
+    44 columns the short warning ended a row "(tampered) · A:" and began the next
+    "the… · B: …"."""
+    units: list[str] = []
+    for word in line.split(" "):
+        if units and (word == _SEPARATOR or units[-1] in _LEADING_WORDS):
+            units[-1] += f" {word}"
+        else:
+            units.append(word)
+    rows: list[str] = []
+    for unit in units:
+        if rows and cell_len(rows[-1]) + 1 + cell_len(unit) <= width:
+            rows[-1] += f" {unit}"
+        elif cell_len(unit) <= width or " " in unit:  # a name and its word: kept together
+            rows.append(unit)
+        else:  # one word wider than a row: folded
+            rows += [unit[at : at + max(width, 1)] for at in range(0, len(unit), max(width, 1))]
+    return rows
+
+
 def hidden_text(layout: SideBySide, rules_on: bool) -> str:
     """What the ignore rules hide: ``6 hidden by ignore rules (i shows)``; with ``i``, ``ignore
     rules off: 6 shown (i hides)``. Nothing hidden, nothing said (``""``), as the command

@@ -65,6 +65,7 @@ from intentus_tui.tui.presenters.compare_text import (
     span_state,
     untrusted_warnings,
     value_span,
+    warning_rows,
     whole_value_line,
 )
 from intentus_tui.tui.widgets.clamped_text import ClampedText
@@ -237,7 +238,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         rows = WARNING_ROWS if height >= SHORT_SCREEN else SHORT_SCREEN_WARNING_ROWS
 
         def rows_of(text: str) -> int:
-            return len(Content(text).wrap(inner))
+            return sum(len(warning_rows(line, inner)) for line in text.split("\n"))
 
         text = "\n".join(self.warnings)
         self.warning_cut = rows_of(text) > rows
@@ -254,7 +255,9 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         warning.styles.max_height = rows
         warning.update(
             Content("\n").join(
-                Content.styled(line, "bold $text-error") for line in text.split("\n")
+                Content.styled(row, "bold $text-error")
+                for line in text.split("\n")
+                for row in warning_rows(line, inner)
             )
         )
 
