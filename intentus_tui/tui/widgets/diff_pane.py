@@ -71,7 +71,7 @@ from intentus_tui.tui.widgets.pane_text import (
     compact_value,
     safe,
 )
-from intentus_tui.tui.widgets.parts_text import PartsText
+from intentus_tui.tui.widgets.parts_text import PartsText, separated_rows
 
 COMPARE = VIEW_WHAT_HAPPENED
 COMPARE_ALIGNED = VIEW_ALIGNED
@@ -356,11 +356,12 @@ def _by_file(operand: Operand | None, request: DiffRequest) -> bool:
     return operand is not None and operand.path is not None and operand.path in request.files
 
 
-def _verdict_lines(request: DiffRequest) -> list[Content]:
-    """Each record's verdict, as its list row shows it (the one its operand carries), and a
-    warning for a side whose evidence fails its integrity check; nothing for a snapshot,
-    baseline or run."""
-    lines = []
+def _verdict_lines(request: DiffRequest, width: int) -> list[Content]:
+    """Each record's verdict, as its list row shows it (the one its operand carries), in
+    rows of ``width`` broken between its parts only (at 56-80 columns "✗ no" ended a row and
+    "(untrusted)" began the next), and a warning for a side whose evidence fails its
+    integrity check; nothing for a snapshot, baseline or run."""
+    lines: list[Content] = []
     for side, style, operand in (
         ("A ", "bold $text-error", request.left),
         ("B ", "bold $text-success", request.right),
@@ -368,7 +369,13 @@ def _verdict_lines(request: DiffRequest) -> list[Content]:
         verdict = side_verdict(operand)
         if verdict is not None:
             shown = PROBLEM_STYLE if operand is not None and operand.untrusted else "not bold"
-            lines.append(Content.assemble((side, style), (verdict, shown)))
+            first, *rest = verdict.split(" · ")
+            parts = [Content.assemble((side, style), (first, shown))]
+            parts += [Content.styled(part, shown) for part in rest]
+            if width <= 0:  # not laid out yet: set again on resize
+                lines.append(Content.assemble((side, style), (verdict, shown)))
+                continue
+            lines += separated_rows(parts, width, [Content.styled(" ·", shown)] * len(parts))
     lines.extend(
         Content.styled(text, PROBLEM_STYLE)
         for text in untrusted_warnings(request.left, request.right)
@@ -700,7 +707,7 @@ class DiffPane(Vertical):
             title("B: ", "bold $text-success", request.right_label, request.right),
         ]
         notes = [Content.styled(safe(note), WARNING_STYLE) for note in self.removed_notes]
-        lines = [*titles, *notes, *_verdict_lines(request), *_load_warnings(request)]
+        lines = [*titles, *notes, *_verdict_lines(request, width), *_load_warnings(request)]
         if self.elsewhere and self._selected is not None:  # first: the border names another
             kept = f"Kept from before: not of the selected {self._selected[1]}"
             lines.insert(0, Content.styled(kept, WARNING_STYLE))
