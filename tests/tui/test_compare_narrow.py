@@ -82,3 +82,20 @@ async def test_the_status_keeps_each_count_with_its_noun(
         for count in ("2 changed values", "0 changed events", "1 hidden by ignore rules"):
             assert any(count in row for row in rows), (count, rows)
         assert not any(row.startswith("·") for row in rows), rows
+
+
+@pytest.mark.parametrize("width", [40, 42])
+async def test_the_current_line_keeps_at_with_its_path(real_world: RealWorld, width: int) -> None:
+    """A record and its fallback run at 40x24: the line under the values read "at" alone on
+    a row, "envelope.routing.fallbackAgents[0]" on the next and "added" on a third, the
+    values of A and B pushed out; now the path follows "at" and breaks before its "[0]"."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        region = app.screen.query_one("#compare-current").region
+        rows = [line.strip() for line in screen_lines(app)[region.y : region.bottom]]
+        assert rows[0].startswith("at envelope."), rows
+        assert "added" in rows[0] + rows[1], rows

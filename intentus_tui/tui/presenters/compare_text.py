@@ -7,6 +7,7 @@ every other screen's): it is shown, never made, here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Literal
@@ -266,6 +267,21 @@ def warning_rows(line: str, width: int) -> list[str]:
             rows.append(unit)
         else:  # one word wider than a row: folded
             rows += [unit[at : at + max(width, 1)] for at in range(0, len(unit), max(width, 1))]
+    return rows
+
+
+def path_rows(where: str, width: int) -> list[str]:
+    """``at PATH`` in rows of ``width``, broken after a "." or before a "[" of the path
+    (at 40 columns "at" stood alone on a row over the path, which took the rows A's and
+    B's values have); a name wider than a row is folded."""
+    rows = ["at"]
+    for token in re.findall(r"\[[^\]]*\]\.?|[^.\[]+\.?|[.\[]", where):
+        gap = " " if rows == ["at"] else ""
+        if cell_len(rows[-1]) + len(gap) + cell_len(token) <= width:
+            rows[-1] += gap + token
+            continue
+        step = max(width, 1)
+        rows += [token[at : at + step] for at in range(0, len(token), step)]
     return rows
 
 

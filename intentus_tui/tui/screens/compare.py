@@ -58,6 +58,7 @@ from intentus_tui.tui.presenters.compare_text import (
     divergence_text,
     hidden_text,
     panel_texts,
+    path_rows,
     position_text,
     short_untrusted_warning,
     side_titles,
@@ -224,6 +225,8 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         self._fit_titles(self.width_drawn)
         self._show_warning()
         self._show_status()
+        if self.compared is not None:
+            self._show_current(self._focused_view().current_row)
 
     def _show_warning(self) -> None:
         """The warning about untrusted sides: whole where it fits its rows (two on a short
@@ -612,14 +615,16 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
             )
         ]
         where = layout.path_text(row) if layout is not None else row.path_text
-        current.update(
-            Content("\n").join(
-                [
-                    Content.assemble(("at ", DIM), (sanitize_line(where), "bold"), "  ", state),
-                    *sides,
-                ]
-            )
-        )
+        width = max(self.width_drawn - 2, 1)  # the padding
+        rows = path_rows(sanitize_line(where), width)
+        lines = [Content.styled(text, "bold") for text in rows]
+        lines[0] = Content.assemble(("at ", DIM), (rows[0][3:], "bold"))
+        told = Content.styled(*state)
+        if lines[-1].cell_length + 2 + told.cell_length <= width:
+            lines[-1] = Content.assemble(lines[-1], "  ", told)
+        else:
+            lines.append(told)
+        current.update(Content("\n").join([*lines, *sides]))
 
     def _raw_index(self, shown: int) -> int:
         """The index in ``compared.values`` of display row ``shown`` (a fold: its first)."""
