@@ -5,6 +5,7 @@ the comparison opens and says what it compares."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -99,3 +100,18 @@ async def test_the_current_line_keeps_at_with_its_path(real_world: RealWorld, wi
         rows = [line.strip() for line in screen_lines(app)[region.y : region.bottom]]
         assert rows[0].startswith("at envelope."), rows
         assert "added" in rows[0] + rows[1], rows
+
+
+async def test_a_fold_is_shortened_by_whole_words(real_world: RealWorld) -> None:
+    """A record and its fallback run at 48x24: the fold of the unchanged values read "⋯ 30
+    unchanged line…", its noun cut; now "⋯ 30 unchanged lines", its closing "⋯" left out."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(48, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        folds = [line for line in screen_lines(app) if "unchanged" in line]
+        assert folds, screen_lines(app)
+        for line in folds:
+            assert re.search(r"⋯ [\d,]+ unchanged lines?( ⋯)? *│", line), line

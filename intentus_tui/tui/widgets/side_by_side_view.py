@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding, BindingType
@@ -39,6 +40,17 @@ _INDENTED_KEY = re.compile(r' *(?:"(?:[^"\\]|\\.)*": )?')  # how a line of a val
 def fold_text(fold: Fold) -> str:
     lines = "line" if fold.count == 1 else "lines"
     return f"⋯ {fold.count:,} unchanged {lines} ⋯"
+
+
+def fold_fitting(text: str, width: int) -> str:
+    """A fold's text in ``width`` cells, shortened by whole words (at 48 columns it read
+    "⋯ 30 unchanged line…"): without its closing "⋯", then without "lines"; cut at last."""
+    count_words, _, _ = text.partition(" ⋯")
+    words = count_words.split(" ")  # "⋯", the count, "unchanged", "lines"
+    for shorter in (text, count_words, f"{' '.join(words[:-1])} ⋯", " ".join(words[:-1])):
+        if cell_len(shorter) <= width:
+            return shorter
+    return fit(text, width)
 
 
 class SideBySideView(CursorRowsView, can_focus=True):
@@ -245,9 +257,9 @@ class SideBySideView(CursorRowsView, can_focus=True):
             fold = self._style("fold")
             segments = [
                 Segment("  ", fold),
-                Segment(fit(a_text or "", a_w), fold),
+                Segment(fit(fold_fitting(a_text or "", a_w), a_w), fold),
                 Segment(SEPARATOR, sep),
-                Segment(fit(b_text or "", b_w), fold),
+                Segment(fit(fold_fitting(b_text or "", b_w), b_w), fold),
             ]
         else:
             differs = row.differs(self.rules_on)
