@@ -37,8 +37,9 @@ def join_parts(parts: Sequence[Content], width: int) -> Content:
 def separated_rows(
     parts: Sequence[Content], width: int, marks: Sequence[Content], flowing: int | None = None
 ) -> list[Content]:
-    """``parts`` joined by ``marks`` (each part's: `` ·``) and a space, in rows of ``width`` cells broken only
-    between two parts, the separator ending the row of the part before it (never a row of
+    """``parts`` joined by ``marks`` (each part's: `` ·``) and a space, in rows of
+    ``width`` cells broken only between two parts, the separator ending the row of the part
+    before it (never a row of
     its own, never beginning one: "0" and "changed events" on two rows, or a lone "·",
     read wrong at 40-50 columns); where a part fits a row but not with its separator, the
     separator goes. The parts from ``flowing`` on (sentences), and any part wider than
