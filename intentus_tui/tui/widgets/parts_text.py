@@ -39,10 +39,9 @@ def separated_rows(
 ) -> list[Content]:
     """``parts`` joined by ``marks`` (each part's: `` ·``) and a space, in rows of
     ``width`` cells broken only between two parts, the separator ending the row of the part
-    before it (never a row of
-    its own, never beginning one: "0" and "changed events" on two rows, or a lone "·",
-    read wrong at 40-50 columns); where a part fits a row but not with its separator, the
-    separator goes. The parts from ``flowing`` on (sentences), and any part wider than
+    before it (never a row of its own, never beginning one: "0" and "changed events" on two
+    rows, or a lone "·", read wrong at 40-50 columns); where a part fits a row but not with
+    its separator, the separator goes. The parts from ``flowing`` on (sentences), and any part wider than
     ``width``, begin where the row is and are wrapped at their words."""
     rows: list[Content] = []
     row = Content("")
