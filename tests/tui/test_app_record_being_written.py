@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.confirm import ConfirmScreen
@@ -38,6 +40,19 @@ def _watched_world(
 def _half_written(path: Path) -> None:
     whole = path.read_bytes()
     path.write_bytes(whole[: len(whole) // 2])  # the writer is half-way
+
+
+async def _cut_while_selected(pilot: Pilot[Any], app: IntentusApp, path: Path, said: str) -> None:
+    """Select the execution of ``path``, cut its file half-way, and wait until its row is
+    "… writing" and the timeline's header says so (``said``: what is waited for)."""
+    listing = app.execution_list
+    key = path.name
+    assert listing.select_key(key)
+    await settle(pilot)
+    _half_written(path)
+    await wait_for(
+        pilot, lambda: listing.is_writing(key) and "… writing" in timeline_summary(app), said
+    )
 
 
 async def test_the_timeline_says_a_record_shown_is_being_written_as_its_row_does(
@@ -77,14 +92,8 @@ async def test_the_short_timeline_header_says_writing_as_the_row_does(
     app, key = _watched_world(records_dir, monkeypatch, 60.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
-        listing = app.execution_list
-        assert listing.select_key(key)
-        await settle(pilot)
-        _half_written(records_dir / key)
-        await wait_for(
-            pilot,
-            lambda: listing.is_writing(key) and "… writing" in timeline_summary(app),
-            "the timeline's header says it is being written",
+        await _cut_while_selected(
+            pilot, app, records_dir / key, "the timeline's header says it is being written"
         )
         assert "? unknown" not in screen_text(app)
 
@@ -158,14 +167,8 @@ async def test_r_and_R_on_a_record_being_written_wait_for_it_as_its_row_does(
     app, key = _watched_world(records_dir, monkeypatch, 60.0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_scan_and_side_pane(pilot, app)
-        listing = app.execution_list
-        assert listing.select_key(key)
-        await settle(pilot)
-        _half_written(records_dir / key)
-        await wait_for(
-            pilot,
-            lambda: listing.is_writing(key) and "… writing" in timeline_summary(app),
-            "the row and the timeline say it is being written",
+        await _cut_while_selected(
+            pilot, app, records_dir / key, "the row and the timeline say it is being written"
         )
         await pilot.press("r")
         await settle(pilot)

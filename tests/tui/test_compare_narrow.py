@@ -6,7 +6,6 @@ the comparison opens and says what it compares."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,22 +14,14 @@ from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
-from tests.tui.test_compare_both_untrusted import EDITED, TAMPERED, _pair
+from tests.tui.untrusted_pair import comparing_the_pair
 
 
 @pytest.mark.parametrize("width", [46, 50])
 async def test_a_comparison_opens_on_a_narrow_screen(
     tmp_path: Path, real_world: RealWorld, width: int
 ) -> None:
-    records = tmp_path / "records"
-    shutil.copytree(real_world.records_dir, records)
-    _pair(records, real_world.success)
-    app = make_app(records)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, _):
         assert "⚠ A and B are untrusted (tampered)" in flat(screen_lines(app))
 
 
@@ -68,15 +59,7 @@ async def test_the_status_keeps_each_count_with_its_noun(
     """At 40x24 the status read "2 changed values · 0" on one row and "changed events ·
     at value 1/2 · 1" on the next, each count split from its noun; a row began with "·"
     at 50. Now it wraps between its parts only, each "·" ending the row before."""
-    records = tmp_path / "records"
-    shutil.copytree(real_world.records_dir, records)
-    _pair(records, real_world.success)
-    app = make_app(records)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, _):
         status = app.screen.query_one("#compare-status")
         lines = screen_lines(app)[status.region.y : status.region.bottom]
         rows = [line.strip() for line in lines]

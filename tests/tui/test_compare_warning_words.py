@@ -7,15 +7,13 @@ The side is named first, as ever."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from intentus_tui.tui.screens.compare import ComparisonScreen
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
-from tests.tui.test_compare_both_untrusted import EDITED, EDITED_WHY, ENVELOPE_WHY, TAMPERED, _pair
+from tests.tui.app_support import flat, screen_lines
+from tests.tui.untrusted_pair import EDITED_WHY, ENVELOPE_WHY, comparing_the_pair
 
 
 def _begun_in_whole_words(said: str, reason: str) -> bool:
@@ -28,15 +26,7 @@ def _begun_in_whole_words(said: str, reason: str) -> bool:
 async def test_each_reason_is_begun_in_whole_words_or_not_at_all(
     tmp_path: Path, real_world: RealWorld, width: int
 ) -> None:
-    records = tmp_path / "records"
-    shutil.copytree(real_world.records_dir, records)
-    _pair(records, real_world.success)
-    app = make_app(records)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, _):
         shown = flat(screen_lines(app))
         start = shown.index("⚠ A and B are untrusted (tampered)")
         warning = shown[start : shown.index(" records · ", start)]
@@ -52,15 +42,7 @@ async def test_the_short_warning_ends_in_its_key_where_the_screen_scrolls(
 ) -> None:
     """The screen scrolls at 24 rows, its scrollbar taking two columns: the warning was
     measured at the whole width and its last words came out "w: in…", the key unsaid."""
-    records = tmp_path / "records"
-    shutil.copytree(real_world.records_dir, records)
-    _pair(records, real_world.success)
-    app = make_app(records)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, _):
         lines = screen_lines(app)
         shown = flat(lines)
         assert "w: in full" in shown, lines
@@ -74,15 +56,7 @@ async def test_no_warning_row_ends_with_a_side_s_name(
     """At 44x24 the short warning ended a row "(tampered) · A:" and began the next "the… ·
     B: …", the side's name apart from its reason: a name stays with its reason's first
     word, a "·" with the word before it."""
-    records = tmp_path / "records"
-    shutil.copytree(real_world.records_dir, records)
-    _pair(records, real_world.success)
-    app = make_app(records)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{TAMPERED}.json", f"{EDITED}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, _):
         region = app.screen.query_one("#compare-warning").region
         rows = [line.strip() for line in screen_lines(app)[region.y : region.bottom]]
         assert "w: in full" in flat(rows), rows
