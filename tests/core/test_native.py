@@ -597,12 +597,14 @@ def test_read_plain_file_refuses_a_file_that_grows_as_it_is_read(tmp_path: Path)
     import threading
 
     growing = tmp_path / "growing.json"
-    growing.write_bytes(b"{" * 4096)
+    growing.write_bytes(b"{" * (8 << 20))  # long enough that a read overlaps an append
     stop = threading.Event()
 
     def append() -> None:
+        # Up to 64 MB: no read takes a file of hundreds of megabytes (unbounded, the test
+        # took 8 s).
         with growing.open("ab") as out:
-            while not stop.is_set():
+            while not stop.is_set() and out.tell() < 64 << 20:
                 out.write(b"x" * 4096)
                 out.flush()
 
@@ -610,9 +612,12 @@ def test_read_plain_file_refuses_a_file_that_grows_as_it_is_read(tmp_path: Path)
     thread.start()
     try:
         assert native.read_plain_file is not None
-        seen = [native.read_plain_file(str(growing), 1 << 30) for _ in range(200)]
+        seen = []
+        while len(seen) < 200 and (not seen or thread.is_alive()):
+            seen.append(native.read_plain_file(str(growing), 1 << 30))
     finally:
         stop.set()
         thread.join()
+    assert None in seen  # a read caught it growing
     for read in seen:
         assert read is None or len(read[0]) == read[1]
