@@ -136,19 +136,20 @@ class SelectionActions:
             # its row says "… writing": half a file, no risk to weigh nor damage to name yet
             app.notify(not_while_written(name), severity="warning", markup=False, timeout=8)
             return
-        # as the dialog named it, for the toast after
+        key = self.detail_key  # the row the dialog asks about (``name`` for the toast after)
 
         async def confirmed(ok: bool | None) -> None:
             if not ok:
                 return
-            if self.detail is detail:
+            if self.detail is detail and self.shown_key == key:
                 app.show_side_pane("replay")
                 await app.side_pane.run_replay(True)
                 return
             # What the dialog described (its risks, its "nothing to return") is no longer
             # what is shown: replaying now would answer a question not asked. It did
-            # nothing, saying nothing.
-            shown = self.detail is not None and self.detail.path == detail.path
+            # nothing, saying nothing. The cursor may have left it before the detail of
+            # the row it went to is here (``shown_key`` is None meanwhile).
+            shown = self.execution_list.selected_key == key
             note = forced_replay_not_made(name, shown)
             app.notify(note, severity="warning", markup=False, timeout=8)
 

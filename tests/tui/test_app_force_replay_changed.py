@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
+from intentus_tui.core.detail import ExecutionDetail
 from intentus_tui.core.model import ReplayCode
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from tests.factories import make_record
@@ -101,3 +103,54 @@ async def test_a_forced_replay_confirmed_after_following_moved_on_says_it_was_no
         said = [note for note in notes if note.startswith("Not replayed: ")]
         assert said and f"the cursor left {ids['ok2']}" in said[0], notes
         assert "FORCED" not in app.side_pane.replay_pane.text
+
+
+async def test_a_forced_replay_confirmed_while_the_row_followed_to_loads_is_not_made(
+    records_dir: Path,
+) -> None:
+    """Following (``T``), the cursor went to a new execution whose detail is still loading
+    when ``y`` confirms: the panes still hold the one the dialog asked about, but the
+    cursor is not on it, so nothing is replayed (it once was, saying nothing), and the
+    toast says the cursor left it."""
+    ids = write_world(records_dir)
+    app = make_app(records_dir, watch=True)
+    newest_read = threading.Event()
+    read_detail = app.read_detail
+
+    def held_read(path: Path, *, record_removed: bool = False) -> ExecutionDetail:
+        if path.name == "exec-newest01.json":
+            newest_read.wait(10)  # loading until the test lets it go
+        return read_detail(path, record_removed=record_removed)
+
+    app.read_detail = held_read  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_scan_and_side_pane(pilot, app)
+            await pilot.press("T")
+            await settle(pilot)
+            await pilot.press("R")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)
+            newest = make_record(execution_id="exec-newest01", created=created(9))
+            (records_dir / "exec-newest01.json").write_text(json.dumps(newest), encoding="utf-8")
+            await wait_for(
+                pilot,
+                lambda: app.execution_list.selected_key == "exec-newest01.json",
+                "the cursor following the new execution",
+            )
+            assert app.detail_key == f"{ids['ok2']}.json"  # the new one's is still loading
+
+            def said() -> list[str]:
+                notes = [str(n.message) for n in app._notifications]  # type: ignore[attr-defined]
+                return [note for note in notes if note.startswith("Not replayed: ")]
+
+            app.clear_notifications()
+            await pilot.press("y")  # no settle: it would wait for the load held here
+            await wait_for(pilot, lambda: bool(said()), "the toast")
+            assert f"the cursor left {ids['ok2']}" in said()[0]
+            newest_read.set()
+            await wait_for(pilot, lambda: app.shown_key == "exec-newest01.json", "the new row")
+            await settle(pilot)
+            assert "FORCED" not in app.side_pane.replay_pane.text
+    finally:
+        newest_read.set()
