@@ -104,8 +104,7 @@ async def test_the_footer_shows_the_keys_of_what_has_focus_built_once_per_change
         await settle(pilot)
         assert _footer_keys(app) == LIST_KEYS
         # One footer built per change of keys: Textual's footer built each twice, every
-        # key mounted and styled again for the same keys (a tenth of the tests' CPU). A
-        # change the app makes meanwhile (a key enabled once a detail is read) is a build.
+        # key mounted and styled again for the same keys (a tenth of the tests' CPU).
         assert [(key, text) for key, text, _ in builds[0]] == FILTER_KEYS
         assert [(key, text) for key, text, _ in builds[-1]] == LIST_KEYS
         assert all(before != after for before, after in pairwise(builds)), builds
@@ -121,3 +120,36 @@ async def test_the_footer_shows_the_keys_of_what_has_focus_built_once_per_change
         await settle(pilot)
         diff = next(key for key in app.query(FooterKey) if key.action == "diff")
         assert not diff.has_class("-disabled")
+
+
+def _key_states(app: IntentusApp) -> list[tuple[str, str, bool, bool]]:
+    return [
+        (key.key, key.action, key.has_class("-disabled"), key._disabled)
+        for key in app.query(FooterKey)
+    ]
+
+
+async def test_a_key_enabled_since_is_set_in_place_as_a_new_footer_draws_it(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """Marking an execution enables ``d``: the footer's keys stay the widgets they were
+    (none mounted again: every start enables ``r`` and ``m`` so), each dim or not, and
+    answering a click or not, as a footer composed afresh makes it."""
+    app = make_app(records_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.detail is not None, "the selected execution read")
+        await settle(pilot)
+        keys = list(app.query(FooterKey))
+        diff = next(key for key in keys if key.action == "diff")
+        assert diff.has_class("-disabled")
+        await pilot.press("m", "j")
+        await settle(pilot)
+        assert list(app.query(FooterKey)) == keys
+        assert not diff.has_class("-disabled") and not diff._disabled
+        in_place = _key_states(app)
+        footer = app.query_one(AppFooter)
+        footer._shown = None  # forgets what it showed: composes afresh
+        footer.refresh(recompose=True)
+        await settle(pilot)
+        assert list(app.query(FooterKey)) != keys
+        assert _key_states(app) == in_place
