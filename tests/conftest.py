@@ -33,7 +33,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     once a test and walked it all again: five TUI files spent 19.5 s of their 99 s in full
     passes, 16.1 s frozen (their CPU in turn-about runs moved by more than that). The app's
     own collector (``tui.startup.tuning``, ``tui.idle_collector``) is unchanged; a test of
-    it that unfreezes gives this up for the rest of its worker."""
+    it that unfreezes gives this up until the next test has ended."""
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logfinish() -> None:
+    """Each test's garbage is collected once it has ended and torn down, and what outlives
+    it (caches, modules imported on first use: 40,000 objects after 20 debugger tests,
+    68,000 after 80) is frozen with the rest: the full passes while the next test runs walk
+    only what it made. Six debugger files and Verist's tests (``-p`` a timing hook, one
+    process, two runs each way): 7.9 s and 10.6 s in the collector before, 4.0 s after."""
     gc.collect()
     gc.freeze()
 

@@ -325,6 +325,7 @@ async def test_a_collector_paused_for_the_start_resumes_after_the_first_frame(
     records_dir: Path, world: dict[str, str]
 ) -> None:
     app = make_app(records_dir)
+    gc.unfreeze()  # what the test process froze: the count below is the app's alone
     gc.disable()  # as the command line does for the start
     try:
         app.prepare_start()
