@@ -56,7 +56,7 @@ def test_verify_shows_hostile_names_visibly_one_line_each(garbage: Path) -> None
     assert all(line.startswith("FAIL  ") for line in marks[:-1]), marks
     assert not any(line.startswith("ok") for line in lines)
     for shown in HOSTILE.values():
-        assert f"FAIL  {shown}.json  hash not checked (not readable JSON)" in lines
+        assert f"FAIL  {shown}.json  hash not checked (not a readable record)" in lines
     _assert_inert(run.stdout)
 
 

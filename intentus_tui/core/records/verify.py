@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from intentus_tui.core.model import HashStatus
+from intentus_tui.core.model import FILE_WORDS, HashStatus
 from intentus_tui.core.records.hashing import (
     DOCUMENTED_PREFIX,
     documented_envelope_hash,
@@ -566,15 +566,10 @@ def verify_load_result(result: LoadResult) -> VerifyReport:
     )
 
 
-# What a file turned out to be, when it holds no record to hash.
+# What a file turned out to be, when it holds no record to hash: in the words its list
+# row, ``inspect`` and the Verify tab say it with (``FILE_WORDS``); these two are no file
+# of those.
 _NOT_HASHED = {
-    LoadStatus.EMPTY: "the file is empty",
-    LoadStatus.NOT_JSON: "not readable JSON",
-    LoadStatus.NOT_RECORD: "not a record",
-    LoadStatus.NOT_UTF8: "not UTF-8 text",
-    LoadStatus.TOO_DEEP: "nested too deeply to read",
-    LoadStatus.UNREADABLE: "the file cannot be read",
-    LoadStatus.NOT_A_FILE: "not a regular file",
     LoadStatus.NO_RECORD: "no record file",
     LoadStatus.HEAD_ONLY: "not read whole",
 }
@@ -582,12 +577,13 @@ _NOT_HASHED = {
 
 def hash_words(report: VerifyReport) -> str:
     """What the envelope hash check found, as ``verify``'s line and ``inspect``'s say it:
-    ``match``, ``mismatch (benign)``, ``not checked (not readable JSON)``; of a salvaged
-    record, only the envelope that survived was hashed ("match" alone was read as the
-    record verified)."""
+    ``match``, ``mismatch (benign)``, ``not checked (not a readable record)``; of a
+    salvaged record, only the envelope that survived was hashed ("match" alone was read as
+    the record verified)."""
     check = report.hash
     if check is None:  # no record was read: nothing was hashed ("not_json" said nothing)
-        why = _NOT_HASHED.get(report.load_status, report.load_status.value.replace("_", " "))
+        status = report.load_status
+        why = FILE_WORDS.get(status) or _NOT_HASHED.get(status, status.value.replace("_", " "))
         return f"not checked ({why})"
     said = ["benign"] if check.benign is not None else []
     salvaged = salvaged_hash_words(report)
