@@ -8,10 +8,13 @@ OpenTelemetry Collector's file exporter writes and its ``otlpjsonfile`` receiver
 listing's label.
 
 Executions are read one at a time and each line is written as soon as it is made, so a
-directory of any size exports in constant memory. A file that holds no execution (one
-rule for both formats: ``core.export.source.is_exportable``) or cannot be exported is
-named on stderr (one line) and skipped; the exit code is then 1. A directory that holds
-no execution at all is exit 2, as ``verify`` says "nothing to verify" there.
+directory of any size exports in constant memory; an OTLP line's root span events (a huge
+record's hundreds of thousands) are written as they are made, so a record of hundreds of
+megabytes takes about what reading it takes, not its line again three times over. A file
+that holds no execution (one rule for both formats: ``core.export.source.is_exportable``)
+or cannot be exported is named on stderr (one line) and skipped; the exit code is then 1.
+A directory that holds no execution at all is exit 2, as ``verify`` says "nothing to
+verify" there.
 
 The output file is never written into a record or write-ahead log directory, nor over a
 record or a log (``cli.output_place``, the check ``snapshot -o`` makes too).
@@ -22,6 +25,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -45,7 +49,7 @@ from intentus_tui.core.paths import RecordRoot, shown_path, tidy_path
 from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.roots import root_holding
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.render.json_lines import json_line
+from intentus_tui.render.json_lines import json_line, json_line_parts
 
 FORMATS = ("otlp", "json")
 
@@ -117,16 +121,24 @@ def _every_execution(
     return itertools.chain((first,), found)
 
 
-# A line of an export: made from an execution and its root's label ("" with one root).
-LineMaker = Callable[[ExecutionDetail, str], bytes]
+# A line of an export, in parts: made from an execution and its root's label ("" with one
+# root). Its first part is made before it is returned, and holds everything that can fail.
+LineMaker = Callable[[ExecutionDetail, str], Iterator[bytes]]
 
 
 def _otlp_lines() -> LineMaker:
     from intentus_tui import __version__
-    from intentus_tui.core.export.otlp import traces_data
+    from intentus_tui.core.export.otlp import streamed_traces_data
 
-    def make(detail: ExecutionDetail, root: str) -> bytes:
-        return json_line(traces_data(detail, producer_version=__version__, root=root))
+    def make(detail: ExecutionDetail, root: str) -> Iterator[bytes]:
+        # The root span's record events and log entries are made as they are written: a
+        # record of hundreds of megabytes is a line of hundreds, never held whole.
+        mark = f"intentus-events-{uuid.uuid4().hex}"
+        doc, events = streamed_traces_data(
+            detail, producer_version=__version__, root=root, mark=mark
+        )
+        parts = iter([json_line(doc)]) if events is None else json_line_parts(doc, mark, events)
+        return itertools.chain([next(parts)], parts)
 
     return make
 
@@ -134,7 +146,7 @@ def _otlp_lines() -> LineMaker:
 def _json_lines() -> LineMaker:
     from intentus_tui.core.detail import detail_to_json
 
-    def make(detail: ExecutionDetail, root: str) -> bytes:
+    def make(detail: ExecutionDetail, root: str) -> Iterator[bytes]:
         doc = detail_to_json(detail, live=False)  # the same bytes every time
         # The file as an ``inspect --list --json`` row names it (its name within its root,
         # not the path it was read at: the same export wherever the root is, or its
@@ -144,7 +156,7 @@ def _json_lines() -> LineMaker:
         wal = doc.get("wal")
         if isinstance(wal, dict) and detail.wal is not None:
             wal["file"] = detail.wal.path.name
-        return json_line({"root": root, **doc} if root else doc)
+        return iter([json_line({"root": root, **doc} if root else doc)])
 
     return make
 
@@ -168,12 +180,14 @@ class _Export:
                     why = detail.result.message or detail.result.status.value
                     self._skip(target, f"nothing to export: {why}")
                     continue
-                line = self.make(detail, target.root)
+                parts = self.make(detail, target.root)
+                first = next(parts)
             except Exception as exc:  # one execution's failure does not lose the others
                 self._skip(target, f"cannot export it: {type(exc).__name__}: {exc}")
                 continue
             self.exported += 1
-            yield line
+            yield first
+            yield from parts
 
     def _skip(self, target: ExportTarget, why: str) -> None:
         self.skipped += 1

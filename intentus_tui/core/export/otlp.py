@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -103,8 +103,21 @@ class _Span:
     links: list[dict[str, Any]] = field(default_factory=list)
     status_code: int = STATUS_UNSET
     status_message: str = ""
+    # Events made only as they are written, after ``events``: the root span's record
+    # events and log entries (hundreds of thousands in a huge record), each a maker of
+    # them and how many it makes.
+    later_events: list[tuple[int, Callable[[], Iterator[dict[str, Any]]]]] = field(
+        default_factory=list
+    )
 
-    def to_json(self, trace_id: str) -> dict[str, Any]:
+    def all_events(self) -> Iterator[dict[str, Any]]:
+        """The events made as they are written (``later_events``), in order."""
+        for _, make in self.later_events:
+            yield from make()
+
+    def to_json(self, trace_id: str, mark: str | None = None) -> dict[str, Any]:
+        """The span's OTLP/JSON form; with ``mark``, its events made later stand as that
+        one string in its events (``streamed_traces_data``)."""
         end = self.end if self.end.unix_nano >= self.start.unix_nano else self.start
         synthetic = self.start.synthetic or end.synthetic
         span: dict[str, Any] = {"traceId": trace_id, "spanId": self.span_id}
@@ -117,8 +130,14 @@ class _Span:
             endTimeUnixNano=str(end.unix_nano),
             attributes=key_values([*self.attributes, ("intentus.synthetic_time", synthetic)]),
         )
-        if self.events:
-            span["events"] = self.events
+        later = any(count for count, _ in self.later_events)
+        if self.events or later:
+            if not later:
+                span["events"] = self.events
+            elif mark is None:
+                span["events"] = [*self.events, *self.all_events()]
+            else:
+                span["events"] = [*self.events, mark]
         if self.links:
             span["links"] = self.links
         status: dict[str, Any] = {}
@@ -210,12 +229,26 @@ def traces_data(
     alone). Never raises on what a file holds: a damaged record exports what was
     recovered, with its verdict. ``root``: with several roots, the label of the one it was
     read from (``intentus.root``, a resource attribute: where the telemetry came from)."""
+    return streamed_traces_data(detail, producer_version=producer_version, root=root)[0]
+
+
+def streamed_traces_data(
+    detail: ExecutionDetail, *, producer_version: str, root: str = "", mark: str | None = None
+) -> tuple[dict[str, Any], Iterator[dict[str, Any]] | None]:
+    """``traces_data``, its root span's record events and log entries not made yet: with
+    ``mark``, they stand as that one string at the end of its events, and the iterator
+    makes them, in order, to be written in its place (one at a time: a huge record's
+    line is not held whole). None instead when there are none (nothing stands for them),
+    or without ``mark`` (the document is whole)."""
     execution_id = execution_id_of(detail)
     builder = _TraceBuilder(detail, execution_id)
     trace_id = trace_id_of(builder.id_source)
-    spans = [span.to_json(trace_id) for span in builder.spans()]
+    made = builder.spans()
+    spans = [span.to_json(trace_id, mark) for span in made]
+    streamed = mark is not None and any(count for count, _ in made[0].later_events)
+    later = made[0].all_events() if streamed else None
     resource = key_values([("service.name", SERVICE_NAME), ("intentus.root", root or None)])
-    return {
+    doc = {
         "resourceSpans": [
             {
                 "resource": {"attributes": resource},
@@ -230,6 +263,7 @@ def traces_data(
             }
         ]
     }
+    return doc, later
 
 
 def verdict_attributes(verdict: Verdict | None) -> list[tuple[str, object]]:
@@ -389,8 +423,10 @@ class _TraceBuilder:
                 ("intentus.wal.trusted_entries", self.wal.trusted_count),
             ]
         self._root_status(root, verdict)
-        root.events += self._record_events()
-        root.events += self._wal_events()
+        if record is not None:
+            root.later_events.append((len(record.events), self._record_events))
+        if self.wal is not None:
+            root.later_events.append((len(self.wal.entries), self._wal_events))
         return root
 
     def _hash_attributes(self) -> list[tuple[str, object]]:
@@ -448,14 +484,13 @@ class _TraceBuilder:
             error_type = _error_parts(error)[0] if error else None
             root.attributes.append(("error.type", error_type or OTHER_ERROR))
 
-    def _record_events(self) -> list[dict[str, Any]]:
+    def _record_events(self) -> Iterator[dict[str, Any]]:
         if self.record is None:
-            return []
-        out = []
+            return
         for index, event in enumerate(self.record.events):
             payload = event.raw.get("payload")
             agent = event.payload.get("agent")
-            out.append(
+            yield (
                 _event(
                     _label(event.type) or "event",
                     self.record_moments[index + 1],
@@ -467,16 +502,14 @@ class _TraceBuilder:
                     ],
                 )
             )
-        return out
 
-    def _wal_events(self) -> list[dict[str, Any]]:
+    def _wal_events(self) -> Iterator[dict[str, Any]]:
         log = self.wal
         if log is None:
-            return []
-        out = []
+            return
         for index, entry in enumerate(log.entries):
             agent = _first(entry.payload, "agent_name", "agent")
-            out.append(
+            yield (
                 _event(
                     _label(entry.entry_type) or "wal.entry",
                     self.wal_moments[index],
@@ -498,7 +531,6 @@ class _TraceBuilder:
                     ],
                 )
             )
-        return out
 
     # ------------------------------------------------------------------ attempt spans
 
