@@ -39,6 +39,37 @@ if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
 
 TabName = Literal["verify", "replay", "diff", "postmortem"]
 TAB_NAMES: tuple[str, ...] = ("verify", "replay", "diff", "postmortem")
+# The tabs' labels, widest first, and the padding each tab is drawn with (left, right): the
+# first that fits the pane's width is shown, so that every tab's name is whole and all four
+# stay in sight at every width (Textual cut the strip at the pane's edge and, on the fourth
+# tab, scrolled the first out of sight: "fy  Replay  Diff  Post-morte" at 56-60 columns).
+# Closer together first, then shorter, as an IDE's tab strip too narrow for its tabs does,
+# rather than scrolled: a scrolled strip hides tabs (1-4 switch to any of them anyway).
+FULL, SHORT, SHORTER, LETTERS = (
+    ("Verify", "Replay", "Diff", "Post-mortem"),
+    ("Verify", "Replay", "Diff", "Post"),
+    ("Ver", "Rep", "Diff", "Post"),
+    ("V", "R", "D", "P"),
+)
+SPACED, CLOSE = (1, 1), (1, 0)
+TAB_LABELS: tuple[tuple[tuple[str, ...], tuple[int, int]], ...] = (
+    (FULL, SPACED),  # 35 cells
+    (FULL, CLOSE),  # 31
+    (SHORT, SPACED),  # 28
+    (SHORT, CLOSE),  # 24
+    (SHORTER, SPACED),  # 23
+    (SHORTER, CLOSE),  # 18
+    (LETTERS, SPACED),  # 12
+    (LETTERS, CLOSE),  # 8
+)
+
+
+def tab_labels(width: int) -> tuple[tuple[str, ...], tuple[int, int]]:
+    """The tabs' labels and padding that fit ``width`` cells (the narrowest below that)."""
+    for labels, padding in TAB_LABELS:
+        if sum(len(label) + sum(padding) for label in labels) <= width:
+            return labels, padding
+    return TAB_LABELS[-1]
 
 
 def _never(path: Path) -> bool:
@@ -86,6 +117,7 @@ class SidePane(Widget):
         self._loading: str | None = None  # see ``show_loading``
         self.root_label = ""  # with several roots, the selected execution's (sanitized)
         self._subject: Content | None = None  # the selected execution's name, or the loading
+        self._labels = TAB_LABELS[0]  # the tabs' labels and padding shown (``tab_labels``)
 
     def render(self) -> str:
         # Under the tabs, or alone until they are built: blank (Textual's default shows
@@ -129,9 +161,30 @@ class SidePane(Widget):
         # The tab strip takes no focus: 1-4 switch tabs, and tab goes straight to the text,
         # which j/k then scroll (on the strip they did nothing).
         strips.first().can_focus = False
+        self._labels = TAB_LABELS[0]
+        self._fit_tab_labels()
         self._ready = True
         self._built.set()
         self._push_detail(self.detail)
+
+    def on_resize(self) -> None:
+        if self._ready:
+            self._fit_tab_labels()
+
+    def _fit_tab_labels(self) -> None:
+        """The tabs' labels that fit the pane's width (``TAB_LABELS``), if they changed."""
+        from textual.widgets import TabbedContent
+
+        fitting = tab_labels(self.content_size.width)
+        if fitting == self._labels:
+            return
+        self._labels = fitting
+        labels, (left, right) = fitting
+        tabs = self.query_one(TabbedContent)
+        for name, label in zip(TAB_NAMES, labels, strict=True):
+            tab = tabs.get_tab(name)
+            tab.label = label
+            tab.styles.padding = (0, right, 0, left)
 
     @property
     def ready(self) -> bool:
