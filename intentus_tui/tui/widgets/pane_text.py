@@ -24,6 +24,7 @@ from textual.widget import Widget
 from intentus_tui.core.actions import MISSING
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters.execution_text import clip, explain_reason
+from intentus_tui.tui.widgets.parts_text import separated_rows
 from intentus_tui.tui.widgets.scroll_keys import KeyedScroll
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ class Line(NamedTuple):
 
     prefix: Content
     body: Content
+    # A body of parts (``parted``): each part, and the mark after it, as the body holds them.
+    parts: tuple[Content, ...] = ()
+    marks: tuple[Content, ...] = ()
+    flowing: int | None = None  # the parts from this one on are sentences
 
     @property
     def plain(self) -> str:
@@ -91,6 +96,28 @@ def row(label: str, *value: Part, width: int = LABEL_WIDTH, indent: int = 2) -> 
     """``  Label            value``: a muted label column; the value wraps beneath itself."""
     padded = label.ljust(width - 1) + " "
     return Line(Content.assemble(" " * indent, (padded, LABEL_STYLE)), _body(value))
+
+
+def parted(
+    prefix: Content, parts: Sequence[Content], marks: Sequence[Content], flowing: int | None = None
+) -> Line:
+    """A line whose body is ``parts``, each but the last followed by its mark and a space
+    (``✗ no (untrusted) — its reason``), wrapped only between two parts and with no mark
+    ending a row (``separated_rows``): an answer is not broken in two ("✗ no" over
+    "(untrusted)"), nor left with a "·" or "—" hanging. The parts from ``flowing`` on are
+    sentences, wrapped at their words."""
+    shown = [(part, mark) for part, mark in zip(parts, marks, strict=True) if part.plain]
+    body = Content(" ").join(
+        part + mark if at < len(shown) - 1 else part for at, (part, mark) in enumerate(shown)
+    )
+    return Line(prefix, body, tuple(parts), tuple(marks), flowing)
+
+
+def answer_row(label: str, answer: Part, reason: str, *, width: int = LABEL_WIDTH) -> Line:
+    """``  Label    answer — reason``: a verdict's answer and its reason (``parted``)."""
+    mark = Content.styled(" —", DIM_STYLE)
+    parts = [_body([answer]), Content.styled(reason, DIM_STYLE)]
+    return parted(row(label, width=width).prefix, parts, [mark, mark], flowing=1)
 
 
 def bullet(text: str, style: str = "", mark: str = "•", indent: int = 2) -> Line:
@@ -178,6 +205,9 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
     """Wrap each line's body to what is left of ``width`` after its prefix."""
     out: list[Content] = []
     for ln in lines:
+        if ln.parts:
+            out.extend(_parted_rows(ln, width))
+            continue
         indent = ln.prefix.cell_length
         room = width - indent
         if room < MIN_BODY_WIDTH:
@@ -188,6 +218,29 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
         hang = Content(" " * indent)
         out.extend(Content.assemble(hang, rest) for rest in wrapped[1:])
     return out
+
+
+def _parted_rows(ln: Line, width: int) -> list[Content]:
+    """A ``parted`` line's rows: beside its prefix and under itself; where that leaves too
+    little room, its first part beside the prefix if it fits, the rest under the prefix at
+    its indent."""
+    indent = ln.prefix.cell_length
+    room = width - indent
+    parts, marks, flowing = ln.parts, ln.marks, ln.flowing
+    if room >= MIN_BODY_WIDTH or ln.body.cell_length <= room:
+        rows = separated_rows(parts, max(room, 1), marks, flowing, ends=False)
+        hang = Content(" " * indent)
+        return [ln.prefix + (rows[0] if rows else Content("")), *(hang + r for r in rows[1:])]
+    lead = len(ln.prefix.plain) - len(ln.prefix.plain.lstrip(" "))
+    first = parts[0] if parts else Content("")
+    if first.plain and first.cell_length <= room:
+        head = ln.prefix + first
+        parts, marks = parts[1:], marks[1:]
+        flowing = None if flowing is None else max(flowing - 1, 0)
+    else:
+        head = ln.prefix.rstrip()
+    rows = separated_rows(parts, max(width - lead, 1), marks, flowing, ends=False)
+    return [head, *(Content(" " * lead) + r for r in rows)]
 
 
 class LinesView(Widget):

@@ -35,37 +35,63 @@ def join_parts(parts: Sequence[Content], width: int) -> Content:
 
 
 def separated_rows(
-    parts: Sequence[Content], width: int, marks: Sequence[Content], flowing: int | None = None
+    parts: Sequence[Content],
+    width: int,
+    marks: Sequence[Content],
+    flowing: int | None = None,
+    *,
+    ends: bool = True,
 ) -> list[Content]:
     """``parts`` joined by ``marks`` (each part's: `` ·``) and a space, in rows of
     ``width`` cells broken only between two parts, the separator ending the row of the part
     before it (never a row of its own, never beginning one: "0" and "changed events" on two
     rows, or a lone "·", read wrong at 40-50 columns); where a part fits a row but not with
-    its separator, the separator goes. The parts from ``flowing`` on (sentences), and any part wider than
-    ``width``, begin where the row is and are wrapped at their words."""
+    its separator, the separator goes. The parts from ``flowing`` on (sentences), and any part
+    wider than ``width``, begin where the row is and are wrapped at their words.
+
+    ``ends`` False: no separator ends a row, the row's end parts the two ("chain broken"
+    over "✗ no (untrusted)", where "chain broken ·" read as cut off)."""
     rows: list[Content] = []
     row = Content("")
+    tail = 0  # the characters of the separator that ends ``row`` (0: none)
+
+    def closed(done: Content, tail: int) -> Content:
+        return done if ends or not tail else done[: len(done.plain) - tail]
+
     shown = [(index, part) for index, part in enumerate(parts) if part.plain]
     for at, (index, part) in enumerate(shown):
         mark = marks[index]
-        piece = part + mark if at < len(shown) - 1 else part
+        last = at == len(shown) - 1
+        piece, piece_tail = (part, 0) if last else (part + mark, len(mark.plain))
         if row.plain and row.cell_length + 1 + piece.cell_length <= width:
             row += Content(" ") + piece
+            tail = piece_tail
+            continue
+        if not ends and row.plain and row.cell_length + 1 + part.cell_length <= width:
+            row += Content(" ") + part  # its separator would end the row: the end parts them
+            tail = 0
             continue
         if part.cell_length <= width < piece.cell_length:  # the part fits a row, its "·" not
-            piece = part  # the row's end parts them
-        if (flowing is not None and index >= flowing) or piece.cell_length > width:
+            piece, piece_tail = part, 0  # the row's end parts them
+        sentence = flowing is not None and index >= flowing
+        if not (ends or sentence) and row.plain:  # a part too wide begins a row of its own
+            rows.append(closed(row, tail))
+            row, tail = Content(""), 0
+        if sentence or piece.cell_length > width:
             lines = (row + Content(" ") + piece if row.plain else piece).wrap(max(width, 1))
             if len(lines) > 1 and lines[-1].plain.strip() == mark.plain.strip():
                 rows.extend(lines[:-1])  # its "·" wrapped away from it: the row's end parts
-                row = Content("")
+                row, tail = Content(""), 0
                 continue
+            broke_at_end = len(lines) > 1 and lines[0].plain.rstrip() == row.plain.rstrip()
+            if not ends and row.plain and broke_at_end:
+                lines[0] = closed(row, tail)  # the wrap broke the row where it ended
             rows.extend(lines[:-1])
-            row = lines[-1]
+            row, tail = lines[-1], piece_tail
             continue
         if row.plain:
-            rows.append(row)
-        row = piece
+            rows.append(closed(row, tail))
+        row, tail = piece, piece_tail
     if row.plain:
         rows.append(row)
     return rows

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.content import Content
+
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
 from intentus_tui.core.model import RECORD_REMOVED, Integrity, Outcome
 from intentus_tui.tui.presenters.verdict_cells import (
@@ -32,11 +34,11 @@ from intentus_tui.tui.widgets.pane_text import (
     bullet,
     heading,
     line,
+    parted,
     plain,
     replayable_row,
     row,
     safe,
-    unbroken,
 )
 
 if TYPE_CHECKING:
@@ -267,14 +269,18 @@ _WAL_STATE_BADGE = {
 def verdict_heading(verdict: Verdict) -> list[Line]:
     """``Verdict  ✗ FAILED`` and under it ``unverifiable · ✗ no (record_corrupted)``: its
     three answers in the words of the Verify tab and the timeline's verdict lines (on a
-    line of their own: beside the badge, a narrow pane wrapped "✗" apart from "no")."""
+    line of their own: beside the badge, a narrow pane wrapped "✗" apart from "no"), broken
+    between two answers only, with no "·" ending a row (``parted``)."""
     outcome, _ = outcome_badge(verdict)
-    answers = f"{integrity_words(verdict.integrity)} · {unbroken(replay_words(verdict))}"
     if not verdict.trusted:
-        return [heading("Verdict", badge(outcome.upper(), "error")), plain(answers, PROBLEM_STYLE)]
-    style = OK_STYLE if verdict.integrity is Integrity.VERIFIED else WARNING_STYLE
-    kind = _OUTCOME_KINDS[verdict.outcome]
-    return [heading("Verdict", badge(outcome.upper(), kind)), plain(answers, style)]
+        kind, style = "error", PROBLEM_STYLE
+    else:
+        kind = _OUTCOME_KINDS[verdict.outcome]
+        style = OK_STYLE if verdict.integrity is Integrity.VERIFIED else WARNING_STYLE
+    answers = [integrity_words(verdict.integrity), replay_words(verdict)]
+    parts = [Content.styled(answer, style) for answer in answers]
+    marks = [Content.styled(" ·", style)] * len(parts)
+    return [heading("Verdict", badge(outcome.upper(), kind)), parted(Content("  "), parts, marks)]
 
 
 _OUTCOME_KINDS = {

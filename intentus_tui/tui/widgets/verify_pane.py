@@ -42,6 +42,7 @@ from intentus_tui.tui.widgets.pane_text import (
     WARNING_STYLE,
     Line,
     LinesPane,
+    answer_row,
     badge,
     badge_line,
     bullet,
@@ -107,7 +108,7 @@ def _outcome_style(verdict: Verdict) -> str:
 
 
 def _answer_row(label: str, answer: str, style: str, reason: str) -> Line:
-    return row(label, (answer, style), (f" — {safe(reason)}", DIM_STYLE), width=9)
+    return answer_row(label, (answer, style), safe(reason), width=9)
 
 
 def _hash_mark(

@@ -1,0 +1,69 @@
+"""A verdict's answers and their reasons break only between whole parts in a narrow side
+pane, with no "·" or "—" left at a row's end or start: at 60 columns the Post-mortem tab
+read "chain broken ·" over "✗ no (untrusted)", and the Verify tab "Replay   ✗ no" over
+"(untrusted) — the"."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from intentus_tui.tui.widgets.pane_text import LinesView, wrap_lines
+from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+from tests.tui.app_support import make_app, settle, write_world
+
+HANGING = re.compile(r"[·—]$|^[·—]")
+
+
+@pytest.fixture
+def edited(tmp_path: Path) -> Path:
+    """``.intentusnet/records``: a few executions and one whose WAL was edited (its
+    verdict: untrusted, chain broken, ✗ no (untrusted))."""
+    base = tmp_path / ".intentusnet"
+    write_world(base / "records")
+    write_record_with_edited_log(base)
+    return base / "records"
+
+
+def _rows(app: object, tab: str) -> list[str]:
+    """The tab's first section (the verdict, its answers and their reasons) as its rows
+    are drawn, at the width it is drawn in."""
+    pane = {"1": "#verify-pane", "4": "#postmortem-pane"}[tab]
+    view = app.side_pane.query_one(pane).query_one(LinesView)  # type: ignore[attr-defined]
+    rows = [row.plain.strip() for row in wrap_lines(view.lines, view.size.width)]
+    return rows[: rows.index("")] if "" in rows else rows
+
+
+@pytest.mark.parametrize("columns", [44, 50, 56, 60, 66, 80])
+async def test_a_verdict_breaks_between_whole_answers(edited: Path, columns: int) -> None:
+    app = make_app(edited)
+    async with app.run_test(size=(columns, 24)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+        await settle(pilot)
+        for tab in ("1", "4"):
+            await pilot.press(tab)
+            await settle(pilot)
+            rows = _rows(app, tab)
+            assert not [row for row in rows if HANGING.search(row)], rows
+            if columns >= 56:  # room for the answer on a row
+                assert any("✗ no (untrusted)" in row for row in rows), rows
+                assert not [row for row in rows if row.startswith("(untrusted)")], rows
+
+
+async def test_the_post_mortem_verdict_at_60_columns(edited: Path) -> None:
+    app = make_app(edited)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        assert _rows(app, "4")[:3] == ["Verdict   ⚠ UNTRUSTED", "chain broken", "✗ no (untrusted)"]
+        await pilot.press("1")
+        await settle(pilot)
+        rows = _rows(app, "1")
+        replay = rows.index("Replay")  # the answer under its label, whole, then its reason
+        assert rows[replay + 1].startswith("✗ no (untrusted) — the"), rows
