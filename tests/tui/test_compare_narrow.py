@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from intentus_tui.core.actions import Fold
 from intentus_tui.demo.writer import build_demo_world
 from intentus_tui.tui.screens.compare import ComparisonScreen
+from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
 from tests.tui.untrusted_pair import comparing_the_pair
@@ -98,3 +100,27 @@ async def test_a_fold_is_shortened_by_whole_words(real_world: RealWorld) -> None
         assert folds, screen_lines(app)
         for line in folds:
             assert re.search(r"⋯ [\d,]+ unchanged lines?( ⋯)? *│", line), line
+
+
+@pytest.mark.parametrize("width", [30, 34, 36])
+async def test_a_fold_under_15_cells_a_side_keeps_whole_words(
+    real_world: RealWorld, width: int
+) -> None:
+    """The same at 30-36 columns, each side 10-13 cells wide: the fold read "⋯ 30 unch…";
+    now "⋯ 30 ⋯" (or "⋯ 30 unchanged" where that fits), one whole word less at a time."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        cells = [
+            cell.strip()
+            for view in app.screen.query(SideBySideView)
+            for index in range(view.row_count())
+            if isinstance(view.rows[index], Fold)
+            for cell in view.line_text(index).split("│")
+        ]
+        assert cells, "no fold"
+        for cell in cells:
+            assert re.fullmatch(r"⋯ [\d,]+( unchanged( lines?)?)?( ⋯)?", cell), cell

@@ -44,12 +44,18 @@ def fold_text(fold: Fold) -> str:
 
 def fold_fitting(text: str, width: int) -> str:
     """A fold's text in ``width`` cells, shortened by whole words (at 48 columns it read
-    "⋯ 30 unchanged line…"): without its closing "⋯", then without "lines"; cut at last."""
+    "⋯ 30 unchanged line…", and a side under 15 cells "⋯ 30 unch…"): without its closing
+    "⋯", then one word less at a time, with and without it ("⋯ 30 unchanged ⋯", "⋯ 30
+    unchanged", "⋯ 30 ⋯", "⋯ 30", "⋯"); cut at a character only where no word fits."""
     count_words, _, _ = text.partition(" ⋯")
     words = count_words.split(" ")  # "⋯", the count, "unchanged", "lines"
-    for shorter in (text, count_words, f"{' '.join(words[:-1])} ⋯", " ".join(words[:-1])):
-        if cell_len(shorter) <= width:
-            return shorter
+    shorter = [text, count_words]
+    for kept in range(len(words) - 1, 0, -1):
+        fewer = " ".join(words[:kept])
+        shorter += [f"{fewer} ⋯", fewer] if kept > 1 else [fewer]
+    for candidate in shorter:
+        if cell_len(candidate) <= width:
+            return candidate
     return fit(text, width)
 
 
