@@ -12,7 +12,7 @@ import pytest
 
 from intentus_tui.tui.widgets.pane_text import LinesView, wrap_lines
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
-from tests.tui.app_support import make_app, settle, write_world
+from tests.tui.app_support import make_app, screen_text, settle, write_world
 
 HANGING = re.compile(r"[·—]$|^[·—]")
 
@@ -67,3 +67,19 @@ async def test_the_post_mortem_verdict_at_60_columns(edited: Path) -> None:
         rows = _rows(app, "1")
         replay = rows.index("Replay")  # the answer under its label, whole, then its reason
         assert rows[replay + 1].startswith("✗ no (untrusted) — the"), rows
+
+
+async def test_the_replay_tab_of_an_untrusted_record_settles_at_70_columns(edited: Path) -> None:
+    """At 70x24 the Replay tab's summary took 28 rows beside its labels, 35 cells wide, and
+    so a scrollbar; two cells narrower (the scrollbar's) its labelled rows wrapped from the
+    left edge instead (too little room beside their labels), 17 rows that needed none; and
+    without it, 28 again: the scrollbar came and went for ever, the debugger redrawing
+    (half a core busy) and never idle. The scrollbar's gutter is kept for it now."""
+    app = make_app(edited)
+    async with app.run_test(size=(70, 24)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)  # raised: it did not settle (waiting for a layout)
+        assert "Replayable" in screen_text(app)

@@ -310,7 +310,11 @@ class ReplayPane(Vertical):
 
     DEFAULT_CSS = """
     ReplayPane { padding: 0 1; }
-    ReplayPane > #replay-summary-scroll { height: auto; max-height: 60%; }
+    /* The scrollbar's gutter kept: two cells narrower, a summary's labelled rows can wrap
+       from the left edge in fewer rows, which need no scrollbar; it came and went for ever */
+    ReplayPane > #replay-summary-scroll {
+        height: auto; max-height: 60%; scrollbar-gutter: stable;
+    }
     ReplayPane #replay-summary { width: 1fr; }
     ReplayPane > #replay-payload-title { margin-top: 1; color: $text-accent; text-style: bold; }
     ReplayPane > #replay-payload { height: 1fr; min-height: 3; border: round $panel; }
