@@ -75,6 +75,7 @@ from intentus_tui.core.verdict import (
     CLAIMED,
     claimed_chain,
     claims_only,
+    cut_short_by_writer,
     replay_code_text,
     replay_text,
     verdict_of,
@@ -363,12 +364,16 @@ def replay(
         return ReplayOutcome(
             "failed", force, message=f"Nothing to replay: {result.message}", verdict=verdict
         )
-    if verdict is None:
-        from intentus_tui.core.detail import verdict_of_result
+    from intentus_tui.core.detail import summary_of
 
-        verdict = verdict_of_result(result, wal)
+    summary = summary_of(result, wal)
+    if verdict is None and summary is not None:
+        verdict = verdict_of(summary)
+    cut_by_writer = summary is not None and cut_short_by_writer(summary)
     try:
-        engine = ReplayEngine.from_load_result(result, report=report, wal=wal)
+        engine = ReplayEngine.from_load_result(
+            result, report=report, wal=wal, cut_by_writer=cut_by_writer
+        )
         if verdict is not None and verdict.replay is ReplayCode.UNTRUSTED:
             if strict:
                 return ReplayOutcome(
@@ -427,7 +432,13 @@ def replay_integrity(detail: ExecutionDetail) -> tuple[IntegrityProblem, ...]:
     record = detail.result.record
     if record is None:
         return ()
-    return integrity_problems(record, load=detail.result, report=detail.verify, wal=detail.wal)
+    return integrity_problems(
+        record,
+        load=detail.result,
+        report=detail.verify,
+        wal=detail.wal,
+        cut_by_writer=detail.summary is not None and cut_short_by_writer(detail.summary),
+    )
 
 
 # --------------------------------------------------------------------------- post-mortem

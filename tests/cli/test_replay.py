@@ -174,7 +174,11 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     lines = forced.stdout.splitlines()
     assert lines[1] == "nothing replayed: no response was recorded, so a forced replay returns none"
     assert lines[2].startswith("integrity: unverifiable: cut short after every attempt failed, as ")
-    assert "warning: damaged record, no response could be read from it: " in forced.stdout
+    # as its integrity line tells it: cut by its writer, not damaged (it said "damaged")
+    assert "warning: cut short by its writer, no response was recorded in it: file ends" in (
+        forced.stdout
+    )
+    assert "damaged" not in forced.stdout.lower().replace("not damaged afterwards", "")
     assert "answer" not in forced.stdout and "WARNING" not in forced.stdout
     assert "No final response was recorded" not in forced.stdout  # "nothing replayed" said it
     as_json = cli(*base, "--force", "--json")
@@ -183,7 +187,7 @@ def test_forced_replay_of_the_damaged_record_warns_and_strict_refuses_it(
     )
     refused = cli(*base, "--force", "--strict")
     assert refused.returncode == ExitCode.UNTRUSTED
-    assert "damaged record" in refused.stderr and refused.stdout == ""
+    assert "cut short by its writer" in refused.stderr and refused.stdout == ""
 
 
 @pytest.mark.parametrize("which", ["damaged", "tampered", "recording failure"])

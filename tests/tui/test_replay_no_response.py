@@ -80,7 +80,7 @@ async def test_a_real_cut_short_error_record_says_so_too(real_world: RealWorld) 
     said = await _walk(path, None)
     _assert_says_none(*said)
     forced = flat(said[3])  # nothing returned: no answer to call partial
-    assert "damaged record, no response could be read from it" in forced, forced
+    assert "cut short by its writer, no response was recorded in it" in forced, forced
     assert "answer" not in forced
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from intentus_tui.core.bundle.seal import change_parts, log_change, record_change
+from intentus_tui.core.model import DAMAGED_RECORD as DAMAGE_SAID
 from intentus_tui.core.model import HashStatus
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 from intentus_tui.core.records.load import (
@@ -218,11 +219,14 @@ def integrity_problems(
     load: LoadResult | None = None,
     report: VerifyReport | None = None,
     wal: WalLog | None = None,
+    cut_by_writer: bool = False,
 ) -> tuple[IntegrityProblem, ...]:
     """What stands between this record's answer and trust, from the record's own checks
     (``core.records.verify``): envelope hash, final response against its FINAL_RESPONSE
     event, the file (``load``), structure, event sequence and, with ``wal``, the write-ahead
-    log's hash chain. ``report``: the checks already made (``verify_load_result``)."""
+    log's hash chain. ``report``: the checks already made (``verify_load_result``).
+    ``cut_by_writer``: the file is what IntentusNet 1.3.0's writer leaves of an error
+    response (``core.verdict.cut_short_by_writer``), not damage done to it since."""
     problems = _bundle_problems(load, wal)
     hash_check = report.hash if report is not None else None
     if hash_check is None:
@@ -239,7 +243,9 @@ def integrity_problems(
         problems.append(IntegrityProblem(FINAL_RESPONSE_MISMATCH, summary, _joined(final)))
     damage: list[str] = []
     if load is not None and load.status is not LoadStatus.OK:
-        damage.append(load.message)
+        # where a writer's own cut ends, not called damage (as its verdict tells it)
+        cut = load.message.removeprefix(DAMAGE_SAID) if cut_by_writer else None
+        damage.append(cut or load.message)
     structure: StructureCheck | None = report.structure if report is not None else None
     if structure is None:
         structure = check_structure(record, load.stem if load is not None else None)
@@ -250,12 +256,14 @@ def integrity_problems(
         )
     damage.extend(structure.problems[:-1] if structure.name_mismatch else structure.problems)
     if damage:
-        # A file cut before its response holds no answer to be partial.
-        summary = (
-            "damaged record, the answer may be partial"
-            if response_recorded(record)
-            else "damaged record, no response could be read from it"
-        )
+        # A file cut before its response holds no answer to be partial; cut by its own
+        # writer, it never held one (as ``no_response_text`` says: none was recorded).
+        if response_recorded(record):
+            summary = "damaged record, the answer may be partial"
+        elif cut_by_writer:
+            summary = "cut short by its writer, no response was recorded in it"
+        else:
+            summary = "damaged record, no response could be read from it"
         problems.append(IntegrityProblem(DAMAGED_RECORD, summary, _joined(damage)))
     sequence: SequenceCheck | None = report.sequence if report is not None else None
     if sequence is None:
@@ -380,11 +388,14 @@ class ReplayEngine:
         load: LoadResult | None = None,
         report: VerifyReport | None = None,
         wal: WalLog | None = None,
+        cut_by_writer: bool = False,
     ) -> None:
         """``damaged``: salvaged from a broken file. ``structure_ok``: a check already made.
         ``load``, ``report`` and ``wal`` (the file as read, its checks, the execution's
-        write-ahead log) make the integrity problems a replay reports more complete."""
+        write-ahead log) make the integrity problems a replay reports more complete;
+        ``cut_by_writer``: see ``integrity_problems``."""
         self._record = record
+        self._cut_by_writer = cut_by_writer
         self._damaged = damaged
         self._structure_ok = structure_ok
         self._load = load
@@ -399,6 +410,7 @@ class ReplayEngine:
         *,
         report: VerifyReport | None = None,
         wal: WalLog | None = None,
+        cut_by_writer: bool = False,
     ) -> ReplayEngine:
         if result.record is None:
             raise RecordLoadError(result)
@@ -408,6 +420,7 @@ class ReplayEngine:
             load=result,
             report=report,
             wal=wal,
+            cut_by_writer=cut_by_writer,
         )
 
     @property
@@ -441,7 +454,11 @@ class ReplayEngine:
         """The record's integrity problems and benign notes (computed once)."""
         if self._integrity is None:
             self._integrity = integrity_problems(
-                self._record, load=self._load, report=self._report, wal=self._wal
+                self._record,
+                load=self._load,
+                report=self._report,
+                wal=self._wal,
+                cut_by_writer=self._cut_by_writer,
             )
         return self._integrity
 
