@@ -364,9 +364,13 @@ def replay(
         return ReplayOutcome(
             "failed", force, message=f"Nothing to replay: {result.message}", verdict=verdict
         )
-    from intentus_tui.core.detail import summary_of
+    # The summary says whether a file cut short was cut by its own writer (only a salvaged
+    # one can be): made again only then, or for a verdict not given.
+    summary = None
+    if verdict is None or result.status is LoadStatus.SALVAGED:
+        from intentus_tui.core.detail import summary_of
 
-    summary = summary_of(result, wal)
+        summary = summary_of(result, wal)
     if verdict is None and summary is not None:
         verdict = verdict_of(summary)
     cut_by_writer = summary is not None and cut_short_by_writer(summary)
