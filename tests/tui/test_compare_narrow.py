@@ -6,17 +6,32 @@ the comparison opens and says what it compares."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.core.actions import Fold
 from intentus_tui.demo.writer import build_demo_world
+from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.compare import ComparisonScreen
 from intentus_tui.tui.widgets.side_by_side_view import SideBySideView
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import flat, make_app, mark_and_compare, screen_lines, settle
 from tests.tui.untrusted_pair import comparing_the_pair
+
+
+@asynccontextmanager
+async def _record_and_its_fallback(real_world: RealWorld, width: int) -> AsyncIterator[IntentusApp]:
+    """The real success record compared with its fallback run (m, d) at ``width``x24."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
+        await settle(pilot)
+        assert isinstance(app.screen, ComparisonScreen)
+        yield app
 
 
 @pytest.mark.parametrize("width", [46, 50])
@@ -75,12 +90,7 @@ async def test_the_current_line_keeps_at_with_its_path(real_world: RealWorld, wi
     """A record and its fallback run at 40x24: the line under the values read "at" alone on
     a row, "envelope.routing.fallbackAgents[0]" on the next and "added" on a third, the
     values of A and B pushed out; now the path follows "at" and breaks before its "[0]"."""
-    app = make_app(real_world.records_dir)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with _record_and_its_fallback(real_world, width) as app:
         region = app.screen.query_one("#compare-current").region
         rows = [line.strip() for line in screen_lines(app)[region.y : region.bottom]]
         assert rows[0].startswith("at envelope."), rows
@@ -90,12 +100,7 @@ async def test_the_current_line_keeps_at_with_its_path(real_world: RealWorld, wi
 async def test_a_fold_is_shortened_by_whole_words(real_world: RealWorld) -> None:
     """A record and its fallback run at 48x24: the fold of the unchanged values read "⋯ 30
     unchanged line…", its noun cut; now "⋯ 30 unchanged lines", its closing "⋯" left out."""
-    app = make_app(real_world.records_dir)
-    async with app.run_test(size=(48, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with _record_and_its_fallback(real_world, 48) as app:
         folds = [line for line in screen_lines(app) if "unchanged" in line]
         assert folds, screen_lines(app)
         for line in folds:
@@ -108,12 +113,7 @@ async def test_a_fold_under_15_cells_a_side_keeps_whole_words(
 ) -> None:
     """The same at 30-36 columns, each side 10-13 cells wide: the fold read "⋯ 30 unch…";
     now "⋯ 30 ⋯" (or "⋯ 30 unchanged" where that fits), one whole word less at a time."""
-    app = make_app(real_world.records_dir)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await settle(pilot)
-        await mark_and_compare(pilot, f"{real_world.success}.json", f"{real_world.fallback}.json")
-        await settle(pilot)
-        assert isinstance(app.screen, ComparisonScreen)
+    async with _record_and_its_fallback(real_world, width) as app:
         cells = [
             cell.strip()
             for view in app.screen.query(SideBySideView)

@@ -6,9 +6,12 @@ read "chain broken ·" over "✗ no (untrusted)", and the Verify tab "Replay   �
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from intentus_tui.tui.widgets.pane_text import LinesView, wrap_lines
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
@@ -27,6 +30,17 @@ def edited(tmp_path: Path) -> Path:
     return base / "records"
 
 
+@asynccontextmanager
+async def _the_edited_record(edited: Path, columns: int) -> AsyncIterator[Pilot[None]]:
+    """The debugger at ``columns``x24, the record whose log was edited selected."""
+    app = make_app(edited)
+    async with app.run_test(size=(columns, 24)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
+        await settle(pilot)
+        yield pilot  # type: ignore[misc]
+
+
 def _rows(app: object, tab: str) -> list[str]:
     """The tab's first section (the verdict, its answers and their reasons) as its rows
     are drawn, at the width it is drawn in."""
@@ -38,11 +52,8 @@ def _rows(app: object, tab: str) -> list[str]:
 
 @pytest.mark.parametrize("columns", [44, 50, 56, 60, 66, 80])
 async def test_a_verdict_breaks_between_whole_answers(edited: Path, columns: int) -> None:
-    app = make_app(edited)
-    async with app.run_test(size=(columns, 24)) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
-        await settle(pilot)
+    async with _the_edited_record(edited, columns) as pilot:
+        app = pilot.app
         for tab in ("1", "4"):
             await pilot.press(tab)
             await settle(pilot)
@@ -54,11 +65,8 @@ async def test_a_verdict_breaks_between_whole_answers(edited: Path, columns: int
 
 
 async def test_the_post_mortem_verdict_at_60_columns(edited: Path) -> None:
-    app = make_app(edited)
-    async with app.run_test(size=(60, 24)) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
-        await settle(pilot)
+    async with _the_edited_record(edited, 60) as pilot:
+        app = pilot.app
         await pilot.press("4")
         await settle(pilot)
         assert _rows(app, "4")[:3] == ["Verdict   ⚠ UNTRUSTED", "chain broken", "✗ no (untrusted)"]
@@ -75,11 +83,8 @@ async def test_the_replay_tab_of_an_untrusted_record_settles_at_70_columns(edite
     left edge instead (too little room beside their labels), 17 rows that needed none; and
     without it, 28 again: the scrollbar came and went for ever, the debugger redrawing
     (half a core busy) and never idle. The scrollbar's gutter is kept for it now."""
-    app = make_app(edited)
-    async with app.run_test(size=(70, 24)) as pilot:
-        await settle(pilot)
-        assert app.execution_list.select_key(f"{RECORD_WITH_EDITED_LOG}.json")
-        await settle(pilot)
+    async with _the_edited_record(edited, 70) as pilot:
+        app = pilot.app
         await pilot.press("2")
         await settle(pilot)  # raised: it did not settle (waiting for a layout)
         assert "Replayable" in screen_text(app)
