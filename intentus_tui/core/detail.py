@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from intentus_tui.core.records.times import (
 )
 from intentus_tui.core.records.verify import VerifyReport, verify_load_result
 from intentus_tui.core.sanitize import sanitize_line
-from intentus_tui.core.verdict import damaged_by_others, verdict_of
+from intentus_tui.core.verdict import damaged_by_others, load_words, verdict_of
 from intentus_tui.core.wal.read import WalIssue, WalLog, read_wal
 
 
@@ -117,12 +117,16 @@ def detail_of(
     reason: str | None = (
         "record_corrupted" if result.status is not LoadStatus.NO_RECORD else "no_record"
     )
+    summary = summary_of(result, wal, record_removed=record_removed)
+    # Its file's message as every screen says it: cut short by its writer, or damaged.
+    told = load_words(result.message, summary)
+    if told is not result.message:
+        result = replace(result, message=told)
     if result.record is not None:
         replayable, reason = ReplayEngine.from_load_result(result).is_replayable()
     timeline = timeline_of(result)
     if timeline is not None:
         timeline = with_log(timeline, wal)
-    summary = summary_of(result, wal, record_removed=record_removed)
     times: ExecutionTimes | None = None
     if result.record is not None and timeline is not None:
         times = execution_times(result.record, timeline, wal)

@@ -104,6 +104,42 @@ def outcome_words(outcome: str, integrity: str) -> str:
 
 # How a damaged record's message begins (``LoadResult.message``, the summary's ``message``).
 DAMAGED_RECORD = "Damaged record: "
+# How it begins instead when its writer cut it short (``core.verdict.load_words``): what
+# IntentusNet 1.3.0 leaves of an error response, not damage done to the file since.
+_CUT_WORDS = "cut short by its writer"
+CUT_BY_ITS_WRITER = f"{_CUT_WORDS.capitalize()}: "
+
+
+def salvaged_words(message: str) -> str:
+    """What a salvaged record's file is, as its load message tells it: "cut short by its
+    writer" (``CUT_BY_ITS_WRITER``), else "salvaged from a damaged file"."""
+    return _CUT_WORDS if message.startswith(CUT_BY_ITS_WRITER) else "salvaged from a damaged file"
+
+
+def recovered_note(message: str) -> str:
+    """A comparison's note on a salvaged record, from its load message as told: "cut short
+    by its writer, compared what was recovered: file ends at …" (or "damaged record, …")."""
+    what = _CUT_WORDS if message.startswith(CUT_BY_ITS_WRITER) else "damaged record"
+    return f"{what}, compared what was recovered: {where_it_breaks(message)}"
+
+
+def recovered_mark(note: str) -> str:
+    """A comparison title's mark for a side with ``recovered_note``'s ``note`` (short: a
+    title is cut at 120 characters)."""
+    if note.startswith(_CUT_WORDS):
+        return "cut by its writer: compared what survived"
+    return "damaged: compared what was recovered"
+
+
+def where_it_breaks(message: str) -> str:
+    """A salvaged record's load message without how it begins (``DAMAGED_RECORD`` or
+    ``CUT_BY_ITS_WRITER``): where the file breaks and what survived; others as they are."""
+    for start in (DAMAGED_RECORD, CUT_BY_ITS_WRITER):
+        if message.startswith(start):
+            return message[len(start) :]
+    return message
+
+
 CANNOT_READ = "Cannot read: "  # how a file that could not be read is said (then why)
 
 # What a file holding no whole record is, in the words its line says it with ("Not UTF-8

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 from intentus_tui.core.model import (
     CANNOT_READ,
     CATCH_UP_SECONDS,
+    CUT_BY_ITS_WRITER,
     DAMAGED_RECORD,
     INVESTIGATE,
     NOTHING_TO_CHECK,
@@ -32,6 +34,7 @@ from intentus_tui.core.model import (
     Outcome,
     ReplayCode,
     Verdict,
+    where_it_breaks,
 )
 
 # The library's replayable reasons that have a code of their own; any other reason a
@@ -176,7 +179,7 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
             )
         said = f"the record contradicts itself: {s.contradiction}"  # an edit
         if s.load_status is LoadStatus.SALVAGED:  # a cut copy: its damage is said too
-            said += f"; and the file is damaged: {s.message.removeprefix(DAMAGED_RECORD)}"
+            said += f"; and the file is damaged: {where_it_breaks(s.message)}"
         return Integrity.TAMPERED, said
     story = writer_cut_story(s)
     if story is not None:
@@ -184,7 +187,7 @@ def _integrity(s: ExecutionSummary) -> tuple[Integrity, str]:
     if s.load_status is LoadStatus.SALVAGED:
         return (
             Integrity.UNVERIFIABLE,
-            f"the file is damaged: {s.message.removeprefix(DAMAGED_RECORD)}",
+            f"the file is damaged: {where_it_breaks(s.message)}",
         )
     if s.hash_status is HashStatus.UNVERIFIABLE:
         if s.load_status is LoadStatus.HEAD_ONLY:
@@ -354,6 +357,23 @@ def damaged_by_others(s: ExecutionSummary | None) -> bool:
     return s is not None and s.load_status is LoadStatus.SALVAGED and not cut_short_by_writer(s)
 
 
+def load_words(message: str, s: ExecutionSummary | None) -> str:
+    """The loader's message (``LoadResult.message``) of the execution ``s`` summarizes, as
+    every screen and command says it: of a record its writer cut short
+    (``cut_short_by_writer``) "Cut short by its writer: file ends at …", the story its
+    verdict tells, not "Damaged record: …" (damage done since); any other as it is."""
+    if s is None or not message.startswith(DAMAGED_RECORD) or not cut_short_by_writer(s):
+        return message
+    return CUT_BY_ITS_WRITER + where_it_breaks(message)
+
+
+def told_by_its_writer(s: ExecutionSummary) -> ExecutionSummary:
+    """``s`` with its message in ``load_words``' words (a summary's ``message`` is its
+    file's load message)."""
+    told = load_words(s.message, s)
+    return s if told is s.message else replace(s, message=told)
+
+
 def writer_cut_story(s: ExecutionSummary) -> str | None:
     """How a record cut short by its writer (``cut_short_by_writer``) came to be, with
     where its file ends: its verdict's integrity reason, and what ``verify`` says of its
@@ -364,7 +384,7 @@ def writer_cut_story(s: ExecutionSummary) -> str | None:
     return (
         f"cut short {where}, as IntentusNet 1.3.0 leaves every error response (most "
         "likely cut by its writer, not damaged afterwards); the rest cannot be checked: "
-        f"{s.message.removeprefix(DAMAGED_RECORD)}"
+        f"{where_it_breaks(s.message)}"
     )
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from intentus_tui.core.fsio import FileLook, file_look
-from intentus_tui.core.model import Verdict
+from intentus_tui.core.model import Verdict, recovered_note
 
 if TYPE_CHECKING:  # activegraph imports this package (find_divergence): imported where used
     from intentus_tui.core.activegraph import GraphEvent, RunInfo
@@ -207,15 +207,17 @@ def load_result_operand(
     Its verdict is ``verdict`` when the caller has it (an ``ExecutionDetail``'s), else made
     here as ``load_detail`` makes it: from the summary of the record joined with ``wal``.
     """
-    from intentus_tui.core.detail import verdict_of_result
+    from intentus_tui.core.detail import summary_of
     from intentus_tui.core.records.load import LoadStatus
+    from intentus_tui.core.verdict import load_words, verdict_of
 
     assert result.record is not None
-    note = None
-    if result.status is LoadStatus.SALVAGED:
-        note = f"damaged record, compared what was recovered: {result.message}"
-    if verdict is None:
-        verdict = verdict_of_result(result, wal)
+    salvaged = result.status is LoadStatus.SALVAGED
+    # The summary says whether its writer cut it short (only a salvaged record can be).
+    summary = summary_of(result, wal) if verdict is None or salvaged else None
+    note = recovered_note(load_words(result.message, summary)) if salvaged else None
+    if verdict is None and summary is not None:
+        verdict = verdict_of(summary)
     return record_operand(label, dict(result.record.raw), note, result.path, verdict)
 
 

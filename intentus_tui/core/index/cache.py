@@ -32,7 +32,7 @@ from intentus_tui.core.fsio import atomic_file, atomic_write
 from intentus_tui.core.model import FIELD_NAMES, ExecutionSummary, summaries_from_table
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
-_SCHEMA = 27  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: root;
+_SCHEMA = 28  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: root;
 # 9: the big blobs last in a snapshot row; 10: summaries stored as tables; 11: a huge
 # record whose tail does not show its final response is unknown, not damaged; 12: a
 # listing row's undecodable file-name bytes as \u escapes (were U+FFFD); 13:
@@ -49,7 +49,8 @@ _SCHEMA = 27  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: 
 # 24: a contradiction names five seq problems at most, then counts the rest; 25: a huge
 # file whose head holds no whole section is unknown (unchecked), not damaged; 26: a
 # SQLite database is not a record (it was 'Not UTF-8 text', damaged); 27: a huge file's
-# message says 'inspect ID reads … it whole' (it said only 'select it', the debugger's word)
+# message says 'inspect ID reads … it whole' (it said only 'select it', the debugger's word);
+# 28: a record cut short by its writer says so in its message (it said 'Damaged record')
 
 # A file's identity for the cache: if any of these change, its summary is recomputed.
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode

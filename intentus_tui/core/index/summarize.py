@@ -75,6 +75,7 @@ from intentus_tui.core.records.verify import (
     record_problems,
 )
 from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.verdict import told_by_its_writer
 
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode of the file as read
 
@@ -164,7 +165,7 @@ def summarize(result: LoadResult) -> ExecutionSummary:
             cut_final_status=result.cut_final_status,  # not a copy made after: 10 us each
         )
         if fast is not None:
-            return fast
+            return told_by_its_writer(fast)
     return summarize_general(result)
 
 
@@ -264,7 +265,7 @@ def summarize_general(result: LoadResult) -> ExecutionSummary:
     )
     if result.status is LoadStatus.HEAD_ONLY:
         return _head_only(result, summary)
-    return _with_cut_final_status(summary, result)
+    return told_by_its_writer(_with_cut_final_status(summary, result))
 
 
 def router_gave_up(failed: Collection[str], decided: str | None, strategy: str) -> bool:

@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from intentus_tui.core.bundle.seal import change_parts, log_change, record_change
-from intentus_tui.core.model import DAMAGED_RECORD as DAMAGE_SAID
-from intentus_tui.core.model import HashStatus
+from intentus_tui.core.model import HashStatus, where_it_breaks
 from intentus_tui.core.records.hashing import documented_envelope_hash, runtime_envelope_hash
 from intentus_tui.core.records.load import (
     ExecutionRecord,
@@ -244,7 +243,7 @@ def integrity_problems(
     damage: list[str] = []
     if load is not None and load.status is not LoadStatus.OK:
         # where a writer's own cut ends, not called damage (as its verdict tells it)
-        cut = load.message.removeprefix(DAMAGE_SAID) if cut_by_writer else None
+        cut = where_it_breaks(load.message) if cut_by_writer else None
         damage.append(cut or load.message)
     structure: StructureCheck | None = report.structure if report is not None else None
     if structure is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rich.cells import cell_len
 
-from intentus_tui.core.model import Verdict
+from intentus_tui.core.model import Verdict, recovered_mark
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.verist.verify import CHANGED_SINCE_SAVED
 from intentus_tui.render.cells import clip_pair, fit
@@ -105,7 +105,7 @@ def side_title_versions(
     abbreviated; the root, the id and the verdict stay, and ``with_file`` the file's name
     (one named after the id: cut as the list's row cuts it)."""
     described = operand.describe()
-    damaged = " · damaged: compared what was recovered" if operand.note else ""
+    damaged = f" · {recovered_mark(operand.note)}" if operand.note else ""
     if operand.kind != "record":
         if operand.kind == "snapshot":
             # A snapshot has no damaged reading: its note says its hashes do not hold.

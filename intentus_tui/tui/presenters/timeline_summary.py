@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from textual.content import Content
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, Timeline, claims_only
-from intentus_tui.core.model import FILE_WORDS, Integrity, Outcome, Verdict
+from intentus_tui.core.model import FILE_WORDS, Integrity, Outcome, Verdict, salvaged_words
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.render.cells import fit, wider_than
 from intentus_tui.tui.presenters.list_rows import (
@@ -590,7 +590,7 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
     result = detail.result
     if result.damage is None or result.record is None:
         return [Content.styled(sanitize_line(result.message), "bold $error")]
-    damage = f"salvaged from a damaged file: {result.damage.describe()}"
+    damage = f"{salvaged_words(result.message)}: {result.damage.describe()}"
     lines = [Content.styled(sanitize_line(damage), "bold $error")]
     recovered = ", ".join(result.recovered) or "nothing whole"
     partly = ""
@@ -606,7 +606,7 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Content]:
 def _state_part(detail: ExecutionDetail) -> tuple[str, str]:
     timeline = detail.timeline
     if detail.result.status is LoadStatus.SALVAGED:
-        return ("✗ salvaged from a damaged file", "bold $error")
+        return (f"✗ {salvaged_words(detail.result.message)}", "bold $error")
     if timeline is None:
         status = detail.result.status  # as its line says it: "not UTF-8 text", not "not utf8"
         return (f"✗ {FILE_WORDS.get(status, status.value.replace('_', ' '))}", "bold $error")
