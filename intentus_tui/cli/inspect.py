@@ -49,7 +49,7 @@ from intentus_tui.core.remote.location import is_remote
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.timestamps import time_order, utc_text
-from intentus_tui.core.verdict import claimed_chain, claims_only, verdict_of
+from intentus_tui.core.verdict import claimed_chain, claims_only, cut_short_by_writer, verdict_of
 from intentus_tui.render.listing_order import open_time_ordered, time_ordered_rows
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 from intentus_tui.render.table import Fitting, short_ids
@@ -439,6 +439,10 @@ def _detail_text(detail: ExecutionDetail) -> None:
     if detail.timeline is None and detail.result.status.not_read:  # not damaged: not read
         # As verify says it ("corrupted"); "not read: Cannot read: …" said it twice.
         status = f"not read: {detail.result.why_not_read}"
+    # Its writer's own cut (IntentusNet 1.3.0's error records) is not damage: as its verdict
+    cut_by_writer = detail.summary is not None and cut_short_by_writer(detail.summary)
+    if cut_by_writer:
+        status += " (most likely cut short by its writer)"
     lines = [
         f"execution   {doc['execution_id']}",
         f"file        {doc['file']}",
@@ -473,7 +477,8 @@ def _detail_text(detail: ExecutionDetail) -> None:
     lines.extend(time_lines(detail, min(ROW_WIDTH, columns or ROW_WIDTH), columns))
     damage = detail.result.damage
     if damage is not None:
-        lines.append(f"damage      {damage.describe()}")
+        label = "cut short  " if cut_by_writer else "damage     "
+        lines.append(f"{label} {damage.describe()}")
         recovered = ", ".join(detail.result.recovered) or "nothing whole"
         partial = f"; partial: {', '.join(detail.result.partial)}" if detail.result.partial else ""
         lines.append(f"recovered   {recovered}{partial}")

@@ -39,10 +39,14 @@ def test_inspect_says_its_writer_cut_it_short(real_world: RealWorld, records: Pa
     assert len(problems) == 1 and problems[0].startswith(f"problem     {CUT}"), problems
     assert "Damaged record" not in done.stdout
     assert "most likely cut by its writer, not damaged afterwards" in done.stdout
+    # Its status and where it breaks in the same words (they said "corrupted", "damage").
+    assert "status      corrupted (most likely cut short by its writer)" in done.stdout
+    assert f"cut short   {WHERE}" in done.stdout and "damage " not in done.stdout
     # A file damaged afterwards (a success cut short by the test) still says so.
     damaged = cli("inspect", str(records / f"{real_world.success}.json"))
     assert f"problem     {DAMAGED}" in damaged.stdout
     assert "Cut short by its writer" not in damaged.stdout
+    assert "status      corrupted\n" in damaged.stdout and f"damage      {WHERE}" in damaged.stdout
 
 
 def test_inspect_json_keeps_its_fields_and_says_the_same(
