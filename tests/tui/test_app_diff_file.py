@@ -477,7 +477,9 @@ async def test_a_typed_tampered_record_shows_its_verdict_and_a_warning(
         await settle(pilot)
         title = _flat(app.side_pane.diff_pane.query_one("#diff-title"))
         assert f"A {CLEAN_VERDICT}" in title
-        assert "B ⚠ untrusted · tampered · ✗ no (untrusted)" in title
+        rows = str(app.side_pane.diff_pane.query_one("#diff-title").render()).splitlines()
+        # Broken between its parts (a row's end parts them, no "·" left ending it).
+        assert "B ⚠ untrusted · tampered · ✗ no (untrusted)" in " · ".join(rows)
         assert f"B is untrusted (integrity tampered): {UNTRUSTED_DIFFERENCES}" in title
 
 

@@ -1,7 +1,7 @@
 """Two executions compared on a narrow screen (50 or 46 columns): opening the comparison
 raised ``ValueError: range() arg 3 must not be zero`` (the Diff tab's status line, in a
 pane squeezed to no width, was wrapped by Rich at width 0) and the debugger stopped. Now
-the comparison opens and says what it compares."""
+the comparison opens and says what it compares. No row of it ends with a "·" or "—"."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 
 from intentus_tui.core.actions import Fold
 from intentus_tui.demo.writer import build_demo_world
@@ -124,3 +125,28 @@ async def test_a_fold_under_15_cells_a_side_keeps_whole_words(
         assert cells, "no fold"
         for cell in cells:
             assert re.fullmatch(r"⋯ [\d,]+( unchanged( lines?)?)?( ⋯)?", cell), cell
+
+
+def _rows_in(app: IntentusApp, region: Region) -> list[str]:
+    """The screen's rows cut to ``region`` (a pane, without its border or scrollbar)."""
+    lines = screen_lines(app)[region.y : region.bottom]
+    return [line[region.x : region.right].rstrip() for line in lines]
+
+
+@pytest.mark.parametrize("width", [40, 44, 52, 56, 64, 72, 80])
+async def test_no_row_of_a_comparison_ends_with_a_separator(
+    tmp_path: Path, real_world: RealWorld, width: int
+) -> None:
+    """Two untrusted records compared, full screen and then in the Diff tab (escape), at
+    40-80x24: the Diff tab read "A ⚠ untrusted · tampered ·" over "✗ no (untrusted)", the
+    status "… · at value 1/2 ·" at 64-80 columns, a stacked title "A execution aaaaaaaa · ⚠
+    untrusted ·" at 40-48, the warning "… untrusted (tampered) ·" at 40-46, each "·" read as
+    something cut off. Now a row's end parts two answers, as in the side pane's verdicts."""
+    async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, pilot):
+        full = _rows_in(app, app.screen.scrollable_content_region)
+        assert "⚠ A and B are untrusted (tampered)" in flat(full), full
+        await pilot.press("escape")
+        await settle(pilot)
+        diff_tab = _rows_in(app, app.side_pane.diff_pane.scrollable_content_region)
+        for rows in (full, diff_tab):
+            assert not any(row.endswith(("·", "—")) for row in rows), rows

@@ -252,7 +252,9 @@ def warning_rows(line: str, width: int) -> list[str]:
     """``line`` wrapped at its words to rows of ``width``, as Textual wraps it, but a
     side's name stays with its reason's first word and a "·" with the word before it: at
     44 columns the short warning ended a row "(tampered) · A:" and began the next
-    "the… · B: …"."""
+    "the… · B: …". A row's end parts two sentences: no "·" is left ending a row (at 40-46
+    columns a row read "⚠ A and B are untrusted (tampered) ·"), as ``separated_rows(...,
+    ends=False)`` breaks the titles, the status and the side pane's verdicts."""
     units: list[str] = []
     for word in line.split(" "):
         if units and (word == _SEPARATOR or units[-1] in _LEADING_WORDS):
@@ -263,7 +265,10 @@ def warning_rows(line: str, width: int) -> list[str]:
     for unit in units:
         if rows and cell_len(rows[-1]) + 1 + cell_len(unit) <= width:
             rows[-1] += f" {unit}"
-        elif cell_len(unit) <= width or " " in unit:  # a name and its word: kept together
+            continue
+        if rows:
+            rows[-1] = rows[-1].removesuffix(f" {_SEPARATOR}")
+        if cell_len(unit) <= width or " " in unit:  # a name and its word: kept together
             rows.append(unit)
         else:  # one word wider than a row: folded
             rows += [unit[at : at + max(width, 1)] for at in range(0, len(unit), max(width, 1))]

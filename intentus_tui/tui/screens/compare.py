@@ -109,11 +109,12 @@ def clamped(content: Content, width: int, rows: int) -> Content:
 
 
 def title_rows(name: str, style: str, title: str, width: int) -> list[Content]:
-    """A side's title in rows of ``width``, broken between its parts only, each "·" ending
-    a row (at 40-50 columns "tampered" ended one and "· ✗ no (untrusted)" began the next)."""
+    """A side's title in rows of ``width``, broken between its parts only, the row's end
+    parting two of them (at 40-50 columns "tampered" ended one and "· ✗ no (untrusted)"
+    began the next; then "⚠ untrusted ·" ended one, as if cut off)."""
     first, *rest = title.split(" · ")
     parts = [Content.assemble((name, style), first), *(Content(part) for part in rest)]
-    return separated_rows(parts, width, [Content(" ·")] * len(parts))
+    return separated_rows(parts, width, [Content(" ·")] * len(parts), ends=False)
 
 
 class ComparisonScreen(Screen[tuple[object, ...] | None]):
@@ -528,7 +529,7 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         if divergence:
             parts.append(Content.styled(f"first divergence: {divergence}", DIM))
         width = max(self.width_drawn - 2, 1)  # the status's padding
-        # Each "·" ends its row, never a row alone, nor begins one; bold before a count.
+        # No "·" ends a row, nor begins one, nor is a row alone; bold before a count.
         marks = [
             Content.styled(" ·", "bold" if i > 0 and _next_shown(parts, i) < flowing - 1 else DIM)
             for i in range(len(parts))
@@ -536,11 +537,11 @@ class ComparisonScreen(Screen[tuple[object, ...] | None]):
         # Two rows, or as many more as the first divergence needs to be read whole (up to
         # ``DIVERGENCE_ROWS``); the notes after it take what is left: what does not fit ends
         # in "…", never cut off unsaid.
-        wanted = len(separated_rows(parts, width, marks, flowing))
+        wanted = len(separated_rows(parts, width, marks, flowing, ends=False))
         rows = min(max(wanted, STATUS_ROWS), DIVERGENCE_ROWS)
         parts += [Content.styled(sanitize_line(note), DIM) for note in layout.comparison.notes]
         marks += [Content.styled(" ·", DIM)] * len(layout.comparison.notes)
-        lines = separated_rows(parts, width, marks, flowing)
+        lines = separated_rows(parts, width, marks, flowing, ends=False)
         if len(lines) > rows:
             last = lines[rows - 1]
             if last.plain.endswith(" ·"):

@@ -375,7 +375,8 @@ def _verdict_lines(request: DiffRequest, width: int) -> list[Content]:
             if width <= 0:  # not laid out yet: set again on resize
                 lines.append(Content.assemble((side, style), (verdict, shown)))
                 continue
-            lines += separated_rows(parts, width, [Content.styled(" ·", shown)] * len(parts))
+            marks = [Content.styled(" ·", shown)] * len(parts)
+            lines += separated_rows(parts, width, marks, ends=False)
     lines.extend(
         Content.styled(text, PROBLEM_STYLE)
         for text in untrusted_warnings(request.left, request.right)
