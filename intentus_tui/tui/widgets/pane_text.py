@@ -12,12 +12,14 @@ instead of running back to the left edge of a narrow pane.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import orjson
+from rich.cells import cell_len
 from textual.app import ComposeResult
-from textual.content import Content
+from textual.content import Content, Span
 from textual.geometry import Size
 from textual.widget import Widget
 
@@ -62,6 +64,7 @@ class Line(NamedTuple):
     parts: tuple[Content, ...] = ()
     marks: tuple[Content, ...] = ()
     flowing: int | None = None  # the parts from this one on are sentences
+    heading: str = ""  # a section heading's name (``heading``): shortened where too wide
 
     @property
     def plain(self) -> str:
@@ -85,11 +88,53 @@ def heading(title: str, *after: Part) -> Line:
     """A section title, optionally followed by a badge or a note on the same line (they
     wrap beside the title, not back under it)."""
     if not after:
-        return Line(Content(""), _body([(title, HEADING_STYLE)]))
+        return Line(Content(""), _body([(title, HEADING_STYLE)]), heading=title)
     parts: list[Part] = []
     for part in after:
         parts += ["  ", part] if parts else [part]
-    return Line(Content.assemble((title, HEADING_STYLE), "  "), _body(parts))
+    return Line(Content.assemble((title, HEADING_STYLE), "  "), _body(parts), heading=title)
+
+
+# The headings' shorter names, for a pane too narrow for a word of the name (at 44
+# columns the Verify tab, 8 cells wide, read "Integrit" over "y"), as the tabs' labels are
+# shortened (``side_pane.tab_labels``); the list's verdicts abbreviate so ("unverif.").
+SHORT_HEADINGS = {
+    "Integrity": "Integ.",
+    "Structure": "Struct.",
+    "Write-ahead log": "WAL",
+    "Inconsistencies": "Incons.",
+}
+
+
+def heading_name(title: str, width: int) -> str:
+    """``title`` where each of its words fits ``width`` cells; else its shorter name; else
+    each word too wide cut to the width, ending in "." (never broken over two rows)."""
+    for name in (title, SHORT_HEADINGS.get(title, title)):
+        if all(cell_len(word) <= width for word in name.split()):
+            return name
+    return " ".join(_abbreviated(word, width) for word in name.split())
+
+
+def _abbreviated(word: str, width: int) -> str:
+    return word if cell_len(word) <= width or width < 2 else word[: width - 1] + "."
+
+
+def _words_fitted(content: Content, width: int) -> Content:
+    """``content`` with each word wider than ``width`` cut to it, ending in "." in its own
+    style (a badge's ``UNVERIFIABLE`` in 8 cells: ``UNVERIF.``, not broken over two rows)."""
+    plain = content.plain
+    if width < 2 or all(cell_len(word) <= width for word in plain.split()):
+        return content
+    pieces: list[Content] = []
+    done = 0
+    for word in re.finditer(r"\S+", plain):
+        if cell_len(word.group()) <= width:
+            continue
+        keep = word.start() + width - 1
+        styles = [span.style for span in content.spans if span.start <= keep < span.end]
+        pieces += [content[done:keep], Content(".", [Span(0, 1, style) for style in styles])]
+        done = word.end()
+    return Content("").join([*pieces, content[done:]])
 
 
 def row(label: str, *value: Part, width: int = LABEL_WIDTH, indent: int = 2) -> Line:
@@ -211,7 +256,13 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
         indent = ln.prefix.cell_length
         room = width - indent
         if room < MIN_BODY_WIDTH:
-            out.extend(_shown(Content.assemble(ln.prefix, ln.body)).wrap(max(1, width)))
+            whole = Content.assemble(ln.prefix, ln.body)
+            if ln.heading:  # its name, and its badges' words, each on one row
+                name = Content.styled(heading_name(ln.heading, width), HEADING_STYLE)
+                # Its badges after it (none: its body was its name).
+                after = ln.prefix[len(ln.heading) :] + ln.body if ln.prefix.plain else Content("")
+                whole = _words_fitted(name + after, width)
+            out.extend(_shown(whole).wrap(max(1, width)))
             continue
         wrapped = _wrap_body(ln.body, room) if ln.body.plain else [Content("")]
         out.append(Content.assemble(ln.prefix, wrapped[0]))
