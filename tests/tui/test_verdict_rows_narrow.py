@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from intentus_tui.tui.widgets.pane_text import LinesView, wrap_lines
 from tests.core.wal.support import RECORD_WITH_EDITED_LOG, write_record_with_edited_log
+from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import make_app, screen_text, settle, write_world
 
 HANGING = re.compile(r"[·—]$|^[·—]")
@@ -88,3 +89,20 @@ async def test_the_replay_tab_of_an_untrusted_record_settles_at_70_columns(edite
         await pilot.press("2")
         await settle(pilot)  # raised: it did not settle (waiting for a layout)
         assert "Replayable" in screen_text(app)
+
+
+async def test_the_post_mortem_tab_settles_at_70_columns(real_world: RealWorld) -> None:
+    """The real record marked not replayable, its Post-mortem tab at 70x44: 38 rows beside
+    their labels needed a scrollbar; two cells narrower its labelled rows wrapped from the
+    left edge in 37, which did not: the scrollbar came and went for ever, the debugger
+    never idle (as the Replay tab at 70x24). The Verify and Post-mortem tabs keep the
+    scrollbar's gutter now. Heights about it are tried: the rows hang on the words."""
+    app = make_app(real_world.records_dir)
+    async with app.run_test(size=(70, 40)) as pilot:
+        await settle(pilot)
+        assert app.execution_list.select_key(f"{real_world.invalidated}.json")
+        await pilot.press("4")
+        for height in range(40, 49):
+            await pilot.resize_terminal(70, height)
+            await settle(pilot)  # raised: it did not settle (waiting for a layout)
+        assert "Verdict" in screen_text(app)
