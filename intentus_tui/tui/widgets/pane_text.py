@@ -262,7 +262,7 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
                 # Its badges after it (none: its body was its name).
                 after = ln.prefix[len(ln.heading) :] + ln.body if ln.prefix.plain else Content("")
                 whole = _words_fitted(name + after, width)
-            out.extend(_shown(whole).wrap(max(1, width)))
+            out.extend(word_rows(_shown(whole), width))
             continue
         wrapped = _wrap_body(ln.body, room) if ln.body.plain else [Content("")]
         out.append(Content.assemble(ln.prefix, wrapped[0]))
@@ -290,8 +290,55 @@ def _parted_rows(ln: Line, width: int) -> list[Content]:
         flowing = None if flowing is None else max(flowing - 1, 0)
     else:
         head = ln.prefix.rstrip()
+    words = [word for part in parts for word in part.plain.split()]
+    if any(cell_len(word) > width - lead for word in words if cell_len(word) <= width):
+        lead = 0  # the indent would push a word that fits the pane over its edge
     rows = separated_rows(parts, max(width - lead, 1), marks, flowing, ends=False)
-    return [head, *(Content(" " * lead) + r for r in rows)]
+    return [*word_rows(head, width), *(Content(" " * lead) + r for r in rows)]
+
+
+def word_rows(content: Content, width: int) -> list[Content]:
+    """``content`` in rows of ``width`` cells broken between its words: a word that fits
+    is never broken, as Textual's wrap breaks a row's first word where the spaces before
+    it (an indent) leave it too little room ("  contradi" over "cts" in 10 cells). The
+    spaces that begin it stay where its first word fits beside them; a word wider than
+    ``width`` is broken at the width."""
+    width = max(width, 1)
+    return [row for piece in content.split("\n") for row in _piece_rows(piece, width)]
+
+
+def _piece_rows(piece: Content, width: int) -> list[Content]:
+    plain = piece.plain
+    words = [(word.start(), word.end()) for word in re.finditer(r"\S+", plain)]
+    if not words:
+        return [Content("")]
+    rows: list[Content] = []
+    start = 0 if cell_len(plain[: words[0][1]]) <= width else words[0][0]
+    end: int | None = None  # where the row's last word ends (None: no word yet)
+    for word_start, word_end in words:
+        if end is not None and cell_len(plain[start:word_end]) <= width:
+            end = word_end
+            continue
+        if end is not None:
+            rows.append(piece[start:end])
+            start = word_start
+        while cell_len(plain[start:word_end]) > width:  # wider than a row: broken
+            cut = _cut(plain, start, width)
+            rows.append(piece[start:cut])
+            start = cut
+        end = word_end
+    rows.append(piece[start:end])
+    return rows
+
+
+def _cut(plain: str, start: int, width: int) -> int:
+    """Where ``plain`` from ``start`` stops fitting ``width`` cells (a character at least)."""
+    used = 0
+    for at in range(start, len(plain)):
+        used += cell_len(plain[at])
+        if used > width:
+            return max(at, start + 1)
+    return len(plain)
 
 
 class LinesView(Widget):
