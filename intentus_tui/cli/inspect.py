@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
-from intentus_tui.core.model import ExecutionSummary, ReplayCode, outcome_words
+from intentus_tui.core.model import ExecutionSummary, ReplayCode, break_label, outcome_words
 from intentus_tui.core.paths import RecordRoot
 from intentus_tui.core.records.verify import hash_words
 from intentus_tui.core.remote.location import is_remote
@@ -477,8 +477,7 @@ def _detail_text(detail: ExecutionDetail) -> None:
     lines.extend(time_lines(detail, min(ROW_WIDTH, columns or ROW_WIDTH), columns))
     damage = detail.result.damage
     if damage is not None:
-        label = "cut short  " if cut_by_writer else "damage     "
-        lines.append(f"{label} {damage.describe()}")
+        lines.append(f"{break_label(detail.result.message).lower():<12}{damage.describe()}")
         recovered = ", ".join(detail.result.recovered) or "nothing whole"
         partial = f"; partial: {', '.join(detail.result.partial)}" if detail.result.partial else ""
         lines.append(f"recovered   {recovered}{partial}")

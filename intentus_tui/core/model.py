@@ -116,6 +116,12 @@ def salvaged_words(message: str) -> str:
     return _CUT_WORDS if message.startswith(CUT_BY_ITS_WRITER) else "salvaged from a damaged file"
 
 
+def break_label(message: str) -> str:
+    """The label of where a salvaged record's file breaks, from its load message as told:
+    "Cut short" where its writer cut it (``CUT_BY_ITS_WRITER``), else "Damage"."""
+    return "Cut short" if message.startswith(CUT_BY_ITS_WRITER) else "Damage"
+
+
 def recovered_note(message: str) -> str:
     """A comparison's note on a salvaged record, from its load message as told: "cut short
     by its writer, compared what was recovered: file ends at …" (or "damaged record, …")."""

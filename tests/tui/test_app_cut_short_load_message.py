@@ -6,6 +6,7 @@ damaged afterwards (a success cut short) still says so."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,31 @@ def test_a_comparison_side_is_marked_as_the_same_story(
     damaged = records / f"{real_world.success}.json"
     title = side_title_versions(file_operand(damaged.name, damaged))[0]
     assert title.endswith(" · damaged: compared what was recovered"), title
+
+
+def _labels(text: str) -> list[str]:
+    """The labels of a tab's rows that say where the file ends."""
+    return re.findall(r"^\s*(Damage|Cut short)\s+file ends at byte", text, re.MULTILINE)
+
+
+async def test_the_verify_and_post_mortem_tabs_label_where_it_breaks_as_the_same_story(
+    real_world: RealWorld, records: Path
+) -> None:
+    """Under "Cut short by its writer: …" their row of where the file ends was labelled
+    "Damage"; now "Cut short", and "Damage" for a file damaged afterwards."""
+    labels = {}
+    app = make_app(records)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        for execution_id in (real_world.error_truncated, real_world.success):
+            app.execution_list.select_key(f"{execution_id}.json")
+            await settle(pilot)
+            await pilot.press("4")
+            await settle(pilot)
+            side = app.side_pane
+            labels[execution_id] = [
+                _labels(side.verify_pane.text),
+                _labels(side.postmortem_pane.text),
+            ]
+    assert labels[real_world.error_truncated] == [["Cut short"], ["Cut short"]], labels
+    assert labels[real_world.success] == [["Damage"], ["Damage"]], labels

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from intentus_tui.core.actions import CLAIMED, ExecutionState, LoadStatus, postmortem
-from intentus_tui.core.model import RECORD_REMOVED, Integrity, Outcome
+from intentus_tui.core.model import RECORD_REMOVED, Integrity, Outcome, break_label
 from intentus_tui.tui.presenters.verdict_cells import (
     integrity_words,
     outcome_badge,
@@ -180,7 +180,7 @@ def _salvage_lines(detail: ExecutionDetail) -> list[Line]:
         return [row("Salvage", ("none: the file was not read", WARNING_STYLE))]
     lines = [row("Salvage", (safe(result.message), WARNING_STYLE))]
     if result.damage is not None:
-        lines.append(row("Damage", safe(result.damage.describe())))
+        lines.append(row(break_label(result.message), safe(result.damage.describe())))
     if result.recovered:
         lines.append(row("Recovered", safe(", ".join(result.recovered))))
     if result.partial and result.record is not None:

@@ -28,6 +28,7 @@ from intentus_tui.core.model import (
     Integrity,
     Outcome,
     Verdict,
+    break_label,
 )
 from intentus_tui.tui.presenters.execution_text import unreadable_record
 from intentus_tui.tui.presenters.verdict_cells import (
@@ -220,7 +221,9 @@ def file_lines(result: LoadResult) -> list[Line]:
     lines.append(plain(safe(result.message), OK_STYLE if kind == "ok" else WARNING_STYLE))
     lines.append(row("Path", safe(str(result.path))))
     if result.damage is not None:
-        lines.append(row("Damage", (safe(result.damage.describe()), PROBLEM_STYLE)))
+        lines.append(
+            row(break_label(result.message), (safe(result.damage.describe()), PROBLEM_STYLE))
+        )
     if status is LoadStatus.SALVAGED:
         lines.append(row("Recovered", safe(", ".join(result.recovered) or "no whole section")))
         if result.partial:
