@@ -42,10 +42,16 @@ def test_a_value_that_fits_or_has_spaces_wraps_as_before() -> None:
     assert [line.rstrip() for line in _bodies(text, 40)] == [line.rstrip() for line in expected]
 
 
-def test_a_word_whose_hyphens_leave_a_piece_too_long_breaks_as_textual_breaks_it() -> None:
-    stamp = "2026-01-05T09:07:03.693000+00:00"  # "05T09:07:03.693000+00:00" is 24 > 22
-    expected = [line.plain for line in Content(stamp).wrap(22)]
-    assert _bodies(stamp, 40) == expected
+def test_a_word_too_long_beside_its_label_starts_under_it_at_the_left_edge() -> None:
+    # "05T09:07:03.693000+00:00" is 24 > 22 beside the label: it read "…07:03.69" "3000…".
+    stamp = "2026-01-05T09:07:03.693000+00:00"
+    assert _wrapped(stamp, 40) == ["  Execution", stamp]
+    # the words after it follow it, then hang under the value again
+    assert _wrapped(f"no ({stamp}) and then more words here", 40) == [
+        "  Execution       no",
+        f"({stamp}) and",
+        "                  then more words here",
+    ]
 
 
 def test_a_heading_s_badge_and_note_wrap_beside_the_title_not_under_it() -> None:
@@ -67,8 +73,13 @@ def test_words_kept_together_move_to_the_next_line_whole_and_show_plain_spaces()
     ]
     assert [x.plain for x in wrap_lines([line], 60)] == ["  unverifiable · ✗ no (record_corrupted)"]
     assert join_lines([line]).plain == "  unverifiable · ✗ no (record_corrupted)"
-    # the style stays on the words it was on, and a piece longer than the room still folds
+    # the style stays on the words it was on, and a piece longer than the room folds
+    # between its words (it read "✗ no (record_corru" over "pted)")
     assert wrap_lines([line], 36)[1].spans[0].style == "red"
-    narrow = [x.plain for x in wrap_lines([line], 20)]
-    assert "".join(x.strip() for x in narrow) == "unverifiable ·✗ no (record_corrupted)"
-    assert all(len(x) <= 20 for x in narrow)
+    for width in (20, 24):
+        assert [x.plain for x in wrap_lines([line], width)] == [
+            "  unverifiable ·",
+            "  ✗ no",
+            "  (record_corrupted)",
+        ]
+    assert wrap_lines([line], 20)[2].spans[0].style == "red"

@@ -1,11 +1,14 @@
 """The Verify, Replay and Post-mortem tabs' text in a narrow side pane keeps its words
 whole: at 44x24 (a pane 8 cells wide) a row's two-space indent pushed a word that fits the
-pane over its edge, "contradi" over "cts", "Outcom" over "e", "investigat" over "e". Now a
-word that fits the pane's width is never broken over two rows (one wider than the pane is
-cut with "." or broken, as before)."""
+pane over its edge, "contradi" over "cts", "Outcom" over "e", "investigat" over "e"; at
+66x24 (30 cells) a word too wide for the room beside its label was broken there,
+"(manually_invalidat" over "ed)". Now a word that fits the pane's width is never broken
+over two rows (one wider than the pane is cut with "." or broken, as before; an execution
+id may break after a hyphen)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from itertools import pairwise
 from pathlib import Path
@@ -36,18 +39,23 @@ def _broken_words(view: LinesView) -> list[tuple[str, str]]:
         broken += [
             (above[-1], below[0])
             for above, below in pairwise(rows)
-            if above and below and above[-1] + below[0] in words
+            if above and below and above[-1] + below[0] in words and not _id_at_hyphen(above[-1])
         ]
     return broken
 
 
-@pytest.mark.parametrize("columns", [40, 42, 44, 46, 48, 50])
+def _id_at_hyphen(piece: str) -> bool:
+    """An execution id broken after one of its hyphens, as ``_wrap_body`` breaks it."""
+    return piece.endswith("-") and re.fullmatch(r'"?[0-9a-z-]+', piece) is not None
+
+
+@pytest.mark.parametrize("columns", [40, 42, 44, 46, 48, 50, *range(52, 81, 2)])
 async def test_no_word_that_fits_the_pane_is_broken_over_two_rows(
     tmp_path: Path, real_world: RealWorld, columns: int
 ) -> None:
     """Every record of the real world, a tampered and an edited copy and one whose log was
     edited, in the Verify, Replay (replayed where it can be) and Post-mortem tabs at
-    40-50x24 (a pane 4-14 cells wide)."""
+    40-80x24 (a pane 4-44 cells wide)."""
     base = tmp_path / ".intentusnet"
     shutil.copytree(real_world.records_dir, base / "records")
     write_pair(base / "records", real_world.success)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import orjson
@@ -265,6 +266,9 @@ def wrap_lines(lines: Iterable[Line], width: int) -> list[Content]:
             out.extend(word_rows(_shown(whole), width))
             continue
         wrapped = _wrap_body(ln.body, room) if ln.body.plain else [Content("")]
+        if _breaks_a_word(wrapped, ln.body.plain, width):
+            out.extend(_hanging_rows(ln.prefix, ln.body, width))
+            continue
         out.append(Content.assemble(ln.prefix, wrapped[0]))
         hang = Content(" " * indent)
         out.extend(Content.assemble(hang, rest) for rest in wrapped[1:])
@@ -280,8 +284,10 @@ def _parted_rows(ln: Line, width: int) -> list[Content]:
     parts, marks, flowing = ln.parts, ln.marks, ln.flowing
     if room >= MIN_BODY_WIDTH or ln.body.cell_length <= room:
         rows = separated_rows(parts, max(room, 1), marks, flowing, ends=False)
-        hang = Content(" " * indent)
-        return [ln.prefix + (rows[0] if rows else Content("")), *(hang + r for r in rows[1:])]
+        if not _breaks_a_word(rows, ln.body.plain, width):
+            hang = Content(" " * indent)
+            return [ln.prefix + (rows[0] if rows else Content("")), *(hang + r for r in rows[1:])]
+        # A word too wide for the room beside the prefix: the rest from the left edge.
     lead = len(ln.prefix.plain) - len(ln.prefix.plain.lstrip(" "))
     first = parts[0] if parts else Content("")
     if first.plain and first.cell_length <= room:
@@ -295,6 +301,67 @@ def _parted_rows(ln: Line, width: int) -> list[Content]:
         lead = 0  # the indent would push a word that fits the pane over its edge
     rows = separated_rows(parts, max(width - lead, 1), marks, flowing, ends=False)
     return [*word_rows(head, width), *(Content(" " * lead) + r for r in rows)]
+
+
+def _breaks_a_word(rows: Sequence[Content], text: str, width: int) -> bool:
+    """Whether ``rows`` (``text`` wrapped) end one row and begin the next with the two
+    pieces of a word that fits ``width`` cells; an execution id broken only after its
+    hyphens (``_wrap_body``) is not."""
+    if len(rows) < 2:
+        return False
+    if " " not in text and all(r.plain.endswith("-") for r in rows[:-1]):
+        return False
+    words = {word for word in text.split() if cell_len(word) <= width}
+    split = [r.plain.split() for r in rows]
+    return any(a and b and a[-1] + b[0] in words for a, b in pairwise(split))
+
+
+def _hanging_rows(prefix: Content, body: Content, width: int) -> list[Content]:
+    """``prefix`` and ``body`` in rows of ``width`` cells broken between its words, the
+    body under itself where a word fits beside the prefix; a word too wide for that begins
+    a row at the left edge (the row's words after it too), and only a word wider than
+    ``width`` is broken ("(manually_invalidat" over "ed)" beside a label in 30 cells)."""
+    indent = prefix.cell_length
+    room, hang = width - indent, Content(" " * indent)
+    text = _shown(body)
+    plain = text.plain
+    rows: list[Content] = []
+    lead, cap = prefix, room  # the row's start (prefix, hanging indent or none), its room
+    start: int | None = None  # where the row's first word starts (None: no word yet)
+    end = 0
+    for word_start, word_end, fresh in _kept_words(body.plain, room):
+        wide = cell_len(plain[word_start:word_end]) > room
+        if start is not None and not fresh and cell_len(plain[start:word_end]) <= cap:
+            end = word_end
+            continue
+        if start is not None or wide:
+            rows.append(lead + text[start:end] if start is not None else prefix.rstrip())
+            lead, cap = hang, room
+        start = word_start
+        if wide:
+            lead, cap = Content(""), width
+            while cell_len(plain[start:word_end]) > width:  # wider than the pane: broken
+                cut = _cut(plain, start, width)
+                rows.append(text[start:cut])
+                start = cut
+        end = word_end
+    rows.append(lead + text[start:end] if start is not None else prefix.rstrip())
+    return rows
+
+
+def _kept_words(plain: str, room: int) -> list[tuple[int, int, bool]]:
+    """Where ``plain``'s words start and end, the words joined by no-break spaces
+    (``unbroken``) one word where they fit ``room`` cells; else each its own, the first
+    beginning a row (True: "✗ no" kept from the text before, not "… ✗" over "no")."""
+    spans: list[tuple[int, int, bool]] = []
+    for kept in re.finditer(r"[^ \n]+", plain):
+        if cell_len(kept.group()) <= room:
+            spans.append((*kept.span(), False))
+            continue
+        at = kept.start()
+        words = list(re.finditer(r"\S+", kept.group()))
+        spans += [(at + w.start(), at + w.end(), len(words) > 1 and w is words[0]) for w in words]
+    return spans
 
 
 def word_rows(content: Content, width: int) -> list[Content]:
