@@ -326,3 +326,15 @@ def with_fallbacks_only_in_its_log(base: Path) -> tuple[Path, str]:
             writer.fallback_triggered(agent, then, "agent_error")
         writer.step_started("attempt-4", FALLBACK_CHAIN[-1], "read_only", {}, "a2" * 32)
     return records.parent, execution
+
+
+def write_cut_and_damaged(real_world: RealWorld, records: Path) -> Path:
+    """In ``records`` (made): the record IntentusNet 1.3.0 cut short writing its error
+    response, and a success record cut short since (before its final response: damage)."""
+    records.mkdir()
+    cut = f"{real_world.error_truncated}.json"
+    (records / cut).write_bytes((real_world.records_dir / cut).read_bytes())
+    whole = (real_world.records_dir / f"{real_world.success}.json").read_bytes()
+    damaged = whole[: whole.index(b'"finalResponse"')]
+    (records / f"{real_world.success}.json").write_bytes(damaged)
+    return records

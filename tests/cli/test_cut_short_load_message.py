@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.support import cli
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, write_cut_and_damaged
 
 WHERE = "file ends at byte "
 CUT = f"Cut short by its writer: {WHERE}"
@@ -22,14 +22,7 @@ DAMAGED = f"Damaged record: {WHERE}"
 @pytest.fixture
 def records(real_world: RealWorld, tmp_path: Path) -> Path:
     """The writer's cut error record, and a success record cut short since (by the test)."""
-    records = tmp_path / "records"
-    records.mkdir()
-    cut = f"{real_world.error_truncated}.json"
-    (records / cut).write_bytes((real_world.records_dir / cut).read_bytes())
-    whole = (real_world.records_dir / f"{real_world.success}.json").read_bytes()
-    damaged = whole[: whole.index(b'"finalResponse"')]
-    (records / f"{real_world.success}.json").write_bytes(damaged)
-    return records
+    return write_cut_and_damaged(real_world, tmp_path / "records")
 
 
 def test_inspect_says_its_writer_cut_it_short(real_world: RealWorld, records: Path) -> None:

@@ -15,6 +15,19 @@ from tests.intentusnet_world import RealWorld
 COPIES = 500
 
 
+def _in_a_child(script: str, warm: list[str], argv: list[str]) -> tuple[int, int]:
+    """The two numbers ``script`` prints, run in a fresh interpreter given ``[warm, argv]``
+    (command lines: the first run to import the code, the second measured)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps([warm, argv])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    first, second = map(int, done.stdout.split())
+    return first, second
+
+
 def test_a_big_directory_streams(tmp_path: Path, real_world: RealWorld) -> None:
     records = tmp_path / ".intentusnet" / "records"
     records.mkdir(parents=True)
@@ -38,13 +51,7 @@ def test_a_big_directory_streams(tmp_path: Path, real_world: RealWorld) -> None:
         "code = run(whole)\n"
         "print(code, tracemalloc.get_traced_memory()[1])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", measure, json.dumps([warm, whole])],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    code, peak = map(int, done.stdout.split())
+    code, peak = _in_a_child(measure, warm, whole)
     assert code == 0
     size = out.stat().st_size
     with out.open("rb") as lines:
@@ -121,11 +128,4 @@ print(peak() - base, code)
 
 def _grown(warm: list[str], argv: list[str]) -> tuple[int, int]:
     """How much a child's peak RSS grew doing ``argv`` (see ``GROWN``), and its code."""
-    done = subprocess.run(
-        [sys.executable, "-c", GROWN, json.dumps([warm, argv])],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    grown, code = map(int, done.stdout.split())
-    return grown, code
+    return _in_a_child(GROWN, warm, argv)

@@ -14,21 +14,14 @@ import pytest
 from intentus_tui.core.compare import file_operand
 from intentus_tui.tui.presenters.compare_text import side_title_versions
 from intentus_tui.tui.screens.confirm import ConfirmScreen
-from tests.intentusnet_world import RealWorld
+from tests.intentusnet_world import RealWorld, write_cut_and_damaged
 from tests.tui.app_support import SIZE, make_app, settle, timeline_summary
 
 
 @pytest.fixture
 def records(real_world: RealWorld, tmp_path: Path) -> Path:
     """The writer's cut error record, and a success record cut short since (by the test)."""
-    records = tmp_path / "records"
-    records.mkdir()
-    cut = f"{real_world.error_truncated}.json"
-    (records / cut).write_bytes((real_world.records_dir / cut).read_bytes())
-    whole = (real_world.records_dir / f"{real_world.success}.json").read_bytes()
-    damaged = whole[: whole.index(b'"finalResponse"')]
-    (records / f"{real_world.success}.json").write_bytes(damaged)
-    return records
+    return write_cut_and_damaged(real_world, tmp_path / "records")
 
 
 async def _said(records: Path, *execution_ids: str) -> list[tuple[str, str]]:

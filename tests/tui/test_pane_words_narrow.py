@@ -9,7 +9,6 @@ id may break after a hyphen)."""
 from __future__ import annotations
 
 import re
-import shutil
 from itertools import pairwise
 from pathlib import Path
 
@@ -17,10 +16,9 @@ import pytest
 from rich.cells import cell_len
 
 from intentus_tui.tui.widgets.pane_text import LinesView, wrap_lines
-from tests.core.wal.support import write_record_with_edited_log
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import make_app, settle
-from tests.tui.untrusted_pair import write_pair
+from tests.tui.untrusted_pair import write_every_kind
 
 PANES = {"1": "#verify-pane", "2": "#replay-summary", "4": "#postmortem-pane"}
 
@@ -56,11 +54,7 @@ async def test_no_word_that_fits_the_pane_is_broken_over_two_rows(
     """Every record of the real world, a tampered and an edited copy and one whose log was
     edited, in the Verify, Replay (replayed where it can be) and Post-mortem tabs at
     40-80x24 (a pane 4-44 cells wide)."""
-    base = tmp_path / ".intentusnet"
-    shutil.copytree(real_world.records_dir, base / "records")
-    write_pair(base / "records", real_world.success)
-    write_record_with_edited_log(base)
-    app = make_app(base / "records")
+    app = make_app(write_every_kind(tmp_path / ".intentusnet", real_world))
     async with app.run_test(size=(columns, 24)) as pilot:
         await settle(pilot)
         broken: dict[tuple[str, str], list[tuple[str, str]]] = {}

@@ -6,17 +6,15 @@ abbreviates): no word of either is broken over two rows."""
 
 from __future__ import annotations
 
-import shutil
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from intentus_tui.tui.widgets.pane_text import LinesView, wrap_lines
-from tests.core.wal.support import write_record_with_edited_log
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import make_app, settle
-from tests.tui.untrusted_pair import write_pair
+from tests.tui.untrusted_pair import write_every_kind
 
 
 @pytest.mark.parametrize("columns", [42, 44, 46, 48, 50])
@@ -25,11 +23,7 @@ async def test_no_word_of_a_heading_is_broken_over_two_rows(
 ) -> None:
     """Every record of the real world, a tampered and an edited copy and one whose log was
     edited, in the Verify tab at 42-50x24 (a pane 6-14 cells wide)."""
-    base = tmp_path / ".intentusnet"
-    shutil.copytree(real_world.records_dir, base / "records")
-    write_pair(base / "records", real_world.success)
-    write_record_with_edited_log(base)
-    app = make_app(base / "records")
+    app = make_app(write_every_kind(tmp_path / ".intentusnet", real_world))
     async with app.run_test(size=(columns, 24)) as pilot:
         await settle(pilot)
         await pilot.press("1")

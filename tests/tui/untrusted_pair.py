@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.compare import ComparisonScreen
+from tests.core.wal.support import write_record_with_edited_log
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import make_app, mark_and_compare, settle
 
@@ -22,6 +23,17 @@ TAMPERED = "aaaaaaaa-tamp-4e10-9904-3c4ce275832d"
 EDITED = "0f0f0f0f-edit-4e10-9904-3c4ce275832d"
 ENVELOPE_WHY = "the envelope does not hash to the recorded envelopeHash"
 EDITED_WHY = "the record contradicts itself: finalResponse differs from the FINAL_RESPONSE event"
+
+
+def write_every_kind(base: Path, real_world: RealWorld) -> Path:
+    """Under ``base`` (an ``.intentusnet`` directory): every record of the real world,
+    ``TAMPERED`` and ``EDITED`` (``write_pair``) and a record whose log was edited. Returns
+    the records directory."""
+    records = base / "records"
+    shutil.copytree(real_world.records_dir, records)
+    write_pair(records, real_world.success)
+    write_record_with_edited_log(base)
+    return records
 
 
 def write_pair(records: Path, source: str) -> None:
