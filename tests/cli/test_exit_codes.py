@@ -57,6 +57,9 @@ def test_ctrl_c_exits_130_with_one_line_and_the_json_error(tmp_path: Path) -> No
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        # Ctrl-C as a terminal delivers it: a suite started in the background by a shell
+        # without job control hands its children SIGINT ignored (this test then hung).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     wchan = Path(f"/proc/{proc.pid}/wchan")
     deadline = time.monotonic() + 30

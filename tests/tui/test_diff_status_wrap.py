@@ -40,8 +40,7 @@ async def test_no_count_is_split_from_its_noun_at_any_width() -> None:
         assert len(counted) == 3, whole  # values, events, and those the rules hide
         for width in range(40, 131, 3):
             await pilot.resize_terminal(width, 36)
-            for _ in range(3):  # resized, then laid out again for its size
-                await pilot.pause()
+            await settle(pilot)  # resized, then laid out again for its size
             size = status.region.size  # with its padding
             rows = [
                 strip.text.rstrip()

@@ -32,6 +32,7 @@ from intentus_tui.tui.widgets.replay_pane import ReplayPane
 from intentus_tui.tui.widgets.verify_pane import verify_lines
 from tests.factories import make_record, write_record
 from tests.intentusnet_world import RealWorld, with_broken_wal_chain
+from tests.tui.app_support import settle
 from tests.tui.side_pane_harness import (
     HOSTILE,
     SidePaneApp,
@@ -352,8 +353,7 @@ async def test_diff_counts_sit_beside_the_selector_or_under_it(width: int, besid
         app.side.show_diff(left, right)
         await finish_workers(pilot)
         pane = app.side.diff_pane
-        for _ in range(3):  # the tab shown, sized, then laid out again for its size
-            await pilot.pause()
+        await settle(pilot)  # the tab shown, sized, then laid out again for its size
         section = pane.query_one("#diff-section").region
         status = pane.query_one("#diff-status").region
         rows = str(pane.query_one("#diff-status").render()).splitlines()
