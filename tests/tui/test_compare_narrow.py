@@ -9,9 +9,11 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.geometry import Region
+from textual.pilot import Pilot
 
 from intentus_tui.core.actions import Fold
 from intentus_tui.demo.writer import build_demo_world
@@ -133,7 +135,17 @@ def _rows_in(app: IntentusApp, region: Region) -> list[str]:
     return [line[region.x : region.right].rstrip() for line in lines]
 
 
-@pytest.mark.parametrize("width", [40, 44, 52, 56, 64, 72, 80])
+def _rows_ending_in_a_separator(app: IntentusApp) -> dict[str, list[str]]:
+    """The full screen's rows, or the Diff tab's, that end with a "·" or "—", by where."""
+    if isinstance(app.screen, ComparisonScreen):
+        where, rows = "full screen", _rows_in(app, app.screen.scrollable_content_region)
+    else:
+        where, rows = "Diff tab", _rows_in(app, app.side_pane.diff_pane.scrollable_content_region)
+    ending = [row for row in rows if row.endswith(("·", "—"))]
+    return {where: ending} if ending else {}
+
+
+@pytest.mark.parametrize("width", [40, 64])
 async def test_no_row_of_a_comparison_ends_with_a_separator(
     tmp_path: Path, real_world: RealWorld, width: int
 ) -> None:
@@ -141,12 +153,33 @@ async def test_no_row_of_a_comparison_ends_with_a_separator(
     40-80x24: the Diff tab read "A ⚠ untrusted · tampered ·" over "✗ no (untrusted)", the
     status "… · at value 1/2 ·" at 64-80 columns, a stacked title "A execution aaaaaaaa · ⚠
     untrusted ·" at 40-48, the warning "… untrusted (tampered) ·" at 40-46, each "·" read as
-    something cut off. Now a row's end parts two answers, as in the side pane's verdicts."""
+    something cut off. Now a row's end parts two answers, as in the side pane's verdicts.
+    Opened at ``width``; opened at 64, each view is also seen at every other width from 80
+    down to 40 columns, the terminal resized two columns at a time (each fits its rows
+    again)."""
+    swept: dict[tuple[int, str], list[str]] = {}
     async with comparing_the_pair(tmp_path, real_world, (width, 24)) as (app, pilot):
         full = _rows_in(app, app.screen.scrollable_content_region)
         assert "⚠ A and B are untrusted (tampered)" in flat(full), full
+        assert not _rows_ending_in_a_separator(app)
+        if width == 64:
+            swept |= await _every_width(app, pilot)
         await pilot.press("escape")
         await settle(pilot)
-        diff_tab = _rows_in(app, app.side_pane.diff_pane.scrollable_content_region)
-        for rows in (full, diff_tab):
-            assert not any(row.endswith(("·", "—")) for row in rows), rows
+        assert not isinstance(app.screen, ComparisonScreen)
+        assert not _rows_ending_in_a_separator(app)
+        if width == 64:
+            swept |= await _every_width(app, pilot)
+    assert not swept, swept
+
+
+async def _every_width(app: IntentusApp, pilot: Pilot[Any]) -> dict[tuple[int, str], list[str]]:
+    """``_rows_ending_in_a_separator`` at every other width from 80 down to 40 columns."""
+    found = {}
+    for width in range(80, 39, -2):
+        await pilot.resize_terminal(width, 24)
+        await settle(pilot)
+        assert app.size.width == width
+        for where, rows in _rows_ending_in_a_separator(app).items():
+            found[width, where] = rows
+    return found
