@@ -28,6 +28,7 @@ from intentus_tui.tui.presenters.list_rows import file_label
 from intentus_tui.tui.presenters.verdict_cells import WritingVerdict
 
 if TYPE_CHECKING:  # the tabs' modules are imported when the tabs are built
+    from textual.screen import Screen
     from textual.widgets import TabbedContent
 
     from intentus_tui.core.actions import ExecutionDetail, Operand
@@ -163,6 +164,7 @@ class SidePane(Widget):
         strips.first().can_focus = False
         self._labels = TAB_LABELS[0]
         self._fit_tab_labels()
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._underline_the_active_tab)
         self._ready = True
         self._built.set()
         self._push_detail(self.detail)
@@ -170,6 +172,28 @@ class SidePane(Widget):
     def on_resize(self) -> None:
         if self._ready:
             self._fit_tab_labels()
+
+    def _underline_the_active_tab(self, _screen: Screen[Any]) -> None:
+        """After each layout of the screen: the tab strip's underline under its active tab.
+        Textual moves it when a tab is chosen (measuring the tab once the screen is next
+        idle) or when the strip is resized. A tab chosen while the screen was covered (the
+        Diff tab, under a full-screen comparison) was measured where the hidden pane had
+        left it: back on the screen, the underline stayed under no tab."""
+        from textual.widgets import Tabs
+        from textual.widgets._tabs import Underline
+
+        for strip in self.query(Tabs):
+            active = strip.active_tab
+            if active is None or not strip.region:
+                continue
+            underline = strip.query_one(Underline)
+            start, end = active.virtual_region.shrink(active.styles.gutter).column_span
+            animator = self.app.animator
+            if (underline.highlight_start, underline.highlight_end) != (start, end) and not (
+                animator.is_being_animated(underline, "highlight_start")
+                or animator.is_being_animated(underline, "highlight_end")
+            ):
+                strip._highlight_active(animate=False)
 
     def _fit_tab_labels(self) -> None:
         """The tabs' labels that fit the pane's width (``TAB_LABELS``), if they changed."""
