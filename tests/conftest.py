@@ -19,9 +19,10 @@ from tests.intentusnet_world import RealWorld, build_real_world
 # guess: ``settle`` waits for the workers, the side pane and every queued message, twice
 # over, and for any layout still to run. Slices of 4 ms halved the debugger's tests (the
 # hostile walk: 39 s to 20 s); 2 ms took them from 159-162 s to 148 s (``pytest -n 2
-# tests/tui``). An idle app spends well under the 0.1 ms a slice allows.
-textual._wait.SLEEP_GRANULARITY = 0.002
-textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+# tests/tui``); 1 ms from 157 s to 146 s (0.5 ms: 143 s). An idle app spends well under
+# the 0.1 ms of CPU a slice allows.
+textual._wait.SLEEP_GRANULARITY = 0.001
+textual._wait.SLEEP_IDLE = 0.0001
 
 # The debuggers the tests run in this process draw no animation (as with
 # ``TEXTUAL_ANIMATIONS=none``, a user's choice too): a tab's underline slides for 0.3 s

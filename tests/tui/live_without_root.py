@@ -26,8 +26,8 @@ from tests.tui.app_support import (
     wait_for_scan_and_side_pane,
 )
 
-textual._wait.SLEEP_GRANULARITY = 0.004  # as the test suite's conftest does
-textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+textual._wait.SLEEP_GRANULARITY = 0.001  # as the test suite's conftest does
+textual._wait.SLEEP_IDLE = 0.0001
 
 Rows = dict[str, list[object]]
 
