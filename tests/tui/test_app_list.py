@@ -346,12 +346,11 @@ async def test_escape_on_the_list_clears_the_filter_in_force(
 ) -> None:
     """Back on the list with a filter applied, the footer offers escape to clear it; from the
     timeline escape still goes back to the list first."""
-    from textual.widgets._footer import FooterKey
-
     from intentus_tui.core.verdict import verdict_of
+    from intentus_tui.tui.widgets.footer import AppFooter
 
     def footer() -> list[str]:
-        return [key.key_display for key in app.query(FooterKey)]
+        return [key.key_display for key in app.screen.query_one(AppFooter).keys]
 
     app = make_app(records_dir)
     async with app.run_test(size=WIDE) as pilot:

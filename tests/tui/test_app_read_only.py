@@ -17,6 +17,7 @@ from intentus_tui.core.read_only import mark_read_only
 from intentus_tui.tui import app as app_module
 from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.confirm import ConfirmScreen
+from intentus_tui.tui.widgets.footer import AppFooter
 from tests.core.bundle.support import BundleWorld, build_bundle_world, repack
 from tests.intentusnet_world import RealWorld
 from tests.tui.app_support import SIZE, screen_text, settle, wait_for
@@ -154,8 +155,6 @@ async def test_a_bundle_offers_no_live_pause_it_could_not_do(
 ) -> None:
     """A bundle is never watched: its footer offered ``p Live/pause``, which said only
     "Not watching this directory", and so did the palette's "Toggle live / paused"."""
-    from textual.widgets._footer import FooterKey
-
     from intentus_tui.cli.open import bundle_app
     from tests.tui.test_app_injection import _hit_count
 
@@ -166,7 +165,7 @@ async def test_a_bundle_offers_no_live_pause_it_could_not_do(
         await settle(pilot)
         await wait_for(pilot, lambda: app.detail is not None, "the detail")
         await settle(pilot)
-        keys = [(key.key_display, key.description) for key in app.query(FooterKey)]
+        keys = [(key.key_display, key.description) for key in app.query_one(AppFooter).keys]
         assert ("r", "Replay") in keys and not any(key == "p" for key, _ in keys), keys
         assert "Live/pause" not in screen_text(app)
         await pilot.press("ctrl+p", *"toggle")

@@ -1,97 +1,219 @@
-"""Textual's ``Footer``, recomposed only when what it shows changes, and without its leak.
+"""The key bar at the bottom of a screen: the keys in one line of text.
 
-Textual's footer recomposes whenever the screen's bindings are refreshed: every focus
-change (opening and closing the filter box is two), and every refresh our ``check_action``
-asks for, even when the keys it shows stay the same. A recompose mounts and styles a widget
-per key, and each ``FooterKey`` starts compact, then follows the footer's ``compact``
-(not compact): two more restylings per key. Under the tests the footer was a tenth of the
-debugger's CPU. Here the keys shown are compared first: a recompose that would draw the
-same keys is skipped, one that would only enable or disable some sets them in place; new
-keys start with the footer's ``compact`` value.
-
-The leak: each ``FooterKey`` is data-bound to the footer's ``compact`` reactive, and Textual
-drops the watchers of removed widgets only when that reactive changes, which it never does
-here: in Textual 8.2 every recompose left its keys alive (about 24 widgets, 40 KB, per
-filter opened and closed). ``mutate_reactive`` runs Textual's own pruning of closed
-watchers after each recompose.
+Textual's ``Footer`` mounts a widget per key and mounts them all again whenever the keys
+change, which they do at every change of focus (opening and closing the filter box is
+two): each of a dozen keys mounted and styled three times over (itself and its two parts).
+A debugger test that opened the filter box and closed it spent 255 ms of CPU with that
+footer and 178 ms without any; 188 ms with this one. A user paid the same on each key
+that moved the focus. Here the keys are one widget's line of text and the palette's key
+another's, drawn as Textual's footer draws them (its styles, spacing, the palette's key
+docked right after a thin edge: ``▏^p palette``; the snapshots did not change): a change
+of keys repaints a line. A key is clicked as before (a disabled one rings the bell) and
+hovered as before; its tooltip shows while the mouse is on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import ClassVar
 
+from rich.style import Style
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
-
-# What ``Footer.compose`` reads (``AppFooter._what_is_shown``): a tuple per key shown,
-# then the palette's and compact settings. In a key's tuple:
-_KEY, _ACTION, _ENABLED = 0, 3, 4
-Shown = tuple[tuple[tuple[Hashable, ...], ...], Hashable, Hashable, Hashable]
+from textual.screen import Screen
+from textual.widget import Widget
 
 
-def _only_enabled_differs(shown: Shown, was: Shown) -> bool:
-    """The same keys in the same places, only which are enabled has changed."""
-    if shown[1:] != was[1:] or len(shown[0]) != len(was[0]):
-        return False
-    return all(
-        now[:_ENABLED] == before[:_ENABLED] and now[_ENABLED + 1 :] == before[_ENABLED + 1 :]
-        for now, before in zip(shown[0], was[0], strict=True)
-    )
+@dataclass(frozen=True)
+class FooterKey:
+    """One key shown: what it shows (``key_display``, ``description``), what a click on
+    it presses (``key``), its action, whether it is enabled, and its tooltip."""
+
+    key: str
+    key_display: str
+    description: str
+    action: str
+    enabled: bool
+    tooltip: str
 
 
-class AppFooter(Footer):
-    _shown: Shown | None = None
+@dataclass(frozen=True)
+class _Shown:
+    keys: tuple[FooterKey, ...]
+    palette: FooterKey | None
+
+
+class KeysLine(Widget):
+    """Keys drawn side by side, each `` key Description `` as Textual's key widget draws
+    it; clicked and hovered as it is."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"keys--hover", "keys--key", "keys--description"}
+    DEFAULT_CSS = """
+    KeysLine {
+        width: auto;
+        height: 1;
+        background: $footer-item-background;
+        .keys--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        .keys--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .keys--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+    }
+    """
+
+    def __init__(self, *, compact: bool = False, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
+        self.set_reactive(Widget.shrink, False)  # as Textual's key widget: cut, not shrunk
+        self._compact = compact  # the palette's: no padding around the key
+        self._keys: tuple[FooterKey, ...] = ()
+        self._places: list[tuple[int, int, FooterKey]] = []  # columns as last drawn
+        self._hover: FooterKey | None = None
+
+    def show(self, keys: tuple[FooterKey, ...]) -> None:
+        if keys != self._keys:
+            self._keys = keys
+            self._hover = None
+            self.refresh(layout=True)
+
+    def render(self) -> Text:
+        line = Text(no_wrap=True, overflow="crop", end="")
+        places = []
+        for key in self._keys:
+            start = line.cell_len
+            item = self.get_component_rich_style("keys--hover") if key is self._hover else None
+            if not key.enabled:
+                item = (item or Style()) + Style(dim=True)
+            key_style = self.get_component_rich_style("keys--key")
+            description_style = self.get_component_rich_style("keys--description")
+            if item is not None:
+                key_style, description_style = item + key_style, item + description_style
+            if self._compact:
+                line.append(key.key_display, key_style)
+                if key.description:
+                    line.append(f" {key.description}", description_style)
+            else:
+                line.append(f" {key.key_display} ", key_style)
+                if key.description:
+                    line.append(f"{key.description} ", description_style)
+            places.append((start, line.cell_len, key))
+        self._places = places
+        return line
+
+    def _key_at(self, x: int) -> FooterKey | None:
+        x -= self.styles.gutter.left
+        return next((key for start, end, key in self._places if start <= x < end), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._hovering(self._key_at(event.x))
+
+    def on_leave(self, _: events.Leave) -> None:
+        self._hovering(None)
+
+    def _hovering(self, key: FooterKey | None) -> None:
+        if key is not self._hover:
+            self._hover = key
+            self.tooltip = key.tooltip if key is not None and key.tooltip else None
+            self.refresh()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        key = self._key_at(event.x)
+        if key is None:
+            return
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
+
+
+class AppFooter(Widget, can_focus=False):
+    """The keys of what has focus, each ``key Description``, the palette's at the right."""
+
+    ALLOW_SELECT = False
+    # Textual's footer's styles, as its key widgets have them.
+    DEFAULT_CSS = """
+    AppFooter {
+        layout: horizontal;
+        color: $footer-foreground;
+        background: $footer-background;
+        dock: bottom;
+        height: 1;
+        overflow: hidden hidden;
+        & > .-palette {
+            dock: right;
+            padding-right: 1;
+            border-left: vkey $foreground 20%;
+        }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown = _Shown((), None)
+        self._keys = KeysLine()
+        self._palette = KeysLine(compact=True, classes="-palette")
+
+    @property
+    def keys(self) -> tuple[FooterKey, ...]:
+        """The keys shown, left to right, the palette's last."""
+        shown = self._shown
+        return shown.keys + ((shown.palette,) if shown.palette is not None else ())
 
     def compose(self) -> ComposeResult:
-        for widget in super().compose():
-            # The keys bound to the footer's ``compact`` (not the palette's key, left as is).
-            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
-                widget.set_reactive(FooterKey.compact, self.compact)
-            yield widget
+        yield self._keys
+        yield self._palette
 
-    async def recompose(self) -> None:
-        shown, was = self._what_is_shown(), self._shown
-        if shown == was:
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        if not self.is_attached or screen is not self.screen:
             return
-        self._shown = shown
-        if shown is not None and was is not None and _only_enabled_differs(shown, was):
-            self._enable_in_place(shown[0])
-            return
-        await super().recompose()
-        self.mutate_reactive(Footer.compact)  # drops the removed keys' watchers
+        shown = self._what_is_shown()
+        if shown != self._shown:
+            self._shown = shown
+            self._keys.show(shown.keys)
+            self._palette.show(() if shown.palette is None else (shown.palette,))
+            self._palette.display = shown.palette is not None
 
-    def _enable_in_place(self, keys: tuple[tuple[Hashable, ...], ...]) -> None:
-        """The same keys, some enabled or disabled since: each key is set as ``compose``
-        would make it (``FooterKey`` keeps it in ``_disabled`` and the ``-disabled``
-        class), not mounted again. Every debugger start enables ``r`` and ``m`` once a row
-        is loaded."""
-        enabled: dict[tuple[Hashable, Hashable], Hashable] = {}
-        for key in keys:  # the first binding of a key and action is the one shown
-            enabled.setdefault((key[_KEY], key[_ACTION]), key[_ENABLED])
-        for footer_key in self.query(FooterKey):
-            now = enabled.get((footer_key.key, footer_key.action))
-            if now is not None and not footer_key.has_class("-command-palette"):
-                footer_key._disabled = not now
-                footer_key.set_class(not now, "-disabled")
-
-    def _what_is_shown(self) -> Shown | None:
-        """Everything ``Footer.compose`` reads: the same, the same keys drawn."""
-        if not self._bindings_ready or not self.is_attached:
-            return None
+    def _what_is_shown(self) -> _Shown:
+        """The keys Textual's footer shows: the first binding shown of each action, in
+        the screen's order; the palette's key apart."""
         app = self.app
-        keys = tuple(
-            (
+        active = self.screen.active_bindings
+        first: dict[str, FooterKey] = {}
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show and binding.action not in first:
+                first[binding.action] = FooterKey(
+                    binding.key,
+                    app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    enabled,
+                    tooltip,
+                )
+        palette = None
+        if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
+            _, binding, enabled, tooltip = active[app.COMMAND_PALETTE_BINDING]
+            palette = FooterKey(
                 binding.key,
                 app.get_key_display(binding),
                 binding.description,
                 binding.action,
                 enabled,
-                tooltip,
-                binding.tooltip,
-                None if binding.group is None else id(binding.group),
+                binding.tooltip or binding.description or tooltip,
             )
-            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
-            if binding.show
-        )
-        return (keys, self.show_command_palette, app.ENABLE_COMMAND_PALETTE, self.compact)
+        return _Shown(tuple(first.values()), palette)
