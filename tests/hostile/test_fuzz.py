@@ -75,10 +75,28 @@ def _real_fixtures(real_world: RealWorld) -> dict[str, bytes]:
 # ------------------------------------------------------------------ every truncation point
 
 
-def _check_truncation(data: bytes, original: dict[str, Any], cut: int) -> None:
+def _check_truncation(
+    data: bytes, original: dict[str, Any], cut: int, seen: set[tuple[object, ...]]
+) -> None:
     result = load_record_bytes(Path("t.json"), data[:cut])
-    # Every cut runs every consumer; the output checks and comparisons sample the cuts.
-    exercise(result, compare=cut % 32 == 0, inspect=cut % 8 == 0)
+    # Every cut is loaded and its salvage checked. Every consumer runs on every record a cut
+    # leaves that no cut before left (``seen``: what the consumers are given, all but where
+    # the file ends, which only the load message says), and on every eighth cut, whose
+    # outputs are checked too; the comparisons on every 32nd. The 10,501 cuts of the
+    # fixtures leave 61 such records: running every consumer at each cut took 6.3 s of the
+    # 6.8 s, the loads 0.5 s.
+    shown = result.record.raw if result.record is not None else None
+    given = (
+        result.status,
+        json.dumps(shown, sort_keys=True, default=repr),
+        tuple(result.recovered or ()),
+        result.partial,
+        result.cut_final_status,
+        result.damage.truncated if result.damage is not None else None,
+    )
+    if given not in seen or cut % 8 == 0:
+        seen.add(given)
+        exercise(result, compare=cut % 32 == 0, inspect=cut % 8 == 0)
     if cut == len(data):
         assert result.status is LoadStatus.OK
         return
@@ -104,15 +122,17 @@ def _check_truncation(data: bytes, original: dict[str, Any], cut: int) -> None:
 def test_every_truncation_point_of_each_fixture_record(name: str) -> None:
     data = FIXTURES[name]
     original = json.loads(data)
+    seen: set[tuple[object, ...]] = set()
     for cut in range(len(data) + 1):
-        _check_truncation(data, original, cut)
+        _check_truncation(data, original, cut, seen)
 
 
 def test_every_truncation_point_of_records_written_by_intentusnet(real_world: RealWorld) -> None:
     for data in _real_fixtures(real_world).values():
         original = json.loads(data)
+        seen: set[tuple[object, ...]] = set()
         for cut in range(0, len(data) + 1, 3):
-            _check_truncation(data, original, cut)
+            _check_truncation(data, original, cut, seen)
 
 
 # ------------------------------------------------------------------ random byte mutations
