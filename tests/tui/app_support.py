@@ -210,7 +210,7 @@ async def wait_for(
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for: {what}")
-        await pilot.pause(0.02)
+        await pilot.pause(0.005)
 
 
 async def wait_for_scan_and_side_pane(pilot: Pilot[Any], app: IntentusApp) -> None:
