@@ -16,11 +16,11 @@ from tests.intentusnet_world import RealWorld, build_real_world
 
 # Textual's pilot waits for the process to look idle after every key and pause, watching
 # its CPU time in 20 ms slices: at least 40 ms a key. The app's tests do not rely on that
-# guess: ``settle`` waits for the workers, the side pane and every queued message, twice
-# over, and for any layout still to run. Slices of 4 ms halved the debugger's tests (the
-# hostile walk: 39 s to 20 s); 2 ms took them from 159-162 s to 148 s (``pytest -n 2
-# tests/tui``); 1 ms from 157 s to 146 s (0.5 ms: 143 s). An idle app spends well under
-# the 0.1 ms of CPU a slice allows.
+# guess: ``settle`` waits for the workers, the side pane, a resize still to be passed on
+# and every queued message, twice over, and for any layout still to run. Slices of 4 ms
+# halved the debugger's tests (the hostile walk: 39 s to 20 s); 2 ms took them from
+# 159-162 s to 148 s (``pytest -n 2 tests/tui``); 1 ms from 157 s to 146 s. An idle app
+# spends well under the 0.1 ms of CPU a slice allows.
 textual._wait.SLEEP_GRANULARITY = 0.001
 textual._wait.SLEEP_IDLE = 0.0001
 

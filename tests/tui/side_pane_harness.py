@@ -16,6 +16,7 @@ from intentus_tui.tui.presenters.execution_text import force_replay_lines
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.widgets.side_pane import SidePane
 from tests.factories import make_record
+from tests.tui.app_support import settle
 
 HOSTILE = ["[b]x[/b]", "[/x]", "[$accent]", "\x1b[2J", "\x1b]0;t\x07", "\u202e"]
 
@@ -53,9 +54,11 @@ def salvaged_detail(execution_id: str = "exec-0003") -> ExecutionDetail:
 
 
 async def finish_workers(pilot: Pilot[Any]) -> None:
-    """Wait for every worker (replay, diff), then for the messages they posted to be handled."""
+    """Wait for every worker (replay, diff), then for the app to settle: the messages they
+    posted handled, the tab they chose shown and focused (after a refresh: a key pressed
+    sooner, under load, went to the tab before)."""
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)
 
 
 async def refused_replay(pilot: Pilot[Any]) -> str:

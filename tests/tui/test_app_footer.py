@@ -11,7 +11,7 @@ from textual.widget import Widget
 
 from intentus_tui.tui.app import IntentusApp
 from intentus_tui.tui.screens.help import HelpScreen
-from intentus_tui.tui.widgets.footer import AppFooter
+from intentus_tui.tui.widgets.footer import AppFooter, KeysLine
 from tests.tui.app_support import SIZE, make_app, screen_lines, settle, wait_for
 
 
@@ -122,3 +122,35 @@ async def test_a_click_on_a_key_presses_it_and_a_disabled_one_rings_the_bell(
         await pilot.click(offset=(bottom.index(" ? Help") + 2, 49))
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen) and len(rung) == 1
+
+
+def _background_at(line: KeysLine, x: int) -> object:
+    """The background colour of the footer's keys line at column ``x``, as drawn."""
+    at = 0
+    for segment in line.render_line(0):
+        at += segment.cell_length
+        if x < at:
+            return segment.style.bgcolor if segment.style else None
+    raise AssertionError(f"no column {x}")
+
+
+async def test_a_hovered_key_is_lit_as_on_textuals_footer(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_for(pilot, lambda: app.detail is not None, "the selected execution read")
+        await settle(pilot)
+        line = _footer(app).query_one(KeysLine)
+        bottom = screen_lines(app)[-1]
+        help_at, quit_at = bottom.index(" ? Help") + 1, bottom.index(" q Quit") + 1
+        resting = _background_at(line, help_at)
+        assert _background_at(line, quit_at) == resting
+        await pilot.hover(offset=(help_at, 49))
+        await settle(pilot)
+        assert _background_at(line, help_at) != resting
+        assert _background_at(line, help_at + len("? Help")) != resting  # its description
+        assert _background_at(line, quit_at) == resting
+        await pilot.hover(offset=(100, 10))
+        await settle(pilot)
+        assert _background_at(line, help_at) == resting

@@ -55,10 +55,7 @@ class KeysLine(Widget):
         width: auto;
         height: 1;
         background: $footer-item-background;
-        .keys--hover {
-            color: $footer-key-foreground;
-            background: $block-hover-background;
-        }
+        .keys--hover { background: $block-hover-background; }
         .keys--key {
             color: $footer-key-foreground;
             background: $footer-key-background;
@@ -90,13 +87,16 @@ class KeysLine(Widget):
         places = []
         for key in self._keys:
             start = line.cell_len
-            item = self.get_component_rich_style("keys--hover") if key is self._hover else None
-            if not key.enabled:
-                item = (item or Style()) + Style(dim=True)
             key_style = self.get_component_rich_style("keys--key")
             description_style = self.get_component_rich_style("keys--description")
-            if item is not None:
-                key_style, description_style = item + key_style, item + description_style
+            # A hovered key's parts lie on the hover's background, a disabled one is dim:
+            # what Textual's key widget sets on itself shows through its parts.
+            over = Style()
+            if key is self._hover:
+                over += Style(bgcolor=self.get_component_rich_style("keys--hover").bgcolor)
+            if not key.enabled:
+                over += Style(dim=True)
+            key_style, description_style = key_style + over, description_style + over
             if self._compact:
                 line.append(key.key_display, key_style)
                 if key.description:
