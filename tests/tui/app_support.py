@@ -115,7 +115,7 @@ def _screen_busy(app: App[Any]) -> bool:
     return any(not node._message_queue.empty() for node in (app, *screen.walk_children()))
 
 
-def _underline_moving(app: App[Any]) -> bool:
+def underline_off_its_tab(app: App[Any]) -> bool:
     """Whether a tab bar's underline is not yet under its active tab: Textual moves it once
     the screen is next idle after the key, which the animator and the workers do not show
     (a busy machine's snapshot caught it under the old tab)."""
@@ -148,7 +148,7 @@ async def _workers_finished(workers: list[Worker[Any]], timeout: float) -> None:
 
 
 # Seconds a tab's underline may stay off its tab, with nothing else to wait for, before
-# it is taken as left there, a bug the test fails on (``_underline_moving``): its move
+# it is taken as left there, a bug the test fails on (``underline_off_its_tab``): its move
 # takes 0.3 s at most. The helper once put it under its tab itself, which hid one (the
 # Diff tab chosen under a full-screen comparison: its underline stayed under no tab).
 UNDERLINE_STUCK = 3.0
@@ -180,7 +180,7 @@ async def settle(pilot: Pilot[Any], timeout: float = 30.0) -> None:
             await pilot.pause(0.005)
         elif _screen_busy(app):
             quiet_rounds, waiting_for = 0, "a layout or a message"
-        elif _underline_moving(app):
+        elif underline_off_its_tab(app):
             quiet_rounds, waiting_for, underline = 0, "a tab's underline", True
             if time.monotonic() > underline_since + UNDERLINE_STUCK:
                 raise AssertionError("a tab's underline stayed off its active tab")

@@ -11,20 +11,9 @@ import pytest
 from textual.widgets import Tabs
 from textual.widgets._tabs import Underline
 
-from intentus_tui.tui.app import IntentusApp
 from tests.intentusnet_world import RealWorld
-from tests.tui.app_support import wait_for
+from tests.tui.app_support import make_app, settle, underline_off_its_tab, wait_for
 from tests.tui.untrusted_pair import comparing_the_pair
-
-
-def _underline_and_tab(app: IntentusApp) -> tuple[tuple[float, float], tuple[int, int]]:
-    """The side pane's underline (start, end) and its active tab's columns (start, end)."""
-    strip = app.side_pane.query_one(Tabs)
-    active = strip.active_tab
-    assert active is not None
-    underline = strip.query_one(Underline)
-    under = (underline.highlight_start, underline.highlight_end)
-    return under, active.virtual_region.shrink(active.styles.gutter).column_span
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
@@ -35,10 +24,23 @@ async def test_after_a_comparison_the_diff_tab_is_underlined(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.screen_stack[0], "the main screen")
         assert app.side_pane.active_tab == "diff"
-        under, tab = _underline_and_tab(app)
         await wait_for(
-            pilot,
-            lambda: _underline_and_tab(app)[0] == tab,
-            f"the underline {under} under the Diff tab {tab}",
-            timeout=2.0,
+            pilot, lambda: not underline_off_its_tab(app), "the Diff tab underlined", timeout=2
+        )
+
+
+async def test_an_underline_off_its_tab_is_put_back_at_the_next_layout(
+    records_dir: Path, world: dict[str, str]
+) -> None:
+    """Where the comparison's timing left it (it depends on which of the two screens is
+    laid out first), made at once: the underline under no tab, then any layout."""
+    app = make_app(records_dir)
+    async with app.run_test(size=(200, 50)) as pilot:  # the side pane shown
+        await settle(pilot)
+        underline = app.side_pane.query_one(Tabs).query_one(Underline)
+        underline.highlight_start, underline.highlight_end = 5, 5
+        assert underline_off_its_tab(app)
+        app.screen.refresh(layout=True)
+        await wait_for(
+            pilot, lambda: not underline_off_its_tab(app), "the underline put back", timeout=2
         )
