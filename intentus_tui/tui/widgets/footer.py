@@ -85,18 +85,17 @@ class KeysLine(Widget):
     def render(self) -> Text:
         line = Text(no_wrap=True, overflow="crop", end="")
         places = []
+        key_part = self.get_component_rich_style("keys--key")
+        description_part = self.get_component_rich_style("keys--description")
+        hovered = Style(bgcolor=self.get_component_rich_style("keys--hover").bgcolor)
         for key in self._keys:
             start = line.cell_len
-            key_style = self.get_component_rich_style("keys--key")
-            description_style = self.get_component_rich_style("keys--description")
             # A hovered key's parts lie on the hover's background, a disabled one is dim:
             # what Textual's key widget sets on itself shows through its parts.
-            over = Style()
-            if key is self._hover:
-                over += Style(bgcolor=self.get_component_rich_style("keys--hover").bgcolor)
+            over = hovered if key is self._hover else Style()
             if not key.enabled:
                 over += Style(dim=True)
-            key_style, description_style = key_style + over, description_style + over
+            key_style, description_style = key_part + over, description_part + over
             if self._compact:
                 line.append(key.key_display, key_style)
                 if key.description:
