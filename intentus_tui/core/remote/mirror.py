@@ -680,17 +680,18 @@ async def _sftp_copy(sftp: Any, item: Wanted) -> int:
     local = Path(local_text)
     huge = kind == "records" and size > HUGE_FILE_BYTES
     remote_file = await sftp.open(remote, "rb")
-    try:
-        if huge:
-            head = bytes(await remote_file.read(HEAD_BYTES, 0))
-            tail = bytes(await remote_file.read(TAIL_BYTES, max(0, size - TAIL_BYTES)))
-        else:
-            # The listing's size: no fstat round trip (a file that grew since is read
-            # whole at the next sync: its stamp will differ).
-            data = bytes(await remote_file.read(max(size, 0) or -1, 0))
-    finally:
-        with contextlib.suppress(Exception):  # what was read is whole: a failed close
-            await remote_file.close()  # loses nothing (the next request reports it)
+    # A read that fails or times out (a stalled link) ends the sync, and the connection is
+    # dropped: its file is not closed first. Waiting on that link for the close held the
+    # report of a stall with a 2 s timeout for 4 s, until the keepalives gave up.
+    if huge:
+        head = bytes(await remote_file.read(HEAD_BYTES, 0))
+        tail = bytes(await remote_file.read(TAIL_BYTES, max(0, size - TAIL_BYTES)))
+    else:
+        # The listing's size: no fstat round trip (a file that grew since is read whole
+        # at the next sync: its stamp will differ).
+        data = bytes(await remote_file.read(max(size, 0) or -1, 0))
+    with contextlib.suppress(Exception):  # what was read is whole: a failed close loses
+        await remote_file.close()  # nothing (the next request reports it)
     if huge:
         _write_sparse(local, size, head, tail)
         read = len(head) + len(tail)
