@@ -8,11 +8,13 @@ their own cores, so that a listing or the cache never makes them again.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
+import signal
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
@@ -386,25 +388,54 @@ def stat_names(directory: Path, names: list[str], workers: int | None = None) ->
     """Each file's stamp (following a link, as reading does; ``NO_STAMP`` where it cannot
     be stat'ed), packed. A stat costs a few microseconds of system time and there may be
     100,000 of them: a big directory is split with a forked helper when that is safe."""
+    stamps = stat_names_while(directory, names, workers, _go_on, helper_share=0.5)
+    assert stamps is not None  # nothing said to stop
+    return stamps
+
+
+def _go_on() -> bool:
+    return True
+
+
+def stat_names_while(
+    directory: Path,
+    names: list[str],
+    workers: int | None,
+    meanwhile: Callable[[], bool],
+    *,
+    helper_share: float,
+) -> Stamps | None:
+    """``stat_names``, with ``meanwhile()`` run here while a forked helper stats its share
+    of ``names`` (``helper_share``, the larger one when ``meanwhile`` takes a while), or
+    before any stat where no helper is forked. None, and the helper stopped, when
+    ``meanwhile`` says (False) that these are not the names to stat after all."""
     try:
         directory_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
+        if not meanwhile():
+            return None
         return stamps_of([os.path.join(directory, name) for name in names], None)
     try:
-        return _stat_split(names, directory_fd, workers)
+        return _stat_split(names, directory_fd, workers, meanwhile, helper_share)
     finally:
         os.close(directory_fd)
 
 
-def _stat_split(names: list[str], directory_fd: int, workers: int | None) -> Stamps:
+def _stat_split(
+    names: list[str],
+    directory_fd: int,
+    workers: int | None,
+    meanwhile: Callable[[], bool],
+    helper_share: float,
+) -> Stamps | None:
     cores = workers if workers is not None else (os.cpu_count() or 1)
     if len(names) < PARALLEL_STAT_THRESHOLD or cores <= 1 or not can_fork():
-        return stamps_of(names, directory_fd)
-    half = len(names) // 2
-    ours, theirs = names[:half], names[half:]
+        return stamps_of(names, directory_fd) if meanwhile() else None
+    split = len(names) - int(len(names) * helper_share)
+    ours, theirs = names[:split], names[split:]
     read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the helper: stat the second half, send it packed, leave without cleanup
+    if pid == 0:  # the helper: stat its part, send it packed, leave without cleanup
         status = 0
         try:
             os.close(read_end)
@@ -415,10 +446,19 @@ def _stat_split(names: list[str], directory_fd: int, workers: int | None) -> Sta
         finally:
             os._exit(status)
     os.close(write_end)
-    stamps = stamps_of(ours, directory_fd)
-    with os.fdopen(read_end, "rb") as incoming:
-        data = incoming.read()
-    os.waitpid(pid, 0)
+    stamps: Stamps | None = None
+    try:
+        if meanwhile():
+            stamps = stamps_of(ours, directory_fd)
+    finally:
+        if stamps is None:  # its stats are of no use: it is stopped, not waited for
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with os.fdopen(read_end, "rb") as incoming:
+            data = incoming.read() if stamps is not None else b""
+        os.waitpid(pid, 0)
+    if stamps is None:
+        return None
     if len(data) != len(theirs) * STAMP_WIDTH * stamps.itemsize:
         return stamps_of(names, directory_fd)  # the helper failed: do it all here
     stamps.frombytes(data)

@@ -284,6 +284,49 @@ def test_parallel_stat_equals_sequential(
     assert stamp("link.json") == stamp("r00001.json") != NO_STAMP
 
 
+def test_a_reopen_stats_while_it_lists_and_sees_every_change(
+    records_dir: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm open stats the snapshot's files (a forked helper its share) while it lists
+    the directory: the listing unchanged, the stamps are theirs and a file changed since is
+    read again; a file added or removed makes those stats useless (the helper is stopped,
+    none left behind) and the new listing's files are stat-ed instead."""
+    from intentus_tui.core.index import scan as scan_module
+
+    _many(records_dir, 40)
+    monkeypatch.setattr(scan_module, "PARALLEL_STAT_THRESHOLD", 10)
+    root = resolve_root(records_dir)
+    first = DirectoryIndex(root, workers=2, rows=LISTING_ROWS).scan()
+    fresh = scan_root(root, use_cache=False, workers=1)
+    assert first == fresh
+    stopped: list[int] = []
+    real_kill = os.kill
+
+    def kill(pid: int, sig: int) -> None:
+        stopped.append(pid)
+        real_kill(pid, sig)
+
+    monkeypatch.setattr(scan_module.os, "kill", kill)
+
+    def reopened() -> list[str]:
+        index = DirectoryIndex(root, workers=2, rows=LISTING_ROWS)
+        summaries = index.scan()
+        assert summaries == scan_root(root, use_cache=False, workers=1)
+        return sorted(s.execution_id for s in summaries if s.final_status is None)
+
+    in_flight = reopened()  # unchanged: nothing to stop
+    assert stopped == [] and len(in_flight) == 6
+    write_record(records_dir, make_record(execution_id="r00001", final_status=None))
+    os.utime(records_dir / "r00001.json", ns=(1, 1))  # a new stamp, same listing
+    assert reopened() == sorted([*in_flight, "r00001"]) and stopped == []
+    write_record(records_dir, make_record(execution_id="r99999", final_status=None))
+    assert reopened() == sorted([*in_flight, "r00001", "r99999"]) and len(stopped) == 1
+    (records_dir / "r00000.json").unlink()  # r00000 had no final response (0 % 7)
+    assert reopened() == sorted([*in_flight[1:], "r00001", "r99999"]) and len(stopped) == 2
+    with pytest.raises(ChildProcessError):  # every helper reaped
+        os.waitpid(-1, os.WNOHANG)
+
+
 def test_warm_listing_reaches_a_real_pipe_whole(records_dir: Path, cache_dir: Path) -> None:
     """The cached rows go from file to pipe by the kernel (sendfile): same bytes."""
     import subprocess
