@@ -300,13 +300,21 @@ def test_a_reopen_stats_while_it_lists_and_sees_every_change(
     fresh = scan_root(root, use_cache=False, workers=1)
     assert first == fresh
     stopped: list[int] = []
-    real_kill = os.kill
+    forked: list[int] = []
+    real_kill, real_fork = os.kill, os.fork
 
     def kill(pid: int, sig: int) -> None:
         stopped.append(pid)
         real_kill(pid, sig)
 
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
     monkeypatch.setattr(scan_module.os, "kill", kill)
+    monkeypatch.setattr(scan_module.os, "fork", fork)
 
     def reopened() -> list[str]:
         index = DirectoryIndex(root, workers=2, rows=LISTING_ROWS)
@@ -323,8 +331,10 @@ def test_a_reopen_stats_while_it_lists_and_sees_every_change(
     assert reopened() == sorted([*in_flight, "r00001", "r99999"]) and len(stopped) == 1
     (records_dir / "r00000.json").unlink()  # r00000 had no final response (0 % 7)
     assert reopened() == sorted([*in_flight[1:], "r00001", "r99999"]) and len(stopped) == 2
-    with pytest.raises(ChildProcessError):  # every helper reaped
-        os.waitpid(-1, os.WNOHANG)
+    assert len(forked) == 6  # a helper each open after the first, two for a changed listing
+    for pid in forked:  # every helper reaped
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
 
 
 def test_warm_listing_reaches_a_real_pipe_whole(records_dir: Path, cache_dir: Path) -> None:
