@@ -21,6 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -193,26 +194,19 @@ class AppFooter(Widget, can_focus=False):
         the screen's order; the palette's key apart."""
         app = self.app
         active = self.screen.active_bindings
+
+        def shown(binding: Binding, enabled: bool, tooltip: str) -> FooterKey:
+            display = app.get_key_display(binding)
+            return FooterKey(
+                binding.key, display, binding.description, binding.action, enabled, tooltip
+            )
+
         first: dict[str, FooterKey] = {}
         for _, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in first:
-                first[binding.action] = FooterKey(
-                    binding.key,
-                    app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    enabled,
-                    tooltip,
-                )
+                first[binding.action] = shown(binding, enabled, tooltip)
         palette = None
         if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
             _, binding, enabled, tooltip = active[app.COMMAND_PALETTE_BINDING]
-            palette = FooterKey(
-                binding.key,
-                app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                enabled,
-                binding.tooltip or binding.description or tooltip,
-            )
+            palette = shown(binding, enabled, binding.tooltip or binding.description or tooltip)
         return _Shown(tuple(first.values()), palette)
