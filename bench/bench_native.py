@@ -4,8 +4,9 @@ pure-Python definition, on generated 1.3.0-shaped records, in CPU time per call.
 Steps: ``canonical_json`` (the envelope's canonical bytes, as the index hashes them),
 ``has_long_digit_run`` (a whole record file, before orjson reads it), the listing row's
 terminal-control check (``json_bytes_safe`` on a row), ``stat_stamps`` (a warm
-re-open's stat of every file, per file), and ``read_plain_file`` (each file read whole with
-its stamp, as the index reads it).
+re-open's stat of every file, per file), ``read_plain_file`` (each file read whole with
+its stamp, as the index reads it), and ``write_in_key_order`` (the listing's rows, as the
+workers send them in blocks, put in time order and written to ``/dev/null``, per row).
 
 Usage: ``python bench/bench_native.py [--dir DIR] [--count 2000]`` (DIR: records made
 by ``bench/gen_records.py``; made here in a temporary directory when not given).
@@ -31,7 +32,8 @@ from intentus_tui.core import fsio, native, sanitize
 from intentus_tui.core.index import scan
 from intentus_tui.core.index.summarize import summarize_file
 from intentus_tui.core.records import hashing, load
-from intentus_tui.render.rows import row_line
+from intentus_tui.render import listing_order
+from intentus_tui.render.rows import LISTING_ROWS, row_line
 
 
 def _cpu_per_call(step: Callable[[], Any], calls: int, rounds: int = 5) -> float:
@@ -122,6 +124,28 @@ def main() -> None:
             lambda: [fsio.python_read_plain_file(p, limit) for p in paths],
             len(paths),
         )
+    if native.write_in_key_order is not None:
+        prefix = os.path.join(directory, "")
+        _, blocks = scan.listing_blocks(prefix, names, None, LISTING_ROWS)
+        sink = open(os.devnull, "wb")  # noqa: SIM115 - closed below
+
+        def ordered_write(helper: Any) -> Callable[[], Any]:
+            def write() -> None:
+                saved, listing_order.write_in_key_order = listing_order.write_in_key_order, helper
+                try:
+                    listing_order.write_time_ordered(sink, blocks)
+                finally:
+                    listing_order.write_in_key_order = saved
+
+            return write
+
+        compare(
+            "write_in_key_order (a row)",
+            ordered_write(native.write_in_key_order),
+            ordered_write(None),
+            sum(len(block.lengths) for block in blocks),
+        )
+        sink.close()
     whole = [t for t in texts if t.rstrip().endswith(b"}")]
     floor = _cpu_per_call(lambda: [orjson.loads(t) for t in whole], len(whole))
     print(f"{len(paths)} records in {directory}; CPU per call, best of 5 rounds")

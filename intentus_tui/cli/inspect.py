@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from intentus_tui.core.detail import ExecutionDetail
     from intentus_tui.core.postmortem import PostMortem
     from intentus_tui.core.records.timeline import FallbackStep
-from intentus_tui.core.fsio import write_gathered
 from intentus_tui.core.index.directory import DirectoryIndex
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import ExecutionSummary, ReplayCode, break_label, outcome_words
@@ -50,7 +49,7 @@ from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.core.shared_ids import SharedIds
 from intentus_tui.core.timestamps import time_order, utc_text
 from intentus_tui.core.verdict import claimed_chain, claims_only, cut_short_by_writer, verdict_of
-from intentus_tui.render.listing_order import open_time_ordered, time_ordered_rows
+from intentus_tui.render.listing_order import open_time_ordered, write_time_ordered
 from intentus_tui.render.rows import LISTING_ROWS, listing_counts
 from intentus_tui.render.table import Fitting, short_ids
 
@@ -218,11 +217,11 @@ def _wal_column(s: ExecutionSummary) -> str:
 def _echo_listing_json(
     root: RecordRoot,
     counts: dict[str, int],
-    rows: Iterable[Sequence[bytes | memoryview]] | io.BufferedReader,
+    rows: Iterable[bytes] | Iterable[RowBlock] | io.BufferedReader,
 ) -> None:
-    """One JSON document, one execution per line. ``rows`` are the lines in batches, in
-    the order they are to be printed, or an open file of them (copied to the output by the
-    kernel, never read here; closed after)."""
+    """One JSON document, one execution per line. ``rows`` are blocks of lines to be put
+    in time order (``write_time_ordered``), or an open file of them in that order already
+    (copied to the output by the kernel, never read here; closed after)."""
     head = {
         "directory": str(root.records_dir),
         "wal_directory": str(root.wal_dir) if root.wal_dir else None,
@@ -242,38 +241,9 @@ def _echo_listing_json(
             else:
                 out.write(b"]\n}\n")
     else:
-        any_row = _write_rows(out, rows)
+        any_row = write_time_ordered(out, rows)
         out.write(b"\n  ]\n}\n" if any_row else b"]\n}\n")
     out.flush()
-
-
-def _write_rows(out: BinaryIO, batches: Iterable[Sequence[bytes | memoryview]]) -> bool:
-    """The joined rows (``time_ordered_rows``' pieces) after a newline; whether there was
-    any. Where ``out`` is a real file the pieces go to the kernel as they are, not joined
-    first."""
-    descriptor = _descriptor(out)
-    any_row = False
-    for batch in batches:
-        if not batch:
-            continue
-        if not any_row:
-            out.write(b"\n")
-            any_row = True
-        if descriptor is None:
-            out.write(b"".join(batch))
-        else:
-            out.flush()  # what is buffered goes first
-            write_gathered(descriptor, list(batch))
-    return any_row
-
-
-def _descriptor(out: BinaryIO) -> int | None:
-    if not hasattr(os, "writev"):
-        return None
-    try:
-        return out.fileno()
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return None
 
 
 def _copy_file_to(source: io.BufferedReader, out: BinaryIO) -> None:
@@ -596,7 +566,7 @@ def inspect(
                 made = [] if ordered is not None else [blocks.read_bytes()]
             else:
                 ordered, made = None, blocks
-            _echo_listing_json(root, counts, ordered or time_ordered_rows(made))
+            _echo_listing_json(root, counts, ordered or made)
         else:
             rows = _list_rows(index.scan(), root.wal_dir is not None)
             _print_listing(rows)

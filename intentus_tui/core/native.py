@@ -9,7 +9,7 @@ are off where the C compiler was missing at install time, or with
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 PURE_PYTHON_ENV = "INTENTUS_TUI_PURE_PYTHON"
@@ -30,6 +30,10 @@ has_terminal_controls: Callable[[bytes], bool] | None = None
 stat_stamps: Callable[..., bytes] | None = None
 read_plain_file: Callable[[str, int], tuple[bytes, int, int, int, int] | None] | None = None
 write_new_files: Callable[[int, list[tuple[bytes, bytes, int]]], list[int]] | None = None
+# (fd, blocks of (rows, keys, lengths), separator) -> bytes written
+write_in_key_order: (
+    Callable[[int, Sequence[tuple[bytes, list[bytes], list[int]]], bytes], int] | None
+) = None
 
 if not os.environ.get(PURE_PYTHON_ENV):
     try:
@@ -44,6 +48,7 @@ if not os.environ.get(PURE_PYTHON_ENV):
         # A module built before these were added has none: the pure code runs then.
         read_plain_file = getattr(_speedups, "read_plain_file", None)
         write_new_files = getattr(_speedups, "write_new_files", None)
+        write_in_key_order = getattr(_speedups, "write_in_key_order", None)
 
 
 def takes_options(encode: Callable[..., bytes | None]) -> bool:
@@ -68,6 +73,7 @@ def active_helpers() -> tuple[str, ...]:
         "stat_stamps": stat_stamps,
         "read_plain_file": read_plain_file,
         "write_new_files": write_new_files,
+        "write_in_key_order": write_in_key_order,
     }
     return tuple(name for name, helper in helpers.items() if helper is not None)
 

@@ -31,12 +31,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
 from pathlib import Path
+from typing import BinaryIO
 
 import orjson
 
-from intentus_tui.core.fsio import atomic_write
+from intentus_tui.core.fsio import atomic_write, write_gathered
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import copy_rank
+from intentus_tui.core.native import write_in_key_order
 from intentus_tui.core.timestamps import TimeOrder, time_order
 
 ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
@@ -204,7 +206,7 @@ def _where(entry: bytes) -> tuple[int, int, int]:
     return _WHERE.unpack_from(entry, len(entry) - _WHERE.size)
 
 
-def time_ordered_rows(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterator[list[memoryview]]:
+def time_ordered_rows(blocks: Iterable[bytes | RowBlock]) -> Iterator[list[memoryview]]:
     """The rows of ``blocks`` (each one row, or rows joined by ``,\\n``, or a ``RowBlock``
     that brings each row's key), oldest first, joined by ``,\\n``: in batches of pieces
     that, written one after another, are the joined rows. Each piece is a view into its
@@ -233,6 +235,51 @@ def time_ordered_rows(blocks: Iterable[bytes] | Iterable[RowBlock]) -> Iterator[
             else:
                 parts[-1] = parts[-1][:-separated]
         yield parts
+
+
+def write_time_ordered(out: BinaryIO, blocks: Iterable[bytes] | Iterable[RowBlock]) -> bool:
+    """The rows of ``blocks`` oldest first (``time_ordered_rows``) written to ``out`` after
+    a newline; whether there was any row. Where ``out`` is a real file the pieces go to
+    the kernel as they are, not joined first; ``RowBlock``s, whose keys came with them,
+    are put in order and written by the native helper where it is built: at 100,000
+    rows 17 ms against 106-113 ms here (``python bench/bench_native.py --count 100000``),
+    work this process does alone once every core is done (2.4-2.5 s in all)."""
+    held: list[bytes | RowBlock] = list(blocks)
+    descriptor = _descriptor(out)
+    if (
+        write_in_key_order is not None
+        and descriptor is not None
+        and all(type(block) is RowBlock for block in held)
+    ):
+        rows = [block for block in held if isinstance(block, RowBlock) and block.rows]
+        if not rows:
+            return False
+        out.write(b"\n")
+        out.flush()  # what is buffered goes first
+        write_in_key_order(descriptor, rows, ROW_SEPARATOR)
+        return True
+    any_row = False
+    for batch in time_ordered_rows(held):
+        if not batch:
+            continue
+        if not any_row:
+            out.write(b"\n")
+            any_row = True
+        if descriptor is None:
+            out.write(b"".join(batch))
+        else:
+            out.flush()
+            write_gathered(descriptor, list(batch))
+    return any_row
+
+
+def _descriptor(out: BinaryIO) -> int | None:
+    if not hasattr(os, "writev"):
+        return None
+    try:
+        return out.fileno()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
 
 
 def _file_batches(source: io.BufferedReader, entries: list[bytes]) -> Iterator[bytes]:
