@@ -5,8 +5,10 @@ Steps: ``canonical_json`` (the envelope's canonical bytes, as the index hashes t
 ``has_long_digit_run`` (a whole record file, before orjson reads it), the listing row's
 terminal-control check (``json_bytes_safe`` on a row), ``stat_stamps`` (a warm
 re-open's stat of every file, per file), ``read_plain_file`` (each file read whole with
-its stamp, as the index reads it), and ``write_in_key_order`` (the listing's rows, as the
-workers send them in blocks, put in time order and written to ``/dev/null``, per row).
+its stamp, as the index reads it), ``write_in_key_order`` (the listing's rows, as the
+workers send them in blocks, put in time order and written to ``/dev/null``, per row) and
+``copy_in_key_order`` (a first open's ordered copy of the cache's file of those rows, made
+whole, per row).
 
 Usage: ``python bench/bench_native.py [--dir DIR] [--count 2000]`` (DIR: records made
 by ``bench/gen_records.py``; made here in a temporary directory when not given).
@@ -146,6 +148,35 @@ def main() -> None:
             sum(len(block.lengths) for block in blocks),
         )
         sink.close()
+    if native.copy_in_key_order is not None:
+        # The first open's file of rows, as the cache writes it, and its ordered copy.
+        rows_file = Path(tempfile.mkdtemp(prefix="intentus-rows-")) / "index-rows.json"
+        places = scan.RowPlaces()
+        with rows_file.open("wb") as out:
+            for number, block in enumerate(blocks):
+                out.write((b",\n" if number else b"") + block.rows)
+                places.add(block.keys, block.lengths)
+
+        def ordered_copy(helper: Any) -> Callable[[], Any]:
+            def copy() -> None:
+                saved, listing_order.copy_in_key_order = listing_order.copy_in_key_order, helper
+                try:
+                    for old in rows_file.parent.glob("*-by-time-*"):
+                        old.unlink()
+                    ordered = listing_order.open_time_ordered(rows_file, places)
+                    assert ordered is not None
+                    ordered.close()
+                finally:
+                    listing_order.copy_in_key_order = saved
+
+            return copy
+
+        compare(
+            "copy_in_key_order (a row)",
+            ordered_copy(native.copy_in_key_order),
+            ordered_copy(None),
+            len(places.keys),
+        )
     whole = [t for t in texts if t.rstrip().endswith(b"}")]
     floor = _cpu_per_call(lambda: [orjson.loads(t) for t in whole], len(whole))
     print(f"{len(paths)} records in {directory}; CPU per call, best of 5 rounds")

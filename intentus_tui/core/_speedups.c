@@ -39,6 +39,9 @@
  *
  * write_in_key_order(fd, blocks, separator) -> int
  *     Write rows held in blocks to fd in the order of their keys: see below.
+ *
+ * copy_in_key_order(out_fd, in_fd, keys, starts, lengths, separator) -> int
+ *     Copy rows from one file to another in the order of their keys: see below.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -792,7 +795,8 @@ typedef struct {
     uint64_t head; /* the key's first 8 bytes, big-endian, zero-padded: most keys differ there */
     const char *key;
     Py_ssize_t key_len;
-    const char *row;
+    const char *row;    /* write_in_key_order: the row in memory */
+    Py_ssize_t offset;  /* copy_in_key_order: where the row starts in its file */
     Py_ssize_t row_len;
     int separated;
 } KeyedRow;
@@ -996,7 +1000,148 @@ done:
     return result;
 }
 
+/* A buffer of output filled from pread(2) and written out when full (GIL released). */
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+    int out_fd;
+} Spool;
+
+static int spool_flush(Spool *spool) {
+    struct iovec one = {spool->data, (size_t)spool->len};
+    if (spool->len && write_all(spool->out_fd, &one, 1) < 0) return -1;
+    spool->len = 0;
+    return 0;
+}
+
+static int spool_put(Spool *spool, const char *data, Py_ssize_t n) {
+    if (spool->len + n > spool->cap && spool_flush(spool) < 0) return -1;
+    memcpy(spool->data + spool->len, data, (size_t)n);
+    spool->len += n;
+    return 0;
+}
+
+/* length bytes of in_fd from offset onto the spool, a piece at a time. A file shorter
+ * than its places say is an error (EIO), not a short row. */
+static int spool_copy(Spool *spool, int in_fd, Py_ssize_t offset, Py_ssize_t length) {
+    while (length > 0) {
+        if (spool->len == spool->cap && spool_flush(spool) < 0) return -1;
+        Py_ssize_t room = spool->cap - spool->len;
+        size_t want = (size_t)(length < room ? length : room);
+        ssize_t got;
+        Py_BEGIN_ALLOW_THREADS
+        got = pread(in_fd, spool->data + spool->len, want, (off_t)offset);
+        Py_END_ALLOW_THREADS
+        if (got < 0 && errno == EINTR) {
+            if (PyErr_CheckSignals() < 0) return -1;
+            continue;
+        }
+        if (got <= 0) {
+            errno = got < 0 ? errno : EIO;
+            PyErr_SetFromErrno(PyExc_OSError);
+            return -1;
+        }
+        spool->len += got;
+        offset += got;
+        length -= got;
+    }
+    return 0;
+}
+
+static int int64_view(PyObject *object, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(object, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->itemsize != 8 || view->format == NULL || strcmp(view->format, "q") != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an array('q')", what);
+        return -1;
+    }
+    return 0;
+}
+
+#define SPOOL_BYTES (1 << 20)
+
+/* copy_in_key_order(out_fd, in_fd, keys, starts, lengths, separator) -> int: the ordered
+ * copy render.listing_order.open_time_ordered writes of a file of rows, in C (the bytes
+ * written). Row i of in_fd is lengths[i] bytes at starts[i] (both array('q')), its key
+ * keys[i] (a list of bytes); the rows are written to out_fd in the order of their keys as
+ * write_in_key_order orders them (equal keys: in their order in the lists), joined by
+ * separator. Each row is read with pread(2) into a spool of SPOOL_BYTES written out when
+ * full, so memory stays small for a file of any size; the GIL is released around each
+ * system call, after everything the rows need was copied out of the Python objects. */
+static PyObject *copy_in_key_order(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyList_Check(args[2]) || !PyBytes_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "copy_in_key_order(out_fd: int, in_fd: int, keys: list[bytes], "
+                        "starts: array('q'), lengths: array('q'), separator: bytes)");
+        return NULL;
+    }
+    int out_fd = PyObject_AsFileDescriptor(args[0]);
+    int in_fd = out_fd < 0 ? -1 : PyObject_AsFileDescriptor(args[1]);
+    if (in_fd < 0) return NULL;
+    Py_buffer starts, lengths;
+    if (int64_view(args[3], &starts, "starts") < 0) return NULL;
+    if (int64_view(args[4], &lengths, "lengths") < 0) {
+        PyBuffer_Release(&starts);
+        return NULL;
+    }
+    PyObject *keys = args[2];
+    PyObject *separator = Py_NewRef(args[5]);
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    KeyedRow *rows = NULL;
+    Spool spool = {NULL, 0, SPOOL_BYTES, out_fd};
+    PyObject *result = NULL;
+    if (starts.len / 8 != n || lengths.len / 8 != n) {
+        PyErr_SetString(PyExc_ValueError, "keys, starts and lengths differ in length");
+        goto done;
+    }
+    rows = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(KeyedRow));
+    spool.data = PyMem_Malloc(SPOOL_BYTES);
+    if (rows == NULL || spool.data == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const long long *at = starts.buf, *length = lengths.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        if (!PyBytes_Check(key) || at[i] < 0 || length[i] < 0 ||
+            length[i] > PY_SSIZE_T_MAX - at[i]) {
+            PyErr_SetString(PyExc_ValueError, "a key that is not bytes, or a row out of range");
+            goto done;
+        }
+        rows[i].key = PyBytes_AS_STRING(key);
+        rows[i].key_len = PyBytes_GET_SIZE(key);
+        rows[i].head = key_head(rows[i].key, rows[i].key_len);
+        rows[i].row = NULL;
+        rows[i].offset = (Py_ssize_t)at[i];
+        rows[i].row_len = (Py_ssize_t)length[i];
+        rows[i].separated = 0;
+    }
+    if (sort_rows(rows, n) < 0) goto done;
+    const char *sep = PyBytes_AS_STRING(separator);
+    Py_ssize_t sep_len = PyBytes_GET_SIZE(separator), written = 0;
+    if (sep_len > SPOOL_BYTES) {
+        PyErr_SetString(PyExc_ValueError, "separator too long");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i && spool_put(&spool, sep, sep_len) < 0) goto done;
+        if (spool_copy(&spool, in_fd, rows[i].offset, rows[i].row_len) < 0) goto done;
+        written += rows[i].row_len + (i ? sep_len : 0);
+    }
+    if (spool_flush(&spool) < 0) goto done;
+    result = PyLong_FromSsize_t(written);
+done:
+    PyMem_Free(rows);
+    PyMem_Free(spool.data);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    Py_DECREF(separator);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"copy_in_key_order", (PyCFunction)(void (*)(void))copy_in_key_order, METH_FASTCALL,
+     "Copy rows of in_fd to out_fd in the order of their keys, joined by separator."},
     {"write_in_key_order", (PyCFunction)(void (*)(void))write_in_key_order, METH_FASTCALL,
      "Write the blocks' rows to fd in the order of their keys, joined by separator."},
     {"read_plain_file", (PyCFunction)(void (*)(void))read_plain_file, METH_FASTCALL,

@@ -28,6 +28,25 @@ from intentus_tui.core import native
 
 Writer = Callable[[bytes | bytearray | memoryview], None]
 
+
+class FileWriter:
+    """A ``Writer`` of one open file: each chunk written whole (a short write resumes).
+    ``fileno`` is for a caller that writes to the file itself (a native helper)."""
+
+    __slots__ = ("_fd",)
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def __call__(self, chunk: bytes | bytearray | memoryview) -> None:
+        view = memoryview(chunk)
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    def fileno(self) -> int:
+        return self._fd
+
+
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
 _TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[0-9a-f]{12}\.tmp")
@@ -205,7 +224,7 @@ def temp_target(name: str) -> str | None:
 
 
 @contextlib.contextmanager
-def atomic_file(path: str | os.PathLike[str], *, durable: bool = True) -> Iterator[Writer]:
+def atomic_file(path: str | os.PathLike[str], *, durable: bool = True) -> Iterator[FileWriter]:
     """A writer of ``path``'s new content: when the block ends without an error, ``path`` is
     replaced by what was written, atomically (a hidden temp file in the same directory,
     renamed over it); on an error nothing changes and no temp file is left.
@@ -217,15 +236,9 @@ def atomic_file(path: str | os.PathLike[str], *, durable: bool = True) -> Iterat
     directory = target.parent
     temp = directory / temp_name_for(target.name)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
-
-    def write(chunk: bytes | bytearray | memoryview) -> None:
-        view = memoryview(chunk)
-        while view:
-            view = view[os.write(fd, view) :]
-
     try:
         try:
-            yield write
+            yield FileWriter(fd)
             if durable:
                 os.fsync(fd)
         finally:

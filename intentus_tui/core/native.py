@@ -1,14 +1,15 @@
 """The optional schema-free native helpers (``_speedups.c``), or None where they are off.
 
 Each is a faster, identical twin of a pure-Python function that stays the definition
-(``tests/core/test_native.py`` proves them equal); none knows anything of records. They
-are off where the C compiler was missing at install time, or with
-``INTENTUS_TUI_PURE_PYTHON=1`` (to compare, or to rule them out).
+(``tests/core/test_native.py`` and ``test_native_ordered_write.py`` prove them equal);
+none knows anything of records. They are off where the C compiler was missing at install
+time, or with ``INTENTUS_TUI_PURE_PYTHON=1`` (to compare, or to rule them out).
 """
 
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -34,6 +35,10 @@ write_new_files: Callable[[int, list[tuple[bytes, bytes, int]]], list[int]] | No
 write_in_key_order: (
     Callable[[int, Sequence[tuple[bytes, list[bytes], list[int]]], bytes], int] | None
 ) = None
+# (out_fd, in_fd, keys, starts, lengths, separator) -> bytes written
+copy_in_key_order: Callable[[int, int, list[bytes], array[int], array[int], bytes], int] | None = (
+    None
+)
 
 if not os.environ.get(PURE_PYTHON_ENV):
     try:
@@ -49,6 +54,7 @@ if not os.environ.get(PURE_PYTHON_ENV):
         read_plain_file = getattr(_speedups, "read_plain_file", None)
         write_new_files = getattr(_speedups, "write_new_files", None)
         write_in_key_order = getattr(_speedups, "write_in_key_order", None)
+        copy_in_key_order = getattr(_speedups, "copy_in_key_order", None)
 
 
 def takes_options(encode: Callable[..., bytes | None]) -> bool:
@@ -74,6 +80,7 @@ def active_helpers() -> tuple[str, ...]:
         "read_plain_file": read_plain_file,
         "write_new_files": write_new_files,
         "write_in_key_order": write_in_key_order,
+        "copy_in_key_order": copy_in_key_order,
     }
     return tuple(name for name, helper in helpers.items() if helper is not None)
 

@@ -27,7 +27,7 @@ import contextlib
 import io
 import os
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
 from pathlib import Path
@@ -35,10 +35,10 @@ from typing import BinaryIO
 
 import orjson
 
-from intentus_tui.core.fsio import atomic_write, write_gathered
+from intentus_tui.core.fsio import atomic_file, write_gathered
 from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.core.model import copy_rank
-from intentus_tui.core.native import write_in_key_order
+from intentus_tui.core.native import copy_in_key_order, write_in_key_order
 from intentus_tui.core.timestamps import TimeOrder, time_order
 
 ROW_SEPARATOR = b",\n"  # between the rows of the "executions" array
@@ -324,17 +324,42 @@ def open_time_ordered(rows_path: Path, places: RowPlaces | None = None) -> io.Bu
             )
             with contextlib.suppress(FileNotFoundError):
                 return ordered.open("rb")
-            if places is not None and places.size == st.st_size:
-                entries = _entries(places.keys, places.starts, places.lengths, 0)
-            else:
-                entries = _file_entries(source)
-            entries.sort()
-            atomic_write(ordered, _joined(_file_batches(source, entries)), durable=False)
+            placed = places is not None and places.size == st.st_size
+            with atomic_file(ordered, durable=False) as write:
+                if placed and copy_in_key_order is not None:
+                    assert places is not None
+                    copy_in_key_order(
+                        write.fileno(),
+                        source.fileno(),
+                        places.keys,
+                        places.starts,
+                        places.lengths,
+                        ROW_SEPARATOR,
+                    )
+                else:
+                    _write_file_in_order(source, write, places if placed else None)
         copy = ordered.open("rb")
     except OSError:
         return None
     _remove_older_copies(rows_path.parent, stem, st.st_mtime_ns, keep=ordered)
     return copy
+
+
+def _write_file_in_order(
+    source: io.BufferedReader, write: Callable[[bytes], None], places: RowPlaces | None
+) -> None:
+    """The rows of the file ``source`` in time order, to ``write``: ``copy_in_key_order``'s
+    definition, and what runs without it (or without ``places``: then each row's key is
+    read from the row). At 100,000 rows the native helper's copy took 1.07 us of CPU a
+    row against 2.05 here (``python bench/bench_native.py --count 100000``), and a first
+    open's ordered copy 140-170 ms against 260-350 ms."""
+    if places is not None:
+        entries = _entries(places.keys, places.starts, places.lengths, 0)
+    else:
+        entries = _file_entries(source)
+    entries.sort()
+    for piece in _joined(_file_batches(source, entries)):
+        write(piece)
 
 
 def _remove_older_copies(directory: Path, stem: str, mtime_ns: int, keep: Path) -> None:

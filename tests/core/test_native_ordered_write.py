@@ -1,7 +1,8 @@
 """``write_in_key_order`` writes exactly what ``time_ordered_rows`` gives for the same
 blocks (the listing's rows in time order), to any file, whatever the blocks hold; it
 refuses malformed blocks before writing anything, and owns what it writes from while
-the GIL is released."""
+the GIL is released. ``copy_in_key_order`` makes the same ordered copy of a file of rows
+as the Python copy does."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import io
 import os
 import termios
 import threading
+from array import array
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,17 +21,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intentus_tui.core import native
-from intentus_tui.core.index.scan import RowBlock
+from intentus_tui.core.index.scan import RowBlock, RowPlaces
 from intentus_tui.render import listing_order
 from intentus_tui.render.listing_order import (
     ROW_SEPARATOR,
     listing_key,
+    open_time_ordered,
     time_ordered_rows,
     write_time_ordered,
 )
 
 pytestmark = pytest.mark.skipif(
-    native.write_in_key_order is None, reason="native speed-ups not built or turned off"
+    native.write_in_key_order is None or native.copy_in_key_order is None,
+    reason="native speed-ups not built or turned off",
 )
 
 PROOF = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,7 +83,9 @@ def _native(blocks: list[RowBlock], path: Path) -> tuple[int, bytes]:
 
 @PROOF
 @given(_blocks())
-def test_it_writes_what_the_python_order_gives(tmp_path_factory, blocks: list[RowBlock]) -> None:
+def test_it_writes_what_the_python_order_gives(
+    tmp_path_factory: pytest.TempPathFactory, blocks: list[RowBlock]
+) -> None:
     path = tmp_path_factory.mktemp("out") / "rows"
     expected = _python(blocks)
     assert _native(blocks, path) == (len(expected), expected)
@@ -230,3 +236,77 @@ def test_the_listing_writes_the_same_bytes_either_way(tmp_path: Path) -> None:
     with (tmp_path / "none").open("wb") as out:
         assert not write_time_ordered(out, [RowBlock(b"", [], [])])
     assert (tmp_path / "none").read_bytes() == b""
+
+
+def _rows_file(blocks: list[RowBlock], path: Path) -> RowPlaces:
+    """The blocks' rows in one file joined by the separator, as a first open writes the
+    cache's file of rows, and where each is."""
+    places = RowPlaces()
+    with path.open("wb") as out:
+        for block in blocks:
+            if block.rows:
+                out.write((ROW_SEPARATOR if places.size else b"") + block.rows)
+                places.add(block.keys, block.lengths)
+    return places
+
+
+def _copied(rows_file: Path, places: RowPlaces, helper: object) -> bytes:
+    """The ordered copy of ``rows_file`` made with ``helper`` (None: the Python definition)."""
+    saved = listing_order.copy_in_key_order
+    listing_order.copy_in_key_order = helper  # type: ignore[assignment]
+    try:
+        for old in rows_file.parent.glob("*-by-time-*"):
+            old.unlink()
+        ordered = open_time_ordered(rows_file, places)
+        assert ordered is not None
+        with ordered:
+            return ordered.read()
+    finally:
+        listing_order.copy_in_key_order = saved
+
+
+@PROOF
+@given(_blocks())
+def test_the_ordered_copy_of_a_file_is_the_python_copy(
+    tmp_path_factory: pytest.TempPathFactory, blocks: list[RowBlock]
+) -> None:
+    rows_file = tmp_path_factory.mktemp("copy") / "index-rows.json"
+    places = _rows_file(blocks, rows_file)
+    native_copy = _copied(rows_file, places, native.copy_in_key_order)
+    assert native_copy == _copied(rows_file, places, None)
+    # and the same as the rows put in order where they were made
+    assert native_copy == _python([block for block in blocks if block.rows])
+
+
+def test_a_row_bigger_than_the_spool_is_copied_whole(tmp_path: Path) -> None:
+    big = b"x" * (3 << 20) + b"end"
+    blocks = [RowBlock(b"small,\n" + big, [b"b", b"a"], [5, len(big)])]
+    places = _rows_file(blocks, tmp_path / "index-rows.json")
+    assert _copied(tmp_path / "index-rows.json", places, native.copy_in_key_order) == (
+        big + b",\nsmall"
+    )
+
+
+def test_a_file_shorter_than_its_places_is_an_error_not_short_rows(tmp_path: Path) -> None:
+    rows_file = tmp_path / "index-rows.json"
+    rows_file.write_bytes(b"aaaa,\nbb")
+    assert native.copy_in_key_order is not None
+    with rows_file.open("rb") as source, (tmp_path / "out").open("wb") as out:
+        starts, lengths = array("q", [0, 6]), array("q", [4, 5])  # the second row is cut
+        with pytest.raises(OSError):
+            native.copy_in_key_order(
+                out.fileno(), source.fileno(), [b"a", b"b"], starts, lengths, ROW_SEPARATOR
+            )
+        with pytest.raises(TypeError):  # places as lists, not arrays of 64-bit ints
+            native.copy_in_key_order(
+                out.fileno(),
+                source.fileno(),
+                [b"a"],
+                [0],
+                [4],
+                ROW_SEPARATOR,  # type: ignore[arg-type]
+            )
+        with pytest.raises(ValueError):
+            native.copy_in_key_order(
+                out.fileno(), source.fileno(), [b"a"], starts, lengths, ROW_SEPARATOR
+            )
