@@ -58,6 +58,15 @@ def sanitize_line(text: str) -> str:
     return _UNSAFE_LINE.sub(_replace, text) if _UNSAFE_LINE.search(text) else text
 
 
+def clean(value: str | None) -> str:
+    """A string from a record, made safe to display on one line ("" for None)."""
+    if not value:
+        return ""
+    if value.isascii() and value.isprintable():  # nothing to make visible (checked in C)
+        return value
+    return sanitize_line(value)
+
+
 def quoted(text: object) -> str:
     """``text`` in single quotes as a message names it: its shown form (control and
     invisible characters as the placeholders every listing shows), not Python's escapes;

@@ -38,7 +38,6 @@ from intentus_tui.core.index.scan import (
     stored_summaries,
     summarize_many,
 )
-from intentus_tui.core.index.summarize import summarize_path
 from intentus_tui.core.index.wal_join import wal_only_summary, with_wal
 from intentus_tui.core.model import ExecutionSummary
 from intentus_tui.core.paths import RecordRoot, id_of_key
@@ -457,6 +456,8 @@ class DirectoryIndex:
                 return None
             self._lines.pop(path.name, None)
             if there:
+                from intentus_tui.core.index.summarize import summarize_path  # see scan.summarizer
+
                 self._records[path.name] = summarize_path(path)
                 self._removed.discard(path.name)
             elif self._records.pop(path.name, None) is not None:

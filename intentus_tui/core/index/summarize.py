@@ -74,19 +74,10 @@ from intentus_tui.core.records.verify import (
     hash_verdict,
     record_problems,
 )
-from intentus_tui.core.sanitize import sanitize_line
+from intentus_tui.core.sanitize import clean, sanitize_line
 from intentus_tui.core.verdict import told_by_its_writer
 
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode of the file as read
-
-
-def clean(value: str | None) -> str:
-    """A string from a record, made safe to display on one line."""
-    if not value:
-        return ""
-    if value.isascii() and value.isprintable():  # nothing to make visible (checked in C)
-        return value
-    return sanitize_line(value)
 
 
 # ------------------------------------------------------------------ a path

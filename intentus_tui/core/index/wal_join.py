@@ -7,7 +7,6 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from intentus_tui.core.index.summarize import clean
 from intentus_tui.core.model import (
     CATCH_UP_SECONDS,
     RECORD_CATCHING_UP,
@@ -18,6 +17,7 @@ from intentus_tui.core.model import (
     LoadStatus,
 )
 from intentus_tui.core.records.load import WAL_SUFFIX
+from intentus_tui.core.sanitize import clean
 
 _CATCH_UP_NS = int(CATCH_UP_SECONDS * 1e9)
 
