@@ -789,8 +789,9 @@ static PyObject *read_plain_file(PyObject *module, PyObject *const *args, Py_ssi
     return out;
 }
 
-/* One row of write_in_key_order: its key, and the bytes written for it (the row, with the
- * separator after it when its block holds one there: one iovec instead of two). */
+/* One row of write_in_key_order or copy_in_key_order: its key (and the key's head, for a
+ * quick comparison), and where its bytes are: in memory, with whether its block holds the
+ * separator after it (then one iovec writes both), or at an offset in a file. */
 typedef struct {
     uint64_t head; /* the key's first 8 bytes, big-endian, zero-padded: most keys differ there */
     const char *key;
@@ -896,9 +897,9 @@ static int write_all(int fd, struct iovec *iov, Py_ssize_t count) {
     return 0;
 }
 
-/* write_in_key_order(fd, blocks, separator) -> int: render.listing_order's
- * python_write_in_key_order in C (the rows in the order of their keys, joined by
- * separator, written to fd; the bytes written). Each block is a tuple (rows: bytes,
+/* write_in_key_order(fd, blocks, separator) -> int: what render.listing_order's
+ * time_ordered_rows gives for RowBlocks, written to fd as write_gathered writes it, in C
+ * (the rows in the order of their keys, joined by separator; the bytes written). Each block is a tuple (rows: bytes,
  * keys: list[bytes], lengths: list[int]): rows holds its rows one after another, each
  * followed by separator but the last, lengths[i] the length of the i-th row and keys[i]
  * its key; a block whose rows are b"" holds none, whatever its lists say. Rows are
