@@ -1,4 +1,5 @@
-"""The optional schema-free native helpers (``_speedups.c``), or None where they are off.
+"""The optional schema-free native helpers (``_speedups``, built from ``speedups_src/``), or
+None where they are off.
 
 Each is a faster, identical twin of a pure-Python function that stays the definition
 (``tests/core/test_native.py`` and ``test_native_ordered_write.py`` prove them equal);

@@ -13,7 +13,7 @@ Why the IntentusNet fast paths are safe
 ---------------------------------------
 The index hashes every envelope it sees, and ``json.dumps`` is the slow part.
 
-When the optional native module is built (``_speedups.c``, see ``core.native``), it
+When the optional native module is built (``_speedups``, see ``core.native``), it
 writes the canonical bytes itself for values made only of exact JSON types, piece by
 piece as CPython's own json encoder does (``repr`` for numbers, the escapes of
 ``encode_basestring_ascii``), and declines anything else. ``tests/core/test_native.py``
