@@ -549,10 +549,14 @@ def inspect(
         if as_json:
             # The rows come ready-made (from the cache, or from the workers) in file-name
             # order; they are put in time order here, without decoding them.
-            places: RowPlaces | None = None  # where the rows are, when just written
+            copies: list[io.BufferedReader | None] = []  # the just-written rows, ordered
+
+            def order_copy(rows_file: Path, places: RowPlaces) -> None:
+                copies.append(open_time_ordered(rows_file, places))
+
             cached = index.fresh_listing_json()
-            if cached is None and (filled := index.filled_listing_json()) is not None:
-                counts, rows_file, places = filled
+            if cached is None and (filled := index.filled_listing_json(order_copy)) is not None:
+                counts, rows_file, _ = filled
                 cached = counts, rows_file
             ready = cached or index.listing_json()
             blocks: Iterable[bytes] | Iterable[RowBlock] | Path
@@ -562,7 +566,7 @@ def inspect(
                 counts, blocks = listing_counts(index.scan()), index.listing_lines()
             made: Iterable[bytes] | Iterable[RowBlock]
             if isinstance(blocks, Path):  # the cache's rows: their ordered copy (or them)
-                ordered = open_time_ordered(blocks, places)
+                ordered = copies[0] if copies and copies[0] else open_time_ordered(blocks)
                 made = [] if ordered is not None else [blocks.read_bytes()]
             else:
                 ordered, made = None, blocks

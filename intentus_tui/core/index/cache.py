@@ -19,17 +19,21 @@ import json
 import os
 import sqlite3
 import struct
+import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
 
 from intentus_tui import __version__
 from intentus_tui.core.fsio import atomic_file, atomic_write
 from intentus_tui.core.model import FIELD_NAMES, ExecutionSummary, summaries_from_table
+
+T = TypeVar("T")
 
 CACHE_ENV = "INTENTUS_TUI_CACHE_DIR"
 _SCHEMA = 28  # 7: verdict fields (wal_chain_ok, hash_story, contradiction); 8: root;
@@ -153,6 +157,29 @@ def summaries_of_line(line: bytes) -> list[ExecutionSummary]:
 
 
 _BLOB_PIECE = 4096  # names encoded and written into the database at a time
+
+
+def beside(first: Callable[[], T], second: Callable[[], None]) -> T:
+    """``first()`` in a thread of its own while ``second()`` runs in this one; ``first``'s
+    answer once both are done, or what it raised (raised here, never in its thread)."""
+    answer: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(first())
+        except BaseException as exc:  # handed to the caller's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="beside", daemon=True)
+    thread.start()
+    try:
+        second()
+    finally:
+        thread.join()
+    if failure:
+        raise failure[0]
+    return answer[0]
 
 
 def _names_pieces(names: list[str]) -> tuple[int, Iterator[bytes]]:
@@ -377,11 +404,14 @@ class IndexCache:
         names: list[str],
         parts: Iterable[tuple[bytes, bytes]],
         totals: Callable[[], tuple[dict[str, int], Stamps]],
+        meanwhile: Callable[[Path], None] | None = None,
     ) -> Path | None:
         """Replace the snapshot of ``directory`` from ``parts`` made elsewhere, in the
         names' order: (listing rows joined by ``,\n``, lines of ``summary_lines``). The
         counts and stamps (``totals``) are asked for once every part is written. Returns
-        the file of listing rows, or None if the cache could not take it all."""
+        the file of listing rows, or None if the cache could not take it all.
+        ``meanwhile(rows file)`` runs in this thread while the snapshot is committed in
+        another (the database's work mostly outside the GIL): both are done on return."""
         db = self._connect()
         if db is None:
             return None
@@ -401,11 +431,12 @@ class IndexCache:
         except OSError:
             return None
         counts, stamps = totals()
-        return (
-            rows_path
-            if self._commit(db, directory, listing, names, stamps, counts, files)
-            else None
-        )
+
+        def commit() -> bool:
+            return self._commit(db, directory, listing, names, stamps, counts, files)
+
+        committed = commit() if meanwhile is None else beside(commit, lambda: meanwhile(rows_path))
+        return rows_path if committed else None
 
     def _commit(
         self,

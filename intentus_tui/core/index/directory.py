@@ -130,11 +130,17 @@ class DirectoryIndex:
         names = record_names(listdir(self.root.records_dir), in_order=False)
         return listing_blocks(prefix, names, self._workers, self._rows)
 
-    def filled_listing_json(self) -> tuple[dict[str, int], Path, RowPlaces] | None:
+    def filled_listing_json(
+        self, meanwhile: Callable[[Path, RowPlaces], None] | None = None
+    ) -> tuple[dict[str, int], Path, RowPlaces] | None:
         """A first open with the cache on (no snapshot yet) and no WALs to join: the
         workers' rows and summaries go straight into the cache's files, and the listing is
         printed from there. No summary is held here: at 1,000,000 records, holding them
-        for the cache took 2.3 GB. None where this does not apply, or the cache refused."""
+        for the cache took 2.3 GB. None where this does not apply, or the cache refused.
+
+        ``meanwhile(rows file, places)`` runs once the rows are written, while the snapshot
+        is committed beside it (``IndexCache.store_parts``): the listing's ordered copy of
+        the rows (~150 ms at 100,000) and the commit (~100 ms) on two cores."""
         if not self._use_cache or self._rows is None or self._joins_anything():
             return None
         resolved = self.root.records_dir.resolve()
@@ -158,6 +164,7 @@ class DirectoryIndex:
                     prefix, survey.names, self._workers, self._rows, counts, stamps, places
                 ),
                 totals=lambda: (dict(sorted(counts.items())), stamps),
+                meanwhile=None if meanwhile is None else lambda path: meanwhile(path, places),
             )
         finally:
             cache.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -354,3 +355,57 @@ def test_a_first_open_fills_the_cache_from_the_workers_parts(
     # an update is not a first open: the usual scan reads what changed
     write_record(records, make_record(execution_id="exec-new"))
     assert DirectoryIndex(root, rows=LISTING_ROWS).filled_listing_json() is None
+
+
+def test_the_ordered_copy_is_made_while_the_snapshot_commits(tmp_path: Path) -> None:
+    """A first open's ordered copy runs beside the commit of its snapshot; when the open
+    returns both are done: the copy is the listing, the snapshot is there for a re-open."""
+    records = tmp_path / "records"
+    for n in range(5):
+        write_record(records, make_record(execution_id=f"exec-{n}"))
+    root = resolve_root(records)
+    expected_blocks = DirectoryIndex(root, rows=LISTING_ROWS, use_cache=False).listing_json()
+    assert expected_blocks is not None
+    printed = b"".join(piece for batch in time_ordered_rows(expected_blocks[1]) for piece in batch)
+    seen: list[bytes] = []
+
+    def meanwhile(rows_path: Path, places: Any) -> None:
+        ordered = open_time_ordered(rows_path, places)
+        assert ordered is not None
+        with ordered:
+            seen.append(ordered.read())
+
+    filled = DirectoryIndex(root, rows=LISTING_ROWS).filled_listing_json(meanwhile)
+    assert filled is not None and seen == [printed]
+    assert DirectoryIndex(root, rows=LISTING_ROWS).fresh_listing_json() == filled[:2]
+
+
+def test_beside_runs_both_at_once_and_raises_where_it_was_called() -> None:
+    import threading
+
+    from intentus_tui.core.index.cache import beside
+
+    started = threading.Event()
+
+    def first() -> str:  # waits for the second: done one after the other, it would fail
+        return "both" if started.wait(timeout=10) else "one after the other"
+
+    assert beside(first, started.set) == "both"
+
+    def broken() -> str:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with pytest.raises(sqlite3.OperationalError):  # raised here, not in its thread
+        beside(broken, lambda: None)
+    done: list[str] = []
+
+    def finishes() -> str:
+        done.append("first")
+        return "first"
+
+    def fails() -> None:
+        raise ValueError("second")
+
+    with pytest.raises(ValueError):  # the second's error, once the first is done too
+        beside(finishes, fails)
+    assert done == ["first"]
