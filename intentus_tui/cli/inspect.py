@@ -566,7 +566,8 @@ def inspect(
                 counts, blocks = listing_counts(index.scan()), index.listing_lines()
             made: Iterable[bytes] | Iterable[RowBlock]
             if isinstance(blocks, Path):  # the cache's rows: their ordered copy (or them)
-                ordered = copies[0] if copies and copies[0] else open_time_ordered(blocks)
+                early = copies[0] if copies else None  # made beside the cache's commit
+                ordered = early if early is not None else open_time_ordered(blocks)
                 made = [] if ordered is not None else [blocks.read_bytes()]
             else:
                 ordered, made = None, blocks
