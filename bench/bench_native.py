@@ -126,9 +126,9 @@ def main() -> None:
             lambda: [fsio.python_read_plain_file(p, limit) for p in paths],
             len(paths),
         )
+    # The listing's rows as the workers send them: blocks with each row's key.
+    _, blocks = scan.listing_blocks(os.path.join(directory, ""), names, None, LISTING_ROWS)
     if native.write_in_key_order is not None:
-        prefix = os.path.join(directory, "")
-        _, blocks = scan.listing_blocks(prefix, names, None, LISTING_ROWS)
         sink = open(os.devnull, "wb")  # noqa: SIM115 - closed below
 
         def ordered_write(helper: Any) -> Callable[[], Any]:
@@ -150,12 +150,14 @@ def main() -> None:
         sink.close()
     if native.copy_in_key_order is not None:
         # The first open's file of rows, as the cache writes it, and its ordered copy.
-        rows_file = Path(tempfile.mkdtemp(prefix="intentus-rows-")) / "index-rows.json"
+        scratch = tempfile.TemporaryDirectory(prefix="intentus-rows-")
+        rows_file = Path(scratch.name) / "index-rows.json"
         places = scan.RowPlaces()
         with rows_file.open("wb") as out:
-            for number, block in enumerate(blocks):
-                out.write((b",\n" if number else b"") + block.rows)
-                places.add(block.keys, block.lengths)
+            for block in blocks:
+                if block.rows:
+                    out.write((b",\n" if places.size else b"") + block.rows)
+                    places.add(block.keys, block.lengths)
 
         def ordered_copy(helper: Any) -> Callable[[], Any]:
             def copy() -> None:
@@ -177,6 +179,7 @@ def main() -> None:
             ordered_copy(None),
             len(places.keys),
         )
+        scratch.cleanup()
     whole = [t for t in texts if t.rstrip().endswith(b"}")]
     floor = _cpu_per_call(lambda: [orjson.loads(t) for t in whole], len(whole))
     print(f"{len(paths)} records in {directory}; CPU per call, best of 5 rounds")
