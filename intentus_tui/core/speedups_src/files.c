@@ -28,6 +28,19 @@ static int mode_lets_read(const struct stat *st, long uid, long gid, PyObject *g
     return (st->st_mode & (member ? S_IRGRP : S_IROTH)) != 0;
 }
 
+/* The dir_fd argument (an int) as a descriptor; -1 with an error set if it is no int or
+ * out of an int's range (OverflowError). */
+static int dir_fd_of(PyObject *arg, int *dir_fd) {
+    long fd = PyLong_AsLong(arg);
+    if (fd == -1 && PyErr_Occurred()) return -1;
+    if (fd < INT_MIN || fd > INT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "dir_fd out of range");
+        return -1;
+    }
+    *dir_fd = (int)fd;
+    return 0;
+}
+
 SPEEDUP PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if ((nargs != 2 && nargs != 5) || !PyLong_Check(args[0]) || !PyList_Check(args[1]) ||
         (nargs == 5 && (!PyLong_Check(args[2]) || !PyLong_Check(args[3]) ||
@@ -50,13 +63,8 @@ SPEEDUP PyObject *stat_stamps(PyObject *module, PyObject *const *args, Py_ssize_
             }
         }
     }
-    long fd = PyLong_AsLong(args[0]);
-    if (fd == -1 && PyErr_Occurred()) return NULL;
-    if (fd < INT_MIN || fd > INT_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "dir_fd out of range");
-        return NULL;
-    }
-    int dir_fd = (int)fd;
+    int dir_fd;
+    if (dir_fd_of(args[0], &dir_fd) < 0) return NULL;
     PyObject *names = PyList_AsTuple(args[1]); /* owned: its items cannot go away */
     if (names == NULL) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(names);
@@ -113,13 +121,8 @@ SPEEDUP PyObject *write_new_files(PyObject *module, PyObject *const *args, Py_ss
                         "write_new_files(dir_fd: int, files: list[tuple[bytes, bytes, int]])");
         return NULL;
     }
-    long fd_arg = PyLong_AsLong(args[0]);
-    if (fd_arg == -1 && PyErr_Occurred()) return NULL;
-    if (fd_arg < INT_MIN || fd_arg > INT_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "dir_fd out of range");
-        return NULL;
-    }
-    int dir_fd = (int)fd_arg;
+    int dir_fd;
+    if (dir_fd_of(args[0], &dir_fd) < 0) return NULL;
     PyObject *files = PyList_AsTuple(args[1]);
     if (files == NULL) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(files);
