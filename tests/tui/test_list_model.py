@@ -203,17 +203,19 @@ def test_small_batches_into_many_rows_match_a_rebuild() -> None:
     into the shown rows, only noted for the every-execution order), then a removal and a
     filter that need that order: all end where a full re-sort would."""
     states = [("completed", True), ("completed", False), ("incomplete", False)]
-    numbers = [(n * 7919) % 6000 for n in range(6000)]  # every n once, out of order
+    # Batches of 50 into 1,200-2,400 rows: past the one-by-one inserts (``_MERGE_AT``), under
+    # the share merged by one sort (1/16 of the rows), so each is spliced in.
+    numbers = [(n * 7919) % 2400 for n in range(2400)]  # every n once, out of order
     for view in VIEWS[:3]:
         for sort in SORTS:
             model = _model(view, sort, "")
-            model.apply([summary(n, *states[n % 3]) for n in numbers[:3000]])
-            for start in range(3000, 6000, 50):
+            model.apply([summary(n, *states[n % 3]) for n in numbers[:1200]])
+            for start in range(1200, 2400, 50):
                 model.apply([summary(n, *states[n % 3]) for n in numbers[start : start + 50]])
             _assert_matches_a_rebuild(model, view, sort, "")
             model.apply([], [f"{n:05d}.json" for n in numbers[:10]])
             _assert_matches_a_rebuild(model, view, sort, "")
-            model.apply([summary(n, "corrupted", False) for n in range(6000, 6040)])
+            model.apply([summary(n, "corrupted", False) for n in range(2400, 2440)])
             model.set_query("trans")
             _assert_matches_a_rebuild(model, view, sort, "trans")
             model.set_query("")
