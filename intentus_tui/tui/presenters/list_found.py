@@ -10,13 +10,18 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Sequence
 
 from intentus_tui.tui.presenters.list_groups import Group, VerdictKind
-from intentus_tui.tui.presenters.list_search import VERDICT_TERMS, query_terms, term_found
+from intentus_tui.tui.presenters.list_search import (
+    VERDICT_TERMS,
+    as_searched,
+    query_terms,
+    term_found,
+)
 
 RowKey = tuple[object, ...]
 # What the rows kept were made under: the model's generation, view and sort.
 Tag = tuple[object, ...]
 # A changed execution's row key, its verdict codes, its group and its searched text.
-Arrival = tuple[RowKey, VerdictKind, int, Callable[[], str]]
+Arrival = tuple[RowKey, VerdictKind, int, Callable[[], bytes]]
 
 
 def remove_sorted(rows: list[RowKey], row_key: RowKey) -> bool:
@@ -32,7 +37,7 @@ def _finds(query: str, only: frozenset[Group] | None) -> Callable[[Arrival], boo
     """Whether ``query`` finds a row in a view showing the groups ``only``: as the model's
     search does (its verdict terms asked of the codes, its text terms of the text)."""
     terms = query_terms(query)
-    text = tuple(t for t in terms if t not in VERDICT_TERMS)
+    text = tuple(as_searched(t) for t in terms if t not in VERDICT_TERMS)
     checks = tuple(VERDICT_TERMS[t] for t in terms if t in VERDICT_TERMS)
 
     def finds(arrival: Arrival) -> bool:

@@ -35,6 +35,7 @@ from intentus_tui.tui.presenters.list_groups import (
 )
 from intentus_tui.tui.presenters.list_search import (
     VERDICT_TERMS,
+    as_searched,
     haystack_of,
     only_substrings,
     query_terms,
@@ -361,7 +362,7 @@ class ListModel:
         self._unmerged: list[RowKey] = []
         self._shown = 0  # executions among ``rows``
         self._group_sizes: Counter[int] = Counter()  # shown executions per group
-        self._haystacks: dict[str, str] = {}  # filled while a filter is typed
+        self._haystacks: dict[str, bytes] = {}  # filled while a filter is typed
         self.writing: Collection[str] = frozenset()  # rows saying "… writing" (``_of_view``)
         # Every execution newest first (see ``sorted_rows``): kept through small changes,
         # None after big ones (made again by the next sort).
@@ -370,7 +371,7 @@ class ListModel:
         # stale (``finish_sort``).
         self._generation = 0
         self._terms: tuple[str, ...] = ()  # the query's terms (``query_terms``)
-        self._text_terms: tuple[str, ...] = ()  # those searched in the text
+        self._text_terms: tuple[bytes, ...] = ()  # those searched in the text (``as_searched``)
         # What the verdict terms among them ask of an execution's verdict codes.
         self._verdict_checks: tuple[Callable[[VerdictKind], bool], ...] = ()
         # Execution ids more than one file holds (copies of a record): their rows name
@@ -482,11 +483,11 @@ class ListModel:
             bool(self.query.strip())
             and query.startswith(self.query)
             and not self._verdict_checks
-            and only_substrings(self._terms)
+            and only_substrings(self._text_terms)  # no verdict term: all of them
         )
         self.query = query
         self._terms = terms = query_terms(query)
-        self._text_terms = tuple(t for t in terms if t not in VERDICT_TERMS)
+        self._text_terms = tuple(as_searched(t) for t in terms if t not in VERDICT_TERMS)
         self._verdict_checks = tuple(VERDICT_TERMS[t] for t in terms if t in VERDICT_TERMS)
         tag = (self._generation, self.view, self.sort)
         found = self._found.take(query, tag)
@@ -564,7 +565,7 @@ class ListModel:
         haystack = self._haystack(summary, kind)
         return all(term_found(term, haystack) for term in self._text_terms)
 
-    def _haystack(self, summary: ExecutionSummary, kind: VerdictKind) -> str:
+    def _haystack(self, summary: ExecutionSummary, kind: VerdictKind) -> bytes:
         haystack = self._haystacks.get(summary.key)
         if haystack is None:
             haystack = self._haystacks[summary.key] = self._searched(summary, kind)
@@ -696,7 +697,7 @@ class ListModel:
         """About how many executions have no searched text yet (at once, for any number)."""
         return max(0, len(self.summaries) - len(self._haystacks))
 
-    def adopt_haystacks(self, made: list[ExecutionSummary], texts: list[str]) -> int:
+    def adopt_haystacks(self, made: list[ExecutionSummary], texts: list[bytes]) -> int:
         """Keep the texts ``make_haystacks`` made of ``made``, for those executions still
         as they were (one changed since gets its own when next searched); how many."""
         haystacks, summaries = self._haystacks, self.summaries
@@ -710,7 +711,7 @@ class ListModel:
 
     def make_haystacks(
         self, made: list[ExecutionSummary], pause: Callable[[], None] | None = None
-    ) -> list[str]:
+    ) -> list[bytes]:
         """The searched texts of ``made``; only reads the model (any thread may call it).
         ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker leaves the
         interpreter to the keys there)."""
@@ -724,16 +725,16 @@ class ListModel:
             texts.append(self._searched(summary, kind))
         return texts
 
-    def searched_texts(self) -> Mapping[str, str]:
+    def searched_texts(self) -> Mapping[str, bytes]:
         """The searched texts made so far, by key (each its execution's as it is now: a
         changed one's is dropped): the command palette looks only where one holds the
         query."""
         return self._haystacks
 
-    def _searched(self, summary: ExecutionSummary, kind: VerdictKind | None) -> str:
+    def _searched(self, summary: ExecutionSummary, kind: VerdictKind | None) -> bytes:
         return haystack_of(summary, kind, summary.key in self.writing)
 
-    def _every_haystack(self) -> dict[str, str]:
+    def _every_haystack(self) -> dict[str, bytes]:
         """Every execution's searched text, made once (on the first filter) and kept."""
         haystacks = self._haystacks
         if len(haystacks) != len(self.summaries):

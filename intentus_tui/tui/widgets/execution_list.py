@@ -438,7 +438,7 @@ class ExecutionList(
 
         def make() -> None:
             missing: list[ExecutionSummary] = []
-            texts: list[str] | None
+            texts: list[bytes] | None
             try:
                 missing = model.missing_haystacks(everyone)
                 texts = model.make_haystacks(missing, pause)
@@ -455,7 +455,7 @@ class ExecutionList(
         # frame, the key's answer.
         self.call_after_refresh(start)
 
-    def _texts_made(self, made: list[ExecutionSummary], texts: list[str] | None) -> None:
+    def _texts_made(self, made: list[ExecutionSummary], texts: list[bytes] | None) -> None:
         if texts is not None:
             self.model.adopt_haystacks(made, texts)
         self._texts_coming = False
