@@ -39,6 +39,7 @@ from intentus_tui.core.index.parallel import PARALLEL_THRESHOLD, can_fork, map_c
 from intentus_tui.core.model import (
     FIELD_NAMES,
     ExecutionSummary,
+    share_repeated,
     summaries_from_table,
 )
 from intentus_tui.core.native import stat_stamps as _native_stat_stamps
@@ -122,6 +123,7 @@ def summarize_chunk(paths: list[str], rows: RowFormat | None = None, home: int =
 def _rebuild(result: Any) -> list[Built]:
     """``summarize_chunk``'s result as (stamp, summary, row), however it travelled."""
     if type(result) is list:  # made in this process
+        share_repeated(summary for _, summary, _ in result)
         return [
             (stamp, summary, line.encode() if line is not None else None)
             for stamp, summary, line in result
