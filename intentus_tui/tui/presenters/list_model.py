@@ -608,8 +608,15 @@ class ListModel:
     def _all_in_order(self) -> list[RowKey]:
         """Every execution's row key, sorted (merging in those added since last asked)."""
         if self._unmerged:
-            self._sorted_all.extend(self._unmerged)
-            self._sorted_all.sort()
+            if self._shown == len(self.summaries):
+                # The shown rows hold every execution, in order (headers aside), as after
+                # a fill with no filter: taken from them in one pass, rather than sorting
+                # the keys noted meanwhile (1,000,000 of them: 2.3 s, on the app's thread,
+                # at the first filter or view change after the fill).
+                self._sorted_all = [rk for rk in self.rows if rk[1] != 0]
+            else:
+                self._sorted_all.extend(self._unmerged)
+                self._sorted_all.sort()
             self._unmerged = []
         return self._sorted_all
 
