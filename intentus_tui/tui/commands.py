@@ -26,7 +26,7 @@ from intentus_tui.core.actions import claimed_chain, verdict_of
 from intentus_tui.core.model import ExecutionSummary, Integrity, Outcome, Verdict
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.presenters import verdict_cells
-from intentus_tui.tui.presenters.list_search import as_searched
+from intentus_tui.tui.presenters.list_search import as_searched, verdict_hits
 from intentus_tui.tui.presenters.timeline_summary import verdict_lines
 
 if TYPE_CHECKING:
@@ -235,6 +235,7 @@ class ExecutionCommands(Provider):
         model = app.execution_list.model
         words, texts = model.verdict_words, model.searched_texts()
         searched = as_searched(needle)  # as the texts hold it
+        in_words = verdict_hits(searched, plain=True)  # the verdicts whose words hold it
         shown = app.execution_list.verdict_shown
         # "ROOT:ID" is in no searched text (each holds the root and the id apart).
         rooted = ":" in needle
@@ -244,8 +245,13 @@ class ExecutionCommands(Provider):
             if not done % YIELD_EVERY:
                 await asyncio.sleep(0)  # a key typed: a newer search, this one is dropped
             text = texts.get(summary.key)
-            if text is not None and not rooted and searched not in text:
-                continue  # what it is scored by is all in its searched text
+            if (
+                text is not None
+                and not rooted
+                and searched not in text
+                and (model.kind(summary), summary.key in model.writing) not in in_words
+            ):
+                continue  # what it is scored by is all in its searched texts
             score = score_summary(summary, needle, words(summary))
             if score:
                 found.append((score, summary))

@@ -20,8 +20,9 @@ from intentus_tui.tui.presenters.list_search import (
 RowKey = tuple[object, ...]
 # What the rows kept were made under: the model's generation, view and sort.
 Tag = tuple[object, ...]
-# A changed execution's row key, its verdict codes, its group and its searched text.
-Arrival = tuple[RowKey, VerdictKind, int, Callable[[], bytes]]
+# A changed execution's row key, its verdict codes, its group and its searched texts (its
+# own and its verdict's words, as ``term_found`` takes them).
+Arrival = tuple[RowKey, VerdictKind, int, Callable[[], tuple[bytes, bytes]]]
 
 
 def remove_sorted(rows: list[RowKey], row_key: RowKey) -> bool:
@@ -48,8 +49,8 @@ def _finds(query: str, only: frozenset[Group] | None) -> Callable[[Arrival], boo
             return False
         if not text:
             return True
-        searched = haystack()
-        return all(term_found(term, searched) for term in text)
+        searched, words = haystack()
+        return all(term_found(term, searched, words) for term in text)
 
     return finds
 

@@ -42,6 +42,8 @@ from intentus_tui.tui.presenters.list_search import (
     searched_words,
     term_found,
     unshown_match,
+    verdict_hits,
+    verdict_text,
 )
 
 # Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
@@ -562,14 +564,15 @@ class ListModel:
             return False
         if not self._text_terms:
             return True
-        haystack = self._haystack(summary, kind)
-        return all(term_found(term, haystack) for term in self._text_terms)
+        haystack, words = self._texts(summary, kind)
+        return all(term_found(term, haystack, words) for term in self._text_terms)
 
-    def _haystack(self, summary: ExecutionSummary, kind: VerdictKind) -> bytes:
+    def _texts(self, summary: ExecutionSummary, kind: VerdictKind) -> tuple[bytes, bytes]:
+        """``summary``'s own searched text (made once) and its verdict's words."""
         haystack = self._haystacks.get(summary.key)
         if haystack is None:
-            haystack = self._haystacks[summary.key] = self._searched(summary, kind)
-        return haystack
+            haystack = self._haystacks[summary.key] = haystack_of(summary)
+        return haystack, verdict_text(kind, summary.key in self.writing)
 
     def rebuild(self) -> None:
         """Re-sort every execution (after a grouping change or many changed), then
@@ -639,22 +642,41 @@ class ListModel:
         if not terms:
             self._show(source)
             return
-        haystacks = self._every_haystack()
-        # No call per row (not even ``cast``): 100,000 rows a keystroke.
+        haystacks, writing = self._every_haystack(), self.writing
+        # No call per row (not even ``cast``): 100,000 rows a keystroke. A term is found in
+        # an execution's own text, or in its verdict's words: which verdicts' words hold
+        # it is asked once (``verdict_hits``), each row's verdict then looked up.
         if not only_substrings(terms):
             matched = [
                 rk
                 for rk in source
-                if all(term_found(t, haystacks[rk[-1]]) for t in terms)  # type: ignore[index]
+                if all(
+                    term_found(
+                        t,
+                        haystacks[rk[-1]],  # type: ignore[index]
+                        verdict_text(kinds[rk[-1]][1], rk[-1] in writing),  # type: ignore[index]
+                    )
+                    for t in terms
+                )
             ]
         elif len(terms) == 1:  # the common case, without a generator per row
-            term = terms[0]
-            matched = [rk for rk in source if term in haystacks[rk[-1]]]  # type: ignore[index]
-        else:
+            term, hits = terms[0], verdict_hits(terms[0])
             matched = [
                 rk
                 for rk in source
-                if all(t in haystacks[rk[-1]] for t in terms)  # type: ignore[index]
+                if term in haystacks[rk[-1]]  # type: ignore[index]
+                or (kinds[rk[-1]][1], rk[-1] in writing) in hits  # type: ignore[index]
+            ]
+        else:
+            each = [(t, verdict_hits(t)) for t in terms]
+            matched = [
+                rk
+                for rk in source
+                if all(
+                    t in haystacks[rk[-1]]  # type: ignore[index]
+                    or (kinds[rk[-1]][1], rk[-1] in writing) in hits  # type: ignore[index]
+                    for t, hits in each
+                )
             ]
         self._show(matched)
 
@@ -672,10 +694,18 @@ class ListModel:
         if not terms:
             return 0
         if self._unshown is None:
-            haystacks = self._haystacks
+            haystacks, kinds, writing = self._haystacks, self._kinds, self.writing
             keys: list[str] = [rk[-1] for rk in self.rows if rk[1] != 0]  # type: ignore[misc]
             named = self._names_its_file
-            found = ((k, unshown_match(terms, haystacks[k], named(k))) for k in keys)
+            found = (
+                (
+                    k,
+                    unshown_match(
+                        terms, haystacks[k], verdict_text(kinds[k][1], k in writing), named(k)
+                    ),
+                )
+                for k in keys
+            )
             self._unshown = {k: part for k, part in found if part is not None}
         return len(self._unshown)
 
@@ -722,14 +752,11 @@ class ListModel:
         """The searched texts of ``made``; only reads the model (any thread may call it).
         ``pause`` is called every ``PAUSE_EVERY`` executions (a thread worker leaves the
         interpreter to the keys there)."""
-        verdicts = self._kinds
         texts = []
         for done, summary in enumerate(made, 1):
             if pause is not None and done % PAUSE_EVERY == 0:
                 pause()
-            cached = verdicts.get(summary.key)
-            kind = cached[1] if cached is not None and cached[0] is summary else None
-            texts.append(self._searched(summary, kind))
+            texts.append(haystack_of(summary))
         return texts
 
     def searched_texts(self) -> Mapping[str, bytes]:
@@ -738,17 +765,13 @@ class ListModel:
         query."""
         return self._haystacks
 
-    def _searched(self, summary: ExecutionSummary, kind: VerdictKind | None) -> bytes:
-        return haystack_of(summary, kind, summary.key in self.writing)
-
     def _every_haystack(self) -> dict[str, bytes]:
         """Every execution's searched text, made once (on the first filter) and kept."""
         haystacks = self._haystacks
         if len(haystacks) != len(self.summaries):
-            verdict = self._verdict
             for key, summary in self.summaries.items():
                 if key not in haystacks:
-                    haystacks[key] = self._searched(summary, verdict(summary)[1])
+                    haystacks[key] = haystack_of(summary)
         return haystacks
 
     def _show(self, ordered: list[RowKey]) -> None:
@@ -844,7 +867,7 @@ class ListModel:
     ) -> None:
         if self._found:
             arrived: list[Arrival] = [
-                (self._key_of(v), v[1], v[2], partial(self._haystack, v[0], v[1]))
+                (self._key_of(v), v[1], v[2], partial(self._texts, v[0], v[1]))
                 for v in new
                 if not self._held_back(v[0].key)
             ]
@@ -890,7 +913,8 @@ class ListModel:
                 terms, haystacks = self._text_terms, self._haystacks
                 for rk in new:
                     key = cast(str, rk[-1])
-                    part = unshown_match(terms, haystacks[key], self._names_its_file(key))
+                    words = verdict_text(self._kinds[key][1], key in self.writing)
+                    part = unshown_match(terms, haystacks[key], words, self._names_its_file(key))
                     if part is not None:
                         self._unshown[key] = part
         headers: list[RowKey] = []

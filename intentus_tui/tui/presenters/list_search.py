@@ -20,10 +20,10 @@ from intentus_tui.core.model import (
 )
 from intentus_tui.tui.presenters.list_groups import (
     GROUP_TITLES,
+    KINDS,
     WRITING_TITLE,
     VerdictKind,
     group_of_kind,
-    kind_of,
 )
 from intentus_tui.tui.presenters.verdict_cells import WRITING_BADGE, row_texts
 
@@ -126,12 +126,14 @@ def query_terms(query: str) -> tuple[str, ...]:
 _NEGATED = as_searched(NEGATED)
 
 
-def term_found(term: bytes, haystack: bytes) -> bool:
-    """Whether a text term (``as_searched``) is met by ``haystack``: found (``found_in``), or
-    for a ``NEGATED`` one, not found."""
+def term_found(term: bytes, haystack: bytes, words: bytes) -> bool:
+    """Whether a text term (``as_searched``) is met by an execution's own text
+    (``haystack_of``) and its verdict's ``words`` (``verdict_text``): found in either
+    (``found_in``), or for a ``NEGATED`` one, in neither."""
     if term.startswith(_NEGATED):
-        return not found_in(term[1:], haystack)
-    return found_in(term, haystack)
+        term = term[1:]
+        return not (found_in(term, haystack) or found_in(term, words))
+    return found_in(term, haystack) or found_in(term, words)
 
 
 def only_substrings(terms: tuple[bytes, ...]) -> bool:
@@ -158,14 +160,13 @@ _ID_START, _FILE_START, _SOURCE_START = (
 UNSHOWN_PARTS = {ID_START: "id", FILE_START: "file", SOURCE_START: "source", AGENTS_START: "agent"}
 
 
-def haystack_of(
-    summary: ExecutionSummary, kind: VerdictKind | None = None, writing: bool = False
-) -> bytes:
-    """The text ``/`` searches (but for ``VERDICT_TERMS``): what a row shows (its id as
-    shown, intent, state, the verdict's words, group title; ``writing``: the "… writing"
-    of a record caught mid-write), then what it does not, each after its mark: the whole
-    id, the file's name, the source, the agents. As UTF-8 (see the module's docstring)."""
-    kind = kind_of(summary) if kind is None else kind
+def haystack_of(summary: ExecutionSummary) -> bytes:
+    """The execution's own text ``/`` searches: what its row shows of it (its id as shown,
+    intent, state), then what it does not, each after its mark: the whole id, the file's
+    name, the source, the agents. Its verdict's words are searched apart
+    (``verdict_text``), once for every execution that has that verdict: in each
+    execution's text they were half of it (1,000,000 executions: 160 MB). As UTF-8 (see
+    the module's docstring)."""
     shown = (
         f"{display_id(summary.execution_id)}\n{summary.intent}\n{summary.state_label}\n"
         f"{summary.state.value}"
@@ -177,18 +178,38 @@ def haystack_of(
         (AGENTS_START, f"{summary.agent}\n{summary.chain}"),
     )
     rest = "".join(mark + text.casefold().translate(_UNMARK) for mark, text in unshown)
-    return as_searched(
-        f"{shown.casefold().translate(_UNMARK)}{searched_words(kind, writing)}{rest}"
-    )
+    return as_searched(shown.casefold().translate(_UNMARK) + rest)
+
+
+@lru_cache(maxsize=256)
+def verdict_text(kind: VerdictKind, writing: bool = False) -> bytes:
+    """``searched_words`` as the texts are searched: what a row shows of its verdict, part
+    of what its row shows (``unshown_match``). No term is found across it and an
+    execution's own text: neither holds a line break or a mark a term could."""
+    return as_searched(searched_words(kind, writing))
+
+
+def verdict_hits(term: bytes, *, plain: bool = False) -> set[tuple[VerdictKind, bool]]:
+    """Every verdict (and whether its row is being written) whose words meet ``term``
+    (a text term, as ``found_in`` finds it; ``plain``: held anywhere, as ``in``): a search
+    asks this once, not once per execution."""
+    found = bytes.__contains__ if plain else lambda words, term: found_in(term, words)
+    return {
+        (kind, writing)
+        for kind in tuple(KINDS)  # every verdict an execution was given so far
+        for writing in (False, True)
+        if found(verdict_text(kind, writing), term)
+    }
 
 
 def unshown_match(
-    terms: tuple[bytes, ...], haystack: bytes, file_shown: bool = False
+    terms: tuple[bytes, ...], haystack: bytes, words: bytes, file_shown: bool = False
 ) -> str | None:
     """The part no row shows (an ``UNSHOWN_PARTS`` mark) that one of ``terms`` (the text
-    terms of a filter ``haystack`` meets) is found in alone, else None: the row seems not
-    to match what was typed. ``file_shown``: this row shows its file's name (a copy of a
-    record, a misnamed one): a term found there is found in what it shows."""
+    terms of a filter ``haystack`` and its verdict's ``words`` meet) is found in alone,
+    else None: the row seems not to match what was typed. ``file_shown``: this row shows
+    its file's name (a copy of a record, a misnamed one): a term found there is found in
+    what it shows."""
     hidden = haystack.find(_ID_START)
     shown = haystack[:hidden]
     if file_shown:
@@ -197,7 +218,7 @@ def unshown_match(
     for term in terms:
         if term.startswith(_NEGATED):
             continue  # met by an absence: nothing of the row's is found
-        if found_in(term, shown):
+        if found_in(term, shown) or found_in(term, words):
             continue
         at = haystack.find(term, hidden)
         return _part_at(haystack, at) if at >= 0 else None
