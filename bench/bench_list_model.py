@@ -28,7 +28,8 @@ from intentus_tui.core.records.load import LoadStatus
 from intentus_tui.core.records.timeline import ExecutionState
 from intentus_tui.core.records.verify import HashStatus
 from intentus_tui.tui.presenters import list_model
-from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel
+from intentus_tui.tui.presenters.list_model import VIEWS, ListModel
+from intentus_tui.tui.presenters.list_order import SORTS
 
 
 def summary(n: int) -> ExecutionSummary:

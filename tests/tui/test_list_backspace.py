@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel
+from intentus_tui.tui.presenters.list_model import VIEWS, ListModel
+from intentus_tui.tui.presenters.list_order import SORTS
 from tests.tui.test_list_model import summary
 
 

@@ -16,12 +16,14 @@ from intentus_tui.core.records.verify import HashStatus
 from intentus_tui.tui.presenters.list_groups import Group, group_of
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
-    SORTS,
     VIEWS,
     ListModel,
-    Sort,
     View,
     size_of,
+)
+from intentus_tui.tui.presenters.list_order import (
+    SORTS,
+    Sort,
 )
 from intentus_tui.tui.presenters.list_search import NEGATED, query_terms
 

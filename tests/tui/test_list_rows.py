@@ -16,7 +16,8 @@ from intentus_tui.tui.pane_widths import list_pane_width
 from intentus_tui.tui.presenters.compare_candidates import verdict_marks
 from intentus_tui.tui.presenters.header_text import HeaderState, counts_parts, location_parts
 from intentus_tui.tui.presenters.list_groups import Group, kind_of
-from intentus_tui.tui.presenters.list_model import SORTS, VIEWS, ListModel, Sort, View
+from intentus_tui.tui.presenters.list_model import VIEWS, ListModel, View
+from intentus_tui.tui.presenters.list_order import SORTS, Sort
 from intentus_tui.tui.presenters.list_rows import (
     MAX_ID_WIDTH,
     copies_width,

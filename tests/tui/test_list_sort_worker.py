@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from intentus_tui.tui.presenters.list_model import SORTS, ListModel, Sort, SortJob, SortResult
+from intentus_tui.tui.presenters.list_model import ListModel
+from intentus_tui.tui.presenters.list_order import SORTS, Sort, SortJob, SortResult
 from intentus_tui.tui.widgets import execution_list
 from tests.tui.app_support import SIZE, WIDE, make_app, settle
 

@@ -30,7 +30,8 @@ from intentus_tui.tui.presenters.list_groups import (
     WRITING_TITLE,
     Group,
 )
-from intentus_tui.tui.presenters.list_model import ListModel, Sort
+from intentus_tui.tui.presenters.list_model import ListModel
+from intentus_tui.tui.presenters.list_order import Sort
 from intentus_tui.tui.presenters.list_search import UNSHOWN_PARTS
 from intentus_tui.tui.presenters.verdict_cells import (  # the list's cells: theirs too
     BADGE_MARK_WIDTH,

@@ -26,9 +26,11 @@ from intentus_tui.render.cells import fit
 from intentus_tui.tui.presenters.list_groups import Group
 from intentus_tui.tui.presenters.list_model import (
     FAILURES_FIRST,
-    SORTS,
     VIEWS,
     ListModel,
+)
+from intentus_tui.tui.presenters.list_order import (
+    SORTS,
     Sort,
     SortJob,
     SortResult,
