@@ -61,8 +61,10 @@ from intentus_tui.tui.selection import SelectionActions
 from intentus_tui.tui.settings import remember, screenshot_directory
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
+    after_batch,
     collector_paused,
-    freeze_long_lived,
+    end_of_scan,
+    pause_collector_for_scan,
     prepare_pool,
     release_free_memory,
     resume_collector,
@@ -206,6 +208,8 @@ class IntentusApp(
         self._scan_problem: str | None = None
         self._side_pane_scheduled = False
         self._styles_after_scan = False  # the comparison's stylesheets wait for the scan
+        self._collector_held = False  # the collector is off while the scan fills the list
+        self._collected_at = 0  # executions listed when the scan last collected
         self._watcher: DirectoryWatcher | None = None
         self._watched_at_start: set[Path] = set()  # the directories there when watching began
         self.directories_gone: tuple[Path, ...] = ()  # of those, the ones not there now
@@ -371,6 +375,18 @@ class IntentusApp(
     def on_unmount(self) -> None:
         # Closed without exit() (a test's end, an embedding app): no thread outlives it.
         self._stop_threads()
+        self._release_collector()
+
+    def _scan_over(self) -> None:
+        """What the scan made frozen; the collector back on if the scan turned it off."""
+        held, self._collector_held = self._collector_held, False
+        end_of_scan(len(self.execution_list.model.summaries), resume=held)
+
+    def _release_collector(self) -> None:
+        """The collector back on if the scan turned it off (a scan that died, the app's
+        end): never left off for whatever runs next in this process."""
+        if self._collector_held:
+            self._scan_over()
 
     def _stop_threads(self) -> None:
         self.feeder.stop()
@@ -382,6 +398,7 @@ class IntentusApp(
         if not self._scan_started:
             self._scan_started = True
             self.feeder.claim()
+            self._collector_held = pause_collector_for_scan()
             self._scan()
 
     # ------------------------------------------------------------------ index workers
@@ -433,6 +450,9 @@ class IntentusApp(
         finally:
             if not live:  # the scan sends its next batch once this one is on screen
                 self.call_after_refresh(self.feeder.batch_shown)
+        if not live and message.changed and self._collector_held:
+            executions = len(self.execution_list.model.summaries)
+            self._collected_at = after_batch(executions, self._collected_at)
         if message.changed and not self._side_pane_scheduled:
             # normally the list's RowsDrawn comes first; headless, rows are never drawn
             self.set_timer(SIDE_PANE_FALLBACK_SECONDS, self._build_side_pane_soon)
@@ -477,7 +497,7 @@ class IntentusApp(
         self._build_side_pane_soon()
         self.call_after_refresh(release_free_memory)  # what the scan used is free now
         # and what it made stays, for good: no collection need walk it again
-        self.call_after_refresh(freeze_long_lived, len(self.execution_list.model.summaries))
+        self.call_after_refresh(self._scan_over)
         self.scan_done = True
         if self._styles_after_scan:
             self._styles_after_scan = False
@@ -502,6 +522,7 @@ class IntentusApp(
         error = worker.error
         reason = sanitize_line(f"{type(error).__name__}: {error}") if error else "unknown error"
         self.feeder.release()
+        self._release_collector()
         self.scan_done = True
         self.header_state.scanning = False
         self.header_state.problem = f"indexing failed ({reason})"

@@ -69,6 +69,7 @@ class RootSet:
         return MultiIndex(
             [(e.label, e.root) for e in self.working if e.root is not None],
             use_cache=use_cache,
+            collector_off=False,  # the app's collector is its own (``startup.tuning``)
         )
 
     def directories(self) -> list[Path]:

@@ -354,3 +354,71 @@ async def test_a_long_directory_path_leaves_the_counts_and_progress_in_view(
         await pilot.pause()
         counts = screen_text(app).splitlines()[1]
         assert counts.startswith(" 6 executions")
+
+
+def test_the_debuggers_scan_leaves_the_collector_on(tmp_path: Path) -> None:
+    """The debugger's index leaves the collector alone: the app turns it off for the fill
+    and collects now and then itself (``test_a_fill_collects_and_freezes_as_it_goes``)."""
+    for _ in range(3):
+        write_record(tmp_path, make_record())
+    feeder = IndexFeeder(resolve_root(tmp_path), lambda message: None, use_cache=False)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        during = [gc.isenabled() for _ in feeder.index.scan_batches()]
+    finally:
+        if not was:
+            gc.disable()
+    assert during and all(during)
+
+
+async def test_a_fill_collects_and_freezes_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the scan fills the list the collector is off (on, it walked the list's
+    million rows again and again); every so many executions the app collects and freezes
+    what came, which lives as long as the app: no full collection walks it (at 1,000,000
+    one took a second, a key waited). The collector is back on once the scan is over."""
+    from intentus_tui.tui.startup import tuning
+
+    monkeypatch.setattr(tuning, "FREEZE_AT_EXECUTIONS", 2)  # a big directory, in small
+    monkeypatch.setattr(tuning, "COLLECT_EVERY_EXECUTIONS", 3)
+    for n in range(6):
+        write_record(tmp_path, make_record(execution_id=f"exec-{n}"))
+    app = make_app(tmp_path)
+    everything = DirectoryIndex(app.root, use_cache=False).scan()
+    first, rest = everything[:3], everything[3:]
+    index = GatedIndex(app.root, [first, rest])
+    app.feeder.index = index  # type: ignore[assignment]
+    gc.unfreeze()  # what the test process froze: the objects below are the app's
+    try:
+        assert all(gc.is_tracked(s) for s in first)  # walked by a full collection
+        async with app.run_test(size=SIZE) as pilot:
+            index.gate.release()
+            model = app.execution_list.model
+            await wait_for(
+                pilot, lambda: all(model.summaries.get(s.key) is s for s in first), "batch 1"
+            )
+            assert not app.scan_done and not gc.isenabled()
+            tracked = {id(obj) for obj in gc.get_objects()}  # frozen ones are not listed
+            assert not any(id(s) in tracked for s in first)
+            index.open()
+            await wait_for_scan_and_side_pane(pilot, app)
+            await wait_for(pilot, gc.isenabled, "the collector back on")
+    finally:
+        gc.unfreeze()
+
+
+async def test_an_app_closed_mid_scan_leaves_the_collector_on(tmp_path: Path) -> None:
+    write_record(tmp_path, make_record())
+    app = make_app(tmp_path)
+    index = EndlessIndex(app.root)  # never done: only the app's end can end it
+    app.feeder.index = index  # type: ignore[assignment]
+    assert gc.isenabled()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, index.yielded.is_set, "the scan under way")
+            assert not gc.isenabled() and not app.scan_done
+        assert gc.isenabled()  # the next test, or program, collects as usual
+    finally:
+        gc.enable()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import sys
+import weakref
 
 import pytest
 
@@ -93,3 +94,88 @@ def test_a_big_index_is_frozen_after_the_scan_a_small_one_is_not() -> None:
         assert not any(obj is kept[0] for obj in gc.get_objects())  # no collection walks it
     finally:
         gc.unfreeze()
+
+
+def test_a_freeze_frees_the_young_garbage_first() -> None:
+    """Cycles the frames just made are garbage: collected, not frozen for good."""
+    from intentus_tui.tui.startup.tuning import FREEZE_AT_EXECUTIONS, freeze_long_lived
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    was = gc.isenabled()
+    gc.disable()  # no collection of its own may free it first
+    try:
+        probe = Cycle()
+        gone = weakref.ref(probe)
+        del probe
+        assert freeze_long_lived(FREEZE_AT_EXECUTIONS)
+        assert gone() is None
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+
+
+def test_a_fill_collects_every_so_many_executions_and_freezes_a_big_index() -> None:
+    from intentus_tui.tui.startup.tuning import (
+        COLLECT_EVERY_EXECUTIONS,
+        FREEZE_AT_EXECUTIONS,
+        after_batch,
+        pause_collector_for_scan,
+    )
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    was = pause_collector_for_scan()
+    try:
+        assert not gc.isenabled()
+        frozen = gc.get_freeze_count()
+        probe = Cycle()
+        gone = weakref.ref(probe)
+        del probe
+        assert after_batch(COLLECT_EVERY_EXECUTIONS - 1, 0) == 0  # not yet
+        assert gone() is not None
+        first = COLLECT_EVERY_EXECUTIONS
+        assert first >= FREEZE_AT_EXECUTIONS
+        assert after_batch(first, 0) == first
+        assert gone() is None  # the frames' cycles freed, not frozen
+        kept = [[n] for n in range(100)]
+        assert gc.get_freeze_count() > frozen
+        assert any(obj is kept[0] for obj in gc.get_objects())  # came after: not frozen
+        assert after_batch(first + COLLECT_EVERY_EXECUTIONS, first) > first
+        assert not any(obj is kept[0] for obj in gc.get_objects())
+        assert not gc.isenabled()  # still off until the scan ends
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+
+
+def test_a_small_index_is_collected_but_not_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    from intentus_tui.tui.startup import tuning
+
+    monkeypatch.setattr(tuning, "COLLECT_EVERY_EXECUTIONS", 10)
+    frozen = gc.get_freeze_count()
+    assert tuning.after_batch(tuning.FREEZE_AT_EXECUTIONS - 1, 0) > 0  # collected
+    assert gc.get_freeze_count() == frozen
+
+
+@pytest.mark.parametrize("resume", [True, False])
+def test_the_end_of_a_scan_turns_the_collector_back_on_if_the_scan_turned_it_off(
+    resume: bool,
+) -> None:
+    from intentus_tui.tui.startup.tuning import end_of_scan
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        end_of_scan(10, resume=resume)
+        assert gc.isenabled() is resume
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()

@@ -81,10 +81,13 @@ class DirectoryIndex:
         workers: int | None = None,
         keep_rows: bool = False,
         rows: RowFormat | None = None,
+        collector_off: bool = True,
     ) -> None:
         """``keep_rows``: keep the rows the workers made for ``listing_lines`` (a command
         line listing); otherwise they are dropped after the scan (they cost about as
-        much memory as the summaries)."""
+        much memory as the summaries). ``collector_off``: the cyclic garbage collector is
+        off while a scan runs (``scan_batches``); a program that goes on running while
+        the scan does (the debugger) says False and keeps its collector as it decides."""
         self.root = root
         self._use_cache = use_cache
         self._workers = workers
@@ -96,6 +99,7 @@ class DirectoryIndex:
         self._survey_ahead: Survey | None = None
         self._files_listed: int | None = None  # record files the last scan found
         self._keep_rows = keep_rows
+        self._collector_off = collector_off
         self._lines: dict[str, bytes] = {}  # file name -> listing row made by a worker
         # file name -> why the record is not what its bundle sealed (none: no bundle's copy)
         self._changes = bundle_changes(root.records_dir)
@@ -241,9 +245,13 @@ class DirectoryIndex:
         self._records = {}
         cache = IndexCache() if self._use_cache else None
         # 100,000 summaries are 100,000 tracked objects: each full collection would walk
-        # them all again, for nothing (summaries hold no cycles). Collect once at the end.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
+        # them all again, for nothing (summaries hold no cycles). The switch is the whole
+        # process's, and this generator's end (once every summary is out) is not when a
+        # program that runs on meanwhile wants it back: the debugger asks for none and
+        # keeps its collector off until its list is filled (``tui.startup.tuning``).
+        gc_was_enabled = gc.isenabled() and self._collector_off
+        if self._collector_off:
+            gc.disable()
         try:
             survey, self._survey_ahead = self._survey_ahead, None
             if survey is None:
@@ -344,7 +352,9 @@ class DirectoryIndex:
         if fresh:
             self._records.update((s.key, s) for s in fresh)
             yield fresh
-        for batch in summarize_many(prefix, todo, self._workers, self._rows):
+        for batch in summarize_many(
+            prefix, todo, self._workers, self._rows, tidy_home=self._collector_off
+        ):
             for read_stamp, summary, line in batch:  # as fstat saw the file when it was read
                 stamps[summary.key] = stamp_bytes(read_stamp)
                 if line is not None:

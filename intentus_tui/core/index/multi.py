@@ -43,11 +43,19 @@ class MultiIndex:
         use_cache: bool = True,
         workers: int | None = None,
         rows: RowFormat | None = None,
+        collector_off: bool = True,
     ) -> None:
+        """``collector_off``: as ``DirectoryIndex``'s, for every root."""
         if not roots:
             raise ValueError("a merged index needs at least one root")
         self.indexes = {
-            label: DirectoryIndex(root, use_cache=use_cache, workers=workers, rows=rows)
+            label: DirectoryIndex(
+                root,
+                use_cache=use_cache,
+                workers=workers,
+                rows=rows,
+                collector_off=collector_off,
+            )
             for label, root in roots
         }
         self.root = roots[0][1]  # the first root (where a single-root caller looks)

@@ -95,10 +95,15 @@ def summarizer() -> Callable[[str], tuple[Stamp | None, ExecutionSummary]]:
 Built = tuple[Stamp | None, ExecutionSummary, bytes | None]
 
 
-def summarize_chunk(paths: list[str], rows: RowFormat | None = None, home: int = 0) -> Any:
+def summarize_chunk(
+    paths: list[str], rows: RowFormat | None = None, home: int = 0, tidy_home: bool = True
+) -> Any:
     """Worker side: (stamp, summary, listing row) per file.
 
-    In the process ``home`` (the scan's own, which works too) the summaries stay objects.
+    In the process ``home`` (the scan's own, which works too) the summaries stay objects;
+    there the chunk frees the cycles left behind (``free_cycles``) only with ``tidy_home``
+    (the scan turned the collector off; a program that turned it off itself collects as it
+    decides: the debugger's young collections walk its list's million rows, 32 ms each).
     A worker process sends a table instead: a header of field names and each summary's
     values under it (a third smaller than one JSON object per summary, and rebuilt in
     half the time: the parent rebuilds every summary the workers send).
@@ -108,8 +113,10 @@ def summarize_chunk(paths: list[str], rows: RowFormat | None = None, home: int =
     for path in paths:
         stamp, summary = summarize(path)
         out.append((stamp, summary, rows.row(summary).decode() if rows is not None else None))
-    free_cycles()
-    if os.getpid() == home:
+    at_home = os.getpid() == home
+    if tidy_home or not at_home:
+        free_cycles()
+    if at_home:
         return out
     values = attrgetter(*FIELD_NAMES)
     return {
@@ -140,12 +147,17 @@ def _rebuild(result: Any) -> list[Built]:
 
 
 def summarize_many(
-    prefix: str, names: Sequence[str], workers: int | None, rows: RowFormat | None = None
+    prefix: str,
+    names: Sequence[str],
+    workers: int | None,
+    rows: RowFormat | None = None,
+    *,
+    tidy_home: bool = True,
 ) -> Iterator[list[Built]]:
     """Summaries of the files ``names`` under ``prefix`` in batches, on every core for a big
-    directory."""
+    directory. ``tidy_home``: as ``summarize_chunk``'s."""
     summarizer()  # loaded here, before any worker forks
-    work = partial(summarize_chunk, rows=rows, home=os.getpid())
+    work = partial(summarize_chunk, rows=rows, home=os.getpid(), tidy_home=tidy_home)
     yield from map_chunks(work, _rebuild, PathChunks(prefix, names), cores_for(names, workers))
 
 

@@ -133,7 +133,10 @@ class IndexFeeder:
         # No listing rows: the debugger never shows them, and making, holding and storing
         # them cost a quarter of a cold scan's time (1.5 s of 6.3 s of CPU at 100,000
         # records) and 90 MB. The first `inspect --list --json` after makes them once.
-        self.index: DirectoryIndex | MultiIndex = index or DirectoryIndex(root, use_cache=use_cache)
+        # The app's collector is its own (``startup.tuning``): the scan leaves it on.
+        self.index: DirectoryIndex | MultiIndex = index or DirectoryIndex(
+            root, use_cache=use_cache, collector_off=False
+        )
         self._preview = preview and index is None  # a preview's rows are one root's
         self._post = post
         self._lock = threading.Lock()

@@ -78,3 +78,44 @@ def test_summaries_made_here_hold_one_string_per_repeated_value(tmp_path: Path) 
     assert {s.chain for s in summaries} == {"solo ✓", "router-a ✗ → backup ✓"}
     for field in ("intent", "agent", "strategy", "chain", "final_status"):
         assert len({id(getattr(s, field)) for s in summaries}) <= 2, field
+
+
+@pytest.mark.parametrize("collector_off", [True, False])
+def test_a_scan_turns_the_collector_off_only_when_asked(
+    tmp_path: Path, collector_off: bool
+) -> None:
+    """The command line's scan has the collector off while it runs (it would walk every
+    summary kept so far, again and again); a program that runs on meanwhile (the
+    debugger) asks it not to: the switch is the whole process's, and everything made
+    meanwhile would wait uncollected, then be walked in one go."""
+    from intentus_tui.core.index.directory import DirectoryIndex
+    from intentus_tui.core.paths import resolve_root
+
+    for _ in range(3):
+        write_record(tmp_path, make_record())
+    index = DirectoryIndex(resolve_root(tmp_path), use_cache=False, collector_off=collector_off)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        during = [gc.isenabled() for _ in index.scan_batches()]
+        after = gc.isenabled()
+    finally:
+        if not was:
+            gc.disable()
+    assert during and all(on is not collector_off for on in during)
+    assert after
+
+
+@pytest.mark.parametrize("tidy_home", [True, False])
+def test_a_chunk_at_home_frees_cycles_only_when_the_scan_turned_the_collector_off(
+    tmp_path: Path, collector_off: list[int], tidy_home: bool
+) -> None:
+    """The debugger turns the collector off itself and collects now and then: a chunk
+    summarized in its process must not collect too (each young collection walks the
+    list's rows, a million at 1,000,000 records). A worker process always does."""
+    write_record(tmp_path, make_record())
+    paths = [str(path) for path in tmp_path.iterdir()]
+    for _ in range(scan._CYCLE_ALLOWANCE):
+        _Cycle()
+    scan.summarize_chunk(paths, home=os.getpid(), tidy_home=tidy_home)
+    assert collector_off == ([1] if tidy_home else [])
