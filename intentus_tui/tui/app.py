@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from intentus_tui.core.model import CATCH_UP_SECONDS, ExecutionSummary, LoadStatus
@@ -59,9 +60,10 @@ from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.selection import SelectionActions
 from intentus_tui.tui.settings import remember, screenshot_directory
+from intentus_tui.tui.startup import tuning
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
-    after_batch,
+    collect_young,
     collector_paused,
     end_of_scan,
     pause_collector_for_scan,
@@ -209,7 +211,7 @@ class IntentusApp(
         self._side_pane_scheduled = False
         self._styles_after_scan = False  # the comparison's stylesheets wait for the scan
         self._collector_held = False  # the collector is off while the scan fills the list
-        self._collected_at = 0  # executions listed when the scan last collected
+        self._young_collections: Timer | None = None  # while the collector is held
         self._watcher: DirectoryWatcher | None = None
         self._watched_at_start: set[Path] = set()  # the directories there when watching began
         self.directories_gone: tuple[Path, ...] = ()  # of those, the ones not there now
@@ -380,6 +382,9 @@ class IntentusApp(
     def _scan_over(self) -> None:
         """What the scan made frozen; the collector back on if the scan turned it off."""
         held, self._collector_held = self._collector_held, False
+        if self._young_collections is not None:
+            self._young_collections.stop()
+            self._young_collections = None
         end_of_scan(len(self.execution_list.model.summaries), resume=held)
 
     def _release_collector(self) -> None:
@@ -399,6 +404,10 @@ class IntentusApp(
             self._scan_started = True
             self.feeder.claim()
             self._collector_held = pause_collector_for_scan()
+            if self._collector_held:
+                self._young_collections = self.set_interval(
+                    tuning.YOUNG_COLLECTION_SECONDS, collect_young, name="young collections"
+                )
             self._scan()
 
     # ------------------------------------------------------------------ index workers
@@ -450,9 +459,6 @@ class IntentusApp(
         finally:
             if not live:  # the scan sends its next batch once this one is on screen
                 self.call_after_refresh(self.feeder.batch_shown)
-        if not live and message.changed and self._collector_held:
-            executions = len(self.execution_list.model.summaries)
-            self._collected_at = after_batch(executions, self._collected_at)
         if message.changed and not self._side_pane_scheduled:
             # normally the list's RowsDrawn comes first; headless, rows are never drawn
             self.set_timer(SIDE_PANE_FALLBACK_SECONDS, self._build_side_pane_soon)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -358,7 +359,7 @@ async def test_a_long_directory_path_leaves_the_counts_and_progress_in_view(
 
 def test_the_debuggers_scan_leaves_the_collector_on(tmp_path: Path) -> None:
     """The debugger's index leaves the collector alone: the app turns it off for the fill
-    and collects now and then itself (``test_a_fill_collects_and_freezes_as_it_goes``)."""
+    and collects now and then itself (``test_a_fill_collects_young_cycles_and_freezes_at_its_end``)."""
     for _ in range(3):
         write_record(tmp_path, make_record())
     feeder = IndexFeeder(resolve_root(tmp_path), lambda message: None, use_cache=False)
@@ -372,17 +373,22 @@ def test_the_debuggers_scan_leaves_the_collector_on(tmp_path: Path) -> None:
     assert during and all(during)
 
 
-async def test_a_fill_collects_and_freezes_as_it_goes(
+async def test_a_fill_collects_young_cycles_and_freezes_at_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """While the scan fills the list the collector is off (on, it walked the list's
-    million rows again and again); every so many executions the app collects and freezes
-    what came, which lives as long as the app: no full collection walks it (at 1,000,000
-    one took a second, a key waited). The collector is back on once the scan is over."""
+    million rows again and again), yet the cycles the frames make are freed now and then,
+    even while no rows come (a stalled scan). At the end what the scan made, which lives
+    as long as the app, is frozen (no full collection walks it: at 1,000,000 one took a
+    second, a key waited) and the collector is back on."""
     from intentus_tui.tui.startup import tuning
 
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
     monkeypatch.setattr(tuning, "FREEZE_AT_EXECUTIONS", 2)  # a big directory, in small
-    monkeypatch.setattr(tuning, "COLLECT_EVERY_EXECUTIONS", 3)
+    monkeypatch.setattr(tuning, "YOUNG_COLLECTION_SECONDS", 0.05)
     for n in range(6):
         write_record(tmp_path, make_record(execution_id=f"exec-{n}"))
     app = make_app(tmp_path)
@@ -400,11 +406,16 @@ async def test_a_fill_collects_and_freezes_as_it_goes(
                 pilot, lambda: all(model.summaries.get(s.key) is s for s in first), "batch 1"
             )
             assert not app.scan_done and not gc.isenabled()
-            tracked = {id(obj) for obj in gc.get_objects()}  # frozen ones are not listed
-            assert not any(id(s) in tracked for s in first)
+            probe = Cycle()
+            gone = weakref.ref(probe)
+            del probe
+            await wait_for(pilot, lambda: gone() is None, "a young collection, no rows come")
+            assert not gc.isenabled()
             index.open()
             await wait_for_scan_and_side_pane(pilot, app)
             await wait_for(pilot, gc.isenabled, "the collector back on")
+            tracked = {id(obj) for obj in gc.get_objects()}  # frozen ones are not listed
+            assert not any(id(s) in tracked for s in everything)
     finally:
         gc.unfreeze()
 

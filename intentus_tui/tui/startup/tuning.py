@@ -8,9 +8,10 @@ complete index. What the process itself is told to do differently for that race 
   ``resume_collector``: the command line, then the app);
 - the scan's process pool is prepared before Textual holds stdio (``prepare_pool``: the
   app, just before it runs);
-- the collector is off while the scan fills the list, collected now and then, and
-  what the scan made is frozen as it arrives: no collection walks the 100,000 summaries
-  again (``pause_collector_for_scan``, ``after_batch``, ``end_of_scan``: the app);
+- the collector is off while the scan fills the list, its young generations collected
+  now and then, and what the scan made is frozen at its end: no collection walks the
+  100,000 summaries again (``pause_collector_for_scan``, ``collect_young``,
+  ``end_of_scan``: the app);
 - memory the scan freed goes back to the system once it ends (``release_free_memory``:
   the app, after the scan).
 
@@ -76,36 +77,28 @@ def pause_collector_for_scan() -> bool:
     """Turn the collector off while the scan fills the list (the app, as the scan starts);
     whether it was on (then ``end_of_scan`` turns it back on).
 
-    Left on, it ran ten thousand young collections during a fill of 1,000,000 rows,
-    17-19 s of a 90-110 s fill: each walks every list made since the last, and each batch
-    makes the list's rows anew (a million entries, each entry's object looked at). Off,
-    the app collects every ``COLLECT_EVERY_EXECUTIONS`` (``after_batch``)."""
+    Left on, it ran ten thousand young collections during a fill of 1,000,000 rows, 13-19 s
+    of a 64-93 s fill: each walks every list made since the last, and each batch makes the
+    list's rows anew (a million entries, each entry's object looked at). Off, the app
+    collects the young generations every ``YOUNG_COLLECTION_SECONDS`` (``collect_young``)
+    and freezes what the scan made at its end."""
     was_on = gc.isenabled()
     gc.disable()
     return was_on
 
 
-# Executions arrived between two collections while the scan fills the list. A young
-# collection then takes 30-40 ms at 1,000,000 rows (those lists again), and each freeze
-# keeps for good what dies later in a cycle (a screen's rendered lines, ~300 objects):
-# after every batch that was 250 of each; every 50,000 executions it is 20.
-COLLECT_EVERY_EXECUTIONS = 50_000
+# How often the young generations are collected while the collector is off for the scan:
+# each such collection takes 30-40 ms at 1,000,000 rows (those lists again), and after
+# every batch (250 of them) they took 8-13 s of a fill. By the clock, not by the rows
+# that came: a scan that stalls (a slow disk, a remote root) brings no rows, while the
+# frames go on making cycles.
+YOUNG_COLLECTION_SECONDS = 5.0
 
 
-def after_batch(executions: int, collected_at: int) -> int:
-    """After each of the scan's batches is in the list (the app, the collector off), once
-    ``COLLECT_EVERY_EXECUTIONS`` more have come since the last collection (at
-    ``collected_at`` executions): the young generations collected (the cycles the frames
-    made meanwhile), then what is left frozen if the index is big
-    (``FREEZE_AT_EXECUTIONS``): it lives as long as the app, and no full collection need
-    walk it (at 1,000,000 one took a second, and a key waited for it). Returns the count
-    at the last collection."""
-    if executions - collected_at < COLLECT_EVERY_EXECUTIONS:
-        return collected_at
+def collect_young() -> None:
+    """Free the cycles made since the last collection (the frames', while the scan runs
+    with the collector off): the young generations only, what came since the last."""
     gc.collect(1)
-    if executions >= FREEZE_AT_EXECUTIONS:
-        gc.freeze()
-    return executions
 
 
 def end_of_scan(executions: int, *, resume: bool) -> None:
