@@ -501,9 +501,10 @@ class IntentusApp(
         if self.closing:
             return
         self._build_side_pane_soon()
-        self.call_after_refresh(release_free_memory)  # what the scan used is free now
-        # and what it made stays, for good: no collection need walk it again
+        # What the scan made stays, for good: no collection need walk it again; its young
+        # garbage collected first, then what the scan used goes back to the system.
         self.call_after_refresh(self._scan_over)
+        self.call_after_refresh(release_free_memory)
         self.scan_done = True
         if self._styles_after_scan:
             self._styles_after_scan = False

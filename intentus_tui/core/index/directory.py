@@ -247,8 +247,8 @@ class DirectoryIndex:
         # 100,000 summaries are 100,000 tracked objects: each full collection would walk
         # them all again, for nothing (summaries hold no cycles). The switch is the whole
         # process's, and this generator's end (once every summary is out) is not when a
-        # program that runs on meanwhile wants it back: the debugger asks for none and
-        # keeps its collector off until its list is filled (``tui.startup.tuning``).
+        # program that runs on meanwhile wants it back: such a program (the debugger)
+        # asks for none and decides itself (``collector_off``).
         gc_was_enabled = gc.isenabled() and self._collector_off
         if self._collector_off:
             gc.disable()

@@ -133,7 +133,7 @@ class IndexFeeder:
         # No listing rows: the debugger never shows them, and making, holding and storing
         # them cost a quarter of a cold scan's time (1.5 s of 6.3 s of CPU at 100,000
         # records) and 90 MB. The first `inspect --list --json` after makes them once.
-        # The app's collector is its own (``startup.tuning``): the scan leaves it on.
+        # The app's collector is its own (``startup.tuning``): the scan leaves it alone.
         self.index: DirectoryIndex | MultiIndex = index or DirectoryIndex(
             root, use_cache=use_cache, collector_off=False
         )

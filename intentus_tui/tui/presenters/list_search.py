@@ -151,6 +151,7 @@ def only_substrings(terms: tuple[bytes, ...]) -> bool:
 ID_START, FILE_START, SOURCE_START, AGENTS_START = "\x1c", "\x1d", "\x1e", "\x1f"
 _MARKS = (ID_START, FILE_START, SOURCE_START, AGENTS_START)
 _UNMARK = str.maketrans(dict.fromkeys(_MARKS, " "))
+_SEARCHED_MARKS = {as_searched(mark): mark for mark in _MARKS}  # as the texts hold them
 _ID_START, _FILE_START, _SOURCE_START = (
     as_searched(ID_START),
     as_searched(FILE_START),
@@ -227,4 +228,5 @@ def unshown_match(
 
 def _part_at(haystack: bytes, at: int) -> str:
     """The mark of the unshown part holding position ``at``."""
-    return max(_MARKS, key=lambda mark: haystack.rfind(as_searched(mark), 0, at + 1))
+    found = max(_SEARCHED_MARKS, key=lambda mark: haystack.rfind(mark, 0, at + 1))
+    return _SEARCHED_MARKS[found]

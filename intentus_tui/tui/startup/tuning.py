@@ -55,6 +55,12 @@ def resume_collector(*, freeze: bool = True) -> None:
 FREEZE_AT_EXECUTIONS = 10_000
 
 
+def collect_young() -> None:
+    """Free the cycles made since the last collection (the frames', while the scan runs
+    with the collector off): the young generations only, what came since the last."""
+    gc.collect(1)
+
+
 def freeze_long_lived(executions: int) -> bool:
     """Collect the young generations, then freeze every object left, if the index holds
     ``FREEZE_AT_EXECUTIONS`` or more (``end_of_scan``); whether it did. The summaries live
@@ -68,7 +74,7 @@ def freeze_long_lived(executions: int) -> bool:
     """
     if executions < FREEZE_AT_EXECUTIONS:
         return False
-    gc.collect(1)
+    collect_young()
     gc.freeze()
     return True
 
@@ -93,12 +99,6 @@ def pause_collector_for_scan() -> bool:
 # that came: a scan that stalls (a slow disk, a remote root) brings no rows, while the
 # frames go on making cycles.
 YOUNG_COLLECTION_SECONDS = 5.0
-
-
-def collect_young() -> None:
-    """Free the cycles made since the last collection (the frames', while the scan runs
-    with the collector off): the young generations only, what came since the last."""
-    gc.collect(1)
 
 
 def end_of_scan(executions: int, *, resume: bool) -> None:
