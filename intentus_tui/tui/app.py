@@ -19,10 +19,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
-from textual.timer import Timer
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import get_current_worker
 
-from intentus_tui.core.model import CATCH_UP_SECONDS, ExecutionSummary, LoadStatus
+from intentus_tui.core.model import ExecutionSummary, LoadStatus
 from intentus_tui.core.paths import RecordRoot, with_logs_to_come
 from intentus_tui.core.sanitize import sanitize_line
 from intentus_tui.tui.commands import ExecutionCommands
@@ -34,10 +33,8 @@ from intentus_tui.tui.idle_collector import IdleCollecting
 from intentus_tui.tui.layout import PaneLayout
 from intentus_tui.tui.live.messages import (
     DetailLoaded,
-    FilesCounted,
     IndexChanged,
     PathsChanged,
-    ScanFinished,
 )
 from intentus_tui.tui.live.project_watch import ProjectWatch, awaited_note
 from intentus_tui.tui.live.resync import Resyncing
@@ -49,26 +46,21 @@ from intentus_tui.tui.live.watcher import (
 from intentus_tui.tui.presenters.execution_text import (
     cannot_invalidate,
     invalidate_lines,
-    removed_while_shown,
     snapshot_lines,
 )
 from intentus_tui.tui.presenters.header_text import HeaderState
 from intentus_tui.tui.read_only import ReadOnlyGuard
 from intentus_tui.tui.roots import RootSet, RootsSupport
+from intentus_tui.tui.scan_fill import ScanFill
 from intentus_tui.tui.screen_styles import read_screen_styles
 from intentus_tui.tui.screens.command_palette import SafeCommandPalette
 from intentus_tui.tui.screens.confirm import ConfirmScreen
 from intentus_tui.tui.selection import SelectionActions
 from intentus_tui.tui.settings import remember, screenshot_directory
-from intentus_tui.tui.startup import tuning
 from intentus_tui.tui.startup.first_rows import FirstLook, first_look, first_row_count
 from intentus_tui.tui.startup.tuning import (
-    collect_young,
     collector_paused,
-    end_of_scan,
-    pause_collector_for_scan,
     prepare_pool,
-    release_free_memory,
     resume_collector,
 )
 from intentus_tui.tui.unwatched import NOT_WATCHED, UnwatchedKeys
@@ -83,9 +75,6 @@ from intentus_tui.tui.widgets.timeline_view import EventLines, TimelineView
 if TYPE_CHECKING:
     # Imported where used: what the first frame does not need should not delay it.
     from intentus_tui.core.actions import ExecutionDetail
-
-# The side pane's tabs are built at the latest this long after the first rows arrive.
-SIDE_PANE_FALLBACK_SECONDS = 0.5
 
 # Actions that need a selected execution whose record could be read.
 _NEEDS_RECORD = {"replay", "force_replay", "invalidate", "save_snapshot", "mark", "diff_file"}
@@ -104,6 +93,7 @@ class IntentusApp(
     RootsSupport,
     PaneLayout,
     IdleCollecting,
+    ScanFill,
     App[None],
 ):
     """A terminal debugger for recorded agent executions."""
@@ -205,13 +195,8 @@ class IntentusApp(
         self.marked: ExecutionDetail | None = None  # the left side of the next diff
         self.diff_shown = False
         self._footer_state: tuple[bool, bool, bool] | None = None
-        self.scan_done = False
-        self._scan_started = False
-        self._scan_problem: str | None = None
         self._side_pane_scheduled = False
         self._styles_after_scan = False  # the comparison's stylesheets wait for the scan
-        self._collector_held = False  # the collector is off while the scan fills the list
-        self._young_collections: Timer | None = None  # while the collector is held
         self._watcher: DirectoryWatcher | None = None
         self._watched_at_start: set[Path] = set()  # the directories there when watching began
         self.directories_gone: tuple[Path, ...] = ()  # of those, the ones not there now
@@ -379,42 +364,13 @@ class IntentusApp(
         self._stop_threads()
         self._release_collector()
 
-    def _scan_over(self) -> None:
-        """What the scan made frozen; the collector back on if the scan turned it off."""
-        held, self._collector_held = self._collector_held, False
-        if self._young_collections is not None:
-            self._young_collections.stop()
-            self._young_collections = None
-        end_of_scan(len(self.execution_list.model.summaries), resume=held)
-
-    def _release_collector(self) -> None:
-        """The collector back on if the scan turned it off (a scan that died, the app's
-        end): never left off for whatever runs next in this process."""
-        if self._collector_held:
-            self._scan_over()
-
     def _stop_threads(self) -> None:
         self.feeder.stop()
         self.stop_roots()
         if self._watcher is not None:
             self._watcher.stop()
 
-    def _start_scan(self) -> None:
-        if not self._scan_started:
-            self._scan_started = True
-            self.feeder.claim()
-            self._collector_held = pause_collector_for_scan()
-            if self._collector_held:
-                self._young_collections = self.set_interval(
-                    tuning.YOUNG_COLLECTION_SECONDS, collect_young, name="young collections"
-                )
-            self._scan()
-
     # ------------------------------------------------------------------ index workers
-
-    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
-    def _scan(self) -> None:
-        self.feeder.scan()
 
     @work(thread=True, group="index-update", exit_on_error=False)
     def _drain(self) -> None:
@@ -447,94 +403,6 @@ class IntentusApp(
 
     def all_summaries(self) -> Iterable[ExecutionSummary]:
         return self.execution_list.model.summaries.values()
-
-    def on_index_changed(self, message: IndexChanged) -> None:
-        if self.closing:
-            self.feeder.stop()  # no frame will show this batch: the scan need not wait for one
-            return
-        live = message.scanned is None  # the initial scan always says how far it is
-        shown = self.shown_key
-        try:
-            self.execution_list.apply_changes(message.changed, message.removed, live=live)
-        finally:
-            if not live:  # the scan sends its next batch once this one is on screen
-                self.call_after_refresh(self.feeder.batch_shown)
-        if message.changed and not self._side_pane_scheduled:
-            # normally the list's RowsDrawn comes first; headless, rows are never drawn
-            self.set_timer(SIDE_PANE_FALLBACK_SECONDS, self._build_side_pane_soon)
-        if not live:
-            self.header_state.scanned = message.scanned or 0
-            if message.total is not None:
-                self.header_state.total = message.total
-        self._check_again_once_caught_up(message.changed)
-        if live:
-            self.marked_files_changed(message.changed, message.removed)
-            self.compared_files_changed(message.changed, message.removed)
-        if live and shown is not None and shown in message.removed and self.detail is not None:
-            # Said, with where the cursor is now, or the switch goes unseen.
-            said = removed_while_shown(self.detail, self.execution_list.selected_summary)
-            if said is not None:
-                self.notify(said, markup=False, timeout=6)
-        self._update_empty_message()
-        self._update_titles()
-        self._show_header()
-
-    def _check_again_once_caught_up(self, changed: Iterable[ExecutionSummary]) -> None:
-        """A record still being written (its log completed moments ago) is read again once
-        its writer has had the time to finish: unchanged by then, it lacks its final
-        response for good, and its verdict says so (no file event would come to say it)."""
-        paths = [self.file_of(s) for s in changed if s.record_catching_up]
-        if paths:
-            self.set_timer(CATCH_UP_SECONDS + 0.5, lambda: self._read_again(paths))
-
-    def _read_again(self, paths: list[Path]) -> None:
-        if not self.closing:
-            self.queue_paths(paths)
-
-    def on_files_counted(self, message: FilesCounted) -> None:
-        if self.closing:
-            return
-        self.header_state.total = message.total  # the progress bar's, before any row is read
-        self._show_header()
-
-    def on_scan_finished(self, message: ScanFinished) -> None:
-        if self.closing:
-            return
-        self._build_side_pane_soon()
-        # What the scan made stays, for good: no collection need walk it again; its young
-        # garbage collected first, then what the scan used goes back to the system.
-        self.call_after_refresh(self._scan_over)
-        self.call_after_refresh(release_free_memory)
-        self.scan_done = True
-        if self._styles_after_scan:
-            self._styles_after_scan = False
-            self.call_after_refresh(read_screen_styles, self)
-        self._scan_problem = message.error
-        self.header_state.scanning = False
-        self.header_state.total = message.total
-        self.header_state.scanned = message.total
-        self.header_state.problem = message.error
-        if not self.execution_list.model.summaries:
-            self.look_for_runs_here()  # D compares them: the empty list says so
-            if self.watching:  # a run store is no record file: the watch does not see it
-                self.look_for_runs_while_empty()
-        self._update_empty_message()
-        self._show_header()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A scan or index worker that died must say so, not leave "indexing…" forever."""
-        worker = event.worker
-        if event.state is not WorkerState.ERROR or worker.group not in ("scan", "index-update"):
-            return
-        error = worker.error
-        reason = sanitize_line(f"{type(error).__name__}: {error}") if error else "unknown error"
-        self.feeder.release()
-        self._release_collector()
-        self.scan_done = True
-        self.header_state.scanning = False
-        self.header_state.problem = f"indexing failed ({reason})"
-        self._show_header()
-        self.notify(f"Indexing failed: {reason}", severity="error", markup=False, timeout=10)
 
     @on(ExecutionList.RowsDrawn)
     def _build_side_pane_soon(self) -> None:

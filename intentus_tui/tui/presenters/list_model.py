@@ -44,7 +44,6 @@ from intentus_tui.tui.presenters.list_order import (
     newest_first,
     remove_base,
     verdict_entry,
-    with_merged,
 )
 from intentus_tui.tui.presenters.list_search import (
     VERDICT_TERMS,
@@ -58,6 +57,7 @@ from intentus_tui.tui.presenters.list_search import (
     verdict_hits,
     verdict_text,
 )
+from intentus_tui.tui.presenters.sorted_rows import SortedRows
 
 # Executions handled by a thread worker between two calls of its ``pause`` (a millisecond
 # or two: a key waits for the worker to get there).
@@ -143,7 +143,7 @@ class ListModel:
     only when the sort or grouping changes) and the shown rows with their group headers
     (``rows``); a shown execution's row key is the same tuple in both. Typing a filter
     re-filters the first into the second in one ordered pass. A batch of new executions is
-    merged into the shown rows (see ``with_merged``) and only noted for the first, which is put
+    merged into the shown rows (``SortedRows``: in blocks) and only noted for the first, which is put
     in order when next needed: so the initial scan's batches cost the list about what they
     hold, not a pass over every row (which made a 1,000,000-file scan quadratic).
 
@@ -162,7 +162,7 @@ class ListModel:
         self.view: View = VIEWS[0]
         self.sort: Sort = SORTS[0]
         self.query: str = ""
-        self.rows: list[RowKey] = []
+        self.rows = SortedRows()
         self.counts: Counter[VerdictKind] = Counter()
         # Each execution's verdict codes, with the summary they were made from: computing
         # a verdict costs more than the rest of a row key, and re-sorts and re-filters
@@ -232,7 +232,7 @@ class ListModel:
         if summary is None:
             return None
         row_key = self._row_key(summary)
-        index = bisect_left(self.rows, row_key)
+        index = self.rows.bisect_left(row_key)
         if index < len(self.rows) and self.rows[index] == row_key:
             return index
         return None
@@ -433,7 +433,7 @@ class ListModel:
             self._unmerged = []
         return self._sorted_all
 
-    def _refilter(self, within: list[RowKey] | None = None) -> None:
+    def _refilter(self, within: Iterable[RowKey] | None = None) -> None:
         """Recompute the shown rows from the sorted executions (or, narrowing a filter, from
         the rows ``within``), in one ordered pass."""
         if not self._terms:
@@ -591,7 +591,7 @@ class ListModel:
         sizes: Counter[int] = Counter()
         rows: list[RowKey]
         if not self.view.grouped:
-            rows = list(ordered)
+            rows = ordered  # copied into blocks
         else:
             rows, start = [], 0
             while start < len(ordered):
@@ -601,7 +601,7 @@ class ListModel:
                 rows += ordered[start:end]
                 sizes[group] = end - start
                 start = end
-        self.rows, self._group_sizes = rows, sizes
+        self.rows, self._group_sizes = SortedRows(rows), sizes
         self._shown, self._ordered = len(ordered), ordered
         self._unshown = None
 
@@ -691,7 +691,7 @@ class ListModel:
         # one full sort per batch took most of the scan).
         if not remove_sorted(self._sorted_all, row_key) and row_key in self._unmerged:
             self._unmerged.remove(row_key)
-        if not remove_sorted(self.rows, row_key):
+        if not self.rows.remove(row_key):
             return row_key
         self._shown -= 1
         if self._unshown is not None:
@@ -701,7 +701,7 @@ class ListModel:
             self._group_sizes[group] -= 1
             if self._group_sizes[group] == 0:
                 del self._group_sizes[group]
-                remove_sorted(self.rows, (group, 0))
+                self.rows.remove((group, 0))
         return row_key
 
     def _add(self, verdicts: list[Verdict]) -> None:
@@ -738,4 +738,4 @@ class ListModel:
             if headers:
                 new = sorted(new + headers)
         self._shown += len(new) - len(headers)
-        self.rows = with_merged(self.rows, new)
+        self.rows.add_sorted(new)

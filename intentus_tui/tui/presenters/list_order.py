@@ -5,7 +5,7 @@ whole on a worker thread by a ``SortJob``)."""
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -79,38 +79,8 @@ SORTS: tuple[Sort, ...] = (
 
 RowKey = tuple[object, ...]
 
-# Fewer new rows than this are inserted one by one (a bisect each, in place).
+# Fewer new rows than this go into the every-execution order one by one (a bisect each).
 MERGE_AT = 32
-# A batch this large against the rows (1/16 of them or more) is merged by one ``list.sort``
-# of the two sorted runs: timsort merges them in linear time, in C. A smaller one is
-# spliced in: a bisect per new row and slice copies of the rows between. ``list.sort``
-# compares every row key with its neighbour (its first pass checks the long run is
-# sorted), and at 1,000,000 rows those scattered tuples miss the cache: 16,384 new rows
-# took 1.1 s to merge that way against 0.08 s spliced (measured on this module's row keys).
-_SORT_MERGE_SHARE = 16
-
-
-def with_merged(rows: list[RowKey], new: list[RowKey]) -> list[RowKey]:
-    """The sorted ``rows`` with the sorted ``new`` row keys inserted (``rows`` itself when
-    they are few, else a new list)."""
-    if len(new) < MERGE_AT:
-        for row_key in new:
-            insort(rows, row_key)
-        return rows
-    if len(new) * _SORT_MERGE_SHARE >= len(rows):
-        rows.extend(new)
-        rows.sort()
-        return rows
-    merged: list[RowKey] = []
-    start = 0
-    for row_key in new:
-        at = bisect_left(rows, row_key, start)
-        merged += rows[start:at]
-        merged.append(row_key)
-        start = at
-    merged += rows[start:]
-    return merged
-
 
 # A verdict as the model keeps it: the summary, its verdict codes, group and creation time.
 Verdict = tuple[ExecutionSummary, VerdictKind, int, float]
